@@ -1,0 +1,174 @@
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { openStore } from '../store/store'
+import { bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey } from './ops/api-keys'
+import { ServiceError } from './ops/service-error'
+import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime } from './runtime'
+import { defaultDataDir } from './data-dir'
+
+const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with the /v1 service.
+
+Usage:
+  voicedesk serve [--port N] [--host H] [--data-dir DIR] [--log-level LEVEL]
+  voicedesk keys create [--name NAME] [--data-dir DIR]
+  voicedesk keys list [--data-dir DIR]
+  voicedesk keys revoke <key id> [--data-dir DIR]
+  voicedesk --version | --help
+
+serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}:${DEFAULT_PORT}
+           unless --port / VOICEDESK_PORT say otherwise (0 picks a free port).
+           VOICEDESK_API_KEY, if set, is a key that will work (for demos and CI).
+keys       Manages the API keys of the default project. A new key is shown once.
+
+Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}`
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'log-level': { type: 'string' },
+  name: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
+
+function parsePort(raw: string | undefined, source: string): number {
+  if (raw === undefined) return DEFAULT_PORT
+  const port = Number(raw)
+  if (!/^\d+$/.test(raw) || port > 65_535) throw new UsageError(`${source} must be a port number from 0 to 65535, not ${JSON.stringify(raw)}`)
+  return port
+}
+
+function dataDirOf(values: Values): string {
+  return values['data-dir'] ?? process.env.VOICEDESK_DATA_DIR ?? defaultDataDir()
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+async function serve(values: Values): Promise<void> {
+  const port = values.port !== undefined ? parsePort(values.port, '--port') : parsePort(process.env.VOICEDESK_PORT, 'VOICEDESK_PORT')
+  const host = values.host ?? DEFAULT_HOST
+  const logLevel = values['log-level'] ?? 'warn'
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
+  const fixedApiKey = process.env.VOICEDESK_API_KEY || undefined
+  const dataDir = dataDirOf(values)
+
+  const runtime = await createRuntime({
+    dataDir,
+    port,
+    host,
+    fixedApiKey,
+    logger: { level: logLevel, redact: ['req.headers.authorization'] },
+  })
+  let url: string
+  try {
+    url = await runtime.start()
+  } catch (error) {
+    await runtime.stop()
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${port} on ${host} is already in use. Stop the other service, or pass --port 0 for a free port.`)
+    }
+    throw error
+  }
+
+  const { bootstrap } = runtime
+  const lines = [`VoiceDesk ${VERSION} listening on ${url}`, `Data folder: ${dataDir}`]
+  if (host !== DEFAULT_HOST && host !== 'localhost' && host !== '::1') {
+    lines.push(`Warning: listening on ${host}, not only this machine. Anyone who can reach it and holds a key can use the service.`)
+  }
+  if (bootstrap.keySource === 'created') {
+    lines.push(`API key (new, shown only this once; copy it now): ${bootstrap.createdKey}`)
+  } else if (bootstrap.keySource === 'environment') {
+    lines.push(`API key: the one in VOICEDESK_API_KEY (${bootstrap.keyHint})`)
+  } else {
+    lines.push(`API key: ${bootstrap.keyHint} (created earlier; run "voicedesk keys create" for a new one)`)
+  }
+  const shownKey = bootstrap.createdKey ?? (bootstrap.keySource === 'environment' ? '$VOICEDESK_API_KEY' : '<your key>')
+  lines.push(`Try: curl -H "Authorization: Token ${shownKey}" ${url}/v1/voice-agents/templates`)
+  process.stdout.write(lines.join('\n') + '\n')
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting at once\n`)
+      process.exit(1)
+    }
+    stopping = true
+    process.stdout.write(`${signal}: stopping…\n`)
+    runtime.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Could not stop cleanly: ${(error as Error).message}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+function keys(values: Values, positionals: string[]): void {
+  const [action, id] = positionals
+  const store = openStore(join(dataDirOf(values), 'voicedesk.db'))
+  try {
+    const context = { store, now: () => new Date() }
+    const { projectId } = bootstrapAccounts(store, context.now(), process.env.VOICEDESK_API_KEY || undefined)
+    if (action === 'create') {
+      const { record, key } = createApiKey(context, projectId, values.name ?? 'CLI key')
+      process.stdout.write(`Created key ${record.id} (${record.name}). Shown only this once:\n${key}\n`)
+    } else if (action === 'list') {
+      for (const key of listApiKeys(context, projectId)) {
+        const state = key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`
+        process.stdout.write(`${key.id}  ${key.keyHint}  ${key.name}  created ${key.createdAt}  ${state}\n`)
+      }
+    } else if (action === 'revoke') {
+      if (!id) throw new UsageError('keys revoke needs the id of the key (see "voicedesk keys list")')
+      revokeApiKey(context, id)
+      process.stdout.write(`Revoked key ${id}\n`)
+    } else {
+      throw new UsageError('keys needs one of: create, list, revoke')
+    }
+  } finally {
+    store.close()
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+    if (values.help) {
+      process.stdout.write(USAGE + '\n')
+      return 0
+    }
+    if (values.version) {
+      process.stdout.write(VERSION + '\n')
+      return 0
+    }
+    const [command, ...rest] = positionals
+    if (command === 'serve') {
+      await serve(values)
+      return -1 // keeps running until a signal
+    }
+    if (command === 'keys') {
+      keys(values, rest)
+      return 0
+    }
+    throw new UsageError(command ? `Unknown command "${command}"` : 'Which command? serve or keys')
+  } catch (error) {
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`)
+      return 2
+    }
+    const message = error instanceof ServiceError || error instanceof Error ? error.message : String(error)
+    process.stderr.write(`voicedesk: ${message}\n`)
+    return 1
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  if (code >= 0) process.exitCode = code
+})

@@ -1,0 +1,101 @@
+import swagger from '@fastify/swagger'
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod'
+import { errorEnvelope } from '../../shared/api/errors'
+import { HealthSchema } from '../../shared/api/health'
+import type { ApiKeyAuthenticator } from '../ops/api-keys'
+import type { OpsContext } from '../ops/ops-context'
+import { requireApiKey } from './auth'
+import { createErrorHandler } from './error-handler'
+import { parseJsonBody } from './json-body-parser'
+import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
+import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
+import { registerVoiceRoutes } from './routes/v1/voices'
+import { SECURITY } from './route-schemas'
+
+export const BODY_LIMIT_BYTES = 1024 * 1024
+
+export interface HttpAppOptions {
+  context: OpsContext
+  authenticator: ApiKeyAuthenticator
+  version: string
+  /** A pino logger config or instance; false (the default) keeps tests quiet. */
+  logger?: FastifyServerOptions['logger']
+}
+
+/** Builds the HTTP service. It never listens: the runtime (or a test's `inject`) decides that. */
+export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Per-request lines would log every call; failures are logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  app.decorateRequest('caller', null)
+
+  // JSON only: text/plain and every other type is a 415, not a string handed to validation.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
+
+  app.setErrorHandler(
+    createErrorHandler((error, request) => request.log.error({ err: error, url: request.url, method: request.method }, 'request failed')),
+  )
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(errorEnvelope('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`))
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'VoiceDesk /v1',
+        version: options.version,
+        description: 'Voice agents, phone numbers and jobs, served locally by VoiceDesk. See docs/api.md for every decision.',
+      },
+      components: {
+        securitySchemes: {
+          apiKeyToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'The value `Token <API key>` (or `Bearer <API key>`).',
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  })
+
+  app.withTypeProvider<ZodTypeProvider>().get('/healthz', {
+    schema: { tags: ['Service'], summary: 'Readiness check (no key needed)', response: { 200: HealthSchema } },
+    handler: async () => ({ status: 'ok' as const, version: options.version }),
+  })
+
+  await app.register(
+    async (v1) => {
+      requireApiKey(v1, options.authenticator)
+      registerVoiceAgentRoutes(v1, options.context)
+      registerPhoneNumberRoutes(v1, options.context)
+      registerVoiceRoutes(v1)
+      v1.get('/openapi.json', { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', security: SECURITY } }, async () => app.swagger())
+    },
+    { prefix: '/v1' },
+  )
+  return app
+}

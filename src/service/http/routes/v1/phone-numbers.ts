@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { ok } from '../../../../shared/api/common'
+import { DeletedEnvelopeSchema } from '../../../../shared/api/voice-agents'
+import {
+  AddPhoneNumberBodySchema,
+  AssignNumberBodySchema,
+  ListPhoneNumbersQuerySchema,
+  PhoneNumberEnvelopeSchema,
+  PhoneNumberIdQuerySchema,
+  PhoneNumberListEnvelopeSchema,
+  UnassignNumberBodySchema,
+} from '../../../../shared/api/phone-numbers'
+import type { OpsContext } from '../../../ops/ops-context'
+import {
+  addPhoneNumber,
+  assignPhoneNumber,
+  deletePhoneNumber,
+  getPhoneNumber,
+  listPhoneNumbers,
+  unassignPhoneNumber,
+} from '../../../ops/phone-numbers'
+import { callerOf } from '../../auth'
+import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
+
+const tags = ['Phone numbers']
+
+export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>()
+
+  routes.post('/voice-agents/phone-number', {
+    schema: {
+      tags,
+      summary: 'Register a phone number',
+      security: SECURITY,
+      body: AddPhoneNumberBodySchema,
+      response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 409) },
+    },
+    handler: async (request) => ok(addPhoneNumber(context, callerOf(request), request.body)),
+  })
+
+  routes.get('/voice-agents/phone-number', {
+    schema: {
+      tags,
+      summary: 'Read a phone number',
+      security: SECURITY,
+      querystring: PhoneNumberIdQuerySchema,
+      response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(400, 404) },
+    },
+    handler: async (request) => ok(getPhoneNumber(context, callerOf(request), request.query.pid)),
+  })
+
+  routes.get('/voice-agents/phone-number/list', {
+    schema: {
+      tags,
+      summary: 'List phone numbers',
+      security: SECURITY,
+      querystring: ListPhoneNumbersQuerySchema,
+      response: { 200: PhoneNumberListEnvelopeSchema, ...errorResponses(400) },
+    },
+    handler: async (request) => ok(listPhoneNumbers(context, callerOf(request), request.query)),
+  })
+
+  routes.delete('/voice-agents/phone-number', {
+    schema: {
+      tags,
+      summary: 'Delete a phone number',
+      security: SECURITY,
+      querystring: PhoneNumberIdQuerySchema,
+      response: { 200: DeletedEnvelopeSchema, ...errorResponses(400, 404) },
+    },
+    handler: async (request) => ok(deletePhoneNumber(context, callerOf(request), request.query.pid)),
+  })
+
+  routes.post('/voice-agents/assign-number', {
+    schema: {
+      tags,
+      summary: 'Assign a number to an agent (moves it if it was on another agent)',
+      security: SECURITY,
+      body: AssignNumberBodySchema,
+      response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
+    },
+    handler: async (request) => ok(assignPhoneNumber(context, callerOf(request), request.body)),
+  })
+
+  routes.post('/voice-agents/unassign', {
+    schema: {
+      tags,
+      summary: 'Take a number off its agent',
+      security: SECURITY,
+      body: UnassignNumberBodySchema,
+      response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
+    },
+    handler: async (request) => ok(unassignPhoneNumber(context, callerOf(request), request.body)),
+  })
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { ok } from '../../../../shared/api/common'
+import {
+  CloneVoiceAgentBodySchema,
+  CloneVoiceAgentQuerySchema,
+  CreateVoiceAgentBodySchema,
+  DeletedEnvelopeSchema,
+  ListVoiceAgentsQuerySchema,
+  UpdateVoiceAgentBodySchema,
+  VoiceAgentEnvelopeSchema,
+  VoiceAgentIdParamsSchema,
+  VoiceAgentListEnvelopeSchema,
+  VoiceAgentTemplatesEnvelopeSchema,
+} from '../../../../shared/api/voice-agents'
+import type { OpsContext } from '../../../ops/ops-context'
+import {
+  cloneVoiceAgent,
+  createVoiceAgent,
+  deleteVoiceAgent,
+  getVoiceAgent,
+  listTemplates,
+  listVoiceAgents,
+  updateVoiceAgent,
+} from '../../../ops/voice-agents'
+import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
+import { callerOf } from '../../auth'
+
+const tags = ['Voice agents']
+
+export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>()
+
+  routes.get('/voice-agents/templates', {
+    schema: { tags, summary: 'List agent templates', security: SECURITY, response: { 200: VoiceAgentTemplatesEnvelopeSchema, ...errorResponses() } },
+    handler: async () => ok(listTemplates(context)),
+  })
+
+  routes.post('/voice-agents/clone', {
+    schema: {
+      tags,
+      summary: 'Clone a template or an agent',
+      security: SECURITY,
+      querystring: CloneVoiceAgentQuerySchema,
+      body: CloneVoiceAgentBodySchema,
+      response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
+    },
+    handler: async (request) => ok(cloneVoiceAgent(context, callerOf(request), request.query.voiceAgentId, request.body)),
+  })
+
+  routes.post('/voice-agents', {
+    schema: {
+      tags,
+      summary: 'Create a voice agent',
+      security: SECURITY,
+      body: CreateVoiceAgentBodySchema,
+      response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
+    },
+    handler: async (request) => ok(createVoiceAgent(context, callerOf(request), request.body)),
+  })
+
+  routes.get('/voice-agents', {
+    schema: {
+      tags,
+      summary: 'List voice agents',
+      security: SECURITY,
+      querystring: ListVoiceAgentsQuerySchema,
+      response: { 200: VoiceAgentListEnvelopeSchema, ...errorResponses(400) },
+    },
+    handler: async (request) => ok(listVoiceAgents(context, callerOf(request), request.query)),
+  })
+
+  routes.get('/voice-agents/:voiceAgentId', {
+    schema: {
+      tags,
+      summary: 'Read a voice agent',
+      security: SECURITY,
+      params: VoiceAgentIdParamsSchema,
+      response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(404) },
+    },
+    handler: async (request) => ok(getVoiceAgent(context, callerOf(request), request.params.voiceAgentId)),
+  })
+
+  routes.patch('/voice-agents/:voiceAgentId', {
+    schema: {
+      tags,
+      summary: 'Update a voice agent',
+      security: SECURITY,
+      params: VoiceAgentIdParamsSchema,
+      body: UpdateVoiceAgentBodySchema,
+      response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
+    },
+    handler: async (request) => ok(updateVoiceAgent(context, callerOf(request), request.params.voiceAgentId, request.body)),
+  })
+
+  routes.delete('/voice-agents/:voiceAgentId', {
+    schema: {
+      tags,
+      summary: 'Delete a voice agent (its numbers become unassigned)',
+      security: SECURITY,
+      params: VoiceAgentIdParamsSchema,
+      response: { 200: DeletedEnvelopeSchema, ...errorResponses(404) },
+    },
+    handler: async (request) => ok(deleteVoiceAgent(context, callerOf(request), request.params.voiceAgentId)),
+  })
+}

@@ -1,0 +1,131 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import type { ApiKeyRecord } from '../../store/accounts-repository'
+import type { Store } from '../../store/store'
+import { type Caller, type OpsContext, timestamp } from './ops-context'
+import { ServiceError } from './service-error'
+
+const KEY_PREFIX = 'vd_'
+/** last_used_at is a hint for the operator, so it is written at most once a minute per key. */
+const TOUCH_INTERVAL_MS = 60_000
+
+/** Key management needs only the store and a clock (the CLI uses it without a running service). */
+export type AccountsContext = Pick<OpsContext, 'store' | 'now'>
+
+/** Keys carry 256 random bits, so one SHA-256 is a sound and cheap way to store them. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex')
+}
+
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url')
+}
+
+/** What an operator may see of a key once it was shown: its start and end. */
+export function keyHint(key: string): string {
+  return key.length <= 12 ? `${key.slice(0, 2)}…` : `${key.slice(0, 7)}…${key.slice(-4)}`
+}
+
+export interface Bootstrap {
+  projectId: string
+  userId: string
+  /** The full key created on this start, to be shown once; absent when keys already existed. */
+  createdKey?: string
+  /** Where the key to use came from, for the start-up banner. */
+  keySource: 'created' | 'environment' | 'existing'
+  keyHint: string
+}
+
+/**
+ * First start: a default project, the local user and one key. With `fixedKey`
+ * (VOICEDESK_API_KEY), that exact key exists and is active in the default project.
+ */
+export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string): Bootstrap {
+  return store.transaction(() => {
+    const at = now.toISOString()
+    let project = store.accounts.findDefaultProject()
+    if (!project) {
+      project = { id: randomUUID(), name: 'Default project', isDefault: true, createdAt: at }
+      store.accounts.insertProject(project)
+    }
+    let userId = store.accounts.findLocalUserId()
+    if (!userId) {
+      userId = randomUUID()
+      store.accounts.insertLocalUser(userId, 'Local operator', at)
+    }
+    if (fixedKey !== undefined) {
+      const existing = store.accounts.findKeyByHash(hashApiKey(fixedKey))
+      if (!existing) {
+        insertKey(store, project.id, userId, 'VOICEDESK_API_KEY', fixedKey, at)
+      } else if (existing.revokedAt) {
+        // The operator asked for this key explicitly; honour it even if it was revoked.
+        store.accounts.restoreKey(existing.id)
+      }
+      return { projectId: project.id, userId, keySource: 'environment', keyHint: keyHint(fixedKey) }
+    }
+    const keys = store.accounts.listKeys(project.id).filter((key) => !key.revokedAt)
+    if (keys.length > 0) return { projectId: project.id, userId, keySource: 'existing', keyHint: keys[0]!.keyHint }
+    const key = generateApiKey()
+    insertKey(store, project.id, userId, 'Default key', key, at)
+    return { projectId: project.id, userId, createdKey: key, keySource: 'created', keyHint: keyHint(key) }
+  })
+}
+
+function insertKey(store: Store, projectId: string, userId: string, name: string, key: string, at: string): ApiKeyRecord {
+  const record = { id: randomUUID(), projectId, userId, name, keyHash: hashApiKey(key), keyHint: keyHint(key), createdAt: at }
+  store.accounts.insertKey(record)
+  return { ...record, lastUsedAt: null, revokedAt: null }
+}
+
+/** Creates a key; the full key is in the answer and nowhere else, ever again. */
+export function createApiKey(context: AccountsContext, projectId: string, name: string): { record: ApiKeyRecord; key: string } {
+  const project = context.store.accounts.findProject(projectId)
+  if (!project) throw new ServiceError('NOT_FOUND', `No project with id ${JSON.stringify(projectId)}`)
+  const userId = context.store.accounts.findLocalUserId()
+  if (!userId) throw new Error('The local user is missing: bootstrapAccounts must run first')
+  const key = generateApiKey()
+  return { record: insertKey(context.store, projectId, userId, name, key, timestamp(context)), key }
+}
+
+/** Creates a project with its first key (for a second workspace, or to test isolation). */
+export function createProject(context: AccountsContext, name: string): { projectId: string; key: string } {
+  return context.store.transaction(() => {
+    const projectId = randomUUID()
+    context.store.accounts.insertProject({ id: projectId, name, isDefault: false, createdAt: timestamp(context) })
+    return { projectId, key: createApiKey(context, projectId, 'Default key').key }
+  })
+}
+
+export function listApiKeys(context: AccountsContext, projectId: string): ApiKeyRecord[] {
+  return context.store.accounts.listKeys(projectId)
+}
+
+export function revokeApiKey(context: AccountsContext, apiKeyId: string): void {
+  if (!context.store.accounts.revokeKey(apiKeyId, timestamp(context))) {
+    throw new ServiceError('NOT_FOUND', `No active API key with id ${JSON.stringify(apiKeyId)}`)
+  }
+}
+
+/** Resolves `Authorization` header values to a caller; one instance per runtime. */
+export class ApiKeyAuthenticator {
+  private readonly lastTouched = new Map<string, number>()
+
+  constructor(private readonly context: AccountsContext) {}
+
+  /** `Token <key>` (the seed) or `Bearer <key>`; anything else is undefined, never a throw. */
+  authenticate(header: string | undefined): Caller | undefined {
+    if (!header) return undefined
+    const match = /^(?:Token|Bearer) +(\S+)\s*$/i.exec(header)
+    if (!match) return undefined
+    const caller = this.context.store.accounts.findActiveKeyByHash(hashApiKey(match[1]!))
+    if (caller) this.touch(caller.apiKeyId)
+    return caller
+  }
+
+  private touch(apiKeyId: string): void {
+    const now = this.context.now()
+    const last = this.lastTouched.get(apiKeyId) ?? 0
+    if (now.getTime() - last < TOUCH_INTERVAL_MS) return
+    this.lastTouched.set(apiKeyId, now.getTime())
+    this.context.store.accounts.touchKey(apiKeyId, now.toISOString())
+  }
+}

@@ -1,0 +1,28 @@
+import type { KeyIdentity } from '../../store/accounts-repository'
+import type { SecretBox } from '../../store/secret-box'
+import type { Store } from '../../store/store'
+import type { TemplateCatalogue } from '../templates-catalogue'
+
+/** The local SIP endpoint that phone numbers point at (contract: "local SIP settings"). */
+export interface SipSettings {
+  originationUri: string
+  outboundAddress: string
+  transportType: string
+  customHeaders: Record<string, string>
+}
+
+/** Everything a use case needs, built once by the runtime and shared by HTTP and IPC. */
+export interface OpsContext {
+  store: Store
+  secrets: SecretBox
+  templates: TemplateCatalogue
+  sip: SipSettings
+  now: () => Date
+}
+
+/** Who is calling: the identity of a valid API key. */
+export type Caller = KeyIdentity
+
+export function timestamp(context: Pick<OpsContext, 'now'>): string {
+  return context.now().toISOString()
+}

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto'
+import {
+  AGENT_LIMITS,
+  preambleText,
+  type CloneVoiceAgentBody,
+  type CreateVoiceAgentBody,
+  type Lang,
+  type ListVoiceAgentsQuery,
+  type UpdateVoiceAgentBody,
+  type VoiceAgent,
+  type VoiceAgentTemplate,
+} from '../../shared/api/voice-agents'
+import { defaultVoiceFor, findVoice } from '../../shared/voices'
+import type { VoiceAgentRecord } from '../../store/voice-agents-repository'
+import { type Caller, type OpsContext, timestamp } from './ops-context'
+import { notFound } from './service-error'
+
+/** Defaults of a new agent, per language (docs/api.md, "Create a voice agent"). */
+const AGENT_DEFAULTS: Record<Lang, { greetingMessage: string; pokeMessages: string[] }> = {
+  en: { greetingMessage: 'Hello! How can I help you today?', pokeMessages: ['Are you still there?', 'Take your time, I am listening.'] },
+  ar: { greetingMessage: 'مرحباً! كيف يمكنني مساعدتك اليوم؟', pokeMessages: ['هل ما زلت معي؟', 'خذ وقتك، أنا أستمع إليك.'] },
+}
+const DEFAULT_SILENCE_THRESHOLD = 8
+
+/** Only the last four characters of a stored secret are ever shown. */
+export function maskSecret(secret: string): string {
+  return secret.length >= 12 ? `****${secret.slice(-4)}` : '****'
+}
+
+export function toVoiceAgentDto(context: OpsContext, record: VoiceAgentRecord): VoiceAgent {
+  const voice = findVoice(record.voiceId) ?? defaultVoiceFor(record.lang)
+  return {
+    id: record.id,
+    agentName: record.agentName,
+    greetingMessage: record.greetingMessage,
+    description: record.description,
+    preamble: record.preamble,
+    lang: record.lang,
+    pokeMessages: record.pokeMessages,
+    realTime: record.realTime,
+    silenceThreshold: record.silenceThreshold,
+    interrupt: record.interrupt,
+    outcome: record.outcome,
+    outcomeResponseShape: record.outcomeResponseShape,
+    projectId: record.projectId,
+    apiKeyId: record.apiKeyId,
+    voiceRecordId: voice.id,
+    voiceRecord: { id: voice.id, name: voice.name, lang: voice.lang, gender: voice.gender },
+    webhookUrl: record.webhookUrl,
+    webhookAuth:
+      record.webhookAuthKey !== null && record.webhookAuthSecret !== null
+        ? { authKey: record.webhookAuthKey, authSecret: maskSecret(context.secrets.decrypt(record.webhookAuthSecret)) }
+        : null,
+    params: record.params,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }
+}
+
+/** Applies the fields present in `changes` to `record`; absent fields stay as they are. */
+function applyChanges(context: OpsContext, record: VoiceAgentRecord, changes: UpdateVoiceAgentBody): VoiceAgentRecord {
+  const next = { ...record }
+  if (changes.agentName !== undefined) next.agentName = changes.agentName
+  if (changes.greetingMessage !== undefined) next.greetingMessage = changes.greetingMessage
+  if (changes.preamble !== undefined) next.preamble = preambleText(changes.preamble)
+  if (changes.lang !== undefined) next.lang = changes.lang
+  if (changes.pokeMessages !== undefined) next.pokeMessages = changes.pokeMessages
+  if (changes.realTime !== undefined) next.realTime = changes.realTime
+  if (changes.silenceThreshold !== undefined) next.silenceThreshold = changes.silenceThreshold
+  if (changes.interrupt !== undefined) next.interrupt = changes.interrupt
+  if (changes.outcome !== undefined) next.outcome = changes.outcome
+  if (changes.outcomeResponseShape !== undefined) {
+    next.outcomeResponseShape = changes.outcomeResponseShape as Record<string, unknown> | null
+  }
+  if (changes.webhookUrl !== undefined) next.webhookUrl = changes.webhookUrl
+  if (changes.webhookAuth !== undefined) {
+    next.webhookAuthKey = changes.webhookAuth?.authKey ?? null
+    next.webhookAuthSecret = changes.webhookAuth ? context.secrets.encrypt(changes.webhookAuth.authSecret) : null
+  }
+  if (changes.voiceId !== undefined) next.voiceId = changes.voiceId
+  // tools is a set of switches: a PATCH flips the ones it names. params is replaced whole.
+  if (changes.tools !== undefined) next.tools = { ...record.tools, ...changes.tools }
+  if (changes.params !== undefined) next.params = changes.params
+  return next
+}
+
+export function createVoiceAgent(context: OpsContext, caller: Caller, body: CreateVoiceAgentBody): VoiceAgent {
+  const at = timestamp(context)
+  const lang = body.lang ?? 'en'
+  const base: VoiceAgentRecord = {
+    id: randomUUID(),
+    projectId: caller.projectId,
+    apiKeyId: caller.apiKeyId,
+    agentName: body.agentName,
+    description: body.description ?? '',
+    greetingMessage: AGENT_DEFAULTS[lang].greetingMessage,
+    preamble: '',
+    lang,
+    pokeMessages: AGENT_DEFAULTS[lang].pokeMessages,
+    realTime: true,
+    silenceThreshold: DEFAULT_SILENCE_THRESHOLD,
+    interrupt: true,
+    outcome: '',
+    outcomeResponseShape: null,
+    voiceId: defaultVoiceFor(lang).id,
+    tools: { genderDetection: false, smartCallEnd: false },
+    params: {},
+    webhookUrl: null,
+    webhookAuthKey: null,
+    webhookAuthSecret: null,
+    sourceId: null,
+    createdAt: at,
+    updatedAt: at,
+  }
+  const record = applyChanges(context, base, body)
+  context.store.voiceAgents.insert(record)
+  return toVoiceAgentDto(context, record)
+}
+
+function requireAgent(context: OpsContext, caller: Caller, id: string): VoiceAgentRecord {
+  const record = context.store.voiceAgents.findInProject(id, caller.projectId)
+  if (!record) throw notFound('voice agent', id)
+  return record
+}
+
+export function getVoiceAgent(context: OpsContext, caller: Caller, id: string): VoiceAgent {
+  return toVoiceAgentDto(context, requireAgent(context, caller, id))
+}
+
+export function updateVoiceAgent(context: OpsContext, caller: Caller, id: string, changes: UpdateVoiceAgentBody): VoiceAgent {
+  return context.store.transaction(() => {
+    const current = requireAgent(context, caller, id)
+    const next = { ...applyChanges(context, current, changes), updatedAt: timestamp(context) }
+    context.store.voiceAgents.replace(next)
+    return toVoiceAgentDto(context, next)
+  })
+}
+
+export function listVoiceAgents(context: OpsContext, caller: Caller, query: ListVoiceAgentsQuery) {
+  const { records, total, filtered } = context.store.voiceAgents.list(
+    caller.projectId,
+    { search: query.search || undefined, lang: query.lang },
+    query.take,
+    (query.skip - 1) * query.take,
+  )
+  return { agents: records.map((record) => toVoiceAgentDto(context, record)), total, filtered }
+}
+
+/** Deletes an agent; numbers assigned to it become unassigned (they are not deleted). */
+export function deleteVoiceAgent(context: OpsContext, caller: Caller, id: string): { id: string; deleted: true } {
+  if (!context.store.voiceAgents.remove(id, caller.projectId)) throw notFound('voice agent', id)
+  return { id, deleted: true }
+}
+
+function copyName(name: string, lang: Lang): string {
+  const suffix = lang === 'ar' ? ' (نسخة)' : ' (copy)'
+  return name.slice(0, AGENT_LIMITS.agentName - suffix.length) + suffix
+}
+
+/**
+ * Copies a template or one of the caller's agents: every configurable property, a new id
+ * and timestamps, the caller's project, never a template, no phone numbers.
+ */
+export function cloneVoiceAgent(context: OpsContext, caller: Caller, sourceId: string, body: CloneVoiceAgentBody): VoiceAgent {
+  const at = timestamp(context)
+  const template = context.templates.find(sourceId)
+  const source: Omit<VoiceAgentRecord, 'id' | 'projectId' | 'apiKeyId' | 'createdAt' | 'updatedAt' | 'sourceId'> | undefined = template
+    ? {
+        agentName: template.agentName,
+        description: template.description,
+        greetingMessage: template.greetingMessage,
+        preamble: template.preamble,
+        lang: template.lang,
+        pokeMessages: template.pokeMessages,
+        realTime: template.realTime,
+        silenceThreshold: template.silenceThreshold,
+        interrupt: template.interrupt,
+        outcome: template.outcome,
+        outcomeResponseShape: template.outcomeResponseShape as unknown as Record<string, unknown>,
+        voiceId: template.voiceId,
+        tools: { genderDetection: false, smartCallEnd: true },
+        params: template.params,
+        webhookUrl: null,
+        webhookAuthKey: null,
+        webhookAuthSecret: null,
+      }
+    : context.store.voiceAgents.findInProject(sourceId, caller.projectId)
+  if (!source) throw notFound('voice agent or template', sourceId)
+  const record: VoiceAgentRecord = {
+    ...source,
+    id: randomUUID(),
+    projectId: caller.projectId,
+    apiKeyId: caller.apiKeyId,
+    agentName: body?.agentName ?? copyName(source.agentName, source.lang),
+    sourceId,
+    createdAt: at,
+    updatedAt: at,
+  }
+  context.store.voiceAgents.insert(record)
+  return toVoiceAgentDto(context, record)
+}
+
+export function listTemplates(context: OpsContext): VoiceAgentTemplate[] {
+  return [...context.templates.list()]
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod'
+
+/**
+ * `outcomeResponseShape`: a small, strict subset of JSON Schema that describes the
+ * structured result an agent's outcome prompt must produce. Checked on every write:
+ * an invalid shape is a 400 that names the path of the problem.
+ */
+export const OUTCOME_SHAPE_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'] as const
+export const OUTCOME_SHAPE_MAX_DEPTH = 16
+export const OUTCOME_SHAPE_MAX_BYTES = 64 * 1024
+
+export interface OutcomeShape {
+  type: (typeof OUTCOME_SHAPE_TYPES)[number]
+  description?: string
+  enum?: (string | number | boolean | null)[]
+  properties?: Record<string, OutcomeShape>
+  required?: string[]
+  items?: OutcomeShape
+}
+
+const OutcomeShapeNode: z.ZodType<OutcomeShape> = z
+  .object({
+    type: z.enum(OUTCOME_SHAPE_TYPES),
+    description: z.string().max(2000).optional(),
+    enum: z
+      .array(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+      .min(1)
+      .max(200)
+      .optional(),
+    get properties() {
+      return z.record(z.string().min(1).max(100), OutcomeShapeNode).optional()
+    },
+    required: z.array(z.string()).optional(),
+    get items() {
+      return OutcomeShapeNode.optional()
+    },
+  })
+  .strict()
+  .superRefine((node, ctx) => {
+    if (node.type !== 'object' && (node.properties !== undefined || node.required !== undefined)) {
+      ctx.addIssue({ code: 'custom', message: `properties and required are only allowed when type is object`, path: ['type'] })
+    }
+    if (node.type !== 'array' && node.items !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'items is only allowed when type is array', path: ['items'] })
+    }
+    const declared = new Set(Object.keys(node.properties ?? {}))
+    node.required?.forEach((name, index) => {
+      if (!declared.has(name)) {
+        ctx.addIssue({ code: 'custom', message: `required names "${name}", which is not in properties`, path: ['required', index] })
+      }
+    })
+  })
+
+/** Nesting depth counted in shape levels: a bare `{ type }` is 1, each `properties`/`items` step adds 1. */
+function shapeDepth(value: unknown): number {
+  let deepest = 0
+  const pending: [unknown, number][] = [[value, 1]]
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!
+    if (typeof node !== 'object' || node === null) continue
+    deepest = Math.max(deepest, depth)
+    if (depth > OUTCOME_SHAPE_MAX_DEPTH) break
+    const { properties, items } = node as { properties?: unknown; items?: unknown }
+    if (typeof properties === 'object' && properties !== null) {
+      for (const child of Object.values(properties)) pending.push([child, depth + 1])
+    }
+    if (items !== undefined) pending.push([items, depth + 1])
+  }
+  return deepest
+}
+
+/**
+ * Depth and size are checked on the whole shape once it parsed. Parsing itself cannot
+ * recurse without bound: every JSON body is refused beyond 64 levels of nesting first.
+ */
+export const OutcomeResponseShapeSchema = OutcomeShapeNode.superRefine((shape, ctx) => {
+  if (shapeDepth(shape) > OUTCOME_SHAPE_MAX_DEPTH) {
+    ctx.addIssue({ code: 'custom', message: `Shape is nested deeper than ${OUTCOME_SHAPE_MAX_DEPTH} levels` })
+  } else if (new TextEncoder().encode(JSON.stringify(shape)).length > OUTCOME_SHAPE_MAX_BYTES) {
+    ctx.addIssue({ code: 'custom', message: `Shape is larger than ${OUTCOME_SHAPE_MAX_BYTES / 1024} KiB` })
+  }
+})

@@ -1,0 +1,24 @@
+import type { Database, Statement } from 'better-sqlite3'
+import type { z } from 'zod'
+import { readJsonColumn } from './json-column'
+
+/** Operator settings as JSON values under stable keys. */
+export class SettingsRepository {
+  private readonly statements: { get: Statement; set: Statement }
+
+  constructor(db: Database) {
+    this.statements = {
+      get: db.prepare('SELECT value FROM settings WHERE key = ?'),
+      set: db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    }
+  }
+
+  get<T extends z.ZodType>(key: string, schema: T): z.infer<T> | undefined {
+    const row = this.statements.get.get(key) as { value: string } | undefined
+    return row && readJsonColumn(schema, row.value, `setting ${key}`)
+  }
+
+  set(key: string, value: unknown): void {
+    this.statements.set.run(key, JSON.stringify(value))
+  }
+}

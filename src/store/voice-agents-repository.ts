@@ -1,0 +1,195 @@
+import type { Database, Statement } from 'better-sqlite3'
+import { z } from 'zod'
+import { likePattern, readJsonColumn } from './json-column'
+
+export interface VoiceAgentRecord {
+  id: string
+  projectId: string
+  apiKeyId: string
+  agentName: string
+  description: string
+  greetingMessage: string
+  preamble: string
+  lang: 'ar' | 'en'
+  pokeMessages: string[]
+  realTime: boolean
+  silenceThreshold: number
+  interrupt: boolean
+  outcome: string
+  outcomeResponseShape: Record<string, unknown> | null
+  voiceId: string
+  tools: { genderDetection?: boolean; smartCallEnd?: boolean }
+  params: Record<string, string>
+  webhookUrl: string | null
+  webhookAuthKey: string | null
+  /** Ciphertext from the SecretBox, never the secret itself. */
+  webhookAuthSecret: string | null
+  /** The template or agent this one was cloned from, if any. */
+  sourceId: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+interface VoiceAgentRow {
+  id: string
+  project_id: string
+  api_key_id: string
+  agent_name: string
+  description: string
+  greeting_message: string
+  preamble: string
+  lang: 'ar' | 'en'
+  poke_messages: string
+  real_time: number
+  silence_threshold: number
+  interrupt: number
+  outcome: string
+  outcome_response_shape: string | null
+  voice_id: string
+  tools: string
+  params: string
+  webhook_url: string | null
+  webhook_auth_key: string | null
+  webhook_auth_secret: string | null
+  source_id: string | null
+  created_at: string
+  updated_at: string
+}
+
+const StringListSchema = z.array(z.string())
+const ShapeColumnSchema = z.record(z.string(), z.unknown())
+const ToolsColumnSchema = z.object({ genderDetection: z.boolean().optional(), smartCallEnd: z.boolean().optional() })
+const ParamsColumnSchema = z.record(z.string(), z.string())
+
+function toRecord(row: VoiceAgentRow): VoiceAgentRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    apiKeyId: row.api_key_id,
+    agentName: row.agent_name,
+    description: row.description,
+    greetingMessage: row.greeting_message,
+    preamble: row.preamble,
+    lang: row.lang,
+    pokeMessages: readJsonColumn(StringListSchema, row.poke_messages, 'poke_messages'),
+    realTime: row.real_time === 1,
+    silenceThreshold: row.silence_threshold,
+    interrupt: row.interrupt === 1,
+    outcome: row.outcome,
+    outcomeResponseShape:
+      row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
+    voiceId: row.voice_id,
+    tools: readJsonColumn(ToolsColumnSchema, row.tools, 'tools'),
+    params: readJsonColumn(ParamsColumnSchema, row.params, 'params'),
+    webhookUrl: row.webhook_url,
+    webhookAuthKey: row.webhook_auth_key,
+    webhookAuthSecret: row.webhook_auth_secret,
+    sourceId: row.source_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+function toRow(record: VoiceAgentRecord): VoiceAgentRow {
+  return {
+    id: record.id,
+    project_id: record.projectId,
+    api_key_id: record.apiKeyId,
+    agent_name: record.agentName,
+    description: record.description,
+    greeting_message: record.greetingMessage,
+    preamble: record.preamble,
+    lang: record.lang,
+    poke_messages: JSON.stringify(record.pokeMessages),
+    real_time: record.realTime ? 1 : 0,
+    silence_threshold: record.silenceThreshold,
+    interrupt: record.interrupt ? 1 : 0,
+    outcome: record.outcome,
+    outcome_response_shape: record.outcomeResponseShape === null ? null : JSON.stringify(record.outcomeResponseShape),
+    voice_id: record.voiceId,
+    tools: JSON.stringify(record.tools),
+    params: JSON.stringify(record.params),
+    webhook_url: record.webhookUrl,
+    webhook_auth_key: record.webhookAuthKey,
+    webhook_auth_secret: record.webhookAuthSecret,
+    source_id: record.sourceId,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  }
+}
+
+const COLUMNS = `id, project_id, api_key_id, agent_name, description, greeting_message, preamble, lang,
+  poke_messages, real_time, silence_threshold, interrupt, outcome, outcome_response_shape, voice_id,
+  tools, params, webhook_url, webhook_auth_key, webhook_auth_secret, source_id, created_at, updated_at`
+
+const FILTER = `project_id = @projectId
+  AND (@lang IS NULL OR lang = @lang)
+  AND (@search IS NULL OR agent_name LIKE @search ESCAPE '\\' OR description LIKE @search ESCAPE '\\' OR id = @exact)`
+
+export interface VoiceAgentFilter {
+  search?: string
+  lang?: 'ar' | 'en'
+}
+
+export class VoiceAgentsRepository {
+  private readonly statements: {
+    insert: Statement
+    replace: Statement
+    findInProject: Statement
+    page: Statement
+    countAll: Statement
+    countFiltered: Statement
+    remove: Statement
+  }
+
+  constructor(db: Database) {
+    const values = COLUMNS.split(',').map((column) => `@${column.trim()}`).join(', ')
+    const assignments = COLUMNS.split(',')
+      .map((column) => column.trim())
+      .filter((column) => !['id', 'project_id', 'api_key_id', 'created_at'].includes(column))
+      .map((column) => `${column} = @${column}`)
+      .join(', ')
+    this.statements = {
+      insert: db.prepare(`INSERT INTO voice_agents (${COLUMNS}) VALUES (${values})`),
+      replace: db.prepare(`UPDATE voice_agents SET ${assignments} WHERE id = @id AND project_id = @project_id`),
+      findInProject: db.prepare(`SELECT ${COLUMNS} FROM voice_agents WHERE id = ? AND project_id = ?`),
+      page: db.prepare(`SELECT ${COLUMNS} FROM voice_agents WHERE ${FILTER}
+        ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`),
+      countAll: db.prepare('SELECT COUNT(*) AS count FROM voice_agents WHERE project_id = ?'),
+      countFiltered: db.prepare(`SELECT COUNT(*) AS count FROM voice_agents WHERE ${FILTER}`),
+      remove: db.prepare('DELETE FROM voice_agents WHERE id = ? AND project_id = ?'),
+    }
+  }
+
+  insert(record: VoiceAgentRecord): void {
+    this.statements.insert.run(toRow(record))
+  }
+
+  /** Writes every editable column of an existing agent; identity and creation stay. */
+  replace(record: VoiceAgentRecord): void {
+    this.statements.replace.run(toRow(record))
+  }
+
+  findInProject(id: string, projectId: string): VoiceAgentRecord | undefined {
+    const row = this.statements.findInProject.get(id, projectId) as VoiceAgentRow | undefined
+    return row && toRecord(row)
+  }
+
+  /** Newest first; ties broken by id so pages never overlap. */
+  list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): { records: VoiceAgentRecord[]; total: number; filtered: number } {
+    const bound = {
+      projectId,
+      lang: filter.lang ?? null,
+      search: filter.search ? likePattern(filter.search) : null,
+      exact: filter.search ?? null,
+    }
+    const rows = this.statements.page.all({ ...bound, limit, offset }) as VoiceAgentRow[]
+    const total = (this.statements.countAll.get(projectId) as { count: number }).count
+    const filtered = (this.statements.countFiltered.get(bound) as { count: number }).count
+    return { records: rows.map(toRecord), total, filtered }
+  }
+
+  remove(id: string, projectId: string): boolean {
+    return this.statements.remove.run(id, projectId).changes === 1
+  }
+}
