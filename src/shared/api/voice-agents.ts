@@ -119,7 +119,8 @@ export const CloneVoiceAgentBodySchema = z
   .object({ agentName: editableFields.agentName.optional() })
   .strict()
   .meta({ id: 'CloneVoiceAgentBody' })
-  .optional()
+  // The body may be left out altogether: the copy is then named after its source.
+  .nullish()
 export type CloneVoiceAgentBody = z.infer<typeof CloneVoiceAgentBodySchema>
 
 export const VoiceAgentIdParamsSchema = z.object({ voiceAgentId: z.string() })

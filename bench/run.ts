@@ -1,0 +1,168 @@
+/**
+ * `npm run bench`: the service's speed targets, measured in one run on this machine.
+ * Writes bench/results/latest.json and latest.md. Run after `npm run build` (the npm script does).
+ */
+import autocannon from 'autocannon'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CLI = join(ROOT, 'out/main/cli.js')
+const KEY = 'vd_bench_key_0123456789abcdef0123456789'
+const ROUNDS = 4
+const ROUND_SECONDS = 5
+const CONNECTIONS = 10
+const STARTUP_RUNS = 15
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = output.match(pattern)
+      if (match) resolve(match)
+    })
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before printing ${pattern}: ${output}`)))
+  })
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+/** Spawn to the first 200 on /healthz, polling every 2 ms. */
+async function timeStartup(dataDir: string): Promise<number> {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--data-dir', dataDir], {
+    env: { ...process.env, VOICEDESK_API_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  try {
+    for (;;) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/healthz`)
+        if (response.status === 200) return performance.now() - started
+      } catch {
+        // not listening yet
+      }
+      if (child.exitCode !== null) throw new Error('serve exited during start-up')
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  } finally {
+    await stopChild(child)
+  }
+}
+
+async function load(url: string, headers: Record<string, string>): Promise<{ requestsPerSecond: number; p99Ms: number; errors: number; non2xx: number }> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: ROUND_SECONDS, pipelining: 1 })
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx }
+}
+
+async function main(): Promise<void> {
+  const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-'))
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
+  }
+  try {
+    // 1. Start-up: a fresh data folder (migrations, first key) and an existing one.
+    const cold: number[] = []
+    const warm: number[] = []
+    for (let run = 0; run < STARTUP_RUNS; run += 1) {
+      const dataDir = join(workDir, `startup-${run}`)
+      cold.push(await timeStartup(dataDir))
+      warm.push(await timeStartup(dataDir))
+    }
+    results.startup = {
+      runs: STARTUP_RUNS,
+      freshDataDirMs: { p50: percentile(cold, 50), p90: percentile(cold, 90), max: Math.max(...cold) },
+      existingDataDirMs: { p50: percentile(warm, 50), p90: percentile(warm, 90), max: Math.max(...warm) },
+    }
+    console.log('startup', results.startup)
+
+    // 2. GET /v1/voice-agents/{id} against a bare node:http server answering the same bytes.
+    const port = await freePort()
+    const service = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--data-dir', join(workDir, 'service')], {
+      env: { ...process.env, VOICEDESK_API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    await waitForLine(service, /listening on (http:\/\/\S+)/)
+    const base = `http://127.0.0.1:${port}`
+    const headers = { authorization: `Token ${KEY}` }
+    const templates = (await (await fetch(`${base}/v1/voice-agents/templates`, { headers })).json()) as { data: { id: string }[] }
+    const cloned = (await (
+      await fetch(`${base}/v1/voice-agents/clone?voiceAgentId=${templates.data[0]!.id}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ agentName: 'Benchmark agent' }),
+      })
+    ).json()) as { data: { id: string } }
+    const agentUrl = `${base}/v1/voice-agents/${cloned.data.id}`
+    const body = await (await fetch(agentUrl, { headers })).text()
+
+    const bare = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], {
+      env: { ...process.env, BARE_BODY: body },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    const [, bareUrl] = await waitForLine(bare, /listening on (http:\/\/\S+)/)
+    const bareBody = await (await fetch(bareUrl!)).text()
+    if (bareBody !== body) throw new Error('the bare server does not answer the same bytes')
+
+    const rounds: { bare: number; voicedesk: number; voicedeskP99Ms: number; bareP99Ms: number }[] = []
+    await load(bareUrl!, headers) // warm-up, not counted
+    await load(agentUrl, headers)
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const ceiling = await load(bareUrl!, headers)
+      const ours = await load(agentUrl, headers)
+      if (ours.errors || ours.non2xx) throw new Error(`VoiceDesk answered ${ours.non2xx} non-2xx and ${ours.errors} errors`)
+      rounds.push({ bare: ceiling.requestsPerSecond, voicedesk: ours.requestsPerSecond, bareP99Ms: ceiling.p99Ms, voicedeskP99Ms: ours.p99Ms })
+      console.log(`round ${round + 1}: bare ${ceiling.requestsPerSecond} req/s, voicedesk ${ours.requestsPerSecond} req/s`)
+    }
+    const bareMedian = percentile(rounds.map((r) => r.bare), 50)
+    const oursMedian = percentile(rounds.map((r) => r.voicedesk), 50)
+    results.getVoiceAgent = {
+      method: `autocannon, ${CONNECTIONS} connections, ${ROUND_SECONDS} s per round, ${ROUNDS} alternating rounds after a warm-up`,
+      responseBytes: Buffer.byteLength(body),
+      rounds,
+      bareMedianRps: bareMedian,
+      voicedeskMedianRps: oursMedian,
+      ratio: Number((oursMedian / bareMedian).toFixed(3)),
+      target: 'ratio >= 0.5',
+    }
+    console.log('getVoiceAgent ratio', (oursMedian / bareMedian).toFixed(3))
+    await stopChild(bare)
+    await stopChild(service)
+  } finally {
+    rmSync(workDir, { recursive: true, force: true })
+  }
+  const file = join(ROOT, 'bench/results/latest.json')
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+  console.log(`written to ${file}`)
+}
+
+await main()

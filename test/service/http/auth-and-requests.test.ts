@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest'
+import { revokeApiKey } from '../../../src/service/ops/api-keys'
+import { startTestService } from '../../helpers/test-service'
+
+const SOME_ID = '9d6a1707-b717-4e39-b6d2-4bfd68aee57d'
+
+/** Every /v1 route, with a body where it takes one. */
+const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?: unknown }[] = [
+  { method: 'GET', url: '/v1/voice-agents/templates' },
+  { method: 'POST', url: `/v1/voice-agents/clone?voiceAgentId=${SOME_ID}`, body: { agentName: 'x' } },
+  { method: 'POST', url: '/v1/voice-agents', body: { agentName: 'x' } },
+  { method: 'GET', url: '/v1/voice-agents' },
+  { method: 'GET', url: `/v1/voice-agents/${SOME_ID}` },
+  { method: 'PATCH', url: `/v1/voice-agents/${SOME_ID}`, body: { agentName: 'x' } },
+  { method: 'DELETE', url: `/v1/voice-agents/${SOME_ID}` },
+  { method: 'GET', url: '/v1/voices' },
+  {
+    method: 'POST',
+    url: '/v1/voice-agents/phone-number',
+    body: { type: 'TELEPHONY', phoneNumber: '+14155550100', label: 'x', providerAccountSid: 'x', providerAuthToken: 'x' },
+  },
+  { method: 'GET', url: `/v1/voice-agents/phone-number?pid=${SOME_ID}` },
+  { method: 'GET', url: '/v1/voice-agents/phone-number/list' },
+  { method: 'DELETE', url: `/v1/voice-agents/phone-number?pid=${SOME_ID}` },
+  { method: 'POST', url: '/v1/voice-agents/assign-number', body: { voiceAgentId: SOME_ID, phoneNumber: '+14155550100' } },
+  { method: 'POST', url: '/v1/voice-agents/unassign', body: { phoneNumber: '+14155550100' } },
+  { method: 'GET', url: '/v1/openapi.json' },
+]
+
+describe('authentication', () => {
+  it('lists every /v1 route of the service in this table', async () => {
+    const service = await startTestService()
+    const documented = Object.entries((await service.call('GET', '/v1/openapi.json')).json().paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+      .filter((route) => route.includes(' /v1/'))
+      .sort()
+    const tested = [...new Set(ROUTES.map((route) => `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}')}`))].sort()
+    expect(tested).toEqual(documented)
+  })
+
+  it.each(ROUTES)('$method $url needs a valid key: missing, malformed, unknown and revoked keys are 401', async (route) => {
+    const service = await startTestService()
+    const attempts: Record<string, string | undefined>[] = [
+      {},
+      { authorization: '' },
+      { authorization: service.key },
+      { authorization: `Basic ${service.key}` },
+      { authorization: 'Token ' },
+      { authorization: 'Token vd_not_a_real_key' },
+    ]
+    for (const headers of attempts) {
+      const response = await service.runtime.app.inject({
+        method: route.method,
+        url: route.url,
+        headers: { ...headers, ...(route.body ? { 'content-type': 'application/json' } : {}) } as Record<string, string>,
+        payload: route.body ? JSON.stringify(route.body) : undefined,
+      })
+      expect(response.statusCode, `${JSON.stringify(headers)}: ${response.body}`).toBe(401)
+      expect(response.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED', details: [] } })
+    }
+    const accepted = await service.call(route.method, route.url, { body: route.body })
+    expect(accepted.statusCode).not.toBe(401)
+  })
+
+  it('accepts Token and Bearer, in any case of the scheme', async () => {
+    const service = await startTestService()
+    for (const scheme of ['Token', 'Bearer', 'token', 'BEARER']) {
+      const response = await service.runtime.app.inject({ method: 'GET', url: '/v1/voices', headers: { authorization: `${scheme} ${service.key}` } })
+      expect(response.statusCode).toBe(200)
+    }
+  })
+
+  it('refuses a revoked key', async () => {
+    const service = await startTestService()
+    const other = service.otherProject()
+    expect((await service.call('GET', '/v1/voices', { key: other.key })).statusCode).toBe(200)
+    const [record] = service.runtime.store.accounts.listKeys(other.projectId)
+    revokeApiKey(service.runtime.context, record!.id)
+    expect((await service.call('GET', '/v1/voices', { key: other.key })).statusCode).toBe(401)
+  })
+
+  it('checks the key before reading the body', async () => {
+    const service = await startTestService()
+    const response = await service.call('POST', '/v1/voice-agents', { rawBody: '{not json', key: null })
+    expect(response.statusCode).toBe(401)
+  })
+
+  it('serves /healthz without a key', async () => {
+    const service = await startTestService()
+    const response = await service.call('GET', '/healthz', { key: null })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) })
+  })
+})
+
+describe('malformed requests', () => {
+  it('answers malformed JSON with 400 INVALID_JSON', async () => {
+    const service = await startTestService()
+    for (const rawBody of ['{', '{"agentName": }', "{'agentName': 'x'}", '{"agentName":"x"} trailing']) {
+      const response = await service.call('POST', '/v1/voice-agents', { rawBody })
+      expect(response.statusCode, rawBody).toBe(400)
+      expect(response.json()).toMatchObject({ success: false, error: { code: 'INVALID_JSON' } })
+    }
+  })
+
+  it('answers a missing or non-object body with 400 VALIDATION_ERROR', async () => {
+    const service = await startTestService()
+    for (const rawBody of ['', 'null', '[]', '"text"', '42']) {
+      const response = await service.call('POST', '/v1/voice-agents', { rawBody })
+      expect(response.statusCode, rawBody).toBe(400)
+      expect(response.json().error.code).toBe('VALIDATION_ERROR')
+      expect(response.json().error.details[0].path).toBe('body')
+    }
+  })
+
+  it('answers other content types with 415', async () => {
+    const service = await startTestService()
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
+      const response = await service.call('POST', '/v1/voice-agents', { rawBody: 'agentName=x', headers: { 'content-type': contentType } })
+      expect(response.statusCode, contentType).toBe(415)
+      expect(response.json()).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_MEDIA_TYPE' } })
+    }
+    const withCharset = await service.call('POST', '/v1/voice-agents', {
+      rawBody: JSON.stringify({ agentName: 'Ünïcode' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    })
+    expect(withCharset.statusCode).toBe(200)
+  })
+
+  it('answers bodies over 1 MiB with 413 and stores nothing', async () => {
+    const service = await startTestService()
+    const response = await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Big', preamble: 'x'.repeat(1024 * 1024) } })
+    expect(response.statusCode).toBe(413)
+    expect(response.json()).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } })
+    expect((await service.call('GET', '/v1/voice-agents')).json().data.total).toBe(0)
+  })
+
+  it('refuses JSON nested deeper than 64 levels, and prototype keys', async () => {
+    const service = await startTestService()
+    const deep = await service.call('POST', '/v1/voice-agents', { rawBody: `{"agentName":"x","preamble":${'['.repeat(100_000)}${']'.repeat(100_000)}}` })
+    expect(deep.statusCode).toBe(400)
+    expect(deep.json().error.code).toBe('VALIDATION_ERROR')
+    const proto = await service.call('POST', '/v1/voice-agents', { rawBody: '{"agentName":"x","params":{"__proto__":{"polluted":"yes"}}}' })
+    expect(proto.statusCode).toBe(400)
+    expect(proto.json().error.code).toBe('INVALID_JSON')
+  })
+
+  it('answers unknown routes with a 404 envelope', async () => {
+    const service = await startTestService()
+    const response = await service.call('GET', '/v1/nothing-here')
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } })
+  })
+
+  it('ignores unknown query parameters', async () => {
+    const service = await startTestService()
+    expect((await service.call('GET', '/v1/voices?utm_source=x')).statusCode).toBe(200)
+  })
+
+  it('answers an internal failure with a 500 envelope that hides the cause', async () => {
+    const service = await startTestService()
+    // Break the store under the running service: the next query throws inside a handler.
+    service.runtime.store.db.exec('DROP TABLE phone_numbers')
+    const response = await service.call('GET', '/v1/voice-agents/phone-number/list')
+    expect(response.statusCode).toBe(500)
+    expect(response.json()).toMatchObject({ success: false, error: { code: 'INTERNAL', details: [] } })
+    expect(response.body).not.toMatch(/phone_numbers|sqlite|at .*\.ts/i)
+  })
+})
