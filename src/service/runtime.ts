@@ -9,6 +9,7 @@ import { openStore, type Store } from '../store/store'
 import { buildHttpApp } from './http/build-app'
 import { ApiKeyAuthenticator, bootstrapAccounts, type Bootstrap } from './ops/api-keys'
 import type { OpsContext, SipSettings } from './ops/ops-context'
+import { ReadCache } from './ops/read-cache'
 import { loadTemplateCatalogue } from './templates-catalogue'
 
 export const VERSION: string = packageJson.version
@@ -78,7 +79,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   try {
     const bootstrap = bootstrapAccounts(store, now(), config.fixedApiKey)
     const sip = store.settings.get('sip', SipSettingsSchema) ?? DEFAULT_SIP_SETTINGS
-    const context: OpsContext = { store, secrets, templates, sip, now }
+    const context: OpsContext = { store, secrets, templates, sip, now, agentEnvelopes: new ReadCache(() => store.changeVersion()) }
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context),

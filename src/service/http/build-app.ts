@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger'
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -37,6 +37,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    // Errors the router meets before any route runs: answered in the envelope like the rest.
+    frameworkErrors: (error, _request, routeReply) => {
+      const reply = routeReply as FastifyReply
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        return reply.status(404).send(errorEnvelope('NOT_FOUND', 'No resource has an id that long'))
+      }
+      return reply
+        .status(400)
+        .send(errorEnvelope('VALIDATION_ERROR', 'The URL is malformed (a bad percent-escape)', [{ path: 'url', message: error.message }]))
+    },
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)

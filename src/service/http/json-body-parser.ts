@@ -4,15 +4,30 @@ import { ServiceError } from '../ops/service-error'
 /** Deeper bodies are refused before validation, so no schema ever recurses without bound. */
 export const MAX_BODY_DEPTH = 64
 
-function depthExceeds(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]]
+/** In unicode mode a surrogate pair is one code point, so this matches lone surrogates only. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u
+
+/**
+ * One walk over the parsed body for what JSON.parse lets through but we refuse: nesting
+ * beyond MAX_BODY_DEPTH, and lone UTF-16 surrogates (`"\ud800"`), which SQLite would store
+ * as replacement characters, so the text read back would differ from the text accepted.
+ */
+function findBodyProblem(value: unknown): { path: string; message: string } | undefined {
+  const pending: [unknown, number, string][] = [[value, 1, 'body']]
   while (pending.length > 0) {
-    const [node, depth] = pending.pop()!
+    const [node, depth, path] = pending.pop()!
+    if (typeof node === 'string') {
+      if (LONE_SURROGATE.test(node)) return { path, message: 'Text holds a lone UTF-16 surrogate' }
+      continue
+    }
     if (typeof node !== 'object' || node === null) continue
-    if (depth > limit) return true
-    for (const child of Object.values(node)) pending.push([child, depth + 1])
+    if (depth > MAX_BODY_DEPTH) return { path: 'body', message: `Nested deeper than ${MAX_BODY_DEPTH} levels` }
+    for (const [key, child] of Object.entries(node)) {
+      if (LONE_SURROGATE.test(key)) return { path, message: 'A key holds a lone UTF-16 surrogate' }
+      pending.push([child, depth + 1, `${path}.${key}`])
+    }
   }
-  return false
+  return undefined
 }
 
 /**
@@ -28,10 +43,7 @@ export function parseJsonBody(text: string): unknown {
     const reason = error instanceof SyntaxError ? error.message : 'it holds a forbidden __proto__ or constructor.prototype key'
     throw new ServiceError('INVALID_JSON', `The request body is not valid JSON: ${reason}`)
   }
-  if (depthExceeds(value, MAX_BODY_DEPTH)) {
-    throw new ServiceError('VALIDATION_ERROR', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`, [
-      { path: 'body', message: `Nested deeper than ${MAX_BODY_DEPTH} levels` },
-    ])
-  }
+  const problem = findBodyProblem(value)
+  if (problem) throw new ServiceError('VALIDATION_ERROR', `Invalid request: ${problem.path}: ${problem.message}`, [problem])
   return value
 }

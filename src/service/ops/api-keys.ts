@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { ApiKeyRecord } from '../../store/accounts-repository'
 import type { Store } from '../../store/store'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
+import { ReadCache } from './read-cache'
 import { ServiceError } from './service-error'
 
 const KEY_PREFIX = 'vd_'
@@ -108,15 +109,19 @@ export function revokeApiKey(context: AccountsContext, apiKeyId: string): void {
 /** Resolves `Authorization` header values to a caller; one instance per runtime. */
 export class ApiKeyAuthenticator {
   private readonly lastTouched = new Map<string, number>()
+  private readonly callers: ReadCache<Caller>
 
-  constructor(private readonly context: AccountsContext) {}
+  constructor(private readonly context: AccountsContext) {
+    this.callers = new ReadCache(() => context.store.changeVersion(), 1_000)
+  }
 
   /** `Token <key>` (the seed) or `Bearer <key>`; anything else is undefined, never a throw. */
   authenticate(header: string | undefined): Caller | undefined {
     if (!header) return undefined
     const match = /^(?:Token|Bearer) +(\S+)\s*$/i.exec(header)
     if (!match) return undefined
-    const caller = this.context.store.accounts.findActiveKeyByHash(hashApiKey(match[1]!))
+    const key = match[1]!
+    const caller = this.callers.get(key, () => this.context.store.accounts.findActiveKeyByHash(hashApiKey(key)))
     if (caller) this.touch(caller.apiKeyId)
     return caller
   }

@@ -2,6 +2,7 @@ import type { KeyIdentity } from '../../store/accounts-repository'
 import type { SecretBox } from '../../store/secret-box'
 import type { Store } from '../../store/store'
 import type { TemplateCatalogue } from '../templates-catalogue'
+import type { ReadCache } from './read-cache'
 
 /** The local SIP endpoint that phone numbers point at (contract: "local SIP settings"). */
 export interface SipSettings {
@@ -18,6 +19,8 @@ export interface OpsContext {
   templates: TemplateCatalogue
   sip: SipSettings
   now: () => Date
+  /** Serialized GET answers of agents, by `<projectId>:<agentId>`, valid while the store is unchanged. */
+  agentEnvelopes: ReadCache<string>
 }
 
 /** Who is calling: the identity of a valid API key. */

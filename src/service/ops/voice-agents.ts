@@ -10,6 +10,7 @@ import {
   type VoiceAgent,
   type VoiceAgentTemplate,
 } from '../../shared/api/voice-agents'
+import { ok } from '../../shared/api/common'
 import { defaultVoiceFor, findVoice } from '../../shared/voices'
 import type { VoiceAgentRecord } from '../../store/voice-agents-repository'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
@@ -125,6 +126,19 @@ function requireAgent(context: OpsContext, caller: Caller, id: string): VoiceAge
 
 export function getVoiceAgent(context: OpsContext, caller: Caller, id: string): VoiceAgent {
   return toVoiceAgentDto(context, requireAgent(context, caller, id))
+}
+
+/**
+ * The read path of `GET /v1/voice-agents/{id}`: the whole success envelope, serialized,
+ * from the read cache. A GET costs less than building and serializing the agent again.
+ */
+export function getVoiceAgentEnvelopeJson(context: OpsContext, caller: Caller, id: string): string {
+  const json = context.agentEnvelopes.get(`${caller.projectId}:${id}`, () => {
+    const record = context.store.voiceAgents.findInProject(id, caller.projectId)
+    return record && JSON.stringify(ok(toVoiceAgentDto(context, record)))
+  })
+  if (json === undefined) throw notFound('voice agent', id)
+  return json
 }
 
 export function updateVoiceAgent(context: OpsContext, caller: Caller, id: string, changes: UpdateVoiceAgentBody): VoiceAgent {

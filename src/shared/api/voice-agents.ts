@@ -196,6 +196,7 @@ export const VoiceAgentTemplateSchema = z
 export type VoiceAgentTemplate = z.infer<typeof VoiceAgentTemplateSchema>
 
 export const VoiceAgentEnvelopeSchema = envelopeOf(VoiceAgentSchema)
+export type VoiceAgentEnvelope = z.infer<typeof VoiceAgentEnvelopeSchema>
 export const VoiceAgentTemplatesEnvelopeSchema = envelopeOf(z.array(VoiceAgentTemplateSchema))
 export const VoiceAgentListEnvelopeSchema = envelopeOf(
   z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }),

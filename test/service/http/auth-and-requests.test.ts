@@ -167,3 +167,28 @@ describe('malformed requests', () => {
     expect(response.body).not.toMatch(/phone_numbers|sqlite|at .*\.ts/i)
   })
 })
+
+describe('malformed URLs and text', () => {
+  it('answers a bad percent-escape in the path with a 400 envelope, and an over-long id with a 404 envelope', async () => {
+    const service = await startTestService()
+    for (const url of ['/v1/voice-agents/%', '/v1/voice-agents/%zz', '/v1/%']) {
+      const response = await service.call('GET', url)
+      expect(response.statusCode, url).toBe(400)
+      expect(response.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'url' }] } })
+    }
+    const long = await service.call('DELETE', `/v1/voice-agents/${'a'.repeat(500)}`)
+    expect(long.statusCode).toBe(404)
+    expect(long.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } })
+  })
+
+  it('refuses lone UTF-16 surrogates, which could not be stored as sent, and accepts real pairs', async () => {
+    const service = await startTestService()
+    const lone = await service.call('POST', '/v1/voice-agents', { rawBody: '{"agentName":"a\\ud800b"}' })
+    expect(lone.statusCode).toBe(400)
+    expect(lone.json().error.details).toEqual([{ path: 'body.agentName', message: 'Text holds a lone UTF-16 surrogate' }])
+    const paired = await service.call('POST', '/v1/voice-agents', { rawBody: '{"agentName":"agent \\ud83d\\ude00"}' })
+    expect(paired.statusCode).toBe(200)
+    const read = await service.call('GET', `/v1/voice-agents/${paired.json().data.id}`)
+    expect(read.json().data.agentName).toBe('agent 😀')
+  })
+})

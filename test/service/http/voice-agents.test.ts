@@ -1,4 +1,7 @@
+import BetterSqlite3 from 'better-sqlite3'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { getVoiceAgent } from '../../../src/service/ops/voice-agents'
 import { VoiceAgentEnvelopeSchema, VoiceAgentListEnvelopeSchema, VoiceAgentTemplatesEnvelopeSchema } from '../../../src/shared/api/voice-agents'
 import { VOICES } from '../../../src/shared/voices'
 import { startTestService, type TestService } from '../../helpers/test-service'
@@ -149,6 +152,24 @@ describe('POST, GET, list and DELETE /v1/voice-agents', () => {
     expect((await service.call('DELETE', `/v1/voice-agents/${agent.id}`)).statusCode).toBe(404)
     const number = (await service.call('GET', `/v1/voice-agents/phone-number?pid=${assigned.json().data.id}`)).json().data
     expect(number).toMatchObject({ voiceAgentId: null, voiceAgent: null })
+  })
+
+  it('serves GET from its read cache but never stale: not after a PATCH, nor after another process wrote the file', async () => {
+    const service = await startTestService()
+    const agent = await createAgent(service)
+    const url = `/v1/voice-agents/${agent.id}`
+    expect((await service.call('GET', url)).json().data.agentName).toBe('Front desk')
+    await service.call('PATCH', url, { body: { agentName: 'Renamed' } })
+    expect((await service.call('GET', url)).json().data.agentName).toBe('Renamed')
+
+    // A second connection to the same file stands for a second voicedesk process.
+    const other = new BetterSqlite3(join(service.dataDir, 'voicedesk.db'))
+    other.prepare("UPDATE voice_agents SET agent_name = 'Written elsewhere' WHERE id = ?").run(agent.id)
+    other.close()
+    const read = (await service.call('GET', url)).json().data
+    expect(read.agentName).toBe('Written elsewhere')
+    const caller = { projectId: agent.projectId, apiKeyId: agent.apiKeyId, userId: service.runtime.bootstrap.userId }
+    expect(read).toEqual(getVoiceAgent(service.runtime.context, caller, agent.id))
   })
 
   it('answers 404 for unknown and malformed ids', async () => {

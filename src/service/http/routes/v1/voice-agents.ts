@@ -9,6 +9,7 @@ import {
   ListVoiceAgentsQuerySchema,
   UpdateVoiceAgentBodySchema,
   VoiceAgentEnvelopeSchema,
+  type VoiceAgentEnvelope,
   VoiceAgentIdParamsSchema,
   VoiceAgentListEnvelopeSchema,
   VoiceAgentTemplatesEnvelopeSchema,
@@ -18,7 +19,7 @@ import {
   cloneVoiceAgent,
   createVoiceAgent,
   deleteVoiceAgent,
-  getVoiceAgent,
+  getVoiceAgentEnvelopeJson,
   listTemplates,
   listVoiceAgents,
   updateVoiceAgent,
@@ -78,7 +79,12 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
       params: VoiceAgentIdParamsSchema,
       response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(404) },
     },
-    handler: async (request) => ok(getVoiceAgent(context, callerOf(request), request.params.voiceAgentId)),
+    // The hot read path sends prepared JSON, which Fastify passes through unserialized;
+    // the response schema above still documents it, and the tests parse it with that schema.
+    handler: async (request, reply) => {
+      const json = getVoiceAgentEnvelopeJson(context, callerOf(request), request.params.voiceAgentId)
+      return reply.type('application/json; charset=utf-8').send(json as unknown as VoiceAgentEnvelope)
+    },
   })
 
   routes.patch('/voice-agents/:voiceAgentId', {
