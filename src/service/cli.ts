@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { pino } from 'pino'
 import { openStore } from '../store/store'
 import { bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
@@ -62,7 +63,8 @@ async function serve(values: Values): Promise<void> {
     port,
     host,
     fixedApiKey,
-    logger: { level: logLevel, redact: ['req.headers.authorization'] },
+    // JSON lines on stderr, so stdout keeps the start-up banner alone.
+    log: pino({ level: logLevel, redact: ['req.headers.authorization', 'headers.authorization'] }, pino.destination(2)),
   })
   let url: string
   try {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import { pino, type Logger } from 'pino'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -41,7 +42,8 @@ export interface RuntimeConfig {
   nativeBinding?: string
   /** The key that seals secrets at rest; by default a key file in the data folder. */
   secretKey?: Buffer
-  logger?: FastifyServerOptions['logger']
+  /** The service log (pino); silent by default, so tests and embedders choose. */
+  log?: Logger
   now?: () => Date
 }
 
@@ -84,7 +86,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       context,
       authenticator: new ApiKeyAuthenticator(context),
       version: VERSION,
-      logger: config.logger,
+      log: config.log ?? pino({ level: 'silent' }),
     })
     let stopping: Promise<void> | undefined
     return {

@@ -175,13 +175,24 @@ export interface RunningServe {
 
 export const LISTENING = /listening on (http:\/\/[^\s/]+)\s*$/m
 
-/** `serve --data-dir D ...extraArgs`, resolved once the "listening on" line is out. */
+/**
+ * `serve --data-dir D ...extraArgs`, resolved once the banner is out and GET /healthz answered.
+ *
+ * Why /healthz too: the CLI prints its banner before it installs its SIGINT/SIGTERM handlers,
+ * so a signal sent the instant "listening on" appears can kill it with the default action
+ * (reported as a bug). Any answered request proves the handlers are in place: the child only
+ * serves it after the synchronous code that follows the banner has run.
+ */
 export async function startServe(dataDir: string, extraArgs: string[] = ['--port', '0'], options: SpawnOptions = {}): Promise<RunningServe> {
   const cli = spawnCli(['serve', '--data-dir', dataDir, ...extraArgs], options)
   const match = await cli.waitForStdout(LISTENING)
   // The banner is written in one go; wait for its last line so assertions see all of it.
   await cli.waitForStdout(/^Try: .*$/m)
-  return { cli, url: match[1]! }
+  const url = match[1]!
+  const health = await fetch(`${url}/healthz`)
+  await health.arrayBuffer()
+  if (health.status !== 200) throw new Error(`GET ${url}/healthz answered ${health.status}`)
+  return { cli, url }
 }
 
 /** A port that was free a moment ago on 127.0.0.1 (the OS picks it). */

@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger'
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -9,6 +9,7 @@ import {
 } from 'fastify-type-provider-zod'
 import { errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
+import type { Logger } from 'pino'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
 import { requireApiKey } from './auth'
@@ -25,16 +26,14 @@ export interface HttpAppOptions {
   context: OpsContext
   authenticator: ApiKeyAuthenticator
   version: string
-  /** A pino logger config or instance; false (the default) keeps tests quiet. */
-  logger?: FastifyServerOptions['logger']
+  /** Where failures are logged; Fastify's own per-request logger stays off (it costs every request). */
+  log: Logger
 }
 
 /** Builds the HTTP service. It never listens: the runtime (or a test's `inject`) decides that. */
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
-    // Per-request lines would log every call; failures are logged by the error handler.
-    logController: new LogController({ disableRequestLogging: true }),
+    logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // Errors the router meets before any route runs: answered in the envelope like the rest.
@@ -63,7 +62,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   })
 
   app.setErrorHandler(
-    createErrorHandler((error, request) => request.log.error({ err: error, url: request.url, method: request.method }, 'request failed')),
+    createErrorHandler((error, request) =>
+      options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
+    ),
   )
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send(errorEnvelope('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`))

@@ -1,0 +1,321 @@
+// The real CLI (out/main/cli.js, built by `npm run build`) as a child process, over real HTTP
+// on 127.0.0.1: start-up banner, auth, keys, usage errors, port handling and clean shutdown.
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { connect, createServer, type Server } from 'node:net'
+import { networkInterfaces } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT, assertCliBuilt, findFreePort, runCli, startServe, type RunningServe } from '../helpers/spawn-cli'
+import { makeTempDir } from '../helpers/temp-dir'
+
+const { version: VERSION } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+
+/** Exit within this after a signal; the service has nothing slow to flush. */
+const STOP_TIMEOUT_MS = 5_000
+
+beforeAll(() => {
+  assertCliBuilt()
+})
+
+function newEnvKey(): string {
+  return `vd_env_${randomBytes(16).toString('hex')}`
+}
+
+function get(url: string, key?: string, scheme = 'Token'): Promise<Response> {
+  return fetch(url, { headers: key === undefined ? {} : { authorization: `${scheme} ${key}` } })
+}
+
+async function expectVoices(url: string, key: string | undefined, status: number, scheme?: string): Promise<void> {
+  const response = await get(`${url}/v1/voices`, key, scheme)
+  const body = (await response.json()) as { data?: unknown[] }
+  expect(response.status, JSON.stringify(body)).toBe(status)
+  if (status === 200) expect(body.data).toHaveLength(14)
+}
+
+async function stop(server: RunningServe, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  server.cli.child.kill(signal)
+  const exit = await server.cli.waitForExit(STOP_TIMEOUT_MS)
+  expect(exit, server.cli.stderr()).toEqual({ code: 0, signal: null })
+  expect(server.cli.stdout()).toMatch(new RegExp(`^${signal}: stopping`, 'm'))
+}
+
+/** Resolves to the connect error code, or 'connected' when something accepted the connection. */
+function tryConnect(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port })
+    socket.setTimeout(2_000, () => {
+      socket.destroy()
+      resolve('timeout')
+    })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve('connected')
+    })
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+  })
+}
+
+const busyServers: Server[] = []
+afterEach(async () => {
+  await Promise.all(busyServers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
+})
+
+describe('serve with VOICEDESK_API_KEY', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('answers /healthz and /v1 over HTTP, hides the key, and exits 0 on %s', async (signal) => {
+    const dataDir = makeTempDir()
+    const key = newEnvKey()
+    const server = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: key } })
+
+    const url = new URL(server.url)
+    expect(url.hostname).toBe('127.0.0.1')
+    expect(Number(url.port)).toBeGreaterThan(0)
+    expect(server.cli.stdout()).toContain(`VoiceDesk ${VERSION} listening on ${server.url}`)
+    expect(server.cli.stdout()).toContain(`Data folder: ${dataDir}`)
+
+    const health = await fetch(`${server.url}/healthz`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toEqual({ status: 'ok', version: VERSION })
+
+    await expectVoices(server.url, key, 200)
+    await expectVoices(server.url, key, 200, 'Bearer')
+    await expectVoices(server.url, undefined, 401)
+    await expectVoices(server.url, `${key}x`, 401)
+    await expectVoices(server.url, key, 401, 'Basic')
+
+    // The banner names the key by its hint only, and nothing logged afterwards repeats it.
+    const stdout = server.cli.stdout()
+    expect(stdout).toMatch(/^API key: the one in VOICEDESK_API_KEY \(.+\)$/m)
+    expect(stdout).toContain(key.slice(0, 7))
+    expect(stdout).not.toContain(key)
+    expect(server.cli.stderr()).not.toContain(key)
+
+    await stop(server, signal)
+    expect(server.cli.stdout()).not.toContain(key)
+    // Nothing listens on the port any more.
+    expect(await tryConnect('127.0.0.1', Number(url.port))).toBe('ECONNREFUSED')
+  })
+
+  it('binds 127.0.0.1 only: other local addresses on the same port refuse connections', async () => {
+    const server = await startServe(makeTempDir(), ['--port', '0'], { env: { VOICEDESK_API_KEY: newEnvKey() } })
+    const port = Number(new URL(server.url).port)
+    expect(new URL(server.url).hostname).toBe('127.0.0.1')
+    expect(await tryConnect('127.0.0.1', port)).toBe('connected')
+
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4')
+      .map((address) => address!.address)
+    // On Linux all of 127/8 is loopback, so 127.0.0.2 reaches this machine but not a 127.0.0.1 socket.
+    if (process.platform === 'linux') others.push('127.0.0.2')
+    for (const host of others) {
+      expect(await tryConnect(host, port), host).not.toBe('connected')
+    }
+    expect(server.cli.stdout()).not.toMatch(/^Warning:/m)
+    await stop(server)
+  })
+
+  it('warns when --host is not a loopback address', async () => {
+    const server = await startServe(makeTempDir(), ['--port', '0', '--host', '0.0.0.0'], { env: { VOICEDESK_API_KEY: newEnvKey() } })
+    expect(server.cli.stdout()).toMatch(/^Warning: listening on 0\.0\.0\.0, not only this machine/m)
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    await stop(server)
+  })
+})
+
+describe('serve without VOICEDESK_API_KEY', () => {
+  it('creates and shows a key once on a fresh data folder; the key survives a restart', async () => {
+    const dataDir = makeTempDir()
+    const first = await startServe(dataDir)
+    const match = /^API key \(new[^)]*\): (\S+)$/m.exec(first.cli.stdout())
+    expect(match, first.cli.stdout()).not.toBeNull()
+    const key = match![1]!
+    expect(key).toMatch(/^vd_/)
+    await expectVoices(first.url, key, 200)
+    await stop(first)
+
+    const second = await startServe(dataDir)
+    const stdout = second.cli.stdout()
+    expect(stdout).not.toMatch(/^API key \(new/m)
+    expect(stdout).not.toContain(key)
+    expect(stdout).toMatch(/^API key: .+ \(created earlier/m)
+    expect(stdout).toContain(key.slice(0, 7))
+    await expectVoices(second.url, key, 200)
+    await expectVoices(second.url, undefined, 401)
+    await stop(second)
+  })
+})
+
+describe('ports', () => {
+  it('exits 1 with a clear message when the port is already in use', async () => {
+    const busy = createServer()
+    busyServers.push(busy)
+    await new Promise<void>((resolve, reject) => {
+      busy.once('error', reject)
+      busy.listen(0, '127.0.0.1', resolve)
+    })
+    const port = (busy.address() as { port: number }).port
+
+    const result = await runCli(['serve', '--port', String(port), '--data-dir', makeTempDir()])
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stderr).toContain(`Port ${port}`)
+    expect(result.stderr).toMatch(/already in use/)
+    expect(result.stdout).not.toMatch(/listening on/)
+  })
+
+  it('honours VOICEDESK_PORT when --port is not given', async () => {
+    const port = await findFreePort()
+    const server = await startServe(makeTempDir(), [], { env: { VOICEDESK_API_KEY: newEnvKey(), VOICEDESK_PORT: String(port) } })
+    expect(server.url).toBe(`http://127.0.0.1:${port}`)
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    await stop(server)
+  })
+
+  it('prefers --port over VOICEDESK_PORT', async () => {
+    const [envPort, flagPort] = [await findFreePort(), await findFreePort()]
+    const server = await startServe(makeTempDir(), ['--port', String(flagPort)], {
+      env: { VOICEDESK_API_KEY: newEnvKey(), VOICEDESK_PORT: String(envPort) },
+    })
+    expect(server.url).toBe(`http://127.0.0.1:${flagPort}`)
+    await stop(server)
+  })
+})
+
+describe('usage', () => {
+  it.each([
+    ['--port', 'abc'],
+    ['--port', '70000'],
+    ['--port', '65536'],
+    ['--port=-1'],
+    ['--port', '1.5'],
+    ['--port', '1e3'],
+    ['--port='],
+  ])('serve %s %s exits 2 with the usage on stderr', async (...portArgs) => {
+    const result = await runCli(['serve', ...portArgs, '--data-dir', makeTempDir()])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toMatch(/--port must be a port number from 0 to 65535/)
+    expect(result.stderr).toContain('Usage:')
+    expect(result.stdout).not.toMatch(/listening on/)
+  })
+
+  it('a bad VOICEDESK_PORT exits 2 and names the variable', async () => {
+    const result = await runCli(['serve', '--data-dir', makeTempDir()], { env: { VOICEDESK_PORT: 'abc' } })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/VOICEDESK_PORT must be a port number/)
+    expect(result.stderr).toContain('Usage:')
+  })
+
+  it.each([
+    { args: ['serve', '--bogus'], message: /bogus/ },
+    { args: ['frobnicate'], message: /Unknown command "frobnicate"/ },
+    { args: [], message: /Which command\?/ },
+    { args: ['keys', 'frobnicate'], message: /keys needs one of: create, list, revoke/ },
+    { args: ['keys', 'revoke'], message: /keys revoke needs the id/ },
+    { args: ['serve', '--port', '0', '--log-level', 'loud'], message: /--log-level must be one of/ },
+  ])('$args exits 2 with the usage on stderr', async ({ args, message }) => {
+    const result = await runCli([...args, '--data-dir', makeTempDir()])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toMatch(message)
+    expect(result.stderr).toContain('Usage:')
+    expect(result.stdout).toBe('')
+  })
+
+  it.each(['--help', '-h'])('%s exits 0 with the usage on stdout', async (flag) => {
+    const result = await runCli([flag])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('Usage:')
+    expect(result.stdout).toContain('voicedesk serve')
+    expect(result.stdout).toContain('voicedesk keys create')
+    expect(result.stderr).toBe('')
+  })
+
+  it.each(['--version', '-v'])('%s prints the package.json version', async (flag) => {
+    const result = await runCli([flag])
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim()).toBe(VERSION)
+    expect(result.stderr).toBe('')
+  })
+})
+
+describe('keys', () => {
+  async function createKey(dataDir: string, name: string): Promise<{ id: string; key: string }> {
+    const result = await runCli(['keys', 'create', '--name', name, '--data-dir', dataDir])
+    expect(result.code, result.stderr).toBe(0)
+    const id = new RegExp(`^Created key (\\S+) \\(${name}\\)`, 'm').exec(result.stdout)?.[1]
+    const key = /^(vd_\S+)$/m.exec(result.stdout)?.[1]
+    expect(id, result.stdout).toBeDefined()
+    expect(key, result.stdout).toBeDefined()
+    return { id: id!, key: key! }
+  }
+
+  it('create prints a key that works; list shows only its hint; revoke makes it 401 on the next start', async () => {
+    const dataDir = makeTempDir()
+    const { id, key } = await createKey(dataDir, 'ci')
+
+    const listed = await runCli(['keys', 'list', '--data-dir', dataDir])
+    expect(listed.code, listed.stderr).toBe(0)
+    const line = listed.stdout.split('\n').find((entry) => entry.startsWith(id))
+    expect(line, listed.stdout).toBeDefined()
+    expect(line).toContain(key.slice(0, 7))
+    expect(line).toContain('ci')
+    expect(line).toContain('last used never')
+    expect(listed.stdout).not.toContain(key)
+
+    const server = await startServe(dataDir)
+    await expectVoices(server.url, key, 200)
+    await stop(server)
+
+    const revoked = await runCli(['keys', 'revoke', id, '--data-dir', dataDir])
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect(revoked.stdout).toContain(`Revoked key ${id}`)
+    const relisted = await runCli(['keys', 'list', '--data-dir', dataDir])
+    expect(relisted.stdout.split('\n').find((entry) => entry.startsWith(id))).toMatch(/revoked /)
+
+    const restarted = await startServe(dataDir)
+    await expectVoices(restarted.url, key, 401)
+    await stop(restarted)
+  })
+
+  it('revoking a key takes effect on a service that is already running', async () => {
+    const dataDir = makeTempDir()
+    const server = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: newEnvKey() } })
+    const { id, key } = await createKey(dataDir, 'live')
+    await expectVoices(server.url, key, 200)
+    const revoked = await runCli(['keys', 'revoke', id, '--data-dir', dataDir])
+    expect(revoked.code, revoked.stderr).toBe(0)
+    await expectVoices(server.url, key, 401)
+    await stop(server)
+  })
+
+  it('revoke of an unknown id exits 1 with a message', async () => {
+    const result = await runCli(['keys', 'revoke', '00000000-0000-4000-8000-000000000000', '--data-dir', makeTempDir()])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/^voicedesk: No active API key with id/m)
+  })
+
+  it('list never prints a full key, including the one created by the first serve', async () => {
+    const dataDir = makeTempDir()
+    const server = await startServe(dataDir)
+    const key = /^API key \(new[^)]*\): (\S+)$/m.exec(server.cli.stdout())![1]!
+    await stop(server)
+    const listed = await runCli(['keys', 'list', '--data-dir', dataDir])
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toContain(key.slice(0, 7))
+    expect(listed.stdout).not.toContain(key)
+  })
+
+  // Known bug (reported, src/ not changed here): on a fresh data folder `keys create` first runs
+  // the first-start bootstrap, which also creates a "Default key" whose full value is never shown
+  // to anyone. `keys list` then shows two keys, and the next `serve` banner advertises the hint
+  // of that unseen key ("API key: vd_xxxx…yyyy (created earlier …)") instead of the one the user
+  // holds. Contract: "the full key is shown once, at creation". When fixed, this test starts
+  // passing, and `it.fails` makes it fail: drop the `.fails` then.
+  it.fails('keys create on a fresh data folder leaves exactly one key: the one it showed', async () => {
+    const dataDir = makeTempDir()
+    const { id } = await createKey(dataDir, 'first')
+    const listed = await runCli(['keys', 'list', '--data-dir', dataDir])
+    const lines = listed.stdout.split('\n').filter((entry) => entry.trim() !== '')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(new RegExp(`^${id} `))
+  })
+})
