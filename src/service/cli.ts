@@ -4,7 +4,7 @@ import { pino } from 'pino'
 import { openStore } from '../store/store'
 import { bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
-import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime } from './runtime'
+import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from './runtime'
 import { defaultDataDir } from './data-dir'
 
 const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with the /v1 service.
@@ -24,6 +24,14 @@ keys       Manages the API keys of the default project. A new key is shown once.
 Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}`
 
 class UsageError extends Error {}
+
+/** Writes a line to stdout; a closed stdout (`voicedesk serve | head -3`) must not stop the service. */
+function say(text: string): void {
+  if (process.stdout.writable) process.stdout.write(text + '\n')
+}
+process.stdout.on('error', () => {
+  // EPIPE and the like: the reader went away, the service goes on.
+})
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -51,14 +59,35 @@ function dataDirOf(values: Values): string {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 async function serve(values: Values): Promise<void> {
-  const port = values.port !== undefined ? parsePort(values.port, '--port') : parsePort(process.env.VOICEDESK_PORT, 'VOICEDESK_PORT')
+  const port = values.port !== undefined ? parsePort(values.port, '--port') : parsePort(process.env.VOICEDESK_PORT || undefined, 'VOICEDESK_PORT')
   const host = values.host ?? DEFAULT_HOST
   const logLevel = values['log-level'] ?? 'warn'
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
   const fixedApiKey = process.env.VOICEDESK_API_KEY || undefined
   const dataDir = dataDirOf(values)
 
-  const runtime = await createRuntime({
+  // Handlers go in first: a supervisor may signal while the service starts, or as soon as it sees the banner.
+  let runtime: Runtime | undefined
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting at once\n`)
+      process.exit(1)
+    }
+    stopping = true
+    say(`${signal}: stopping…`)
+    if (!runtime) process.exit(0)
+    runtime.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Could not stop cleanly: ${(error as Error).message}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  runtime = await createRuntime({
     dataDir,
     port,
     host,
@@ -77,6 +106,7 @@ async function serve(values: Values): Promise<void> {
     throw error
   }
 
+  if (stopping) return
   const { bootstrap } = runtime
   const lines = [`VoiceDesk ${VERSION} listening on ${url}`, `Data folder: ${dataDir}`]
   if (host !== DEFAULT_HOST && host !== 'localhost' && host !== '::1') {
@@ -91,26 +121,8 @@ async function serve(values: Values): Promise<void> {
   }
   const shownKey = bootstrap.createdKey ?? (bootstrap.keySource === 'environment' ? '$VOICEDESK_API_KEY' : '<your key>')
   lines.push(`Try: curl -H "Authorization: Token ${shownKey}" ${url}/v1/voice-agents/templates`)
-  process.stdout.write(lines.join('\n') + '\n')
+  say(lines.join('\n'))
 
-  let stopping = false
-  const stop = (signal: string) => {
-    if (stopping) {
-      process.stderr.write(`${signal} again: exiting at once\n`)
-      process.exit(1)
-    }
-    stopping = true
-    process.stdout.write(`${signal}: stopping…\n`)
-    runtime.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`Could not stop cleanly: ${(error as Error).message}\n`)
-        process.exit(1)
-      },
-    )
-  }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
 function keys(values: Values, positionals: string[]): void {
@@ -118,7 +130,8 @@ function keys(values: Values, positionals: string[]): void {
   const store = openStore(join(dataDirOf(values), 'voicedesk.db'))
   try {
     const context = { store, now: () => new Date() }
-    const { projectId } = bootstrapAccounts(store, context.now(), process.env.VOICEDESK_API_KEY || undefined)
+    // No default key here: the key the operator creates is the first one they see.
+    const { projectId } = bootstrapAccounts(store, context.now(), process.env.VOICEDESK_API_KEY || undefined, { createKey: false })
     if (action === 'create') {
       const { record, key } = createApiKey(context, projectId, values.name ?? 'CLI key')
       process.stdout.write(`Created key ${record.id} (${record.name}). Shown only this once:\n${key}\n`)

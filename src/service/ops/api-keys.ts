@@ -40,7 +40,7 @@ export interface Bootstrap {
  * First start: a default project, the local user and one key. With `fixedKey`
  * (VOICEDESK_API_KEY), that exact key exists and is active in the default project.
  */
-export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string): Bootstrap {
+export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string, options: { createKey?: boolean } = {}): Bootstrap {
   return store.transaction(() => {
     const at = now.toISOString()
     let project = store.accounts.findDefaultProject()
@@ -65,6 +65,7 @@ export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string): B
     }
     const keys = store.accounts.listKeys(project.id).filter((key) => !key.revokedAt)
     if (keys.length > 0) return { projectId: project.id, userId, keySource: 'existing', keyHint: keys[0]!.keyHint }
+    if (options.createKey === false) return { projectId: project.id, userId, keySource: 'existing', keyHint: '' }
     const key = generateApiKey()
     insertKey(store, project.id, userId, 'Default key', key, at)
     return { projectId: project.id, userId, createdKey: key, keySource: 'created', keyHint: keyHint(key) }
