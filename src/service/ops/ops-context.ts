@@ -19,8 +19,8 @@ export interface OpsContext {
   templates: TemplateCatalogue
   sip: SipSettings
   now: () => Date
-  /** Serialized GET answers of agents, by `<projectId>:<agentId>`, valid while the store is unchanged. */
-  agentEnvelopes: ReadCache<string>
+  /** GET answers of agents as UTF-8 JSON bytes, by `<projectId>:<agentId>`, valid while the store is unchanged. */
+  agentEnvelopes: ReadCache<Buffer>
 }
 
 /** Who is calling: the identity of a valid API key. */

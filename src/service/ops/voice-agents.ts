@@ -129,16 +129,17 @@ export function getVoiceAgent(context: OpsContext, caller: Caller, id: string): 
 }
 
 /**
- * The read path of `GET /v1/voice-agents/{id}`: the whole success envelope, serialized,
- * from the read cache. A GET costs less than building and serializing the agent again.
+ * The read path of `GET /v1/voice-agents/{id}`: the whole success envelope as UTF-8 JSON
+ * bytes, from the read cache. Serializing and encoding the agent again would cost more
+ * than all the rest of the request.
  */
-export function getVoiceAgentEnvelopeJson(context: OpsContext, caller: Caller, id: string): string {
-  const json = context.agentEnvelopes.get(`${caller.projectId}:${id}`, () => {
+export function getVoiceAgentEnvelopeBytes(context: OpsContext, caller: Caller, id: string): Buffer {
+  const bytes = context.agentEnvelopes.get(`${caller.projectId}:${id}`, () => {
     const record = context.store.voiceAgents.findInProject(id, caller.projectId)
-    return record && JSON.stringify(ok(toVoiceAgentDto(context, record)))
+    return record && Buffer.from(JSON.stringify(ok(toVoiceAgentDto(context, record))))
   })
-  if (json === undefined) throw notFound('voice agent', id)
-  return json
+  if (bytes === undefined) throw notFound('voice agent', id)
+  return bytes
 }
 
 export function updateVoiceAgent(context: OpsContext, caller: Caller, id: string, changes: UpdateVoiceAgentBody): VoiceAgent {

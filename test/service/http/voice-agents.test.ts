@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getVoiceAgent } from '../../../src/service/ops/voice-agents'
+import { OTHER_WRITERS_CHECK_MS } from '../../../src/store/store'
 import { VoiceAgentEnvelopeSchema, VoiceAgentListEnvelopeSchema, VoiceAgentTemplatesEnvelopeSchema } from '../../../src/shared/api/voice-agents'
 import { VOICES } from '../../../src/shared/voices'
 import { startTestService, type TestService } from '../../helpers/test-service'
@@ -166,6 +167,8 @@ describe('POST, GET, list and DELETE /v1/voice-agents', () => {
     const other = new BetterSqlite3(join(service.dataDir, 'voicedesk.db'))
     other.prepare("UPDATE voice_agents SET agent_name = 'Written elsewhere' WHERE id = ?").run(agent.id)
     other.close()
+    // Other writers are noticed within OTHER_WRITERS_CHECK_MS: wait that long, with margin.
+    await new Promise((resolve) => setTimeout(resolve, OTHER_WRITERS_CHECK_MS * 5))
     const read = (await service.call('GET', url)).json().data
     expect(read.agentName).toBe('Written elsewhere')
     const caller = { projectId: agent.projectId, apiKeyId: agent.apiKeyId, userId: service.runtime.bootstrap.userId }

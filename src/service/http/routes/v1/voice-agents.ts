@@ -19,7 +19,7 @@ import {
   cloneVoiceAgent,
   createVoiceAgent,
   deleteVoiceAgent,
-  getVoiceAgentEnvelopeJson,
+  getVoiceAgentEnvelopeBytes,
   listTemplates,
   listVoiceAgents,
   updateVoiceAgent,
@@ -79,11 +79,11 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
       params: VoiceAgentIdParamsSchema,
       response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(404) },
     },
-    // The hot read path sends prepared JSON, which Fastify passes through unserialized;
+    // The hot read path sends prepared JSON bytes, which Fastify passes through unserialized;
     // the response schema above still documents it, and the tests parse it with that schema.
     handler: async (request, reply) => {
-      const json = getVoiceAgentEnvelopeJson(context, callerOf(request), request.params.voiceAgentId)
-      return reply.type('application/json; charset=utf-8').send(json as unknown as VoiceAgentEnvelope)
+      const bytes = getVoiceAgentEnvelopeBytes(context, callerOf(request), request.params.voiceAgentId)
+      return reply.type('application/json; charset=utf-8').send(bytes as unknown as VoiceAgentEnvelope)
     },
   })
 
