@@ -83,6 +83,20 @@ describe('stopping', () => {
 })
 
 describe('serve with VOICEDESK_API_KEY', () => {
+  it('runs the bundled contract: validation errors in the envelope, a clone of a template, the OpenAPI document', async () => {
+    const key = newEnvKey()
+    const server = await startServe(makeTempDir(), ['--port', '0'], { env: { VOICEDESK_API_KEY: key } })
+    const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' }
+    const invalid = await fetch(`${server.url}/v1/voice-agents`, { method: 'POST', headers, body: JSON.stringify({ agentName: 'x', lang: 'fr' }) })
+    expect(invalid.status).toBe(400)
+    expect(await invalid.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'body.lang' }] } })
+    const templates = (await (await fetch(`${server.url}/v1/voice-agents/templates`, { headers })).json()) as { data: { id: string }[] }
+    const clone = await fetch(`${server.url}/v1/voice-agents/clone?voiceAgentId=${templates.data[0]!.id}`, { method: 'POST', headers, body: '{}' })
+    expect(clone.status).toBe(200)
+    const openapi = await fetch(`${server.url}/v1/openapi.json`, { headers })
+    expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0')
+  })
+
   it.each(['SIGTERM', 'SIGINT'] as const)('answers /healthz and /v1 over HTTP, hides the key, and exits 0 on %s', async (signal) => {
     const dataDir = makeTempDir()
     const key = newEnvKey()
