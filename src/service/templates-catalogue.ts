@@ -42,19 +42,16 @@ export interface TemplateCatalogue {
   find(id: string): TemplateFile | undefined
 }
 
+/** The settings of a template that an agent made from it takes over as they are. */
+export function templateAgentSettings(template: TemplateFile) {
+  const { agentName, description, greetingMessage, preamble, lang, pokeMessages, realTime, silenceThreshold, interrupt, outcome } = template
+  return { agentName, description, greetingMessage, preamble, lang, pokeMessages, realTime, silenceThreshold, interrupt, outcome }
+}
+
 function toTemplateDto(template: TemplateFile): VoiceAgentTemplate {
   return {
     id: template.id,
-    agentName: template.agentName,
-    greetingMessage: template.greetingMessage,
-    description: template.description,
-    preamble: template.preamble,
-    lang: template.lang,
-    pokeMessages: template.pokeMessages,
-    realTime: template.realTime,
-    silenceThreshold: template.silenceThreshold,
-    interrupt: template.interrupt,
-    outcome: template.outcome,
+    ...templateAgentSettings(template),
     projectId: null,
     apiKeyId: null,
     voiceRecordId: template.voiceId,

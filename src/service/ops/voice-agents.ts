@@ -13,6 +13,7 @@ import {
 import { ok } from '../../shared/api/common'
 import { defaultVoiceFor, findVoice } from '../../shared/voices'
 import type { VoiceAgentRecord } from '../../store/voice-agents-repository'
+import { templateAgentSettings } from '../templates-catalogue'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { notFound } from './service-error'
 
@@ -181,16 +182,7 @@ export function cloneVoiceAgent(context: OpsContext, caller: Caller, sourceId: s
   const template = context.templates.find(sourceId)
   const source: Omit<VoiceAgentRecord, 'id' | 'projectId' | 'apiKeyId' | 'createdAt' | 'updatedAt' | 'sourceId'> | undefined = template
     ? {
-        agentName: template.agentName,
-        description: template.description,
-        greetingMessage: template.greetingMessage,
-        preamble: template.preamble,
-        lang: template.lang,
-        pokeMessages: template.pokeMessages,
-        realTime: template.realTime,
-        silenceThreshold: template.silenceThreshold,
-        interrupt: template.interrupt,
-        outcome: template.outcome,
+        ...templateAgentSettings(template),
         outcomeResponseShape: template.outcomeResponseShape as unknown as Record<string, unknown>,
         voiceId: template.voiceId,
         tools: { genderDetection: false, smartCallEnd: true },

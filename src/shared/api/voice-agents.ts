@@ -141,19 +141,24 @@ export const OutcomeShapeOutputSchema = z.record(z.string(), z.unknown()).meta({
   description: 'The outcome result shape, as written (see OutcomeResponseShape in the request schemas).',
 })
 
+/** The conversational settings an agent and a template both show. */
+const agentSettingsFields = {
+  agentName: z.string(),
+  greetingMessage: z.string(),
+  description: z.string(),
+  preamble: z.string(),
+  lang: LangSchema,
+  pokeMessages: z.array(z.string()),
+  realTime: z.boolean(),
+  silenceThreshold: z.number().int(),
+  interrupt: z.boolean(),
+  outcome: z.string(),
+}
+
 export const VoiceAgentSchema = z
   .object({
     id: UuidSchema,
-    agentName: z.string(),
-    greetingMessage: z.string(),
-    description: z.string(),
-    preamble: z.string(),
-    lang: LangSchema,
-    pokeMessages: z.array(z.string()),
-    realTime: z.boolean(),
-    silenceThreshold: z.number().int(),
-    interrupt: z.boolean(),
-    outcome: z.string(),
+    ...agentSettingsFields,
     outcomeResponseShape: OutcomeShapeOutputSchema.nullable(),
     projectId: UuidSchema,
     apiKeyId: UuidSchema,
@@ -173,16 +178,7 @@ export type VoiceAgent = z.infer<typeof VoiceAgentSchema>
 export const VoiceAgentTemplateSchema = z
   .object({
     id: UuidSchema,
-    agentName: z.string(),
-    greetingMessage: z.string(),
-    description: z.string(),
-    preamble: z.string(),
-    lang: LangSchema,
-    pokeMessages: z.array(z.string()),
-    realTime: z.boolean(),
-    silenceThreshold: z.number().int(),
-    interrupt: z.boolean(),
-    outcome: z.string(),
+    ...agentSettingsFields,
     projectId: z.null().meta({ description: 'Templates are global: they belong to no project.' }),
     apiKeyId: z.null(),
     voiceRecordId: UuidSchema,
