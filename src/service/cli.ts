@@ -1,7 +1,9 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
+import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore } from '../store/store'
+import { AiContentSettingSchema } from './ai-content-settings'
 import { bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from './runtime'
@@ -14,12 +16,16 @@ Usage:
   voicedesk keys create [--name NAME] [--data-dir DIR]
   voicedesk keys list [--data-dir DIR]
   voicedesk keys revoke <key id> [--data-dir DIR]
+  voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR]
   voicedesk --version | --help
 
 serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}:${DEFAULT_PORT}
            unless --port / VOICEDESK_PORT say otherwise (0 picks a free port).
            VOICEDESK_API_KEY, if set, is a key that will work (for demos and CI).
 keys       Manages the API keys of the default project. A new key is shown once.
+ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
+           OpenAI-compatible chat endpoint such as a local Ollama (base URL .../v1).
+           Takes effect at the next start of the service.
 
 Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}`
 
@@ -39,6 +45,9 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   'log-level': { type: 'string' },
   name: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -152,6 +161,36 @@ function keys(values: Values, positionals: string[]): void {
   }
 }
 
+function aiEngine(values: Values, positionals: string[]): void {
+  const [choice] = positionals
+  const store = openStore(join(dataDirOf(values), 'voicedesk.db'))
+  try {
+    if (choice === undefined) {
+      const setting = store.settings.get('aiContent', AiContentSettingSchema) ?? { engine: 'offline' }
+      say(setting.engine === 'offline' ? 'offline' : `openai-compatible ${setting.baseUrl} model ${setting.model}`)
+      return
+    }
+    const secrets = new SecretBox(loadOrCreateKeyFile(join(dataDirOf(values), 'secret.key')))
+    const setting =
+      choice === 'offline'
+        ? { engine: 'offline' }
+        : {
+            engine: choice,
+            baseUrl: values['base-url'],
+            model: values.model,
+            apiKeySealed: values['api-key'] ? secrets.encrypt(values['api-key']) : undefined,
+          }
+    const parsed = AiContentSettingSchema.safeParse(setting)
+    if (!parsed.success) {
+      throw new UsageError(`ai-engine takes "offline", or "openai-compatible --base-url http://127.0.0.1:11434/v1 --model NAME": ${parsed.error.issues[0]!.message}`)
+    }
+    store.settings.set('aiContent', parsed.data)
+    say(`AI content will use ${choice === 'offline' ? 'the offline engine' : `${values.model} at ${values['base-url']}`} from the next start.`)
+  } finally {
+    store.close()
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
@@ -167,6 +206,10 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'serve') {
       await serve(values)
       return -1 // keeps running until a signal
+    }
+    if (command === 'ai-engine') {
+      aiEngine(values, rest)
+      return 0
     }
     if (command === 'keys') {
       keys(values, rest)

@@ -1,16 +1,23 @@
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import packageJson from '../../package.json'
+import type { AiContentEngine } from '../engines/ai-content/ai-content-engine'
+import { createEspeakTtsEngine, type TtsEngine } from '../engines/tts/tts-engine'
+import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handler'
+import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
+import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore, type Store } from '../store/store'
 import { buildHttpApp } from './http/build-app'
 import { ApiKeyAuthenticator, bootstrapAccounts, type Bootstrap } from './ops/api-keys'
 import type { OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
+import { createAiContentEngine } from './ai-content-settings'
 import { loadTemplateCatalogue } from './templates-catalogue'
 
 export const VERSION: string = packageJson.version
@@ -44,6 +51,13 @@ export interface RuntimeConfig {
   secretKey?: Buffer
   /** The service log (pino); silent by default, so tests and embedders choose. */
   log?: Logger
+  /** Job runner settings (defaults: 2 at a time, 120 s per try, 3 tries), and hooks for live views. */
+  jobs?: Pick<JobRunnerOptions, 'concurrency' | 'timeoutMs' | 'maxAttempts' | 'retryDelayMs' | 'onJobStarted' | 'onJobEnded'> & {
+    /** How long stop() waits for running jobs. */
+    graceMs?: number
+  }
+  /** Overrides the AI-content engine chosen in settings (offline by default). */
+  aiContentEngine?: AiContentEngine
   now?: () => Date
 }
 
@@ -64,11 +78,17 @@ export const DEFAULT_SIP_SETTINGS: SipSettings = {
 export interface Runtime {
   readonly store: Store
   readonly context: OpsContext
+  /** Runs queued jobs from the moment the runtime exists (before and without listening). */
+  readonly runner: JobRunner
   readonly app: FastifyInstance
   readonly bootstrap: Bootstrap
   /** Listens on host:port; resolves to the base URL (with the real port when port is 0). */
   start(): Promise<string>
-  /** Stops accepting requests, lets in-flight ones finish, closes the database. Idempotent. */
+  /**
+   * Stops accepting requests, lets in-flight requests and running jobs finish (jobs still
+   * running after `jobGraceMs` go back to the queue for the next start), closes the
+   * engines and the database. Idempotent.
+   */
   stop(): Promise<void>
 }
 
@@ -81,23 +101,66 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   try {
     const bootstrap = bootstrapAccounts(store, now(), config.fixedApiKey)
     const sip = store.settings.get('sip', SipSettingsSchema) ?? DEFAULT_SIP_SETTINGS
-    const context: OpsContext = { store, secrets, templates, sip, now, agentEnvelopes: new ReadCache(() => store.changeVersion()) }
+    const log = config.log ?? pino({ level: 'silent' })
+    const mediaDir = join(config.dataDir, 'media')
+    mkdirSync(mediaDir, { recursive: true })
+    const port = config.port ?? DEFAULT_PORT
+    const host = config.host ?? DEFAULT_HOST
+    let baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
+
+    // The speech engine starts on the first TTS job (WASM takes ~0.2 s), then stays warm.
+    let ttsEngine: Promise<TtsEngine> | undefined
+    const aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
+    let runner: JobRunner | undefined
+    const context: OpsContext = {
+      store,
+      secrets,
+      templates,
+      sip,
+      now,
+      agentEnvelopes: new ReadCache(() => store.changeVersion()),
+      baseUrl: () => baseUrl,
+      jobEnqueued: () => runner?.wake(),
+      aiContentModel: () => aiContent.model,
+    }
+    runner = new JobRunner({
+      jobs: store.jobs,
+      handlers: {
+        TTS: createTtsJobHandler({ engine: () => (ttsEngine ??= createEspeakTtsEngine()), mediaDir }),
+        AI_CONTENT: createAiContentJobHandler({ engine: () => aiContent.engine, jobs: store.jobs }),
+      },
+      ...config.jobs,
+      timestamp: () => now().toISOString(),
+      onError: (error, job) => log.error({ err: error, jobId: job.id, type: job.type }, 'job failed'),
+      onJobStarted: config.jobs?.onJobStarted,
+      onJobEnded: config.jobs?.onJobEnded,
+    })
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context),
       version: VERSION,
-      log: config.log ?? pino({ level: 'silent' }),
+      log,
+      mediaDir,
     })
+    runner.start()
+    const jobRunner = runner
     let stopping: Promise<void> | undefined
     return {
       store,
       context,
+      runner: jobRunner,
       app,
       bootstrap,
-      start: () => app.listen({ port: config.port ?? DEFAULT_PORT, host: config.host ?? DEFAULT_HOST }),
+      start: async () => {
+        const address = await app.listen({ port, host })
+        baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${(app.server.address() as AddressInfo).port}`
+        return address
+      },
       stop: () =>
         (stopping ??= (async () => {
           await app.close()
+          await jobRunner.stop(config.jobs?.graceMs)
+          await (await ttsEngine?.catch(() => undefined))?.close()
           store.close()
         })()),
     }

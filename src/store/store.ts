@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { AccountsRepository } from './accounts-repository'
+import { JobsRepository } from './jobs-repository'
 import { openDatabase, type OpenDatabaseOptions } from './open-database'
 import { PhoneNumbersRepository } from './phone-numbers-repository'
 import { SettingsRepository } from './settings-repository'
@@ -14,6 +15,7 @@ export interface Store {
   accounts: AccountsRepository
   voiceAgents: VoiceAgentsRepository
   phoneNumbers: PhoneNumbersRepository
+  jobs: JobsRepository
   settings: SettingsRepository
   /**
    * Changes whenever this connection wrote a row, and within OTHER_WRITERS_CHECK_MS of a
@@ -48,6 +50,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
     accounts: new AccountsRepository(db),
     voiceAgents: new VoiceAgentsRepository(db),
     phoneNumbers: new PhoneNumbersRepository(db),
+    jobs: new JobsRepository(db),
     settings: new SettingsRepository(db),
     changeVersion,
     transaction: (work) => db.transaction(work)(),

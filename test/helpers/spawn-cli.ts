@@ -175,14 +175,7 @@ export interface RunningServe {
 
 export const LISTENING = /listening on (http:\/\/[^\s/]+)\s*$/m
 
-/**
- * `serve --data-dir D ...extraArgs`, resolved once the banner is out and GET /healthz answered.
- *
- * Why /healthz too: the CLI prints its banner before it installs its SIGINT/SIGTERM handlers,
- * so a signal sent the instant "listening on" appears can kill it with the default action
- * (reported as a bug). Any answered request proves the handlers are in place: the child only
- * serves it after the synchronous code that follows the banner has run.
- */
+/** `serve --data-dir D ...extraArgs`, resolved once the banner is out and GET /healthz answered. */
 export async function startServe(dataDir: string, extraArgs: string[] = ['--port', '0'], options: SpawnOptions = {}): Promise<RunningServe> {
   const cli = spawnCli(['serve', '--data-dir', dataDir, ...extraArgs], options)
   const match = await cli.waitForStdout(LISTENING)

@@ -15,6 +15,8 @@ import type { OpsContext } from '../ops/ops-context'
 import { requireApiKey } from './auth'
 import { createErrorHandler } from './error-handler'
 import { parseJsonBody } from './json-body-parser'
+import { registerMediaAndPreviews } from './routes/media-and-previews'
+import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
 import { registerVoiceRoutes } from './routes/v1/voices'
@@ -28,6 +30,8 @@ export interface HttpAppOptions {
   version: string
   /** Where failures are logged; Fastify's own per-request logger stays off (it costs every request). */
   log: Logger
+  /** The folder of job audio, served at /media/. */
+  mediaDir: string
 }
 
 /** Builds the HTTP service. It never listens: the runtime (or a test's `inject`) decides that. */
@@ -104,9 +108,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerVoiceAgentRoutes(v1, options.context)
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceRoutes(v1)
+      registerJobRoutes(v1, options.context)
       v1.get('/openapi.json', { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', security: SECURITY } }, async () => app.swagger())
     },
     { prefix: '/v1' },
   )
+  await registerMediaAndPreviews(app, options.context, options.mediaDir)
   return app
 }

@@ -19,6 +19,12 @@ export interface OpsContext {
   templates: TemplateCatalogue
   sip: SipSettings
   now: () => Date
+  /** The base URL clients reach this service at (for media and preview links), e.g. http://127.0.0.1:8740. */
+  baseUrl: () => string
+  /** Tells the job runner a job was queued, so it starts at once rather than on a timer. */
+  jobEnqueued: () => void
+  /** `model`, `systemModelKey` and `processingType` of AI-content jobs, from the chosen engine. */
+  aiContentModel: () => { model: string; systemModelKey: string; processingType: string }
   /** GET answers of agents as UTF-8 JSON bytes, by `<projectId>:<agentId>`, valid while the store is unchanged. */
   agentEnvelopes: ReadCache<Buffer>
 }

@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate'
 import { initial } from './0001-initial'
+import { jobs } from './0002-jobs'
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial]
+export const MIGRATIONS: readonly Migration[] = [initial, jobs]

@@ -1,0 +1,172 @@
+import { z } from 'zod'
+import type { AiPart } from '../../shared/api/ai-parts'
+import { abortError, detectLanguage, requestedParts, throwIfAborted, type AiContentEngine, type AiContentResult } from './ai-content-engine'
+import { buildChatMessages } from './chat-prompt'
+
+export interface OpenAiCompatibleEngineOptions {
+  /** The API root, e.g. http://127.0.0.1:11434/v1 (Ollama) or http://127.0.0.1:8080/v1 (llama.cpp server). */
+  baseUrl: string
+  model: string
+  /** Sent as `Authorization: Bearer <apiKey>` when given; never appears in an error message. */
+  apiKey?: string
+  /** Whole request, body included. Default 120 s: local models on a laptop are slow. */
+  timeoutMs?: number
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000
+const SNIPPET_LENGTH = 200
+
+/** The part of a chat completion this engine reads. */
+const ChatCompletionSchema = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
+})
+
+/**
+ * A part's value: a string, or (a common small-model habit) a list of strings, taken as lines.
+ * Either way it must say something.
+ */
+const PartValueSchema = z
+  .union([z.string(), z.array(z.string()).transform((lines) => lines.join('\n'))])
+  .pipe(z.string().trim().min(1))
+
+/**
+ * An engine that asks an OpenAI-compatible chat-completions server (Ollama, llama.cpp,
+ * vLLM, or a hosted API) for the parts as one JSON object, then checks that every requested part
+ * is there as text. Rejects with an Error that says what went wrong: the HTTP status, "could not
+ * reach", "did not answer within", "answered invalid JSON", or the missing parts. A caller's
+ * abort rejects with that abort's reason (an AbortError).
+ */
+export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOptions): AiContentEngine {
+  const server = describeServer(options.baseUrl)
+  const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  /** The key must never reach a message, even if a server echoes it back. */
+  const redact = (message: string) => (options.apiKey ? message.split(options.apiKey).join('***') : message)
+  const fail = (message: string) => new Error(redact(message))
+
+  return {
+    name: `openai-compatible (${options.model})`,
+    async generate(input, signal) {
+      throwIfAborted(signal)
+      const parts = requestedParts(input.parts)
+      if (!input.text.trim()) throw new Error('The source text is empty: there is nothing to write AI content from')
+      const lang = input.lang ?? detectLanguage(input.text)
+      const timeout = AbortSignal.timeout(timeoutMs)
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
+      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`
+      const body = JSON.stringify({
+        model: options.model,
+        messages: buildChatMessages(input, parts, lang),
+        temperature: 0.3,
+        response_format: { type: 'json_object' },
+      })
+
+      let status: number
+      let statusText: string
+      let responseText: string
+      try {
+        const response = await fetch(endpoint, { method: 'POST', headers, body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+        status = response.status
+        statusText = response.statusText
+        responseText = await response.text()
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : abortError()
+        if (timeout.aborted) throw fail(`the model server at ${server} did not answer within ${timeoutMs} ms`)
+        throw fail(`could not reach the model server at ${server}: ${networkReason(error)}`)
+      }
+      if (status < 200 || status > 299) {
+        throw fail(`the model server at ${server} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}: ${errorDetail(responseText)}`)
+      }
+      const content = completionContent(responseText, server, fail)
+      return partsFrom(content, parts, fail)
+    },
+  }
+}
+
+/** The server as shown in messages: origin and path, never credentials written into the URL. */
+function describeServer(baseUrl: string): string {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    throw new Error(`The model server address is not a URL: ${baseUrl}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`The model server address must be http or https: ${url.protocol}`)
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+/** Why fetch failed to connect, from undici's error cause (an AggregateError when several addresses were tried). */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause
+  const code = cause?.code ?? cause?.errors?.[0]?.code
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: 'connection refused (is the server running?)',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    ECONNRESET: 'the connection was reset',
+    EHOSTUNREACH: 'host unreachable',
+    ETIMEDOUT: 'the connection timed out',
+  }
+  if (code && reasons[code]) return `${reasons[code]} (${code})`
+  return cause?.message || (error as Error).message || String(error)
+}
+
+/** An error answer's message ({"error": {"message"}} or {"error": "..."}), else the start of the body. */
+function errorDetail(responseText: string): string {
+  try {
+    const parsed = JSON.parse(responseText) as { error?: string | { message?: string } }
+    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message
+    if (message) return snippet(message)
+  } catch {
+    // Not JSON: show the text itself.
+  }
+  return snippet(responseText) || '(empty body)'
+}
+
+function completionContent(responseText: string, server: string, fail: (message: string) => Error): string {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(responseText)
+  } catch {
+    throw fail(`the model server at ${server} answered invalid JSON instead of a chat completion: ${snippet(responseText)}`)
+  }
+  const completion = ChatCompletionSchema.safeParse(parsed)
+  if (!completion.success) throw fail(`the model server at ${server} answered JSON that is not a chat completion (no choices[0].message.content)`)
+  const content = completion.data.choices[0]!.message.content?.trim()
+  if (!content) throw fail('the model answered an empty message')
+  return content
+}
+
+/**
+ * The requested parts from the model's message. Models sometimes wrap the object in a Markdown
+ * fence or a sentence despite being told not to, so the outermost {...} is taken.
+ */
+function partsFrom(content: string, parts: readonly AiPart[], fail: (message: string) => Error): AiContentResult {
+  const start = content.indexOf('{')
+  const end = content.lastIndexOf('}')
+  let answer: unknown
+  try {
+    answer = JSON.parse(start >= 0 && end > start ? content.slice(start, end + 1) : content)
+  } catch {
+    throw fail(`the model answered invalid JSON: ${snippet(content)}`)
+  }
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw fail(`the model answered JSON that is not an object: ${snippet(content)}`)
+  const values = answer as Record<string, unknown>
+  const missing = parts.filter((part) => values[part] === undefined || values[part] === null)
+  if (missing.length > 0) throw fail(`the model's answer lacks the part${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`)
+  const schema = z.object(Object.fromEntries(parts.map((part) => [part, PartValueSchema])))
+  const checked = schema.safeParse(values)
+  if (!checked.success) {
+    const bad = [...new Set(checked.error.issues.map((issue) => String(issue.path[0])))]
+    throw fail(`the model's answer has parts that are not non-empty text: ${bad.join(', ')}`)
+  }
+  // Only the requested parts, whatever else the model added.
+  const result: AiContentResult = {}
+  for (const part of parts) result[part] = checked.data[part] as string
+  return result
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > SNIPPET_LENGTH ? `${flat.slice(0, SNIPPET_LENGTH)}…` : flat
+}

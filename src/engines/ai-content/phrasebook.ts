@@ -1,0 +1,162 @@
+import type { SourceKind } from './content-analysis'
+import type { Lang } from './text-analysis'
+
+/**
+ * The fixed wording the offline engine adds around sentences taken from the source (headings,
+ * openings, questions, calls to action), in English and in Arabic, so every part is written
+ * wholly in the source's language. Keywords passed in are display forms; English ones are
+ * lower-case unless names, so templates put them where a bare noun phrase reads naturally.
+ */
+export interface Phrasebook {
+  readonly lang: Lang
+  /** Between keywords in a list. */
+  readonly keywordSeparator: string
+  /** "a, b and c" / "أ وب وج". */
+  joinList(items: readonly string[]): string
+  /** A keyword as written in a heading or title (English Title Case; Arabic unchanged). */
+  headingCase(text: string): string
+  /** Candidate titles; `keywords` has at least one entry. */
+  titles(keywords: readonly string[]): string[]
+  /** A title built on the source job's own title. */
+  titleFromSourceTitle(sourceTitle: string, keyword: string): string
+  introOpening(kind: SourceKind, keywords: readonly string[]): string
+  introClosing(topics: readonly string[]): string
+  faqOverviewQuestion(kind: SourceKind): string
+  /** Questions about one keyword, used in turn. */
+  readonly faqKeywordQuestions: readonly ((keyword: string) => string)[]
+  readonly faqLabels: { question: string; answer: string }
+  readonly keyTakeawaysHeading: string
+  readonly conclusionHeading: string
+  conclusion(kind: SourceKind, keywords: readonly string[]): string
+  threadOpening(keywords: readonly string[]): string
+  threadClosing(keywords: readonly string[]): string
+  audienceQuestion(keyword: string): string
+  readonly linkedInTakeawaysHeading: string
+  linkedInClosing(keyword: string): string
+  facebookOpening(keywords: readonly string[]): string
+  facebookClosing(keyword: string): string
+  readonly youtubeInThisVideo: string
+  readonly youtubeKeywordsLabel: string
+  readonly youtubeCallToAction: string
+}
+
+const SMALL_ENGLISH_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'as', 'vs'])
+
+function englishTitleCase(text: string): string {
+  return text
+    .split(' ')
+    .map((word, i) => (i > 0 && SMALL_ENGLISH_WORDS.has(word) ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join(' ')
+}
+
+const englishNoun = (kind: SourceKind) => (kind === 'conversation' ? 'conversation' : 'text')
+
+const english: Phrasebook = {
+  lang: 'en',
+  keywordSeparator: ', ',
+  joinList(items) {
+    if (items.length <= 1) return items[0] ?? ''
+    return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+  },
+  headingCase: englishTitleCase,
+  titles(keywords) {
+    const [first, second, third] = keywords.map(englishTitleCase)
+    return [
+      `${first}: What You Need to Know`,
+      ...(second ? [`${first} and ${second}: Key Takeaways`] : []),
+      ...(third ? [`${first}, ${second} and ${third} Explained`] : []),
+      `A Closer Look at ${first}`,
+      `${first} in Brief`,
+    ]
+  },
+  titleFromSourceTitle: (sourceTitle, keyword) => `${sourceTitle}: ${englishTitleCase(keyword)} in Focus`,
+  introOpening(kind, keywords) {
+    const [first, ...rest] = keywords
+    const opening = `This ${englishNoun(kind)} focuses on ${first}`
+    return rest.length === 0 ? `${opening}.` : `${opening}, touching on ${english.joinList(rest)} along the way.`
+  },
+  introClosing: (topics) => `Read on for the key points on ${english.joinList(topics)}.`,
+  faqOverviewQuestion: (kind) => `What is this ${englishNoun(kind)} about?`,
+  faqKeywordQuestions: [
+    (keyword) => `What is said about ${keyword}?`,
+    (keyword) => `What is the key point about ${keyword}?`,
+    (keyword) => `What should you know about ${keyword}?`,
+  ],
+  faqLabels: { question: 'Q', answer: 'A' },
+  keyTakeawaysHeading: 'Key Takeaways',
+  conclusionHeading: 'Conclusion',
+  conclusion: (kind, keywords) => `To sum up, the main threads of this ${englishNoun(kind)} are ${english.joinList(keywords)}.`,
+  threadOpening: (keywords) => `🧵 What stood out on ${english.joinList(keywords)}, in a short thread:`,
+  threadClosing: (keywords) => `That's the recap. Key themes: ${english.joinList(keywords)}.`,
+  audienceQuestion: (keyword) => `What's your take on ${keyword}?`,
+  linkedInTakeawaysHeading: 'Key takeaways:',
+  linkedInClosing: (keyword) => `How are you thinking about ${keyword}? I'd love to hear your view in the comments.`,
+  facebookOpening: (keywords) => `Hi everyone! 👋 We've been digging into ${english.joinList(keywords)}, and a few points really stood out:`,
+  facebookClosing: (keyword) => `What's your experience with ${keyword}? Tell us in the comments! 👇`,
+  youtubeInThisVideo: 'In this video:',
+  youtubeKeywordsLabel: 'Keywords:',
+  youtubeCallToAction: '👍 If this was useful, like the video and subscribe for more.',
+}
+
+/** و is written joined to the next word (والتدريب); before a Latin word or a digit it stands apart. */
+function arabicAnd(word: string): string {
+  return /^[\p{Script=Arabic}]/u.test(word) ? `و${word}` : `و ${word}`
+}
+
+const arabic: Phrasebook = {
+  lang: 'ar',
+  keywordSeparator: '، ',
+  joinList(items) {
+    if (items.length <= 1) return items[0] ?? ''
+    return [items[0], ...items.slice(1).map(arabicAnd)].join(' ')
+  },
+  headingCase: (text) => text,
+  titles(keywords) {
+    const [first, second, third] = keywords
+    return [
+      `${first}: كل ما تحتاج إلى معرفته`,
+      ...(second ? [`${first} ${arabicAnd(second)}: أبرز النقاط`] : []),
+      ...(second && third ? [`قراءة في ${arabic.joinList([first!, second, third])}`] : []),
+      `نظرة أقرب إلى ${first}`,
+      `${first} في سطور`,
+    ]
+  },
+  titleFromSourceTitle: (sourceTitle, keyword) => `${sourceTitle}: التركيز على ${keyword}`,
+  introOpening(kind, keywords) {
+    const [first, ...rest] = keywords
+    // The verb agrees with the subject: المحادثة is feminine, النص masculine.
+    if (kind === 'conversation') {
+      return rest.length === 0 ? `تدور هذه المحادثة حول ${first}.` : `تدور هذه المحادثة حول ${first}، وتتطرق إلى ${arabic.joinList(rest)}.`
+    }
+    return rest.length === 0 ? `يدور هذا النص حول ${first}.` : `يدور هذا النص حول ${first}، ويتطرق إلى ${arabic.joinList(rest)}.`
+  },
+  introClosing: (topics) => `وفيما يلي أبرز النقاط حول ${arabic.joinList(topics)}.`,
+  faqOverviewQuestion: (kind) => (kind === 'conversation' ? 'ما موضوع هذه المحادثة؟' : 'ما موضوع هذا النص؟'),
+  faqKeywordQuestions: [
+    (keyword) => `ماذا قيل عن ${keyword}؟`,
+    (keyword) => `ما أبرز ما ورد حول ${keyword}؟`,
+    (keyword) => `ما الذي ينبغي معرفته عن ${keyword}؟`,
+  ],
+  faqLabels: { question: 'س', answer: 'ج' },
+  keyTakeawaysHeading: 'أبرز النقاط',
+  conclusionHeading: 'الخلاصة',
+  conclusion: (kind, keywords) =>
+    kind === 'conversation'
+      ? `خلاصة القول، تتمحور هذه المحادثة حول ${arabic.joinList(keywords)}.`
+      : `خلاصة القول، يتمحور هذا النص حول ${arabic.joinList(keywords)}.`,
+  threadOpening: (keywords) => `🧵 أبرز ما جاء حول ${arabic.joinList(keywords)} في سلسلة قصيرة:`,
+  threadClosing: (keywords) => `هذه هي الخلاصة. أبرز المحاور: ${arabic.joinList(keywords)}.`,
+  audienceQuestion: (keyword) => `ما رأيكم في ${keyword}؟`,
+  linkedInTakeawaysHeading: 'أبرز الدروس المستفادة:',
+  linkedInClosing: (keyword) => `كيف تنظرون إلى ${keyword}؟ يسعدني أن أقرأ آراءكم في التعليقات.`,
+  facebookOpening: (keywords) => `مرحبًا بالجميع! 👋 تحدثنا مؤخرًا عن ${arabic.joinList(keywords)}، وهذه أبرز النقاط التي لفتت انتباهنا:`,
+  facebookClosing: (keyword) => `ما تجربتكم مع ${keyword}؟ شاركونا في التعليقات! 👇`,
+  youtubeInThisVideo: 'في هذا الفيديو:',
+  youtubeKeywordsLabel: 'الكلمات المفتاحية:',
+  youtubeCallToAction: '👍 إذا وجدت هذا المحتوى مفيدًا، فلا تنسَ الإعجاب بالفيديو والاشتراك في القناة.',
+}
+
+/** The fixed wording for a language. */
+export function phrasebookFor(lang: Lang): Phrasebook {
+  return lang === 'ar' ? arabic : english
+}

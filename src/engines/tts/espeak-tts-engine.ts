@@ -1,0 +1,111 @@
+import { endianness } from 'node:os'
+import { EspeakWorkerThread, type SpeechTask } from './espeak-worker-thread'
+import { escapeForEspeak, normaliseSpeechText } from './speech-text'
+import type { SpeechResult, TtsEngine } from './tts-engine'
+import { TtsEngineError } from './tts-engine-error'
+import { voiceProfileFor } from './voice-profiles'
+import { encodeWavPcm16Mono } from './wav-encoding'
+
+/**
+ * eSpeak NG in worker threads: a FIFO queue of tasks served by `workers` warm threads,
+ * one task per thread at a time. See createEspeakTtsEngine for the contract.
+ */
+export class EspeakTtsEngine implements TtsEngine {
+  private readonly threads: EspeakWorkerThread[]
+  private readonly queue: SpeechTask[] = []
+  private nextId = 1
+  private closing: Promise<void> | undefined
+
+  constructor(options: { espeakModulePath: string; workers: number }) {
+    const events = {
+      idle: () => this.dispatch(),
+      // Every thread would fail the same way (the package or its data file is missing),
+      // so the waiting calls fail now rather than each retrying the start.
+      startFailed: (error: TtsEngineError) => {
+        for (const task of this.queue.splice(0)) task.fail(error)
+      },
+    }
+    this.threads = Array.from({ length: options.workers }, () => new EspeakWorkerThread(options.espeakModulePath, events))
+  }
+
+  /** Starts every worker thread and resolves once all are warm. */
+  async start(): Promise<void> {
+    await Promise.all(this.threads.map((thread) => thread.start()))
+  }
+
+  async synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechResult> {
+    if (this.closing) throw new TtsEngineError('ENGINE_CLOSED', 'The TTS engine is closed')
+    const profile = voiceProfileFor(voiceId)
+    if (!profile) throw new TtsEngineError('UNKNOWN_VOICE', `Unknown voice id "${voiceId}": it is not one of the 14 catalogue voices`)
+    if (signal?.aborted) throw abortedError(signal)
+    const spoken = normaliseSpeechText(text)
+    if (!spoken) throw new TtsEngineError('EMPTY_TEXT', 'There is no text to speak')
+
+    return new Promise<SpeechResult>((resolve, reject) => {
+      const id = this.nextId++
+      let settled = false
+      const onAbort = () => {
+        task.fail(abortedError(signal!))
+        const queued = this.queue.indexOf(task)
+        if (queued >= 0) this.queue.splice(queued, 1)
+        // Rejected already; the thread running it (if any) stops it and frees itself.
+        for (const thread of this.threads) thread.cancel(id)
+      }
+      const settle = () => {
+        settled = true
+        signal?.removeEventListener('abort', onAbort)
+      }
+      const task: SpeechTask = {
+        request: { type: 'synthesize', id, text: escapeForEspeak(spoken), ...profile },
+        get settled() {
+          return settled
+        },
+        succeed: (pcm, sampleRate) => {
+          if (settled) return
+          settle()
+          resolve(speechResult(pcm, sampleRate))
+        },
+        fail: (error) => {
+          if (settled) return
+          settle()
+          reject(error)
+        },
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.queue.push(task)
+      this.dispatch()
+    })
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const error = new TtsEngineError('ENGINE_CLOSED', 'The TTS engine was closed before this synthesis finished')
+      for (const task of this.queue.splice(0)) task.fail(error)
+      await Promise.all(this.threads.map((thread) => thread.stop(error)))
+    })()
+    return this.closing
+  }
+
+  /** Gives queued tasks to idle threads, starting (or restarting) their workers as needed. */
+  private dispatch(): void {
+    if (this.closing) return
+    for (const thread of this.threads) {
+      if (thread.busy) continue
+      const task = this.queue.shift()
+      if (!task) return
+      void thread.run(task)
+    }
+  }
+}
+
+function abortedError(signal: AbortSignal): TtsEngineError {
+  return new TtsEngineError('ABORTED', 'Speech synthesis was aborted', { cause: signal.reason })
+}
+
+function speechResult(pcm: ArrayBuffer, sampleRate: number): SpeechResult {
+  const bytes = Buffer.from(pcm)
+  // The worker sends samples in the platform's byte order; WAV is little-endian.
+  if (endianness() === 'BE') bytes.swap16()
+  const samples = bytes.byteLength / 2
+  return { wav: encodeWavPcm16Mono(bytes, sampleRate), sampleRate, durationSeconds: samples / sampleRate }
+}

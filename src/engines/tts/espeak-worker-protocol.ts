@@ -1,0 +1,37 @@
+/**
+ * Messages between the engine (main thread) and its eSpeak worker thread.
+ * The worker's code is a string (espeak-worker-source.ts), so these types are the checked
+ * half of the contract: keep both sides in step when changing one.
+ */
+
+/** Given to the worker at start. */
+export interface EspeakWorkerData {
+  /** Absolute path of the eSpeak NG emscripten module (espeak-ng.js). */
+  espeakModulePath: string
+  /**
+   * An Int32Array of one slot on shared memory: the id of the request to stop. The worker
+   * reads it while eSpeak runs, when a posted message could not be received.
+   */
+  cancelSlot: SharedArrayBuffer
+}
+
+/** Main thread to worker: speak one text. The worker handles one request at a time. */
+export interface SynthesizeRequest {
+  type: 'synthesize'
+  id: number
+  /** Already normalised and escaped for eSpeak. */
+  text: string
+  espeakVoice: string
+  rate: number
+  pitch: number
+  range: number
+}
+
+/** Worker to main thread. */
+export type EspeakWorkerMessage =
+  /** eSpeak is loaded and warmed up. */
+  | { type: 'ready'; sampleRate: number }
+  /** The PCM (16-bit mono, platform byte order) of request `id`, transferred; empty when cancelled. */
+  | { type: 'speech'; id: number; pcm: ArrayBuffer; cancelled: boolean }
+  /** Request `id` failed inside eSpeak; the worker is still usable. */
+  | { type: 'failed'; id: number; message: string }

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { ok } from '../../../../shared/api/common'
+import {
+  AiContentBodySchema,
+  AiContentJobEnvelopeSchema,
+  JobIdQuerySchema,
+  JobListEnvelopeSchema,
+  JobReadSchema,
+  ListJobsBodySchema,
+  ListJobsQuerySchema,
+  TextToSpeechBodySchema,
+  TtsJobEnvelopeSchema,
+} from '../../../../shared/api/jobs'
+import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../../../ops/jobs'
+import type { OpsContext } from '../../../ops/ops-context'
+import { callerOf } from '../../auth'
+import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
+
+const tags = ['Jobs']
+
+export function registerJobRoutes(app: FastifyInstance, context: OpsContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>()
+
+  routes.post('/jobs/text-to-speech', {
+    schema: {
+      tags,
+      summary: 'Queue a text-to-speech job',
+      security: SECURITY,
+      body: TextToSpeechBodySchema,
+      response: { 200: TtsJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
+    },
+    handler: async (request) => ok(createTextToSpeechJob(context, callerOf(request), request.body)),
+  })
+
+  routes.post('/jobs/ai-content', {
+    schema: {
+      tags,
+      summary: 'Queue AI content from a finished job with text',
+      security: SECURITY,
+      querystring: JobIdQuerySchema,
+      body: AiContentBodySchema,
+      response: { 200: AiContentJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404, 409) },
+    },
+    handler: async (request) => ok(createAiContentJob(context, callerOf(request), request.query.jobId, request.body)),
+  })
+
+  routes.get('/jobs/ai-content', {
+    schema: {
+      tags,
+      summary: 'Read an AI-content job (by its id, or the newest made from a source job)',
+      security: SECURITY,
+      querystring: JobIdQuerySchema,
+      response: { 200: AiContentJobEnvelopeSchema, ...errorResponses(400, 404) },
+    },
+    handler: async (request) => ok(getAiContentJob(context, callerOf(request), request.query.jobId)),
+  })
+
+  routes.get('/jobs', {
+    schema: {
+      tags,
+      summary: 'Read one job, with a link to its preview',
+      security: SECURITY,
+      querystring: JobIdQuerySchema,
+      response: { 200: JobReadSchema, ...errorResponses(400, 404) },
+    },
+    handler: async (request) => getJob(context, callerOf(request), request.query.jobId),
+  })
+
+  routes.post('/jobs/all', {
+    schema: {
+      tags,
+      summary: 'List jobs with filters, search, sort and pages',
+      security: SECURITY,
+      querystring: ListJobsQuerySchema,
+      body: ListJobsBodySchema,
+      response: { 200: JobListEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 403) },
+    },
+    handler: async (request) => ok(listJobs(context, callerOf(request), request.query.projectId, request.body)),
+  })
+}

@@ -1,0 +1,297 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import {
+  TEXT_JOB_TYPES,
+  type AiContentBody,
+  type AiContentJob,
+  type Job,
+  type JobListItem,
+  type ListJobsBody,
+  type TextToSpeechBody,
+  type TtsJob,
+} from '../../shared/api/jobs'
+import { findVoice } from '../../shared/voices'
+import { searchWords, type JobRecord } from '../../store/jobs-repository'
+import { type Caller, type OpsContext, timestamp } from './ops-context'
+import { aiContentCost, ttsCost } from './prices'
+import { notFound, ServiceError } from './service-error'
+
+/** What the service answers in `model` and `systemModelKey` for the work it does itself. */
+export const JOB_MODELS = {
+  TTS: { model: 'espeak-ng', systemModelKey: 'tts-espeak-ng', processingType: 'ASYNC' },
+  AI_CONTENT_OFFLINE: { model: 'voicedesk-extractive', systemModelKey: 'ai-content-offline', processingType: 'ASYNC' },
+} as const
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function unguessable(): string {
+  return randomBytes(24).toString('base64url')
+}
+
+/** A one-line title from the start of a text. */
+function titleFrom(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  const characters = [...line]
+  return characters.length <= max ? line : `${characters.slice(0, max - 1).join('').trimEnd()}…`
+}
+
+export function mediaUrlOf(context: OpsContext, record: JobRecord): string | null {
+  return record.mediaFile ? `${context.baseUrl()}/media/${record.mediaFile}` : null
+}
+
+export function previewUrlOf(context: OpsContext, record: JobRecord): string {
+  return `${context.baseUrl()}/preview/${record.previewToken}`
+}
+
+/** The stored response, with the URLs composed for the address the service has now. */
+function jobResponseOf(context: OpsContext, record: JobRecord): Record<string, unknown> | null {
+  if (record.type === 'TTS') return { text: record.text ?? '', ttsMediaFile: mediaUrlOf(context, record) }
+  return record.jobResponse
+}
+
+function errorOf(record: JobRecord): { error?: { code: string; message: string } } {
+  return record.status === 'FAILED' ? { error: { code: record.errorCode ?? 'FAILED', message: record.errorMessage ?? 'The job failed' } } : {}
+}
+
+function usageTimeOf(record: JobRecord): string | null {
+  return record.usageSeconds === null ? null : record.usageSeconds.toFixed(3)
+}
+
+export function toJobDto(context: OpsContext, record: JobRecord): Job {
+  return {
+    id: record.id,
+    title: record.title,
+    model: record.model,
+    type: record.type,
+    processingType: record.processingType,
+    webhookUrl: record.webhookUrl,
+    totalCost: record.totalCost,
+    usageTime: usageTimeOf(record),
+    fromLng: record.fromLng,
+    toLng: record.toLng,
+    fromScript: record.fromScript,
+    toScript: record.toScript,
+    mediaUrl: mediaUrlOf(context, record),
+    jobResponse: jobResponseOf(context, record),
+    status: record.status,
+    ...errorOf(record),
+    relevantJobId: record.relevantJobId,
+    agentDetails: record.agentDetails,
+    apiKeyId: record.apiKeyId,
+    billingId: null,
+    userId: record.userId,
+    systemModelKey: record.systemModelKey,
+    voiceAgentId: record.voiceAgentId,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }
+}
+
+export function toTtsJobDto(context: OpsContext, record: JobRecord): TtsJob {
+  const mediaUrl = mediaUrlOf(context, record)!
+  return {
+    id: record.id,
+    title: record.title,
+    type: 'TTS',
+    mediaUrl,
+    webhookUrl: record.webhookUrl,
+    model: record.model,
+    status: record.status,
+    ...errorOf(record),
+    totalCost: record.totalCost,
+    apiKeyId: record.apiKeyId,
+    userId: record.userId,
+    ttsVoiceId: record.voiceId!,
+    jobResponse: { text: record.text ?? '', ttsMediaFile: mediaUrl },
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }
+}
+
+export function toAiContentJobDto(context: OpsContext, record: JobRecord): AiContentJob {
+  return {
+    id: record.id,
+    title: record.title,
+    model: record.model,
+    type: 'AI_CONTENT',
+    processingType: record.processingType,
+    webhookUrl: record.webhookUrl,
+    totalCost: record.totalCost,
+    usageTime: usageTimeOf(record),
+    mediaUrl: null,
+    jobResponse: record.status === 'COMPLETED' ? (record.jobResponse as AiContentJob['jobResponse']) : null,
+    status: record.status,
+    ...errorOf(record),
+    relevantJobId: record.relevantJobId!,
+    apiKeyId: record.apiKeyId,
+    billingId: null,
+    userId: record.userId,
+    systemModelKey: record.systemModelKey,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }
+}
+
+function baseRecord(context: OpsContext, caller: Caller, at: string): Omit<JobRecord, 'type' | 'title' | 'model' | 'processingType' | 'systemModelKey' | 'totalCost'> {
+  return {
+    id: randomUUID(),
+    projectId: caller.projectId,
+    apiKeyId: caller.apiKeyId,
+    userId: caller.userId,
+    status: 'PENDING',
+    voiceId: null,
+    text: null,
+    aiParts: null,
+    jobResponse: null,
+    errorCode: null,
+    errorMessage: null,
+    relevantJobId: null,
+    voiceAgentId: null,
+    agentDetails: null,
+    fromLng: null,
+    toLng: null,
+    fromScript: null,
+    toScript: null,
+    webhookUrl: null,
+    webhookAuthKey: null,
+    webhookAuthSecret: null,
+    mediaFile: null,
+    previewToken: unguessable(),
+    usageSeconds: null,
+    attempts: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    runAfter: 0,
+    createdAt: at,
+    updatedAt: at,
+  }
+}
+
+/** Queues a TTS job; the runner writes its audio. The media URL is known (and fixed) at once. */
+export function createTextToSpeechJob(context: OpsContext, caller: Caller, body: TextToSpeechBody): TtsJob {
+  const record: JobRecord = {
+    ...baseRecord(context, caller, timestamp(context)),
+    type: 'TTS',
+    title: titleFrom(body.text),
+    ...JOB_MODELS.TTS,
+    voiceId: body.voiceId,
+    text: body.text,
+    webhookUrl: body.webhookUrl ?? null,
+    webhookAuthKey: body.webhookAuth?.authKey ?? null,
+    webhookAuthSecret: body.webhookAuth ? context.secrets.encrypt(body.webhookAuth.authSecret) : null,
+    mediaFile: `${unguessable()}.wav`,
+    totalCost: ttsCost(body.text),
+  }
+  context.store.jobs.insert(record)
+  context.jobEnqueued()
+  return toTtsJobDto(context, record)
+}
+
+function requireJob(context: OpsContext, caller: Caller, id: string): JobRecord {
+  const record = context.store.jobs.findInProject(id, caller.projectId)
+  if (!record) throw notFound('job', id)
+  return record
+}
+
+/** Queues AI content from a finished job that carries text (a transcript, a translation, a TTS text). */
+export function createAiContentJob(context: OpsContext, caller: Caller, sourceId: string, body: AiContentBody): AiContentJob {
+  const source = requireJob(context, caller, sourceId)
+  if (!TEXT_JOB_TYPES.includes(source.type)) {
+    throw new ServiceError('CONFLICT', `Job ${sourceId} is ${source.type}; AI content needs a TRANSCRIPTION, TRANSLATION or TTS job`)
+  }
+  if (source.status !== 'COMPLETED') {
+    throw new ServiceError('CONFLICT', `Job ${sourceId} is ${source.status}; AI content needs a COMPLETED job`)
+  }
+  if (!source.text?.trim()) throw new ServiceError('CONFLICT', `Job ${sourceId} has no text to write from`)
+  const engine = context.aiContentModel()
+  const record: JobRecord = {
+    ...baseRecord(context, caller, timestamp(context)),
+    type: 'AI_CONTENT',
+    title: titleFrom(`AI content: ${source.title}`, 100),
+    ...engine,
+    aiParts: body.aiParts,
+    relevantJobId: source.id,
+    totalCost: aiContentCost(body.aiParts.length),
+  }
+  context.store.jobs.insert(record)
+  context.jobEnqueued()
+  return toAiContentJobDto(context, record)
+}
+
+/** An AI-content job by its id, or the newest one made from a source job's id. */
+export function getAiContentJob(context: OpsContext, caller: Caller, jobId: string): AiContentJob {
+  const record = context.store.jobs.findInProject(jobId, caller.projectId)
+  const aiJob = record?.type === 'AI_CONTENT' ? record : context.store.jobs.newestFromSource(jobId, caller.projectId)
+  if (!aiJob) {
+    throw record ? new ServiceError('NOT_FOUND', `No AI-content job was made from job ${JSON.stringify(jobId)}`) : notFound('job', jobId)
+  }
+  return toAiContentJobDto(context, aiJob)
+}
+
+/** `GET /v1/jobs?jobId=`: the seed's one answer without `success`. */
+export function getJob(context: OpsContext, caller: Caller, jobId: string): { message: string; previewUrl: string; data: Job } {
+  const record = requireJob(context, caller, jobId)
+  return { message: 'Success', previewUrl: previewUrlOf(context, record), data: toJobDto(context, record) }
+}
+
+function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<string, string>): JobListItem {
+  let keyHint = keyHints.get(record.apiKeyId)
+  if (keyHint === undefined) {
+    keyHint = context.store.accounts.findKey(record.apiKeyId)?.keyHint ?? '****'
+    keyHints.set(record.apiKeyId, keyHint)
+  }
+  const mediaUrl = mediaUrlOf(context, record)
+  return {
+    id: record.id,
+    title: record.title,
+    type: record.type,
+    url: mediaUrl,
+    status: record.status,
+    cost: record.totalCost,
+    systemModelKey: record.systemModelKey,
+    relevantJobId: record.relevantJobId,
+    attributes: {
+      apiKey: keyHint,
+      mediaUrl,
+      model: record.model,
+      agentName: record.agentDetails,
+      duration: record.usageSeconds,
+      voice: record.voiceId ? (findVoice(record.voiceId)?.name ?? null) : null,
+      aiContentParts: record.aiParts ?? [],
+      sourceJob: record.relevantJobId,
+    },
+    apiKey: keyHint,
+    createdBy: record.userId,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }
+}
+
+/** `POST /v1/jobs/all?projectId=`: a page of the caller's jobs, with the contract's filters and order. */
+export function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody) {
+  if (projectId !== caller.projectId) {
+    throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [{ path: 'query.projectId', message: 'Not the key’s project' }])
+  }
+  const take = body?.take ?? 10
+  const skip = body?.skip ?? 1
+  const search = body?.search?.trim()
+  const byId = search && UUID.test(search) ? search.toLowerCase() : undefined
+  const words = search && !byId ? searchWords(search) : undefined
+  if (words?.length === 0) {
+    // Only punctuation was typed: nothing can match it.
+    const { total } = context.store.jobs.list(caller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 })
+    return { jobs: [], total, filtered: 0 }
+  }
+  const { records, total, filtered } = context.store.jobs.list(caller.projectId, {
+    status: body?.status,
+    type: body?.type,
+    id: byId,
+    words,
+    sort: body?.sort?.field ?? 'createdAt',
+    direction: body?.sort?.direction ?? 'desc',
+    limit: take,
+    offset: (skip - 1) * take,
+  })
+  const keyHints = new Map<string, string>()
+  return { jobs: records.map((record) => toJobListItem(context, record, keyHints)), total, filtered }
+}
+

@@ -1,0 +1,190 @@
+import { z } from 'zod'
+import { VOICE_IDS } from '../voices'
+import { HttpUrlSchema, TimestampSchema, UuidSchema, envelopeOf, nonBlankText } from './common'
+import { AI_PARTS, AiPartSchema } from './ai-parts'
+import { WebhookAuthSchema } from './voice-agents'
+
+export const JOB_TYPES = ['TRANSCRIPTION', 'TRANSLATION', 'TTS', 'AI_CONTENT'] as const
+export const JobTypeSchema = z.enum(JOB_TYPES)
+export type JobType = z.infer<typeof JobTypeSchema>
+
+export const JOB_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const
+export const JobStatusSchema = z.enum(JOB_STATUSES)
+export type JobStatus = z.infer<typeof JobStatusSchema>
+
+/** Job types whose result is text an AI-content job can start from. */
+export const TEXT_JOB_TYPES: readonly JobType[] = ['TRANSCRIPTION', 'TRANSLATION', 'TTS']
+
+export const TTS_TEXT_MAX = 5_000
+
+export const TextToSpeechBodySchema = z
+  .object({
+    voiceId: z.enum(VOICE_IDS, { message: 'Must be one of the 14 voice ids listed by GET /v1/voices' }),
+    text: nonBlankText(TTS_TEXT_MAX),
+    webhookUrl: HttpUrlSchema.optional(),
+    webhookAuth: WebhookAuthSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'TextToSpeechBody' })
+export type TextToSpeechBody = z.infer<typeof TextToSpeechBodySchema>
+
+export const AiContentBodySchema = z
+  .object({
+    aiParts: z
+      .array(AiPartSchema)
+      .min(1)
+      .max(AI_PARTS.length)
+      .refine((parts) => new Set(parts).size === parts.length, { message: 'Each part may be asked for once' }),
+  })
+  .strict()
+  .meta({ id: 'AiContentBody' })
+export type AiContentBody = z.infer<typeof AiContentBodySchema>
+
+export const JobIdQuerySchema = z.object({ jobId: z.string().min(1) })
+
+export const SORT_FIELDS = ['createdAt', 'updatedAt', 'title', 'status', 'type', 'cost'] as const
+
+export const ListJobsQuerySchema = z.object({ projectId: z.string().min(1) })
+
+export const ListJobsBodySchema = z
+  .object({
+    sort: z
+      .object({
+        field: z.enum(SORT_FIELDS).default('createdAt'),
+        direction: z
+          .string()
+          .transform((value) => value.toLowerCase())
+          .pipe(z.enum(['asc', 'desc']))
+          .default('desc'),
+      })
+      .strict()
+      .optional(),
+    take: z.number().int().min(1).max(100).default(10),
+    skip: z.number().int().min(1).default(1),
+    search: z.string().max(200).optional(),
+    status: JobStatusSchema.optional(),
+    type: JobTypeSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'ListJobsBody' })
+  // The whole body is optional: no body lists the first page, newest first.
+  .nullish()
+export type ListJobsBody = z.infer<typeof ListJobsBodySchema>
+
+export const JobErrorSchema = z.object({ code: z.string(), message: z.string() })
+
+export const AiContentResponseSchema = z
+  .object(Object.fromEntries(AI_PARTS.map((part) => [part, z.string().optional()])) as Record<(typeof AI_PARTS)[number], z.ZodOptional<z.ZodString>>)
+  .extend({ transcriptionJobId: z.string() })
+
+/** The general job, as `GET /v1/jobs` shows it. */
+export const JobSchema = z
+  .object({
+    id: UuidSchema,
+    title: z.string(),
+    model: z.string(),
+    type: JobTypeSchema,
+    processingType: z.string(),
+    webhookUrl: z.string().nullable(),
+    totalCost: z.number(),
+    usageTime: z.string().nullable(),
+    fromLng: z.string().nullable(),
+    toLng: z.string().nullable(),
+    fromScript: z.string().nullable(),
+    toScript: z.string().nullable(),
+    mediaUrl: z.string().nullable(),
+    jobResponse: z.record(z.string(), z.unknown()).nullable(),
+    status: JobStatusSchema,
+    error: JobErrorSchema.optional(),
+    relevantJobId: z.string().nullable(),
+    agentDetails: z.string().nullable(),
+    apiKeyId: UuidSchema,
+    billingId: z.string().nullable(),
+    userId: UuidSchema,
+    systemModelKey: z.string(),
+    voiceAgentId: z.string().nullable(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'Job' })
+export type Job = z.infer<typeof JobSchema>
+
+export const TtsJobSchema = z
+  .object({
+    id: UuidSchema,
+    title: z.string(),
+    type: z.literal('TTS'),
+    mediaUrl: z.string(),
+    webhookUrl: z.string().nullable(),
+    model: z.string(),
+    status: JobStatusSchema,
+    error: JobErrorSchema.optional(),
+    totalCost: z.number(),
+    apiKeyId: UuidSchema,
+    userId: UuidSchema,
+    ttsVoiceId: UuidSchema,
+    jobResponse: z.object({ text: z.string(), ttsMediaFile: z.string() }),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'TtsJob' })
+export type TtsJob = z.infer<typeof TtsJobSchema>
+
+export const AiContentJobSchema = z
+  .object({
+    id: UuidSchema,
+    title: z.string(),
+    model: z.string(),
+    type: z.literal('AI_CONTENT'),
+    processingType: z.string(),
+    webhookUrl: z.string().nullable(),
+    totalCost: z.number(),
+    usageTime: z.string().nullable(),
+    mediaUrl: z.string().nullable(),
+    jobResponse: AiContentResponseSchema.nullable(),
+    status: JobStatusSchema,
+    error: JobErrorSchema.optional(),
+    relevantJobId: z.string(),
+    apiKeyId: UuidSchema,
+    billingId: z.string().nullable(),
+    userId: UuidSchema,
+    systemModelKey: z.string(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'AiContentJob' })
+export type AiContentJob = z.infer<typeof AiContentJobSchema>
+
+export const JobListItemSchema = z
+  .object({
+    id: UuidSchema,
+    title: z.string(),
+    type: JobTypeSchema,
+    url: z.string().nullable(),
+    status: JobStatusSchema,
+    cost: z.number(),
+    systemModelKey: z.string(),
+    relevantJobId: z.string().nullable(),
+    attributes: z.object({
+      apiKey: z.string(),
+      mediaUrl: z.string().nullable(),
+      model: z.string(),
+      agentName: z.string().nullable(),
+      duration: z.number().nullable(),
+      voice: z.string().nullable(),
+      aiContentParts: z.array(z.string()),
+      sourceJob: z.string().nullable(),
+    }),
+    apiKey: z.string(),
+    createdBy: z.string(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'JobListItem' })
+export type JobListItem = z.infer<typeof JobListItemSchema>
+
+export const TtsJobEnvelopeSchema = envelopeOf(TtsJobSchema)
+export const AiContentJobEnvelopeSchema = envelopeOf(AiContentJobSchema)
+export const JobListEnvelopeSchema = envelopeOf(z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() }))
+/** `GET /v1/jobs` alone answers without `success` (the seed's exception). */
+export const JobReadSchema = z.object({ message: z.string(), previewUrl: z.string(), data: JobSchema })

@@ -1,0 +1,336 @@
+import type { Database, Statement } from 'better-sqlite3'
+import { z } from 'zod'
+import type { AiPart } from '../shared/api/ai-parts'
+import type { JobStatus, JobType } from '../shared/api/jobs'
+import { readJsonColumn } from './json-column'
+
+export interface JobRecord {
+  id: string
+  projectId: string
+  apiKeyId: string
+  userId: string
+  type: JobType
+  status: JobStatus
+  title: string
+  model: string
+  processingType: string
+  systemModelKey: string
+  /** TTS: the catalogue voice. */
+  voiceId: string | null
+  /** The job's text: what TTS speaks, or a transcript or translation. Searched. */
+  text: string | null
+  /** AI_CONTENT: the parts asked for. */
+  aiParts: AiPart[] | null
+  jobResponse: Record<string, unknown> | null
+  errorCode: string | null
+  errorMessage: string | null
+  relevantJobId: string | null
+  voiceAgentId: string | null
+  agentDetails: string | null
+  fromLng: string | null
+  toLng: string | null
+  fromScript: string | null
+  toScript: string | null
+  webhookUrl: string | null
+  webhookAuthKey: string | null
+  /** Ciphertext from the SecretBox. */
+  webhookAuthSecret: string | null
+  /** File name in the data folder's media/ (unguessable), for jobs that make audio. */
+  mediaFile: string | null
+  /** Unguessable token of the job's preview page. */
+  previewToken: string
+  usageSeconds: number | null
+  totalCost: number
+  attempts: number
+  leaseOwner: string | null
+  leaseExpiresAt: number | null
+  runAfter: number
+  createdAt: string
+  updatedAt: string
+}
+
+const FIELDS: [keyof JobRecord, string][] = [
+  ['id', 'id'],
+  ['projectId', 'project_id'],
+  ['apiKeyId', 'api_key_id'],
+  ['userId', 'user_id'],
+  ['type', 'type'],
+  ['status', 'status'],
+  ['title', 'title'],
+  ['model', 'model'],
+  ['processingType', 'processing_type'],
+  ['systemModelKey', 'system_model_key'],
+  ['voiceId', 'voice_id'],
+  ['text', 'text'],
+  ['aiParts', 'ai_parts'],
+  ['jobResponse', 'job_response'],
+  ['errorCode', 'error_code'],
+  ['errorMessage', 'error_message'],
+  ['relevantJobId', 'relevant_job_id'],
+  ['voiceAgentId', 'voice_agent_id'],
+  ['agentDetails', 'agent_details'],
+  ['fromLng', 'from_lng'],
+  ['toLng', 'to_lng'],
+  ['fromScript', 'from_script'],
+  ['toScript', 'to_script'],
+  ['webhookUrl', 'webhook_url'],
+  ['webhookAuthKey', 'webhook_auth_key'],
+  ['webhookAuthSecret', 'webhook_auth_secret'],
+  ['mediaFile', 'media_file'],
+  ['previewToken', 'preview_token'],
+  ['usageSeconds', 'usage_seconds'],
+  ['totalCost', 'total_cost'],
+  ['attempts', 'attempts'],
+  ['leaseOwner', 'lease_owner'],
+  ['leaseExpiresAt', 'lease_expires_at'],
+  ['runAfter', 'run_after'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+]
+/** Columns read under their record names, so a row is a record but for the JSON columns. */
+const SELECT_COLUMNS = FIELDS.map(([field, column]) => `j.${column} AS ${field}`).join(', ')
+
+const AiPartsColumnSchema = z.array(z.string()) as unknown as z.ZodType<AiPart[]>
+const ResponseColumnSchema = z.record(z.string(), z.unknown())
+
+type JobRow = Omit<JobRecord, 'aiParts' | 'jobResponse'> & { aiParts: string | null; jobResponse: string | null }
+
+function toRecord(row: JobRow): JobRecord {
+  return {
+    ...row,
+    aiParts: row.aiParts === null ? null : readJsonColumn(AiPartsColumnSchema, row.aiParts, 'ai_parts'),
+    jobResponse: row.jobResponse === null ? null : readJsonColumn(ResponseColumnSchema, row.jobResponse, 'job_response'),
+  }
+}
+
+function toRow(record: JobRecord): JobRow {
+  return {
+    ...record,
+    aiParts: record.aiParts === null ? null : JSON.stringify(record.aiParts),
+    jobResponse: record.jobResponse === null ? null : JSON.stringify(record.jobResponse),
+  }
+}
+
+export type JobSortField = 'createdAt' | 'updatedAt' | 'title' | 'status' | 'type' | 'cost'
+
+const SORT_COLUMNS: Record<JobSortField, string> = {
+  createdAt: 'j.created_at',
+  updatedAt: 'j.updated_at',
+  title: 'j.title',
+  status: 'j.status',
+  type: 'j.type',
+  cost: 'j.total_cost',
+}
+
+export interface JobListQuery {
+  status?: JobStatus
+  type?: JobType
+  /** Exact job id. */
+  id?: string
+  /** Words that must all appear in the title or text, each as a word or a word's start. */
+  words?: string[]
+  sort: JobSortField
+  direction: 'asc' | 'desc'
+  limit: number
+  offset: number
+}
+
+/** The words of a search, as FTS5 will match them: letters and digits, punctuation dropped. */
+export function searchWords(search: string): string[] {
+  return search.match(/[\p{L}\p{N}]+/gu) ?? []
+}
+
+/**
+ * The FTS5 query of a search: the words (quoted, so FTS5 syntax such as AND, NEAR or *
+ * typed by a person is never interpreted) in title or text, and the scope tokens.
+ */
+function matchQuery(projectId: string, query: JobListQuery, onlyProjectWithJobs: boolean): string {
+  // The project token matches every job of a project; when no other project has jobs it
+  // narrows nothing and only slows the count, so it is left out.
+  const scope = onlyProjectWithJobs ? [] : [`"p${projectId.replaceAll('-', '')}"`]
+  if (query.status) scope.push(`"s${query.status.toLowerCase()}"`)
+  if (query.type) scope.push(`"t${query.type.toLowerCase().replaceAll('_', '')}"`)
+  // A single letter matches as a word only: as a prefix it would match most of the index.
+  const terms = query.words!.map((word) => ([...word].length > 1 ? `"${word}"*` : `"${word}"`))
+  const words = `{title text} : (${terms.join(' AND ')})`
+  return scope.length > 0 ? `scope : (${scope.join(' AND ')}) AND ${words}` : words
+}
+
+export interface JobOutcome {
+  jobResponse: Record<string, unknown>
+  usageSeconds: number | null
+  totalCost: number
+}
+
+export class JobsRepository {
+  private readonly statements: {
+    insert: Statement
+    findInProject: Statement
+    findById: Statement
+    findByPreviewToken: Statement
+    newestFromSource: Statement
+    claimNext: Statement
+    complete: Statement
+    fail: Statement
+    retryLater: Statement
+    release: Statement
+    leaseOwners: Statement
+    releaseOwner: Statement
+    nextRunAfter: Statement
+    counts: Statement
+    projectsWithJobs: Statement
+  }
+  private readonly listStatements = new Map<string, { page: Statement; count?: Statement }>()
+
+  constructor(private readonly db: Database) {
+    const columns = FIELDS.map(([, column]) => column).join(', ')
+    const values = FIELDS.map(([field]) => `@${field}`).join(', ')
+    this.statements = {
+      insert: db.prepare(`INSERT INTO jobs (${columns}) VALUES (${values})`),
+      findInProject: db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE j.id = ? AND j.project_id = ?`),
+      findById: db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE j.id = ?`),
+      findByPreviewToken: db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE j.preview_token = ?`),
+      newestFromSource: db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j
+        WHERE j.relevant_job_id = ? AND j.project_id = ? AND j.type = 'AI_CONTENT' ORDER BY j.created_at DESC, j.id DESC LIMIT 1`),
+      // One statement: the pick and the lease are one atomic compare-and-swap.
+      claimNext: db.prepare(`UPDATE jobs SET lease_owner = @owner, lease_expires_at = @leaseUntil, attempts = attempts + 1
+        WHERE seq = (SELECT seq FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND run_after <= @now
+          AND (lease_owner IS NULL OR lease_expires_at < @now) ORDER BY created_at, id LIMIT 1)
+        RETURNING id`),
+      complete: db.prepare(`UPDATE jobs SET status = 'COMPLETED', job_response = @jobResponse, usage_seconds = @usageSeconds,
+          total_cost = @totalCost, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
+        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+      fail: db.prepare(`UPDATE jobs SET status = 'FAILED', error_code = @code, error_message = @message,
+          lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
+        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+      retryLater: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, run_after = @runAfter,
+          error_code = @code, error_message = @message
+        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+      release: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, attempts = max(attempts - 1, 0)
+        WHERE id = ? AND lease_owner = ? AND status = 'PENDING'`),
+      leaseOwners: db.prepare(`SELECT DISTINCT lease_owner FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NOT NULL`).pluck(),
+      releaseOwner: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = ?`),
+      nextRunAfter: db.prepare(`SELECT min(run_after) FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NULL`).pluck(),
+      counts: db.prepare('SELECT type, status, count FROM job_counts WHERE project_id = ? AND count > 0'),
+      projectsWithJobs: db.prepare('SELECT COUNT(DISTINCT project_id) FROM job_counts WHERE count > 0').pluck(),
+    }
+  }
+
+  insert(record: JobRecord): void {
+    this.statements.insert.run(toRow(record))
+  }
+
+  findInProject(id: string, projectId: string): JobRecord | undefined {
+    const row = this.statements.findInProject.get(id, projectId) as JobRow | undefined
+    return row && toRecord(row)
+  }
+
+  findById(id: string): JobRecord | undefined {
+    const row = this.statements.findById.get(id) as JobRow | undefined
+    return row && toRecord(row)
+  }
+
+  findByPreviewToken(token: string): JobRecord | undefined {
+    const row = this.statements.findByPreviewToken.get(token) as JobRow | undefined
+    return row && toRecord(row)
+  }
+
+  /** The newest AI-content job made from `sourceId`. */
+  newestFromSource(sourceId: string, projectId: string): JobRecord | undefined {
+    const row = this.statements.newestFromSource.get(sourceId, projectId) as JobRow | undefined
+    return row && toRecord(row)
+  }
+
+  /** Leases the oldest runnable job to `owner` until `leaseUntil` (ms), or answers undefined. */
+  claimNext(owner: string, now: number, leaseUntil: number): JobRecord | undefined {
+    const claimed = this.statements.claimNext.get({ owner, now, leaseUntil }) as { id: string } | undefined
+    return claimed && this.findById(claimed.id)
+  }
+
+  /** Ends a job the owner still holds; false when the lease was lost (the job is someone else's now). */
+  complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): boolean {
+    return (
+      this.statements.complete.run({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }).changes === 1
+    )
+  }
+
+  fail(id: string, owner: string, code: string, message: string, updatedAt: string): boolean {
+    return this.statements.fail.run({ id, owner, code, message, updatedAt }).changes === 1
+  }
+
+  /** Gives the job back to the queue, to run again from `runAfter` (ms). */
+  retryLater(id: string, owner: string, runAfter: number, code: string, message: string): boolean {
+    return this.statements.retryLater.run({ id, owner, runAfter, code, message }).changes === 1
+  }
+
+  /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */
+  release(id: string, owner: string): void {
+    this.statements.release.run(id, owner)
+  }
+
+  pendingLeaseOwners(): string[] {
+    return this.statements.leaseOwners.all() as string[]
+  }
+
+  releaseLeasesOf(owner: string): number {
+    return this.statements.releaseOwner.run(owner).changes
+  }
+
+  /** When the earliest waiting job may run (ms), if any waits. */
+  nextRunAfter(): number | undefined {
+    return (this.statements.nextRunAfter.get() as number | null) ?? undefined
+  }
+
+  /**
+   * A page of a project's jobs with the counts lists show. Totals and filtered counts come
+   * from job_counts, and searches from the FTS index, so a page stays a few milliseconds
+   * at a million jobs. A search sorted by creation walks the index in seq order (the order
+   * jobs were created in); other sorts of a search order all its matches.
+   */
+  list(projectId: string, query: JobListQuery): { records: JobRecord[]; total: number; filtered: number } {
+    const counts = this.statements.counts.all(projectId) as { type: JobType; status: JobStatus; count: number }[]
+    const total = counts.reduce((sum, row) => sum + row.count, 0)
+    const bound = { projectId, status: query.status ?? null, type: query.type ?? null, id: query.id ?? null, limit: query.limit, offset: query.offset }
+    const { page, count } = this.listStatementsFor(query)
+    if (query.words?.length) {
+      const onlyProjectWithJobs = (this.statements.projectsWithJobs.get() as number) <= 1 && total > 0
+      const match = matchQuery(projectId, query, onlyProjectWithJobs)
+      const rows = page.all({ ...bound, match }) as JobRow[]
+      return { records: rows.map(toRecord), total, filtered: count!.get({ match }) as number }
+    }
+    const rows = page.all(bound) as JobRow[]
+    const filtered = query.id
+      ? rows.length
+      : counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
+    return { records: rows.map(toRecord), total, filtered }
+  }
+
+  /** One prepared page (and count) per shape of query: sort, direction, which filters. Made once. */
+  private listStatementsFor(query: JobListQuery): { page: Statement; count?: Statement } {
+    const searching = Boolean(query.words?.length)
+    const key = [query.sort, query.direction, query.status ? 's' : '', query.type ? 't' : '', query.id ? 'i' : '', searching ? 'w' : ''].join(':')
+    let statements = this.listStatements.get(key)
+    if (statements) return statements
+    const direction = query.direction === 'asc' ? 'ASC' : 'DESC'
+    if (searching && query.sort === 'createdAt') {
+      statements = {
+        page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs_search s JOIN jobs j ON j.seq = s.rowid
+          WHERE jobs_search MATCH @match ORDER BY s.rowid ${direction} LIMIT @limit OFFSET @offset`),
+        count: this.db.prepare('SELECT count(*) FROM jobs_search WHERE jobs_search MATCH @match').pluck(),
+      }
+    } else {
+      const conditions = ['j.project_id = @projectId']
+      if (query.status) conditions.push('j.status = @status')
+      if (query.type) conditions.push('j.type = @type')
+      if (query.id) conditions.push('j.id = @id')
+      if (searching) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match)')
+      const order = `${SORT_COLUMNS[query.sort]} ${direction}, j.created_at ${direction}, j.id ${direction}`
+      statements = {
+        page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT @limit OFFSET @offset`),
+        count: searching ? this.db.prepare('SELECT count(*) FROM jobs_search WHERE jobs_search MATCH @match').pluck() : undefined,
+      }
+    }
+    this.listStatements.set(key, statements)
+    return statements
+  }
+}
