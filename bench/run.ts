@@ -1,6 +1,8 @@
 /**
- * `npm run bench`: the service's speed targets, measured in one run on this machine.
- * Writes bench/results/latest.json and latest.md. Run after `npm run build` (the npm script does).
+ * `npm run bench`: the service's speed targets, measured in one run on this machine:
+ * start-up, GET of an agent against a bare node:http ceiling, job lists and search at a
+ * million jobs, job pickup, TTS throughput and AI content time.
+ * Writes bench/results/latest.json. Run after `npm run build` (the npm script does).
  */
 import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -9,6 +11,9 @@ import { createServer } from 'node:net'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { benchAiContent } from './ai-content'
+import { benchJobs } from './jobs'
+import { benchTts } from './tts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'out/main/cli.js')
@@ -185,6 +190,13 @@ async function main(): Promise<void> {
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
+  // In-process measurements, after the HTTP ones so they do not share the CPU with them.
+  results.jobs = await benchJobs()
+  console.log('jobs', results.jobs)
+  results.tts = await benchTts()
+  console.log('tts', results.tts)
+  results.aiContent = await benchAiContent()
+  console.log('aiContent', results.aiContent)
   const file = join(ROOT, 'bench/results/latest.json')
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
   console.log(`written to ${file}`)

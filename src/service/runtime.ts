@@ -126,7 +126,14 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     runner = new JobRunner({
       jobs: store.jobs,
       handlers: {
-        TTS: createTtsJobHandler({ engine: () => (ttsEngine ??= createEspeakTtsEngine()), mediaDir }),
+        TTS: createTtsJobHandler({
+          engine: () =>
+            (ttsEngine ??= createEspeakTtsEngine().catch((error: unknown) => {
+              ttsEngine = undefined // a failed start is tried again by the next job
+              throw error
+            })),
+          mediaDir,
+        }),
         AI_CONTENT: createAiContentJobHandler({ engine: () => aiContent.engine, jobs: store.jobs }),
       },
       ...config.jobs,

@@ -12,7 +12,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src')
 const MAY_IMPORT: Record<string, string[]> = {
   shared: ['shared'],
   store: ['shared', 'store'],
-  engines: ['shared', 'store', 'engines'],
+  engines: ['shared', 'engines'], // pure: no database
   jobs: ['shared', 'store', 'engines', 'jobs'],
   webhooks: ['shared', 'store', 'engines', 'jobs', 'webhooks'],
   service: ['shared', 'store', 'engines', 'jobs', 'webhooks', 'service'],

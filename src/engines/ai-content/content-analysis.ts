@@ -80,6 +80,7 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking)
   const skipped: number[] = []
   for (const index of ranking.order) {
     if (chosen.length >= wanted) break
+    if (sentences[index]!.isRepeat) continue
     const repeats = chosen.some((other) => ranking.similarity(index, other) > REDUNDANT_SIMILARITY)
     if (repeats || sentences[index]!.wordCount < 5) skipped.push(index)
     else chosen.push(index)

@@ -91,7 +91,8 @@ export function extractKeywords(sentences: readonly Sentence[], limit: number): 
     const share = unexplained / word.count
     candidates.push(toKeyword(key, word, spread(word) * share * rarity(key) * lengthWeight(key)))
   }
-  candidates.sort((a, b) => b.score - a.score || a.sentenceIndexes[0]! - b.sentenceIndexes[0]! || a.key.localeCompare(b.key))
+  // Ties: the earlier term, then code-unit order (not localeCompare, whose order depends on the machine's locale data).
+  candidates.sort((a, b) => b.score - a.score || a.sentenceIndexes[0]! - b.sentenceIndexes[0]! || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
 
   const keywords = selectDistinct(candidates, words, limit)
   return { keywords: keywords.length > 0 ? keywords : fallbackKeywords(sentences), termWeights }
@@ -215,7 +216,7 @@ function fallbackKeywords(sentences: readonly Sentence[]): Keyword[] {
     }
   }
   return [...counts.entries()]
-    .sort(([a, x], [b, y]) => y.count * [...y.display].length - x.count * [...x.display].length || a.localeCompare(b))
+    .sort(([a, x], [b, y]) => y.count * [...y.display].length - x.count * [...x.display].length || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, 5)
     .map(([key, entry]) => ({ key, wordKeys: [key], display: entry.display, score: entry.count, count: entry.count, sentenceIndexes: entry.sentenceIndexes }))
 }

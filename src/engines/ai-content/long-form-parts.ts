@@ -1,6 +1,7 @@
 import type { AnalysedContent } from './content-analysis'
 import type { Phrasebook } from './phrasebook'
 import { normaliseArabic } from './arabic-normalisation'
+import type { Keyword } from './keyword-extraction'
 import type { Topic } from './topic-clustering'
 
 /**
@@ -46,7 +47,7 @@ export function titleCandidates(content: AnalysedContent, book: Phrasebook): str
 /** The opening paragraph: what the text is about, its two most central sentences, what follows. */
 export function writeIntroduction(content: AnalysedContent, book: Phrasebook): string {
   const central = content.ranking.order
-    .filter((index) => !content.sentences[index]!.isQuestion)
+    .filter((index) => !content.sentences[index]!.isQuestion && !content.sentences[index]!.isRepeat)
     .slice(0, 2)
     .sort((a, b) => a - b)
   return [
@@ -160,7 +161,7 @@ export function writeSeoArticle(content: AnalysedContent, book: Phrasebook): str
 /** A topic's heading: its first one or two keywords. */
 export function topicHeading(topic: Topic, book: Phrasebook): string {
   const [first, ...others] = topic.keywords
-  const second = others.find((keyword) => !keyword.wordKeys.some((word) => first!.wordKeys.includes(word)))
+  const second = others.find((keyword) => !isWithin(keyword, first!) && !isWithin(first!, keyword))
   return book.joinList([first!, ...(second ? [second] : [])].map((keyword) => book.headingCase(keyword.display)))
 }
 
@@ -170,19 +171,19 @@ export function keywordDisplays(content: AnalysedContent): string[] {
 }
 
 /**
- * The keywords as shown, best first, leaving out any that shares a word with a better one
+ * The keywords as shown, best first, leaving out any whose words all appear in a better one
  * ("water" after "water use"): for lists inside sentences, titles and hashtags, where the
  * repeat would read as a stutter.
  */
 export function leadingKeywords(content: AnalysedContent): string[] {
-  const seenWords = new Set<string>()
-  const leading: string[] = []
-  for (const keyword of content.keywords) {
-    if (keyword.wordKeys.some((word) => seenWords.has(word))) continue
-    for (const word of keyword.wordKeys) seenWords.add(word)
-    leading.push(keyword.display)
-  }
-  return leading
+  const kept: Keyword[] = []
+  for (const keyword of content.keywords) if (!kept.some((better) => isWithin(keyword, better))) kept.push(keyword)
+  return kept.map((keyword) => keyword.display)
+}
+
+/** True when every word of `keyword` is a word of `other`. */
+function isWithin(keyword: Keyword, other: Keyword): boolean {
+  return keyword.wordKeys.every((word) => other.wordKeys.includes(word))
 }
 
 /** Words that make a poor start for a headline: pronouns and connectives point back to context the reader lacks. */

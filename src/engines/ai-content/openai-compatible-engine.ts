@@ -45,7 +45,7 @@ export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOpti
   const fail = (message: string) => new Error(redact(message))
 
   return {
-    name: `openai-compatible (${options.model})`,
+    name: 'openai-compatible',
     async generate(input, signal) {
       throwIfAborted(signal)
       const parts = requestedParts(input.parts)
@@ -71,11 +71,12 @@ export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOpti
         responseText = await response.text()
       } catch (error) {
         if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : abortError()
-        if (timeout.aborted) throw fail(`the model server at ${server} did not answer within ${timeoutMs} ms`)
+        if (timeout.aborted) throw fail(`the model server at ${server} did not answer within ${timeoutMs} ms (model ${options.model})`)
         throw fail(`could not reach the model server at ${server}: ${networkReason(error)}`)
       }
       if (status < 200 || status > 299) {
-        throw fail(`the model server at ${server} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}: ${errorDetail(responseText)}`)
+        const reason = `HTTP ${status}${statusText ? ` ${statusText}` : ''}`
+        throw fail(`the model server at ${server} answered ${reason} for model ${options.model}: ${errorDetail(responseText)}`)
       }
       const content = completionContent(responseText, server, fail)
       return partsFrom(content, parts, fail)

@@ -26,7 +26,10 @@ export interface Token {
   speakerMention: boolean
 }
 
-/** A sentence of the source, verbatim except that runs of white space became one space. */
+/**
+ * A sentence of the source, verbatim except that runs of white space became one space; a piece
+ * cut from an over-long sentence is marked "…" where it was cut.
+ */
 export interface Sentence {
   index: number
   text: string
@@ -46,7 +49,7 @@ export interface SplitText {
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’\-][\p{L}\p{M}\p{N}]+)*/gu
-const ENGLISH_ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd', 'jr', 'sr', 'no', 'approx', 'dept', 'fig', 'u.s', 'u.k'])
+const ENGLISH_ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd', 'jr', 'sr', 'approx', 'dept', 'fig', 'u.s', 'u.k'])
 const SPEAKER_WORDS = new Set(
   ['speaker', 'host', 'guest', 'agent', 'customer', 'caller', 'interviewer', 'interviewee', 'moderator', 'operator', 'user', 'assistant', 'المتحدث', 'المذيع', 'المذيعه', 'الضيف', 'الضيفه', 'العميل', 'الموظف', 'المتصل', 'المحاور'],
 )
@@ -54,7 +57,7 @@ const TIMESTAMP = /^\s*[[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?[\])]?\s*[-–]?
 const SPEAKER_LABEL = /^([^\s:：.!?؟]{1,30}(?:\s[^\s:：.!?؟]{1,30}){0,2})\s*[:：]\s+(?=\S)/u
 /** Longest a sentence may run before it is cut: unpunctuated speech-to-text can be one endless "sentence". */
 const MAX_SENTENCE_WORDS = 45
-/** Where a long sentence is cut: after a comma once a piece has MIN words, else hard at HARD. */
+/** Where a long sentence is cut: after a comma once a piece has CUT_AFTER_COMMA_WORDS words, else at CUT_HARD_WORDS. */
 const CUT_AFTER_COMMA_WORDS = 18
 const CUT_HARD_WORDS = 28
 
@@ -183,7 +186,9 @@ function markSpeakerMentions(sentence: string, tokens: Token[]): void {
   if (/^\p{Lu}\p{Ll}+,/u.test(sentence)) tokens[0]!.speakerMention = true
   if (/,\s*\p{Lu}\p{Ll}+[.!?]*$/u.test(sentence)) tokens.at(-1)!.speakerMention = true
   for (let i = 1; i < tokens.length; i++) {
-    const previous = normaliseArabic(tokens[i - 1]!.written).replace(/^[وف](?=\p{L}{3})/u, '')
+    const written = tokens[i - 1]!.written
+    if (!isArabicWord(written)) continue
+    const previous = normaliseArabic(written).replace(/^[وف](?=\p{L}{3})/u, '')
     if (ARABIC_REPORTING_VERBS.has(previous)) tokens[i]!.speakerMention = true
   }
 }
@@ -215,7 +220,9 @@ export function singularEnglish(word: string): string {
   return word
 }
 
-const ENGLISH_LEADING_FILLERS = /^(?:(?:so|well|yeah|yes|okay|ok|oh|um|uh|erm|and|but|right|alright|now|look|like|you know|i mean|honestly|basically|anyway)\b[,.]?\s+)+/i
+/** Openers of speech that carry nothing; words that can also start real content ("Well insulated…", "Now the…") only with a comma. */
+const ENGLISH_LEADING_FILLERS =
+  /^(?:(?:(?:so|yeah|yes|okay|ok|oh|um|uh|erm|and|but|alright|basically|honestly|you know|i mean)\b[,.]?|(?:well|right|look|now|anyway|like)\b,)\s+)+/i
 const ENGLISH_INNER_FILLERS = /\s+\b(?:um|uh|erm)\b,?(?=\s)/gi
 const ARABIC_LEADING_FILLERS = /^(?:(?:يعني|طيب|حسنا|حسنًا|إذن|اذن|بصراحة|في الحقيقة)[،,]?\s+)+/
 /**
@@ -236,9 +243,4 @@ export function tidySentence(text: string): string {
   // Keep the fillers if removing them leaves almost nothing ("So what?").
   if (withoutLeading.split(' ').length >= 3) tidy = withoutLeading
   return tidy.charAt(0).toUpperCase() + tidy.slice(1)
-}
-
-/** The text with Arabic marks removed, for display where diacritics would be inconsistent. */
-export function plainText(text: string): string {
-  return stripArabicMarks(text)
 }

@@ -40,7 +40,7 @@ export class EspeakWorkerThread {
     return this.task !== undefined
   }
 
-  /** Starts the worker unless it runs already; resolves with its sample rate once warm. */
+  /** Starts the worker unless it runs already; resolves with its sample rate once eSpeak is loaded. */
   start(): Promise<number> {
     if (this.stopped) return Promise.reject(new TtsEngineError('ENGINE_CLOSED', 'The TTS engine is closed'))
     this.starting ??= new Promise((resolve, reject) => {

@@ -34,7 +34,7 @@ export const VOICE_PROFILES: Readonly<Record<string, Readonly<VoiceProfile>>> = 
   // Isla, Scottish female, bright and lively
   'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d': { espeakVoice: 'en-gb-scotland+f5', rate: 180, pitch: 68, range: 75 },
   // Marcus, Caribbean male, relaxed and deep
-  '70e3b4e6-c53d-4cb9-a499-819b984065d2': { espeakVoice: 'en-029+m2', rate: 150, pitch: 30, range: 50 },
+  '70e3b4e6-c53d-4cb9-a499-819b984065d2': { espeakVoice: 'en-029+m2', rate: 150, pitch: 20, range: 50 },
   // Harper, American female, quick and upbeat
   'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2': { espeakVoice: 'en-us+f3', rate: 200, pitch: 64, range: 70 },
   // Layla, Arabic female, warm and clear
@@ -44,11 +44,11 @@ export const VOICE_PROFILES: Readonly<Record<string, Readonly<VoiceProfile>>> = 
   // Salma, Arabic female, calm and precise
   '12aefec9-90b5-4397-8a05-e82a35a625d3': { espeakVoice: 'ar+f4', rate: 145, pitch: 54, range: 38 },
   // Karim, Arabic male, measured and formal
-  'bb4233cf-b34b-4def-9654-acf73dbde890': { espeakVoice: 'ar+m1', rate: 140, pitch: 40, range: 32 },
+  'bb4233cf-b34b-4def-9654-acf73dbde890': { espeakVoice: 'ar+m1', rate: 140, pitch: 42, range: 32 },
   // Nour, Arabic female, bright and lively
   '1901056d-58b3-4e82-87eb-785af536671e': { espeakVoice: 'ar+f5', rate: 170, pitch: 68, range: 75 },
   // Yousef, Arabic male, deep and reassuring
-  '47fb0122-054b-4ed1-af20-18a72f37dc9c': { espeakVoice: 'ar+m6', rate: 145, pitch: 28, range: 40 },
+  '47fb0122-054b-4ed1-af20-18a72f37dc9c': { espeakVoice: 'ar+m6', rate: 145, pitch: 18, range: 40 },
   // Rania, Arabic female, quick and upbeat
   'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7': { espeakVoice: 'ar+f1', rate: 190, pitch: 64, range: 65 },
 }

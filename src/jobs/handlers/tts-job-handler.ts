@@ -1,8 +1,24 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { TtsEngine } from '../../engines/tts/tts-engine'
+import { TtsEngineError, type TtsEngine } from '../../engines/tts/tts-engine'
 import { JobError } from '../job-error'
 import type { JobHandler } from '../job-runner'
+
+/** Engine failures as job failures: a crashed or unstarted engine is worth another try, bad input is not. */
+function asJobError(error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted || !(error instanceof TtsEngineError)) return error
+  switch (error.code) {
+    case 'WORKER_CRASHED':
+    case 'START_FAILED':
+    case 'ENGINE_CLOSED':
+      return new JobError('TTS_ENGINE_FAILED', error.message, true)
+    case 'UNKNOWN_VOICE':
+    case 'EMPTY_TEXT':
+      return new JobError('INVALID_TEXT_OR_VOICE', error.message)
+    default:
+      return new JobError('TTS_FAILED', error.message)
+  }
+}
 
 /**
  * Speaks a TTS job's text and writes the WAV to the media folder under the job's
@@ -11,8 +27,12 @@ import type { JobHandler } from '../job-runner'
 export function createTtsJobHandler(options: { engine: () => Promise<TtsEngine>; mediaDir: string }): JobHandler {
   return async (job, signal) => {
     if (!job.text || !job.voiceId || !job.mediaFile) throw new JobError('INVALID_JOB', 'The TTS job has no text, voice or media name')
-    const engine = await options.engine()
-    const speech = await engine.synthesize(job.text, job.voiceId, signal)
+    let speech
+    try {
+      speech = await (await options.engine()).synthesize(job.text, job.voiceId, signal)
+    } catch (error) {
+      throw asJobError(error, signal)
+    }
     const file = join(options.mediaDir, job.mediaFile)
     await writeFile(`${file}.partial`, speech.wav, { signal })
     await rename(`${file}.partial`, file)

@@ -66,6 +66,7 @@ describe('the OpenAI-compatible engine', () => {
     const parts = { summary: 'Heat pumps move heat; insulate first.', keywords: 'heat pump, insulation', extra: 'not asked for' }
     const { baseUrl, seen } = await startModelServer(answerWith(JSON.stringify(parts)))
     const engine = createOpenAiCompatibleEngine({ baseUrl, model: 'llama3.2', apiKey: API_KEY })
+    expect(engine.name).toBe('openai-compatible')
 
     const result = await engine.generate({ text: TEXT, parts: ['summary', 'keywords'], title: 'Episode 12' })
 
@@ -114,7 +115,7 @@ describe('the OpenAI-compatible engine', () => {
     const engine = createOpenAiCompatibleEngine({ baseUrl, model: 'llama3.2', apiKey: API_KEY })
     const error = await engine.generate({ text: TEXT, parts: ['summary'] }).catch((caught: Error) => caught)
     expect(error).toBeInstanceOf(Error)
-    expect((error as Error).message).toMatch(/answered HTTP 500/)
+    expect((error as Error).message).toMatch(/answered HTTP 500 Internal Server Error for model llama3\.2/)
     expect((error as Error).message).toContain('model "llama3.2" not found')
     expect((error as Error).message).not.toContain(API_KEY)
   })

@@ -63,12 +63,14 @@ export function longestSilenceSeconds(samples: Int16Array, sampleRate: number): 
 }
 
 /**
- * The median fundamental frequency (voice pitch) in Hz over voiced 40 ms frames, by
+ * The median fundamental frequency (voice pitch) in Hz over the voiced 40 ms frames of the
+ * first three seconds (enough to judge a voice, and quick), by
  * normalised autocorrelation between 60 and 500 Hz (the first peak close to the best, so
  * multiples of the period are not taken for it). Coarse, but it tells a female
  * voice from a male one reliably.
  */
-export function medianPitchHz(samples: Int16Array, sampleRate: number): number {
+export function medianPitchHz(speech: Int16Array, sampleRate: number): number {
+  const samples = speech.subarray(0, sampleRate * 3)
   const frame = Math.round(sampleRate * 0.04)
   const hop = Math.round(sampleRate * 0.02)
   const minLag = Math.floor(sampleRate / 500)
