@@ -2,14 +2,13 @@
  * Job benchmarks: the list and search at 1,000,000 jobs, and the pickup latency from
  * enqueue to the runner starting the job. Runnable alone: `npx tsx bench/jobs.ts`.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createAiContentJob, listJobs } from '../src/service/ops/jobs'
 import { createRuntime } from '../src/service/runtime'
-import type { JobRecord } from '../src/store/jobs-repository'
+import { seedJob } from '../test/helpers/seed-jobs'
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1_000_000)
 const QUERIES = 200
@@ -65,43 +64,17 @@ export async function benchJobs(): Promise<Record<string, unknown>> {
     runtime.store.transaction(() => {
       for (let index = 0; index < JOBS; index += 1) {
         const at = new Date(base + index * 20_000).toISOString()
-        const record: JobRecord = {
-          id: randomUUID(),
+        seedJob(runtime, {
           ...caller,
           type: types[index % 4]!,
           status: statuses[Math.floor(random() * 4)]!,
           title: `${word()} ${word()} ${index % 1000 === 0 ? 'escalation' : word()}`,
-          model: 'bench',
-          processingType: 'ASYNC',
-          systemModelKey: 'bench',
-          voiceId: null,
           text: Array.from({ length: 24 }, word).join(' '),
-          aiParts: null,
-          jobResponse: {},
-          errorCode: null,
-          errorMessage: null,
-          relevantJobId: null,
-          voiceAgentId: null,
-          agentDetails: null,
-          fromLng: null,
-          toLng: null,
-          fromScript: null,
-          toScript: null,
-          webhookUrl: null,
-          webhookAuthKey: null,
-          webhookAuthSecret: null,
-          mediaFile: null,
-          previewToken: randomBytes(24).toString('base64url'),
           usageSeconds: 10,
           totalCost: 1 + (index % 7),
-          attempts: 1,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          runAfter: 0,
           createdAt: at,
           updatedAt: at,
-        }
-        runtime.store.jobs.insert(record)
+        })
       }
     })
     const seedSeconds = (performance.now() - seedStarted) / 1000

@@ -292,6 +292,12 @@ export class JobsRepository {
     const total = counts.reduce((sum, row) => sum + row.count, 0)
     const bound = { projectId, status: query.status ?? null, type: query.type ?? null, id: query.id ?? null, limit: query.limit, offset: query.offset }
     const { page, count } = this.listStatementsFor(query)
+    if (query.id) {
+      // One id matches at most one job: count it with the same conditions as the page.
+      const match = query.words?.length ? matchQuery(projectId, query, false) : null
+      const rows = page.all({ ...bound, match }) as JobRow[]
+      return { records: rows.map(toRecord), total, filtered: count!.get({ ...bound, match }) as number }
+    }
     if (query.words?.length) {
       const onlyProjectWithJobs = (this.statements.projectsWithJobs.get() as number) <= 1 && total > 0
       const match = matchQuery(projectId, query, onlyProjectWithJobs)
@@ -299,9 +305,7 @@ export class JobsRepository {
       return { records: rows.map(toRecord), total, filtered: count!.get({ match }) as number }
     }
     const rows = page.all(bound) as JobRow[]
-    const filtered = query.id
-      ? rows.length
-      : counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
+    const filtered = counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
     return { records: rows.map(toRecord), total, filtered }
   }
 
@@ -312,7 +316,7 @@ export class JobsRepository {
     let statements = this.listStatements.get(key)
     if (statements) return statements
     const direction = query.direction === 'asc' ? 'ASC' : 'DESC'
-    if (searching && query.sort === 'createdAt') {
+    if (searching && query.sort === 'createdAt' && !query.id) {
       statements = {
         page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs_search s JOIN jobs j ON j.seq = s.rowid
           WHERE jobs_search MATCH @match ORDER BY s.rowid ${direction} LIMIT @limit OFFSET @offset`),
@@ -325,10 +329,11 @@ export class JobsRepository {
       if (query.id) conditions.push('j.id = @id')
       if (searching) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match)')
       const order = `${SORT_COLUMNS[query.sort]} ${direction}, j.created_at ${direction}, j.id ${direction}`
-      statements = {
-        page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT @limit OFFSET @offset`),
-        count: searching ? this.db.prepare('SELECT count(*) FROM jobs_search WHERE jobs_search MATCH @match').pluck() : undefined,
-      }
+      const where = conditions.join(' AND ')
+      let count: Statement | undefined
+      if (query.id) count = this.db.prepare(`SELECT count(*) FROM jobs j WHERE ${where}`).pluck()
+      else if (searching) count = this.db.prepare('SELECT count(*) FROM jobs_search WHERE jobs_search MATCH @match').pluck()
+      statements = { page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`), count }
     }
     this.listStatements.set(key, statements)
     return statements

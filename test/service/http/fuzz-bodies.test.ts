@@ -15,10 +15,25 @@ import type { LightMyRequestResponse } from 'fastify'
 import fc from 'fast-check'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { BODY_LIMIT_BYTES } from '../../../src/service/http/build-app'
-import { MAX_BODY_DEPTH } from '../../../src/service/http/json-body-parser'
 import { ErrorEnvelopeSchema, type ErrorCode } from '../../../src/shared/api/errors'
 import { OUTCOME_SHAPE_TYPES } from '../../../src/shared/api/outcome-shape'
 import { VOICE_IDS } from '../../../src/shared/voices'
+import {
+  bodyCases,
+  hugeString,
+  isBodyError,
+  lengthAround,
+  nonBlank,
+  oddString,
+  parserSafe,
+  pollutedBody,
+  refused,
+  safeKey,
+  wrongValue,
+  type BodyCase,
+  type BodySpec,
+  type Expected,
+} from '../../helpers/fuzz-arbitraries'
 import { startTestService, type TestService } from '../../helpers/test-service'
 
 /** Runs per property: about 5,700 fuzzed requests in all, some 10 s on 2 cores (app.inject, no socket). */
@@ -38,23 +53,6 @@ const CODES_BY_STATUS: Record<number, readonly ErrorCode[]> = {
 // ---------------------------------------------------------------------------------------------
 // Requests, answers and the invariants every answer must keep
 // ---------------------------------------------------------------------------------------------
-
-/** What a generated case knows about its answer, beyond the invariants. */
-interface Expected {
-  statuses: readonly number[]
-  code?: ErrorCode
-}
-
-interface BodyCase {
-  /** Sent as JSON by the helper. */
-  body?: unknown
-  /** Sent as is (malformed JSON, raw `__proto__` keys, deep nesting). */
-  rawBody?: string
-  headers?: Record<string, string>
-  /** A body with no Content-Type header at all (the helper always adds one). */
-  withoutContentType?: boolean
-  expected?: Expected
-}
 
 interface FuzzRequest extends BodyCase {
   method: 'POST' | 'PATCH' | 'DELETE'
@@ -159,33 +157,6 @@ function deleteCreatedAgent(fixture: Fixture) {
 // Value generators
 // ---------------------------------------------------------------------------------------------
 
-/** Strings of exactly n-2 .. n+2 characters, to sit on both sides of a length limit. */
-const lengthAround = (n: number, char = 'a') => fc.integer({ min: n - 2, max: n + 2 }).map((length) => char.repeat(Math.max(0, length)))
-
-const hugeString = fc.integer({ min: 2_000, max: 150_000 }).map((length) => 'x'.repeat(length))
-/** Strings with lone surrogates and control characters, which survive JSON but not every store. */
-const oddString = fc.constantFrom('\ud800', 'a\udfffb', '\u0000', '\u202e\u200b', ' \t\n ', 'مرحبا {{name}}', '😀'.repeat(30))
-
-/** A value of some JSON type, for a field that expects another. */
-const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.string(),
-  hugeString,
-  oddString,
-  fc.integer(),
-  fc.integer({ max: -1 }),
-  fc.double(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }),
-  fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
-)
-
-/** Printable text that is not blank (trimmed fields need at least one real character). */
-const nonBlank = (maxLength: number) => fc.string({ minLength: 1, maxLength }).filter((value) => value.trim().length > 0)
-/** Object keys that are never refused by the JSON parser itself. */
-const safeKey = (key: string) => key !== '__proto__' && key !== 'constructor' && key !== 'prototype'
-/** Random JSON may hold keys the parser refuses outright; valid bodies must not. */
-const parserSafe = <T>(values: fc.Arbitrary<T>) => values.filter((value) => !/"(__proto__|constructor)"/.test(JSON.stringify(value)))
 const boolish = fc.oneof(fc.boolean(), fc.constantFrom<unknown>('true', 'false', 0, 1, null))
 
 // outcomeResponseShape ------------------------------------------------------------------------
@@ -351,8 +322,6 @@ const validCreateBody = fc
   .record({ changes: validAgentChanges, agentName: nonBlank(40), description: fc.option(fc.string({ maxLength: 80 }), { nil: undefined }) })
   .map(({ changes, agentName, description }) => ({ ...changes, agentName, ...(description === undefined ? {} : { description }) }))
 
-/** Number literals JSON.stringify never writes: overflow to Infinity, exponents, -0, huge integers. */
-const numberLiteral = fc.constantFrom('1e400', '-1e400', '1E3', '3.6e3', '1.0', '3600.0000000000001', '-0', '0.1e1', '12345678901234567890123', '1e-400', '0x10', '01', '+1', '.5')
 
 // Phone number fields -------------------------------------------------------------------------
 
@@ -411,188 +380,13 @@ const randomId = fc.oneof(
 // Body generators, shared by every endpoint
 // ---------------------------------------------------------------------------------------------
 
-interface BodySpec {
-  /** The endpoint's real field names, each with values from valid to absurd. */
-  fields: Record<string, fc.Arbitrary<unknown>>
-  /** Bodies the endpoint accepts, with the statuses a valid body may get on the fixture. */
-  valid: fc.Arbitrary<Record<string, unknown>>
-  validStatuses: readonly number[]
-  /** Fields that take numbers, for literal forms that JSON.stringify never writes. */
-  numberFields?: string[]
-}
-
-const accepted = (statuses: readonly number[]): Expected => ({ statuses })
-const refused = (code: ErrorCode): Expected => ({ statuses: [code === 'UNSUPPORTED_MEDIA_TYPE' ? 415 : 400], code })
-
-/** Whole bodies of any shape: primitives, arrays, objects, nothing at all. */
-const wholeValueBody = fc.oneof(fc.anything(), fc.jsonValue()).map((body): BodyCase => ({ body }))
-
-/** The real field names, every value of a wrong type. */
-const wrongTypedFields = (spec: BodySpec) =>
-  fc.record(Object.fromEntries(Object.keys(spec.fields).map((name) => [name, wrongValue])), { requiredKeys: [] }).map((body): BodyCase => ({ body }))
-
-/** A valid body with one field replaced by a value from that field's generator. */
-const nearValid = (spec: BodySpec) =>
-  fc.oneof(...Object.entries(spec.fields).map(([name, values]) => fc.record({ valid: spec.valid, value: values }).map(({ valid, value }): BodyCase => ({ body: { ...valid, [name]: value } }))))
-
-/** A valid body with unknown keys besides: strict bodies refuse them (or the parser does). */
-const unknownKeys = (spec: BodySpec) =>
-  fc
-    .record({
-      valid: spec.valid,
-      extra: fc.dictionary(
-        fc.string().filter((key) => !Object.hasOwn(spec.fields, key) && key !== 'constructor'),
-        fc.jsonValue({ maxDepth: 2 }),
-        { minKeys: 1, maxKeys: 3 },
-      ),
-    })
-    .map(({ valid, extra }): BodyCase => ({ body: { ...valid, ...extra }, expected: { statuses: [400] } }))
-
-/** A valid body, sometimes with a numeric field written as an odd literal. */
-function validBody(spec: BodySpec): fc.Arbitrary<BodyCase> {
-  const plain = spec.valid.map((body): BodyCase => ({ body, expected: accepted(spec.validStatuses) }))
-  if (!spec.numberFields) return plain
-  const marker = '@@number-literal@@'
-  const literal = fc.record({ valid: spec.valid, field: fc.constantFrom(...spec.numberFields), literal: numberLiteral }).map(({ valid, field, literal }): BodyCase => ({
-    rawBody: JSON.stringify({ ...valid, [field]: marker }).replace(JSON.stringify(marker), literal),
-  }))
-  return fc.oneof({ weight: 3, arbitrary: plain }, { weight: 1, arbitrary: literal })
-}
-
-/** A JSON string for `name` with some characters written as \u escapes, in either hex case. */
-const escapedKey = (name: string) =>
-  fc.array(fc.constantFrom('plain', 'lower', 'upper'), { minLength: name.length, maxLength: name.length }).map((forms) => {
-    const chars = [...name].map((char, index) => {
-      const hex = char.charCodeAt(0).toString(16).padStart(4, '0')
-      return forms[index] === 'plain' ? char : `\\u${forms[index] === 'upper' ? hex.toUpperCase() : hex}`
-    })
-    return `"${chars.join('')}"`
-  })
-
-/**
- * `__proto__` and `constructor.prototype` keys, spelled plainly or with escapes, at the top or one
- * level down in a real field: always INVALID_JSON. The poison goes last, so no later duplicate key
- * can replace it.
- */
-const pollutedBody = (spec: BodySpec) =>
-  fc
-    .record({
-      valid: spec.valid,
-      protoKey: escapedKey('__proto__'),
-      constructorKey: escapedKey('constructor'),
-      value: fc.jsonValue({ maxDepth: 2 }),
-      constructorForm: fc.boolean(),
-      inField: fc.option(fc.constantFrom(...Object.keys(spec.fields)), { nil: undefined }),
-    })
-    .map(({ valid, protoKey, constructorKey, value, constructorForm, inField }): BodyCase => {
-      const poison = constructorForm ? `${constructorKey}:{"prototype":${JSON.stringify(value)}}` : `${protoKey}:${JSON.stringify(value)}`
-      const member = inField === undefined ? poison : `"${inField}":{${poison}}`
-      const head = JSON.stringify(valid).slice(0, -1)
-      return { rawBody: `${head}${head === '{' ? '' : ','}${member}}`, expected: refused('INVALID_JSON') }
-    })
-
-/** Nesting from 10 to 5,000 levels, whole or inside a field. Beyond 64 levels the parser refuses it. */
-const deeplyNested = (spec: BodySpec) =>
-  fc
-    .record({
-      levels: fc.oneof(fc.integer({ min: 10, max: 5_000 }), fc.integer({ min: MAX_BODY_DEPTH - 4, max: MAX_BODY_DEPTH + 4 })),
-      kind: fc.constantFrom('arrays', 'objects', 'constructors'),
-      inField: fc.option(fc.constantFrom(...Object.keys(spec.fields)), { nil: undefined }),
-    })
-    .map(({ levels, kind, inField }): BodyCase => {
-      const nested =
-        kind === 'arrays'
-          ? '['.repeat(levels) + ']'.repeat(levels)
-          : // A key named constructor (without prototype) is legal but makes the parser scan the whole tree.
-            `{"${kind === 'objects' ? 'a' : 'constructor'}":`.repeat(levels) + '{}' + '}'.repeat(levels)
-      const depth = (kind === 'arrays' ? levels : levels + 1) + (inField === undefined ? 0 : 1)
-      return {
-        rawBody: inField === undefined ? nested : `{"${inField}":${nested}}`,
-        expected: depth > MAX_BODY_DEPTH ? refused('VALIDATION_ERROR') : undefined,
-      }
-    })
-
-const JSON_TWEAKS: Record<string, (text: string) => string> = {
-  trailingGarbage: (text) => `${text}x`,
-  twoDocuments: (text) => `${text}${text}`,
-  byteOrderMark: (text) => `\uFEFF${text}`,
-  singleQuotes: (text) => text.replace(/"/g, "'"),
-  trailingComma: (text) => text.replace(/}$/, ',}'),
-  comment: (text) => `/* c */${text}`,
-  nanValue: (text) => text.replace(/^\{/, '{"x":NaN,'),
-  unquotedKey: (text) => text.replace(/^\{"(\w+)"/, '{$1'),
-  duplicateKeys: (text) => text.replace(/^\{/, '{"agentName":1,"phoneNumber":[],'),
-  rawControlChar: (text) => text.replace(/^\{/, '{"x":"a\u0001b",'),
-  badEscape: (text) => text.replace(/^\{/, '{"x":"\\x41",'),
-}
-
-/** Broken JSON: valid text cut short or mangled, and random text. */
-const malformedJson = (spec: BodySpec) =>
-  fc.oneof(
-    fc.record({ valid: spec.valid, cut: fc.nat() }).map(({ valid, cut }): BodyCase => {
-      const text = JSON.stringify(valid)
-      return { rawBody: text.slice(0, cut % text.length) }
-    }),
-    fc.record({ valid: spec.valid, tweak: fc.constantFrom(...Object.keys(JSON_TWEAKS)) }).map(({ valid, tweak }): BodyCase => ({ rawBody: JSON_TWEAKS[tweak]!(JSON.stringify(valid)) })),
-    fc.record({ valid: spec.valid, at: fc.nat(), junk: fc.string({ unit: 'binary', minLength: 1, maxLength: 3 }) }).map(({ valid, at, junk }): BodyCase => {
-      const text = JSON.stringify(valid)
-      const index = at % (text.length + 1)
-      return { rawBody: text.slice(0, index) + junk + text.slice(index) }
-    }),
-    fc.string({ unit: 'binary' }).map((rawBody): BodyCase => ({ rawBody })),
-    fc.string().map((rawBody): BodyCase => ({ rawBody })),
-  )
-
-/** Media types that are not JSON must be 415 whatever the body; JSON look-alikes may go either way. */
-const wrongContentType = (spec: BodySpec) =>
-  fc.oneof(
-    fc
-      .record({
-        text: fc.oneof(spec.valid.map((valid) => JSON.stringify(valid)), fc.string({ minLength: 1 })),
-        type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/json', '', 'missing'),
-      })
-      .map(({ text, type }): BodyCase => ({
-        rawBody: text,
-        ...(type === 'missing' ? { withoutContentType: true } : { headers: { 'content-type': type } }),
-        expected: refused('UNSUPPORTED_MEDIA_TYPE'),
-      })),
-    fc
-      .record({
-        valid: spec.valid,
-        type: fc.oneof(
-          fc.constantFrom('application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;', 'application/json; charset=latin1', 'application/jsonx', 'application/vnd.api+json', 'application/*', '*/*'),
-          fc.string(),
-        ),
-      })
-      .map(({ valid, type }): BodyCase => ({ rawBody: JSON.stringify(valid), headers: { 'content-type': type } })),
-  )
-
-const emptyBody = fc.constantFrom('', ' ', '\n\t', 'null', '{}', '[]', '""', '0', 'true').map((rawBody): BodyCase => ({ rawBody }))
-
-/** The whole mix for one endpoint; near-valid bodies weigh most, so validators are exercised deeply. */
-function bodyCases(spec: BodySpec): fc.Arbitrary<BodyCase> {
-  return fc.oneof(
-    { weight: 6, arbitrary: nearValid(spec) },
-    { weight: 2, arbitrary: validBody(spec) },
-    { weight: 2, arbitrary: wrongTypedFields(spec) },
-    { weight: 2, arbitrary: wholeValueBody },
-    { weight: 1, arbitrary: unknownKeys(spec) },
-    { weight: 1, arbitrary: pollutedBody(spec) },
-    { weight: 1, arbitrary: deeplyNested(spec) },
-    { weight: 2, arbitrary: malformedJson(spec) },
-    { weight: 1, arbitrary: wrongContentType(spec) },
-    { weight: 1, arbitrary: emptyBody },
-  )
-}
-
 /**
  * Puts a body on a URL. A URL the handler refuses (unknown id, missing query) is never accepted,
  * but body errors (400, 413, 415) still come first.
  */
 function onUrl(method: FuzzRequest['method'], url: string, body: BodyCase, urlIsValid: boolean): FuzzRequest {
   if (urlIsValid) return { method, url, ...body }
-  const bodyError = body.expected !== undefined && body.expected.statuses.every((status) => status >= 400)
-  return { method, url, ...body, expected: bodyError ? body.expected : { statuses: [400, 404, 413, 415] } }
+  return { method, url, ...body, expected: isBodyError(body) ? body.expected : { statuses: [400, 404, 413, 415] } }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -228,6 +228,10 @@ describe('GET /v1/jobs and POST /v1/jobs/all', () => {
     expect((await list({ search: 'delivery 12' })).jobs.map((job) => job.title)).toEqual(['Support call 12'])
     expect((await list({ search: 'الاستشارة' })).jobs.map((job) => job.id)).toEqual([seeded[7]!.id])
     expect((await list({ search: seeded[3]!.id.toUpperCase() })).jobs.map((job) => job.id)).toEqual([seeded[3]!.id])
+    // An id search counts its one job on every page, and none when a filter leaves it out.
+    expect(await list({ search: seeded[3]!.id, skip: 2 })).toMatchObject({ jobs: [], filtered: 1 })
+    const otherStatus = seeded[3]!.status === 'FAILED' ? 'COMPLETED' : 'FAILED'
+    expect(await list({ search: seeded[3]!.id, status: otherStatus })).toMatchObject({ jobs: [], filtered: 0 })
     expect((await list({ search: '"*' })).filtered).toBe(0)
 
     const item = first.jobs[0]!
