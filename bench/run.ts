@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the service's speed targets, measured in one run on this machine:
  * start-up, GET of an agent against a bare node:http ceiling, job lists and search at a
- * million jobs, job pickup, TTS throughput and AI content time.
+ * million jobs, job pickup, TTS throughput, AI content time, webhook throughput and latency.
  * Writes bench/results/latest.json. Run after `npm run build` (the npm script does).
  */
 import autocannon from 'autocannon'
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { benchAiContent } from './ai-content'
 import { benchJobs } from './jobs'
 import { benchTts } from './tts'
+import { benchWebhooks } from './webhooks'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'out/main/cli.js')
@@ -197,6 +198,8 @@ async function main(): Promise<void> {
   console.log('tts', results.tts)
   results.aiContent = await benchAiContent()
   console.log('aiContent', results.aiContent)
+  results.webhooks = await benchWebhooks()
+  console.log('webhooks', results.webhooks)
   const file = join(ROOT, 'bench/results/latest.json')
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
   console.log(`written to ${file}`)

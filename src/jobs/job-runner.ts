@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto'
-import { hostname } from 'node:os'
 import type { JobType } from '../shared/api/jobs'
 import type { JobOutcome, JobRecord, JobsRepository } from '../store/jobs-repository'
 import { JobError } from './job-error'
+import { isDeadLeaseOwner, leaseOwnerName } from './lease-owner'
 
 /** Does one job's work. Must honour `signal` (timeout, shutdown) and may throw JobError. */
 export type JobHandler = (job: JobRecord, signal: AbortSignal) => Promise<JobOutcome>
@@ -19,29 +18,16 @@ export interface JobRunnerOptions {
   retryDelayMs?: number
   now?: () => number
   timestamp?: () => string
+  /**
+   * Called inside the transaction that ends a job (COMPLETED or FAILED), with the job as
+   * ended: what it writes commits with the job's end or not at all (the webhook outbox).
+   */
+  onJobEnding?: (job: JobRecord) => void
   /** Called after a job ended (COMPLETED or FAILED) and was written. */
   onJobEnded?: (job: JobRecord) => void
   /** Called when a job started (after its lease was taken), for pickup latency and live views. */
   onJobStarted?: (job: JobRecord) => void
   onError?: (error: unknown, job: JobRecord) => void
-}
-
-/** A lease owner names the process, so a restart on this host can tell a dead owner at once. */
-function ownerName(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
-}
-
-function isDeadOwner(owner: string, self: string): boolean {
-  const [host, pidText] = owner.split(':')
-  if (host !== hostname() || owner === self) return false
-  const pid = Number(pidText)
-  if (pid === process.pid) return true // an earlier runner of this process, stopped
-  try {
-    process.kill(pid, 0)
-    return false
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH'
-  }
 }
 
 /**
@@ -50,7 +36,7 @@ function isDeadOwner(owner: string, self: string): boolean {
  * a time limit and a bounded number of attempts. `stop()` lets running jobs finish.
  */
 export class JobRunner {
-  private readonly owner = ownerName()
+  private readonly owner = leaseOwnerName()
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>()
   private readonly stopController = new AbortController()
   private retryTimer: NodeJS.Timeout | undefined
@@ -77,7 +63,7 @@ export class JobRunner {
     if (this.started) return
     this.started = true
     for (const owner of this.options.jobs.pendingLeaseOwners()) {
-      if (isDeadOwner(owner, this.owner)) this.options.jobs.releaseLeasesOf(owner)
+      if (isDeadLeaseOwner(owner, this.owner)) this.options.jobs.releaseLeasesOf(owner)
     }
     this.wake()
   }
@@ -147,7 +133,7 @@ export class JobRunner {
       if (!handler) throw new JobError('UNSUPPORTED_JOB_TYPE', `This VoiceDesk cannot run ${job.type} jobs`)
       const outcome = await handler(job, signal)
       signal.throwIfAborted()
-      if (this.options.jobs.complete(job.id, this.owner, outcome, this.timestamp())) this.ended(job.id)
+      this.end(() => this.options.jobs.complete(job.id, this.owner, outcome, this.timestamp()), job.id)
     } catch (error) {
       if (this.stopController.signal.aborted) {
         // Shutdown, not failure: the job runs again on the next start.
@@ -164,14 +150,30 @@ export class JobRunner {
       if (failure.retryable && job.attempts < this.maxAttempts) {
         const runAfter = this.now() + this.retryDelayMs * 4 ** (job.attempts - 1)
         this.options.jobs.retryLater(job.id, this.owner, runAfter, failure.code, failure.message)
-      } else if (this.options.jobs.fail(job.id, this.owner, failure.code, failure.message, this.timestamp())) {
-        this.ended(job.id)
+      } else {
+        this.end(() => this.options.jobs.fail(job.id, this.owner, failure.code, failure.message, this.timestamp()), job.id)
       }
     }
   }
 
-  private ended(id: string): void {
-    const job = this.options.jobs.findById(id)
-    if (job) this.options.onJobEnded?.(job)
+  /** Writes a job's end (when this runner still holds it) and what must commit with it, then tells. */
+  private end(write: () => boolean, id: string): void {
+    const endWith = (hook: ((job: JobRecord) => void) | undefined) =>
+      this.options.jobs.inTransaction(() => {
+        if (!write()) return undefined
+        const job = this.options.jobs.findById(id)!
+        hook?.(job)
+        return job
+      })
+    let ended: JobRecord | undefined
+    try {
+      ended = endWith(this.options.onJobEnding)
+    } catch (error) {
+      // A failing hook is a bug elsewhere; the job must still end rather than run forever.
+      const job = this.options.jobs.findById(id)
+      if (job) this.options.onError?.(error, job)
+      ended = endWith(undefined)
+    }
+    if (ended) this.options.onJobEnded?.(ended)
   }
 }

@@ -4,6 +4,7 @@ import { pino } from 'pino'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore } from '../store/store'
 import { AiContentSettingSchema } from './ai-content-settings'
+import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
 import { bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from './runtime'
@@ -17,6 +18,7 @@ Usage:
   voicedesk keys list [--data-dir DIR]
   voicedesk keys revoke <key id> [--data-dir DIR]
   voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR]
+  voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR]
   voicedesk --version | --help
 
 serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}:${DEFAULT_PORT}
@@ -26,6 +28,10 @@ keys       Manages the API keys of the default project. A new key is shown once.
 ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
            OpenAI-compatible chat endpoint such as a local Ollama (base URL .../v1).
            Takes effect at the next start of the service.
+webhook-secret
+           Shows whether webhooks are signed, or sets the Standard Webhooks signing secret
+           (generate prints a new one once; give it to your receivers). A running service
+           follows within a second.
 
 Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}`
 
@@ -191,6 +197,35 @@ function aiEngine(values: Values, positionals: string[]): void {
   }
 }
 
+function webhookSecret(values: Values, positionals: string[]): void {
+  const [action, secret] = positionals
+  const dataDir = dataDirOf(values)
+  const store = openStore(join(dataDir, 'voicedesk.db'))
+  try {
+    const settings = webhookSigningSettings(store, new SecretBox(loadOrCreateKeyFile(join(dataDir, 'secret.key'))))
+    if (action === undefined) {
+      const current = settings.signingSecret()
+      say(current === undefined ? 'Webhooks are not signed.' : `Webhooks are signed (webhook-signature) with the secret ending ${current.slice(-4)}.`)
+    } else if (action === 'generate') {
+      say(`Webhooks are now signed with this secret, shown only this once:\n${settings.setSigningSecret()}`)
+    } else if (action === 'set') {
+      if (!secret) throw new UsageError('webhook-secret set needs the secret (whsec_...)')
+      settings.setSigningSecret(secret)
+      say(`Webhooks are now signed with the secret ending ${secret.slice(-4)}.`)
+    } else if (action === 'clear') {
+      settings.clearSigningSecret()
+      say('Webhooks are no longer signed.')
+    } else {
+      throw new UsageError('webhook-secret takes no argument, or one of: generate, set <secret>, clear')
+    }
+  } catch (error) {
+    if (error instanceof InvalidSigningSecretError) throw new UsageError(error.message)
+    throw error
+  } finally {
+    store.close()
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
@@ -211,11 +246,15 @@ export async function main(argv: string[]): Promise<number> {
       aiEngine(values, rest)
       return 0
     }
+    if (command === 'webhook-secret') {
+      webhookSecret(values, rest)
+      return 0
+    }
     if (command === 'keys') {
       keys(values, rest)
       return 0
     }
-    throw new UsageError(command ? `Unknown command "${command}"` : 'Which command? serve or keys')
+    throw new UsageError(command ? `Unknown command "${command}"` : 'Which command? serve, keys, ai-engine or webhook-secret')
   } catch (error) {
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`)

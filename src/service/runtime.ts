@@ -13,12 +13,15 @@ import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
 import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore, type Store } from '../store/store'
+import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
 import { buildHttpApp } from './http/build-app'
 import { ApiKeyAuthenticator, bootstrapAccounts, type Bootstrap } from './ops/api-keys'
 import type { OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
+import { storeJobWebhook } from './ops/webhooks'
 import { createAiContentEngine } from './ai-content-settings'
 import { loadTemplateCatalogue } from './templates-catalogue'
+import { webhookSigningSettings } from './webhook-settings'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -56,6 +59,11 @@ export interface RuntimeConfig {
     /** How long stop() waits for running jobs. */
     graceMs?: number
   }
+  /** Webhook sender settings (defaults: 256 attempts in flight, 10 s each, the 8-try schedule), and hooks. */
+  webhooks?: Pick<WebhookSenderOptions, 'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher'> & {
+    /** How long stop() waits for attempts in flight. */
+    graceMs?: number
+  }
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
   now?: () => Date
@@ -80,6 +88,8 @@ export interface Runtime {
   readonly context: OpsContext
   /** Runs queued jobs from the moment the runtime exists (before and without listening). */
   readonly runner: JobRunner
+  /** Sends stored webhook deliveries, from the moment the runtime exists. */
+  readonly webhookSender: WebhookSender
   readonly app: FastifyInstance
   readonly bootstrap: Bootstrap
   /** Listens on host:port; resolves to the base URL (with the real port when port is 0). */
@@ -112,6 +122,14 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     let ttsEngine: Promise<TtsEngine> | undefined
     const aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
     let runner: JobRunner | undefined
+    const webhookSender = new WebhookSender({
+      deliveries: store.webhookDeliveries,
+      secrets,
+      signingSecret: webhookSigningSettings(store, secrets).signingSecret,
+      ...config.webhooks,
+      now: () => now().getTime(),
+      onError: (error, delivery) => log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed inside VoiceDesk'),
+    })
     const context: OpsContext = {
       store,
       secrets,
@@ -121,6 +139,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       agentEnvelopes: new ReadCache(() => store.changeVersion()),
       baseUrl: () => baseUrl,
       jobEnqueued: () => runner?.wake(),
+      webhookQueued: () => webhookSender.wake(),
       aiContentModel: () => aiContent.model,
     }
     runner = new JobRunner({
@@ -140,7 +159,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       timestamp: () => now().toISOString(),
       onError: (error, job) => log.error({ err: error, jobId: job.id, type: job.type }, 'job failed'),
       onJobStarted: config.jobs?.onJobStarted,
-      onJobEnded: config.jobs?.onJobEnded,
+      // The webhook is stored with the job's end, in one transaction, then sent once committed.
+      onJobEnding: (job) => storeJobWebhook(context, job),
+      onJobEnded: (job) => {
+        config.jobs?.onJobEnded?.(job)
+        if (job.webhookUrl) webhookSender.wake()
+      },
     })
     const app = await buildHttpApp({
       context,
@@ -150,12 +174,14 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       mediaDir,
     })
     runner.start()
+    webhookSender.start()
     const jobRunner = runner
     let stopping: Promise<void> | undefined
     return {
       store,
       context,
       runner: jobRunner,
+      webhookSender,
       app,
       bootstrap,
       start: async () => {
@@ -167,6 +193,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         (stopping ??= (async () => {
           await app.close()
           await jobRunner.stop(config.jobs?.graceMs)
+          // After the runner: jobs that ended while it drained have their deliveries tried too.
+          await webhookSender.stop(config.webhooks?.graceMs)
           await (await ttsEngine?.catch(() => undefined))?.close()
           store.close()
         })()),

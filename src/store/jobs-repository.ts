@@ -241,6 +241,11 @@ export class JobsRepository {
     return row && toRecord(row)
   }
 
+  /** Runs `work` in one transaction (nested calls join the outer one). */
+  inTransaction<T>(work: () => T): T {
+    return this.db.transaction(work)()
+  }
+
   /** Leases the oldest runnable job to `owner` until `leaseUntil` (ms), or answers undefined. */
   claimNext(owner: string, now: number, leaseUntil: number): JobRecord | undefined {
     const claimed = this.statements.claimNext.get({ owner, now, leaseUntil }) as { id: string } | undefined

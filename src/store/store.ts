@@ -5,6 +5,7 @@ import { openDatabase, type OpenDatabaseOptions } from './open-database'
 import { PhoneNumbersRepository } from './phone-numbers-repository'
 import { SettingsRepository } from './settings-repository'
 import { VoiceAgentsRepository } from './voice-agents-repository'
+import { WebhookDeliveriesRepository } from './webhook-deliveries-repository'
 
 /** How soon a commit by another process on the same file shows in changeVersion(). */
 export const OTHER_WRITERS_CHECK_MS = 1
@@ -17,6 +18,7 @@ export interface Store {
   phoneNumbers: PhoneNumbersRepository
   jobs: JobsRepository
   settings: SettingsRepository
+  webhookDeliveries: WebhookDeliveriesRepository
   /**
    * Changes whenever this connection wrote a row, and within OTHER_WRITERS_CHECK_MS of a
    * commit by another connection (another `voicedesk` on the same data folder): the key
@@ -52,6 +54,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
     phoneNumbers: new PhoneNumbersRepository(db),
     jobs: new JobsRepository(db),
     settings: new SettingsRepository(db),
+    webhookDeliveries: new WebhookDeliveriesRepository(db),
     changeVersion,
     transaction: (work) => db.transaction(work)(),
     close: () => {

@@ -20,6 +20,7 @@ import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
 import { registerVoiceRoutes } from './routes/v1/voices'
+import { registerWebhookRoutes } from './routes/v1/webhooks'
 import { SECURITY } from './route-schemas'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
@@ -109,6 +110,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceRoutes(v1)
       registerJobRoutes(v1, options.context)
+      registerWebhookRoutes(v1, options.context)
       v1.get('/openapi.json', { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', security: SECURITY } }, async () => app.swagger())
     },
     { prefix: '/v1' },

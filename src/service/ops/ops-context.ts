@@ -23,6 +23,8 @@ export interface OpsContext {
   baseUrl: () => string
   /** Tells the job runner a job was queued, so it starts at once rather than on a timer. */
   jobEnqueued: () => void
+  /** Tells the webhook sender a delivery is due now. */
+  webhookQueued: () => void
   /** `model`, `systemModelKey` and `processingType` of AI-content jobs, from the chosen engine. */
   aiContentModel: () => { model: string; systemModelKey: string; processingType: string }
   /** GET answers of agents as UTF-8 JSON bytes, by `<projectId>:<agentId>`, valid while the store is unchanged. */

@@ -5,6 +5,7 @@ import { startTestService } from '../../helpers/test-service'
 const SOME_ID = '9d6a1707-b717-4e39-b6d2-4bfd68aee57d'
 
 /** Every /v1 route, with a body where it takes one. */
+const SOME_DELIVERY_ID = 'msg_00000000000000000000000000000000'
 const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?: unknown }[] = [
   { method: 'GET', url: '/v1/voice-agents/templates' },
   { method: 'POST', url: `/v1/voice-agents/clone?voiceAgentId=${SOME_ID}`, body: { agentName: 'x' } },
@@ -30,6 +31,9 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   { method: 'GET', url: `/v1/jobs/ai-content?jobId=${SOME_ID}` },
   { method: 'GET', url: `/v1/jobs?jobId=${SOME_ID}` },
   { method: 'POST', url: `/v1/jobs/all?projectId=${SOME_ID}`, body: {} },
+  { method: 'GET', url: '/v1/webhooks/deliveries' },
+  { method: 'GET', url: `/v1/webhooks/deliveries/${SOME_DELIVERY_ID}` },
+  { method: 'POST', url: `/v1/webhooks/deliveries/${SOME_DELIVERY_ID}/redeliver` },
 ]
 
 describe('authentication', () => {
@@ -39,7 +43,9 @@ describe('authentication', () => {
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
       .filter((route) => route.includes(' /v1/'))
       .sort()
-    const tested = [...new Set(ROUTES.map((route) => `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}')}`))].sort()
+    const tested = [
+      ...new Set(ROUTES.map((route) => `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}')}`)),
+    ].sort()
     expect(tested).toEqual(documented)
   })
 

@@ -1,0 +1,236 @@
+import type { Database, Statement } from 'better-sqlite3'
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
+
+export interface DeliveryRecord {
+  /** Also the `webhook-id` header: the same on every attempt, so receivers can de-duplicate. */
+  id: string
+  projectId: string
+  event: string
+  jobId: string | null
+  url: string
+  authKey: string | null
+  /** Ciphertext from the SecretBox. */
+  authSecret: string | null
+  /** The exact JSON body every attempt sends. */
+  payload: string
+  status: DeliveryStatus
+  attempts: number
+  roundAttempts: number
+  /** When the next attempt is due (ms), or while leased when the lease ends; null once delivered or exhausted. */
+  nextAttemptAt: number | null
+  leaseOwner: string | null
+  leaseExpiresAt: number | null
+  lastStatusCode: number | null
+  lastError: string | null
+  createdAt: string
+  updatedAt: string
+  deliveredAt: string | null
+}
+
+export type NewDelivery = Pick<DeliveryRecord, 'id' | 'projectId' | 'event' | 'jobId' | 'url' | 'authKey' | 'authSecret' | 'payload' | 'createdAt'> & {
+  /** When the first attempt is due (ms). */
+  dueAt: number
+}
+
+export interface AttemptRecord {
+  deliveryId: string
+  attempt: number
+  startedAt: string
+  statusCode: number | null
+  latencyMs: number
+  error: string | null
+  responseExcerpt: string | null
+}
+
+/** What an attempt leads to: delivered, another try at `nextAttemptAt`, or no more tries. */
+export type AttemptOutcome = { status: 'DELIVERED' } | { status: 'PENDING'; nextAttemptAt: number } | { status: 'EXHAUSTED' }
+
+export interface DeliveryListQuery {
+  status?: DeliveryStatus
+  jobId?: string
+  limit: number
+  offset: number
+}
+
+const FIELDS: [keyof DeliveryRecord, string][] = [
+  ['id', 'id'],
+  ['projectId', 'project_id'],
+  ['event', 'event'],
+  ['jobId', 'job_id'],
+  ['url', 'url'],
+  ['authKey', 'auth_key'],
+  ['authSecret', 'auth_secret'],
+  ['payload', 'payload'],
+  ['status', 'status'],
+  ['attempts', 'attempts'],
+  ['roundAttempts', 'round_attempts'],
+  ['nextAttemptAt', 'next_attempt_at'],
+  ['leaseOwner', 'lease_owner'],
+  ['leaseExpiresAt', 'lease_expires_at'],
+  ['lastStatusCode', 'last_status_code'],
+  ['lastError', 'last_error'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+  ['deliveredAt', 'delivered_at'],
+]
+const SELECT_COLUMNS = FIELDS.map(([field, column]) => `d.${column} AS ${field}`).join(', ')
+/** RETURNING names the updated table's columns unqualified. */
+const RETURNING_COLUMNS = FIELDS.map(([field, column]) => `${column} AS ${field}`).join(', ')
+
+const ATTEMPT_COLUMNS = `delivery_id AS deliveryId, attempt, started_at AS startedAt, status_code AS statusCode,
+  latency_ms AS latencyMs, error, response_excerpt AS responseExcerpt`
+
+/** The outbox (deliveries waiting or done) and the journal of every attempt. */
+export class WebhookDeliveriesRepository {
+  private readonly statements: Record<
+    | 'insert'
+    | 'findById'
+    | 'findInProject'
+    | 'claimDue'
+    | 'insertAttempt'
+    | 'afterAttempt'
+    | 'release'
+    | 'leaseOwners'
+    | 'releaseOwner'
+    | 'nextDueAt'
+    | 'attemptsOf'
+    | 'redeliver',
+    Statement
+  >
+  private readonly listStatements = new Map<string, { page: Statement; count: Statement }>()
+
+  constructor(private readonly db: Database) {
+    this.statements = {
+      insert: db.prepare(`INSERT INTO webhook_deliveries (id, project_id, event, job_id, url, auth_key, auth_secret, payload, status,
+          next_attempt_at, created_at, updated_at)
+        VALUES (@id, @projectId, @event, @jobId, @url, @authKey, @authSecret, @payload, 'PENDING', @dueAt, @createdAt, @createdAt)`),
+      findById: db.prepare(`SELECT ${SELECT_COLUMNS} FROM webhook_deliveries d WHERE d.id = ?`),
+      findInProject: db.prepare(`SELECT ${SELECT_COLUMNS} FROM webhook_deliveries d WHERE d.id = ? AND d.project_id = ?`),
+      // One statement: the pick and the lease are one compare-and-swap, for a batch at a time.
+      // A lease also moves next_attempt_at to its end: leased rows leave the front of the due
+      // index (no claim steps over them), and come back due by themselves if their owner dies.
+      claimDue: db.prepare(`UPDATE webhook_deliveries SET lease_owner = @owner, lease_expires_at = @leaseUntil,
+          next_attempt_at = @leaseUntil, attempts = attempts + 1, round_attempts = round_attempts + 1
+        WHERE seq IN (SELECT seq FROM webhook_deliveries INDEXED BY webhook_deliveries_due
+          WHERE status = 'PENDING' AND next_attempt_at <= @now ORDER BY next_attempt_at LIMIT @limit)
+        RETURNING ${RETURNING_COLUMNS}`),
+      insertAttempt: db.prepare(`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, error, response_excerpt)
+        VALUES (@deliveryId, @attempt, @startedAt, @statusCode, @latencyMs, @error, @responseExcerpt)`),
+      afterAttempt: db.prepare(`UPDATE webhook_deliveries SET status = @status, next_attempt_at = @nextAttemptAt,
+          lease_owner = NULL, lease_expires_at = NULL, last_status_code = @statusCode, last_error = @error,
+          updated_at = @updatedAt, delivered_at = CASE WHEN @status = 'DELIVERED' THEN @updatedAt ELSE delivered_at END
+        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+      release: db.prepare(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = @now,
+          attempts = max(attempts - 1, 0), round_attempts = max(round_attempts - 1, 0)
+        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+      leaseOwners: db.prepare(`SELECT DISTINCT lease_owner FROM webhook_deliveries INDEXED BY webhook_deliveries_due
+        WHERE status = 'PENDING' AND lease_owner IS NOT NULL`).pluck(),
+      releaseOwner: db.prepare(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = @now
+        WHERE status = 'PENDING' AND lease_owner = @owner`),
+      nextDueAt: db.prepare(`SELECT min(next_attempt_at) FROM webhook_deliveries INDEXED BY webhook_deliveries_due WHERE status = 'PENDING'`).pluck(),
+      attemptsOf: db.prepare(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq`),
+      // A new round: the same delivery and webhook-id, due now, with the whole retry schedule again.
+      redeliver: db.prepare(`UPDATE webhook_deliveries SET status = 'PENDING', round_attempts = 0, next_attempt_at = @now,
+          lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
+        WHERE id = @id AND project_id = @projectId AND NOT (status = 'PENDING' AND lease_owner IS NOT NULL AND lease_expires_at >= @now)`),
+    }
+  }
+
+  /** Stores a delivery. Call it inside the transaction that makes its event true. */
+  insert(delivery: NewDelivery): void {
+    this.statements.insert.run(delivery)
+  }
+
+  findById(id: string): DeliveryRecord | undefined {
+    return this.statements.findById.get(id) as DeliveryRecord | undefined
+  }
+
+  findInProject(id: string, projectId: string): DeliveryRecord | undefined {
+    return this.statements.findInProject.get(id, projectId) as DeliveryRecord | undefined
+  }
+
+  /** Leases up to `limit` due deliveries to `owner` until `leaseUntil` (ms), counting their attempt. */
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): DeliveryRecord[] {
+    return this.statements.claimDue.all({ owner, now, leaseUntil, limit }) as DeliveryRecord[]
+  }
+
+  /**
+   * Journals attempts and moves their deliveries on, all in one transaction (one commit for
+   * a burst of answers). A delivery whose lease was lost meanwhile (another sender took it)
+   * keeps its state; its attempt is journaled all the same.
+   */
+  recordAttempts(owner: string, entries: { attempt: AttemptRecord; outcome: AttemptOutcome }[], updatedAt: string): void {
+    this.db.transaction(() => {
+      for (const { attempt, outcome } of entries) {
+        this.statements.insertAttempt.run(attempt)
+        this.statements.afterAttempt.run({
+          id: attempt.deliveryId,
+          owner,
+          status: outcome.status,
+          nextAttemptAt: outcome.status === 'PENDING' ? outcome.nextAttemptAt : null,
+          statusCode: attempt.statusCode,
+          error: attempt.error,
+          updatedAt,
+        })
+      }
+    })()
+  }
+
+  /** Gives a delivery back, due at `now`, without counting its attempt (the sender stopped mid-way). */
+  release(id: string, owner: string, now: number): void {
+    this.statements.release.run({ id, owner, now })
+  }
+
+  pendingLeaseOwners(): string[] {
+    return this.statements.leaseOwners.all() as string[]
+  }
+
+  releaseLeasesOf(owner: string, now: number): number {
+    return this.statements.releaseOwner.run({ owner, now }).changes
+  }
+
+  /** When the earliest waiting delivery falls due, or a lease runs out (ms), if any waits. */
+  nextDueAt(): number | undefined {
+    return (this.statements.nextDueAt.get() as number | null) ?? undefined
+  }
+
+  attemptsOf(deliveryId: string): AttemptRecord[] {
+    return this.statements.attemptsOf.all(deliveryId) as AttemptRecord[]
+  }
+
+  /**
+   * Queues a delivery of the project for a new round of attempts from now, whatever its state,
+   * unless an attempt is in flight. Answers the delivery, 'in-flight', or undefined when unknown.
+   */
+  redeliver(id: string, projectId: string, now: number, updatedAt: string): DeliveryRecord | 'in-flight' | undefined {
+    return this.db.transaction(() => {
+      if (this.statements.redeliver.run({ id, projectId, now, updatedAt }).changes === 1) return this.findById(id)
+      return this.findInProject(id, projectId) ? ('in-flight' as const) : undefined
+    })()
+  }
+
+  /** A page of the project's deliveries, newest first, with the counts a list shows. */
+  list(projectId: string, query: DeliveryListQuery): { records: DeliveryRecord[]; total: number; filtered: number } {
+    const { page, count } = this.listStatementsFor(query)
+    const bound = { projectId, status: query.status ?? null, jobId: query.jobId ?? null, limit: query.limit, offset: query.offset }
+    const total = this.listStatementsFor({}).count.get(bound) as number
+    return { records: page.all(bound) as DeliveryRecord[], total, filtered: count.get(bound) as number }
+  }
+
+  private listStatementsFor(query: Pick<DeliveryListQuery, 'status' | 'jobId'>): { page: Statement; count: Statement } {
+    const key = `${query.status ? 's' : ''}${query.jobId ? 'j' : ''}`
+    let statements = this.listStatements.get(key)
+    if (statements) return statements
+    const conditions = ['d.project_id = @projectId']
+    if (query.status) conditions.push('d.status = @status')
+    if (query.jobId) conditions.push('d.job_id = @jobId')
+    const where = conditions.join(' AND ')
+    statements = {
+      page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM webhook_deliveries d WHERE ${where} ORDER BY d.seq DESC LIMIT @limit OFFSET @offset`),
+      count: this.db.prepare(`SELECT count(*) FROM webhook_deliveries d WHERE ${where}`).pluck(),
+    }
+    this.listStatements.set(key, statements)
+    return statements
+  }
+}

@@ -1,0 +1,264 @@
+import { Agent, request, type Dispatcher } from 'undici'
+import { isDeadLeaseOwner, leaseOwnerName } from '../jobs/lease-owner'
+import type { SecretBox } from '../store/secret-box'
+import type { AttemptOutcome, AttemptRecord, DeliveryRecord, WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository'
+import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from './retry-schedule'
+import { signingKeyOf, signWebhook } from './webhook-signature'
+
+/** How much of a receiver's answer the journal keeps. */
+export const RESPONSE_EXCERPT_BYTES = 1024
+
+export interface WebhookSenderOptions {
+  deliveries: WebhookDeliveriesRepository
+  secrets: SecretBox
+  /** The operator's `whsec_` signing secret, read at every attempt; none means unsigned. */
+  signingSecret?: () => string | undefined
+  /** Attempts in flight at once. A receiver that never answers holds one for timeoutMs. */
+  concurrency?: number
+  /** One attempt's limit, from connecting to the end of the answer. */
+  timeoutMs?: number
+  /** Waits between tries (see retry-schedule.ts); tests pass short ones. */
+  retryDelaysMs?: readonly number[]
+  now?: () => number
+  random?: () => number
+  /** Called after every attempt was journaled, for live views. */
+  onAttempt?: (delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome) => void
+  /** Called when an attempt starts, for latency measurements. */
+  onAttemptStarted?: (delivery: DeliveryRecord) => void
+  onError?: (error: unknown, delivery: DeliveryRecord) => void
+  /** An undici dispatcher to send through; the sender's own keep-alive pool by default. */
+  dispatcher?: Dispatcher
+}
+
+interface AttemptResult {
+  statusCode: number | null
+  error: string | null
+  responseExcerpt: string | null
+}
+
+/**
+ * Sends stored deliveries: woken when one is stored, each attempt under a lease (so a delivery
+ * whose process died is sent again), journaled, and retried on the schedule until a 2xx
+ * answer or the last try. Redirects are not followed: a 3xx is a failed attempt.
+ */
+export class WebhookSender {
+  private readonly owner = leaseOwnerName()
+  private readonly inFlight = new Map<string, Promise<void>>()
+  private readonly stopController = new AbortController()
+  private readonly dispatcher: Dispatcher
+  private readonly ownsDispatcher: boolean
+  private timer: NodeJS.Timeout | undefined
+  /** Attempts answered but not yet journaled: written together, one commit per burst. */
+  private journalQueue: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }[] = []
+  private journalWritten: Promise<void> | undefined
+  private wakeScheduled = false
+  private started = false
+  private stopping = false
+  private readonly concurrency: number
+  private readonly timeoutMs: number
+  private readonly retryDelays: readonly number[]
+  private readonly now: () => number
+  private readonly random: () => number
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.concurrency = options.concurrency ?? 256
+    this.timeoutMs = options.timeoutMs ?? 10_000
+    this.retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
+    this.now = options.now ?? Date.now
+    this.random = options.random ?? Math.random
+    this.ownsDispatcher = !options.dispatcher
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, keepAliveTimeout: 4_000 })
+  }
+
+  /** Takes back the deliveries of dead senders on this host, then sends what is due. */
+  start(): void {
+    if (this.started) return
+    this.started = true
+    for (const owner of this.options.deliveries.pendingLeaseOwners()) {
+      if (isDeadLeaseOwner(owner, this.owner)) this.options.deliveries.releaseLeasesOf(owner, this.now())
+    }
+    this.wake()
+  }
+
+  /** Starts due deliveries in free slots. Cheap: called whenever a delivery is stored. */
+  wake(): void {
+    if (!this.started || this.stopping) return
+    clearTimeout(this.timer)
+    this.timer = undefined
+    const free = this.concurrency - this.inFlight.size
+    if (free > 0) {
+      const now = this.now()
+      for (const delivery of this.options.deliveries.claimDue(this.owner, now, now + this.timeoutMs + 30_000, free)) this.send(delivery)
+    }
+    if (this.inFlight.size < this.concurrency) this.scheduleNextDue()
+  }
+
+  get attemptsInFlight(): number {
+    return this.inFlight.size
+  }
+
+  /**
+   * Stops starting attempts and waits up to `graceMs` for those in flight; any still waiting
+   * then are cut off and given back uncounted, to be sent on the next start.
+   */
+  async stop(graceMs = 2_000): Promise<void> {
+    if (this.stopping) return
+    this.stopping = true
+    clearTimeout(this.timer)
+    let graceTimer: NodeJS.Timeout | undefined
+    const graceOver = new Promise<void>((resolve) => {
+      graceTimer = setTimeout(resolve, graceMs)
+    })
+    await Promise.race([Promise.all(this.inFlight.values()), graceOver])
+    clearTimeout(graceTimer)
+    this.stopController.abort()
+    await Promise.all(this.inFlight.values())
+    if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined)
+  }
+
+  /** One wake for a burst of finished attempts, so free slots are claimed in one batch. */
+  private wakeSoon(): void {
+    if (this.wakeScheduled) return
+    this.wakeScheduled = true
+    setImmediate(() => {
+      this.wakeScheduled = false
+      this.wake()
+    })
+  }
+
+  private scheduleNextDue(): void {
+    const next = this.options.deliveries.nextDueAt()
+    if (next === undefined) return
+    const delay = Math.max(1, next - this.now())
+    this.timer = setTimeout(() => this.wake(), Math.min(delay, 2 ** 31 - 1))
+    this.timer.unref()
+  }
+
+  private send(delivery: DeliveryRecord): void {
+    const done = this.attempt(delivery)
+      .catch((error: unknown) => this.options.onError?.(error, delivery))
+      .finally(() => {
+        this.inFlight.delete(delivery.id)
+        this.wakeSoon()
+      })
+    this.inFlight.set(delivery.id, done)
+  }
+
+  private async attempt(delivery: DeliveryRecord): Promise<void> {
+    this.options.onAttemptStarted?.(delivery)
+    const startedAt = new Date(this.now()).toISOString()
+    const started = performance.now()
+    const result = await this.post(delivery)
+    const latencyMs = Math.round((performance.now() - started) * 100) / 100
+    if (this.stopController.signal.aborted && result.statusCode === null) {
+      // Cut off by shutdown, not by the receiver: the attempt does not count.
+      this.options.deliveries.release(delivery.id, this.owner, this.now())
+      return
+    }
+    const attempt: AttemptRecord = { deliveryId: delivery.id, attempt: delivery.attempts, startedAt, latencyMs, ...result }
+    await this.journal({ delivery, attempt, outcome: this.outcomeOf(delivery, result) })
+  }
+
+  /**
+   * Queues an answered attempt for the journal; resolves once it is written. Answers that come
+   * in together (a burst to a fast receiver) share one transaction. Until then the delivery
+   * stays leased, so a crash in between only means it is sent again.
+   */
+  private journal(entry: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }): Promise<void> {
+    this.journalQueue.push(entry)
+    this.journalWritten ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        const batch = this.journalQueue
+        this.journalQueue = []
+        this.journalWritten = undefined
+        try {
+          this.options.deliveries.recordAttempts(this.owner, batch, new Date(this.now()).toISOString())
+        } catch (error) {
+          reject(error)
+          return
+        }
+        resolve()
+        for (const { delivery, attempt, outcome } of batch) this.options.onAttempt?.(delivery, attempt, outcome)
+      })
+    })
+    return this.journalWritten
+  }
+
+  private outcomeOf(delivery: DeliveryRecord, result: AttemptResult): AttemptOutcome {
+    if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return { status: 'DELIVERED' }
+    const wait = retryDelayMs(delivery.roundAttempts, this.retryDelays, this.random)
+    return wait === undefined ? { status: 'EXHAUSTED' } : { status: 'PENDING', nextAttemptAt: this.now() + wait }
+  }
+
+  /** One POST; never throws: what went wrong is the result. */
+  private async post(delivery: DeliveryRecord): Promise<AttemptResult> {
+    const timestamp = Math.floor(this.now() / 1000)
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'VoiceDesk-Webhooks/1',
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(timestamp),
+    }
+    if (delivery.authKey !== null && delivery.authSecret !== null) {
+      headers.authorization = `${delivery.authKey} ${this.options.secrets.decrypt(delivery.authSecret)}`
+    }
+    const secret = this.options.signingSecret?.()
+    const key = secret === undefined ? undefined : signingKeyOf(secret)
+    if (key) headers['webhook-signature'] = signWebhook(key, delivery.id, timestamp, delivery.payload)
+
+    const timeout = AbortSignal.timeout(this.timeoutMs)
+    const signal = AbortSignal.any([timeout, this.stopController.signal])
+    try {
+      const response = await request(delivery.url, { method: 'POST', headers, body: delivery.payload, dispatcher: this.dispatcher, signal })
+      const responseExcerpt = await readExcerpt(response.body)
+      const { statusCode } = response
+      let error: string | null = null
+      if (statusCode >= 300 && statusCode < 400) {
+        const location = response.headers.location
+        error = `Redirects are not followed (${statusCode}${typeof location === 'string' ? ` to ${location.slice(0, 200)}` : ''})`
+      } else if (statusCode >= 400) {
+        error = `The receiver answered ${statusCode}`
+      }
+      return { statusCode, error, responseExcerpt }
+    } catch (error) {
+      return { statusCode: null, error: describeNetworkError(error, timeout.aborted, this.timeoutMs), responseExcerpt: null }
+    }
+  }
+}
+
+/** The first KiB of an answer as text; the rest is left unread (the connection is then dropped). */
+async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string | null> {
+  const chunks: Buffer[] = []
+  let length = 0
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk)
+    length += chunk.length
+    if (length >= RESPONSE_EXCERPT_BYTES) break
+  }
+  if (length === 0) return null
+  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8')
+}
+
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'Connection refused',
+  ECONNRESET: 'The connection was reset',
+  ENOTFOUND: 'Host not found',
+  EAI_AGAIN: 'Host name lookup failed',
+  EHOSTUNREACH: 'Host unreachable',
+  ENETUNREACH: 'Network unreachable',
+  UND_ERR_SOCKET: 'The connection closed before an answer',
+  UND_ERR_CONNECT_TIMEOUT: 'Connecting timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'No answer in time',
+  UND_ERR_BODY_TIMEOUT: 'The answer stalled',
+}
+
+function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `No answer within ${Math.round(timeoutMs / 100) / 10} s`
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code
+  const known = code === undefined ? undefined : NETWORK_ERRORS[code]
+  if (known) return `${known} (${code})`
+  const message = error instanceof Error ? error.message : String(error)
+  return code ? `${message} (${code})` : message
+}
