@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import { isDeadLeaseOwner, leaseOwnerName } from '../jobs/lease-owner'
 import type { SecretBox } from '../store/secret-box'
 import type { AttemptOutcome, AttemptRecord, DeliveryRecord, WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository'
@@ -45,8 +45,8 @@ export class WebhookSender {
   private readonly owner = leaseOwnerName()
   private readonly inFlight = new Map<string, Promise<void>>()
   private readonly stopController = new AbortController()
-  private readonly dispatcher: Dispatcher
-  private readonly ownsDispatcher: boolean
+  /** undici is loaded on the first attempt: it costs some 0.15 s, which start-up need not pay. */
+  private client: Promise<{ request: typeof import('undici').request; dispatcher: Dispatcher }> | undefined
   private timer: NodeJS.Timeout | undefined
   /** Attempts answered but not yet journaled: written together, one commit per burst. */
   private journalQueue: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }[] = []
@@ -66,10 +66,15 @@ export class WebhookSender {
     this.retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
     this.now = options.now ?? Date.now
     this.random = options.random ?? Math.random
-    this.ownsDispatcher = !options.dispatcher
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, keepAliveTimeout: 4_000 })
+  }
+
+  private loadClient() {
+    return (this.client ??= import('undici').then(({ Agent, request }) => ({
+      request,
+      dispatcher:
+        this.options.dispatcher ??
+        new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, keepAliveTimeout: 4_000 }),
+    })))
   }
 
   /** Takes back the deliveries of dead senders on this host, then sends what is due. */
@@ -115,7 +120,8 @@ export class WebhookSender {
     clearTimeout(graceTimer)
     this.stopController.abort()
     await Promise.all(this.inFlight.values())
-    if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined)
+    // The sender's own pool is closed; one passed in belongs to the caller.
+    if (this.client && !this.options.dispatcher) await (await this.client).dispatcher.close().catch(() => undefined)
   }
 
   /** One wake for a burst of finished attempts, so free slots are claimed in one batch. */
@@ -211,7 +217,8 @@ export class WebhookSender {
     const timeout = AbortSignal.timeout(this.timeoutMs)
     const signal = AbortSignal.any([timeout, this.stopController.signal])
     try {
-      const response = await request(delivery.url, { method: 'POST', headers, body: delivery.payload, dispatcher: this.dispatcher, signal })
+      const { request, dispatcher } = await this.loadClient()
+      const response = await request(delivery.url, { method: 'POST', headers, body: delivery.payload, dispatcher, signal })
       const responseExcerpt = await readExcerpt(response.body)
       const { statusCode } = response
       let error: string | null = null
