@@ -9,7 +9,9 @@
  */
 import fc from 'fast-check'
 import { MAX_BODY_DEPTH } from '../../src/service/http/json-body-parser'
-import type { ErrorCode } from '../../src/shared/api/errors'
+import type { LightMyRequestResponse } from 'fastify'
+import { expect } from 'vitest'
+import { ErrorEnvelopeSchema, type ErrorCode } from '../../src/shared/api/errors'
 
 // ---------------------------------------------------------------------------------------------
 // What a generated case knows about its answer
@@ -251,4 +253,27 @@ export function bodyCases(spec: BodySpec): fc.Arbitrary<BodyCase> {
     { weight: 1, arbitrary: wrongContentType(spec) },
     { weight: 1, arbitrary: emptyBody },
   )
+}
+
+/**
+ * An error answer is exactly the contract's envelope (no stack, no Fastify fields such as
+ * statusCode), with a status this endpoint family may give and a code that status carries.
+ */
+export function expectErrorEnvelope(
+  response: LightMyRequestResponse,
+  codesByStatus: Record<number, readonly ErrorCode[]>,
+  what: string,
+  expectedCode?: ErrorCode,
+): void {
+  const status = response.statusCode
+  expect(Object.keys(codesByStatus), what).toContain(String(status))
+  expect(response.headers['content-type'], what).toMatch(/^application\/json/)
+  const body = response.json()
+  expect(ErrorEnvelopeSchema.safeParse(body).error?.issues ?? [], what).toEqual([])
+  expect(Object.keys(body).sort(), what).toEqual(['error', 'message', 'success'])
+  expect(Object.keys(body.error).sort(), what).toEqual(['code', 'details'])
+  for (const detail of body.error.details) expect(Object.keys(detail).sort(), what).toEqual(['message', 'path'])
+  expect(body.message.length, what).toBeGreaterThan(0)
+  expect(codesByStatus[status], what).toContain(body.error.code)
+  if (expectedCode) expect(body.error.code, what).toBe(expectedCode)
 }

@@ -15,11 +15,12 @@ import type { LightMyRequestResponse } from 'fastify'
 import fc from 'fast-check'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { BODY_LIMIT_BYTES } from '../../../src/service/http/build-app'
-import { ErrorEnvelopeSchema, type ErrorCode } from '../../../src/shared/api/errors'
+import type { ErrorCode } from '../../../src/shared/api/errors'
 import { OUTCOME_SHAPE_TYPES } from '../../../src/shared/api/outcome-shape'
 import { VOICE_IDS } from '../../../src/shared/voices'
 import {
   bodyCases,
+  expectErrorEnvelope,
   hugeString,
   isBodyError,
   lengthAround,
@@ -118,17 +119,7 @@ async function sendAndCheck(fixture: Fixture, request: FuzzRequest): Promise<Lig
     return response
   }
 
-  expect(Object.keys(CODES_BY_STATUS), what).toContain(String(status))
-  expect(response.headers['content-type'], what).toMatch(/^application\/json/)
-  const body = response.json()
-  // Exactly the envelope: no stack, no Fastify fields such as statusCode.
-  expect(ErrorEnvelopeSchema.safeParse(body).error?.issues ?? [], what).toEqual([])
-  expect(Object.keys(body).sort(), what).toEqual(['error', 'message', 'success'])
-  expect(Object.keys(body.error).sort(), what).toEqual(['code', 'details'])
-  for (const detail of body.error.details) expect(Object.keys(detail).sort(), what).toEqual(['message', 'path'])
-  expect(body.message.length, what).toBeGreaterThan(0)
-  expect(CODES_BY_STATUS[status], what).toContain(body.error.code)
-  if (request.expected?.code) expect(body.error.code, what).toBe(request.expected.code)
+  expectErrorEnvelope(response, CODES_BY_STATUS, what, request.expected?.code)
 
   const after = snapshot(fixture.service)
   if (after !== before) expect(JSON.parse(after), `stored data changed on an error answer: ${what}`).toEqual(JSON.parse(before))

@@ -23,7 +23,7 @@ import fc from 'fast-check'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { BODY_LIMIT_BYTES } from '../../../src/service/http/build-app'
 import { AI_PARTS } from '../../../src/shared/api/ai-parts'
-import { ErrorEnvelopeSchema, type ErrorCode } from '../../../src/shared/api/errors'
+import type { ErrorCode } from '../../../src/shared/api/errors'
 import {
   AiContentJobEnvelopeSchema,
   JOB_STATUSES,
@@ -38,6 +38,7 @@ import { searchWords, type JobRecord } from '../../../src/store/jobs-repository'
 import {
   accepted,
   bodyCases,
+  expectErrorEnvelope,
   isBodyError,
   lengthAround,
   nonBlank,
@@ -258,17 +259,7 @@ async function sendAndCheck(fixture: Fixture, request: FuzzRequest, onAccepted: 
     return response
   }
 
-  expect(Object.keys(CODES_BY_STATUS), what).toContain(String(status))
-  expect(response.headers['content-type'], what).toMatch(/^application\/json/)
-  const body = response.json()
-  // Exactly the envelope: no stack, no Fastify fields such as statusCode.
-  expect(ErrorEnvelopeSchema.safeParse(body).error?.issues ?? [], what).toEqual([])
-  expect(Object.keys(body).sort(), what).toEqual(['error', 'message', 'success'])
-  expect(Object.keys(body.error).sort(), what).toEqual(['code', 'details'])
-  for (const detail of body.error.details) expect(Object.keys(detail).sort(), what).toEqual(['message', 'path'])
-  expect(body.message.length, what).toBeGreaterThan(0)
-  expect(CODES_BY_STATUS[status], what).toContain(body.error.code)
-  if (request.expected?.code) expect(body.error.code, what).toBe(request.expected.code)
+  expectErrorEnvelope(response, CODES_BY_STATUS, what, request.expected?.code)
 
   const after = snapshot(fixture.service)
   if (after.text !== before.text) expect(after, `stored data changed on an error answer: ${what}`).toEqual(before)
