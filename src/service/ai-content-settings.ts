@@ -42,3 +42,49 @@ export function createAiContentEngine(store: Store, secrets: SecretBox, override
     model: { model: setting.model, systemModelKey: 'ai-content-openai-compatible', processingType: 'ASYNC' },
   }
 }
+
+/** The stored setting (offline when none was chosen). */
+export function readAiContentSetting(store: Store): AiContentSetting {
+  return store.settings.get('aiContent', AiContentSettingSchema) ?? { engine: 'offline' }
+}
+
+/** What the operator may see of the setting: everything but the API key, of which only its presence shows. */
+export function aiContentSettingView(setting: AiContentSetting) {
+  if (setting.engine === 'offline') return { engine: 'offline' as const }
+  return {
+    engine: 'openai-compatible' as const,
+    baseUrl: setting.baseUrl,
+    model: setting.model,
+    hasApiKey: setting.apiKeySealed !== undefined,
+    ...(setting.timeoutMs === undefined ? {} : { timeoutMs: setting.timeoutMs }),
+  }
+}
+
+export type AiContentSettingChange =
+  | { engine: 'offline' }
+  | { engine: 'openai-compatible'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number }
+
+/**
+ * Chooses the engine. The API key is write-only: given, it is sealed and replaces the old
+ * one; left out, the key already stored for an OpenAI-compatible engine is kept (so a form
+ * can change the model without asking for the key again). Choosing offline forgets it.
+ */
+export function saveAiContentSetting(store: Store, secrets: SecretBox, change: AiContentSettingChange): AiContentSetting {
+  let setting: AiContentSetting
+  if (change.engine === 'offline') {
+    setting = { engine: 'offline' }
+  } else {
+    const previous = readAiContentSetting(store)
+    const apiKeySealed =
+      change.apiKey !== undefined ? secrets.encrypt(change.apiKey) : previous.engine === 'openai-compatible' ? previous.apiKeySealed : undefined
+    setting = AiContentSettingSchema.parse({
+      engine: 'openai-compatible',
+      baseUrl: change.baseUrl,
+      model: change.model,
+      ...(apiKeySealed === undefined ? {} : { apiKeySealed }),
+      ...(change.timeoutMs === undefined ? {} : { timeoutMs: change.timeoutMs }),
+    })
+  }
+  store.settings.set('aiContent', setting)
+  return setting
+}

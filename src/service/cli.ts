@@ -1,11 +1,12 @@
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore } from '../store/store'
 import { AiContentSettingSchema } from './ai-content-settings'
 import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
-import { bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey } from './ops/api-keys'
+import { appKeyIdOf, bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from './runtime'
 import { defaultDataDir } from './data-dir'
@@ -107,6 +108,8 @@ async function serve(values: Values): Promise<void> {
     port,
     host,
     fixedApiKey,
+    // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.
+    rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     // JSON lines on stderr, so stdout keeps the start-up banner alone.
     log: pino({ level: logLevel, redact: ['req.headers.authorization', 'headers.authorization'] }, pino.destination(2)),
   })
@@ -135,6 +138,7 @@ async function serve(values: Values): Promise<void> {
     lines.push(`API key: ${bootstrap.keyHint} (created earlier; run "voicedesk keys create" for a new one)`)
   }
   const shownKey = bootstrap.createdKey ?? (bootstrap.keySource === 'environment' ? '$VOICEDESK_API_KEY' : '<your key>')
+  lines.push(`Operator UI: ${url}/app/#token=${runtime.uiToken}`)
   lines.push(`Try: curl -H "Authorization: Token ${shownKey}" ${url}/v1/voice-agents/templates`)
   say(lines.join('\n'))
 
@@ -151,9 +155,11 @@ function keys(values: Values, positionals: string[]): void {
       const { record, key } = createApiKey(context, projectId, values.name ?? 'CLI key')
       process.stdout.write(`Created key ${record.id} (${record.name}). Shown only this once:\n${key}\n`)
     } else if (action === 'list') {
+      const appKeyId = appKeyIdOf(store)
       for (const key of listApiKeys(context, projectId)) {
         const state = key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`
-        process.stdout.write(`${key.id}  ${key.keyHint}  ${key.name}  created ${key.createdAt}  ${state}\n`)
+        const app = key.id === appKeyId ? '  (the app itself acts with it; it works over no HTTP)' : ''
+        process.stdout.write(`${key.id}  ${key.keyHint}  ${key.name}  created ${key.createdAt}  ${state}${app}\n`)
       }
     } else if (action === 'revoke') {
       if (!id) throw new UsageError('keys revoke needs the id of the key (see "voicedesk keys list")')

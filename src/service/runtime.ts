@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
+import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
@@ -15,8 +16,14 @@ import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore, type Store } from '../store/store'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
 import { buildHttpApp } from './http/build-app'
-import { ApiKeyAuthenticator, bootstrapAccounts, type Bootstrap } from './ops/api-keys'
-import type { OpsContext, SipSettings } from './ops/ops-context'
+import type { IpcEvent } from '../shared/ipc/operations'
+import type { JobRecord } from '../store/jobs-repository'
+import type { AttemptOutcome, AttemptRecord, DeliveryRecord } from '../store/webhook-deliveries-repository'
+import { createOperatorHandlers, type OperatorHandlers } from './ipc/operator-handlers'
+import { OperatorEventHub, type OperatorEvents } from './ipc/operator-events'
+import { VoiceSamples } from './ipc/voice-samples'
+import { ApiKeyAuthenticator, bootstrapAccounts, ensureAppIdentity, type Bootstrap } from './ops/api-keys'
+import type { Caller, OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
 import { storeJobWebhook } from './ops/webhooks'
 import { createAiContentEngine } from './ai-content-settings'
@@ -64,6 +71,8 @@ export interface RuntimeConfig {
     /** How long stop() waits for attempts in flight. */
     graceMs?: number
   }
+  /** The built renderer (out/renderer), served at /app/ for browser mode; without it /app/ answers 404. */
+  rendererDir?: string
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
   now?: () => Date
@@ -92,6 +101,19 @@ export interface Runtime {
   readonly webhookSender: WebhookSender
   readonly app: FastifyInstance
   readonly bootstrap: Bootstrap
+  /** The service log given in the config (silent by default). */
+  readonly log: Logger
+  /** The identity the operator UI acts with: the app's own key record in the default project. */
+  readonly appCaller: Caller
+  /** Live updates for the operator UI (jobs queued, started, ended; webhook attempts). */
+  readonly events: OperatorEvents
+  /**
+   * The secret of browser mode's /ipc and /app, random on every start (the CLI prints it in
+   * the link to the UI). The Electron window needs none: IPC reaches only its own frame.
+   */
+  readonly uiToken: string
+  /** The operator UI's handler table for a transport (the host shows in service.info). */
+  operatorHandlers(host: 'desktop' | 'browser'): OperatorHandlers
   /** Listens on host:port; resolves to the base URL (with the real port when port is 0). */
   start(): Promise<string>
   /**
@@ -110,6 +132,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   const store = openStore(join(config.dataDir, 'voicedesk.db'), { nativeBinding: config.nativeBinding })
   try {
     const bootstrap = bootstrapAccounts(store, now(), config.fixedApiKey)
+    const appCaller = ensureAppIdentity(store, now(), bootstrap)
     const sip = store.settings.get('sip', SipSettingsSchema) ?? DEFAULT_SIP_SETTINGS
     const log = config.log ?? pino({ level: 'silent' })
     const mediaDir = join(config.dataDir, 'media')
@@ -118,16 +141,55 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const host = config.host ?? DEFAULT_HOST
     let baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
 
-    // The speech engine starts on the first TTS job (WASM takes ~0.2 s), then stays warm.
+    // The speech engine starts on the first TTS job or voice sample (WASM takes ~0.2 s), then stays warm.
     let ttsEngine: Promise<TtsEngine> | undefined
-    const aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
+    let closing = false
+    const speechEngine = () =>
+      (ttsEngine ??= closing
+        ? Promise.reject(new Error('The runtime is stopping'))
+        : createEspeakTtsEngine().catch((error: unknown) => {
+            ttsEngine = undefined // a failed start is tried again by the next job
+            throw error
+          }))
+    // Read again when the operator chooses another engine (settings.setAiEngine): the next job uses it.
+    let aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
     let runner: JobRunner | undefined
+    const events = new OperatorEventHub((error, eventType) =>
+      log.error({ err: error, eventType }, 'a listener of operator events failed'),
+    )
+    const jobChanged = (job: JobRecord) =>
+      events.emit((): IpcEvent | undefined => {
+        if (job.projectId !== appCaller.projectId) return undefined // the UI sees the default project only
+        const { running, waiting } = store.jobs.queueCounts()
+        return { type: 'job.changed', job: { id: job.id, status: job.status, type: job.type, title: job.title }, runningJobs: running, pendingJobs: waiting }
+      })
+    const deliveryAttempted = (delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome) =>
+      events.emit((): IpcEvent | undefined =>
+        delivery.projectId !== appCaller.projectId
+          ? undefined
+          : {
+              type: 'delivery.attempted',
+              delivery: {
+                id: delivery.id,
+                jobId: delivery.jobId,
+                status: outcome.status,
+                attempts: attempt.attempt,
+                lastStatusCode: attempt.statusCode,
+                lastError: attempt.error,
+              },
+            },
+      )
+    const signing = webhookSigningSettings(store, secrets)
     const webhookSender = new WebhookSender({
       deliveries: store.webhookDeliveries,
       secrets,
-      signingSecret: webhookSigningSettings(store, secrets).signingSecret,
+      signingSecret: signing.signingSecret,
       ...config.webhooks,
       now: () => now().getTime(),
+      onAttempt: (delivery, attempt, outcome) => {
+        config.webhooks?.onAttempt?.(delivery, attempt, outcome)
+        deliveryAttempted(delivery, attempt, outcome)
+      },
       onError: (error, delivery) => log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed inside VoiceDesk'),
     })
     const context: OpsContext = {
@@ -138,7 +200,10 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       now,
       agentEnvelopes: new ReadCache(() => store.changeVersion()),
       baseUrl: () => baseUrl,
-      jobEnqueued: () => runner?.wake(),
+      jobEnqueued: (job) => {
+        jobChanged(job) // first: waking the runner may start the job at once, and "started" must follow "queued"
+        runner?.wake()
+      },
       webhookQueued: () => webhookSender.wake(),
       aiContentModel: () => aiContent.model,
     }
@@ -146,11 +211,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       jobs: store.jobs,
       handlers: {
         TTS: createTtsJobHandler({
-          engine: () =>
-            (ttsEngine ??= createEspeakTtsEngine().catch((error: unknown) => {
-              ttsEngine = undefined // a failed start is tried again by the next job
-              throw error
-            })),
+          engine: speechEngine,
           mediaDir,
         }),
         AI_CONTENT: createAiContentJobHandler({ engine: () => aiContent.engine, jobs: store.jobs }),
@@ -158,20 +219,48 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       ...config.jobs,
       timestamp: () => now().toISOString(),
       onError: (error, job) => log.error({ err: error, jobId: job.id, type: job.type }, 'job failed'),
-      onJobStarted: config.jobs?.onJobStarted,
+      onJobStarted: (job) => {
+        config.jobs?.onJobStarted?.(job)
+        jobChanged(job)
+      },
       // The webhook is stored with the job's end, in one transaction, then sent once committed.
       onJobEnding: (job) => storeJobWebhook(context, job),
       onJobEnded: (job) => {
         config.jobs?.onJobEnded?.(job)
         if (job.webhookUrl) webhookSender.wake()
+        jobChanged(job)
       },
     })
+    const voiceSamples = new VoiceSamples(speechEngine)
+    const handlerTables = new Map<'desktop' | 'browser', OperatorHandlers>()
+    const operatorHandlers = (host: 'desktop' | 'browser') => {
+      let table = handlerTables.get(host)
+      if (!table) {
+        table = createOperatorHandlers({
+          context,
+          caller: appCaller,
+          host,
+          version: VERSION,
+          dataDir: config.dataDir,
+          voiceSamples,
+          webhookSigning: () => signing.signingSecret() !== undefined,
+          queueCounts: () => store.jobs.queueCounts(),
+          aiContentEngineChanged: () => {
+            aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
+          },
+        })
+        handlerTables.set(host, table)
+      }
+      return table
+    }
+    const uiToken = randomBytes(32).toString('base64url')
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context),
       version: VERSION,
       log,
       mediaDir,
+      operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
     })
     runner.start()
     webhookSender.start()
@@ -184,6 +273,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       webhookSender,
       app,
       bootstrap,
+      log,
+      appCaller,
+      events,
+      uiToken,
+      operatorHandlers,
       start: async () => {
         const address = await app.listen({ port, host })
         baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${(app.server.address() as AddressInfo).port}`
@@ -195,6 +289,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           await jobRunner.stop(config.jobs?.graceMs)
           // After the runner: jobs that ended while it drained have their deliveries tried too.
           await webhookSender.stop(config.webhooks?.graceMs)
+          closing = true // a voice sample asked for now must not start the engine again
           await (await ttsEngine?.catch(() => undefined))?.close()
           store.close()
         })()),

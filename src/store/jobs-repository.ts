@@ -177,6 +177,7 @@ export class JobsRepository {
     leaseOwners: Statement
     releaseOwner: Statement
     nextRunAfter: Statement
+    queueCounts: Statement
     counts: Statement
     projectsWithJobs: Statement
   }
@@ -211,6 +212,8 @@ export class JobsRepository {
       leaseOwners: db.prepare(`SELECT DISTINCT lease_owner FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NOT NULL`).pluck(),
       releaseOwner: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = ?`),
       nextRunAfter: db.prepare(`SELECT min(run_after) FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NULL`).pluck(),
+      queueCounts: db.prepare(`SELECT count(lease_owner) AS running, count(*) - count(lease_owner) AS waiting
+        FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING'`),
       counts: db.prepare('SELECT type, status, count FROM job_counts WHERE project_id = ? AND count > 0'),
       projectsWithJobs: db.prepare('SELECT COUNT(DISTINCT project_id) FROM job_counts WHERE count > 0').pluck(),
     }
@@ -284,6 +287,11 @@ export class JobsRepository {
   /** When the earliest waiting job may run (ms), if any waits. */
   nextRunAfter(): number | undefined {
     return (this.statements.nextRunAfter.get() as number | null) ?? undefined
+  }
+
+  /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */
+  queueCounts(): { running: number; waiting: number } {
+    return this.statements.queueCounts.get() as { running: number; waiting: number }
   }
 
   /**

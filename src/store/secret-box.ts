@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 
 const ALGORITHM = 'aes-256-gcm'
 const PREFIX = 'v1:'
@@ -30,11 +30,20 @@ export class SecretBox {
   }
 }
 
+/** The desktop app's key file, wrapped by the system keychain (Electron safeStorage), in its data folder. */
+export const WRAPPED_KEY_FILE = 'secret.key.safe'
+
 /**
  * The headless key: 32 random bytes in a file beside the database, readable by the owner
  * only. The desktop app wraps the same key with the OS keychain instead.
  */
 export function loadOrCreateKeyFile(file: string): Buffer {
+  if (existsSync(join(dirname(file), WRAPPED_KEY_FILE))) {
+    // A new plain key here would seal secrets the desktop app could never read, and could not read its own.
+    throw new Error(
+      `${dirname(file)} belongs to the desktop app: its secret key is sealed by the system keychain. Use the desktop app for it, or another --data-dir.`,
+    )
+  }
   if (existsSync(file)) {
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64')
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`)

@@ -1,7 +1,7 @@
-import { statSync, writeFileSync } from 'node:fs'
+import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadOrCreateKeyFile, SecretBox } from '../../src/store/secret-box'
+import { loadOrCreateKeyFile, SecretBox, WRAPPED_KEY_FILE } from '../../src/store/secret-box'
 import { makeTempDir } from '../helpers/temp-dir'
 
 describe('SecretBox', () => {
@@ -21,6 +21,13 @@ describe('SecretBox', () => {
     const flipped = sealed.slice(0, -2) + (sealed.at(-2) === 'A' ? 'B' : 'A') + sealed.at(-1)
     expect(() => box.decrypt(flipped)).toThrow()
     expect(() => new SecretBox(loadOrCreateKeyFile(join(directory, 'b.key'))).decrypt(sealed)).toThrow()
+  })
+
+  it("refuses the desktop app's data folder, whose key the system keychain seals", () => {
+    const directory = makeTempDir()
+    writeFileSync(join(directory, WRAPPED_KEY_FILE), 'wrapped by safeStorage')
+    expect(() => loadOrCreateKeyFile(join(directory, 'secret.key'))).toThrow(/belongs to the desktop app/)
+    expect(existsSync(join(directory, 'secret.key')), 'no second key was made').toBe(false)
   })
 
   it('keeps the key file private and stable across loads', () => {

@@ -16,6 +16,7 @@ import { requireApiKey } from './auth'
 import { createErrorHandler } from './error-handler'
 import { parseJsonBody } from './json-body-parser'
 import { registerMediaAndPreviews } from './routes/media-and-previews'
+import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
   log: Logger
   /** The folder of job audio, served at /media/. */
   mediaDir: string
+  /** Browser mode of the operator UI (/ipc, /ipc/events, /app/); left out, none of it is served. */
+  operator?: OperatorBridgeOptions
 }
 
 /**
@@ -127,5 +130,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     { prefix: '/v1' },
   )
   await registerMediaAndPreviews(app, options.context, options.mediaDir)
+  if (options.operator) {
+    await registerOperatorBridge(app, options.operator, (error, operation) =>
+      options.log.error({ err: error, operation }, 'operator UI operation failed'),
+    )
+  }
   return app
 }

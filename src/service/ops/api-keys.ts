@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { z } from 'zod'
 import type { ApiKeyRecord } from '../../store/accounts-repository'
 import type { Store } from '../../store/store'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
@@ -63,7 +64,9 @@ export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string, op
       }
       return { projectId: project.id, userId, keySource: 'environment', keyHint: keyHint(fixedKey) }
     }
-    const keys = store.accounts.listKeys(project.id).filter((key) => !key.revokedAt)
+    // The app's own key cannot be used over HTTP, so it does not count as a key the operator has.
+    const appKeyId = appKeyIdOf(store)
+    const keys = store.accounts.listKeys(project.id).filter((key) => !key.revokedAt && key.id !== appKeyId)
     if (keys.length > 0) return { projectId: project.id, userId, keySource: 'existing', keyHint: keys[0]!.keyHint }
     if (options.createKey === false) return { projectId: project.id, userId, keySource: 'existing', keyHint: '' }
     const key = generateApiKey()
@@ -101,10 +104,51 @@ export function listApiKeys(context: AccountsContext, projectId: string): ApiKey
   return context.store.accounts.listKeys(projectId)
 }
 
-export function revokeApiKey(context: AccountsContext, apiKeyId: string): void {
+/**
+ * Revokes a key. With `projectId`, a key of another project is unknown (NOT_FOUND). The app's
+ * own key is refused (CONFLICT): the operator UI acts with it, and it works nowhere else.
+ */
+export function revokeApiKey(context: AccountsContext, apiKeyId: string, projectId?: string): void {
+  if (projectId !== undefined && context.store.accounts.findKey(apiKeyId)?.projectId !== projectId) {
+    throw new ServiceError('NOT_FOUND', `No API key with id ${JSON.stringify(apiKeyId)} in this project`)
+  }
+  if (apiKeyId === appKeyIdOf(context.store)) {
+    throw new ServiceError('CONFLICT', 'This is the key the VoiceDesk app itself acts with; it cannot be revoked')
+  }
   if (!context.store.accounts.revokeKey(apiKeyId, timestamp(context))) {
     throw new ServiceError('NOT_FOUND', `No active API key with id ${JSON.stringify(apiKeyId)}`)
   }
+}
+
+/** The setting that remembers which key record is the app's own (see ensureAppIdentity). */
+const APP_KEY_SETTING = 'appKeyId'
+const AppKeySettingSchema = z.object({ id: z.string() })
+export const APP_KEY_NAME = 'VoiceDesk app'
+
+/** The id of the app's own key record, once ensureAppIdentity made it. */
+export function appKeyIdOf(store: Store): string | undefined {
+  return store.settings.get(APP_KEY_SETTING, AppKeySettingSchema)?.id
+}
+
+/**
+ * The identity the operator UI acts with (IPC and browser mode): the local user in the
+ * default project, through a key record of its own named "VoiceDesk app". Records the UI
+ * writes carry that key's id, as every record carries the key that wrote it. Its secret
+ * is random and thrown away at once, so the key can never be used over HTTP; the UI is
+ * authorised by its transport instead (Electron IPC, or the per-start UI token).
+ * Made on the first start that needs it, and again should its record ever be revoked.
+ */
+export function ensureAppIdentity(store: Store, now: Date, bootstrap: Pick<Bootstrap, 'projectId' | 'userId'>): Caller {
+  return store.transaction(() => {
+    const id = appKeyIdOf(store)
+    const existing = id === undefined ? undefined : store.accounts.findKey(id)
+    if (existing && !existing.revokedAt && existing.projectId === bootstrap.projectId) {
+      return { apiKeyId: existing.id, projectId: existing.projectId, userId: existing.userId }
+    }
+    const record = insertKey(store, bootstrap.projectId, bootstrap.userId, APP_KEY_NAME, generateApiKey(), now.toISOString())
+    store.settings.set(APP_KEY_SETTING, { id: record.id })
+    return { apiKeyId: record.id, projectId: record.projectId, userId: record.userId }
+  })
 }
 
 /** Resolves `Authorization` header values to a caller; one instance per runtime. */

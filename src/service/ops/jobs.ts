@@ -182,7 +182,7 @@ export function createTextToSpeechJob(context: OpsContext, caller: Caller, body:
     totalCost: ttsCost(body.text),
   }
   context.store.jobs.insert(record)
-  context.jobEnqueued()
+  context.jobEnqueued(record)
   return toTtsJobDto(context, record)
 }
 
@@ -213,7 +213,7 @@ export function createAiContentJob(context: OpsContext, caller: Caller, sourceId
     totalCost: aiContentCost(body.aiParts.length),
   }
   context.store.jobs.insert(record)
-  context.jobEnqueued()
+  context.jobEnqueued(record)
   return toAiContentJobDto(context, record)
 }
 

@@ -1,4 +1,5 @@
 import type { KeyIdentity } from '../../store/accounts-repository'
+import type { JobRecord } from '../../store/jobs-repository'
 import type { SecretBox } from '../../store/secret-box'
 import type { Store } from '../../store/store'
 import type { TemplateCatalogue } from '../templates-catalogue'
@@ -21,8 +22,8 @@ export interface OpsContext {
   now: () => Date
   /** The base URL clients reach this service at (for media and preview links), e.g. http://127.0.0.1:8740. */
   baseUrl: () => string
-  /** Tells the job runner a job was queued, so it starts at once rather than on a timer. */
-  jobEnqueued: () => void
+  /** Tells the job runner (and live views) a job was queued, so it starts at once rather than on a timer. */
+  jobEnqueued: (job: JobRecord) => void
   /** Tells the webhook sender a delivery is due now. */
   webhookQueued: () => void
   /** `model`, `systemModelKey` and `processingType` of AI-content jobs, from the chosen engine. */

@@ -1,0 +1,132 @@
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import type { ServerResponse } from 'node:http'
+import { join } from 'node:path'
+import { errorEnvelope } from '../../../shared/api/errors'
+import { BROWSER_BRIDGE, type IpcEvent } from '../../../shared/ipc/operations'
+import { invokeOperation } from '../../ipc/invoke-operation'
+import type { OperatorEvents } from '../../ipc/operator-events'
+import type { OperatorHandlers } from '../../ipc/operator-handlers'
+import { ServiceError } from '../../ops/service-error'
+
+export interface OperatorBridgeOptions {
+  /** The browser transport's handler table (service.info says host 'browser'). */
+  handlers: OperatorHandlers
+  events: OperatorEvents
+  /** The per-start UI token that /ipc needs. */
+  uiToken: string
+  /** The built renderer; /app/ answers 404 without it. */
+  rendererDir?: string
+}
+
+/** Logs what failed inside an operation (the caller gets INTERNAL and no details). */
+export type OperationFailureLogger = (error: unknown, operation: string) => void
+
+/** A comment line on every event stream this often, so proxies and browsers keep it open. */
+export const HEARTBEAT_MS = 15_000
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest()
+
+/** Compares in constant time: hashing first gives both sides the same length. */
+function tokenMatcher(uiToken: string): (candidate: string | undefined) => boolean {
+  const expected = sha256(uiToken)
+  return (candidate) => candidate !== undefined && timingSafeEqual(sha256(candidate), expected)
+}
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  return /^Bearer +(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
+}
+
+/**
+ * Browser mode: the operator UI served by `voicedesk serve` talks to the same handler table
+ * as the Electron window, over HTTP.
+ * - `POST /ipc/<operation>`: JSON input, answered 200 with the IpcResult (refusals included);
+ *   `Authorization: Bearer <ui token>`, else 401 in the /v1 envelope. Body limits and bad
+ *   JSON are answered in the envelope, by the app's own parser and error handler.
+ * - `GET /ipc/events?token=`: server-sent events, one `data: <IpcEvent JSON>` each.
+ * - `GET /app/`: the built renderer.
+ */
+export async function registerOperatorBridge(app: FastifyInstance, options: OperatorBridgeOptions, logFailure: OperationFailureLogger): Promise<void> {
+  const isUiToken = tokenMatcher(options.uiToken)
+  const streams = new Set<ServerResponse>()
+
+  // Event streams never end by themselves: closing the service ends them, or it would wait for the browser.
+  app.addHook('preClose', async () => {
+    for (const stream of streams) stream.end()
+    streams.clear()
+  })
+
+  await app.register(async (ipc) => {
+    ipc.get(BROWSER_BRIDGE.eventsPath, { schema: { hide: true } }, async (request, reply) => {
+      // EventSource sends no headers, so the token comes in the query.
+      const { token } = request.query as { token?: string }
+      if (!isUiToken(token)) throw new ServiceError('UNAUTHORIZED', 'Missing or wrong UI token: open the link that `voicedesk serve` printed')
+      reply.hijack()
+      const stream = reply.raw
+      stream.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      })
+      stream.write(': connected\n\n')
+      streams.add(stream)
+      const unsubscribe = options.events.subscribe((event: IpcEvent) => {
+        stream.write(`data: ${JSON.stringify(event)}\n\n`)
+      })
+      const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), HEARTBEAT_MS)
+      heartbeat.unref()
+      const end = () => {
+        clearInterval(heartbeat)
+        unsubscribe()
+        streams.delete(stream)
+        // Ended on our side too: a response left open keeps its connection from closing with the service.
+        if (!stream.writableEnded) stream.end()
+      }
+      request.raw.socket.once('close', end)
+      stream.once('close', end)
+    })
+
+    ipc.register(async (operations) => {
+      // Before the body is read: without the token nothing is parsed.
+      operations.addHook('onRequest', async (request) => {
+        if (!isUiToken(bearerOf(request))) {
+          throw new ServiceError('UNAUTHORIZED', 'Missing or wrong UI token: send "Authorization: Bearer <ui token>"')
+        }
+      })
+      operations.post('/ipc/:operation', { schema: { hide: true } }, async (request) => {
+        const { operation } = request.params as { operation: string }
+        return invokeOperation(options.handlers, operation, request.body, logFailure)
+      })
+    })
+  })
+
+  const rendererDir = options.rendererDir
+  if (rendererDir && existsSync(join(rendererDir, 'index.html'))) {
+    await app.register(async (scope) => {
+      await scope.register(fastifyStatic, {
+        root: rendererDir,
+        // Without its trailing slash, so that /app is redirected to /app/ (the page's relative ./assets/ need it).
+        prefix: BROWSER_BRIDGE.appPath.replace(/\/$/, ''),
+        index: ['index.html'],
+        redirect: true,
+        list: false,
+        dotfiles: 'deny',
+        // The page's own CSP is its <meta> (script-src 'self'); headers add what a meta cannot say.
+        setHeaders: (response, path) => {
+          response.header('x-content-type-options', 'nosniff')
+          response.header('referrer-policy', 'no-referrer')
+          response.header('content-security-policy', "frame-ancestors 'none'")
+          response.header('cache-control', path.endsWith('.html') ? 'no-store' : 'private, max-age=31536000, immutable')
+        },
+      })
+    })
+  } else {
+    app.get('/app', { schema: { hide: true } }, async (_request, reply) => reply.redirect(BROWSER_BRIDGE.appPath))
+    app.get(`${BROWSER_BRIDGE.appPath}*`, { schema: { hide: true } }, async (_request, reply) =>
+      reply.status(404).send(errorEnvelope('NOT_FOUND', 'The operator UI is not built here: run "npm run build" (out/renderer)')),
+    )
+  }
+}

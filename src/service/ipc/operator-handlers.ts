@@ -1,0 +1,146 @@
+import type { IpcOperationName, IpcOutput, IpcParsedInput } from '../../shared/ipc/operations'
+import { VOICES } from '../../shared/voices'
+import type { ApiKeyRecord } from '../../store/accounts-repository'
+import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../ai-content-settings'
+import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
+import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../ops/jobs'
+import type { Caller, OpsContext } from '../ops/ops-context'
+import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
+import { ServiceError } from '../ops/service-error'
+import {
+  cloneVoiceAgent,
+  createVoiceAgent,
+  deleteVoiceAgent,
+  getVoiceAgent,
+  listTemplates,
+  listVoiceAgents,
+  updateVoiceAgent,
+} from '../ops/voice-agents'
+import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
+import type { VoiceSamples } from './voice-samples'
+
+/** One function per operation; each takes its input already validated by the contract's schema. */
+export type OperatorHandlers = {
+  [N in IpcOperationName]: (input: IpcParsedInput<N>) => IpcOutput<N> | Promise<IpcOutput<N>>
+}
+
+export interface OperatorHandlerDeps {
+  context: OpsContext
+  /** The app's identity in the default project (ensureAppIdentity). */
+  caller: Caller
+  host: 'desktop' | 'browser'
+  version: string
+  dataDir: string
+  voiceSamples: VoiceSamples
+  /** Whether webhooks are signed now. */
+  webhookSigning: () => boolean
+  /** Unfinished jobs: held by a runner, and waiting. */
+  queueCounts: () => { running: number; waiting: number }
+  /** Called once a new AI-content engine was chosen, so the next job uses it. */
+  aiContentEngineChanged: () => void
+}
+
+function portOf(url: string): number {
+  const { port, protocol } = new URL(url)
+  return port ? Number(port) : protocol === 'https:' ? 443 : 80
+}
+
+/**
+ * The operator UI's handler table: every operation of the IPC contract, each a thin call of
+ * the same use case (src/service/ops) the /v1 routes call, as the app's identity. Transports
+ * (Electron IPC, browser mode's /ipc) reach it only through invokeOperation.
+ */
+export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandlers {
+  const { context, caller } = deps
+  const { store } = context
+
+  const toKeyInfo = (record: ApiKeyRecord, appKeyId: string | undefined) => ({
+    id: record.id,
+    name: record.name,
+    keyHint: record.keyHint,
+    createdAt: record.createdAt,
+    lastUsedAt: record.lastUsedAt,
+    revokedAt: record.revokedAt,
+    usedByApp: record.id === appKeyId,
+  })
+
+  const settings = () => ({
+    port: portOf(context.baseUrl()),
+    dataDir: deps.dataDir,
+    aiContent: aiContentSettingView(readAiContentSetting(store)),
+    webhookSigning: deps.webhookSigning(),
+    tts: { engine: 'espeak-ng' as const },
+  })
+
+  return {
+    'service.info': () => {
+      const appKeyId = appKeyIdOf(store)
+      const usable = listApiKeys(context, caller.projectId).find((key) => !key.revokedAt && key.id !== appKeyId)
+      const { running, waiting } = deps.queueCounts()
+      return {
+        url: context.baseUrl(),
+        version: deps.version,
+        dataDir: deps.dataDir,
+        port: portOf(context.baseUrl()),
+        projectId: caller.projectId,
+        keyHint: usable?.keyHint ?? '',
+        runningJobs: running,
+        pendingJobs: waiting,
+        host: deps.host,
+      }
+    },
+
+    'voices.list': () => [...VOICES],
+    'voices.sample': (input) => deps.voiceSamples.sample(input.voiceId, input.text),
+
+    'templates.list': () => listTemplates(context),
+
+    'agents.list': (input) => listVoiceAgents(context, caller, input),
+    'agents.get': (input) => getVoiceAgent(context, caller, input.id),
+    'agents.create': (input) => createVoiceAgent(context, caller, input),
+    'agents.update': (input) => updateVoiceAgent(context, caller, input.id, input.changes),
+    'agents.clone': ({ sourceId, agentName }) => cloneVoiceAgent(context, caller, sourceId, agentName === undefined ? undefined : { agentName }),
+    'agents.delete': (input) => deleteVoiceAgent(context, caller, input.id),
+
+    'numbers.list': (input) => listPhoneNumbers(context, caller, input),
+    'numbers.add': (input) => addPhoneNumber(context, caller, input),
+    'numbers.assign': (input) => assignPhoneNumber(context, caller, input),
+    'numbers.unassign': (input) => unassignPhoneNumber(context, caller, input),
+    'numbers.delete': (input) => deletePhoneNumber(context, caller, input.id),
+
+    'jobs.list': (input) => listJobs(context, caller, caller.projectId, input),
+    'jobs.get': (input) => {
+      const { previewUrl, data } = getJob(context, caller, input.id)
+      return { previewUrl, job: data }
+    },
+    'jobs.createTts': (input) => createTextToSpeechJob(context, caller, input),
+    'jobs.createAiContent': ({ sourceJobId, ...body }) => createAiContentJob(context, caller, sourceJobId, body),
+    'jobs.getAiContent': (input) => getAiContentJob(context, caller, input.id),
+
+    'webhooks.list': (input) => listDeliveries(context, caller, input),
+    'webhooks.get': (input) => getDelivery(context, caller, input.id),
+    'webhooks.redeliver': (input) => redeliver(context, caller, input.id),
+
+    'keys.list': () => {
+      const appKeyId = appKeyIdOf(store)
+      return listApiKeys(context, caller.projectId).map((record) => toKeyInfo(record, appKeyId))
+    },
+    'keys.create': (input) => {
+      const { record, key } = createApiKey(context, caller.projectId, input.name)
+      return { key, info: toKeyInfo(record, appKeyIdOf(store)) }
+    },
+    'keys.revoke': (input) => {
+      revokeApiKey(context, input.id, caller.projectId)
+      const record = store.accounts.findKey(input.id)
+      if (!record) throw new ServiceError('NOT_FOUND', `No API key with id ${JSON.stringify(input.id)} in this project`)
+      return toKeyInfo(record, appKeyIdOf(store))
+    },
+
+    'settings.get': () => settings(),
+    'settings.setAiEngine': (input) => {
+      saveAiContentSetting(store, context.secrets, input)
+      deps.aiContentEngineChanged()
+      return settings()
+    },
+  }
+}

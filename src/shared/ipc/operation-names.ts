@@ -1,0 +1,42 @@
+/**
+ * The names and Electron channels of the operator UI's operations, without their schemas.
+ * The preload imports this file alone: a sandboxed preload is one bundled script, and it
+ * needs the names, not zod and every schema. operations.ts checks that this list and its
+ * table name the same operations.
+ */
+export const IPC_OPERATION_NAMES = [
+  'service.info',
+  'voices.list',
+  'voices.sample',
+  'templates.list',
+  'agents.list',
+  'agents.get',
+  'agents.create',
+  'agents.update',
+  'agents.clone',
+  'agents.delete',
+  'numbers.list',
+  'numbers.add',
+  'numbers.assign',
+  'numbers.unassign',
+  'numbers.delete',
+  'jobs.list',
+  'jobs.get',
+  'jobs.createTts',
+  'jobs.createAiContent',
+  'jobs.getAiContent',
+  'webhooks.list',
+  'webhooks.get',
+  'webhooks.redeliver',
+  'keys.list',
+  'keys.create',
+  'keys.revoke',
+  'settings.get',
+  'settings.setAiEngine',
+] as const
+
+export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]
+
+/** The Electron channels: one per operation (`voicedesk:<name>`) and one for events. */
+export const ipcChannelOf = (name: IpcOperationName) => `voicedesk:${name}` as const
+export const IPC_EVENT_CHANNEL = 'voicedesk:event'

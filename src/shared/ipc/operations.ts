@@ -1,0 +1,253 @@
+import { z } from 'zod'
+import { UuidSchema } from '../api/common'
+import { ErrorEnvelopeSchema } from '../api/errors'
+import {
+  AiContentBodySchema,
+  AiContentJobSchema,
+  JobListItemSchema,
+  JobSchema,
+  JobStatusSchema,
+  JobTypeSchema,
+  ListJobsBodySchema,
+  TextToSpeechBodySchema,
+  TtsJobSchema,
+} from '../api/jobs'
+import {
+  AddPhoneNumberBodySchema,
+  AssignNumberBodySchema,
+  PhoneNumberSchema,
+  UnassignNumberBodySchema,
+} from '../api/phone-numbers'
+import {
+  CloneVoiceAgentBodySchema,
+  CreateVoiceAgentBodySchema,
+  LangSchema,
+  UpdateVoiceAgentBodySchema,
+  VoiceAgentSchema,
+  VoiceAgentTemplateSchema,
+} from '../api/voice-agents'
+import { VoiceSchema } from '../api/voices'
+import { DeliveryIdSchema, DELIVERY_STATUSES, WebhookDeliveryDetailSchema, WebhookDeliverySchema } from '../api/webhooks'
+import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName } from './operation-names'
+
+export { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName }
+
+/**
+ * The operator UI's contract: every operation the renderer may call, with the zod schemas of
+ * its input and output. One table, two transports: Electron IPC (preload -> ipcMain) and, for
+ * `voicedesk serve`, HTTP (`POST /ipc/<operation>`) with server-sent events for live updates.
+ * Inputs are validated in the service with these schemas, whichever transport carried them.
+ *
+ * The UI acts as the local operator in the default project (docs/api.md, "The operator UI").
+ */
+
+const operation = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output })
+
+const NoInput = z.object({}).strict()
+const ById = z.object({ id: z.string().min(1).max(200) }).strict()
+const Deleted = z.object({ id: UuidSchema, deleted: z.literal(true) })
+const Page = {
+  take: z.number().int().min(1).max(100).default(20),
+  skip: z.number().int().min(1).default(1),
+  search: z.string().max(200).optional(),
+}
+
+export const ServiceInfoSchema = z.object({
+  /** Where the /v1 service listens, e.g. http://127.0.0.1:8740. */
+  url: z.string(),
+  version: z.string(),
+  dataDir: z.string(),
+  port: z.number().int(),
+  projectId: UuidSchema,
+  /** The hint (prefix and last characters) of a key that can call /v1; empty when none is active. */
+  keyHint: z.string(),
+  /** Jobs being run and jobs waiting, at the moment of the call (events keep them current). */
+  runningJobs: z.number().int(),
+  pendingJobs: z.number().int(),
+  /** 'desktop' inside Electron, 'browser' for the same UI served by `voicedesk serve`. */
+  host: z.enum(['desktop', 'browser']),
+})
+export type ServiceInfo = z.infer<typeof ServiceInfoSchema>
+
+export const ApiKeyInfoSchema = z.object({
+  id: UuidSchema,
+  name: z.string(),
+  keyHint: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  /** The key the UI itself acts with: it cannot be revoked from the UI. */
+  usedByApp: z.boolean(),
+})
+export type ApiKeyInfo = z.infer<typeof ApiKeyInfoSchema>
+
+export const AiEngineSettingSchema = z.discriminatedUnion('engine', [
+  z.object({ engine: z.literal('offline') }).strict(),
+  z
+    .object({
+      engine: z.literal('openai-compatible'),
+      baseUrl: z.url({ protocol: /^https?$/ }),
+      model: z.string().min(1).max(200),
+      /** Write-only: given to change it, never returned (the output says `hasApiKey`). */
+      apiKey: z.string().min(1).max(500).optional(),
+      timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+    })
+    .strict(),
+])
+
+export const SettingsSchema = z.object({
+  port: z.number().int(),
+  dataDir: z.string(),
+  aiContent: z.discriminatedUnion('engine', [
+    z.object({ engine: z.literal('offline') }),
+    z.object({
+      engine: z.literal('openai-compatible'),
+      baseUrl: z.string(),
+      model: z.string(),
+      hasApiKey: z.boolean(),
+      timeoutMs: z.number().int().optional(),
+    }),
+  ]),
+  /** Whether webhooks are signed (the secret itself is never returned; the CLI sets it). */
+  webhookSigning: z.boolean(),
+  tts: z.object({ engine: z.literal('espeak-ng') }),
+})
+export type Settings = z.infer<typeof SettingsSchema>
+
+export const IPC_OPERATIONS = {
+  'service.info': operation(NoInput, ServiceInfoSchema),
+
+  'voices.list': operation(NoInput, z.array(VoiceSchema)),
+  /** A short sample of a voice made by the TTS engine, for "hear it": a WAV as a data: URL. */
+  'voices.sample': operation(
+    z.object({ voiceId: UuidSchema, text: z.string().min(1).max(300).optional() }).strict(),
+    z.object({ voiceId: UuidSchema, audioDataUrl: z.string(), durationSeconds: z.number() }),
+  ),
+
+  'templates.list': operation(NoInput, z.array(VoiceAgentTemplateSchema)),
+
+  'agents.list': operation(
+    z.object({ ...Page, lang: LangSchema.optional() }).strict(),
+    z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }),
+  ),
+  'agents.get': operation(ById, VoiceAgentSchema),
+  'agents.create': operation(CreateVoiceAgentBodySchema, VoiceAgentSchema),
+  'agents.update': operation(z.object({ id: z.string().min(1).max(200), changes: UpdateVoiceAgentBodySchema }).strict(), VoiceAgentSchema),
+  /** Clone a template or an agent (`sourceId`) under a new name. */
+  'agents.clone': operation(z.object({ sourceId: z.string().min(1).max(200) }).extend(CloneVoiceAgentBodySchema.unwrap().unwrap().shape).strict(), VoiceAgentSchema),
+  'agents.delete': operation(ById, Deleted),
+
+  'numbers.list': operation(
+    z.object({ ...Page, voiceAgentId: z.string().max(200).optional() }).strict(),
+    z.object({ phoneNumbers: z.array(PhoneNumberSchema), total: z.number().int(), filtered: z.number().int() }),
+  ),
+  'numbers.add': operation(AddPhoneNumberBodySchema, PhoneNumberSchema),
+  'numbers.assign': operation(AssignNumberBodySchema, PhoneNumberSchema),
+  'numbers.unassign': operation(UnassignNumberBodySchema, PhoneNumberSchema),
+  'numbers.delete': operation(ById, Deleted),
+
+  /** The same filters, sort, pages and search as POST /v1/jobs/all, in the default project. */
+  'jobs.list': operation(
+    ListJobsBodySchema.unwrap().unwrap(),
+    z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() }),
+  ),
+  'jobs.get': operation(ById, z.object({ previewUrl: z.string(), job: JobSchema })),
+  'jobs.createTts': operation(TextToSpeechBodySchema, TtsJobSchema),
+  'jobs.createAiContent': operation(z.object({ sourceJobId: z.string().min(1).max(200) }).extend(AiContentBodySchema.shape).strict(), AiContentJobSchema),
+  'jobs.getAiContent': operation(ById, AiContentJobSchema),
+
+  'webhooks.list': operation(
+    z
+      .object({
+        status: z.enum(DELIVERY_STATUSES).optional(),
+        jobId: z.string().min(1).max(200).optional(),
+        take: z.number().int().min(1).max(100).default(20),
+        skip: z.number().int().min(1).default(1),
+      })
+      .strict(),
+    z.object({ deliveries: z.array(WebhookDeliverySchema), total: z.number().int(), filtered: z.number().int() }),
+  ),
+  'webhooks.get': operation(z.object({ id: DeliveryIdSchema }).strict(), WebhookDeliveryDetailSchema),
+  /** "Send again": CONFLICT while an attempt is under way. */
+  'webhooks.redeliver': operation(z.object({ id: DeliveryIdSchema }).strict(), WebhookDeliverySchema),
+
+  'keys.list': operation(NoInput, z.array(ApiKeyInfoSchema)),
+  /** The full key is in this answer only, to be shown once. */
+  'keys.create': operation(z.object({ name: z.string().trim().min(1).max(100) }).strict(), z.object({ key: z.string(), info: ApiKeyInfoSchema })),
+  'keys.revoke': operation(ById, ApiKeyInfoSchema),
+
+  'settings.get': operation(NoInput, SettingsSchema),
+  'settings.setAiEngine': operation(AiEngineSettingSchema, SettingsSchema),
+} as const
+
+export type IpcOperations = typeof IPC_OPERATIONS
+/** The table and operation-names.ts name the same operations (a compile error otherwise). */
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const namesMatch: SameNames<keyof IpcOperations, IpcOperationName> = true
+void namesMatch
+/** What the caller passes (defaults may be left out). */
+export type IpcInput<N extends IpcOperationName> = z.input<IpcOperations[N]['input']>
+/** What a handler receives, after validation and defaults. */
+export type IpcParsedInput<N extends IpcOperationName> = z.output<IpcOperations[N]['input']>
+export type IpcOutput<N extends IpcOperationName> = z.output<IpcOperations[N]['output']>
+
+/** The error of a refused operation: the /v1 envelope's `error` with its message. */
+export const IpcErrorSchema = z.object({
+  code: ErrorEnvelopeSchema.shape.error.shape.code,
+  message: z.string(),
+  details: ErrorEnvelopeSchema.shape.error.shape.details,
+})
+export type IpcError = z.infer<typeof IpcErrorSchema>
+
+/**
+ * What every operation answers, on both transports. A result rather than a thrown error:
+ * Electron keeps only an error's message across IPC, and the UI needs the code and the
+ * field details to show validation errors beside their fields.
+ */
+export type IpcResult<N extends IpcOperationName> = { ok: true; data: IpcOutput<N> } | { ok: false; error: IpcError }
+
+/** Live updates, pushed by the service (never polled): Electron channel `voicedesk:event`, or SSE. */
+export const IpcEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('job.changed'),
+    job: z.object({ id: UuidSchema, status: JobStatusSchema, type: JobTypeSchema, title: z.string() }),
+    runningJobs: z.number().int(),
+    pendingJobs: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('delivery.attempted'),
+    delivery: z.object({
+      id: DeliveryIdSchema,
+      jobId: z.string().nullable(),
+      status: z.enum(DELIVERY_STATUSES),
+      attempts: z.number().int(),
+      lastStatusCode: z.number().int().nullable(),
+      lastError: z.string().nullable(),
+    }),
+  }),
+])
+export type IpcEvent = z.infer<typeof IpcEventSchema>
+
+/** The HTTP transport of browser mode (served by `voicedesk serve`). */
+export const BROWSER_BRIDGE = {
+  /** POST JSON input, answer an IpcResult; `Authorization: Bearer <ui token>`. */
+  operationPath: (name: IpcOperationName) => `/ipc/${name}`,
+  /** Server-sent events, one `data:` line of JSON IpcEvent each; token in `?token=` (EventSource sends no headers). */
+  eventsPath: '/ipc/events',
+  /** Where the UI is served; the token comes in the URL's fragment: /app/#token=<ui token>. */
+  appPath: '/app/',
+} as const
+
+/** One named function per operation, each bound to its own channel: never a raw invoke. */
+export type VoiceDeskOperations = { [N in IpcOperationName]: (input: IpcInput<N>) => Promise<IpcResult<N>> }
+
+/**
+ * What the renderer gets as `window.voicedesk`: the preload builds it in Electron; in a browser
+ * the renderer builds the same over HTTP and SSE.
+ */
+export interface VoiceDeskBridge {
+  host: 'desktop' | 'browser'
+  operations: VoiceDeskOperations
+  /** Subscribes to live updates; returns the unsubscribe function. */
+  onEvent(listener: (event: IpcEvent) => void): () => void
+}

@@ -1,0 +1,304 @@
+/**
+ * The operator UI's contract over browser mode: a real runtime on a real SQLite file in a
+ * temp folder, listening on 127.0.0.1, called with fetch as the renderer calls it. Every
+ * operation goes through POST /ipc/<name>; live updates come from GET /ipc/events.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { IpcEvent } from '../../src/shared/ipc/operations'
+import { keyHint } from '../../src/service/ops/api-keys'
+import type { RuntimeConfig } from '../../src/service/runtime'
+import { makeTempDir } from '../helpers/temp-dir'
+import { startTestService, TEST_KEY } from '../helpers/test-service'
+import { startWebhookReceiver } from '../helpers/webhook-receiver'
+import { ipcClient, openEventStream, type EventStream } from './ipc-client'
+
+const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
+const LAYLA = '16677e49-bcd2-4044-adb3-541626c49304'
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
+
+const streams: EventStream[] = []
+afterEach(() => {
+  for (const stream of streams.splice(0)) stream.close()
+})
+
+async function startBrowserMode(config: Partial<RuntimeConfig> = {}) {
+  const service = await startTestService({ port: 0, ...config })
+  const url = await service.runtime.start()
+  const ipc = ipcClient(url, service.runtime.uiToken)
+  const events = async () => {
+    const stream = await openEventStream(url, service.runtime.uiToken)
+    streams.push(stream)
+    return stream
+  }
+  return { service, url, ipc, events }
+}
+
+const ended = (jobId: string) => (event: IpcEvent) =>
+  event.type === 'job.changed' && event.job.id === jobId && event.job.status !== 'PENDING'
+
+describe('browser mode: who may call', () => {
+  it('answers 401 in the /v1 envelope without the UI token, with a wrong one, and with an API key', async () => {
+    const { url, ipc } = await startBrowserMode()
+    for (const token of [null, 'wrong', TEST_KEY]) {
+      const { status, body } = await ipc.post('service.info', {}, token)
+      expect(status).toBe(401)
+      expect(body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED', details: [] } })
+    }
+    for (const query of ['', '?token=wrong']) {
+      const response = await fetch(`${url}/ipc/events${query}`)
+      expect(response.status).toBe(401)
+      expect(await response.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } })
+    }
+  })
+
+  it('answers bad JSON and oversized bodies in the envelope, like /v1', async () => {
+    const { url, service } = await startBrowserMode()
+    const headers = { authorization: `Bearer ${service.runtime.uiToken}`, 'content-type': 'application/json' }
+    const bad = await fetch(`${url}/ipc/agents.create`, { method: 'POST', headers, body: '{"agentName":' })
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toMatchObject({ success: false, error: { code: 'INVALID_JSON' } })
+    const large = await fetch(`${url}/ipc/agents.create`, { method: 'POST', headers, body: JSON.stringify({ agentName: 'x'.repeat(1024 * 1024) }) })
+    expect(large.status).toBe(413)
+    expect(await large.json()).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } })
+  })
+})
+
+describe('browser mode: every operation', () => {
+  it('runs agents, templates, voices and numbers as the app identity in the default project', async () => {
+    const { ipc, service } = await startBrowserMode()
+    const info = await ipc.ok('service.info')
+    expect(info).toMatchObject({ host: 'browser', projectId: service.runtime.appCaller.projectId, keyHint: keyHint(TEST_KEY), runningJobs: 0, pendingJobs: 0 })
+    expect(info.url).toBe(service.runtime.context.baseUrl())
+
+    expect(await ipc.ok('voices.list')).toHaveLength(14)
+    const templates = await ipc.ok('templates.list')
+    expect(templates.length).toBeGreaterThanOrEqual(8)
+
+    const agent = await ipc.ok('agents.create', { agentName: 'Front desk', lang: 'en' })
+    expect(agent.apiKeyId).toBe(service.runtime.appCaller.apiKeyId)
+    expect(await ipc.ok('agents.get', { id: agent.id })).toEqual(agent)
+    const updated = await ipc.ok('agents.update', { id: agent.id, changes: { greetingMessage: 'Hi there!' } })
+    expect(updated.greetingMessage).toBe('Hi there!')
+    const clone = await ipc.ok('agents.clone', { sourceId: templates[0]!.id, agentName: 'From a template' })
+    expect(clone.agentName).toBe('From a template')
+    const listed = await ipc.ok('agents.list', { lang: 'en' })
+    expect(listed.agents.map((entry) => entry.id)).toContain(agent.id)
+    // The /v1 key sees what the UI made: one project.
+    expect((await service.call('GET', `/v1/voice-agents/${agent.id}`)).statusCode).toBe(200)
+
+    const number = await ipc.ok('numbers.add', {
+      type: 'TELEPHONY',
+      phoneNumber: '+1 415 555 0123',
+      label: 'Front desk line',
+      providerAccountSid: 'AC123',
+      providerAuthToken: 'provider-token-secret',
+    })
+    expect(JSON.stringify(number)).not.toContain('provider-token-secret')
+    expect((await ipc.ok('numbers.assign', { voiceAgentId: agent.id, phoneNumber: '+14155550123' })).voiceAgentId).toBe(agent.id)
+    expect((await ipc.ok('numbers.list', { voiceAgentId: agent.id })).phoneNumbers).toHaveLength(1)
+    expect((await ipc.ok('numbers.unassign', { phoneNumber: '+14155550123' })).voiceAgentId).toBeNull()
+    expect(await ipc.ok('numbers.delete', { id: number.id })).toEqual({ id: number.id, deleted: true })
+    expect(await ipc.ok('agents.delete', { id: agent.id })).toEqual({ id: agent.id, deleted: true })
+  })
+
+  it('queues jobs and follows them to their end through events, without polling', async () => {
+    const { ipc, events, service } = await startBrowserMode()
+    const stream = await events()
+    const tts = await ipc.ok('jobs.createTts', { voiceId: AVA, text: 'Your order has shipped and will arrive tomorrow.' })
+    const queued = await stream.next((event) => event.type === 'job.changed' && event.job.id === tts.id)
+    expect(queued).toMatchObject({ type: 'job.changed', job: { id: tts.id, status: 'PENDING', type: 'TTS' } })
+    const done = await stream.next(ended(tts.id))
+    expect(done).toMatchObject({ job: { status: 'COMPLETED' }, runningJobs: 0, pendingJobs: 0 })
+    // Queued, started and ended, in that order.
+    const mine = stream.events.filter((event) => event.type === 'job.changed' && event.job.id === tts.id)
+    expect(mine.map((event) => event.type === 'job.changed' && [event.job.status, event.runningJobs])).toEqual([
+      ['PENDING', 0],
+      ['PENDING', 1],
+      ['COMPLETED', 0],
+    ])
+
+    const read = await ipc.ok('jobs.get', { id: tts.id })
+    expect(read.job.status).toBe('COMPLETED')
+    expect(read.previewUrl).toMatch(/\/preview\//)
+    const list = await ipc.ok('jobs.list', { take: 5, sort: { field: 'createdAt', direction: 'DESC' } })
+    expect(list.jobs.map((job) => job.id)).toEqual([tts.id])
+
+    const ai = await ipc.ok('jobs.createAiContent', { sourceJobId: tts.id, aiParts: ['summary', 'keywords'] })
+    await stream.next(ended(ai.id))
+    const content = await ipc.ok('jobs.getAiContent', { id: tts.id })
+    expect(content.id).toBe(ai.id)
+    expect(content.status).toBe('COMPLETED')
+    expect(Object.keys(content.jobResponse ?? {})).toEqual(expect.arrayContaining(['summary', 'keywords', 'transcriptionJobId']))
+
+    // A job queued over /v1 is seen too.
+    const viaV1 = await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: LAYLA, text: 'مرحباً بكم' } })
+    expect(viaV1.statusCode).toBe(200)
+    await stream.next(ended(viaV1.json().data.id as string))
+  })
+
+  it('journals webhook attempts as delivery.attempted events, and sends a delivery again', async () => {
+    const { ipc, events } = await startBrowserMode()
+    const receiver = await startWebhookReceiver()
+    receiver.answer((index) => ({ status: index === 0 ? 503 : 204 }))
+    const stream = await events()
+    const job = await ipc.ok('jobs.createTts', { voiceId: AVA, text: 'Webhook please.', webhookUrl: `${receiver.url}/hook` })
+    const first = await stream.next((event) => event.type === 'delivery.attempted' && event.delivery.jobId === job.id)
+    expect(first).toMatchObject({ delivery: { status: 'PENDING', attempts: 1, lastStatusCode: 503 } })
+
+    const { deliveries } = await ipc.ok('webhooks.list', { jobId: job.id })
+    expect(deliveries).toHaveLength(1)
+    const id = deliveries[0]!.id
+    expect((await ipc.ok('webhooks.get', { id })).attemptLog[0]).toMatchObject({ attempt: 1, statusCode: 503 })
+    // Sent again now, rather than on the retry schedule.
+    await ipc.ok('webhooks.redeliver', { id })
+    const delivered = await stream.next((event) => event.type === 'delivery.attempted' && event.delivery.status === 'DELIVERED')
+    expect(delivered).toMatchObject({ delivery: { id, lastStatusCode: 204 } })
+  })
+
+  it('synthesizes voice samples with the warm engine, and caches them', async () => {
+    const { ipc } = await startBrowserMode()
+    const sample = await ipc.ok('voices.sample', { voiceId: LAYLA })
+    expect(sample.voiceId).toBe(LAYLA)
+    expect(sample.audioDataUrl).toMatch(/^data:audio\/wav;base64,UklGR/) // "RIFF"
+    expect(sample.durationSeconds).toBeGreaterThan(0.5)
+    expect(await ipc.ok('voices.sample', { voiceId: LAYLA })).toEqual(sample)
+    const custom = await ipc.ok('voices.sample', { voiceId: AVA, text: 'Short.' })
+    expect(custom.durationSeconds).toBeLessThan(sample.durationSeconds)
+    const unknown = await ipc.call('voices.sample', { voiceId: UNKNOWN_ID })
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+  })
+
+  it('manages API keys; the app key is marked and cannot be revoked', async () => {
+    const { ipc, service } = await startBrowserMode()
+    const keys = await ipc.ok('keys.list')
+    const appKey = keys.find((key) => key.usedByApp)
+    expect(appKey).toMatchObject({ id: service.runtime.appCaller.apiKeyId, name: 'VoiceDesk app', revokedAt: null })
+    expect(keys.filter((key) => key.usedByApp)).toHaveLength(1)
+
+    const created = await ipc.ok('keys.create', { name: 'Zapier' })
+    expect(created.info).toMatchObject({ name: 'Zapier', usedByApp: false, keyHint: keyHint(created.key) })
+    expect((await service.call('GET', '/v1/voices', { key: created.key })).statusCode).toBe(200)
+    const revoked = await ipc.ok('keys.revoke', { id: created.info.id })
+    expect(revoked.revokedAt).not.toBeNull()
+    expect((await service.call('GET', '/v1/voices', { key: created.key })).statusCode).toBe(401)
+
+    expect(await ipc.call('keys.revoke', { id: appKey!.id })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
+    expect(await ipc.call('keys.revoke', { id: UNKNOWN_ID })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    // Another project's key is unknown here.
+    const other = service.otherProject()
+    const otherKeyId = service.runtime.store.accounts.listKeys(other.projectId)[0]!.id
+    expect(await ipc.call('keys.revoke', { id: otherKeyId })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+  })
+
+  it('reads and sets the AI engine; the key is never returned and the next job uses the new engine', async () => {
+    const { ipc, service } = await startBrowserMode({ jobs: { concurrency: 0 } })
+    expect(await ipc.ok('settings.get')).toEqual({
+      port: Number(new URL(service.runtime.context.baseUrl()).port),
+      dataDir: service.dataDir,
+      aiContent: { engine: 'offline' },
+      webhookSigning: false,
+      tts: { engine: 'espeak-ng' },
+    })
+    const result = await ipc.call('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', apiKey: 'sk-local-secret' })
+    expect(JSON.stringify(result)).not.toContain('sk-local-secret')
+    expect(result).toMatchObject({ ok: true, data: { aiContent: { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', hasApiKey: true } } })
+    // Changing the model keeps the stored key.
+    const kept = await ipc.ok('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'qwen2.5' })
+    expect(kept.aiContent).toMatchObject({ model: 'qwen2.5', hasApiKey: true })
+
+    // The job queue is paused (concurrency 0), so the source job is written as done directly.
+    const source = await ipc.ok('jobs.createTts', { voiceId: AVA, text: 'A finished text.' })
+    service.runtime.store.db.prepare("UPDATE jobs SET status = 'COMPLETED' WHERE id = ?").run(source.id)
+    const ai = await ipc.ok('jobs.createAiContent', { sourceJobId: source.id, aiParts: ['summary'] })
+    expect(ai.model).toBe('qwen2.5')
+    expect(await ipc.ok('settings.setAiEngine', { engine: 'offline' })).toMatchObject({ aiContent: { engine: 'offline' } })
+  })
+})
+
+describe('browser mode: refusals', () => {
+  it('answers VALIDATION_ERROR with paths relative to the input', async () => {
+    const { ipc } = await startBrowserMode()
+    const agent = await ipc.ok('agents.create', { agentName: 'Paths' })
+    expect(await ipc.call('agents.update', { id: agent.id, changes: { lang: 'xx' as 'en' } })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'changes.lang' }] },
+    })
+    expect(await ipc.call('agents.create', { agentName: '' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'agentName' }] } })
+    const unknownField = await ipc.call('agents.create', { agentName: 'x', bogus: 1 } as never)
+    expect(unknownField).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'bogus', message: 'Unknown field "bogus"' }] } })
+    // A refusal by the use case (not the schema): its /v1 path `body.phoneNumber` is given relative to the input.
+    const impossible = await ipc.call('numbers.add', { type: 'TELEPHONY', phoneNumber: '+999', label: 'x', providerAccountSid: 'AC1', providerAuthToken: 't' })
+    expect(impossible).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'phoneNumber' }] } })
+    expect(await ipc.call('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'ftp://x', model: 'm' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'baseUrl' }] },
+    })
+  })
+
+  it('answers NOT_FOUND for an unknown operation and for unknown ids', async () => {
+    const { ipc } = await startBrowserMode()
+    const { status, body } = await ipc.post('agents.nope', {})
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    expect((await ipc.post('__proto__', {})).body).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    for (const name of ['agents.get', 'agents.delete', 'numbers.delete', 'jobs.get', 'jobs.getAiContent'] as const) {
+      expect(await ipc.call(name, { id: UNKNOWN_ID }), name).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    }
+    expect(await ipc.call('webhooks.get', { id: `msg_${'0'.repeat(32)}` })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+  })
+})
+
+describe('browser mode: events and the page', () => {
+  it('keeps the runner going when a listener throws', async () => {
+    const { ipc, events, service } = await startBrowserMode()
+    service.runtime.events.subscribe(() => {
+      throw new Error('a broken listener')
+    })
+    const stream = await events()
+    const job = await ipc.ok('jobs.createTts', { voiceId: AVA, text: 'Still here.' })
+    expect(await stream.next(ended(job.id))).toMatchObject({ job: { status: 'COMPLETED' } })
+  })
+
+  it('ends open event streams when the service stops, and removes their listeners', async () => {
+    const { events, service } = await startBrowserMode()
+    const stream = await events()
+    expect(service.runtime.events.listening).toBe(true)
+    await service.runtime.stop()
+    await stream.ended
+    expect(service.runtime.events.listening).toBe(false)
+  })
+
+  it('removes the listener when the client goes away', async () => {
+    const { events, service } = await startBrowserMode()
+    const stream = await events()
+    expect(service.runtime.events.listening).toBe(true)
+    stream.close()
+    await expect.poll(() => service.runtime.events.listening).toBe(false)
+  })
+
+  it('serves the built renderer at /app/, and says so when there is none', async () => {
+    const rendererDir = makeTempDir('voicedesk-renderer')
+    mkdirSync(join(rendererDir, 'assets'))
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><meta http-equiv="Content-Security-Policy" content="script-src \'self\'"><script type="module" src="./assets/index-abc.js"></script>')
+    writeFileSync(join(rendererDir, 'assets', 'index-abc.js'), 'console.log("ui")')
+    const { url } = await startBrowserMode({ rendererDir })
+    const redirect = await fetch(`${url}/app`, { redirect: 'manual' })
+    expect(redirect.status).toBe(301)
+    expect(redirect.headers.get('location')).toBe('/app/')
+    const page = await fetch(`${url}/app/`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(page.headers.get('cache-control')).toBe('no-store')
+    expect(await page.text()).toContain('./assets/index-abc.js')
+    const script = await fetch(`${url}/app/assets/index-abc.js`)
+    expect(script.status).toBe(200)
+    expect(script.headers.get('content-type')).toMatch(/javascript/)
+
+    const bare = await startBrowserMode()
+    const missing = await fetch(`${bare.url}/app/`)
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } })
+  })
+})
