@@ -1,11 +1,21 @@
-import { app, BrowserWindow, ipcMain, shell } from 'electron'
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { pino } from 'pino'
+import { IPC_EVENT_CHANNEL } from '../shared/ipc/operations'
 import { createRuntime, type Runtime } from '../service/runtime'
+import { createMainWindow, isOwnWindowFrame, type RendererSource } from './create-window'
+import { loadDesktopSecretKey } from './desktop-secret-key'
+import { registerOperations } from './register-operations'
 
 /**
  * The Electron shell: it hosts the same runtime as `voicedesk serve`, with its data in
- * userData, and opens the window. Everything else lives in src/service.
+ * userData and its secret key kept by safeStorage, opens the window and connects it to the
+ * operator UI's handler table over IPC. Everything else lives in src/service.
+ *
+ * Content-Security-Policy: the page's own <meta> (src/renderer/index.html, checked by the
+ * build test) sets it. A header from session.webRequest would not reach the page: the
+ * window loads a file:// URL, and file responses have no headers to rewrite.
  */
 
 /** better-sqlite3 compiled for Electron's ABI, beside the Node build (README: "SQLite in two runtimes"). */
@@ -14,59 +24,73 @@ function electronSqliteBinding(): string | undefined {
   return existsSync(candidate) ? candidate : undefined
 }
 
+const log = pino({ level: process.env.VOICEDESK_LOG_LEVEL ?? 'warn' }, pino.destination(2))
 let runtime: Runtime | undefined
-let serviceUrl = ''
+const windows = new Set<BrowserWindow>()
 
-function createWindow(): void {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    show: false,
-    title: 'VoiceDesk',
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  })
-  window.once('ready-to-show', () => window.show())
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:/.test(url)) void shell.openExternal(url)
-    return { action: 'deny' }
-  })
-  if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL)
-  else void window.loadFile(join(__dirname, '../renderer/index.html'))
+function rendererSource(): RendererSource {
+  return process.env.ELECTRON_RENDERER_URL ? { url: process.env.ELECTRON_RENDERER_URL } : { file: join(__dirname, '../renderer/index.html') }
 }
 
-async function startRuntime(): Promise<void> {
-  runtime = await createRuntime({
-    dataDir: app.getPath('userData'),
+function openWindow(): void {
+  const window = createMainWindow({ BrowserWindow, shell, preloadPath: join(__dirname, '../preload/index.cjs'), renderer: rendererSource() })
+  windows.add(window)
+  window.on('closed', () => windows.delete(window))
+}
+
+async function startRuntime(): Promise<Runtime> {
+  const dataDir = app.getPath('userData')
+  const started = await createRuntime({
+    dataDir,
     nativeBinding: electronSqliteBinding(),
     resourcesDir: app.isPackaged ? join(process.resourcesPath, 'resources') : undefined,
+    secretKey: loadDesktopSecretKey({ safeStorage, dataDir, warn: (message) => log.warn(message) }),
+    log,
   })
-  serviceUrl = await runtime.start().catch((error: NodeJS.ErrnoException) => {
+  await started.start().catch((error: NodeJS.ErrnoException) => {
     // A headless service may already hold the default port; the desktop then takes a free one.
-    if (error.code === 'EADDRINUSE') return runtime!.app.listen({ port: 0, host: '127.0.0.1' })
+    if (error.code === 'EADDRINUSE') return started.app.listen({ port: 0, host: '127.0.0.1' })
     throw error
   })
+  return started
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
-  app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus())
-  ipcMain.handle('service:info', () => ({ url: serviceUrl }))
+  app.on('second-instance', () => {
+    const [window] = windows
+    if (window?.isMinimized()) window.restore()
+    window?.focus()
+  })
   app.whenReady().then(async () => {
-    await startRuntime()
-    createWindow()
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createWindow()
+    // The page needs no permission (camera, notifications, ...) but writing the clipboard (copy a new key).
+    const allowed = (permission: string) => permission === 'clipboard-sanitized-write'
+    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(allowed(permission)))
+    session.defaultSession.setPermissionCheckHandler((_contents, permission) => allowed(permission))
+    runtime = await startRuntime()
+    const renderer = rendererSource()
+    registerOperations({
+      ipcMain,
+      handlers: runtime.operatorHandlers('desktop'),
+      isTrustedSender: (event) => isOwnWindowFrame(event, windows, renderer),
+      logInternal: (error, operation) => log.error({ err: error, operation }, 'operator UI operation failed'),
     })
+    runtime.events.subscribe((event) => {
+      for (const window of windows) if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event)
+    })
+    openWindow()
+    app.on('activate', () => {
+      if (windows.size === 0) openWindow()
+    })
+  }).catch((error: unknown) => {
+    log.fatal({ err: error }, 'VoiceDesk could not start')
+    app.exit(1)
   })
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
+  // Graceful shutdown: running jobs finish (or go back to the queue), then the database closes.
   app.on('will-quit', (event) => {
     if (!runtime) return
     event.preventDefault()

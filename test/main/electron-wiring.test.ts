@@ -1,0 +1,227 @@
+/**
+ * The Electron shell's wiring, without Electron: `electron` is replaced by a fake module
+ * (vi.mock below), the one thing here that is not real. The handler table behind the IPC
+ * handlers is the real one, on a real runtime with a temp SQLite file.
+ */
+import { EventEmitter } from 'node:events'
+import { pathToFileURL } from 'node:url'
+import type { BrowserWindow as ElectronBrowserWindow, BrowserWindowConstructorOptions, IpcMainInvokeEvent } from 'electron'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type VoiceDeskBridge } from '../../src/shared/ipc/operations'
+import type { OperatorHandlers } from '../../src/service/ipc/operator-handlers'
+import { startTestService } from '../helpers/test-service'
+
+/** The fake `electron`: just enough of BrowserWindow, shell, ipcMain, ipcRenderer and contextBridge to observe the wiring. */
+const fake = vi.hoisted(() => {
+  class FakeWebContents {
+    static nextId = 1
+    readonly id = FakeWebContents.nextId++
+    readonly listeners = new Map<string, (...args: unknown[]) => void>()
+    windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined
+    setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+      this.windowOpenHandler = handler
+    }
+    on(name: string, listener: (...args: unknown[]) => void) {
+      this.listeners.set(name, listener)
+      return this
+    }
+    send = (() => {}) as (channel: string, payload: unknown) => void
+  }
+  class FakeBrowserWindow {
+    static created: FakeBrowserWindow[] = []
+    readonly webContents = new FakeWebContents()
+    loaded: string | undefined
+    constructor(readonly options: BrowserWindowConstructorOptions) {
+      FakeBrowserWindow.created.push(this)
+    }
+    once() {
+      return this
+    }
+    on() {
+      return this
+    }
+    isDestroyed() {
+      return false
+    }
+    loadFile(file: string) {
+      this.loaded = file
+      return Promise.resolve()
+    }
+    loadURL(url: string) {
+      this.loaded = url
+      return Promise.resolve()
+    }
+  }
+  const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>()
+  return {
+    FakeBrowserWindow,
+    handlers,
+    module: {
+      BrowserWindow: FakeBrowserWindow,
+      shell: { openExternal: (_url: string) => Promise.resolve() },
+      ipcMain: {
+        handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) => {
+          if (handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`)
+          handlers.set(channel, handler)
+        },
+        removeHandler: (channel: string) => handlers.delete(channel),
+      },
+      ipcRenderer: {
+        invoke: (_channel: string, _input: unknown) => Promise.resolve({ ok: true, data: null }),
+        on: (_channel: string, _listener: unknown) => {},
+        removeListener: (_channel: string, _listener: unknown) => {},
+      },
+      contextBridge: { exposeInMainWorld: (_name: string, _api: unknown) => {} },
+    },
+  }
+})
+vi.mock('electron', () => ({ ...fake.module, default: fake.module }))
+
+const electron = await import('electron')
+const { createMainWindow, isOwnWindowFrame } = await import('../../src/main/create-window')
+const { registerOperations } = await import('../../src/main/register-operations')
+
+const RENDERER = { file: '/opt/voicedesk/out/renderer/index.html' }
+const PAGE_URL = `${pathToFileURL(RENDERER.file).href}#/agents`
+
+function openWindow() {
+  const openExternal = vi.spyOn(electron.shell, 'openExternal')
+  const window = createMainWindow({
+    BrowserWindow: electron.BrowserWindow,
+    shell: electron.shell,
+    preloadPath: '/opt/voicedesk/out/preload/index.cjs',
+    renderer: RENDERER,
+  })
+  return { window, fakeWindow: window as unknown as InstanceType<typeof fake.FakeBrowserWindow>, openExternal }
+}
+
+function invokeEvent(window: ElectronBrowserWindow, frame: { parent: unknown; url: string } | null = { parent: null, url: PAGE_URL }): IpcMainInvokeEvent {
+  return { sender: window.webContents, senderFrame: frame } as unknown as IpcMainInvokeEvent
+}
+
+beforeEach(() => {
+  fake.handlers.clear()
+  vi.restoreAllMocks()
+})
+
+describe('the main window', () => {
+  it('is isolated and sandboxed, without Node, with our preload', () => {
+    const { fakeWindow } = openWindow()
+    expect(fakeWindow.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      preload: '/opt/voicedesk/out/preload/index.cjs',
+    })
+    expect(fakeWindow.loaded).toBe(RENDERER.file)
+  })
+
+  it('opens no new window: http(s) links go to the browser, other schemes nowhere', () => {
+    const { fakeWindow, openExternal } = openWindow()
+    const handler = fakeWindow.webContents.windowOpenHandler!
+    expect(handler({ url: 'https://example.com/docs' })).toEqual({ action: 'deny' })
+    expect(handler({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' })
+    expect(handler({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' })
+    expect(openExternal.mock.calls).toEqual([['https://example.com/docs']])
+  })
+
+  it('never navigates away from its own page', () => {
+    const { fakeWindow } = openWindow()
+    const willNavigate = fakeWindow.webContents.listeners.get('will-navigate')!
+    const away = { preventDefault: vi.fn() }
+    willNavigate(away, 'https://evil.example/')
+    expect(away.preventDefault).toHaveBeenCalled()
+    const inside = { preventDefault: vi.fn() }
+    willNavigate(inside, PAGE_URL)
+    expect(inside.preventDefault).not.toHaveBeenCalled()
+  })
+})
+
+describe('IPC registration', () => {
+  async function register() {
+    const service = await startTestService()
+    const real = service.runtime.operatorHandlers('desktop')
+    const reached: string[] = []
+    const handlers = Object.fromEntries(
+      Object.entries(real).map(([name, handler]) => [name, (input: never) => (reached.push(name), (handler as (input: never) => unknown)(input))]),
+    ) as unknown as OperatorHandlers
+    const { window } = openWindow()
+    const dispose = registerOperations({
+      ipcMain: electron.ipcMain,
+      handlers,
+      isTrustedSender: (event) => isOwnWindowFrame(event, [window], RENDERER),
+    })
+    const invoke = (name: string, event: IpcMainInvokeEvent, input?: unknown) => fake.handlers.get(ipcChannelOf(name as never))!(event, input)
+    return { service, window, reached, dispose, invoke }
+  }
+
+  it('registers exactly one handler per operation, on its own channel', async () => {
+    const { dispose } = await register()
+    expect([...fake.handlers.keys()].sort()).toEqual(IPC_OPERATION_NAMES.map((name) => `voicedesk:${name}`).sort())
+    dispose()
+    expect(fake.handlers.size).toBe(0)
+  })
+
+  it('runs an operation from our window through the real handler table', async () => {
+    const { window, invoke, service } = await register()
+    const result = await invoke('agents.create', invokeEvent(window), { agentName: 'From the window' })
+    expect(result).toMatchObject({ ok: true, data: { agentName: 'From the window', apiKeyId: service.runtime.appCaller.apiKeyId } })
+    expect(await invoke('service.info', invokeEvent(window))).toMatchObject({ ok: true, data: { host: 'desktop' } })
+  })
+
+  it('answers a bad payload with VALIDATION_ERROR, validated in main: it never reaches the use case', async () => {
+    const { window, invoke, reached } = await register()
+    const result = await invoke('agents.update', invokeEvent(window), { id: 'x', changes: { lang: 'xx' }, extra: true })
+    expect(result).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } })
+    expect((result as { error: { details: { path: string }[] } }).error.details.map((detail) => detail.path).sort()).toEqual(['changes.lang', 'extra'])
+    expect(await invoke('agents.get', invokeEvent(window), 'not an object')).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } })
+    expect(reached).toEqual([])
+  })
+
+  it('refuses other windows, iframes and foreign pages with FORBIDDEN', async () => {
+    const { window, invoke, reached } = await register()
+    const { window: other } = openWindow()
+    const forbidden = { ok: false, error: { code: 'FORBIDDEN' } }
+    expect(await invoke('keys.list', invokeEvent(other))).toMatchObject(forbidden)
+    expect(await invoke('keys.list', invokeEvent(window, { parent: {}, url: PAGE_URL }))).toMatchObject(forbidden)
+    expect(await invoke('keys.list', invokeEvent(window, { parent: null, url: 'https://evil.example/' }))).toMatchObject(forbidden)
+    expect(await invoke('keys.list', invokeEvent(window, null))).toMatchObject(forbidden)
+    expect(reached).toEqual([])
+  })
+})
+
+describe('the preload', () => {
+  it('exposes one named function per operation, each on its own channel, and no raw invoke', async () => {
+    const expose = vi.spyOn(electron.contextBridge, 'exposeInMainWorld')
+    const invoke = vi.spyOn(electron.ipcRenderer, 'invoke')
+    const on = vi.spyOn(electron.ipcRenderer, 'on')
+    const removeListener = vi.spyOn(electron.ipcRenderer, 'removeListener')
+    vi.resetModules()
+    await import('../../src/preload/index')
+
+    expect(expose).toHaveBeenCalledTimes(1)
+    const [name, exposed] = expose.mock.calls[0]!
+    expect(name).toBe('voicedesk')
+    const bridge = exposed as VoiceDeskBridge
+    expect(Object.keys(bridge).sort()).toEqual(['host', 'onEvent', 'operations'])
+    expect(bridge.host).toBe('desktop')
+    expect(Object.keys(bridge.operations).sort()).toEqual([...IPC_OPERATION_NAMES].sort())
+    expect(JSON.stringify(Object.keys(bridge))).not.toMatch(/invoke|send|ipc/i)
+
+    for (const operation of IPC_OPERATION_NAMES) {
+      invoke.mockClear()
+      await (bridge.operations[operation] as (input: unknown) => Promise<unknown>)({ probe: operation })
+      expect(invoke.mock.calls).toEqual([[`voicedesk:${operation}`, { probe: operation }]])
+    }
+
+    const listener = vi.fn()
+    const unsubscribe = bridge.onEvent(listener)
+    const [channel, forward] = on.mock.calls[0]! as [string, (event: unknown, payload: unknown) => void]
+    expect(channel).toBe(IPC_EVENT_CHANNEL)
+    const payload = { type: 'job.changed' }
+    forward({ sender: 'the IpcRendererEvent' }, payload)
+    expect(listener.mock.calls).toEqual([[payload]]) // the page never sees the event object
+    unsubscribe()
+    expect(removeListener.mock.calls).toEqual([[IPC_EVENT_CHANNEL, forward]])
+  })
+})
