@@ -30,6 +30,8 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     build: {
+      // Served over HTTP too (`voicedesk serve`, /app/): a minified bundle loads faster in a browser.
+      minify: true,
       rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
     plugins: [react()],

@@ -1,28 +1,35 @@
-import { StrictMode, useEffect, useState } from 'react'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import type { BrowserBridge } from './api/browser-bridge'
+import { createCall } from './api/call'
+import { resolveBridge } from './api/resolve-bridge'
+import { AppShell } from './shell/app-shell'
+import { TokenScreen } from './shell/token-screen'
+import { AppProvider } from './store/app-context'
+import { createAppStore } from './store/app-store'
+import './styles/app.css'
 
-declare global {
-  interface Window {
-    api?: { serviceInfo(): Promise<{ url: string }> }
-  }
-}
+const root = createRoot(document.getElementById('root')!)
+const resolution = resolveBridge()
 
-/** The shell's first screen: where the /v1 service listens. The operator UI grows from here. */
-function App() {
-  const [url, setUrl] = useState<string>()
-  useEffect(() => {
-    void window.api?.serviceInfo().then((info) => setUrl(info.url))
-  }, [])
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 24 }}>
-      <h1>VoiceDesk</h1>
-      <p>{url ? `The /v1 service listens on ${url}` : 'Starting the /v1 service…'}</p>
-    </main>
+if (resolution.kind === 'no-token') {
+  root.render(<TokenScreen reason="missing" locale={navigator.language.startsWith('ar') ? 'ar' : 'en'} />)
+} else {
+  const { bridge } = resolution
+  // The store is created once, outside React; live events flow into it for the whole session.
+  let markUnauthorized = () => {}
+  const call = createCall(bridge, () => markUnauthorized())
+  const store = createAppStore({ call, preferences: window.localStorage })
+  markUnauthorized = () => store.getState().markUnauthorized()
+  bridge.onEvent((event) => store.getState().handleEvent(event))
+  if ('onReconnect' in bridge) (bridge as BrowserBridge).onReconnect(() => store.getState().resync())
+  void store.getState().loadService()
+
+  root.render(
+    <StrictMode>
+      <AppProvider value={{ store, call, host: bridge.host }}>
+        <AppShell />
+      </AppProvider>
+    </StrictMode>,
   )
 }
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-)

@@ -1,0 +1,279 @@
+import { useMemo, useState } from 'react'
+import { AGENT_LIMITS, LANGS, type VoiceAgent } from '../../../../shared/api/voice-agents'
+import { isOperatorError, messageOf } from '../../api/operator-error'
+import type { MessageKey } from '../../i18n/dictionary'
+import { useT } from '../../i18n/use-t'
+import { diffAgentDraft, draftFromAgent, hasChanges, paramsOf, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
+import { fieldErrorsOf } from '../../lib/field-errors'
+import { fillPlaceholders } from '../../lib/placeholders'
+import { formatDateTime } from '../../lib/format'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { selectLocale, selectNumbers } from '../../store/selectors'
+import { Field, FieldErrors } from '../../ui/field'
+import { Icon } from '../../ui/icon'
+import { ModalDialog } from '../../ui/modal-dialog'
+import { OutcomeShapeEditor } from './outcome-shape-editor'
+import { ParamsEditor } from './params-editor'
+import { PlaceholderChips, PlaceholderPreview } from './placeholder-preview'
+import { PokeMessagesEditor } from './poke-messages-editor'
+import { VoicePicker } from './voice-picker'
+
+const PROBLEM_KEYS: Record<DraftProblem['problem'], MessageKey> = {
+  duplicateParam: 'problem.duplicateParam',
+  wholeSeconds: 'problem.wholeSeconds',
+  invalidShape: 'problem.invalidShape',
+  secretNeeded: 'problem.secretNeeded',
+}
+
+/** Every editable property of one agent. Save sends only what changed; refusals are shown beside their fields. */
+export function AgentEditor({ agent }: { agent: VoiceAgent }) {
+  const t = useT()
+  const call = useCall()
+  const store = useStoreApi()
+  const locale = useAppStore(selectLocale)
+  const numbers = useAppStore(selectNumbers)
+  const [draft, setDraft] = useState<AgentDraft>(() => draftFromAgent(agent))
+  const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({})
+  const [shownProblems, setShownProblems] = useState<DraftProblem[]>([])
+  const [saving, setSaving] = useState(false)
+  const [confirmDelete, setConfirmDelete] = useState(false)
+
+  const diff = useMemo(() => diffAgentDraft(agent, draft), [agent, draft])
+  const changed = hasChanges(diff)
+  const params = useMemo(() => paramsOf(draft.params), [draft.params])
+  const assigned = numbers.items.filter((number) => number.voiceAgentId === agent.id)
+
+  const set = <K extends keyof AgentDraft>(key: K, value: AgentDraft[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }))
+    // A field the operator touches again loses its old refusal.
+    const field = key === 'voiceId' ? 'voiceId' : key === 'outcomeShapeText' ? 'outcomeResponseShape' : key.startsWith('webhookAuth') ? 'webhookAuth' : key
+    setServerErrors((current) => {
+      if (!(field in current)) return current
+      const { [field]: _gone, ...rest } = current
+      return rest
+    })
+    setShownProblems((current) => current.filter((problem) => problem.field !== field))
+  }
+
+  const errorsOf = (field: string): string[] => [
+    ...shownProblems.filter((problem) => problem.field === field).map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '' })),
+    ...(serverErrors[field] ?? []),
+  ]
+
+  const save = async () => {
+    if (diff.problems.length > 0) {
+      setShownProblems(diff.problems)
+      return
+    }
+    setSaving(true)
+    try {
+      const saved = await call('agents.update', { id: agent.id, changes: diff.changes })
+      store.getState().upsertAgent(saved)
+      setServerErrors({})
+      setShownProblems([])
+      setDraft(draftFromAgent(saved))
+      store.getState().toast('success', t('agent.saved', { name: saved.agentName }))
+    } catch (error) {
+      if (isOperatorError(error) && error.details.length > 0) {
+        setServerErrors(fieldErrorsOf(error.details))
+        store.getState().toast('error', t('agent.saveRefused'))
+      } else store.getState().toast('error', messageOf(error))
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const remove = async () => {
+    try {
+      await call('agents.delete', { id: agent.id })
+      store.getState().removeAgent(agent.id)
+      store.getState().openAgent(null)
+      store.getState().toast('success', t('agent.deleted', { name: agent.agentName }))
+    } catch (error) {
+      store.getState().toast('error', messageOf(error))
+    }
+  }
+
+  const addParam = (name: string) => set('params', [...draft.params, { key: name, value: '' }])
+  const generalErrors = serverErrors[''] ?? []
+
+  return (
+    <form
+      className="editor"
+      aria-label={t('agent.editorLabel', { name: agent.agentName })}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        void save()
+      }}
+    >
+      <header className="editor-header">
+        <div>
+          <h2 dir="auto">{agent.agentName}</h2>
+          <p className="muted small">
+            {t('agent.updatedAt', { when: formatDateTime(agent.updatedAt, locale) })}
+            {assigned.length > 0 ? (
+              <>
+                {' · '}
+                {t('agent.numbers', { numbers: '' })}
+                <bdi dir="ltr">{assigned.map((number) => number.number).join(', ')}</bdi>
+              </>
+            ) : null}
+          </p>
+        </div>
+        <div className="toolbar">
+          <button type="button" className="button ghost" disabled={!changed || saving} onClick={() => (setDraft(draftFromAgent(agent)), setServerErrors({}), setShownProblems([]))}>
+            {t('common.revert')}
+          </button>
+          <button type="submit" className="button primary" disabled={!changed || saving} aria-busy={saving || undefined}>
+            {saving ? t('common.saving') : t('common.save')}
+          </button>
+        </div>
+      </header>
+      <FieldErrors errors={generalErrors} />
+
+      <section className="card" aria-labelledby="sec-identity">
+        <h3 id="sec-identity">{t('agent.sectionIdentity')}</h3>
+        <div className="grid-2">
+          <Field label={t('agent.name')} errors={errorsOf('agentName')}>
+            {({ id, describedBy, invalid }) => (
+              <input id={id} className="input" dir="auto" value={draft.agentName} maxLength={AGENT_LIMITS.agentName} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('agentName', event.target.value)} />
+            )}
+          </Field>
+          <Field label={t('agent.lang')} errors={errorsOf('lang')}>
+            {({ id, describedBy, invalid }) => (
+              <select id={id} className="input" value={draft.lang} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('lang', event.target.value as AgentDraft['lang'])}>
+                {LANGS.map((lang) => (
+                  <option key={lang} value={lang}>
+                    {t(lang === 'ar' ? 'lang.ar' : 'lang.en')}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <Field label={t('agent.voice')} errors={errorsOf('voiceId')}>
+          {({ id, describedBy }) => <VoicePicker id={id} value={draft.voiceId} lang={draft.lang} describedBy={describedBy} onChange={(voiceId) => set('voiceId', voiceId)} sampleText={fillPlaceholders(draft.greetingMessage, params)} />}
+        </Field>
+      </section>
+
+      <section className="card" aria-labelledby="sec-conversation">
+        <h3 id="sec-conversation">{t('agent.sectionConversation')}</h3>
+        <Field label={t('agent.greeting')} hint={t('agent.placeholderHint')} errors={errorsOf('greetingMessage')}>
+          {({ id, describedBy, invalid }) => (
+            <>
+              <textarea id={id} className="input" dir="auto" rows={3} maxLength={AGENT_LIMITS.greetingMessage} value={draft.greetingMessage} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('greetingMessage', event.target.value)} />
+              <PlaceholderChips template={draft.greetingMessage} params={params} onAdd={addParam} />
+              <PlaceholderPreview template={draft.greetingMessage} params={params} label={t('agent.greetingPreview')} />
+            </>
+          )}
+        </Field>
+        <Field label={t('agent.preamble')} errors={errorsOf('preamble')}>
+          {({ id, describedBy, invalid }) => (
+            <>
+              <textarea id={id} className="input" dir="auto" rows={8} value={draft.preamble} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('preamble', event.target.value)} />
+              <PlaceholderChips template={draft.preamble} params={params} onAdd={addParam} />
+              <details className="preview-details">
+                <summary>{t('agent.preamblePreview')}</summary>
+                <PlaceholderPreview template={draft.preamble} params={params} label={t('agent.preamblePreview')} />
+              </details>
+            </>
+          )}
+        </Field>
+        <fieldset className="fieldset">
+          <legend>{t('agent.params')}</legend>
+          <ParamsEditor rows={draft.params} onChange={(rows) => set('params', rows)} />
+          <FieldErrors errors={errorsOf('params')} />
+        </fieldset>
+        <fieldset className="fieldset">
+          <legend>{t('agent.pokes')}</legend>
+          <PokeMessagesEditor messages={draft.pokeMessages} onChange={(messages) => set('pokeMessages', messages)} />
+          <FieldErrors errors={errorsOf('pokeMessages')} />
+        </fieldset>
+        <div className="grid-2">
+          <Field label={t('agent.silence')} hint={t('agent.silenceHint')} errors={errorsOf('silenceThreshold')}>
+            {({ id, describedBy, invalid }) => (
+              <input id={id} className="input narrow" type="number" inputMode="numeric" min={AGENT_LIMITS.silenceThresholdMin} max={AGENT_LIMITS.silenceThresholdMax} step={1} value={draft.silenceThreshold} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('silenceThreshold', event.target.value)} />
+            )}
+          </Field>
+          <fieldset className="fieldset checks">
+            <legend>{t('agent.behaviour')}</legend>
+            <label className="check">
+              <input type="checkbox" checked={draft.interrupt} onChange={(event) => set('interrupt', event.target.checked)} />
+              <span>{t('agent.interrupt')}</span>
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={draft.realTime} onChange={(event) => set('realTime', event.target.checked)} />
+              <span>{t('agent.realTime')}</span>
+            </label>
+            <FieldErrors errors={[...errorsOf('interrupt'), ...errorsOf('realTime')]} />
+          </fieldset>
+        </div>
+        <fieldset className="fieldset checks">
+          <legend>{t('agent.tools')}</legend>
+          <p className="field-hint">{draft.tools === null ? t('agent.toolsWriteOnly') : t('agent.toolsWillSend')}</p>
+          <label className="check">
+            <input type="checkbox" checked={draft.tools?.genderDetection ?? false} onChange={(event) => set('tools', { genderDetection: event.target.checked, smartCallEnd: draft.tools?.smartCallEnd ?? false })} />
+            <span>{t('agent.toolGender')}</span>
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={draft.tools?.smartCallEnd ?? false} onChange={(event) => set('tools', { genderDetection: draft.tools?.genderDetection ?? false, smartCallEnd: event.target.checked })} />
+            <span>{t('agent.toolSmartEnd')}</span>
+          </label>
+          <FieldErrors errors={errorsOf('tools')} />
+        </fieldset>
+      </section>
+
+      <section className="card" aria-labelledby="sec-outcome">
+        <h3 id="sec-outcome">{t('agent.sectionOutcome')}</h3>
+        <Field label={t('agent.outcome')} hint={t('agent.outcomeHint')} errors={errorsOf('outcome')}>
+          {({ id, describedBy, invalid }) => <textarea id={id} className="input" dir="auto" rows={4} maxLength={AGENT_LIMITS.outcome} value={draft.outcome} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('outcome', event.target.value)} />}
+        </Field>
+        <Field label={t('agent.shape')} hint={t('agent.shapeHint')} errors={errorsOf('outcomeResponseShape')}>
+          {({ id, describedBy }) => <OutcomeShapeEditor id={id} value={draft.outcomeShapeText} describedBy={describedBy} onChange={(text) => set('outcomeShapeText', text)} />}
+        </Field>
+      </section>
+
+      <section className="card" aria-labelledby="sec-webhook">
+        <h3 id="sec-webhook">{t('agent.sectionWebhook')}</h3>
+        <Field label={t('agent.webhookUrl')} hint={t('agent.webhookUrlHint')} errors={errorsOf('webhookUrl')}>
+          {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="url" placeholder="https://example.com/hooks/voicedesk" value={draft.webhookUrl} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('webhookUrl', event.target.value)} />}
+        </Field>
+        <div className="grid-2">
+          <Field label={t('agent.authKey')} hint={t('agent.authKeyHint')} errors={errorsOf('webhookAuth')}>
+            {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" autoComplete="off" placeholder="Bearer" value={draft.webhookAuthKey} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('webhookAuthKey', event.target.value)} />}
+          </Field>
+          <Field label={t('agent.authSecret')} hint={agent.webhookAuth ? t('agent.authSecretKept') : undefined}>
+            {({ id, describedBy }) => <input id={id} className="input" dir="ltr" type="password" autoComplete="new-password" placeholder={agent.webhookAuth ? agent.webhookAuth.authSecret : ''} value={draft.webhookAuthSecret} aria-describedby={describedBy} onChange={(event) => set('webhookAuthSecret', event.target.value)} />}
+          </Field>
+        </div>
+      </section>
+
+      <section className="card danger-zone" aria-labelledby="sec-danger">
+        <h3 id="sec-danger">{t('agent.sectionDanger')}</h3>
+        <button type="button" className="button danger" onClick={() => setConfirmDelete(true)}>
+          <Icon name="trash" size={16} />
+          <span>{t('agent.delete')}</span>
+        </button>
+      </section>
+
+      <ModalDialog
+        open={confirmDelete}
+        title={t('agent.deleteTitle', { name: agent.agentName })}
+        onClose={() => setConfirmDelete(false)}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="button danger" onClick={() => (setConfirmDelete(false), void remove())}>
+              {t('agent.deleteConfirm')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('agent.deleteExplain')}</p>
+      </ModalDialog>
+    </form>
+  )
+}

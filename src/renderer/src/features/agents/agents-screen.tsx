@@ -1,0 +1,132 @@
+import { useEffect, useState } from 'react'
+import { messageOf } from '../../api/operator-error'
+import { useT } from '../../i18n/use-t'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { selectAgentById, selectAgents, selectOpenAgentId } from '../../store/selectors'
+import { Icon } from '../../ui/icon'
+import { ModalDialog } from '../../ui/modal-dialog'
+import { AgentEditor } from './agent-editor'
+
+/** Agents: a searchable list beside the editor of the open one. */
+export function AgentsScreen() {
+  const t = useT()
+  const store = useStoreApi()
+  const call = useCall()
+  const agents = useAppStore(selectAgents)
+  const openId = useAppStore(selectOpenAgentId)
+  const open = useAppStore(selectAgentById(openId))
+  const [search, setSearch] = useState(agents.search)
+  const [creating, setCreating] = useState(false)
+  const [newName, setNewName] = useState('')
+
+  useEffect(() => {
+    void store.getState().loadNumbers()
+  }, [store])
+  useEffect(() => {
+    const timer = setTimeout(() => void store.getState().loadAgents(search), 200)
+    return () => clearTimeout(timer)
+  }, [search, store])
+  // An agent opened from elsewhere (a fresh clone) that the list has not shown yet.
+  useEffect(() => {
+    if (openId && !open) {
+      call('agents.get', { id: openId }).then(
+        (agent) => store.getState().upsertAgent(agent),
+        (error: unknown) => store.getState().toast('error', messageOf(error)),
+      )
+    }
+  }, [openId, open, call, store])
+
+  const create = async () => {
+    try {
+      const agent = await call('agents.create', { agentName: newName.trim() })
+      store.getState().upsertAgent(agent)
+      store.getState().openAgent(agent.id)
+      setCreating(false)
+      setNewName('')
+    } catch (error) {
+      store.getState().toast('error', messageOf(error))
+    }
+  }
+
+  return (
+    <div className="split">
+      <section className="list-pane" aria-labelledby="agents-title">
+        <header className="pane-header">
+          <h1 id="agents-title">{t('agents.title')}</h1>
+          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+            <Icon name="plus" size={16} />
+            <span>{t('agents.new')}</span>
+          </button>
+        </header>
+        <div className="search">
+          <Icon name="search" size={16} />
+          <input className="input" type="search" value={search} placeholder={t('agents.searchPlaceholder')} aria-label={t('agents.search')} onChange={(event) => setSearch(event.target.value)} />
+        </div>
+        <p className="muted small" aria-live="polite">
+          {agents.loading ? t('common.loading') : t('agents.count', { shown: String(agents.items.length), total: String(agents.total) })}
+        </p>
+        {agents.error ? <p className="field-error">{agents.error}</p> : null}
+        <ul className="item-list" aria-label={t('agents.title')}>
+          {agents.items.map((agent) => (
+            <li key={agent.id}>
+              <button type="button" className="item" aria-current={agent.id === openId ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
+                <span className="item-title" dir="auto">
+                  {agent.agentName}
+                </span>
+                <span className="item-meta">
+                  <span className="tag">{agent.lang.toUpperCase()}</span> {agent.voiceRecord.name}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {!agents.loading && agents.items.length === 0 ? (
+          <div className="empty">
+            <p>{t('agents.empty')}</p>
+            <button type="button" className="button" onClick={() => store.getState().navigate('templates')}>
+              {t('agents.browseTemplates')}
+            </button>
+          </div>
+        ) : null}
+      </section>
+      <section className="detail-pane" aria-label={t('agents.editor')}>
+        {open ? (
+          <AgentEditor key={`${open.id}:${open.updatedAt}`} agent={open} />
+        ) : (
+          <div className="empty center">
+            <Icon name="bot" size={32} />
+            <p>{t('agents.pick')}</p>
+          </div>
+        )}
+      </section>
+      <ModalDialog
+        open={creating}
+        title={t('agents.newTitle')}
+        onClose={() => setCreating(false)}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setCreating(false)}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" form="new-agent-form" className="button primary" disabled={newName.trim() === ''}>
+              {t('agents.create')}
+            </button>
+          </>
+        }
+      >
+        <form
+          id="new-agent-form"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void create()
+          }}
+        >
+          <label className="field">
+            <span>{t('agent.name')}</span>
+            <input className="input" dir="auto" data-autofocus value={newName} onChange={(event) => setNewName(event.target.value)} />
+          </label>
+        </form>
+      </ModalDialog>
+    </div>
+  )
+}

@@ -1,0 +1,255 @@
+import { useState } from 'react'
+import { AI_PARTS, type AiPart } from '../../../../shared/api/ai-parts'
+import { TEXT_JOB_TYPES, type AiContentJob, type Job } from '../../../../shared/api/jobs'
+import { messageOf } from '../../api/operator-error'
+import type { MessageKey } from '../../i18n/dictionary'
+import { useT } from '../../i18n/use-t'
+import { formatCost, formatDateTime } from '../../lib/format'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { selectJobDetail, selectLocale } from '../../store/selectors'
+import { CopyButton } from '../../ui/copy-button'
+import { Icon } from '../../ui/icon'
+import { ModalDialog } from '../../ui/modal-dialog'
+import { StatusBadge } from '../../ui/status-badge'
+
+const partKey = (part: AiPart) => `part.${part}` as MessageKey
+
+/** Where a TTS job's audio plays from. */
+export function audioUrlOf(job: Job): string | null {
+  const file = job.jobResponse?.ttsMediaFile
+  return job.mediaUrl ?? (typeof file === 'string' ? file : null)
+}
+
+/** The open job: status, error, audio, AI content and webhook deliveries; and what can be made from it. */
+export function JobDetailPanel() {
+  const t = useT()
+  const store = useStoreApi()
+  const locale = useAppStore(selectLocale)
+  const detail = useAppStore(selectJobDetail)
+  const [makingAi, setMakingAi] = useState(false)
+  if (!detail) return null
+  const { job } = detail
+  const canMakeAi = job !== null && job.status === 'COMPLETED' && TEXT_JOB_TYPES.includes(job.type)
+  const audioUrl = job && job.type === 'TTS' ? audioUrlOf(job) : null
+  const text = job?.jobResponse && typeof job.jobResponse.text === 'string' ? job.jobResponse.text : null
+
+  return (
+    <aside className="detail-pane job-detail" aria-labelledby="job-detail-title">
+      <header className="pane-header">
+        <h2 id="job-detail-title" dir="auto">
+          {job?.title ?? t('common.loading')}
+        </h2>
+        <button type="button" className="button icon-button ghost" aria-label={t('jobs.closeDetail')} onClick={() => store.getState().selectJob(null)}>
+          <Icon name="x" size={16} />
+        </button>
+      </header>
+      {detail.error ? (
+        <p className="field-error" role="alert">
+          {detail.error}
+        </p>
+      ) : null}
+      {job ? (
+        <>
+          <dl className="facts">
+            <dt>{t('jobs.status')}</dt>
+            <dd>
+              <span data-testid="job-detail-status">
+                <StatusBadge status={job.status} />
+              </span>
+            </dd>
+            <dt>{t('jobs.type')}</dt>
+            <dd>{t(`jobType.${job.type}` as MessageKey)}</dd>
+            <dt>{t('jobs.id')}</dt>
+            <dd className="with-copy">
+              <code dir="ltr" className="small">
+                {job.id}
+              </code>
+              <CopyButton text={job.id} label={t('jobs.id')} compact />
+            </dd>
+            <dt>{t('jobs.colCost')}</dt>
+            <dd>{formatCost(job.totalCost, locale)}</dd>
+            {job.usageTime ? (
+              <>
+                <dt>{t('jobs.duration')}</dt>
+                <dd>{t('jobs.seconds', { n: job.usageTime })}</dd>
+              </>
+            ) : null}
+            <dt>{t('common.created')}</dt>
+            <dd>{formatDateTime(job.createdAt, locale)}</dd>
+            <dt>{t('common.updated')}</dt>
+            <dd>{formatDateTime(job.updatedAt, locale)}</dd>
+            {job.relevantJobId ? (
+              <>
+                <dt>{t('jobs.source')}</dt>
+                <dd>
+                  <button type="button" className="link-button" onClick={() => store.getState().selectJob(job.relevantJobId!)}>
+                    <code dir="ltr">{job.relevantJobId}</code>
+                  </button>
+                </dd>
+              </>
+            ) : null}
+          </dl>
+          {job.error ? (
+            <div className="error-box" role="alert">
+              <strong>{job.error.code}</strong> <span dir="auto">{job.error.message}</span>
+            </div>
+          ) : null}
+          {text !== null ? (
+            <section className="detail-section" aria-labelledby="job-text">
+              <h3 id="job-text">{t('jobs.text')}</h3>
+              <p className="quote" dir="auto">
+                {text}
+              </p>
+            </section>
+          ) : null}
+          {job.type === 'TTS' ? (
+            <section className="detail-section" aria-labelledby="job-audio">
+              <h3 id="job-audio">{t('jobs.audio')}</h3>
+              {job.status === 'COMPLETED' && audioUrl ? (
+                <audio key={audioUrl} controls preload="metadata" src={audioUrl} aria-label={t('jobs.audioOf', { title: job.title })} className="job-audio" />
+              ) : (
+                <p className="muted">{job.status === 'FAILED' ? t('jobs.noAudio') : t('jobs.audioPending')}</p>
+              )}
+              {detail.previewUrl && job.status === 'COMPLETED' ? (
+                <a className="link" href={detail.previewUrl} target="_blank" rel="noreferrer">
+                  {t('jobs.openPreview')}
+                </a>
+              ) : null}
+            </section>
+          ) : null}
+          {job.type === 'AI_CONTENT' || detail.aiContent || canMakeAi ? <AiContentSection ai={detail.aiContent} isAiJob={job.type === 'AI_CONTENT'} canMake={canMakeAi} onMake={() => setMakingAi(true)} /> : null}
+          <section className="detail-section" aria-labelledby="job-deliveries">
+            <h3 id="job-deliveries">{t('jobs.deliveries')}</h3>
+            {detail.deliveries.length === 0 ? (
+              <p className="muted">{job.webhookUrl ? t('jobs.noDeliveriesYet') : t('jobs.noWebhook')}</p>
+            ) : (
+              <ul className="plain-list deliveries">
+                {detail.deliveries.map((delivery) => (
+                  <li key={delivery.id}>
+                    <StatusBadge status={delivery.status} />{' '}
+                    <code dir="ltr" className="small">
+                      {delivery.url}
+                    </code>{' '}
+                    <span className="muted small">{t('webhooks.attemptsN', { n: String(delivery.attempts) })}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <MakeAiContentDialog open={makingAi} sourceJobId={job.id} onClose={() => setMakingAi(false)} />
+        </>
+      ) : null}
+    </aside>
+  )
+}
+
+function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob | null; isAiJob: boolean; canMake: boolean; onMake(): void }) {
+  const t = useT()
+  const store = useStoreApi()
+  const parts = ai?.jobResponse ? AI_PARTS.filter((part) => typeof ai.jobResponse?.[part] === 'string') : []
+  return (
+    <section className="detail-section" aria-labelledby="job-ai">
+      <header className="section-header">
+        <h3 id="job-ai">{t('jobs.aiContent')}</h3>
+        {canMake ? (
+          <button type="button" className="button" onClick={onMake}>
+            <Icon name="plus" size={14} />
+            <span>{t('jobs.makeAi')}</span>
+          </button>
+        ) : null}
+      </header>
+      {ai && !isAiJob ? (
+        <p className="small muted">
+          {t('jobs.aiNewest')}{' '}
+          <button type="button" className="link-button" onClick={() => store.getState().selectJob(ai.id)}>
+            {t('jobs.openAiJob')}
+          </button>
+        </p>
+      ) : null}
+      {ai === null ? <p className="muted">{t('jobs.aiNone')}</p> : null}
+      {ai && ai.status === 'PENDING' ? <p className="muted">{t('jobs.aiPending')}</p> : null}
+      {ai && ai.status === 'FAILED' && ai.error ? (
+        <div className="error-box" role="alert">
+          <strong>{ai.error.code}</strong> {ai.error.message}
+        </div>
+      ) : null}
+      {parts.map((part) => (
+        <article key={part} className="ai-part" aria-labelledby={`part-${part}`}>
+          <header className="section-header">
+            <h4 id={`part-${part}`}>{t(partKey(part))}</h4>
+            <CopyButton text={ai!.jobResponse![part]!} label={t(partKey(part))} compact />
+          </header>
+          <div className="ai-part-text" dir="auto">
+            {ai!.jobResponse![part]}
+          </div>
+        </article>
+      ))}
+    </section>
+  )
+}
+
+function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; sourceJobId: string; onClose(): void }) {
+  const t = useT()
+  const call = useCall()
+  const store = useStoreApi()
+  const [parts, setParts] = useState<AiPart[]>(['summary', 'titles', 'keywords'])
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const toggle = (part: AiPart, on: boolean) => setParts((current) => (on ? AI_PARTS.filter((candidate) => candidate === part || current.includes(candidate)) : current.filter((candidate) => candidate !== part)))
+
+  const create = async () => {
+    setBusy(true)
+    try {
+      const job = await call('jobs.createAiContent', { sourceJobId, aiParts: parts })
+      store.getState().toast('success', t('jobs.aiCreated'))
+      store.getState().refreshJobs()
+      store.getState().selectJob(job.id)
+      onClose()
+    } catch (caught) {
+      setError(messageOf(caught))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <ModalDialog
+      open={open}
+      title={t('jobs.makeAiTitle')}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="button primary" disabled={busy || parts.length === 0} onClick={() => void create()}>
+            {t('jobs.makeAiButton', { n: String(parts.length) })}
+          </button>
+        </>
+      }
+    >
+      <fieldset className="fieldset parts-grid">
+        <legend>{t('jobs.pickParts')}</legend>
+        {AI_PARTS.map((part) => (
+          <label key={part} className="check">
+            <input type="checkbox" checked={parts.includes(part)} onChange={(event) => toggle(part, event.target.checked)} />
+            <span>{t(partKey(part))}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="toolbar">
+        <button type="button" className="button ghost" onClick={() => setParts([...AI_PARTS])}>
+          {t('jobs.allParts')}
+        </button>
+        <button type="button" className="button ghost" onClick={() => setParts([])}>
+          {t('jobs.noParts')}
+        </button>
+      </div>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </ModalDialog>
+  )
+}

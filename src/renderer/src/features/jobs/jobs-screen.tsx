@@ -1,0 +1,80 @@
+import { useEffect, useState } from 'react'
+import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from '../../../../shared/api/jobs'
+import type { MessageKey } from '../../i18n/dictionary'
+import { useT } from '../../i18n/use-t'
+import { formatCount } from '../../lib/format'
+import { useAppStore, useStoreApi } from '../../store/app-context'
+import { selectJobs, selectLocale } from '../../store/selectors'
+import { Icon } from '../../ui/icon'
+import { JobDetailPanel } from './job-detail'
+import { JobsTable } from './jobs-table'
+import { NewTtsDialog } from './new-tts-dialog'
+
+/** The jobs monitor: filters, the live table, the open job. */
+export function JobsScreen() {
+  const t = useT()
+  const store = useStoreApi()
+  const jobs = useAppStore(selectJobs)
+  const locale = useAppStore(selectLocale)
+  const [search, setSearch] = useState(jobs.query.search)
+  const [creating, setCreating] = useState(false)
+
+  useEffect(() => {
+    if (search === store.getState().jobs.query.search) return
+    const timer = setTimeout(() => store.getState().setJobsQuery({ search }), 250)
+    return () => clearTimeout(timer)
+  }, [search, store])
+
+  return (
+    <div className={`split jobs-split ${jobs.selectedId ? 'with-detail' : ''}`}>
+      <section className="jobs-main" aria-labelledby="jobs-title">
+        <header className="pane-header">
+          <h1 id="jobs-title">{t('jobs.title')}</h1>
+          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+            <Icon name="plus" size={16} />
+            <span>{t('jobs.newTts')}</span>
+          </button>
+        </header>
+        <div className="filters" role="search" aria-label={t('jobs.filters')}>
+          <div className="search">
+            <Icon name="search" size={16} />
+            <input className="input" type="search" value={search} placeholder={t('jobs.searchPlaceholder')} aria-label={t('jobs.search')} onChange={(event) => setSearch(event.target.value)} />
+          </div>
+          <label className="inline-field">
+            <span>{t('jobs.status')}</span>
+            <select className="input" value={jobs.query.status ?? ''} onChange={(event) => store.getState().setJobsQuery({ status: (event.target.value || null) as JobStatus | null })}>
+              <option value="">{t('common.all')}</option>
+              {JOB_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {t(`status.${status}` as MessageKey)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="inline-field">
+            <span>{t('jobs.type')}</span>
+            <select className="input" value={jobs.query.type ?? ''} onChange={(event) => store.getState().setJobsQuery({ type: (event.target.value || null) as JobType | null })}>
+              <option value="">{t('common.all')}</option>
+              {JOB_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t(`jobType.${type}` as MessageKey)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="muted small counts" aria-live="polite">
+            {jobs.filtered === null ? t('common.loading') : t('jobs.counts', { filtered: formatCount(jobs.filtered, locale), total: formatCount(jobs.total ?? 0, locale) })}
+          </span>
+        </div>
+        {jobs.error ? (
+          <p className="field-error" role="alert">
+            {jobs.error}
+          </p>
+        ) : null}
+        <JobsTable />
+      </section>
+      {jobs.selectedId ? <JobDetailPanel /> : null}
+      <NewTtsDialog open={creating} onClose={() => setCreating(false)} />
+    </div>
+  )
+}

@@ -1,0 +1,136 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
+import type { MessageKey } from '../../i18n/dictionary'
+import { useT } from '../../i18n/use-t'
+import { formatCost, formatDateTime } from '../../lib/format'
+import { useAppStore, useStoreApi } from '../../store/app-context'
+import type { JobSortField } from '../../store/jobs-slice'
+import { jobAt, jobRowCount, pagesForRange, selectJobs, selectLocale } from '../../store/selectors'
+import { StatusBadge } from '../../ui/status-badge'
+
+const ROW_HEIGHT = 40
+
+const COLUMNS: { field: JobSortField; label: MessageKey }[] = [
+  { field: 'status', label: 'jobs.colStatus' },
+  { field: 'type', label: 'jobs.colType' },
+  { field: 'title', label: 'jobs.colTitle' },
+  { field: 'cost', label: 'jobs.colCost' },
+  { field: 'createdAt', label: 'jobs.colCreated' },
+]
+
+/**
+ * All jobs that match, however many: only the rows in view are in the DOM, and their pages
+ * (100 rows each) are fetched as they scroll into view.
+ */
+export function JobsTable() {
+  const t = useT()
+  const store = useStoreApi()
+  const jobs = useAppStore(selectJobs)
+  const locale = useAppStore(selectLocale)
+  const scroller = useRef<HTMLDivElement>(null)
+  const count = jobRowCount(jobs)
+
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 15,
+  })
+  const items = virtualizer.getVirtualItems()
+  const first = items[0]?.index ?? 0
+  const last = items[items.length - 1]?.index ?? 0
+
+  useEffect(() => {
+    store.getState().showJobPages(count === 0 ? [1] : pagesForRange(first, last))
+  }, [first, last, count, jobs.generation, store])
+
+  // A new query starts at the top.
+  useEffect(() => {
+    virtualizer.scrollToOffset(0)
+  }, [jobs.generation, virtualizer])
+
+  const sortBy = (field: JobSortField) => {
+    const { query } = store.getState().jobs
+    const direction = query.sortField === field ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'cost' ? 'desc' : 'asc'
+    store.getState().setJobsQuery({ sortField: field, sortDirection: direction })
+  }
+
+  const onRowKey = (event: KeyboardEvent<HTMLDivElement>, index: number, id: string | undefined) => {
+    if ((event.key === 'Enter' || event.key === ' ') && id) {
+      event.preventDefault()
+      store.getState().selectJob(id)
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault()
+      const next = Math.min(count - 1, Math.max(0, index + (event.key === 'ArrowDown' ? 1 : -1)))
+      virtualizer.scrollToIndex(next)
+      requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-index="${next}"]`)?.focus())
+    }
+  }
+
+  return (
+    <div className="jobs-table" role="table" aria-label={t('jobs.tableLabel')} aria-rowcount={count + 1}>
+      <div role="rowgroup" className="jobs-head">
+        <div role="row" className="jobs-row head" aria-rowindex={1}>
+          {COLUMNS.map((column) => {
+            const active = jobs.query.sortField === column.field
+            return (
+              <div key={column.field} role="columnheader" className={`cell cell-${column.field}`} aria-sort={active ? (jobs.query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                <button type="button" className="sort-button" onClick={() => sortBy(column.field)}>
+                  {t(column.label)}
+                  <span aria-hidden="true" className="sort-mark">
+                    {active ? (jobs.query.sortDirection === 'asc' ? '▲' : '▼') : ''}
+                  </span>
+                </button>
+              </div>
+            )
+          })}
+        </div>
+      </div>
+      <div ref={scroller} className="jobs-scroll" role="rowgroup">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const job = jobAt(jobs, item.index)
+            const selected = job !== undefined && job.id === jobs.selectedId
+            return (
+              <div
+                key={job?.id ?? `row-${item.index}`}
+                data-index={item.index}
+                role="row"
+                aria-rowindex={item.index + 2}
+                aria-current={selected ? 'true' : undefined}
+                tabIndex={job ? 0 : -1}
+                className={`jobs-row ${selected ? 'selected' : ''} ${job ? '' : 'loading'}`}
+                style={{ position: 'absolute', insetInlineStart: 0, top: 0, width: '100%', height: item.size, transform: `translateY(${item.start}px)` }}
+                onClick={() => job && store.getState().selectJob(job.id)}
+                onKeyDown={(event) => onRowKey(event, item.index, job?.id)}
+              >
+                {job ? (
+                  <>
+                    <div role="cell" className="cell cell-status">
+                      <StatusBadge status={job.status} />
+                    </div>
+                    <div role="cell" className="cell cell-type">
+                      {t(`jobType.${job.type}` as MessageKey)}
+                    </div>
+                    <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
+                      {job.title}
+                    </div>
+                    <div role="cell" className="cell cell-cost num">
+                      {formatCost(job.cost, locale)}
+                    </div>
+                    <div role="cell" className="cell cell-createdAt small">
+                      {formatDateTime(job.createdAt, locale)}
+                    </div>
+                  </>
+                ) : (
+                  <div role="cell" className="cell skeleton" aria-label={t('common.loading')} />
+                )}
+              </div>
+            )
+          })}
+        </div>
+        {jobs.filtered === 0 ? <p className="empty center">{jobs.query.search || jobs.query.status || jobs.query.type ? t('jobs.noMatch') : t('jobs.empty')}</p> : null}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState } from 'react'
+import { TTS_TEXT_MAX } from '../../../../shared/api/jobs'
+import { isOperatorError, messageOf } from '../../api/operator-error'
+import { useT } from '../../i18n/use-t'
+import { fieldErrorsOf } from '../../lib/field-errors'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { selectVoices } from '../../store/selectors'
+import { Field } from '../../ui/field'
+import { ModalDialog } from '../../ui/modal-dialog'
+
+/** A text-to-speech job: a voice and the text. The new job opens in the detail panel. */
+export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const t = useT()
+  const call = useCall()
+  const store = useStoreApi()
+  const voices = useAppStore(selectVoices)
+  const [voiceId, setVoiceId] = useState('')
+  const [text, setText] = useState('')
+  const [webhookUrl, setWebhookUrl] = useState('')
+  const [errors, setErrors] = useState<Record<string, string[]>>({})
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    if (open) void store.getState().loadVoices().catch(() => {})
+  }, [open, store])
+  useEffect(() => {
+    if (voiceId === '' && voices[0]) setVoiceId(voices[0].id)
+  }, [voices, voiceId])
+
+  const create = async () => {
+    setBusy(true)
+    try {
+      const job = await call('jobs.createTts', { voiceId, text, webhookUrl: webhookUrl.trim() || undefined })
+      store.getState().toast('success', t('jobs.ttsCreated'))
+      store.getState().refreshJobs()
+      store.getState().selectJob(job.id)
+      setText('')
+      setErrors({})
+      onClose()
+    } catch (error) {
+      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details) : { '': [messageOf(error)] })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <ModalDialog
+      open={open}
+      title={t('jobs.newTtsTitle')}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" form="tts-form" className="button primary" disabled={busy || text.trim() === '' || voiceId === ''}>
+            {t('jobs.createTts')}
+          </button>
+        </>
+      }
+    >
+      <form
+        id="tts-form"
+        className="stack"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void create()
+        }}
+      >
+        <Field label={t('jobs.voice')} errors={errors.voiceId}>
+          {({ id, describedBy }) => (
+            <select id={id} className="input" value={voiceId} aria-describedby={describedBy} onChange={(event) => setVoiceId(event.target.value)}>
+              {(['en', 'ar'] as const).map((lang) => (
+                <optgroup key={lang} label={t(lang === 'ar' ? 'lang.ar' : 'lang.en')}>
+                  {voices
+                    .filter((voice) => voice.lang === lang)
+                    .map((voice) => (
+                      <option key={voice.id} value={voice.id}>
+                        {`${voice.name} · ${voice.accent}`}
+                      </option>
+                    ))}
+                </optgroup>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={t('jobs.text')} hint={t('jobs.textCount', { n: String(text.length), max: String(TTS_TEXT_MAX) })} errors={errors.text}>
+          {({ id, describedBy, invalid }) => <textarea id={id} className="input" dir="auto" rows={6} maxLength={TTS_TEXT_MAX} value={text} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setText(event.target.value)} />}
+        </Field>
+        <Field label={t('jobs.webhookOptional')} errors={errors.webhookUrl}>
+          {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="url" value={webhookUrl} placeholder="https://example.com/hooks/tts" aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setWebhookUrl(event.target.value)} />}
+        </Field>
+        {errors[''] ? (
+          <p className="field-error" role="alert">
+            {errors[''].join(' ')}
+          </p>
+        ) : null}
+      </form>
+    </ModalDialog>
+  )
+}

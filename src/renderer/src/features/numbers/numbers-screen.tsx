@@ -1,0 +1,200 @@
+import { useEffect, useState } from 'react'
+import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
+import { isOperatorError, messageOf } from '../../api/operator-error'
+import { useT } from '../../i18n/use-t'
+import { fieldErrorsOf } from '../../lib/field-errors'
+import { formatDateTime } from '../../lib/format'
+import { checkPhoneNumber } from '../../lib/phone-number'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { selectAgents, selectLocale, selectNumbers } from '../../store/selectors'
+import { Field } from '../../ui/field'
+import { Icon } from '../../ui/icon'
+import { ModalDialog } from '../../ui/modal-dialog'
+
+interface NewNumber {
+  phoneNumber: string
+  label: string
+  providerAccountSid: string
+  providerAuthToken: string
+}
+const EMPTY: NewNumber = { phoneNumber: '', label: '', providerAccountSid: '', providerAuthToken: '' }
+
+/** Phone numbers at the telephony provider: register, assign to an agent, unassign, delete. */
+export function NumbersScreen() {
+  const t = useT()
+  const store = useStoreApi()
+  const call = useCall()
+  const numbers = useAppStore(selectNumbers)
+  const agents = useAppStore(selectAgents)
+  const locale = useAppStore(selectLocale)
+  const [form, setForm] = useState<NewNumber>(EMPTY)
+  const [errors, setErrors] = useState<Record<string, string[]>>({})
+  const [busy, setBusy] = useState(false)
+  const [deleting, setDeleting] = useState<PhoneNumber | null>(null)
+  const check = checkPhoneNumber(form.phoneNumber)
+
+  useEffect(() => {
+    void store.getState().loadNumbers()
+    void store.getState().loadAgents('')
+  }, [store])
+
+  const update = (key: keyof NewNumber, value: string) => {
+    setForm((current) => ({ ...current, [key]: value }))
+    setErrors(({ [key]: _gone, ...rest }) => rest)
+  }
+
+  const register = async () => {
+    setBusy(true)
+    try {
+      const number = await call('numbers.add', { type: 'TELEPHONY', ...form })
+      store.getState().upsertNumber(number)
+      setForm(EMPTY)
+      setErrors({})
+      store.getState().toast('success', t('numbers.registered', { number: number.number }))
+    } catch (error) {
+      if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details))
+      else setErrors({ '': [messageOf(error)] })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const assign = async (number: PhoneNumber, agentId: string) => {
+    try {
+      const updated = agentId === '' ? await call('numbers.unassign', { phoneNumber: number.number }) : await call('numbers.assign', { phoneNumber: number.number, voiceAgentId: agentId })
+      store.getState().upsertNumber(updated)
+      store.getState().toast('success', updated.voiceAgent ? t('numbers.assigned', { number: updated.number, agent: updated.voiceAgent.name }) : t('numbers.unassigned', { number: updated.number }))
+    } catch (error) {
+      store.getState().toast('error', messageOf(error))
+    }
+  }
+
+  const remove = async (number: PhoneNumber) => {
+    try {
+      await call('numbers.delete', { id: number.id })
+      store.getState().removeNumber(number.id)
+      store.getState().toast('success', t('numbers.deleted', { number: number.number }))
+    } catch (error) {
+      store.getState().toast('error', messageOf(error))
+    }
+  }
+
+  const canRegister = check.state === 'valid' && form.label.trim() !== '' && form.providerAccountSid.trim() !== '' && form.providerAuthToken !== ''
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1>{t('numbers.title')}</h1>
+          <p className="muted">{t('numbers.intro')}</p>
+        </div>
+      </header>
+      <form
+        className="card"
+        aria-labelledby="register-title"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          if (canRegister) void register()
+        }}
+      >
+        <h2 id="register-title">{t('numbers.register')}</h2>
+        <div className="grid-4">
+          <Field
+            label={t('numbers.phoneNumber')}
+            hint={check.state === 'valid' ? t('numbers.willStore', { e164: check.e164 }) : t('numbers.e164Hint')}
+            errors={[...(check.state === 'invalid' ? [check.message] : []), ...(errors.phoneNumber ?? [])]}
+          >
+            {({ id, describedBy, invalid }) => <input id={id} className="input mono" dir="ltr" inputMode="tel" autoComplete="off" placeholder="+15551234567" value={form.phoneNumber} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => update('phoneNumber', event.target.value)} />}
+          </Field>
+          <Field label={t('numbers.label')} errors={errors.label}>
+            {({ id, describedBy, invalid }) => <input id={id} className="input" dir="auto" value={form.label} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => update('label', event.target.value)} />}
+          </Field>
+          <Field label={t('numbers.accountSid')} errors={errors.providerAccountSid}>
+            {({ id, describedBy, invalid }) => <input id={id} className="input mono" dir="ltr" autoComplete="off" value={form.providerAccountSid} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => update('providerAccountSid', event.target.value)} />}
+          </Field>
+          <Field label={t('numbers.authToken')} hint={t('numbers.authTokenHint')} errors={errors.providerAuthToken}>
+            {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="password" autoComplete="new-password" value={form.providerAuthToken} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => update('providerAuthToken', event.target.value)} />}
+          </Field>
+        </div>
+        {errors[''] || errors.type ? <p className="field-error" role="alert">{[...(errors[''] ?? []), ...(errors.type ?? [])].join(' ')}</p> : null}
+        <div className="toolbar end">
+          <button type="submit" className="button primary" disabled={!canRegister || busy}>
+            <Icon name="plus" size={16} />
+            <span>{t('numbers.registerButton')}</span>
+          </button>
+        </div>
+      </form>
+
+      <section className="card" aria-labelledby="numbers-list-title">
+        <h2 id="numbers-list-title">{t('numbers.listTitle', { n: String(numbers.total) })}</h2>
+        {numbers.items.length === 0 ? (
+          <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
+        ) : (
+          <div className="table-wrap">
+<table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t('numbers.phoneNumber')}</th>
+                <th scope="col">{t('numbers.label')}</th>
+                <th scope="col">{t('numbers.agent')}</th>
+                <th scope="col">{t('numbers.sip')}</th>
+                <th scope="col">{t('common.created')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('common.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {numbers.items.map((number) => (
+                <tr key={number.id}>
+                  <td className="mono" dir="ltr">
+                    {number.number}
+                  </td>
+                  <td dir="auto">{number.label}</td>
+                  <td>
+                    <select className="input" value={number.voiceAgentId ?? ''} aria-label={t('numbers.assignTo', { number: number.number })} onChange={(event) => void assign(number, event.target.value)}>
+                      <option value="">{t('numbers.unassignedOption')}</option>
+                      {number.voiceAgent && !agents.items.some((agent) => agent.id === number.voiceAgentId) ? <option value={number.voiceAgent.id}>{number.voiceAgent.name}</option> : null}
+                      {agents.items.map((agent) => (
+                        <option key={agent.id} value={agent.id}>
+                          {agent.agentName}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td className="mono small" dir="ltr">
+                    {number.sipInboundConfigs.originationUri}
+                  </td>
+                  <td className="small">{formatDateTime(number.createdAt, locale)}</td>
+                  <td className="actions">
+                    <button type="button" className="button icon-button ghost" aria-label={t('numbers.deleteNamed', { number: number.number })} onClick={() => setDeleting(number)}>
+                      <Icon name="trash" size={16} />
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+</div>
+        )}
+      </section>
+      <ModalDialog
+        open={deleting !== null}
+        title={t('numbers.deleteTitle', { number: deleting?.number ?? '' })}
+        onClose={() => setDeleting(null)}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setDeleting(null)}>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="button danger" onClick={() => (deleting && void remove(deleting), setDeleting(null))}>
+              {t('common.delete')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('numbers.deleteExplain')}</p>
+      </ModalDialog>
+    </div>
+  )
+}

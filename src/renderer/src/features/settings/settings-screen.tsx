@@ -1,0 +1,291 @@
+import { useEffect, useState } from 'react'
+import type { ApiKeyInfo, Settings } from '../../../../shared/ipc/operations'
+import { isOperatorError, messageOf } from '../../api/operator-error'
+import { useT } from '../../i18n/use-t'
+import { fieldErrorsOf } from '../../lib/field-errors'
+import { formatDateTime } from '../../lib/format'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { selectLocale, selectTheme } from '../../store/selectors'
+import type { ThemeChoice } from '../../store/ui-slice'
+import { CopyButton } from '../../ui/copy-button'
+import { Field } from '../../ui/field'
+import { ModalDialog } from '../../ui/modal-dialog'
+
+/** API keys, where the service keeps its data, the AI engine, and the UI's own language and theme. */
+export function SettingsScreen() {
+  const t = useT()
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>{t('settings.title')}</h1>
+      </header>
+      <AppearanceCard />
+      <KeysCard />
+      <ServiceCard />
+    </div>
+  )
+}
+
+function AppearanceCard() {
+  const t = useT()
+  const store = useStoreApi()
+  const locale = useAppStore(selectLocale)
+  const theme = useAppStore(selectTheme)
+  return (
+    <section className="card" aria-labelledby="appearance-title">
+      <h2 id="appearance-title">{t('settings.appearance')}</h2>
+      <div className="grid-2">
+        <Field label={t('settings.language')}>
+          {({ id }) => (
+            <select id={id} className="input" value={locale} onChange={(event) => store.getState().setLocale(event.target.value === 'ar' ? 'ar' : 'en')}>
+              <option value="en" lang="en">
+                English
+              </option>
+              <option value="ar" lang="ar">
+                العربية
+              </option>
+            </select>
+          )}
+        </Field>
+        <Field label={t('settings.theme')}>
+          {({ id }) => (
+            <select id={id} className="input" value={theme} onChange={(event) => store.getState().setTheme(event.target.value as ThemeChoice)}>
+              <option value="system">{t('theme.system')}</option>
+              <option value="light">{t('theme.light')}</option>
+              <option value="dark">{t('theme.dark')}</option>
+            </select>
+          )}
+        </Field>
+      </div>
+    </section>
+  )
+}
+
+function KeysCard() {
+  const t = useT()
+  const call = useCall()
+  const store = useStoreApi()
+  const locale = useAppStore(selectLocale)
+  const [keys, setKeys] = useState<ApiKeyInfo[]>([])
+  const [name, setName] = useState('')
+  const [created, setCreated] = useState<{ key: string; name: string } | null>(null)
+  const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  const load = () =>
+    call('keys.list', {}).then(setKeys, (caught: unknown) => setError(messageOf(caught)))
+  useEffect(() => {
+    void load()
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const create = async () => {
+    try {
+      const answer = await call('keys.create', { name: name.trim() })
+      setCreated({ key: answer.key, name: answer.info.name })
+      setName('')
+      setError(null)
+      void load()
+    } catch (caught) {
+      setError(isOperatorError(caught) && caught.details.length > 0 ? Object.values(fieldErrorsOf(caught.details)).flat().join(' ') : messageOf(caught))
+    }
+  }
+  const revoke = async (key: ApiKeyInfo) => {
+    try {
+      await call('keys.revoke', { id: key.id })
+      store.getState().toast('success', t('keys.revoked', { name: key.name }))
+      void load()
+    } catch (caught) {
+      store.getState().toast('error', messageOf(caught))
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="keys-title">
+      <h2 id="keys-title">{t('keys.title')}</h2>
+      <p className="muted small">{t('keys.intro')}</p>
+      <form
+        className="inline-form"
+        onSubmit={(event) => {
+          event.preventDefault()
+          if (name.trim()) void create()
+        }}
+      >
+        <Field label={t('keys.name')} errors={error ? [error] : undefined}>
+          {({ id, describedBy, invalid }) => <input id={id} className="input" dir="auto" maxLength={100} value={name} placeholder={t('keys.namePlaceholder')} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setName(event.target.value)} />}
+        </Field>
+        <button type="submit" className="button primary" disabled={name.trim() === ''}>
+          {t('keys.create')}
+        </button>
+      </form>
+      <div className="table-wrap">
+<table className="table">
+        <thead>
+          <tr>
+            <th scope="col">{t('keys.name')}</th>
+            <th scope="col">{t('keys.hint')}</th>
+            <th scope="col">{t('common.created')}</th>
+            <th scope="col">{t('keys.lastUsed')}</th>
+            <th scope="col">{t('keys.state')}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t('common.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key.id}>
+              <td dir="auto">{key.name}</td>
+              <td className="mono small" dir="ltr">
+                {key.keyHint}
+              </td>
+              <td className="small">{formatDateTime(key.createdAt, locale)}</td>
+              <td className="small">{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : t('keys.never')}</td>
+              <td>{key.revokedAt ? <span className="badge badge-failed">{t('keys.revokedState')}</span> : key.usedByApp ? <span className="badge">{t('keys.usedByApp')}</span> : <span className="badge badge-completed">{t('keys.active')}</span>}</td>
+              <td className="actions">
+                {!key.revokedAt && !key.usedByApp ? (
+                  <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: key.name })}>
+                    {t('keys.revoke')}
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+</div>
+      <ModalDialog open={created !== null} title={t('keys.createdTitle', { name: created?.name ?? '' })} onClose={() => setCreated(null)} actions={<button type="button" className="button primary" onClick={() => setCreated(null)}>{t('keys.done')}</button>}>
+        <p>{t('keys.showOnce')}</p>
+        <div className="key-reveal">
+          <code dir="ltr" data-testid="new-key">
+            {created?.key}
+          </code>
+          <CopyButton text={created?.key ?? ''} label={t('keys.theKey')} />
+        </div>
+      </ModalDialog>
+      <ModalDialog
+        open={revoking !== null}
+        title={t('keys.revokeTitle', { name: revoking?.name ?? '' })}
+        onClose={() => setRevoking(null)}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setRevoking(null)}>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="button danger" onClick={() => (revoking && void revoke(revoking), setRevoking(null))}>
+              {t('keys.revoke')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('keys.revokeExplain')}</p>
+      </ModalDialog>
+    </section>
+  )
+}
+
+function ServiceCard() {
+  const t = useT()
+  const call = useCall()
+  const store = useStoreApi()
+  const [settings, setSettings] = useState<Settings | null>(null)
+  const [engine, setEngine] = useState<'offline' | 'openai-compatible'>('offline')
+  const [baseUrl, setBaseUrl] = useState('')
+  const [model, setModel] = useState('')
+  const [apiKey, setApiKey] = useState('')
+  const [errors, setErrors] = useState<Record<string, string[]>>({})
+
+  const show = (value: Settings) => {
+    setSettings(value)
+    setEngine(value.aiContent.engine)
+    if (value.aiContent.engine === 'openai-compatible') {
+      setBaseUrl(value.aiContent.baseUrl)
+      setModel(value.aiContent.model)
+    }
+  }
+  useEffect(() => {
+    call('settings.get', {}).then(show, (caught: unknown) => store.getState().toast('error', messageOf(caught)))
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const save = async () => {
+    try {
+      const value = await call(
+        'settings.setAiEngine',
+        engine === 'offline' ? { engine: 'offline' } : { engine: 'openai-compatible', baseUrl: baseUrl.trim(), model: model.trim(), apiKey: apiKey || undefined },
+      )
+      show(value)
+      setApiKey('')
+      setErrors({})
+      store.getState().toast('success', t('settings.aiSaved'))
+    } catch (caught) {
+      setErrors(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details) : { '': [messageOf(caught)] })
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="service-title">
+      <h2 id="service-title">{t('settings.service')}</h2>
+      {settings ? (
+        <dl className="facts">
+          <dt>{t('settings.port')}</dt>
+          <dd className="mono">{settings.port}</dd>
+          <dt>{t('settings.dataDir')}</dt>
+          <dd className="with-copy">
+            <code dir="ltr">{settings.dataDir}</code>
+            <CopyButton text={settings.dataDir} label={t('settings.dataDir')} compact />
+          </dd>
+          <dt>{t('settings.tts')}</dt>
+          <dd>eSpeak NG</dd>
+          <dt>{t('settings.signing')}</dt>
+          <dd>{settings.webhookSigning ? t('settings.signingOn') : t('settings.signingOff')}</dd>
+        </dl>
+      ) : (
+        <p className="muted">{t('common.loading')}</p>
+      )}
+      <form
+        className="stack"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void save()
+        }}
+      >
+        <fieldset className="fieldset">
+          <legend>{t('settings.aiEngine')}</legend>
+          <label className="check">
+            <input type="radio" name="engine" checked={engine === 'offline'} onChange={() => setEngine('offline')} />
+            <span>{t('settings.aiOffline')}</span>
+          </label>
+          <label className="check">
+            <input type="radio" name="engine" checked={engine === 'openai-compatible'} onChange={() => setEngine('openai-compatible')} />
+            <span>{t('settings.aiOpenAi')}</span>
+          </label>
+        </fieldset>
+        {engine === 'openai-compatible' ? (
+          <div className="grid-3">
+            <Field label={t('settings.baseUrl')} errors={errors.baseUrl}>
+              {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="url" placeholder="https://api.example.com/v1" value={baseUrl} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setBaseUrl(event.target.value)} />}
+            </Field>
+            <Field label={t('settings.model')} errors={errors.model}>
+              {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" value={model} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setModel(event.target.value)} />}
+            </Field>
+            <Field label={t('settings.apiKey')} hint={settings?.aiContent.engine === 'openai-compatible' && settings.aiContent.hasApiKey ? t('settings.apiKeyKept') : t('settings.apiKeyWriteOnly')} errors={errors.apiKey}>
+              {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="password" autoComplete="off" value={apiKey} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setApiKey(event.target.value)} />}
+            </Field>
+          </div>
+        ) : null}
+        {errors[''] ? (
+          <p className="field-error" role="alert">
+            {errors[''].join(' ')}
+          </p>
+        ) : null}
+        <div className="toolbar end">
+          <button type="submit" className="button primary">
+            {t('settings.saveAi')}
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}

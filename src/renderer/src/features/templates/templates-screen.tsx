@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react'
+import type { VoiceAgentTemplate } from '../../../../shared/api/voice-agents'
+import { isOperatorError, messageOf } from '../../api/operator-error'
+import { useT } from '../../i18n/use-t'
+import { fieldErrorsOf } from '../../lib/field-errors'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { selectTemplates } from '../../store/selectors'
+import { Field } from '../../ui/field'
+import { Icon } from '../../ui/icon'
+import { ModalDialog } from '../../ui/modal-dialog'
+
+/** Ready-made agents to start from: clone one under a name, then edit the copy. */
+export function TemplatesScreen() {
+  const t = useT()
+  const store = useStoreApi()
+  const call = useCall()
+  const templates = useAppStore(selectTemplates)
+  const [lang, setLang] = useState<'all' | 'ar' | 'en'>('all')
+  const [cloning, setCloning] = useState<VoiceAgentTemplate | null>(null)
+  const [name, setName] = useState('')
+  const [errors, setErrors] = useState<string[]>([])
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    void store.getState().loadTemplates()
+  }, [store])
+
+  const startClone = (template: VoiceAgentTemplate) => {
+    setCloning(template)
+    setName(t('templates.copyName', { name: template.agentName }))
+    setErrors([])
+  }
+
+  const clone = async () => {
+    if (!cloning) return
+    setBusy(true)
+    try {
+      const agent = await call('agents.clone', { sourceId: cloning.id, agentName: name.trim() })
+      store.getState().upsertAgent(agent)
+      setCloning(null)
+      store.getState().openAgent(agent.id)
+      store.getState().toast('success', t('templates.cloned', { name: agent.agentName }))
+    } catch (error) {
+      setErrors(isOperatorError(error) && error.details.length > 0 ? Object.values(fieldErrorsOf(error.details)).flat() : [messageOf(error)])
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const shown = templates.items.filter((template) => lang === 'all' || template.lang === lang)
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1>{t('templates.title')}</h1>
+          <p className="muted">{t('templates.intro')}</p>
+        </div>
+        <div className="segmented" role="radiogroup" aria-label={t('templates.filterLang')}>
+          {(['all', 'en', 'ar'] as const).map((value) => (
+            <button key={value} type="button" role="radio" aria-checked={lang === value} className={lang === value ? 'on' : ''} onClick={() => setLang(value)}>
+              {value === 'all' ? t('common.all') : t(value === 'ar' ? 'lang.ar' : 'lang.en')}
+            </button>
+          ))}
+        </div>
+      </header>
+      {templates.error ? <p className="field-error">{templates.error}</p> : null}
+      {templates.loading && templates.items.length === 0 ? <p className="muted">{t('common.loading')}</p> : null}
+      <ul className="gallery" aria-label={t('templates.title')}>
+        {shown.map((template) => (
+          <li key={template.id} className="card template-card">
+            <div className="template-icon" aria-hidden="true">
+              <Icon name={template.icon} size={22} />
+            </div>
+            <h2 className="template-name" dir="auto">
+              {template.agentName}
+            </h2>
+            <p className="template-meta">
+              <span className="tag">{t(template.lang === 'ar' ? 'lang.ar' : 'lang.en')}</span>
+              <span>{template.voice}</span>
+            </p>
+            <p className="template-description" dir="auto">
+              {template.description}
+            </p>
+            <p className="template-greeting" dir="auto">
+              “{template.greetingMessage}”
+            </p>
+            <button type="button" className="button primary" onClick={() => startClone(template)} aria-label={t('templates.cloneNamed', { name: template.agentName })}>
+              {t('templates.clone')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ModalDialog
+        open={cloning !== null}
+        title={t('templates.cloneTitle', { name: cloning?.agentName ?? '' })}
+        onClose={() => setCloning(null)}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setCloning(null)}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" form="clone-form" className="button primary" disabled={busy || name.trim() === ''}>
+              {t('templates.cloneAndEdit')}
+            </button>
+          </>
+        }
+      >
+        <form
+          id="clone-form"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void clone()
+          }}
+        >
+          <Field label={t('templates.newName')} errors={errors}>
+            {({ id, describedBy, invalid }) => <input id={id} className="input" dir="auto" data-autofocus maxLength={100} value={name} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setName(event.target.value)} />}
+          </Field>
+        </form>
+      </ModalDialog>
+    </div>
+  )
+}

@@ -1,0 +1,198 @@
+import { useEffect } from 'react'
+import { DELIVERY_STATUSES } from '../../../../shared/api/webhooks'
+import { messageOf } from '../../api/operator-error'
+import type { MessageKey } from '../../i18n/dictionary'
+import { useT } from '../../i18n/use-t'
+import { formatDateTime } from '../../lib/format'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { selectDeliveries, selectLocale } from '../../store/selectors'
+import { DELIVERIES_PAGE_SIZE, type DeliveryStatus } from '../../store/webhooks-slice'
+import { Icon } from '../../ui/icon'
+import { StatusBadge } from '../../ui/status-badge'
+
+/** The delivery journal: every webhook the service sent or will send, each attempt, and "send again". */
+export function WebhooksScreen() {
+  const t = useT()
+  const store = useStoreApi()
+  const call = useCall()
+  const deliveries = useAppStore(selectDeliveries)
+  const locale = useAppStore(selectLocale)
+  const pages = Math.max(1, Math.ceil(deliveries.filtered / DELIVERIES_PAGE_SIZE))
+  const detail = deliveries.detail
+
+  useEffect(() => {
+    void store.getState().loadDeliveries()
+  }, [store])
+
+  const redeliver = async (id: string) => {
+    try {
+      const delivery = await call('webhooks.redeliver', { id })
+      store.getState().deliveryReplaced(delivery)
+      store.getState().toast('info', t('webhooks.resent'))
+    } catch (error) {
+      store.getState().toast('error', messageOf(error))
+    }
+  }
+
+  return (
+    <div className={`split ${deliveries.selectedId ? 'with-detail' : ''}`}>
+      <section className="jobs-main" aria-labelledby="webhooks-title">
+        <header className="pane-header">
+          <div>
+            <h1 id="webhooks-title">{t('webhooks.title')}</h1>
+            <p className="muted small">{t('webhooks.intro')}</p>
+          </div>
+          <button type="button" className="button ghost icon-button" aria-label={t('common.refresh')} onClick={() => void store.getState().loadDeliveries()}>
+            <Icon name="refresh" size={16} />
+          </button>
+        </header>
+        <div className="filters">
+          <label className="inline-field">
+            <span>{t('webhooks.status')}</span>
+            <select className="input" value={deliveries.status ?? ''} onChange={(event) => void store.getState().loadDeliveries({ status: (event.target.value || null) as DeliveryStatus | null })}>
+              <option value="">{t('common.all')}</option>
+              {DELIVERY_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {t(`status.${status}` as MessageKey)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="muted small counts">{t('jobs.counts', { filtered: String(deliveries.filtered), total: String(deliveries.total) })}</span>
+        </div>
+        {deliveries.error ? <p className="field-error">{deliveries.error}</p> : null}
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t('webhooks.status')}</th>
+                <th scope="col">{t('webhooks.event')}</th>
+                <th scope="col">{t('webhooks.url')}</th>
+                <th scope="col">{t('webhooks.attempts')}</th>
+                <th scope="col">{t('webhooks.last')}</th>
+                <th scope="col" className="col-optional">
+                  {t('common.created')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.items.map((delivery) => (
+                <tr key={delivery.id} className={delivery.id === deliveries.selectedId ? 'selected' : ''}>
+                  <td>
+                    <StatusBadge status={delivery.status} />
+                    {delivery.sending ? <span className="muted small"> {t('webhooks.sending')}</span> : null}
+                  </td>
+                  <td>
+                    <button type="button" className="link-button" onClick={() => void store.getState().selectDelivery(delivery.id)} aria-label={t('webhooks.openDelivery', { id: delivery.id })}>
+                      {delivery.event}
+                    </button>
+                  </td>
+                  <td className="mono small ellipsis" dir="ltr" title={delivery.url}>
+                    {delivery.url}
+                  </td>
+                  <td className="num">{delivery.attempts}</td>
+                  <td className="small">{delivery.lastStatusCode ?? delivery.lastError ?? '—'}</td>
+                  <td className="small col-optional">{formatDateTime(delivery.createdAt, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {deliveries.items.length === 0 ? <p className="empty center">{deliveries.loading ? t('common.loading') : t('webhooks.empty')}</p> : null}
+        </div>
+        <nav className="pager" aria-label={t('common.pages')}>
+          <button type="button" className="button" disabled={deliveries.page <= 1} onClick={() => void store.getState().loadDeliveries({ page: deliveries.page - 1 })}>
+            {t('common.previous')}
+          </button>
+          <span>{t('common.pageOf', { page: String(deliveries.page), pages: String(pages) })}</span>
+          <button type="button" className="button" disabled={deliveries.page >= pages} onClick={() => void store.getState().loadDeliveries({ page: deliveries.page + 1 })}>
+            {t('common.next')}
+          </button>
+        </nav>
+      </section>
+      {deliveries.selectedId ? (
+        <aside className="detail-pane" aria-labelledby="delivery-title">
+          <header className="pane-header">
+            <h2 id="delivery-title">{t('webhooks.delivery')}</h2>
+            <button type="button" className="button icon-button ghost" aria-label={t('common.close')} onClick={() => void store.getState().selectDelivery(null)}>
+              <Icon name="x" size={16} />
+            </button>
+          </header>
+          {detail ? (
+            <>
+              <dl className="facts">
+                <dt>{t('webhooks.status')}</dt>
+                <dd>
+                  <StatusBadge status={detail.status} />
+                </dd>
+                <dt>{t('webhooks.id')}</dt>
+                <dd>
+                  <code dir="ltr" className="small">
+                    {detail.id}
+                  </code>
+                </dd>
+                <dt>{t('webhooks.url')}</dt>
+                <dd>
+                  <code dir="ltr" className="small">
+                    {detail.url}
+                  </code>
+                </dd>
+                <dt>{t('webhooks.auth')}</dt>
+                <dd>{detail.hasAuthorization ? t('webhooks.authYes') : t('webhooks.authNo')}</dd>
+                <dt>{t('webhooks.next')}</dt>
+                <dd>{detail.nextAttemptAt ? formatDateTime(detail.nextAttemptAt, locale) : '—'}</dd>
+                {detail.jobId ? (
+                  <>
+                    <dt>{t('webhooks.job')}</dt>
+                    <dd>
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => {
+                          store.getState().navigate('jobs')
+                          store.getState().selectJob(detail.jobId!)
+                        }}
+                      >
+                        <code dir="ltr">{detail.jobId}</code>
+                      </button>
+                    </dd>
+                  </>
+                ) : null}
+              </dl>
+              <div className="toolbar">
+                <button type="button" className="button primary" disabled={detail.sending} onClick={() => void redeliver(detail.id)}>
+                  <Icon name="refresh" size={14} />
+                  <span>{t('webhooks.sendAgain')}</span>
+                </button>
+              </div>
+              <h3>{t('webhooks.attemptLog')}</h3>
+              {detail.attemptLog.length === 0 ? <p className="muted">{t('webhooks.noAttempts')}</p> : null}
+              <ol className="attempts">
+                {detail.attemptLog.map((attempt) => (
+                  <li key={attempt.attempt} className={attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'bad'}>
+                    <div>
+                      <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} · {Math.round(attempt.latencyMs)} ms
+                    </div>
+                    {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
+                    {attempt.responseExcerpt ? (
+                      <pre className="excerpt" dir="ltr">
+                        {attempt.responseExcerpt}
+                      </pre>
+                    ) : null}
+                  </li>
+                ))}
+              </ol>
+              <details>
+                <summary>{t('webhooks.payload')}</summary>
+                <pre className="excerpt" dir="ltr">
+                  {JSON.stringify(detail.payload, null, 2)}
+                </pre>
+              </details>
+            </>
+          ) : (
+            <p className="muted">{t('common.loading')}</p>
+          )}
+        </aside>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,133 @@
+import type { Tools, UpdateVoiceAgentBody, VoiceAgent } from '../../../shared/api/voice-agents'
+import { checkOutcomeShapeText, outcomeShapeToText } from './outcome-shape-text'
+import { sameJson } from './stable-json'
+
+export interface ParamRow {
+  key: string
+  value: string
+}
+
+/** What the agent editor holds while the operator types: text where the operator types text. */
+export interface AgentDraft {
+  agentName: string
+  lang: 'ar' | 'en'
+  voiceId: string
+  greetingMessage: string
+  preamble: string
+  params: ParamRow[]
+  pokeMessages: string[]
+  silenceThreshold: string
+  interrupt: boolean
+  realTime: boolean
+  /** Write-only on the service: null until the operator sets a tool (then sent as a whole). */
+  tools: Required<Tools> | null
+  outcome: string
+  outcomeShapeText: string
+  webhookUrl: string
+  webhookAuthKey: string
+  /** Write-only: '' keeps the stored secret. */
+  webhookAuthSecret: string
+}
+
+export function draftFromAgent(agent: VoiceAgent): AgentDraft {
+  return {
+    agentName: agent.agentName,
+    lang: agent.lang,
+    voiceId: agent.voiceRecordId,
+    greetingMessage: agent.greetingMessage,
+    preamble: agent.preamble,
+    params: Object.entries(agent.params).map(([key, value]) => ({ key, value })),
+    pokeMessages: [...agent.pokeMessages],
+    silenceThreshold: String(agent.silenceThreshold),
+    interrupt: agent.interrupt,
+    realTime: agent.realTime,
+    tools: null,
+    outcome: agent.outcome,
+    outcomeShapeText: outcomeShapeToText(agent.outcomeResponseShape),
+    webhookUrl: agent.webhookUrl ?? '',
+    webhookAuthKey: agent.webhookAuth?.authKey ?? '',
+    webhookAuthSecret: '',
+  }
+}
+
+/** Params rows as the record the service stores; blank rows are dropped. */
+export function paramsOf(rows: readonly ParamRow[]): Record<string, string> {
+  const params: Record<string, string> = {}
+  for (const row of rows) {
+    if (row.key.trim() === '' && row.value === '') continue
+    params[row.key.trim()] = row.value
+  }
+  return params
+}
+
+/** A problem found before sending, keyed like the service's error details (top-level field). */
+export interface DraftProblem {
+  field: keyof UpdateVoiceAgentBody
+  /** What is wrong, as a dictionary key the UI translates; `detail` is shown as written. */
+  problem: 'duplicateParam' | 'wholeSeconds' | 'invalidShape' | 'secretNeeded'
+  detail?: string
+}
+
+export interface DraftDiff {
+  /** Only the fields that differ from the stored agent: what agents.update is sent. */
+  changes: UpdateVoiceAgentBody
+  problems: DraftProblem[]
+}
+
+/**
+ * The changed fields of a draft against the stored agent. Obvious local problems (JSON that does
+ * not parse, duplicate param names) are reported instead of sent; everything else is left to the
+ * service, whose error details are shown beside their fields.
+ */
+export function diffAgentDraft(agent: VoiceAgent, draft: AgentDraft): DraftDiff {
+  const changes: UpdateVoiceAgentBody = {}
+  const problems: DraftProblem[] = []
+
+  if (draft.agentName !== agent.agentName) changes.agentName = draft.agentName
+  if (draft.lang !== agent.lang) changes.lang = draft.lang
+  if (draft.voiceId !== agent.voiceRecordId) changes.voiceId = draft.voiceId
+  if (draft.greetingMessage !== agent.greetingMessage) changes.greetingMessage = draft.greetingMessage
+  if (draft.preamble !== agent.preamble) changes.preamble = draft.preamble
+  if (draft.interrupt !== agent.interrupt) changes.interrupt = draft.interrupt
+  if (draft.realTime !== agent.realTime) changes.realTime = draft.realTime
+  if (draft.outcome !== agent.outcome) changes.outcome = draft.outcome
+  if (draft.tools !== null) changes.tools = { ...draft.tools }
+
+  const keys = draft.params.map((row) => row.key.trim()).filter((key) => key !== '')
+  const duplicate = keys.find((key, index) => keys.indexOf(key) !== index)
+  if (duplicate !== undefined) problems.push({ field: 'params', problem: 'duplicateParam', detail: duplicate })
+  else {
+    const params = paramsOf(draft.params)
+    if (!sameJson(params, agent.params)) changes.params = params
+  }
+
+  const pokes = draft.pokeMessages.filter((message) => message.trim() !== '')
+  if (!sameJson(pokes, agent.pokeMessages)) changes.pokeMessages = pokes
+
+  const threshold = draft.silenceThreshold.trim()
+  if (!/^-?\d+$/.test(threshold)) problems.push({ field: 'silenceThreshold', problem: 'wholeSeconds' })
+  else if (Number(threshold) !== agent.silenceThreshold) changes.silenceThreshold = Number(threshold)
+
+  const shape = checkOutcomeShapeText(draft.outcomeShapeText)
+  if (!shape.ok) problems.push({ field: 'outcomeResponseShape', problem: 'invalidShape', detail: shape.path ? `${shape.path}: ${shape.message}` : shape.message })
+  else if (!sameJson(shape.shape, agent.outcomeResponseShape)) changes.outcomeResponseShape = shape.shape
+
+  const webhookUrl = draft.webhookUrl.trim() === '' ? null : draft.webhookUrl.trim()
+  if (webhookUrl !== agent.webhookUrl) changes.webhookUrl = webhookUrl
+
+  const authKey = draft.webhookAuthKey.trim()
+  const stored = agent.webhookAuth
+  if (authKey === '' && draft.webhookAuthSecret === '') {
+    if (stored !== null) changes.webhookAuth = null
+  } else if (draft.webhookAuthSecret !== '') {
+    changes.webhookAuth = { authKey, authSecret: draft.webhookAuthSecret }
+  } else if (stored === null || authKey !== stored.authKey) {
+    problems.push({ field: 'webhookAuth', problem: 'secretNeeded' })
+  }
+
+  return { changes, problems }
+}
+
+export function hasChanges(diff: DraftDiff): boolean {
+  return Object.keys(diff.changes).length > 0
+}

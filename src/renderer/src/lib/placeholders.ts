@@ -1,0 +1,52 @@
+import { PLACEHOLDER_NAME } from '../../../shared/api/voice-agents'
+
+/**
+ * `{{name}}` placeholders in a greeting or preamble, filled from the agent's params when a
+ * conversation starts. Spaces inside the braces are tolerated (`{{ name }}`); a name must
+ * match PLACEHOLDER_NAME, anything else between braces is plain text.
+ */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
+
+export type TemplateSegment =
+  | { kind: 'text'; text: string }
+  | { kind: 'placeholder'; name: string; raw: string; value: string | undefined }
+
+/** Splits a template into text and placeholders; each placeholder carries its value from params, if any. */
+export function splitPlaceholders(template: string, params: Readonly<Record<string, string>> = {}): TemplateSegment[] {
+  const segments: TemplateSegment[] = []
+  let last = 0
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    const index = match.index
+    if (index > last) segments.push({ kind: 'text', text: template.slice(last, index) })
+    const name = match[1]!
+    segments.push({ kind: 'placeholder', name, raw: match[0], value: Object.hasOwn(params, name) ? params[name] : undefined })
+    last = index + match[0].length
+  }
+  if (last < template.length) segments.push({ kind: 'text', text: template.slice(last) })
+  return segments
+}
+
+/** The template as a conversation would start with it: known placeholders filled, unknown ones left as written. */
+export function fillPlaceholders(template: string, params: Readonly<Record<string, string>>): string {
+  return splitPlaceholders(template, params)
+    .map((segment) => (segment.kind === 'text' ? segment.text : (segment.value ?? segment.raw)))
+    .join('')
+}
+
+/** Distinct placeholder names, in order of first use. */
+export function placeholderNames(...templates: string[]): string[] {
+  const names = new Set<string>()
+  for (const template of templates) {
+    for (const segment of splitPlaceholders(template)) if (segment.kind === 'placeholder') names.add(segment.name)
+  }
+  return [...names]
+}
+
+/** Names used by the templates that params do not fill. */
+export function missingPlaceholders(params: Readonly<Record<string, string>>, ...templates: string[]): string[] {
+  return placeholderNames(...templates).filter((name) => !Object.hasOwn(params, name))
+}
+
+export function isPlaceholderName(name: string): boolean {
+  return PLACEHOLDER_NAME.test(name)
+}

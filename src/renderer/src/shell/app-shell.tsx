@@ -1,0 +1,42 @@
+import { AgentsScreen } from '../features/agents/agents-screen'
+import { JobsScreen } from '../features/jobs/jobs-screen'
+import { NumbersScreen } from '../features/numbers/numbers-screen'
+import { SettingsScreen } from '../features/settings/settings-screen'
+import { TemplatesScreen } from '../features/templates/templates-screen'
+import { WebhooksScreen } from '../features/webhooks/webhooks-screen'
+import { useAppStore } from '../store/app-context'
+import { selectLocale, selectScreen, selectUnauthorized } from '../store/selectors'
+import { Sidebar } from './sidebar'
+import { StatusBar } from './status-bar'
+import { Toasts } from './toasts'
+import { TokenScreen } from './token-screen'
+import { useDocumentLocale } from './use-document-locale'
+
+const SCREENS = {
+  agents: AgentsScreen,
+  templates: TemplatesScreen,
+  numbers: NumbersScreen,
+  jobs: JobsScreen,
+  webhooks: WebhooksScreen,
+  settings: SettingsScreen,
+} as const
+
+/** Sidebar navigation, the current screen, the status bar. */
+export function AppShell() {
+  useDocumentLocale()
+  const screen = useAppStore(selectScreen)
+  const unauthorized = useAppStore(selectUnauthorized)
+  const locale = useAppStore(selectLocale)
+  if (unauthorized) return <TokenScreen reason="invalid" locale={locale} />
+  const Screen = SCREENS[screen]
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="content" id="main" tabIndex={-1}>
+        <Screen />
+      </main>
+      <StatusBar />
+      <Toasts />
+    </div>
+  )
+}

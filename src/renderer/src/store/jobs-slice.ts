@@ -1,0 +1,223 @@
+import type { AiContentJob, Job, JobListItem, JobStatus, JobType } from '../../../shared/api/jobs'
+import type { SORT_FIELDS } from '../../../shared/api/jobs'
+import type { WebhookDelivery } from '../../../shared/api/webhooks'
+import type { IpcEvent } from '../../../shared/ipc/operations'
+import { isOperatorError } from '../api/operator-error'
+import type { SliceCreator } from './app-store'
+
+/** Rows fetched per jobs.list call: the contract's largest page. */
+export const JOBS_PAGE_SIZE = 100
+/** Live events arrive in bursts (a batch of jobs finishing): refresh at most this often. */
+export const JOB_EVENT_COALESCE_MS = 200
+
+export type JobSortField = (typeof SORT_FIELDS)[number]
+
+export interface JobsQuery {
+  status: JobStatus | null
+  type: JobType | null
+  search: string
+  sortField: JobSortField
+  sortDirection: 'asc' | 'desc'
+}
+
+export interface JobDetail {
+  id: string
+  job: Job | null
+  previewUrl: string | null
+  /** The AI content of this job: itself when it is one, else the newest made from it. */
+  aiContent: AiContentJob | null
+  deliveries: WebhookDelivery[]
+  loading: boolean
+  error: string | null
+}
+
+export interface JobsState {
+  query: JobsQuery
+  /** Bumped by every query change, so answers to an older query are dropped. */
+  generation: number
+  /** Null until the first page of this query answered. */
+  total: number | null
+  filtered: number | null
+  /** 1-based page number -> its rows. */
+  pages: Record<number, JobListItem[]>
+  /** Pages shown from the last answer while a fresher one is on its way (after an event). */
+  stale: Record<number, true>
+  loading: Record<number, true>
+  /** Pages the table shows now: these are refetched when an event says something changed. */
+  visiblePages: number[]
+  error: string | null
+  selectedId: string | null
+  detail: JobDetail | null
+}
+
+export interface JobsSlice {
+  jobs: JobsState
+  setJobsQuery(changes: Partial<JobsQuery>): void
+  /** The table reports the pages its visible rows fall in; missing or stale ones are fetched. */
+  showJobPages(pages: number[]): void
+  /** Fetches the shown pages again (after this UI created a job, before its event arrives). */
+  refreshJobs(): void
+  selectJob(id: string | null): void
+  reloadJobDetail(): Promise<void>
+  /** From a job.changed event. */
+  jobChanged(job: Extract<IpcEvent, { type: 'job.changed' }>['job']): void
+}
+
+export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', sortField: 'createdAt', sortDirection: 'desc' }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, schedule }) => {
+  const patch = (changes: Partial<JobsState> | ((jobs: JobsState) => Partial<JobsState>)) =>
+    set((state) => ({ jobs: { ...state.jobs, ...(typeof changes === 'function' ? changes(state.jobs) : changes) } }))
+
+  /** Pages that went stale while a request for them was on its way: fetched once more when it lands. */
+  const fetchAgain = new Set<number>()
+
+  async function fetchPage(page: number): Promise<void> {
+    const { query, generation } = get().jobs
+    patch((jobs) => ({ loading: { ...jobs.loading, [page]: true } }))
+    try {
+      const answer = await call('jobs.list', {
+        take: JOBS_PAGE_SIZE,
+        skip: page,
+        search: query.search.trim() || undefined,
+        status: query.status ?? undefined,
+        type: query.type ?? undefined,
+        sort: { field: query.sortField, direction: query.sortDirection },
+      })
+      if (get().jobs.generation !== generation) return
+      patch((jobs) => {
+        const { [page]: _loading, ...loading } = jobs.loading
+        const { [page]: _stale, ...stale } = jobs.stale
+        return { pages: { ...jobs.pages, [page]: answer.jobs }, loading, stale, total: answer.total, filtered: answer.filtered, error: null }
+      })
+      if (fetchAgain.delete(page)) void fetchPage(page)
+    } catch (error) {
+      if (get().jobs.generation !== generation) return
+      patch((jobs) => {
+        const { [page]: _loading, ...loading } = jobs.loading
+        return { loading, error: messageOf(error) }
+      })
+    }
+  }
+
+  function ensurePages(pages: readonly number[]): void {
+    const jobs = get().jobs
+    for (const page of pages) {
+      if (jobs.loading[page]) continue
+      if (jobs.pages[page] === undefined || jobs.stale[page]) void fetchPage(page)
+    }
+  }
+
+  // Live refresh: every loaded page goes stale; the visible ones (and the first, where new jobs
+  // land in the default order) are fetched again, the rest when they scroll into view.
+  let refreshPending: (() => void) | null = null
+  const detailTypesSeen = new Set<string>()
+  function refreshNow(): void {
+    const jobs = get().jobs
+    const stale: Record<number, true> = {}
+    for (const page of Object.keys(jobs.pages)) stale[Number(page)] = true
+    for (const page of Object.keys(jobs.loading)) fetchAgain.add(Number(page))
+    patch({ stale })
+    ensurePages(jobs.visiblePages.length > 0 ? jobs.visiblePages : [1])
+    if (jobs.detail && detailTypesSeen.size > 0) void get().reloadJobDetail()
+    detailTypesSeen.clear()
+  }
+  function scheduleRefresh(): void {
+    if (refreshPending) return
+    refreshPending = schedule(() => {
+      refreshPending = null
+      refreshNow()
+    }, JOB_EVENT_COALESCE_MS)
+  }
+
+  return {
+    jobs: {
+      query: INITIAL_JOBS_QUERY,
+      generation: 0,
+      total: null,
+      filtered: null,
+      pages: {},
+      stale: {},
+      loading: {},
+      visiblePages: [],
+      error: null,
+      selectedId: null,
+      detail: null,
+    },
+
+    setJobsQuery(changes) {
+      fetchAgain.clear()
+      patch((jobs) => ({ query: { ...jobs.query, ...changes }, generation: jobs.generation + 1, pages: {}, stale: {}, loading: {}, filtered: null }))
+      ensurePages([1])
+    },
+
+    showJobPages(pages) {
+      const unique = [...new Set(pages)].sort((a, b) => a - b)
+      const current = get().jobs.visiblePages
+      if (unique.length !== current.length || unique.some((page, index) => page !== current[index])) patch({ visiblePages: unique })
+      ensurePages(unique)
+    },
+
+    refreshJobs() {
+      refreshNow()
+    },
+
+    selectJob(id) {
+      if (id === null) return patch({ selectedId: null, detail: null })
+      patch({ selectedId: id, detail: { id, job: null, previewUrl: null, aiContent: null, deliveries: [], loading: true, error: null } })
+      void get().reloadJobDetail()
+    },
+
+    async reloadJobDetail() {
+      const id = get().jobs.selectedId
+      if (id === null) return
+      const stillSelected = () => get().jobs.selectedId === id
+      try {
+        const [{ job, previewUrl }, deliveries] = await Promise.all([
+          call('jobs.get', { id }),
+          call('webhooks.list', { jobId: id, take: 20, skip: 1 }).then(
+            (answer) => answer.deliveries,
+            () => [],
+          ),
+        ])
+        let aiContent: AiContentJob | null = null
+        if (job.type === 'AI_CONTENT' || job.status === 'COMPLETED') {
+          try {
+            aiContent = await call('jobs.getAiContent', { id })
+          } catch (error) {
+            // A text job with no AI content made from it yet: NOT_FOUND, nothing to show.
+            if (!isOperatorError(error) || (error.code !== 'NOT_FOUND' && error.code !== 'CONFLICT' && error.code !== 'VALIDATION_ERROR')) throw error
+          }
+        }
+        if (!stillSelected()) return
+        patch({ detail: { id, job, previewUrl, aiContent, deliveries, loading: false, error: null } })
+      } catch (error) {
+        if (!stillSelected()) return
+        patch((jobs) => ({ detail: jobs.detail && { ...jobs.detail, loading: false, error: messageOf(error) } }))
+      }
+    },
+
+    jobChanged(job) {
+      const detail = get().jobs.detail
+      // The open job itself, or any AI content (it may have been made from the open job).
+      if (detail && (detail.id === job.id || job.type === 'AI_CONTENT')) detailTypesSeen.add(job.type)
+      // Rows already shown take the new status at once; the refresh brings the rest.
+      patch((jobs) => {
+        let touched = false
+        const pages: Record<number, JobListItem[]> = {}
+        for (const [page, rows] of Object.entries(jobs.pages)) {
+          const index = rows.findIndex((row) => row.id === job.id)
+          if (index === -1) pages[Number(page)] = rows
+          else {
+            touched = true
+            pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
+          }
+        }
+        return touched ? { pages } : {}
+      })
+      scheduleRefresh()
+    },
+  }
+}

@@ -1,0 +1,54 @@
+import type { Voice } from '../../../shared/voices'
+import type { IpcEvent, ServiceInfo } from '../../../shared/ipc/operations'
+import type { SliceCreator } from './app-store'
+
+export interface ServiceSlice {
+  service: {
+    info: ServiceInfo | null
+    /** Kept current by job.changed events, after service.info gave the first numbers. */
+    runningJobs: number
+    pendingJobs: number
+    voices: Voice[]
+    error: string | null
+  }
+  loadService(): Promise<void>
+  loadVoices(): Promise<void>
+  /** Every live event goes through here: counts, then each slice that shows what changed. */
+  handleEvent(event: IpcEvent): void
+  /** After the event stream was broken: fetch again what events would have updated. */
+  resync(): void
+}
+
+export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call }) => {
+  const patch = (changes: Partial<ServiceSlice['service']>) => set((state) => ({ service: { ...state.service, ...changes } }))
+  return {
+    service: { info: null, runningJobs: 0, pendingJobs: 0, voices: [], error: null },
+    async loadService() {
+      try {
+        const info = await call('service.info', {})
+        patch({ info, runningJobs: info.runningJobs, pendingJobs: info.pendingJobs, error: null })
+      } catch (error) {
+        patch({ error: error instanceof Error ? error.message : String(error) })
+      }
+    },
+    async loadVoices() {
+      if (get().service.voices.length > 0) return
+      const voices = await call('voices.list', {})
+      patch({ voices })
+    },
+    resync() {
+      void get().loadService()
+      get().refreshJobs()
+      void get().reloadJobDetail()
+      if (get().deliveries.opened) void get().loadDeliveries()
+    },
+    handleEvent(event) {
+      if (event.type === 'job.changed') {
+        patch({ runningJobs: event.runningJobs, pendingJobs: event.pendingJobs })
+        get().jobChanged(event.job)
+      } else {
+        get().deliveryAttempted(event.delivery)
+      }
+    },
+  }
+}
