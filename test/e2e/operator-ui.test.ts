@@ -1,0 +1,339 @@
+// The operator UI in a real Chromium, against the real `voicedesk serve` (browser mode):
+// clone a template, edit and save the agent (a refusal shown beside its field first), hear its
+// voice, register and assign a number, make a TTS job and watch it complete live, play its
+// audio, make AI content from it, follow its webhook in the journal and send it again, create
+// and revoke a key, switch theme, then switch to Arabic and check the layout mirrors. A second
+// test scrolls 100,000 jobs. A screenshot of each screen goes to test-artifacts/screenshots/.
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRuntime } from '../../src/service/runtime'
+import { seedJob } from '../helpers/seed-jobs'
+import { ROOT, assertCliBuilt, startServe } from '../helpers/spawn-cli'
+import { makeTempDir } from '../helpers/temp-dir'
+import { startWebhookReceiver } from '../helpers/webhook-receiver'
+
+/** CI installs Debian's chromium; VOICEDESK_CHROMIUM points elsewhere when needed. */
+const CHROMIUM = process.env.VOICEDESK_CHROMIUM ?? '/usr/bin/chromium'
+const SHOTS = join(ROOT, 'test-artifacts', 'screenshots')
+/** Two slow cores: the service, eSpeak and Chromium share them. */
+const STEP_MS = 30_000
+
+let browser: Browser | undefined
+
+// The little of the DOM the page functions below use: this file is type-checked without DOM types.
+interface PageElement {
+  getAttribute(name: string): string | null
+  textContent: string | null
+}
+interface PageDocument {
+  activeElement: unknown
+  getElementById(id: string): PageElement | null
+  documentElement: { lang: string }
+  dir: string
+}
+interface PageScroller {
+  scrollTop: number
+  scrollHeight: number
+  querySelectorAll(selector: string): { length: number }
+}
+interface PageAudio {
+  readyState: number
+  duration: number
+  paused: boolean
+  error: { code: number } | null
+  play(): Promise<void>
+  pause(): void
+  addEventListener(type: string, listener: () => void, options?: { once: boolean }): void
+}
+
+beforeAll(async () => {
+  assertCliBuilt()
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('out/renderer/index.html is missing: run "npm run build" first.')
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM. The operator UI test does not skip.`)
+  }
+  mkdirSync(SHOTS, { recursive: true })
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
+    timeout: 60_000,
+  })
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+/** expect.poll with this test's patience (its default gives up after one second). */
+function poll<T>(read: () => T | Promise<T>, timeout = STEP_MS) {
+  return expect.poll(read, { timeout, interval: 100 })
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
+}
+
+async function goTo(page: Page, screen: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('button', { name: screen }).click()
+}
+
+/** The text of the element(s) a control's aria-describedby points at. */
+async function descriptionOf(page: Page, label: string): Promise<string> {
+  return page.getByLabel(label, { exact: true }).evaluate((element: PageElement) => {
+    const { document } = globalThis as unknown as { document: PageDocument }
+    const ids = (element.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
+    return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ')
+  })
+}
+
+describe('the operator UI in a browser', () => {
+  it('walks through templates, agents, numbers, jobs, webhooks, keys and Arabic', async () => {
+    const server = await startServe(makeTempDir('voicedesk-e2e'))
+    const receiver = await startWebhookReceiver()
+    const uiUrl = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())?.[1]
+    expect(uiUrl, server.cli.stdout()).toMatch(/\/app\/#token=/)
+
+    const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()} (${message.location().url})`)
+    })
+
+    try {
+      await page.goto(uiUrl!)
+      await poll(() => page.url()).not.toContain('token=')
+      await page.getByText(server.url).first().waitFor()
+
+      // Templates: clone one and land in its editor.
+      await goTo(page, 'Templates')
+      const cloneButtons = page.getByRole('button', { name: /^Clone / })
+      await cloneButtons.first().waitFor()
+      expect(await cloneButtons.count()).toBeGreaterThanOrEqual(8)
+      await shot(page, 'templates')
+      await cloneButtons.first().click()
+      const cloneDialog = page.getByRole('dialog')
+      // Focus starts in the dialog's field; Escape would close it.
+      const nameField = cloneDialog.getByLabel('Name of the new agent')
+      await poll(() => nameField.evaluate((element) => element === (globalThis as unknown as { document: PageDocument }).document.activeElement)).toBe(true)
+      await nameField.fill('E2E Front Desk')
+      await cloneDialog.getByRole('button', { name: 'Clone and edit' }).click()
+      await page.getByRole('heading', { name: 'E2E Front Desk', level: 2 }).waitFor()
+      await poll(() => page.getByRole('navigation').getByRole('button', { name: 'Agents' }).getAttribute('aria-current')).toBe('page')
+
+      // A refusal from the service is shown beside its field.
+      await page.getByLabel('Webhook URL', { exact: true }).fill('ftp://example.com/hook')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await poll(() => page.getByLabel('Webhook URL', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+      expect(await descriptionOf(page, 'Webhook URL')).toMatch(/http|url/i)
+
+      // The outcome shape is checked as it is typed, naming the path of the problem.
+      const shapeEditor = page.getByLabel('Outcome result shape (JSON)', { exact: true })
+      const shapeBefore = await shapeEditor.inputValue()
+      await shapeEditor.fill('{ "type": "object", "properties": { "ok": { "type": "maybe" } } }')
+      expect(await descriptionOf(page, 'Outcome result shape (JSON)')).toContain('properties.ok.type')
+      await shapeEditor.fill(shapeBefore)
+
+      // Fix it, change a few fields, save.
+      await page.getByLabel('Webhook URL', { exact: true }).fill('https://example.com/hooks/front-desk')
+      await page.getByLabel('Silence threshold (seconds)').fill('7')
+      await page.getByLabel('Greeting', { exact: true }).fill('Hello {{customer}}, this is the front desk.')
+      await page.getByRole('button', { name: 'Add a param for customer' }).click()
+      await page.getByLabel('Value of customer').fill('Dana')
+      await poll(() => page.getByRole('group', { name: 'Greeting as callers hear it' }).textContent()).toContain('Hello Dana, this is the front desk.')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await page.getByText('E2E Front Desk saved.').waitFor()
+      await poll(() => page.getByLabel('Silence threshold (seconds)').inputValue()).toBe('7')
+      expect(await page.getByLabel('Webhook URL', { exact: true }).getAttribute('aria-invalid')).toBeNull()
+
+      // "Hear it": a sample of the voice as a data: URL, which the page's CSP lets play.
+      await page.getByRole('button', { name: 'Hear it' }).click()
+      const sample = page.getByLabel('Voice sample')
+      await sample.waitFor()
+      expect(await sample.getAttribute('src')).toMatch(/^data:audio\//)
+      await poll(() => sample.evaluate((element: PageAudio) => (element.readyState >= 1 ? element.duration : 0))).toBeGreaterThan(0)
+      await shot(page, 'agents')
+
+      // Phone numbers: E.164 checked as typed, register, assign.
+      await goTo(page, 'Phone numbers')
+      const numberInput = page.getByLabel('Phone number', { exact: true })
+      await numberInput.fill('0044 20')
+      await poll(() => numberInput.getAttribute('aria-invalid')).toBe('true')
+      await numberInput.fill('+1 415 555 0123')
+      await poll(() => numberInput.getAttribute('aria-invalid')).toBeNull()
+      expect(await descriptionOf(page, 'Phone number')).toContain('+14155550123')
+      await page.getByLabel('Label', { exact: true }).fill('Front desk line')
+      await page.getByLabel('Provider account SID').fill('AC0123456789')
+      await page.getByLabel('Provider auth token').fill('secret-token')
+      await page.getByRole('button', { name: 'Register', exact: true }).click()
+      const assign = page.getByLabel('Agent for +14155550123')
+      await assign.waitFor()
+      await assign.selectOption({ label: 'E2E Front Desk' })
+      await page.getByText('+14155550123 now rings E2E Front Desk.').waitFor()
+      await shot(page, 'numbers')
+
+      // Jobs: a TTS job turns COMPLETED without a reload, and its audio plays.
+      await goTo(page, 'Jobs')
+      await page.getByRole('button', { name: 'Text to speech', exact: true }).click()
+      const ttsDialog = page.getByRole('dialog')
+      await ttsDialog.getByLabel('Text', { exact: true }).fill('Hello from the operator interface test. The audio should play.')
+      await ttsDialog.getByLabel('Webhook URL (optional)').fill(`${receiver.url}/hooks/tts`)
+      await ttsDialog.getByRole('button', { name: 'Create job' }).click()
+      const detailStatus = page.getByTestId('job-detail-status')
+      await poll(() => detailStatus.textContent(), 60_000).toBe('Completed')
+      const table = page.getByRole('table', { name: 'Jobs' })
+      await poll(() => table.getByRole('row').nth(1).textContent()).toContain('Completed')
+      const audio = page.locator('audio.job-audio')
+      await audio.waitFor()
+      const playback = await audio.evaluate(
+        (element: PageAudio) =>
+          new Promise<{ duration: number; played: boolean }>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`audio never became playable (readyState ${element.readyState}, error ${element.error?.code})`)), 20_000)
+            const go = () => {
+              element.play().then(
+                () => (clearTimeout(timer), resolve({ duration: element.duration, played: !element.paused })),
+                (error: unknown) => (clearTimeout(timer), reject(error as Error)),
+              )
+            }
+            if (element.readyState >= 3) go()
+            else element.addEventListener('canplay', go, { once: true })
+          }),
+      )
+      expect(playback.duration).toBeGreaterThan(0)
+      expect(playback.played).toBe(true)
+      await audio.evaluate((element: PageAudio) => element.pause())
+      await shot(page, 'jobs')
+
+      // AI content from the completed TTS job; read a part.
+      await page.getByRole('button', { name: 'Make AI content' }).click()
+      const aiDialog = page.getByRole('dialog')
+      await aiDialog.getByRole('button', { name: /^Make \d+ parts$/ }).click()
+      // The new AI-content job opens: it names the job it was made from.
+      await page.getByRole('complementary').getByText('Made from').waitFor()
+      await poll(() => detailStatus.textContent(), 60_000).toBe('Completed')
+      const summary = page.getByRole('article', { name: 'Summary' })
+      await summary.waitFor()
+      expect((await summary.locator('.ai-part-text').textContent())?.trim().length).toBeGreaterThan(10)
+      await summary.getByRole('button', { name: 'Copy Summary' }).waitFor()
+      await shot(page, 'jobs-ai-content')
+
+      // The TTS job's webhook: in the journal, with its attempt; "Send again" adds one, live.
+      await receiver.waitForRequests(1, 30_000)
+      await goTo(page, 'Webhooks')
+      await page.getByRole('heading', { name: 'Webhook deliveries', level: 1 }).waitFor()
+      const journal = page.getByRole('table')
+      await poll(() => journal.getByRole('row').nth(1).textContent()).toContain('Delivered')
+      await journal.getByRole('button', { name: /^Open delivery msg_/ }).first().click()
+      const attempts = page.getByRole('list').filter({ has: page.getByText('#1') })
+      await attempts.getByText(/#1 .* 204 /).waitFor()
+      await page.getByRole('button', { name: 'Send again' }).click()
+      await receiver.waitForRequests(2, 30_000)
+      await attempts.getByText(/#2 .* 204 /).waitFor()
+      await poll(() => journal.getByRole('row').nth(1).locator('td').nth(3).textContent()).toBe('2')
+      await shot(page, 'webhooks')
+
+      await goTo(page, 'Settings')
+      await page.getByRole('heading', { name: 'API keys' }).waitFor()
+      await page.getByText('Used by this app').waitFor()
+      // A new key is shown once, whole; then it can be revoked (the app's own key cannot).
+      await page.getByLabel('Name', { exact: true }).fill('CRM integration')
+      await page.getByRole('button', { name: 'Create key' }).click()
+      const keyDialog = page.getByRole('dialog')
+      expect(await keyDialog.getByTestId('new-key').textContent()).toMatch(/^vd_\S{20,}$/)
+      await keyDialog.getByRole('button', { name: 'I have copied it' }).click()
+      await page.getByRole('button', { name: 'Revoke CRM integration' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click()
+      await page.getByText('CRM integration revoked.').waitFor()
+      await shot(page, 'settings')
+
+      // The theme toggle: dark, whatever the system says.
+      await page.getByRole('button', { name: 'Switch to dark theme' }).click()
+      await poll(() => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme)).toBe('dark')
+      await goTo(page, 'Jobs')
+      await page.getByRole('table', { name: 'Jobs' }).waitFor()
+      await shot(page, 'jobs-dark')
+      await page.getByRole('button', { name: 'Switch to light theme' }).click()
+      await goTo(page, 'Settings')
+
+      // Arabic: the document turns right-to-left and the sidebar moves to the right.
+      await page.getByRole('button', { name: 'Switch the interface to Arabic' }).click()
+      await poll(() => page.evaluate(() => {
+          const { document } = globalThis as unknown as { document: PageDocument }
+          return [document.documentElement.lang, document.dir]
+        })).toEqual(['ar', 'rtl'])
+      await page.getByRole('heading', { name: 'الإعدادات', level: 1 }).waitFor()
+      const sidebar = (await page.locator('.sidebar').boundingBox())!
+      const main = (await page.getByRole('main').boundingBox())!
+      expect(sidebar.x).toBeGreaterThan(main.x)
+      await shot(page, 'settings-ar')
+      await goTo(page, 'المهام')
+      await page.getByRole('table', { name: 'المهام' }).waitFor()
+      await shot(page, 'jobs-ar')
+      await goTo(page, 'الوكلاء')
+      await page.getByRole('button', { name: /E2E Front Desk/ }).click()
+      await shot(page, 'agents-ar')
+
+      expect(problems).toEqual([])
+    } catch (error) {
+      await shot(page, 'failure').catch(() => {})
+      throw error
+    } finally {
+      await context.close()
+    }
+  }, 300_000)
+
+  it('scrolls 100,000 jobs with only the rows in view in the page, fetching pages of 100 as they come into view', async () => {
+    const JOBS = 100_000
+    const runtime = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-jobs'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+    const context = await browser!.newContext({ viewport: { width: 1360, height: 860 } })
+    try {
+      const caller = {
+        projectId: runtime.bootstrap.projectId,
+        apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id,
+        userId: runtime.bootstrap.userId,
+      }
+      const base = Date.parse('2025-01-01T00:00:00.000Z')
+      runtime.store.transaction(() => {
+        for (let index = 0; index < JOBS; index += 1) {
+          const at = new Date(base + index * 1_000).toISOString()
+          seedJob(runtime, { ...caller, title: `Recording ${String(index).padStart(6, '0')}`, createdAt: at, updatedAt: at })
+        }
+      })
+      const url = await runtime.start()
+
+      const page = await context.newPage()
+      page.setDefaultTimeout(STEP_MS)
+      const pagesAsked: number[] = []
+      page.on('request', (request) => {
+        if (request.url().endsWith('/ipc/jobs.list')) pagesAsked.push((JSON.parse(request.postData() ?? '{}') as { skip: number }).skip)
+      })
+      await page.goto(`${url}/app/#token=${runtime.uiToken}`)
+      await goTo(page, 'Jobs')
+      await page.getByText('100,000 of 100,000').waitFor()
+      const table = page.getByRole('table', { name: 'Jobs' })
+      expect(await table.getAttribute('aria-rowcount')).toBe(String(JOBS + 1))
+      // Newest first: row 0 is the last job seeded.
+      await table.getByRole('row', { name: /Recording 099999/ }).waitFor()
+
+      // Jump to the middle: rows 50,000 and around come into view, and only their pages are fetched.
+      const scroller = page.locator('.jobs-scroll')
+      await scroller.evaluate((element: PageScroller) => {
+        element.scrollTop = element.scrollHeight / 2
+      })
+      await table.getByRole('row', { name: /Recording 0500\d\d/ }).first().waitFor()
+      const rendered = await scroller.evaluate((element: PageScroller) => element.querySelectorAll('[role="row"]').length)
+      expect(rendered).toBeLessThan(80)
+      expect(new Set(pagesAsked).size).toBeLessThanOrEqual(4)
+      expect(pagesAsked).toContain(1)
+      expect(pagesAsked.some((page) => page >= 500 && page <= 502)).toBe(true)
+      await shot(page, 'jobs-100k')
+    } finally {
+      await context.close()
+      await runtime.stop()
+    }
+  }, 300_000)
+})
