@@ -253,10 +253,18 @@ describe('the operator UI in a browser', () => {
       // The theme toggle: dark, whatever the system says.
       await page.getByRole('button', { name: 'Switch to dark theme' }).click()
       await poll(() => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme)).toBe('dark')
+      // And the page really is dark: the body's background is the dark --bg.
+      const bodyBackground = () =>
+        page.evaluate(() => {
+          const g = globalThis as unknown as { getComputedStyle(element: unknown): { backgroundColor: string }; document: { body: unknown } }
+          return g.getComputedStyle(g.document.body).backgroundColor
+        })
+      await poll(bodyBackground).toBe('rgb(17, 21, 27)')
       await goTo(page, 'Jobs')
       await page.getByRole('table', { name: 'Jobs' }).waitFor()
       await shot(page, 'jobs-dark')
       await page.getByRole('button', { name: 'Switch to light theme' }).click()
+      await poll(bodyBackground).toBe('rgb(246, 247, 249)')
       await goTo(page, 'Settings')
 
       // Arabic: the document turns right-to-left and the sidebar moves to the right.

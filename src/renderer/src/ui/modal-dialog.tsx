@@ -49,3 +49,37 @@ export function ModalDialog({ title, open, onClose, children, actions }: ModalDi
     </dialog>
   )
 }
+
+interface ConfirmDialogProps {
+  open: boolean
+  title: string
+  /** What the action does and whether it can be undone. */
+  explanation: string
+  confirmLabel: string
+  onConfirm(): void
+  onCancel(): void
+}
+
+/** Asks before a destructive action (delete, revoke): Cancel, or the red button that does it. */
+export function ConfirmDialog({ open, title, explanation, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
+  const t = useT()
+  return (
+    <ModalDialog
+      open={open}
+      title={title}
+      onClose={onCancel}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onCancel}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="button danger" onClick={() => (onCancel(), onConfirm())}>
+            {confirmLabel}
+          </button>
+        </>
+      }
+    >
+      <p>{explanation}</p>
+    </ModalDialog>
+  )
+}

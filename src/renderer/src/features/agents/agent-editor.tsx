@@ -11,7 +11,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale, selectNumbers } from '../../store/selectors'
 import { Field, FieldErrors } from '../../ui/field'
 import { Icon } from '../../ui/icon'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { ConfirmDialog } from '../../ui/modal-dialog'
 import { OutcomeShapeEditor } from './outcome-shape-editor'
 import { ParamsEditor } from './params-editor'
 import { PlaceholderChips, PlaceholderPreview } from './placeholder-preview'
@@ -257,23 +257,14 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         </button>
       </section>
 
-      <ModalDialog
+      <ConfirmDialog
         open={confirmDelete}
         title={t('agent.deleteTitle', { name: agent.agentName })}
-        onClose={() => setConfirmDelete(false)}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
-              {t('common.cancel')}
-            </button>
-            <button type="button" className="button danger" onClick={() => (setConfirmDelete(false), void remove())}>
-              {t('agent.deleteConfirm')}
-            </button>
-          </>
-        }
-      >
-        <p>{t('agent.deleteExplain')}</p>
-      </ModalDialog>
+        explanation={t('agent.deleteExplain')}
+        confirmLabel={t('agent.deleteConfirm')}
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirmDelete(false)}
+      />
     </form>
   )
 }

@@ -9,7 +9,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectAgents, selectLocale, selectNumbers } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { ConfirmDialog } from '../../ui/modal-dialog'
 
 interface NewNumber {
   phoneNumber: string
@@ -178,23 +178,14 @@ export function NumbersScreen() {
 </div>
         )}
       </section>
-      <ModalDialog
+      <ConfirmDialog
         open={deleting !== null}
         title={t('numbers.deleteTitle', { number: deleting?.number ?? '' })}
-        onClose={() => setDeleting(null)}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setDeleting(null)}>
-              {t('common.cancel')}
-            </button>
-            <button type="button" className="button danger" onClick={() => (deleting && void remove(deleting), setDeleting(null))}>
-              {t('common.delete')}
-            </button>
-          </>
-        }
-      >
-        <p>{t('numbers.deleteExplain')}</p>
-      </ModalDialog>
+        explanation={t('numbers.deleteExplain')}
+        confirmLabel={t('common.delete')}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
     </div>
   )
 }

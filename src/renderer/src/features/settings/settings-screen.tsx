@@ -9,7 +9,7 @@ import { selectLocale, selectTheme } from '../../store/selectors'
 import type { ThemeChoice } from '../../store/ui-slice'
 import { CopyButton } from '../../ui/copy-button'
 import { Field } from '../../ui/field'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 
 /** API keys, where the service keeps its data, the AI engine, and the UI's own language and theme. */
 export function SettingsScreen() {
@@ -163,23 +163,14 @@ function KeysCard() {
           <CopyButton text={created?.key ?? ''} label={t('keys.theKey')} />
         </div>
       </ModalDialog>
-      <ModalDialog
+      <ConfirmDialog
         open={revoking !== null}
         title={t('keys.revokeTitle', { name: revoking?.name ?? '' })}
-        onClose={() => setRevoking(null)}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setRevoking(null)}>
-              {t('common.cancel')}
-            </button>
-            <button type="button" className="button danger" onClick={() => (revoking && void revoke(revoking), setRevoking(null))}>
-              {t('keys.revoke')}
-            </button>
-          </>
-        }
-      >
-        <p>{t('keys.revokeExplain')}</p>
-      </ModalDialog>
+        explanation={t('keys.revokeExplain')}
+        confirmLabel={t('keys.revoke')}
+        onConfirm={() => revoking && void revoke(revoking)}
+        onCancel={() => setRevoking(null)}
+      />
     </section>
   )
 }
