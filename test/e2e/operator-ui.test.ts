@@ -2,12 +2,17 @@
 // clone a template, edit and save the agent (a refusal shown beside its field first), hear its
 // voice, register and assign a number, make a TTS job and watch it complete live, play its
 // audio, make AI content from it, follow its webhook in the journal and send it again, create
-// and revoke a key, switch theme, then switch to Arabic and check the layout mirrors. A second
-// test scrolls 100,000 jobs. A screenshot of each screen goes to test-artifacts/screenshots/.
+// and revoke a key, switch theme, then switch to Arabic and check the layout mirrors; the
+// greeting and preamble editors highlight their placeholders, in English and Arabic. A second
+// test scrolls 100,000 jobs; a third pages through 230 agents and 105 numbers and assigns a
+// number to an agent no first page holds. A screenshot of each screen goes to
+// test-artifacts/screenshots/.
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addPhoneNumber } from '../../src/service/ops/phone-numbers'
+import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
 import { ROOT, assertCliBuilt, startServe } from '../helpers/spawn-cli'
@@ -141,9 +146,37 @@ describe('the operator UI in a browser', () => {
       // Fix it, change a few fields, save.
       await page.getByLabel('Webhook URL', { exact: true }).fill('https://example.com/hooks/front-desk')
       await page.getByLabel('Silence threshold (seconds)').fill('7')
-      await page.getByLabel('Greeting', { exact: true }).fill('Hello {{customer}}, this is the front desk.')
+      // The greeting editor highlights its placeholders in place: a missing one, then a known one.
+      const greeting = page.getByLabel('Greeting', { exact: true })
+      await greeting.fill('Hello {{customer}}, this is the front desk.')
+      const customerMark = greeting.locator('xpath=..').locator('mark[data-placeholder="customer"]')
+      await poll(() => customerMark.getAttribute('class')).toContain('ph-mark-missing')
+      // Said in words too, not only in colour.
+      await poll(() => page.getByRole('list', { name: 'Placeholders used' }).first().textContent()).toContain('missing value')
+      expect(await customerMark.textContent()).toBe('{{customer}}')
+      // The mark sits inside the textarea's box, on its first line.
+      const greetingBox = (await greeting.boundingBox())!
+      const markBox = (await customerMark.boundingBox())!
+      expect(markBox.x).toBeGreaterThan(greetingBox.x)
+      expect(markBox.x + markBox.width).toBeLessThan(greetingBox.x + greetingBox.width)
+      expect(markBox.y).toBeGreaterThan(greetingBox.y)
+      expect(markBox.y + markBox.height).toBeLessThan(greetingBox.y + greetingBox.height / 2)
       await page.getByRole('button', { name: 'Add a param for customer' }).click()
       await page.getByLabel('Value of customer').fill('Dana')
+      await poll(() => customerMark.getAttribute('class')).toContain('ph-mark-known')
+      // The preamble's highlights follow its scrolling.
+      const preamble = page.getByLabel('Prompt (preamble)', { exact: true })
+      await preamble.fill(Array.from({ length: 40 }, (_, line) => `Line ${line}: {{customer}}`).join('\n'))
+      const preambleScroll = () =>
+        preamble.evaluate((element: PageScroller & { previousElementSibling: PageScroller; dispatchEvent(event: Event): boolean }) => {
+          element.scrollTop = 120
+          element.dispatchEvent(new Event('scroll'))
+          return [element.scrollTop, element.previousElementSibling.scrollTop]
+        })
+      const [textareaTop, mirrorTop] = await preambleScroll()
+      expect(textareaTop).toBeGreaterThan(0)
+      expect(mirrorTop).toBe(textareaTop)
+      await preamble.fill('You are the front desk. Greet {{customer}} by name.')
       await poll(() => page.getByRole('group', { name: 'Greeting as callers hear it' }).textContent()).toContain('Hello Dana, this is the front desk.')
       await page.getByRole('button', { name: 'Save', exact: true }).click()
       await page.getByText('E2E Front Desk saved.').waitFor()
@@ -170,10 +203,26 @@ describe('the operator UI in a browser', () => {
       await page.getByLabel('Provider account SID').fill('AC0123456789')
       await page.getByLabel('Provider auth token').fill('secret-token')
       await page.getByRole('button', { name: 'Register', exact: true }).click()
-      const assign = page.getByLabel('Agent for +14155550123')
+      // The agent picker searches every agent as the operator types.
+      const assign = page.getByRole('combobox', { name: 'Agent for +14155550123' })
       await assign.waitFor()
-      await assign.selectOption({ label: 'E2E Front Desk' })
+      await assign.fill('E2E front')
+      await poll(() => assign.getAttribute('aria-expanded')).toBe('true')
+      const option = page.getByRole('listbox', { name: 'Agent for +14155550123' }).getByRole('option', { name: /E2E Front Desk/ })
+      await option.waitFor()
+      await shot(page, 'numbers-picker')
+      await option.click()
       await page.getByText('+14155550123 now rings E2E Front Desk.').waitFor()
+      expect(await assign.inputValue()).toBe('E2E Front Desk')
+      expect(await assign.getAttribute('aria-expanded')).toBe('false')
+      // And by keyboard: open, down to "not assigned"... then Escape leaves it as it was.
+      await assign.press('ArrowDown')
+      await poll(() => assign.getAttribute('aria-expanded')).toBe('true')
+      await assign.press('ArrowDown')
+      expect(await assign.getAttribute('aria-activedescendant')).toBeTruthy()
+      await assign.press('Escape')
+      expect(await assign.getAttribute('aria-expanded')).toBe('false')
+      expect(await assign.inputValue()).toBe('E2E Front Desk')
       await shot(page, 'numbers')
 
       // Jobs: a TTS job turns COMPLETED without a reload, and its audio plays.
@@ -263,6 +312,10 @@ describe('the operator UI in a browser', () => {
       await goTo(page, 'Jobs')
       await page.getByRole('table', { name: 'Jobs' }).waitFor()
       await shot(page, 'jobs-dark')
+      await goTo(page, 'Agents')
+      await page.getByRole('heading', { name: 'E2E Front Desk', level: 2 }).waitFor()
+      await page.getByLabel('Greeting', { exact: true }).scrollIntoViewIfNeeded()
+      await shot(page, 'agents-dark')
       await page.getByRole('button', { name: 'Switch to light theme' }).click()
       await poll(bodyBackground).toBe('rgb(246, 247, 249)')
       await goTo(page, 'Settings')
@@ -283,7 +336,32 @@ describe('the operator UI in a browser', () => {
       await shot(page, 'jobs-ar')
       await goTo(page, 'الوكلاء')
       await page.getByRole('button', { name: /E2E Front Desk/ }).click()
+      // An Arabic greeting reads right to left in its editor, highlights and all.
+      const greetingAr = page.getByLabel('التحية', { exact: true })
+      await greetingAr.fill('مرحبًا {{customer}}، معك مكتب الاستقبال. من أي مدينة تتصل؟ {{caller_city}}')
+      const mirror = greetingAr.locator('xpath=..').getByTestId('placeholder-highlights')
+      expect(await mirror.evaluate((element) => (globalThis as unknown as { getComputedStyle(element: unknown): { direction: string } }).getComputedStyle(element).direction)).toBe('rtl')
+      await poll(() => mirror.locator('mark[data-placeholder="caller_city"]').getAttribute('class')).toContain('ph-mark-missing')
+      expect(await mirror.locator('mark[data-placeholder="customer"]').getAttribute('class')).toContain('ph-mark-known')
+      const arBox = (await greetingAr.boundingBox())!
+      const arMark = (await mirror.locator('mark[data-placeholder="customer"]').boundingBox())!
+      // Right to left: the first placeholder is near the right edge.
+      expect(arMark.x).toBeGreaterThan(arBox.x + arBox.width / 2)
+      await greetingAr.scrollIntoViewIfNeeded()
       await shot(page, 'agents-ar')
+      // The picker's list opens under its field, mirrored.
+      await goTo(page, 'أرقام الهاتف')
+      const pickerAr = page.getByRole('combobox', { name: 'الوكيل للرقم +14155550123' })
+      await pickerAr.click()
+      const listAr = page.getByRole('listbox', { name: 'الوكيل للرقم +14155550123' })
+      await listAr.getByRole('option', { name: /E2E Front Desk/ }).waitFor()
+      const fieldBox = (await pickerAr.boundingBox())!
+      const listBox = (await listAr.boundingBox())!
+      expect(listBox.y).toBeGreaterThan(fieldBox.y + fieldBox.height - 1)
+      // Right to left: the list's right edge lines up with the field's.
+      expect(Math.abs(listBox.x + listBox.width - (fieldBox.x + fieldBox.width))).toBeLessThan(12)
+      await shot(page, 'numbers-ar')
+      await pickerAr.press('Escape')
 
       expect(problems).toEqual([])
     } catch (error) {
@@ -339,6 +417,70 @@ describe('the operator UI in a browser', () => {
       expect(pagesAsked).toContain(1)
       expect(pagesAsked.some((page) => page >= 500 && page <= 502)).toBe(true)
       await shot(page, 'jobs-100k')
+    } finally {
+      await context.close()
+      await runtime.stop()
+    }
+  }, 300_000)
+
+  it('reaches every agent and number beyond the first page: "Show more" appends, the picker searches all', async () => {
+    const AGENTS = 230
+    const NUMBERS = 105
+    const runtime = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-pages'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+    const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-US' })
+    try {
+      const caller = {
+        projectId: runtime.bootstrap.projectId,
+        apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id,
+        userId: runtime.bootstrap.userId,
+      }
+      for (let index = 0; index < AGENTS; index += 1) createVoiceAgent(runtime.context, caller, { agentName: `Bulk agent ${String(index).padStart(3, '0')}` })
+      for (let index = 0; index < NUMBERS; index += 1) {
+        addPhoneNumber(runtime.context, caller, { type: 'TELEPHONY', phoneNumber: `+1415555${String(1000 + index)}`, label: `Line ${index}`, providerAccountSid: 'AC1', providerAuthToken: 'token' })
+      }
+      const url = await runtime.start()
+      const page = await context.newPage()
+      page.setDefaultTimeout(STEP_MS)
+      await page.goto(`${url}/app/#token=${runtime.uiToken}`)
+
+      // Agents: 100, then 200, then all 230; the button goes when nothing is left.
+      await goTo(page, 'Agents')
+      const list = page.getByRole('list', { name: 'Agents' })
+      await page.getByText('100 of 230', { exact: true }).waitFor()
+      expect(await list.getByRole('listitem').count()).toBe(100)
+      await page.getByRole('button', { name: 'Show 100 more' }).click()
+      await page.getByText('200 of 230', { exact: true }).waitFor()
+      await page.getByRole('button', { name: 'Show 30 more' }).click()
+      await page.getByText('230 of 230', { exact: true }).waitFor()
+      expect(await list.getByRole('listitem').count()).toBe(AGENTS)
+      expect(await page.getByRole('button', { name: /^Show \d+ more$/ }).count()).toBe(0)
+      // Focus went to the first agent the last page brought, not to the page's body.
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className)).toBe('item')
+      // A search pages too, and counts its matches.
+      await page.getByLabel('Search agents').fill('Bulk agent 1')
+      await page.getByText('100 of 100 matching · 230 in all', { exact: true }).waitFor()
+      await shot(page, 'agents-paged')
+
+      // Numbers: the same, 100 then all 105.
+      await goTo(page, 'Phone numbers')
+      await page.getByText('100 of 105', { exact: true }).waitFor()
+      await page.getByRole('button', { name: 'Show 5 more' }).click()
+      await page.getByText('105 of 105', { exact: true }).waitFor()
+      expect(await page.getByRole('combobox', { name: /^Agent for / }).count()).toBe(NUMBERS)
+
+      // The picker reaches an agent no first page holds: typed, or with "Show more…" in the list.
+      const picker = page.getByRole('combobox', { name: 'Agent for +14155551104' })
+      await picker.click()
+      const listbox = page.getByRole('listbox', { name: 'Agent for +14155551104' })
+      await listbox.getByRole('option', { name: /^Show 30 more/ }).click()
+      await poll(() => listbox.getByRole('option', { name: /^Bulk agent/ }).count()).toBe(60)
+      await picker.fill('bulk agent 000')
+      await poll(() => listbox.getByRole('option').count()).toBe(2) // "Not assigned" and the match
+      await picker.press('ArrowDown')
+      await picker.press('ArrowDown')
+      await picker.press('Enter')
+      await page.getByText('+14155551104 now rings Bulk agent 000.').waitFor()
+      expect(await picker.inputValue()).toBe('Bulk agent 000')
     } finally {
       await context.close()
       await runtime.stop()

@@ -21,6 +21,7 @@ export const selectPendingJobs = (state: AppState) => state.service.pendingJobs
 
 // agents, templates, numbers
 export const selectAgents = (state: AppState) => state.agents
+export const selectAgentChoices = (state: AppState) => state.agentChoices
 export const selectTemplates = (state: AppState) => state.templates
 export const selectNumbers = (state: AppState) => state.numbers
 export const selectAgentById =

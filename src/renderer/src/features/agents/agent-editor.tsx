@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
 import { AGENT_LIMITS, LANGS, type VoiceAgent } from '../../../../shared/api/voice-agents'
 import { isOperatorError, messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
@@ -8,13 +9,14 @@ import { fieldErrorsOf } from '../../lib/field-errors'
 import { fillPlaceholders } from '../../lib/placeholders'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectLocale, selectNumbers } from '../../store/selectors'
+import { selectLocale } from '../../store/selectors'
 import { Field, FieldErrors } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { ConfirmDialog } from '../../ui/modal-dialog'
 import { OutcomeShapeEditor } from './outcome-shape-editor'
 import { ParamsEditor } from './params-editor'
 import { PlaceholderChips, PlaceholderPreview } from './placeholder-preview'
+import { PlaceholderTextarea } from './placeholder-textarea'
 import { PokeMessagesEditor } from './poke-messages-editor'
 import { VoicePicker } from './voice-picker'
 
@@ -25,13 +27,30 @@ const PROBLEM_KEYS: Record<DraftProblem['problem'], MessageKey> = {
   secretNeeded: 'problem.secretNeeded',
 }
 
+/** The numbers that ring this agent, asked of the service (the numbers list may not hold them all). */
+function useAssignedNumbers(agentId: string): { items: PhoneNumber[]; more: number } {
+  const call = useCall()
+  const [assigned, setAssigned] = useState<{ items: PhoneNumber[]; more: number }>({ items: [], more: 0 })
+  useEffect(() => {
+    let current = true
+    call('numbers.list', { voiceAgentId: agentId, take: 20, skip: 1 }).then(
+      (answer) => current && setAssigned({ items: answer.phoneNumbers, more: answer.filtered - answer.phoneNumbers.length }),
+      // A side note of the header: on failure it names no numbers (the numbers screen shows the error).
+      () => {},
+    )
+    return () => {
+      current = false
+    }
+  }, [agentId, call])
+  return assigned
+}
+
 /** Every editable property of one agent. Save sends only what changed; refusals are shown beside their fields. */
 export function AgentEditor({ agent }: { agent: VoiceAgent }) {
   const t = useT()
   const call = useCall()
   const store = useStoreApi()
   const locale = useAppStore(selectLocale)
-  const numbers = useAppStore(selectNumbers)
   const [draft, setDraft] = useState<AgentDraft>(() => draftFromAgent(agent))
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({})
   const [shownProblems, setShownProblems] = useState<DraftProblem[]>([])
@@ -41,7 +60,7 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
   const diff = useMemo(() => diffAgentDraft(agent, draft), [agent, draft])
   const changed = hasChanges(diff)
   const params = useMemo(() => paramsOf(draft.params), [draft.params])
-  const assigned = numbers.items.filter((number) => number.voiceAgentId === agent.id)
+  const assigned = useAssignedNumbers(agent.id)
 
   const set = <K extends keyof AgentDraft>(key: K, value: AgentDraft[K]) => {
     setDraft((current) => ({ ...current, [key]: value }))
@@ -112,11 +131,12 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
           <h2 dir="auto">{agent.agentName}</h2>
           <p className="muted small">
             {t('agent.updatedAt', { when: formatDateTime(agent.updatedAt, locale) })}
-            {assigned.length > 0 ? (
+            {assigned.items.length > 0 ? (
               <>
                 {' · '}
                 {t('agent.numbers', { numbers: '' })}
-                <bdi dir="ltr">{assigned.map((number) => number.number).join(', ')}</bdi>
+                <bdi dir="ltr">{assigned.items.map((number) => number.number).join(', ')}</bdi>
+                {assigned.more > 0 ? ` ${t('numbers.moreAgentNumbers', { n: assigned.more })}` : null}
               </>
             ) : null}
           </p>
@@ -162,7 +182,7 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         <Field label={t('agent.greeting')} hint={t('agent.placeholderHint')} errors={errorsOf('greetingMessage')}>
           {({ id, describedBy, invalid }) => (
             <>
-              <textarea id={id} className="input" dir="auto" rows={3} maxLength={AGENT_LIMITS.greetingMessage} value={draft.greetingMessage} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('greetingMessage', event.target.value)} />
+              <PlaceholderTextarea id={id} rows={3} maxLength={AGENT_LIMITS.greetingMessage} value={draft.greetingMessage} params={params} describedBy={describedBy} invalid={invalid} onChange={(text) => set('greetingMessage', text)} />
               <PlaceholderChips template={draft.greetingMessage} params={params} onAdd={addParam} />
               <PlaceholderPreview template={draft.greetingMessage} params={params} label={t('agent.greetingPreview')} />
             </>
@@ -171,7 +191,7 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         <Field label={t('agent.preamble')} errors={errorsOf('preamble')}>
           {({ id, describedBy, invalid }) => (
             <>
-              <textarea id={id} className="input" dir="auto" rows={8} value={draft.preamble} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('preamble', event.target.value)} />
+              <PlaceholderTextarea id={id} rows={8} value={draft.preamble} params={params} describedBy={describedBy} invalid={invalid} onChange={(text) => set('preamble', text)} />
               <PlaceholderChips template={draft.preamble} params={params} onAdd={addParam} />
               <details className="preview-details">
                 <summary>{t('agent.preamblePreview')}</summary>

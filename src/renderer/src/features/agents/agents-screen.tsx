@@ -1,8 +1,11 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { messageOf } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
+import { formatCount } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectAgentById, selectAgents, selectOpenAgentId } from '../../store/selectors'
+import { AGENTS_PAGE } from '../../store/agents-slice'
+import { hasMore, moreCount } from '../../store/paged-list'
+import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { AgentEditor } from './agent-editor'
@@ -15,13 +18,12 @@ export function AgentsScreen() {
   const agents = useAppStore(selectAgents)
   const openId = useAppStore(selectOpenAgentId)
   const open = useAppStore(selectAgentById(openId))
+  const locale = useAppStore(selectLocale)
   const [search, setSearch] = useState(agents.search)
   const [creating, setCreating] = useState(false)
   const [newName, setNewName] = useState('')
 
-  useEffect(() => {
-    void store.getState().loadNumbers()
-  }, [store])
+  const listRef = useRef<HTMLUListElement>(null)
   useEffect(() => {
     const timer = setTimeout(() => void store.getState().loadAgents(search), 200)
     return () => clearTimeout(timer)
@@ -35,6 +37,21 @@ export function AgentsScreen() {
       )
     }
   }, [openId, open, call, store])
+
+  /**
+   * The next page, appended. The button stays focusable while it loads (aria-disabled, not
+   * disabled, which would drop focus); when it goes (all shown), focus moves to the first new agent.
+   */
+  const showMore = async (button: HTMLButtonElement) => {
+    const before = store.getState().agents.items.length
+    await store.getState().loadMoreAgents()
+    if (!button.isConnected) listRef.current?.querySelectorAll<HTMLButtonElement>('.item')[before]?.focus()
+  }
+
+  const searching = agents.search.trim() !== ''
+  const count = searching
+    ? t('agents.countSearch', { shown: formatCount(agents.items.length, locale), filtered: formatCount(agents.filtered, locale), total: formatCount(agents.total, locale) })
+    : t('agents.count', { shown: formatCount(agents.items.length, locale), total: formatCount(agents.filtered, locale) })
 
   const create = async () => {
     try {
@@ -63,10 +80,10 @@ export function AgentsScreen() {
           <input className="input" type="search" value={search} placeholder={t('agents.searchPlaceholder')} aria-label={t('agents.search')} onChange={(event) => setSearch(event.target.value)} />
         </div>
         <p className="muted small" aria-live="polite">
-          {agents.loading ? t('common.loading') : t('agents.count', { shown: String(agents.items.length), total: String(agents.total) })}
+          {agents.loading ? t('common.loading') : count}
         </p>
         {agents.error ? <p className="field-error">{agents.error}</p> : null}
-        <ul className="item-list" aria-label={t('agents.title')}>
+        <ul ref={listRef} className="item-list" aria-label={t('agents.title')}>
           {agents.items.map((agent) => (
             <li key={agent.id}>
               <button type="button" className="item" aria-current={agent.id === openId ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
@@ -80,7 +97,17 @@ export function AgentsScreen() {
             </li>
           ))}
         </ul>
-        {!agents.loading && agents.items.length === 0 ? (
+        {hasMore(agents) && !agents.loading ? (
+          <button type="button" className="button show-more" aria-disabled={agents.loadingMore || undefined} aria-busy={agents.loadingMore || undefined} onClick={(event) => void showMore(event.currentTarget)}>
+            {agents.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(agents, AGENTS_PAGE), locale) })}
+          </button>
+        ) : null}
+        {!agents.loading && agents.items.length === 0 && searching ? (
+          <div className="empty">
+            <p>{t('agents.noMatch')}</p>
+          </div>
+        ) : null}
+        {!agents.loading && agents.items.length === 0 && !searching ? (
           <div className="empty">
             <p>{t('agents.empty')}</p>
             <button type="button" className="button" onClick={() => store.getState().navigate('templates')}>

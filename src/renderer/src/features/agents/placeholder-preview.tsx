@@ -1,5 +1,6 @@
 import { useT } from '../../i18n/use-t'
 import { splitPlaceholders } from '../../lib/placeholders'
+import { Icon } from '../../ui/icon'
 
 /**
  * The text as a conversation would start with it: filled placeholders marked (hover shows the
@@ -42,7 +43,10 @@ export function PlaceholderChips({ template, params, onAdd }: { template: string
         const filled = Object.hasOwn(params, name)
         return (
           <li key={name} className={`chip ${filled ? 'chip-ok' : 'chip-missing'}`}>
+            {filled ? <Icon name="check" size={12} /> : null}
             <code dir="ltr">{`{{${name}}}`}</code>
+            {/* In words too, not only in colour: "missing value" is shown, "has a value" is read out. */}
+            {filled ? <span className="visually-hidden">{t('agent.placeholderHasValue')}</span> : <span className="chip-state">{t('agent.placeholderNoValue')}</span>}
             {filled ? null : (
               <button type="button" className="chip-action" onClick={() => onAdd(name)} aria-label={t('agent.addParamFor', { name })}>
                 {t('agent.addParam')}

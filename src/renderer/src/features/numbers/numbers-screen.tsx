@@ -1,15 +1,18 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
 import { isOperatorError, messageOf } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
 import { fieldErrorsOf } from '../../lib/field-errors'
-import { formatDateTime } from '../../lib/format'
+import { formatCount, formatDateTime } from '../../lib/format'
 import { checkPhoneNumber } from '../../lib/phone-number'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectAgents, selectLocale, selectNumbers } from '../../store/selectors'
+import { NUMBERS_PAGE } from '../../store/agents-slice'
+import { hasMore, moreCount } from '../../store/paged-list'
+import { selectLocale, selectNumbers } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { ConfirmDialog } from '../../ui/modal-dialog'
+import { AgentPicker } from './agent-picker'
 
 interface NewNumber {
   phoneNumber: string
@@ -25,7 +28,6 @@ export function NumbersScreen() {
   const store = useStoreApi()
   const call = useCall()
   const numbers = useAppStore(selectNumbers)
-  const agents = useAppStore(selectAgents)
   const locale = useAppStore(selectLocale)
   const [form, setForm] = useState<NewNumber>(EMPTY)
   const [errors, setErrors] = useState<Record<string, string[]>>({})
@@ -35,8 +37,15 @@ export function NumbersScreen() {
 
   useEffect(() => {
     void store.getState().loadNumbers()
-    void store.getState().loadAgents('')
   }, [store])
+  const tableRef = useRef<HTMLTableSectionElement>(null)
+
+  /** The next page, appended; when the button goes (all shown), focus moves to the first new row's agent field. */
+  const showMore = async (button: HTMLButtonElement) => {
+    const before = store.getState().numbers.items.length
+    await store.getState().loadMoreNumbers()
+    if (!button.isConnected) tableRef.current?.querySelectorAll<HTMLInputElement>('[role="combobox"]')[before]?.focus()
+  }
 
   const update = (key: keyof NewNumber, value: string) => {
     setForm((current) => ({ ...current, [key]: value }))
@@ -126,57 +135,62 @@ export function NumbersScreen() {
       </form>
 
       <section className="card" aria-labelledby="numbers-list-title">
-        <h2 id="numbers-list-title">{t('numbers.listTitle', { n: String(numbers.total) })}</h2>
+        <h2 id="numbers-list-title">{t('numbers.listTitle', { n: formatCount(numbers.total, locale) })}</h2>
         {numbers.items.length === 0 ? (
           <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
         ) : (
           <div className="table-wrap">
-<table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t('numbers.phoneNumber')}</th>
-                <th scope="col">{t('numbers.label')}</th>
-                <th scope="col">{t('numbers.agent')}</th>
-                <th scope="col">{t('numbers.sip')}</th>
-                <th scope="col">{t('common.created')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {numbers.items.map((number) => (
-                <tr key={number.id}>
-                  <td className="mono" dir="ltr">
-                    {number.number}
-                  </td>
-                  <td dir="auto">{number.label}</td>
-                  <td>
-                    <select className="input" value={number.voiceAgentId ?? ''} aria-label={t('numbers.assignTo', { number: number.number })} onChange={(event) => void assign(number, event.target.value)}>
-                      <option value="">{t('numbers.unassignedOption')}</option>
-                      {number.voiceAgent && !agents.items.some((agent) => agent.id === number.voiceAgentId) ? <option value={number.voiceAgent.id}>{number.voiceAgent.name}</option> : null}
-                      {agents.items.map((agent) => (
-                        <option key={agent.id} value={agent.id}>
-                          {agent.agentName}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td className="mono small" dir="ltr">
-                    {number.sipInboundConfigs.originationUri}
-                  </td>
-                  <td className="small">{formatDateTime(number.createdAt, locale)}</td>
-                  <td className="actions">
-                    <button type="button" className="button icon-button ghost" aria-label={t('numbers.deleteNamed', { number: number.number })} onClick={() => setDeleting(number)}>
-                      <Icon name="trash" size={16} />
-                    </button>
-                  </td>
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('numbers.phoneNumber')}</th>
+                  <th scope="col">{t('numbers.label')}</th>
+                  <th scope="col">{t('numbers.agent')}</th>
+                  <th scope="col">{t('numbers.sip')}</th>
+                  <th scope="col">{t('common.created')}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('common.actions')}</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-</div>
+              </thead>
+              <tbody ref={tableRef}>
+                {numbers.items.map((number) => (
+                  <tr key={number.id}>
+                    <td className="mono" dir="ltr">
+                      {number.number}
+                    </td>
+                    <td dir="auto">{number.label}</td>
+                    <td>
+                      <AgentPicker number={number} onChoose={(agentId) => void assign(number, agentId)} />
+                    </td>
+                    <td className="mono small" dir="ltr">
+                      {number.sipInboundConfigs.originationUri}
+                    </td>
+                    <td className="small">{formatDateTime(number.createdAt, locale)}</td>
+                    <td className="actions">
+                      <button type="button" className="button icon-button ghost" aria-label={t('numbers.deleteNamed', { number: number.number })} onClick={() => setDeleting(number)}>
+                        <Icon name="trash" size={16} />
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
+        {numbers.items.length > 0 ? (
+          <div className="list-footer">
+            <p className="muted small" aria-live="polite">
+              {t('numbers.count', { shown: formatCount(numbers.items.length, locale), total: formatCount(numbers.filtered, locale) })}
+            </p>
+            {hasMore(numbers) && !numbers.loading ? (
+              <button type="button" className="button show-more" aria-disabled={numbers.loadingMore || undefined} aria-busy={numbers.loadingMore || undefined} onClick={(event) => void showMore(event.currentTarget)}>
+                {numbers.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(numbers, NUMBERS_PAGE), locale) })}
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+        {numbers.error ? <p className="field-error">{numbers.error}</p> : null}
       </section>
       <ConfirmDialog
         open={deleting !== null}

@@ -119,41 +119,41 @@ function KeysCard() {
         </button>
       </form>
       <div className="table-wrap">
-<table className="table">
-        <thead>
-          <tr>
-            <th scope="col">{t('keys.name')}</th>
-            <th scope="col">{t('keys.hint')}</th>
-            <th scope="col">{t('common.created')}</th>
-            <th scope="col">{t('keys.lastUsed')}</th>
-            <th scope="col">{t('keys.state')}</th>
-            <th scope="col">
-              <span className="visually-hidden">{t('common.actions')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((key) => (
-            <tr key={key.id}>
-              <td dir="auto">{key.name}</td>
-              <td className="mono small" dir="ltr">
-                {key.keyHint}
-              </td>
-              <td className="small">{formatDateTime(key.createdAt, locale)}</td>
-              <td className="small">{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : t('keys.never')}</td>
-              <td>{key.revokedAt ? <span className="badge badge-failed">{t('keys.revokedState')}</span> : key.usedByApp ? <span className="badge">{t('keys.usedByApp')}</span> : <span className="badge badge-completed">{t('keys.active')}</span>}</td>
-              <td className="actions">
-                {!key.revokedAt && !key.usedByApp ? (
-                  <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: key.name })}>
-                    {t('keys.revoke')}
-                  </button>
-                ) : null}
-              </td>
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">{t('keys.name')}</th>
+              <th scope="col">{t('keys.hint')}</th>
+              <th scope="col">{t('common.created')}</th>
+              <th scope="col">{t('keys.lastUsed')}</th>
+              <th scope="col">{t('keys.state')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('common.actions')}</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-</div>
+          </thead>
+          <tbody>
+            {keys.map((key) => (
+              <tr key={key.id}>
+                <td dir="auto">{key.name}</td>
+                <td className="mono small" dir="ltr">
+                  {key.keyHint}
+                </td>
+                <td className="small">{formatDateTime(key.createdAt, locale)}</td>
+                <td className="small">{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : t('keys.never')}</td>
+                <td>{key.revokedAt ? <span className="badge badge-failed">{t('keys.revokedState')}</span> : key.usedByApp ? <span className="badge">{t('keys.usedByApp')}</span> : <span className="badge badge-completed">{t('keys.active')}</span>}</td>
+                <td className="actions">
+                  {!key.revokedAt && !key.usedByApp ? (
+                    <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: key.name })}>
+                      {t('keys.revoke')}
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <ModalDialog open={created !== null} title={t('keys.createdTitle', { name: created?.name ?? '' })} onClose={() => setCreated(null)} actions={<button type="button" className="button primary" onClick={() => setCreated(null)}>{t('keys.done')}</button>}>
         <p>{t('keys.showOnce')}</p>
         <div className="key-reveal">
