@@ -1,7 +1,8 @@
 import type { PhoneNumber } from '../../../shared/api/phone-numbers'
 import type { VoiceAgent, VoiceAgentTemplate } from '../../../shared/api/voice-agents'
 import type { SliceCreator } from './app-store'
-import { emptyPagedList, pagedList, type PagedList } from './paged-list'
+import { emptyPagedList, pagedList, type PageAnswer, type PagedList } from './paged-list'
+import { messageOf } from '../api/operator-error'
 
 export interface AgentsSlice {
   /** The agents screen's list: a search, its first pages. */
@@ -31,35 +32,28 @@ export const NUMBERS_PAGE = 100
 /** Matches per page in the agent picker: enough to scan, more on demand. */
 export const AGENT_CHOICES_PAGE = 30
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
-
 export const createAgentsSlice: SliceCreator<AgentsSlice> = (set, get, { call }) => {
-  const agentsList = pagedList<VoiceAgent>({
-    pageSize: AGENTS_PAGE,
-    fetch: async (page, search) => {
-      const answer = await call('agents.list', { take: AGENTS_PAGE, skip: page, search: search || undefined })
-      return { items: answer.agents, total: answer.total, filtered: answer.filtered }
-    },
-    read: () => get().agents,
-    write: (update) => set((state) => ({ agents: { ...state.agents, ...update(state.agents) } })),
-  })
-  const choicesList = pagedList<VoiceAgent>({
-    pageSize: AGENT_CHOICES_PAGE,
-    fetch: async (page, search) => {
-      const answer = await call('agents.list', { take: AGENT_CHOICES_PAGE, skip: page, search: search || undefined })
-      return { items: answer.agents, total: answer.total, filtered: answer.filtered }
-    },
-    read: () => get().agentChoices,
-    write: (update) => set((state) => ({ agentChoices: { ...state.agentChoices, ...update(state.agentChoices) } })),
-  })
-  const numbersList = pagedList<PhoneNumber>({
-    pageSize: NUMBERS_PAGE,
-    fetch: async (page, search) => {
-      const answer = await call('numbers.list', { take: NUMBERS_PAGE, skip: page, search: search || undefined })
-      return { items: answer.phoneNumbers, total: answer.total, filtered: answer.filtered }
-    },
-    read: () => get().numbers,
-    write: (update) => set((state) => ({ numbers: { ...state.numbers, ...update(state.numbers) } })),
+  /** A paged list kept in the slice under `key`. */
+  const listAt = <K extends 'agents' | 'agentChoices' | 'numbers'>(
+    key: K,
+    pageSize: number,
+    fetch: (page: number, search: string) => Promise<PageAnswer<AgentsSlice[K]['items'][number]>>,
+  ) =>
+    pagedList<AgentsSlice[K]['items'][number]>({
+      pageSize,
+      fetch,
+      read: () => get()[key] as PagedList<AgentsSlice[K]['items'][number]>,
+      write: (update) => set((state) => ({ [key]: { ...state[key], ...update(state[key] as PagedList<AgentsSlice[K]['items'][number]>) } }) as Partial<AgentsSlice>),
+    })
+  const agentPages = (pageSize: number) => async (page: number, search: string) => {
+    const answer = await call('agents.list', { take: pageSize, skip: page, search: search || undefined })
+    return { items: answer.agents, total: answer.total, filtered: answer.filtered }
+  }
+  const agentsList = listAt('agents', AGENTS_PAGE, agentPages(AGENTS_PAGE))
+  const choicesList = listAt('agentChoices', AGENT_CHOICES_PAGE, agentPages(AGENT_CHOICES_PAGE))
+  const numbersList = listAt('numbers', NUMBERS_PAGE, async (page, search) => {
+    const answer = await call('numbers.list', { take: NUMBERS_PAGE, skip: page, search: search || undefined })
+    return { items: answer.phoneNumbers, total: answer.total, filtered: answer.filtered }
   })
 
   return {

@@ -4,6 +4,7 @@ import type { WebhookDelivery } from '../../../shared/api/webhooks'
 import type { IpcEvent } from '../../../shared/ipc/operations'
 import { isOperatorError } from '../api/operator-error'
 import type { SliceCreator } from './app-store'
+import { messageOf } from '../api/operator-error'
 
 /** Rows fetched per jobs.list call: the contract's largest page. */
 export const JOBS_PAGE_SIZE = 100
@@ -64,8 +65,6 @@ export interface JobsSlice {
 }
 
 export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', sortField: 'createdAt', sortDirection: 'desc' }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, schedule }) => {
   const patch = (changes: Partial<JobsState> | ((jobs: JobsState) => Partial<JobsState>)) =>

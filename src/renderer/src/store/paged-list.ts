@@ -1,3 +1,4 @@
+import { messageOf } from '../api/operator-error'
 /**
  * A list the service pages (agents, numbers, the agent picker's matches): page 1 of a search,
  * then further pages appended on demand, so nothing is out of reach. Newer searches win: the
@@ -30,8 +31,6 @@ export const hasMore = (list: Pick<PagedList<unknown>, 'items' | 'filtered'>) =>
 
 /** Rows the next "show more" brings (at most a page). */
 export const moreCount = (list: Pick<PagedList<unknown>, 'items' | 'filtered'>, pageSize: number) => Math.max(0, Math.min(pageSize, list.filtered - list.items.length))
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 interface PagedListOptions<T> {
   pageSize: number

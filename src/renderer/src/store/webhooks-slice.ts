@@ -1,6 +1,7 @@
 import type { DELIVERY_STATUSES, WebhookDelivery, WebhookDeliveryDetail } from '../../../shared/api/webhooks'
 import type { IpcEvent } from '../../../shared/ipc/operations'
 import type { SliceCreator } from './app-store'
+import { messageOf } from '../api/operator-error'
 
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 export const DELIVERIES_PAGE_SIZE = 25
@@ -26,8 +27,6 @@ export interface WebhooksSlice {
   /** From a delivery.attempted event. */
   deliveryAttempted(delivery: Extract<IpcEvent, { type: 'delivery.attempted' }>['delivery']): void
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 export const createWebhooksSlice: SliceCreator<WebhooksSlice> = (set, get, { call, schedule }) => {
   let request = 0
