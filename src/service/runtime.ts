@@ -73,6 +73,22 @@ export interface RuntimeConfig {
   }
   /** The built renderer (out/renderer), served at /app/ for browser mode; without it /app/ answers 404. */
   rendererDir?: string
+  /**
+   * Host names (no port) that requests may carry in their Host header besides the loopback
+   * names and the address the service listens on (`--allowed-host`); others get 421.
+   */
+  allowedHosts?: string[]
+  /**
+   * Origins allowed to call /v1 from a web page (`--cors-origin`, repeatable; `*` for any).
+   * Left out: the setting saved in the data folder, else any http://localhost:* and
+   * http://127.0.0.1:* origin.
+   */
+  corsOrigins?: string[]
+  /**
+   * Webhook hosts allowed although their address is link-local or a cloud metadata address
+   * (`--allow-webhook-host`, repeatable): a host name or an IP literal, compared exactly.
+   */
+  allowWebhookHosts?: string[]
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
   now?: () => Date

@@ -10,7 +10,14 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** The Host header names no address this service answers for (DNS rebinding). */
+  MISDIRECTED_REQUEST: 421,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
+  /** The database is busy (another process holds the write lock); comes with Retry-After. */
+  UNAVAILABLE: 503,
+  /** The data folder's disk is full; reads still work, writes resume once space is freed. */
+  INSUFFICIENT_STORAGE: 507,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
