@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pino } from 'pino'
@@ -85,6 +85,8 @@ if (!app.requestSingleInstanceLock()) {
     })
   }).catch((error: unknown) => {
     log.fatal({ err: error }, 'VoiceDesk could not start')
+    // A desktop user sees no log: the reason (a data folder it cannot use, say) goes on screen.
+    dialog.showErrorBox('VoiceDesk could not start', error instanceof Error ? error.message : String(error))
     app.exit(1)
   })
   app.on('window-all-closed', () => {

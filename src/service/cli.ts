@@ -1,20 +1,24 @@
-import { join } from 'node:path'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
-import { openStore } from '../store/store'
+import { openStore, type Store } from '../store/store'
 import { AiContentSettingSchema } from './ai-content-settings'
 import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
-import { appKeyIdOf, bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey } from './ops/api-keys'
+import { appKeyIdOf, bootstrapAccounts, createApiKey, FIXED_KEY_NAME, fixedApiKeyProblem, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from './runtime'
 import { defaultDataDir } from './data-dir'
+import { DATABASE_FILE, DataFolderError, SECRET_KEY_FILE, prepareDataFolder } from './data-folder'
+import { findRunningServices } from './running-services'
 
 const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with the /v1 service.
 
 Usage:
-  voicedesk serve [--port N] [--host H] [--data-dir DIR] [--log-level LEVEL]
+  voicedesk serve [--port N] [--host H] [--data-dir DIR] [--log-level LEVEL] [--force-new]
+                  [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
   voicedesk keys create [--name NAME] [--data-dir DIR]
   voicedesk keys list [--data-dir DIR]
   voicedesk keys revoke <key id> [--data-dir DIR]
@@ -22,9 +26,17 @@ Usage:
   voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR]
   voicedesk --version | --help
 
+In a checkout, run it as "npx voicedesk ..." (or "npm run serve -- ...").
+
 serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}:${DEFAULT_PORT}
            unless --port / VOICEDESK_PORT say otherwise (0 picks a free port).
-           VOICEDESK_API_KEY, if set, is a key that will work (for demos and CI).
+           VOICEDESK_API_KEY, if set, is a key that will work (for demos and CI; at least
+           20 characters of A-Z a-z 0-9 _ -).
+           --allowed-host    another name clients may use in the Host header (a proxy, a LAN name)
+           --cors-origin     a web origin allowed to call /v1 (* for any); replaces the default
+                             (http://localhost:* and http://127.0.0.1:*)
+           --allow-webhook-host  a webhook host allowed although its address is link-local
+           --force-new       start over with a new database when the old one went missing
 keys       Manages the API keys of the default project. A new key is shown once.
 ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
            OpenAI-compatible chat endpoint such as a local Ollama (base URL .../v1).
@@ -36,6 +48,7 @@ webhook-secret
 
 Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}`
 
+/** A mistake in how the command was called: one line that names what is wrong and how to fix it. */
 class UsageError extends Error {}
 
 /** Writes a line to stdout; a closed stdout (`voicedesk serve | head -3`) must not stop the service. */
@@ -51,6 +64,10 @@ const OPTIONS = {
   host: { type: 'string' },
   'data-dir': { type: 'string' },
   'log-level': { type: 'string' },
+  'force-new': { type: 'boolean' },
+  'allowed-host': { type: 'string', multiple: true },
+  'cors-origin': { type: 'string', multiple: true },
+  'allow-webhook-host': { type: 'string', multiple: true },
   name: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
@@ -59,28 +76,112 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } as const
 
+type OptionName = keyof typeof OPTIONS
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
+
+/** Which options each command takes: any other is refused rather than silently ignored. */
+const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
+  serve: ['port', 'host', 'data-dir', 'log-level', 'force-new', 'allowed-host', 'cors-origin', 'allow-webhook-host'],
+  keys: ['name', 'data-dir'],
+  'ai-engine': ['base-url', 'model', 'api-key', 'data-dir'],
+  'webhook-secret': ['data-dir'],
+}
+
+function refuseOtherOptions(command: string, values: Values): void {
+  const allowed = COMMAND_OPTIONS[command]!
+  for (const name of Object.keys(values) as OptionName[]) {
+    if (name === 'help' || name === 'version' || allowed.includes(name)) continue
+    throw new UsageError(`${command} does not take --${name} (it takes ${allowed.map((option) => `--${option}`).join(', ')})`)
+  }
+}
+
+/** Refuses positional arguments beyond the `max` a command takes, naming the first extra one. */
+function refuseExtraArguments(command: string, positionals: string[], max: number, takes: string): void {
+  if (positionals.length > max) {
+    throw new UsageError(`Unexpected argument ${JSON.stringify(positionals[max])}: ${command} takes ${takes}`)
+  }
+}
 
 function parsePort(raw: string | undefined, source: string): number {
   if (raw === undefined) return DEFAULT_PORT
   const port = Number(raw)
-  if (!/^\d+$/.test(raw) || port > 65_535) throw new UsageError(`${source} must be a port number from 0 to 65535, not ${JSON.stringify(raw)}`)
+  if (!/^\d+$/.test(raw) || port > 65_535) throw new UsageError(`${source} must be a port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(raw)}`)
   return port
 }
 
-function dataDirOf(values: Values): string {
-  return values['data-dir'] ?? process.env.VOICEDESK_DATA_DIR ?? defaultDataDir()
+/** A data folder as given, where it came from (for messages), and resolved once, here at the edge. */
+interface DataDir {
+  path: string
+  source: string
+}
+
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path
+}
+
+function dataDirOf(values: Values): DataDir {
+  const [given, source] =
+    values['data-dir'] !== undefined
+      ? [values['data-dir'], '--data-dir']
+      : process.env.VOICEDESK_DATA_DIR
+        ? [process.env.VOICEDESK_DATA_DIR, 'VOICEDESK_DATA_DIR']
+        : [defaultDataDir(), 'the default data folder']
+  if (given.trim() === '') throw new UsageError(`${source} is empty: give a folder, such as --data-dir ./data`)
+  const path = resolve(expandHome(given))
+  return { path, source: path === given ? `${source} ${given}` : `${source} ${given} (${path})` }
+}
+
+/** Checks the folder before anything is written there; a problem names the flag, the path and the fix. */
+function prepare(dataDir: DataDir, forceNew = false): void {
+  try {
+    prepareDataFolder(dataDir.path, { forceNew })
+  } catch (error) {
+    if (error instanceof DataFolderError) throw new UsageError(`${dataDir.source}: ${error.message}`)
+    throw error
+  }
+}
+
+function openPreparedStore(dataDir: DataDir): Store {
+  prepare(dataDir)
+  return openStore(join(dataDir.path, DATABASE_FILE))
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
+/** VOICEDESK_API_KEY, checked before anything starts. */
+function fixedApiKey(): string | undefined {
+  const key = process.env.VOICEDESK_API_KEY || undefined
+  const problem = key === undefined ? undefined : fixedApiKeyProblem(key)
+  if (problem) throw new UsageError(`VOICEDESK_API_KEY ${problem}`)
+  return key
+}
+
+/** Listen failures in the words of the flag that caused them. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new Error(`--port ${port}: port ${port} on ${host} is already in use. Stop the other service, or pass --port 0 for a free port`)
+    case 'EACCES':
+      return new Error(`--port ${port}: this user may not listen on port ${port}; use a port above 1023, such as the default ${DEFAULT_PORT}`)
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(`--host ${host}: no address has that name; use 127.0.0.1 (the default), localhost, or an address of this machine`)
+    case 'EADDRNOTAVAIL':
+      return new UsageError(`--host ${host}: that address is not one of this machine's; use 127.0.0.1 (the default) or an address this machine has`)
+    default:
+      return error
+  }
+}
+
 async function serve(values: Values): Promise<void> {
   const port = values.port !== undefined ? parsePort(values.port, '--port') : parsePort(process.env.VOICEDESK_PORT || undefined, 'VOICEDESK_PORT')
   const host = values.host ?? DEFAULT_HOST
+  if (host.trim() === '') throw new UsageError('--host is empty: give an address, such as 127.0.0.1 (the default) or 0.0.0.0 for every interface')
   const logLevel = values['log-level'] ?? 'warn'
-  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
-  const fixedApiKey = process.env.VOICEDESK_API_KEY || undefined
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`)
+  const key = fixedApiKey()
   const dataDir = dataDirOf(values)
+  prepare(dataDir, values['force-new'])
 
   // Handlers go in first: a supervisor may signal while the service starts, or as soon as it sees the banner.
   let runtime: Runtime | undefined
@@ -104,10 +205,14 @@ async function serve(values: Values): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
   runtime = await createRuntime({
-    dataDir,
+    dataDir: dataDir.path,
     port,
     host,
-    fixedApiKey,
+    fixedApiKey: key,
+    forceNew: values['force-new'],
+    allowedHosts: values['allowed-host'],
+    corsOrigins: values['cors-origin'],
+    allowWebhookHosts: values['allow-webhook-host'],
     // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     // JSON lines on stderr, so stdout keeps the start-up banner alone.
@@ -118,71 +223,94 @@ async function serve(values: Values): Promise<void> {
     url = await runtime.start()
   } catch (error) {
     await runtime.stop()
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${port} on ${host} is already in use. Stop the other service, or pass --port 0 for a free port.`)
-    }
-    throw error
+    throw listenError(error as NodeJS.ErrnoException, host, port)
   }
 
   if (stopping) return
   const { bootstrap } = runtime
-  const lines = [`VoiceDesk ${VERSION} listening on ${url}`, `Data folder: ${dataDir}`]
+  const lines = [`VoiceDesk ${VERSION} listening on ${url}`, `Data folder: ${dataDir.path}`]
   if (host !== DEFAULT_HOST && host !== 'localhost' && host !== '::1') {
     lines.push(`Warning: listening on ${host}, not only this machine. Anyone who can reach it and holds a key can use the service.`)
   }
   if (bootstrap.keySource === 'created') {
-    lines.push(`API key (new, shown only this once; copy it now): ${bootstrap.createdKey}`)
+    lines.push(`API key (new; shown at every start until it is first used, copy it now): ${bootstrap.createdKey}`)
+  } else if (bootstrap.keySource === 'unused') {
+    lines.push(`API key (made at an earlier start, not used yet; shown until its first use): ${bootstrap.createdKey}`)
   } else if (bootstrap.keySource === 'environment') {
     lines.push(`API key: the one in VOICEDESK_API_KEY (${bootstrap.keyHint})`)
   } else {
-    lines.push(`API key: ${bootstrap.keyHint} (created earlier; run "voicedesk keys create" for a new one)`)
+    lines.push(`API key: ${bootstrap.keyHint} (created earlier; run "npx voicedesk keys create --data-dir ${dataDir.path}" for a new one)`)
   }
   const shownKey = bootstrap.createdKey ?? (bootstrap.keySource === 'environment' ? '$VOICEDESK_API_KEY' : '<your key>')
   lines.push(`Operator UI: ${url}/app/#token=${runtime.uiToken}`)
   lines.push(`Try: curl -H "Authorization: Token ${shownKey}" ${url}/v1/voice-agents/templates`)
   say(lines.join('\n'))
+}
 
+/** Where the key just made will work: the services using this folder now, or how to start one. */
+function servingNote(dataDir: DataDir): string {
+  const services = findRunningServices(dataDir.path)
+  if (services.length > 0) return `It works at once on the service using this folder (${services.map((service) => service.url).join(', ')}).`
+  return `Warning: no VoiceDesk service is using this folder now; the key works once one runs with --data-dir ${dataDir.path}`
 }
 
 function keys(values: Values, positionals: string[]): void {
   const [action, id] = positionals
-  const store = openStore(join(dataDirOf(values), 'voicedesk.db'))
+  refuseExtraArguments('keys', positionals, action === 'revoke' ? 2 : 1, action === 'revoke' ? 'one key id' : 'create, list or revoke <key id>')
+  if (values.name !== undefined && action !== 'create') throw new UsageError(`--name goes with "keys create" only`)
+  const dataDir = dataDirOf(values)
+  const store = openPreparedStore(dataDir)
   try {
     const context = { store, now: () => new Date() }
     // No default key here: the key the operator creates is the first one they see.
-    const { projectId } = bootstrapAccounts(store, context.now(), process.env.VOICEDESK_API_KEY || undefined, { createKey: false })
+    const { projectId } = bootstrapAccounts(store, context.now(), undefined, { createKey: false })
     if (action === 'create') {
       const { record, key } = createApiKey(context, projectId, values.name ?? 'CLI key')
-      process.stdout.write(`Created key ${record.id} (${record.name}). Shown only this once:\n${key}\n`)
+      say(`Created key ${record.id} (${record.name}) in the data folder ${dataDir.path}. Shown only this once:\n${key}\n${servingNote(dataDir)}`)
     } else if (action === 'list') {
       const appKeyId = appKeyIdOf(store)
       for (const key of listApiKeys(context, projectId)) {
         const state = key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`
-        const app = key.id === appKeyId ? '  (the app itself acts with it; it works over no HTTP)' : ''
-        process.stdout.write(`${key.id}  ${key.keyHint}  ${key.name}  created ${key.createdAt}  ${state}${app}\n`)
+        const origin =
+          key.id === appKeyId ? '  (the app itself acts with it; it works over no HTTP)' : key.name === FIXED_KEY_NAME ? '  (set by VOICEDESK_API_KEY)' : ''
+        say(`${key.id}  ${key.keyHint}  ${key.name}  created ${key.createdAt}  ${state}${origin}`)
       }
     } else if (action === 'revoke') {
       if (!id) throw new UsageError('keys revoke needs the id of the key (see "voicedesk keys list")')
       revokeApiKey(context, id)
-      process.stdout.write(`Revoked key ${id}\n`)
+      say(`Revoked key ${id}`)
     } else {
-      throw new UsageError('keys needs one of: create, list, revoke')
+      throw new UsageError(action ? `Unknown keys action ${JSON.stringify(action)}: use create, list or revoke <key id>` : 'keys needs one of: create, list, revoke <key id>')
     }
   } finally {
     store.close()
   }
 }
 
+const AI_ENGINE_EXAMPLE = 'voicedesk ai-engine openai-compatible --base-url http://127.0.0.1:11434/v1 --model llama3.2'
+
 function aiEngine(values: Values, positionals: string[]): void {
   const [choice] = positionals
-  const store = openStore(join(dataDirOf(values), 'voicedesk.db'))
+  refuseExtraArguments('ai-engine', positionals, 1, 'one engine: offline or openai-compatible')
+  if (choice !== undefined && choice !== 'offline' && choice !== 'openai-compatible') {
+    throw new UsageError(`Unknown engine ${JSON.stringify(choice)}: use offline, or ${AI_ENGINE_EXAMPLE}`)
+  }
+  if (choice !== 'openai-compatible') {
+    const stray = (['base-url', 'model', 'api-key'] as const).find((name) => values[name] !== undefined)
+    if (stray) throw new UsageError(`--${stray} goes with "ai-engine openai-compatible" only`)
+  } else {
+    const missing = (['base-url', 'model'] as const).filter((name) => !values[name])
+    if (missing.length > 0) throw new UsageError(`ai-engine openai-compatible needs ${missing.map((name) => `--${name}`).join(' and ')}, as in: ${AI_ENGINE_EXAMPLE}`)
+  }
+  const dataDir = dataDirOf(values)
+  const store = openPreparedStore(dataDir)
   try {
     if (choice === undefined) {
       const setting = store.settings.get('aiContent', AiContentSettingSchema) ?? { engine: 'offline' }
       say(setting.engine === 'offline' ? 'offline' : `openai-compatible ${setting.baseUrl} model ${setting.model}`)
       return
     }
-    const secrets = new SecretBox(loadOrCreateKeyFile(join(dataDirOf(values), 'secret.key')))
+    const secrets = new SecretBox(loadOrCreateKeyFile(join(dataDir.path, SECRET_KEY_FILE)))
     const setting =
       choice === 'offline'
         ? { engine: 'offline' }
@@ -194,7 +322,9 @@ function aiEngine(values: Values, positionals: string[]): void {
           }
     const parsed = AiContentSettingSchema.safeParse(setting)
     if (!parsed.success) {
-      throw new UsageError(`ai-engine takes "offline", or "openai-compatible --base-url http://127.0.0.1:11434/v1 --model NAME": ${parsed.error.issues[0]!.message}`)
+      const issue = parsed.error.issues[0]!
+      const flag = issue.path[0] === 'baseUrl' ? `--base-url ${values['base-url']}` : `--${String(issue.path[0])}`
+      throw new UsageError(`${flag}: ${issue.message}; as in: ${AI_ENGINE_EXAMPLE}`)
     }
     store.settings.set('aiContent', parsed.data)
     say(`AI content will use ${choice === 'offline' ? 'the offline engine' : `${values.model} at ${values['base-url']}`} from the next start.`)
@@ -205,10 +335,11 @@ function aiEngine(values: Values, positionals: string[]): void {
 
 function webhookSecret(values: Values, positionals: string[]): void {
   const [action, secret] = positionals
+  refuseExtraArguments('webhook-secret', positionals, action === 'set' ? 2 : 1, action === 'set' ? 'one secret' : 'generate, set <whsec_...> or clear')
   const dataDir = dataDirOf(values)
-  const store = openStore(join(dataDir, 'voicedesk.db'))
+  const store = openPreparedStore(dataDir)
   try {
-    const settings = webhookSigningSettings(store, new SecretBox(loadOrCreateKeyFile(join(dataDir, 'secret.key'))))
+    const settings = webhookSigningSettings(store, new SecretBox(loadOrCreateKeyFile(join(dataDir.path, SECRET_KEY_FILE))))
     if (action === undefined) {
       const current = settings.signingSecret()
       say(current === undefined ? 'Webhooks are not signed.' : `Webhooks are signed (webhook-signature) with the secret ending ${current.slice(-4)}.`)
@@ -222,7 +353,7 @@ function webhookSecret(values: Values, positionals: string[]): void {
       settings.clearSigningSecret()
       say('Webhooks are no longer signed.')
     } else {
-      throw new UsageError('webhook-secret takes no argument, or one of: generate, set <secret>, clear')
+      throw new UsageError(`Unknown webhook-secret action ${JSON.stringify(action)}: use generate, set <whsec_...> or clear`)
     }
   } catch (error) {
     if (error instanceof InvalidSigningSecretError) throw new UsageError(error.message)
@@ -231,6 +362,17 @@ function webhookSecret(values: Values, positionals: string[]): void {
     store.close()
   }
 }
+
+/** node:util's parse errors, in one line of our words. */
+function parseArgsError(error: NodeJS.ErrnoException): UsageError | undefined {
+  if (!error.code?.startsWith('ERR_PARSE_ARGS')) return undefined
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return new UsageError(`Unknown option ${option} (see voicedesk --help)`)
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return new UsageError(`${option} needs a value (see voicedesk --help)`)
+  return new UsageError(error.message.split('\n')[0]!)
+}
+
+const COMMANDS = 'serve, keys, ai-engine or webhook-secret'
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -244,26 +386,22 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     const [command, ...rest] = positionals
+    if (command === undefined) throw new UsageError(`Which command? ${COMMANDS} (see voicedesk --help)`)
+    if (!(command in COMMAND_OPTIONS)) throw new UsageError(`Unknown command ${JSON.stringify(command)}: use ${COMMANDS} (see voicedesk --help)`)
+    refuseOtherOptions(command, values)
     if (command === 'serve') {
+      refuseExtraArguments('serve', rest, 0, 'no arguments, only options')
       await serve(values)
       return -1 // keeps running until a signal
     }
-    if (command === 'ai-engine') {
-      aiEngine(values, rest)
-      return 0
-    }
-    if (command === 'webhook-secret') {
-      webhookSecret(values, rest)
-      return 0
-    }
-    if (command === 'keys') {
-      keys(values, rest)
-      return 0
-    }
-    throw new UsageError(command ? `Unknown command "${command}"` : 'Which command? serve, keys, ai-engine or webhook-secret')
-  } catch (error) {
-    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`)
+    if (command === 'ai-engine') aiEngine(values, rest)
+    else if (command === 'webhook-secret') webhookSecret(values, rest)
+    else keys(values, rest)
+    return 0
+  } catch (raw) {
+    const error = parseArgsError(raw as NodeJS.ErrnoException) ?? raw
+    if (error instanceof UsageError) {
+      process.stderr.write(`voicedesk: ${error.message}\n`)
       return 2
     }
     const message = error instanceof ServiceError || error instanceof Error ? error.message : String(error)

@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import { dirname, join } from 'node:path'
+import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import packageJson from '../../package.json'
@@ -22,13 +22,15 @@ import type { AttemptOutcome, AttemptRecord, DeliveryRecord } from '../store/web
 import { createOperatorHandlers, type OperatorHandlers } from './ipc/operator-handlers'
 import { OperatorEventHub, type OperatorEvents } from './ipc/operator-events'
 import { VoiceSamples } from './ipc/voice-samples'
-import { ApiKeyAuthenticator, bootstrapAccounts, ensureAppIdentity, type Bootstrap } from './ops/api-keys'
+import { ApiKeyAuthenticator, bootstrapAccounts, ensureAppIdentity, firstKeyToShow, type Bootstrap } from './ops/api-keys'
 import type { Caller, OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
 import { storeJobWebhook } from './ops/webhooks'
 import { createAiContentEngine } from './ai-content-settings'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
+import { DATABASE_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
+import { announceRunningService } from './running-services'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -89,6 +91,11 @@ export interface RuntimeConfig {
    * (`--allow-webhook-host`, repeatable): a host name or an IP literal, compared exactly.
    */
   allowWebhookHosts?: string[]
+  /**
+   * Start with a new database although the data folder still holds the secret key or media
+   * of a database that went missing (refused otherwise: see prepareDataFolder).
+   */
+  forceNew?: boolean
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
   now?: () => Date
@@ -144,14 +151,18 @@ export interface Runtime {
 export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   const now = config.now ?? (() => new Date())
   const templates = loadTemplateCatalogue(join(config.resourcesDir ?? findResourcesDir(), 'templates'))
-  const secrets = new SecretBox(config.secretKey ?? loadOrCreateKeyFile(join(config.dataDir, 'secret.key')))
-  const store = openStore(join(config.dataDir, 'voicedesk.db'), { nativeBinding: config.nativeBinding })
+  // The edges (CLI, Electron) resolve paths once; a relative one here would mean something else to every module.
+  if (!isAbsolute(config.dataDir)) throw new Error(`RuntimeConfig.dataDir must be an absolute path, not ${JSON.stringify(config.dataDir)}`)
+  prepareDataFolder(config.dataDir, { forceNew: config.forceNew })
+  const secrets = new SecretBox(config.secretKey ?? loadOrCreateKeyFile(join(config.dataDir, SECRET_KEY_FILE)))
+  const store = openStore(join(config.dataDir, DATABASE_FILE), { nativeBinding: config.nativeBinding })
   try {
-    const bootstrap = bootstrapAccounts(store, now(), config.fixedApiKey)
+    makeDatabaseFilesPrivate(config.dataDir)
+    const bootstrap = firstKeyToShow(store, secrets, bootstrapAccounts(store, now(), config.fixedApiKey))
     const appCaller = ensureAppIdentity(store, now(), bootstrap)
     const sip = store.settings.get('sip', SipSettingsSchema) ?? DEFAULT_SIP_SETTINGS
     const log = config.log ?? pino({ level: 'silent' })
-    const mediaDir = join(config.dataDir, 'media')
+    const mediaDir = join(config.dataDir, MEDIA_FOLDER)
     mkdirSync(mediaDir, { recursive: true })
     const port = config.port ?? DEFAULT_PORT
     const host = config.host ?? DEFAULT_HOST
@@ -282,6 +293,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     webhookSender.start()
     const jobRunner = runner
     let stopping: Promise<void> | undefined
+    let withdrawAnnouncement: (() => void) | undefined
     return {
       store,
       context,
@@ -297,10 +309,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       start: async () => {
         const address = await app.listen({ port, host })
         baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${(app.server.address() as AddressInfo).port}`
+        withdrawAnnouncement = announceRunningService(config.dataDir, baseUrl, now())
         return address
       },
       stop: () =>
         (stopping ??= (async () => {
+          withdrawAnnouncement?.()
           await app.close()
           await jobRunner.stop(config.jobs?.graceMs)
           // After the runner: jobs that ended while it drained have their deliveries tried too.

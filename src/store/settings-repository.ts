@@ -4,12 +4,13 @@ import { readJsonColumn } from './json-column'
 
 /** Operator settings as JSON values under stable keys. */
 export class SettingsRepository {
-  private readonly statements: { get: Statement; set: Statement }
+  private readonly statements: { get: Statement; set: Statement; delete: Statement }
 
   constructor(db: Database) {
     this.statements = {
       get: db.prepare('SELECT value FROM settings WHERE key = ?'),
       set: db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      delete: db.prepare('DELETE FROM settings WHERE key = ?'),
     }
   }
 
@@ -20,5 +21,9 @@ export class SettingsRepository {
 
   set(key: string, value: unknown): void {
     this.statements.set.run(key, JSON.stringify(value))
+  }
+
+  delete(key: string): void {
+    this.statements.delete.run(key)
   }
 }

@@ -22,18 +22,46 @@ export function generateApiKey(): string {
   return KEY_PREFIX + randomBytes(32).toString('base64url')
 }
 
-/** What an operator may see of a key once it was shown: its start and end. */
+/**
+ * What an operator may see of a key once it was shown: at most its first 6 and last 4
+ * characters, and less of a short key, so a hint never gives away much of its secret.
+ */
 export function keyHint(key: string): string {
-  return key.length <= 12 ? `${key.slice(0, 2)}…` : `${key.slice(0, 7)}…${key.slice(-4)}`
+  const head = Math.min(6, Math.floor(key.length / 4))
+  const tail = Math.min(4, Math.floor(key.length / 8))
+  return `${key.slice(0, head)}…${tail > 0 ? key.slice(-tail) : ''}`
 }
+
+/** Keys go into WebSocket URLs unencoded (the web SDK's `?api_key=`), so they stay URL-safe. */
+const FIXED_KEY_PATTERN = /^[A-Za-z0-9_-]+$/
+export const FIXED_KEY_MIN_LENGTH = 20
+
+/** Why VOICEDESK_API_KEY cannot be used as a key, or undefined when it can. */
+export function fixedApiKeyProblem(key: string): string | undefined {
+  if (key.length < FIXED_KEY_MIN_LENGTH) {
+    return `is ${key.length} characters long; a key needs at least ${FIXED_KEY_MIN_LENGTH} (make one with: openssl rand -hex 24)`
+  }
+  const bad = [...key].find((character) => !FIXED_KEY_PATTERN.test(character))
+  if (bad !== undefined) {
+    return `holds ${JSON.stringify(bad)}; a key may hold only A-Z, a-z, 0-9, _ and - (it travels unencoded in URLs)`
+  }
+  return undefined
+}
+
+/** The name a VOICEDESK_API_KEY record carries, so `keys list` can say where it came from. */
+export const FIXED_KEY_NAME = 'VOICEDESK_API_KEY'
 
 export interface Bootstrap {
   projectId: string
   userId: string
   /** The full key created on this start, to be shown once; absent when keys already existed. */
   createdKey?: string
-  /** Where the key to use came from, for the start-up banner. */
-  keySource: 'created' | 'environment' | 'existing'
+  /**
+   * Where the key to use came from, for the start-up banner: made on this start, the first
+   * key made on an earlier start and never used since (shown again, see firstKeyToShow),
+   * VOICEDESK_API_KEY, or keys that exist and were used.
+   */
+  keySource: 'created' | 'unused' | 'environment' | 'existing'
   keyHint: string
 }
 
@@ -55,9 +83,11 @@ export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string, op
       store.accounts.insertLocalUser(userId, 'Local operator', at)
     }
     if (fixedKey !== undefined) {
+      const problem = fixedApiKeyProblem(fixedKey)
+      if (problem) throw new ServiceError('VALIDATION_ERROR', `VOICEDESK_API_KEY ${problem}`)
       const existing = store.accounts.findKeyByHash(hashApiKey(fixedKey))
       if (!existing) {
-        insertKey(store, project.id, userId, 'VOICEDESK_API_KEY', fixedKey, at)
+        insertKey(store, project.id, userId, FIXED_KEY_NAME, fixedKey, at)
       } else if (existing.revokedAt) {
         // The operator asked for this key explicitly; honour it even if it was revoked.
         store.accounts.restoreKey(existing.id)
@@ -73,6 +103,39 @@ export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string, op
     insertKey(store, project.id, userId, 'Default key', key, at)
     return { projectId: project.id, userId, createdKey: key, keySource: 'created', keyHint: keyHint(key) }
   })
+}
+
+/** The first key's secret, sealed, kept until the key is first used (see firstKeyToShow). */
+const UNUSED_FIRST_KEY_SETTING = 'unusedFirstKey'
+const UnusedFirstKeySchema = z.object({ id: z.string(), sealed: z.string() })
+
+/** Something that seals and opens secrets (the SecretBox), kept abstract so ops need no key file. */
+export interface Sealer {
+  encrypt(plaintext: string): string
+  decrypt(sealed: string): string
+}
+
+/**
+ * A first key is never lost: one that was made on a start that then failed, or whose banner
+ * scrolled away, is shown again on every start until it has been used once (or revoked).
+ * Its secret waits, sealed like every other secret, in the settings; the first use ends that.
+ * Returns the bootstrap to show, with the key filled in while it is still unused.
+ */
+export function firstKeyToShow(store: Store, secrets: Sealer, bootstrap: Bootstrap): Bootstrap {
+  if (bootstrap.keySource === 'created' && bootstrap.createdKey !== undefined) {
+    const record = store.accounts.findKeyByHash(hashApiKey(bootstrap.createdKey))
+    if (record) store.settings.set(UNUSED_FIRST_KEY_SETTING, { id: record.id, sealed: secrets.encrypt(bootstrap.createdKey) })
+    return bootstrap
+  }
+  const waiting = store.settings.get(UNUSED_FIRST_KEY_SETTING, UnusedFirstKeySchema)
+  if (!waiting) return bootstrap
+  const record = store.accounts.findKey(waiting.id)
+  if (!record || record.revokedAt || record.lastUsedAt) {
+    store.settings.delete(UNUSED_FIRST_KEY_SETTING)
+    return bootstrap
+  }
+  if (bootstrap.keySource === 'environment') return bootstrap
+  return { ...bootstrap, keySource: 'unused', createdKey: secrets.decrypt(waiting.sealed), keyHint: record.keyHint }
 }
 
 function insertKey(store: Store, projectId: string, userId: string, name: string, key: string, at: string): ApiKeyRecord {

@@ -103,6 +103,9 @@ export async function registerOperatorBridge(app: FastifyInstance, options: Oper
     })
   })
 
+  // Someone who types the service's address into a browser is looking for the UI.
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect(BROWSER_BRIDGE.appPath))
+
   const rendererDir = options.rendererDir
   if (rendererDir && existsSync(join(rendererDir, 'index.html'))) {
     await app.register(async (scope) => {
