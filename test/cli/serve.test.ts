@@ -121,7 +121,7 @@ describe('serve with VOICEDESK_API_KEY', () => {
     // The banner names the key by its hint only, and nothing logged afterwards repeats it.
     const stdout = server.cli.stdout()
     expect(stdout).toMatch(/^API key: the one in VOICEDESK_API_KEY \(.+\)$/m)
-    expect(stdout).toContain(key.slice(0, 7))
+    expect(stdout).toContain(`${key.slice(0, 6)}…${key.slice(-4)}`)
     expect(stdout).not.toContain(key)
     expect(server.cli.stderr()).not.toContain(key)
 
@@ -159,25 +159,48 @@ describe('serve with VOICEDESK_API_KEY', () => {
 })
 
 describe('serve without VOICEDESK_API_KEY', () => {
-  it('creates and shows a key once on a fresh data folder; the key survives a restart', async () => {
+  it('shows the first key at every start until it is used, then only its hint', async () => {
     const dataDir = makeTempDir()
     const first = await startServe(dataDir)
     const match = /^API key \(new[^)]*\): (\S+)$/m.exec(first.cli.stdout())
     expect(match, first.cli.stdout()).not.toBeNull()
     const key = match![1]!
     expect(key).toMatch(/^vd_/)
-    await expectVoices(first.url, key, 200)
     await stop(first)
 
+    // Never used (the banner scrolled away, or the start failed after it): shown again.
     const second = await startServe(dataDir)
-    const stdout = second.cli.stdout()
-    expect(stdout).not.toMatch(/^API key \(new/m)
+    expect(second.cli.stdout()).toMatch(new RegExp(`^API key \\(made at an earlier start, not used yet[^)]*\\): ${key}$`, 'm'))
+    await expectVoices(second.url, key, 200)
+    await stop(second)
+
+    const third = await startServe(dataDir)
+    const stdout = third.cli.stdout()
     expect(stdout).not.toContain(key)
     expect(stdout).toMatch(/^API key: .+ \(created earlier/m)
-    expect(stdout).toContain(key.slice(0, 7))
-    await expectVoices(second.url, key, 200)
-    await expectVoices(second.url, undefined, 401)
-    await stop(second)
+    expect(stdout).toContain(`${key.slice(0, 6)}…${key.slice(-4)}`)
+    await expectVoices(third.url, key, 200)
+    await expectVoices(third.url, undefined, 401)
+    await stop(third)
+  })
+
+  it('a start that fails after making the first key shows the key again on the next start', async () => {
+    const busy = createServer()
+    busyServers.push(busy)
+    await new Promise<void>((resolve, reject) => {
+      busy.once('error', reject)
+      busy.listen(0, '127.0.0.1', resolve)
+    })
+    const port = (busy.address() as { port: number }).port
+    const dataDir = makeTempDir()
+    const failed = await runCli(['serve', '--port', String(port), '--data-dir', dataDir])
+    expect(failed.code, failed.stderr).toBe(1)
+
+    const next = await startServe(dataDir)
+    const key = /^API key \([^)]*not used yet[^)]*\): (vd_\S+)$/m.exec(next.cli.stdout())?.[1]
+    expect(key, next.cli.stdout()).toBeDefined()
+    await expectVoices(next.url, key, 200)
+    await stop(next)
   })
 })
 
@@ -193,8 +216,7 @@ describe('ports', () => {
 
     const result = await runCli(['serve', '--port', String(port), '--data-dir', makeTempDir()])
     expect(result.code, result.stderr).toBe(1)
-    expect(result.stderr).toContain(`Port ${port}`)
-    expect(result.stderr).toMatch(/already in use/)
+    expect(result.stderr).toBe(`voicedesk: --port ${port}: port ${port} on 127.0.0.1 is already in use. Stop the other service, or pass --port 0 for a free port\n`)
     expect(result.stdout).not.toMatch(/listening on/)
   })
 
@@ -218,33 +240,47 @@ describe('ports', () => {
 
 describe('usage', () => {
   const badPorts = [['--port', 'abc'], ['--port', '70000'], ['--port', '65536'], ['--port=-1'], ['--port', '1.5'], ['--port', '1e3'], ['--port=']]
-  it.each(badPorts.map((args) => ({ args, shown: args.join(' ') })))('serve $shown exits 2 with the usage on stderr', async ({ args: portArgs }) => {
+  it.each(badPorts.map((args) => ({ args, shown: args.join(' ') })))('serve $shown exits 2 with one line on stderr', async ({ args: portArgs }) => {
     const result = await runCli(['serve', ...portArgs, '--data-dir', makeTempDir()])
     expect(result.code, result.stderr).toBe(2)
-    expect(result.stderr).toMatch(/--port must be a port number from 0 to 65535/)
-    expect(result.stderr).toContain('Usage:')
+    expect(result.stderr).toMatch(/^voicedesk: --port (must be a port number from 0 to 65535|needs a value)/)
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1)
     expect(result.stdout).not.toMatch(/listening on/)
   })
 
   it('a bad VOICEDESK_PORT exits 2 and names the variable', async () => {
     const result = await runCli(['serve', '--data-dir', makeTempDir()], { env: { VOICEDESK_PORT: 'abc' } })
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/VOICEDESK_PORT must be a port number/)
-    expect(result.stderr).toContain('Usage:')
+    expect(result.stderr).toMatch(/^voicedesk: VOICEDESK_PORT must be a port number/)
+    expect(result.stderr).not.toContain('Usage:')
   })
 
   it.each([
-    { args: ['serve', '--bogus'], message: /bogus/ },
-    { args: ['frobnicate'], message: /Unknown command "frobnicate"/ },
-    { args: [], message: /Which command\?/ },
-    { args: ['keys', 'frobnicate'], message: /keys needs one of: create, list, revoke/ },
-    { args: ['keys', 'revoke'], message: /keys revoke needs the id/ },
-    { args: ['serve', '--port', '0', '--log-level', 'loud'], message: /--log-level must be one of/ },
-  ])('$args exits 2 with the usage on stderr', async ({ args, message }) => {
+    { args: ['serve', '--bogus'], message: /^voicedesk: Unknown option --bogus \(see voicedesk --help\)$/m },
+    { args: ['frobnicate'], message: /^voicedesk: Unknown command "frobnicate": use serve, keys/ },
+    { args: [], message: /^voicedesk: Which command\?/ },
+    { args: ['keys', 'frobnicate'], message: /^voicedesk: Unknown keys action "frobnicate": use create, list or revoke/ },
+    { args: ['keys'], message: /^voicedesk: keys needs one of: create, list, revoke/ },
+    { args: ['keys', 'revoke'], message: /^voicedesk: keys revoke needs the id/ },
+    { args: ['keys', 'list', 'extra'], message: /^voicedesk: Unexpected argument "extra": keys takes/ },
+    { args: ['keys', 'list', '--name', 'x'], message: /^voicedesk: --name goes with "keys create" only$/m },
+    { args: ['serve', 'now'], message: /^voicedesk: Unexpected argument "now": serve takes no arguments/ },
+    { args: ['serve', '--model', 'x'], message: /^voicedesk: serve does not take --model \(it takes --port, / },
+    { args: ['serve', '--host', ''], message: /^voicedesk: --host is empty: give an address, such as 127.0.0.1/ },
+    { args: ['serve', '--port', '0', '--log-level', 'loud'], message: /^voicedesk: --log-level must be one of/ },
+    { args: ['ai-engine', 'openai-compatible'], message: /^voicedesk: ai-engine openai-compatible needs --base-url and --model, as in: voicedesk ai-engine/ },
+    { args: ['ai-engine', 'openai-compatible', '--model', 'm'], message: /^voicedesk: ai-engine openai-compatible needs --base-url, as in: / },
+    { args: ['ai-engine', 'openai-compatible', '--model', 'm', '--base-url', 'ftp://x'], message: /^voicedesk: --base-url ftp:\/\/x: / },
+    { args: ['ai-engine', 'offline', '--model', 'm'], message: /^voicedesk: --model goes with "ai-engine openai-compatible" only$/m },
+    { args: ['ai-engine', 'magic'], message: /^voicedesk: Unknown engine "magic": use offline, or voicedesk ai-engine openai-compatible/ },
+    { args: ['webhook-secret', 'set'], message: /^voicedesk: webhook-secret set needs the secret/ },
+    { args: ['webhook-secret', 'clear', 'now'], message: /^voicedesk: Unexpected argument "now": webhook-secret takes/ },
+  ])('$args exits 2 with one line on stderr that says what to do, not the whole usage', async ({ args, message }) => {
     const result = await runCli([...args, '--data-dir', makeTempDir()])
     expect(result.code, result.stderr).toBe(2)
     expect(result.stderr).toMatch(message)
-    expect(result.stderr).toContain('Usage:')
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(result.stderr).not.toContain('Usage:')
     expect(result.stdout).toBe('')
   })
 
@@ -284,7 +320,7 @@ describe('keys', () => {
     expect(listed.code, listed.stderr).toBe(0)
     const line = listed.stdout.split('\n').find((entry) => entry.startsWith(id))
     expect(line, listed.stdout).toBeDefined()
-    expect(line).toContain(key.slice(0, 7))
+    expect(line).toContain(`${key.slice(0, 6)}…${key.slice(-4)}`)
     expect(line).toContain('ci')
     expect(line).toContain('last used never')
     expect(listed.stdout).not.toContain(key)
@@ -328,7 +364,7 @@ describe('keys', () => {
     await stop(server)
     const listed = await runCli(['keys', 'list', '--data-dir', dataDir])
     expect(listed.code).toBe(0)
-    expect(listed.stdout).toContain(key.slice(0, 7))
+    expect(listed.stdout).toContain(`${key.slice(0, 6)}…${key.slice(-4)}`)
     expect(listed.stdout).not.toContain(key)
   })
 

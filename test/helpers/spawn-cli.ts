@@ -38,6 +38,8 @@ export interface CliProcess {
 export interface SpawnOptions {
   /** Added to the environment; `undefined` removes a variable. VOICEDESK_* are never inherited. */
   env?: Record<string, string | undefined>
+  /** The working folder of the child (relative paths are resolved against it); the project root by default. */
+  cwd?: string
 }
 
 const children = new Set<ChildProcess>()
@@ -57,7 +59,7 @@ afterEach(async () => {
   )
 })
 
-function childEnv(extra: SpawnOptions['env'] = {}): NodeJS.ProcessEnv {
+export function childEnv(extra: SpawnOptions['env'] = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('VOICEDESK_')) env[name] = value
@@ -77,7 +79,7 @@ function describeOutput(cli: CliProcess): string {
 export function spawnCli(args: string[], options: SpawnOptions = {}): CliProcess {
   assertCliBuilt()
   const child = spawn(process.execPath, [CLI_PATH, ...args], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm test` runs this first (pretest): the end-to-end tests drive Debian's chromium with
+// playwright-core, which downloads no browser of its own. A machine without it gets it from
+// Debian's packages when this user may install them (root, or sudo without a password);
+// otherwise this stops with one line saying what to install.
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+
+const chromium = process.env.VOICEDESK_CHROMIUM || '/usr/bin/chromium'
+
+function run(command, args) {
+  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  return result.status === 0
+}
+
+function aptInstall(packages) {
+  const asRoot = process.getuid?.() === 0
+  const sudo = !asRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0
+  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0
+  if (!hasApt || (!asRoot && !sudo)) return false
+  const prefix = asRoot ? [] : ['sudo', '-n']
+  const [command, ...args] = [...prefix, 'apt-get']
+  return run(command, [...args, 'update', '-qq']) && run(command, [...args, 'install', '-y', '-qq', ...packages])
+}
+
+if (!existsSync(chromium)) {
+  if (process.env.VOICEDESK_CHROMIUM) {
+    console.error(`ensure-test-tools: VOICEDESK_CHROMIUM is ${chromium}, which does not exist; point it at a Chromium or Chrome binary`)
+    process.exit(1)
+  }
+  console.log("ensure-test-tools: installing Debian's chromium for the end-to-end tests (about 30 s)…")
+  if (!aptInstall(['chromium']) || !existsSync(chromium)) {
+    console.error(
+      'ensure-test-tools: the end-to-end tests need Chromium at /usr/bin/chromium: install it (Debian/Ubuntu: sudo apt-get install chromium), or set VOICEDESK_CHROMIUM to a Chromium or Chrome binary',
+    )
+    process.exit(1)
+  }
+}
