@@ -20,9 +20,11 @@ const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-sqlite-electron-'))
 try {
   cpSync(sqliteDir, workDir, { recursive: true, filter: (path) => !path.includes(`${sqliteDir}/build`) })
   console.log(`Compiling better-sqlite3 for Electron ${electronVersion} (${process.arch})…`)
+  // The project's own node-gyp (a devDependency), run by this very node: never a global one of another version.
+  const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js')
   const result = spawnSync(
-    process.platform === 'win32' ? 'npx.cmd' : 'npx',
-    ['node-gyp', 'rebuild', '--release', `--target=${electronVersion}`, `--arch=${process.arch}`, '--dist-url=https://electronjs.org/headers'],
+    process.execPath,
+    [nodeGyp, 'rebuild', '--release', `--target=${electronVersion}`, `--arch=${process.arch}`, '--dist-url=https://electronjs.org/headers'],
     { cwd: workDir, stdio: 'inherit' },
   )
   if (result.status !== 0) process.exit(result.status ?? 1)
