@@ -10,6 +10,7 @@ import { appKeyIdOf, bootstrapAccounts, createApiKey, listApiKeys, revokeApiKey 
 import { ServiceError } from './ops/service-error'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from './runtime'
 import { defaultDataDir } from './data-dir'
+import { installUnhandledRejectionGuard } from './unhandled-rejection-guard'
 
 const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with the /v1 service.
 
@@ -84,6 +85,7 @@ async function serve(values: Values): Promise<void> {
 
   // Handlers go in first: a supervisor may signal while the service starts, or as soon as it sees the banner.
   let runtime: Runtime | undefined
+  installUnhandledRejectionGuard(() => runtime?.log)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) {
