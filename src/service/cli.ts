@@ -13,6 +13,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from
 import { defaultDataDir } from './data-dir'
 import { DATABASE_FILE, DataFolderError, SECRET_KEY_FILE, prepareDataFolder } from './data-folder'
 import { findRunningServices } from './running-services'
+import { installUnhandledRejectionGuard } from './unhandled-rejection-guard'
 
 const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with the /v1 service.
 
@@ -185,6 +186,7 @@ async function serve(values: Values): Promise<void> {
 
   // Handlers go in first: a supervisor may signal while the service starts, or as soon as it sees the banner.
   let runtime: Runtime | undefined
+  installUnhandledRejectionGuard(() => runtime?.log)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) {

@@ -10,8 +10,11 @@ import packageJson from '../../package.json'
 import type { AiContentEngine } from '../engines/ai-content/ai-content-engine'
 import { createEspeakTtsEngine, type TtsEngine } from '../engines/tts/tts-engine'
 import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handler'
+import { removeLeftoverPartialMedia } from '../jobs/handlers/partial-media-files'
 import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
 import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
+import { isDeadLeaseOwner } from '../jobs/lease-owner'
+import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-full-condition'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore, type Store } from '../store/store'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
@@ -96,6 +99,8 @@ export interface RuntimeConfig {
    * of a database that went missing (refused otherwise: see prepareDataFolder).
    */
   forceNew?: boolean
+  /** When a full disk counts as having room again (default: 8 MiB free, checked from 0.25 s to every 5 s). */
+  diskFull?: Pick<DiskFullConditionOptions, 'minFreeBytes' | 'firstCheckMs' | 'maxCheckMs'>
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
   now?: () => Date
@@ -124,6 +129,8 @@ export interface Runtime {
   readonly webhookSender: WebhookSender
   readonly app: FastifyInstance
   readonly bootstrap: Bootstrap
+  /** Whether the data folder's disk is full now (see DiskFullCondition); shared by the runner, the sender and /v1. */
+  readonly diskFull: DiskFullCondition
   /** The service log given in the config (silent by default). */
   readonly log: Logger
   /** The identity the operator UI acts with: the app's own key record in the default project. */
@@ -164,6 +171,22 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const log = config.log ?? pino({ level: 'silent' })
     const mediaDir = join(config.dataDir, MEDIA_FOLDER)
     mkdirSync(mediaDir, { recursive: true })
+    // One line when the disk fills, one when it has room again: not one per failed write.
+    const diskFull = new DiskFullCondition({
+      ...config.diskFull,
+      directory: config.dataDir,
+      onEnter: (error) =>
+        log.error(
+          { code: (error as { code?: string }).code, dataDir: config.dataDir },
+          "disk full: the data folder's disk has no room; reads go on, writes answer 507 and jobs wait until space is freed",
+        ),
+      onLeave: () => log.warn({ dataDir: config.dataDir }, 'disk full no more: writes and jobs resume'),
+    })
+    // Half-written media a crash or a full disk left behind. Another live process on the same
+    // folder may be writing its own right now: then only those older than a try are removed.
+    const tryMs = (config.jobs?.timeoutMs ?? 120_000) + 30_000
+    const othersRunning = store.jobs.pendingLeaseOwners().some((owner) => !isDeadLeaseOwner(owner, ''))
+    removeLeftoverPartialMedia(mediaDir, othersRunning ? { olderThanMs: tryMs } : {})
     const port = config.port ?? DEFAULT_PORT
     const host = config.host ?? DEFAULT_HOST
     let baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
@@ -217,7 +240,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         config.webhooks?.onAttempt?.(delivery, attempt, outcome)
         deliveryAttempted(delivery, attempt, outcome)
       },
-      onError: (error, delivery) => log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed inside VoiceDesk'),
+      diskFull,
+      onError: (error, delivery) => log.error({ err: error, deliveryId: delivery?.id }, 'webhook attempt failed inside VoiceDesk'),
     })
     const context: OpsContext = {
       store,
@@ -245,7 +269,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       },
       ...config.jobs,
       timestamp: () => now().toISOString(),
-      onError: (error, job) => log.error({ err: error, jobId: job.id, type: job.type }, 'job failed'),
+      diskFull,
+      onError: (error, job) => log.error({ err: error, jobId: job?.id, type: job?.type }, 'job failed'),
       onJobStarted: (job) => {
         config.jobs?.onJobStarted?.(job)
         jobChanged(job)
@@ -287,6 +312,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       version: VERSION,
       log,
       mediaDir,
+      diskFull,
       operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
     })
     runner.start()
@@ -301,6 +327,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       webhookSender,
       app,
       bootstrap,
+      diskFull,
       log,
       appCaller,
       events,
@@ -321,6 +348,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           await webhookSender.stop(config.webhooks?.graceMs)
           closing = true // a voice sample asked for now must not start the engine again
           await (await ttsEngine?.catch(() => undefined))?.close()
+          diskFull.close()
           store.close()
         })()),
     }

@@ -10,9 +10,11 @@ import {
 import { errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
 import type { Logger } from 'pino'
+import type { DiskFullCondition } from '../../store/disk-full-condition'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
 import { requireApiKey } from './auth'
+import { refuseWritesWhileDiskFull } from './disk-full-gate'
 import { createErrorHandler } from './error-handler'
 import { parseJsonBody } from './json-body-parser'
 import { registerMediaAndPreviews } from './routes/media-and-previews'
@@ -34,6 +36,8 @@ export interface HttpAppOptions {
   log: Logger
   /** The folder of job audio, served at /media/. */
   mediaDir: string
+  /** The data folder's disk-full state: a write failing for want of space enters it; while it lasts /v1 writes are 507. */
+  diskFull?: DiskFullCondition
   /** Browser mode of the operator UI (/ipc, /ipc/events, /app/); left out, none of it is served. */
   operator?: OperatorBridgeOptions
 }
@@ -81,8 +85,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   })
 
   app.setErrorHandler(
-    createErrorHandler((error, request) =>
-      options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
+    createErrorHandler(
+      (error, request) =>
+        options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
+      (error) => options.diskFull?.report(error),
     ),
   )
   app.setNotFoundHandler((request, reply) => {
@@ -120,6 +126,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(
     async (v1) => {
       requireApiKey(v1, options.authenticator)
+      if (options.diskFull) refuseWritesWhileDiskFull(v1, options.diskFull)
       registerVoiceAgentRoutes(v1, options.context)
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceRoutes(v1)

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { ApiKeyRecord } from '../../store/accounts-repository'
 import type { Store } from '../../store/store'
+import { storageFailureOf } from '../../store/storage-errors'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { ReadCache } from './read-cache'
 import { ServiceError } from './service-error'
@@ -239,6 +240,12 @@ export class ApiKeyAuthenticator {
     const last = this.lastTouched.get(apiKeyId) ?? 0
     if (now.getTime() - last < TOUCH_INTERVAL_MS) return
     this.lastTouched.set(apiKeyId, now.getTime())
-    this.context.store.accounts.touchKey(apiKeyId, now.toISOString())
+    try {
+      this.context.store.accounts.touchKey(apiKeyId, now.toISOString())
+    } catch (error) {
+      // Bookkeeping, not the request: a full disk or another process's write lock must not
+      // fail a read. The next touch, a minute on, tries again.
+      if (storageFailureOf(error) === undefined) throw error
+    }
   }
 }
