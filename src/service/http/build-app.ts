@@ -72,9 +72,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   // JSON only: text/plain and every other type is a 415, not a string handed to validation.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string))
+      done(null, parseJsonBody(body as Buffer))
     } catch (error) {
       done(error as Error, undefined)
     }

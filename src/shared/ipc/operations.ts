@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { UuidSchema } from '../api/common'
+import { humanName, UuidSchema } from '../api/common'
 import { ErrorEnvelopeSchema } from '../api/errors'
 import {
   AiContentBodySchema,
@@ -173,7 +173,7 @@ export const IPC_OPERATIONS = {
 
   'keys.list': operation(NoInput, z.array(ApiKeyInfoSchema)),
   /** The full key is in this answer only, to be shown once. */
-  'keys.create': operation(z.object({ name: z.string().trim().min(1).max(100) }).strict(), z.object({ key: z.string(), info: ApiKeyInfoSchema })),
+  'keys.create': operation(z.object({ name: humanName(100) }).strict(), z.object({ key: z.string(), info: ApiKeyInfoSchema })),
   'keys.revoke': operation(ById, ApiKeyInfoSchema),
 
   'settings.get': operation(NoInput, SettingsSchema),
