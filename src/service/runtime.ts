@@ -14,6 +14,7 @@ import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
 import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore, type Store } from '../store/store'
+import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
 import { buildHttpApp } from './http/build-app'
 import type { IpcEvent } from '../shared/ipc/operations'
@@ -67,7 +68,7 @@ export interface RuntimeConfig {
     graceMs?: number
   }
   /** Webhook sender settings (defaults: 256 attempts in flight, 10 s each, the 8-try schedule), and hooks. */
-  webhooks?: Pick<WebhookSenderOptions, 'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher'> & {
+  webhooks?: Pick<WebhookSenderOptions, 'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher' | 'lookup'> & {
     /** How long stop() waits for attempts in flight. */
     graceMs?: number
   }
@@ -196,10 +197,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
             },
       )
     const signing = webhookSigningSettings(store, secrets)
+    const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const webhookSender = new WebhookSender({
       deliveries: store.webhookDeliveries,
       secrets,
       signingSecret: signing.signingSecret,
+      addressPolicy: webhookAddresses,
       ...config.webhooks,
       now: () => now().getTime(),
       onAttempt: (delivery, attempt, outcome) => {
@@ -215,6 +218,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       sip,
       now,
       agentEnvelopes: new ReadCache(() => store.changeVersion()),
+      webhookAddresses,
       baseUrl: () => baseUrl,
       jobEnqueued: (job) => {
         jobChanged(job) // first: waking the runner may start the job at once, and "started" must follow "queued"

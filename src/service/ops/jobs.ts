@@ -15,6 +15,7 @@ import { searchWords, type JobRecord } from '../../store/jobs-repository'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { aiContentCost, ttsCost } from './prices'
 import { notFound, ServiceError } from './service-error'
+import { requireWebhookTarget } from './webhook-target'
 
 /** What the service answers in `model` and `systemModelKey` for the work it does itself. */
 export const JOB_MODELS = {
@@ -169,6 +170,7 @@ function baseRecord(context: OpsContext, caller: Caller, at: string): Omit<JobRe
 
 /** Queues a TTS job; the runner writes its audio. The media URL is known (and fixed) at once. */
 export function createTextToSpeechJob(context: OpsContext, caller: Caller, body: TextToSpeechBody): TtsJob {
+  if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'body.webhookUrl')
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),
     type: 'TTS',
