@@ -13,6 +13,7 @@ import type { Logger } from 'pino'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
 import { requireApiKey } from './auth'
+import { answerClientError } from './client-error-handler'
 import { createErrorHandler } from './error-handler'
 import { parseJsonBody } from './json-body-parser'
 import { registerMediaAndPreviews } from './routes/media-and-previews'
@@ -55,6 +56,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     schemaController: { compilersFactory: ZOD_COMPILERS },
+    clientErrorHandler: answerClientError,
     // Errors the router meets before any route runs: answered in the envelope like the rest.
     frameworkErrors: (error, _request, routeReply) => {
       const reply = routeReply as FastifyReply
