@@ -28,6 +28,7 @@ import type { Caller, OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
 import { storeJobWebhook } from './ops/webhooks'
 import { createAiContentEngine } from './ai-content-settings'
+import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
 
@@ -152,6 +153,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const appCaller = ensureAppIdentity(store, now(), bootstrap)
     const sip = store.settings.get('sip', SipSettingsSchema) ?? DEFAULT_SIP_SETTINGS
     const log = config.log ?? pino({ level: 'silent' })
+    // The same failure again within a minute is counted, not written again (a full disk fails every request).
+    const errorLog = new RepeatedErrorLog(log)
     const mediaDir = join(config.dataDir, 'media')
     mkdirSync(mediaDir, { recursive: true })
     const port = config.port ?? DEFAULT_PORT
@@ -172,7 +175,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     let aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
     let runner: JobRunner | undefined
     const events = new OperatorEventHub((error, eventType) =>
-      log.error({ err: error, eventType }, 'a listener of operator events failed'),
+      errorLog.error({ err: error, eventType }, 'a listener of operator events failed'),
     )
     const jobChanged = (job: JobRecord) =>
       events.emit((): IpcEvent | undefined => {
@@ -209,7 +212,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         config.webhooks?.onAttempt?.(delivery, attempt, outcome)
         deliveryAttempted(delivery, attempt, outcome)
       },
-      onError: (error, delivery) => log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed inside VoiceDesk'),
+      onError: (error, delivery) => errorLog.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed inside VoiceDesk'),
     })
     const context: OpsContext = {
       store,
@@ -238,7 +241,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       },
       ...config.jobs,
       timestamp: () => now().toISOString(),
-      onError: (error, job) => log.error({ err: error, jobId: job.id, type: job.type }, 'job failed'),
+      onError: (error, job) => errorLog.error({ err: error, jobId: job.id, type: job.type }, 'job failed'),
       onJobStarted: (job) => {
         config.jobs?.onJobStarted?.(job)
         jobChanged(job)
@@ -278,8 +281,9 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       context,
       authenticator: new ApiKeyAuthenticator(context),
       version: VERSION,
-      log,
+      log: errorLog,
       mediaDir,
+      hosts: { listenHost: host, allowedHosts: config.allowedHosts },
       operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
     })
     runner.start()
@@ -312,6 +316,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           closing = true // a voice sample asked for now must not start the engine again
           await (await ttsEngine?.catch(() => undefined))?.close()
           store.close()
+          errorLog.close()
         })()),
     }
   } catch (error) {

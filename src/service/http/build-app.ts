@@ -9,12 +9,15 @@ import {
 } from 'fastify-type-provider-zod'
 import { errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
-import type { Logger } from 'pino'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
+import type { ErrorLog } from '../repeated-error-log'
 import { requireApiKey } from './auth'
 import { answerClientError } from './client-error-handler'
 import { createErrorHandler } from './error-handler'
+import type { HostAllowListOptions } from './host-allow-list'
+import { registerHostCheck } from './host-check'
+import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
 import { registerMediaAndPreviews } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
@@ -31,10 +34,12 @@ export interface HttpAppOptions {
   context: OpsContext
   authenticator: ApiKeyAuthenticator
   version: string
-  /** Where failures are logged; Fastify's own per-request logger stays off (it costs every request). */
-  log: Logger
+  /** Where failures are logged (repeats summarised); Fastify's own per-request logger stays off (it costs every request). */
+  log: ErrorLog
   /** The folder of job audio, served at /media/. */
   mediaDir: string
+  /** Which Host headers are answered (the listening host, `--allowed-host`); others get 421. */
+  hosts: HostAllowListOptions
   /** Browser mode of the operator UI (/ipc, /ipc/events, /app/); left out, none of it is served. */
   operator?: OperatorBridgeOptions
 }
@@ -57,6 +62,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     return503OnClosing: true,
     schemaController: { compilersFactory: ZOD_COMPILERS },
     clientErrorHandler: answerClientError,
+    // Node would answer a request without Host a bare 400 of its own; the Host check answers it (421, in the envelope).
+    http: { requireHostHeader: false },
     // Errors the router meets before any route runs: answered in the envelope like the rest.
     frameworkErrors: (error, _request, routeReply) => {
       const reply = routeReply as FastifyReply
@@ -71,6 +78,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorateRequest('caller', null)
+  // First of all: a request for another host (DNS rebinding) is refused before any other work.
+  registerHostCheck(app, options.hosts)
+  registerRepeatedQueryCheck(app)
 
   // JSON only: text/plain and every other type is a 415, not a string handed to validation.
   app.removeAllContentTypeParsers()
