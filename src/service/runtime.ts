@@ -28,6 +28,7 @@ import type { Caller, OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
 import { storeJobWebhook } from './ops/webhooks'
 import { createAiContentEngine } from './ai-content-settings'
+import { effectiveCorsOrigins } from './cors-settings'
 import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
@@ -268,6 +269,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           voiceSamples,
           webhookSigning: () => signing.signingSecret() !== undefined,
           queueCounts: () => store.jobs.queueCounts(),
+          cliCorsOrigins: config.corsOrigins,
           aiContentEngineChanged: () => {
             aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
           },
@@ -276,6 +278,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       }
       return table
     }
+    // The setting is read again only after a write to the database (this process's or another's).
+    const corsSetting = new ReadCache<readonly string[]>(() => store.changeVersion(), 1)
+    const corsOrigins = config.corsOrigins?.length
+      ? () => config.corsOrigins!
+      : () => corsSetting.get('origins', () => effectiveCorsOrigins(store, undefined).origins)!
     const uiToken = randomBytes(32).toString('base64url')
     const app = await buildHttpApp({
       context,
@@ -284,6 +291,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       log: errorLog,
       mediaDir,
       hosts: { listenHost: host, allowedHosts: config.allowedHosts },
+      corsOrigins,
       operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
     })
     runner.start()

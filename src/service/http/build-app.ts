@@ -14,6 +14,7 @@ import type { OpsContext } from '../ops/ops-context'
 import type { ErrorLog } from '../repeated-error-log'
 import { requireApiKey } from './auth'
 import { answerClientError } from './client-error-handler'
+import { registerCors } from './cors'
 import { createErrorHandler } from './error-handler'
 import type { HostAllowListOptions } from './host-allow-list'
 import { registerHostCheck } from './host-check'
@@ -40,6 +41,8 @@ export interface HttpAppOptions {
   mediaDir: string
   /** Which Host headers are answered (the listening host, `--allowed-host`); others get 421. */
   hosts: HostAllowListOptions
+  /** Origins that may call /v1 from a web page, read at every request that carries an Origin. */
+  corsOrigins: () => readonly string[]
   /** Browser mode of the operator UI (/ipc, /ipc/events, /app/); left out, none of it is served. */
   operator?: OperatorBridgeOptions
 }
@@ -81,6 +84,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // First of all: a request for another host (DNS rebinding) is refused before any other work.
   registerHostCheck(app, options.hosts)
   registerRepeatedQueryCheck(app)
+  // At the root, before /v1's key check: preflights carry no key, and errors need the headers too.
+  registerCors(app, options.corsOrigins)
 
   // JSON only: text/plain and every other type is a 415, not a string handed to validation.
   app.removeAllContentTypeParsers()

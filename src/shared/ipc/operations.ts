@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { humanName, UuidSchema } from '../api/common'
+import { CorsOriginsSchema } from '../api/cors'
 import { ErrorEnvelopeSchema } from '../api/errors'
 import {
   AiContentBodySchema,
@@ -111,6 +112,8 @@ export const SettingsSchema = z.object({
   /** Whether webhooks are signed (the secret itself is never returned; the CLI sets it). */
   webhookSigning: z.boolean(),
   tts: z.object({ engine: z.literal('espeak-ng') }),
+  /** Origins that may call /v1 from a web page, and where the list comes from (the CLI's --cors-origin beats the setting). */
+  cors: z.object({ origins: z.array(z.string()), source: z.enum(['cli', 'setting', 'default']) }),
 })
 export type Settings = z.infer<typeof SettingsSchema>
 
@@ -178,6 +181,8 @@ export const IPC_OPERATIONS = {
 
   'settings.get': operation(NoInput, SettingsSchema),
   'settings.setAiEngine': operation(AiEngineSettingSchema, SettingsSchema),
+  /** The `corsOrigins` setting; null goes back to the default (this machine's http origins, any port). Counts at once. */
+  'settings.setCorsOrigins': operation(z.object({ corsOrigins: CorsOriginsSchema.nullable() }).strict(), SettingsSchema),
 } as const
 
 export type IpcOperations = typeof IPC_OPERATIONS
