@@ -17,6 +17,7 @@ import { isDeadLeaseOwner } from '../jobs/lease-owner'
 import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-full-condition'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore, type Store } from '../store/store'
+import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
 import { buildHttpApp } from './http/build-app'
 import type { IpcEvent } from '../shared/ipc/operations'
@@ -30,6 +31,8 @@ import type { Caller, OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
 import { storeJobWebhook } from './ops/webhooks'
 import { createAiContentEngine } from './ai-content-settings'
+import { effectiveCorsOrigins } from './cors-settings'
+import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
 import { DATABASE_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
@@ -72,7 +75,7 @@ export interface RuntimeConfig {
     graceMs?: number
   }
   /** Webhook sender settings (defaults: 256 attempts in flight, 10 s each, the 8-try schedule), and hooks. */
-  webhooks?: Pick<WebhookSenderOptions, 'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher'> & {
+  webhooks?: Pick<WebhookSenderOptions, 'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher' | 'lookup'> & {
     /** How long stop() waits for attempts in flight. */
     graceMs?: number
   }
@@ -169,6 +172,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const appCaller = ensureAppIdentity(store, now(), bootstrap)
     const sip = store.settings.get('sip', SipSettingsSchema) ?? DEFAULT_SIP_SETTINGS
     const log = config.log ?? pino({ level: 'silent' })
+    // The same failure again within a minute is counted, not written again (a full disk fails every request).
+    const errorLog = new RepeatedErrorLog(log)
     const mediaDir = join(config.dataDir, MEDIA_FOLDER)
     mkdirSync(mediaDir, { recursive: true })
     // One line when the disk fills, one when it has room again: not one per failed write.
@@ -205,7 +210,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     let aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
     let runner: JobRunner | undefined
     const events = new OperatorEventHub((error, eventType) =>
-      log.error({ err: error, eventType }, 'a listener of operator events failed'),
+      errorLog.error({ err: error, eventType }, 'a listener of operator events failed'),
     )
     const jobChanged = (job: JobRecord) =>
       events.emit((): IpcEvent | undefined => {
@@ -230,10 +235,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
             },
       )
     const signing = webhookSigningSettings(store, secrets)
+    const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const webhookSender = new WebhookSender({
       deliveries: store.webhookDeliveries,
       secrets,
       signingSecret: signing.signingSecret,
+      addressPolicy: webhookAddresses,
       ...config.webhooks,
       now: () => now().getTime(),
       onAttempt: (delivery, attempt, outcome) => {
@@ -241,7 +248,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         deliveryAttempted(delivery, attempt, outcome)
       },
       diskFull,
-      onError: (error, delivery) => log.error({ err: error, deliveryId: delivery?.id }, 'webhook attempt failed inside VoiceDesk'),
+      onError: (error, delivery) => errorLog.error({ err: error, deliveryId: delivery?.id }, 'webhook attempt failed inside VoiceDesk'),
     })
     const context: OpsContext = {
       store,
@@ -250,6 +257,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       sip,
       now,
       agentEnvelopes: new ReadCache(() => store.changeVersion()),
+      webhookAddresses,
       baseUrl: () => baseUrl,
       jobEnqueued: (job) => {
         jobChanged(job) // first: waking the runner may start the job at once, and "started" must follow "queued"
@@ -270,7 +278,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       ...config.jobs,
       timestamp: () => now().toISOString(),
       diskFull,
-      onError: (error, job) => log.error({ err: error, jobId: job?.id, type: job?.type }, 'job failed'),
+      onError: (error, job) => errorLog.error({ err: error, jobId: job?.id, type: job?.type }, 'job failed'),
       onJobStarted: (job) => {
         config.jobs?.onJobStarted?.(job)
         jobChanged(job)
@@ -297,6 +305,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           voiceSamples,
           webhookSigning: () => signing.signingSecret() !== undefined,
           queueCounts: () => store.jobs.queueCounts(),
+          cliCorsOrigins: config.corsOrigins,
           aiContentEngineChanged: () => {
             aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
           },
@@ -305,14 +314,21 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       }
       return table
     }
+    // The setting is read again only after a write to the database (this process's or another's).
+    const corsSetting = new ReadCache<readonly string[]>(() => store.changeVersion(), 1)
+    const corsOrigins = config.corsOrigins?.length
+      ? () => config.corsOrigins!
+      : () => corsSetting.get('origins', () => effectiveCorsOrigins(store, undefined).origins)!
     const uiToken = randomBytes(32).toString('base64url')
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context),
       version: VERSION,
-      log,
+      log: errorLog,
       mediaDir,
       diskFull,
+      hosts: { listenHost: host, allowedHosts: config.allowedHosts },
+      corsOrigins,
       operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
     })
     runner.start()
@@ -350,6 +366,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           await (await ttsEngine?.catch(() => undefined))?.close()
           diskFull.close()
           store.close()
+          errorLog.close()
         })()),
     }
   } catch (error) {

@@ -5,7 +5,9 @@ import { DiskFullCondition } from '../store/disk-full-condition'
 import { storageFailureOf } from '../store/storage-errors'
 import type { SecretBox } from '../store/secret-box'
 import type { AttemptOutcome, AttemptRecord, DeliveryRecord, WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository'
+import { guardedConnector, REFUSED_ADDRESS_CODE, type Lookup } from './guarded-connector'
 import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from './retry-schedule'
+import { WebhookAddressPolicy } from './webhook-address-policy'
 import { signingKeyOf, signWebhook } from './webhook-signature'
 
 /** How much of a receiver's answer the journal keeps. */
@@ -37,8 +39,15 @@ export interface WebhookSenderOptions {
   diskFull?: DiskFullCondition
   /** Wait before a write that found the database busy (another process) is tried again. */
   busyRetryMs?: number
-  /** An undici dispatcher to send through; the sender's own keep-alive pool by default. */
+  /**
+   * An undici dispatcher to send through; the sender's own keep-alive pool by default. Only
+   * that pool applies `addressPolicy`: a dispatcher passed in is trusted as it is.
+   */
   dispatcher?: Dispatcher
+  /** Which addresses may be connected to (link-local and metadata ones are refused by default). */
+  addressPolicy?: WebhookAddressPolicy
+  /** How host names are resolved (dns.lookup by default); tests resolve names of their own. */
+  lookup?: Lookup
 }
 
 interface AttemptResult {
@@ -90,11 +99,19 @@ export class WebhookSender {
   }
 
   private loadClient() {
-    return (this.client ??= import('undici').then(({ Agent, request }) => ({
+    return (this.client ??= import('undici').then(({ Agent, buildConnector, request }) => ({
       request,
       dispatcher:
         this.options.dispatcher ??
-        new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, keepAliveTimeout: 4_000 }),
+        new Agent({
+          connect: guardedConnector(buildConnector, this.options.addressPolicy ?? new WebhookAddressPolicy(), {
+            timeout: this.timeoutMs,
+            lookup: this.options.lookup,
+          }),
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+          keepAliveTimeout: 4_000,
+        }),
     })))
   }
 
@@ -366,6 +383,7 @@ const NETWORK_ERRORS: Record<string, string> = {
 function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `No answer within ${Math.round(timeoutMs / 100) / 10} s`
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code
+  if (code === REFUSED_ADDRESS_CODE && error instanceof Error) return error.message
   const known = code === undefined ? undefined : NETWORK_ERRORS[code]
   if (known) return `${known} (${code})`
   const message = error instanceof Error ? error.message : String(error)
