@@ -34,6 +34,8 @@ const PACKAGES = [
   // The HTTP framework and its plugins stay in the HTTP adapter.
   { packages: ['fastify', '@fastify/[^/]+', 'fastify-type-provider-zod', 'secure-json-parse'], from: '^src/service/http/' },
   { packages: ['undici'], from: '^src/webhooks/' },
+  // Address checks: the Host allow-list (HTTP) and the webhook target policy (arriving from another branch).
+  { packages: ['ipaddr\\.js'], from: '^src/(service/http|webhooks)/' },
   { packages: ['@echogarden/espeak-ng-emscripten'], from: '^src/engines/tts/' },
   { packages: ['pino'], from: '^src/(service|main)/' },
   { packages: ['env-paths', 'libphonenumber-js'], from: '^src/service/' },
