@@ -412,6 +412,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => {
+void main(process.argv.slice(2)).then((code) => {
   if (code >= 0) process.exitCode = code
 })

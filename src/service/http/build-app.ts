@@ -73,6 +73,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     // Node would answer a request without Host a bare 400 of its own; the Host check answers it (421, in the envelope).
     http: { requireHostHeader: false },
     // Errors the router meets before any route runs: answered in the envelope like the rest.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the reply returned is thenable, not a promise, and Fastify ignores it
     frameworkErrors: (error, _request, routeReply) => {
       const reply = routeReply as FastifyReply
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {

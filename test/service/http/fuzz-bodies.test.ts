@@ -21,7 +21,6 @@ import { VOICE_IDS } from '../../../src/shared/voices'
 import {
   bodyCases,
   expectErrorEnvelope,
-  hugeString,
   isBodyError,
   lengthAround,
   nonBlank,
@@ -33,7 +32,6 @@ import {
   wrongValue,
   type BodyCase,
   type BodySpec,
-  type Expected,
 } from '../../helpers/fuzz-arbitraries'
 import { startTestService, type TestService } from '../../helpers/test-service'
 

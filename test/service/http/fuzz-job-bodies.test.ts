@@ -392,7 +392,7 @@ function checkListAccepted(fixture: Fixture): AcceptedCheck {
       expect(jobs.length, what).toBeLessThanOrEqual(100)
       return
     }
-    const body: ListBody = (sent ?? {}) as ListBody
+    const body: ListBody = sent ?? {}
     const take = body.take ?? 10
     const skip = body.skip ?? 1
     expect(jobs.length, what).toBeLessThanOrEqual(take)
@@ -558,7 +558,7 @@ const ttsSpec: BodySpec = {
   validStatuses: [200],
 }
 
-const VOICE = VOICE_IDS[0]!
+const VOICE = VOICE_IDS[0]
 
 /** Cases that sit on a rule of the contract and know their answer. */
 const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
