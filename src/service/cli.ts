@@ -371,7 +371,7 @@ function parseArgsError(error: NodeJS.ErrnoException): UsageError | undefined {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1]
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return new UsageError(`Unknown option ${option} (see voicedesk --help)`)
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return new UsageError(`${option} needs a value (see voicedesk --help)`)
-  return new UsageError(error.message.split('\n')[0]!)
+  return new UsageError(error.message.split('\n')[0])
 }
 
 const COMMANDS = 'serve, keys, ai-engine or webhook-secret'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { type z } from 'zod'
 import { CorsOriginsSchema, DEFAULT_CORS_ORIGINS } from '../shared/api/cors'
 import type { Store } from '../store/store'
 

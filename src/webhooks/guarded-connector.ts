@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns'
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns'
 import { isIP } from 'node:net'
 import type { buildConnector as BuildConnector } from 'undici'
 import { refusedAddressReason, type WebhookAddressPolicy } from './webhook-address-policy'
@@ -26,10 +26,10 @@ function refusal(host: string, address: string, reason: string): NodeJS.ErrnoExc
  * net.connect connects to what the lookup answers, so the check is on the very address
  * connected to: a name that resolves differently later (DNS rebinding) is checked again.
  */
-export function guardedLookup(policy: WebhookAddressPolicy, lookup: Lookup = dnsLookup as unknown as Lookup): Lookup {
+export function guardedLookup(policy: WebhookAddressPolicy, lookup: Lookup = dnsLookup): Lookup {
   return (hostname, options, callback) => {
     if (policy.isAllowedHost(hostname)) return lookup(hostname, options, callback)
-    lookup(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, [])
       const all = addresses as LookupAddress[]
       const usable = all.filter((entry) => refusedAddressReason(entry.address) === undefined)
@@ -52,7 +52,7 @@ export function guardedConnector(
   policy: WebhookAddressPolicy,
   options: BuildConnector.BuildOptions & { lookup?: Lookup },
 ): BuildConnector.connector {
-  const connect = buildConnector({ ...options, lookup: guardedLookup(policy, options.lookup) } as BuildConnector.BuildOptions)
+  const connect = buildConnector({ ...options, lookup: guardedLookup(policy, options.lookup) })
   return (connectOptions, callback) => {
     const host = connectOptions.hostname.replace(/^\[(.*)\]$/, '$1')
     const reason = isIP(host) && !policy.isAllowedHost(host) ? refusedAddressReason(host) : undefined

@@ -43,7 +43,7 @@ describe('storage failures as errors', () => {
     const service = await startTestService()
     const created = await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Busy test' } })
     expect(created.statusCode).toBe(200)
-    const id = (created.json() as { data: { id: string } }).data.id
+    const id = created.json<{ data: { id: string } }>().data.id
     service.runtime.store.db.pragma('busy_timeout = 50') // the real 5 s wait, shortened
     holdWriteLock(service.dataDir)
 
@@ -51,7 +51,7 @@ describe('storage failures as errors', () => {
     expect(patched.statusCode).toBe(503)
     expect(patched.headers['retry-after']).toBe('1')
     expect(patched.json()).toMatchObject({ success: false, error: { code: 'UNAVAILABLE', details: [] } })
-    expect((patched.json() as { message: string }).message).toMatch(/busy/)
+    expect(patched.json<{ message: string }>().message).toMatch(/busy/)
 
     const read = await service.call('GET', `/v1/voice-agents/${id}`)
     expect(read.statusCode).toBe(200)

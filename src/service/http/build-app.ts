@@ -9,7 +9,6 @@ import {
 } from 'fastify-type-provider-zod'
 import { errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
-import type { Logger } from 'pino'
 import type { DiskFullCondition } from '../../store/disk-full-condition'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'

@@ -10,7 +10,7 @@ import {
   type TtsJob,
 } from '../../shared/api/jobs'
 import { findVoice } from '../../shared/voices'
-import { holdsControlCharacter } from '../../shared/text/control-characters'
+import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
 import { searchWords, type JobRecord } from '../../store/jobs-repository'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { aiContentCost, ttsCost } from './prices'
@@ -31,7 +31,7 @@ function unguessable(): string {
 
 /** A one-line title from the start of a text; control characters (NUL too) become spaces, as line breaks do. */
 function titleFrom(text: string, max = 60): string {
-  const line = text.replace(/[\s\u0000-\u001F\u007F-\u009F]+/g, ' ').trim()
+  const line = controlCharactersAsSpaces(text).replace(/\s+/g, ' ').trim()
   const characters = [...line]
   return characters.length <= max ? line : `${characters.slice(0, max - 1).join('').trimEnd()}…`
 }
