@@ -77,7 +77,14 @@ export function AgentsScreen() {
         </header>
         <div className="search">
           <Icon name="search" size={16} />
-          <input className="input" type="search" value={search} placeholder={t('agents.searchPlaceholder')} aria-label={t('agents.search')} onChange={(event) => setSearch(event.target.value)} />
+          <input
+            className="input"
+            type="search"
+            value={search}
+            placeholder={t('agents.searchPlaceholder')}
+            aria-label={t('agents.search')}
+            onChange={(event) => setSearch(event.target.value)}
+          />
         </div>
         <p className="muted small" aria-live="polite">
           {agents.loading ? t('common.loading') : count}
@@ -98,7 +105,13 @@ export function AgentsScreen() {
           ))}
         </ul>
         {hasMore(agents) && !agents.loading ? (
-          <button type="button" className="button show-more" aria-disabled={agents.loadingMore || undefined} aria-busy={agents.loadingMore || undefined} onClick={(event) => void showMore(event.currentTarget)}>
+          <button
+            type="button"
+            className="button show-more"
+            aria-disabled={agents.loadingMore || undefined}
+            aria-busy={agents.loadingMore || undefined}
+            onClick={(event) => void showMore(event.currentTarget)}
+          >
             {agents.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(agents, AGENTS_PAGE), locale) })}
           </button>
         ) : null}

@@ -49,7 +49,11 @@ export function WebhooksScreen() {
         <div className="filters">
           <label className="inline-field">
             <span>{t('webhooks.status')}</span>
-            <select className="input" value={deliveries.status ?? ''} onChange={(event) => void store.getState().loadDeliveries({ status: (event.target.value || null) as DeliveryStatus | null })}>
+            <select
+              className="input"
+              value={deliveries.status ?? ''}
+              onChange={(event) => void store.getState().loadDeliveries({ status: (event.target.value || null) as DeliveryStatus | null })}
+            >
               <option value="">{t('common.all')}</option>
               {DELIVERY_STATUSES.map((status) => (
                 <option key={status} value={status}>
@@ -83,7 +87,12 @@ export function WebhooksScreen() {
                     {delivery.sending ? <span className="muted small"> {t('webhooks.sending')}</span> : null}
                   </td>
                   <td>
-                    <button type="button" className="link-button" onClick={() => void store.getState().selectDelivery(delivery.id)} aria-label={t('webhooks.openDelivery', { id: delivery.id })}>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => void store.getState().selectDelivery(delivery.id)}
+                      aria-label={t('webhooks.openDelivery', { id: delivery.id })}
+                    >
                       {delivery.event}
                     </button>
                   </td>
@@ -170,7 +179,8 @@ export function WebhooksScreen() {
                 {detail.attemptLog.map((attempt) => (
                   <li key={attempt.attempt} className={attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'bad'}>
                     <div>
-                      <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} · {Math.round(attempt.latencyMs)} ms
+                      <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} ·{' '}
+                      {Math.round(attempt.latencyMs)} ms
                     </div>
                     {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
                     {attempt.responseExcerpt ? (
