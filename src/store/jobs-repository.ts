@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3'
 import { z } from 'zod'
 import type { AiPart } from '../shared/api/ai-parts'
+import type { JobErrorCode } from '../shared/api/job-error-codes'
 import type { JobStatus, JobType } from '../shared/api/jobs'
 import { readJsonColumn } from './json-column'
 
@@ -260,12 +261,12 @@ export class JobsRepository {
     return this.statements.complete.run({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }).changes === 1
   }
 
-  fail(id: string, owner: string, code: string, message: string, updatedAt: string): boolean {
+  fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): boolean {
     return this.statements.fail.run({ id, owner, code, message, updatedAt }).changes === 1
   }
 
   /** Gives the job back to the queue, to run again from `runAfter` (ms). */
-  retryLater(id: string, owner: string, runAfter: number, code: string, message: string): boolean {
+  retryLater(id: string, owner: string, runAfter: number, code: JobErrorCode, message: string): boolean {
     return this.statements.retryLater.run({ id, owner, runAfter, code, message }).changes === 1
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { TEXT_JOB_TYPES, type AiContentBody, type AiContentJob, type Job, type JobListItem, type ListJobsBody, type TextToSpeechBody, type TtsJob } from '../../shared/api/jobs'
+import { JobErrorCodeSchema, type JobErrorCode } from '../../shared/api/job-error-codes'
 import { findVoice } from '../../shared/voices'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
 import { searchWords, type JobRecord } from '../../store/jobs-repository'
@@ -46,8 +47,14 @@ function jobResponseOf(context: OpsContext, record: JobRecord): Record<string, u
   return record.jobResponse
 }
 
-function errorOf(record: JobRecord): { error?: { code: string; message: string } } {
-  return record.status === 'FAILED' ? { error: { code: record.errorCode ?? 'FAILED', message: record.errorMessage ?? 'The job failed' } } : {}
+/**
+ * A FAILED job's error. A stored code outside the contract's list (a record written by another
+ * version, or by hand) is shown as INTERNAL with its message, so the answer keeps to its schema.
+ */
+function errorOf(record: JobRecord): { error?: { code: JobErrorCode; message: string } } {
+  if (record.status !== 'FAILED') return {}
+  const code = JobErrorCodeSchema.safeParse(record.errorCode)
+  return { error: { code: code.success ? code.data : 'INTERNAL', message: record.errorMessage ?? 'The job failed' } }
 }
 
 function usageTimeOf(record: JobRecord): string | null {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
 import { HttpUrlSchema, TimestampSchema, UuidSchema, envelopeOf, nonBlankText } from './common'
 import { AI_PARTS, AiPartSchema } from './ai-parts'
+import { JobErrorCodeSchema } from './job-error-codes'
 import { WebhookAuthSchema } from './voice-agents'
 
 export const JOB_TYPES = ['TRANSCRIPTION', 'TRANSLATION', 'TTS', 'AI_CONTENT'] as const
@@ -71,7 +72,7 @@ export const ListJobsBodySchema = z
   .nullish()
 export type ListJobsBody = z.infer<typeof ListJobsBodySchema>
 
-export const JobErrorSchema = z.object({ code: z.string(), message: z.string() })
+export const JobErrorSchema = z.object({ code: JobErrorCodeSchema, message: z.string() })
 
 export const AiContentResponseSchema = z
   .object(Object.fromEntries(AI_PARTS.map((part) => [part, z.string().optional()])) as Record<(typeof AI_PARTS)[number], z.ZodOptional<z.ZodString>>)

@@ -177,6 +177,19 @@ describe('GET /v1/jobs and POST /v1/jobs/all', () => {
     expect(forbidden.json().error.code).toBe('FORBIDDEN')
   })
 
+  it("answers a FAILED job's error with a code of the contract's list, INTERNAL for a code it does not know", async () => {
+    const service = await startTestService()
+    const read = async (fields: Parameters<typeof seedJob>[1]) => {
+      const response = await service.call('GET', `/v1/jobs?jobId=${seedJob(service.runtime, { status: 'FAILED', ...fields }).id}`)
+      expect(response.statusCode).toBe(200)
+      return JobReadSchema.parse(response.json()).data.error
+    }
+    expect(await read({ errorCode: 'TIMEOUT', errorMessage: 'The last try ran out of time' })).toEqual({ code: 'TIMEOUT', message: 'The last try ran out of time' })
+    // Written by another version (or by hand): still an answer that keeps to the schema, with its message.
+    expect(await read({ errorCode: 'FROM_A_NEWER_VERSION', errorMessage: 'Something new went wrong' })).toEqual({ code: 'INTERNAL', message: 'Something new went wrong' })
+    expect(await read({ errorCode: null, errorMessage: null })).toEqual({ code: 'INTERNAL', message: 'The job failed' })
+  })
+
   it('filters, sorts with stable ties, pages by 1-based skip, and searches title, text and id', async () => {
     const service = await startTestService()
     const base = Date.parse('2026-01-01T00:00:00.000Z')

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
+import { JOB_ERROR_CODES } from '../../../src/shared/api/job-error-codes'
 import { startTestService } from '../../helpers/test-service'
 
 describe('GET /v1/openapi.json', () => {
@@ -20,6 +21,9 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(resolved.properties)).toEqual(expect.arrayContaining(['agentName', 'lang', 'voiceId', 'tools', 'params', 'outcomeResponseShape', 'webhookAuth']))
     expect(resolved.properties).not.toHaveProperty('description')
     expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']))
+    // A failed job's error code is one of a closed list, named in the document.
+    expect(document.components.schemas.JobErrorCode).toMatchObject({ type: 'string', enum: JOB_ERROR_CODES })
+    expect(document.components.schemas.Job.properties.error.properties.code).toEqual({ $ref: '#/components/schemas/JobErrorCode' })
     expect(document.components.securitySchemes.apiKeyToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' })
   })
 })

@@ -1,0 +1,25 @@
+import { z } from 'zod'
+
+/**
+ * Every code a FAILED job's `error.code` can hold, with its meaning (docs/api.md, "Jobs",
+ * lists the same). A job runner or handler can fail a job only with one of these (JobError
+ * takes a JobErrorCode): a new failure needs a new member here, and a line in the docs.
+ */
+export const JOB_ERROR_MEANINGS = {
+  TIMEOUT: 'The last try ran out of time.',
+  AI_ENGINE_FAILED: 'The AI-content engine failed; the message says how (e.g. the model server could not be reached). Not retried.',
+  SOURCE_JOB_MISSING: "The AI-content job's source job is gone or has no text.",
+  TTS_ENGINE_FAILED: 'The speech engine crashed or could not start (tried again while tries remain).',
+  INVALID_TEXT_OR_VOICE: 'Nothing speakable is left in the text once control characters are removed, or the engine does not know the voice.',
+  TTS_FAILED: 'The speech engine failed on this text for another reason; the message says how. Not retried.',
+  INVALID_JOB: 'The stored job lacks what its type needs (TTS: text, voice or media name; AI content: parts): a damaged record.',
+  UNSUPPORTED_JOB_TYPE: 'This VoiceDesk cannot run jobs of this type (transcription and translation jobs are listed and read, not run).',
+  CRASHED: "VoiceDesk stopped (a crash or a kill) during each of the job's 3 tries; it is not tried again.",
+  INTERNAL: 'A fault of VoiceDesk; the service log has the details.',
+} as const
+
+export type JobErrorCode = keyof typeof JOB_ERROR_MEANINGS
+
+export const JOB_ERROR_CODES = Object.keys(JOB_ERROR_MEANINGS) as [JobErrorCode, ...JobErrorCode[]]
+
+export const JobErrorCodeSchema = z.enum(JOB_ERROR_CODES).meta({ id: 'JobErrorCode', description: 'Why a job FAILED (docs/api.md, "Jobs")' })
