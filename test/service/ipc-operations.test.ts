@@ -228,7 +228,7 @@ describe('browser mode: refusals', () => {
     expect(await ipc.call('agents.create', { agentName: '' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'agentName' }] } })
     const unknownField = await ipc.call('agents.create', { agentName: 'x', bogus: 1 } as never)
     expect(unknownField).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'bogus', message: 'Unknown field "bogus"' }] } })
-    // A refusal by the use case (not the schema): its /v1 path `body.phoneNumber` is given relative to the input.
+    // A refusal by the use case (not the schema): its path is relative to its input, as it is (/v1 adds `body.`).
     const impossible = await ipc.call('numbers.add', { type: 'TELEPHONY', phoneNumber: '+999', label: 'x', providerAccountSid: 'AC1', providerAuthToken: 't' })
     expect(impossible).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'phoneNumber' }] } })
     expect(await ipc.call('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'ftp://x', model: 'm' })).toMatchObject({

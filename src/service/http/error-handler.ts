@@ -1,8 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { ERROR_STATUS, errorEnvelope, type ErrorCode, type ErrorDetail } from '../../shared/api/errors'
-import { ServiceError } from '../ops/service-error'
+import { ERROR_STATUS, errorEnvelope, type ErrorCode } from '../../shared/api/errors'
+import { ServiceError, withDetailPaths } from '../ops/service-error'
 import { storageServiceError } from '../ops/storage-service-error'
+import { joinPath, validationDetails, validationSummary, type ValidationIssue } from '../validation-details'
+import { RequestError } from './request-error'
 
 /** Where Fastify says a validation failed, in the words of our error paths. */
 const CONTEXT_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' }
@@ -21,26 +23,32 @@ interface ZodIssueParams {
   keys?: string[]
 }
 
-function validationDetails(error: FastifyError): ErrorDetail[] {
-  const prefix = CONTEXT_PREFIX[error.validationContext ?? 'body'] ?? 'body'
-  return (error.validation ?? []).flatMap((issue) => {
-    const path = [prefix, ...issue.instancePath.split('/').filter(Boolean)].join('.')
-    const unknownKeys = (issue.params as ZodIssueParams).keys
-    if (issue.keyword === 'unrecognized_keys' && unknownKeys) {
-      return unknownKeys.map((key) => ({ path: `${path}.${key}`, message: `Unknown field "${key}"` }))
-    }
-    if (issue.keyword === 'invalid_type' && issue.instancePath === '/' && /received (undefined|null)/.test(issue.message ?? '')) {
-      return [{ path: prefix, message: prefix === 'body' ? 'A JSON object body is required' : 'Required' }]
-    }
-    return [{ path, message: issue.message ?? 'Invalid value' }]
-  })
+/** Fastify's validation error back as zod's issues (the provider keeps the code, message and other fields). */
+function validationIssues(error: FastifyError): ValidationIssue[] {
+  return (error.validation ?? []).map((issue) => ({
+    code: issue.keyword,
+    path: issue.instancePath.split('/').filter(Boolean),
+    message: issue.message ?? 'Invalid value',
+    keys: (issue.params as ZodIssueParams).keys,
+  }))
 }
 
-function summary(details: ErrorDetail[]): string {
-  const first = details[0]
-  if (!first) return 'Invalid request'
-  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : ''
-  return `Invalid request: ${first.path}: ${first.message}${more}`
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
+
+/**
+ * Where in the request a use case's input path lies: the part (body, query, params) that
+ * holds its first field, so `webhookUrl` is `body.webhookUrl` and `projectId` on
+ * `POST /v1/jobs/all?projectId=` is `query.projectId`. A field no part holds is the body's.
+ */
+function requestPathOf(request: FastifyRequest, path: string): string {
+  const [field = ''] = path.split('.')
+  const parts: [string, unknown][] = [
+    ['body', request.body],
+    ['query', request.query],
+    ['params', request.params],
+  ]
+  const [where] = parts.find(([, value]) => field !== '' && isRecord(value) && Object.hasOwn(value, field)) ?? ['body']
+  return joinPath(where, path)
 }
 
 export type ErrorLogger = (error: unknown, request: FastifyRequest) => void
@@ -57,15 +65,21 @@ function sendServiceError(reply: FastifyReply, error: ServiceError) {
  */
 export function createErrorHandler(logInternal: ErrorLogger, onStorageFailure: (error: unknown) => void = () => {}) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ServiceError) return sendServiceError(reply, error)
+    // The HTTP layer's own refusals name request paths already; a use case's are relative to its input.
+    if (error instanceof RequestError) return sendServiceError(reply, error)
+    if (error instanceof ServiceError)
+      return sendServiceError(
+        reply,
+        withDetailPaths(error, (path) => requestPathOf(request, path), 'Invalid request'),
+      )
     const storage = storageServiceError(error)
     if (storage) {
       onStorageFailure(error)
       return sendServiceError(reply, storage)
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const details = validationDetails(error)
-      return reply.status(400).send(errorEnvelope('VALIDATION_ERROR', summary(details), details))
+      const details = validationDetails(validationIssues(error), CONTEXT_PREFIX[error.validationContext ?? 'body'] ?? 'body')
+      return reply.status(400).send(errorEnvelope('VALIDATION_ERROR', validationSummary('Invalid request', details), details))
     }
     const known = error.code ? FASTIFY_ERRORS[error.code] : undefined
     if (known) return reply.status(ERROR_STATUS[known.code]).send(errorEnvelope(known.code, known.message))

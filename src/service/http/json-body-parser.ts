@@ -1,5 +1,6 @@
 import secureJson from 'secure-json-parse'
-import { ServiceError } from '../ops/service-error'
+import { validationSummary } from '../validation-details'
+import { RequestError } from './request-error'
 
 /** Deeper bodies are refused before validation, so no schema ever recurses without bound. */
 export const MAX_BODY_DEPTH = 64
@@ -46,7 +47,7 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   try {
     text = UTF8.decode(bytes)
   } catch {
-    throw new ServiceError('INVALID_JSON', 'The request body is not valid UTF-8', [{ path: 'body', message: 'Invalid UTF-8 byte sequence' }])
+    throw new RequestError('INVALID_JSON', 'The request body is not valid UTF-8', [{ path: 'body', message: 'Invalid UTF-8 byte sequence' }])
   }
   if (text.trim() === '') return undefined
   let value: unknown
@@ -54,9 +55,9 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'it holds a forbidden __proto__ or constructor.prototype key'
-    throw new ServiceError('INVALID_JSON', `The request body is not valid JSON: ${reason}`)
+    throw new RequestError('INVALID_JSON', `The request body is not valid JSON: ${reason}`)
   }
   const problem = findBodyProblem(value)
-  if (problem) throw new ServiceError('VALIDATION_ERROR', `Invalid request: ${problem.path}: ${problem.message}`, [problem])
+  if (problem) throw new RequestError('VALIDATION_ERROR', validationSummary('Invalid request', [problem]), [problem])
   return value
 }

@@ -7,7 +7,7 @@ import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-
 import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../ops/jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
-import { ServiceError } from '../ops/service-error'
+import { ServiceError, underField } from '../ops/service-error'
 import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgent, listTemplates, listVoiceAgents, updateVoiceAgent } from '../ops/voice-agents'
 import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
 import type { VoiceSamples } from './voice-samples'
@@ -94,7 +94,8 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'agents.list': (input) => listVoiceAgents(context, caller, input),
     'agents.get': (input) => getVoiceAgent(context, caller, input.id),
     'agents.create': (input) => createVoiceAgent(context, caller, input),
-    'agents.update': (input) => updateVoiceAgent(context, caller, input.id, input.changes),
+    // The use case's input is `changes`: a refusal of `webhookUrl` names `changes.webhookUrl`.
+    'agents.update': (input) => underField('changes', () => updateVoiceAgent(context, caller, input.id, input.changes)),
     'agents.clone': ({ sourceId, agentName }) => cloneVoiceAgent(context, caller, sourceId, agentName === undefined ? undefined : { agentName }),
     'agents.delete': (input) => deleteVoiceAgent(context, caller, input.id),
 

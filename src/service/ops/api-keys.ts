@@ -7,7 +7,7 @@ import type { Store } from '../../store/store'
 import { storageFailureOf } from '../../store/storage-errors'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { ReadCache } from './read-cache'
-import { ServiceError } from './service-error'
+import { invalid, ServiceError } from './service-error'
 
 const KEY_PREFIX = 'vd_'
 /** last_used_at is a hint for the operator, so it is written at most once a minute per key. */
@@ -150,7 +150,7 @@ function insertKey(store: Store, projectId: string, userId: string, name: string
 /** Creates a key; the full key is in the answer and nowhere else, ever again. */
 export function createApiKey(context: AccountsContext, projectId: string, name: string): { record: ApiKeyRecord; key: string } {
   // The /v1 and IPC schemas refuse it already; the CLI's --name comes straight here.
-  if (holdsNul(name)) throw new ServiceError('VALIDATION_ERROR', `Invalid request: name: ${NUL_MESSAGE}`, [{ path: 'name', message: NUL_MESSAGE }])
+  if (holdsNul(name)) throw invalid('name', NUL_MESSAGE)
   const project = context.store.accounts.findProject(projectId)
   if (!project) throw new ServiceError('NOT_FOUND', `No project with id ${JSON.stringify(projectId)}`)
   const userId = context.store.accounts.findLocalUserId()

@@ -173,7 +173,7 @@ function baseRecord(context: OpsContext, caller: Caller, at: string): Omit<JobRe
 
 /** Queues a TTS job; the runner writes its audio. The media URL is known (and fixed) at once. */
 export function createTextToSpeechJob(context: OpsContext, caller: Caller, body: TextToSpeechBody): TtsJob {
-  if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'body.webhookUrl')
+  if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'webhookUrl')
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),
     type: 'TTS',
@@ -275,7 +275,7 @@ function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<str
 /** `POST /v1/jobs/all?projectId=`: a page of the caller's jobs, with the contract's filters and order. */
 export function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody) {
   if (projectId !== caller.projectId) {
-    throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [{ path: 'query.projectId', message: 'Not the key’s project' }])
+    throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [{ path: 'projectId', message: 'Not the key’s project' }])
   }
   const take = body?.take ?? 10
   const skip = body?.skip ?? 1

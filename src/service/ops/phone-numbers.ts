@@ -28,7 +28,7 @@ export function toPhoneNumberDto(context: OpsContext, view: PhoneNumberView): Ph
 /** The schema already checked the E.164 form; this checks the length against the country's numbering plan. */
 function requirePossibleNumber(number: string): void {
   if (!isPossiblePhoneNumber(number)) {
-    throw invalid('body.phoneNumber', `${number} is not a possible number for its country code`)
+    throw invalid('phoneNumber', `${number} is not a possible number for its country code`)
   }
 }
 
@@ -36,7 +36,7 @@ export function addPhoneNumber(context: OpsContext, caller: Caller, body: AddPho
   requirePossibleNumber(body.phoneNumber)
   return context.store.transaction(() => {
     if (context.store.phoneNumbers.findByNumber(body.phoneNumber, caller.projectId)) {
-      throw new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [{ path: 'body.phoneNumber', message: 'Already registered' }])
+      throw new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [{ path: 'phoneNumber', message: 'Already registered' }])
     }
     const at = timestamp(context)
     const id = randomUUID()

@@ -75,7 +75,7 @@ function applyChanges(context: OpsContext, record: VoiceAgentRecord, changes: Up
   if (changes.outcomeResponseShape !== undefined) {
     next.outcomeResponseShape = changes.outcomeResponseShape as Record<string, unknown> | null
   }
-  if (changes.webhookUrl) requireWebhookTarget(context, changes.webhookUrl, 'body.webhookUrl')
+  if (changes.webhookUrl) requireWebhookTarget(context, changes.webhookUrl, 'webhookUrl')
   if (changes.webhookUrl !== undefined) next.webhookUrl = changes.webhookUrl
   if (changes.webhookAuth !== undefined) {
     next.webhookAuthKey = changes.webhookAuth?.authKey ?? null
