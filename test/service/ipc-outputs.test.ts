@@ -1,0 +1,123 @@
+/**
+ * Every operation of the operator UI's contract, run through the handler table of a real
+ * runtime (real SQLite file, job runner, engines, webhook sender to a loopback receiver) with
+ * valid inputs and seeded data, its output checked against the contract's output schema: it
+ * parses, and parsing drops nothing (an output with a field its schema does not name, such as
+ * a write-only secret, fails too). An operation added to the contract and not run here fails
+ * the last assertion.
+ */
+import { describe, expect, it } from 'vitest'
+import { IPC_OPERATION_NAMES, IPC_OPERATIONS, type IpcInput, type IpcOperationName, type IpcOutput } from '../../src/shared/ipc/operations'
+import { invokeOperation } from '../../src/service/ipc/invoke-operation'
+import { seedJob } from '../helpers/seed-jobs'
+import { startTestService } from '../helpers/test-service'
+import { startWebhookReceiver } from '../helpers/webhook-receiver'
+
+const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (done(value)) return value
+    if (Date.now() > deadline) throw new Error(`${what}: not done after ${timeoutMs} ms (last: ${JSON.stringify(value)})`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+describe('the IPC contract: outputs', () => {
+  it('every operation answers what its output schema says, on real data', async () => {
+    const service = await startTestService()
+    const { runtime } = service
+    const handlers = runtime.operatorHandlers('desktop')
+    const receiver = await startWebhookReceiver()
+    const called = new Set<IpcOperationName>()
+
+    const run = async <N extends IpcOperationName>(name: N, input: IpcInput<N>): Promise<IpcOutput<N>> => {
+      const result = await invokeOperation(handlers, name, input, (error) => {
+        throw error
+      })
+      if (!result.ok) throw new Error(`${name} was refused: ${JSON.stringify(result.error)}`)
+      const parsed = IPC_OPERATIONS[name].output.safeParse(result.data)
+      expect(parsed.error?.issues ?? [], `${name}: output against its schema`).toEqual([])
+      expect(parsed.data, `${name}: fields its schema does not name`).toEqual(result.data)
+      called.add(name)
+      return result.data as IpcOutput<N>
+    }
+
+    // Seeded: jobs of the types this VoiceDesk lists but does not run, and a FAILED one.
+    const transcription = seedJob(runtime, { type: 'TRANSCRIPTION', title: 'Seeded call' })
+    seedJob(runtime, { type: 'TRANSLATION', title: 'Seeded translation', toLng: 'ar' })
+    const failed = seedJob(runtime, { type: 'TTS', status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'The engine stopped', text: 'x', voiceId: AVA })
+
+    await run('service.info', {})
+    await run('voices.list', {})
+    await run('voices.sample', { voiceId: AVA, text: 'Hello.' })
+    const templates = await run('templates.list', {})
+    await run('settings.get', {})
+    await run('settings.setCorsOrigins', { corsOrigins: ['http://localhost:3000'] })
+    await run('settings.setCorsOrigins', { corsOrigins: null })
+
+    await run('keys.list', {})
+    const key = await run('keys.create', { name: 'Zapier' })
+    await run('keys.revoke', { id: key.info.id })
+
+    const webhook = { webhookUrl: `${receiver.url}/hook`, webhookAuth: { authKey: 'Bearer', authSecret: 'a-long-enough-secret' } }
+    const agent = await run('agents.create', {
+      agentName: 'Front desk',
+      lang: 'en',
+      ...webhook,
+      params: { company: 'Acme' },
+      outcomeResponseShape: { type: 'object', properties: { resolved: { type: 'boolean' } }, required: ['resolved'] },
+    })
+    await run('agents.get', { id: agent.id })
+    await run('agents.update', { id: agent.id, changes: { greetingMessage: 'Hi there!', tools: { smartCallEnd: true } } })
+    const clone = await run('agents.clone', { sourceId: templates[0]!.id, agentName: 'From a template' })
+    await run('agents.clone', { sourceId: agent.id })
+    await run('agents.list', { lang: 'en' })
+
+    const number = await run('numbers.add', { type: 'TELEPHONY', phoneNumber: '+14155550123', label: 'Line', providerAccountSid: 'AC1', providerAuthToken: 'provider-secret' })
+    await run('numbers.assign', { voiceAgentId: agent.id, phoneNumber: number.number })
+    await run('numbers.list', { voiceAgentId: agent.id })
+    await run('numbers.unassign', { phoneNumber: number.number })
+
+    const tts = await run('jobs.createTts', { voiceId: AVA, text: 'Your order has shipped.', ...webhook })
+    const done = await until(
+      'the TTS job',
+      () => run('jobs.get', { id: tts.id }),
+      (read) => read.job.status !== 'PENDING',
+    )
+    expect(done.job.status).toBe('COMPLETED')
+    const ai = await run('jobs.createAiContent', { sourceJobId: tts.id, aiParts: ['summary', 'keywords', 'faq'] })
+    await until(
+      'the AI-content job',
+      () => run('jobs.getAiContent', { id: ai.id }),
+      (read) => read.status !== 'PENDING',
+    )
+    expect((await run('jobs.getAiContent', { id: tts.id })).status).toBe('COMPLETED')
+    await run('jobs.createAiContent', { sourceJobId: transcription.id, aiParts: ['titles'] })
+    expect((await run('jobs.get', { id: failed.id })).job.error).toEqual({ code: 'TTS_ENGINE_FAILED', message: 'The engine stopped' })
+    const list = await run('jobs.list', { take: 100 })
+    expect(new Set(list.jobs.map((job) => job.type))).toEqual(new Set(['TTS', 'AI_CONTENT', 'TRANSCRIPTION', 'TRANSLATION']))
+
+    await receiver.waitForRequests(1)
+    const { deliveries } = await until(
+      'the delivery',
+      () => run('webhooks.list', { jobId: tts.id }),
+      (page) => page.deliveries[0]?.status === 'DELIVERED',
+    )
+    await run('webhooks.get', { id: deliveries[0]!.id })
+    await run('webhooks.redeliver', { id: deliveries[0]!.id })
+    await run('webhooks.list', {})
+
+    await run('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', apiKey: 'sk-local', timeoutMs: 5_000 })
+    await run('settings.setAiEngine', { engine: 'offline' })
+
+    await run('numbers.delete', { id: number.id })
+    await run('agents.delete', { id: clone.id })
+    await run('agents.delete', { id: agent.id })
+
+    const notRun = IPC_OPERATION_NAMES.filter((name) => !called.has(name))
+    expect(notRun, 'operations of the contract this test does not run').toEqual([])
+  })
+})
