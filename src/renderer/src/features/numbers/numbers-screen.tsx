@@ -146,8 +146,8 @@ export function NumbersScreen() {
                   <th scope="col">{t('numbers.phoneNumber')}</th>
                   <th scope="col">{t('numbers.label')}</th>
                   <th scope="col">{t('numbers.agent')}</th>
-                  <th scope="col">{t('numbers.sip')}</th>
-                  <th scope="col">{t('common.created')}</th>
+                  <th scope="col" className="col-optional">{t('numbers.sip')}</th>
+                  <th scope="col" className="col-optional">{t('common.created')}</th>
                   <th scope="col">
                     <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
@@ -163,10 +163,10 @@ export function NumbersScreen() {
                     <td>
                       <AgentPicker number={number} onChoose={(agentId) => void assign(number, agentId)} />
                     </td>
-                    <td className="mono small" dir="ltr">
+                    <td className="mono small col-optional" dir="ltr">
                       {number.sipInboundConfigs.originationUri}
                     </td>
-                    <td className="small">{formatDateTime(number.createdAt, locale)}</td>
+                    <td className="small col-optional">{formatDateTime(number.createdAt, locale)}</td>
                     <td className="actions">
                       <button type="button" className="button icon-button ghost" aria-label={t('numbers.deleteNamed', { number: number.number })} onClick={() => setDeleting(number)}>
                         <Icon name="trash" size={16} />

@@ -124,8 +124,8 @@ function KeysCard() {
             <tr>
               <th scope="col">{t('keys.name')}</th>
               <th scope="col">{t('keys.hint')}</th>
-              <th scope="col">{t('common.created')}</th>
-              <th scope="col">{t('keys.lastUsed')}</th>
+              <th scope="col" className="col-optional">{t('common.created')}</th>
+              <th scope="col" className="col-optional">{t('keys.lastUsed')}</th>
               <th scope="col">{t('keys.state')}</th>
               <th scope="col">
                 <span className="visually-hidden">{t('common.actions')}</span>
@@ -139,8 +139,8 @@ function KeysCard() {
                 <td className="mono small" dir="ltr">
                   {key.keyHint}
                 </td>
-                <td className="small">{formatDateTime(key.createdAt, locale)}</td>
-                <td className="small">{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : t('keys.never')}</td>
+                <td className="small col-optional">{formatDateTime(key.createdAt, locale)}</td>
+                <td className="small col-optional">{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : t('keys.never')}</td>
                 <td>{key.revokedAt ? <span className="badge badge-failed">{t('keys.revokedState')}</span> : key.usedByApp ? <span className="badge">{t('keys.usedByApp')}</span> : <span className="badge badge-completed">{t('keys.active')}</span>}</td>
                 <td className="actions">
                   {!key.revokedAt && !key.usedByApp ? (
