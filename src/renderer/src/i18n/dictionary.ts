@@ -336,6 +336,16 @@ const en = {
   'keys.showOnce': 'Copy it now: it will not be shown again.',
   'keys.theKey': 'the new key',
   'keys.done': 'I have copied it',
+  'draft.unsaved': 'Unsaved',
+  'draft.saveShortcut': 'Save (Ctrl+S)',
+  'draft.leaveTitle': 'Save your changes to {name}?',
+  'draft.leaveExplain': 'This agent has changes that are not saved yet. Save them, discard them, or stay to keep editing.',
+  'draft.save': 'Save and continue',
+  'draft.discard': 'Discard changes',
+  'draft.stay': 'Stay',
+  'draft.unsavedInList': 'unsaved changes',
+  'toast.times': '×{n}',
+  'toast.repeated': 'Shown {n} times',
 } as const
 
 export type MessageKey = keyof typeof en
@@ -673,6 +683,16 @@ const ar: Record<MessageKey, string> = {
   'keys.showOnce': 'انسخه الآن: لن يُعرض مجددًا.',
   'keys.theKey': 'المفتاح الجديد',
   'keys.done': 'نسخته',
+  'draft.unsaved': 'غير محفوظ',
+  'draft.saveShortcut': 'حفظ (Ctrl+S)',
+  'draft.leaveTitle': 'هل تحفظ تغييراتك على {name}؟',
+  'draft.leaveExplain': 'في هذا الوكيل تغييرات لم تُحفظ بعد. احفظها، أو تجاهلها، أو ابقَ لمتابعة التحرير.',
+  'draft.save': 'احفظ وتابع',
+  'draft.discard': 'تجاهل التغييرات',
+  'draft.stay': 'ابقَ هنا',
+  'draft.unsavedInList': 'تغييرات غير محفوظة',
+  'toast.times': '×{n}',
+  'toast.repeated': 'ظهرت {n} مرات',
 }
 
 const DICTIONARIES: Record<UiLocale, Record<MessageKey, string>> = { en, ar }

@@ -12,6 +12,8 @@ export const selectScreen = (state: AppState) => state.ui.screen
 export const selectToasts = (state: AppState) => state.ui.toasts
 export const selectUnauthorized = (state: AppState) => state.ui.unauthorized
 export const selectOpenAgentId = (state: AppState) => state.ui.openAgentId
+export const selectPendingLeave = (state: AppState) => state.ui.pendingLeave
+export const selectUnsavedDraft = (state: AppState) => state.ui.unsavedDraft
 
 // service
 export const selectServiceInfo = (state: AppState) => state.service.info

@@ -5,7 +5,7 @@ import { formatCount } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { AGENTS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
-import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId } from '../../store/selectors'
+import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId, selectUnsavedDraft } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { AgentEditor } from './agent-editor'
@@ -19,6 +19,7 @@ export function AgentsScreen() {
   const openId = useAppStore(selectOpenAgentId)
   const open = useAppStore(selectAgentById(openId))
   const locale = useAppStore(selectLocale)
+  const unsaved = useAppStore(selectUnsavedDraft)
   const [search, setSearch] = useState(agents.search)
   const [creating, setCreating] = useState(false)
   const [newName, setNewName] = useState('')
@@ -89,6 +90,9 @@ export function AgentsScreen() {
               <button type="button" className="item" aria-current={agent.id === openId ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
                 <span className="item-title" dir="auto">
                   {agent.agentName}
+                  {unsaved?.agentId === agent.id ? (
+                    <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} />
+                  ) : null}
                 </span>
                 <span className="item-meta">
                   <span className="tag">{agent.lang.toUpperCase()}</span> {agent.voiceRecord.name}
@@ -118,7 +122,7 @@ export function AgentsScreen() {
       </section>
       <section className="detail-pane" aria-label={t('agents.editor')}>
         {open ? (
-          <AgentEditor key={`${open.id}:${open.updatedAt}`} agent={open} />
+          <AgentEditor key={open.id} agent={open} />
         ) : (
           <div className="empty center">
             <Icon name="bot" size={32} />
