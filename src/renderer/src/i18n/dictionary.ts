@@ -79,7 +79,7 @@ const en = {
   'token.missingTitle': 'Open the operator UI from its link',
   'token.invalidTitle': 'This link has expired',
   'token.explain': 'The operator UI needs the private link that `voicedesk serve` prints when it starts. It carries a token that lets this browser tab act for you.',
-  'token.hint': 'Copy the “Operator UI” address from the terminal where the service runs and open it here. Restarting the service gives a new link.',
+  'token.hint': 'The link is the “Operator UI:” line of the banner the service printed when it started, in the terminal where it runs. Paste it below, or open it in this tab.',
 
   'voice.hear': 'Hear it',
   'voice.making': 'Making a sample…',
@@ -346,6 +346,21 @@ const en = {
   'draft.unsavedInList': 'unsaved changes',
   'toast.times': '×{n}',
   'toast.repeated': 'Shown {n} times',
+  'link.connected': 'Connected',
+  'link.reconnecting': 'Service not answering: retrying in {seconds} s',
+  'link.lost': 'Connection lost: next try in {seconds} s',
+  'link.reconnectingShort': 'The service is not answering. Reconnecting…',
+  'link.lostShort': 'Connection to the service lost.',
+  'link.retryNow': 'Retry now',
+  'load.failed': 'This list could not be loaded.',
+  'load.failedOffline': 'The service cannot be reached. VoiceDesk keeps trying and will refresh this list by itself.',
+  'load.retry': 'Retry',
+  'token.restarted': 'The service was restarted, and every start makes a new private link: the one this tab used no longer works. Nothing you saved is lost.',
+  'token.pasteLabel': 'Paste the Operator UI link (or its token)',
+  'token.open': 'Open the operator UI',
+  'token.problem.notAToken': 'That is not an Operator UI link: it should contain #token=.',
+  'token.problem.refused': 'The service refused this token: copy the link printed by its latest start.',
+  'token.problem.unreachable': 'The service cannot be reached at this address. Is it running?',
 } as const
 
 export type MessageKey = keyof typeof en
@@ -426,7 +441,7 @@ const ar: Record<MessageKey, string> = {
   'token.missingTitle': 'افتح واجهة التشغيل من رابطها',
   'token.invalidTitle': 'انتهت صلاحية هذا الرابط',
   'token.explain': 'تحتاج واجهة التشغيل إلى الرابط الخاص الذي يطبعه الأمر ‎`voicedesk serve`‎ عند بدئه. يحمل الرابط رمزًا يتيح لهذه النافذة العمل باسمك.',
-  'token.hint': 'انسخ عنوان «Operator UI» من الطرفية التي تعمل فيها الخدمة وافتحه هنا. إعادة تشغيل الخدمة تعطي رابطًا جديدًا.',
+  'token.hint': 'الرابط هو سطر «Operator UI:» في الرسالة التي طبعتها الخدمة عند بدئها، في الطرفية التي تعمل فيها. ألصقه أدناه، أو افتحه في هذه النافذة.',
 
   'voice.hear': 'استمع',
   'voice.making': 'جارٍ تحضير العينة…',
@@ -693,6 +708,21 @@ const ar: Record<MessageKey, string> = {
   'draft.unsavedInList': 'تغييرات غير محفوظة',
   'toast.times': '×{n}',
   'toast.repeated': 'ظهرت {n} مرات',
+  'link.connected': 'متصل',
+  'link.reconnecting': 'الخدمة لا تجيب: إعادة المحاولة بعد {seconds} ث',
+  'link.lost': 'انقطع الاتصال: المحاولة التالية بعد {seconds} ث',
+  'link.reconnectingShort': 'الخدمة لا تجيب. جارٍ إعادة الاتصال…',
+  'link.lostShort': 'انقطع الاتصال بالخدمة.',
+  'link.retryNow': 'أعد المحاولة الآن',
+  'load.failed': 'تعذّر تحميل هذه القائمة.',
+  'load.failedOffline': 'لا يمكن الوصول إلى الخدمة. يواصل التطبيق المحاولة وسيحدّث هذه القائمة تلقائيًا.',
+  'load.retry': 'أعد المحاولة',
+  'token.restarted': 'أُعيد تشغيل الخدمة، وكل تشغيل يصنع رابطًا خاصًا جديدًا: لم يعد الرابط الذي استخدمته هذه النافذة صالحًا. لم يضع شيء مما حفظته.',
+  'token.pasteLabel': 'ألصق رابط واجهة التشغيل (أو رمزه)',
+  'token.open': 'افتح واجهة التشغيل',
+  'token.problem.notAToken': 'هذا ليس رابط واجهة التشغيل: يجب أن يحتوي على ‎#token=‎.',
+  'token.problem.refused': 'رفضت الخدمة هذا الرمز: انسخ الرابط الذي طبعه آخر تشغيل لها.',
+  'token.problem.unreachable': 'لا يمكن الوصول إلى الخدمة على هذا العنوان. هل هي قيد التشغيل؟',
 }
 
 const DICTIONARIES: Record<UiLocale, Record<MessageKey, string>> = { en, ar }

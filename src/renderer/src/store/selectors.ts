@@ -20,6 +20,8 @@ export const selectServiceInfo = (state: AppState) => state.service.info
 export const selectVoices = (state: AppState) => state.service.voices
 export const selectRunningJobs = (state: AppState) => state.service.runningJobs
 export const selectPendingJobs = (state: AppState) => state.service.pendingJobs
+export const selectLink = (state: AppState) => state.link
+export const selectLinkReturns = (state: AppState) => state.link.returns
 
 // agents, templates, numbers
 export const selectAgents = (state: AppState) => state.agents

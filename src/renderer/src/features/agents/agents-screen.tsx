@@ -7,6 +7,7 @@ import { AGENTS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
 import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId, selectUnsavedDraft } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
+import { LoadError } from '../../ui/load-error'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { AgentEditor } from './agent-editor'
 
@@ -81,9 +82,9 @@ export function AgentsScreen() {
           <input className="input" type="search" value={search} placeholder={t('agents.searchPlaceholder')} aria-label={t('agents.search')} onChange={(event) => setSearch(event.target.value)} />
         </div>
         <p className="muted small" aria-live="polite">
-          {agents.loading ? t('common.loading') : count}
+          {agents.loading ? t('common.loading') : agents.error ? null : count}
         </p>
-        {agents.error ? <p className="field-error">{agents.error}</p> : null}
+        {agents.error && !agents.loading ? <LoadError error={agents.error} onRetry={() => void store.getState().loadAgents()} /> : null}
         <ul ref={listRef} className="item-list" aria-label={t('agents.title')}>
           {agents.items.map((agent) => (
             <li key={agent.id}>
@@ -106,12 +107,12 @@ export function AgentsScreen() {
             {agents.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(agents, AGENTS_PAGE), locale) })}
           </button>
         ) : null}
-        {!agents.loading && agents.items.length === 0 && searching ? (
+        {!agents.loading && !agents.error && agents.items.length === 0 && searching ? (
           <div className="empty">
             <p>{t('agents.noMatch')}</p>
           </div>
         ) : null}
-        {!agents.loading && agents.items.length === 0 && !searching ? (
+        {!agents.loading && !agents.error && agents.items.length === 0 && !searching ? (
           <div className="empty">
             <p>{t('agents.empty')}</p>
             <button type="button" className="button" onClick={() => store.getState().navigate('templates')}>

@@ -11,6 +11,7 @@ import { hasMore, moreCount } from '../../store/paged-list'
 import { selectLocale, selectNumbers } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
+import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog } from '../../ui/modal-dialog'
 import { AgentPicker } from './agent-picker'
 
@@ -137,7 +138,7 @@ export function NumbersScreen() {
       <section className="card" aria-labelledby="numbers-list-title">
         <h2 id="numbers-list-title">{t('numbers.listTitle', { n: formatCount(numbers.total, locale) })}</h2>
         {numbers.items.length === 0 ? (
-          <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
+          numbers.error && !numbers.loading ? null : <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
         ) : (
           <div className="table-wrap">
             <table className="table">
@@ -190,7 +191,7 @@ export function NumbersScreen() {
             ) : null}
           </div>
         ) : null}
-        {numbers.error ? <p className="field-error">{numbers.error}</p> : null}
+        {numbers.error && !numbers.loading ? <LoadError error={numbers.error} onRetry={() => void store.getState().loadNumbers()} /> : null}
       </section>
       <ConfirmDialog
         open={deleting !== null}

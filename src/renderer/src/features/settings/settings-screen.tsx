@@ -5,7 +5,7 @@ import { useT } from '../../i18n/use-t'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectLocale, selectTheme } from '../../store/selectors'
+import { selectLinkReturns, selectLocale, selectTheme } from '../../store/selectors'
 import type { ThemeChoice } from '../../store/ui-slice'
 import { CopyButton } from '../../ui/copy-button'
 import { Field } from '../../ui/field'
@@ -72,12 +72,17 @@ function KeysCard() {
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null)
   const [error, setError] = useState<string | null>(null)
 
+  const linkReturns = useAppStore(selectLinkReturns)
   const load = () =>
-    call('keys.list', {}).then(setKeys, (caught: unknown) => setError(messageOf(caught)))
+    call('keys.list', {}).then(
+      (answer) => (setKeys(answer), setError(null)),
+      (caught: unknown) => setError(messageOf(caught)),
+    )
+  // Again when the link to the service returns after a break.
   useEffect(() => {
     void load()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  }, [linkReturns])
 
   const create = async () => {
     try {

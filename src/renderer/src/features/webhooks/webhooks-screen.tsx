@@ -8,6 +8,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectDeliveries, selectLocale } from '../../store/selectors'
 import { DELIVERIES_PAGE_SIZE, type DeliveryStatus } from '../../store/webhooks-slice'
 import { Icon } from '../../ui/icon'
+import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
 
 /** The delivery journal: every webhook the service sent or will send, each attempt, and "send again". */
@@ -60,7 +61,7 @@ export function WebhooksScreen() {
           </label>
           <span className="muted small counts">{t('jobs.counts', { filtered: String(deliveries.filtered), total: String(deliveries.total) })}</span>
         </div>
-        {deliveries.error ? <p className="field-error">{deliveries.error}</p> : null}
+        {deliveries.error && !deliveries.loading ? <LoadError error={deliveries.error} onRetry={() => void store.getState().loadDeliveries()} /> : null}
         <div className="table-wrap">
           <table className="table">
             <thead>
@@ -97,7 +98,7 @@ export function WebhooksScreen() {
               ))}
             </tbody>
           </table>
-          {deliveries.items.length === 0 ? <p className="empty center">{deliveries.loading ? t('common.loading') : t('webhooks.empty')}</p> : null}
+          {deliveries.items.length === 0 && !(deliveries.error && !deliveries.loading) ? <p className="empty center">{deliveries.loading ? t('common.loading') : t('webhooks.empty')}</p> : null}
         </div>
         <nav className="pager" aria-label={t('common.pages')}>
           <button type="button" className="button" disabled={deliveries.page <= 1} onClick={() => void store.getState().loadDeliveries({ page: deliveries.page - 1 })}>
