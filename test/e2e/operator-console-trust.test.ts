@@ -116,3 +116,101 @@ describe('unsaved agent drafts', () => {
     }
   }, 180_000)
 })
+
+describe('the link to the service', () => {
+  it('shows the link lost when the service is killed, and finds the way back when it starts again on the same port and data', async () => {
+    const dataDir = makeTempDir('voicedesk-e2e-link')
+    const port = await findFreePort()
+    const apiKey = 'vd_link_test_key_0123456789abcdef'
+    const serveArgs = ['--port', String(port)]
+    const env = { VOICEDESK_API_KEY: apiKey }
+    let server = await startServe(dataDir, serveArgs, { env })
+    const firstLink = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    // Requests to a dead service, and the refused token after the restart, are expected here.
+    const problems = collectProblems(page, [/Failed to load resource/, /ERR_CONNECTION_REFUSED/, /EventSource/])
+    const linkState = page.getByTestId('link-state')
+    try {
+      await page.goto(firstLink)
+      await poll(() => linkState.getAttribute('data-state')).toBe('connected')
+      await goToNth(page, 3)
+      await page.getByText('0 of 0').waitFor()
+
+      // Killed: the status bar says so at once (the event stream broke) and counts down to the next try.
+      server.cli.child.kill('SIGKILL')
+      await server.cli.waitForExit()
+      await poll(() => linkState.getAttribute('data-state'), 15_000).toMatch(/reconnecting|lost/)
+      expect(await linkState.textContent()).toMatch(/retrying in \d+ s|next try in \d+ s/)
+      // A list asked for now fails in words, with Retry, instead of spinning.
+      await page.getByRole('combobox', { name: 'Status' }).selectOption('FAILED')
+      const loadError = page.getByTestId('load-error')
+      await loadError.waitFor()
+      expect(await loadError.textContent()).toContain('The service cannot be reached')
+      await loadError.getByRole('button', { name: 'Retry' }).waitFor()
+      await poll(() => linkState.getAttribute('data-state'), 20_000).toBe('lost')
+      await shot(page, 'link-lost')
+
+      // Started again, same port and data folder: a new token (one per start), so the tab lands
+      // by itself on the way back, which takes the new Operator UI link pasted.
+      server = await startServe(dataDir, serveArgs, { env })
+      const secondLink = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!
+      expect(secondLink).not.toBe(firstLink)
+      const created = await fetch(`http://127.0.0.1:${port}/v1/voice-agents`, {
+        method: 'POST',
+        headers: { authorization: `Token ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ agentName: 'Made while the tab waited' }),
+      })
+      expect(created.ok).toBe(true)
+      await page.getByRole('heading', { name: 'This link has expired' }).waitFor({ timeout: 45_000 })
+      await shot(page, 'link-way-back')
+      const pasteField = page.getByLabel('Paste the Operator UI link (or its token)')
+      await pasteField.fill('http://127.0.0.1/app/')
+      await page.getByRole('button', { name: 'Open the operator UI' }).click()
+      await page.getByText('That is not an Operator UI link').waitFor()
+      await pasteField.fill(`Operator UI: ${firstLink}`)
+      await page.getByRole('button', { name: 'Open the operator UI' }).click()
+      await page.getByText('The service refused this token').waitFor()
+      await pasteField.fill(`Operator UI: ${secondLink}`)
+      await page.getByRole('button', { name: 'Open the operator UI' }).click()
+      await poll(() => linkState.getAttribute('data-state')).toBe('connected')
+      await page.getByRole('button', { name: /^Made while the tab waited/ }).waitFor()
+      await shot(page, 'link-back')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 180_000)
+
+  it('recovers by itself, lists refreshed, when the same service answers again after hanging', async () => {
+    const dataDir = makeTempDir('voicedesk-e2e-hang')
+    const apiKey = 'vd_hang_test_key_0123456789abcdef'
+    const server = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: apiKey } })
+    const link = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    const linkState = page.getByTestId('link-state')
+    try {
+      await page.goto(link)
+      await poll(() => linkState.getAttribute('data-state')).toBe('connected')
+      await page.getByText('0 of 0').waitFor()
+      // Stopped (not killed): requests hang, the token stays good. The checks time out.
+      server.cli.child.kill('SIGSTOP')
+      await poll(() => linkState.getAttribute('data-state'), 30_000).toMatch(/reconnecting|lost/)
+      server.cli.child.kill('SIGCONT')
+      await fetch(`${server.url}/v1/voice-agents`, {
+        method: 'POST',
+        headers: { authorization: `Token ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ agentName: 'Made during the hang' }),
+      })
+      await poll(() => linkState.getAttribute('data-state'), 45_000).toBe('connected')
+      // The agents list (no live events for agents) was loaded again on the link's return.
+      await page.getByRole('button', { name: /^Made during the hang/ }).waitFor()
+    } finally {
+      server.cli.child.kill('SIGCONT')
+      await context.close()
+    }
+  }, 180_000)
+})

@@ -46,10 +46,11 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       void get().reloadJobDetail()
       if (get().deliveries.opened) void get().loadDeliveries()
       // Lists shown before (or that failed while the link was down) load again.
-      const { agents, numbers, templates } = get()
-      if (agents.items.length > 0 || agents.error) void get().loadAgents()
-      if (numbers.items.length > 0 || numbers.error) void get().loadNumbers()
-      if (templates.items.length > 0 || templates.error) void get().loadTemplates()
+      // Agents always: the first screen, and they have no live events.
+      const { numbers, templates, ui } = get()
+      void get().loadAgents()
+      if (ui.screen === 'numbers' || numbers.items.length > 0 || numbers.error) void get().loadNumbers()
+      if (ui.screen === 'templates' || templates.items.length > 0 || templates.error) void get().loadTemplates()
     },
     handleEvent(event) {
       if (event.type === 'job.changed') {
