@@ -33,6 +33,39 @@ async function runtimeWithAgents(label: string, names: string[]) {
 const nameField = (page: Page) => page.getByLabel('Agent name', { exact: true })
 const editorHeading = (page: Page, name: string) => page.getByRole('heading', { name: new RegExp(`^${name}`), level: 2 })
 
+describe('the Arabic interface', () => {
+  it('shows no English on its screens', async () => {
+    const { runtime, appUrl } = await runtimeWithAgents('voicedesk-e2e-arabic', ['Front desk'])
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'ar' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    try {
+      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+      await page.goto(appUrl)
+      const offenders: Record<string, string[]> = {}
+      const screens = ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings']
+      for (const [index, screen] of screens.entries()) {
+        await goToNth(page, index)
+        if (screen === 'agents') {
+          await page.getByRole('button', { name: /^Front desk/ }).click()
+          await page.locator('.editor').waitFor()
+          await page.locator('details.preview-details summary').click()
+        }
+        if (screen === 'templates') await page.locator('.template-card').first().waitFor()
+        if (screen === 'settings') await page.locator('.table-wrap .table tbody tr').first().waitFor()
+        await page.waitForTimeout(300)
+        const latin = await latinUiText(page)
+        if (latin.length > 0) offenders[screen] = latin
+        await shot(page, `arabic-${screen}`)
+      }
+      expect(offenders).toEqual({})
+    } finally {
+      await context.close()
+      await runtime.stop()
+    }
+  }, 180_000)
+})
+
 describe('unsaved agent drafts', () => {
   it('asks before leaving (stay keeps the edit, discard drops it, save saves), and Ctrl+S saves in place', async () => {
     const { runtime, appUrl } = await runtimeWithAgents('voicedesk-e2e-drafts', ['Draft agent A', 'Draft agent B'])
@@ -214,3 +247,43 @@ describe('the link to the service', () => {
     }
   }, 180_000)
 })
+
+/**
+ * Visible text of the page written in Latin letters, outside what is data: names and titles the
+ * operator typed (dir="auto"), ids, URLs, keys, code and JSON (dir="ltr", code, pre), and words
+ * marked as another language (lang="en": the language switch), names (bdi). The brand name, quoted
+ * commands and the names of technical things (JSON, OpenAI, schema keywords) are allowed.
+ */
+function latinUiText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    interface Node_ {
+      nodeType: number
+      textContent: string | null
+      parentElement: Element_ | null
+    }
+    interface Element_ {
+      closest(selector: string): Element_ | null
+      getClientRects(): { length: number }
+      tagName: string
+    }
+    const g = globalThis as unknown as {
+      document: { body: unknown; createTreeWalker(root: unknown, what: number): { nextNode(): Node_ | null } }
+      NodeFilter: { SHOW_TEXT: number }
+    }
+    const found = new Set<string>()
+    const walker = g.document.createTreeWalker(g.document.body, g.NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node.textContent ?? '')
+        .replace(/VoiceDesk/g, '')
+        // Quoted commands and headers, placeholders, and technical names an operator types as written.
+        .replace(/«[^»]*»|\{\{[^}]*\}\}|\/v1|call\.ended|\b(JSON|OpenAI|eSpeak NG|type|properties|required|items|description|enum)\b/g, '')
+        .trim()
+      const element = node.parentElement
+      if (!/[A-Za-z]/.test(text) || !element || element.getClientRects().length === 0) continue
+      // Data: what the operator typed (dir="auto"), ids and URLs (dir="ltr", code, pre), names (bdi).
+      if (element.closest('[dir="ltr"], [dir="auto"], bdi, code, pre, [lang="en"], audio, script, style')) continue
+      found.add(text)
+    }
+    return [...found]
+  })
+}

@@ -10,6 +10,7 @@ import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { AgentEditor } from './agent-editor'
+import { langTag } from '../../lib/voice-text'
 
 /** Agents: a searchable list beside the editor of the open one. */
 export function AgentsScreen() {
@@ -96,7 +97,7 @@ export function AgentsScreen() {
                   ) : null}
                 </span>
                 <span className="item-meta">
-                  <span className="tag">{agent.lang.toUpperCase()}</span> {agent.voiceRecord.name}
+                  <span className="tag">{langTag(agent.lang, t)}</span> <bdi>{agent.voiceRecord.name}</bdi>
                 </span>
               </button>
             </li>

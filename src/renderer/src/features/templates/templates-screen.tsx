@@ -77,7 +77,7 @@ export function TemplatesScreen() {
             </h2>
             <p className="template-meta">
               <span className="tag">{t(template.lang === 'ar' ? 'lang.ar' : 'lang.en')}</span>
-              <span>{template.voice}</span>
+              <bdi>{template.voice}</bdi>
             </p>
             <p className="template-description" dir="auto">
               {template.description}

@@ -3,7 +3,7 @@ import { DELIVERY_STATUSES } from '../../../../shared/api/webhooks'
 import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
-import { formatDateTime } from '../../lib/format'
+import { formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectDeliveries, selectLocale } from '../../store/selectors'
 import { DELIVERIES_PAGE_SIZE, type DeliveryStatus } from '../../store/webhooks-slice'
@@ -171,7 +171,7 @@ export function WebhooksScreen() {
                 {detail.attemptLog.map((attempt) => (
                   <li key={attempt.attempt} className={attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'bad'}>
                     <div>
-                      <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} · {Math.round(attempt.latencyMs)} ms
+                      <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} · {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
                     </div>
                     {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
                     {attempt.responseExcerpt ? (
