@@ -31,7 +31,7 @@ export async function benchWebhooks(): Promise<Record<string, unknown>> {
   const receiver = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], { env: { ...process.env, BARE_BODY: '' }, stdio: ['ignore', 'pipe', 'inherit'] })
   const receiverUrl = await new Promise<string>((resolve, reject) => {
     let output = ''
-    receiver.stdout!.on('data', (chunk: Buffer) => {
+    receiver.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString()
       const match = output.match(/listening on (http:\/\/\S+)/)
       if (match) resolve(match[1]!)

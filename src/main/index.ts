@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { pino } from 'pino'
 import { IPC_EVENT_CHANNEL } from '../shared/ipc/operations'
 import { createRuntime, type Runtime } from '../service/runtime'
+import { installUnhandledRejectionGuard } from '../service/unhandled-rejection-guard'
 import { createMainWindow, isOwnWindowFrame, type RendererSource } from './create-window'
 import { loadDesktopSecretKey } from './desktop-secret-key'
 import { registerOperations } from './register-operations'
@@ -25,6 +26,7 @@ function electronSqliteBinding(): string | undefined {
 }
 
 const log = pino({ level: process.env.VOICEDESK_LOG_LEVEL ?? 'warn' }, pino.destination(2))
+installUnhandledRejectionGuard(() => log)
 let runtime: Runtime | undefined
 const windows = new Set<BrowserWindow>()
 

@@ -13,6 +13,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from
 import { defaultDataDir } from './data-dir'
 import { DATABASE_FILE, DataFolderError, SECRET_KEY_FILE, prepareDataFolder } from './data-folder'
 import { findRunningServices } from './running-services'
+import { installUnhandledRejectionGuard } from './unhandled-rejection-guard'
 
 const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with the /v1 service.
 
@@ -185,6 +186,7 @@ async function serve(values: Values): Promise<void> {
 
   // Handlers go in first: a supervisor may signal while the service starts, or as soon as it sees the banner.
   let runtime: Runtime | undefined
+  installUnhandledRejectionGuard(() => runtime?.log)
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) {
@@ -369,7 +371,7 @@ function parseArgsError(error: NodeJS.ErrnoException): UsageError | undefined {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1]
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return new UsageError(`Unknown option ${option} (see voicedesk --help)`)
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return new UsageError(`${option} needs a value (see voicedesk --help)`)
-  return new UsageError(error.message.split('\n')[0]!)
+  return new UsageError(error.message.split('\n')[0])
 }
 
 const COMMANDS = 'serve, keys, ai-engine or webhook-secret'
@@ -410,6 +412,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => {
+void main(process.argv.slice(2)).then((code) => {
   if (code >= 0) process.exitCode = code
 })

@@ -10,10 +10,14 @@ import packageJson from '../../package.json'
 import type { AiContentEngine } from '../engines/ai-content/ai-content-engine'
 import { createEspeakTtsEngine, type TtsEngine } from '../engines/tts/tts-engine'
 import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handler'
+import { removeLeftoverPartialMedia } from '../jobs/handlers/partial-media-files'
 import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
 import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
+import { isDeadLeaseOwner } from '../jobs/lease-owner'
+import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-full-condition'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore, type Store } from '../store/store'
+import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
 import { buildHttpApp } from './http/build-app'
 import type { IpcEvent } from '../shared/ipc/operations'
@@ -27,6 +31,8 @@ import type { Caller, OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
 import { storeJobWebhook } from './ops/webhooks'
 import { createAiContentEngine } from './ai-content-settings'
+import { effectiveCorsOrigins } from './cors-settings'
+import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
 import { DATABASE_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
@@ -69,7 +75,7 @@ export interface RuntimeConfig {
     graceMs?: number
   }
   /** Webhook sender settings (defaults: 256 attempts in flight, 10 s each, the 8-try schedule), and hooks. */
-  webhooks?: Pick<WebhookSenderOptions, 'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher'> & {
+  webhooks?: Pick<WebhookSenderOptions, 'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher' | 'lookup'> & {
     /** How long stop() waits for attempts in flight. */
     graceMs?: number
   }
@@ -96,6 +102,8 @@ export interface RuntimeConfig {
    * of a database that went missing (refused otherwise: see prepareDataFolder).
    */
   forceNew?: boolean
+  /** When a full disk counts as having room again (default: 8 MiB free, checked from 0.25 s to every 5 s). */
+  diskFull?: Pick<DiskFullConditionOptions, 'minFreeBytes' | 'firstCheckMs' | 'maxCheckMs'>
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
   now?: () => Date
@@ -124,6 +132,8 @@ export interface Runtime {
   readonly webhookSender: WebhookSender
   readonly app: FastifyInstance
   readonly bootstrap: Bootstrap
+  /** Whether the data folder's disk is full now (see DiskFullCondition); shared by the runner, the sender and /v1. */
+  readonly diskFull: DiskFullCondition
   /** The service log given in the config (silent by default). */
   readonly log: Logger
   /** The identity the operator UI acts with: the app's own key record in the default project. */
@@ -162,8 +172,26 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const appCaller = ensureAppIdentity(store, now(), bootstrap)
     const sip = store.settings.get('sip', SipSettingsSchema) ?? DEFAULT_SIP_SETTINGS
     const log = config.log ?? pino({ level: 'silent' })
+    // The same failure again within a minute is counted, not written again (a full disk fails every request).
+    const errorLog = new RepeatedErrorLog(log)
     const mediaDir = join(config.dataDir, MEDIA_FOLDER)
     mkdirSync(mediaDir, { recursive: true })
+    // One line when the disk fills, one when it has room again: not one per failed write.
+    const diskFull = new DiskFullCondition({
+      ...config.diskFull,
+      directory: config.dataDir,
+      onEnter: (error) =>
+        log.error(
+          { code: (error as { code?: string }).code, dataDir: config.dataDir },
+          "disk full: the data folder's disk has no room; reads go on, writes answer 507 and jobs wait until space is freed",
+        ),
+      onLeave: () => log.warn({ dataDir: config.dataDir }, 'disk full no more: writes and jobs resume'),
+    })
+    // Half-written media a crash or a full disk left behind. Another live process on the same
+    // folder may be writing its own right now: then only those older than a try are removed.
+    const tryMs = (config.jobs?.timeoutMs ?? 120_000) + 30_000
+    const othersRunning = store.jobs.pendingLeaseOwners().some((owner) => !isDeadLeaseOwner(owner, ''))
+    removeLeftoverPartialMedia(mediaDir, othersRunning ? { olderThanMs: tryMs } : {})
     const port = config.port ?? DEFAULT_PORT
     const host = config.host ?? DEFAULT_HOST
     let baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
@@ -182,7 +210,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     let aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
     let runner: JobRunner | undefined
     const events = new OperatorEventHub((error, eventType) =>
-      log.error({ err: error, eventType }, 'a listener of operator events failed'),
+      errorLog.error({ err: error, eventType }, 'a listener of operator events failed'),
     )
     const jobChanged = (job: JobRecord) =>
       events.emit((): IpcEvent | undefined => {
@@ -207,17 +235,20 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
             },
       )
     const signing = webhookSigningSettings(store, secrets)
+    const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const webhookSender = new WebhookSender({
       deliveries: store.webhookDeliveries,
       secrets,
       signingSecret: signing.signingSecret,
+      addressPolicy: webhookAddresses,
       ...config.webhooks,
       now: () => now().getTime(),
       onAttempt: (delivery, attempt, outcome) => {
         config.webhooks?.onAttempt?.(delivery, attempt, outcome)
         deliveryAttempted(delivery, attempt, outcome)
       },
-      onError: (error, delivery) => log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed inside VoiceDesk'),
+      diskFull,
+      onError: (error, delivery) => errorLog.error({ err: error, deliveryId: delivery?.id }, 'webhook attempt failed inside VoiceDesk'),
     })
     const context: OpsContext = {
       store,
@@ -226,6 +257,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       sip,
       now,
       agentEnvelopes: new ReadCache(() => store.changeVersion()),
+      webhookAddresses,
       baseUrl: () => baseUrl,
       jobEnqueued: (job) => {
         jobChanged(job) // first: waking the runner may start the job at once, and "started" must follow "queued"
@@ -245,7 +277,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       },
       ...config.jobs,
       timestamp: () => now().toISOString(),
-      onError: (error, job) => log.error({ err: error, jobId: job.id, type: job.type }, 'job failed'),
+      diskFull,
+      onError: (error, job) => errorLog.error({ err: error, jobId: job?.id, type: job?.type }, 'job failed'),
       onJobStarted: (job) => {
         config.jobs?.onJobStarted?.(job)
         jobChanged(job)
@@ -272,6 +305,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           voiceSamples,
           webhookSigning: () => signing.signingSecret() !== undefined,
           queueCounts: () => store.jobs.queueCounts(),
+          cliCorsOrigins: config.corsOrigins,
           aiContentEngineChanged: () => {
             aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
           },
@@ -280,13 +314,21 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       }
       return table
     }
+    // The setting is read again only after a write to the database (this process's or another's).
+    const corsSetting = new ReadCache<readonly string[]>(() => store.changeVersion(), 1)
+    const corsOrigins = config.corsOrigins?.length
+      ? () => config.corsOrigins!
+      : () => corsSetting.get('origins', () => effectiveCorsOrigins(store, undefined).origins)!
     const uiToken = randomBytes(32).toString('base64url')
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context),
       version: VERSION,
-      log,
+      log: errorLog,
       mediaDir,
+      diskFull,
+      hosts: { listenHost: host, allowedHosts: config.allowedHosts },
+      corsOrigins,
       operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
     })
     runner.start()
@@ -301,6 +343,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       webhookSender,
       app,
       bootstrap,
+      diskFull,
       log,
       appCaller,
       events,
@@ -321,7 +364,9 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           await webhookSender.stop(config.webhooks?.graceMs)
           closing = true // a voice sample asked for now must not start the engine again
           await (await ttsEngine?.catch(() => undefined))?.close()
+          diskFull.close()
           store.close()
+          errorLog.close()
         })()),
     }
   } catch (error) {

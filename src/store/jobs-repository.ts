@@ -244,9 +244,9 @@ export class JobsRepository {
     return row && toRecord(row)
   }
 
-  /** Runs `work` in one transaction (nested calls join the outer one). */
+  /** Runs `work` in one IMMEDIATE transaction (see Store.transaction; nested calls join the outer one). */
   inTransaction<T>(work: () => T): T {
-    return this.db.transaction(work)()
+    return this.db.transaction(work).immediate()
   }
 
   /** Leases the oldest runnable job to `owner` until `leaseUntil` (ms), or answers undefined. */

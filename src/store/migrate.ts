@@ -15,12 +15,19 @@ export class DatabaseTooNewError extends Error {
 /**
  * Applies every migration newer than the database, each in its own transaction, and
  * records it in `schema_migrations`. A database from a newer build is refused, never touched.
+ * When none is pending nothing is written (a start on a full disk still opens). Each
+ * transaction is IMMEDIATE and checks the version again under the write lock, so two
+ * processes starting together on one data folder apply each migration once.
  */
 export function migrate(db: Database, migrations: readonly Migration[]): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
-  )`)
-  const current = (db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null }).version ?? 0
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").pluck()
+  if (!hasTable.get()) {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
+    )`)
+  }
+  const currentVersion = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').pluck()
+  const current = (currentVersion.get() as number | null) ?? 0
   const newest = migrations.at(-1)?.version ?? 0
   if (current > newest) throw new DatabaseTooNewError(current, newest)
 
@@ -28,11 +35,15 @@ export function migrate(db: Database, migrations: readonly Migration[]): number[
   const applied: number[] = []
   for (const migration of migrations) {
     if (migration.version <= current) continue
-    db.transaction(() => {
-      db.exec(migration.sql)
-      record.run(migration.version, migration.name, new Date().toISOString())
-    })()
-    applied.push(migration.version)
+    const appliedHere = db
+      .transaction(() => {
+        if (((currentVersion.get() as number | null) ?? 0) >= migration.version) return false // another process did
+        db.exec(migration.sql)
+        record.run(migration.version, migration.name, new Date().toISOString())
+        return true
+      })
+      .immediate()
+    if (appliedHere) applied.push(migration.version)
   }
   return applied
 }

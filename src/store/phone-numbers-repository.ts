@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3'
+import { holdsControlCharacter } from '../shared/text/control-characters'
 import { likePattern } from './json-column'
 
 export interface PhoneNumberRecord {
@@ -122,8 +123,9 @@ export class PhoneNumbersRepository {
       voiceAgentId: filter.voiceAgentId ?? null,
       search: filter.search ? likePattern(filter.search) : null,
     }
-    const rows = this.statements.page.all({ ...bound, limit, offset }) as PhoneNumberRow[]
     const total = (this.statements.countAll.get(projectId) as { count: number }).count
+    if (filter.search !== undefined && holdsControlCharacter(filter.search)) return { records: [], total, filtered: 0 }
+    const rows = this.statements.page.all({ ...bound, limit, offset }) as PhoneNumberRow[]
     const filtered = (this.statements.countFiltered.get(bound) as { count: number }).count
     return { records: rows.map(toView), total, filtered }
   }

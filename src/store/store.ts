@@ -25,7 +25,11 @@ export interface Store {
    * for caches of derived reads.
    */
   changeVersion(): string
-  /** Runs `work` in one transaction: all of it is written, or none. */
+  /**
+   * Runs `work` in one transaction: all of it is written, or none. The transaction takes the
+   * write lock as it begins (IMMEDIATE), waiting up to the busy timeout: one that read first
+   * and upgraded later would fail with SQLITE_BUSY_SNAPSHOT when another process wrote meanwhile.
+   */
   transaction<T>(work: () => T): T
   close(): void
 }
@@ -56,7 +60,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}): Stor
     settings: new SettingsRepository(db),
     webhookDeliveries: new WebhookDeliveriesRepository(db),
     changeVersion,
-    transaction: (work) => db.transaction(work)(),
+    transaction: (work) => db.transaction(work).immediate(),
     close: () => {
       if (db.open) db.close()
     },

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3'
 import { z } from 'zod'
+import { holdsControlCharacter } from '../shared/text/control-characters'
 import { likePattern, readJsonColumn } from './json-column'
 
 export interface VoiceAgentRecord {
@@ -183,8 +184,9 @@ export class VoiceAgentsRepository {
       search: filter.search ? likePattern(filter.search) : null,
       exact: filter.search ?? null,
     }
-    const rows = this.statements.page.all({ ...bound, limit, offset }) as VoiceAgentRow[]
     const total = (this.statements.countAll.get(projectId) as { count: number }).count
+    if (filter.search !== undefined && holdsControlCharacter(filter.search)) return { records: [], total, filtered: 0 }
+    const rows = this.statements.page.all({ ...bound, limit, offset }) as VoiceAgentRow[]
     const filtered = (this.statements.countFiltered.get(bound) as { count: number }).count
     return { records: rows.map(toRecord), total, filtered }
   }

@@ -91,6 +91,7 @@ export class WebhookDeliveriesRepository {
     | 'insertAttempt'
     | 'afterAttempt'
     | 'release'
+    | 'giveUp'
     | 'leaseOwners'
     | 'releaseOwner'
     | 'nextDueAt'
@@ -123,6 +124,11 @@ export class WebhookDeliveriesRepository {
         WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
       release: db.prepare(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = @now,
           attempts = max(attempts - 1, 0), round_attempts = max(round_attempts - 1, 0)
+        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+      // The claim that found the delivery out of tries made no attempt: it is not counted.
+      giveUp: db.prepare(`UPDATE webhook_deliveries SET status = 'EXHAUSTED', next_attempt_at = NULL, lease_owner = NULL,
+          lease_expires_at = NULL, attempts = max(attempts - 1, 0), round_attempts = max(round_attempts - 1, 0),
+          last_error = @error, updated_at = @updatedAt
         WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
       leaseOwners: db.prepare(`SELECT DISTINCT lease_owner FROM webhook_deliveries INDEXED BY webhook_deliveries_due
         WHERE status = 'PENDING' AND lease_owner IS NOT NULL`).pluck(),
@@ -158,7 +164,8 @@ export class WebhookDeliveriesRepository {
   /**
    * Journals attempts and moves their deliveries on, all in one transaction (one commit for
    * a burst of answers). A delivery whose lease was lost meanwhile (another sender took it)
-   * keeps its state; its attempt is journaled all the same.
+   * keeps its state; its attempt is journaled all the same. IMMEDIATE, like every write
+   * transaction (see Store.transaction).
    */
   recordAttempts(owner: string, entries: { attempt: AttemptRecord; outcome: AttemptOutcome }[], updatedAt: string): void {
     this.db.transaction(() => {
@@ -174,12 +181,17 @@ export class WebhookDeliveriesRepository {
           updatedAt,
         })
       }
-    })()
+    }).immediate()
   }
 
   /** Gives a delivery back, due at `now`, without counting its attempt (the sender stopped mid-way). */
   release(id: string, owner: string, now: number): void {
     this.statements.release.run({ id, owner, now })
+  }
+
+  /** Ends a claimed delivery EXHAUSTED without an attempt (its tries were used up by attempts a crash cut off). */
+  giveUp(id: string, owner: string, error: string, updatedAt: string): void {
+    this.statements.giveUp.run({ id, owner, error, updatedAt })
   }
 
   pendingLeaseOwners(): string[] {
@@ -207,7 +219,7 @@ export class WebhookDeliveriesRepository {
     return this.db.transaction(() => {
       if (this.statements.redeliver.run({ id, projectId, now, updatedAt }).changes === 1) return this.findById(id)
       return this.findInProject(id, projectId) ? ('in-flight' as const) : undefined
-    })()
+    }).immediate()
   }
 
   /** A page of the project's deliveries, newest first, with the counts a list shows. */

@@ -1,8 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
 import { isDeadLeaseOwner, leaseOwnerName } from '../jobs/lease-owner'
+import { DiskFullCondition } from '../store/disk-full-condition'
+import { storageFailureOf } from '../store/storage-errors'
 import type { SecretBox } from '../store/secret-box'
 import type { AttemptOutcome, AttemptRecord, DeliveryRecord, WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository'
+import { guardedConnector, REFUSED_ADDRESS_CODE, type Lookup } from './guarded-connector'
 import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from './retry-schedule'
+import { WebhookAddressPolicy } from './webhook-address-policy'
 import { signingKeyOf, signWebhook } from './webhook-signature'
 
 /** How much of a receiver's answer the journal keeps. */
@@ -25,9 +30,24 @@ export interface WebhookSenderOptions {
   onAttempt?: (delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome) => void
   /** Called when an attempt starts, for latency measurements. */
   onAttemptStarted?: (delivery: DeliveryRecord) => void
-  onError?: (error: unknown, delivery: DeliveryRecord) => void
-  /** An undici dispatcher to send through; the sender's own keep-alive pool by default. */
+  /** A fault of VoiceDesk, for the log (`delivery` when one is concerned). */
+  onError?: (error: unknown, delivery?: DeliveryRecord) => void
+  /**
+   * The data folder's disk-full state, shared with the runtime: while it lasts no delivery is
+   * claimed, and answered attempts wait for space to be journaled (their deliveries stay leased).
+   */
+  diskFull?: DiskFullCondition
+  /** Wait before a write that found the database busy (another process) is tried again. */
+  busyRetryMs?: number
+  /**
+   * An undici dispatcher to send through; the sender's own keep-alive pool by default. Only
+   * that pool applies `addressPolicy`: a dispatcher passed in is trusted as it is.
+   */
   dispatcher?: Dispatcher
+  /** Which addresses may be connected to (link-local and metadata ones are refused by default). */
+  addressPolicy?: WebhookAddressPolicy
+  /** How host names are resolved (dns.lookup by default); tests resolve names of their own. */
+  lookup?: Lookup
 }
 
 interface AttemptResult {
@@ -52,6 +72,7 @@ export class WebhookSender {
   private journalQueue: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }[] = []
   private journalWritten: Promise<void> | undefined
   private wakeScheduled = false
+  private waitingForSpace = false
   private started = false
   private stopping = false
   private readonly concurrency: number
@@ -59,6 +80,8 @@ export class WebhookSender {
   private readonly retryDelays: readonly number[]
   private readonly now: () => number
   private readonly random: () => number
+  private readonly diskFull: DiskFullCondition
+  private readonly busyRetryMs: number
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.concurrency = options.concurrency ?? 256
@@ -66,14 +89,29 @@ export class WebhookSender {
     this.retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
     this.now = options.now ?? Date.now
     this.random = options.random ?? Math.random
+    this.diskFull = options.diskFull ?? new DiskFullCondition()
+    this.busyRetryMs = options.busyRetryMs ?? 1_000
+  }
+
+  /** Tries in all per round: the first, then one after each wait of the schedule. */
+  private get triesPerRound(): number {
+    return this.retryDelays.length + 1
   }
 
   private loadClient() {
-    return (this.client ??= import('undici').then(({ Agent, request }) => ({
+    return (this.client ??= import('undici').then(({ Agent, buildConnector, request }) => ({
       request,
       dispatcher:
         this.options.dispatcher ??
-        new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, keepAliveTimeout: 4_000 }),
+        new Agent({
+          connect: guardedConnector(buildConnector, this.options.addressPolicy ?? new WebhookAddressPolicy(), {
+            timeout: this.timeoutMs,
+            lookup: this.options.lookup,
+          }),
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+          keepAliveTimeout: 4_000,
+        }),
     })))
   }
 
@@ -81,23 +119,81 @@ export class WebhookSender {
   start(): void {
     if (this.started) return
     this.started = true
-    for (const owner of this.options.deliveries.pendingLeaseOwners()) {
-      if (isDeadLeaseOwner(owner, this.owner)) this.options.deliveries.releaseLeasesOf(owner, this.now())
+    try {
+      for (const owner of this.options.deliveries.pendingLeaseOwners()) {
+        if (isDeadLeaseOwner(owner, this.owner)) this.options.deliveries.releaseLeasesOf(owner, this.now())
+      }
+    } catch (error) {
+      // A full disk or a busy database at start-up: dead senders' deliveries fall due when their leases run out.
+      this.noteStorageFailure(error)
     }
     this.wake()
   }
 
-  /** Starts due deliveries in free slots. Cheap: called whenever a delivery is stored. */
+  /** Starts due deliveries in free slots. Cheap: called whenever a delivery is stored. Never throws. */
   wake(): void {
     if (!this.started || this.stopping) return
+    if (this.diskFull.isFull) return this.resumeWhenSpaceIsBack()
     clearTimeout(this.timer)
     this.timer = undefined
-    const free = this.concurrency - this.inFlight.size
-    if (free > 0) {
-      const now = this.now()
-      for (const delivery of this.options.deliveries.claimDue(this.owner, now, now + this.timeoutMs + 30_000, free)) this.send(delivery)
+    try {
+      const free = this.concurrency - this.inFlight.size
+      if (free > 0) {
+        const now = this.now()
+        for (const delivery of this.options.deliveries.claimDue(this.owner, now, now + this.timeoutMs + 30_000, free)) {
+          if (delivery.roundAttempts > this.triesPerRound) this.giveUp(delivery)
+          else this.send(delivery)
+        }
+      }
+      if (this.inFlight.size < this.concurrency) this.scheduleNextDue()
+    } catch (error) {
+      if (this.noteStorageFailure(error) === 'disk-full') return this.resumeWhenSpaceIsBack()
+      clearTimeout(this.timer)
+      this.timer = setTimeout(() => this.wake(), this.busyRetryMs)
+      this.timer.unref()
     }
-    if (this.inFlight.size < this.concurrency) this.scheduleNextDue()
+  }
+
+  /**
+   * Tries are counted when a delivery is claimed, so one whose attempts were all cut off by a
+   * crash (the process died while sending, every time) ends EXHAUSTED instead of going round forever.
+   */
+  private giveUp(delivery: DeliveryRecord): void {
+    const tries = this.triesPerRound
+    this.options.deliveries.giveUp(
+      delivery.id,
+      this.owner,
+      `VoiceDesk stopped during each of the last ${tries} tries (a crash or a kill) before an answer was journaled; no more tries`,
+      new Date(this.now()).toISOString(),
+    )
+  }
+
+  /** Tells the disk-full condition, or the log (a fault); answers which storage failure it was. */
+  private noteStorageFailure(error: unknown, delivery?: DeliveryRecord): 'disk-full' | 'busy' | undefined {
+    const failure = storageFailureOf(error)
+    if (failure === 'disk-full') this.diskFull.report(error)
+    else if (failure === undefined) this.reportFault(error, delivery)
+    return failure
+  }
+
+  private reportFault(error: unknown, delivery?: DeliveryRecord): void {
+    try {
+      this.options.onError?.(error, delivery)
+    } catch {
+      // A failing logger must not stop the sender.
+    }
+  }
+
+  /** One wake once the disk has room again, after the held journal writes (setImmediate). */
+  private resumeWhenSpaceIsBack(): void {
+    if (this.waitingForSpace) return
+    this.waitingForSpace = true
+    void this.diskFull.whenSpaceIsBack(this.stopController.signal).then(() =>
+      setImmediate(() => {
+        this.waitingForSpace = false
+        this.wake()
+      }),
+    )
   }
 
   get attemptsInFlight(): number {
@@ -144,7 +240,7 @@ export class WebhookSender {
 
   private send(delivery: DeliveryRecord): void {
     const done = this.attempt(delivery)
-      .catch((error: unknown) => this.options.onError?.(error, delivery))
+      .catch((error: unknown) => this.reportFault(error, delivery))
       .finally(() => {
         this.inFlight.delete(delivery.id)
         this.wakeSoon()
@@ -160,7 +256,11 @@ export class WebhookSender {
     const latencyMs = Math.round((performance.now() - started) * 100) / 100
     if (this.stopController.signal.aborted && result.statusCode === null) {
       // Cut off by shutdown, not by the receiver: the attempt does not count.
-      this.options.deliveries.release(delivery.id, this.owner, this.now())
+      try {
+        this.options.deliveries.release(delivery.id, this.owner, this.now())
+      } catch (error) {
+        this.noteStorageFailure(error, delivery) // left leased: sent again when the lease runs out
+      }
       return
     }
     const attempt: AttemptRecord = { deliveryId: delivery.id, attempt: delivery.attempts, startedAt, latencyMs, ...result }
@@ -170,26 +270,45 @@ export class WebhookSender {
   /**
    * Queues an answered attempt for the journal; resolves once it is written. Answers that come
    * in together (a burst to a fast receiver) share one transaction. Until then the delivery
-   * stays leased, so a crash in between only means it is sent again.
+   * stays leased, so a crash in between only means it is sent again. Never rejects.
    */
   private journal(entry: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }): Promise<void> {
     this.journalQueue.push(entry)
-    this.journalWritten ??= new Promise<void>((resolve, reject) => {
+    this.journalWritten ??= new Promise<void>((resolve) => {
       setImmediate(() => {
         const batch = this.journalQueue
         this.journalQueue = []
         this.journalWritten = undefined
-        try {
-          this.options.deliveries.recordAttempts(this.owner, batch, new Date(this.now()).toISOString())
-        } catch (error) {
-          reject(error)
-          return
-        }
-        resolve()
-        for (const { delivery, attempt, outcome } of batch) this.options.onAttempt?.(delivery, attempt, outcome)
+        void this.writeJournal(batch).then(resolve)
       })
     })
     return this.journalWritten
+  }
+
+  /**
+   * Journals a batch. A full disk makes it wait for space, a busy database for busyRetryMs,
+   * then it writes again; meanwhile the deliveries stay leased. Given up on shutdown or a
+   * fault: the deliveries are then sent again once their leases run out (at least once).
+   */
+  private async writeJournal(batch: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }[]): Promise<void> {
+    for (;;) {
+      try {
+        this.options.deliveries.recordAttempts(this.owner, batch, new Date(this.now()).toISOString())
+        break
+      } catch (error) {
+        const failure = this.noteStorageFailure(error, batch[0]?.delivery)
+        if (failure === undefined || this.stopController.signal.aborted) return
+        if (failure === 'disk-full') await this.diskFull.whenSpaceIsBack(this.stopController.signal)
+        else await sleep(this.busyRetryMs, undefined, { signal: this.stopController.signal, ref: false }).catch(() => undefined)
+      }
+    }
+    for (const { delivery, attempt, outcome } of batch) {
+      try {
+        this.options.onAttempt?.(delivery, attempt, outcome)
+      } catch (error) {
+        this.reportFault(error, delivery)
+      }
+    }
   }
 
   private outcomeOf(delivery: DeliveryRecord, result: AttemptResult): AttemptOutcome {
@@ -264,6 +383,7 @@ const NETWORK_ERRORS: Record<string, string> = {
 function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `No answer within ${Math.round(timeoutMs / 100) / 10} s`
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code
+  if (code === REFUSED_ADDRESS_CODE && error instanceof Error) return error.message
   const known = code === undefined ? undefined : NETWORK_ERRORS[code]
   if (known) return `${known} (${code})`
   const message = error instanceof Error ? error.message : String(error)

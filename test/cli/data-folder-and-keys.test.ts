@@ -2,7 +2,7 @@
 // folders it cannot use, a database gone missing, private file modes, weak VOICEDESK_API_KEYs,
 // and `keys create` saying where the key went and whether anything serves it.
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { LISTENING, assertCliBuilt, runCli, spawnCli, startServe, type RunningServe } from '../helpers/spawn-cli'
@@ -118,12 +118,24 @@ describe('a database gone missing', () => {
 })
 
 describe('file modes', () => {
-  it('makes a new data folder private: folders 0700, database, WAL, SHM and key 0600', async () => {
+  it('makes a new data folder private: folders 0700; database, WAL, SHM, key and job audio 0600', async () => {
     const dataDir = join(makeTempDir(), 'fresh')
-    const server = await startServe(dataDir)
+    const key = 'mode_test_0123456789abcdef'
+    const server = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: key } })
     expect(modeOf(dataDir)).toBe('700')
     expect(modeOf(join(dataDir, 'media'))).toBe('700')
     for (const file of ['voicedesk.db', 'voicedesk.db-wal', 'voicedesk.db-shm', 'secret.key']) expect(modeOf(join(dataDir, file)), file).toBe('600')
+
+    const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' }
+    const voices = (await (await fetch(`${server.url}/v1/voices`, { headers })).json()) as { data: { id: string }[] }
+    const created = await fetch(`${server.url}/v1/jobs/text-to-speech`, { method: 'POST', headers, body: JSON.stringify({ voiceId: voices.data[0]!.id, text: 'Private audio.' }) })
+    const jobId = ((await created.json()) as { data: { id: string } }).data.id
+    await expect
+      .poll(async () => ((await (await fetch(`${server.url}/v1/jobs?jobId=${jobId}`, { headers })).json()) as { data: { status: string } }).data.status, { timeout: 20_000 })
+      .toBe('COMPLETED')
+    const audio = readdirSync(join(dataDir, 'media')).filter((name) => name.endsWith('.wav'))
+    expect(audio).toHaveLength(1)
+    expect(modeOf(join(dataDir, 'media', audio[0]!))).toBe('600')
     await stop(server)
   })
 

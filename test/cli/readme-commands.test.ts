@@ -98,8 +98,8 @@ describe("README's two commands", () => {
     let output = ''
     const child = spawn('bash', ['-c', RUN_COMMAND], { cwd: checkout, env: childEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     running.push(child)
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
     const banner = await waitForBanner(child, () => output, 120_000)
 
     expect(banner).toContain(`listening on http://127.0.0.1:${port}`)

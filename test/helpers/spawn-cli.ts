@@ -86,8 +86,8 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): CliProcess
   children.add(child)
   let out = ''
   let err = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk))
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk))
   let exit: Exit | undefined
   // 'close' rather than 'exit': by then stdout and stderr are fully read.
   const closed = new Promise<Exit>((resolve, reject) => {
@@ -127,12 +127,12 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): CliProcess
         }, timeoutMs)
         const cleanup = () => {
           clearTimeout(timer)
-          child.stdout!.off('data', onData)
+          child.stdout.off('data', onData)
           child.off('close', onClose)
         }
         if (check()) return
         // Listen before re-checking for exit, so no chunk or close is missed.
-        child.stdout!.on('data', onData)
+        child.stdout.on('data', onData)
         child.once('close', onClose)
         if (exit) onClose()
       }),
@@ -149,7 +149,7 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): CliProcess
           },
           (error: unknown) => {
             clearTimeout(timer)
-            reject(error as Error)
+            reject(error)
           },
         )
       }),

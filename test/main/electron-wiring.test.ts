@@ -3,7 +3,6 @@
  * (vi.mock below), the one thing here that is not real. The handler table behind the IPC
  * handlers is the real one, on a real runtime with a temp SQLite file.
  */
-import { EventEmitter } from 'node:events'
 import { pathToFileURL } from 'node:url'
 import type { BrowserWindow as ElectronBrowserWindow, BrowserWindowConstructorOptions, IpcMainInvokeEvent } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'

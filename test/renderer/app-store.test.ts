@@ -38,15 +38,18 @@ function fakeService(total: number) {
     calls.push({ name, input })
     // The answer is what the service holds when the request arrives; it lands later.
     let jobs: JobListItem[] = []
+    let filtered = total
     if (name === 'jobs.list') {
-      const { skip = 1, take = 10 } = input as { skip?: number; take?: number }
-      const start = (skip - 1) * take
-      jobs = Array.from({ length: Math.max(0, Math.min(take, total - start)) }, (_, at) => jobRow(start + at, statusOf(start + at)))
+      const { skip = 1, take = 10, status } = input as { skip?: number; take?: number; status?: JobListItem['status'] }
+      const all = Array.from({ length: total }, (_, index) => jobRow(index, statusOf(index)))
+      const matching = status === undefined ? all : all.filter((job) => job.status === status)
+      filtered = matching.length
+      jobs = matching.slice((skip - 1) * take, skip * take)
     }
     return new Promise((resolve, reject) => {
       pending.push(() => {
         if (name === 'jobs.list') {
-          resolve({ jobs, total, filtered: total } as IpcOutput<N>)
+          resolve({ jobs, total, filtered } as IpcOutput<N>)
         } else if (name === 'agents.list') {
           resolve({ agents: [agentFixture()], total: 1, filtered: 1 } as IpcOutput<N>)
         } else reject(new OperatorError({ code: 'NOT_FOUND', message: `no ${name}` }))
@@ -63,6 +66,15 @@ function fakeService(total: number) {
       while (pending.length > 0) {
         pending.splice(0).forEach((answer) => answer())
         await new Promise((resolve) => setTimeout(resolve, 0))
+      }
+    },
+    /** Answers the newest request first, so an older answer lands last (as a slow round trip can). */
+    async flushNewestFirst() {
+      while (pending.length > 0) {
+        for (const answer of pending.splice(0).reverse()) {
+          answer()
+          await new Promise((resolve) => setTimeout(resolve, 0))
+        }
       }
     },
   }
@@ -112,14 +124,20 @@ describe('the jobs slice', () => {
 
   it('drops answers to a query that has since changed', async () => {
     const service = fakeService(500)
+    service.setStatus((index) => (index % 5 === 0 ? 'FAILED' : 'COMPLETED'))
     const store = createAppStore({ call: service.call })
     store.getState().showJobPages([1])
     store.getState().setJobsQuery({ status: 'FAILED', search: 'x' })
-    await service.flush()
+    // The answer to the unfiltered query lands after the filtered one: it must not overwrite it.
+    await service.flushNewestFirst()
     const lists = service.calls.filter((call) => call.name === 'jobs.list')
     expect(lists).toHaveLength(2)
     expect(lists[1]!.input).toMatchObject({ status: 'FAILED', search: 'x', skip: 1 })
     expect(store.getState().jobs.generation).toBe(1)
+    const page = store.getState().jobs.pages[1] ?? []
+    expect(page).toHaveLength(JOBS_PAGE_SIZE)
+    expect(page.every((job) => job.status === 'FAILED')).toBe(true)
+    expect(store.getState().jobs.filtered).toBe(100)
   })
 
   it('updates shown rows at once on job.changed and refetches the visible pages once per burst', async () => {

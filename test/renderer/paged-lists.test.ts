@@ -45,7 +45,7 @@ function pagingService(agentCount: number, numberCount = 0) {
   let failNext = false
   const call = (<N extends IpcOperationName>(name: N, input: IpcInput<N>): Promise<IpcOutput<N>> => {
     const { take = 20, skip = 1, search } = input as { take?: number; skip?: number; search?: string }
-    calls.push({ name, input: input as Record<string, unknown> })
+    calls.push({ name, input })
     const fail = failNext
     failNext = false
     const page = <T>(rows: T[], matches: (row: T) => boolean) => {

@@ -200,6 +200,7 @@ describe('browser mode: every operation', () => {
       aiContent: { engine: 'offline' },
       webhookSigning: false,
       tts: { engine: 'espeak-ng' },
+      cors: { origins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'], source: 'default' },
     })
     const result = await ipc.call('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', apiKey: 'sk-local-secret' })
     expect(JSON.stringify(result)).not.toContain('sk-local-secret')

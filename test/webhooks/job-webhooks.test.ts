@@ -101,7 +101,7 @@ describe('job webhooks', () => {
     const [request] = await receiver.waitForRequests(1)
     // Computed here from the spec, not with the code under test.
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64')
-    const signed = `${request!.headers['webhook-id']}.${request!.headers['webhook-timestamp']}.${request!.body}`
+    const signed = `${String(request!.headers['webhook-id'])}.${String(request!.headers['webhook-timestamp'])}.${request!.body}`
     expect(request!.headers['webhook-signature']).toBe(`v1,${createHmac('sha256', key).update(signed).digest('base64')}`)
   })
 

@@ -163,7 +163,7 @@ function partsFrom(content: string, parts: readonly AiPart[], fail: (message: st
   }
   // Only the requested parts, whatever else the model added.
   const result: AiContentResult = {}
-  for (const part of parts) result[part] = checked.data[part] as string
+  for (const part of parts) result[part] = checked.data[part]
   return result
 }
 

@@ -48,7 +48,7 @@ export interface SplitText {
   hasSpeakerLabels: boolean
 }
 
-const WORD = /[\p{L}\p{M}\p{N}]+(?:['’\-][\p{L}\p{M}\p{N}]+)*/gu
+const WORD = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu
 const ENGLISH_ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd', 'jr', 'sr', 'approx', 'dept', 'fig', 'u.s', 'u.k'])
 const SPEAKER_WORDS = new Set(
   ['speaker', 'host', 'guest', 'agent', 'customer', 'caller', 'interviewer', 'interviewee', 'moderator', 'operator', 'user', 'assistant', 'المتحدث', 'المذيع', 'المذيعه', 'الضيف', 'الضيفه', 'العميل', 'الموظف', 'المتصل', 'المحاور'],

@@ -44,7 +44,7 @@ export class EspeakWorkerThread {
   start(): Promise<number> {
     if (this.stopped) return Promise.reject(new TtsEngineError('ENGINE_CLOSED', 'The TTS engine is closed'))
     this.starting ??= new Promise((resolve, reject) => {
-      const workerData: EspeakWorkerData = { espeakModulePath: this.espeakModulePath, cancelSlot: this.cancelSlot.buffer as SharedArrayBuffer }
+      const workerData: EspeakWorkerData = { espeakModulePath: this.espeakModulePath, cancelSlot: this.cancelSlot.buffer }
       const worker = new Worker(ESPEAK_WORKER_SOURCE, { eval: true, name: 'voicedesk-espeak', workerData })
       this.worker = worker
       let ready = false

@@ -9,6 +9,7 @@ export function normaliseSpeechText(text: string): string {
     text
       .normalize('NFC')
       // C0/C1 controls other than whitespace, and the BOM: never meant to be spoken.
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
       .replace(/[\u0000-\u0008\u000E-\u001F\u007F-\u009F\uFEFF]/g, '')
       .replace(/\s+/g, ' ')
       .trim()

@@ -1,8 +1,9 @@
-import { rename, writeFile } from 'node:fs/promises'
+import { rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { TtsEngineError, type TtsEngine } from '../../engines/tts/tts-engine'
 import { JobError } from '../job-error'
 import type { JobHandler } from '../job-runner'
+import { PARTIAL_SUFFIX } from './partial-media-files'
 
 /** Engine failures as job failures: a crashed or unstarted engine is worth another try, bad input is not. */
 function asJobError(error: unknown, signal: AbortSignal): unknown {
@@ -22,7 +23,9 @@ function asJobError(error: unknown, signal: AbortSignal): unknown {
 
 /**
  * Speaks a TTS job's text and writes the WAV to the media folder under the job's
- * unguessable name. The file appears whole or not at all (written aside, then renamed).
+ * unguessable name. The file appears whole or not at all (written aside, then renamed);
+ * the aside file is removed when the write fails (a full disk, an abort), so no half file
+ * holds on to the space that is short.
  */
 export function createTtsJobHandler(options: { engine: () => Promise<TtsEngine>; mediaDir: string }): JobHandler {
   return async (job, signal) => {
@@ -34,8 +37,15 @@ export function createTtsJobHandler(options: { engine: () => Promise<TtsEngine>;
       throw asJobError(error, signal)
     }
     const file = join(options.mediaDir, job.mediaFile)
-    await writeFile(`${file}.partial`, speech.wav, { signal })
-    await rename(`${file}.partial`, file)
+    const partial = file + PARTIAL_SUFFIX
+    try {
+      // 0600: a caller's audio is theirs alone, like the rest of the data folder.
+      await writeFile(partial, speech.wav, { signal, mode: 0o600 })
+      await rename(partial, file)
+    } catch (error) {
+      await rm(partial, { force: true }).catch(() => undefined)
+      throw error
+    }
     return { jobResponse: { text: job.text }, usageSeconds: speech.durationSeconds, totalCost: job.totalCost }
   }
 }

@@ -9,11 +9,18 @@ import {
 } from 'fastify-type-provider-zod'
 import { errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
-import type { Logger } from 'pino'
+import type { DiskFullCondition } from '../../store/disk-full-condition'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
+import type { ErrorLog } from '../repeated-error-log'
 import { requireApiKey } from './auth'
+import { refuseWritesWhileDiskFull } from './disk-full-gate'
+import { answerClientError } from './client-error-handler'
+import { registerCors } from './cors'
 import { createErrorHandler } from './error-handler'
+import type { HostAllowListOptions } from './host-allow-list'
+import { registerHostCheck } from './host-check'
+import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
 import { registerMediaAndPreviews } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
@@ -30,10 +37,16 @@ export interface HttpAppOptions {
   context: OpsContext
   authenticator: ApiKeyAuthenticator
   version: string
-  /** Where failures are logged; Fastify's own per-request logger stays off (it costs every request). */
-  log: Logger
+  /** Where failures are logged (repeats summarised); Fastify's own per-request logger stays off (it costs every request). */
+  log: ErrorLog
   /** The folder of job audio, served at /media/. */
   mediaDir: string
+  /** The data folder's disk-full state: a write failing for want of space enters it; while it lasts /v1 writes are 507. */
+  diskFull?: DiskFullCondition
+  /** Which Host headers are answered (the listening host, `--allowed-host`); others get 421. */
+  hosts: HostAllowListOptions
+  /** Origins that may call /v1 from a web page, read at every request that carries an Origin. */
+  corsOrigins: () => readonly string[]
   /** Browser mode of the operator UI (/ipc, /ipc/events, /app/); left out, none of it is served. */
   operator?: OperatorBridgeOptions
 }
@@ -55,7 +68,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     schemaController: { compilersFactory: ZOD_COMPILERS },
+    clientErrorHandler: answerClientError,
+    // Node would answer a request without Host a bare 400 of its own; the Host check answers it (421, in the envelope).
+    http: { requireHostHeader: false },
     // Errors the router meets before any route runs: answered in the envelope like the rest.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the reply returned is thenable, not a promise, and Fastify ignores it
     frameworkErrors: (error, _request, routeReply) => {
       const reply = routeReply as FastifyReply
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
@@ -69,20 +86,27 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorateRequest('caller', null)
+  // First of all: a request for another host (DNS rebinding) is refused before any other work.
+  registerHostCheck(app, options.hosts)
+  registerRepeatedQueryCheck(app)
+  // At the root, before /v1's key check: preflights carry no key, and errors need the headers too.
+  registerCors(app, options.corsOrigins)
 
   // JSON only: text/plain and every other type is a 415, not a string handed to validation.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string))
+      done(null, parseJsonBody(body as Buffer))
     } catch (error) {
       done(error as Error, undefined)
     }
   })
 
   app.setErrorHandler(
-    createErrorHandler((error, request) =>
-      options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
+    createErrorHandler(
+      (error, request) =>
+        options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
+      (error) => options.diskFull?.report(error),
     ),
   )
   app.setNotFoundHandler((request, reply) => {
@@ -120,6 +144,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(
     async (v1) => {
       requireApiKey(v1, options.authenticator)
+      if (options.diskFull) refuseWritesWhileDiskFull(v1, options.diskFull)
       registerVoiceAgentRoutes(v1, options.context)
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceRoutes(v1)

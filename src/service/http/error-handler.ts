@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { ERROR_STATUS, errorEnvelope, type ErrorCode, type ErrorDetail } from '../../shared/api/errors'
 import { ServiceError } from '../ops/service-error'
+import { storageServiceError } from '../ops/storage-service-error'
 
 /** Where Fastify says a validation failed, in the words of our error paths. */
 const CONTEXT_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' }
@@ -44,11 +45,23 @@ function summary(details: ErrorDetail[]): string {
 
 export type ErrorLogger = (error: unknown, request: FastifyRequest) => void
 
-/** Turns every failure into the contract's envelope; 5xx answers never carry internals. */
-export function createErrorHandler(logInternal: ErrorLogger) {
+function sendServiceError(reply: FastifyReply, error: ServiceError) {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds))
+  return reply.status(error.status).send(errorEnvelope(error.code, error.message, error.details))
+}
+
+/**
+ * Turns every failure into the contract's envelope; 5xx answers never carry internals. A
+ * full disk (507) and a busy database (503) are the data folder's state, not VoiceDesk's
+ * fault: they go to `onStorageFailure` (which logs the condition once), not to the 500 log.
+ */
+export function createErrorHandler(logInternal: ErrorLogger, onStorageFailure: (error: unknown) => void = () => {}) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ServiceError) {
-      return reply.status(error.status).send(errorEnvelope(error.code, error.message, error.details))
+    if (error instanceof ServiceError) return sendServiceError(reply, error)
+    const storage = storageServiceError(error)
+    if (storage) {
+      onStorageFailure(error)
+      return sendServiceError(reply, storage)
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = validationDetails(error)

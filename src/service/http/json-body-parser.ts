@@ -31,10 +31,23 @@ function findBodyProblem(value: unknown): { path: string; message: string } | un
 }
 
 /**
- * Parses a JSON body. Malformed JSON and `__proto__`/`constructor.prototype` keys are an
- * INVALID_JSON error; an empty body counts as no body, so optional bodies may be left out.
+ * JSON is UTF-8 (RFC 8259). Fatal, so that bytes that are not UTF-8 are refused rather than
+ * silently stored as U+FFFD; a leading byte order mark is dropped.
  */
-export function parseJsonBody(text: string): unknown {
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Parses a JSON body. Bytes that are not UTF-8, malformed JSON and `__proto__` /
+ * `constructor.prototype` keys are an INVALID_JSON error; an empty body counts as no body,
+ * so optional bodies may be left out.
+ */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  let text: string
+  try {
+    text = UTF8.decode(bytes)
+  } catch {
+    throw new ServiceError('INVALID_JSON', 'The request body is not valid UTF-8', [{ path: 'body', message: 'Invalid UTF-8 byte sequence' }])
+  }
   if (text.trim() === '') return undefined
   let value: unknown
   try {

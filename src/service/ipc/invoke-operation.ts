@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { ErrorDetail } from '../../shared/api/errors'
 import { IPC_OPERATIONS, type IpcError, type IpcOperationName, type IpcResult } from '../../shared/ipc/operations'
 import { ServiceError } from '../ops/service-error'
+import { storageServiceError } from '../ops/storage-service-error'
 import type { OperatorHandlers } from './operator-handlers'
 
 /** Where an operation's input holds what /v1 takes as its body, so `body.lang` becomes `changes.lang`. */
@@ -49,7 +50,8 @@ function summary(details: ErrorDetail[]): string {
  * Runs one operation for a transport: validates `rawInput` with the contract's input schema,
  * calls the handler, and answers an IpcResult. Never throws and never rejects: a refused
  * input is VALIDATION_ERROR with field paths, a ServiceError keeps its code, message and
- * details, an unknown operation is NOT_FOUND, and anything else is INTERNAL with a generic
+ * details, an unknown operation is NOT_FOUND, a full disk or a busy database is
+ * INSUFFICIENT_STORAGE or UNAVAILABLE (as on /v1), and anything else is INTERNAL with a generic
  * message (the error itself goes to `logInternal`, never to the caller).
  */
 export async function invokeOperation(
@@ -75,6 +77,8 @@ export async function invokeOperation(
       const message = error.code === 'VALIDATION_ERROR' && details.length > 0 ? summary(details) : error.message
       return failure(error.code, message, details)
     }
+    const storage = storageServiceError(error)
+    if (storage) return failure(storage.code, storage.message)
     try {
       logInternal(error, name)
     } catch {

@@ -1,6 +1,7 @@
 import type { IpcOperationName, IpcOutput, IpcParsedInput } from '../../shared/ipc/operations'
 import { VOICES } from '../../shared/voices'
 import type { ApiKeyRecord } from '../../store/accounts-repository'
+import { effectiveCorsOrigins, saveCorsOrigins } from '../cors-settings'
 import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../ai-content-settings'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
 import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../ops/jobs'
@@ -36,6 +37,8 @@ export interface OperatorHandlerDeps {
   webhookSigning: () => boolean
   /** Unfinished jobs: held by a runner, and waiting. */
   queueCounts: () => { running: number; waiting: number }
+  /** `--cors-origin`: when given, it beats the setting. */
+  cliCorsOrigins?: readonly string[]
   /** Called once a new AI-content engine was chosen, so the next job uses it. */
   aiContentEngineChanged: () => void
 }
@@ -70,6 +73,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     aiContent: aiContentSettingView(readAiContentSetting(store)),
     webhookSigning: deps.webhookSigning(),
     tts: { engine: 'espeak-ng' as const },
+    cors: (({ origins, source }) => ({ origins: [...origins], source }))(effectiveCorsOrigins(store, deps.cliCorsOrigins)),
   })
 
   return {
@@ -140,6 +144,10 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'settings.setAiEngine': (input) => {
       saveAiContentSetting(store, context.secrets, input)
       deps.aiContentEngineChanged()
+      return settings()
+    },
+    'settings.setCorsOrigins': (input) => {
+      saveCorsOrigins(store, input.corsOrigins)
       return settings()
     },
   }

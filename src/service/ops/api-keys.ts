@@ -1,7 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { z } from 'zod'
+import { NUL_MESSAGE } from '../../shared/api/common'
+import { holdsNul } from '../../shared/text/control-characters'
 import type { ApiKeyRecord } from '../../store/accounts-repository'
 import type { Store } from '../../store/store'
+import { storageFailureOf } from '../../store/storage-errors'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { ReadCache } from './read-cache'
 import { ServiceError } from './service-error'
@@ -146,6 +149,8 @@ function insertKey(store: Store, projectId: string, userId: string, name: string
 
 /** Creates a key; the full key is in the answer and nowhere else, ever again. */
 export function createApiKey(context: AccountsContext, projectId: string, name: string): { record: ApiKeyRecord; key: string } {
+  // The /v1 and IPC schemas refuse it already; the CLI's --name comes straight here.
+  if (holdsNul(name)) throw new ServiceError('VALIDATION_ERROR', `Invalid request: name: ${NUL_MESSAGE}`, [{ path: 'name', message: NUL_MESSAGE }])
   const project = context.store.accounts.findProject(projectId)
   if (!project) throw new ServiceError('NOT_FOUND', `No project with id ${JSON.stringify(projectId)}`)
   const userId = context.store.accounts.findLocalUserId()
@@ -239,6 +244,12 @@ export class ApiKeyAuthenticator {
     const last = this.lastTouched.get(apiKeyId) ?? 0
     if (now.getTime() - last < TOUCH_INTERVAL_MS) return
     this.lastTouched.set(apiKeyId, now.getTime())
-    this.context.store.accounts.touchKey(apiKeyId, now.toISOString())
+    try {
+      this.context.store.accounts.touchKey(apiKeyId, now.toISOString())
+    } catch (error) {
+      // Bookkeeping, not the request: a full disk or another process's write lock must not
+      // fail a read. The next touch, a minute on, tries again.
+      if (storageFailureOf(error) === undefined) throw error
+    }
   }
 }

@@ -10,10 +10,12 @@ import {
   type TtsJob,
 } from '../../shared/api/jobs'
 import { findVoice } from '../../shared/voices'
+import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
 import { searchWords, type JobRecord } from '../../store/jobs-repository'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { aiContentCost, ttsCost } from './prices'
 import { notFound, ServiceError } from './service-error'
+import { requireWebhookTarget } from './webhook-target'
 
 /** What the service answers in `model` and `systemModelKey` for the work it does itself. */
 export const JOB_MODELS = {
@@ -27,9 +29,9 @@ function unguessable(): string {
   return randomBytes(24).toString('base64url')
 }
 
-/** A one-line title from the start of a text. */
+/** A one-line title from the start of a text; control characters (NUL too) become spaces, as line breaks do. */
 function titleFrom(text: string, max = 60): string {
-  const line = text.replace(/\s+/g, ' ').trim()
+  const line = controlCharactersAsSpaces(text).replace(/\s+/g, ' ').trim()
   const characters = [...line]
   return characters.length <= max ? line : `${characters.slice(0, max - 1).join('').trimEnd()}…`
 }
@@ -168,6 +170,7 @@ function baseRecord(context: OpsContext, caller: Caller, at: string): Omit<JobRe
 
 /** Queues a TTS job; the runner writes its audio. The media URL is known (and fixed) at once. */
 export function createTextToSpeechJob(context: OpsContext, caller: Caller, body: TextToSpeechBody): TtsJob {
+  if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'body.webhookUrl')
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),
     type: 'TTS',
@@ -276,8 +279,8 @@ export function listJobs(context: OpsContext, caller: Caller, projectId: string,
   const search = body?.search?.trim()
   const byId = search && UUID.test(search) ? search.toLowerCase() : undefined
   const words = search && !byId ? searchWords(search) : undefined
-  if (words?.length === 0) {
-    // Only punctuation was typed: nothing can match it.
+  if (words?.length === 0 || (body?.search !== undefined && holdsControlCharacter(body.search))) {
+    // Only punctuation, or a control character (see control-characters.ts): nothing can match it.
     const { total } = context.store.jobs.list(caller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 })
     return { jobs: [], total, filtered: 0 }
   }

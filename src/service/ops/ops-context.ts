@@ -2,6 +2,7 @@ import type { KeyIdentity } from '../../store/accounts-repository'
 import type { JobRecord } from '../../store/jobs-repository'
 import type { SecretBox } from '../../store/secret-box'
 import type { Store } from '../../store/store'
+import type { WebhookAddressPolicy } from '../../webhooks/webhook-address-policy'
 import type { TemplateCatalogue } from '../templates-catalogue'
 import type { ReadCache } from './read-cache'
 
@@ -28,6 +29,8 @@ export interface OpsContext {
   webhookQueued: () => void
   /** `model`, `systemModelKey` and `processingType` of AI-content jobs, from the chosen engine. */
   aiContentModel: () => { model: string; systemModelKey: string; processingType: string }
+  /** Where webhooks may go (`--allow-webhook-host` opens refused ones); the sender checks again when it connects. */
+  webhookAddresses: WebhookAddressPolicy
   /** GET answers of agents as UTF-8 JSON bytes, by `<projectId>:<agentId>`, valid while the store is unchanged. */
   agentEnvelopes: ReadCache<Buffer>
 }

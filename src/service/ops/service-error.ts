@@ -8,6 +8,8 @@ export class ServiceError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details: ErrorDetail[] = [],
+    /** Sent as the Retry-After header (seconds): when trying again is worth it (503). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message)
     this.name = 'ServiceError'

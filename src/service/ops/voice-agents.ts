@@ -16,6 +16,7 @@ import type { VoiceAgentRecord } from '../../store/voice-agents-repository'
 import { templateAgentSettings } from '../templates-catalogue'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { notFound } from './service-error'
+import { requireWebhookTarget } from './webhook-target'
 
 /** Defaults of a new agent, per language (docs/api.md, "Create a voice agent"). */
 const AGENT_DEFAULTS: Record<Lang, { greetingMessage: string; pokeMessages: string[] }> = {
@@ -74,6 +75,7 @@ function applyChanges(context: OpsContext, record: VoiceAgentRecord, changes: Up
   if (changes.outcomeResponseShape !== undefined) {
     next.outcomeResponseShape = changes.outcomeResponseShape as Record<string, unknown> | null
   }
+  if (changes.webhookUrl) requireWebhookTarget(context, changes.webhookUrl, 'body.webhookUrl')
   if (changes.webhookUrl !== undefined) next.webhookUrl = changes.webhookUrl
   if (changes.webhookAuth !== undefined) {
     next.webhookAuthKey = changes.webhookAuth?.authKey ?? null

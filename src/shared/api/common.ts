@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { holdsNul } from '../text/control-characters'
 
 export const SUCCESS_MESSAGE = 'Success'
 
@@ -31,6 +32,18 @@ export function nonBlankText(max: number) {
     .string()
     .max(max)
     .refine((value) => value.trim().length > 0, { message: 'Must not be empty or only spaces' })
+}
+
+export const NUL_MESSAGE = 'Must not contain the NUL character (U+0000)'
+
+/** A name, title or label a person gives: trimmed, 1 to `max` characters, no NUL. */
+export function humanName(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((value) => !holdsNul(value), { message: NUL_MESSAGE })
 }
 
 /** Page number and size, shared by every list: `skip` is the 1-based page (the seed's convention). */

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** The request's headers did not all arrive in time (a stalled or very slow client). */
+  REQUEST_TIMEOUT: 408,
   /** The Host header names no address this service answers for (DNS rebinding). */
   MISDIRECTED_REQUEST: 421,
   HEADERS_TOO_LARGE: 431,

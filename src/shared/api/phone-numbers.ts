@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PageQuerySchema, TimestampSchema, UuidSchema, envelopeOf } from './common'
+import { humanName, PageQuerySchema, TimestampSchema, UuidSchema, envelopeOf } from './common'
 
 export const PHONE_NUMBER_TYPES = ['TELEPHONY'] as const
 
@@ -20,7 +20,7 @@ export const AddPhoneNumberBodySchema = z
   .object({
     type: z.enum(PHONE_NUMBER_TYPES),
     phoneNumber: PhoneNumberInputSchema,
-    label: z.string().trim().min(1).max(100),
+    label: humanName(100),
     providerAccountSid: z.string().trim().min(1).max(200),
     providerAuthToken: z.string().min(1).max(2_000).meta({ description: 'Encrypted at rest, never returned.' }),
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
-import { HttpUrlSchema, PageQuerySchema, TimestampSchema, UuidSchema, envelopeOf } from './common'
+import { HttpUrlSchema, PageQuerySchema, TimestampSchema, UuidSchema, envelopeOf, humanName } from './common'
 import { OutcomeResponseShapeSchema } from './outcome-shape'
 
 /** Limits the contract leaves to us; docs/api.md lists them. */
@@ -63,7 +63,7 @@ export function preambleText(value: unknown): string {
 }
 
 const editableFields = {
-  agentName: z.string().trim().min(1).max(AGENT_LIMITS.agentName),
+  agentName: humanName(AGENT_LIMITS.agentName),
   greetingMessage: z.string().max(AGENT_LIMITS.greetingMessage),
   preamble: PreambleInputSchema,
   lang: LangSchema,

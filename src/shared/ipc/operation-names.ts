@@ -33,6 +33,7 @@ export const IPC_OPERATION_NAMES = [
   'keys.revoke',
   'settings.get',
   'settings.setAiEngine',
+  'settings.setCorsOrigins',
 ] as const
 
 export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]

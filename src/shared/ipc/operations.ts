@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { UuidSchema } from '../api/common'
+import { humanName, UuidSchema } from '../api/common'
+import { CorsOriginsSchema } from '../api/cors'
 import { ErrorEnvelopeSchema } from '../api/errors'
 import {
   AiContentBodySchema,
@@ -111,6 +112,8 @@ export const SettingsSchema = z.object({
   /** Whether webhooks are signed (the secret itself is never returned; the CLI sets it). */
   webhookSigning: z.boolean(),
   tts: z.object({ engine: z.literal('espeak-ng') }),
+  /** Origins that may call /v1 from a web page, and where the list comes from (the CLI's --cors-origin beats the setting). */
+  cors: z.object({ origins: z.array(z.string()), source: z.enum(['cli', 'setting', 'default']) }),
 })
 export type Settings = z.infer<typeof SettingsSchema>
 
@@ -173,11 +176,13 @@ export const IPC_OPERATIONS = {
 
   'keys.list': operation(NoInput, z.array(ApiKeyInfoSchema)),
   /** The full key is in this answer only, to be shown once. */
-  'keys.create': operation(z.object({ name: z.string().trim().min(1).max(100) }).strict(), z.object({ key: z.string(), info: ApiKeyInfoSchema })),
+  'keys.create': operation(z.object({ name: humanName(100) }).strict(), z.object({ key: z.string(), info: ApiKeyInfoSchema })),
   'keys.revoke': operation(ById, ApiKeyInfoSchema),
 
   'settings.get': operation(NoInput, SettingsSchema),
   'settings.setAiEngine': operation(AiEngineSettingSchema, SettingsSchema),
+  /** The `corsOrigins` setting; null goes back to the default (this machine's http origins, any port). Counts at once. */
+  'settings.setCorsOrigins': operation(z.object({ corsOrigins: CorsOriginsSchema.nullable() }).strict(), SettingsSchema),
 } as const
 
 export type IpcOperations = typeof IPC_OPERATIONS

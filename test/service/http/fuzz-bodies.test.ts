@@ -21,7 +21,6 @@ import { VOICE_IDS } from '../../../src/shared/voices'
 import {
   bodyCases,
   expectErrorEnvelope,
-  hugeString,
   isBodyError,
   lengthAround,
   nonBlank,
@@ -33,7 +32,6 @@ import {
   wrongValue,
   type BodyCase,
   type BodySpec,
-  type Expected,
 } from '../../helpers/fuzz-arbitraries'
 import { startTestService, type TestService } from '../../helpers/test-service'
 
@@ -375,7 +373,11 @@ const randomId = fc.oneof(
  * Puts a body on a URL. A URL the handler refuses (unknown id, missing query) is never accepted,
  * but body errors (400, 413, 415) still come first.
  */
+/** A query parameter given twice is refused before the body is read (docs/api.md, Network). */
+const REPEATED_QUERY_PARAMETER = /[?&]([^=&]+)=[^&]*&(?:.*&)?\1=/
+
 function onUrl(method: FuzzRequest['method'], url: string, body: BodyCase, urlIsValid: boolean): FuzzRequest {
+  if (REPEATED_QUERY_PARAMETER.test(url)) return { method, url, ...body, expected: refused('VALIDATION_ERROR') }
   if (urlIsValid) return { method, url, ...body }
   return { method, url, ...body, expected: isBodyError(body) ? body.expected : { statuses: [400, 404, 413, 415] } }
 }

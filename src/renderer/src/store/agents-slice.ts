@@ -42,8 +42,8 @@ export const createAgentsSlice: SliceCreator<AgentsSlice> = (set, get, { call })
     pagedList<AgentsSlice[K]['items'][number]>({
       pageSize,
       fetch,
-      read: () => get()[key] as PagedList<AgentsSlice[K]['items'][number]>,
-      write: (update) => set((state) => ({ [key]: { ...state[key], ...update(state[key] as PagedList<AgentsSlice[K]['items'][number]>) } }) as Partial<AgentsSlice>),
+      read: () => get()[key],
+      write: (update) => set((state) => ({ [key]: { ...state[key], ...update(state[key]) } })),
     })
   const agentPages = (pageSize: number) => async (page: number, search: string) => {
     const answer = await call('agents.list', { take: pageSize, skip: page, search: search || undefined })

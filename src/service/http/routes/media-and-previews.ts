@@ -29,7 +29,7 @@ export async function registerMediaAndPreviews(app: FastifyInstance, context: Op
       list: false,
       dotfiles: 'deny',
       allowedPath: (pathName) => /^\/[A-Za-z0-9_-]{32}\.wav$/.test(pathName),
-      setHeaders: (response) => response.header('cache-control', 'private, max-age=31536000, immutable'),
+      setHeaders: (response) => void response.header('cache-control', 'private, max-age=31536000, immutable'),
     })
     scope.get('/preview/:token', { schema: { hide: true } }, async (request, reply) => {
       const { token } = request.params as { token: string }

@@ -82,7 +82,7 @@ export function JobDetailPanel() {
               <>
                 <dt>{t('jobs.source')}</dt>
                 <dd>
-                  <button type="button" className="link-button" onClick={() => store.getState().selectJob(job.relevantJobId!)}>
+                  <button type="button" className="link-button" onClick={() => store.getState().selectJob(job.relevantJobId)}>
                     <code dir="ltr">{job.relevantJobId}</code>
                   </button>
                 </dd>

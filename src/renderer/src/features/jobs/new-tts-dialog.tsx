@@ -15,7 +15,9 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
   const call = useCall()
   const store = useStoreApi()
   const voices = useAppStore(selectVoices)
-  const [voiceId, setVoiceId] = useState('')
+  const [chosenVoiceId, setVoiceId] = useState('')
+  // Until the operator picks one, the first voice of the catalogue (derived, not copied into state by an effect).
+  const voiceId = chosenVoiceId || (voices[0]?.id ?? '')
   const [text, setText] = useState('')
   const [webhookUrl, setWebhookUrl] = useState('')
   const [errors, setErrors] = useState<Record<string, string[]>>({})
@@ -24,9 +26,6 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
   useEffect(() => {
     if (open) void store.getState().loadVoices().catch(() => {})
   }, [open, store])
-  useEffect(() => {
-    if (voiceId === '' && voices[0]) setVoiceId(voices[0].id)
-  }, [voices, voiceId])
 
   const create = async () => {
     setBusy(true)

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
 import type { VoiceAgent } from '../../../../shared/api/voice-agents'
 import { useT } from '../../i18n/use-t'
@@ -132,7 +132,7 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
   }
 
   return (
-    <div className="picker" style={{ anchorName } as CSSProperties}>
+    <div className="picker" style={{ anchorName }}>
       <input
         ref={inputRef}
         className="input picker-input"
@@ -171,7 +171,7 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
         <Icon name="chevron-down" size={16} />
       </button>
       {/* Pressing anywhere in the popup (an option, its scrollbar) keeps focus in the field. */}
-      <div ref={popupRef} popover="manual" className="picker-popup" style={{ positionAnchor: anchorName } as CSSProperties} onMouseDown={(event) => event.preventDefault()}>
+      <div ref={popupRef} popover="manual" className="picker-popup" style={{ positionAnchor: anchorName }} onMouseDown={(event) => event.preventDefault()}>
         <ul id={listId} role="listbox" aria-label={t('numbers.assignTo', { number: number.number })} className="picker-list">
           {options.map((choice, index) => {
             const selected = choice.kind === 'agent' ? choice.agent.id === number.voiceAgentId : choice.kind === 'none' && number.voiceAgentId === null

@@ -11,7 +11,7 @@ import { CopyButton } from '../../ui/copy-button'
 import { Field } from '../../ui/field'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 
-/** API keys, where the service keeps its data, the AI engine, and the UI's own language and theme. */
+/** API keys, where the service keeps its data, the AI engine, browser access to /v1, and the UI's own language and theme. */
 export function SettingsScreen() {
   const t = useT()
   return (
@@ -22,6 +22,7 @@ export function SettingsScreen() {
       <AppearanceCard />
       <KeysCard />
       <ServiceCard />
+      <CorsCard />
     </div>
   )
 }
@@ -279,6 +280,68 @@ function ServiceCard() {
         <div className="toolbar end">
           <button type="submit" className="button primary">
             {t('settings.saveAi')}
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}
+
+/** The `corsOrigins` setting: which web pages may call /v1. Saved to the data folder; counts at once. */
+function CorsCard() {
+  const t = useT()
+  const call = useCall()
+  const store = useStoreApi()
+  const [cors, setCors] = useState<Settings['cors'] | null>(null)
+  const [text, setText] = useState('')
+  const [errors, setErrors] = useState<string[]>([])
+
+  const show = (value: Settings) => {
+    setCors(value.cors)
+    setText(value.cors.origins.join('\n'))
+  }
+  useEffect(() => {
+    call('settings.get', {}).then(show, (caught: unknown) => store.getState().toast('error', messageOf(caught)))
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const save = async (corsOrigins: string[] | null) => {
+    try {
+      show(await call('settings.setCorsOrigins', { corsOrigins }))
+      setErrors([])
+      store.getState().toast('success', t('settings.corsSaved'))
+    } catch (caught) {
+      setErrors(isOperatorError(caught) && caught.details.length > 0 ? caught.details.map((detail) => detail.message) : [messageOf(caught)])
+    }
+  }
+  const origins = () =>
+    text
+      .split(/[\s,]+/)
+      .map((origin) => origin.trim())
+      .filter(Boolean)
+
+  return (
+    <section className="card" aria-labelledby="cors-title">
+      <h2 id="cors-title">{t('settings.cors')}</h2>
+      <form
+        className="stack"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void save(origins())
+        }}
+      >
+        <Field label={t('settings.corsOrigins')} hint={cors?.source === 'cli' ? t('settings.corsCli') : cors?.source === 'default' ? t('settings.corsDefault') : t('settings.corsHint')} errors={errors.length > 0 ? errors : undefined}>
+          {({ id, describedBy, invalid }) => (
+            <textarea id={id} className="input mono" dir="ltr" rows={3} spellCheck={false} value={text} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setText(event.target.value)} />
+          )}
+        </Field>
+        <div className="toolbar end">
+          <button type="button" className="button" onClick={() => void save(null)}>
+            {t('settings.resetCors')}
+          </button>
+          <button type="submit" className="button primary">
+            {t('settings.saveCors')}
           </button>
         </div>
       </form>

@@ -150,7 +150,7 @@ export function WebhooksScreen() {
                         className="link-button"
                         onClick={() => {
                           store.getState().navigate('jobs')
-                          store.getState().selectJob(detail.jobId!)
+                          store.getState().selectJob(detail.jobId)
                         }}
                       >
                         <code dir="ltr">{detail.jobId}</code>

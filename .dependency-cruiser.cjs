@@ -1,0 +1,101 @@
+// @ts-check
+/**
+ * The one-way rule of docs/architecture, failing closed: every dependency of a module under
+ * src/ (import, side-effect import, `export … from`, `require`, `import()`, type-only imports
+ * included) must match one `allowed` rule below, or it is a `not-in-allowed` error. So an
+ * import that no rule classifies (a new package, a new top-level folder) fails until a rule
+ * says where it may go. Checked by test/architecture/dependency-rule.test.ts, which also
+ * cruises test/architecture/fixtures/ to prove that each kind of crossing is caught.
+ *
+ *   shared <- store <- engines/jobs <- webhooks <- service <- main;  preload and renderer import only shared.
+ */
+
+/** The layers each layer may import (itself included). engines are pure: no store. */
+const LAYERS = {
+  shared: ['shared'],
+  store: ['shared', 'store'],
+  engines: ['shared', 'engines'],
+  jobs: ['shared', 'store', 'engines', 'jobs'],
+  webhooks: ['shared', 'store', 'engines', 'jobs', 'webhooks'],
+  service: ['shared', 'store', 'engines', 'jobs', 'webhooks', 'service'],
+  main: ['shared', 'store', 'engines', 'jobs', 'webhooks', 'service', 'main'],
+  preload: ['shared', 'preload'],
+  renderer: ['shared', 'renderer'],
+}
+
+/** Node's built-in modules: everywhere but the leaf and the two browser-side worlds. */
+const NODE_LAYERS = ['store', 'engines', 'jobs', 'webhooks', 'service', 'main']
+
+/** npm packages: where each may be imported. A package missing here may be imported nowhere. */
+const PACKAGES = [
+  { packages: ['zod'], from: '^src/' },
+  // The SQL drivers stay behind the storage port (pg and postgres: the second engine to come).
+  { packages: ['better-sqlite3', 'pg', 'postgres'], from: '^src/store/' },
+  // The HTTP framework and its plugins stay in the HTTP adapter.
+  { packages: ['fastify', '@fastify/[^/]+', 'fastify-type-provider-zod', 'secure-json-parse'], from: '^src/service/http/' },
+  { packages: ['undici'], from: '^src/webhooks/' },
+  // Address checks: the Host allow-list (HTTP) and the webhook target policy (arriving from another branch).
+  { packages: ['ipaddr\\.js'], from: '^src/(service/http|webhooks)/' },
+  { packages: ['@echogarden/espeak-ng-emscripten'], from: '^src/engines/tts/' },
+  { packages: ['pino'], from: '^src/(service|main)/' },
+  { packages: ['env-paths', 'libphonenumber-js'], from: '^src/service/' },
+  { packages: ['electron'], from: '^src/(main|preload)/' },
+  { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+'], from: '^src/renderer/' },
+]
+
+const packagePath = (names) => `(^|/)node_modules/(${names.join('|')})/`
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  allowedSeverity: 'error',
+  allowed: [
+    ...Object.entries(LAYERS).map(([layer, targets]) => ({
+      comment: `${layer} imports only ${targets.join(', ')}`,
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(${targets.join('|')})/`, dependencyTypes: ['local'] },
+    })),
+    {
+      comment: 'Node built-ins, outside shared, preload and renderer',
+      from: { path: `^src/(${NODE_LAYERS.join('|')})/` },
+      to: { dependencyTypes: ['core'] },
+    },
+    ...PACKAGES.map(({ packages, from }) => ({
+      comment: `${packages.join(', ')} from ${from}`,
+      from: { path: from },
+      to: { path: packagePath(packages), dependencyTypes: ['npm', 'npm-dev'] },
+    })),
+    {
+      // The runtime composes the HTTP app and holds it by its type; it never calls Fastify itself.
+      comment: 'runtime.ts names FastifyInstance (a type-only import)',
+      from: { path: '^src/service/runtime\\.ts$' },
+      to: { path: packagePath(['fastify']), dependencyTypes: ['type-only'] },
+    },
+    {
+      comment: 'the runtime reads its version from package.json',
+      from: { path: '^src/service/runtime\\.ts$' },
+      to: { path: '^package\\.json$' },
+    },
+  ],
+  forbidden: [
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing cannot be classified.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Type-only imports count: a type from a layer above is still an upward arrow.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.node.json' },
+    doNotFollow: { path: 'node_modules' },
+    moduleSystems: ['es6', 'cjs', 'tsd'],
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+    },
+    skipAnalysisNotInRules: false,
+  },
+}

@@ -1,0 +1,69 @@
+// @ts-check
+// The house rules, checked by `npm run lint` (part of `npm test`). Formatting is Prettier's
+// (`npm run format:check`); eslint-config-prettier turns off every rule that would fight it.
+// The one-way dependency rule is dependency-cruiser's (.dependency-cruiser.cjs), not ESLint's.
+import js from '@eslint/js'
+import prettier from 'eslint-config-prettier'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  {
+    ignores: ['out/**', 'native/**', 'coverage/**', 'test-artifacts/**', 'test-results/**', 'bench/results/**', 'test/architecture/fixtures/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        // The two programs of the type checks: Node (main, service, tests) and the web (renderer).
+        project: ['./tsconfig.node.json', './tsconfig.web.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // `import type` for types; `typeof import('undici')` stays allowed: it names a lazily loaded module.
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      // Passing on what a catch caught (unknown) is right; inventing an Error around it is not.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      // `let x` read by a handler declared before x is assigned (handlers go in first) cannot be const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // An async function without await is a contract here, not a slip: Fastify handlers return
+      // their answer from an async function, and the storage port is async over a sync driver.
+      '@typescript-eslint/require-await': 'off',
+      // Callbacks in props and option types are declared with method shorthand (`onChange(v): void`)
+      // and are always called detached; no class here hands out a method that uses `this`.
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // Tests and benchmarks read untyped JSON answers (`response.json()`) and check them with expect.
+    files: ['test/**', 'bench/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // Plain JavaScript outside both tsconfigs: syntax rules only, no type information.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat['recommended-latest']],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      // Only a build that runs the React Compiler needs to hear which libraries it skips; ours does not.
+      'react-hooks/incompatible-library': 'off',
+    },
+  },
+  prettier,
+)

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { errorEnvelope } from '../../shared/api/errors'
+
+/** How long a browser may reuse a preflight's answer (Chromium caps it at two hours). */
+export const PREFLIGHT_MAX_AGE_SECONDS = 7_200
+const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE'
+const ALLOWED_HEADERS = 'authorization, content-type'
+
+/** Whether `origin` is on the list: exact (case-insensitive), `scheme://host:*` for any port, or `*`. */
+export function originAllowed(origin: string, allowList: readonly string[]): boolean {
+  const candidate = origin.toLowerCase()
+  for (const entry of allowList) {
+    if (entry === '*') return true
+    const pattern = entry.toLowerCase().replace(/\/$/, '')
+    if (pattern.endsWith(':*')) {
+      const base = pattern.slice(0, -2)
+      if (candidate === base || (candidate.startsWith(`${base}:`) && /^\d+$/.test(candidate.slice(base.length + 1)))) return true
+    } else if (candidate === pattern) {
+      return true
+    }
+  }
+  return false
+}
+
+/**
+ * CORS for /v1/* only, for an allow-list of origins read at every request (so a changed
+ * setting counts at once). A root hook, so it runs before the key check: preflights need no
+ * key, and every real answer (errors too, a 401) carries the allow headers a browser needs to
+ * read it. A refused origin gets no CORS header at all (its preflight: 403 in the envelope).
+ * /ipc, /app, /media, /preview and the event stream stay same-origin: no header there.
+ */
+export function registerCors(app: FastifyInstance, allowList: () => readonly string[]): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const origin = request.headers.origin
+    if (origin === undefined || !request.url.startsWith('/v1/')) return done()
+    const list = allowList()
+    const allowed = originAllowed(origin, list)
+    const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined
+    if (allowed) allowOrigin(reply, list.includes('*') ? '*' : origin)
+    else reply.header('vary', 'Origin')
+    if (!preflight) return done()
+    if (!allowed) {
+      return reply
+        .status(403)
+        .send(errorEnvelope('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not call /v1 from a browser; allow it with --cors-origin or the CORS setting`))
+    }
+    reply
+      .status(204)
+      .header('access-control-allow-methods', ALLOWED_METHODS)
+      .header('access-control-allow-headers', ALLOWED_HEADERS)
+      .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_SECONDS))
+      .send()
+  })
+}
+
+function allowOrigin(reply: FastifyReply, value: string): void {
+  reply.header('access-control-allow-origin', value).header('vary', 'Origin').header('access-control-expose-headers', 'Retry-After')
+}

@@ -1,0 +1,130 @@
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { JobRunner } from '../../src/jobs/job-runner'
+import { bootstrapAccounts } from '../../src/service/ops/api-keys'
+import type { Runtime } from '../../src/service/runtime'
+import { openStore, type Store } from '../../src/store/store'
+import { DEFAULT_RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule'
+import { WebhookSender } from '../../src/webhooks/webhook-sender'
+import { SecretBox } from '../../src/store/secret-box'
+import { seedJob } from '../helpers/seed-jobs'
+import { makeTempDir } from '../helpers/temp-dir'
+import { startWebhookReceiver } from '../helpers/webhook-receiver'
+
+const stores: Store[] = []
+afterEach(() => {
+  for (const store of stores.splice(0)) store.close()
+})
+
+function openTestStore(): { store: Store; runtime: Runtime } {
+  const store = openStore(join(makeTempDir(), 'voicedesk.db'))
+  stores.push(store)
+  const bootstrap = bootstrapAccounts(store, new Date(), 'vd_attempts_test_key_0123456789abcdef')
+  return { store, runtime: { store, bootstrap } as unknown as Runtime }
+}
+
+/**
+ * A process that dies while running a job leaves it leased; the next runner (here: a new
+ * runner of this same process, which takes an earlier runner's leases back at once, as a
+ * restart does a dead process's) claims it again. Each claim counts one attempt.
+ */
+describe('attempts after crashes', () => {
+  it('ends a job FAILED after maxAttempts claims when every run dies with its process', async () => {
+    const { store, runtime } = openTestStore()
+    const job = seedJob(runtime, { type: 'TTS', status: 'PENDING', attempts: 0, voiceId: 'v', mediaFile: 'x.wav', jobResponse: null })
+    let runs = 0
+    // Never ends: the run "dies" with its process, which writes nothing more.
+    const dies = () => {
+      runs += 1
+      return new Promise<never>(() => {})
+    }
+    for (let restart = 1; restart <= 4; restart += 1) {
+      new JobRunner({ jobs: store.jobs, handlers: { TTS: dies }, maxAttempts: 3, timeoutMs: 600_000 }).start()
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    const ended = store.jobs.findById(job.id)!
+    expect(runs).toBe(3)
+    expect(ended.status).toBe('FAILED')
+    expect(ended.errorCode).toBe('CRASHED')
+    expect(ended.leaseOwner).toBeNull()
+  })
+
+  it('still runs a job claimed for the maxAttempts-th time', async () => {
+    const { store, runtime } = openTestStore()
+    seedJob(runtime, { type: 'TTS', status: 'PENDING', attempts: 2, voiceId: 'v', mediaFile: 'x.wav', jobResponse: null })
+    let runs = 0
+    const runner = new JobRunner({
+      jobs: store.jobs,
+      handlers: {
+        TTS: async () => {
+          runs += 1
+          return { jobResponse: {}, usageSeconds: 1, totalCost: 1 }
+        },
+      },
+      maxAttempts: 3,
+    })
+    runner.start()
+    await runner.stop(5_000)
+    expect(runs).toBe(1)
+  })
+
+  it('ends a webhook delivery EXHAUSTED, without sending, once crashes used up its tries', async () => {
+    const { store } = openTestStore()
+    const receiver = await startWebhookReceiver()
+    const now = Date.now()
+    store.webhookDeliveries.insert({
+      id: 'msg_crashing',
+      projectId: store.accounts.findDefaultProject()!.id,
+      event: 'job.completed',
+      jobId: null,
+      url: `${receiver.url}/hook`,
+      authKey: null,
+      authSecret: null,
+      payload: '{}',
+      createdAt: new Date(now).toISOString(),
+      dueAt: now,
+    })
+    // Eight tries in all (DEFAULT_RETRY_DELAYS_MS has seven waits): each claimed by a sender that died mid-attempt.
+    const tries = DEFAULT_RETRY_DELAYS_MS.length + 1
+    for (let crash = 1; crash <= tries; crash += 1) {
+      const owner = `dead-sender-${crash}`
+      expect(store.webhookDeliveries.claimDue(owner, Date.now(), Date.now() + 60_000, 1)).toHaveLength(1)
+      store.webhookDeliveries.releaseLeasesOf(owner, Date.now())
+    }
+    const sender = new WebhookSender({ deliveries: store.webhookDeliveries, secrets: new SecretBox(Buffer.alloc(32, 7)) })
+    sender.start()
+    await sender.stop(5_000)
+    const delivery = store.webhookDeliveries.findById('msg_crashing')!
+    expect(receiver.requests).toHaveLength(0)
+    expect(delivery.status).toBe('EXHAUSTED')
+    expect(delivery.attempts).toBe(tries)
+    expect(delivery.lastError).toMatch(/stopped during each/)
+  })
+
+  it('still sends a delivery on its last try', async () => {
+    const { store } = openTestStore()
+    const receiver = await startWebhookReceiver()
+    const now = Date.now()
+    store.webhookDeliveries.insert({
+      id: 'msg_last_try',
+      projectId: store.accounts.findDefaultProject()!.id,
+      event: 'job.completed',
+      jobId: null,
+      url: `${receiver.url}/hook`,
+      authKey: null,
+      authSecret: null,
+      payload: '{}',
+      createdAt: new Date(now).toISOString(),
+      dueAt: now,
+    })
+    for (let crash = 1; crash < DEFAULT_RETRY_DELAYS_MS.length + 1; crash += 1) {
+      store.webhookDeliveries.claimDue(`dead-${crash}`, Date.now(), Date.now() + 60_000, 1)
+      store.webhookDeliveries.releaseLeasesOf(`dead-${crash}`, Date.now())
+    }
+    const sender = new WebhookSender({ deliveries: store.webhookDeliveries, secrets: new SecretBox(Buffer.alloc(32, 7)) })
+    sender.start()
+    await receiver.waitForRequests(1, 10_000)
+    await sender.stop(5_000)
+    expect(store.webhookDeliveries.findById('msg_last_try')!.status).toBe('DELIVERED')
+  })
+})
