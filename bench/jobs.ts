@@ -59,7 +59,7 @@ export async function benchJobs(): Promise<Record<string, unknown>> {
     const statuses = ['COMPLETED', 'COMPLETED', 'COMPLETED', 'FAILED'] as const
     const base = Date.parse('2024-01-01T00:00:00.000Z')
     let seed = 42
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
     const word = () => WORDS[Math.floor(random() * random() * WORDS.length)]!
     runtime.store.transaction(() => {
       for (let index = 0; index < JOBS; index += 1) {

@@ -174,8 +174,14 @@ async function main(): Promise<void> {
       rounds.push({ bare: round(ceiling.requestsPerSecond), voicedesk: round(ours.requestsPerSecond), bareP99Ms: ceiling.p99Ms, voicedeskP99Ms: ours.p99Ms })
       console.log(`round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, voicedesk ${ours.requestsPerSecond} req/s`)
     }
-    const bareMedian = percentile(rounds.map((r) => r.bare), 50)
-    const oursMedian = percentile(rounds.map((r) => r.voicedesk), 50)
+    const bareMedian = percentile(
+      rounds.map((r) => r.bare),
+      50,
+    )
+    const oursMedian = percentile(
+      rounds.map((r) => r.voicedesk),
+      50,
+    )
     results.getVoiceAgent = {
       method: `autocannon, ${CONNECTIONS} connections, ${ROUND_SECONDS} s per round, ${ROUNDS} alternating rounds after a warm-up`,
       responseBytes: Buffer.byteLength(body),

@@ -65,32 +65,35 @@ if (!app.requestSingleInstanceLock()) {
     if (window?.isMinimized()) window.restore()
     window?.focus()
   })
-  app.whenReady().then(async () => {
-    // The page needs no permission (camera, notifications, ...) but writing the clipboard (copy a new key).
-    const allowed = (permission: string) => permission === 'clipboard-sanitized-write'
-    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(allowed(permission)))
-    session.defaultSession.setPermissionCheckHandler((_contents, permission) => allowed(permission))
-    runtime = await startRuntime()
-    const renderer = rendererSource()
-    registerOperations({
-      ipcMain,
-      handlers: runtime.operatorHandlers('desktop'),
-      isTrustedSender: (event) => isOwnWindowFrame(event, windows, renderer),
-      logInternal: (error, operation) => log.error({ err: error, operation }, 'operator UI operation failed'),
+  app
+    .whenReady()
+    .then(async () => {
+      // The page needs no permission (camera, notifications, ...) but writing the clipboard (copy a new key).
+      const allowed = (permission: string) => permission === 'clipboard-sanitized-write'
+      session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(allowed(permission)))
+      session.defaultSession.setPermissionCheckHandler((_contents, permission) => allowed(permission))
+      runtime = await startRuntime()
+      const renderer = rendererSource()
+      registerOperations({
+        ipcMain,
+        handlers: runtime.operatorHandlers('desktop'),
+        isTrustedSender: (event) => isOwnWindowFrame(event, windows, renderer),
+        logInternal: (error, operation) => log.error({ err: error, operation }, 'operator UI operation failed'),
+      })
+      runtime.events.subscribe((event) => {
+        for (const window of windows) if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event)
+      })
+      openWindow()
+      app.on('activate', () => {
+        if (windows.size === 0) openWindow()
+      })
     })
-    runtime.events.subscribe((event) => {
-      for (const window of windows) if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event)
+    .catch((error: unknown) => {
+      log.fatal({ err: error }, 'VoiceDesk could not start')
+      // A desktop user sees no log: the reason (a data folder it cannot use, say) goes on screen.
+      dialog.showErrorBox('VoiceDesk could not start', error instanceof Error ? error.message : String(error))
+      app.exit(1)
     })
-    openWindow()
-    app.on('activate', () => {
-      if (windows.size === 0) openWindow()
-    })
-  }).catch((error: unknown) => {
-    log.fatal({ err: error }, 'VoiceDesk could not start')
-    // A desktop user sees no log: the reason (a data folder it cannot use, say) goes on screen.
-    dialog.showErrorBox('VoiceDesk could not start', error instanceof Error ? error.message : String(error))
-    app.exit(1)
-  })
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })

@@ -13,9 +13,7 @@ function operationCalling(name: IpcOperationName) {
   return (input: unknown) => ipcRenderer.invoke(channel, input)
 }
 
-const operations = Object.freeze(
-  Object.fromEntries(IPC_OPERATION_NAMES.map((name) => [name, operationCalling(name)])),
-) as VoiceDeskOperations
+const operations = Object.freeze(Object.fromEntries(IPC_OPERATION_NAMES.map((name) => [name, operationCalling(name)]))) as VoiceDeskOperations
 
 const bridge: VoiceDeskBridge = {
   host: 'desktop',

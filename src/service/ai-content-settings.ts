@@ -60,9 +60,7 @@ export function aiContentSettingView(setting: AiContentSetting) {
   }
 }
 
-export type AiContentSettingChange =
-  | { engine: 'offline' }
-  | { engine: 'openai-compatible'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number }
+export type AiContentSettingChange = { engine: 'offline' } | { engine: 'openai-compatible'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number }
 
 /**
  * Chooses the engine. The API key is write-only: given, it is sealed and replaces the old
@@ -75,8 +73,7 @@ export function saveAiContentSetting(store: Store, secrets: SecretBox, change: A
     setting = { engine: 'offline' }
   } else {
     const previous = readAiContentSetting(store)
-    const apiKeySealed =
-      change.apiKey !== undefined ? secrets.encrypt(change.apiKey) : previous.engine === 'openai-compatible' ? previous.apiKeySealed : undefined
+    const apiKeySealed = change.apiKey !== undefined ? secrets.encrypt(change.apiKey) : previous.engine === 'openai-compatible' ? previous.apiKeySealed : undefined
     setting = AiContentSettingSchema.parse({
       engine: 'openai-compatible',
       baseUrl: change.baseUrl,

@@ -273,8 +273,7 @@ function keys(values: Values, positionals: string[]): void {
       const appKeyId = appKeyIdOf(store)
       for (const key of listApiKeys(context, projectId)) {
         const state = key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`
-        const origin =
-          key.id === appKeyId ? '  (the app itself acts with it; it works over no HTTP)' : key.name === FIXED_KEY_NAME ? '  (set by VOICEDESK_API_KEY)' : ''
+        const origin = key.id === appKeyId ? '  (the app itself acts with it; it works over no HTTP)' : key.name === FIXED_KEY_NAME ? '  (set by VOICEDESK_API_KEY)' : ''
         say(`${key.id}  ${key.keyHint}  ${key.name}  created ${key.createdAt}  ${state}${origin}`)
       }
     } else if (action === 'revoke') {

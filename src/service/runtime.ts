@@ -209,9 +209,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     // Read again when the operator chooses another engine (settings.setAiEngine): the next job uses it.
     let aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
     let runner: JobRunner | undefined
-    const events = new OperatorEventHub((error, eventType) =>
-      errorLog.error({ err: error, eventType }, 'a listener of operator events failed'),
-    )
+    const events = new OperatorEventHub((error, eventType) => errorLog.error({ err: error, eventType }, 'a listener of operator events failed'))
     const jobChanged = (job: JobRecord) =>
       events.emit((): IpcEvent | undefined => {
         if (job.projectId !== appCaller.projectId) return undefined // the UI sees the default project only
@@ -316,9 +314,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     }
     // The setting is read again only after a write to the database (this process's or another's).
     const corsSetting = new ReadCache<readonly string[]>(() => store.changeVersion(), 1)
-    const corsOrigins = config.corsOrigins?.length
-      ? () => config.corsOrigins!
-      : () => corsSetting.get('origins', () => effectiveCorsOrigins(store, undefined).origins)!
+    const corsOrigins = config.corsOrigins?.length ? () => config.corsOrigins! : () => corsSetting.get('origins', () => effectiveCorsOrigins(store, undefined).origins)!
     const uiToken = randomBytes(32).toString('base64url')
     const app = await buildHttpApp({
       context,

@@ -257,9 +257,7 @@ export class JobsRepository {
 
   /** Ends a job the owner still holds; false when the lease was lost (the job is someone else's now). */
   complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): boolean {
-    return (
-      this.statements.complete.run({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }).changes === 1
-    )
+    return this.statements.complete.run({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }).changes === 1
   }
 
   fail(id: string, owner: string, code: string, message: string, updatedAt: string): boolean {

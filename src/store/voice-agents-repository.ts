@@ -77,8 +77,7 @@ function toRecord(row: VoiceAgentRow): VoiceAgentRecord {
     silenceThreshold: row.silence_threshold,
     interrupt: row.interrupt === 1,
     outcome: row.outcome,
-    outcomeResponseShape:
-      row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
+    outcomeResponseShape: row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
     voiceId: row.voice_id,
     tools: readJsonColumn(ToolsColumnSchema, row.tools, 'tools'),
     params: readJsonColumn(ParamsColumnSchema, row.params, 'params'),
@@ -144,7 +143,9 @@ export class VoiceAgentsRepository {
   }
 
   constructor(db: Database) {
-    const values = COLUMNS.split(',').map((column) => `@${column.trim()}`).join(', ')
+    const values = COLUMNS.split(',')
+      .map((column) => `@${column.trim()}`)
+      .join(', ')
     const assignments = COLUMNS.split(',')
       .map((column) => column.trim())
       .filter((column) => !['id', 'project_id', 'api_key_id', 'created_at'].includes(column))

@@ -130,8 +130,12 @@ export class WebhookDeliveriesRepository {
           lease_expires_at = NULL, attempts = max(attempts - 1, 0), round_attempts = max(round_attempts - 1, 0),
           last_error = @error, updated_at = @updatedAt
         WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
-      leaseOwners: db.prepare(`SELECT DISTINCT lease_owner FROM webhook_deliveries INDEXED BY webhook_deliveries_due
-        WHERE status = 'PENDING' AND lease_owner IS NOT NULL`).pluck(),
+      leaseOwners: db
+        .prepare(
+          `SELECT DISTINCT lease_owner FROM webhook_deliveries INDEXED BY webhook_deliveries_due
+        WHERE status = 'PENDING' AND lease_owner IS NOT NULL`,
+        )
+        .pluck(),
       releaseOwner: db.prepare(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = @now
         WHERE status = 'PENDING' AND lease_owner = @owner`),
       nextDueAt: db.prepare(`SELECT min(next_attempt_at) FROM webhook_deliveries INDEXED BY webhook_deliveries_due WHERE status = 'PENDING'`).pluck(),
@@ -168,20 +172,22 @@ export class WebhookDeliveriesRepository {
    * transaction (see Store.transaction).
    */
   recordAttempts(owner: string, entries: { attempt: AttemptRecord; outcome: AttemptOutcome }[], updatedAt: string): void {
-    this.db.transaction(() => {
-      for (const { attempt, outcome } of entries) {
-        this.statements.insertAttempt.run(attempt)
-        this.statements.afterAttempt.run({
-          id: attempt.deliveryId,
-          owner,
-          status: outcome.status,
-          nextAttemptAt: outcome.status === 'PENDING' ? outcome.nextAttemptAt : null,
-          statusCode: attempt.statusCode,
-          error: attempt.error,
-          updatedAt,
-        })
-      }
-    }).immediate()
+    this.db
+      .transaction(() => {
+        for (const { attempt, outcome } of entries) {
+          this.statements.insertAttempt.run(attempt)
+          this.statements.afterAttempt.run({
+            id: attempt.deliveryId,
+            owner,
+            status: outcome.status,
+            nextAttemptAt: outcome.status === 'PENDING' ? outcome.nextAttemptAt : null,
+            statusCode: attempt.statusCode,
+            error: attempt.error,
+            updatedAt,
+          })
+        }
+      })
+      .immediate()
   }
 
   /** Gives a delivery back, due at `now`, without counting its attempt (the sender stopped mid-way). */
@@ -216,10 +222,12 @@ export class WebhookDeliveriesRepository {
    * unless an attempt is in flight. Answers the delivery, 'in-flight', or undefined when unknown.
    */
   redeliver(id: string, projectId: string, now: number, updatedAt: string): DeliveryRecord | 'in-flight' | undefined {
-    return this.db.transaction(() => {
-      if (this.statements.redeliver.run({ id, projectId, now, updatedAt }).changes === 1) return this.findById(id)
-      return this.findInProject(id, projectId) ? ('in-flight' as const) : undefined
-    }).immediate()
+    return this.db
+      .transaction(() => {
+        if (this.statements.redeliver.run({ id, projectId, now, updatedAt }).changes === 1) return this.findById(id)
+        return this.findInProject(id, projectId) ? ('in-flight' as const) : undefined
+      })
+      .immediate()
   }
 
   /** A page of the project's deliveries, newest first, with the counts a list shows. */

@@ -25,7 +25,10 @@ export function refusedAddressReason(address: string): string | undefined {
  * in one spelling (URLs write ::ffff:169.254.169.254 as ::ffff:a9fe:a9fe; both are 169.254.169.254).
  */
 function hostKey(host: string): string {
-  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
   return ipaddr.isValid(bare) ? ipaddr.process(bare).toString() : bare
 }
 

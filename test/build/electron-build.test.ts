@@ -30,7 +30,9 @@ describe('electron-vite build output', () => {
   })
 
   it('leaves runtime dependencies external, so the native SQLite addon is loaded from node_modules', () => {
-    const bundled = mainChunks().map((file) => readFileSync(file, 'utf8')).join('\n')
+    const bundled = mainChunks()
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n')
     expect(bundled).toMatch(/from ["']better-sqlite3["']/)
     expect(bundled).toMatch(/from ["']fastify["']/)
   })

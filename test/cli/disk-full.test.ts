@@ -64,7 +64,7 @@ function fillDisk(file: string): void {
   const chunk = Buffer.alloc(1024 * 1024, 1)
   const fd = openSync(file, 'w')
   try {
-    for (let size = chunk.length; size >= 512; ) {
+    for (let size = chunk.length; size >= 512;) {
       try {
         writeSync(fd, chunk, 0, size)
       } catch (error) {

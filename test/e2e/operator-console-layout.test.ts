@@ -22,7 +22,13 @@ beforeAll(async () => {
   const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id, userId: runtime.bootstrap.userId }
   for (let index = 0; index < 60; index += 1) createVoiceAgent(runtime.context, caller, { agentName: `Layout agent ${String(index).padStart(2, '0')}` })
   for (let index = 0; index < 30; index += 1) {
-    addPhoneNumber(runtime.context, caller, { type: 'TELEPHONY', phoneNumber: `+1415555${2000 + index}`, label: `Line ${index}`, providerAccountSid: 'AC1', providerAuthToken: 'token' })
+    addPhoneNumber(runtime.context, caller, {
+      type: 'TELEPHONY',
+      phoneNumber: `+1415555${2000 + index}`,
+      label: `Line ${index}`,
+      providerAccountSid: 'AC1',
+      providerAuthToken: 'token',
+    })
   }
   runtime.store.transaction(() => {
     for (let index = 0; index < 400; index += 1) seedJob(runtime!, { ...caller, title: `Recording ${index}` })
@@ -43,7 +49,10 @@ function shellState(page: Page) {
     const g = globalThis as unknown as {
       innerWidth: number
       innerHeight: number
-      document: { scrollingElement: { scrollTop: number; scrollLeft: number }; querySelector(selector: string): { scrollTop: number; scrollLeft: number; getBoundingClientRect(): Box } | null }
+      document: {
+        scrollingElement: { scrollTop: number; scrollLeft: number }
+        querySelector(selector: string): { scrollTop: number; scrollLeft: number; getBoundingClientRect(): Box } | null
+      }
     }
     const inView = (selector: string) => {
       const box = g.document.querySelector(selector)?.getBoundingClientRect()
@@ -53,7 +62,14 @@ function shellState(page: Page) {
       const element = selector === 'document' ? g.document.scrollingElement : g.document.querySelector(selector)
       return element ? [element.scrollTop, element.scrollLeft] : [0, 0]
     }
-    return { document: offsets('document'), app: offsets('.app'), content: offsets('.content'), root: offsets('#root'), sidebar: inView('.sidebar'), statusBar: inView('.status-bar') }
+    return {
+      document: offsets('document'),
+      app: offsets('.app'),
+      content: offsets('.content'),
+      root: offsets('#root'),
+      sidebar: inView('.sidebar'),
+      statusBar: inView('.status-bar'),
+    }
   })
 }
 
@@ -112,7 +128,10 @@ describe('the operator console layout', () => {
         page.setDefaultTimeout(STEP_MS)
         const problems = collectProblems(page)
         try {
-          await page.addInitScript((chosen: string) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', chosen), locale)
+          await page.addInitScript(
+            (chosen: string) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', chosen),
+            locale,
+          )
           await page.goto(appUrl)
           await page.locator('.item-list .item').first().waitFor()
           expect(await page.evaluate(() => (globalThis as unknown as { document: { dir: string } }).document.dir)).toBe(locale === 'ar' ? 'rtl' : 'ltr')
@@ -137,11 +156,17 @@ describe('the operator console layout', () => {
         return box.x >= wrap.x && box.x + box.width <= wrap.x + wrap.width + 0.5 && box.x + box.width <= 1024
       }
       await goToNth(page, 2)
-      await page.getByRole('button', { name: /^Delete \+1415555/ }).first().waitFor()
+      await page
+        .getByRole('button', { name: /^Delete \+1415555/ })
+        .first()
+        .waitFor()
       expect(await withinView('td.actions button')).toBe(true)
       expect(await page.locator('th.col-optional').first().isVisible()).toBe(false)
       await goToNth(page, 5)
-      await page.getByRole('button', { name: /^Revoke / }).first().waitFor()
+      await page
+        .getByRole('button', { name: /^Revoke / })
+        .first()
+        .waitFor()
       expect(await withinView('td.actions button')).toBe(true)
     } finally {
       await context.close()

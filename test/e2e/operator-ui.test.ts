@@ -276,7 +276,10 @@ describe('the operator UI in a browser', () => {
       await page.getByRole('heading', { name: 'Webhook deliveries', level: 1 }).waitFor()
       const journal = page.getByRole('table')
       await poll(() => journal.getByRole('row').nth(1).textContent()).toContain('Delivered')
-      await journal.getByRole('button', { name: /^Open delivery msg_/ }).first().click()
+      await journal
+        .getByRole('button', { name: /^Open delivery msg_/ })
+        .first()
+        .click()
       const attempts = page.getByRole('list').filter({ has: page.getByText('#1') })
       await attempts.getByText(/#1 .* 204 /).waitFor()
       await page.getByRole('button', { name: 'Send again' }).click()
@@ -301,7 +304,9 @@ describe('the operator UI in a browser', () => {
 
       // The theme toggle: dark, whatever the system says.
       await page.getByRole('button', { name: 'Switch to dark theme' }).click()
-      await poll(() => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme)).toBe('dark')
+      await poll(() =>
+        page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme),
+      ).toBe('dark')
       // And the page really is dark: the body's background is the dark --bg.
       const bodyBackground = () =>
         page.evaluate(() => {
@@ -322,10 +327,12 @@ describe('the operator UI in a browser', () => {
 
       // Arabic: the document turns right-to-left and the sidebar moves to the right.
       await page.getByRole('button', { name: 'Switch the interface to Arabic' }).click()
-      await poll(() => page.evaluate(() => {
+      await poll(() =>
+        page.evaluate(() => {
           const { document } = globalThis as unknown as { document: PageDocument }
           return [document.documentElement.lang, document.dir]
-        })).toEqual(['ar', 'rtl'])
+        }),
+      ).toEqual(['ar', 'rtl'])
       await page.getByRole('heading', { name: 'الإعدادات', level: 1 }).waitFor()
       const sidebar = (await page.locator('.sidebar').boundingBox())!
       const main = (await page.getByRole('main').boundingBox())!
@@ -340,7 +347,9 @@ describe('the operator UI in a browser', () => {
       const greetingAr = page.getByLabel('التحية', { exact: true })
       await greetingAr.fill('مرحبًا {{customer}}، معك مكتب الاستقبال. من أي مدينة تتصل؟ {{caller_city}}')
       const mirror = greetingAr.locator('xpath=..').getByTestId('placeholder-highlights')
-      expect(await mirror.evaluate((element) => (globalThis as unknown as { getComputedStyle(element: unknown): { direction: string } }).getComputedStyle(element).direction)).toBe('rtl')
+      expect(await mirror.evaluate((element) => (globalThis as unknown as { getComputedStyle(element: unknown): { direction: string } }).getComputedStyle(element).direction)).toBe(
+        'rtl',
+      )
       await poll(() => mirror.locator('mark[data-placeholder="caller_city"]').getAttribute('class')).toContain('ph-mark-missing')
       expect(await mirror.locator('mark[data-placeholder="customer"]').getAttribute('class')).toContain('ph-mark-known')
       const arBox = (await greetingAr.boundingBox())!
@@ -412,7 +421,10 @@ describe('the operator UI in a browser', () => {
       await scroller.evaluate((element: PageScroller) => {
         element.scrollTop = element.scrollHeight / 2
       })
-      await table.getByRole('row', { name: /Recording 0500\d\d/ }).first().waitFor()
+      await table
+        .getByRole('row', { name: /Recording 0500\d\d/ })
+        .first()
+        .waitFor()
       const rendered = await scroller.evaluate((element: PageScroller) => element.querySelectorAll('[role="row"]').length)
       expect(rendered).toBeLessThan(80)
       expect(new Set(pagesAsked).size).toBeLessThanOrEqual(4)
@@ -438,7 +450,13 @@ describe('the operator UI in a browser', () => {
       }
       for (let index = 0; index < AGENTS; index += 1) createVoiceAgent(runtime.context, caller, { agentName: `Bulk agent ${String(index).padStart(3, '0')}` })
       for (let index = 0; index < NUMBERS; index += 1) {
-        addPhoneNumber(runtime.context, caller, { type: 'TELEPHONY', phoneNumber: `+1415555${String(1000 + index)}`, label: `Line ${index}`, providerAccountSid: 'AC1', providerAuthToken: 'token' })
+        addPhoneNumber(runtime.context, caller, {
+          type: 'TELEPHONY',
+          phoneNumber: `+1415555${String(1000 + index)}`,
+          label: `Line ${index}`,
+          providerAccountSid: 'AC1',
+          providerAuthToken: 'token',
+        })
       }
       const url = await runtime.start()
       const page = await context.newPage()

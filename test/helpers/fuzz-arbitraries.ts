@@ -76,7 +76,22 @@ export const safeKey = (key: string) => key !== '__proto__' && key !== 'construc
 export const parserSafe = <T>(values: fc.Arbitrary<T>) => values.filter((value) => !/"(__proto__|constructor)"/.test(JSON.stringify(value)))
 
 /** Number literals JSON.stringify never writes: overflow to Infinity, exponents, -0, huge integers. */
-export const numberLiteral = fc.constantFrom('1e400', '-1e400', '1E3', '3.6e3', '1.0', '3600.0000000000001', '-0', '0.1e1', '12345678901234567890123', '1e-400', '0x10', '01', '+1', '.5')
+export const numberLiteral = fc.constantFrom(
+  '1e400',
+  '-1e400',
+  '1E3',
+  '3.6e3',
+  '1.0',
+  '3600.0000000000001',
+  '-0',
+  '0.1e1',
+  '12345678901234567890123',
+  '1e-400',
+  '0x10',
+  '01',
+  '+1',
+  '.5',
+)
 
 // ---------------------------------------------------------------------------------------------
 // Whole bodies, for any endpoint described by a BodySpec
@@ -101,7 +116,11 @@ export const wrongTypedFields = (spec: BodySpec) =>
 
 /** A valid body with one field replaced by a value from that field's generator. */
 export const nearValid = (spec: BodySpec) =>
-  fc.oneof(...Object.entries(spec.fields).map(([name, values]) => fc.record({ valid: spec.valid, value: values }).map(({ valid, value }): BodyCase => ({ body: { ...valid, [name]: value } }))))
+  fc.oneof(
+    ...Object.entries(spec.fields).map(([name, values]) =>
+      fc.record({ valid: spec.valid, value: values }).map(({ valid, value }): BodyCase => ({ body: { ...valid, [name]: value } })),
+    ),
+  )
 
 /** A valid body with unknown keys besides: strict bodies refuse them (or the parser does). */
 export const unknownKeys = (spec: BodySpec) =>
@@ -202,7 +221,9 @@ export const malformedJson = (spec: BodySpec) =>
       const text = JSON.stringify(valid)
       return { rawBody: text.slice(0, cut % text.length) }
     }),
-    fc.record({ valid: spec.valid, tweak: fc.constantFrom(...Object.keys(JSON_TWEAKS)) }).map(({ valid, tweak }): BodyCase => ({ rawBody: JSON_TWEAKS[tweak]!(JSON.stringify(valid), spec) })),
+    fc
+      .record({ valid: spec.valid, tweak: fc.constantFrom(...Object.keys(JSON_TWEAKS)) })
+      .map(({ valid, tweak }): BodyCase => ({ rawBody: JSON_TWEAKS[tweak]!(JSON.stringify(valid), spec) })),
     fc.record({ valid: spec.valid, at: fc.nat(), junk: fc.string({ unit: 'binary', minLength: 1, maxLength: 3 }) }).map(({ valid, at, junk }): BodyCase => {
       const text = JSON.stringify(valid)
       const index = at % (text.length + 1)
@@ -217,7 +238,10 @@ export const wrongContentType = (spec: BodySpec) =>
   fc.oneof(
     fc
       .record({
-        text: fc.oneof(spec.valid.map((valid) => JSON.stringify(valid)), fc.string({ minLength: 1 })),
+        text: fc.oneof(
+          spec.valid.map((valid) => JSON.stringify(valid)),
+          fc.string({ minLength: 1 }),
+        ),
         type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/json', '', 'missing'),
       })
       .map(({ text, type }): BodyCase => ({
@@ -229,7 +253,16 @@ export const wrongContentType = (spec: BodySpec) =>
       .record({
         valid: spec.valid,
         type: fc.oneof(
-          fc.constantFrom('application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;', 'application/json; charset=latin1', 'application/jsonx', 'application/vnd.api+json', 'application/*', '*/*'),
+          fc.constantFrom(
+            'application/json; charset=utf-8',
+            'APPLICATION/JSON',
+            'application/json;',
+            'application/json; charset=latin1',
+            'application/jsonx',
+            'application/vnd.api+json',
+            'application/*',
+            '*/*',
+          ),
           fc.string(),
         ),
       })
@@ -259,12 +292,7 @@ export function bodyCases(spec: BodySpec): fc.Arbitrary<BodyCase> {
  * An error answer is exactly the contract's envelope (no stack, no Fastify fields such as
  * statusCode), with a status this endpoint family may give and a code that status carries.
  */
-export function expectErrorEnvelope(
-  response: LightMyRequestResponse,
-  codesByStatus: Record<number, readonly ErrorCode[]>,
-  what: string,
-  expectedCode?: ErrorCode,
-): void {
+export function expectErrorEnvelope(response: LightMyRequestResponse, codesByStatus: Record<number, readonly ErrorCode[]>, what: string, expectedCode?: ErrorCode): void {
   const status = response.statusCode
   expect(Object.keys(codesByStatus), what).toContain(String(status))
   expect(response.headers['content-type'], what).toMatch(/^application\/json/)

@@ -138,10 +138,7 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): CliProcess
       }),
     waitForExit: (timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`Timed out after ${timeoutMs} ms waiting for the CLI to exit${describeOutput(process_)}`)),
-          timeoutMs,
-        )
+        const timer = setTimeout(() => reject(new Error(`Timed out after ${timeoutMs} ms waiting for the CLI to exit${describeOutput(process_)}`)), timeoutMs)
         closed.then(
           (value) => {
             clearTimeout(timer)

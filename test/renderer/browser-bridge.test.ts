@@ -28,7 +28,10 @@ describe('the browser bridge', () => {
   })
 
   it('turns a /v1 error envelope (a refused token) and a network failure into IpcResult failures', async () => {
-    const unauthorized = createBrowserBridge({ token: 'bad', fetch: () => answer(401, { success: false, message: 'Missing or wrong UI token', error: { code: 'UNAUTHORIZED', details: [] } }) })
+    const unauthorized = createBrowserBridge({
+      token: 'bad',
+      fetch: () => answer(401, { success: false, message: 'Missing or wrong UI token', error: { code: 'UNAUTHORIZED', details: [] } }),
+    })
     expect(await unauthorized.operations['service.info']({})).toEqual({ ok: false, error: { code: 'UNAUTHORIZED', message: 'Missing or wrong UI token', details: [] } })
     const down = createBrowserBridge({ token: 't', fetch: () => Promise.reject(new Error('ECONNREFUSED')) })
     expect(await down.operations['service.info']({})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })
@@ -70,7 +73,12 @@ describe('the browser bridge', () => {
     const stopA = bridge.onEvent((event) => seen.push(event))
     const stopB = bridge.onEvent(() => {})
     expect(sources.map((source) => source.url)).toEqual(['/ipc/events?token=a%20b'])
-    const event: IpcEvent = { type: 'job.changed', job: { id: '00000000-0000-4000-8000-000000000001', status: 'COMPLETED', type: 'TTS', title: 'x' }, runningJobs: 0, pendingJobs: 0 }
+    const event: IpcEvent = {
+      type: 'job.changed',
+      job: { id: '00000000-0000-4000-8000-000000000001', status: 'COMPLETED', type: 'TTS', title: 'x' },
+      runningJobs: 0,
+      pendingJobs: 0,
+    }
     sources[0]!.onmessage!({ data: JSON.stringify(event) })
     sources[0]!.onmessage!({ data: 'not json' })
     expect(seen).toEqual([event])

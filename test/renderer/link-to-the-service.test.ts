@@ -7,7 +7,17 @@ import { createAppStore } from '../../src/renderer/src/store/app-store'
 import { LINK_CHECK_MS, LINK_TIMEOUT_MS, LOST_AFTER_FAILURES } from '../../src/renderer/src/store/connection-slice'
 import { agentFixture } from './agent-fixture'
 
-const INFO: ServiceInfo = { url: 'http://127.0.0.1:8740', version: '1.0.0', dataDir: '/data', port: 8740, projectId: 'p', keyHint: '', runningJobs: 0, pendingJobs: 0, host: 'browser' }
+const INFO: ServiceInfo = {
+  url: 'http://127.0.0.1:8740',
+  version: '1.0.0',
+  dataDir: '/data',
+  port: 8740,
+  projectId: 'p',
+  keyHint: '',
+  runningJobs: 0,
+  pendingJobs: 0,
+  host: 'browser',
+}
 
 /** Timers on a clock the test moves. */
 function fakeClock() {

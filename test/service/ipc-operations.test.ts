@@ -35,8 +35,7 @@ async function startBrowserMode(config: Partial<RuntimeConfig> = {}) {
   return { service, url, ipc, events }
 }
 
-const ended = (jobId: string) => (event: IpcEvent) =>
-  event.type === 'job.changed' && event.job.id === jobId && event.job.status !== 'PENDING'
+const ended = (jobId: string) => (event: IpcEvent) => event.type === 'job.changed' && event.job.id === jobId && event.job.status !== 'PENDING'
 
 describe('browser mode: who may call', () => {
   it('answers 401 in the /v1 envelope without the UI token, with a wrong one, and with an API key', async () => {
@@ -282,7 +281,10 @@ describe('browser mode: events and the page', () => {
   it('serves the built renderer at /app/, and says so when there is none', async () => {
     const rendererDir = makeTempDir('voicedesk-renderer')
     mkdirSync(join(rendererDir, 'assets'))
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><meta http-equiv="Content-Security-Policy" content="script-src \'self\'"><script type="module" src="./assets/index-abc.js"></script>')
+    writeFileSync(
+      join(rendererDir, 'index.html'),
+      '<!doctype html><meta http-equiv="Content-Security-Policy" content="script-src \'self\'"><script type="module" src="./assets/index-abc.js"></script>',
+    )
     writeFileSync(join(rendererDir, 'assets', 'index-abc.js'), 'console.log("ui")')
     const { url } = await startBrowserMode({ rendererDir })
     const redirect = await fetch(`${url}/app`, { redirect: 'manual' })

@@ -65,9 +65,10 @@ describe('persistence', () => {
     expect(key).toMatch(/^vd_[A-Za-z0-9_-]{43}$/)
     expect((await first.call('GET', '/v1/voices', { key })).statusCode).toBe(200)
     // Besides the app's own key record (the operator UI's identity, which works over no HTTP).
-    const stored = first.runtime.store.db
-      .prepare('SELECT key_hash, key_hint FROM api_keys WHERE id != ?')
-      .all(first.runtime.appCaller.apiKeyId) as { key_hash: string; key_hint: string }[]
+    const stored = first.runtime.store.db.prepare('SELECT key_hash, key_hint FROM api_keys WHERE id != ?').all(first.runtime.appCaller.apiKeyId) as {
+      key_hash: string
+      key_hint: string
+    }[]
     expect(stored).toHaveLength(1)
     expect(JSON.stringify(stored)).not.toContain(key)
     await first.runtime.stop()

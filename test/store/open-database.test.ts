@@ -25,8 +25,10 @@ describe('openDatabase', () => {
     const db = openDatabase(join(makeTempDir(), 'voicedesk.db'))
     expect(() =>
       db
-        .prepare(`INSERT INTO phone_numbers (id, project_id, api_key_id, user_id, number, label, type, provider_account_sid,
-          provider_auth_token, voice_agent_id, created_at, updated_at) VALUES ('n', 'p', 'k', 'u', '+1', 'l', 'TELEPHONY', 's', 't', 'a', 'x', 'x')`)
+        .prepare(
+          `INSERT INTO phone_numbers (id, project_id, api_key_id, user_id, number, label, type, provider_account_sid,
+          provider_auth_token, voice_agent_id, created_at, updated_at) VALUES ('n', 'p', 'k', 'u', '+1', 'l', 'TELEPHONY', 's', 't', 'a', 'x', 'x')`,
+        )
         .run(),
     ).toThrow(/FOREIGN KEY/)
     db.close()

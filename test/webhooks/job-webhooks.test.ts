@@ -323,4 +323,3 @@ describe('job webhooks', () => {
     expect(receivers.every((receiver) => receiver.requests.length === 1)).toBe(true)
   })
 })
-

@@ -159,12 +159,13 @@ describe('guardedLookup', () => {
   const resolveTo =
     (...addresses: string[]): Lookup =>
     (_hostname, _options, callback) =>
-      callback(null, addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })))
+      callback(
+        null,
+        addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+      )
 
   const run = (lookup: Lookup, all: boolean) =>
-    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
-      lookup('host.example', { all }, (error, address) => resolve({ error, address })),
-    )
+    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => lookup('host.example', { all }, (error, address) => resolve({ error, address })))
 
   it('drops refused addresses and keeps the others', async () => {
     const lookup = guardedLookup(new WebhookAddressPolicy(), resolveTo('169.254.169.254', '10.0.0.7', 'fe80::2'))

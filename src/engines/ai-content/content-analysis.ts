@@ -31,7 +31,25 @@ const REDUNDANT_SIMILARITY = 0.5
 
 /** First and second person words, as matching keys: a text full of them is people talking. */
 const PERSONAL_WORDS = new Set([
-  'i', 'you', 'we', 'me', 'my', 'your', 'our', 'us', "i'm", "we're", "you're", "i've", "we've", "you've", "i'll", "we'll", "you'll", "i'd", "we'd",
+  'i',
+  'you',
+  'we',
+  'me',
+  'my',
+  'your',
+  'our',
+  'us',
+  "i'm",
+  "we're",
+  "you're",
+  "i've",
+  "we've",
+  "you've",
+  "i'll",
+  "we'll",
+  "you'll",
+  "i'd",
+  "we'd",
   ...['أنا', 'نحن', 'أنت', 'أنتم', 'أنتن', 'أنتي', 'لنا', 'لكم', 'عندنا', 'عندكم', 'لدينا', 'لديكم'].map(normaliseArabic),
 ])
 

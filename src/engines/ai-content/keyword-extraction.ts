@@ -64,7 +64,12 @@ export function extractKeywords(sentences: readonly Sentence[], limit: number): 
       while (start > 0 && i - start + 1 < MAX_PHRASE_WORDS && !tokens[start]!.breakBefore && !tokens[start - 1]!.stop) {
         start--
         const run = tokens.slice(start, i + 1)
-        tally(phrases, run.map((t) => t.key), phraseDisplay(run), sentence.index)
+        tally(
+          phrases,
+          run.map((t) => t.key),
+          phraseDisplay(run),
+          sentence.index,
+        )
       }
     }
   }
@@ -184,8 +189,7 @@ function mostFrequent(displays: Map<string, number>): string {
  */
 function selectDistinct(candidates: readonly Keyword[], words: Map<string, Tally>, limit: number): Keyword[] {
   const chosen: Keyword[] = []
-  const isExplainedBy = (word: Keyword, phrase: Keyword) =>
-    phrase.wordKeys.length > 1 && phrase.wordKeys.includes(word.key) && (words.get(word.key)?.count ?? 0) < 2 * phrase.count
+  const isExplainedBy = (word: Keyword, phrase: Keyword) => phrase.wordKeys.length > 1 && phrase.wordKeys.includes(word.key) && (words.get(word.key)?.count ?? 0) < 2 * phrase.count
   const overlaps = (a: Keyword, b: Keyword) => ` ${a.key} `.includes(` ${b.key} `) || ` ${b.key} `.includes(` ${a.key} `)
   const seenDisplays = new Set<string>()
   for (const candidate of candidates) {

@@ -59,9 +59,7 @@ export function writeIntroduction(content: AnalysedContent, book: Phrasebook): s
 
 /** Numbered topics, each with its sentences as "- " bullets. */
 export function writeKeyTopics(content: AnalysedContent, book: Phrasebook): string {
-  return content.topics
-    .map((topic, i) => [`${i + 1}. ${topicHeading(topic, book)}`, ...topic.bulletIndexes.map((index) => `- ${content.line(index)}`)].join('\n'))
-    .join('\n\n')
+  return content.topics.map((topic, i) => [`${i + 1}. ${topicHeading(topic, book)}`, ...topic.bulletIndexes.map((index) => `- ${content.line(index)}`)].join('\n')).join('\n\n')
 }
 
 const MAX_FAQ = 5
@@ -103,9 +101,7 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
   let template = 0
   for (const keyword of content.keywords) {
     if (pairs.length >= MAX_FAQ) break
-    const best = [...keyword.sentenceIndexes]
-      .filter((index) => answerable(index) && !usedAnswers.has(index))
-      .sort((a, b) => ranking.scores[b]! - ranking.scores[a]! || a - b)[0]
+    const best = [...keyword.sentenceIndexes].filter((index) => answerable(index) && !usedAnswers.has(index)).sort((a, b) => ranking.scores[b]! - ranking.scores[a]! || a - b)[0]
     if (best === undefined) continue
     const ask = book.faqKeywordQuestions[template++ % book.faqKeywordQuestions.length]!
     pairs.push({ question: ask(keyword.display), answer: content.line(best) })
@@ -188,7 +184,24 @@ function isWithin(keyword: Keyword, other: Keyword): boolean {
 
 /** Words that make a poor start for a headline: pronouns and connectives point back to context the reader lacks. */
 const WEAK_OPENERS = new Set([
-  'i', 'we', 'you', 'they', 'he', 'she', 'it', 'this', 'that', 'these', 'those', 'there', 'so', 'and', 'but', 'or', 'because', 'then',
+  'i',
+  'we',
+  'you',
+  'they',
+  'he',
+  'she',
+  'it',
+  'this',
+  'that',
+  'these',
+  'those',
+  'there',
+  'so',
+  'and',
+  'but',
+  'or',
+  'because',
+  'then',
   ...['أنا', 'نحن', 'أنت', 'هو', 'هي', 'هم', 'هذا', 'هذه', 'لكن', 'ولكن', 'ثم', 'لذلك', 'كما'].map(normaliseArabic),
 ])
 

@@ -25,9 +25,7 @@ const ChatCompletionSchema = z.object({
  * A part's value: a string, or (a common small-model habit) a list of strings, taken as lines.
  * Either way it must say something.
  */
-const PartValueSchema = z
-  .union([z.string(), z.array(z.string()).transform((lines) => lines.join('\n'))])
-  .pipe(z.string().trim().min(1))
+const PartValueSchema = z.union([z.string(), z.array(z.string()).transform((lines) => lines.join('\n'))]).pipe(z.string().trim().min(1))
 
 /**
  * An engine that asks an OpenAI-compatible chat-completions server (Ollama, llama.cpp,

@@ -132,18 +132,12 @@ const arabic: Phrasebook = {
   },
   introClosing: (topics) => `وفيما يلي أبرز النقاط حول ${arabic.joinList(topics)}.`,
   faqOverviewQuestion: (kind) => (kind === 'conversation' ? 'ما موضوع هذه المحادثة؟' : 'ما موضوع هذا النص؟'),
-  faqKeywordQuestions: [
-    (keyword) => `ماذا قيل عن ${keyword}؟`,
-    (keyword) => `ما أبرز ما ورد حول ${keyword}؟`,
-    (keyword) => `ما الذي ينبغي معرفته عن ${keyword}؟`,
-  ],
+  faqKeywordQuestions: [(keyword) => `ماذا قيل عن ${keyword}؟`, (keyword) => `ما أبرز ما ورد حول ${keyword}؟`, (keyword) => `ما الذي ينبغي معرفته عن ${keyword}؟`],
   faqLabels: { question: 'س', answer: 'ج' },
   keyTakeawaysHeading: 'أبرز النقاط',
   conclusionHeading: 'الخلاصة',
   conclusion: (kind, keywords) =>
-    kind === 'conversation'
-      ? `خلاصة القول، تتمحور هذه المحادثة حول ${arabic.joinList(keywords)}.`
-      : `خلاصة القول، يتمحور هذا النص حول ${arabic.joinList(keywords)}.`,
+    kind === 'conversation' ? `خلاصة القول، تتمحور هذه المحادثة حول ${arabic.joinList(keywords)}.` : `خلاصة القول، يتمحور هذا النص حول ${arabic.joinList(keywords)}.`,
   threadOpening: (keywords) => `🧵 أبرز ما جاء حول ${arabic.joinList(keywords)} في سلسلة قصيرة:`,
   threadClosing: (keywords) => `هذه هي الخلاصة. أبرز المحاور: ${arabic.joinList(keywords)}.`,
   audienceQuestion: (keyword) => `ما رأيكم في ${keyword}؟`,

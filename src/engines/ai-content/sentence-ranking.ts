@@ -90,7 +90,7 @@ function euclideanNorm(values: Float64Array): number {
 function cosine(a: SentenceVector, b: SentenceVector): number {
   if (a.norm === 0 || b.norm === 0) return 0
   let dot = 0
-  for (let i = 0, j = 0; i < a.ids.length && j < b.ids.length; ) {
+  for (let i = 0, j = 0; i < a.ids.length && j < b.ids.length;) {
     const x = a.ids[i]!
     const y = b.ids[j]!
     if (x === y) dot += a.weights[i++]! * b.weights[j++]!

@@ -87,7 +87,10 @@ export function writeFacebookPost(content: AnalysedContent, book: Phrasebook): s
  */
 export function writeYoutubeDescription(content: AnalysedContent, book: Phrasebook): string {
   const keywords = leadingKeywords(content)
-  const summary = content.summaryIndexes.slice(0, 3).map((index) => content.line(index)).join(' ')
+  const summary = content.summaryIndexes
+    .slice(0, 3)
+    .map((index) => content.line(index))
+    .join(' ')
   return composeWithinLimit(
     {
       head: [titleCandidates(content, book)[0]!, fitToLength(summary, 1_500)],

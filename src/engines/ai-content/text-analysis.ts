@@ -50,9 +50,29 @@ export interface SplitText {
 
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu
 const ENGLISH_ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd', 'jr', 'sr', 'approx', 'dept', 'fig', 'u.s', 'u.k'])
-const SPEAKER_WORDS = new Set(
-  ['speaker', 'host', 'guest', 'agent', 'customer', 'caller', 'interviewer', 'interviewee', 'moderator', 'operator', 'user', 'assistant', 'المتحدث', 'المذيع', 'المذيعه', 'الضيف', 'الضيفه', 'العميل', 'الموظف', 'المتصل', 'المحاور'],
-)
+const SPEAKER_WORDS = new Set([
+  'speaker',
+  'host',
+  'guest',
+  'agent',
+  'customer',
+  'caller',
+  'interviewer',
+  'interviewee',
+  'moderator',
+  'operator',
+  'user',
+  'assistant',
+  'المتحدث',
+  'المذيع',
+  'المذيعه',
+  'الضيف',
+  'الضيفه',
+  'العميل',
+  'الموظف',
+  'المتصل',
+  'المحاور',
+])
 const TIMESTAMP = /^\s*[[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?[\])]?\s*[-–]?\s*/
 const SPEAKER_LABEL = /^([^\s:：.!?؟]{1,30}(?:\s[^\s:：.!?؟]{1,30}){0,2})\s*[:：]\s+(?=\S)/u
 /** Longest a sentence may run before it is cut: unpunctuated speech-to-text can be one endless "sentence". */
@@ -178,7 +198,34 @@ export function tokenise(sentence: string): Token[] {
 
 /** Arabic reporting verbs (normalised, without a leading و or ف): the word after one is usually the speaker. */
 const ARABIC_REPORTING_VERBS = new Set(
-  ['يقول', 'تقول', 'قال', 'قالت', 'يضيف', 'تضيف', 'أضاف', 'أضافت', 'يشير', 'تشير', 'أشار', 'أشارت', 'يختم', 'تختم', 'يوضح', 'توضح', 'أوضح', 'يؤكد', 'تؤكد', 'أكد', 'أكدت', 'يرى', 'ترى', 'صرح', 'ذكر', 'ذكرت'].map(normaliseArabic),
+  [
+    'يقول',
+    'تقول',
+    'قال',
+    'قالت',
+    'يضيف',
+    'تضيف',
+    'أضاف',
+    'أضافت',
+    'يشير',
+    'تشير',
+    'أشار',
+    'أشارت',
+    'يختم',
+    'تختم',
+    'يوضح',
+    'توضح',
+    'أوضح',
+    'يؤكد',
+    'تؤكد',
+    'أكد',
+    'أكدت',
+    'يرى',
+    'ترى',
+    'صرح',
+    'ذكر',
+    'ذكرت',
+  ].map(normaliseArabic),
 )
 
 function markSpeakerMentions(sentence: string, tokens: Token[]): void {
@@ -196,7 +243,15 @@ function markSpeakerMentions(sentence: string, tokens: Token[]): void {
 function arabicToken(raw: string, breakBefore: boolean): Token {
   const normalised = normaliseArabic(raw)
   const key = arabicLightStem(normalised)
-  return { display: arabicDisplayWord(raw), written: stripArabicMarks(raw), key, stop: isArabicStopWord(normalised) || key.length < 2, breakBefore, capitalised: false, speakerMention: false }
+  return {
+    display: arabicDisplayWord(raw),
+    written: stripArabicMarks(raw),
+    key,
+    stop: isArabicStopWord(normalised) || key.length < 2,
+    breakBefore,
+    capitalised: false,
+    speakerMention: false,
+  }
 }
 
 function latinToken(raw: string, breakBefore: boolean, first: boolean): Token {

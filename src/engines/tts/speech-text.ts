@@ -22,5 +22,9 @@ export function normaliseSpeechText(text: string): string {
  * text, so markup characters become entities (eSpeak reads `&lt;` as "<") and `[[` is split.
  */
 export function escapeForEspeak(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\[(?=\[)/g, '[ ')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\[(?=\[)/g, '[ ')
 }

@@ -1,12 +1,6 @@
 import swagger from '@fastify/swagger'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod'
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
 import type { DiskFullCondition } from '../../store/disk-full-condition'
@@ -78,9 +72,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
         return reply.status(404).send(errorEnvelope('NOT_FOUND', 'No resource has an id that long'))
       }
-      return reply
-        .status(400)
-        .send(errorEnvelope('VALIDATION_ERROR', 'The URL is malformed (a bad percent-escape)', [{ path: 'url', message: error.message }]))
+      return reply.status(400).send(errorEnvelope('VALIDATION_ERROR', 'The URL is malformed (a bad percent-escape)', [{ path: 'url', message: error.message }]))
     },
   })
   app.setValidatorCompiler(validatorCompiler)
@@ -104,8 +96,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.setErrorHandler(
     createErrorHandler(
-      (error, request) =>
-        options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
+      (error, request) => options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
       (error) => options.diskFull?.report(error),
     ),
   )
@@ -156,9 +147,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   )
   await registerMediaAndPreviews(app, options.context, options.mediaDir)
   if (options.operator) {
-    await registerOperatorBridge(app, options.operator, (error, operation) =>
-      options.log.error({ err: error, operation }, 'operator UI operation failed'),
-    )
+    await registerOperatorBridge(app, options.operator, (error, operation) => options.log.error({ err: error, operation }, 'operator UI operation failed'))
   }
   return app
 }

@@ -8,15 +8,7 @@ import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, lis
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError } from '../ops/service-error'
-import {
-  cloneVoiceAgent,
-  createVoiceAgent,
-  deleteVoiceAgent,
-  getVoiceAgent,
-  listTemplates,
-  listVoiceAgents,
-  updateVoiceAgent,
-} from '../ops/voice-agents'
+import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgent, listTemplates, listVoiceAgents, updateVoiceAgent } from '../ops/voice-agents'
 import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
 import type { VoiceSamples } from './voice-samples'
 

@@ -1,14 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import {
-  TEXT_JOB_TYPES,
-  type AiContentBody,
-  type AiContentJob,
-  type Job,
-  type JobListItem,
-  type ListJobsBody,
-  type TextToSpeechBody,
-  type TtsJob,
-} from '../../shared/api/jobs'
+import { TEXT_JOB_TYPES, type AiContentBody, type AiContentJob, type Job, type JobListItem, type ListJobsBody, type TextToSpeechBody, type TtsJob } from '../../shared/api/jobs'
 import { findVoice } from '../../shared/voices'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
 import { searchWords, type JobRecord } from '../../store/jobs-repository'
@@ -33,7 +24,12 @@ function unguessable(): string {
 function titleFrom(text: string, max = 60): string {
   const line = controlCharactersAsSpaces(text).replace(/\s+/g, ' ').trim()
   const characters = [...line]
-  return characters.length <= max ? line : `${characters.slice(0, max - 1).join('').trimEnd()}…`
+  return characters.length <= max
+    ? line
+    : `${characters
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
 }
 
 export function mediaUrlOf(context: OpsContext, record: JobRecord): string | null {
@@ -297,4 +293,3 @@ export function listJobs(context: OpsContext, caller: Caller, projectId: string,
   const keyHints = new Map<string, string>()
   return { jobs: records.map((record) => toJobListItem(context, record, keyHints)), total, filtered }
 }
-

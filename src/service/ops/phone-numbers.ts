@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { isPossiblePhoneNumber } from 'libphonenumber-js/min'
-import type {
-  AddPhoneNumberBody,
-  AssignNumberBody,
-  ListPhoneNumbersQuery,
-  PhoneNumber,
-  UnassignNumberBody,
-} from '../../shared/api/phone-numbers'
+import type { AddPhoneNumberBody, AssignNumberBody, ListPhoneNumbersQuery, PhoneNumber, UnassignNumberBody } from '../../shared/api/phone-numbers'
 import type { PhoneNumberView } from '../../store/phone-numbers-repository'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { invalid, notFound, ServiceError } from './service-error'
@@ -42,9 +36,7 @@ export function addPhoneNumber(context: OpsContext, caller: Caller, body: AddPho
   requirePossibleNumber(body.phoneNumber)
   return context.store.transaction(() => {
     if (context.store.phoneNumbers.findByNumber(body.phoneNumber, caller.projectId)) {
-      throw new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [
-        { path: 'body.phoneNumber', message: 'Already registered' },
-      ])
+      throw new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [{ path: 'body.phoneNumber', message: 'Already registered' }])
     }
     const at = timestamp(context)
     const id = randomUUID()

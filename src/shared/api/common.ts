@@ -22,9 +22,7 @@ export const UuidSchema = z.uuid()
 export const TimestampSchema = z.iso.datetime({ offset: false, precision: 3 })
 
 /** http or https only: webhooks and previews must be something this service can call or serve. */
-export const HttpUrlSchema = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
+export const HttpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048)
 
 /** Text that must say something: not empty and not only white space. */
 export function nonBlankText(max: number) {

@@ -37,10 +37,7 @@ export const AssignNumberBodySchema = z
   .meta({ id: 'AssignNumberBody' })
 export type AssignNumberBody = z.infer<typeof AssignNumberBodySchema>
 
-export const UnassignNumberBodySchema = z
-  .object({ phoneNumber: PhoneNumberInputSchema })
-  .strict()
-  .meta({ id: 'UnassignNumberBody' })
+export const UnassignNumberBodySchema = z.object({ phoneNumber: PhoneNumberInputSchema }).strict().meta({ id: 'UnassignNumberBody' })
 export type UnassignNumberBody = z.infer<typeof UnassignNumberBodySchema>
 
 export const PhoneNumberIdQuerySchema = z.object({
@@ -74,6 +71,4 @@ export const PhoneNumberSchema = z
 export type PhoneNumber = z.infer<typeof PhoneNumberSchema>
 
 export const PhoneNumberEnvelopeSchema = envelopeOf(PhoneNumberSchema)
-export const PhoneNumberListEnvelopeSchema = envelopeOf(
-  z.object({ phoneNumbers: z.array(PhoneNumberSchema), total: z.number().int(), filtered: z.number().int() }),
-)
+export const PhoneNumberListEnvelopeSchema = envelopeOf(z.object({ phoneNumbers: z.array(PhoneNumberSchema), total: z.number().int(), filtered: z.number().int() }))

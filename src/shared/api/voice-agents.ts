@@ -41,10 +41,7 @@ export const ToolsSchema = z
 export type Tools = z.infer<typeof ToolsSchema>
 
 export const ParamsSchema = z
-  .record(
-    z.string().regex(PLACEHOLDER_NAME, 'Placeholder names start with a letter or _ and hold only letters, digits and _'),
-    z.string().max(AGENT_LIMITS.paramValue),
-  )
+  .record(z.string().regex(PLACEHOLDER_NAME, 'Placeholder names start with a letter or _ and hold only letters, digits and _'), z.string().max(AGENT_LIMITS.paramValue))
   .refine((params) => Object.keys(params).length <= AGENT_LIMITS.params, {
     message: `At most ${AGENT_LIMITS.params} params`,
   })
@@ -165,9 +162,7 @@ export const VoiceAgentSchema = z
     voiceRecordId: UuidSchema,
     voiceRecord: VoiceRecordSchema,
     webhookUrl: z.string().nullable(),
-    webhookAuth: z
-      .object({ authKey: z.string(), authSecret: z.string().meta({ description: 'Masked: the secret is never returned.' }) })
-      .nullable(),
+    webhookAuth: z.object({ authKey: z.string(), authSecret: z.string().meta({ description: 'Masked: the secret is never returned.' }) }).nullable(),
     params: z.record(z.string(), z.string()),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -194,7 +189,5 @@ export type VoiceAgentTemplate = z.infer<typeof VoiceAgentTemplateSchema>
 export const VoiceAgentEnvelopeSchema = envelopeOf(VoiceAgentSchema)
 export type VoiceAgentEnvelope = z.infer<typeof VoiceAgentEnvelopeSchema>
 export const VoiceAgentTemplatesEnvelopeSchema = envelopeOf(z.array(VoiceAgentTemplateSchema))
-export const VoiceAgentListEnvelopeSchema = envelopeOf(
-  z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }),
-)
+export const VoiceAgentListEnvelopeSchema = envelopeOf(z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }))
 export const DeletedEnvelopeSchema = envelopeOf(z.object({ id: UuidSchema, deleted: z.literal(true) }))

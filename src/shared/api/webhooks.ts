@@ -58,18 +58,15 @@ export const WebhookDeliveryDetailSchema = WebhookDeliverySchema.extend({
 }).meta({ id: 'WebhookDeliveryDetail' })
 export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetailSchema>
 
-export const ListDeliveriesQuerySchema = z
-  .object({
-    status: z.enum(DELIVERY_STATUSES).optional(),
-    jobId: z.string().min(1).max(200).optional(),
-    take: z.coerce.number().int().min(1).max(100).default(20),
-    /** The 1-based page, as everywhere in this API. */
-    skip: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  })
+export const ListDeliveriesQuerySchema = z.object({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  jobId: z.string().min(1).max(200).optional(),
+  take: z.coerce.number().int().min(1).max(100).default(20),
+  /** The 1-based page, as everywhere in this API. */
+  skip: z.coerce.number().int().min(1).max(1_000_000).default(1),
+})
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuerySchema>
 
-export const DeliveryListEnvelopeSchema = envelopeOf(
-  z.object({ deliveries: z.array(WebhookDeliverySchema), total: z.number().int(), filtered: z.number().int() }),
-)
+export const DeliveryListEnvelopeSchema = envelopeOf(z.object({ deliveries: z.array(WebhookDeliverySchema), total: z.number().int(), filtered: z.number().int() }))
 export const DeliveryDetailEnvelopeSchema = envelopeOf(WebhookDeliveryDetailSchema)
 export const DeliveryEnvelopeSchema = envelopeOf(WebhookDeliverySchema)

@@ -13,20 +13,8 @@ import {
   TextToSpeechBodySchema,
   TtsJobSchema,
 } from '../api/jobs'
-import {
-  AddPhoneNumberBodySchema,
-  AssignNumberBodySchema,
-  PhoneNumberSchema,
-  UnassignNumberBodySchema,
-} from '../api/phone-numbers'
-import {
-  CloneVoiceAgentBodySchema,
-  CreateVoiceAgentBodySchema,
-  LangSchema,
-  UpdateVoiceAgentBodySchema,
-  VoiceAgentSchema,
-  VoiceAgentTemplateSchema,
-} from '../api/voice-agents'
+import { AddPhoneNumberBodySchema, AssignNumberBodySchema, PhoneNumberSchema, UnassignNumberBodySchema } from '../api/phone-numbers'
+import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, UpdateVoiceAgentBodySchema, VoiceAgentSchema, VoiceAgentTemplateSchema } from '../api/voice-agents'
 import { VoiceSchema } from '../api/voices'
 import { DeliveryIdSchema, DELIVERY_STATUSES, WebhookDeliveryDetailSchema, WebhookDeliverySchema } from '../api/webhooks'
 import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName } from './operation-names'
@@ -137,7 +125,13 @@ export const IPC_OPERATIONS = {
   'agents.create': operation(CreateVoiceAgentBodySchema, VoiceAgentSchema),
   'agents.update': operation(z.object({ id: z.string().min(1).max(200), changes: UpdateVoiceAgentBodySchema }).strict(), VoiceAgentSchema),
   /** Clone a template or an agent (`sourceId`) under a new name. */
-  'agents.clone': operation(z.object({ sourceId: z.string().min(1).max(200) }).extend(CloneVoiceAgentBodySchema.unwrap().unwrap().shape).strict(), VoiceAgentSchema),
+  'agents.clone': operation(
+    z
+      .object({ sourceId: z.string().min(1).max(200) })
+      .extend(CloneVoiceAgentBodySchema.unwrap().unwrap().shape)
+      .strict(),
+    VoiceAgentSchema,
+  ),
   'agents.delete': operation(ById, Deleted),
 
   'numbers.list': operation(
@@ -150,13 +144,16 @@ export const IPC_OPERATIONS = {
   'numbers.delete': operation(ById, Deleted),
 
   /** The same filters, sort, pages and search as POST /v1/jobs/all, in the default project. */
-  'jobs.list': operation(
-    ListJobsBodySchema.unwrap().unwrap(),
-    z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() }),
-  ),
+  'jobs.list': operation(ListJobsBodySchema.unwrap().unwrap(), z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() })),
   'jobs.get': operation(ById, z.object({ previewUrl: z.string(), job: JobSchema })),
   'jobs.createTts': operation(TextToSpeechBodySchema, TtsJobSchema),
-  'jobs.createAiContent': operation(z.object({ sourceJobId: z.string().min(1).max(200) }).extend(AiContentBodySchema.shape).strict(), AiContentJobSchema),
+  'jobs.createAiContent': operation(
+    z
+      .object({ sourceJobId: z.string().min(1).max(200) })
+      .extend(AiContentBodySchema.shape)
+      .strict(),
+    AiContentJobSchema,
+  ),
   'jobs.getAiContent': operation(ById, AiContentJobSchema),
 
   'webhooks.list': operation(

@@ -10,7 +10,10 @@ const ARABIC = fixture('arabic-report.txt')
 const engine = createOfflineAiContentEngine()
 const length = (text: string) => [...text].length
 const flatten = (text: string) => text.replace(/\s+/g, ' ').trim()
-const sentencesOf = (text: string) => flatten(text).split(/(?<=[.!?؟])\s+/).filter(Boolean)
+const sentencesOf = (text: string) =>
+  flatten(text)
+    .split(/(?<=[.!?؟])\s+/)
+    .filter(Boolean)
 
 /** Share of Arabic letters among Arabic and Latin letters (independent of the engine's own detector). */
 function arabicShare(text: string): number {
@@ -24,7 +27,11 @@ function quotesSource(sentence: string, source: string): boolean {
   return flatten(source).includes(sentence.slice(1))
 }
 
-const keywordList = (keywords: string) => keywords.split(/[,،]\s*|\n/).map((keyword) => keyword.trim()).filter(Boolean)
+const keywordList = (keywords: string) =>
+  keywords
+    .split(/[,،]\s*|\n/)
+    .map((keyword) => keyword.trim())
+    .filter(Boolean)
 
 const cases = [
   {
@@ -75,7 +82,11 @@ describe.each(cases)('the offline engine on $name', ({ text, lang, characteristi
     const keywords = keywordList((await all()).keywords!)
     expect(keywords.length).toBeGreaterThanOrEqual(8)
     expect(keywords.length).toBeLessThanOrEqual(12)
-    for (const term of characteristic) expect(keywords.some((keyword) => keyword.toLowerCase().includes(term)), term).toBe(true)
+    for (const term of characteristic)
+      expect(
+        keywords.some((keyword) => keyword.toLowerCase().includes(term)),
+        term,
+      ).toBe(true)
     for (const keyword of keywords) expect(stopWords).not.toContain(keyword.toLowerCase())
     expect(new Set(keywords).size).toBe(keywords.length)
   })
@@ -204,7 +215,11 @@ describe('the offline engine on unusual input', () => {
   })
 
   it('copes with unpunctuated speech-to-text output', async () => {
-    const words = flatten(ENGLISH.replace(/^\w+:/gm, '').replace(/[.,!?]/g, '').toLowerCase())
+    const words = flatten(
+      ENGLISH.replace(/^\w+:/gm, '')
+        .replace(/[.,!?]/g, '')
+        .toLowerCase(),
+    )
     const result = await engine.generate({ text: `${words} ${words}`, parts: [...AI_PARTS] })
     for (const part of AI_PARTS) expect(result[part]?.trim().length, part).toBeGreaterThan(0)
     for (const tweet of result.twitterThread!.split('\n\n')) expect(length(tweet)).toBeLessThanOrEqual(AI_PART_LIMITS.tweet)

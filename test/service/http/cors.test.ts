@@ -22,8 +22,7 @@ async function listening(config: Partial<RuntimeConfig> = {}) {
     send('OPTIONS', path, { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,content-type' })
   const get = (origin: string, path = AGENT_URL, key: string | null = service.key) =>
     send('GET', path, { origin, 'content-type': 'application/json', ...(key ? { authorization: `Token ${key}` } : {}) })
-  const setOrigins = (corsOrigins: string[] | null) =>
-    invokeOperation(service.runtime.operatorHandlers('desktop'), 'settings.setCorsOrigins', { corsOrigins }, () => undefined)
+  const setOrigins = (corsOrigins: string[] | null) => invokeOperation(service.runtime.operatorHandlers('desktop'), 'settings.setCorsOrigins', { corsOrigins }, () => undefined)
   return { service, preflight, get, send, setOrigins }
 }
 
@@ -101,10 +100,7 @@ describe('CORS on /v1', () => {
     expect((await preflight('http://localhost:5173')).status).toBe(403)
 
     // Saved in the data folder: a restart keeps it.
-    expect(service.runtime.store.settings.get('corsOrigins', z.array(z.string()))).toEqual([
-      'https://studio.example',
-      'http://lan-box:*',
-    ])
+    expect(service.runtime.store.settings.get('corsOrigins', z.array(z.string()))).toEqual(['https://studio.example', 'http://lan-box:*'])
 
     expect(await setOrigins(null)).toMatchObject({ ok: true, data: { cors: { source: 'default' } } })
     expectAllowedPreflight(await preflight('http://localhost:5173'), 'http://localhost:5173')
@@ -121,15 +117,18 @@ describe('CORS on /v1', () => {
 })
 
 describe('same-origin routes', () => {
-  it.each(['/healthz', '/ipc/service.info', '/ipc/events?token=x', '/app/', '/media/x.wav', '/preview/x'])('%s carries no CORS header, even for an allowed origin', async (path) => {
-    const { send } = await listening({ corsOrigins: ['*'] })
-    const origin = 'http://localhost:5173'
-    for (const answer of [
-      await send('GET', path, { origin }),
-      await send('OPTIONS', path, { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' }),
-    ]) {
-      expect(answer.status).not.toBe(204)
-      expectRefused(answer)
-    }
-  })
+  it.each(['/healthz', '/ipc/service.info', '/ipc/events?token=x', '/app/', '/media/x.wav', '/preview/x'])(
+    '%s carries no CORS header, even for an allowed origin',
+    async (path) => {
+      const { send } = await listening({ corsOrigins: ['*'] })
+      const origin = 'http://localhost:5173'
+      for (const answer of [
+        await send('GET', path, { origin }),
+        await send('OPTIONS', path, { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' }),
+      ]) {
+        expect(answer.status).not.toBe(204)
+        expectRefused(answer)
+      }
+    },
+  )
 })

@@ -222,16 +222,8 @@ const deepShape = fc.record({ levels: fc.integer({ min: 10, max: 24 }), via: fc.
 
 // Voice agent fields --------------------------------------------------------------------------
 
-const validParams = fc.dictionary(
-  fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/).filter(safeKey),
-  fc.string({ maxLength: 50 }),
-  { maxKeys: 5 },
-)
-const paramName = fc.oneof(
-  fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/),
-  fc.constantFrom('', '1abc', 'a-b', 'a b', 'toString', 'agentName', 'é'),
-  fc.string(),
-)
+const validParams = fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/).filter(safeKey), fc.string({ maxLength: 50 }), { maxKeys: 5 })
+const paramName = fc.oneof(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/), fc.constantFrom('', '1abc', 'a-b', 'a b', 'toString', 'agentName', 'é'), fc.string())
 
 /** For each agent field, values from valid to absurd, edges of every limit included. */
 const agentFieldValues: Record<string, fc.Arbitrary<unknown>> = {
@@ -276,7 +268,13 @@ const agentFieldValues: Record<string, fc.Arbitrary<unknown>> = {
     fc.constant(null),
     wrongValue,
   ),
-  voiceId: fc.oneof(fc.constantFrom(...VOICE_IDS), fc.constantFrom(...VOICE_IDS).map((id) => id.toUpperCase()), fc.uuid(), fc.string(), wrongValue),
+  voiceId: fc.oneof(
+    fc.constantFrom(...VOICE_IDS),
+    fc.constantFrom(...VOICE_IDS).map((id) => id.toUpperCase()),
+    fc.uuid(),
+    fc.string(),
+    wrongValue,
+  ),
   tools: fc.oneof(fc.record({ genderDetection: boolish, smartCallEnd: boolish, recordCalls: fc.boolean() }, { requiredKeys: [] }), wrongValue),
   params: fc.oneof(
     fc.dictionary(paramName, fc.oneof(fc.string(), lengthAround(10_000), wrongValue), { maxKeys: 6 }),
@@ -287,30 +285,31 @@ const agentFieldValues: Record<string, fc.Arbitrary<unknown>> = {
 }
 
 /** Changes the contract accepts, for PATCH (all optional) and, with agentName, for create. */
-const validAgentChanges = parserSafe(fc.record(
-  {
-    agentName: nonBlank(40),
-    greetingMessage: fc.string({ maxLength: 80 }),
-    preamble: fc.oneof(fc.string({ maxLength: 80 }), fc.jsonValue({ maxDepth: 3 })),
-    lang: fc.constantFrom('ar', 'en'),
-    pokeMessages: fc.array(nonBlank(40), { maxLength: 5 }),
-    realTime: fc.boolean(),
-    silenceThreshold: fc.integer({ min: 1, max: 3600 }),
-    interrupt: fc.boolean(),
-    outcome: fc.string({ maxLength: 80 }),
-    outcomeResponseShape: fc.option(validShape),
-    webhookUrl: fc.option(fc.constantFrom('https://hooks.example.test/calls', 'http://127.0.0.1:9000/hook', 'https://example.test/a?b=c')),
-    webhookAuth: fc.option(fc.record({ authKey: nonBlank(20), authSecret: fc.string({ minLength: 1, maxLength: 40 }) })),
-    voiceId: fc.constantFrom(...VOICE_IDS),
-    tools: fc.record({ genderDetection: fc.boolean(), smartCallEnd: fc.boolean() }, { requiredKeys: [] }),
-    params: validParams,
-  },
-  { requiredKeys: [] },
-))
+const validAgentChanges = parserSafe(
+  fc.record(
+    {
+      agentName: nonBlank(40),
+      greetingMessage: fc.string({ maxLength: 80 }),
+      preamble: fc.oneof(fc.string({ maxLength: 80 }), fc.jsonValue({ maxDepth: 3 })),
+      lang: fc.constantFrom('ar', 'en'),
+      pokeMessages: fc.array(nonBlank(40), { maxLength: 5 }),
+      realTime: fc.boolean(),
+      silenceThreshold: fc.integer({ min: 1, max: 3600 }),
+      interrupt: fc.boolean(),
+      outcome: fc.string({ maxLength: 80 }),
+      outcomeResponseShape: fc.option(validShape),
+      webhookUrl: fc.option(fc.constantFrom('https://hooks.example.test/calls', 'http://127.0.0.1:9000/hook', 'https://example.test/a?b=c')),
+      webhookAuth: fc.option(fc.record({ authKey: nonBlank(20), authSecret: fc.string({ minLength: 1, maxLength: 40 }) })),
+      voiceId: fc.constantFrom(...VOICE_IDS),
+      tools: fc.record({ genderDetection: fc.boolean(), smartCallEnd: fc.boolean() }, { requiredKeys: [] }),
+      params: validParams,
+    },
+    { requiredKeys: [] },
+  ),
+)
 const validCreateBody = fc
   .record({ changes: validAgentChanges, agentName: nonBlank(40), description: fc.option(fc.string({ maxLength: 80 }), { nil: undefined }) })
   .map(({ changes, agentName, description }) => ({ ...changes, agentName, ...(description === undefined ? {} : { description }) }))
-
 
 // Phone number fields -------------------------------------------------------------------------
 
@@ -333,13 +332,15 @@ const phoneFieldValues: Record<string, fc.Arbitrary<unknown>> = {
   providerAccountSid: fc.oneof(nonBlank(30), fc.constantFrom('', '  '), lengthAround(200), wrongValue),
   providerAuthToken: fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constant(''), lengthAround(2000), wrongValue),
 }
-const validAddNumberBody = parserSafe(fc.record({
-  type: fc.constant('TELEPHONY'),
-  phoneNumber: possibleNumber,
-  label: nonBlank(30),
-  providerAccountSid: nonBlank(30),
-  providerAuthToken: fc.string({ minLength: 1, maxLength: 30 }),
-}))
+const validAddNumberBody = parserSafe(
+  fc.record({
+    type: fc.constant('TELEPHONY'),
+    phoneNumber: possibleNumber,
+    label: nonBlank(30),
+    providerAccountSid: nonBlank(30),
+    providerAuthToken: fc.string({ minLength: 1, maxLength: 30 }),
+  }),
+)
 
 /** The fixture's number as people write it: the service stores and compares E.164. */
 const formattedNumber = (e164: string) =>
@@ -463,7 +464,10 @@ describe('write endpoints under random and malformed bodies: no 5xx, the error e
       {
         weight: 2,
         arbitrary: fc
-          .oneof(randomId.map((id) => `?voiceAgentId=${id}`), fc.constantFrom('', '?voiceAgentId=', `?voiceAgentId=${fixture.agentId}&voiceAgentId=${fixture.agentId}`, '?voiceAgentId=%', '?voiceagentid=x'))
+          .oneof(
+            randomId.map((id) => `?voiceAgentId=${id}`),
+            fc.constantFrom('', '?voiceAgentId=', `?voiceAgentId=${fixture.agentId}&voiceAgentId=${fixture.agentId}`, '?voiceAgentId=%', '?voiceagentid=x'),
+          )
           .map((query) => ({ query, real: false })),
       },
     )

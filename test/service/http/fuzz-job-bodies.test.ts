@@ -24,15 +24,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { BODY_LIMIT_BYTES } from '../../../src/service/http/build-app'
 import { AI_PARTS } from '../../../src/shared/api/ai-parts'
 import type { ErrorCode } from '../../../src/shared/api/errors'
-import {
-  AiContentJobEnvelopeSchema,
-  JOB_STATUSES,
-  JOB_TYPES,
-  JobListEnvelopeSchema,
-  SORT_FIELDS,
-  TtsJobEnvelopeSchema,
-  type JobListItem,
-} from '../../../src/shared/api/jobs'
+import { AiContentJobEnvelopeSchema, JOB_STATUSES, JOB_TYPES, JobListEnvelopeSchema, SORT_FIELDS, TtsJobEnvelopeSchema, type JobListItem } from '../../../src/shared/api/jobs'
 import { VOICE_IDS } from '../../../src/shared/voices'
 import { searchWords, type JobRecord } from '../../../src/store/jobs-repository'
 import {
@@ -168,7 +160,15 @@ async function startFixture(options: { otherProjectHasJobs: boolean }): Promise<
       text: 'Refund request from another project.',
     })
   }
-  return { service, projectId, otherProjectId: other.projectId, sources: [transcription, translation, tts], conflictSources: [failed, pending, aiContent, blank], foreignSource, seeded }
+  return {
+    service,
+    projectId,
+    otherProjectId: other.projectId,
+    sources: [transcription, translation, tts],
+    conflictSources: [failed, pending, aiContent, blank],
+    foreignSource,
+    seeded,
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +334,10 @@ function checkAiContentAccepted(fixture: Fixture): AcceptedCheck {
     expect(job.status, what).toBe('PENDING')
     expect(job.jobResponse, what).toBeNull()
     // Only the valid sources can ever be written from.
-    expect(fixture.sources.map((source) => source.id), what).toContain(job.relevantJobId)
+    expect(
+      fixture.sources.map((source) => source.id),
+      what,
+    ).toContain(job.relevantJobId)
     expect(request.url.toLowerCase(), what).toContain(job.relevantJobId)
     const row = expectOneNewPendingJob(fixture, job.id, 'AI_CONTENT', before, after, what)
     expect(row.relevant_job_id, what).toBe(job.relevantJobId)
@@ -385,7 +388,11 @@ function checkListAccepted(fixture: Fixture): AcceptedCheck {
     expect(total, what).toBe(projectJobs.length)
     expect(filtered, what).toBeLessThanOrEqual(total)
     expect(filtered, what).toBeGreaterThanOrEqual(0)
-    for (const item of jobs) expect(projectJobs.some((row) => row.id === item.id), `a listed job of another project: ${what}`).toBe(true)
+    for (const item of jobs)
+      expect(
+        projectJobs.some((row) => row.id === item.id),
+        `a listed job of another project: ${what}`,
+      ).toBe(true)
 
     const sent = sentBody(request)
     if (sent === UNPARSEABLE) {
@@ -424,7 +431,11 @@ function checkListAccepted(fixture: Fixture): AcceptedCheck {
     if (byId) {
       const passes = (!body.status || body.status === byId.status) && (!body.type || body.type === byId.type)
       expect(filtered, what).toBe(passes ? 1 : 0)
-      if (passes && skip === 1) expect(jobs.map((item) => item.id), what).toEqual([byId.id])
+      if (passes && skip === 1)
+        expect(
+          jobs.map((item) => item.id),
+          what,
+        ).toEqual([byId.id])
     }
   }
 }
@@ -514,7 +525,10 @@ const validText = fc.oneof(
 )
 
 const webhookAuthValue = fc.oneof(
-  fc.record({ authKey: fc.oneof(fc.string(), lengthAround(200), wrongValue), authSecret: fc.oneof(fc.string(), lengthAround(2000), wrongValue), extra: fc.string() }, { requiredKeys: [] }),
+  fc.record(
+    { authKey: fc.oneof(fc.string(), lengthAround(200), wrongValue), authSecret: fc.oneof(fc.string(), lengthAround(2000), wrongValue), extra: fc.string() },
+    { requiredKeys: [] },
+  ),
   fc.constant(null),
   wrongValue,
 )
@@ -603,7 +617,10 @@ const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
   fc.constant<BodyCase>({ body: { voiceId: VOICE, text: 'hi', webhookAuth: { authKey: 'k'.repeat(200), authSecret: 's'.repeat(2000) } }, expected: accepted([200]) }),
   // The voice: one of the 14 ids, exactly as listed.
   fc
-    .oneof(fc.uuid().filter((id) => !(VOICE_IDS as readonly string[]).includes(id)), fc.constantFrom(VOICE.toUpperCase(), ` ${VOICE}`, '', 'Ava', null, 7))
+    .oneof(
+      fc.uuid().filter((id) => !(VOICE_IDS as readonly string[]).includes(id)),
+      fc.constantFrom(VOICE.toUpperCase(), ` ${VOICE}`, '', 'Ava', null, 7),
+    )
     .map((voiceId): BodyCase => ({ body: { voiceId, text: 'hi' }, expected: refused('VALIDATION_ERROR') })),
   // Required fields left out.
   fc.constantFrom<unknown>({ text: 'hi' }, { voiceId: VOICE }, {}).map((body): BodyCase => ({ body, expected: refused('VALIDATION_ERROR') })),
@@ -643,7 +660,9 @@ const aiContentEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
       fc.constantFrom<unknown>(['Summary'], ['summary', 'tldr'], [''], ['summary '], [['summary']], ['summary', null], 'summary', null, {}, { summary: true }),
     )
     .map((aiParts): BodyCase => ({ body: { aiParts }, expected: refused('VALIDATION_ERROR') })),
-  fc.constantFrom<unknown>({}, { parts: ['summary'] }, { aiParts: ['summary'], jobId: 'x' }, [['summary']]).map((body): BodyCase => ({ body, expected: refused('VALIDATION_ERROR') })),
+  fc
+    .constantFrom<unknown>({}, { parts: ['summary'] }, { aiParts: ['summary'], jobId: 'x' }, [['summary']])
+    .map((body): BodyCase => ({ body, expected: refused('VALIDATION_ERROR') })),
 )
 
 function aiContentTargets(fixture: Fixture): fc.Arbitrary<Target> {
@@ -656,7 +675,9 @@ function aiContentTargets(fixture: Fixture): fc.Arbitrary<Target> {
     { weight: 12, arbitrary: fc.constantFrom(...fixture.sources.map((source) => source.id)).map((id): Target => ({ query: `?jobId=${id}`, validBody: [200] })) },
     {
       weight: 3,
-      arbitrary: fc.constantFrom(...fixture.conflictSources.map((source) => source.id)).map((id): Target => ({ query: `?jobId=${id}`, validBody: [409], anyBody: [400, 409, 413, 415] })),
+      arbitrary: fc
+        .constantFrom(...fixture.conflictSources.map((source) => source.id))
+        .map((id): Target => ({ query: `?jobId=${id}`, validBody: [409], anyBody: [400, 409, 413, 415] })),
     },
     { weight: 2, arbitrary: notFoundIds.map((id): Target => ({ query: `?jobId=${id}`, validBody: [404], anyBody: [400, 404, 413, 415] })) },
     {
@@ -665,7 +686,10 @@ function aiContentTargets(fixture: Fixture): fc.Arbitrary<Target> {
         .constantFrom('', '?', '?jobId=', '?jobid=x', '?jobId[]=x', '?job_id=x', '?id=1')
         .map((query): Target => ({ query, validBody: [400], anyBody: [400, 413, 415] })),
     },
-    { weight: 1, arbitrary: fc.constant<Target>({ query: `?jobId=${fixture.sources[0]!.id}&jobId=${fixture.sources[0]!.id}`, validBody: [400], refusedFirst: refused('VALIDATION_ERROR') }) },
+    {
+      weight: 1,
+      arbitrary: fc.constant<Target>({ query: `?jobId=${fixture.sources[0]!.id}&jobId=${fixture.sources[0]!.id}`, validBody: [400], refusedFirst: refused('VALIDATION_ERROR') }),
+    },
     // Ids as people might mangle them: the service decides (today an unknown id, 404), never a 5xx.
     {
       weight: 1,
@@ -685,12 +709,75 @@ const anyCaseDirection = fc
   .record({ direction: fc.constantFrom('asc', 'desc'), mask: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }) })
   .map(({ direction, mask }) => [...direction].map((char, index) => (mask[index] ? char.toUpperCase() : char)).join(''))
 
-const FTS_SYNTAX = ['AND', 'OR', 'NOT', 'NEAR(', 'NEAR(a b, 2)', 'NEAR', '"', '""', '"unterminated', '*', 'a*', '"a" *', '-', '-refund', '^', '^refund', '+', ':', 'title:', 'text:', 'scope:', '{title text}:', '{title', '(', ')', '()', "'", '\\', '%', '_', ';--', "' OR 1=1 --", 'refund AND', 'OR refund', 'title:refund', 'NOT NOT', '*refund*', 'rowid', 'MATCH', '\u0000'] as const
+const FTS_SYNTAX = [
+  'AND',
+  'OR',
+  'NOT',
+  'NEAR(',
+  'NEAR(a b, 2)',
+  'NEAR',
+  '"',
+  '""',
+  '"unterminated',
+  '*',
+  'a*',
+  '"a" *',
+  '-',
+  '-refund',
+  '^',
+  '^refund',
+  '+',
+  ':',
+  'title:',
+  'text:',
+  'scope:',
+  '{title text}:',
+  '{title',
+  '(',
+  ')',
+  '()',
+  "'",
+  '\\',
+  '%',
+  '_',
+  ';--',
+  "' OR 1=1 --",
+  'refund AND',
+  'OR refund',
+  'title:refund',
+  'NOT NOT',
+  '*refund*',
+  'rowid',
+  'MATCH',
+  '\u0000',
+] as const
 
 /** Searches the contract accepts (up to 200 characters): FTS5 syntax, ids, words, random text. */
 function validSearch(fixture: Fixture): fc.Arbitrary<string> {
   const ids = fixture.seeded.map((job) => job.id)
-  const words = ['refund', 'Refu', 'REFUND', 'réfund', 'refund', 'cafe', 'استرداد', 'مرحبا', 'order', '42', '٤٢', 'a', 'x', 'NEAR', 'quoted', 'Müller', 'muller', 'strasse', 'straße', '😀', 'thanks']
+  const words = [
+    'refund',
+    'Refu',
+    'REFUND',
+    'réfund',
+    'refund',
+    'cafe',
+    'استرداد',
+    'مرحبا',
+    'order',
+    '42',
+    '٤٢',
+    'a',
+    'x',
+    'NEAR',
+    'quoted',
+    'Müller',
+    'muller',
+    'strasse',
+    'straße',
+    '😀',
+    'thanks',
+  ]
   const token = fc.oneof(fc.constantFrom(...FTS_SYNTAX), fc.constantFrom(...words), fc.constantFrom(...scopeTokens(fixture)))
   const values = fc.oneof(
     { weight: 3, arbitrary: fc.array(token, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(' ')) },
@@ -737,7 +824,11 @@ function listSpec(fixture: Fixture): BodySpec {
         validSort,
         fc.record(
           {
-            field: fc.oneof(fc.constantFrom(...SORT_FIELDS), fc.constantFrom('created_at', 'CREATEDAT', 'cost ', 'id', 'seq', 'total_cost', '', 'title; DROP TABLE jobs'), wrongValue),
+            field: fc.oneof(
+              fc.constantFrom(...SORT_FIELDS),
+              fc.constantFrom('created_at', 'CREATEDAT', 'cost ', 'id', 'seq', 'total_cost', '', 'title; DROP TABLE jobs'),
+              wrongValue,
+            ),
             direction: fc.oneof(anyCaseDirection, fc.constantFrom('ascending', 'DESCENDING', '', ' asc', 'asc ', 'up', '1', 'ASC; --', 'aſc'), wrongValue),
             extra: fc.jsonValue({ maxDepth: 1 }),
           },
@@ -777,7 +868,16 @@ function listEdgeCases(fixture: Fixture): fc.Arbitrary<BodyCase> {
     fc.record({ field: fc.constantFrom(...SORT_FIELDS), direction: anyCaseDirection }).map((sort): BodyCase => ({ body: { sort, take: 100 }, expected: accepted([200]) })),
     fc.constantFrom<unknown>({}, { field: 'cost' }, { direction: 'ASC' }).map((sort): BodyCase => ({ body: { sort }, expected: accepted([200]) })),
     fc
-      .constantFrom<unknown>({ field: 'id' }, { field: 'created_at' }, { direction: 'ascending' }, { direction: '' }, { field: 'title', direction: 'asc', extra: 1 }, null, 'createdAt', ['createdAt', 'asc'])
+      .constantFrom<unknown>(
+        { field: 'id' },
+        { field: 'created_at' },
+        { direction: 'ascending' },
+        { direction: '' },
+        { field: 'title', direction: 'asc', extra: 1 },
+        null,
+        'createdAt',
+        ['createdAt', 'asc'],
+      )
       .map((sort): BodyCase => ({ body: { sort }, expected: refused('VALIDATION_ERROR') })),
     // FTS5 syntax, scope tokens and ids are plain words to search for: always a 200.
     validSearch(fixture).map((search): BodyCase => ({ body: { search, take: 100 }, expected: accepted([200]) })),
@@ -805,7 +905,10 @@ function listTargets(fixture: Fixture): fc.Arbitrary<Target> {
         .constantFrom('', '?', '?projectId=', '?projectid=x', '?projectId[a]=x', '?project_id=1')
         .map((query): Target => ({ query, validBody: [400], anyBody: [400, 413, 415] })),
     },
-    { weight: 1, arbitrary: fc.constant<Target>({ query: `?projectId=${fixture.projectId}&projectId=${fixture.projectId}`, validBody: [400], refusedFirst: refused('VALIDATION_ERROR') }) },
+    {
+      weight: 1,
+      arbitrary: fc.constant<Target>({ query: `?projectId=${fixture.projectId}&projectId=${fixture.projectId}`, validBody: [400], refusedFirst: refused('VALIDATION_ERROR') }),
+    },
     // The caller's id as people might mangle it: the service decides, never a 5xx.
     {
       weight: 1,
@@ -904,7 +1007,12 @@ describe('job write endpoints under random and malformed bodies: no 5xx, the err
       expect(total).toBe(fixture.seeded.length)
       expect(filtered).toBe(total)
       expect(jobs).toHaveLength(10)
-      expect(jobs.map((job: JobListItem) => job.createdAt)).toEqual(jobs.map((job: JobListItem) => job.createdAt).sort().reverse())
+      expect(jobs.map((job: JobListItem) => job.createdAt)).toEqual(
+        jobs
+          .map((job: JobListItem) => job.createdAt)
+          .sort()
+          .reverse(),
+      )
     })
   })
 

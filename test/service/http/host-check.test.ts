@@ -11,7 +11,19 @@ import { ErrorEnvelopeSchema } from '../../../src/shared/api/errors'
 import { getWithHost } from '../../helpers/raw-http'
 import { startTestService } from '../../helpers/test-service'
 
-const ALLOWED = ['localhost', 'localhost:8740', 'LocalHost:1', 'localhost.', 'app.localhost:5173', '127.0.0.1', '127.0.0.1:9', '127.5.6.7:80', '[::1]', '[::1]:8740', '[::ffff:127.0.0.1]']
+const ALLOWED = [
+  'localhost',
+  'localhost:8740',
+  'LocalHost:1',
+  'localhost.',
+  'app.localhost:5173',
+  '127.0.0.1',
+  '127.0.0.1:9',
+  '127.5.6.7:80',
+  '[::1]',
+  '[::1]:8740',
+  '[::ffff:127.0.0.1]',
+]
 const REFUSED = [
   'evil.example',
   'evil.example:8740',

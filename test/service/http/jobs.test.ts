@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AiContentEngine } from '../../../src/engines/ai-content/ai-content-engine'
-import {
-  AiContentJobEnvelopeSchema,
-  JobListEnvelopeSchema,
-  JobReadSchema,
-  TtsJobEnvelopeSchema,
-} from '../../../src/shared/api/jobs'
+import { AiContentJobEnvelopeSchema, JobListEnvelopeSchema, JobReadSchema, TtsJobEnvelopeSchema } from '../../../src/shared/api/jobs'
 import { VOICES } from '../../../src/shared/voices'
 import { seedJob } from '../../helpers/seed-jobs'
 import { startTestService, type TestService } from '../../helpers/test-service'

@@ -17,9 +17,7 @@ describe('GET /v1/openapi.json', () => {
     const body = patch.requestBody.content['application/json'].schema
     const resolved = body.$ref ? document.components.schemas[body.$ref.split('/').pop()] : body
     expect(resolved.additionalProperties).toBe(false)
-    expect(Object.keys(resolved.properties)).toEqual(
-      expect.arrayContaining(['agentName', 'lang', 'voiceId', 'tools', 'params', 'outcomeResponseShape', 'webhookAuth']),
-    )
+    expect(Object.keys(resolved.properties)).toEqual(expect.arrayContaining(['agentName', 'lang', 'voiceId', 'tools', 'params', 'outcomeResponseShape', 'webhookAuth']))
     expect(resolved.properties).not.toHaveProperty('description')
     expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']))
     expect(document.components.securitySchemes.apiKeyToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' })

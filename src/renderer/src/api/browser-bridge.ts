@@ -73,9 +73,7 @@ async function resultOf(response: { status: number; json(): Promise<unknown> }):
 export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridge {
   const base = options.baseUrl ?? ''
   const doFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init))
-  const createEventSource =
-    options.createEventSource ??
-    ((url: string) => new (globalThis as unknown as { EventSource: new (url: string) => EventSourceLike }).EventSource(url))
+  const createEventSource = options.createEventSource ?? ((url: string) => new (globalThis as unknown as { EventSource: new (url: string) => EventSourceLike }).EventSource(url))
   const operations = Object.fromEntries(
     IPC_OPERATION_NAMES.map((name: IpcOperationName) => [
       name,

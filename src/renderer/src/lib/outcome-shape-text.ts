@@ -1,8 +1,6 @@
 import { OutcomeResponseShapeSchema, type OutcomeShape } from '../../../shared/api/outcome-shape'
 
-export type OutcomeShapeCheck =
-  | { ok: true; shape: OutcomeShape | null }
-  | { ok: false; path: string; message: string }
+export type OutcomeShapeCheck = { ok: true; shape: OutcomeShape | null } | { ok: false; path: string; message: string }
 
 /**
  * Checks the text of the outcome-shape editor as the operator types, with the very schema the

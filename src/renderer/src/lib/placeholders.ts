@@ -7,9 +7,7 @@ import { PLACEHOLDER_NAME } from '../../../shared/api/voice-agents'
  */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
 
-export type TemplateSegment =
-  | { kind: 'text'; text: string }
-  | { kind: 'placeholder'; name: string; raw: string; value: string | undefined }
+export type TemplateSegment = { kind: 'text'; text: string } | { kind: 'placeholder'; name: string; raw: string; value: string | undefined }
 
 /** Splits a template into text and placeholders; each placeholder carries its value from params, if any. */
 export function splitPlaceholders(template: string, params: Readonly<Record<string, string>> = {}): TemplateSegment[] {

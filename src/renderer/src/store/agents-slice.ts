@@ -79,7 +79,9 @@ export const createAgentsSlice: SliceCreator<AgentsSlice> = (set, get, { call })
           // A renamed agent: the numbers it answers show the new name.
           numbers: {
             ...state.numbers,
-            items: state.numbers.items.map((number) => (number.voiceAgentId === agent.id && number.voiceAgent?.name !== agent.agentName ? { ...number, voiceAgent: { id: agent.id, name: agent.agentName } } : number)),
+            items: state.numbers.items.map((number) =>
+              number.voiceAgentId === agent.id && number.voiceAgent?.name !== agent.agentName ? { ...number, voiceAgent: { id: agent.id, name: agent.agentName } } : number,
+            ),
           },
         }
       })
@@ -96,7 +98,12 @@ export const createAgentsSlice: SliceCreator<AgentsSlice> = (set, get, { call })
             filtered: Math.max(0, state.agents.filtered - (listed ? 1 : 0)),
           },
           agentChoices: chosen
-            ? { ...state.agentChoices, items: state.agentChoices.items.filter((item) => item.id !== id), total: Math.max(0, state.agentChoices.total - 1), filtered: Math.max(0, state.agentChoices.filtered - 1) }
+            ? {
+                ...state.agentChoices,
+                items: state.agentChoices.items.filter((item) => item.id !== id),
+                total: Math.max(0, state.agentChoices.total - 1),
+                filtered: Math.max(0, state.agentChoices.filtered - 1),
+              }
             : state.agentChoices,
           // Numbers assigned to a deleted agent are free again.
           numbers: {

@@ -101,12 +101,18 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get, { preferences, sc
         // The same message again: one toast with a count, shown for longer, not a stack.
         toastTimers.get(same.id)?.()
         patch({ toasts: get().ui.toasts.map((toast) => (toast.id === same.id ? { ...toast, count: toast.count + 1 } : toast)) })
-        toastTimers.set(same.id, schedule(() => get().dismissToast(same.id), kind === 'error' ? ERROR_TOAST_MS : TOAST_MS))
+        toastTimers.set(
+          same.id,
+          schedule(() => get().dismissToast(same.id), kind === 'error' ? ERROR_TOAST_MS : TOAST_MS),
+        )
         return
       }
       const id = nextToast++
       patch({ toasts: [...get().ui.toasts, { id, kind, text, count: 1 }].slice(-3) })
-      toastTimers.set(id, schedule(() => get().dismissToast(id), kind === 'error' ? ERROR_TOAST_MS : TOAST_MS))
+      toastTimers.set(
+        id,
+        schedule(() => get().dismissToast(id), kind === 'error' ? ERROR_TOAST_MS : TOAST_MS),
+      )
     },
     dismissToast(id) {
       toastTimers.get(id)?.()

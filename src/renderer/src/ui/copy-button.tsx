@@ -22,7 +22,13 @@ export function CopyButton({ text, label, compact = false }: { text: string; lab
     setTimeout(() => setCopied(false), 1_500)
   }
   return (
-    <button type="button" className={compact ? 'button icon-button' : 'button'} onClick={() => void copy()} aria-label={t('copy.label', { what: label })} title={t('copy.label', { what: label })}>
+    <button
+      type="button"
+      className={compact ? 'button icon-button' : 'button'}
+      onClick={() => void copy()}
+      aria-label={t('copy.label', { what: label })}
+      title={t('copy.label', { what: label })}
+    >
       <Icon name={copied ? 'check' : 'copy'} size={16} />
       {compact ? null : <span>{copied ? t('copy.done') : t('copy.copy')}</span>}
       <span className="visually-hidden" role="status">

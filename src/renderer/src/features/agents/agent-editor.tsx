@@ -174,7 +174,14 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
           <button type="button" className="button ghost" aria-disabled={!differs || undefined} onClick={() => differs && revert()}>
             {t('common.revert')}
           </button>
-          <button type="submit" className="button primary" aria-disabled={!differs || saving || undefined} aria-busy={saving || undefined} aria-keyshortcuts="Control+S Meta+S" title={t('draft.saveShortcut')}>
+          <button
+            type="submit"
+            className="button primary"
+            aria-disabled={!differs || saving || undefined}
+            aria-busy={saving || undefined}
+            aria-keyshortcuts="Control+S Meta+S"
+            title={t('draft.saveShortcut')}
+          >
             {saving ? t('common.saving') : t('common.save')}
           </button>
         </div>
@@ -186,12 +193,28 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         <div className="grid-2">
           <Field label={t('agent.name')} errors={errorsOf('agentName')}>
             {({ id, describedBy, invalid }) => (
-              <input id={id} className="input" dir="auto" value={draft.agentName} maxLength={AGENT_LIMITS.agentName} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('agentName', event.target.value)} />
+              <input
+                id={id}
+                className="input"
+                dir="auto"
+                value={draft.agentName}
+                maxLength={AGENT_LIMITS.agentName}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => set('agentName', event.target.value)}
+              />
             )}
           </Field>
           <Field label={t('agent.lang')} errors={errorsOf('lang')}>
             {({ id, describedBy, invalid }) => (
-              <select id={id} className="input" value={draft.lang} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('lang', event.target.value as AgentDraft['lang'])}>
+              <select
+                id={id}
+                className="input"
+                value={draft.lang}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => set('lang', event.target.value as AgentDraft['lang'])}
+              >
                 {LANGS.map((lang) => (
                   <option key={lang} value={lang}>
                     {t(lang === 'ar' ? 'lang.ar' : 'lang.en')}
@@ -202,7 +225,16 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
           </Field>
         </div>
         <Field label={t('agent.voice')} errors={errorsOf('voiceId')}>
-          {({ id, describedBy }) => <VoicePicker id={id} value={draft.voiceId} lang={draft.lang} describedBy={describedBy} onChange={(voiceId) => set('voiceId', voiceId)} sampleText={fillPlaceholders(draft.greetingMessage, params)} />}
+          {({ id, describedBy }) => (
+            <VoicePicker
+              id={id}
+              value={draft.voiceId}
+              lang={draft.lang}
+              describedBy={describedBy}
+              onChange={(voiceId) => set('voiceId', voiceId)}
+              sampleText={fillPlaceholders(draft.greetingMessage, params)}
+            />
+          )}
         </Field>
       </section>
 
@@ -211,7 +243,16 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         <Field label={t('agent.greeting')} hint={t('agent.placeholderHint')} errors={errorsOf('greetingMessage')}>
           {({ id, describedBy, invalid }) => (
             <>
-              <PlaceholderTextarea id={id} rows={3} maxLength={AGENT_LIMITS.greetingMessage} value={draft.greetingMessage} params={params} describedBy={describedBy} invalid={invalid} onChange={(text) => set('greetingMessage', text)} />
+              <PlaceholderTextarea
+                id={id}
+                rows={3}
+                maxLength={AGENT_LIMITS.greetingMessage}
+                value={draft.greetingMessage}
+                params={params}
+                describedBy={describedBy}
+                invalid={invalid}
+                onChange={(text) => set('greetingMessage', text)}
+              />
               <PlaceholderChips template={draft.greetingMessage} params={params} onAdd={addParam} />
               <PlaceholderPreview template={draft.greetingMessage} params={params} label={t('agent.greetingPreview')} />
             </>
@@ -242,7 +283,19 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         <div className="grid-2">
           <Field label={t('agent.silence')} hint={t('agent.silenceHint')} errors={errorsOf('silenceThreshold')}>
             {({ id, describedBy, invalid }) => (
-              <input id={id} className="input narrow" type="number" inputMode="numeric" min={AGENT_LIMITS.silenceThresholdMin} max={AGENT_LIMITS.silenceThresholdMax} step={1} value={draft.silenceThreshold} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('silenceThreshold', event.target.value)} />
+              <input
+                id={id}
+                className="input narrow"
+                type="number"
+                inputMode="numeric"
+                min={AGENT_LIMITS.silenceThresholdMin}
+                max={AGENT_LIMITS.silenceThresholdMax}
+                step={1}
+                value={draft.silenceThreshold}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => set('silenceThreshold', event.target.value)}
+              />
             )}
           </Field>
           <fieldset className="fieldset checks">
@@ -262,11 +315,19 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
           <legend>{t('agent.tools')}</legend>
           <p className="field-hint">{draft.tools === null ? t('agent.toolsWriteOnly') : t('agent.toolsWillSend')}</p>
           <label className="check">
-            <input type="checkbox" checked={draft.tools?.genderDetection ?? false} onChange={(event) => set('tools', { genderDetection: event.target.checked, smartCallEnd: draft.tools?.smartCallEnd ?? false })} />
+            <input
+              type="checkbox"
+              checked={draft.tools?.genderDetection ?? false}
+              onChange={(event) => set('tools', { genderDetection: event.target.checked, smartCallEnd: draft.tools?.smartCallEnd ?? false })}
+            />
             <span>{t('agent.toolGender')}</span>
           </label>
           <label className="check">
-            <input type="checkbox" checked={draft.tools?.smartCallEnd ?? false} onChange={(event) => set('tools', { genderDetection: draft.tools?.genderDetection ?? false, smartCallEnd: event.target.checked })} />
+            <input
+              type="checkbox"
+              checked={draft.tools?.smartCallEnd ?? false}
+              onChange={(event) => set('tools', { genderDetection: draft.tools?.genderDetection ?? false, smartCallEnd: event.target.checked })}
+            />
             <span>{t('agent.toolSmartEnd')}</span>
           </label>
           <FieldErrors errors={errorsOf('tools')} />
@@ -276,7 +337,19 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
       <section className="card" aria-labelledby="sec-outcome">
         <h3 id="sec-outcome">{t('agent.sectionOutcome')}</h3>
         <Field label={t('agent.outcome')} hint={t('agent.outcomeHint')} errors={errorsOf('outcome')}>
-          {({ id, describedBy, invalid }) => <textarea id={id} className="input" dir="auto" rows={4} maxLength={AGENT_LIMITS.outcome} value={draft.outcome} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('outcome', event.target.value)} />}
+          {({ id, describedBy, invalid }) => (
+            <textarea
+              id={id}
+              className="input"
+              dir="auto"
+              rows={4}
+              maxLength={AGENT_LIMITS.outcome}
+              value={draft.outcome}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              onChange={(event) => set('outcome', event.target.value)}
+            />
+          )}
         </Field>
         <Field label={t('agent.shape')} hint={t('agent.shapeHint')} errors={errorsOf('outcomeResponseShape')}>
           {({ id, describedBy }) => <OutcomeShapeEditor id={id} value={draft.outcomeShapeText} describedBy={describedBy} onChange={(text) => set('outcomeShapeText', text)} />}
@@ -286,14 +359,50 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
       <section className="card" aria-labelledby="sec-webhook">
         <h3 id="sec-webhook">{t('agent.sectionWebhook')}</h3>
         <Field label={t('agent.webhookUrl')} hint={t('agent.webhookUrlHint')} errors={errorsOf('webhookUrl')}>
-          {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="url" placeholder="https://example.com/hooks/voicedesk" value={draft.webhookUrl} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('webhookUrl', event.target.value)} />}
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="input"
+              dir="ltr"
+              type="url"
+              placeholder="https://example.com/hooks/voicedesk"
+              value={draft.webhookUrl}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              onChange={(event) => set('webhookUrl', event.target.value)}
+            />
+          )}
         </Field>
         <div className="grid-2">
           <Field label={t('agent.authKey')} hint={t('agent.authKeyHint')} errors={errorsOf('webhookAuth')}>
-            {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" autoComplete="off" placeholder="Bearer" value={draft.webhookAuthKey} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => set('webhookAuthKey', event.target.value)} />}
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input"
+                dir="ltr"
+                autoComplete="off"
+                placeholder="Bearer"
+                value={draft.webhookAuthKey}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => set('webhookAuthKey', event.target.value)}
+              />
+            )}
           </Field>
           <Field label={t('agent.authSecret')} hint={agent.webhookAuth ? t('agent.authSecretKept') : undefined}>
-            {({ id, describedBy }) => <input id={id} className="input" dir="ltr" type="password" autoComplete="new-password" placeholder={agent.webhookAuth ? agent.webhookAuth.authSecret : ''} value={draft.webhookAuthSecret} aria-describedby={describedBy} onChange={(event) => set('webhookAuthSecret', event.target.value)} />}
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                className="input"
+                dir="ltr"
+                type="password"
+                autoComplete="new-password"
+                placeholder={agent.webhookAuth ? agent.webhookAuth.authSecret : ''}
+                value={draft.webhookAuthSecret}
+                aria-describedby={describedBy}
+                onChange={(event) => set('webhookAuthSecret', event.target.value)}
+              />
+            )}
           </Field>
         </div>
       </section>

@@ -80,7 +80,14 @@ export function AgentsScreen() {
         </header>
         <div className="search">
           <Icon name="search" size={16} />
-          <input className="input" type="search" value={search} placeholder={t('agents.searchPlaceholder')} aria-label={t('agents.search')} onChange={(event) => setSearch(event.target.value)} />
+          <input
+            className="input"
+            type="search"
+            value={search}
+            placeholder={t('agents.searchPlaceholder')}
+            aria-label={t('agents.search')}
+            onChange={(event) => setSearch(event.target.value)}
+          />
         </div>
         <p className="muted small" aria-live="polite">
           {agents.loading ? t('common.loading') : agents.error ? null : count}
@@ -92,9 +99,7 @@ export function AgentsScreen() {
               <button type="button" className="item" aria-current={agent.id === openId ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
                 <span className="item-title" dir="auto">
                   {agent.agentName}
-                  {unsaved?.agentId === agent.id ? (
-                    <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} />
-                  ) : null}
+                  {unsaved?.agentId === agent.id ? <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} /> : null}
                 </span>
                 <span className="item-meta">
                   <span className="tag">{langTag(agent.lang, t)}</span> <bdi>{agent.voiceRecord.name}</bdi>
@@ -104,7 +109,13 @@ export function AgentsScreen() {
           ))}
         </ul>
         {hasMore(agents) && !agents.loading ? (
-          <button type="button" className="button show-more" aria-disabled={agents.loadingMore || undefined} aria-busy={agents.loadingMore || undefined} onClick={(event) => void showMore(event.currentTarget)}>
+          <button
+            type="button"
+            className="button show-more"
+            aria-disabled={agents.loadingMore || undefined}
+            aria-busy={agents.loadingMore || undefined}
+            onClick={(event) => void showMore(event.currentTarget)}
+          >
             {agents.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(agents, AGENTS_PAGE), locale) })}
           </button>
         ) : null}

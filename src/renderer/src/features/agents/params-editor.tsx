@@ -31,7 +31,12 @@ export function ParamsEditor({ rows, onChange, describedBy }: { rows: ParamRow[]
               placeholder={t('agent.paramValuePlaceholder')}
               onChange={(event) => update(index, { value: event.target.value })}
             />
-            <button type="button" className="button icon-button ghost" aria-label={t('agent.removeParam', { name: row.key || String(index + 1) })} onClick={() => onChange(rows.filter((_, at) => at !== index))}>
+            <button
+              type="button"
+              className="button icon-button ghost"
+              aria-label={t('agent.removeParam', { name: row.key || String(index + 1) })}
+              onClick={() => onChange(rows.filter((_, at) => at !== index))}
+            >
               <Icon name="trash" size={16} />
             </button>
             {badName ? <span className="field-error inline">{t('agent.paramNameRule')}</span> : null}

@@ -25,13 +25,30 @@ export function PokeMessagesEditor({ messages, onChange }: { messages: string[];
               aria-label={t('agent.pokeN', { n: index + 1 })}
               onChange={(event) => onChange(messages.map((current, at) => (at === index ? event.target.value : current)))}
             />
-            <button type="button" className="button icon-button ghost" disabled={index === 0} aria-label={t('agent.pokeUp', { n: index + 1 })} onClick={() => move(index, index - 1)}>
+            <button
+              type="button"
+              className="button icon-button ghost"
+              disabled={index === 0}
+              aria-label={t('agent.pokeUp', { n: index + 1 })}
+              onClick={() => move(index, index - 1)}
+            >
               ↑
             </button>
-            <button type="button" className="button icon-button ghost" disabled={index === messages.length - 1} aria-label={t('agent.pokeDown', { n: index + 1 })} onClick={() => move(index, index + 1)}>
+            <button
+              type="button"
+              className="button icon-button ghost"
+              disabled={index === messages.length - 1}
+              aria-label={t('agent.pokeDown', { n: index + 1 })}
+              onClick={() => move(index, index + 1)}
+            >
               ↓
             </button>
-            <button type="button" className="button icon-button ghost" aria-label={t('agent.pokeRemove', { n: index + 1 })} onClick={() => onChange(messages.filter((_, at) => at !== index))}>
+            <button
+              type="button"
+              className="button icon-button ghost"
+              aria-label={t('agent.pokeRemove', { n: index + 1 })}
+              onClick={() => onChange(messages.filter((_, at) => at !== index))}
+            >
               <Icon name="trash" size={16} />
             </button>
           </li>

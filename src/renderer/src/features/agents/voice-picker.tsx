@@ -28,7 +28,10 @@ export function VoicePicker({ id, value, lang, onChange, describedBy, sampleText
   const audio = useRef<HTMLAudioElement>(null)
 
   useEffect(() => {
-    void store.getState().loadVoices().catch((error: unknown) => store.getState().toast('error', messageOf(error)))
+    void store
+      .getState()
+      .loadVoices()
+      .catch((error: unknown) => store.getState().toast('error', messageOf(error)))
   }, [store])
 
   useEffect(() => {

@@ -117,7 +117,9 @@ export function JobDetailPanel() {
               ) : null}
             </section>
           ) : null}
-          {job.type === 'AI_CONTENT' || detail.aiContent || canMakeAi ? <AiContentSection ai={detail.aiContent} isAiJob={job.type === 'AI_CONTENT'} canMake={canMakeAi} onMake={() => setMakingAi(true)} /> : null}
+          {job.type === 'AI_CONTENT' || detail.aiContent || canMakeAi ? (
+            <AiContentSection ai={detail.aiContent} isAiJob={job.type === 'AI_CONTENT'} canMake={canMakeAi} onMake={() => setMakingAi(true)} />
+          ) : null}
           <section className="detail-section" aria-labelledby="job-deliveries">
             <h3 id="job-deliveries">{t('jobs.deliveries')}</h3>
             {detail.deliveries.length === 0 ? (
@@ -195,7 +197,8 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
   const [parts, setParts] = useState<AiPart[]>(['summary', 'titles', 'keywords'])
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const toggle = (part: AiPart, on: boolean) => setParts((current) => (on ? AI_PARTS.filter((candidate) => candidate === part || current.includes(candidate)) : current.filter((candidate) => candidate !== part)))
+  const toggle = (part: AiPart, on: boolean) =>
+    setParts((current) => (on ? AI_PARTS.filter((candidate) => candidate === part || current.includes(candidate)) : current.filter((candidate) => candidate !== part)))
 
   const create = async () => {
     setBusy(true)

@@ -39,11 +39,22 @@ export function JobsScreen() {
         <div className="filters" role="search" aria-label={t('jobs.filters')}>
           <div className="search">
             <Icon name="search" size={16} />
-            <input className="input" type="search" value={search} placeholder={t('jobs.searchPlaceholder')} aria-label={t('jobs.search')} onChange={(event) => setSearch(event.target.value)} />
+            <input
+              className="input"
+              type="search"
+              value={search}
+              placeholder={t('jobs.searchPlaceholder')}
+              aria-label={t('jobs.search')}
+              onChange={(event) => setSearch(event.target.value)}
+            />
           </div>
           <label className="inline-field">
             <span>{t('jobs.status')}</span>
-            <select className="input" value={jobs.query.status ?? ''} onChange={(event) => store.getState().setJobsQuery({ status: (event.target.value || null) as JobStatus | null })}>
+            <select
+              className="input"
+              value={jobs.query.status ?? ''}
+              onChange={(event) => store.getState().setJobsQuery({ status: (event.target.value || null) as JobStatus | null })}
+            >
               <option value="">{t('common.all')}</option>
               {JOB_STATUSES.map((status) => (
                 <option key={status} value={status}>
@@ -64,7 +75,11 @@ export function JobsScreen() {
             </select>
           </label>
           <span className="muted small counts" aria-live="polite">
-            {jobs.filtered === null ? (jobs.error ? null : t('common.loading')) : t('jobs.counts', { filtered: formatCount(jobs.filtered, locale), total: formatCount(jobs.total ?? 0, locale) })}
+            {jobs.filtered === null
+              ? jobs.error
+                ? null
+                : t('common.loading')
+              : t('jobs.counts', { filtered: formatCount(jobs.filtered, locale), total: formatCount(jobs.total ?? 0, locale) })}
           </span>
         </div>
         {jobs.error ? <LoadError error={jobs.error} onRetry={() => store.getState().refreshJobs()} /> : null}

@@ -74,7 +74,12 @@ export function JobsTable() {
           {COLUMNS.map((column) => {
             const active = jobs.query.sortField === column.field
             return (
-              <div key={column.field} role="columnheader" className={`cell cell-${column.field}`} aria-sort={active ? (jobs.query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}>
+              <div
+                key={column.field}
+                role="columnheader"
+                className={`cell cell-${column.field}`}
+                aria-sort={active ? (jobs.query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
+              >
                 <button type="button" className="sort-button" onClick={() => sortBy(column.field)}>
                   {t(column.label)}
                   <span aria-hidden="true" className="sort-mark">

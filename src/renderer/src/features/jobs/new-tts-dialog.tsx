@@ -24,7 +24,11 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    if (open) void store.getState().loadVoices().catch(() => {})
+    if (open)
+      void store
+        .getState()
+        .loadVoices()
+        .catch(() => {})
   }, [open, store])
 
   const create = async () => {
@@ -87,10 +91,34 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
           )}
         </Field>
         <Field label={t('jobs.text')} hint={t('jobs.textCount', { n: String(text.length), max: String(TTS_TEXT_MAX) })} errors={errors.text}>
-          {({ id, describedBy, invalid }) => <textarea id={id} className="input" dir="auto" rows={6} maxLength={TTS_TEXT_MAX} value={text} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setText(event.target.value)} />}
+          {({ id, describedBy, invalid }) => (
+            <textarea
+              id={id}
+              className="input"
+              dir="auto"
+              rows={6}
+              maxLength={TTS_TEXT_MAX}
+              value={text}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              onChange={(event) => setText(event.target.value)}
+            />
+          )}
         </Field>
         <Field label={t('jobs.webhookOptional')} errors={errors.webhookUrl}>
-          {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="url" value={webhookUrl} placeholder="https://example.com/hooks/tts" aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setWebhookUrl(event.target.value)} />}
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="input"
+              dir="ltr"
+              type="url"
+              value={webhookUrl}
+              placeholder="https://example.com/hooks/tts"
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              onChange={(event) => setWebhookUrl(event.target.value)}
+            />
+          )}
         </Field>
         {errors[''] ? (
           <p className="field-error" role="alert">

@@ -71,9 +71,15 @@ export function NumbersScreen() {
 
   const assign = async (number: PhoneNumber, agentId: string) => {
     try {
-      const updated = agentId === '' ? await call('numbers.unassign', { phoneNumber: number.number }) : await call('numbers.assign', { phoneNumber: number.number, voiceAgentId: agentId })
+      const updated =
+        agentId === '' ? await call('numbers.unassign', { phoneNumber: number.number }) : await call('numbers.assign', { phoneNumber: number.number, voiceAgentId: agentId })
       store.getState().upsertNumber(updated)
-      store.getState().toast('success', updated.voiceAgent ? t('numbers.assigned', { number: updated.number, agent: updated.voiceAgent.name }) : t('numbers.unassigned', { number: updated.number }))
+      store
+        .getState()
+        .toast(
+          'success',
+          updated.voiceAgent ? t('numbers.assigned', { number: updated.number, agent: updated.voiceAgent.name }) : t('numbers.unassigned', { number: updated.number }),
+        )
     } catch (error) {
       store.getState().toast('error', messageOf(error))
     }
@@ -114,19 +120,69 @@ export function NumbersScreen() {
             hint={check.state === 'valid' ? t('numbers.willStore', { e164: check.e164 }) : t('numbers.e164Hint')}
             errors={[...(check.state === 'invalid' ? [check.message] : []), ...(errors.phoneNumber ?? [])]}
           >
-            {({ id, describedBy, invalid }) => <input id={id} className="input mono" dir="ltr" inputMode="tel" autoComplete="off" placeholder="+15551234567" value={form.phoneNumber} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => update('phoneNumber', event.target.value)} />}
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input mono"
+                dir="ltr"
+                inputMode="tel"
+                autoComplete="off"
+                placeholder="+15551234567"
+                value={form.phoneNumber}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => update('phoneNumber', event.target.value)}
+              />
+            )}
           </Field>
           <Field label={t('numbers.label')} errors={errors.label}>
-            {({ id, describedBy, invalid }) => <input id={id} className="input" dir="auto" value={form.label} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => update('label', event.target.value)} />}
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input"
+                dir="auto"
+                value={form.label}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => update('label', event.target.value)}
+              />
+            )}
           </Field>
           <Field label={t('numbers.accountSid')} errors={errors.providerAccountSid}>
-            {({ id, describedBy, invalid }) => <input id={id} className="input mono" dir="ltr" autoComplete="off" value={form.providerAccountSid} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => update('providerAccountSid', event.target.value)} />}
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input mono"
+                dir="ltr"
+                autoComplete="off"
+                value={form.providerAccountSid}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => update('providerAccountSid', event.target.value)}
+              />
+            )}
           </Field>
           <Field label={t('numbers.authToken')} hint={t('numbers.authTokenHint')} errors={errors.providerAuthToken}>
-            {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="password" autoComplete="new-password" value={form.providerAuthToken} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => update('providerAuthToken', event.target.value)} />}
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input"
+                dir="ltr"
+                type="password"
+                autoComplete="new-password"
+                value={form.providerAuthToken}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => update('providerAuthToken', event.target.value)}
+              />
+            )}
           </Field>
         </div>
-        {errors[''] || errors.type ? <p className="field-error" role="alert">{[...(errors[''] ?? []), ...(errors.type ?? [])].join(' ')}</p> : null}
+        {errors[''] || errors.type ? (
+          <p className="field-error" role="alert">
+            {[...(errors[''] ?? []), ...(errors.type ?? [])].join(' ')}
+          </p>
+        ) : null}
         <div className="toolbar end">
           <button type="submit" className="button primary" disabled={!canRegister || busy}>
             <Icon name="plus" size={16} />
@@ -138,7 +194,9 @@ export function NumbersScreen() {
       <section className="card" aria-labelledby="numbers-list-title">
         <h2 id="numbers-list-title">{t('numbers.listTitle', { n: formatCount(numbers.total, locale) })}</h2>
         {numbers.items.length === 0 ? (
-          numbers.error && !numbers.loading ? null : <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
+          numbers.error && !numbers.loading ? null : (
+            <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
+          )
         ) : (
           <div className="table-wrap">
             <table className="table">
@@ -147,8 +205,12 @@ export function NumbersScreen() {
                   <th scope="col">{t('numbers.phoneNumber')}</th>
                   <th scope="col">{t('numbers.label')}</th>
                   <th scope="col">{t('numbers.agent')}</th>
-                  <th scope="col" className="col-optional">{t('numbers.sip')}</th>
-                  <th scope="col" className="col-optional">{t('common.created')}</th>
+                  <th scope="col" className="col-optional">
+                    {t('numbers.sip')}
+                  </th>
+                  <th scope="col" className="col-optional">
+                    {t('common.created')}
+                  </th>
                   <th scope="col">
                     <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
@@ -169,7 +231,12 @@ export function NumbersScreen() {
                     </td>
                     <td className="small col-optional">{formatDateTime(number.createdAt, locale)}</td>
                     <td className="actions">
-                      <button type="button" className="button icon-button ghost" aria-label={t('numbers.deleteNamed', { number: number.number })} onClick={() => setDeleting(number)}>
+                      <button
+                        type="button"
+                        className="button icon-button ghost"
+                        aria-label={t('numbers.deleteNamed', { number: number.number })}
+                        onClick={() => setDeleting(number)}
+                      >
                         <Icon name="trash" size={16} />
                       </button>
                     </td>
@@ -185,7 +252,13 @@ export function NumbersScreen() {
               {t('numbers.count', { shown: formatCount(numbers.items.length, locale), total: formatCount(numbers.filtered, locale) })}
             </p>
             {hasMore(numbers) && !numbers.loading ? (
-              <button type="button" className="button show-more" aria-disabled={numbers.loadingMore || undefined} aria-busy={numbers.loadingMore || undefined} onClick={(event) => void showMore(event.currentTarget)}>
+              <button
+                type="button"
+                className="button show-more"
+                aria-disabled={numbers.loadingMore || undefined}
+                aria-busy={numbers.loadingMore || undefined}
+                onClick={(event) => void showMore(event.currentTarget)}
+              >
                 {numbers.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(numbers, NUMBERS_PAGE), locale) })}
               </button>
             ) : null}

@@ -118,7 +118,19 @@ function KeysCard() {
         }}
       >
         <Field label={t('keys.name')} errors={error ? [error] : undefined}>
-          {({ id, describedBy, invalid }) => <input id={id} className="input" dir="auto" maxLength={100} value={name} placeholder={t('keys.namePlaceholder')} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setName(event.target.value)} />}
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="input"
+              dir="auto"
+              maxLength={100}
+              value={name}
+              placeholder={t('keys.namePlaceholder')}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              onChange={(event) => setName(event.target.value)}
+            />
+          )}
         </Field>
         <button type="submit" className="button primary" disabled={name.trim() === ''}>
           {t('keys.create')}
@@ -130,8 +142,12 @@ function KeysCard() {
             <tr>
               <th scope="col">{t('keys.name')}</th>
               <th scope="col">{t('keys.hint')}</th>
-              <th scope="col" className="col-optional">{t('common.created')}</th>
-              <th scope="col" className="col-optional">{t('keys.lastUsed')}</th>
+              <th scope="col" className="col-optional">
+                {t('common.created')}
+              </th>
+              <th scope="col" className="col-optional">
+                {t('keys.lastUsed')}
+              </th>
               <th scope="col">{t('keys.state')}</th>
               <th scope="col">
                 <span className="visually-hidden">{t('common.actions')}</span>
@@ -147,7 +163,15 @@ function KeysCard() {
                 </td>
                 <td className="small col-optional">{formatDateTime(key.createdAt, locale)}</td>
                 <td className="small col-optional">{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : t('keys.never')}</td>
-                <td>{key.revokedAt ? <span className="badge badge-failed">{t('keys.revokedState')}</span> : key.usedByApp ? <span className="badge">{t('keys.usedByApp')}</span> : <span className="badge badge-completed">{t('keys.active')}</span>}</td>
+                <td>
+                  {key.revokedAt ? (
+                    <span className="badge badge-failed">{t('keys.revokedState')}</span>
+                  ) : key.usedByApp ? (
+                    <span className="badge">{t('keys.usedByApp')}</span>
+                  ) : (
+                    <span className="badge badge-completed">{t('keys.active')}</span>
+                  )}
+                </td>
                 <td className="actions">
                   {!key.revokedAt && !key.usedByApp ? (
                     <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: key.name })}>
@@ -160,7 +184,16 @@ function KeysCard() {
           </tbody>
         </table>
       </div>
-      <ModalDialog open={created !== null} title={t('keys.createdTitle', { name: created?.name ?? '' })} onClose={() => setCreated(null)} actions={<button type="button" className="button primary" onClick={() => setCreated(null)}>{t('keys.done')}</button>}>
+      <ModalDialog
+        open={created !== null}
+        title={t('keys.createdTitle', { name: created?.name ?? '' })}
+        onClose={() => setCreated(null)}
+        actions={
+          <button type="button" className="button primary" onClick={() => setCreated(null)}>
+            {t('keys.done')}
+          </button>
+        }
+      >
         <p>{t('keys.showOnce')}</p>
         <div className="key-reveal">
           <code dir="ltr" data-testid="new-key">
@@ -262,13 +295,51 @@ function ServiceCard() {
         {engine === 'openai-compatible' ? (
           <div className="grid-3">
             <Field label={t('settings.baseUrl')} errors={errors.baseUrl}>
-              {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="url" placeholder="https://api.example.com/v1" value={baseUrl} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setBaseUrl(event.target.value)} />}
+              {({ id, describedBy, invalid }) => (
+                <input
+                  id={id}
+                  className="input"
+                  dir="ltr"
+                  type="url"
+                  placeholder="https://api.example.com/v1"
+                  value={baseUrl}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  onChange={(event) => setBaseUrl(event.target.value)}
+                />
+              )}
             </Field>
             <Field label={t('settings.model')} errors={errors.model}>
-              {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" value={model} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setModel(event.target.value)} />}
+              {({ id, describedBy, invalid }) => (
+                <input
+                  id={id}
+                  className="input"
+                  dir="ltr"
+                  value={model}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  onChange={(event) => setModel(event.target.value)}
+                />
+              )}
             </Field>
-            <Field label={t('settings.apiKey')} hint={settings?.aiContent.engine === 'openai-compatible' && settings.aiContent.hasApiKey ? t('settings.apiKeyKept') : t('settings.apiKeyWriteOnly')} errors={errors.apiKey}>
-              {({ id, describedBy, invalid }) => <input id={id} className="input" dir="ltr" type="password" autoComplete="off" value={apiKey} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setApiKey(event.target.value)} />}
+            <Field
+              label={t('settings.apiKey')}
+              hint={settings?.aiContent.engine === 'openai-compatible' && settings.aiContent.hasApiKey ? t('settings.apiKeyKept') : t('settings.apiKeyWriteOnly')}
+              errors={errors.apiKey}
+            >
+              {({ id, describedBy, invalid }) => (
+                <input
+                  id={id}
+                  className="input"
+                  dir="ltr"
+                  type="password"
+                  autoComplete="off"
+                  value={apiKey}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  onChange={(event) => setApiKey(event.target.value)}
+                />
+              )}
             </Field>
           </div>
         ) : null}
@@ -331,9 +402,23 @@ function CorsCard() {
           void save(origins())
         }}
       >
-        <Field label={t('settings.corsOrigins')} hint={cors?.source === 'cli' ? t('settings.corsCli') : cors?.source === 'default' ? t('settings.corsDefault') : t('settings.corsHint')} errors={errors.length > 0 ? errors : undefined}>
+        <Field
+          label={t('settings.corsOrigins')}
+          hint={cors?.source === 'cli' ? t('settings.corsCli') : cors?.source === 'default' ? t('settings.corsDefault') : t('settings.corsHint')}
+          errors={errors.length > 0 ? errors : undefined}
+        >
           {({ id, describedBy, invalid }) => (
-            <textarea id={id} className="input mono" dir="ltr" rows={3} spellCheck={false} value={text} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setText(event.target.value)} />
+            <textarea
+              id={id}
+              className="input mono"
+              dir="ltr"
+              rows={3}
+              spellCheck={false}
+              value={text}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              onChange={(event) => setText(event.target.value)}
+            />
           )}
         </Field>
         <div className="toolbar end">

@@ -114,7 +114,19 @@ export function TemplatesScreen() {
           }}
         >
           <Field label={t('templates.newName')} errors={errors}>
-            {({ id, describedBy, invalid }) => <input id={id} className="input" dir="auto" data-autofocus maxLength={100} value={name} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => setName(event.target.value)} />}
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input"
+                dir="auto"
+                data-autofocus
+                maxLength={100}
+                value={name}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => setName(event.target.value)}
+              />
+            )}
           </Field>
         </form>
       </ModalDialog>

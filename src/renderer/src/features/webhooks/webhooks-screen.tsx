@@ -50,7 +50,11 @@ export function WebhooksScreen() {
         <div className="filters">
           <label className="inline-field">
             <span>{t('webhooks.status')}</span>
-            <select className="input" value={deliveries.status ?? ''} onChange={(event) => void store.getState().loadDeliveries({ status: (event.target.value || null) as DeliveryStatus | null })}>
+            <select
+              className="input"
+              value={deliveries.status ?? ''}
+              onChange={(event) => void store.getState().loadDeliveries({ status: (event.target.value || null) as DeliveryStatus | null })}
+            >
               <option value="">{t('common.all')}</option>
               {DELIVERY_STATUSES.map((status) => (
                 <option key={status} value={status}>
@@ -84,7 +88,12 @@ export function WebhooksScreen() {
                     {delivery.sending ? <span className="muted small"> {t('webhooks.sending')}</span> : null}
                   </td>
                   <td>
-                    <button type="button" className="link-button" onClick={() => void store.getState().selectDelivery(delivery.id)} aria-label={t('webhooks.openDelivery', { id: delivery.id })}>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => void store.getState().selectDelivery(delivery.id)}
+                      aria-label={t('webhooks.openDelivery', { id: delivery.id })}
+                    >
                       {delivery.event}
                     </button>
                   </td>
@@ -98,7 +107,9 @@ export function WebhooksScreen() {
               ))}
             </tbody>
           </table>
-          {deliveries.items.length === 0 && !(deliveries.error && !deliveries.loading) ? <p className="empty center">{deliveries.loading ? t('common.loading') : t('webhooks.empty')}</p> : null}
+          {deliveries.items.length === 0 && !(deliveries.error && !deliveries.loading) ? (
+            <p className="empty center">{deliveries.loading ? t('common.loading') : t('webhooks.empty')}</p>
+          ) : null}
         </div>
         <nav className="pager" aria-label={t('common.pages')}>
           <button type="button" className="button" disabled={deliveries.page <= 1} onClick={() => void store.getState().loadDeliveries({ page: deliveries.page - 1 })}>
@@ -171,7 +182,8 @@ export function WebhooksScreen() {
                 {detail.attemptLog.map((attempt) => (
                   <li key={attempt.attempt} className={attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'bad'}>
                     <div>
-                      <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} · {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
+                      <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} ·{' '}
+                      {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
                     </div>
                     {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
                     {attempt.responseExcerpt ? (
