@@ -5,9 +5,13 @@ export function useNow(active: boolean, everyMs = 1_000): number {
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
     if (!active) return undefined
-    setNow(Date.now())
+    // The first tick at once (not after everyMs), from a timer callback like the rest.
+    const first = setTimeout(() => setNow(Date.now()), 0)
     const timer = setInterval(() => setNow(Date.now()), everyMs)
-    return () => clearInterval(timer)
+    return () => {
+      clearTimeout(first)
+      clearInterval(timer)
+    }
   }, [active, everyMs])
   return now
 }

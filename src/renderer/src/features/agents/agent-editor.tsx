@@ -419,10 +419,7 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         open={pendingLeave !== null}
         agentName={agent.agentName}
         saving={saving}
-        onSave={async () => {
-          if (await save()) store.getState().resolvePendingLeave('leave')
-          else store.getState().resolvePendingLeave('stay')
-        }}
+        onSave={() => void save().then((saved) => store.getState().resolvePendingLeave(saved ? 'leave' : 'stay'))}
         onDiscard={() => store.getState().resolvePendingLeave('leave')}
         onStay={() => store.getState().resolvePendingLeave('stay')}
       />

@@ -15,8 +15,11 @@ interface DraftGuardOptions {
  */
 export function useDraftGuard({ agentId, agentName, differs, save }: DraftGuardOptions): void {
   const store = useStoreApi()
+  // The latest save, for the key handler registered once.
   const saveRef = useRef(save)
-  saveRef.current = save
+  useEffect(() => {
+    saveRef.current = save
+  })
 
   useEffect(() => {
     store.getState().setUnsavedDraft(differs ? { agentId, agentName } : null)
