@@ -64,14 +64,15 @@ function percentile(values: number[], p: number): number {
 
 /** How the service is started: the `voicedesk` bin (as installed), or `npm run serve` in a checkout. */
 const START_COMMANDS = {
-  voicedesk: (args: string[]) => [process.execPath, [BIN, ...args]] as const,
-  npmRunServe: (args: string[]) => ['npm', ['run', '--silent', 'serve', '--', ...args]] as const,
+  voicedesk: (options: string[]) => [process.execPath, [BIN, 'serve', ...options]] as const,
+  // The npm script already says `serve`: only the options follow `--` (a second `serve` is refused).
+  npmRunServe: (options: string[]) => ['npm', ['run', '--silent', 'serve', '--', ...options]] as const,
 }
 
 /** Spawn to the first 200 on /healthz, polling every 2 ms. */
 async function timeStartup(dataDir: string, command: keyof typeof START_COMMANDS = 'voicedesk'): Promise<number> {
   const port = await freePort()
-  const [file, args] = START_COMMANDS[command](['serve', '--port', String(port), '--data-dir', dataDir])
+  const [file, args] = START_COMMANDS[command](['--port', String(port), '--data-dir', dataDir])
   const started = performance.now()
   const child = spawn(file, args, {
     cwd: ROOT,

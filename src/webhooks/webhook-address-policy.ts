@@ -6,7 +6,7 @@ const METADATA_IPV6 = ipaddr.IPv6.parse('fd00:ec2::254')
 /**
  * Why webhooks may not go to an IP address, or undefined when they may. Refused: link-local
  * (169.254.0.0/16, fe80::/10: where cloud metadata services answer), unspecified (0.0.0.0/8,
- * `::`: "this host" to the kernel) and fd00:ec2::254; IPv4-mapped IPv6 forms of these too.
+ * `::`: "this host" to the kernel) and fd00:ec2::254; IPv4-mapped and NAT64 (64:ff9b::/96) forms of these too.
  * Loopback and private networks stay allowed: this is a local tool.
  */
 export function refusedAddressReason(address: string): string | undefined {
@@ -17,6 +17,11 @@ export function refusedAddressReason(address: string): string | undefined {
   if (range === 'linkLocal') return 'a link-local address (where cloud metadata services answer)'
   if (range === 'unspecified') return 'an unspecified address'
   if (parsed.kind() === 'ipv6' && parsed.match(METADATA_IPV6, 128)) return 'a cloud metadata address'
+  if (parsed.kind() === 'ipv6' && range === 'rfc6052') {
+    // NAT64 (64:ff9b::/96) carries an IPv4 address in its last 32 bits: 64:ff9b::a9fe:a9fe reaches 169.254.169.254.
+    const [high = 0, low = 0] = (parsed as ipaddr.IPv6).parts.slice(6)
+    return refusedAddressReason(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`)
+  }
   return undefined
 }
 

@@ -27,6 +27,7 @@ const REFUSED_URLS = [
   'http://[::]/hook',
   'http://[::ffff:169.254.169.254]/hook',
   'http://[::ffff:0.0.0.0]/hook',
+  'http://[64:ff9b::a9fe:a9fe]/hook', // 169.254.169.254 behind a NAT64 gateway
 ]
 
 const ALLOWED_URLS = [
@@ -39,6 +40,7 @@ const ALLOWED_URLS = [
   'http://192.168.1.20/hook',
   'http://[fc00::1]/hook',
   'http://[fd00:ec2::253]/hook',
+  'http://[64:ff9b::a00:1]/hook', // 10.0.0.1 behind a NAT64 gateway: a private network, allowed
   'https://hooks.example.com/x',
   'http://169.254.169.254.nip.io/hook', // a name: checked when connecting, not here
 ]

@@ -22,8 +22,19 @@ if (resolution.kind === 'no-token') {
   const store = createAppStore({ call, preferences: window.localStorage })
   markUnauthorized = () => store.getState().markUnauthorized()
   bridge.onEvent((event) => store.getState().handleEvent(event))
-  if ('onReconnect' in bridge) (bridge as BrowserBridge).onReconnect(() => store.getState().resync())
-  void store.getState().loadService()
+  if (bridge.host === 'browser') {
+    ;(bridge as BrowserBridge).onReconnect(() => store.getState().resync())
+    // The first break is checked at once; while the link is down, the checks keep their own pace.
+    ;(bridge as BrowserBridge).onBreak(() => {
+      if (store.getState().link.state === 'connected') void store.getState().checkLink()
+    })
+  }
+  // The link is checked (one service.info) while the window is visible, in Electron too: there
+  // is no event stream there whose break would tell.
+  const watchWhileVisible = () => store.getState().watchLink(document.visibilityState === 'visible')
+  document.addEventListener('visibilitychange', watchWhileVisible)
+  watchWhileVisible()
+  if (document.visibilityState !== 'visible') void store.getState().loadService()
 
   root.render(
     <StrictMode>

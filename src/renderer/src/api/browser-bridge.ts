@@ -15,12 +15,15 @@ type Fetch = (input: string, init: { method: string; headers: Record<string, str
 export interface EventSourceLike {
   onmessage: ((event: { data: string }) => void) | null
   onopen?: (() => void) | null
+  onerror?: (() => void) | null
   close(): void
 }
 
 /** The browser bridge also says when its event stream came back after a break (events may have been missed). */
 export interface BrowserBridge extends VoiceDeskBridge {
   onReconnect(listener: () => void): () => void
+  /** The event stream broke (the service stopped, or refused the token): worth checking the link at once. */
+  onBreak(listener: () => void): () => void
 }
 
 export interface BrowserBridgeOptions {
@@ -92,6 +95,7 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
 
   const listeners = new Set<(event: IpcEvent) => void>()
   const reconnectListeners = new Set<() => void>()
+  const breakListeners = new Set<() => void>()
   let source: EventSourceLike | null = null
   const open = () => {
     const url = `${base}${BROWSER_BRIDGE.eventsPath}?token=${encodeURIComponent(options.token)}`
@@ -101,6 +105,9 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
     source.onopen = () => {
       if (opened) for (const listener of [...reconnectListeners]) listener()
       opened = true
+    }
+    source.onerror = () => {
+      for (const listener of [...breakListeners]) listener()
     }
     source.onmessage = (message) => {
       let event: IpcEvent
@@ -119,6 +126,10 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
     onReconnect(listener) {
       reconnectListeners.add(listener)
       return () => void reconnectListeners.delete(listener)
+    },
+    onBreak(listener) {
+      breakListeners.add(listener)
+      return () => void breakListeners.delete(listener)
     },
     onEvent(listener) {
       listeners.add(listener)

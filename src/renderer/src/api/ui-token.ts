@@ -25,3 +25,14 @@ export function takeUiToken({ location, history, storage }: TokenSources): strin
   }
   return storage.getItem(UI_TOKEN_STORAGE_KEY)
 }
+
+/**
+ * The token in what the operator pasted to get back in: the whole `Operator UI:` link (its
+ * `#token=` part), the line with its label, or the token alone. Null when there is none.
+ */
+export function tokenFromPasted(pasted: string): string | null {
+  const text = pasted.trim()
+  const inFragment = /[#&]token=([^&\s]+)/.exec(text)
+  if (inFragment) return decodeURIComponent(inFragment[1]!)
+  return /^[A-Za-z0-9_~.-]{16,}$/.test(text) ? text : null
+}

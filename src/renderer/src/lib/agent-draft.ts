@@ -131,3 +131,11 @@ export function diffAgentDraft(agent: VoiceAgent, draft: AgentDraft): DraftDiff 
 export function hasChanges(diff: DraftDiff): boolean {
   return Object.keys(diff.changes).length > 0
 }
+
+/**
+ * Whether the draft is not the saved agent any more, whatever is invalid in it (a threshold
+ * that is not a number still differs): what marks it unsaved and keeps Revert possible.
+ */
+export function draftDiffers(agent: VoiceAgent, draft: AgentDraft): boolean {
+  return !sameJson(draft, draftFromAgent(agent))
+}

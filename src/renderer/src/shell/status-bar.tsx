@@ -1,19 +1,43 @@
 import { useT } from '../i18n/use-t'
 import { formatCount } from '../lib/format'
-import { useAppStore } from '../store/app-context'
-import { curlExample, selectLocale, selectPendingJobs, selectRunningJobs, selectServiceInfo } from '../store/selectors'
+import { useAppStore, useStoreApi } from '../store/app-context'
+import { curlExample, selectLink, selectLocale, selectPendingJobs, selectRunningJobs, selectServiceInfo } from '../store/selectors'
 import { CopyButton } from '../ui/copy-button'
+import { useNow } from '../ui/use-now'
 
-/** Where the /v1 service is, which key works with it, how busy the runner is: always in view. */
+/** The real state of the link to the service, where it is, which key works, how busy it is: always in view. */
 export function StatusBar() {
   const t = useT()
+  const store = useStoreApi()
   const info = useAppStore(selectServiceInfo)
   const running = useAppStore(selectRunningJobs)
   const pending = useAppStore(selectPendingJobs)
   const locale = useAppStore(selectLocale)
+  const link = useAppStore(selectLink)
+  const down = link.state === 'reconnecting' || link.state === 'lost'
+  const now = useNow(down)
+  const seconds = link.nextCheckAt === null ? 0 : Math.max(0, Math.ceil((link.nextCheckAt - now) / 1000))
+  const linkText =
+    link.state === 'connected'
+      ? t('link.connected')
+      : link.state === 'connecting'
+        ? t('status.connecting')
+        : t(link.state === 'lost' ? 'link.lost' : 'link.reconnecting', { seconds: formatCount(seconds, locale) })
   return (
     <footer className="status-bar" aria-label={t('status.label')}>
-      <span className={`status-dot ${info ? 'on' : ''}`} aria-hidden="true" />
+      <span className={`status-dot link-${link.state}`} aria-hidden="true" />
+      {/* Said in words, not only by the dot's colour; announced when it changes (not every second). */}
+      <span className={`link-state link-state-${link.state}`} data-testid="link-state" data-state={link.state}>
+        {linkText}
+      </span>
+      <span className="visually-hidden" role="status">
+        {link.state === 'connected' ? t('link.connected') : link.state === 'lost' ? t('link.lostShort') : link.state === 'reconnecting' ? t('link.reconnectingShort') : ''}
+      </span>
+      {down ? (
+        <button type="button" className="button small" onClick={() => void store.getState().checkLink()}>
+          {t('link.retryNow')}
+        </button>
+      ) : null}
       {info ? (
         <>
           <span>
@@ -31,9 +55,7 @@ export function StatusBar() {
           </code>
           <CopyButton text={curlExample(info.url)} label={t('status.curl')} compact />
         </>
-      ) : (
-        <span>{t('status.connecting')}</span>
-      )}
+      ) : null}
     </footer>
   )
 }

@@ -1,20 +1,74 @@
-import { translate, type UiLocale } from '../i18n/dictionary'
+import { useState } from 'react'
+import { createBrowserBridge } from '../api/browser-bridge'
+import { tokenFromPasted, UI_TOKEN_STORAGE_KEY } from '../api/ui-token'
+import { translate, type MessageKey, type UiLocale } from '../i18n/dictionary'
+
+type Problem = 'notAToken' | 'refused' | 'unreachable' | null
 
 /**
- * Shown when the browser UI has no token, or the service refused it. Stands alone (no store):
- * it may be the only thing that renders.
+ * Shown when the browser UI has no token, or the service refused it (it was restarted: every
+ * start makes a new token). Says where the link is and takes it pasted (or the token alone),
+ * checks it with the service, then opens the UI with it. Stands alone (no store): it may be the
+ * only thing that renders.
  */
 export function TokenScreen({ reason, locale = 'en' }: { reason: 'missing' | 'invalid'; locale?: UiLocale }) {
-  const t = (key: Parameters<typeof translate>[1]) => translate(locale, key)
+  const t = (key: MessageKey) => translate(locale, key)
+  const [pasted, setPasted] = useState('')
+  const [problem, setProblem] = useState<Problem>(null)
+  const [checking, setChecking] = useState(false)
+
+  const submit = async () => {
+    const token = tokenFromPasted(pasted)
+    if (!token) return setProblem('notAToken')
+    setChecking(true)
+    const answer = await createBrowserBridge({ token }).operations['service.info']({})
+    setChecking(false)
+    if (!answer.ok) return setProblem(answer.error.code === 'UNAUTHORIZED' ? 'refused' : 'unreachable')
+    window.sessionStorage.setItem(UI_TOKEN_STORAGE_KEY, token)
+    window.location.reload()
+  }
+
   return (
     <main className="token-screen" id="main">
       <div className="token-card" role="alert">
         <h1>{reason === 'missing' ? t('token.missingTitle') : t('token.invalidTitle')}</h1>
-        <p>{t('token.explain')}</p>
+        <p>{reason === 'missing' ? t('token.explain') : t('token.restarted')}</p>
         <pre dir="ltr">
           <code>{'voicedesk serve\n…\nOperator UI: http://127.0.0.1:8740/app/#token=…'}</code>
         </pre>
         <p>{t('token.hint')}</p>
+        <form
+          className="token-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault()
+            void submit()
+          }}
+        >
+          <label className="field">
+            <span>{t('token.pasteLabel')}</span>
+            <input
+              className="input"
+              dir="ltr"
+              autoComplete="off"
+              spellCheck={false}
+              value={pasted}
+              aria-invalid={problem !== null || undefined}
+              aria-describedby={problem ? 'token-problem' : undefined}
+              onChange={(event) => (setPasted(event.target.value), setProblem(null))}
+            />
+          </label>
+          {problem ? (
+            <p id="token-problem" className="field-error">
+              {t(`token.problem.${problem}`)}
+            </p>
+          ) : null}
+          <div className="toolbar end">
+            <button type="submit" className="button primary" disabled={pasted.trim() === ''} aria-busy={checking || undefined}>
+              {t('token.open')}
+            </button>
+          </div>
+        </form>
       </div>
     </main>
   )

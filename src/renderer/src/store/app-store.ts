@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Call } from '../api/call'
 import { createAgentsSlice, type AgentsSlice } from './agents-slice'
+import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
 import { createJobsSlice, type JobsSlice } from './jobs-slice'
 import { createServiceSlice, type ServiceSlice } from './service-slice'
 import { createUiSlice, type UiSlice } from './ui-slice'
@@ -19,9 +20,11 @@ export interface StoreDeps {
   schedule?: (run: () => void, ms: number) => () => void
   /** Keeps language and theme across restarts (localStorage in the app; a map in tests). */
   preferences?: PreferenceStorage
+  /** The clock (ms since the epoch), for countdowns; Date.now in the app. */
+  now?: () => number
 }
 
-export type AppState = UiSlice & ServiceSlice & AgentsSlice & JobsSlice & WebhooksSlice
+export type AppState = UiSlice & ServiceSlice & ConnectionSlice & AgentsSlice & JobsSlice & WebhooksSlice
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -45,10 +48,12 @@ export function createAppStore(deps: StoreDeps): AppStore {
     call: deps.call,
     schedule: deps.schedule ?? defaultSchedule,
     preferences: deps.preferences ?? memoryPreferences(),
+    now: deps.now ?? Date.now,
   }
   return createStore<AppState>()((set, get) => ({
     ...createUiSlice(set, get, full),
     ...createServiceSlice(set, get, full),
+    ...createConnectionSlice(set, get, full),
     ...createAgentsSlice(set, get, full),
     ...createJobsSlice(set, get, full),
     ...createWebhooksSlice(set, get, full),

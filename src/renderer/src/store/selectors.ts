@@ -12,12 +12,16 @@ export const selectScreen = (state: AppState) => state.ui.screen
 export const selectToasts = (state: AppState) => state.ui.toasts
 export const selectUnauthorized = (state: AppState) => state.ui.unauthorized
 export const selectOpenAgentId = (state: AppState) => state.ui.openAgentId
+export const selectPendingLeave = (state: AppState) => state.ui.pendingLeave
+export const selectUnsavedDraft = (state: AppState) => state.ui.unsavedDraft
 
 // service
 export const selectServiceInfo = (state: AppState) => state.service.info
 export const selectVoices = (state: AppState) => state.service.voices
 export const selectRunningJobs = (state: AppState) => state.service.runningJobs
 export const selectPendingJobs = (state: AppState) => state.service.pendingJobs
+export const selectLink = (state: AppState) => state.link
+export const selectLinkReturns = (state: AppState) => state.link.returns
 
 // agents, templates, numbers
 export const selectAgents = (state: AppState) => state.agents

@@ -12,6 +12,8 @@ export interface ServiceSlice {
     error: string | null
   }
   loadService(): Promise<void>
+  /** A service.info answer (from loading, or from a link check): the numbers it brings. */
+  serviceInfoArrived(info: ServiceInfo): void
   loadVoices(): Promise<void>
   /** Every live event goes through here: counts, then each slice that shows what changed. */
   handleEvent(event: IpcEvent): void
@@ -25,11 +27,13 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
     service: { info: null, runningJobs: 0, pendingJobs: 0, voices: [], error: null },
     async loadService() {
       try {
-        const info = await call('service.info', {})
-        patch({ info, runningJobs: info.runningJobs, pendingJobs: info.pendingJobs, error: null })
+        get().serviceInfoArrived(await call('service.info', {}))
       } catch (error) {
         patch({ error: error instanceof Error ? error.message : String(error) })
       }
+    },
+    serviceInfoArrived(info) {
+      patch({ info, runningJobs: info.runningJobs, pendingJobs: info.pendingJobs, error: null })
     },
     async loadVoices() {
       if (get().service.voices.length > 0) return
@@ -41,6 +45,12 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       get().refreshJobs()
       void get().reloadJobDetail()
       if (get().deliveries.opened) void get().loadDeliveries()
+      // Lists shown before (or that failed while the link was down) load again.
+      // Agents always: the first screen, and they have no live events.
+      const { numbers, templates, ui } = get()
+      void get().loadAgents()
+      if (ui.screen === 'numbers' || numbers.items.length > 0 || numbers.error) void get().loadNumbers()
+      if (ui.screen === 'templates' || templates.items.length > 0 || templates.error) void get().loadTemplates()
     },
     handleEvent(event) {
       if (event.type === 'job.changed') {

@@ -1,18 +1,21 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
 import { AGENT_LIMITS, LANGS, type VoiceAgent } from '../../../../shared/api/voice-agents'
 import { isOperatorError, messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
-import { diffAgentDraft, draftFromAgent, hasChanges, paramsOf, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
+import { diffAgentDraft, draftDiffers, draftFromAgent, paramsOf, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { fillPlaceholders } from '../../lib/placeholders'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectLocale } from '../../store/selectors'
+import { selectLocale, selectPendingLeave } from '../../store/selectors'
 import { Field, FieldErrors } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { ConfirmDialog } from '../../ui/modal-dialog'
+import { focusFirstError } from '../../ui/focus-first-error'
+import { LeaveDraftDialog } from './leave-draft-dialog'
+import { useDraftGuard } from './use-draft-guard'
 import { OutcomeShapeEditor } from './outcome-shape-editor'
 import { ParamsEditor } from './params-editor'
 import { PlaceholderChips, PlaceholderPreview } from './placeholder-preview'
@@ -57,8 +60,11 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
   const [saving, setSaving] = useState(false)
   const [confirmDelete, setConfirmDelete] = useState(false)
 
+  const pendingLeave = useAppStore(selectPendingLeave)
+  const formRef = useRef<HTMLFormElement>(null)
+
   const diff = useMemo(() => diffAgentDraft(agent, draft), [agent, draft])
-  const changed = hasChanges(diff)
+  const differs = useMemo(() => draftDiffers(agent, draft), [agent, draft])
   const params = useMemo(() => paramsOf(draft.params), [draft.params])
   const assigned = useAssignedNumbers(agent.id)
 
@@ -79,10 +85,14 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
     ...(serverErrors[field] ?? []),
   ]
 
-  const save = async () => {
+  /** Answers whether the draft is saved now (nothing to save counts as saved). */
+  const save = async (): Promise<boolean> => {
+    if (!differs) return true
+    if (saving) return false
     if (diff.problems.length > 0) {
       setShownProblems(diff.problems)
-      return
+      requestAnimationFrame(() => focusFirstError(formRef.current))
+      return false
     }
     setSaving(true)
     try {
@@ -92,20 +102,30 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
       setShownProblems([])
       setDraft(draftFromAgent(saved))
       store.getState().toast('success', t('agent.saved', { name: saved.agentName }))
+      return true
     } catch (error) {
       if (isOperatorError(error) && error.details.length > 0) {
         setServerErrors(fieldErrorsOf(error.details))
         store.getState().toast('error', t('agent.saveRefused'))
+        requestAnimationFrame(() => focusFirstError(formRef.current))
       } else store.getState().toast('error', messageOf(error))
+      return false
     } finally {
       setSaving(false)
     }
   }
+  const revert = () => {
+    setDraft(draftFromAgent(agent))
+    setServerErrors({})
+    setShownProblems([])
+  }
+  useDraftGuard({ agentId: agent.id, agentName: agent.agentName, differs, save })
 
   const remove = async () => {
     try {
       await call('agents.delete', { id: agent.id })
       store.getState().removeAgent(agent.id)
+      store.getState().setUnsavedDraft(null)
       store.getState().openAgent(null)
       store.getState().toast('success', t('agent.deleted', { name: agent.agentName }))
     } catch (error) {
@@ -118,6 +138,7 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
 
   return (
     <form
+      ref={formRef}
       className="editor"
       aria-label={t('agent.editorLabel', { name: agent.agentName })}
       noValidate
@@ -128,7 +149,14 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
     >
       <header className="editor-header">
         <div>
-          <h2 dir="auto">{agent.agentName}</h2>
+          <h2 dir="auto">
+            {agent.agentName}
+            {differs ? (
+              <span className="tag unsaved-tag" data-testid="unsaved-mark">
+                {t('draft.unsaved')}
+              </span>
+            ) : null}
+          </h2>
           <p className="muted small">
             {t('agent.updatedAt', { when: formatDateTime(agent.updatedAt, locale) })}
             {assigned.items.length > 0 ? (
@@ -142,10 +170,18 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
           </p>
         </div>
         <div className="toolbar">
-          <button type="button" className="button ghost" disabled={!changed || saving} onClick={() => (setDraft(draftFromAgent(agent)), setServerErrors({}), setShownProblems([]))}>
+          {/* aria-disabled, not disabled: a button that disables itself would drop the focus. */}
+          <button type="button" className="button ghost" aria-disabled={!differs || undefined} onClick={() => differs && revert()}>
             {t('common.revert')}
           </button>
-          <button type="submit" className="button primary" disabled={!changed || saving} aria-busy={saving || undefined}>
+          <button
+            type="submit"
+            className="button primary"
+            aria-disabled={!differs || saving || undefined}
+            aria-busy={saving || undefined}
+            aria-keyshortcuts="Control+S Meta+S"
+            title={t('draft.saveShortcut')}
+          >
             {saving ? t('common.saving') : t('common.save')}
           </button>
         </div>
@@ -379,6 +415,14 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         </button>
       </section>
 
+      <LeaveDraftDialog
+        open={pendingLeave !== null}
+        agentName={agent.agentName}
+        saving={saving}
+        onSave={() => void save().then((saved) => store.getState().resolvePendingLeave(saved ? 'leave' : 'stay'))}
+        onDiscard={() => store.getState().resolvePendingLeave('leave')}
+        onStay={() => store.getState().resolvePendingLeave('stay')}
+      />
       <ConfirmDialog
         open={confirmDelete}
         title={t('agent.deleteTitle', { name: agent.agentName })}

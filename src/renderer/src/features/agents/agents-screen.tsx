@@ -5,10 +5,12 @@ import { formatCount } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { AGENTS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
-import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId } from '../../store/selectors'
+import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId, selectUnsavedDraft } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
+import { LoadError } from '../../ui/load-error'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { AgentEditor } from './agent-editor'
+import { langTag } from '../../lib/voice-text'
 
 /** Agents: a searchable list beside the editor of the open one. */
 export function AgentsScreen() {
@@ -19,6 +21,7 @@ export function AgentsScreen() {
   const openId = useAppStore(selectOpenAgentId)
   const open = useAppStore(selectAgentById(openId))
   const locale = useAppStore(selectLocale)
+  const unsaved = useAppStore(selectUnsavedDraft)
   const [search, setSearch] = useState(agents.search)
   const [creating, setCreating] = useState(false)
   const [newName, setNewName] = useState('')
@@ -87,18 +90,19 @@ export function AgentsScreen() {
           />
         </div>
         <p className="muted small" aria-live="polite">
-          {agents.loading ? t('common.loading') : count}
+          {agents.loading ? t('common.loading') : agents.error ? null : count}
         </p>
-        {agents.error ? <p className="field-error">{agents.error}</p> : null}
+        {agents.error && !agents.loading ? <LoadError error={agents.error} onRetry={() => void store.getState().loadAgents()} /> : null}
         <ul ref={listRef} className="item-list" aria-label={t('agents.title')}>
           {agents.items.map((agent) => (
             <li key={agent.id}>
               <button type="button" className="item" aria-current={agent.id === openId ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
                 <span className="item-title" dir="auto">
                   {agent.agentName}
+                  {unsaved?.agentId === agent.id ? <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} /> : null}
                 </span>
                 <span className="item-meta">
-                  <span className="tag">{agent.lang.toUpperCase()}</span> {agent.voiceRecord.name}
+                  <span className="tag">{langTag(agent.lang, t)}</span> <bdi>{agent.voiceRecord.name}</bdi>
                 </span>
               </button>
             </li>
@@ -115,12 +119,12 @@ export function AgentsScreen() {
             {agents.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(agents, AGENTS_PAGE), locale) })}
           </button>
         ) : null}
-        {!agents.loading && agents.items.length === 0 && searching ? (
+        {!agents.loading && !agents.error && agents.items.length === 0 && searching ? (
           <div className="empty">
             <p>{t('agents.noMatch')}</p>
           </div>
         ) : null}
-        {!agents.loading && agents.items.length === 0 && !searching ? (
+        {!agents.loading && !agents.error && agents.items.length === 0 && !searching ? (
           <div className="empty">
             <p>{t('agents.empty')}</p>
             <button type="button" className="button" onClick={() => store.getState().navigate('templates')}>
@@ -131,7 +135,7 @@ export function AgentsScreen() {
       </section>
       <section className="detail-pane" aria-label={t('agents.editor')}>
         {open ? (
-          <AgentEditor key={`${open.id}:${open.updatedAt}`} agent={open} />
+          <AgentEditor key={open.id} agent={open} />
         ) : (
           <div className="empty center">
             <Icon name="bot" size={32} />

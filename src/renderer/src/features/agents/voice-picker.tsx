@@ -4,6 +4,7 @@ import { useT } from '../../i18n/use-t'
 import { selectVoices } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { messageOf } from '../../api/operator-error'
+import { voiceAccent, voiceDescription } from '../../lib/voice-text'
 
 interface VoicePickerProps {
   id: string
@@ -61,7 +62,7 @@ export function VoicePicker({ id, value, lang, onChange, describedBy, sampleText
               .filter((voice) => voice.lang === group)
               .map((voice) => (
                 <option key={voice.id} value={voice.id}>
-                  {`${voice.name} · ${t(voice.gender === 'female' ? 'voice.female' : 'voice.male')} · ${voice.accent}`}
+                  {`${voice.name} · ${t(voice.gender === 'female' ? 'voice.female' : 'voice.male')} · ${voiceAccent(voice.accent, t)}`}
                 </option>
               ))}
           </optgroup>
@@ -72,7 +73,7 @@ export function VoicePicker({ id, value, lang, onChange, describedBy, sampleText
         <span>{loading ? t('voice.making') : t('voice.hear')}</span>
       </button>
       {sample ? <audio ref={audio} controls src={sample.url} aria-label={t('voice.sample')} className="sample-audio" /> : null}
-      <p className="field-hint">{voices.find((voice) => voice.id === value)?.description}</p>
+      <p className="field-hint">{voiceDescription(voices.find((voice) => voice.id === value)?.description ?? '', t)}</p>
     </div>
   )
 }

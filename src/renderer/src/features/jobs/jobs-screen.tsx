@@ -6,6 +6,7 @@ import { formatCount } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
 import { selectJobs, selectLocale } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
+import { LoadError } from '../../ui/load-error'
 import { JobDetailPanel } from './job-detail'
 import { JobsTable } from './jobs-table'
 import { NewTtsDialog } from './new-tts-dialog'
@@ -74,14 +75,14 @@ export function JobsScreen() {
             </select>
           </label>
           <span className="muted small counts" aria-live="polite">
-            {jobs.filtered === null ? t('common.loading') : t('jobs.counts', { filtered: formatCount(jobs.filtered, locale), total: formatCount(jobs.total ?? 0, locale) })}
+            {jobs.filtered === null
+              ? jobs.error
+                ? null
+                : t('common.loading')
+              : t('jobs.counts', { filtered: formatCount(jobs.filtered, locale), total: formatCount(jobs.total ?? 0, locale) })}
           </span>
         </div>
-        {jobs.error ? (
-          <p className="field-error" role="alert">
-            {jobs.error}
-          </p>
-        ) : null}
+        {jobs.error ? <LoadError error={jobs.error} onRetry={() => store.getState().refreshJobs()} /> : null}
         <JobsTable />
       </section>
       {jobs.selectedId ? <JobDetailPanel /> : null}

@@ -7,6 +7,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectVoices } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { ModalDialog } from '../../ui/modal-dialog'
+import { voiceAccent } from '../../lib/voice-text'
 
 /** A text-to-speech job: a voice and the text. The new job opens in the detail panel. */
 export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -81,7 +82,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
                     .filter((voice) => voice.lang === lang)
                     .map((voice) => (
                       <option key={voice.id} value={voice.id}>
-                        {`${voice.name} · ${voice.accent}`}
+                        {`${voice.name} · ${voiceAccent(voice.accent, t)}`}
                       </option>
                     ))}
                 </optgroup>

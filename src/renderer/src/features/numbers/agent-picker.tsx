@@ -8,6 +8,7 @@ import { useAppStore, useStoreApi } from '../../store/app-context'
 import { emptyPagedList, hasMore, moreCount, type PagedList } from '../../store/paged-list'
 import { selectAgentChoices, selectLocale } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
+import { langTag } from '../../lib/voice-text'
 
 /** Typing waits this long before asking the service, so a name typed quickly is one request. */
 const SEARCH_DELAY_MS = 150
@@ -194,7 +195,7 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
                       {choice.agent.agentName}
                     </span>
                     <span className="item-meta">
-                      <span className="tag">{choice.agent.lang.toUpperCase()}</span> {choice.agent.voiceRecord.name}
+                      <span className="tag">{langTag(choice.agent.lang, t)}</span> <bdi>{choice.agent.voiceRecord.name}</bdi>
                     </span>
                   </>
                 )}

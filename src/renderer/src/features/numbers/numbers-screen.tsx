@@ -11,6 +11,7 @@ import { hasMore, moreCount } from '../../store/paged-list'
 import { selectLocale, selectNumbers } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
+import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog } from '../../ui/modal-dialog'
 import { AgentPicker } from './agent-picker'
 
@@ -193,7 +194,9 @@ export function NumbersScreen() {
       <section className="card" aria-labelledby="numbers-list-title">
         <h2 id="numbers-list-title">{t('numbers.listTitle', { n: formatCount(numbers.total, locale) })}</h2>
         {numbers.items.length === 0 ? (
-          <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
+          numbers.error && !numbers.loading ? null : (
+            <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
+          )
         ) : (
           <div className="table-wrap">
             <table className="table">
@@ -202,8 +205,12 @@ export function NumbersScreen() {
                   <th scope="col">{t('numbers.phoneNumber')}</th>
                   <th scope="col">{t('numbers.label')}</th>
                   <th scope="col">{t('numbers.agent')}</th>
-                  <th scope="col">{t('numbers.sip')}</th>
-                  <th scope="col">{t('common.created')}</th>
+                  <th scope="col" className="col-optional">
+                    {t('numbers.sip')}
+                  </th>
+                  <th scope="col" className="col-optional">
+                    {t('common.created')}
+                  </th>
                   <th scope="col">
                     <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
@@ -219,10 +226,10 @@ export function NumbersScreen() {
                     <td>
                       <AgentPicker number={number} onChoose={(agentId) => void assign(number, agentId)} />
                     </td>
-                    <td className="mono small" dir="ltr">
+                    <td className="mono small col-optional" dir="ltr">
                       {number.sipInboundConfigs.originationUri}
                     </td>
-                    <td className="small">{formatDateTime(number.createdAt, locale)}</td>
+                    <td className="small col-optional">{formatDateTime(number.createdAt, locale)}</td>
                     <td className="actions">
                       <button
                         type="button"
@@ -257,7 +264,7 @@ export function NumbersScreen() {
             ) : null}
           </div>
         ) : null}
-        {numbers.error ? <p className="field-error">{numbers.error}</p> : null}
+        {numbers.error && !numbers.loading ? <LoadError error={numbers.error} onRetry={() => void store.getState().loadNumbers()} /> : null}
       </section>
       <ConfirmDialog
         open={deleting !== null}

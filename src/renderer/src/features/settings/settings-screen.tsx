@@ -5,7 +5,7 @@ import { useT } from '../../i18n/use-t'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectLocale, selectTheme } from '../../store/selectors'
+import { selectLinkReturns, selectLocale, selectTheme } from '../../store/selectors'
 import type { ThemeChoice } from '../../store/ui-slice'
 import { CopyButton } from '../../ui/copy-button'
 import { Field } from '../../ui/field'
@@ -73,11 +73,17 @@ function KeysCard() {
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null)
   const [error, setError] = useState<string | null>(null)
 
-  const load = () => call('keys.list', {}).then(setKeys, (caught: unknown) => setError(messageOf(caught)))
+  const linkReturns = useAppStore(selectLinkReturns)
+  const load = () =>
+    call('keys.list', {}).then(
+      (answer) => (setKeys(answer), setError(null)),
+      (caught: unknown) => setError(messageOf(caught)),
+    )
+  // Again when the link to the service returns after a break.
   useEffect(() => {
     void load()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  }, [linkReturns])
 
   const create = async () => {
     try {
@@ -136,8 +142,12 @@ function KeysCard() {
             <tr>
               <th scope="col">{t('keys.name')}</th>
               <th scope="col">{t('keys.hint')}</th>
-              <th scope="col">{t('common.created')}</th>
-              <th scope="col">{t('keys.lastUsed')}</th>
+              <th scope="col" className="col-optional">
+                {t('common.created')}
+              </th>
+              <th scope="col" className="col-optional">
+                {t('keys.lastUsed')}
+              </th>
               <th scope="col">{t('keys.state')}</th>
               <th scope="col">
                 <span className="visually-hidden">{t('common.actions')}</span>
@@ -151,8 +161,8 @@ function KeysCard() {
                 <td className="mono small" dir="ltr">
                   {key.keyHint}
                 </td>
-                <td className="small">{formatDateTime(key.createdAt, locale)}</td>
-                <td className="small">{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : t('keys.never')}</td>
+                <td className="small col-optional">{formatDateTime(key.createdAt, locale)}</td>
+                <td className="small col-optional">{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : t('keys.never')}</td>
                 <td>
                   {key.revokedAt ? (
                     <span className="badge badge-failed">{t('keys.revokedState')}</span>

@@ -7,6 +7,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectTemplates } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
+import { LoadError } from '../../ui/load-error'
 import { ModalDialog } from '../../ui/modal-dialog'
 
 /** Ready-made agents to start from: clone one under a name, then edit the copy. */
@@ -63,7 +64,7 @@ export function TemplatesScreen() {
           ))}
         </div>
       </header>
-      {templates.error ? <p className="field-error">{templates.error}</p> : null}
+      {templates.error && !templates.loading ? <LoadError error={templates.error} onRetry={() => void store.getState().loadTemplates()} /> : null}
       {templates.loading && templates.items.length === 0 ? <p className="muted">{t('common.loading')}</p> : null}
       <ul className="gallery" aria-label={t('templates.title')}>
         {shown.map((template) => (
@@ -76,7 +77,7 @@ export function TemplatesScreen() {
             </h2>
             <p className="template-meta">
               <span className="tag">{t(template.lang === 'ar' ? 'lang.ar' : 'lang.en')}</span>
-              <span>{template.voice}</span>
+              <bdi>{template.voice}</bdi>
             </p>
             <p className="template-description" dir="auto">
               {template.description}

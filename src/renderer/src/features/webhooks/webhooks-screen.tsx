@@ -3,11 +3,12 @@ import { DELIVERY_STATUSES } from '../../../../shared/api/webhooks'
 import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
-import { formatDateTime } from '../../lib/format'
+import { formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectDeliveries, selectLocale } from '../../store/selectors'
 import { DELIVERIES_PAGE_SIZE, type DeliveryStatus } from '../../store/webhooks-slice'
 import { Icon } from '../../ui/icon'
+import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
 
 /** The delivery journal: every webhook the service sent or will send, each attempt, and "send again". */
@@ -64,7 +65,7 @@ export function WebhooksScreen() {
           </label>
           <span className="muted small counts">{t('jobs.counts', { filtered: String(deliveries.filtered), total: String(deliveries.total) })}</span>
         </div>
-        {deliveries.error ? <p className="field-error">{deliveries.error}</p> : null}
+        {deliveries.error && !deliveries.loading ? <LoadError error={deliveries.error} onRetry={() => void store.getState().loadDeliveries()} /> : null}
         <div className="table-wrap">
           <table className="table">
             <thead>
@@ -106,7 +107,9 @@ export function WebhooksScreen() {
               ))}
             </tbody>
           </table>
-          {deliveries.items.length === 0 ? <p className="empty center">{deliveries.loading ? t('common.loading') : t('webhooks.empty')}</p> : null}
+          {deliveries.items.length === 0 && !(deliveries.error && !deliveries.loading) ? (
+            <p className="empty center">{deliveries.loading ? t('common.loading') : t('webhooks.empty')}</p>
+          ) : null}
         </div>
         <nav className="pager" aria-label={t('common.pages')}>
           <button type="button" className="button" disabled={deliveries.page <= 1} onClick={() => void store.getState().loadDeliveries({ page: deliveries.page - 1 })}>
@@ -180,7 +183,7 @@ export function WebhooksScreen() {
                   <li key={attempt.attempt} className={attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'bad'}>
                     <div>
                       <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} ·{' '}
-                      {Math.round(attempt.latencyMs)} ms
+                      {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
                     </div>
                     {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
                     {attempt.responseExcerpt ? (

@@ -1,0 +1,289 @@
+// An operator console to trust all day: an unsaved agent draft is never lost without asking
+// (leaving asks: stay, discard, save; Ctrl+S saves and keeps the focus; a refusal lands on its
+// field); the status bar tells the truth about the link to the service when it is killed and
+// started again under an open page, which finds its own way back; the Arabic screens carry no
+// English.
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createVoiceAgent } from '../../src/service/ops/voice-agents'
+import { createRuntime } from '../../src/service/runtime'
+import { ROOT, findFreePort, startServe } from '../helpers/spawn-cli'
+import { makeTempDir } from '../helpers/temp-dir'
+import { STEP_MS, activeElementLabel, collectProblems, goToNth, launchChromium, poll, shot } from './page-helpers'
+
+let browser: Browser | undefined
+
+beforeAll(async () => {
+  browser = await launchChromium()
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+async function runtimeWithAgents(label: string, names: string[]) {
+  const runtime = await createRuntime({ dataDir: makeTempDir(label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id, userId: runtime.bootstrap.userId }
+  for (const name of names) createVoiceAgent(runtime.context, caller, { agentName: name })
+  const url = await runtime.start()
+  return { runtime, appUrl: `${url}/app/#token=${runtime.uiToken}` }
+}
+
+const nameField = (page: Page) => page.getByLabel('Agent name', { exact: true })
+const editorHeading = (page: Page, name: string) => page.getByRole('heading', { name: new RegExp(`^${name}`), level: 2 })
+
+describe('the Arabic interface', () => {
+  it('shows no English on its screens', async () => {
+    const { runtime, appUrl } = await runtimeWithAgents('voicedesk-e2e-arabic', ['Front desk'])
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'ar' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    try {
+      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+      await page.goto(appUrl)
+      const offenders: Record<string, string[]> = {}
+      const screens = ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings']
+      for (const [index, screen] of screens.entries()) {
+        await goToNth(page, index)
+        if (screen === 'agents') {
+          await page.getByRole('button', { name: /^Front desk/ }).click()
+          await page.locator('.editor').waitFor()
+          await page.locator('details.preview-details summary').click()
+        }
+        if (screen === 'templates') await page.locator('.template-card').first().waitFor()
+        if (screen === 'settings') await page.locator('.table-wrap .table tbody tr').first().waitFor()
+        await page.waitForTimeout(300)
+        const latin = await latinUiText(page)
+        if (latin.length > 0) offenders[screen] = latin
+        await shot(page, `arabic-${screen}`)
+      }
+      expect(offenders).toEqual({})
+    } finally {
+      await context.close()
+      await runtime.stop()
+    }
+  }, 180_000)
+})
+
+describe('unsaved agent drafts', () => {
+  it('asks before leaving (stay keeps the edit, discard drops it, save saves), and Ctrl+S saves in place', async () => {
+    const { runtime, appUrl } = await runtimeWithAgents('voicedesk-e2e-drafts', ['Draft agent A', 'Draft agent B'])
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    const problems = collectProblems(page)
+    try {
+      await page.goto(appUrl)
+      await page.getByRole('button', { name: /^Draft agent A/ }).click()
+      await editorHeading(page, 'Draft agent A').waitFor()
+
+      // An edit marks the draft unsaved, in the editor and in the list.
+      await nameField(page).fill('Draft agent A (edited)')
+      await page.getByTestId('unsaved-mark').waitFor()
+      await page.getByRole('img', { name: 'unsaved changes' }).waitFor()
+
+      // Leaving by the sidebar asks; Stay keeps the edit where it was.
+      await goToNth(page, 3)
+      const dialog = page.getByRole('dialog', { name: 'Save your changes to Draft agent A?' })
+      await dialog.waitFor()
+      await shot(page, 'draft-leave-dialog')
+      await dialog.getByRole('button', { name: 'Stay' }).click()
+      await poll(() => dialog.isVisible()).toBe(false)
+      expect(await page.locator('nav .nav-item').nth(0).getAttribute('aria-current')).toBe('page')
+      expect(await nameField(page).inputValue()).toBe('Draft agent A (edited)')
+
+      // Another agent asks too; Discard drops the edit and goes there.
+      await page.getByRole('button', { name: /^Draft agent B/ }).click()
+      await dialog.waitFor()
+      await dialog.getByRole('button', { name: 'Discard changes' }).click()
+      await editorHeading(page, 'Draft agent B').waitFor()
+      await page.getByRole('button', { name: /^Draft agent A/ }).click()
+      await editorHeading(page, 'Draft agent A').waitFor()
+      expect(await nameField(page).inputValue()).toBe('Draft agent A')
+
+      // Save and continue: saved, then where the operator was going.
+      await nameField(page).fill('Draft agent A, saved on leaving')
+      await goToNth(page, 5)
+      await page.getByRole('dialog').getByRole('button', { name: 'Save and continue' }).click()
+      await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
+      await page.getByText('Draft agent A, saved on leaving saved.').waitFor()
+      await goToNth(page, 0)
+      await page.getByRole('button', { name: /^Draft agent A, saved on leaving/ }).click()
+      expect(await nameField(page).inputValue()).toBe('Draft agent A, saved on leaving')
+
+      // Ctrl+S saves where the operator types, and the focus stays in the field.
+      const silence = page.getByLabel('Silence threshold (seconds)')
+      await silence.fill('9')
+      const focusedBefore = await activeElementLabel(page)
+      await page.keyboard.press('Control+s')
+      await page.getByText('Draft agent A, saved on leaving saved.').first().waitFor()
+      await poll(() => page.getByTestId('unsaved-mark').count()).toBe(0)
+      expect(await activeElementLabel(page)).toBe(focusedBefore)
+      expect(await silence.inputValue()).toBe('9')
+      await page.keyboard.type('0')
+      expect(await silence.inputValue()).toBe('90')
+
+      // A draft with something invalid: Revert still works; a save lands on the field in error.
+      await silence.fill('')
+      await page.getByLabel('Greeting', { exact: true }).focus()
+      await page.keyboard.press('Control+s')
+      await poll(() => silence.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true)
+      await shot(page, 'draft-error-focused')
+      const revert = page.getByRole('button', { name: 'Revert' })
+      expect(await revert.getAttribute('aria-disabled')).toBeNull()
+      await revert.click()
+      // Back to the saved agent (9; the typed 0 was never saved).
+      expect(await silence.inputValue()).toBe('9')
+      await poll(() => page.getByTestId('unsaved-mark').count()).toBe(0)
+
+      // Closing or reloading the tab asks the browser to confirm.
+      await nameField(page).fill('About to reload')
+      const asked = new Promise<string>((resolve) => page.once('dialog', (shown) => (resolve(shown.type()), void shown.dismiss())))
+      await page.reload({ waitUntil: 'commit' }).catch(() => {})
+      expect(await asked).toBe('beforeunload')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+      await runtime.stop()
+    }
+  }, 180_000)
+})
+
+describe('the link to the service', () => {
+  it('shows the link lost when the service is killed, and finds the way back when it starts again on the same port and data', async () => {
+    const dataDir = makeTempDir('voicedesk-e2e-link')
+    const port = await findFreePort()
+    const apiKey = 'vd_link_test_key_0123456789abcdef'
+    const serveArgs = ['--port', String(port)]
+    const env = { VOICEDESK_API_KEY: apiKey }
+    let server = await startServe(dataDir, serveArgs, { env })
+    const firstLink = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    // Requests to a dead service, and the refused token after the restart, are expected here.
+    const problems = collectProblems(page, [/Failed to load resource/, /ERR_CONNECTION_REFUSED/, /EventSource/])
+    const linkState = page.getByTestId('link-state')
+    try {
+      await page.goto(firstLink)
+      await poll(() => linkState.getAttribute('data-state')).toBe('connected')
+      await goToNth(page, 3)
+      await page.getByText('0 of 0').waitFor()
+
+      // Killed: the status bar says so at once (the event stream broke) and counts down to the next try.
+      server.cli.child.kill('SIGKILL')
+      await server.cli.waitForExit()
+      await poll(() => linkState.getAttribute('data-state'), 15_000).toMatch(/reconnecting|lost/)
+      expect(await linkState.textContent()).toMatch(/retrying in \d+ s|next try in \d+ s/)
+      // A list asked for now fails in words, with Retry, instead of spinning.
+      await page.getByRole('combobox', { name: 'Status' }).selectOption('FAILED')
+      const loadError = page.getByTestId('load-error')
+      await loadError.waitFor()
+      expect(await loadError.textContent()).toContain('The service cannot be reached')
+      await loadError.getByRole('button', { name: 'Retry' }).waitFor()
+      await poll(() => linkState.getAttribute('data-state'), 20_000).toBe('lost')
+      await shot(page, 'link-lost')
+
+      // Started again, same port and data folder: a new token (one per start), so the tab lands
+      // by itself on the way back, which takes the new Operator UI link pasted.
+      server = await startServe(dataDir, serveArgs, { env })
+      const secondLink = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!
+      expect(secondLink).not.toBe(firstLink)
+      const created = await fetch(`http://127.0.0.1:${port}/v1/voice-agents`, {
+        method: 'POST',
+        headers: { authorization: `Token ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ agentName: 'Made while the tab waited' }),
+      })
+      expect(created.ok).toBe(true)
+      await page.getByRole('heading', { name: 'This link has expired' }).waitFor({ timeout: 45_000 })
+      await shot(page, 'link-way-back')
+      const pasteField = page.getByLabel('Paste the Operator UI link (or its token)')
+      await pasteField.fill('http://127.0.0.1/app/')
+      await page.getByRole('button', { name: 'Open the operator UI' }).click()
+      await page.getByText('That is not an Operator UI link').waitFor()
+      await pasteField.fill(`Operator UI: ${firstLink}`)
+      await page.getByRole('button', { name: 'Open the operator UI' }).click()
+      await page.getByText('The service refused this token').waitFor()
+      await pasteField.fill(`Operator UI: ${secondLink}`)
+      await page.getByRole('button', { name: 'Open the operator UI' }).click()
+      await poll(() => linkState.getAttribute('data-state')).toBe('connected')
+      await page.getByRole('button', { name: /^Made while the tab waited/ }).waitFor()
+      await shot(page, 'link-back')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 180_000)
+
+  it('recovers by itself, lists refreshed, when the same service answers again after hanging', async () => {
+    const dataDir = makeTempDir('voicedesk-e2e-hang')
+    const apiKey = 'vd_hang_test_key_0123456789abcdef'
+    const server = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: apiKey } })
+    const link = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    const linkState = page.getByTestId('link-state')
+    try {
+      await page.goto(link)
+      await poll(() => linkState.getAttribute('data-state')).toBe('connected')
+      await page.getByText('0 of 0').waitFor()
+      // Stopped (not killed): requests hang, the token stays good. The checks time out.
+      server.cli.child.kill('SIGSTOP')
+      await poll(() => linkState.getAttribute('data-state'), 30_000).toMatch(/reconnecting|lost/)
+      server.cli.child.kill('SIGCONT')
+      await fetch(`${server.url}/v1/voice-agents`, {
+        method: 'POST',
+        headers: { authorization: `Token ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ agentName: 'Made during the hang' }),
+      })
+      await poll(() => linkState.getAttribute('data-state'), 45_000).toBe('connected')
+      // The agents list (no live events for agents) was loaded again on the link's return.
+      await page.getByRole('button', { name: /^Made during the hang/ }).waitFor()
+    } finally {
+      server.cli.child.kill('SIGCONT')
+      await context.close()
+    }
+  }, 180_000)
+})
+
+/**
+ * Visible text of the page written in Latin letters, outside what is data: names and titles the
+ * operator typed (dir="auto"), ids, URLs, keys, code and JSON (dir="ltr", code, pre), and words
+ * marked as another language (lang="en": the language switch), names (bdi). The brand name, quoted
+ * commands and the names of technical things (JSON, OpenAI, schema keywords) are allowed.
+ */
+function latinUiText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    interface Node_ {
+      nodeType: number
+      textContent: string | null
+      parentElement: Element_ | null
+    }
+    interface Element_ {
+      closest(selector: string): Element_ | null
+      getClientRects(): { length: number }
+      tagName: string
+    }
+    const g = globalThis as unknown as {
+      document: { body: unknown; createTreeWalker(root: unknown, what: number): { nextNode(): Node_ | null } }
+      NodeFilter: { SHOW_TEXT: number }
+    }
+    const found = new Set<string>()
+    const walker = g.document.createTreeWalker(g.document.body, g.NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node.textContent ?? '')
+        .replace(/VoiceDesk/g, '')
+        // Quoted commands and headers, placeholders, and technical names an operator types as written.
+        .replace(/«[^»]*»|\{\{[^}]*\}\}|\/v1|call\.ended|\b(JSON|OpenAI|eSpeak NG|type|properties|required|items|description|enum)\b/g, '')
+        .trim()
+      const element = node.parentElement
+      if (!/[A-Za-z]/.test(text) || !element || element.getClientRects().length === 0) continue
+      // Data: what the operator typed (dir="auto"), ids and URLs (dir="ltr", code, pre), names (bdi).
+      if (element.closest('[dir="ltr"], [dir="auto"], bdi, code, pre, [lang="en"], audio, script, style')) continue
+      found.add(text)
+    }
+    return [...found]
+  })
+}

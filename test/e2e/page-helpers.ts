@@ -1,0 +1,55 @@
+// Shared by the end-to-end files: the browser, screenshots, patience. The page functions run in
+// Chromium; this file is type-checked without DOM types, hence the narrow casts.
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { ROOT, assertCliBuilt } from '../helpers/spawn-cli'
+
+/** CI installs Debian's chromium; VOICEDESK_CHROMIUM points elsewhere when needed. */
+export const CHROMIUM = process.env.VOICEDESK_CHROMIUM ?? '/usr/bin/chromium'
+export const SHOTS = join(ROOT, 'test-artifacts', 'screenshots')
+/** Two slow cores: the service, eSpeak and Chromium share them. */
+export const STEP_MS = 30_000
+
+export async function launchChromium(): Promise<Browser> {
+  assertCliBuilt()
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('out/renderer/index.html is missing: run "npm run build" first.')
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM.`)
+  mkdirSync(SHOTS, { recursive: true })
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'], timeout: 60_000 })
+}
+
+/** expect.poll with this suite's patience. */
+export function poll<T>(read: () => T | Promise<T>, timeout = STEP_MS) {
+  return expect.poll(read, { timeout, interval: 100 })
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
+}
+
+/** The nth sidebar entry (0 agents, 1 templates, 2 numbers, 3 jobs, 4 webhooks, 5 settings): the same in every language. */
+export async function goToNth(page: Page, index: number): Promise<void> {
+  await page.locator('nav .nav-item').nth(index).click()
+}
+
+/** Pages' own errors and console errors, collected to be asserted empty. */
+export function collectProblems(page: Page, ignore: RegExp[] = []): string[] {
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+  page.on('console', (message) => {
+    const text = `console: ${message.text()} (${message.location().url})`
+    if (message.type() === 'error' && !ignore.some((pattern) => pattern.test(text))) problems.push(text)
+  })
+  return problems
+}
+
+/** The element with focus, described (tag, label) for comparisons. */
+export function activeElementLabel(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const { document } = globalThis as unknown as { document: { activeElement: { tagName: string; id: string; getAttribute(name: string): string | null } | null } }
+    const active = document.activeElement
+    return active ? `${active.tagName}#${active.id}:${active.getAttribute('aria-label') ?? ''}` : ''
+  })
+}
