@@ -20,6 +20,7 @@ import { registerMediaAndPreviews } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
+import { registerProjectRoutes } from './routes/v1/projects'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
 import { registerVoiceRoutes } from './routes/v1/voices'
 import { registerWebhookRoutes } from './routes/v1/webhooks'
@@ -141,6 +142,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerVoiceRoutes(v1)
       registerJobRoutes(v1, options.context)
       registerWebhookRoutes(v1, options.context)
+      registerProjectRoutes(v1, options.context)
       v1.get('/openapi.json', { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', security: SECURITY } }, async () => app.swagger())
     },
     { prefix: '/v1' },

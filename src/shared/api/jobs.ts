@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
-import { HttpUrlSchema, TimestampSchema, UuidSchema, envelopeOf, nonBlankText } from './common'
+import { HttpUrlSchema, OFFSET_SKIP_MAX, TimestampSchema, UuidSchema, envelopeOf, headerValueText, nonBlankText } from './common'
 import { AI_PARTS, AiPartSchema } from './ai-parts'
-import { WebhookAuthSchema } from './voice-agents'
+import { WEBHOOK_AUTH_LIMITS } from './voice-agents'
 
 export const JOB_TYPES = ['TRANSCRIPTION', 'TRANSLATION', 'TTS', 'AI_CONTENT'] as const
 export const JobTypeSchema = z.enum(JOB_TYPES)
@@ -17,12 +17,26 @@ export const TEXT_JOB_TYPES: readonly JobType[] = ['TRANSCRIPTION', 'TRANSLATION
 
 export const TTS_TEXT_MAX = 5_000
 
+/**
+ * A job's webhookAuth. Unlike an agent's, either part may be left out: the cloud API's clients
+ * send each part optional (Pipedream). The header then carries what was given
+ * (`<authKey>`, `<authSecret>`, or both joined by a space); `{}` sends none.
+ */
+export const JobWebhookAuthSchema = z
+  .object({
+    authKey: headerValueText(WEBHOOK_AUTH_LIMITS.authKey).optional(),
+    authSecret: headerValueText(WEBHOOK_AUTH_LIMITS.authSecret).optional(),
+  })
+  .strict()
+  .meta({ description: 'Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header.' })
+export type JobWebhookAuth = z.infer<typeof JobWebhookAuthSchema>
+
 export const TextToSpeechBodySchema = z
   .object({
     voiceId: z.enum(VOICE_IDS, { message: 'Must be one of the 14 voice ids listed by GET /v1/voices' }),
     text: nonBlankText(TTS_TEXT_MAX),
     webhookUrl: HttpUrlSchema.optional(),
-    webhookAuth: WebhookAuthSchema.optional(),
+    webhookAuth: JobWebhookAuthSchema.optional(),
   })
   .strict()
   .meta({ id: 'TextToSpeechBody' })
@@ -44,7 +58,25 @@ export const JobIdQuerySchema = z.object({ jobId: z.string().min(1) })
 
 export const SORT_FIELDS = ['createdAt', 'updatedAt', 'title', 'status', 'type', 'cost'] as const
 
-export const ListJobsQuerySchema = z.object({ projectId: z.string().min(1) })
+export const LIST_JOBS_DEFAULT_TAKE = 10
+
+/**
+ * `take` and `skip` may come in the query too (Pipedream sends them there, with no body).
+ * A query `skip` is an offset (0, 100, 200, ...); a body `skip` is the contract's 1-based page.
+ * Each given in the body wins over the query's.
+ */
+export const ListJobsQuerySchema = z.object({
+  projectId: z.string().min(1),
+  take: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 10). A `take` in the body wins.' }),
+  skip: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(OFFSET_SKIP_MAX)
+    .optional()
+    .meta({ description: 'An offset: how many jobs to pass over (0, 100, 200, ...). A `skip` in the body (a 1-based page) wins.' }),
+})
+export type ListJobsQuery = z.infer<typeof ListJobsQuerySchema>
 
 export const ListJobsBodySchema = z
   .object({
@@ -59,8 +91,9 @@ export const ListJobsBodySchema = z
       })
       .strict()
       .optional(),
-    take: z.number().int().min(1).max(100).default(10),
-    skip: z.number().int().min(1).default(1),
+    // No defaults here: the query's take/skip apply when the body leaves them out (see ListJobsQuerySchema).
+    take: z.number().int().min(1).max(100).optional().meta({ description: 'Page size, default 10.' }),
+    skip: z.number().int().min(1).optional().meta({ description: 'The 1-based page, default 1: the offset is (skip - 1) × take.' }),
     search: z.string().max(200).optional(),
     status: JobStatusSchema.optional(),
     type: JobTypeSchema.optional(),

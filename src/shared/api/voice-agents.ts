@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
-import { HttpUrlSchema, PageQuerySchema, TimestampSchema, UuidSchema, envelopeOf, humanName } from './common'
+import { HttpUrlSchema, PageQuerySchema, TimestampSchema, UuidSchema, envelopeOf, headerValueText, humanName } from './common'
 import { OutcomeResponseShapeSchema } from './outcome-shape'
 
 /** Limits the contract leaves to us; docs/api.md lists them. */
@@ -24,10 +24,13 @@ export type Lang = z.infer<typeof LangSchema>
 
 export const PLACEHOLDER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
+export const WEBHOOK_AUTH_LIMITS = { authKey: 200, authSecret: 2_000 } as const
+
+/** An agent's webhookAuth: both parts (the contract). */
 export const WebhookAuthSchema = z
   .object({
-    authKey: z.string().min(1).max(200),
-    authSecret: z.string().min(1).max(2_000),
+    authKey: headerValueText(WEBHOOK_AUTH_LIMITS.authKey),
+    authSecret: headerValueText(WEBHOOK_AUTH_LIMITS.authSecret),
   })
   .strict()
   .meta({ description: 'Sent to the webhook as `Authorization: <authKey> <authSecret>`.' })

@@ -76,6 +76,6 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       body: ListJobsBodySchema,
       response: { 200: JobListEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 403) },
     },
-    handler: async (request) => ok(listJobs(context, callerOf(request), request.query.projectId, request.body)),
+    handler: async (request) => ok(listJobs(context, callerOf(request), request.query.projectId, request.body, request.query)),
   })
 }
