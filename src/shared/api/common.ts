@@ -26,10 +26,8 @@ export const HttpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048)
 
 /** Text that must say something: not empty and not only white space. */
 export function nonBlankText(max: number) {
-  return z
-    .string()
-    .max(max)
-    .refine((value) => value.trim().length > 0, { message: 'Must not be empty or only spaces' })
+  // A pattern rather than a refine, so the OpenAPI document states the rule too (\S is what trim() keeps).
+  return z.string().max(max).regex(/\S/, 'Must not be empty or only spaces')
 }
 
 export const NUL_MESSAGE = 'Must not contain the NUL character (U+0000)'

@@ -48,7 +48,8 @@ export const AiContentBodySchema = z
       .array(AiPartSchema)
       .min(1)
       .max(AI_PARTS.length)
-      .refine((parts) => new Set(parts).size === parts.length, { message: 'Each part may be asked for once' }),
+      .refine((parts) => new Set(parts).size === parts.length, { message: 'Each part may be asked for once' })
+      .meta({ uniqueItems: true }),
   })
   .strict()
   .meta({ id: 'AiContentBody' })
@@ -83,10 +84,11 @@ export const ListJobsBodySchema = z
     sort: z
       .object({
         field: z.enum(SORT_FIELDS).default('createdAt'),
+        // asc or desc in any case, as a pattern the OpenAPI document can state (a JSON Schema regex has no i flag).
         direction: z
           .string()
-          .transform((value) => value.toLowerCase())
-          .pipe(z.enum(['asc', 'desc']))
+          .regex(/^(?:[Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$/, 'Must be asc or desc (in any case)')
+          .transform((value) => value.toLowerCase() as 'asc' | 'desc')
           .default('desc'),
       })
       .strict()
