@@ -163,6 +163,15 @@ export interface JobOutcome {
   totalCost: number
 }
 
+/** One group of the statistics query. `type` is a string: kinds of job to come (conversations) count too. */
+export interface JobStatisticsRow {
+  type: string
+  status: string
+  jobs: number
+  cost: number
+  seconds: number
+}
+
 export class JobsRepository {
   private readonly statements: {
     insert: Statement
@@ -181,6 +190,7 @@ export class JobsRepository {
     queueCounts: Statement
     counts: Statement
     projectsWithJobs: Statement
+    statistics: Statement
   }
   private readonly listStatements = new Map<string, { page: Statement; count?: Statement }>()
 
@@ -217,6 +227,9 @@ export class JobsRepository {
         FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING'`),
       counts: db.prepare('SELECT type, status, count FROM job_counts WHERE project_id = ? AND count > 0'),
       projectsWithJobs: db.prepare('SELECT COUNT(DISTINCT project_id) FROM job_counts WHERE count > 0').pluck(),
+      // A range of jobs_by_created: the project's jobs created since a time ('' for all of them).
+      statistics: db.prepare(`SELECT type, status, count(*) AS jobs, total(total_cost) AS cost, total(usage_seconds) AS seconds
+        FROM jobs INDEXED BY jobs_by_created WHERE project_id = ? AND created_at >= ? GROUP BY type, status`),
     }
   }
 
@@ -291,6 +304,11 @@ export class JobsRepository {
   /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */
   queueCounts(): { running: number; waiting: number } {
     return this.statements.queueCounts.get() as { running: number; waiting: number }
+  }
+
+  /** Jobs, credits and media seconds of a project's jobs created since `since` (ISO 8601; '' for all), per type and status. */
+  statistics(projectId: string, since: string): JobStatisticsRow[] {
+    return this.statements.statistics.all(projectId, since) as JobStatisticsRow[]
   }
 
   /**

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
+import { webhookAuthorization } from '../shared/webhook-authorization'
 import { isDeadLeaseOwner, leaseOwnerName } from '../jobs/lease-owner'
 import { DiskFullCondition } from '../store/disk-full-condition'
 import { storageFailureOf } from '../store/storage-errors'
@@ -326,9 +327,9 @@ export class WebhookSender {
       'webhook-id': delivery.id,
       'webhook-timestamp': String(timestamp),
     }
-    if (delivery.authKey !== null && delivery.authSecret !== null) {
-      headers.authorization = `${delivery.authKey} ${this.options.secrets.decrypt(delivery.authSecret)}`
-    }
+    // A job's webhookAuth may have one part only: the header carries what was given.
+    const authorization = webhookAuthorization(delivery.authKey, delivery.authSecret === null ? null : this.options.secrets.decrypt(delivery.authSecret))
+    if (authorization !== undefined) headers.authorization = authorization
     const secret = this.options.signingSecret?.()
     const key = secret === undefined ? undefined : signingKeyOf(secret)
     if (key) headers['webhook-signature'] = signWebhook(key, delivery.id, timestamp, delivery.payload)

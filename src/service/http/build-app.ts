@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
 import type { DiskFullCondition } from '../../store/disk-full-condition'
@@ -16,10 +16,12 @@ import type { HostAllowListOptions } from './host-allow-list'
 import { registerHostCheck } from './host-check'
 import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
+import { finishOpenApiDocument } from './openapi-document'
 import { registerMediaAndPreviews } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
+import { registerProjectRoutes } from './routes/v1/projects'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
 import { registerVoiceRoutes } from './routes/v1/voices'
 import { registerWebhookRoutes } from './routes/v1/webhooks'
@@ -124,11 +126,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: finishOpenApiDocument,
   })
 
   app.withTypeProvider<ZodTypeProvider>().get('/healthz', {
-    schema: { tags: ['Service'], summary: 'Readiness check (no key needed)', response: { 200: HealthSchema } },
+    schema: { tags: ['Service'], summary: 'Readiness check (no key needed)', operationId: 'getHealth', response: { 200: HealthSchema } },
     handler: async () => ({ status: 'ok' as const, version: options.version }),
   })
 
@@ -141,7 +143,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerVoiceRoutes(v1)
       registerJobRoutes(v1, options.context)
       registerWebhookRoutes(v1, options.context)
-      v1.get('/openapi.json', { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', security: SECURITY } }, async () => app.swagger())
+      registerProjectRoutes(v1, options.context)
+      v1.get('/openapi.json', { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', operationId: 'getOpenApiDocument', security: SECURITY } }, async () => ({
+        ...app.swagger(),
+        // The address this service runs at now (the real port when started with port 0).
+        servers: [{ url: options.context.baseUrl(), description: 'This VoiceDesk service' }],
+      }))
     },
     { prefix: '/v1' },
   )

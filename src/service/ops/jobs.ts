@@ -1,5 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { TEXT_JOB_TYPES, type AiContentBody, type AiContentJob, type Job, type JobListItem, type ListJobsBody, type TextToSpeechBody, type TtsJob } from '../../shared/api/jobs'
+import {
+  LIST_JOBS_DEFAULT_TAKE,
+  TEXT_JOB_TYPES,
+  type AiContentBody,
+  type AiContentJob,
+  type Job,
+  type JobListItem,
+  type ListJobsBody,
+  type TextToSpeechBody,
+  type TtsJob,
+} from '../../shared/api/jobs'
 import { JobErrorCodeSchema, type JobErrorCode } from '../../shared/api/job-error-codes'
 import { findVoice } from '../../shared/voices'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
@@ -182,8 +192,9 @@ export function createTextToSpeechJob(context: OpsContext, caller: Caller, body:
     voiceId: body.voiceId,
     text: body.text,
     webhookUrl: body.webhookUrl ?? null,
+    // Either part may be absent (see JobWebhookAuthSchema); the sender joins what is there.
     webhookAuthKey: body.webhookAuth?.authKey ?? null,
-    webhookAuthSecret: body.webhookAuth ? context.secrets.encrypt(body.webhookAuth.authSecret) : null,
+    webhookAuthSecret: body.webhookAuth?.authSecret !== undefined ? context.secrets.encrypt(body.webhookAuth.authSecret) : null,
     mediaFile: `${unguessable()}.wav`,
     totalCost: ttsCost(body.text),
   }
@@ -272,13 +283,28 @@ function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<str
   }
 }
 
+/** Paging given in the query string: `skip` there is an offset, not a page. */
+export interface OffsetPaging {
+  take?: number
+  skip?: number
+}
+
+/**
+ * Where a page starts: a body `skip` is the contract's 1-based page, a query `skip` an offset
+ * (as Pipedream sends it). The body wins for each of take and skip it gives.
+ */
+export function jobPageOf(body: ListJobsBody, query: OffsetPaging = {}): { limit: number; offset: number } {
+  const limit = body?.take ?? query.take ?? LIST_JOBS_DEFAULT_TAKE
+  if (body?.skip !== undefined) return { limit, offset: (body.skip - 1) * limit }
+  return { limit, offset: query.skip ?? 0 }
+}
+
 /** `POST /v1/jobs/all?projectId=`: a page of the caller's jobs, with the contract's filters and order. */
-export function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody) {
+export function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody, queryPaging: OffsetPaging = {}) {
   if (projectId !== caller.projectId) {
     throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [{ path: 'projectId', message: 'Not the key’s project' }])
   }
-  const take = body?.take ?? 10
-  const skip = body?.skip ?? 1
+  const { limit, offset } = jobPageOf(body, queryPaging)
   const search = body?.search?.trim()
   const byId = search && UUID.test(search) ? search.toLowerCase() : undefined
   const words = search && !byId ? searchWords(search) : undefined
@@ -294,8 +320,8 @@ export function listJobs(context: OpsContext, caller: Caller, projectId: string,
     words,
     sort: body?.sort?.field ?? 'createdAt',
     direction: body?.sort?.direction ?? 'desc',
-    limit: take,
-    offset: (skip - 1) * take,
+    limit,
+    offset,
   })
   const keyHints = new Map<string, string>()
   return { jobs: records.map((record) => toJobListItem(context, record, keyHints)), total, filtered }

@@ -17,6 +17,7 @@ import { templateAgentSettings } from '../templates-catalogue'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { notFound } from './service-error'
 import { requireWebhookTarget } from './webhook-target'
+import type { OutcomeShape } from '../../shared/api/outcome-shape'
 
 /** Defaults of a new agent, per language (docs/api.md, "Create a voice agent"). */
 const AGENT_DEFAULTS: Record<Lang, { greetingMessage: string; pokeMessages: string[] }> = {
@@ -44,7 +45,8 @@ export function toVoiceAgentDto(context: OpsContext, record: VoiceAgentRecord): 
     silenceThreshold: record.silenceThreshold,
     interrupt: record.interrupt,
     outcome: record.outcome,
-    outcomeResponseShape: record.outcomeResponseShape,
+    // Checked against OutcomeResponseShapeSchema when it was written; stored as it came.
+    outcomeResponseShape: record.outcomeResponseShape as OutcomeShape | null,
     projectId: record.projectId,
     apiKeyId: record.apiKeyId,
     voiceRecordId: voice.id,

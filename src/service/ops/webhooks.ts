@@ -56,7 +56,7 @@ function toDeliveryDto(context: OpsContext, record: DeliveryRecord): WebhookDeli
     event: record.event,
     jobId: record.jobId,
     url: record.url,
-    hasAuthorization: record.authKey !== null && record.authSecret !== null,
+    hasAuthorization: record.authKey !== null || record.authSecret !== null,
     status: record.status,
     attempts: record.attempts,
     roundAttempts: record.roundAttempts,

@@ -26,10 +26,8 @@ export const HttpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048)
 
 /** Text that must say something: not empty and not only white space. */
 export function nonBlankText(max: number) {
-  return z
-    .string()
-    .max(max)
-    .refine((value) => value.trim().length > 0, { message: 'Must not be empty or only spaces' })
+  // A pattern rather than a refine, so the OpenAPI document states the rule too (\S is what trim() keeps).
+  return z.string().max(max).regex(/\S/, 'Must not be empty or only spaces')
 }
 
 export const NUL_MESSAGE = 'Must not contain the NUL character (U+0000)'
@@ -50,3 +48,28 @@ export const PageQuerySchema = z.object({
   skip: z.coerce.number().int().min(1).default(1),
   search: z.string().max(200).optional(),
 })
+
+/**
+ * Offset paging, as the cloud API's own clients send it (Pipedream: `?take=100&skip=0`, then
+ * `skip=100`, ...): `skip` counts items to pass over, not pages. Only for the operations those
+ * clients call with it; VoiceDesk's own lists keep the seed's 1-based page.
+ */
+export const OFFSET_SKIP_MAX = 1_000_000_000
+export function offsetPageQuery(defaultTake: number) {
+  return z.object({
+    take: z.coerce.number().int().min(1).max(100).default(defaultTake),
+    skip: z.coerce.number().int().min(0).max(OFFSET_SKIP_MAX).default(0),
+  })
+}
+
+/**
+ * Characters an HTTP header value can carry (RFC 9110 field-vchar, SP, HTAB and obs-text), as
+ * the webhook sender's HTTP client enforces. CR and LF would split the header, NUL cuts it.
+ */
+export const HEADER_VALUE_PATTERN = /^[\t\x20-\x7e\x80-\xff]*$/
+export const HEADER_VALUE_MESSAGE = 'Is sent in an HTTP header, so it may not hold CR, LF, NUL or other control characters, nor characters beyond U+00FF'
+
+/** Text sent as (part of) a header value: 1 to `max` characters a header can carry. */
+export function headerValueText(max: number) {
+  return z.string().min(1).max(max).regex(HEADER_VALUE_PATTERN, HEADER_VALUE_MESSAGE)
+}

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
-import { HttpUrlSchema, TimestampSchema, UuidSchema, envelopeOf, nonBlankText } from './common'
+import { HttpUrlSchema, OFFSET_SKIP_MAX, TimestampSchema, UuidSchema, envelopeOf, headerValueText, nonBlankText } from './common'
 import { AI_PARTS, AiPartSchema } from './ai-parts'
 import { JobErrorCodeSchema } from './job-error-codes'
-import { WebhookAuthSchema } from './voice-agents'
+import { WEBHOOK_AUTH_LIMITS } from './voice-agents'
 
 export const JOB_TYPES = ['TRANSCRIPTION', 'TRANSLATION', 'TTS', 'AI_CONTENT'] as const
 export const JobTypeSchema = z.enum(JOB_TYPES)
@@ -18,12 +18,26 @@ export const TEXT_JOB_TYPES: readonly JobType[] = ['TRANSCRIPTION', 'TRANSLATION
 
 export const TTS_TEXT_MAX = 5_000
 
+/**
+ * A job's webhookAuth. Unlike an agent's, either part may be left out: the cloud API's clients
+ * send each part optional (Pipedream). The header then carries what was given
+ * (`<authKey>`, `<authSecret>`, or both joined by a space); `{}` sends none.
+ */
+export const JobWebhookAuthSchema = z
+  .object({
+    authKey: headerValueText(WEBHOOK_AUTH_LIMITS.authKey).optional(),
+    authSecret: headerValueText(WEBHOOK_AUTH_LIMITS.authSecret).optional(),
+  })
+  .strict()
+  .meta({ description: 'Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header.' })
+export type JobWebhookAuth = z.infer<typeof JobWebhookAuthSchema>
+
 export const TextToSpeechBodySchema = z
   .object({
     voiceId: z.enum(VOICE_IDS, { message: 'Must be one of the 14 voice ids listed by GET /v1/voices' }),
     text: nonBlankText(TTS_TEXT_MAX),
     webhookUrl: HttpUrlSchema.optional(),
-    webhookAuth: WebhookAuthSchema.optional(),
+    webhookAuth: JobWebhookAuthSchema.optional(),
   })
   .strict()
   .meta({ id: 'TextToSpeechBody' })
@@ -35,7 +49,8 @@ export const AiContentBodySchema = z
       .array(AiPartSchema)
       .min(1)
       .max(AI_PARTS.length)
-      .refine((parts) => new Set(parts).size === parts.length, { message: 'Each part may be asked for once' }),
+      .refine((parts) => new Set(parts).size === parts.length, { message: 'Each part may be asked for once' })
+      .meta({ uniqueItems: true }),
   })
   .strict()
   .meta({ id: 'AiContentBody' })
@@ -45,23 +60,43 @@ export const JobIdQuerySchema = z.object({ jobId: z.string().min(1) })
 
 export const SORT_FIELDS = ['createdAt', 'updatedAt', 'title', 'status', 'type', 'cost'] as const
 
-export const ListJobsQuerySchema = z.object({ projectId: z.string().min(1) })
+export const LIST_JOBS_DEFAULT_TAKE = 10
+
+/**
+ * `take` and `skip` may come in the query too (Pipedream sends them there, with no body).
+ * A query `skip` is an offset (0, 100, 200, ...); a body `skip` is the contract's 1-based page.
+ * Each given in the body wins over the query's.
+ */
+export const ListJobsQuerySchema = z.object({
+  projectId: z.string().min(1),
+  take: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 10). A `take` in the body wins.' }),
+  skip: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(OFFSET_SKIP_MAX)
+    .optional()
+    .meta({ description: 'An offset: how many jobs to pass over (0, 100, 200, ...). A `skip` in the body (a 1-based page) wins.' }),
+})
+export type ListJobsQuery = z.infer<typeof ListJobsQuerySchema>
 
 export const ListJobsBodySchema = z
   .object({
     sort: z
       .object({
         field: z.enum(SORT_FIELDS).default('createdAt'),
+        // asc or desc in any case, as a pattern the OpenAPI document can state (a JSON Schema regex has no i flag).
         direction: z
           .string()
-          .transform((value) => value.toLowerCase())
-          .pipe(z.enum(['asc', 'desc']))
+          .regex(/^(?:[Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$/, 'Must be asc or desc (in any case)')
+          .transform((value) => value.toLowerCase() as 'asc' | 'desc')
           .default('desc'),
       })
       .strict()
       .optional(),
-    take: z.number().int().min(1).max(100).default(10),
-    skip: z.number().int().min(1).default(1),
+    // No defaults here: the query's take/skip apply when the body leaves them out (see ListJobsQuerySchema).
+    take: z.number().int().min(1).max(100).optional().meta({ description: 'Page size, default 10.' }),
+    skip: z.number().int().min(1).optional().meta({ description: 'The 1-based page, default 1: the offset is (skip - 1) × take.' }),
     search: z.string().max(200).optional(),
     status: JobStatusSchema.optional(),
     type: JobTypeSchema.optional(),

@@ -18,7 +18,7 @@ export interface OutcomeShape {
   items?: OutcomeShape
 }
 
-const OutcomeShapeNode: z.ZodType<OutcomeShape> = z
+export const OutcomeShapeNode: z.ZodType<OutcomeShape> = z
   .object({
     type: z.enum(OUTCOME_SHAPE_TYPES),
     description: z.string().max(2000).optional(),
@@ -50,6 +50,10 @@ const OutcomeShapeNode: z.ZodType<OutcomeShape> = z
       }
     })
   })
+  // A registry id makes the recursion a named component the OpenAPI document refers to
+  // (#/components/schemas/OutcomeShape); without one, zod parks the cycle in a `__shared`
+  // entry whose `#/components/schemas/__shared#/$defs/schema0` refs no parser can resolve.
+  .meta({ id: 'OutcomeShape', description: 'One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB.' })
 
 /** Nesting depth counted in shape levels: a bare `{ type }` is 1, each `properties`/`items` step adds 1. */
 function shapeDepth(value: unknown): number {
@@ -73,10 +77,14 @@ function shapeDepth(value: unknown): number {
  * Depth and size are checked on the whole shape once it parsed. Parsing itself cannot
  * recurse without bound: every JSON body is refused beyond 64 levels of nesting first.
  */
-export const OutcomeResponseShapeSchema = OutcomeShapeNode.superRefine((shape, ctx) => {
-  if (shapeDepth(shape) > OUTCOME_SHAPE_MAX_DEPTH) {
-    ctx.addIssue({ code: 'custom', message: `Shape is nested deeper than ${OUTCOME_SHAPE_MAX_DEPTH} levels` })
-  } else if (new TextEncoder().encode(JSON.stringify(shape)).length > OUTCOME_SHAPE_MAX_BYTES) {
-    ctx.addIssue({ code: 'custom', message: `Shape is larger than ${OUTCOME_SHAPE_MAX_BYTES / 1024} KiB` })
-  }
-})
+// Through z.lazy, so the document shows a plain $ref to OutcomeShape here (a clone of the node
+// would repeat its whole body beside the $ref).
+export const OutcomeResponseShapeSchema = z
+  .lazy(() => OutcomeShapeNode)
+  .superRefine((shape, ctx) => {
+    if (shapeDepth(shape) > OUTCOME_SHAPE_MAX_DEPTH) {
+      ctx.addIssue({ code: 'custom', message: `Shape is nested deeper than ${OUTCOME_SHAPE_MAX_DEPTH} levels` })
+    } else if (new TextEncoder().encode(JSON.stringify(shape)).length > OUTCOME_SHAPE_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `Shape is larger than ${OUTCOME_SHAPE_MAX_BYTES / 1024} KiB` })
+    }
+  })

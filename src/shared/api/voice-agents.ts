@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
-import { HttpUrlSchema, PageQuerySchema, TimestampSchema, UuidSchema, envelopeOf, humanName } from './common'
-import { OutcomeResponseShapeSchema } from './outcome-shape'
+import { HttpUrlSchema, PageQuerySchema, TimestampSchema, UuidSchema, envelopeOf, headerValueText, humanName } from './common'
+import { OutcomeResponseShapeSchema, OutcomeShapeNode } from './outcome-shape'
 
 /** Limits the contract leaves to us; docs/api.md lists them. */
 export const AGENT_LIMITS = {
@@ -24,10 +24,13 @@ export type Lang = z.infer<typeof LangSchema>
 
 export const PLACEHOLDER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
+export const WEBHOOK_AUTH_LIMITS = { authKey: 200, authSecret: 2_000 } as const
+
+/** An agent's webhookAuth: both parts (the contract). */
 export const WebhookAuthSchema = z
   .object({
-    authKey: z.string().min(1).max(200),
-    authSecret: z.string().min(1).max(2_000),
+    authKey: headerValueText(WEBHOOK_AUTH_LIMITS.authKey),
+    authSecret: headerValueText(WEBHOOK_AUTH_LIMITS.authSecret),
   })
   .strict()
   .meta({ description: 'Sent to the webhook as `Authorization: <authKey> <authSecret>`.' })
@@ -45,6 +48,7 @@ export const ParamsSchema = z
   .refine((params) => Object.keys(params).length <= AGENT_LIMITS.params, {
     message: `At most ${AGENT_LIMITS.params} params`,
   })
+  .meta({ maxProperties: AGENT_LIMITS.params })
 
 /** The seed accepts any JSON as a preamble; anything but a string is kept as its JSON text. */
 export const PreambleInputSchema = z
@@ -134,10 +138,6 @@ export const VoiceRecordSchema = z.object({
   gender: z.enum(['female', 'male']),
 })
 
-export const OutcomeShapeOutputSchema = z.record(z.string(), z.unknown()).meta({
-  description: 'The outcome result shape, as written (see OutcomeResponseShape in the request schemas).',
-})
-
 /** The conversational settings an agent and a template both show. */
 const agentSettingsFields = {
   agentName: z.string(),
@@ -156,7 +156,7 @@ export const VoiceAgentSchema = z
   .object({
     id: UuidSchema,
     ...agentSettingsFields,
-    outcomeResponseShape: OutcomeShapeOutputSchema.nullable(),
+    outcomeResponseShape: OutcomeShapeNode.nullable(),
     projectId: UuidSchema,
     apiKeyId: UuidSchema,
     voiceRecordId: UuidSchema,

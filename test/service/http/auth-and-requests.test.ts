@@ -34,6 +34,9 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   { method: 'GET', url: '/v1/webhooks/deliveries' },
   { method: 'GET', url: `/v1/webhooks/deliveries/${SOME_DELIVERY_ID}` },
   { method: 'POST', url: `/v1/webhooks/deliveries/${SOME_DELIVERY_ID}/redeliver` },
+  { method: 'GET', url: '/v1/projects/by-api-key' },
+  { method: 'GET', url: '/v1/projects/statistics/numbers' },
+  { method: 'GET', url: '/v1/tts/voices?take=100&skip=0' },
 ]
 
 describe('authentication', () => {

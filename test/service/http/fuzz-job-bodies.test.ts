@@ -600,10 +600,9 @@ const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
   fc.constantFrom(...VALID_WEBHOOK_URLS, urlOfLength(2048)).map((webhookUrl): BodyCase => ({ body: { voiceId: VOICE, text: 'hi', webhookUrl }, expected: accepted([200]) })),
   fc
     .constantFrom<unknown>(
-      { authKey: 'k' },
-      { authSecret: 's' },
-      {},
       { authKey: '', authSecret: 's' },
+      { authKey: 'k\r\n', authSecret: 's' },
+      { authSecret: 's\u0000' },
       { authKey: 'k', authSecret: '' },
       { authKey: 'k', authSecret: 's', extra: 1 },
       { authKey: 'k'.repeat(201), authSecret: 's' },
@@ -615,6 +614,10 @@ const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
     )
     .map((webhookAuth): BodyCase => ({ body: { voiceId: VOICE, text: 'hi', webhookUrl: VALID_WEBHOOK_URLS[0], webhookAuth }, expected: refused('VALIDATION_ERROR') })),
   fc.constant<BodyCase>({ body: { voiceId: VOICE, text: 'hi', webhookAuth: { authKey: 'k'.repeat(200), authSecret: 's'.repeat(2000) } }, expected: accepted([200]) }),
+  // A job's webhookAuth may give one part, or none (Pipedream sends each part optional).
+  fc
+    .constantFrom<unknown>({ authKey: 'k' }, { authSecret: 's' }, {})
+    .map((webhookAuth): BodyCase => ({ body: { voiceId: VOICE, text: 'hi', webhookUrl: VALID_WEBHOOK_URLS[0], webhookAuth }, expected: accepted([200]) })),
   // The voice: one of the 14 ids, exactly as listed.
   fc
     .oneof(

@@ -88,7 +88,11 @@ describe('POST /v1/jobs/text-to-speech', () => {
     ['text over 5,000 characters', { voiceId: AVA, text: 'a'.repeat(5_001) }, 'body.text'],
     ['an unknown voice', { voiceId: '9d6a1707-b717-4e39-b6d2-4bfd68aee57d', text: 'Hi' }, 'body.voiceId'],
     ['a webhook that is not http(s)', { voiceId: AVA, text: 'Hi', webhookUrl: 'file:///etc/passwd' }, 'body.webhookUrl'],
-    ['webhookAuth without a secret', { voiceId: AVA, text: 'Hi', webhookUrl: 'http://127.0.0.1/x', webhookAuth: { authKey: 'Bearer' } }, 'body.webhookAuth.authSecret'],
+    [
+      'a webhookAuth part with a line break',
+      { voiceId: AVA, text: 'Hi', webhookUrl: 'http://127.0.0.1/x', webhookAuth: { authKey: 'Bearer\r\nX: 1' } },
+      'body.webhookAuth.authKey',
+    ],
     ['an unknown field', { voiceId: AVA, text: 'Hi', speed: 2 }, 'body.speed'],
   ]
   it.each(invalid)('refuses %s with a 400 naming the path, and queues nothing', async (_label, body, path) => {

@@ -26,6 +26,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
     schema: {
       tags,
       summary: 'Queue a text-to-speech job',
+      operationId: 'createTextToSpeechJob',
       security: SECURITY,
       body: TextToSpeechBodySchema,
       response: { 200: TtsJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
@@ -37,6 +38,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
     schema: {
       tags,
       summary: 'Queue AI content from a finished job with text',
+      operationId: 'createAiContentJob',
       security: SECURITY,
       querystring: JobIdQuerySchema,
       body: AiContentBodySchema,
@@ -49,6 +51,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
     schema: {
       tags,
       summary: 'Read an AI-content job (by its id, or the newest made from a source job)',
+      operationId: 'getAiContentJob',
       security: SECURITY,
       querystring: JobIdQuerySchema,
       response: { 200: AiContentJobEnvelopeSchema, ...errorResponses(400, 404) },
@@ -60,6 +63,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
     schema: {
       tags,
       summary: 'Read one job, with a link to its preview',
+      operationId: 'getJob',
       security: SECURITY,
       querystring: JobIdQuerySchema,
       response: { 200: JobReadSchema, ...errorResponses(400, 404) },
@@ -71,11 +75,12 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
     schema: {
       tags,
       summary: 'List jobs with filters, search, sort and pages',
+      operationId: 'listJobs',
       security: SECURITY,
       querystring: ListJobsQuerySchema,
       body: ListJobsBodySchema,
       response: { 200: JobListEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 403) },
     },
-    handler: async (request) => ok(listJobs(context, callerOf(request), request.query.projectId, request.body)),
+    handler: async (request) => ok(listJobs(context, callerOf(request), request.query.projectId, request.body, request.query)),
   })
 }

@@ -25,6 +25,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
     schema: {
       tags,
       summary: 'Register a phone number',
+      operationId: 'addPhoneNumber',
       security: SECURITY,
       body: AddPhoneNumberBodySchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 409) },
@@ -36,6 +37,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
     schema: {
       tags,
       summary: 'Read a phone number',
+      operationId: 'getPhoneNumber',
       security: SECURITY,
       querystring: PhoneNumberIdQuerySchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(400, 404) },
@@ -47,6 +49,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
     schema: {
       tags,
       summary: 'List phone numbers',
+      operationId: 'listPhoneNumbers',
       security: SECURITY,
       querystring: ListPhoneNumbersQuerySchema,
       response: { 200: PhoneNumberListEnvelopeSchema, ...errorResponses(400) },
@@ -58,6 +61,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
     schema: {
       tags,
       summary: 'Delete a phone number',
+      operationId: 'deletePhoneNumber',
       security: SECURITY,
       querystring: PhoneNumberIdQuerySchema,
       response: { 200: DeletedEnvelopeSchema, ...errorResponses(400, 404) },
@@ -69,6 +73,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
     schema: {
       tags,
       summary: 'Assign a number to an agent (moves it if it was on another agent)',
+      operationId: 'assignPhoneNumber',
       security: SECURITY,
       body: AssignNumberBodySchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
@@ -80,6 +85,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
     schema: {
       tags,
       summary: 'Take a number off its agent',
+      operationId: 'unassignPhoneNumber',
       security: SECURITY,
       body: UnassignNumberBodySchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },

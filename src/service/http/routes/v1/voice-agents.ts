@@ -25,7 +25,13 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
   const routes = app.withTypeProvider<ZodTypeProvider>()
 
   routes.get('/voice-agents/templates', {
-    schema: { tags, summary: 'List agent templates', security: SECURITY, response: { 200: VoiceAgentTemplatesEnvelopeSchema, ...errorResponses() } },
+    schema: {
+      tags,
+      summary: 'List agent templates',
+      operationId: 'listVoiceAgentTemplates',
+      security: SECURITY,
+      response: { 200: VoiceAgentTemplatesEnvelopeSchema, ...errorResponses() },
+    },
     handler: async () => ok(listTemplates(context)),
   })
 
@@ -33,6 +39,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
     schema: {
       tags,
       summary: 'Clone a template or an agent',
+      operationId: 'cloneVoiceAgent',
       security: SECURITY,
       querystring: CloneVoiceAgentQuerySchema,
       body: CloneVoiceAgentBodySchema,
@@ -45,6 +52,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
     schema: {
       tags,
       summary: 'Create a voice agent',
+      operationId: 'createVoiceAgent',
       security: SECURITY,
       body: CreateVoiceAgentBodySchema,
       response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
@@ -56,6 +64,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
     schema: {
       tags,
       summary: 'List voice agents',
+      operationId: 'listVoiceAgents',
       security: SECURITY,
       querystring: ListVoiceAgentsQuerySchema,
       response: { 200: VoiceAgentListEnvelopeSchema, ...errorResponses(400) },
@@ -67,6 +76,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
     schema: {
       tags,
       summary: 'Read a voice agent',
+      operationId: 'getVoiceAgent',
       security: SECURITY,
       params: VoiceAgentIdParamsSchema,
       response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(404) },
@@ -83,6 +93,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
     schema: {
       tags,
       summary: 'Update a voice agent',
+      operationId: 'updateVoiceAgent',
       security: SECURITY,
       params: VoiceAgentIdParamsSchema,
       body: UpdateVoiceAgentBodySchema,
@@ -95,6 +106,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
     schema: {
       tags,
       summary: 'Delete a voice agent (its numbers become unassigned)',
+      operationId: 'deleteVoiceAgent',
       security: SECURITY,
       params: VoiceAgentIdParamsSchema,
       response: { 200: DeletedEnvelopeSchema, ...errorResponses(404) },

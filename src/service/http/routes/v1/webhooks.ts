@@ -23,6 +23,7 @@ export function registerWebhookRoutes(app: FastifyInstance, context: OpsContext)
     schema: {
       tags,
       summary: 'List webhook deliveries, newest first (filters: status, jobId)',
+      operationId: 'listWebhookDeliveries',
       security: SECURITY,
       querystring: ListDeliveriesQuerySchema,
       response: { 200: DeliveryListEnvelopeSchema, ...errorResponses(400) },
@@ -34,6 +35,7 @@ export function registerWebhookRoutes(app: FastifyInstance, context: OpsContext)
     schema: {
       tags,
       summary: 'Read one delivery: its body and every attempt',
+      operationId: 'getWebhookDelivery',
       security: SECURITY,
       params: DeliveryIdParamsSchema,
       response: { 200: DeliveryDetailEnvelopeSchema, ...errorResponses(400, 404) },
@@ -45,6 +47,7 @@ export function registerWebhookRoutes(app: FastifyInstance, context: OpsContext)
     schema: {
       tags,
       summary: 'Send a delivery again now (same body and webhook-id), with a fresh retry schedule',
+      operationId: 'redeliverWebhookDelivery',
       security: SECURITY,
       params: DeliveryIdParamsSchema,
       response: { 202: DeliveryEnvelopeSchema, ...errorResponses(400, 404, 409, 413, 415) },

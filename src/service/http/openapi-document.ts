@@ -1,0 +1,78 @@
+import { jsonSchemaTransformObject } from 'fastify-type-provider-zod'
+
+type JsonObject = Record<string, unknown>
+
+interface OpenApiDocument extends JsonObject {
+  paths?: Record<string, Record<string, JsonObject>>
+}
+
+const ERROR_RESPONSE = {
+  description: 'Unknown or unguessed name, or a client that is not on this machine',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+}
+
+/**
+ * Paths served outside /v1 without a key, which no zod route describes: job audio (served by
+ * @fastify/static) and job previews (HTML). Described by hand so that a generated client knows
+ * what `mediaUrl` and `previewUrl` point at.
+ */
+const FILE_PATHS = {
+  '/media/{file}': {
+    get: {
+      operationId: 'getMedia',
+      tags: ['Media and previews'],
+      summary: "A job's audio (the file name of its mediaUrl); no key needed, this machine only",
+      security: [],
+      parameters: [
+        { name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}\\.wav$' }, description: 'The unguessable file name.' },
+        { name: 'range', in: 'header', required: false, schema: { type: 'string' }, description: 'A byte range (`bytes=0-99`), as audio players seek.' },
+      ],
+      responses: {
+        200: { description: 'WAV audio, PCM 16-bit mono at 22,050 Hz', content: { 'audio/wav': { schema: { type: 'string', contentMediaType: 'audio/wav' } } } },
+        206: { description: 'The byte range asked for', content: { 'audio/wav': { schema: { type: 'string', contentMediaType: 'audio/wav' } } } },
+        404: ERROR_RESPONSE,
+      },
+    },
+  },
+  '/preview/{token}': {
+    get: {
+      operationId: 'getJobPreview',
+      tags: ['Media and previews'],
+      summary: "The page behind a job's previewUrl: its state, audio, text or AI parts; no key needed, this machine only",
+      security: [],
+      parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The unguessable token of the previewUrl.' }],
+      responses: {
+        200: { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
+        404: ERROR_RESPONSE,
+      },
+    },
+  },
+}
+
+function acceptsNull(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false
+  const { type, anyOf } = schema as { type?: unknown; anyOf?: unknown }
+  return type === 'null' || (Array.isArray(type) && type.includes('null')) || (Array.isArray(anyOf) && anyOf.some(acceptsNull))
+}
+
+/**
+ * @fastify/swagger marks every request body required; a body the server accepts as absent
+ * (a nullish zod body: clone, the job list) is not.
+ */
+function markOptionalBodies(paths: NonNullable<OpenApiDocument['paths']>): void {
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: unknown }> } | undefined
+      if (body?.content && Object.values(body.content).every((media) => acceptsNull(media.schema))) body.required = false
+    }
+  }
+}
+
+/** The document as clients and generators need it: zod's components, optional bodies, the file paths. */
+export function finishOpenApiDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]): ReturnType<typeof jsonSchemaTransformObject> {
+  const document = jsonSchemaTransformObject(input) as OpenApiDocument
+  document.paths ??= {}
+  markOptionalBodies(document.paths)
+  Object.assign(document.paths, FILE_PATHS)
+  return document
+}

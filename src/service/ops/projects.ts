@@ -1,0 +1,66 @@
+import { JOB_STATUSES, JOB_TYPES } from '../../shared/api/jobs'
+import type { Project, StatisticsNumbers, StatisticsPeriod } from '../../shared/api/projects'
+import { type Caller, type OpsContext } from './ops-context'
+import { ServiceError } from './service-error'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const PERIOD_MS: Record<Exclude<StatisticsPeriod, 'all'>, number> = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS }
+
+/** The job type conversations will be stored as (contract, 2026-11-23); counted apart from other jobs. */
+const CONVERSATION_TYPE = 'CONVERSATION'
+
+/** `GET /v1/projects/by-api-key`: the calling key's project. */
+export function getCallerProject(context: OpsContext, caller: Caller): Project {
+  const project = context.store.accounts.findProject(caller.projectId)
+  // A key outlives nothing: its project exists while it does. Say so rather than answer a 500.
+  if (!project) throw new ServiceError('NOT_FOUND', 'The project of this key no longer exists')
+  return { id: project.id, name: project.name, createdAt: project.createdAt }
+}
+
+/** Media seconds as minutes, to the millisecond (sums of floats would show 0.30000000000000004). */
+function minutesOf(seconds: number): number {
+  return Math.round((seconds / 60) * 1000) / 1000
+}
+
+/**
+ * `GET /v1/projects/statistics/numbers?period=`: what the cloud console's counters show, for a
+ * rolling window ending now. Jobs count whatever their status; minutes and credits count only
+ * COMPLETED jobs (work that was done).
+ */
+export function statisticsNumbers(context: OpsContext, caller: Caller, period: StatisticsPeriod): StatisticsNumbers {
+  const now = context.now()
+  const from = period === 'all' ? null : new Date(now.getTime() - PERIOD_MS[period]).toISOString()
+  const rows = context.store.jobs.statistics(caller.projectId, from ?? '')
+  const empty = () => ({ jobs: 0, seconds: 0, cost: 0 })
+  const byType = Object.fromEntries(JOB_TYPES.map((type) => [type, empty()])) as Record<(typeof JOB_TYPES)[number], ReturnType<typeof empty>>
+  const jobsByStatus = Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])) as Record<(typeof JOB_STATUSES)[number], number>
+  const all = empty()
+  let conversations = 0
+  for (const row of rows) {
+    if (row.type === CONVERSATION_TYPE) {
+      conversations += row.jobs
+      continue
+    }
+    const figures = byType[row.type as (typeof JOB_TYPES)[number]]
+    if (!figures) continue
+    figures.jobs += row.jobs
+    if (row.status in jobsByStatus) jobsByStatus[row.status as (typeof JOB_STATUSES)[number]] += row.jobs
+    all.jobs += row.jobs
+    if (row.status === 'COMPLETED') {
+      figures.seconds += row.seconds
+      figures.cost += row.cost
+      all.seconds += row.seconds
+      all.cost += row.cost
+    }
+  }
+  const shown = (figures: ReturnType<typeof empty>) => ({ jobs: figures.jobs, minutes: minutesOf(figures.seconds), cost: figures.cost })
+  return {
+    period,
+    from,
+    to: now.toISOString(),
+    ...shown(all),
+    conversations,
+    jobsByStatus,
+    byType: Object.fromEntries(JOB_TYPES.map((type) => [type, shown(byType[type])])) as StatisticsNumbers['byType'],
+  }
+}
