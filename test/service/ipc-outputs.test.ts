@@ -97,6 +97,8 @@ describe('the IPC contract: outputs', () => {
     expect((await run('jobs.getAiContent', { id: tts.id })).status).toBe('COMPLETED')
     await run('jobs.createAiContent', { sourceJobId: transcription.id, aiParts: ['titles'] })
     expect((await run('jobs.get', { id: failed.id })).job.error).toEqual({ code: 'TTS_ENGINE_FAILED', message: 'The engine stopped' })
+    const retried = await run('jobs.retry', { jobId: failed.id })
+    expect(retried).toMatchObject({ type: 'TTS', status: 'PENDING', title: failed.title })
     const list = await run('jobs.list', { take: 100 })
     expect(new Set(list.jobs.map((job) => job.type))).toEqual(new Set(['TTS', 'AI_CONTENT', 'TRANSCRIPTION', 'TRANSLATION']))
 

@@ -4,7 +4,7 @@ import type { ApiKeyRecord } from '../../store/accounts-repository'
 import { effectiveCorsOrigins, saveCorsOrigins } from '../cors-settings'
 import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../ai-content-settings'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
-import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../ops/jobs'
+import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs, retryJob } from '../ops/jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError, underField } from '../ops/service-error'
@@ -113,6 +113,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'jobs.createTts': (input) => createTextToSpeechJob(context, caller, input),
     'jobs.createAiContent': ({ sourceJobId, ...body }) => createAiContentJob(context, caller, sourceJobId, body),
     'jobs.getAiContent': (input) => getAiContentJob(context, caller, input.id),
+    'jobs.retry': (input) => retryJob(context, caller, input.jobId),
 
     'webhooks.list': (input) => listDeliveries(context, caller, input),
     'webhooks.get': (input) => getDelivery(context, caller, input.id),

@@ -155,6 +155,8 @@ export const IPC_OPERATIONS = {
     AiContentJobSchema,
   ),
   'jobs.getAiContent': operation(ById, AiContentJobSchema),
+  /** Queues a copy of a FAILED job (same type and inputs); CONFLICT for a job that is not FAILED. */
+  'jobs.retry': operation(z.object({ jobId: z.string().min(1).max(200) }).strict(), JobSchema),
 
   'webhooks.list': operation(
     z
