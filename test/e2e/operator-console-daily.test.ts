@@ -10,7 +10,7 @@ import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { ROOT } from '../helpers/spawn-cli'
 import { seedJob } from '../helpers/seed-jobs'
 import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, collectProblems, goToNth, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
 
 const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
 
@@ -29,13 +29,16 @@ interface PageScroller {
   scrollHeight: number
 }
 
-async function withConsole(label: string, prepare: (runtime: Runtime) => void, run: (page: Page, runtime: Runtime) => Promise<void>) {
+async function withConsole(label: string, prepare: (runtime: Runtime) => void, run: (page: Page, runtime: Runtime) => Promise<void>, locale: 'en' | 'ar' = 'en') {
   const runtime = await createRuntime({ dataDir: makeTempDir(label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-  const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-US' })
+  const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: locale === 'ar' ? 'ar' : 'en-US' })
   const page = await context.newPage()
   page.setDefaultTimeout(STEP_MS)
   const problems = collectProblems(page)
   try {
+    if (locale === 'ar') {
+      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+    }
     prepare(runtime)
     const url = await runtime.start()
     await page.goto(`${url}/app/#token=${runtime.uiToken}`)
@@ -169,6 +172,51 @@ describe('the operator console, all day', () => {
         expect([await gender.isChecked(), await smartEnd.isChecked()]).toEqual([true, true])
         await shot(page, 'agent-tools')
       },
+    )
+  }, 180_000)
+
+  it('says it all in Arabic: Retry, the new-jobs bar, an empty placeholder value', async () => {
+    await withConsole(
+      'voicedesk-e2e-daily-arabic',
+      (runtime) => {
+        const base = Date.parse('2025-01-01T00:00:00.000Z')
+        runtime.store.transaction(() => {
+          for (let index = 0; index < 300; index += 1) {
+            const at = new Date(base + index * 1_000).toISOString()
+            seedJob(runtime, { title: `Recording ${String(index).padStart(3, '0')}`, createdAt: at, updatedAt: at })
+          }
+        })
+        seedJob(runtime, { type: 'TTS', status: 'FAILED', title: 'Failed greeting', text: 'Hi.', voiceId: AVA, errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'Stopped' })
+        createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'Front desk', greetingMessage: 'Hello {{customer}}', params: { customer: '' } })
+      },
+      async (page, runtime) => {
+        const offenders: Record<string, string[]> = {}
+        await page.getByRole('button', { name: /^Front desk/ }).click()
+        await page.locator('.chip-missing').filter({ hasText: 'قيمة فارغة' }).waitFor()
+        offenders.agent = await latinUiText(page)
+
+        await goToNth(page, 3)
+        await page.getByRole('row', { name: /Failed greeting/ }).click()
+        await page.locator('aside.job-detail').getByRole('button', { name: 'إعادة المحاولة' }).waitFor()
+        const scroller = page.locator('.jobs-scroll')
+        await scroller.evaluate((element: PageScroller) => {
+          element.scrollTop = element.scrollHeight / 2
+        })
+        await page
+          .locator('.jobs-scroll [data-index="150"]')
+          .getByText(/Recording/)
+          .waitFor()
+        createTextToSpeechJob(runtime.context, runtime.appCaller, { voiceId: AVA, text: 'Fresh one.' })
+        createTextToSpeechJob(runtime.context, runtime.appCaller, { voiceId: AVA, text: 'Fresh two.' })
+        await page
+          .locator('.new-jobs-bar')
+          .getByRole('button', { name: /\(2\)|\(٢\)/ })
+          .waitFor()
+        offenders.jobs = (await latinUiText(page)).filter((text) => !/^(Recording \d+|Failed greeting|Hi\.|Stopped)$/.test(text))
+        await shot(page, 'arabic-retry-and-new-jobs')
+        expect(offenders).toEqual({ agent: [], jobs: [] })
+      },
+      'ar',
     )
   }, 180_000)
 })

@@ -95,7 +95,10 @@ export function JobDetailPanel() {
           </dl>
           {job.error ? (
             <div className="error-box" role="alert">
-              <strong>{job.error.code}</strong> <span dir="auto">{job.error.message}</span>
+              <strong>
+                <code dir="ltr">{job.error.code}</code>
+              </strong>{' '}
+              <span dir="auto">{job.error.message}</span>
             </div>
           ) : null}
           {canRetry ? <RetryJob jobId={job.id} /> : null}
