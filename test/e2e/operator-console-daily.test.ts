@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTextToSpeechJob } from '../../src/service/ops/jobs'
+import { storeWebhook } from '../../src/service/ops/webhooks'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { ROOT } from '../helpers/spawn-cli'
@@ -217,6 +218,57 @@ describe('the operator console, all day', () => {
         expect(offenders).toEqual({ agent: [], jobs: [] })
       },
       'ar',
+    )
+  }, 180_000)
+
+  it('deep links: every agent, job and delivery has a hash route that opens it; the back button walks them', async () => {
+    let jobId = ''
+    let agentId = ''
+    let deliveryId = ''
+    await withConsole(
+      'voicedesk-e2e-deep-links',
+      (runtime) => {
+        jobId = seedJob(runtime, { title: 'Linked recording' }).id
+        agentId = createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'Linked agent' }).id
+        deliveryId = storeWebhook(
+          runtime.context,
+          { projectId: runtime.appCaller.projectId, url: 'http://192.0.2.1:9/hook', authKey: null, authSecret: null },
+          'job.completed',
+          { event: 'job.completed' },
+          jobId,
+        )
+      },
+      async (page) => {
+        const hash = () => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)
+        const jobTitle = page.locator('aside.job-detail h2')
+        // Moving in the UI writes the route.
+        await goToNth(page, 3)
+        await poll(hash).toBe('#/jobs')
+        await page.getByRole('row', { name: /Linked recording/ }).click()
+        await poll(hash).toBe(`#/jobs/${jobId}`)
+        await goToNth(page, 0)
+        await page.getByRole('button', { name: /^Linked agent/ }).click()
+        await poll(hash).toBe(`#/agents/${agentId}`)
+
+        // Back: the job again, then the jobs list without it.
+        await page.goBack()
+        await poll(hash).toBe('#/agents')
+        await page.goBack()
+        await poll(hash).toBe(`#/jobs/${jobId}`)
+        await poll(() => jobTitle.textContent()).toBe('Linked recording')
+        await page.goBack()
+        await poll(hash).toBe('#/jobs')
+        await poll(() => jobTitle.count()).toBe(0)
+
+        // An address typed or pasted (the token stays in this tab's session).
+        await page.goto(page.url().replace(/#.*$/, `#/webhooks/${deliveryId}`))
+        await page.locator('aside.detail-pane').getByText(deliveryId).first().waitFor()
+        await page.goto(page.url().replace(/#.*$/, `#/agents/${agentId}`))
+        await page.reload()
+        await page.getByRole('heading', { name: /^Linked agent/, level: 2 }).waitFor()
+        await page.goto(page.url().replace(/#.*$/, `#/jobs/${jobId}`))
+        await poll(() => jobTitle.textContent()).toBe('Linked recording')
+      },
     )
   }, 180_000)
 })
