@@ -10,7 +10,7 @@ import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime } from '../../src/service/runtime'
 import { ROOT, findFreePort, startServe } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, activeElementLabel, collectProblems, goToNth, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, activeElementLabel, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
 
 let browser: Browser | undefined
 
@@ -247,43 +247,3 @@ describe('the link to the service', () => {
     }
   }, 180_000)
 })
-
-/**
- * Visible text of the page written in Latin letters, outside what is data: names and titles the
- * operator typed (dir="auto"), ids, URLs, keys, code and JSON (dir="ltr", code, pre), and words
- * marked as another language (lang="en": the language switch), names (bdi). The brand name, quoted
- * commands and the names of technical things (JSON, OpenAI, schema keywords) are allowed.
- */
-function latinUiText(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    interface Node_ {
-      nodeType: number
-      textContent: string | null
-      parentElement: Element_ | null
-    }
-    interface Element_ {
-      closest(selector: string): Element_ | null
-      getClientRects(): { length: number }
-      tagName: string
-    }
-    const g = globalThis as unknown as {
-      document: { body: unknown; createTreeWalker(root: unknown, what: number): { nextNode(): Node_ | null } }
-      NodeFilter: { SHOW_TEXT: number }
-    }
-    const found = new Set<string>()
-    const walker = g.document.createTreeWalker(g.document.body, g.NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = (node.textContent ?? '')
-        .replace(/VoiceDesk/g, '')
-        // Quoted commands and headers, placeholders, and technical names an operator types as written.
-        .replace(/«[^»]*»|\{\{[^}]*\}\}|\/v1|call\.ended|\b(JSON|OpenAI|eSpeak NG|type|properties|required|items|description|enum)\b/g, '')
-        .trim()
-      const element = node.parentElement
-      if (!/[A-Za-z]/.test(text) || !element || element.getClientRects().length === 0) continue
-      // Data: what the operator typed (dir="auto"), ids and URLs (dir="ltr", code, pre), names (bdi).
-      if (element.closest('[dir="ltr"], [dir="auto"], bdi, code, pre, [lang="en"], audio, script, style')) continue
-      found.add(text)
-    }
-    return [...found]
-  })
-}

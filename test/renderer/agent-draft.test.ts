@@ -69,10 +69,17 @@ describe('the changed fields of an agent draft', () => {
     expect(diffAgentDraft(agent, { ...draft, webhookAuthKey: 'Token' }).problems).toEqual([{ field: 'webhookAuth', problem: 'secretNeeded' }])
   })
 
-  it('sends tools only once the operator set them (the service never shows them)', () => {
-    const agent = agentFixture()
-    expect(diffAgentDraft(agent, { ...draftFromAgent(agent), tools: { genderDetection: true, smartCallEnd: false } }).changes).toEqual({
-      tools: { genderDetection: true, smartCallEnd: false },
+  it("starts from the agent's saved tools, and sends them only when a switch changed", () => {
+    const agent = agentFixture({ tools: { genderDetection: false, smartCallEnd: true } })
+    const draft = draftFromAgent(agent)
+    expect(draft.tools).toEqual({ genderDetection: false, smartCallEnd: true })
+    expect(diffAgentDraft(agent, draft).changes).toEqual({})
+    expect(diffAgentDraft(agent, { ...draft, tools: { genderDetection: true, smartCallEnd: true } }).changes).toEqual({
+      tools: { genderDetection: true, smartCallEnd: true },
     })
+    // After saving, the draft is made again from the saved agent: its switches are the new values, unchanged.
+    const saved = agentFixture({ tools: { genderDetection: true, smartCallEnd: false } })
+    expect(draftFromAgent(saved).tools).toEqual({ genderDetection: true, smartCallEnd: false })
+    expect(diffAgentDraft(saved, draftFromAgent(saved)).changes).toEqual({})
   })
 })

@@ -1,7 +1,7 @@
-import type { VoiceAgent } from '../../src/shared/api/voice-agents'
+import type { OperatorAgent } from '../../src/shared/ipc/operations'
 
 /** A stored agent as agents.get answers it. */
-export function agentFixture(overrides: Partial<VoiceAgent> = {}): VoiceAgent {
+export function agentFixture(overrides: Partial<OperatorAgent> = {}): OperatorAgent {
   return {
     id: '0b6f3f9e-5a43-4c1e-9d55-0f2b1f7d9a01',
     agentName: 'Front desk',
@@ -22,6 +22,7 @@ export function agentFixture(overrides: Partial<VoiceAgent> = {}): VoiceAgent {
     webhookUrl: null,
     webhookAuth: null,
     params: { agentName: 'Emma', customer: 'Dana' },
+    tools: { genderDetection: false, smartCallEnd: true },
     createdAt: '2026-11-23T10:00:00.000Z',
     updatedAt: '2026-11-23T10:00:00.000Z',
     ...overrides,

@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { fieldErrorsOf, fieldPathOf } from '../../src/renderer/src/lib/field-errors'
 import { checkOutcomeShapeText } from '../../src/renderer/src/lib/outcome-shape-text'
 import { checkPhoneNumber } from '../../src/renderer/src/lib/phone-number'
-import { fillPlaceholders, missingPlaceholders, placeholderNames, splitPlaceholders } from '../../src/renderer/src/lib/placeholders'
+import { fillPlaceholders, missingPlaceholders, placeholderNames, placeholderState, splitPlaceholders } from '../../src/renderer/src/lib/placeholders'
 import { translate } from '../../src/renderer/src/i18n/dictionary'
 
 describe('placeholders', () => {
   it('splits a template into text and placeholders, each with its value from params', () => {
     expect(splitPlaceholders('Hi {{ name }}, I am {{agent}}!', { name: 'Dana' })).toEqual([
       { kind: 'text', text: 'Hi ' },
-      { kind: 'placeholder', name: 'name', raw: '{{ name }}', value: 'Dana' },
+      { kind: 'placeholder', name: 'name', raw: '{{ name }}', value: 'Dana', state: 'filled' },
       { kind: 'text', text: ', I am ' },
-      { kind: 'placeholder', name: 'agent', raw: '{{agent}}', value: undefined },
+      { kind: 'placeholder', name: 'agent', raw: '{{agent}}', value: undefined, state: 'missing' },
       { kind: 'text', text: '!' },
     ])
   })
@@ -26,6 +26,23 @@ describe('placeholders', () => {
     expect(fillPlaceholders('{{a}}', { a: '{{b}}', b: 'x' })).toBe('{{b}}')
     // Inherited keys are not params.
     expect(fillPlaceholders('{{toString}}', {})).toBe('{{toString}}')
+  })
+
+  it('flags a param whose value is empty or only spaces: not filled, and not missing either', () => {
+    const params = { name: '', company: ' \t ', agent: 'Sam' }
+    expect(placeholderState(params, 'name')).toBe('empty')
+    expect(placeholderState(params, 'company')).toBe('empty')
+    expect(placeholderState(params, 'agent')).toBe('filled')
+    expect(placeholderState(params, 'city')).toBe('missing')
+    expect(
+      splitPlaceholders('{{name}} {{company}} {{agent}} {{city}}', params).flatMap((segment) => (segment.kind === 'placeholder' ? [[segment.name, segment.state]] : [])),
+    ).toEqual([
+      ['name', 'empty'],
+      ['company', 'empty'],
+      ['agent', 'filled'],
+      ['city', 'missing'],
+    ])
+    expect(missingPlaceholders(params, '{{name}} {{company}} {{agent}} {{city}}')).toEqual(['name', 'company', 'city'])
   })
 
   it('lists names once, in order, and those params do not fill', () => {

@@ -71,10 +71,16 @@ describe('the IPC contract: outputs', () => {
       outcomeResponseShape: { type: 'object', properties: { resolved: { type: 'boolean' } }, required: ['resolved'] },
     })
     await run('agents.get', { id: agent.id })
-    await run('agents.update', { id: agent.id, changes: { greetingMessage: 'Hi there!', tools: { smartCallEnd: true } } })
+    expect(agent.tools).toEqual({ genderDetection: false, smartCallEnd: false })
+    const updated = await run('agents.update', { id: agent.id, changes: { greetingMessage: 'Hi there!', tools: { smartCallEnd: true } } })
+    expect(updated.tools).toEqual({ genderDetection: false, smartCallEnd: true })
     const clone = await run('agents.clone', { sourceId: templates[0]!.id, agentName: 'From a template' })
     await run('agents.clone', { sourceId: agent.id })
-    await run('agents.list', { lang: 'en' })
+    const listed = await run('agents.list', { lang: 'en' })
+    expect(listed.agents.find((item) => item.id === agent.id)?.tools).toEqual({ genderDetection: false, smartCallEnd: true })
+    expect((await run('agents.get', { id: agent.id })).tools).toEqual({ genderDetection: false, smartCallEnd: true })
+    // A copy of a template starts with smartCallEnd on (docs/api.md).
+    expect(clone.tools).toEqual({ genderDetection: false, smartCallEnd: true })
 
     const number = await run('numbers.add', { type: 'TELEPHONY', phoneNumber: '+14155550123', label: 'Line', providerAccountSid: 'AC1', providerAuthToken: 'provider-secret' })
     await run('numbers.assign', { voiceAgentId: agent.id, phoneNumber: number.number })
@@ -97,6 +103,8 @@ describe('the IPC contract: outputs', () => {
     expect((await run('jobs.getAiContent', { id: tts.id })).status).toBe('COMPLETED')
     await run('jobs.createAiContent', { sourceJobId: transcription.id, aiParts: ['titles'] })
     expect((await run('jobs.get', { id: failed.id })).job.error).toEqual({ code: 'TTS_ENGINE_FAILED', message: 'The engine stopped' })
+    const retried = await run('jobs.retry', { jobId: failed.id })
+    expect(retried).toMatchObject({ type: 'TTS', status: 'PENDING', title: failed.title })
     const list = await run('jobs.list', { take: 100 })
     expect(new Set(list.jobs.map((job) => job.type))).toEqual(new Set(['TTS', 'AI_CONTENT', 'TRANSCRIPTION', 'TRANSLATION']))
 

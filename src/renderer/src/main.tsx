@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client'
 import type { BrowserBridge } from './api/browser-bridge'
 import { createCall } from './api/call'
 import { resolveBridge } from './api/resolve-bridge'
+import { startHashRouting } from './store/hash-route'
 import { AppShell } from './shell/app-shell'
 import { TokenScreen } from './shell/token-screen'
 import { AppProvider } from './store/app-context'
@@ -35,6 +36,9 @@ if (resolution.kind === 'no-token') {
   document.addEventListener('visibilitychange', watchWhileVisible)
   watchWhileVisible()
   if (document.visibilityState !== 'visible') void store.getState().loadService()
+
+  // Deep links (#/agents/<id>, #/jobs/<id>, #/webhooks/<id>): the same on /app/ and on Electron's file:// page.
+  startHashRouting(store, window)
 
   root.render(
     <StrictMode>

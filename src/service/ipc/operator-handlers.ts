@@ -4,7 +4,7 @@ import type { ApiKeyRecord } from '../../store/accounts-repository'
 import { effectiveCorsOrigins, saveCorsOrigins } from '../cors-settings'
 import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../ai-content-settings'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
-import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../ops/jobs'
+import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs, retryJob } from '../ops/jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError, underField } from '../ops/service-error'
@@ -59,6 +59,12 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     usedByApp: record.id === appKeyId,
   })
 
+  /** The agent with its tools as stored (write-only on /v1; the UI's editor shows them). */
+  const withTools = <A extends { id: string }>(agent: A) => {
+    const tools = store.voiceAgents.findInProject(agent.id, caller.projectId)?.tools
+    return { ...agent, tools: { genderDetection: tools?.genderDetection ?? false, smartCallEnd: tools?.smartCallEnd ?? false } }
+  }
+
   const settings = () => ({
     port: portOf(context.baseUrl()),
     dataDir: deps.dataDir,
@@ -91,12 +97,15 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
 
     'templates.list': () => listTemplates(context),
 
-    'agents.list': (input) => listVoiceAgents(context, caller, input),
-    'agents.get': (input) => getVoiceAgent(context, caller, input.id),
-    'agents.create': (input) => createVoiceAgent(context, caller, input),
+    'agents.list': (input) => {
+      const page = listVoiceAgents(context, caller, input)
+      return { ...page, agents: page.agents.map(withTools) }
+    },
+    'agents.get': (input) => withTools(getVoiceAgent(context, caller, input.id)),
+    'agents.create': (input) => withTools(createVoiceAgent(context, caller, input)),
     // The use case's input is `changes`: a refusal of `webhookUrl` names `changes.webhookUrl`.
-    'agents.update': (input) => underField('changes', () => updateVoiceAgent(context, caller, input.id, input.changes)),
-    'agents.clone': ({ sourceId, agentName }) => cloneVoiceAgent(context, caller, sourceId, agentName === undefined ? undefined : { agentName }),
+    'agents.update': (input) => withTools(underField('changes', () => updateVoiceAgent(context, caller, input.id, input.changes))),
+    'agents.clone': ({ sourceId, agentName }) => withTools(cloneVoiceAgent(context, caller, sourceId, agentName === undefined ? undefined : { agentName })),
     'agents.delete': (input) => deleteVoiceAgent(context, caller, input.id),
 
     'numbers.list': (input) => listPhoneNumbers(context, caller, input),
@@ -113,6 +122,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'jobs.createTts': (input) => createTextToSpeechJob(context, caller, input),
     'jobs.createAiContent': ({ sourceJobId, ...body }) => createAiContentJob(context, caller, sourceJobId, body),
     'jobs.getAiContent': (input) => getAiContentJob(context, caller, input.id),
+    'jobs.retry': (input) => retryJob(context, caller, input.jobId),
 
     'webhooks.list': (input) => listDeliveries(context, caller, input),
     'webhooks.get': (input) => getDelivery(context, caller, input.id),

@@ -6,6 +6,7 @@ import {
   type AiContentJob,
   type Job,
   type JobListItem,
+  type JobType,
   type ListJobsBody,
   type TextToSpeechBody,
   type TtsJob,
@@ -325,4 +326,50 @@ export function listJobs(context: OpsContext, caller: Caller, projectId: string,
   })
   const keyHints = new Map<string, string>()
   return { jobs: records.map((record) => toJobListItem(context, record, keyHints)), total, filtered }
+}
+
+/** Job types this VoiceDesk runs itself, so it can run one again. */
+const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT']
+
+/**
+ * "Retry" a FAILED job: queues a new job of the same type with the same inputs (text, voice,
+ * title, webhook and its auth, AI parts and source job). A copy: the failed job's record and
+ * its webhook deliveries stay as they were. Paths of refusals are relative to `{ jobId }`.
+ */
+export function retryJob(context: OpsContext, caller: Caller, jobId: string): Job {
+  const failed = requireJob(context, caller, jobId)
+  if (failed.status !== 'FAILED') {
+    const message = `Job ${jobId} is ${failed.status}; only a FAILED job can be retried`
+    throw new ServiceError('CONFLICT', message, [{ path: 'jobId', message: 'Not a FAILED job' }])
+  }
+  if (!RETRYABLE_TYPES.includes(failed.type)) {
+    const message = `Job ${jobId} is ${failed.type}; this VoiceDesk runs only TTS and AI_CONTENT jobs, so it cannot retry it`
+    throw new ServiceError('CONFLICT', message, [{ path: 'jobId', message: `A ${failed.type} job cannot be retried here` }])
+  }
+  if (failed.webhookUrl) requireWebhookTarget(context, failed.webhookUrl, 'jobId')
+  const copied = {
+    title: failed.title,
+    text: failed.text,
+    voiceId: failed.voiceId,
+    aiParts: failed.aiParts,
+    relevantJobId: failed.relevantJobId,
+    voiceAgentId: failed.voiceAgentId,
+    agentDetails: failed.agentDetails,
+    fromLng: failed.fromLng,
+    toLng: failed.toLng,
+    fromScript: failed.fromScript,
+    toScript: failed.toScript,
+    webhookUrl: failed.webhookUrl,
+    webhookAuthKey: failed.webhookAuthKey,
+    // Sealed with this data folder's box; the copy is sealed the same way.
+    webhookAuthSecret: failed.webhookAuthSecret,
+  }
+  const base = baseRecord(context, caller, timestamp(context))
+  const record: JobRecord =
+    failed.type === 'TTS'
+      ? { ...base, ...copied, type: 'TTS', ...JOB_MODELS.TTS, mediaFile: `${unguessable()}.wav`, totalCost: ttsCost(failed.text ?? '') }
+      : { ...base, ...copied, type: 'AI_CONTENT', ...context.aiContentModel(), totalCost: aiContentCost(failed.aiParts?.length ?? 0) }
+  context.store.jobs.insert(record)
+  context.jobEnqueued(record)
+  return toJobDto(context, record)
 }

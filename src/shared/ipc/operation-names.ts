@@ -25,6 +25,7 @@ export const IPC_OPERATION_NAMES = [
   'jobs.createTts',
   'jobs.createAiContent',
   'jobs.getAiContent',
+  'jobs.retry',
   'webhooks.list',
   'webhooks.get',
   'webhooks.redeliver',

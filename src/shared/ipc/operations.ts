@@ -41,6 +41,15 @@ const Page = {
   search: z.string().max(200).optional(),
 }
 
+/**
+ * An agent as the operator UI sees it: the /v1 agent plus its `tools`, which /v1 keeps
+ * write-only (the seed's contract) but the editor must show as they are saved.
+ */
+export const OperatorAgentSchema = VoiceAgentSchema.extend({
+  tools: z.object({ genderDetection: z.boolean(), smartCallEnd: z.boolean() }),
+})
+export type OperatorAgent = z.infer<typeof OperatorAgentSchema>
+
 export const ServiceInfoSchema = z.object({
   /** Where the /v1 service listens, e.g. http://127.0.0.1:8740. */
   url: z.string(),
@@ -119,18 +128,18 @@ export const IPC_OPERATIONS = {
 
   'agents.list': operation(
     z.object({ ...Page, lang: LangSchema.optional() }).strict(),
-    z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }),
+    z.object({ agents: z.array(OperatorAgentSchema), total: z.number().int(), filtered: z.number().int() }),
   ),
-  'agents.get': operation(ById, VoiceAgentSchema),
-  'agents.create': operation(CreateVoiceAgentBodySchema, VoiceAgentSchema),
-  'agents.update': operation(z.object({ id: z.string().min(1).max(200), changes: UpdateVoiceAgentBodySchema }).strict(), VoiceAgentSchema),
+  'agents.get': operation(ById, OperatorAgentSchema),
+  'agents.create': operation(CreateVoiceAgentBodySchema, OperatorAgentSchema),
+  'agents.update': operation(z.object({ id: z.string().min(1).max(200), changes: UpdateVoiceAgentBodySchema }).strict(), OperatorAgentSchema),
   /** Clone a template or an agent (`sourceId`) under a new name. */
   'agents.clone': operation(
     z
       .object({ sourceId: z.string().min(1).max(200) })
       .extend(CloneVoiceAgentBodySchema.unwrap().unwrap().shape)
       .strict(),
-    VoiceAgentSchema,
+    OperatorAgentSchema,
   ),
   'agents.delete': operation(ById, Deleted),
 
@@ -155,6 +164,8 @@ export const IPC_OPERATIONS = {
     AiContentJobSchema,
   ),
   'jobs.getAiContent': operation(ById, AiContentJobSchema),
+  /** Queues a copy of a FAILED job (same type and inputs); CONFLICT for a job that is not FAILED. */
+  'jobs.retry': operation(z.object({ jobId: z.string().min(1).max(200) }).strict(), JobSchema),
 
   'webhooks.list': operation(
     z

@@ -1,4 +1,5 @@
-import type { Tools, UpdateVoiceAgentBody, VoiceAgent } from '../../../shared/api/voice-agents'
+import type { Tools, UpdateVoiceAgentBody } from '../../../shared/api/voice-agents'
+import type { OperatorAgent as VoiceAgent } from '../../../shared/ipc/operations'
 import { checkOutcomeShapeText, outcomeShapeToText } from './outcome-shape-text'
 import { sameJson } from './stable-json'
 
@@ -19,8 +20,8 @@ export interface AgentDraft {
   silenceThreshold: string
   interrupt: boolean
   realTime: boolean
-  /** Write-only on the service: null until the operator sets a tool (then sent as a whole). */
-  tools: Required<Tools> | null
+  /** The agent's switches as saved (the operator UI's agents carry them; /v1 keeps them write-only); sent whole when changed. */
+  tools: Required<Tools>
   outcome: string
   outcomeShapeText: string
   webhookUrl: string
@@ -41,7 +42,7 @@ export function draftFromAgent(agent: VoiceAgent): AgentDraft {
     silenceThreshold: String(agent.silenceThreshold),
     interrupt: agent.interrupt,
     realTime: agent.realTime,
-    tools: null,
+    tools: { genderDetection: agent.tools.genderDetection, smartCallEnd: agent.tools.smartCallEnd },
     outcome: agent.outcome,
     outcomeShapeText: outcomeShapeToText(agent.outcomeResponseShape),
     webhookUrl: agent.webhookUrl ?? '',
@@ -91,7 +92,7 @@ export function diffAgentDraft(agent: VoiceAgent, draft: AgentDraft): DraftDiff 
   if (draft.interrupt !== agent.interrupt) changes.interrupt = draft.interrupt
   if (draft.realTime !== agent.realTime) changes.realTime = draft.realTime
   if (draft.outcome !== agent.outcome) changes.outcome = draft.outcome
-  if (draft.tools !== null) changes.tools = { ...draft.tools }
+  if (!sameJson(draft.tools, draftFromAgent(agent).tools)) changes.tools = { ...draft.tools }
 
   const keys = draft.params.map((row) => row.key.trim()).filter((key) => key !== '')
   const duplicate = keys.find((key, index) => keys.indexOf(key) !== index)

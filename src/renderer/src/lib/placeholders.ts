@@ -7,7 +7,16 @@ import { PLACEHOLDER_NAME } from '../../../shared/api/voice-agents'
  */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
 
-export type TemplateSegment = { kind: 'text'; text: string } | { kind: 'placeholder'; name: string; raw: string; value: string | undefined }
+/** A placeholder's param: a value with some text, a value that is empty or only spaces (flagged, not filled), or none. */
+export type PlaceholderState = 'filled' | 'empty' | 'missing'
+
+export type TemplateSegment = { kind: 'text'; text: string } | { kind: 'placeholder'; name: string; raw: string; value: string | undefined; state: PlaceholderState }
+
+/** Whether params fill `name`: an empty or blank value does not count as filled. */
+export function placeholderState(params: Readonly<Record<string, string>>, name: string): PlaceholderState {
+  if (!Object.hasOwn(params, name)) return 'missing'
+  return params[name]!.trim() === '' ? 'empty' : 'filled'
+}
 
 /** Splits a template into text and placeholders; each placeholder carries its value from params, if any. */
 export function splitPlaceholders(template: string, params: Readonly<Record<string, string>> = {}): TemplateSegment[] {
@@ -17,7 +26,7 @@ export function splitPlaceholders(template: string, params: Readonly<Record<stri
     const index = match.index
     if (index > last) segments.push({ kind: 'text', text: template.slice(last, index) })
     const name = match[1]!
-    segments.push({ kind: 'placeholder', name, raw: match[0], value: Object.hasOwn(params, name) ? params[name] : undefined })
+    segments.push({ kind: 'placeholder', name, raw: match[0], value: Object.hasOwn(params, name) ? params[name] : undefined, state: placeholderState(params, name) })
     last = index + match[0].length
   }
   if (last < template.length) segments.push({ kind: 'text', text: template.slice(last) })
@@ -40,9 +49,9 @@ export function placeholderNames(...templates: string[]): string[] {
   return [...names]
 }
 
-/** Names used by the templates that params do not fill. */
+/** Names used by the templates that params do not fill: no value, or an empty one. */
 export function missingPlaceholders(params: Readonly<Record<string, string>>, ...templates: string[]): string[] {
-  return placeholderNames(...templates).filter((name) => !Object.hasOwn(params, name))
+  return placeholderNames(...templates).filter((name) => placeholderState(params, name) !== 'filled')
 }
 
 export function isPlaceholderName(name: string): boolean {

@@ -1,5 +1,6 @@
 import type { PhoneNumber } from '../../../shared/api/phone-numbers'
-import type { VoiceAgent, VoiceAgentTemplate } from '../../../shared/api/voice-agents'
+import type { VoiceAgentTemplate } from '../../../shared/api/voice-agents'
+import type { OperatorAgent as VoiceAgent } from '../../../shared/ipc/operations'
 import type { SliceCreator } from './app-store'
 import { emptyPagedList, pagedList, type PageAnswer, type PagedList } from './paged-list'
 import { messageOf } from '../api/operator-error'

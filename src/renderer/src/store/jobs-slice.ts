@@ -49,6 +49,10 @@ export interface JobsState {
   error: string | null
   selectedId: string | null
   detail: JobDetail | null
+  /** Whether the table is scrolled to its top: there new rows appear at once; below, they wait behind the "N new jobs" bar. */
+  atTop: boolean
+  /** Rows that match the query and are not shown yet (held while scrolled down, so rows do not move under the pointer). */
+  newJobs: number
 }
 
 export interface JobsSlice {
@@ -60,6 +64,10 @@ export interface JobsSlice {
   refreshJobs(): void
   selectJob(id: string | null): void
   reloadJobDetail(): Promise<void>
+  /** The table says whether it is scrolled to its top; back at the top, held rows are shown. */
+  setJobsAtTop(atTop: boolean): void
+  /** The "N new jobs" bar: shows the held rows (the table scrolls to the top). */
+  showNewJobs(): void
   /** From a job.changed event. */
   jobChanged(job: Extract<IpcEvent, { type: 'job.changed' }>['job']): void
 }
@@ -113,7 +121,49 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
   // land in the default order) are fetched again, the rest when they scroll into view.
   let refreshPending: (() => void) | null = null
   const detailTypesSeen = new Set<string>()
+  /** The count of rows the table shows while new ones are held: the bar counts what came since. */
+  let heldFrom: number | null = null
+
+  /**
+   * Scrolled down, a refresh would move the rows under the pointer when jobs were added above
+   * them. So only the count is asked for (page 1, not shown); when it grew, the rows stay as they
+   * are (their statuses still change in place) and the bar says how many are new.
+   */
+  async function refreshBelowTop(): Promise<void> {
+    const { query, generation, filtered } = get().jobs
+    if (heldFrom === null && filtered === null) return refreshAll()
+    try {
+      const answer = await call('jobs.list', {
+        take: 1,
+        skip: 1,
+        search: query.search.trim() || undefined,
+        status: query.status ?? undefined,
+        type: query.type ?? undefined,
+        sort: { field: query.sortField, direction: query.sortDirection },
+      })
+      const jobs = get().jobs
+      if (jobs.generation !== generation) return
+      if (jobs.atTop) return refreshAll()
+      const shown = heldFrom ?? jobs.filtered ?? answer.filtered
+      if (answer.filtered > shown) {
+        heldFrom = shown
+        if (jobs.newJobs !== answer.filtered - shown) patch({ newJobs: answer.filtered - shown })
+        if (jobs.detail && detailTypesSeen.size > 0) void get().reloadJobDetail()
+        detailTypesSeen.clear()
+      } else if (heldFrom === null) refreshAll()
+    } catch {
+      // The next event asks again; the rows shown stay as they are.
+    }
+  }
+
   function refreshNow(): void {
+    if (get().jobs.atTop) refreshAll()
+    else void refreshBelowTop()
+  }
+
+  function refreshAll(): void {
+    heldFrom = null
+    if (get().jobs.newJobs !== 0) patch({ newJobs: 0 })
     const jobs = get().jobs
     const stale: Record<number, true> = {}
     for (const page of Object.keys(jobs.pages)) stale[Number(page)] = true
@@ -144,11 +194,15 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       error: null,
       selectedId: null,
       detail: null,
+      atTop: true,
+      newJobs: 0,
     },
 
     setJobsQuery(changes) {
       fetchAgain.clear()
-      patch((jobs) => ({ query: { ...jobs.query, ...changes }, generation: jobs.generation + 1, pages: {}, stale: {}, loading: {}, filtered: null }))
+      heldFrom = null
+      // A new query starts at the top (the table scrolls there), with every row it has.
+      patch((jobs) => ({ query: { ...jobs.query, ...changes }, generation: jobs.generation + 1, pages: {}, stale: {}, loading: {}, filtered: null, atTop: true, newJobs: 0 }))
       ensurePages([1])
     },
 
@@ -161,6 +215,18 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
 
     refreshJobs() {
       refreshNow()
+    },
+
+    setJobsAtTop(atTop) {
+      if (get().jobs.atTop === atTop) return
+      patch({ atTop })
+      if (atTop && heldFrom !== null) refreshAll()
+    },
+
+    showNewJobs() {
+      // The table goes to the top: its first page is what is shown next.
+      patch({ atTop: true, visiblePages: [1] })
+      refreshAll()
     },
 
     selectJob(id) {

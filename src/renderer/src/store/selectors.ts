@@ -1,5 +1,5 @@
 import type { JobListItem } from '../../../shared/api/jobs'
-import type { VoiceAgent } from '../../../shared/api/voice-agents'
+import type { OperatorAgent } from '../../../shared/ipc/operations'
 import type { AppState } from './app-store'
 import { JOBS_PAGE_SIZE, type JobsState } from './jobs-slice'
 
@@ -30,7 +30,7 @@ export const selectTemplates = (state: AppState) => state.templates
 export const selectNumbers = (state: AppState) => state.numbers
 export const selectAgentById =
   (id: string | null) =>
-  (state: AppState): VoiceAgent | undefined =>
+  (state: AppState): OperatorAgent | undefined =>
     id === null ? undefined : state.agents.items.find((agent) => agent.id === id)
 
 /** A curl line that lists templates: what a developer pastes first. The key is a placeholder. */

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
-import { AGENT_LIMITS, LANGS, type VoiceAgent } from '../../../../shared/api/voice-agents'
+import { AGENT_LIMITS, LANGS } from '../../../../shared/api/voice-agents'
+import type { OperatorAgent } from '../../../../shared/ipc/operations'
 import { isOperatorError, messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
@@ -49,7 +50,7 @@ function useAssignedNumbers(agentId: string): { items: PhoneNumber[]; more: numb
 }
 
 /** Every editable property of one agent. Save sends only what changed; refusals are shown beside their fields. */
-export function AgentEditor({ agent }: { agent: VoiceAgent }) {
+export function AgentEditor({ agent }: { agent: OperatorAgent }) {
   const t = useT()
   const call = useCall()
   const store = useStoreApi()
@@ -313,21 +314,13 @@ export function AgentEditor({ agent }: { agent: VoiceAgent }) {
         </div>
         <fieldset className="fieldset checks">
           <legend>{t('agent.tools')}</legend>
-          <p className="field-hint">{draft.tools === null ? t('agent.toolsWriteOnly') : t('agent.toolsWillSend')}</p>
+          {diff.changes.tools ? <p className="field-hint">{t('agent.toolsWillSend')}</p> : null}
           <label className="check">
-            <input
-              type="checkbox"
-              checked={draft.tools?.genderDetection ?? false}
-              onChange={(event) => set('tools', { genderDetection: event.target.checked, smartCallEnd: draft.tools?.smartCallEnd ?? false })}
-            />
+            <input type="checkbox" checked={draft.tools.genderDetection} onChange={(event) => set('tools', { ...draft.tools, genderDetection: event.target.checked })} />
             <span>{t('agent.toolGender')}</span>
           </label>
           <label className="check">
-            <input
-              type="checkbox"
-              checked={draft.tools?.smartCallEnd ?? false}
-              onChange={(event) => set('tools', { genderDetection: draft.tools?.genderDetection ?? false, smartCallEnd: event.target.checked })}
-            />
+            <input type="checkbox" checked={draft.tools.smartCallEnd} onChange={(event) => set('tools', { ...draft.tools, smartCallEnd: event.target.checked })} />
             <span>{t('agent.toolSmartEnd')}</span>
           </label>
           <FieldErrors errors={errorsOf('tools')} />

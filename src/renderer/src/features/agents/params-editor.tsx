@@ -12,6 +12,8 @@ export function ParamsEditor({ rows, onChange, describedBy }: { rows: ParamRow[]
       {rows.length === 0 ? <p className="muted">{t('agent.noParams')}</p> : null}
       {rows.map((row, index) => {
         const badName = row.key !== '' && !isPlaceholderName(row.key.trim())
+        // An empty value fills nothing: a {{name}} using it stays as written.
+        const emptyValue = row.key.trim() !== '' && row.value.trim() === ''
         return (
           <div className="row-edit" key={index}>
             <input
@@ -28,6 +30,7 @@ export function ParamsEditor({ rows, onChange, describedBy }: { rows: ParamRow[]
               dir="auto"
               value={row.value}
               aria-label={t('agent.paramValue', { name: row.key || String(index + 1) })}
+              aria-describedby={emptyValue && !badName ? `param-empty-${index}` : undefined}
               placeholder={t('agent.paramValuePlaceholder')}
               onChange={(event) => update(index, { value: event.target.value })}
             />
@@ -40,6 +43,11 @@ export function ParamsEditor({ rows, onChange, describedBy }: { rows: ParamRow[]
               <Icon name="trash" size={16} />
             </button>
             {badName ? <span className="field-error inline">{t('agent.paramNameRule')}</span> : null}
+            {emptyValue && !badName ? (
+              <span className="field-hint inline warn" id={`param-empty-${index}`}>
+                {t('agent.paramEmpty')}
+              </span>
+            ) : null}
           </div>
         )
       })}

@@ -1,5 +1,5 @@
 import { useT } from '../../i18n/use-t'
-import { splitPlaceholders } from '../../lib/placeholders'
+import { placeholderState, splitPlaceholders } from '../../lib/placeholders'
 import { Icon } from '../../ui/icon'
 
 /**
@@ -17,9 +17,13 @@ export function PlaceholderPreview({ template, params, label }: { template: stri
         {segments.map((segment, index) =>
           segment.kind === 'text' ? (
             <span key={index}>{segment.text}</span>
-          ) : segment.value !== undefined ? (
+          ) : segment.state === 'filled' ? (
             <mark key={index} className="ph ph-filled" title={`{{${segment.name}}}`}>
               {segment.value}
+            </mark>
+          ) : segment.state === 'empty' ? (
+            <mark key={index} className="ph ph-missing" title={t('agent.placeholderEmpty', { name: segment.name })}>
+              {segment.raw}
             </mark>
           ) : (
             <mark key={index} className="ph ph-missing" title={t('agent.placeholderMissing', { name: segment.name })}>
@@ -40,14 +44,19 @@ export function PlaceholderChips({ template, params, onAdd }: { template: string
   return (
     <ul className="chips" aria-label={t('agent.placeholdersUsed')}>
       {names.map((name) => {
-        const filled = Object.hasOwn(params, name)
+        const state = placeholderState(params, name)
+        const filled = state === 'filled'
         return (
           <li key={name} className={`chip ${filled ? 'chip-ok' : 'chip-missing'}`}>
             {filled ? <Icon name="check" size={12} /> : null}
             <code dir="ltr">{`{{${name}}}`}</code>
             {/* In words too, not only in colour: "missing value" is shown, "has a value" is read out. */}
-            {filled ? <span className="visually-hidden">{t('agent.placeholderHasValue')}</span> : <span className="chip-state">{t('agent.placeholderNoValue')}</span>}
-            {filled ? null : (
+            {filled ? (
+              <span className="visually-hidden">{t('agent.placeholderHasValue')}</span>
+            ) : (
+              <span className="chip-state">{state === 'empty' ? t('agent.placeholderEmptyValue') : t('agent.placeholderNoValue')}</span>
+            )}
+            {state !== 'missing' ? null : (
               <button type="button" className="chip-action" onClick={() => onAdd(name)} aria-label={t('agent.addParamFor', { name })}>
                 {t('agent.addParam')}
               </button>

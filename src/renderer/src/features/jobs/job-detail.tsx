@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { AI_PARTS, type AiPart } from '../../../../shared/api/ai-parts'
-import { TEXT_JOB_TYPES, type AiContentJob, type Job } from '../../../../shared/api/jobs'
+import { TEXT_JOB_TYPES, type AiContentJob, type Job, type JobType } from '../../../../shared/api/jobs'
 import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
@@ -11,6 +11,9 @@ import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { StatusBadge } from '../../ui/status-badge'
+
+/** The types this VoiceDesk runs itself, so it can run a failed one again (jobs.retry). */
+const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT']
 
 const partKey = (part: AiPart) => `part.${part}` as MessageKey
 
@@ -29,6 +32,7 @@ export function JobDetailPanel() {
   const [makingAi, setMakingAi] = useState(false)
   if (!detail) return null
   const { job } = detail
+  const canRetry = job !== null && job.status === 'FAILED' && RETRYABLE_TYPES.includes(job.type)
   const canMakeAi = job !== null && job.status === 'COMPLETED' && TEXT_JOB_TYPES.includes(job.type)
   const audioUrl = job && job.type === 'TTS' ? audioUrlOf(job) : null
   const text = job?.jobResponse && typeof job.jobResponse.text === 'string' ? job.jobResponse.text : null
@@ -91,9 +95,13 @@ export function JobDetailPanel() {
           </dl>
           {job.error ? (
             <div className="error-box" role="alert">
-              <strong>{job.error.code}</strong> <span dir="auto">{job.error.message}</span>
+              <strong>
+                <code dir="ltr">{job.error.code}</code>
+              </strong>{' '}
+              <span dir="auto">{job.error.message}</span>
             </div>
           ) : null}
+          {canRetry ? <RetryJob jobId={job.id} /> : null}
           {text !== null ? (
             <section className="detail-section" aria-labelledby="job-text">
               <h3 id="job-text">{t('jobs.text')}</h3>
@@ -142,6 +150,44 @@ export function JobDetailPanel() {
         </>
       ) : null}
     </aside>
+  )
+}
+
+/** "Retry": a copy of the failed job is queued and opened; this one stays as it is. */
+function RetryJob({ jobId }: { jobId: string }) {
+  const t = useT()
+  const call = useCall()
+  const store = useStoreApi()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const retry = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      const job = await call('jobs.retry', { jobId })
+      store.getState().toast('success', t('jobs.retried'))
+      store.getState().refreshJobs()
+      store.getState().selectJob(job.id)
+    } catch (caught) {
+      setError(messageOf(caught))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="retry-job">
+      <button type="button" className="button" disabled={busy} aria-describedby="job-retry-hint" onClick={() => void retry()}>
+        <span>{t('jobs.retry')}</span>
+      </button>
+      <p id="job-retry-hint" className="small muted">
+        {t('jobs.retryHint')}
+      </p>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
   )
 }
 

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
-import { formatCost, formatDateTime } from '../../lib/format'
+import { formatCost, formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
 import type { JobSortField } from '../../store/jobs-slice'
 import { jobAt, jobRowCount, pagesForRange, selectJobs, selectLocale } from '../../store/selectors'
@@ -49,6 +49,17 @@ export function JobsTable() {
     virtualizer.scrollToOffset(0)
   }, [jobs.generation, virtualizer])
 
+  // Scrolled away from the top, new jobs wait behind the bar rather than pushing rows down.
+  const onScroll = () => {
+    const top = scroller.current?.scrollTop ?? 0
+    store.getState().setJobsAtTop(top < ROW_HEIGHT / 2)
+  }
+
+  const showNewJobs = () => {
+    store.getState().showNewJobs()
+    virtualizer.scrollToOffset(0)
+  }
+
   const sortBy = (field: JobSortField) => {
     const { query } = store.getState().jobs
     const direction = query.sortField === field ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'cost' ? 'desc' : 'asc'
@@ -68,74 +79,83 @@ export function JobsTable() {
   }
 
   return (
-    <div className="jobs-table" role="table" aria-label={t('jobs.tableLabel')} aria-rowcount={count + 1}>
-      <div role="rowgroup" className="jobs-head">
-        <div role="row" className="jobs-row head" aria-rowindex={1}>
-          {COLUMNS.map((column) => {
-            const active = jobs.query.sortField === column.field
-            return (
-              <div
-                key={column.field}
-                role="columnheader"
-                className={`cell cell-${column.field}`}
-                aria-sort={active ? (jobs.query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
-              >
-                <button type="button" className="sort-button" onClick={() => sortBy(column.field)}>
-                  {t(column.label)}
-                  <span aria-hidden="true" className="sort-mark">
-                    {active ? (jobs.query.sortDirection === 'asc' ? '▲' : '▼') : ''}
-                  </span>
-                </button>
-              </div>
-            )
-          })}
+    <>
+      {jobs.newJobs > 0 ? (
+        <div className="new-jobs-bar" role="status">
+          <button type="button" className="button primary" onClick={showNewJobs}>
+            {jobs.newJobs === 1 ? t('jobs.newJob') : t('jobs.newJobs', { n: formatCount(jobs.newJobs, locale) })}
+          </button>
+        </div>
+      ) : null}
+      <div className="jobs-table" role="table" aria-label={t('jobs.tableLabel')} aria-rowcount={count + 1}>
+        <div role="rowgroup" className="jobs-head">
+          <div role="row" className="jobs-row head" aria-rowindex={1}>
+            {COLUMNS.map((column) => {
+              const active = jobs.query.sortField === column.field
+              return (
+                <div
+                  key={column.field}
+                  role="columnheader"
+                  className={`cell cell-${column.field}`}
+                  aria-sort={active ? (jobs.query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
+                >
+                  <button type="button" className="sort-button" onClick={() => sortBy(column.field)}>
+                    {t(column.label)}
+                    <span aria-hidden="true" className="sort-mark">
+                      {active ? (jobs.query.sortDirection === 'asc' ? '▲' : '▼') : ''}
+                    </span>
+                  </button>
+                </div>
+              )
+            })}
+          </div>
+        </div>
+        <div ref={scroller} className="jobs-scroll" role="rowgroup" onScroll={onScroll}>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => {
+              const job = jobAt(jobs, item.index)
+              const selected = job !== undefined && job.id === jobs.selectedId
+              return (
+                <div
+                  key={job?.id ?? `row-${item.index}`}
+                  data-index={item.index}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  aria-current={selected ? 'true' : undefined}
+                  tabIndex={job ? 0 : -1}
+                  className={`jobs-row ${selected ? 'selected' : ''} ${job ? '' : 'loading'}`}
+                  style={{ position: 'absolute', insetInlineStart: 0, top: 0, width: '100%', height: item.size, transform: `translateY(${item.start}px)` }}
+                  onClick={() => job && store.getState().selectJob(job.id)}
+                  onKeyDown={(event) => onRowKey(event, item.index, job?.id)}
+                >
+                  {job ? (
+                    <>
+                      <div role="cell" className="cell cell-status">
+                        <StatusBadge status={job.status} />
+                      </div>
+                      <div role="cell" className="cell cell-type">
+                        {t(`jobType.${job.type}` as MessageKey)}
+                      </div>
+                      <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
+                        {job.title}
+                      </div>
+                      <div role="cell" className="cell cell-cost num">
+                        {formatCost(job.cost, locale)}
+                      </div>
+                      <div role="cell" className="cell cell-createdAt small">
+                        {formatDateTime(job.createdAt, locale)}
+                      </div>
+                    </>
+                  ) : (
+                    <div role="cell" className="cell skeleton" aria-label={t('common.loading')} />
+                  )}
+                </div>
+              )
+            })}
+          </div>
+          {jobs.filtered === 0 ? <p className="empty center">{jobs.query.search || jobs.query.status || jobs.query.type ? t('jobs.noMatch') : t('jobs.empty')}</p> : null}
         </div>
       </div>
-      <div ref={scroller} className="jobs-scroll" role="rowgroup">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const job = jobAt(jobs, item.index)
-            const selected = job !== undefined && job.id === jobs.selectedId
-            return (
-              <div
-                key={job?.id ?? `row-${item.index}`}
-                data-index={item.index}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-current={selected ? 'true' : undefined}
-                tabIndex={job ? 0 : -1}
-                className={`jobs-row ${selected ? 'selected' : ''} ${job ? '' : 'loading'}`}
-                style={{ position: 'absolute', insetInlineStart: 0, top: 0, width: '100%', height: item.size, transform: `translateY(${item.start}px)` }}
-                onClick={() => job && store.getState().selectJob(job.id)}
-                onKeyDown={(event) => onRowKey(event, item.index, job?.id)}
-              >
-                {job ? (
-                  <>
-                    <div role="cell" className="cell cell-status">
-                      <StatusBadge status={job.status} />
-                    </div>
-                    <div role="cell" className="cell cell-type">
-                      {t(`jobType.${job.type}` as MessageKey)}
-                    </div>
-                    <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
-                      {job.title}
-                    </div>
-                    <div role="cell" className="cell cell-cost num">
-                      {formatCost(job.cost, locale)}
-                    </div>
-                    <div role="cell" className="cell cell-createdAt small">
-                      {formatDateTime(job.createdAt, locale)}
-                    </div>
-                  </>
-                ) : (
-                  <div role="cell" className="cell skeleton" aria-label={t('common.loading')} />
-                )}
-              </div>
-            )
-          })}
-        </div>
-        {jobs.filtered === 0 ? <p className="empty center">{jobs.query.search || jobs.query.status || jobs.query.type ? t('jobs.noMatch') : t('jobs.empty')}</p> : null}
-      </div>
-    </div>
+    </>
   )
 }
