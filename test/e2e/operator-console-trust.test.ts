@@ -208,8 +208,11 @@ describe('the link to the service', () => {
       await pasteField.fill(`Operator UI: ${secondLink}`)
       await page.getByRole('button', { name: 'Open the operator UI' }).click()
       await poll(() => linkState.getAttribute('data-state')).toBe('connected')
-      await page.getByRole('button', { name: /^Made while the tab waited/ }).waitFor()
+      // Back where the operator was (the deep link survives the reload), and the lists are fresh.
+      expect(new URL(page.url()).hash).toBe('#/jobs')
       await shot(page, 'link-back')
+      await goToNth(page, 0)
+      await page.getByRole('button', { name: /^Made while the tab waited/ }).waitFor()
       expect(problems).toEqual([])
     } finally {
       await context.close()
