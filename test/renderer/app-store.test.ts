@@ -4,30 +4,13 @@ import type { IpcInput, IpcOperationName, IpcOutput } from '../../src/shared/ipc
 import type { Call } from '../../src/renderer/src/api/call'
 import { OperatorError } from '../../src/renderer/src/api/operator-error'
 import { createAppStore } from '../../src/renderer/src/store/app-store'
+import { jobRowFixture } from './job-row-fixture'
 import { JOBS_PAGE_SIZE } from '../../src/renderer/src/store/jobs-slice'
 import { curlExample, jobAt, jobRowCount, pagesForRange } from '../../src/renderer/src/store/selectors'
 import { agentFixture } from './agent-fixture'
 
 type Calls = { name: IpcOperationName; input: unknown }[]
 
-function jobRow(index: number, status: JobListItem['status'] = 'COMPLETED'): JobListItem {
-  const id = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`
-  return {
-    id,
-    title: `Job ${index}`,
-    type: 'TTS',
-    url: null,
-    status,
-    cost: 1,
-    systemModelKey: 'espeak-ng',
-    relevantJobId: null,
-    attributes: { apiKey: 'vd_…', mediaUrl: null, model: 'espeak', agentName: null, duration: null, voice: null, aiContentParts: [], sourceJob: null },
-    apiKey: 'vd_…',
-    createdBy: 'user',
-    createdAt: '2026-11-23T10:00:00.000Z',
-    updatedAt: '2026-11-23T10:00:00.000Z',
-  }
-}
 
 /** A fake service of `total` jobs; answers wait until `flush()`, like a real round trip. */
 function fakeService(total: number) {
@@ -41,7 +24,7 @@ function fakeService(total: number) {
     let filtered = total
     if (name === 'jobs.list') {
       const { skip = 1, take = 10, status } = input as { skip?: number; take?: number; status?: JobListItem['status'] }
-      const all = Array.from({ length: total }, (_, index) => jobRow(index, statusOf(index)))
+      const all = Array.from({ length: total }, (_, index) => jobRowFixture(index, statusOf(index)))
       const matching = status === undefined ? all : all.filter((job) => job.status === status)
       filtered = matching.length
       jobs = matching.slice((skip - 1) * take, skip * take)
@@ -148,7 +131,7 @@ describe('the jobs slice', () => {
     await service.flush()
     const before = service.calls.length
     for (let index = 0; index < 20; index += 1) {
-      store.getState().handleEvent({ type: 'job.changed', job: { id: jobRow(3).id, status: 'FAILED', type: 'TTS', title: 'Job 3' }, runningJobs: 1, pendingJobs: 4 })
+      store.getState().handleEvent({ type: 'job.changed', job: { id: jobRowFixture(3).id, status: 'FAILED', type: 'TTS', title: 'Job 3' }, runningJobs: 1, pendingJobs: 4 })
     }
     expect(jobAt(store.getState().jobs, 3)?.status).toBe('FAILED')
     expect(store.getState().service).toMatchObject({ runningJobs: 1, pendingJobs: 4 })

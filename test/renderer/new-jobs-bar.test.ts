@@ -7,26 +7,10 @@ import type { JobListItem } from '../../src/shared/api/jobs'
 import type { IpcInput, IpcOperationName, IpcOutput } from '../../src/shared/ipc/operations'
 import type { Call } from '../../src/renderer/src/api/call'
 import { createAppStore } from '../../src/renderer/src/store/app-store'
+import { jobRowFixture } from './job-row-fixture'
 import { jobAt, jobRowCount } from '../../src/renderer/src/store/selectors'
 
-function jobRow(n: number): JobListItem {
-  const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-  return {
-    id,
-    title: `Job ${n}`,
-    type: 'TTS',
-    url: null,
-    status: 'PENDING',
-    cost: 1,
-    systemModelKey: 'espeak-ng',
-    relevantJobId: null,
-    attributes: { apiKey: 'vd_…', mediaUrl: null, model: 'espeak', agentName: null, duration: null, voice: null, aiContentParts: [], sourceJob: null },
-    apiKey: 'vd_…',
-    createdBy: 'user',
-    createdAt: '2026-11-23T10:00:00.000Z',
-    updatedAt: '2026-11-23T10:00:00.000Z',
-  }
-}
+const jobRow = (n: number): JobListItem => jobRowFixture(n, 'PENDING')
 
 /** A service holding `count` jobs, newest first; `add` queues newer ones at the top. */
 function fakeService(count: number) {
