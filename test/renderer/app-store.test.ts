@@ -11,7 +11,6 @@ import { agentFixture } from './agent-fixture'
 
 type Calls = { name: IpcOperationName; input: unknown }[]
 
-
 /** A fake service of `total` jobs; answers wait until `flush()`, like a real round trip. */
 function fakeService(total: number) {
   const calls: Calls = []
