@@ -23,6 +23,30 @@ function openTestStore(): { store: Store; runtime: Runtime } {
   return { store, runtime: { store, bootstrap } as unknown as Runtime }
 }
 
+/** A delivery due now, stored as the outbox stores one. */
+function insertDueDelivery(store: Store, id: string, url: string): void {
+  const now = Date.now()
+  store.webhookDeliveries.insert({
+    id,
+    projectId: store.accounts.findDefaultProject()!.id,
+    event: 'job.completed',
+    jobId: null,
+    url,
+    authKey: null,
+    authSecret: null,
+    payload: '{}',
+    createdAt: new Date(now).toISOString(),
+    dueAt: now,
+  })
+}
+
+/** A sender that claims a due delivery and dies mid-attempt: its lease is given back, the try is counted. */
+function claimByDeadSender(store: Store, owner: string) {
+  const claimed = store.webhookDeliveries.claimDue(owner, Date.now(), Date.now() + 60_000, 1)
+  store.webhookDeliveries.releaseLeasesOf(owner, Date.now())
+  return claimed
+}
+
 /**
  * A process that dies while running a job leaves it leased; the next runner (here: a new
  * runner of this same process, which takes an earlier runner's leases back at once, as a
@@ -71,25 +95,11 @@ describe('attempts after crashes', () => {
   it('ends a webhook delivery EXHAUSTED, without sending, once crashes used up its tries', async () => {
     const { store } = openTestStore()
     const receiver = await startWebhookReceiver()
-    const now = Date.now()
-    store.webhookDeliveries.insert({
-      id: 'msg_crashing',
-      projectId: store.accounts.findDefaultProject()!.id,
-      event: 'job.completed',
-      jobId: null,
-      url: `${receiver.url}/hook`,
-      authKey: null,
-      authSecret: null,
-      payload: '{}',
-      createdAt: new Date(now).toISOString(),
-      dueAt: now,
-    })
+    insertDueDelivery(store, 'msg_crashing', `${receiver.url}/hook`)
     // Eight tries in all (DEFAULT_RETRY_DELAYS_MS has seven waits): each claimed by a sender that died mid-attempt.
     const tries = DEFAULT_RETRY_DELAYS_MS.length + 1
     for (let crash = 1; crash <= tries; crash += 1) {
-      const owner = `dead-sender-${crash}`
-      expect(store.webhookDeliveries.claimDue(owner, Date.now(), Date.now() + 60_000, 1)).toHaveLength(1)
-      store.webhookDeliveries.releaseLeasesOf(owner, Date.now())
+      expect(claimByDeadSender(store, `dead-sender-${crash}`)).toHaveLength(1)
     }
     const sender = new WebhookSender({ deliveries: store.webhookDeliveries, secrets: new SecretBox(Buffer.alloc(32, 7)) })
     sender.start()
@@ -104,23 +114,8 @@ describe('attempts after crashes', () => {
   it('still sends a delivery on its last try', async () => {
     const { store } = openTestStore()
     const receiver = await startWebhookReceiver()
-    const now = Date.now()
-    store.webhookDeliveries.insert({
-      id: 'msg_last_try',
-      projectId: store.accounts.findDefaultProject()!.id,
-      event: 'job.completed',
-      jobId: null,
-      url: `${receiver.url}/hook`,
-      authKey: null,
-      authSecret: null,
-      payload: '{}',
-      createdAt: new Date(now).toISOString(),
-      dueAt: now,
-    })
-    for (let crash = 1; crash < DEFAULT_RETRY_DELAYS_MS.length + 1; crash += 1) {
-      store.webhookDeliveries.claimDue(`dead-${crash}`, Date.now(), Date.now() + 60_000, 1)
-      store.webhookDeliveries.releaseLeasesOf(`dead-${crash}`, Date.now())
-    }
+    insertDueDelivery(store, 'msg_last_try', `${receiver.url}/hook`)
+    for (let crash = 1; crash < DEFAULT_RETRY_DELAYS_MS.length + 1; crash += 1) claimByDeadSender(store, `dead-${crash}`)
     const sender = new WebhookSender({ deliveries: store.webhookDeliveries, secrets: new SecretBox(Buffer.alloc(32, 7)) })
     sender.start()
     await receiver.waitForRequests(1, 10_000)
