@@ -1,54 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3'
+import type { JobsRepository } from '../ports'
+import type { JobRecord, JobSortField, JobListQuery, JobOutcome, JobStatisticsRow } from '../records'
 import { z } from 'zod'
-import type { AiPart } from '../shared/api/ai-parts'
-import type { JobErrorCode } from '../shared/api/job-error-codes'
-import type { JobStatus, JobType } from '../shared/api/jobs'
-import { readJsonColumn } from './json-column'
-
-export interface JobRecord {
-  id: string
-  projectId: string
-  apiKeyId: string
-  userId: string
-  type: JobType
-  status: JobStatus
-  title: string
-  model: string
-  processingType: string
-  systemModelKey: string
-  /** TTS: the catalogue voice. */
-  voiceId: string | null
-  /** The job's text: what TTS speaks, or a transcript or translation. Searched. */
-  text: string | null
-  /** AI_CONTENT: the parts asked for. */
-  aiParts: AiPart[] | null
-  jobResponse: Record<string, unknown> | null
-  errorCode: string | null
-  errorMessage: string | null
-  relevantJobId: string | null
-  voiceAgentId: string | null
-  agentDetails: string | null
-  fromLng: string | null
-  toLng: string | null
-  fromScript: string | null
-  toScript: string | null
-  webhookUrl: string | null
-  webhookAuthKey: string | null
-  /** Ciphertext from the SecretBox. */
-  webhookAuthSecret: string | null
-  /** File name in the data folder's media/ (unguessable), for jobs that make audio. */
-  mediaFile: string | null
-  /** Unguessable token of the job's preview page. */
-  previewToken: string
-  usageSeconds: number | null
-  totalCost: number
-  attempts: number
-  leaseOwner: string | null
-  leaseExpiresAt: number | null
-  runAfter: number
-  createdAt: string
-  updatedAt: string
-}
+import type { AiPart } from '../../shared/api/ai-parts'
+import type { JobErrorCode } from '../../shared/api/job-error-codes'
+import type { JobStatus, JobType } from '../../shared/api/jobs'
+import { readJsonColumn } from '../json-column'
 
 const FIELDS: [keyof JobRecord, string][] = [
   ['id', 'id'],
@@ -112,8 +69,6 @@ function toRow(record: JobRecord): JobRow {
   }
 }
 
-export type JobSortField = 'createdAt' | 'updatedAt' | 'title' | 'status' | 'type' | 'cost'
-
 const SORT_COLUMNS: Record<JobSortField, string> = {
   createdAt: 'j.created_at',
   updatedAt: 'j.updated_at',
@@ -121,24 +76,6 @@ const SORT_COLUMNS: Record<JobSortField, string> = {
   status: 'j.status',
   type: 'j.type',
   cost: 'j.total_cost',
-}
-
-export interface JobListQuery {
-  status?: JobStatus
-  type?: JobType
-  /** Exact job id. */
-  id?: string
-  /** Words that must all appear in the title or text, each as a word or a word's start. */
-  words?: string[]
-  sort: JobSortField
-  direction: 'asc' | 'desc'
-  limit: number
-  offset: number
-}
-
-/** The words of a search, as FTS5 will match them: letters and digits, punctuation dropped. */
-export function searchWords(search: string): string[] {
-  return search.match(/[\p{L}\p{N}]+/gu) ?? []
 }
 
 /**
@@ -157,22 +94,7 @@ function matchQuery(projectId: string, query: JobListQuery, onlyProjectWithJobs:
   return scope.length > 0 ? `scope : (${scope.join(' AND ')}) AND ${words}` : words
 }
 
-export interface JobOutcome {
-  jobResponse: Record<string, unknown>
-  usageSeconds: number | null
-  totalCost: number
-}
-
-/** One group of the statistics query. `type` is a string: kinds of job to come (conversations) count too. */
-export interface JobStatisticsRow {
-  type: string
-  status: string
-  jobs: number
-  cost: number
-  seconds: number
-}
-
-export class JobsRepository {
+export class SqliteJobsRepository implements JobsRepository {
   private readonly statements: {
     insert: Statement
     findInProject: Statement
@@ -233,81 +155,76 @@ export class JobsRepository {
     }
   }
 
-  insert(record: JobRecord): void {
+  async insert(record: JobRecord): Promise<void> {
     this.statements.insert.run(toRow(record))
   }
 
-  findInProject(id: string, projectId: string): JobRecord | undefined {
+  async findInProject(id: string, projectId: string): Promise<JobRecord | undefined> {
     const row = this.statements.findInProject.get(id, projectId) as JobRow | undefined
     return row && toRecord(row)
   }
 
-  findById(id: string): JobRecord | undefined {
+  async findById(id: string): Promise<JobRecord | undefined> {
     const row = this.statements.findById.get(id) as JobRow | undefined
     return row && toRecord(row)
   }
 
-  findByPreviewToken(token: string): JobRecord | undefined {
+  async findByPreviewToken(token: string): Promise<JobRecord | undefined> {
     const row = this.statements.findByPreviewToken.get(token) as JobRow | undefined
     return row && toRecord(row)
   }
 
   /** The newest AI-content job made from `sourceId`. */
-  newestFromSource(sourceId: string, projectId: string): JobRecord | undefined {
+  async newestFromSource(sourceId: string, projectId: string): Promise<JobRecord | undefined> {
     const row = this.statements.newestFromSource.get(sourceId, projectId) as JobRow | undefined
     return row && toRecord(row)
   }
 
-  /** Runs `work` in one IMMEDIATE transaction (see Store.transaction; nested calls join the outer one). */
-  inTransaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate()
-  }
-
   /** Leases the oldest runnable job to `owner` until `leaseUntil` (ms), or answers undefined. */
-  claimNext(owner: string, now: number, leaseUntil: number): JobRecord | undefined {
+  async claimNext(owner: string, now: number, leaseUntil: number): Promise<JobRecord | undefined> {
     const claimed = this.statements.claimNext.get({ owner, now, leaseUntil }) as { id: string } | undefined
     return claimed && this.findById(claimed.id)
   }
 
   /** Ends a job the owner still holds; false when the lease was lost (the job is someone else's now). */
-  complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): boolean {
+  async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<boolean> {
     return this.statements.complete.run({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }).changes === 1
   }
 
-  fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): boolean {
+  async fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<boolean> {
     return this.statements.fail.run({ id, owner, code, message, updatedAt }).changes === 1
   }
 
   /** Gives the job back to the queue, to run again from `runAfter` (ms). */
-  retryLater(id: string, owner: string, runAfter: number, code: JobErrorCode, message: string): boolean {
+  async retryLater(id: string, owner: string, runAfter: number, code: JobErrorCode, message: string): Promise<boolean> {
     return this.statements.retryLater.run({ id, owner, runAfter, code, message }).changes === 1
   }
 
   /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */
-  release(id: string, owner: string): void {
+  async release(id: string, owner: string): Promise<void> {
     this.statements.release.run(id, owner)
   }
 
-  pendingLeaseOwners(): string[] {
+  async pendingLeaseOwners(): Promise<string[]> {
     return this.statements.leaseOwners.all() as string[]
   }
 
-  releaseLeasesOf(owner: string): number {
+  async releaseLeasesOf(owner: string): Promise<number> {
     return this.statements.releaseOwner.run(owner).changes
   }
 
   /** When the earliest waiting job may run (ms), if any waits. */
-  nextRunAfter(): number | undefined {
+  async nextRunAfter(): Promise<number | undefined> {
     return (this.statements.nextRunAfter.get() as number | null) ?? undefined
   }
 
   /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */
-  queueCounts(): { running: number; waiting: number } {
+  async queueCounts(): Promise<{ running: number; waiting: number }> {
     return this.statements.queueCounts.get() as { running: number; waiting: number }
   }
 
   /** Jobs, credits and media seconds of a project's jobs created since `since` (ISO 8601; '' for all), per type and status. */
-  statistics(projectId: string, since: string): JobStatisticsRow[] {
+  async statistics(projectId: string, since: string): Promise<JobStatisticsRow[]> {
     return this.statements.statistics.all(projectId, since) as JobStatisticsRow[]
   }
 
@@ -317,7 +234,7 @@ export class JobsRepository {
    * at a million jobs. A search sorted by creation walks the index in seq order (the order
    * jobs were created in); other sorts of a search order all its matches.
    */
-  list(projectId: string, query: JobListQuery): { records: JobRecord[]; total: number; filtered: number } {
+  async list(projectId: string, query: JobListQuery): Promise<{ records: JobRecord[]; total: number; filtered: number }> {
     const counts = this.statements.counts.all(projectId) as { type: JobType; status: JobStatus; count: number }[]
     const total = counts.reduce((sum, row) => sum + row.count, 0)
     const bound = { projectId, status: query.status ?? null, type: query.type ?? null, id: query.id ?? null, limit: query.limit, offset: query.offset }

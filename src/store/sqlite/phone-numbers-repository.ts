@@ -1,27 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3'
-import { holdsControlCharacter } from '../shared/text/control-characters'
-import { likePattern } from './json-column'
-
-export interface PhoneNumberRecord {
-  id: string
-  projectId: string
-  apiKeyId: string
-  userId: string
-  number: string
-  label: string
-  type: 'TELEPHONY'
-  providerAccountSid: string
-  /** Ciphertext from the SecretBox, never the token itself. */
-  providerAuthToken: string
-  voiceAgentId: string | null
-  createdAt: string
-  updatedAt: string
-}
-
-/** A number as read, with the name of the agent it is assigned to. */
-export interface PhoneNumberView extends PhoneNumberRecord {
-  voiceAgentName: string | null
-}
+import type { PhoneNumbersRepository } from '../ports'
+import type { PhoneNumberRecord, PhoneNumberView, PhoneNumberFilter } from '../records'
+import { holdsControlCharacter } from '../../shared/text/control-characters'
+import { likePattern } from '../json-column'
 
 interface PhoneNumberRow {
   id: string
@@ -66,12 +47,7 @@ const FILTER = `p.project_id = @projectId
   AND (@voiceAgentId IS NULL OR p.voice_agent_id = @voiceAgentId)
   AND (@search IS NULL OR p.number LIKE @search ESCAPE '\\' OR p.label LIKE @search ESCAPE '\\')`
 
-export interface PhoneNumberFilter {
-  search?: string
-  voiceAgentId?: string
-}
-
-export class PhoneNumbersRepository {
+export class SqlitePhoneNumbersRepository implements PhoneNumbersRepository {
   private readonly statements: {
     insert: Statement
     findInProject: Statement
@@ -99,25 +75,25 @@ export class PhoneNumbersRepository {
     }
   }
 
-  insert(record: PhoneNumberRecord): void {
+  async insert(record: PhoneNumberRecord): Promise<void> {
     this.statements.insert.run(record)
   }
 
-  findInProject(id: string, projectId: string): PhoneNumberView | undefined {
+  async findInProject(id: string, projectId: string): Promise<PhoneNumberView | undefined> {
     const row = this.statements.findInProject.get(id, projectId) as PhoneNumberRow | undefined
     return row && toView(row)
   }
 
-  findByNumber(number: string, projectId: string): PhoneNumberView | undefined {
+  async findByNumber(number: string, projectId: string): Promise<PhoneNumberView | undefined> {
     const row = this.statements.findByNumber.get(number, projectId) as PhoneNumberRow | undefined
     return row && toView(row)
   }
 
-  setAgent(id: string, voiceAgentId: string | null, updatedAt: string): void {
+  async setAgent(id: string, voiceAgentId: string | null, updatedAt: string): Promise<void> {
     this.statements.setAgent.run(voiceAgentId, updatedAt, id)
   }
 
-  list(projectId: string, filter: PhoneNumberFilter, limit: number, offset: number): { records: PhoneNumberView[]; total: number; filtered: number } {
+  async list(projectId: string, filter: PhoneNumberFilter, limit: number, offset: number): Promise<{ records: PhoneNumberView[]; total: number; filtered: number }> {
     const bound = {
       projectId,
       voiceAgentId: filter.voiceAgentId ?? null,
@@ -130,7 +106,7 @@ export class PhoneNumbersRepository {
     return { records: rows.map(toView), total, filtered }
   }
 
-  remove(id: string, projectId: string): boolean {
+  async remove(id: string, projectId: string): Promise<boolean> {
     return this.statements.remove.run(id, projectId).changes === 1
   }
 }

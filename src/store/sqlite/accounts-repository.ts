@@ -1,30 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3'
-
-export interface ProjectRecord {
-  id: string
-  name: string
-  isDefault: boolean
-  createdAt: string
-}
-
-export interface ApiKeyRecord {
-  id: string
-  projectId: string
-  userId: string
-  name: string
-  keyHash: string
-  keyHint: string
-  createdAt: string
-  lastUsedAt: string | null
-  revokedAt: string | null
-}
-
-/** What a valid key grants: the identity every record it writes carries. */
-export interface KeyIdentity {
-  apiKeyId: string
-  projectId: string
-  userId: string
-}
+import type { AccountsRepository } from '../ports'
+import type { ProjectRecord, ApiKeyRecord, KeyIdentity } from '../records'
 
 interface ApiKeyRow {
   id: string
@@ -53,7 +29,7 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
 }
 
 /** Projects, the local user and API keys: who may call the service and what they see. */
-export class AccountsRepository {
+export class SqliteAccountsRepository implements AccountsRepository {
   private readonly statements: {
     defaultProject: Statement
     projectById: Statement
@@ -89,61 +65,61 @@ export class AccountsRepository {
     }
   }
 
-  findDefaultProject(): ProjectRecord | undefined {
+  async findDefaultProject(): Promise<ProjectRecord | undefined> {
     const row = this.statements.defaultProject.get() as { id: string; name: string; created_at: string } | undefined
     return row && { id: row.id, name: row.name, isDefault: true, createdAt: row.created_at }
   }
 
-  findProject(id: string): ProjectRecord | undefined {
+  async findProject(id: string): Promise<ProjectRecord | undefined> {
     const row = this.statements.projectById.get(id) as { id: string; name: string; is_default: number; created_at: string } | undefined
     return row && { id: row.id, name: row.name, isDefault: row.is_default === 1, createdAt: row.created_at }
   }
 
-  insertProject(project: ProjectRecord): void {
+  async insertProject(project: ProjectRecord): Promise<void> {
     this.statements.insertProject.run(project.id, project.name, project.isDefault ? 1 : 0, project.createdAt)
   }
 
-  findLocalUserId(): string | undefined {
+  async findLocalUserId(): Promise<string | undefined> {
     return (this.statements.localUser.get() as { id: string } | undefined)?.id
   }
 
-  insertLocalUser(id: string, name: string, createdAt: string): void {
+  async insertLocalUser(id: string, name: string, createdAt: string): Promise<void> {
     this.statements.insertUser.run(id, name, createdAt)
   }
 
-  insertKey(key: Omit<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>): void {
+  async insertKey(key: Omit<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>): Promise<void> {
     this.statements.insertKey.run(key)
   }
 
   /** The hot path of every request: one indexed lookup. */
-  findActiveKeyByHash(keyHash: string): KeyIdentity | undefined {
+  async findActiveKeyByHash(keyHash: string): Promise<KeyIdentity | undefined> {
     const row = this.statements.activeKeyByHash.get(keyHash) as { id: string; project_id: string; user_id: string } | undefined
     return row && { apiKeyId: row.id, projectId: row.project_id, userId: row.user_id }
   }
 
-  findKeyByHash(keyHash: string): ApiKeyRecord | undefined {
+  async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const row = this.statements.keyByHash.get(keyHash) as ApiKeyRow | undefined
     return row && toApiKey(row)
   }
 
-  findKey(id: string): ApiKeyRecord | undefined {
+  async findKey(id: string): Promise<ApiKeyRecord | undefined> {
     const row = this.statements.keyById.get(id) as ApiKeyRow | undefined
     return row && toApiKey(row)
   }
 
-  listKeys(projectId: string): ApiKeyRecord[] {
+  async listKeys(projectId: string): Promise<ApiKeyRecord[]> {
     return (this.statements.keysOfProject.all(projectId) as ApiKeyRow[]).map(toApiKey)
   }
 
-  touchKey(id: string, at: string): void {
+  async touchKey(id: string, at: string): Promise<void> {
     this.statements.touchKey.run(at, id)
   }
 
-  revokeKey(id: string, at: string): boolean {
+  async revokeKey(id: string, at: string): Promise<boolean> {
     return this.statements.revokeKey.run(at, id).changes === 1
   }
 
-  restoreKey(id: string): void {
+  async restoreKey(id: string): Promise<void> {
     this.statements.restoreKey.run(id)
   }
 }

@@ -1,9 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3'
+import type { SettingsRepository } from '../ports'
 import type { z } from 'zod'
-import { readJsonColumn } from './json-column'
+import { readJsonColumn } from '../json-column'
 
 /** Operator settings as JSON values under stable keys. */
-export class SettingsRepository {
+export class SqliteSettingsRepository implements SettingsRepository {
   private readonly statements: { get: Statement; set: Statement; delete: Statement }
 
   constructor(db: Database) {
@@ -14,16 +15,16 @@ export class SettingsRepository {
     }
   }
 
-  get<T extends z.ZodType>(key: string, schema: T): z.infer<T> | undefined {
+  async get<T extends z.ZodType>(key: string, schema: T): Promise<z.infer<T> | undefined> {
     const row = this.statements.get.get(key) as { value: string } | undefined
     return row && readJsonColumn(schema, row.value, `setting ${key}`)
   }
 
-  set(key: string, value: unknown): void {
+  async set(key: string, value: unknown): Promise<void> {
     this.statements.set.run(key, JSON.stringify(value))
   }
 
-  delete(key: string): void {
+  async delete(key: string): Promise<void> {
     this.statements.delete.run(key)
   }
 }

@@ -1,35 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3'
+import type { VoiceAgentsRepository } from '../ports'
+import type { VoiceAgentRecord, VoiceAgentFilter } from '../records'
 import { z } from 'zod'
-import { holdsControlCharacter } from '../shared/text/control-characters'
-import { likePattern, readJsonColumn } from './json-column'
-
-export interface VoiceAgentRecord {
-  id: string
-  projectId: string
-  apiKeyId: string
-  agentName: string
-  description: string
-  greetingMessage: string
-  preamble: string
-  lang: 'ar' | 'en'
-  pokeMessages: string[]
-  realTime: boolean
-  silenceThreshold: number
-  interrupt: boolean
-  outcome: string
-  outcomeResponseShape: Record<string, unknown> | null
-  voiceId: string
-  tools: { genderDetection?: boolean; smartCallEnd?: boolean }
-  params: Record<string, string>
-  webhookUrl: string | null
-  webhookAuthKey: string | null
-  /** Ciphertext from the SecretBox, never the secret itself. */
-  webhookAuthSecret: string | null
-  /** The template or agent this one was cloned from, if any. */
-  sourceId: string | null
-  createdAt: string
-  updatedAt: string
-}
+import { holdsControlCharacter } from '../../shared/text/control-characters'
+import { likePattern, readJsonColumn } from '../json-column'
 
 interface VoiceAgentRow {
   id: string
@@ -126,12 +100,7 @@ const FILTER = `project_id = @projectId
   AND (@lang IS NULL OR lang = @lang)
   AND (@search IS NULL OR agent_name LIKE @search ESCAPE '\\' OR description LIKE @search ESCAPE '\\' OR id = @exact)`
 
-export interface VoiceAgentFilter {
-  search?: string
-  lang?: 'ar' | 'en'
-}
-
-export class VoiceAgentsRepository {
+export class SqliteVoiceAgentsRepository implements VoiceAgentsRepository {
   private readonly statements: {
     insert: Statement
     replace: Statement
@@ -163,22 +132,22 @@ export class VoiceAgentsRepository {
     }
   }
 
-  insert(record: VoiceAgentRecord): void {
+  async insert(record: VoiceAgentRecord): Promise<void> {
     this.statements.insert.run(toRow(record))
   }
 
   /** Writes every editable column of an existing agent; identity and creation stay. */
-  replace(record: VoiceAgentRecord): void {
+  async replace(record: VoiceAgentRecord): Promise<void> {
     this.statements.replace.run(toRow(record))
   }
 
-  findInProject(id: string, projectId: string): VoiceAgentRecord | undefined {
+  async findInProject(id: string, projectId: string): Promise<VoiceAgentRecord | undefined> {
     const row = this.statements.findInProject.get(id, projectId) as VoiceAgentRow | undefined
     return row && toRecord(row)
   }
 
   /** Newest first; ties broken by id so pages never overlap. */
-  list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): { records: VoiceAgentRecord[]; total: number; filtered: number } {
+  async list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<{ records: VoiceAgentRecord[]; total: number; filtered: number }> {
     const bound = {
       projectId,
       lang: filter.lang ?? null,
@@ -192,7 +161,7 @@ export class VoiceAgentsRepository {
     return { records: rows.map(toRecord), total, filtered }
   }
 
-  remove(id: string, projectId: string): boolean {
+  async remove(id: string, projectId: string): Promise<boolean> {
     return this.statements.remove.run(id, projectId).changes === 1
   }
 }

@@ -1,57 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3'
-
-export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
-
-export interface DeliveryRecord {
-  /** Also the `webhook-id` header: the same on every attempt, so receivers can de-duplicate. */
-  id: string
-  projectId: string
-  event: string
-  jobId: string | null
-  url: string
-  authKey: string | null
-  /** Ciphertext from the SecretBox. */
-  authSecret: string | null
-  /** The exact JSON body every attempt sends. */
-  payload: string
-  status: DeliveryStatus
-  attempts: number
-  roundAttempts: number
-  /** When the next attempt is due (ms), or while leased when the lease ends; null once delivered or exhausted. */
-  nextAttemptAt: number | null
-  leaseOwner: string | null
-  leaseExpiresAt: number | null
-  lastStatusCode: number | null
-  lastError: string | null
-  createdAt: string
-  updatedAt: string
-  deliveredAt: string | null
-}
-
-export type NewDelivery = Pick<DeliveryRecord, 'id' | 'projectId' | 'event' | 'jobId' | 'url' | 'authKey' | 'authSecret' | 'payload' | 'createdAt'> & {
-  /** When the first attempt is due (ms). */
-  dueAt: number
-}
-
-export interface AttemptRecord {
-  deliveryId: string
-  attempt: number
-  startedAt: string
-  statusCode: number | null
-  latencyMs: number
-  error: string | null
-  responseExcerpt: string | null
-}
-
-/** What an attempt leads to: delivered, another try at `nextAttemptAt`, or no more tries. */
-export type AttemptOutcome = { status: 'DELIVERED' } | { status: 'PENDING'; nextAttemptAt: number } | { status: 'EXHAUSTED' }
-
-export interface DeliveryListQuery {
-  status?: DeliveryStatus
-  jobId?: string
-  limit: number
-  offset: number
-}
+import type { WebhookDeliveriesRepository } from '../ports'
+import type { DeliveryRecord, NewDelivery, AttemptRecord, AttemptOutcome, DeliveryListQuery } from '../records'
 
 const FIELDS: [keyof DeliveryRecord, string][] = [
   ['id', 'id'],
@@ -82,7 +31,7 @@ const ATTEMPT_COLUMNS = `delivery_id AS deliveryId, attempt, started_at AS start
   latency_ms AS latencyMs, error, response_excerpt AS responseExcerpt`
 
 /** The outbox (deliveries waiting or done) and the journal of every attempt. */
-export class WebhookDeliveriesRepository {
+export class SqliteWebhookDeliveriesRepository implements WebhookDeliveriesRepository {
   private readonly statements: Record<
     | 'insert'
     | 'findById'
@@ -148,20 +97,20 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Stores a delivery. Call it inside the transaction that makes its event true. */
-  insert(delivery: NewDelivery): void {
+  async insert(delivery: NewDelivery): Promise<void> {
     this.statements.insert.run(delivery)
   }
 
-  findById(id: string): DeliveryRecord | undefined {
+  async findById(id: string): Promise<DeliveryRecord | undefined> {
     return this.statements.findById.get(id) as DeliveryRecord | undefined
   }
 
-  findInProject(id: string, projectId: string): DeliveryRecord | undefined {
+  async findInProject(id: string, projectId: string): Promise<DeliveryRecord | undefined> {
     return this.statements.findInProject.get(id, projectId) as DeliveryRecord | undefined
   }
 
   /** Leases up to `limit` due deliveries to `owner` until `leaseUntil` (ms), counting their attempt. */
-  claimDue(owner: string, now: number, leaseUntil: number, limit: number): DeliveryRecord[] {
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<DeliveryRecord[]> {
     return this.statements.claimDue.all({ owner, now, leaseUntil, limit }) as DeliveryRecord[]
   }
 
@@ -171,7 +120,7 @@ export class WebhookDeliveriesRepository {
    * keeps its state; its attempt is journaled all the same. IMMEDIATE, like every write
    * transaction (see Store.transaction).
    */
-  recordAttempts(owner: string, entries: { attempt: AttemptRecord; outcome: AttemptOutcome }[], updatedAt: string): void {
+  async recordAttempts(owner: string, entries: { attempt: AttemptRecord; outcome: AttemptOutcome }[], updatedAt: string): Promise<void> {
     this.db
       .transaction(() => {
         for (const { attempt, outcome } of entries) {
@@ -191,29 +140,29 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Gives a delivery back, due at `now`, without counting its attempt (the sender stopped mid-way). */
-  release(id: string, owner: string, now: number): void {
+  async release(id: string, owner: string, now: number): Promise<void> {
     this.statements.release.run({ id, owner, now })
   }
 
   /** Ends a claimed delivery EXHAUSTED without an attempt (its tries were used up by attempts a crash cut off). */
-  giveUp(id: string, owner: string, error: string, updatedAt: string): void {
+  async giveUp(id: string, owner: string, error: string, updatedAt: string): Promise<void> {
     this.statements.giveUp.run({ id, owner, error, updatedAt })
   }
 
-  pendingLeaseOwners(): string[] {
+  async pendingLeaseOwners(): Promise<string[]> {
     return this.statements.leaseOwners.all() as string[]
   }
 
-  releaseLeasesOf(owner: string, now: number): number {
+  async releaseLeasesOf(owner: string, now: number): Promise<number> {
     return this.statements.releaseOwner.run({ owner, now }).changes
   }
 
   /** When the earliest waiting delivery falls due, or a lease runs out (ms), if any waits. */
-  nextDueAt(): number | undefined {
+  async nextDueAt(): Promise<number | undefined> {
     return (this.statements.nextDueAt.get() as number | null) ?? undefined
   }
 
-  attemptsOf(deliveryId: string): AttemptRecord[] {
+  async attemptsOf(deliveryId: string): Promise<AttemptRecord[]> {
     return this.statements.attemptsOf.all(deliveryId) as AttemptRecord[]
   }
 
@@ -221,17 +170,17 @@ export class WebhookDeliveriesRepository {
    * Queues a delivery of the project for a new round of attempts from now, whatever its state,
    * unless an attempt is in flight. Answers the delivery, 'in-flight', or undefined when unknown.
    */
-  redeliver(id: string, projectId: string, now: number, updatedAt: string): DeliveryRecord | 'in-flight' | undefined {
+  async redeliver(id: string, projectId: string, now: number, updatedAt: string): Promise<DeliveryRecord | 'in-flight' | undefined> {
     return this.db
       .transaction(() => {
-        if (this.statements.redeliver.run({ id, projectId, now, updatedAt }).changes === 1) return this.findById(id)
-        return this.findInProject(id, projectId) ? ('in-flight' as const) : undefined
+        if (this.statements.redeliver.run({ id, projectId, now, updatedAt }).changes === 1) return this.statements.findById.get(id) as DeliveryRecord
+        return this.statements.findInProject.get(id, projectId) ? ('in-flight' as const) : undefined
       })
       .immediate()
   }
 
   /** A page of the project's deliveries, newest first, with the counts a list shows. */
-  list(projectId: string, query: DeliveryListQuery): { records: DeliveryRecord[]; total: number; filtered: number } {
+  async list(projectId: string, query: DeliveryListQuery): Promise<{ records: DeliveryRecord[]; total: number; filtered: number }> {
     const { page, count } = this.listStatementsFor(query)
     const bound = { projectId, status: query.status ?? null, jobId: query.jobId ?? null, limit: query.limit, offset: query.offset }
     const total = this.listStatementsFor({}).count.get(bound) as number

@@ -1,0 +1,202 @@
+import type { Readable } from 'node:stream'
+import type { z } from 'zod'
+import type { JobErrorCode } from '../shared/api/job-error-codes'
+import type {
+  ApiKeyRecord,
+  AttemptOutcome,
+  AttemptRecord,
+  DeliveryListQuery,
+  DeliveryRecord,
+  JobListQuery,
+  JobOutcome,
+  JobRecord,
+  JobStatisticsRow,
+  KeyIdentity,
+  NewDelivery,
+  PhoneNumberFilter,
+  PhoneNumberRecord,
+  PhoneNumberView,
+  ProjectRecord,
+  VoiceAgentFilter,
+  VoiceAgentRecord,
+} from './records'
+
+/*
+ * The storage port: what use cases, the job runner and the webhook sender may ask of a store.
+ * Plain interfaces, no driver types; src/store/sqlite and src/store/postgres implement them,
+ * each with its own SQL. Every call is async (PostgreSQL answers over a socket); SQLite answers
+ * at once. A write that has to commit with another takes the transaction handle (`tx`) that
+ * `Store.transaction` passes to its work, and uses the handle's repositories.
+ */
+
+/** A page of records with the counts a list shows. */
+export interface Page<T> {
+  records: T[]
+  /** Everything in the project, whatever the filter. */
+  total: number
+  /** What the filter keeps. */
+  filtered: number
+}
+
+/** Projects, the local user and API keys: who may call the service and what they see. */
+export interface AccountsRepository {
+  findDefaultProject(): Promise<ProjectRecord | undefined>
+  findProject(id: string): Promise<ProjectRecord | undefined>
+  insertProject(project: ProjectRecord): Promise<void>
+  findLocalUserId(): Promise<string | undefined>
+  insertLocalUser(id: string, name: string, createdAt: string): Promise<void>
+  insertKey(key: Omit<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>): Promise<void>
+  /** The hot path of every request: one indexed lookup. */
+  findActiveKeyByHash(keyHash: string): Promise<KeyIdentity | undefined>
+  findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>
+  findKey(id: string): Promise<ApiKeyRecord | undefined>
+  listKeys(projectId: string): Promise<ApiKeyRecord[]>
+  touchKey(id: string, at: string): Promise<void>
+  /** False when the key was already revoked (or is unknown). */
+  revokeKey(id: string, at: string): Promise<boolean>
+  restoreKey(id: string): Promise<void>
+}
+
+export interface VoiceAgentsRepository {
+  insert(record: VoiceAgentRecord): Promise<void>
+  replace(record: VoiceAgentRecord): Promise<void>
+  findInProject(id: string, projectId: string): Promise<VoiceAgentRecord | undefined>
+  list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<Page<VoiceAgentRecord>>
+  remove(id: string, projectId: string): Promise<boolean>
+}
+
+export interface PhoneNumbersRepository {
+  insert(record: PhoneNumberRecord): Promise<void>
+  findInProject(id: string, projectId: string): Promise<PhoneNumberView | undefined>
+  findByNumber(number: string, projectId: string): Promise<PhoneNumberView | undefined>
+  setAgent(id: string, voiceAgentId: string | null, updatedAt: string): Promise<void>
+  list(projectId: string, filter: PhoneNumberFilter, limit: number, offset: number): Promise<Page<PhoneNumberView>>
+  remove(id: string, projectId: string): Promise<boolean>
+}
+
+/**
+ * Jobs and their queue. A job is claimed under a lease (`owner` until `leaseUntil`, epoch ms):
+ * the claim is one atomic compare-and-swap, so two workers (two processes, two instances) never
+ * hold the same job, and a job whose worker died is claimed again once its lease ran out.
+ */
+export interface JobsRepository {
+  insert(record: JobRecord): Promise<void>
+  findInProject(id: string, projectId: string): Promise<JobRecord | undefined>
+  findById(id: string): Promise<JobRecord | undefined>
+  findByPreviewToken(token: string): Promise<JobRecord | undefined>
+  /** The newest AI-content job made from `sourceId`. */
+  newestFromSource(sourceId: string, projectId: string): Promise<JobRecord | undefined>
+  /** Leases the oldest runnable job to `owner` until `leaseUntil` (ms), counting its attempt, or answers undefined. */
+  claimNext(owner: string, now: number, leaseUntil: number): Promise<JobRecord | undefined>
+  /** Ends a job the owner still holds; false when the lease was lost (the job is someone else's now). */
+  complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<boolean>
+  fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<boolean>
+  /** Gives the job back to the queue, to run again from `runAfter` (ms). */
+  retryLater(id: string, owner: string, runAfter: number, code: JobErrorCode, message: string): Promise<boolean>
+  /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */
+  release(id: string, owner: string): Promise<void>
+  pendingLeaseOwners(): Promise<string[]>
+  releaseLeasesOf(owner: string): Promise<number>
+  /** When the earliest waiting job may run (ms), if any waits. */
+  nextRunAfter(): Promise<number | undefined>
+  /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */
+  queueCounts(): Promise<{ running: number; waiting: number }>
+  /** Jobs, credits and media seconds of a project's jobs created since `since` (ISO 8601; '' for all), per type and status. */
+  statistics(projectId: string, since: string): Promise<JobStatisticsRow[]>
+  /** A page of a project's jobs. `words` must all appear in the title or text, each as a word or a word's start. */
+  list(projectId: string, query: JobListQuery): Promise<Page<JobRecord>>
+}
+
+/** Operator settings as JSON values under stable keys. */
+export interface SettingsRepository {
+  /** The stored value, validated by `schema` (a stored value that fails it throws). */
+  get<T extends z.ZodType>(key: string, schema: T): Promise<z.infer<T> | undefined>
+  set(key: string, value: unknown): Promise<void>
+  delete(key: string): Promise<void>
+}
+
+/** The webhook outbox (deliveries waiting or done) and the journal of every attempt. Leased like jobs. */
+export interface WebhookDeliveriesRepository {
+  /** Stores a delivery. Call it with the transaction that makes its event true. */
+  insert(delivery: NewDelivery): Promise<void>
+  findById(id: string): Promise<DeliveryRecord | undefined>
+  findInProject(id: string, projectId: string): Promise<DeliveryRecord | undefined>
+  /** Leases up to `limit` due deliveries to `owner` until `leaseUntil` (ms), counting their attempt. */
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<DeliveryRecord[]>
+  /**
+   * Journals attempts and moves their deliveries on, all in one transaction (one commit for
+   * a burst of answers). A delivery whose lease was lost meanwhile keeps its state; its
+   * attempt is journaled all the same.
+   */
+  recordAttempts(owner: string, entries: { attempt: AttemptRecord; outcome: AttemptOutcome }[], updatedAt: string): Promise<void>
+  /** Gives a delivery back, due at `now`, without counting its attempt (the sender stopped mid-way). */
+  release(id: string, owner: string, now: number): Promise<void>
+  /** Ends a claimed delivery EXHAUSTED without an attempt (its tries were used up by attempts a crash cut off). */
+  giveUp(id: string, owner: string, error: string, updatedAt: string): Promise<void>
+  pendingLeaseOwners(): Promise<string[]>
+  releaseLeasesOf(owner: string, now: number): Promise<number>
+  /** When the earliest waiting delivery falls due, or a lease runs out (ms), if any waits. */
+  nextDueAt(): Promise<number | undefined>
+  attemptsOf(deliveryId: string): Promise<AttemptRecord[]>
+  /**
+   * Queues a delivery of the project for a new round of attempts from now, whatever its state,
+   * unless an attempt is in flight. Answers the delivery, 'in-flight', or undefined when unknown.
+   */
+  redeliver(id: string, projectId: string, now: number, updatedAt: string): Promise<DeliveryRecord | 'in-flight' | undefined>
+  list(projectId: string, query: DeliveryListQuery): Promise<Page<DeliveryRecord>>
+}
+
+/** Every repository, bound to one connection or one transaction. */
+export interface Repositories {
+  accounts: AccountsRepository
+  voiceAgents: VoiceAgentsRepository
+  phoneNumbers: PhoneNumbersRepository
+  jobs: JobsRepository
+  settings: SettingsRepository
+  webhookDeliveries: WebhookDeliveriesRepository
+}
+
+/**
+ * The handle of an open transaction: its repositories read what the transaction wrote, and
+ * write into it. Valid only until the work passed to `Store.transaction` settles.
+ */
+export type StoreTransaction = Repositories
+
+/** Media a job made (audio), by its unguessable name, where every instance of the service can read it. */
+export interface MediaStore {
+  /** Stores `bytes` under `name`, whole or not at all. */
+  put(name: string, bytes: Buffer, signal?: AbortSignal): Promise<void>
+  /** Its size, and a stream of bytes `start`..`end` (inclusive; the whole when left out); undefined when unknown. */
+  open(name: string, range?: { start: number; end: number }): Promise<{ size: number; stream: Readable } | undefined>
+  /** Its size, or undefined when there is no such media. */
+  size(name: string): Promise<number | undefined>
+}
+
+/** Kinds of work other processes or instances may queue, for `Store.onWork`. */
+export type WorkKind = 'jobs' | 'webhooks'
+
+/** The migrated database and its repositories, opened once per runtime. */
+export interface Store extends Repositories {
+  readonly engine: 'sqlite' | 'postgres'
+  /**
+   * Runs `work` in one transaction: all of it is written, or none. `work` must use the
+   * handle's repositories (not the store's, which wait until the transaction ended) and must
+   * not wait on anything but them: the transaction holds the write lock (SQLite) or a pooled
+   * connection (PostgreSQL) while it runs.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>
+  /**
+   * Changes whenever a row was written, by this process or by another on the same database
+   * (seen within a few milliseconds): the key for caches of derived reads. Synchronous and cheap.
+   */
+  changeVersion(): string
+  /**
+   * Calls `listener` when another process or instance queued work of `kind` (a job, a due
+   * webhook); work queued by this process is announced by the service itself. Answers the
+   * unsubscribe function.
+   */
+  onWork(kind: WorkKind, listener: () => void): () => void
+  /** Tells other instances that work of `kind` was queued (after it committed). */
+  announceWork(kind: WorkKind): void
+  close(): Promise<void>
+}

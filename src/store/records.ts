@@ -1,0 +1,226 @@
+import type { AiPart } from '../shared/api/ai-parts'
+import type { JobStatus, JobType } from '../shared/api/jobs'
+
+/*
+ * The records the store keeps, as every engine reads and writes them: plain data, no driver
+ * types. Times the service shows are ISO 8601 strings; times only workers compare (leases,
+ * due times) are epoch milliseconds.
+ */
+
+export interface ProjectRecord {
+  id: string
+  name: string
+  isDefault: boolean
+  createdAt: string
+}
+
+export interface ApiKeyRecord {
+  id: string
+  projectId: string
+  userId: string
+  name: string
+  keyHash: string
+  keyHint: string
+  createdAt: string
+  lastUsedAt: string | null
+  revokedAt: string | null
+}
+
+/** What a valid key grants: the identity every record it writes carries. */
+export interface KeyIdentity {
+  apiKeyId: string
+  projectId: string
+  userId: string
+}
+
+export interface VoiceAgentRecord {
+  id: string
+  projectId: string
+  apiKeyId: string
+  agentName: string
+  description: string
+  greetingMessage: string
+  preamble: string
+  lang: 'ar' | 'en'
+  pokeMessages: string[]
+  realTime: boolean
+  silenceThreshold: number
+  interrupt: boolean
+  outcome: string
+  outcomeResponseShape: Record<string, unknown> | null
+  voiceId: string
+  tools: { genderDetection?: boolean; smartCallEnd?: boolean }
+  params: Record<string, string>
+  webhookUrl: string | null
+  webhookAuthKey: string | null
+  /** Ciphertext from the SecretBox, never the secret itself. */
+  webhookAuthSecret: string | null
+  /** The template or agent this one was cloned from, if any. */
+  sourceId: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface VoiceAgentFilter {
+  search?: string
+  lang?: 'ar' | 'en'
+}
+
+export interface PhoneNumberRecord {
+  id: string
+  projectId: string
+  apiKeyId: string
+  userId: string
+  number: string
+  label: string
+  type: 'TELEPHONY'
+  providerAccountSid: string
+  /** Ciphertext from the SecretBox, never the token itself. */
+  providerAuthToken: string
+  voiceAgentId: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** A number as read, with the name of the agent it is assigned to. */
+export interface PhoneNumberView extends PhoneNumberRecord {
+  voiceAgentName: string | null
+}
+
+export interface PhoneNumberFilter {
+  search?: string
+  voiceAgentId?: string
+}
+
+export interface JobRecord {
+  id: string
+  projectId: string
+  apiKeyId: string
+  userId: string
+  type: JobType
+  status: JobStatus
+  title: string
+  model: string
+  processingType: string
+  systemModelKey: string
+  /** TTS: the catalogue voice. */
+  voiceId: string | null
+  /** The job's text: what TTS speaks, or a transcript or translation. Searched. */
+  text: string | null
+  /** AI_CONTENT: the parts asked for. */
+  aiParts: AiPart[] | null
+  jobResponse: Record<string, unknown> | null
+  errorCode: string | null
+  errorMessage: string | null
+  relevantJobId: string | null
+  voiceAgentId: string | null
+  agentDetails: string | null
+  fromLng: string | null
+  toLng: string | null
+  fromScript: string | null
+  toScript: string | null
+  webhookUrl: string | null
+  webhookAuthKey: string | null
+  /** Ciphertext from the SecretBox. */
+  webhookAuthSecret: string | null
+  /** File name in the data folder's media/ (unguessable), for jobs that make audio. */
+  mediaFile: string | null
+  /** Unguessable token of the job's preview page. */
+  previewToken: string
+  usageSeconds: number | null
+  totalCost: number
+  attempts: number
+  leaseOwner: string | null
+  leaseExpiresAt: number | null
+  runAfter: number
+  createdAt: string
+  updatedAt: string
+}
+
+export type JobSortField = 'createdAt' | 'updatedAt' | 'title' | 'status' | 'type' | 'cost'
+
+export interface JobListQuery {
+  status?: JobStatus
+  type?: JobType
+  /** Exact job id. */
+  id?: string
+  /** Words that must all appear in the title or text, each as a word or a word's start. */
+  words?: string[]
+  sort: JobSortField
+  direction: 'asc' | 'desc'
+  limit: number
+  offset: number
+}
+
+export interface JobOutcome {
+  jobResponse: Record<string, unknown>
+  usageSeconds: number | null
+  totalCost: number
+}
+
+/** One group of the statistics query. `type` is a string: kinds of job to come (conversations) count too. */
+export interface JobStatisticsRow {
+  type: string
+  status: string
+  jobs: number
+  cost: number
+  seconds: number
+}
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
+
+export interface DeliveryRecord {
+  /** Also the `webhook-id` header: the same on every attempt, so receivers can de-duplicate. */
+  id: string
+  projectId: string
+  event: string
+  jobId: string | null
+  url: string
+  authKey: string | null
+  /** Ciphertext from the SecretBox. */
+  authSecret: string | null
+  /** The exact JSON body every attempt sends. */
+  payload: string
+  status: DeliveryStatus
+  attempts: number
+  roundAttempts: number
+  /** When the next attempt is due (ms), or while leased when the lease ends; null once delivered or exhausted. */
+  nextAttemptAt: number | null
+  leaseOwner: string | null
+  leaseExpiresAt: number | null
+  lastStatusCode: number | null
+  lastError: string | null
+  createdAt: string
+  updatedAt: string
+  deliveredAt: string | null
+}
+
+export type NewDelivery = Pick<DeliveryRecord, 'id' | 'projectId' | 'event' | 'jobId' | 'url' | 'authKey' | 'authSecret' | 'payload' | 'createdAt'> & {
+  /** When the first attempt is due (ms). */
+  dueAt: number
+}
+
+export interface AttemptRecord {
+  deliveryId: string
+  attempt: number
+  startedAt: string
+  statusCode: number | null
+  latencyMs: number
+  error: string | null
+  responseExcerpt: string | null
+}
+
+/** What an attempt leads to: delivered, another try at `nextAttemptAt`, or no more tries. */
+export type AttemptOutcome = { status: 'DELIVERED' } | { status: 'PENDING'; nextAttemptAt: number } | { status: 'EXHAUSTED' }
+
+export interface DeliveryListQuery {
+  status?: DeliveryStatus
+  jobId?: string
+  limit: number
+  offset: number
+}
+
+/** The words of a search, as every engine matches them: letters and digits, punctuation dropped. */
+export function searchWords(search: string): string[] {
+  return search.match(/[\p{L}\p{N}]+/gu) ?? []
+}

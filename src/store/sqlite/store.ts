@@ -1,0 +1,96 @@
+import type { Database } from 'better-sqlite3'
+import type { Repositories, Store, StoreTransaction } from '../ports'
+import { SqliteAccountsRepository } from './accounts-repository'
+import { ConnectionTurns } from './connection-turns'
+import { SqliteJobsRepository } from './jobs-repository'
+import { openDatabase, type OpenDatabaseOptions } from './open-database'
+import { SqlitePhoneNumbersRepository } from './phone-numbers-repository'
+import { SqliteSettingsRepository } from './settings-repository'
+import { SqliteVoiceAgentsRepository } from './voice-agents-repository'
+import { SqliteWebhookDeliveriesRepository } from './webhook-deliveries-repository'
+
+/** How soon a commit by another process on the same file shows in changeVersion(). */
+export const OTHER_WRITERS_CHECK_MS = 1
+
+/** The SQLite store: one connection, synchronous underneath, its answers resolved at once. */
+export interface SqliteStore extends Store {
+  readonly engine: 'sqlite'
+  /** The connection itself, for tests and tools that inspect the file; the service never uses it. */
+  readonly db: Database
+}
+
+/**
+ * Wraps every method of `repository` so that, while a transaction holds the connection, a call
+ * from outside it waits for its turn instead of landing inside the transaction (one connection
+ * carries one transaction). When no transaction is open, the call runs at once.
+ */
+function outsideTransactions<R extends object>(repository: R, turns: ConnectionTurns): R {
+  const wrapped: Record<string, unknown> = {}
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(repository))) {
+    const method = (repository as Record<string, unknown>)[name]
+    if (name === 'constructor' || typeof method !== 'function') continue
+    wrapped[name] = (...args: unknown[]) => (turns.busy ? turns.run(() => method.apply(repository, args)) : method.apply(repository, args))
+  }
+  return wrapped as R
+}
+
+export function openSqliteStore(file: string, options: OpenDatabaseOptions = {}): SqliteStore {
+  const db = openDatabase(file, options)
+  // total_changes() counts this connection's writes and touches no page (0.1 µs). data_version
+  // moves on other connections' commits but reads the WAL index (1 µs and more under load),
+  // so it is asked at most once per OTHER_WRITERS_CHECK_MS.
+  const ownWrites = db.prepare('SELECT total_changes()').pluck()
+  const otherWritesStatement = db.prepare('PRAGMA data_version').pluck()
+  let otherWrites = 0
+  let otherWritesCheckedAt = Number.NEGATIVE_INFINITY
+  const changeVersion = () => {
+    const now = performance.now()
+    if (now - otherWritesCheckedAt >= OTHER_WRITERS_CHECK_MS) {
+      otherWrites = otherWritesStatement.get() as number
+      otherWritesCheckedAt = now
+    }
+    return `${ownWrites.get() as number}:${otherWrites}`
+  }
+  const inTransaction: StoreTransaction = {
+    accounts: new SqliteAccountsRepository(db),
+    voiceAgents: new SqliteVoiceAgentsRepository(db),
+    phoneNumbers: new SqlitePhoneNumbersRepository(db),
+    jobs: new SqliteJobsRepository(db),
+    settings: new SqliteSettingsRepository(db),
+    webhookDeliveries: new SqliteWebhookDeliveriesRepository(db),
+  }
+  const turns = new ConnectionTurns()
+  const outside = Object.fromEntries(Object.entries(inTransaction).map(([name, repository]) => [name, outsideTransactions(repository, turns)])) as unknown as Repositories
+  // IMMEDIATE takes the write lock as the transaction begins, waiting up to the busy timeout:
+  // one that read first and upgraded later would fail with SQLITE_BUSY_SNAPSHOT when another
+  // process wrote meanwhile.
+  const begin = db.prepare('BEGIN IMMEDIATE')
+  const commit = db.prepare('COMMIT')
+  const rollback = db.prepare('ROLLBACK')
+  return {
+    engine: 'sqlite',
+    db,
+    ...outside,
+    changeVersion,
+    transaction: (work) =>
+      turns.run(async () => {
+        begin.run()
+        try {
+          const result = await work(inTransaction)
+          commit.run()
+          return result
+        } catch (error) {
+          // A failed COMMIT (a full disk, a busy reader) leaves the transaction open: it is rolled back whole.
+          if (db.inTransaction) rollback.run()
+          throw error
+        }
+      }),
+    // Another process on the same file is not told: its workers find queued work on their own timers.
+    onWork: () => () => {},
+    announceWork: () => {},
+    close: async () => {
+      await turns.idle()
+      if (db.open) db.close()
+    },
+  }
+}
