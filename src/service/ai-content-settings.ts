@@ -3,7 +3,7 @@ import type { AiContentEngine } from '../engines/ai-content/ai-content-engine'
 import { createOfflineAiContentEngine } from '../engines/ai-content/ai-content-engine'
 import { createOpenAiCompatibleEngine } from '../engines/ai-content/openai-compatible-engine'
 import type { SecretBox } from '../store/secret-box'
-import type { Store } from '../store/store'
+import type { Store } from '../store/ports'
 import { JOB_MODELS } from './ops/jobs'
 
 /**
@@ -28,9 +28,9 @@ export interface ChosenAiContentEngine {
   model: { model: string; systemModelKey: string; processingType: string }
 }
 
-export function createAiContentEngine(store: Store, secrets: SecretBox, override?: AiContentEngine): ChosenAiContentEngine {
+export async function createAiContentEngine(store: Store, secrets: SecretBox, override?: AiContentEngine): Promise<ChosenAiContentEngine> {
   if (override) return { engine: override, model: { model: override.name, systemModelKey: `ai-content-${override.name}`, processingType: 'ASYNC' } }
-  const setting = store.settings.get('aiContent', AiContentSettingSchema) ?? { engine: 'offline' }
+  const setting = (await store.settings.get('aiContent', AiContentSettingSchema)) ?? { engine: 'offline' }
   if (setting.engine === 'offline') return { engine: createOfflineAiContentEngine(), model: JOB_MODELS.AI_CONTENT_OFFLINE }
   return {
     engine: createOpenAiCompatibleEngine({
@@ -44,8 +44,8 @@ export function createAiContentEngine(store: Store, secrets: SecretBox, override
 }
 
 /** The stored setting (offline when none was chosen). */
-export function readAiContentSetting(store: Store): AiContentSetting {
-  return store.settings.get('aiContent', AiContentSettingSchema) ?? { engine: 'offline' }
+export async function readAiContentSetting(store: Store): Promise<AiContentSetting> {
+  return (await store.settings.get('aiContent', AiContentSettingSchema)) ?? { engine: 'offline' }
 }
 
 /** What the operator may see of the setting: everything but the API key, of which only its presence shows. */
@@ -67,12 +67,12 @@ export type AiContentSettingChange = { engine: 'offline' } | { engine: 'openai-c
  * one; left out, the key already stored for an OpenAI-compatible engine is kept (so a form
  * can change the model without asking for the key again). Choosing offline forgets it.
  */
-export function saveAiContentSetting(store: Store, secrets: SecretBox, change: AiContentSettingChange): AiContentSetting {
+export async function saveAiContentSetting(store: Store, secrets: SecretBox, change: AiContentSettingChange): Promise<AiContentSetting> {
   let setting: AiContentSetting
   if (change.engine === 'offline') {
     setting = { engine: 'offline' }
   } else {
-    const previous = readAiContentSetting(store)
+    const previous = await readAiContentSetting(store)
     const apiKeySealed = change.apiKey !== undefined ? secrets.encrypt(change.apiKey) : previous.engine === 'openai-compatible' ? previous.apiKeySealed : undefined
     setting = AiContentSettingSchema.parse({
       engine: 'openai-compatible',
@@ -82,6 +82,6 @@ export function saveAiContentSetting(store: Store, secrets: SecretBox, change: A
       ...(change.timeoutMs === undefined ? {} : { timeoutMs: change.timeoutMs }),
     })
   }
-  store.settings.set('aiContent', setting)
+  await store.settings.set('aiContent', setting)
   return setting
 }

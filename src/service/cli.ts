@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
-import { openStore, type Store } from '../store/store'
+import { openStore } from '../store/open-store'
+import type { Store } from '../store/ports'
 import { AiContentSettingSchema } from './ai-content-settings'
 import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
 import { appKeyIdOf, bootstrapAccounts, createApiKey, FIXED_KEY_NAME, fixedApiKeyProblem, listApiKeys, revokeApiKey } from './ops/api-keys'
@@ -142,9 +143,9 @@ function prepare(dataDir: DataDir, forceNew = false): void {
   }
 }
 
-function openPreparedStore(dataDir: DataDir): Store {
+function openPreparedStore(dataDir: DataDir): Promise<Store> {
   prepare(dataDir)
-  return openStore(join(dataDir.path, DATABASE_FILE))
+  return openStore({ engine: 'sqlite', file: join(dataDir.path, DATABASE_FILE) })
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -256,41 +257,41 @@ function servingNote(dataDir: DataDir): string {
   return `Warning: no VoiceDesk service is using this folder now; the key works once one runs with --data-dir ${dataDir.path}`
 }
 
-function keys(values: Values, positionals: string[]): void {
+async function keys(values: Values, positionals: string[]): Promise<void> {
   const [action, id] = positionals
   refuseExtraArguments('keys', positionals, action === 'revoke' ? 2 : 1, action === 'revoke' ? 'one key id' : 'create, list or revoke <key id>')
   if (values.name !== undefined && action !== 'create') throw new UsageError(`--name goes with "keys create" only`)
   const dataDir = dataDirOf(values)
-  const store = openPreparedStore(dataDir)
+  const store = await openPreparedStore(dataDir)
   try {
     const context = { store, now: () => new Date() }
     // No default key here: the key the operator creates is the first one they see.
-    const { projectId } = bootstrapAccounts(store, context.now(), undefined, { createKey: false })
+    const { projectId } = await bootstrapAccounts(store, context.now(), undefined, { createKey: false })
     if (action === 'create') {
-      const { record, key } = createApiKey(context, projectId, values.name ?? 'CLI key')
+      const { record, key } = await createApiKey(context, projectId, values.name ?? 'CLI key')
       say(`Created key ${record.id} (${record.name}) in the data folder ${dataDir.path}. Shown only this once:\n${key}\n${servingNote(dataDir)}`)
     } else if (action === 'list') {
-      const appKeyId = appKeyIdOf(store)
-      for (const key of listApiKeys(context, projectId)) {
+      const appKeyId = await appKeyIdOf(store)
+      for (const key of await listApiKeys(context, projectId)) {
         const state = key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`
         const origin = key.id === appKeyId ? '  (the app itself acts with it; it works over no HTTP)' : key.name === FIXED_KEY_NAME ? '  (set by VOICEDESK_API_KEY)' : ''
         say(`${key.id}  ${key.keyHint}  ${key.name}  created ${key.createdAt}  ${state}${origin}`)
       }
     } else if (action === 'revoke') {
       if (!id) throw new UsageError('keys revoke needs the id of the key (see "voicedesk keys list")')
-      revokeApiKey(context, id)
+      await revokeApiKey(context, id)
       say(`Revoked key ${id}`)
     } else {
       throw new UsageError(action ? `Unknown keys action ${JSON.stringify(action)}: use create, list or revoke <key id>` : 'keys needs one of: create, list, revoke <key id>')
     }
   } finally {
-    store.close()
+    await store.close()
   }
 }
 
 const AI_ENGINE_EXAMPLE = 'voicedesk ai-engine openai-compatible --base-url http://127.0.0.1:11434/v1 --model llama3.2'
 
-function aiEngine(values: Values, positionals: string[]): void {
+async function aiEngine(values: Values, positionals: string[]): Promise<void> {
   const [choice] = positionals
   refuseExtraArguments('ai-engine', positionals, 1, 'one engine: offline or openai-compatible')
   if (choice !== undefined && choice !== 'offline' && choice !== 'openai-compatible') {
@@ -304,10 +305,10 @@ function aiEngine(values: Values, positionals: string[]): void {
     if (missing.length > 0) throw new UsageError(`ai-engine openai-compatible needs ${missing.map((name) => `--${name}`).join(' and ')}, as in: ${AI_ENGINE_EXAMPLE}`)
   }
   const dataDir = dataDirOf(values)
-  const store = openPreparedStore(dataDir)
+  const store = await openPreparedStore(dataDir)
   try {
     if (choice === undefined) {
-      const setting = store.settings.get('aiContent', AiContentSettingSchema) ?? { engine: 'offline' }
+      const setting = (await store.settings.get('aiContent', AiContentSettingSchema)) ?? { engine: 'offline' }
       say(setting.engine === 'offline' ? 'offline' : `openai-compatible ${setting.baseUrl} model ${setting.model}`)
       return
     }
@@ -327,31 +328,31 @@ function aiEngine(values: Values, positionals: string[]): void {
       const flag = issue.path[0] === 'baseUrl' ? `--base-url ${values['base-url']}` : `--${String(issue.path[0])}`
       throw new UsageError(`${flag}: ${issue.message}; as in: ${AI_ENGINE_EXAMPLE}`)
     }
-    store.settings.set('aiContent', parsed.data)
+    await store.settings.set('aiContent', parsed.data)
     say(`AI content will use ${choice === 'offline' ? 'the offline engine' : `${values.model} at ${values['base-url']}`} from the next start.`)
   } finally {
-    store.close()
+    await store.close()
   }
 }
 
-function webhookSecret(values: Values, positionals: string[]): void {
+async function webhookSecret(values: Values, positionals: string[]): Promise<void> {
   const [action, secret] = positionals
   refuseExtraArguments('webhook-secret', positionals, action === 'set' ? 2 : 1, action === 'set' ? 'one secret' : 'generate, set <whsec_...> or clear')
   const dataDir = dataDirOf(values)
-  const store = openPreparedStore(dataDir)
+  const store = await openPreparedStore(dataDir)
   try {
     const settings = webhookSigningSettings(store, new SecretBox(loadOrCreateKeyFile(join(dataDir.path, SECRET_KEY_FILE))))
     if (action === undefined) {
-      const current = settings.signingSecret()
+      const current = await settings.signingSecret()
       say(current === undefined ? 'Webhooks are not signed.' : `Webhooks are signed (webhook-signature) with the secret ending ${current.slice(-4)}.`)
     } else if (action === 'generate') {
-      say(`Webhooks are now signed with this secret, shown only this once:\n${settings.setSigningSecret()}`)
+      say(`Webhooks are now signed with this secret, shown only this once:\n${await settings.setSigningSecret()}`)
     } else if (action === 'set') {
       if (!secret) throw new UsageError('webhook-secret set needs the secret (whsec_...)')
-      settings.setSigningSecret(secret)
+      await settings.setSigningSecret(secret)
       say(`Webhooks are now signed with the secret ending ${secret.slice(-4)}.`)
     } else if (action === 'clear') {
-      settings.clearSigningSecret()
+      await settings.clearSigningSecret()
       say('Webhooks are no longer signed.')
     } else {
       throw new UsageError(`Unknown webhook-secret action ${JSON.stringify(action)}: use generate, set <whsec_...> or clear`)
@@ -360,7 +361,7 @@ function webhookSecret(values: Values, positionals: string[]): void {
     if (error instanceof InvalidSigningSecretError) throw new UsageError(error.message)
     throw error
   } finally {
-    store.close()
+    await store.close()
   }
 }
 
@@ -395,9 +396,9 @@ export async function main(argv: string[]): Promise<number> {
       await serve(values)
       return -1 // keeps running until a signal
     }
-    if (command === 'ai-engine') aiEngine(values, rest)
-    else if (command === 'webhook-secret') webhookSecret(values, rest)
-    else keys(values, rest)
+    if (command === 'ai-engine') await aiEngine(values, rest)
+    else if (command === 'webhook-secret') await webhookSecret(values, rest)
+    else await keys(values, rest)
     return 0
   } catch (raw) {
     const error = parseArgsError(raw as NodeJS.ErrnoException) ?? raw

@@ -13,23 +13,25 @@ import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handl
 import { removeLeftoverPartialMedia } from '../jobs/handlers/partial-media-files'
 import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
 import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
-import { isDeadLeaseOwner } from '../jobs/lease-owner'
+import { isDeadLeaseOwner } from '../workers/lease-owner'
 import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-full-condition'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
-import { openStore, type Store } from '../store/store'
+import { openStore } from '../store/open-store'
+import type { Store } from '../store/ports'
 import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
+import { jobWebhookOutbox } from '../webhooks/outbox'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
 import { buildHttpApp } from './http/build-app'
+import { toJobDto } from './ops/jobs'
 import type { IpcEvent } from '../shared/ipc/operations'
-import type { JobRecord } from '../store/jobs-repository'
-import type { AttemptOutcome, AttemptRecord, DeliveryRecord } from '../store/webhook-deliveries-repository'
+import type { JobRecord } from '../store/records'
+import type { AttemptOutcome, AttemptRecord, DeliveryRecord } from '../store/records'
 import { createOperatorHandlers, type OperatorHandlers } from './ipc/operator-handlers'
 import { OperatorEventHub, type OperatorEvents } from './ipc/operator-events'
 import { VoiceSamples } from './ipc/voice-samples'
 import { ApiKeyAuthenticator, bootstrapAccounts, ensureAppIdentity, firstKeyToShow, type Bootstrap } from './ops/api-keys'
 import type { Caller, OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
-import { storeJobWebhook } from './ops/webhooks'
 import { createAiContentEngine } from './ai-content-settings'
 import { effectiveCorsOrigins } from './cors-settings'
 import { RepeatedErrorLog } from './repeated-error-log'
@@ -165,12 +167,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   if (!isAbsolute(config.dataDir)) throw new Error(`RuntimeConfig.dataDir must be an absolute path, not ${JSON.stringify(config.dataDir)}`)
   prepareDataFolder(config.dataDir, { forceNew: config.forceNew })
   const secrets = new SecretBox(config.secretKey ?? loadOrCreateKeyFile(join(config.dataDir, SECRET_KEY_FILE)))
-  const store = openStore(join(config.dataDir, DATABASE_FILE), { nativeBinding: config.nativeBinding })
+  const store = await openStore({ engine: 'sqlite', file: join(config.dataDir, DATABASE_FILE), nativeBinding: config.nativeBinding })
   try {
     makeDatabaseFilesPrivate(config.dataDir)
-    const bootstrap = firstKeyToShow(store, secrets, bootstrapAccounts(store, now(), config.fixedApiKey))
-    const appCaller = ensureAppIdentity(store, now(), bootstrap)
-    const sip = store.settings.get('sip', SipSettingsSchema) ?? DEFAULT_SIP_SETTINGS
+    const bootstrap = await firstKeyToShow(store, secrets, await bootstrapAccounts(store, now(), config.fixedApiKey))
+    const appCaller = await ensureAppIdentity(store, now(), bootstrap)
+    const sip = (await store.settings.get('sip', SipSettingsSchema)) ?? DEFAULT_SIP_SETTINGS
     const log = config.log ?? pino({ level: 'silent' })
     // The same failure again within a minute is counted, not written again (a full disk fails every request).
     const errorLog = new RepeatedErrorLog(log)
@@ -190,7 +192,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     // Half-written media a crash or a full disk left behind. Another live process on the same
     // folder may be writing its own right now: then only those older than a try are removed.
     const tryMs = (config.jobs?.timeoutMs ?? 120_000) + 30_000
-    const othersRunning = store.jobs.pendingLeaseOwners().some((owner) => !isDeadLeaseOwner(owner, ''))
+    const othersRunning = (await store.jobs.pendingLeaseOwners()).some((owner) => !isDeadLeaseOwner(owner, ''))
     removeLeftoverPartialMedia(mediaDir, othersRunning ? { olderThanMs: tryMs } : {})
     const port = config.port ?? DEFAULT_PORT
     const host = config.host ?? DEFAULT_HOST
@@ -207,13 +209,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
             throw error
           }))
     // Read again when the operator chooses another engine (settings.setAiEngine): the next job uses it.
-    let aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
+    let aiContent = await createAiContentEngine(store, secrets, config.aiContentEngine)
     let runner: JobRunner | undefined
     const events = new OperatorEventHub((error, eventType) => errorLog.error({ err: error, eventType }, 'a listener of operator events failed'))
     const jobChanged = (job: JobRecord) =>
-      events.emit((): IpcEvent | undefined => {
+      events.emitAsync(async (): Promise<IpcEvent | undefined> => {
         if (job.projectId !== appCaller.projectId) return undefined // the UI sees the default project only
-        const { running, waiting } = store.jobs.queueCounts()
+        const { running, waiting } = await store.jobs.queueCounts()
         return { type: 'job.changed', job: { id: job.id, status: job.status, type: job.type, title: job.title }, runningJobs: running, pendingJobs: waiting }
       })
     const deliveryAttempted = (delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome) =>
@@ -236,6 +238,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const webhookSender = new WebhookSender({
       deliveries: store.webhookDeliveries,
+      onWork: (kind, listener) => store.onWork(kind, listener),
       secrets,
       signingSecret: signing.signingSecret,
       addressPolicy: webhookAddresses,
@@ -260,12 +263,17 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       jobEnqueued: (job) => {
         jobChanged(job) // first: waking the runner may start the job at once, and "started" must follow "queued"
         runner?.wake()
+        store.announceWork('jobs')
       },
-      webhookQueued: () => webhookSender.wake(),
+      webhookQueued: () => {
+        webhookSender.wake()
+        store.announceWork('webhooks')
+      },
       aiContentModel: () => aiContent.model,
     }
+    const outbox = jobWebhookOutbox({ describeJob: (job) => toJobDto(context, job), now })
     runner = new JobRunner({
-      jobs: store.jobs,
+      store,
       handlers: {
         TTS: createTtsJobHandler({
           engine: speechEngine,
@@ -282,10 +290,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         jobChanged(job)
       },
       // The webhook is stored with the job's end, in one transaction, then sent once committed.
-      onJobEnding: (job) => storeJobWebhook(context, job),
+      onJobEnding: outbox,
       onJobEnded: (job) => {
         config.jobs?.onJobEnded?.(job)
-        if (job.webhookUrl) webhookSender.wake()
+        if (job.webhookUrl) {
+          webhookSender.wake()
+          store.announceWork('webhooks')
+        }
         jobChanged(job)
       },
     })
@@ -301,11 +312,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           version: VERSION,
           dataDir: config.dataDir,
           voiceSamples,
-          webhookSigning: () => signing.signingSecret() !== undefined,
+          webhookSigning: async () => (await signing.signingSecret()) !== undefined,
           queueCounts: () => store.jobs.queueCounts(),
           cliCorsOrigins: config.corsOrigins,
-          aiContentEngineChanged: () => {
-            aiContent = createAiContentEngine(store, secrets, config.aiContentEngine)
+          aiContentEngineChanged: async () => {
+            aiContent = await createAiContentEngine(store, secrets, config.aiContentEngine)
           },
         })
         handlerTables.set(host, table)
@@ -314,11 +325,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     }
     // The setting is read again only after a write to the database (this process's or another's).
     const corsSetting = new ReadCache<readonly string[]>(() => store.changeVersion(), 1)
-    const corsOrigins = config.corsOrigins?.length ? () => config.corsOrigins! : () => corsSetting.get('origins', () => effectiveCorsOrigins(store, undefined).origins)!
+    const corsOrigins = config.corsOrigins?.length
+      ? () => config.corsOrigins!
+      : async () => corsSetting.peek('origins') ?? (await corsSetting.get('origins', async () => (await effectiveCorsOrigins(store, undefined)).origins))!
     const uiToken = randomBytes(32).toString('base64url')
     const app = await buildHttpApp({
       context,
-      authenticator: new ApiKeyAuthenticator(context),
+      authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
       version: VERSION,
       log: errorLog,
       mediaDir,
@@ -327,8 +340,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       corsOrigins,
       operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
     })
-    runner.start()
-    webhookSender.start()
+    await runner.start()
+    await webhookSender.start()
     const jobRunner = runner
     let stopping: Promise<void> | undefined
     let withdrawAnnouncement: (() => void) | undefined
@@ -361,12 +374,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           closing = true // a voice sample asked for now must not start the engine again
           await (await ttsEngine?.catch(() => undefined))?.close()
           diskFull.close()
-          store.close()
+          await store.close()
           errorLog.close()
         })()),
     }
   } catch (error) {
-    store.close()
+    await store.close()
     throw error
   }
 }

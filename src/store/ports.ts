@@ -97,7 +97,7 @@ export interface JobsRepository {
   release(id: string, owner: string): Promise<void>
   pendingLeaseOwners(): Promise<string[]>
   releaseLeasesOf(owner: string): Promise<number>
-  /** When the earliest waiting job may run (ms), if any waits. */
+  /** When the earliest waiting job may run (ms), if any waits; a leased job may run again once its lease ran out. */
   nextRunAfter(): Promise<number | undefined>
   /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */
   queueCounts(): Promise<{ running: number; waiting: number }>

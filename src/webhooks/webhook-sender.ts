@@ -1,11 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
 import { webhookAuthorization } from '../shared/webhook-authorization'
-import { isDeadLeaseOwner, leaseOwnerName } from '../jobs/lease-owner'
-import { DiskFullCondition } from '../store/disk-full-condition'
-import { storageFailureOf } from '../store/storage-errors'
+import type { DiskFullCondition } from '../store/disk-full-condition'
 import type { SecretBox } from '../store/secret-box'
-import type { AttemptOutcome, AttemptRecord, DeliveryRecord, WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository'
+import { LeasedWorkerLoop } from '../workers/leased-worker-loop'
+import type { AttemptOutcome, AttemptRecord, DeliveryRecord } from '../store/records'
+import type { Store, WebhookDeliveriesRepository } from '../store/ports'
 import { guardedConnector, REFUSED_ADDRESS_CODE, type Lookup } from './guarded-connector'
 import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from './retry-schedule'
 import { WebhookAddressPolicy } from './webhook-address-policy'
@@ -16,9 +15,11 @@ export const RESPONSE_EXCERPT_BYTES = 1024
 
 export interface WebhookSenderOptions {
   deliveries: WebhookDeliveriesRepository
+  /** Wake-ups when another instance queued a delivery (the store's onWork). */
+  onWork?: Store['onWork']
   secrets: SecretBox
   /** The operator's `whsec_` signing secret, read at every attempt; none means unsigned. */
-  signingSecret?: () => string | undefined
+  signingSecret?: () => Promise<string | undefined>
   /** Attempts in flight at once. A receiver that never answers holds one for timeoutMs. */
   concurrency?: number
   /** One attempt's limit, from connecting to the end of the answer. */
@@ -63,35 +64,40 @@ interface AttemptResult {
  * answer or the last try. Redirects are not followed: a 3xx is a failed attempt.
  */
 export class WebhookSender {
-  private readonly owner = leaseOwnerName()
-  private readonly inFlight = new Map<string, Promise<void>>()
-  private readonly stopController = new AbortController()
+  private readonly loop: LeasedWorkerLoop<DeliveryRecord>
   /** undici is loaded on the first attempt: it costs some 0.15 s, which start-up need not pay. */
   private client: Promise<{ request: typeof import('undici').request; dispatcher: Dispatcher }> | undefined
-  private timer: NodeJS.Timeout | undefined
   /** Attempts answered but not yet journaled: written together, one commit per burst. */
   private journalQueue: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }[] = []
   private journalWritten: Promise<void> | undefined
-  private wakeScheduled = false
-  private waitingForSpace = false
-  private started = false
-  private stopping = false
-  private readonly concurrency: number
   private readonly timeoutMs: number
   private readonly retryDelays: readonly number[]
   private readonly now: () => number
   private readonly random: () => number
-  private readonly diskFull: DiskFullCondition
-  private readonly busyRetryMs: number
 
   constructor(private readonly options: WebhookSenderOptions) {
-    this.concurrency = options.concurrency ?? 256
     this.timeoutMs = options.timeoutMs ?? 10_000
     this.retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
     this.now = options.now ?? Date.now
     this.random = options.random ?? Math.random
-    this.diskFull = options.diskFull ?? new DiskFullCondition()
-    this.busyRetryMs = options.busyRetryMs ?? 1_000
+    const { deliveries, onWork } = options
+    this.loop = new LeasedWorkerLoop<DeliveryRecord>(
+      {
+        claim: (owner, free, now) => deliveries.claimDue(owner, now, now + this.timeoutMs + 30_000, free),
+        process: (delivery, stopSignal) => (delivery.roundAttempts > this.triesPerRound ? this.giveUp(delivery) : this.attempt(delivery, stopSignal)),
+        nextDueAt: () => deliveries.nextDueAt(),
+        leaseOwners: () => deliveries.pendingLeaseOwners(),
+        releaseLeasesOf: (owner) => deliveries.releaseLeasesOf(owner, this.now()),
+      },
+      {
+        concurrency: options.concurrency ?? 256,
+        now: this.now,
+        diskFull: options.diskFull,
+        busyRetryMs: options.busyRetryMs,
+        onError: (error, item) => options.onError?.(error, item as DeliveryRecord | undefined),
+        subscribe: onWork ? (wake) => onWork('webhooks', wake) : undefined,
+      },
+    )
   }
 
   /** Tries in all per round: the first, then one after each wait of the schedule. */
@@ -117,88 +123,17 @@ export class WebhookSender {
   }
 
   /** Takes back the deliveries of dead senders on this host, then sends what is due. */
-  start(): void {
-    if (this.started) return
-    this.started = true
-    try {
-      for (const owner of this.options.deliveries.pendingLeaseOwners()) {
-        if (isDeadLeaseOwner(owner, this.owner)) this.options.deliveries.releaseLeasesOf(owner, this.now())
-      }
-    } catch (error) {
-      // A full disk or a busy database at start-up: dead senders' deliveries fall due when their leases run out.
-      this.noteStorageFailure(error)
-    }
-    this.wake()
+  start(): Promise<void> {
+    return this.loop.start()
   }
 
   /** Starts due deliveries in free slots. Cheap: called whenever a delivery is stored. Never throws. */
   wake(): void {
-    if (!this.started || this.stopping) return
-    if (this.diskFull.isFull) return this.resumeWhenSpaceIsBack()
-    clearTimeout(this.timer)
-    this.timer = undefined
-    try {
-      const free = this.concurrency - this.inFlight.size
-      if (free > 0) {
-        const now = this.now()
-        for (const delivery of this.options.deliveries.claimDue(this.owner, now, now + this.timeoutMs + 30_000, free)) {
-          if (delivery.roundAttempts > this.triesPerRound) this.giveUp(delivery)
-          else this.send(delivery)
-        }
-      }
-      if (this.inFlight.size < this.concurrency) this.scheduleNextDue()
-    } catch (error) {
-      if (this.noteStorageFailure(error) === 'disk-full') return this.resumeWhenSpaceIsBack()
-      clearTimeout(this.timer)
-      this.timer = setTimeout(() => this.wake(), this.busyRetryMs)
-      this.timer.unref()
-    }
-  }
-
-  /**
-   * Tries are counted when a delivery is claimed, so one whose attempts were all cut off by a
-   * crash (the process died while sending, every time) ends EXHAUSTED instead of going round forever.
-   */
-  private giveUp(delivery: DeliveryRecord): void {
-    const tries = this.triesPerRound
-    this.options.deliveries.giveUp(
-      delivery.id,
-      this.owner,
-      `VoiceDesk stopped during each of the last ${tries} tries (a crash or a kill) before an answer was journaled; no more tries`,
-      new Date(this.now()).toISOString(),
-    )
-  }
-
-  /** Tells the disk-full condition, or the log (a fault); answers which storage failure it was. */
-  private noteStorageFailure(error: unknown, delivery?: DeliveryRecord): 'disk-full' | 'busy' | undefined {
-    const failure = storageFailureOf(error)
-    if (failure === 'disk-full') this.diskFull.report(error)
-    else if (failure === undefined) this.reportFault(error, delivery)
-    return failure
-  }
-
-  private reportFault(error: unknown, delivery?: DeliveryRecord): void {
-    try {
-      this.options.onError?.(error, delivery)
-    } catch {
-      // A failing logger must not stop the sender.
-    }
-  }
-
-  /** One wake once the disk has room again, after the held journal writes (setImmediate). */
-  private resumeWhenSpaceIsBack(): void {
-    if (this.waitingForSpace) return
-    this.waitingForSpace = true
-    void this.diskFull.whenSpaceIsBack(this.stopController.signal).then(() =>
-      setImmediate(() => {
-        this.waitingForSpace = false
-        this.wake()
-      }),
-    )
+    this.loop.wake()
   }
 
   get attemptsInFlight(): number {
-    return this.inFlight.size
+    return this.loop.active
   }
 
   /**
@@ -206,61 +141,33 @@ export class WebhookSender {
    * then are cut off and given back uncounted, to be sent on the next start.
    */
   async stop(graceMs = 2_000): Promise<void> {
-    if (this.stopping) return
-    this.stopping = true
-    clearTimeout(this.timer)
-    let graceTimer: NodeJS.Timeout | undefined
-    const graceOver = new Promise<void>((resolve) => {
-      graceTimer = setTimeout(resolve, graceMs)
-    })
-    await Promise.race([Promise.all(this.inFlight.values()), graceOver])
-    clearTimeout(graceTimer)
-    this.stopController.abort()
-    await Promise.all(this.inFlight.values())
+    await this.loop.stop(graceMs)
     // The sender's own pool is closed; one passed in belongs to the caller.
     if (this.client && !this.options.dispatcher) await (await this.client).dispatcher.close().catch(() => undefined)
   }
 
-  /** One wake for a burst of finished attempts, so free slots are claimed in one batch. */
-  private wakeSoon(): void {
-    if (this.wakeScheduled) return
-    this.wakeScheduled = true
-    setImmediate(() => {
-      this.wakeScheduled = false
-      this.wake()
-    })
+  /**
+   * Tries are counted when a delivery is claimed, so one whose attempts were all cut off by a
+   * crash (the process died while sending, every time) ends EXHAUSTED instead of going round forever.
+   */
+  private async giveUp(delivery: DeliveryRecord): Promise<void> {
+    const tries = this.triesPerRound
+    const error = `VoiceDesk stopped during each of the last ${tries} tries (a crash or a kill) before an answer was journaled; no more tries`
+    await this.loop.persist(() => this.options.deliveries.giveUp(delivery.id, this.loop.owner, error, new Date(this.now()).toISOString()), delivery)
   }
 
-  private scheduleNextDue(): void {
-    const next = this.options.deliveries.nextDueAt()
-    if (next === undefined) return
-    const delay = Math.max(1, next - this.now())
-    this.timer = setTimeout(() => this.wake(), Math.min(delay, 2 ** 31 - 1))
-    this.timer.unref()
-  }
-
-  private send(delivery: DeliveryRecord): void {
-    const done = this.attempt(delivery)
-      .catch((error: unknown) => this.reportFault(error, delivery))
-      .finally(() => {
-        this.inFlight.delete(delivery.id)
-        this.wakeSoon()
-      })
-    this.inFlight.set(delivery.id, done)
-  }
-
-  private async attempt(delivery: DeliveryRecord): Promise<void> {
+  private async attempt(delivery: DeliveryRecord, stopSignal: AbortSignal): Promise<void> {
     this.options.onAttemptStarted?.(delivery)
     const startedAt = new Date(this.now()).toISOString()
     const started = performance.now()
-    const result = await this.post(delivery)
+    const result = await this.post(delivery, stopSignal)
     const latencyMs = Math.round((performance.now() - started) * 100) / 100
-    if (this.stopController.signal.aborted && result.statusCode === null) {
+    if (stopSignal.aborted && result.statusCode === null) {
       // Cut off by shutdown, not by the receiver: the attempt does not count.
       try {
-        this.options.deliveries.release(delivery.id, this.owner, this.now())
+        await this.options.deliveries.release(delivery.id, this.loop.owner, this.now())
       } catch (error) {
-        this.noteStorageFailure(error, delivery) // left leased: sent again when the lease runs out
+        this.loop.noteStorageFailure(error, delivery) // left leased: sent again when the lease runs out
       }
       return
     }
@@ -287,27 +194,18 @@ export class WebhookSender {
   }
 
   /**
-   * Journals a batch. A full disk makes it wait for space, a busy database for busyRetryMs,
-   * then it writes again; meanwhile the deliveries stay leased. Given up on shutdown or a
-   * fault: the deliveries are then sent again once their leases run out (at least once).
+   * Journals a batch. A full disk or a busy database makes it wait and write again (the
+   * deliveries stay leased meanwhile). Given up on shutdown or a fault: the deliveries are
+   * then sent again once their leases run out (at least once).
    */
   private async writeJournal(batch: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }[]): Promise<void> {
-    for (;;) {
-      try {
-        this.options.deliveries.recordAttempts(this.owner, batch, new Date(this.now()).toISOString())
-        break
-      } catch (error) {
-        const failure = this.noteStorageFailure(error, batch[0]?.delivery)
-        if (failure === undefined || this.stopController.signal.aborted) return
-        if (failure === 'disk-full') await this.diskFull.whenSpaceIsBack(this.stopController.signal)
-        else await sleep(this.busyRetryMs, undefined, { signal: this.stopController.signal, ref: false }).catch(() => undefined)
-      }
-    }
+    const written = await this.loop.persist(() => this.options.deliveries.recordAttempts(this.loop.owner, batch, new Date(this.now()).toISOString()), batch[0]?.delivery)
+    if (!written) return
     for (const { delivery, attempt, outcome } of batch) {
       try {
         this.options.onAttempt?.(delivery, attempt, outcome)
       } catch (error) {
-        this.reportFault(error, delivery)
+        this.loop.reportFault(error, delivery)
       }
     }
   }
@@ -319,7 +217,7 @@ export class WebhookSender {
   }
 
   /** One POST; never throws: what went wrong is the result. */
-  private async post(delivery: DeliveryRecord): Promise<AttemptResult> {
+  private async post(delivery: DeliveryRecord, stopSignal: AbortSignal): Promise<AttemptResult> {
     const timestamp = Math.floor(this.now() / 1000)
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -330,12 +228,12 @@ export class WebhookSender {
     // A job's webhookAuth may have one part only: the header carries what was given.
     const authorization = webhookAuthorization(delivery.authKey, delivery.authSecret === null ? null : this.options.secrets.decrypt(delivery.authSecret))
     if (authorization !== undefined) headers.authorization = authorization
-    const secret = this.options.signingSecret?.()
+    const secret = await this.options.signingSecret?.()
     const key = secret === undefined ? undefined : signingKeyOf(secret)
     if (key) headers['webhook-signature'] = signWebhook(key, delivery.id, timestamp, delivery.payload)
 
     const timeout = AbortSignal.timeout(this.timeoutMs)
-    const signal = AbortSignal.any([timeout, this.stopController.signal])
+    const signal = AbortSignal.any([timeout, stopSignal])
     try {
       const { request, dispatcher } = await this.loadClient()
       const response = await request(delivery.url, { method: 'POST', headers, body: delivery.payload, dispatcher, signal })

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Runtime } from '../../src/service/runtime'
-import type { JobRecord } from '../../src/store/jobs-repository'
+import type { JobRecord } from '../../src/store/records'
 
 /**
  * Writes a job straight into the store, as a finished transcription or translation would

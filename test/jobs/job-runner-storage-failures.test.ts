@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { JobError } from '../../src/jobs/job-error'
 import { JobRunner } from '../../src/jobs/job-runner'
 import { DiskFullCondition } from '../../src/store/disk-full-condition'
-import type { JobOutcome, JobRecord, JobsRepository } from '../../src/store/jobs-repository'
+import type { JobOutcome, JobRecord } from '../../src/store/records'
+import type { JobsRepository } from '../../src/store/ports'
 
 const { SqliteError } = BetterSqlite3
 

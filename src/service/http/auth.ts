@@ -15,7 +15,7 @@ declare module 'fastify' {
  */
 export function requireApiKey(app: FastifyInstance, authenticator: ApiKeyAuthenticator): void {
   app.addHook('onRequest', async (request) => {
-    const caller = authenticator.authenticate(request.headers.authorization)
+    const caller = await authenticator.authenticate(request.headers.authorization)
     if (!caller) {
       throw new ServiceError(
         'UNAUTHORIZED',

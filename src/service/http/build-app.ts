@@ -42,7 +42,7 @@ export interface HttpAppOptions {
   /** Which Host headers are answered (the listening host, `--allowed-host`); others get 421. */
   hosts: HostAllowListOptions
   /** Origins that may call /v1 from a web page, read at every request that carries an Origin. */
-  corsOrigins: () => readonly string[]
+  corsOrigins: () => readonly string[] | Promise<readonly string[]>
   /** Browser mode of the operator UI (/ipc, /ipc/events, /app/); left out, none of it is served. */
   operator?: OperatorBridgeOptions
 }

@@ -29,22 +29,22 @@ export function originAllowed(origin: string, allowList: readonly string[]): boo
  * read it. A refused origin gets no CORS header at all (its preflight: 403 in the envelope).
  * /ipc, /app, /media, /preview and the event stream stay same-origin: no header there.
  */
-export function registerCors(app: FastifyInstance, allowList: () => readonly string[]): void {
-  app.addHook('onRequest', (request, reply, done) => {
+export function registerCors(app: FastifyInstance, allowList: () => readonly string[] | Promise<readonly string[]>): void {
+  app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin
-    if (origin === undefined || !request.url.startsWith('/v1/')) return done()
-    const list = allowList()
+    if (origin === undefined || !request.url.startsWith('/v1/')) return
+    const list = await allowList()
     const allowed = originAllowed(origin, list)
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined
     if (allowed) allowOrigin(reply, list.includes('*') ? '*' : origin)
     else reply.header('vary', 'Origin')
-    if (!preflight) return done()
+    if (!preflight) return
     if (!allowed) {
       return reply
         .status(403)
         .send(errorEnvelope('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not call /v1 from a browser; allow it with --cors-origin or the CORS setting`))
     }
-    reply
+    return reply
       .status(204)
       .header('access-control-allow-methods', ALLOWED_METHODS)
       .header('access-control-allow-headers', ALLOWED_HEADERS)

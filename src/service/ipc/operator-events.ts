@@ -16,6 +16,7 @@ export interface OperatorEvents {
  */
 export class OperatorEventHub implements OperatorEvents {
   private readonly listeners = new Set<OperatorEventListener>()
+  private pending: Promise<void> = Promise.resolve()
 
   /** `onError` gets what failed: building an event, or a listener given one (with the event's type). */
   constructor(private readonly onError: (error: unknown, eventType: string | undefined) => void) {}
@@ -43,7 +44,28 @@ export class OperatorEventHub implements OperatorEvents {
       this.onError(error, undefined)
       return
     }
-    if (!event) return
+    if (event) this.tell(event)
+  }
+
+  /**
+   * Like emit, for an event whose building reads the store. Such events reach listeners in the
+   * order they were emitted (a job's "queued" before its "started"), each after the one before.
+   */
+  emitAsync(build: () => Promise<IpcEvent | undefined>): void {
+    if (this.listeners.size === 0) return
+    this.pending = this.pending.then(async () => {
+      let event: IpcEvent | undefined
+      try {
+        event = await build()
+      } catch (error) {
+        this.onError(error, undefined)
+        return
+      }
+      if (event) this.tell(event)
+    })
+  }
+
+  private tell(event: IpcEvent): void {
     for (const listener of [...this.listeners]) {
       try {
         listener(event)

@@ -1,6 +1,6 @@
 import type { IpcOperationName, IpcOutput, IpcParsedInput } from '../../shared/ipc/operations'
 import { VOICES } from '../../shared/voices'
-import type { ApiKeyRecord } from '../../store/accounts-repository'
+import type { ApiKeyRecord } from '../../store/records'
 import { effectiveCorsOrigins, saveCorsOrigins } from '../cors-settings'
 import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../ai-content-settings'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
@@ -26,13 +26,13 @@ export interface OperatorHandlerDeps {
   dataDir: string
   voiceSamples: VoiceSamples
   /** Whether webhooks are signed now. */
-  webhookSigning: () => boolean
+  webhookSigning: () => Promise<boolean>
   /** Unfinished jobs: held by a runner, and waiting. */
-  queueCounts: () => { running: number; waiting: number }
+  queueCounts: () => Promise<{ running: number; waiting: number }>
   /** `--cors-origin`: when given, it beats the setting. */
   cliCorsOrigins?: readonly string[]
   /** Called once a new AI-content engine was chosen, so the next job uses it. */
-  aiContentEngineChanged: () => void
+  aiContentEngineChanged: () => Promise<void>
 }
 
 function portOf(url: string): number {
@@ -60,25 +60,26 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
   })
 
   /** The agent with its tools as stored (write-only on /v1; the UI's editor shows them). */
-  const withTools = <A extends { id: string }>(agent: A) => {
-    const tools = store.voiceAgents.findInProject(agent.id, caller.projectId)?.tools
+  const withTools = async <A extends { id: string }>(agentOrPromise: A | Promise<A>) => {
+    const agent = await agentOrPromise
+    const tools = (await store.voiceAgents.findInProject(agent.id, caller.projectId))?.tools
     return { ...agent, tools: { genderDetection: tools?.genderDetection ?? false, smartCallEnd: tools?.smartCallEnd ?? false } }
   }
 
-  const settings = () => ({
+  const settings = async () => ({
     port: portOf(context.baseUrl()),
     dataDir: deps.dataDir,
-    aiContent: aiContentSettingView(readAiContentSetting(store)),
-    webhookSigning: deps.webhookSigning(),
+    aiContent: aiContentSettingView(await readAiContentSetting(store)),
+    webhookSigning: await deps.webhookSigning(),
     tts: { engine: 'espeak-ng' as const },
-    cors: (({ origins, source }) => ({ origins: [...origins], source }))(effectiveCorsOrigins(store, deps.cliCorsOrigins)),
+    cors: (({ origins, source }) => ({ origins: [...origins], source }))(await effectiveCorsOrigins(store, deps.cliCorsOrigins)),
   })
 
   return {
-    'service.info': () => {
-      const appKeyId = appKeyIdOf(store)
-      const usable = listApiKeys(context, caller.projectId).find((key) => !key.revokedAt && key.id !== appKeyId)
-      const { running, waiting } = deps.queueCounts()
+    'service.info': async () => {
+      const appKeyId = await appKeyIdOf(store)
+      const usable = (await listApiKeys(context, caller.projectId)).find((key) => !key.revokedAt && key.id !== appKeyId)
+      const { running, waiting } = await deps.queueCounts()
       return {
         url: context.baseUrl(),
         version: deps.version,
@@ -97,9 +98,9 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
 
     'templates.list': () => listTemplates(context),
 
-    'agents.list': (input) => {
-      const page = listVoiceAgents(context, caller, input)
-      return { ...page, agents: page.agents.map(withTools) }
+    'agents.list': async (input) => {
+      const page = await listVoiceAgents(context, caller, input)
+      return { ...page, agents: await Promise.all(page.agents.map(withTools)) }
     },
     'agents.get': (input) => withTools(getVoiceAgent(context, caller, input.id)),
     'agents.create': (input) => withTools(createVoiceAgent(context, caller, input)),
@@ -115,8 +116,8 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'numbers.delete': (input) => deletePhoneNumber(context, caller, input.id),
 
     'jobs.list': (input) => listJobs(context, caller, caller.projectId, input),
-    'jobs.get': (input) => {
-      const { previewUrl, data } = getJob(context, caller, input.id)
+    'jobs.get': async (input) => {
+      const { previewUrl, data } = await getJob(context, caller, input.id)
       return { previewUrl, job: data }
     },
     'jobs.createTts': (input) => createTextToSpeechJob(context, caller, input),
@@ -128,29 +129,29 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'webhooks.get': (input) => getDelivery(context, caller, input.id),
     'webhooks.redeliver': (input) => redeliver(context, caller, input.id),
 
-    'keys.list': () => {
-      const appKeyId = appKeyIdOf(store)
-      return listApiKeys(context, caller.projectId).map((record) => toKeyInfo(record, appKeyId))
+    'keys.list': async () => {
+      const appKeyId = await appKeyIdOf(store)
+      return (await listApiKeys(context, caller.projectId)).map((record) => toKeyInfo(record, appKeyId))
     },
-    'keys.create': (input) => {
-      const { record, key } = createApiKey(context, caller.projectId, input.name)
-      return { key, info: toKeyInfo(record, appKeyIdOf(store)) }
+    'keys.create': async (input) => {
+      const { record, key } = await createApiKey(context, caller.projectId, input.name)
+      return { key, info: toKeyInfo(record, await appKeyIdOf(store)) }
     },
-    'keys.revoke': (input) => {
-      revokeApiKey(context, input.id, caller.projectId)
-      const record = store.accounts.findKey(input.id)
+    'keys.revoke': async (input) => {
+      await revokeApiKey(context, input.id, caller.projectId)
+      const record = await store.accounts.findKey(input.id)
       if (!record) throw new ServiceError('NOT_FOUND', `No API key with id ${JSON.stringify(input.id)} in this project`)
-      return toKeyInfo(record, appKeyIdOf(store))
+      return toKeyInfo(record, await appKeyIdOf(store))
     },
 
     'settings.get': () => settings(),
-    'settings.setAiEngine': (input) => {
-      saveAiContentSetting(store, context.secrets, input)
-      deps.aiContentEngineChanged()
+    'settings.setAiEngine': async (input) => {
+      await saveAiContentSetting(store, context.secrets, input)
+      await deps.aiContentEngineChanged()
       return settings()
     },
-    'settings.setCorsOrigins': (input) => {
-      saveCorsOrigins(store, input.corsOrigins)
+    'settings.setCorsOrigins': async (input) => {
+      await saveCorsOrigins(store, input.corsOrigins)
       return settings()
     },
   }

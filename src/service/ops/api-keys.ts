@@ -2,8 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { NUL_MESSAGE } from '../../shared/api/common'
 import { holdsNul } from '../../shared/text/control-characters'
-import type { ApiKeyRecord } from '../../store/accounts-repository'
-import type { Store } from '../../store/store'
+import type { ApiKeyRecord } from '../../store/records'
+import type { Repositories, Store } from '../../store/ports'
 import { storageFailureOf } from '../../store/storage-errors'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { ReadCache } from './read-cache'
@@ -72,39 +72,39 @@ export interface Bootstrap {
  * First start: a default project, the local user and one key. With `fixedKey`
  * (VOICEDESK_API_KEY), that exact key exists and is active in the default project.
  */
-export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string, options: { createKey?: boolean } = {}): Bootstrap {
-  return store.transaction(() => {
+export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string, options: { createKey?: boolean } = {}): Promise<Bootstrap> {
+  return store.transaction(async (tx) => {
     const at = now.toISOString()
-    let project = store.accounts.findDefaultProject()
+    let project = await tx.accounts.findDefaultProject()
     if (!project) {
       project = { id: randomUUID(), name: 'Default project', isDefault: true, createdAt: at }
-      store.accounts.insertProject(project)
+      await tx.accounts.insertProject(project)
     }
-    let userId = store.accounts.findLocalUserId()
+    let userId = await tx.accounts.findLocalUserId()
     if (!userId) {
       userId = randomUUID()
-      store.accounts.insertLocalUser(userId, 'Local operator', at)
+      await tx.accounts.insertLocalUser(userId, 'Local operator', at)
     }
     if (fixedKey !== undefined) {
       const problem = fixedApiKeyProblem(fixedKey)
       if (problem) throw new ServiceError('VALIDATION_ERROR', `VOICEDESK_API_KEY ${problem}`)
-      const existing = store.accounts.findKeyByHash(hashApiKey(fixedKey))
+      const existing = await tx.accounts.findKeyByHash(hashApiKey(fixedKey))
       if (!existing) {
-        insertKey(store, project.id, userId, FIXED_KEY_NAME, fixedKey, at)
+        await insertKey(tx, project.id, userId, FIXED_KEY_NAME, fixedKey, at)
       } else if (existing.revokedAt) {
         // The operator asked for this key explicitly; honour it even if it was revoked.
-        store.accounts.restoreKey(existing.id)
+        await tx.accounts.restoreKey(existing.id)
       }
-      return { projectId: project.id, userId, keySource: 'environment', keyHint: keyHint(fixedKey) }
+      return { projectId: project.id, userId, keySource: 'environment' as const, keyHint: keyHint(fixedKey) }
     }
     // The app's own key cannot be used over HTTP, so it does not count as a key the operator has.
-    const appKeyId = appKeyIdOf(store)
-    const keys = store.accounts.listKeys(project.id).filter((key) => !key.revokedAt && key.id !== appKeyId)
-    if (keys.length > 0) return { projectId: project.id, userId, keySource: 'existing', keyHint: keys[0]!.keyHint }
-    if (options.createKey === false) return { projectId: project.id, userId, keySource: 'existing', keyHint: '' }
+    const appKeyId = await appKeyIdOf(tx)
+    const keys = (await tx.accounts.listKeys(project.id)).filter((key) => !key.revokedAt && key.id !== appKeyId)
+    if (keys.length > 0) return { projectId: project.id, userId, keySource: 'existing' as const, keyHint: keys[0]!.keyHint }
+    if (options.createKey === false) return { projectId: project.id, userId, keySource: 'existing' as const, keyHint: '' }
     const key = generateApiKey()
-    insertKey(store, project.id, userId, 'Default key', key, at)
-    return { projectId: project.id, userId, createdKey: key, keySource: 'created', keyHint: keyHint(key) }
+    await insertKey(tx, project.id, userId, 'Default key', key, at)
+    return { projectId: project.id, userId, createdKey: key, keySource: 'created' as const, keyHint: keyHint(key) }
   })
 }
 
@@ -124,51 +124,55 @@ export interface Sealer {
  * Its secret waits, sealed like every other secret, in the settings; the first use ends that.
  * Returns the bootstrap to show, with the key filled in while it is still unused.
  */
-export function firstKeyToShow(store: Store, secrets: Sealer, bootstrap: Bootstrap): Bootstrap {
+export async function firstKeyToShow(store: Store, secrets: Sealer, bootstrap: Bootstrap): Promise<Bootstrap> {
   if (bootstrap.keySource === 'created' && bootstrap.createdKey !== undefined) {
-    const record = store.accounts.findKeyByHash(hashApiKey(bootstrap.createdKey))
-    if (record) store.settings.set(UNUSED_FIRST_KEY_SETTING, { id: record.id, sealed: secrets.encrypt(bootstrap.createdKey) })
+    const record = await store.accounts.findKeyByHash(hashApiKey(bootstrap.createdKey))
+    if (record) await store.settings.set(UNUSED_FIRST_KEY_SETTING, { id: record.id, sealed: secrets.encrypt(bootstrap.createdKey) })
     return bootstrap
   }
-  const waiting = store.settings.get(UNUSED_FIRST_KEY_SETTING, UnusedFirstKeySchema)
+  const waiting = await store.settings.get(UNUSED_FIRST_KEY_SETTING, UnusedFirstKeySchema)
   if (!waiting) return bootstrap
-  const record = store.accounts.findKey(waiting.id)
+  const record = await store.accounts.findKey(waiting.id)
   if (!record || record.revokedAt || record.lastUsedAt) {
-    store.settings.delete(UNUSED_FIRST_KEY_SETTING)
+    await store.settings.delete(UNUSED_FIRST_KEY_SETTING)
     return bootstrap
   }
   if (bootstrap.keySource === 'environment') return bootstrap
   return { ...bootstrap, keySource: 'unused', createdKey: secrets.decrypt(waiting.sealed), keyHint: record.keyHint }
 }
 
-function insertKey(store: Store, projectId: string, userId: string, name: string, key: string, at: string): ApiKeyRecord {
+async function insertKey(repositories: Repositories, projectId: string, userId: string, name: string, key: string, at: string): Promise<ApiKeyRecord> {
   const record = { id: randomUUID(), projectId, userId, name, keyHash: hashApiKey(key), keyHint: keyHint(key), createdAt: at }
-  store.accounts.insertKey(record)
+  await repositories.accounts.insertKey(record)
   return { ...record, lastUsedAt: null, revokedAt: null }
 }
 
 /** Creates a key; the full key is in the answer and nowhere else, ever again. */
-export function createApiKey(context: AccountsContext, projectId: string, name: string): { record: ApiKeyRecord; key: string } {
+export function createApiKey(context: AccountsContext, projectId: string, name: string): Promise<{ record: ApiKeyRecord; key: string }> {
+  return createApiKeyWith(context.store, context, projectId, name)
+}
+
+async function createApiKeyWith(repositories: Repositories, context: AccountsContext, projectId: string, name: string): Promise<{ record: ApiKeyRecord; key: string }> {
   // The /v1 and IPC schemas refuse it already; the CLI's --name comes straight here.
   if (holdsNul(name)) throw invalid('name', NUL_MESSAGE)
-  const project = context.store.accounts.findProject(projectId)
+  const project = await repositories.accounts.findProject(projectId)
   if (!project) throw new ServiceError('NOT_FOUND', `No project with id ${JSON.stringify(projectId)}`)
-  const userId = context.store.accounts.findLocalUserId()
+  const userId = await repositories.accounts.findLocalUserId()
   if (!userId) throw new Error('The local user is missing: bootstrapAccounts must run first')
   const key = generateApiKey()
-  return { record: insertKey(context.store, projectId, userId, name, key, timestamp(context)), key }
+  return { record: await insertKey(repositories, projectId, userId, name, key, timestamp(context)), key }
 }
 
 /** Creates a project with its first key (for a second workspace, or to test isolation). */
-export function createProject(context: AccountsContext, name: string): { projectId: string; key: string } {
-  return context.store.transaction(() => {
+export function createProject(context: AccountsContext, name: string): Promise<{ projectId: string; key: string }> {
+  return context.store.transaction(async (tx) => {
     const projectId = randomUUID()
-    context.store.accounts.insertProject({ id: projectId, name, isDefault: false, createdAt: timestamp(context) })
-    return { projectId, key: createApiKey(context, projectId, 'Default key').key }
+    await tx.accounts.insertProject({ id: projectId, name, isDefault: false, createdAt: timestamp(context) })
+    return { projectId, key: (await createApiKeyWith(tx, context, projectId, 'Default key')).key }
   })
 }
 
-export function listApiKeys(context: AccountsContext, projectId: string): ApiKeyRecord[] {
+export function listApiKeys(context: AccountsContext, projectId: string): Promise<ApiKeyRecord[]> {
   return context.store.accounts.listKeys(projectId)
 }
 
@@ -176,14 +180,14 @@ export function listApiKeys(context: AccountsContext, projectId: string): ApiKey
  * Revokes a key. With `projectId`, a key of another project is unknown (NOT_FOUND). The app's
  * own key is refused (CONFLICT): the operator UI acts with it, and it works nowhere else.
  */
-export function revokeApiKey(context: AccountsContext, apiKeyId: string, projectId?: string): void {
-  if (projectId !== undefined && context.store.accounts.findKey(apiKeyId)?.projectId !== projectId) {
+export async function revokeApiKey(context: AccountsContext, apiKeyId: string, projectId?: string): Promise<void> {
+  if (projectId !== undefined && (await context.store.accounts.findKey(apiKeyId))?.projectId !== projectId) {
     throw new ServiceError('NOT_FOUND', `No API key with id ${JSON.stringify(apiKeyId)} in this project`)
   }
-  if (apiKeyId === appKeyIdOf(context.store)) {
+  if (apiKeyId === (await appKeyIdOf(context.store))) {
     throw new ServiceError('CONFLICT', 'This is the key the VoiceDesk app itself acts with; it cannot be revoked')
   }
-  if (!context.store.accounts.revokeKey(apiKeyId, timestamp(context))) {
+  if (!(await context.store.accounts.revokeKey(apiKeyId, timestamp(context)))) {
     throw new ServiceError('NOT_FOUND', `No active API key with id ${JSON.stringify(apiKeyId)}`)
   }
 }
@@ -194,8 +198,8 @@ const AppKeySettingSchema = z.object({ id: z.string() })
 export const APP_KEY_NAME = 'VoiceDesk app'
 
 /** The id of the app's own key record, once ensureAppIdentity made it. */
-export function appKeyIdOf(store: Store): string | undefined {
-  return store.settings.get(APP_KEY_SETTING, AppKeySettingSchema)?.id
+export async function appKeyIdOf(repositories: Repositories): Promise<string | undefined> {
+  return (await repositories.settings.get(APP_KEY_SETTING, AppKeySettingSchema))?.id
 }
 
 /**
@@ -206,15 +210,15 @@ export function appKeyIdOf(store: Store): string | undefined {
  * authorised by its transport instead (Electron IPC, or the per-start UI token).
  * Made on the first start that needs it, and again should its record ever be revoked.
  */
-export function ensureAppIdentity(store: Store, now: Date, bootstrap: Pick<Bootstrap, 'projectId' | 'userId'>): Caller {
-  return store.transaction(() => {
-    const id = appKeyIdOf(store)
-    const existing = id === undefined ? undefined : store.accounts.findKey(id)
+export function ensureAppIdentity(store: Store, now: Date, bootstrap: Pick<Bootstrap, 'projectId' | 'userId'>): Promise<Caller> {
+  return store.transaction(async (tx) => {
+    const id = await appKeyIdOf(tx)
+    const existing = id === undefined ? undefined : await tx.accounts.findKey(id)
     if (existing && !existing.revokedAt && existing.projectId === bootstrap.projectId) {
       return { apiKeyId: existing.id, projectId: existing.projectId, userId: existing.userId }
     }
-    const record = insertKey(store, bootstrap.projectId, bootstrap.userId, APP_KEY_NAME, generateApiKey(), now.toISOString())
-    store.settings.set(APP_KEY_SETTING, { id: record.id })
+    const record = await insertKey(tx, bootstrap.projectId, bootstrap.userId, APP_KEY_NAME, generateApiKey(), now.toISOString())
+    await tx.settings.set(APP_KEY_SETTING, { id: record.id })
     return { apiKeyId: record.id, projectId: record.projectId, userId: record.userId }
   })
 }
@@ -224,17 +228,21 @@ export class ApiKeyAuthenticator {
   private readonly lastTouched = new Map<string, number>()
   private readonly callers: ReadCache<Caller>
 
-  constructor(private readonly context: AccountsContext) {
+  constructor(
+    private readonly context: AccountsContext,
+    /** A failed touch that is VoiceDesk's fault, for the log. */
+    private readonly onFault: (error: unknown) => void,
+  ) {
     this.callers = new ReadCache(() => context.store.changeVersion(), 1_000)
   }
 
   /** `Token <key>` (the seed) or `Bearer <key>`; anything else is undefined, never a throw. */
-  authenticate(header: string | undefined): Caller | undefined {
+  async authenticate(header: string | undefined): Promise<Caller | undefined> {
     if (!header) return undefined
     const match = /^(?:Token|Bearer) +(\S+)\s*$/i.exec(header)
     if (!match) return undefined
     const key = match[1]!
-    const caller = this.callers.get(key, () => this.context.store.accounts.findActiveKeyByHash(hashApiKey(key)))
+    const caller = this.callers.peek(key) ?? (await this.callers.get(key, () => this.context.store.accounts.findActiveKeyByHash(hashApiKey(key))))
     if (caller) this.touch(caller.apiKeyId)
     return caller
   }
@@ -244,12 +252,11 @@ export class ApiKeyAuthenticator {
     const last = this.lastTouched.get(apiKeyId) ?? 0
     if (now.getTime() - last < TOUCH_INTERVAL_MS) return
     this.lastTouched.set(apiKeyId, now.getTime())
-    try {
-      this.context.store.accounts.touchKey(apiKeyId, now.toISOString())
-    } catch (error) {
-      // Bookkeeping, not the request: a full disk or another process's write lock must not
-      // fail a read. The next touch, a minute on, tries again.
-      if (storageFailureOf(error) === undefined) throw error
-    }
+    // Bookkeeping, not the request: it is not waited for, and a full disk or another process's
+    // write lock must not fail a read (the next touch, a minute on, tries again). Anything
+    // else is a fault for the log.
+    this.context.store.accounts.touchKey(apiKeyId, now.toISOString()).catch((error: unknown) => {
+      if (storageFailureOf(error) === undefined) this.onFault(error)
+    })
   }
 }

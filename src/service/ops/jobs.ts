@@ -14,7 +14,7 @@ import {
 import { JobErrorCodeSchema, type JobErrorCode } from '../../shared/api/job-error-codes'
 import { findVoice } from '../../shared/voices'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
-import { searchWords, type JobRecord } from '../../store/jobs-repository'
+import { searchWords, type JobRecord } from '../../store/records'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { aiContentCost, ttsCost } from './prices'
 import { notFound, ServiceError } from './service-error'
@@ -183,7 +183,7 @@ function baseRecord(context: OpsContext, caller: Caller, at: string): Omit<JobRe
 }
 
 /** Queues a TTS job; the runner writes its audio. The media URL is known (and fixed) at once. */
-export function createTextToSpeechJob(context: OpsContext, caller: Caller, body: TextToSpeechBody): TtsJob {
+export async function createTextToSpeechJob(context: OpsContext, caller: Caller, body: TextToSpeechBody): Promise<TtsJob> {
   if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'webhookUrl')
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),
@@ -199,20 +199,20 @@ export function createTextToSpeechJob(context: OpsContext, caller: Caller, body:
     mediaFile: `${unguessable()}.wav`,
     totalCost: ttsCost(body.text),
   }
-  context.store.jobs.insert(record)
+  await context.store.jobs.insert(record)
   context.jobEnqueued(record)
   return toTtsJobDto(context, record)
 }
 
-function requireJob(context: OpsContext, caller: Caller, id: string): JobRecord {
-  const record = context.store.jobs.findInProject(id, caller.projectId)
+async function requireJob(context: OpsContext, caller: Caller, id: string): Promise<JobRecord> {
+  const record = await context.store.jobs.findInProject(id, caller.projectId)
   if (!record) throw notFound('job', id)
   return record
 }
 
 /** Queues AI content from a finished job that carries text (a transcript, a translation, a TTS text). */
-export function createAiContentJob(context: OpsContext, caller: Caller, sourceId: string, body: AiContentBody): AiContentJob {
-  const source = requireJob(context, caller, sourceId)
+export async function createAiContentJob(context: OpsContext, caller: Caller, sourceId: string, body: AiContentBody): Promise<AiContentJob> {
+  const source = await requireJob(context, caller, sourceId)
   if (!TEXT_JOB_TYPES.includes(source.type)) {
     throw new ServiceError('CONFLICT', `Job ${sourceId} is ${source.type}; AI content needs a TRANSCRIPTION, TRANSLATION or TTS job`)
   }
@@ -230,15 +230,15 @@ export function createAiContentJob(context: OpsContext, caller: Caller, sourceId
     relevantJobId: source.id,
     totalCost: aiContentCost(body.aiParts.length),
   }
-  context.store.jobs.insert(record)
+  await context.store.jobs.insert(record)
   context.jobEnqueued(record)
   return toAiContentJobDto(context, record)
 }
 
 /** An AI-content job by its id, or the newest one made from a source job's id. */
-export function getAiContentJob(context: OpsContext, caller: Caller, jobId: string): AiContentJob {
-  const record = context.store.jobs.findInProject(jobId, caller.projectId)
-  const aiJob = record?.type === 'AI_CONTENT' ? record : context.store.jobs.newestFromSource(jobId, caller.projectId)
+export async function getAiContentJob(context: OpsContext, caller: Caller, jobId: string): Promise<AiContentJob> {
+  const record = await context.store.jobs.findInProject(jobId, caller.projectId)
+  const aiJob = record?.type === 'AI_CONTENT' ? record : await context.store.jobs.newestFromSource(jobId, caller.projectId)
   if (!aiJob) {
     throw record ? new ServiceError('NOT_FOUND', `No AI-content job was made from job ${JSON.stringify(jobId)}`) : notFound('job', jobId)
   }
@@ -246,17 +246,22 @@ export function getAiContentJob(context: OpsContext, caller: Caller, jobId: stri
 }
 
 /** `GET /v1/jobs?jobId=`: the seed's one answer without `success`. */
-export function getJob(context: OpsContext, caller: Caller, jobId: string): { message: string; previewUrl: string; data: Job } {
-  const record = requireJob(context, caller, jobId)
+export async function getJob(context: OpsContext, caller: Caller, jobId: string): Promise<{ message: string; previewUrl: string; data: Job }> {
+  const record = await requireJob(context, caller, jobId)
   return { message: 'Success', previewUrl: previewUrlOf(context, record), data: toJobDto(context, record) }
 }
 
-function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<string, string>): JobListItem {
-  let keyHint = keyHints.get(record.apiKeyId)
-  if (keyHint === undefined) {
-    keyHint = context.store.accounts.findKey(record.apiKeyId)?.keyHint ?? '****'
-    keyHints.set(record.apiKeyId, keyHint)
+/** The hints of the keys that made `records`, each key read once. */
+async function keyHintsOf(context: OpsContext, records: JobRecord[]): Promise<Map<string, string>> {
+  const hints = new Map<string, string>()
+  for (const apiKeyId of new Set(records.map((record) => record.apiKeyId))) {
+    hints.set(apiKeyId, (await context.store.accounts.findKey(apiKeyId))?.keyHint ?? '****')
   }
+  return hints
+}
+
+function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<string, string>): JobListItem {
+  const keyHint = keyHints.get(record.apiKeyId) ?? '****'
   const mediaUrl = mediaUrlOf(context, record)
   return {
     id: record.id,
@@ -301,7 +306,7 @@ export function jobPageOf(body: ListJobsBody, query: OffsetPaging = {}): { limit
 }
 
 /** `POST /v1/jobs/all?projectId=`: a page of the caller's jobs, with the contract's filters and order. */
-export function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody, queryPaging: OffsetPaging = {}) {
+export async function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody, queryPaging: OffsetPaging = {}) {
   if (projectId !== caller.projectId) {
     throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [{ path: 'projectId', message: 'Not the key’s project' }])
   }
@@ -311,10 +316,10 @@ export function listJobs(context: OpsContext, caller: Caller, projectId: string,
   const words = search && !byId ? searchWords(search) : undefined
   if (words?.length === 0 || (body?.search !== undefined && holdsControlCharacter(body.search))) {
     // Only punctuation, or a control character (see control-characters.ts): nothing can match it.
-    const { total } = context.store.jobs.list(caller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 })
+    const { total } = await context.store.jobs.list(caller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 })
     return { jobs: [], total, filtered: 0 }
   }
-  const { records, total, filtered } = context.store.jobs.list(caller.projectId, {
+  const { records, total, filtered } = await context.store.jobs.list(caller.projectId, {
     status: body?.status,
     type: body?.type,
     id: byId,
@@ -324,7 +329,7 @@ export function listJobs(context: OpsContext, caller: Caller, projectId: string,
     limit,
     offset,
   })
-  const keyHints = new Map<string, string>()
+  const keyHints = await keyHintsOf(context, records)
   return { jobs: records.map((record) => toJobListItem(context, record, keyHints)), total, filtered }
 }
 
@@ -336,8 +341,8 @@ const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT']
  * title, webhook and its auth, AI parts and source job). A copy: the failed job's record and
  * its webhook deliveries stay as they were. Paths of refusals are relative to `{ jobId }`.
  */
-export function retryJob(context: OpsContext, caller: Caller, jobId: string): Job {
-  const failed = requireJob(context, caller, jobId)
+export async function retryJob(context: OpsContext, caller: Caller, jobId: string): Promise<Job> {
+  const failed = await requireJob(context, caller, jobId)
   if (failed.status !== 'FAILED') {
     const message = `Job ${jobId} is ${failed.status}; only a FAILED job can be retried`
     throw new ServiceError('CONFLICT', message, [{ path: 'jobId', message: 'Not a FAILED job' }])
@@ -369,7 +374,7 @@ export function retryJob(context: OpsContext, caller: Caller, jobId: string): Jo
     failed.type === 'TTS'
       ? { ...base, ...copied, type: 'TTS', ...JOB_MODELS.TTS, mediaFile: `${unguessable()}.wav`, totalCost: ttsCost(failed.text ?? '') }
       : { ...base, ...copied, type: 'AI_CONTENT', ...context.aiContentModel(), totalCost: aiContentCost(failed.aiParts?.length ?? 0) }
-  context.store.jobs.insert(record)
+  await context.store.jobs.insert(record)
   context.jobEnqueued(record)
   return toJobDto(context, record)
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { isPossiblePhoneNumber } from 'libphonenumber-js/min'
 import type { AddPhoneNumberBody, AssignNumberBody, ListPhoneNumbersQuery, PhoneNumber, UnassignNumberBody } from '../../shared/api/phone-numbers'
-import type { PhoneNumberView } from '../../store/phone-numbers-repository'
+import { isUniqueViolation } from '../../store/constraint-errors'
+import type { Repositories } from '../../store/ports'
+import type { PhoneNumberView } from '../../store/records'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { invalid, notFound, ServiceError } from './service-error'
 
@@ -32,50 +34,56 @@ function requirePossibleNumber(number: string): void {
   }
 }
 
-export function addPhoneNumber(context: OpsContext, caller: Caller, body: AddPhoneNumberBody): PhoneNumber {
+export async function addPhoneNumber(context: OpsContext, caller: Caller, body: AddPhoneNumberBody): Promise<PhoneNumber> {
   requirePossibleNumber(body.phoneNumber)
-  return context.store.transaction(() => {
-    if (context.store.phoneNumbers.findByNumber(body.phoneNumber, caller.projectId)) {
-      throw new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [{ path: 'phoneNumber', message: 'Already registered' }])
-    }
-    const at = timestamp(context)
-    const id = randomUUID()
-    context.store.phoneNumbers.insert({
-      id,
-      projectId: caller.projectId,
-      apiKeyId: caller.apiKeyId,
-      userId: caller.userId,
-      number: body.phoneNumber,
-      label: body.label,
-      type: body.type,
-      providerAccountSid: body.providerAccountSid,
-      providerAuthToken: context.secrets.encrypt(body.providerAuthToken),
-      voiceAgentId: null,
-      createdAt: at,
-      updatedAt: at,
+  const alreadyRegistered = () =>
+    new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [{ path: 'phoneNumber', message: 'Already registered' }])
+  try {
+    return await context.store.transaction(async (tx) => {
+      if (await tx.phoneNumbers.findByNumber(body.phoneNumber, caller.projectId)) throw alreadyRegistered()
+      const at = timestamp(context)
+      const id = randomUUID()
+      await tx.phoneNumbers.insert({
+        id,
+        projectId: caller.projectId,
+        apiKeyId: caller.apiKeyId,
+        userId: caller.userId,
+        number: body.phoneNumber,
+        label: body.label,
+        type: body.type,
+        providerAccountSid: body.providerAccountSid,
+        providerAuthToken: context.secrets.encrypt(body.providerAuthToken),
+        voiceAgentId: null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      return toPhoneNumberDto(context, (await tx.phoneNumbers.findInProject(id, caller.projectId))!)
     })
-    return toPhoneNumberDto(context, context.store.phoneNumbers.findInProject(id, caller.projectId)!)
-  })
+  } catch (error) {
+    // Two adds of one number at once (two instances on PostgreSQL): the second meets the unique index.
+    if (isUniqueViolation(error)) throw alreadyRegistered()
+    throw error
+  }
 }
 
-function requireNumberById(context: OpsContext, caller: Caller, id: string): PhoneNumberView {
-  const view = context.store.phoneNumbers.findInProject(id, caller.projectId)
+async function requireNumberById(context: OpsContext, caller: Caller, id: string): Promise<PhoneNumberView> {
+  const view = await context.store.phoneNumbers.findInProject(id, caller.projectId)
   if (!view) throw notFound('phone number', id)
   return view
 }
 
-function requireNumber(context: OpsContext, caller: Caller, number: string): PhoneNumberView {
-  const view = context.store.phoneNumbers.findByNumber(number, caller.projectId)
+async function requireNumber(repositories: Repositories, caller: Caller, number: string): Promise<PhoneNumberView> {
+  const view = await repositories.phoneNumbers.findByNumber(number, caller.projectId)
   if (!view) throw new ServiceError('NOT_FOUND', `${number} is not registered in this project`)
   return view
 }
 
-export function getPhoneNumber(context: OpsContext, caller: Caller, id: string): PhoneNumber {
-  return toPhoneNumberDto(context, requireNumberById(context, caller, id))
+export async function getPhoneNumber(context: OpsContext, caller: Caller, id: string): Promise<PhoneNumber> {
+  return toPhoneNumberDto(context, await requireNumberById(context, caller, id))
 }
 
-export function listPhoneNumbers(context: OpsContext, caller: Caller, query: ListPhoneNumbersQuery) {
-  const { records, total, filtered } = context.store.phoneNumbers.list(
+export async function listPhoneNumbers(context: OpsContext, caller: Caller, query: ListPhoneNumbersQuery) {
+  const { records, total, filtered } = await context.store.phoneNumbers.list(
     caller.projectId,
     { search: query.search || undefined, voiceAgentId: query.voiceAgentId || undefined },
     query.take,
@@ -85,25 +93,25 @@ export function listPhoneNumbers(context: OpsContext, caller: Caller, query: Lis
 }
 
 /** Assigns a number to an agent. Already on that agent: unchanged. On another agent: it moves. */
-export function assignPhoneNumber(context: OpsContext, caller: Caller, body: AssignNumberBody): PhoneNumber {
-  return context.store.transaction(() => {
-    if (!context.store.voiceAgents.findInProject(body.voiceAgentId, caller.projectId)) throw notFound('voice agent', body.voiceAgentId)
-    const view = requireNumber(context, caller, body.phoneNumber)
-    if (view.voiceAgentId !== body.voiceAgentId) context.store.phoneNumbers.setAgent(view.id, body.voiceAgentId, timestamp(context))
-    return toPhoneNumberDto(context, context.store.phoneNumbers.findInProject(view.id, caller.projectId)!)
+export function assignPhoneNumber(context: OpsContext, caller: Caller, body: AssignNumberBody): Promise<PhoneNumber> {
+  return context.store.transaction(async (tx) => {
+    if (!(await tx.voiceAgents.findInProject(body.voiceAgentId, caller.projectId))) throw notFound('voice agent', body.voiceAgentId)
+    const view = await requireNumber(tx, caller, body.phoneNumber)
+    if (view.voiceAgentId !== body.voiceAgentId) await tx.phoneNumbers.setAgent(view.id, body.voiceAgentId, timestamp(context))
+    return toPhoneNumberDto(context, (await tx.phoneNumbers.findInProject(view.id, caller.projectId))!)
   })
 }
 
 /** Takes a number off its agent. A number that is not assigned is answered unchanged. */
-export function unassignPhoneNumber(context: OpsContext, caller: Caller, body: UnassignNumberBody): PhoneNumber {
-  return context.store.transaction(() => {
-    const view = requireNumber(context, caller, body.phoneNumber)
-    if (view.voiceAgentId !== null) context.store.phoneNumbers.setAgent(view.id, null, timestamp(context))
-    return toPhoneNumberDto(context, context.store.phoneNumbers.findInProject(view.id, caller.projectId)!)
+export function unassignPhoneNumber(context: OpsContext, caller: Caller, body: UnassignNumberBody): Promise<PhoneNumber> {
+  return context.store.transaction(async (tx) => {
+    const view = await requireNumber(tx, caller, body.phoneNumber)
+    if (view.voiceAgentId !== null) await tx.phoneNumbers.setAgent(view.id, null, timestamp(context))
+    return toPhoneNumberDto(context, (await tx.phoneNumbers.findInProject(view.id, caller.projectId))!)
   })
 }
 
-export function deletePhoneNumber(context: OpsContext, caller: Caller, id: string): { id: string; deleted: true } {
-  if (!context.store.phoneNumbers.remove(id, caller.projectId)) throw notFound('phone number', id)
+export async function deletePhoneNumber(context: OpsContext, caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
+  if (!(await context.store.phoneNumbers.remove(id, caller.projectId))) throw notFound('phone number', id)
   return { id, deleted: true }
 }

@@ -10,8 +10,8 @@ const PERIOD_MS: Record<Exclude<StatisticsPeriod, 'all'>, number> = { day: DAY_M
 const CONVERSATION_TYPE = 'CONVERSATION'
 
 /** `GET /v1/projects/by-api-key`: the calling key's project. */
-export function getCallerProject(context: OpsContext, caller: Caller): Project {
-  const project = context.store.accounts.findProject(caller.projectId)
+export async function getCallerProject(context: OpsContext, caller: Caller): Promise<Project> {
+  const project = await context.store.accounts.findProject(caller.projectId)
   // A key outlives nothing: its project exists while it does. Say so rather than answer a 500.
   if (!project) throw new ServiceError('NOT_FOUND', 'The project of this key no longer exists')
   return { id: project.id, name: project.name, createdAt: project.createdAt }
@@ -27,10 +27,10 @@ function minutesOf(seconds: number): number {
  * rolling window ending now. Jobs count whatever their status; minutes and credits count only
  * COMPLETED jobs (work that was done).
  */
-export function statisticsNumbers(context: OpsContext, caller: Caller, period: StatisticsPeriod): StatisticsNumbers {
+export async function statisticsNumbers(context: OpsContext, caller: Caller, period: StatisticsPeriod): Promise<StatisticsNumbers> {
   const now = context.now()
   const from = period === 'all' ? null : new Date(now.getTime() - PERIOD_MS[period]).toISOString()
-  const rows = context.store.jobs.statistics(caller.projectId, from ?? '')
+  const rows = await context.store.jobs.statistics(caller.projectId, from ?? '')
   const empty = () => ({ jobs: 0, seconds: 0, cost: 0 })
   const byType = Object.fromEntries(JOB_TYPES.map((type) => [type, empty()])) as Record<(typeof JOB_TYPES)[number], ReturnType<typeof empty>>
   const jobsByStatus = Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])) as Record<(typeof JOB_STATUSES)[number], number>

@@ -13,16 +13,25 @@ export class ReadCache<V> {
     private readonly maxEntries = 10_000,
   ) {}
 
-  get(key: string, read: () => V | undefined): V | undefined {
+  /** The value while it is still current, without a read (no await on the hot path). */
+  peek(key: string): V | undefined {
     const version = this.currentVersion()
     if (version !== this.version) {
       this.entries.clear()
       this.version = version
+      return undefined
     }
-    const hit = this.entries.get(key)
+    return this.entries.get(key)
+  }
+
+  /** The value, read (and remembered) when it is not current. */
+  async get(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
+    const hit = this.peek(key)
     if (hit !== undefined) return hit
-    const value = read()
-    if (value !== undefined) {
+    // The version before the read: a write during the read leaves a value that the next peek drops.
+    const version = this.version
+    const value = await read()
+    if (value !== undefined && version === this.version) {
       if (this.entries.size >= this.maxEntries) this.entries.clear()
       this.entries.set(key, value)
     }

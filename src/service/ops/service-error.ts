@@ -47,9 +47,9 @@ export function withDetailPaths(error: ServiceError, pathOf: (path: string) => s
  * Runs a use case on `field` of a larger input (the IPC `agents.update` passes its `changes`),
  * so a refusal names `field.x` rather than `x`.
  */
-export function underField<T>(field: string, useCase: () => T): T {
+export async function underField<T>(field: string, useCase: () => Promise<T>): Promise<T> {
   try {
-    return useCase()
+    return await useCase()
   } catch (error) {
     if (error instanceof ServiceError) throw withDetailPaths(error, (path) => joinPath(field, path), 'Invalid request')
     throw error

@@ -12,7 +12,8 @@ import {
 } from '../../shared/api/voice-agents'
 import { ok } from '../../shared/api/common'
 import { defaultVoiceFor, findVoice } from '../../shared/voices'
-import type { VoiceAgentRecord } from '../../store/voice-agents-repository'
+import type { Repositories } from '../../store/ports'
+import type { VoiceAgentRecord } from '../../store/records'
 import { templateAgentSettings } from '../templates-catalogue'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { notFound } from './service-error'
@@ -90,7 +91,7 @@ function applyChanges(context: OpsContext, record: VoiceAgentRecord, changes: Up
   return next
 }
 
-export function createVoiceAgent(context: OpsContext, caller: Caller, body: CreateVoiceAgentBody): VoiceAgent {
+export async function createVoiceAgent(context: OpsContext, caller: Caller, body: CreateVoiceAgentBody): Promise<VoiceAgent> {
   const at = timestamp(context)
   const lang = body.lang ?? 'en'
   const base: VoiceAgentRecord = {
@@ -119,18 +120,18 @@ export function createVoiceAgent(context: OpsContext, caller: Caller, body: Crea
     updatedAt: at,
   }
   const record = applyChanges(context, base, body)
-  context.store.voiceAgents.insert(record)
+  await context.store.voiceAgents.insert(record)
   return toVoiceAgentDto(context, record)
 }
 
-function requireAgent(context: OpsContext, caller: Caller, id: string): VoiceAgentRecord {
-  const record = context.store.voiceAgents.findInProject(id, caller.projectId)
+async function requireAgent(repositories: Repositories, caller: Caller, id: string): Promise<VoiceAgentRecord> {
+  const record = await repositories.voiceAgents.findInProject(id, caller.projectId)
   if (!record) throw notFound('voice agent', id)
   return record
 }
 
-export function getVoiceAgent(context: OpsContext, caller: Caller, id: string): VoiceAgent {
-  return toVoiceAgentDto(context, requireAgent(context, caller, id))
+export async function getVoiceAgent(context: OpsContext, caller: Caller, id: string): Promise<VoiceAgent> {
+  return toVoiceAgentDto(context, await requireAgent(context.store, caller, id))
 }
 
 /**
@@ -138,26 +139,29 @@ export function getVoiceAgent(context: OpsContext, caller: Caller, id: string): 
  * bytes, from the read cache. Serializing and encoding the agent again would cost more
  * than all the rest of the request.
  */
-export function getVoiceAgentEnvelopeBytes(context: OpsContext, caller: Caller, id: string): Buffer {
-  const bytes = context.agentEnvelopes.get(`${caller.projectId}:${id}`, () => {
-    const record = context.store.voiceAgents.findInProject(id, caller.projectId)
-    return record && Buffer.from(JSON.stringify(ok(toVoiceAgentDto(context, record))))
-  })
+export async function getVoiceAgentEnvelopeBytes(context: OpsContext, caller: Caller, id: string): Promise<Buffer> {
+  const key = `${caller.projectId}:${id}`
+  const bytes =
+    context.agentEnvelopes.peek(key) ??
+    (await context.agentEnvelopes.get(key, async () => {
+      const record = await context.store.voiceAgents.findInProject(id, caller.projectId)
+      return record && Buffer.from(JSON.stringify(ok(toVoiceAgentDto(context, record))))
+    }))
   if (bytes === undefined) throw notFound('voice agent', id)
   return bytes
 }
 
-export function updateVoiceAgent(context: OpsContext, caller: Caller, id: string, changes: UpdateVoiceAgentBody): VoiceAgent {
-  return context.store.transaction(() => {
-    const current = requireAgent(context, caller, id)
+export function updateVoiceAgent(context: OpsContext, caller: Caller, id: string, changes: UpdateVoiceAgentBody): Promise<VoiceAgent> {
+  return context.store.transaction(async (tx) => {
+    const current = await requireAgent(tx, caller, id)
     const next = { ...applyChanges(context, current, changes), updatedAt: timestamp(context) }
-    context.store.voiceAgents.replace(next)
+    await tx.voiceAgents.replace(next)
     return toVoiceAgentDto(context, next)
   })
 }
 
-export function listVoiceAgents(context: OpsContext, caller: Caller, query: ListVoiceAgentsQuery) {
-  const { records, total, filtered } = context.store.voiceAgents.list(
+export async function listVoiceAgents(context: OpsContext, caller: Caller, query: ListVoiceAgentsQuery) {
+  const { records, total, filtered } = await context.store.voiceAgents.list(
     caller.projectId,
     { search: query.search || undefined, lang: query.lang },
     query.take,
@@ -167,8 +171,8 @@ export function listVoiceAgents(context: OpsContext, caller: Caller, query: List
 }
 
 /** Deletes an agent; numbers assigned to it become unassigned (they are not deleted). */
-export function deleteVoiceAgent(context: OpsContext, caller: Caller, id: string): { id: string; deleted: true } {
-  if (!context.store.voiceAgents.remove(id, caller.projectId)) throw notFound('voice agent', id)
+export async function deleteVoiceAgent(context: OpsContext, caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
+  if (!(await context.store.voiceAgents.remove(id, caller.projectId))) throw notFound('voice agent', id)
   return { id, deleted: true }
 }
 
@@ -181,7 +185,7 @@ function copyName(name: string, lang: Lang): string {
  * Copies a template or one of the caller's agents: every configurable property, a new id
  * and timestamps, the caller's project, never a template, no phone numbers.
  */
-export function cloneVoiceAgent(context: OpsContext, caller: Caller, sourceId: string, body: CloneVoiceAgentBody): VoiceAgent {
+export async function cloneVoiceAgent(context: OpsContext, caller: Caller, sourceId: string, body: CloneVoiceAgentBody): Promise<VoiceAgent> {
   const at = timestamp(context)
   const template = context.templates.find(sourceId)
   const source: Omit<VoiceAgentRecord, 'id' | 'projectId' | 'apiKeyId' | 'createdAt' | 'updatedAt' | 'sourceId'> | undefined = template
@@ -195,7 +199,7 @@ export function cloneVoiceAgent(context: OpsContext, caller: Caller, sourceId: s
         webhookAuthKey: null,
         webhookAuthSecret: null,
       }
-    : context.store.voiceAgents.findInProject(sourceId, caller.projectId)
+    : await context.store.voiceAgents.findInProject(sourceId, caller.projectId)
   if (!source) throw notFound('voice agent or template', sourceId)
   const record: VoiceAgentRecord = {
     ...source,
@@ -207,7 +211,7 @@ export function cloneVoiceAgent(context: OpsContext, caller: Caller, sourceId: s
     createdAt: at,
     updatedAt: at,
   }
-  context.store.voiceAgents.insert(record)
+  await context.store.voiceAgents.insert(record)
   return toVoiceAgentDto(context, record)
 }
 

@@ -144,7 +144,13 @@ export class SqliteJobsRepository implements JobsRepository {
         WHERE id = ? AND lease_owner = ? AND status = 'PENDING'`),
       leaseOwners: db.prepare(`SELECT DISTINCT lease_owner FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NOT NULL`).pluck(),
       releaseOwner: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = ?`),
-      nextRunAfter: db.prepare(`SELECT min(run_after) FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NULL`).pluck(),
+      // A leased job falls due again when its lease runs out (its worker may have died).
+      nextRunAfter: db
+        .prepare(
+          `SELECT min(CASE WHEN lease_owner IS NULL THEN run_after ELSE max(run_after, lease_expires_at + 1) END)
+            FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING'`,
+        )
+        .pluck(),
       queueCounts: db.prepare(`SELECT count(lease_owner) AS running, count(*) - count(lease_owner) AS waiting
         FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING'`),
       counts: db.prepare('SELECT type, status, count FROM job_counts WHERE project_id = ? AND count > 0'),

@@ -26,7 +26,7 @@ import { AI_PARTS } from '../../../src/shared/api/ai-parts'
 import type { ErrorCode } from '../../../src/shared/api/errors'
 import { AiContentJobEnvelopeSchema, JOB_STATUSES, JOB_TYPES, JobListEnvelopeSchema, SORT_FIELDS, TtsJobEnvelopeSchema, type JobListItem } from '../../../src/shared/api/jobs'
 import { VOICE_IDS } from '../../../src/shared/voices'
-import { searchWords, type JobRecord } from '../../../src/store/jobs-repository'
+import { searchWords, type JobRecord } from '../../../src/store/records'
 import {
   accepted,
   bodyCases,

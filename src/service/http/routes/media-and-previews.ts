@@ -33,9 +33,9 @@ export async function registerMediaAndPreviews(app: FastifyInstance, context: Op
     })
     scope.get('/preview/:token', { schema: { hide: true } }, async (request, reply) => {
       const { token } = request.params as { token: string }
-      const record = context.store.jobs.findByPreviewToken(token)
+      const record = await context.store.jobs.findByPreviewToken(token)
       if (!record) return reply.status(404).send(errorEnvelope('NOT_FOUND', 'No job has this preview'))
-      const source = record.relevantJobId ? context.store.jobs.findById(record.relevantJobId) : undefined
+      const source = record.relevantJobId ? await context.store.jobs.findById(record.relevantJobId) : undefined
       return reply
         .type('text/html; charset=utf-8')
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; media-src 'self'; img-src 'self' data:")

@@ -31,7 +31,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       body: TextToSpeechBodySchema,
       response: { 200: TtsJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
     },
-    handler: async (request) => ok(createTextToSpeechJob(context, callerOf(request), request.body)),
+    handler: async (request) => ok(await createTextToSpeechJob(context, callerOf(request), request.body)),
   })
 
   routes.post('/jobs/ai-content', {
@@ -44,7 +44,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       body: AiContentBodySchema,
       response: { 200: AiContentJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404, 409) },
     },
-    handler: async (request) => ok(createAiContentJob(context, callerOf(request), request.query.jobId, request.body)),
+    handler: async (request) => ok(await createAiContentJob(context, callerOf(request), request.query.jobId, request.body)),
   })
 
   routes.get('/jobs/ai-content', {
@@ -56,7 +56,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       querystring: JobIdQuerySchema,
       response: { 200: AiContentJobEnvelopeSchema, ...errorResponses(400, 404) },
     },
-    handler: async (request) => ok(getAiContentJob(context, callerOf(request), request.query.jobId)),
+    handler: async (request) => ok(await getAiContentJob(context, callerOf(request), request.query.jobId)),
   })
 
   routes.get('/jobs', {
@@ -68,7 +68,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       querystring: JobIdQuerySchema,
       response: { 200: JobReadSchema, ...errorResponses(400, 404) },
     },
-    handler: async (request) => getJob(context, callerOf(request), request.query.jobId),
+    handler: async (request) => await getJob(context, callerOf(request), request.query.jobId),
   })
 
   routes.post('/jobs/all', {
@@ -81,6 +81,6 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       body: ListJobsBodySchema,
       response: { 200: JobListEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 403) },
     },
-    handler: async (request) => ok(listJobs(context, callerOf(request), request.query.projectId, request.body, request.query)),
+    handler: async (request) => ok(await listJobs(context, callerOf(request), request.query.projectId, request.body, request.query)),
   })
 }

@@ -30,7 +30,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
       body: AddPhoneNumberBodySchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 409) },
     },
-    handler: async (request) => ok(addPhoneNumber(context, callerOf(request), request.body)),
+    handler: async (request) => ok(await addPhoneNumber(context, callerOf(request), request.body)),
   })
 
   routes.get('/voice-agents/phone-number', {
@@ -42,7 +42,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
       querystring: PhoneNumberIdQuerySchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(400, 404) },
     },
-    handler: async (request) => ok(getPhoneNumber(context, callerOf(request), request.query.pid)),
+    handler: async (request) => ok(await getPhoneNumber(context, callerOf(request), request.query.pid)),
   })
 
   routes.get('/voice-agents/phone-number/list', {
@@ -54,7 +54,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
       querystring: ListPhoneNumbersQuerySchema,
       response: { 200: PhoneNumberListEnvelopeSchema, ...errorResponses(400) },
     },
-    handler: async (request) => ok(listPhoneNumbers(context, callerOf(request), request.query)),
+    handler: async (request) => ok(await listPhoneNumbers(context, callerOf(request), request.query)),
   })
 
   routes.delete('/voice-agents/phone-number', {
@@ -66,7 +66,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
       querystring: PhoneNumberIdQuerySchema,
       response: { 200: DeletedEnvelopeSchema, ...errorResponses(400, 404) },
     },
-    handler: async (request) => ok(deletePhoneNumber(context, callerOf(request), request.query.pid)),
+    handler: async (request) => ok(await deletePhoneNumber(context, callerOf(request), request.query.pid)),
   })
 
   routes.post('/voice-agents/assign-number', {
@@ -78,7 +78,7 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
       body: AssignNumberBodySchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
     },
-    handler: async (request) => ok(assignPhoneNumber(context, callerOf(request), request.body)),
+    handler: async (request) => ok(await assignPhoneNumber(context, callerOf(request), request.body)),
   })
 
   routes.post('/voice-agents/unassign', {
@@ -90,6 +90,6 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
       body: UnassignNumberBodySchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
     },
-    handler: async (request) => ok(unassignPhoneNumber(context, callerOf(request), request.body)),
+    handler: async (request) => ok(await unassignPhoneNumber(context, callerOf(request), request.body)),
   })
 }

@@ -20,7 +20,7 @@ export function registerProjectRoutes(app: FastifyInstance, context: OpsContext)
       security: SECURITY,
       response: { 200: ProjectEnvelopeSchema, ...errorResponses(404) },
     },
-    handler: async (request) => ok(getCallerProject(context, callerOf(request))),
+    handler: async (request) => ok(await getCallerProject(context, callerOf(request))),
   })
 
   routes.get('/projects/statistics/numbers', {
@@ -32,6 +32,6 @@ export function registerProjectRoutes(app: FastifyInstance, context: OpsContext)
       querystring: StatisticsNumbersQuerySchema,
       response: { 200: StatisticsNumbersEnvelopeSchema, ...errorResponses(400) },
     },
-    handler: async (request) => ok(statisticsNumbers(context, callerOf(request), request.query.period)),
+    handler: async (request) => ok(await statisticsNumbers(context, callerOf(request), request.query.period)),
   })
 }

@@ -45,7 +45,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
       body: CloneVoiceAgentBodySchema,
       response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
     },
-    handler: async (request) => ok(cloneVoiceAgent(context, callerOf(request), request.query.voiceAgentId, request.body)),
+    handler: async (request) => ok(await cloneVoiceAgent(context, callerOf(request), request.query.voiceAgentId, request.body)),
   })
 
   routes.post('/voice-agents', {
@@ -57,7 +57,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
       body: CreateVoiceAgentBodySchema,
       response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
     },
-    handler: async (request) => ok(createVoiceAgent(context, callerOf(request), request.body)),
+    handler: async (request) => ok(await createVoiceAgent(context, callerOf(request), request.body)),
   })
 
   routes.get('/voice-agents', {
@@ -69,7 +69,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
       querystring: ListVoiceAgentsQuerySchema,
       response: { 200: VoiceAgentListEnvelopeSchema, ...errorResponses(400) },
     },
-    handler: async (request) => ok(listVoiceAgents(context, callerOf(request), request.query)),
+    handler: async (request) => ok(await listVoiceAgents(context, callerOf(request), request.query)),
   })
 
   routes.get('/voice-agents/:voiceAgentId', {
@@ -84,7 +84,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
     // The hot read path sends prepared JSON bytes, which Fastify passes through unserialized;
     // the response schema above still documents it, and the tests parse it with that schema.
     handler: async (request, reply) => {
-      const bytes = getVoiceAgentEnvelopeBytes(context, callerOf(request), request.params.voiceAgentId)
+      const bytes = await getVoiceAgentEnvelopeBytes(context, callerOf(request), request.params.voiceAgentId)
       return reply.type('application/json; charset=utf-8').send(bytes as unknown as VoiceAgentEnvelope)
     },
   })
@@ -99,7 +99,7 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
       body: UpdateVoiceAgentBodySchema,
       response: { 200: VoiceAgentEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
     },
-    handler: async (request) => ok(updateVoiceAgent(context, callerOf(request), request.params.voiceAgentId, request.body)),
+    handler: async (request) => ok(await updateVoiceAgent(context, callerOf(request), request.params.voiceAgentId, request.body)),
   })
 
   routes.delete('/voice-agents/:voiceAgentId', {
@@ -111,6 +111,6 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
       params: VoiceAgentIdParamsSchema,
       response: { 200: DeletedEnvelopeSchema, ...errorResponses(404) },
     },
-    handler: async (request) => ok(deleteVoiceAgent(context, callerOf(request), request.params.voiceAgentId)),
+    handler: async (request) => ok(await deleteVoiceAgent(context, callerOf(request), request.params.voiceAgentId)),
   })
 }

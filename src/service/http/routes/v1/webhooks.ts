@@ -28,7 +28,7 @@ export function registerWebhookRoutes(app: FastifyInstance, context: OpsContext)
       querystring: ListDeliveriesQuerySchema,
       response: { 200: DeliveryListEnvelopeSchema, ...errorResponses(400) },
     },
-    handler: async (request) => ok(listDeliveries(context, callerOf(request), request.query)),
+    handler: async (request) => ok(await listDeliveries(context, callerOf(request), request.query)),
   })
 
   routes.get('/webhooks/deliveries/:deliveryId', {
@@ -40,7 +40,7 @@ export function registerWebhookRoutes(app: FastifyInstance, context: OpsContext)
       params: DeliveryIdParamsSchema,
       response: { 200: DeliveryDetailEnvelopeSchema, ...errorResponses(400, 404) },
     },
-    handler: async (request) => ok(getDelivery(context, callerOf(request), request.params.deliveryId)),
+    handler: async (request) => ok(await getDelivery(context, callerOf(request), request.params.deliveryId)),
   })
 
   routes.post('/webhooks/deliveries/:deliveryId/redeliver', {
@@ -52,6 +52,6 @@ export function registerWebhookRoutes(app: FastifyInstance, context: OpsContext)
       params: DeliveryIdParamsSchema,
       response: { 202: DeliveryEnvelopeSchema, ...errorResponses(400, 404, 409, 413, 415) },
     },
-    handler: async (request, reply) => reply.code(202).send(ok(redeliver(context, callerOf(request), request.params.deliveryId))),
+    handler: async (request, reply) => reply.code(202).send(ok(await redeliver(context, callerOf(request), request.params.deliveryId))),
   })
 }
