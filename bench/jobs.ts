@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url'
 import { createAiContentJob, listJobs } from '../src/service/ops/jobs'
 import { createRuntime } from '../src/service/runtime'
 import { seedJob } from '../test/helpers/seed-jobs'
+import { sqliteDatabaseOf } from '../test/helpers/test-service'
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1_000_000)
 const QUERIES = 200
@@ -25,12 +26,12 @@ function percentile(values: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 1000) / 1000
 }
 
-function timeQueries(run: () => unknown): { p50: number; p99: number; max: number } {
-  for (let warm = 0; warm < 10; warm += 1) run()
+async function timeQueries(run: () => Promise<unknown>): Promise<{ p50: number; p99: number; max: number }> {
+  for (let warm = 0; warm < 10; warm += 1) await run()
   const times: number[] = []
   for (let index = 0; index < QUERIES; index += 1) {
     const started = performance.now()
-    run()
+    await run()
     times.push(performance.now() - started)
   }
   return { p50: percentile(times, 50), p99: percentile(times, 99), max: percentile(times, 100) }
@@ -50,7 +51,7 @@ export async function benchJobs(): Promise<Record<string, unknown>> {
   try {
     const caller = {
       projectId: runtime.bootstrap.projectId,
-      apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id,
+      apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
       userId: runtime.bootstrap.userId,
     }
     // Seed in one transaction, as finished jobs (the runner has nothing to pick up).
@@ -61,42 +62,46 @@ export async function benchJobs(): Promise<Record<string, unknown>> {
     let seed = 42
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
     const word = () => WORDS[Math.floor(random() * random() * WORDS.length)]!
-    runtime.store.transaction(() => {
+    await runtime.store.transaction(async (tx) => {
       for (let index = 0; index < JOBS; index += 1) {
         const at = new Date(base + index * 20_000).toISOString()
-        seedJob(runtime, {
-          ...caller,
-          type: types[index % 4]!,
-          status: statuses[Math.floor(random() * 4)]!,
-          title: `${word()} ${word()} ${index % 1000 === 0 ? 'escalation' : word()}`,
-          text: Array.from({ length: 24 }, word).join(' '),
-          usageSeconds: 10,
-          totalCost: 1 + (index % 7),
-          createdAt: at,
-          updatedAt: at,
-        })
+        await seedJob(
+          runtime,
+          {
+            ...caller,
+            type: types[index % 4]!,
+            status: statuses[Math.floor(random() * 4)]!,
+            title: `${word()} ${word()} ${index % 1000 === 0 ? 'escalation' : word()}`,
+            text: Array.from({ length: 24 }, word).join(' '),
+            usageSeconds: 10,
+            totalCost: 1 + (index % 7),
+            createdAt: at,
+            updatedAt: at,
+          },
+          tx,
+        )
       }
     })
     const seedSeconds = (performance.now() - seedStarted) / 1000
-    runtime.store.db.exec('ANALYZE')
+    sqliteDatabaseOf(runtime).exec('ANALYZE')
     const { context } = runtime
     const list = (body: Parameters<typeof listJobs>[3]) => listJobs(context, caller, caller.projectId, body)
 
     const results: Record<string, unknown> = {
       jobs: JOBS,
       seedSeconds: Math.round(seedSeconds * 10) / 10,
-      firstPageMs: timeQueries(() => list({ take: 10, skip: 1 })),
-      firstPageFilteredByStatusMs: timeQueries(() => list({ status: 'FAILED', take: 10, skip: 1 })),
-      firstPageFilteredByTypeAndStatusMs: timeQueries(() => list({ type: 'TTS', status: 'COMPLETED', take: 10, skip: 1 })),
-      firstPageSortedByTitleMs: timeQueries(() => list({ sort: { field: 'title', direction: 'asc' }, take: 10, skip: 1 })),
-      searchCommonWordMs: timeQueries(() => list({ search: 'refund', take: 10, skip: 1 })),
-      searchRareWordMs: timeQueries(() => list({ search: 'escalation', take: 10, skip: 1 })),
-      searchTwoWordsFilteredMs: timeQueries(() => list({ search: 'payment late', status: 'FAILED', take: 10, skip: 1 })),
+      firstPageMs: await timeQueries(() => list({ take: 10, skip: 1 })),
+      firstPageFilteredByStatusMs: await timeQueries(() => list({ status: 'FAILED', take: 10, skip: 1 })),
+      firstPageFilteredByTypeAndStatusMs: await timeQueries(() => list({ type: 'TTS', status: 'COMPLETED', take: 10, skip: 1 })),
+      firstPageSortedByTitleMs: await timeQueries(() => list({ sort: { field: 'title', direction: 'asc' }, take: 10, skip: 1 })),
+      searchCommonWordMs: await timeQueries(() => list({ search: 'refund', take: 10, skip: 1 })),
+      searchRareWordMs: await timeQueries(() => list({ search: 'escalation', take: 10, skip: 1 })),
+      searchTwoWordsFilteredMs: await timeQueries(() => list({ search: 'payment late', status: 'FAILED', take: 10, skip: 1 })),
       targets: 'p99 under 10 ms filtered, under 50 ms search',
     }
 
     // Pickup: from the enqueue call to the runner starting the job, with the runner idle.
-    const source = runtime.store.jobs.list(caller.projectId, { type: 'TRANSCRIPTION', sort: 'createdAt', direction: 'desc', limit: 1, offset: 0 }).records[0]!
+    const source = (await runtime.store.jobs.list(caller.projectId, { type: 'TRANSCRIPTION', sort: 'createdAt', direction: 'desc', limit: 1, offset: 0 })).records[0]!
     const pickups: number[] = []
     for (let index = 0; index < 100; index += 1) {
       let enqueuedAt = 0
@@ -107,7 +112,7 @@ export async function benchJobs(): Promise<Record<string, unknown>> {
         endHook = resolve
       })
       enqueuedAt = performance.now()
-      createAiContentJob(context, caller, source.id, { aiParts: ['summary'] })
+      await createAiContentJob(context, caller, source.id, { aiParts: ['summary'] })
       pickups.push(await started)
       await ended
     }

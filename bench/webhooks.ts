@@ -48,7 +48,7 @@ export async function benchWebhooks(): Promise<Record<string, unknown>> {
   try {
     const caller = {
       projectId: runtime.bootstrap.projectId,
-      apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id,
+      apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
       userId: runtime.bootstrap.userId,
     }
 
@@ -56,7 +56,7 @@ export async function benchWebhooks(): Promise<Record<string, unknown>> {
     const latencies: number[] = []
     let sampleJob: unknown
     for (let index = 0; index < LATENCY_JOBS + 10; index += 1) {
-      const job = createTextToSpeechJob(runtime.context, caller, { voiceId: VOICE, text: `Order ${index} has shipped.`, webhookUrl: `${receiverUrl}/hook` })
+      const job = await createTextToSpeechJob(runtime.context, caller, { voiceId: VOICE, text: `Order ${index} has shipped.`, webhookUrl: `${receiverUrl}/hook` })
       const latency = await new Promise<number>((resolve) => {
         let endedAt = 0
         onJobEnded = (id) => {
@@ -67,7 +67,7 @@ export async function benchWebhooks(): Promise<Record<string, unknown>> {
         }
       })
       if (index >= 10) latencies.push(latency) // the first ones warm the engine and the connection
-      sampleJob ??= getJob(runtime.context, caller, job.id).data
+      sampleJob ??= (await getJob(runtime.context, caller, job.id)).data
     }
 
     // 2. Throughput: deliveries stored at once (as a burst of ended jobs would), then sent.
@@ -82,9 +82,9 @@ export async function benchWebhooks(): Promise<Record<string, unknown>> {
       }
     })
     const now = Date.now()
-    runtime.store.transaction(() => {
+    await runtime.store.transaction(async (tx) => {
       for (let index = 0; index < DELIVERIES; index += 1) {
-        runtime.store.webhookDeliveries.insert({
+        await tx.webhookDeliveries.insert({
           id: `msg_${randomBytes(16).toString('hex')}`,
           projectId: caller.projectId,
           event: 'job.completed',

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTextToSpeechJob } from '../../src/service/ops/jobs'
-import { storeWebhook } from '../../src/service/ops/webhooks'
+import { storeWebhook } from '../../src/webhooks/outbox'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { ROOT } from '../helpers/spawn-cli'
@@ -30,7 +30,7 @@ interface PageScroller {
   scrollHeight: number
 }
 
-async function withConsole(label: string, prepare: (runtime: Runtime) => void, run: (page: Page, runtime: Runtime) => Promise<void>, locale: 'en' | 'ar' = 'en') {
+async function withConsole(label: string, prepare: (runtime: Runtime) => Promise<void>, run: (page: Page, runtime: Runtime) => Promise<void>, locale: 'en' | 'ar' = 'en') {
   const runtime = await createRuntime({ dataDir: makeTempDir(label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
   const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: locale === 'ar' ? 'ar' : 'en-US' })
   const page = await context.newPage()
@@ -40,7 +40,7 @@ async function withConsole(label: string, prepare: (runtime: Runtime) => void, r
     if (locale === 'ar') {
       await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
     }
-    prepare(runtime)
+    await prepare(runtime)
     const url = await runtime.start()
     await page.goto(`${url}/app/#token=${runtime.uiToken}`)
     await run(page, runtime)
@@ -56,16 +56,18 @@ describe('the operator console, all day', () => {
     let failedId = ''
     await withConsole(
       'voicedesk-e2e-retry',
-      (runtime) => {
-        failedId = seedJob(runtime, {
-          type: 'TTS',
-          status: 'FAILED',
-          title: 'Failed greeting',
-          text: 'Welcome back.',
-          voiceId: AVA,
-          errorCode: 'TTS_ENGINE_FAILED',
-          errorMessage: 'The engine stopped',
-        }).id
+      async (runtime) => {
+        failedId = (
+          await seedJob(runtime, {
+            type: 'TTS',
+            status: 'FAILED',
+            title: 'Failed greeting',
+            text: 'Welcome back.',
+            voiceId: AVA,
+            errorCode: 'TTS_ENGINE_FAILED',
+            errorMessage: 'The engine stopped',
+          })
+        ).id
       },
       async (page, runtime) => {
         await goToNth(page, 3)
@@ -82,7 +84,7 @@ describe('the operator console, all day', () => {
         await poll(() => detail.getByTestId('job-detail-status').textContent()).toMatch(/Completed/i)
         await poll(() => table.getByRole('row', { name: /Failed greeting/ }).count()).toBe(2)
         expect(await detail.getByRole('button', { name: 'Retry' }).count()).toBe(0)
-        const failed = runtime.store.jobs.findInProject(failedId, runtime.appCaller.projectId)!
+        const failed = await runtime.store.jobs.findInProject(failedId, runtime.appCaller.projectId)
         expect(failed).toMatchObject({ status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED' })
         await shot(page, 'job-retried')
       },
@@ -92,12 +94,12 @@ describe('the operator console, all day', () => {
   it('holds new jobs behind an "N new jobs" bar while scrolled down; the bar shows them', async () => {
     await withConsole(
       'voicedesk-e2e-new-jobs',
-      (runtime) => {
+      async (runtime) => {
         const base = Date.parse('2025-01-01T00:00:00.000Z')
-        runtime.store.transaction(() => {
+        await runtime.store.transaction(async (tx) => {
           for (let index = 0; index < 400; index += 1) {
             const at = new Date(base + index * 1_000).toISOString()
-            seedJob(runtime, { title: `Recording ${String(index).padStart(3, '0')}`, createdAt: at, updatedAt: at })
+            await seedJob(runtime, { title: `Recording ${String(index).padStart(3, '0')}`, createdAt: at, updatedAt: at }, tx)
           }
         })
       },
@@ -113,7 +115,7 @@ describe('the operator console, all day', () => {
         await row200.getByText(/Recording 199/).waitFor()
 
         const caller = runtime.appCaller
-        for (const text of ['Fresh one.', 'Fresh two.']) createTextToSpeechJob(runtime.context, caller, { voiceId: AVA, text })
+        for (const text of ['Fresh one.', 'Fresh two.']) await createTextToSpeechJob(runtime.context, caller, { voiceId: AVA, text })
         const bar = page.getByRole('button', { name: '2 new jobs: show them' })
         await bar.waitFor()
         // The rows under the pointer stayed where they were.
@@ -127,7 +129,7 @@ describe('the operator console, all day', () => {
         expect(await page.locator('.jobs-scroll [data-index="0"]').textContent()).toMatch(/Fresh two/)
 
         // At the top, a new job appears at once.
-        createTextToSpeechJob(runtime.context, caller, { voiceId: AVA, text: 'Fresh three.' })
+        await createTextToSpeechJob(runtime.context, caller, { voiceId: AVA, text: 'Fresh three.' })
         await table.getByRole('row', { name: /Fresh three/ }).waitFor()
         expect(await page.getByRole('button', { name: /new jobs?:/ }).count()).toBe(0)
       },
@@ -137,8 +139,8 @@ describe('the operator console, all day', () => {
   it("shows the agent's saved tools in its switches, when opened and after saving; flags a placeholder with an empty value", async () => {
     await withConsole(
       'voicedesk-e2e-tools',
-      (runtime) => {
-        createVoiceAgent(runtime.context, runtime.appCaller, {
+      async (runtime) => {
+        await createVoiceAgent(runtime.context, runtime.appCaller, {
           agentName: 'Tools agent',
           tools: { genderDetection: true },
           greetingMessage: 'Hello {{customer}}, this is {{agentName}}.',
@@ -165,7 +167,7 @@ describe('the operator console, all day', () => {
         await page.getByText('Tools agent saved.').first().waitFor()
         await poll(() => page.getByTestId('unsaved-mark').count()).toBe(0)
         expect([await gender.isChecked(), await smartEnd.isChecked()]).toEqual([true, true])
-        const [stored] = runtime.store.voiceAgents.list(runtime.appCaller.projectId, {}, 10, 0).records
+        const [stored] = (await runtime.store.voiceAgents.list(runtime.appCaller.projectId, {}, 10, 0)).records
         expect(stored!.tools).toEqual({ genderDetection: true, smartCallEnd: true })
 
         await page.reload()
@@ -179,16 +181,16 @@ describe('the operator console, all day', () => {
   it('says it all in Arabic: Retry, the new-jobs bar, an empty placeholder value', async () => {
     await withConsole(
       'voicedesk-e2e-daily-arabic',
-      (runtime) => {
+      async (runtime) => {
         const base = Date.parse('2025-01-01T00:00:00.000Z')
-        runtime.store.transaction(() => {
+        await runtime.store.transaction(async (tx) => {
           for (let index = 0; index < 300; index += 1) {
             const at = new Date(base + index * 1_000).toISOString()
-            seedJob(runtime, { title: `Recording ${String(index).padStart(3, '0')}`, createdAt: at, updatedAt: at })
+            await seedJob(runtime, { title: `Recording ${String(index).padStart(3, '0')}`, createdAt: at, updatedAt: at }, tx)
           }
         })
-        seedJob(runtime, { type: 'TTS', status: 'FAILED', title: 'Failed greeting', text: 'Hi.', voiceId: AVA, errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'Stopped' })
-        createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'Front desk', greetingMessage: 'Hello {{customer}}', params: { customer: '' } })
+        await seedJob(runtime, { type: 'TTS', status: 'FAILED', title: 'Failed greeting', text: 'Hi.', voiceId: AVA, errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'Stopped' })
+        await createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'Front desk', greetingMessage: 'Hello {{customer}}', params: { customer: '' } })
       },
       async (page, runtime) => {
         const offenders: Record<string, string[]> = {}
@@ -207,8 +209,8 @@ describe('the operator console, all day', () => {
           .locator('.jobs-scroll [data-index="150"]')
           .getByText(/Recording/)
           .waitFor()
-        createTextToSpeechJob(runtime.context, runtime.appCaller, { voiceId: AVA, text: 'Fresh one.' })
-        createTextToSpeechJob(runtime.context, runtime.appCaller, { voiceId: AVA, text: 'Fresh two.' })
+        await createTextToSpeechJob(runtime.context, runtime.appCaller, { voiceId: AVA, text: 'Fresh one.' })
+        await createTextToSpeechJob(runtime.context, runtime.appCaller, { voiceId: AVA, text: 'Fresh two.' })
         await page
           .locator('.new-jobs-bar')
           .getByRole('button', { name: /\(2\)|\(٢\)/ })
@@ -227,15 +229,17 @@ describe('the operator console, all day', () => {
     let deliveryId = ''
     await withConsole(
       'voicedesk-e2e-deep-links',
-      (runtime) => {
-        jobId = seedJob(runtime, { title: 'Linked recording' }).id
-        agentId = createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'Linked agent' }).id
-        deliveryId = storeWebhook(
-          runtime.context,
-          { projectId: runtime.appCaller.projectId, url: 'http://192.0.2.1:9/hook', authKey: null, authSecret: null },
-          'job.completed',
-          { event: 'job.completed' },
-          jobId,
+      async (runtime) => {
+        jobId = (await seedJob(runtime, { title: 'Linked recording' })).id
+        agentId = (await createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'Linked agent' })).id
+        deliveryId = await runtime.store.transaction((tx) =>
+          storeWebhook(
+            tx,
+            { projectId: runtime.appCaller.projectId, url: 'http://192.0.2.1:9/hook', authKey: null, authSecret: null },
+            'job.completed',
+            { event: 'job.completed' },
+            { jobId, now: new Date() },
+          ),
         )
       },
       async (page) => {

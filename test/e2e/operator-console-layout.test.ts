@@ -19,10 +19,10 @@ let appUrl = ''
 beforeAll(async () => {
   browser = await launchChromium()
   runtime = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-layout'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id, userId: runtime.bootstrap.userId }
-  for (let index = 0; index < 60; index += 1) createVoiceAgent(runtime.context, caller, { agentName: `Layout agent ${String(index).padStart(2, '0')}` })
+  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id, userId: runtime.bootstrap.userId }
+  for (let index = 0; index < 60; index += 1) await createVoiceAgent(runtime.context, caller, { agentName: `Layout agent ${String(index).padStart(2, '0')}` })
   for (let index = 0; index < 30; index += 1) {
-    addPhoneNumber(runtime.context, caller, {
+    await addPhoneNumber(runtime.context, caller, {
       type: 'TELEPHONY',
       phoneNumber: `+1415555${2000 + index}`,
       label: `Line ${index}`,
@@ -30,8 +30,8 @@ beforeAll(async () => {
       providerAuthToken: 'token',
     })
   }
-  runtime.store.transaction(() => {
-    for (let index = 0; index < 400; index += 1) seedJob(runtime!, { ...caller, title: `Recording ${index}` })
+  await runtime.store.transaction(async (tx) => {
+    for (let index = 0; index < 400; index += 1) await seedJob(runtime!, { ...caller, title: `Recording ${index}` }, tx)
   })
   const url = await runtime.start()
   appUrl = `${url}/app/#token=${runtime.uiToken}`

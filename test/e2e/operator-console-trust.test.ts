@@ -24,8 +24,8 @@ afterAll(async () => {
 
 async function runtimeWithAgents(label: string, names: string[]) {
   const runtime = await createRuntime({ dataDir: makeTempDir(label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id, userId: runtime.bootstrap.userId }
-  for (const name of names) createVoiceAgent(runtime.context, caller, { agentName: name })
+  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id, userId: runtime.bootstrap.userId }
+  for (const name of names) await createVoiceAgent(runtime.context, caller, { agentName: name })
   const url = await runtime.start()
   return { runtime, appUrl: `${url}/app/#token=${runtime.uiToken}` }
 }

@@ -390,14 +390,14 @@ describe('the operator UI in a browser', () => {
     try {
       const caller = {
         projectId: runtime.bootstrap.projectId,
-        apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id,
+        apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
         userId: runtime.bootstrap.userId,
       }
       const base = Date.parse('2025-01-01T00:00:00.000Z')
-      runtime.store.transaction(() => {
+      await runtime.store.transaction(async (tx) => {
         for (let index = 0; index < JOBS; index += 1) {
           const at = new Date(base + index * 1_000).toISOString()
-          seedJob(runtime, { ...caller, title: `Recording ${String(index).padStart(6, '0')}`, createdAt: at, updatedAt: at })
+          await seedJob(runtime, { ...caller, title: `Recording ${String(index).padStart(6, '0')}`, createdAt: at, updatedAt: at }, tx)
         }
       })
       const url = await runtime.start()
@@ -445,12 +445,12 @@ describe('the operator UI in a browser', () => {
     try {
       const caller = {
         projectId: runtime.bootstrap.projectId,
-        apiKeyId: runtime.store.accounts.listKeys(runtime.bootstrap.projectId)[0]!.id,
+        apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
         userId: runtime.bootstrap.userId,
       }
-      for (let index = 0; index < AGENTS; index += 1) createVoiceAgent(runtime.context, caller, { agentName: `Bulk agent ${String(index).padStart(3, '0')}` })
+      for (let index = 0; index < AGENTS; index += 1) await createVoiceAgent(runtime.context, caller, { agentName: `Bulk agent ${String(index).padStart(3, '0')}` })
       for (let index = 0; index < NUMBERS; index += 1) {
-        addPhoneNumber(runtime.context, caller, {
+        await addPhoneNumber(runtime.context, caller, {
           type: 'TELEPHONY',
           phoneNumber: `+1415555${String(1000 + index)}`,
           label: `Line ${index}`,

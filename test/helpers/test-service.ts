@@ -1,7 +1,9 @@
+import type { Database } from 'better-sqlite3'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterEach } from 'vitest'
 import { createProject } from '../../src/service/ops/api-keys'
 import { createRuntime, type Runtime, type RuntimeConfig } from '../../src/service/runtime'
+import type { SqliteStore } from '../../src/store/sqlite/store'
 import { makeTempDir } from './temp-dir'
 
 export const TEST_KEY = 'vd_test_0123456789abcdefghijklmnopqrstuv'
@@ -26,7 +28,7 @@ export interface TestService {
   key: string
   call(method: InjectOptions['method'], url: string, options?: CallOptions): Promise<LightMyRequestResponse>
   /** A second project with its own key, to check isolation. */
-  otherProject(): { projectId: string; key: string }
+  otherProject(): Promise<{ projectId: string; key: string }>
 }
 
 /**
@@ -56,4 +58,10 @@ export async function startTestService(config: Partial<RuntimeConfig> = {}): Pro
     },
     otherProject: () => createProject(runtime.context, 'Other project'),
   }
+}
+
+/** The SQLite connection under a runtime's store, for tests that inspect or damage the file itself. */
+export function sqliteDatabaseOf(runtime: Runtime): Database {
+  if (runtime.store.engine !== 'sqlite') throw new Error('This test inspects the SQLite file; it runs on SQLite only')
+  return (runtime.store as SqliteStore).db
 }

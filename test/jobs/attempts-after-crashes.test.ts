@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { JobRunner } from '../../src/jobs/job-runner'
 import { bootstrapAccounts } from '../../src/service/ops/api-keys'
 import type { Runtime } from '../../src/service/runtime'
-import { openStore, type Store } from '../../src/store/ports'
+import type { Store } from '../../src/store/ports'
+import { openSqliteStore } from '../../src/store/sqlite/store'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule'
 import { WebhookSender } from '../../src/webhooks/webhook-sender'
 import { SecretBox } from '../../src/store/secret-box'
@@ -12,23 +13,23 @@ import { makeTempDir } from '../helpers/temp-dir'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
 
 const stores: Store[] = []
-afterEach(() => {
-  for (const store of stores.splice(0)) store.close()
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close()
 })
 
-function openTestStore(): { store: Store; runtime: Runtime } {
-  const store = openStore(join(makeTempDir(), 'voicedesk.db'))
+async function openTestStore(): Promise<{ store: Store; runtime: Runtime }> {
+  const store = openSqliteStore(join(makeTempDir(), 'voicedesk.db'))
   stores.push(store)
-  const bootstrap = bootstrapAccounts(store, new Date(), 'vd_attempts_test_key_0123456789abcdef')
+  const bootstrap = await bootstrapAccounts(store, new Date(), 'vd_attempts_test_key_0123456789abcdef')
   return { store, runtime: { store, bootstrap } as unknown as Runtime }
 }
 
 /** A delivery due now, stored as the outbox stores one. */
-function insertDueDelivery(store: Store, id: string, url: string): void {
+async function insertDueDelivery(store: Store, id: string, url: string): Promise<void> {
   const now = Date.now()
-  store.webhookDeliveries.insert({
+  await store.webhookDeliveries.insert({
     id,
-    projectId: store.accounts.findDefaultProject()!.id,
+    projectId: (await store.accounts.findDefaultProject())!.id,
     event: 'job.completed',
     jobId: null,
     url,
@@ -41,9 +42,9 @@ function insertDueDelivery(store: Store, id: string, url: string): void {
 }
 
 /** A sender that claims a due delivery and dies mid-attempt: its lease is given back, the try is counted. */
-function claimByDeadSender(store: Store, owner: string) {
-  const claimed = store.webhookDeliveries.claimDue(owner, Date.now(), Date.now() + 60_000, 1)
-  store.webhookDeliveries.releaseLeasesOf(owner, Date.now())
+async function claimByDeadSender(store: Store, owner: string) {
+  const claimed = await store.webhookDeliveries.claimDue(owner, Date.now(), Date.now() + 60_000, 1)
+  await store.webhookDeliveries.releaseLeasesOf(owner, Date.now())
   return claimed
 }
 
@@ -54,8 +55,8 @@ function claimByDeadSender(store: Store, owner: string) {
  */
 describe('attempts after crashes', () => {
   it('ends a job FAILED after maxAttempts claims when every run dies with its process', async () => {
-    const { store, runtime } = openTestStore()
-    const job = seedJob(runtime, { type: 'TTS', status: 'PENDING', attempts: 0, voiceId: 'v', mediaFile: 'x.wav', jobResponse: null })
+    const { store, runtime } = await openTestStore()
+    const job = await seedJob(runtime, { type: 'TTS', status: 'PENDING', attempts: 0, voiceId: 'v', mediaFile: 'x.wav', jobResponse: null })
     let runs = 0
     // Never ends: the run "dies" with its process, which writes nothing more.
     const dies = () => {
@@ -63,10 +64,10 @@ describe('attempts after crashes', () => {
       return new Promise<never>(() => {})
     }
     for (let restart = 1; restart <= 4; restart += 1) {
-      new JobRunner({ jobs: store.jobs, handlers: { TTS: dies }, maxAttempts: 3, timeoutMs: 600_000 }).start()
+      await new JobRunner({ store, handlers: { TTS: dies }, maxAttempts: 3, timeoutMs: 600_000 }).start()
       await new Promise((resolve) => setImmediate(resolve))
     }
-    const ended = store.jobs.findById(job.id)!
+    const ended = (await store.jobs.findById(job.id))!
     expect(runs).toBe(3)
     expect(ended.status).toBe('FAILED')
     expect(ended.errorCode).toBe('CRASHED')
@@ -74,11 +75,11 @@ describe('attempts after crashes', () => {
   })
 
   it('still runs a job claimed for the maxAttempts-th time', async () => {
-    const { store, runtime } = openTestStore()
-    seedJob(runtime, { type: 'TTS', status: 'PENDING', attempts: 2, voiceId: 'v', mediaFile: 'x.wav', jobResponse: null })
+    const { store, runtime } = await openTestStore()
+    await seedJob(runtime, { type: 'TTS', status: 'PENDING', attempts: 2, voiceId: 'v', mediaFile: 'x.wav', jobResponse: null })
     let runs = 0
     const runner = new JobRunner({
-      jobs: store.jobs,
+      store,
       handlers: {
         TTS: async () => {
           runs += 1
@@ -87,24 +88,24 @@ describe('attempts after crashes', () => {
       },
       maxAttempts: 3,
     })
-    runner.start()
+    await runner.start()
     await runner.stop(5_000)
     expect(runs).toBe(1)
   })
 
   it('ends a webhook delivery EXHAUSTED, without sending, once crashes used up its tries', async () => {
-    const { store } = openTestStore()
+    const { store } = await openTestStore()
     const receiver = await startWebhookReceiver()
-    insertDueDelivery(store, 'msg_crashing', `${receiver.url}/hook`)
+    await insertDueDelivery(store, 'msg_crashing', `${receiver.url}/hook`)
     // Eight tries in all (DEFAULT_RETRY_DELAYS_MS has seven waits): each claimed by a sender that died mid-attempt.
     const tries = DEFAULT_RETRY_DELAYS_MS.length + 1
     for (let crash = 1; crash <= tries; crash += 1) {
-      expect(claimByDeadSender(store, `dead-sender-${crash}`)).toHaveLength(1)
+      expect(await claimByDeadSender(store, `dead-sender-${crash}`)).toHaveLength(1)
     }
     const sender = new WebhookSender({ deliveries: store.webhookDeliveries, secrets: new SecretBox(Buffer.alloc(32, 7)) })
-    sender.start()
+    await sender.start()
     await sender.stop(5_000)
-    const delivery = store.webhookDeliveries.findById('msg_crashing')!
+    const delivery = (await store.webhookDeliveries.findById('msg_crashing'))!
     expect(receiver.requests).toHaveLength(0)
     expect(delivery.status).toBe('EXHAUSTED')
     expect(delivery.attempts).toBe(tries)
@@ -112,14 +113,14 @@ describe('attempts after crashes', () => {
   })
 
   it('still sends a delivery on its last try', async () => {
-    const { store } = openTestStore()
+    const { store } = await openTestStore()
     const receiver = await startWebhookReceiver()
-    insertDueDelivery(store, 'msg_last_try', `${receiver.url}/hook`)
-    for (let crash = 1; crash < DEFAULT_RETRY_DELAYS_MS.length + 1; crash += 1) claimByDeadSender(store, `dead-${crash}`)
+    await insertDueDelivery(store, 'msg_last_try', `${receiver.url}/hook`)
+    for (let crash = 1; crash < DEFAULT_RETRY_DELAYS_MS.length + 1; crash += 1) await claimByDeadSender(store, `dead-${crash}`)
     const sender = new WebhookSender({ deliveries: store.webhookDeliveries, secrets: new SecretBox(Buffer.alloc(32, 7)) })
-    sender.start()
+    await sender.start()
     await receiver.waitForRequests(1, 10_000)
     await sender.stop(5_000)
-    expect(store.webhookDeliveries.findById('msg_last_try')!.status).toBe('DELIVERED')
+    expect((await store.webhookDeliveries.findById('msg_last_try'))!.status).toBe('DELIVERED')
   })
 })

@@ -4,7 +4,7 @@ import { JobError } from '../../src/jobs/job-error'
 import { JobRunner } from '../../src/jobs/job-runner'
 import { DiskFullCondition } from '../../src/store/disk-full-condition'
 import type { JobOutcome, JobRecord } from '../../src/store/records'
-import type { JobsRepository } from '../../src/store/ports'
+import type { JobsRepository, StoreTransaction } from '../../src/store/ports'
 
 const { SqliteError } = BetterSqlite3
 
@@ -17,43 +17,44 @@ function jobRecord(): JobRecord {
   return { id: 'job-1', type: 'TTS', status: 'PENDING', attempts: 1 } as JobRecord
 }
 
-/** A jobs repository whose writes fail with SQLITE_FULL while `full` is set: a data folder on a full disk. */
+/** A store double whose job writes fail with SQLITE_FULL while `full` is set: a data folder on a full disk. */
 function failingJobs(job: JobRecord) {
   const calls = { claim: 0, complete: 0, fail: 0, retryLater: 0, release: 0 }
   const state = { full: false, claimable: [job] as JobRecord[], failClaims: false }
   const diskFull = () => new SqliteError('database or disk is full', 'SQLITE_FULL')
   const jobs = {
-    pendingLeaseOwners: () => [],
-    releaseLeasesOf: () => 0,
-    nextRunAfter: () => undefined,
-    claimNext: () => {
+    pendingLeaseOwners: async () => [],
+    releaseLeasesOf: async () => 0,
+    nextRunAfter: async () => undefined,
+    claimNext: async () => {
       calls.claim += 1
       if (state.failClaims) throw diskFull()
       return state.claimable.shift()
     },
-    inTransaction: <T>(work: () => T) => work(),
-    findById: () => ({ ...job, status: 'COMPLETED' }),
-    complete: () => {
+    findById: async () => ({ ...job, status: 'COMPLETED' }),
+    complete: async () => {
       calls.complete += 1
       if (state.full) throw diskFull()
       return true
     },
-    fail: () => {
+    fail: async () => {
       calls.fail += 1
       if (state.full) throw diskFull()
       return true
     },
-    retryLater: () => {
+    retryLater: async () => {
       calls.retryLater += 1
       if (state.full) throw diskFull()
       return true
     },
-    release: () => {
+    release: async () => {
       calls.release += 1
       if (state.full) throw diskFull()
     },
   } as unknown as JobsRepository
-  return { jobs, calls, state }
+  // The transaction of a double: its work sees the same repository.
+  const store = { jobs, transaction: <T>(work: (tx: StoreTransaction) => Promise<T>) => work({ jobs } as StoreTransaction) }
+  return { store, calls, state }
 }
 
 describe('the job runner on a full disk', () => {
@@ -86,19 +87,19 @@ describe('the job runner on a full disk', () => {
 
   it('keeps a job whose end cannot be written leased, then writes the end once space is back', async () => {
     const job = jobRecord()
-    const { jobs, calls, state } = failingJobs(job)
+    const { store, calls, state } = failingJobs(job)
     state.full = true
     const ended: JobRecord[] = []
     const errors: unknown[] = []
     const outcome: JobOutcome = { jobResponse: {}, usageSeconds: 1, totalCost: 1 }
     const runner = new JobRunner({
-      jobs,
+      store,
       handlers: { TTS: async () => outcome },
       diskFull,
       onJobEnded: (endedJob) => ended.push(endedJob),
       onError: (error) => errors.push(error),
     })
-    runner.start()
+    await runner.start()
     await settle()
 
     expect(rejections).toEqual([])
@@ -128,11 +129,11 @@ describe('the job runner on a full disk', () => {
 
   it('gives a job whose media could not be written (ENOSPC) back uncounted, and takes no job while the disk is full', async () => {
     const job = jobRecord()
-    const { jobs, calls, state } = failingJobs(job)
+    const { store, calls, state } = failingJobs(job)
     const noSpace = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
     let runs = 0
     const runner = new JobRunner({
-      jobs,
+      store,
       handlers: {
         TTS: async () => {
           runs += 1
@@ -141,7 +142,7 @@ describe('the job runner on a full disk', () => {
       },
       diskFull,
     })
-    runner.start()
+    await runner.start()
     await settle()
     expect(runs).toBe(1)
     expect(calls.release).toBe(1)
@@ -159,10 +160,10 @@ describe('the job runner on a full disk', () => {
   })
 
   it('never throws from wake() nor rejects when claiming fails with SQLITE_FULL or a fault', async () => {
-    const { jobs, state } = failingJobs(jobRecord())
+    const { store, state } = failingJobs(jobRecord())
     state.failClaims = true
-    const runner = new JobRunner({ jobs, handlers: {}, diskFull })
-    expect(() => runner.start()).not.toThrow()
+    const runner = new JobRunner({ store, handlers: {}, diskFull })
+    await expect(runner.start()).resolves.toBeUndefined()
     expect(() => runner.wake()).not.toThrow()
     expect(diskFull.isFull).toBe(true)
     await settle()
@@ -171,9 +172,9 @@ describe('the job runner on a full disk', () => {
   })
 
   it('still fails a job for its own reasons when the disk is fine', async () => {
-    const { jobs, calls } = failingJobs(jobRecord())
+    const { store, calls } = failingJobs(jobRecord())
     const runner = new JobRunner({
-      jobs,
+      store,
       handlers: {
         TTS: async () => {
           throw new JobError('INVALID_TEXT_OR_VOICE', 'nothing to say')
@@ -181,7 +182,7 @@ describe('the job runner on a full disk', () => {
       },
       diskFull,
     })
-    runner.start()
+    await runner.start()
     await settle()
     expect(calls.fail).toBe(1)
     expect(diskFull.isFull).toBe(false)

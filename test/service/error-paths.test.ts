@@ -83,7 +83,7 @@ describe('error paths of a use case, per transport', () => {
     expect(shape.json().error.details.map((detail: { path: string }) => detail.path)).toEqual(['body.outcomeResponseShape.properties.when.type'])
 
     // The use case names `projectId`; it came in the query string.
-    const other = service.otherProject()
+    const other = await service.otherProject()
     const forbidden = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, { key: other.key, body: {} })
     expect(forbidden.body).toBe(
       JSON.stringify({

@@ -10,7 +10,7 @@ import type { IpcEvent } from '../../src/shared/ipc/operations'
 import { keyHint } from '../../src/service/ops/api-keys'
 import type { RuntimeConfig } from '../../src/service/runtime'
 import { makeTempDir } from '../helpers/temp-dir'
-import { startTestService, TEST_KEY } from '../helpers/test-service'
+import { startTestService, TEST_KEY, sqliteDatabaseOf } from '../helpers/test-service'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
 import { ipcClient, openEventStream, type EventStream } from './ipc-client'
 
@@ -186,8 +186,8 @@ describe('browser mode: every operation', () => {
     expect(await ipc.call('keys.revoke', { id: appKey!.id })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
     expect(await ipc.call('keys.revoke', { id: UNKNOWN_ID })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
     // Another project's key is unknown here.
-    const other = service.otherProject()
-    const otherKeyId = service.runtime.store.accounts.listKeys(other.projectId)[0]!.id
+    const other = await service.otherProject()
+    const otherKeyId = (await service.runtime.store.accounts.listKeys(other.projectId))[0]!.id
     expect(await ipc.call('keys.revoke', { id: otherKeyId })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
   })
 
@@ -210,7 +210,7 @@ describe('browser mode: every operation', () => {
 
     // The job queue is paused (concurrency 0), so the source job is written as done directly.
     const source = await ipc.ok('jobs.createTts', { voiceId: AVA, text: 'A finished text.' })
-    service.runtime.store.db.prepare("UPDATE jobs SET status = 'COMPLETED' WHERE id = ?").run(source.id)
+    sqliteDatabaseOf(service.runtime).prepare("UPDATE jobs SET status = 'COMPLETED' WHERE id = ?").run(source.id)
     const ai = await ipc.ok('jobs.createAiContent', { sourceJobId: source.id, aiParts: ['summary'] })
     expect(ai.model).toBe('qwen2.5')
     expect(await ipc.ok('settings.setAiEngine', { engine: 'offline' })).toMatchObject({ aiContent: { engine: 'offline' } })

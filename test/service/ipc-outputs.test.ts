@@ -46,9 +46,9 @@ describe('the IPC contract: outputs', () => {
     }
 
     // Seeded: jobs of the types this VoiceDesk lists but does not run, and a FAILED one.
-    const transcription = seedJob(runtime, { type: 'TRANSCRIPTION', title: 'Seeded call' })
-    seedJob(runtime, { type: 'TRANSLATION', title: 'Seeded translation', toLng: 'ar' })
-    const failed = seedJob(runtime, { type: 'TTS', status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'The engine stopped', text: 'x', voiceId: AVA })
+    const transcription = await seedJob(runtime, { type: 'TRANSCRIPTION', title: 'Seeded call' })
+    await seedJob(runtime, { type: 'TRANSLATION', title: 'Seeded translation', toLng: 'ar' })
+    const failed = await seedJob(runtime, { type: 'TTS', status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'The engine stopped', text: 'x', voiceId: AVA })
 
     await run('service.info', {})
     await run('voices.list', {})

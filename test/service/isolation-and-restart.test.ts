@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { startTestService } from '../helpers/test-service'
+import { startTestService, sqliteDatabaseOf } from '../helpers/test-service'
 
 describe('project isolation', () => {
   it('shows a second project nothing of the first: 404 on its ids, empty lists', async () => {
@@ -10,7 +10,7 @@ describe('project isolation', () => {
         body: { type: 'TELEPHONY', phoneNumber: '+14155550100', label: 'x', providerAccountSid: 'AC', providerAuthToken: 't' },
       })
     ).json().data
-    const other = service.otherProject().key
+    const other = (await service.otherProject()).key
 
     expect((await service.call('GET', `/v1/voice-agents/${agent.id}`, { key: other })).statusCode).toBe(404)
     expect((await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { key: other, body: { agentName: 'Stolen' } })).statusCode).toBe(404)
@@ -55,7 +55,7 @@ describe('persistence', () => {
     expect((await second.call('GET', `/v1/voice-agents/${agent.id}`)).json().data).toEqual(agent)
     const reread = (await second.call('GET', `/v1/voice-agents/phone-number?pid=${number.id}`)).json().data
     expect(reread).toMatchObject({ voiceAgentId: agent.id, voiceAgent: { id: agent.id, name: 'Durable' } })
-    expect(second.runtime.context.secrets.decrypt(second.runtime.store.phoneNumbers.findInProject(number.id, bootstrap.projectId)!.providerAuthToken)).toBe('t')
+    expect(second.runtime.context.secrets.decrypt((await second.runtime.store.phoneNumbers.findInProject(number.id, bootstrap.projectId))!.providerAuthToken)).toBe('t')
   })
 
   it('creates one key on a fresh data folder and none on the next start', async () => {
@@ -65,7 +65,7 @@ describe('persistence', () => {
     expect(key).toMatch(/^vd_[A-Za-z0-9_-]{43}$/)
     expect((await first.call('GET', '/v1/voices', { key })).statusCode).toBe(200)
     // Besides the app's own key record (the operator UI's identity, which works over no HTTP).
-    const stored = first.runtime.store.db.prepare('SELECT key_hash, key_hint FROM api_keys WHERE id != ?').all(first.runtime.appCaller.apiKeyId) as {
+    const stored = sqliteDatabaseOf(first.runtime).prepare('SELECT key_hash, key_hint FROM api_keys WHERE id != ?').all(first.runtime.appCaller.apiKeyId) as {
       key_hash: string
       key_hint: string
     }[]

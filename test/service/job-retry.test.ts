@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { retryJob } from '../../src/service/ops/jobs'
-import { storeJobWebhook, listDeliveries } from '../../src/service/ops/webhooks'
+import { listDeliveries } from '../../src/service/ops/webhooks'
+import { toJobDto } from '../../src/service/ops/jobs'
+import { jobWebhookOutbox } from '../../src/webhooks/outbox'
 import { ServiceError } from '../../src/service/ops/service-error'
 import { seedJob } from '../helpers/seed-jobs'
 import { startTestService, type TestService } from '../helpers/test-service'
@@ -15,16 +17,16 @@ const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
 async function waitUntilDone(service: TestService, id: string, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const record = service.runtime.store.jobs.findInProject(id, service.runtime.appCaller.projectId)!
+    const record = (await service.runtime.store.jobs.findInProject(id, service.runtime.appCaller.projectId))!
     if (record.status !== 'PENDING') return record
     if (Date.now() > deadline) throw new Error(`job ${id} still PENDING after ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }
 
-function refusal(run: () => unknown): ServiceError {
+async function refusal(run: () => Promise<unknown>): Promise<ServiceError> {
   try {
-    run()
+    await run()
   } catch (error) {
     if (error instanceof ServiceError) return error
     throw error
@@ -37,7 +39,7 @@ describe('retrying a FAILED job', () => {
     const service = await startTestService()
     const { runtime } = service
     const receiver = await startWebhookReceiver()
-    const failed = seedJob(runtime, {
+    const failed = await seedJob(runtime, {
       type: 'TTS',
       status: 'FAILED',
       title: 'Order shipped',
@@ -49,14 +51,16 @@ describe('retrying a FAILED job', () => {
       webhookAuthKey: 'Bearer',
       webhookAuthSecret: runtime.context.secrets.encrypt('a-long-enough-secret'),
     })
-    storeJobWebhook(runtime.context, failed)
+    // The webhook the job's end would have stored, as the runner's outbox stores it.
+    const outbox = jobWebhookOutbox({ describeJob: (job) => toJobDto(runtime.context, job), now: runtime.context.now })
+    await runtime.store.transaction((tx) => outbox(tx, failed))
     runtime.context.webhookQueued()
     await receiver.waitForRequests(1)
     const deliveriesOfFailed = () => listDeliveries(runtime.context, runtime.appCaller, { jobId: failed.id, take: 20, skip: 1 })
-    while (deliveriesOfFailed().deliveries[0]?.status !== 'DELIVERED') await new Promise((resolve) => setTimeout(resolve, 25))
-    const deliveriesBefore = deliveriesOfFailed()
+    while ((await deliveriesOfFailed()).deliveries[0]?.status !== 'DELIVERED') await new Promise((resolve) => setTimeout(resolve, 25))
+    const deliveriesBefore = await deliveriesOfFailed()
 
-    const copy = retryJob(runtime.context, runtime.appCaller, failed.id)
+    const copy = await retryJob(runtime.context, runtime.appCaller, failed.id)
     expect(copy.id).not.toBe(failed.id)
     expect(copy).toMatchObject({ type: 'TTS', status: 'PENDING', title: 'Order shipped', webhookUrl: `${receiver.url}/hook`, jobResponse: { text: 'Your order has shipped.' } })
     expect(copy.error).toBeUndefined()
@@ -67,8 +71,8 @@ describe('retrying a FAILED job', () => {
     expect(JSON.parse(second!.body)).toMatchObject({ event: 'job.completed', data: { id: copy.id } })
     expect(second!.headers.authorization).toBe('Bearer a-long-enough-secret')
 
-    expect(runtime.store.jobs.findInProject(failed.id, runtime.appCaller.projectId)).toEqual(failed)
-    const deliveriesAfter = deliveriesOfFailed()
+    expect(await runtime.store.jobs.findInProject(failed.id, runtime.appCaller.projectId)).toEqual(failed)
+    const deliveriesAfter = await deliveriesOfFailed()
     expect(deliveriesAfter.deliveries.map(({ id, status, attempts }) => ({ id, status, attempts }))).toEqual(
       deliveriesBefore.deliveries.map(({ id, status, attempts }) => ({ id, status, attempts })),
     )
@@ -77,8 +81,8 @@ describe('retrying a FAILED job', () => {
   it('queues a copy of an AI-content job with its parts and source job', async () => {
     const service = await startTestService()
     const { runtime } = service
-    const source = seedJob(runtime, { type: 'TRANSCRIPTION', title: 'Call', text: 'The customer asked about a refund for the blue kettle. We agreed to send a new one.' })
-    const failed = seedJob(runtime, {
+    const source = await seedJob(runtime, { type: 'TRANSCRIPTION', title: 'Call', text: 'The customer asked about a refund for the blue kettle. We agreed to send a new one.' })
+    const failed = await seedJob(runtime, {
       type: 'AI_CONTENT',
       status: 'FAILED',
       title: 'AI content: Call',
@@ -88,7 +92,7 @@ describe('retrying a FAILED job', () => {
       errorCode: 'AI_ENGINE_FAILED',
       errorMessage: 'Timed out',
     })
-    const copy = retryJob(runtime.context, runtime.appCaller, failed.id)
+    const copy = await retryJob(runtime.context, runtime.appCaller, failed.id)
     expect(copy).toMatchObject({ type: 'AI_CONTENT', status: 'PENDING', title: 'AI content: Call', relevantJobId: source.id })
     const done = await waitUntilDone(service, copy.id)
     expect(done.status).toBe('COMPLETED')
@@ -99,21 +103,21 @@ describe('retrying a FAILED job', () => {
   it('refuses a job that is not FAILED, a type it does not run, and a job of another project', async () => {
     const service = await startTestService()
     const { runtime } = service
-    const completed = seedJob(runtime, { type: 'TTS', status: 'COMPLETED', text: 'Hi', voiceId: AVA })
-    const pending = seedJob(runtime, { type: 'TTS', status: 'PENDING', text: 'Hi', voiceId: AVA, runAfter: Date.now() + 3_600_000 })
-    const transcription = seedJob(runtime, { type: 'TRANSCRIPTION', status: 'FAILED', errorCode: 'INTERNAL' })
-    const count = () => runtime.store.jobs.list(runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 }).total
+    const completed = await seedJob(runtime, { type: 'TTS', status: 'COMPLETED', text: 'Hi', voiceId: AVA })
+    const pending = await seedJob(runtime, { type: 'TTS', status: 'PENDING', text: 'Hi', voiceId: AVA, runAfter: Date.now() + 3_600_000 })
+    const transcription = await seedJob(runtime, { type: 'TRANSCRIPTION', status: 'FAILED', errorCode: 'INTERNAL' })
+    const count = async () => (await runtime.store.jobs.list(runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 })).total
 
-    const before = count()
+    const before = await count()
     for (const job of [completed, pending, transcription]) {
-      const error = refusal(() => retryJob(runtime.context, runtime.appCaller, job.id))
+      const error = await refusal(() => retryJob(runtime.context, runtime.appCaller, job.id))
       expect(error.code).toBe('CONFLICT')
       expect(error.details.map((detail) => detail.path)).toEqual(['jobId'])
     }
-    const failed = seedJob(runtime, { type: 'TTS', status: 'FAILED', text: 'Hi', voiceId: AVA, errorCode: 'INTERNAL' })
-    const other = service.otherProject()
+    const failed = await seedJob(runtime, { type: 'TTS', status: 'FAILED', text: 'Hi', voiceId: AVA, errorCode: 'INTERNAL' })
+    const other = await service.otherProject()
     const stranger = { ...runtime.appCaller, projectId: other.projectId }
-    expect(refusal(() => retryJob(runtime.context, stranger, failed.id)).code).toBe('NOT_FOUND')
-    expect(count()).toBe(before + 1)
+    expect((await refusal(() => retryJob(runtime.context, stranger, failed.id))).code).toBe('NOT_FOUND')
+    expect(await count()).toBe(before + 1)
   })
 })

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { invokeOperation } from '../../src/service/ipc/invoke-operation'
 import { storageServiceError } from '../../src/service/ops/storage-service-error'
-import { startTestService } from '../helpers/test-service'
+import { startTestService, sqliteDatabaseOf } from '../helpers/test-service'
 
 const { SqliteError } = BetterSqlite3
 const lockHolders: BetterSqlite3.Database[] = []
@@ -44,7 +44,7 @@ describe('storage failures as errors', () => {
     const created = await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Busy test' } })
     expect(created.statusCode).toBe(200)
     const id = created.json<{ data: { id: string } }>().data.id
-    service.runtime.store.db.pragma('busy_timeout = 50') // the real 5 s wait, shortened
+    sqliteDatabaseOf(service.runtime).pragma('busy_timeout = 50') // the real 5 s wait, shortened
     holdWriteLock(service.dataDir)
 
     const patched = await service.call('PATCH', `/v1/voice-agents/${id}`, { body: { agentName: 'Renamed' } })
@@ -59,7 +59,7 @@ describe('storage failures as errors', () => {
 
   it('answers an IPC operation that finds the database busy with UNAVAILABLE', async () => {
     const service = await startTestService()
-    service.runtime.store.db.pragma('busy_timeout = 50')
+    sqliteDatabaseOf(service.runtime).pragma('busy_timeout = 50')
     holdWriteLock(service.dataDir)
     const result = await invokeOperation(service.runtime.operatorHandlers('desktop'), 'agents.create', { agentName: 'Busy IPC' })
     expect(result).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } })

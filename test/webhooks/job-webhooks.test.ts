@@ -94,7 +94,7 @@ describe('job webhooks', () => {
 
   it('signs with the operator’s secret as Standard Webhooks describe', async () => {
     const service = await startTestService()
-    const secret = webhookSigningSettings(service.runtime.store, service.runtime.context.secrets).setSigningSecret()
+    const secret = await webhookSigningSettings(service.runtime.store, service.runtime.context.secrets).setSigningSecret()
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
     const receiver = await startWebhookReceiver()
     await createTtsJob(service, { webhookUrl: receiver.url })
@@ -109,7 +109,7 @@ describe('job webhooks', () => {
     const service = await startTestService()
     const receiver = await startWebhookReceiver()
     // VoiceDesk cannot run transcriptions yet, so a queued one fails at once: a real failure path.
-    const job = seedJob(service.runtime, { status: 'PENDING', attempts: 0, webhookUrl: receiver.url, jobResponse: null })
+    const job = await seedJob(service.runtime, { status: 'PENDING', attempts: 0, webhookUrl: receiver.url, jobResponse: null })
     service.runtime.runner.wake()
     const [request] = await receiver.waitForRequests(1)
     const body = JSON.parse(request!.body)
@@ -255,7 +255,7 @@ describe('job webhooks', () => {
       expect((await service.call(method, url, { key: null })).statusCode, url).toBe(401)
     }
 
-    const other = service.otherProject()
+    const other = await service.otherProject()
     const theirs = await service.call('GET', '/v1/webhooks/deliveries', { key: other.key })
     expect(theirs.json().data).toEqual({ deliveries: [], total: 0, filtered: 0 })
     expect((await service.call('GET', `/v1/webhooks/deliveries/${id}`, { key: other.key })).statusCode).toBe(404)

@@ -8,7 +8,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { describe, expect, it } from 'vitest'
 import { DeliveryDetailEnvelopeSchema, DeliveryListEnvelopeSchema, type WebhookDeliveryDetail } from '../../src/shared/api/webhooks'
-import { storeWebhook } from '../../src/service/ops/webhooks'
+import { storeWebhook } from '../../src/webhooks/outbox'
 import { guardedLookup, type Lookup } from '../../src/webhooks/guarded-connector'
 import { WebhookAddressPolicy } from '../../src/webhooks/webhook-address-policy'
 import { startTestService, type TestService } from '../helpers/test-service'
@@ -136,8 +136,14 @@ describe('webhook targets, when the sender connects', () => {
   it('refuses a stored delivery to an IP literal (no lookup runs for those)', async () => {
     const service = await startTestService({ webhooks: { retryDelaysMs: [], random: () => 0 } })
     const { runtime } = service
-    runtime.store.transaction(() =>
-      storeWebhook(runtime.context, { projectId: runtime.bootstrap.projectId, url: 'http://[::ffff:169.254.169.254]:80/x', authKey: null, authSecret: null }, 'job.completed', {}),
+    await runtime.store.transaction((tx) =>
+      storeWebhook(
+        tx,
+        { projectId: runtime.bootstrap.projectId, url: 'http://[::ffff:169.254.169.254]:80/x', authKey: null, authSecret: null },
+        'job.completed',
+        {},
+        { now: new Date() },
+      ),
     )
     runtime.webhookSender.wake()
     const delivery = await deliveryOf(service, 'EXHAUSTED')

@@ -29,7 +29,8 @@ function outsideTransactions<R extends object>(repository: R, turns: ConnectionT
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(repository))) {
     const method = (repository as Record<string, unknown>)[name]
     if (name === 'constructor' || typeof method !== 'function') continue
-    wrapped[name] = (...args: unknown[]) => (turns.busy ? turns.run(() => method.apply(repository, args)) : method.apply(repository, args))
+    const call = (args: unknown[]): unknown => (method as (...args: unknown[]) => unknown).apply(repository, args)
+    wrapped[name] = (...args: unknown[]) => (turns.busy ? turns.run(() => call(args)) : call(args))
   }
   return wrapped as R
 }

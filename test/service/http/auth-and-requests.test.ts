@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { revokeApiKey } from '../../../src/service/ops/api-keys'
-import { startTestService } from '../../helpers/test-service'
+import { startTestService, sqliteDatabaseOf } from '../../helpers/test-service'
 
 const SOME_ID = '9d6a1707-b717-4e39-b6d2-4bfd68aee57d'
 
@@ -86,10 +86,10 @@ describe('authentication', () => {
 
   it('refuses a revoked key', async () => {
     const service = await startTestService()
-    const other = service.otherProject()
+    const other = await service.otherProject()
     expect((await service.call('GET', '/v1/voices', { key: other.key })).statusCode).toBe(200)
-    const [record] = service.runtime.store.accounts.listKeys(other.projectId)
-    revokeApiKey(service.runtime.context, record!.id)
+    const [record] = await service.runtime.store.accounts.listKeys(other.projectId)
+    await revokeApiKey(service.runtime.context, record!.id)
     expect((await service.call('GET', '/v1/voices', { key: other.key })).statusCode).toBe(401)
   })
 
@@ -174,7 +174,7 @@ describe('malformed requests', () => {
   it('answers an internal failure with a 500 envelope that hides the cause', async () => {
     const service = await startTestService()
     // Break the store under the running service: the next query throws inside a handler.
-    service.runtime.store.db.exec('DROP TABLE phone_numbers')
+    sqliteDatabaseOf(service.runtime).exec('DROP TABLE phone_numbers')
     const response = await service.call('GET', '/v1/voice-agents/phone-number/list')
     expect(response.statusCode).toBe(500)
     expect(response.json()).toMatchObject({ success: false, error: { code: 'INTERNAL', details: [] } })

@@ -100,7 +100,7 @@ describe('CORS on /v1', () => {
     expect((await preflight('http://localhost:5173')).status).toBe(403)
 
     // Saved in the data folder: a restart keeps it.
-    expect(service.runtime.store.settings.get('corsOrigins', z.array(z.string()))).toEqual(['https://studio.example', 'http://lan-box:*'])
+    expect(await service.runtime.store.settings.get('corsOrigins', z.array(z.string()))).toEqual(['https://studio.example', 'http://lan-box:*'])
 
     expect(await setOrigins(null)).toMatchObject({ ok: true, data: { cors: { source: 'default' } } })
     expectAllowedPreflight(await preflight('http://localhost:5173'), 'http://localhost:5173')

@@ -33,7 +33,7 @@ import {
   type BodyCase,
   type BodySpec,
 } from '../../helpers/fuzz-arbitraries'
-import { startTestService, type TestService } from '../../helpers/test-service'
+import { startTestService, type TestService, sqliteDatabaseOf } from '../../helpers/test-service'
 
 /** Runs per property: about 5,700 fuzzed requests in all, some 10 s on 2 cores (app.inject, no socket). */
 const RUNS = { create: 900, update: 1000, clone: 600, addNumber: 900, assign: 700, unassign: 500, deleteAgent: 400, deleteNumber: 400, poison: 300, sizeLimit: 30 }
@@ -77,7 +77,7 @@ afterAll(() => {
 
 /** Every row of the tables a write endpoint may touch, as one comparable string. */
 function snapshot(service: TestService): string {
-  const db = service.runtime.store.db
+  const db = sqliteDatabaseOf(service.runtime)
   return JSON.stringify({
     voice_agents: db.prepare('SELECT * FROM voice_agents ORDER BY id').all(),
     phone_numbers: db.prepare('SELECT * FROM phone_numbers ORDER BY id').all(),

@@ -43,7 +43,7 @@ import {
   type Expected,
 } from '../../helpers/fuzz-arbitraries'
 import { seedJob } from '../../helpers/seed-jobs'
-import { startTestService, type TestService } from '../../helpers/test-service'
+import { startTestService, type TestService, sqliteDatabaseOf } from '../../helpers/test-service'
 
 /** Runs per property: about 2,800 requests in all, some 10 s on 2 cores (app.inject, no socket). */
 const RUNS = { tts: 900, aiContent: 800, listShared: 700, listAlone: 350, sizeLimit: 16 }
@@ -105,9 +105,9 @@ async function startFixture(options: { otherProjectHasJobs: boolean }): Promise<
   let tick = 0
   const at = () => new Date(base + 1000 * tick++).toISOString()
 
-  const transcription = seedJob(runtime, { title: 'Support call', text: 'Hello, thanks for calling. I would like a refund for my order.', createdAt: at() })
-  const translation = seedJob(runtime, { type: 'TRANSLATION', title: 'Translated call', text: 'مرحبا، شكرا لاتصالك.', toLng: 'ar', createdAt: at() })
-  const tts = seedJob(runtime, {
+  const transcription = await seedJob(runtime, { title: 'Support call', text: 'Hello, thanks for calling. I would like a refund for my order.', createdAt: at() })
+  const translation = await seedJob(runtime, { type: 'TRANSLATION', title: 'Translated call', text: 'مرحبا، شكرا لاتصالك.', toLng: 'ar', createdAt: at() })
+  const tts = await seedJob(runtime, {
     type: 'TTS',
     title: 'Welcome message',
     text: 'Welcome to VoiceDesk.',
@@ -119,9 +119,9 @@ async function startFixture(options: { otherProjectHasJobs: boolean }): Promise<
     totalCost: 1,
     createdAt: at(),
   })
-  const failed = seedJob(runtime, { status: 'FAILED', title: 'Failed call', errorCode: 'TIMEOUT', errorMessage: 'The last try ran out of time', createdAt: at() })
-  const pending = seedJob(runtime, { status: 'PENDING', title: 'Pending call', jobResponse: null, attempts: 0, createdAt: at() })
-  const aiContent = seedJob(runtime, {
+  const failed = await seedJob(runtime, { status: 'FAILED', title: 'Failed call', errorCode: 'TIMEOUT', errorMessage: 'The last try ran out of time', createdAt: at() })
+  const pending = await seedJob(runtime, { status: 'PENDING', title: 'Pending call', jobResponse: null, attempts: 0, createdAt: at() })
+  const aiContent = await seedJob(runtime, {
     type: 'AI_CONTENT',
     title: 'AI content: Support call',
     text: null,
@@ -133,12 +133,12 @@ async function startFixture(options: { otherProjectHasJobs: boolean }): Promise<
     totalCost: 2,
     createdAt: at(),
   })
-  const blank = seedJob(runtime, { title: 'Silent call', text: '   ', createdAt: at() })
+  const blank = await seedJob(runtime, { title: 'Silent call', text: '   ', createdAt: at() })
 
   const seeded = [transcription, translation, tts, failed, pending, aiContent, blank]
   for (const [index, seed] of LIST_SEEDS.entries()) {
     seeded.push(
-      seedJob(runtime, {
+      await seedJob(runtime, {
         ...seed,
         type: JOB_TYPES[index % JOB_TYPES.length],
         status: JOB_STATUSES[index % JOB_STATUSES.length],
@@ -150,12 +150,12 @@ async function startFixture(options: { otherProjectHasJobs: boolean }): Promise<
     )
   }
 
-  const other = service.otherProject()
+  const other = await service.otherProject()
   let foreignSource: JobRecord | undefined
   if (options.otherProjectHasJobs) {
-    foreignSource = seedJob(runtime, {
+    foreignSource = await seedJob(runtime, {
       projectId: other.projectId,
-      apiKeyId: runtime.store.accounts.listKeys(other.projectId)[0]!.id,
+      apiKeyId: (await runtime.store.accounts.listKeys(other.projectId))[0]!.id,
       title: 'Other project call',
       text: 'Refund request from another project.',
     })
@@ -199,7 +199,7 @@ afterAll(() => {
 
 /** Every row of jobs (in insertion order) and of job_counts, as one comparable string. */
 function snapshot(service: TestService): Snapshot {
-  const db = service.runtime.store.db
+  const db = sqliteDatabaseOf(service.runtime)
   const jobs = db.prepare('SELECT * FROM jobs ORDER BY seq').all() as Record<string, unknown>[]
   const counts = db.prepare('SELECT * FROM job_counts ORDER BY project_id, type, status').all() as Record<string, unknown>[]
   return { text: JSON.stringify({ jobs, counts }), jobs, counts }
@@ -291,7 +291,7 @@ function expectOneNewPendingJob(fixture: Fixture, jobId: string, type: string, b
   expect(countOf(after), what).toBe(countOf(before) + 1)
   const otherCounts = (snapshot: Snapshot) => snapshot.counts.filter((count) => !(count.project_id === fixture.projectId && count.type === type && count.status === 'PENDING'))
   expect(otherCounts(after), what).toEqual(otherCounts(before))
-  fixture.service.runtime.store.db.prepare('DELETE FROM jobs WHERE id = ?').run(jobId)
+  sqliteDatabaseOf(fixture.service.runtime).prepare('DELETE FROM jobs WHERE id = ?').run(jobId)
   return row
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AiContentEngine } from '../../../src/engines/ai-content/ai-content-engine'
 import { AiContentJobEnvelopeSchema, JobListEnvelopeSchema, JobReadSchema, TtsJobEnvelopeSchema } from '../../../src/shared/api/jobs'
 import { VOICES } from '../../../src/shared/voices'
-import { seedJob } from '../../helpers/seed-jobs'
+import { seedJob, seedJobs } from '../../helpers/seed-jobs'
 import { startTestService, type TestService } from '../../helpers/test-service'
 
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
@@ -114,7 +114,7 @@ Thursday at three, and a reminder text will go out on Wednesday.`
 describe('AI content', () => {
   it('writes the parts asked for from a finished transcript, readable by its id or by the source id', async () => {
     const service = await startTestService()
-    const source = seedJob(service.runtime, { title: 'Dental call', text: TRANSCRIPT })
+    const source = await seedJob(service.runtime, { title: 'Dental call', text: TRANSCRIPT })
     const response = await service.call('POST', `/v1/jobs/ai-content?jobId=${source.id}`, { body: { aiParts: ['summary', 'twitterThread', 'keywords'] } })
     expect(response.statusCode, response.body).toBe(200)
     const created = AiContentJobEnvelopeSchema.parse(response.json()).data
@@ -134,13 +134,13 @@ describe('AI content', () => {
 
   it('refuses a source of another type, one that is not COMPLETED, an unknown one, and bad parts', async () => {
     const service = await startTestService()
-    const failed = seedJob(service.runtime, { status: 'FAILED' })
-    const aiJob = seedJob(service.runtime, { type: 'AI_CONTENT', relevantJobId: failed.id, text: null })
+    const failed = await seedJob(service.runtime, { status: 'FAILED' })
+    const aiJob = await seedJob(service.runtime, { type: 'AI_CONTENT', relevantJobId: failed.id, text: null })
     const body = { aiParts: ['summary'] }
     expect((await service.call('POST', `/v1/jobs/ai-content?jobId=${failed.id}`, { body })).statusCode).toBe(409)
     expect((await service.call('POST', `/v1/jobs/ai-content?jobId=${aiJob.id}`, { body })).statusCode).toBe(409)
     expect((await service.call('POST', '/v1/jobs/ai-content?jobId=9d6a1707-b717-4e39-b6d2-4bfd68aee57d', { body })).statusCode).toBe(404)
-    const source = seedJob(service.runtime)
+    const source = await seedJob(service.runtime)
     for (const aiParts of [[], ['summary', 'summary'], ['poem']]) {
       const response = await service.call('POST', `/v1/jobs/ai-content?jobId=${source.id}`, { body: { aiParts } })
       expect(response.statusCode, JSON.stringify(aiParts)).toBe(400)
@@ -156,7 +156,7 @@ describe('AI content', () => {
       },
     }
     const service = await startTestService({ aiContentEngine: broken })
-    const source = seedJob(service.runtime, { text: TRANSCRIPT })
+    const source = await seedJob(service.runtime, { text: TRANSCRIPT })
     const created = (await service.call('POST', `/v1/jobs/ai-content?jobId=${source.id}`, { body: { aiParts: ['summary'] } })).json().data
     const done = await waitForJob(service, created.id)
     expect(done.data).toMatchObject({ status: 'FAILED', error: { code: 'AI_ENGINE_FAILED', message: expect.stringContaining('could not reach') } })
@@ -167,14 +167,14 @@ describe('AI content', () => {
 describe('GET /v1/jobs and POST /v1/jobs/all', () => {
   it('reads one job of the project with a preview URL, and 404s others', async () => {
     const service = await startTestService()
-    const job = seedJob(service.runtime, { title: 'Quarterly call' })
+    const job = await seedJob(service.runtime, { title: 'Quarterly call' })
     const read = await service.call('GET', `/v1/jobs?jobId=${job.id}`)
     expect(read.statusCode).toBe(200)
     const body = JobReadSchema.parse(read.json())
     expect(read.json()).not.toHaveProperty('success')
     expect(body.previewUrl).toMatch(/\/preview\/[A-Za-z0-9_-]{32}$/)
     expect(body.data).toMatchObject({ id: job.id, type: 'TRANSCRIPTION', usageTime: '42.000', billingId: null })
-    const other = service.otherProject()
+    const other = await service.otherProject()
     expect((await service.call('GET', `/v1/jobs?jobId=${job.id}`, { key: other.key })).statusCode).toBe(404)
     const forbidden = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, { key: other.key, body: {} })
     expect(forbidden.statusCode).toBe(403)
@@ -184,7 +184,7 @@ describe('GET /v1/jobs and POST /v1/jobs/all', () => {
   it("answers a FAILED job's error with a code of the contract's list, INTERNAL for a code it does not know", async () => {
     const service = await startTestService()
     const read = async (fields: Parameters<typeof seedJob>[1]) => {
-      const response = await service.call('GET', `/v1/jobs?jobId=${seedJob(service.runtime, { status: 'FAILED', ...fields }).id}`)
+      const response = await service.call('GET', `/v1/jobs?jobId=${(await seedJob(service.runtime, { status: 'FAILED', ...fields })).id}`)
       expect(response.statusCode).toBe(200)
       return JobReadSchema.parse(response.json()).data.error
     }
@@ -197,17 +197,15 @@ describe('GET /v1/jobs and POST /v1/jobs/all', () => {
   it('filters, sorts with stable ties, pages by 1-based skip, and searches title, text and id', async () => {
     const service = await startTestService()
     const base = Date.parse('2026-01-01T00:00:00.000Z')
-    const seeded = Array.from({ length: 25 }, (_, index) =>
-      seedJob(service.runtime, {
-        title: index % 5 === 0 ? `Refund request ${index}` : `Support call ${index}`,
-        text: index === 7 ? 'الرجاء تأكيد موعد الاستشارة' : `Customer number ${index} asked about delivery`,
-        type: index % 2 === 0 ? 'TRANSCRIPTION' : 'TRANSLATION',
-        status: index % 3 === 0 ? 'FAILED' : 'COMPLETED',
-        totalCost: index % 4,
-        // Pairs share a timestamp, so ties must be broken by id.
-        createdAt: new Date(base + Math.floor(index / 2) * 1000).toISOString(),
-      }),
-    )
+    const seeded = await seedJobs(service.runtime, 25, (index) => ({
+      title: index % 5 === 0 ? `Refund request ${index}` : `Support call ${index}`,
+      text: index === 7 ? 'الرجاء تأكيد موعد الاستشارة' : `Customer number ${index} asked about delivery`,
+      type: index % 2 === 0 ? 'TRANSCRIPTION' : 'TRANSLATION',
+      status: index % 3 === 0 ? 'FAILED' : 'COMPLETED',
+      totalCost: index % 4,
+      // Pairs share a timestamp, so ties must be broken by id.
+      createdAt: new Date(base + Math.floor(index / 2) * 1000).toISOString(),
+    }))
     const list = async (body: unknown) => {
       const response = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, { body })
       expect(response.statusCode, response.body).toBe(200)

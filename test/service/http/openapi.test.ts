@@ -142,7 +142,7 @@ describe('GET /v1/openapi.json', () => {
       const answer = await service.call('POST', `/v1/jobs/all?projectId=${projectId}`, { body: { sort: { field: 'title', direction } } })
       expect(answer.statusCode === 200, direction).toBe(directionPattern.test(direction))
     }
-    const duplicate = await service.call('POST', `/v1/jobs/ai-content?jobId=${seedJob(service.runtime).id}`, { body: { aiParts: ['summary', 'summary'] } })
+    const duplicate = await service.call('POST', `/v1/jobs/ai-content?jobId=${(await seedJob(service.runtime)).id}`, { body: { aiParts: ['summary', 'summary'] } })
     expect(duplicate.statusCode).toBe(400)
   })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PhoneNumberEnvelopeSchema, PhoneNumberListEnvelopeSchema } from '../../../src/shared/api/phone-numbers'
-import { startTestService, type TestService } from '../../helpers/test-service'
+import { startTestService, type TestService, sqliteDatabaseOf } from '../../helpers/test-service'
 
 const TOKEN = 'provider-token-do-not-leak-7781'
 
@@ -43,7 +43,7 @@ describe('POST /v1/voice-agents/phone-number', () => {
   it('encrypts the provider token at rest', async () => {
     const service = await startTestService()
     const number = await addNumber(service)
-    const row = service.runtime.store.db.prepare('SELECT provider_auth_token FROM phone_numbers WHERE id = ?').get(number.id) as {
+    const row = sqliteDatabaseOf(service.runtime).prepare('SELECT provider_auth_token FROM phone_numbers WHERE id = ?').get(number.id) as {
       provider_auth_token: string
     }
     expect(row.provider_auth_token).not.toContain(TOKEN)

@@ -10,7 +10,7 @@ import { ErrorEnvelopeSchema } from '../../../src/shared/api/errors'
 import { JobReadSchema } from '../../../src/shared/api/jobs'
 import { StatisticsNumbersEnvelopeSchema } from '../../../src/shared/api/projects'
 import { VOICES } from '../../../src/shared/voices'
-import { seedJob } from '../../helpers/seed-jobs'
+import { seedJob, seedJobs } from '../../helpers/seed-jobs'
 import { startTestService, type TestService } from '../../helpers/test-service'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 
@@ -80,7 +80,7 @@ describe("Pipedream's Hamsa component, action by action", () => {
 
   it('Create AI Content: POST /v1/jobs/ai-content?jobId= from a transcription, and reads data.id', async () => {
     const pipedream = await startPipedream()
-    const transcription = seedJob(pipedream.service.runtime, { text: 'Thanks for calling. Your refund was approved and arrives within five days.' })
+    const transcription = await seedJob(pipedream.service.runtime, { text: 'Thanks for calling. Your refund was approved and arrives within five days.' })
     const answer = await pipedream.send('POST', `/v1/jobs/ai-content?jobId=${transcription.id}`, { aiParts: ['summary', 'keywords'] })
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
     expect(answer.body.data.id).toMatch(/^[0-9a-f-]{36}$/)
@@ -92,7 +92,7 @@ describe("Pipedream's Hamsa component, action by action", () => {
     const project = await pipedream.send('GET', '/v1/projects/by-api-key')
     expect(project.status).toBe(200)
     expect(project.body.data).toEqual({ id: pipedream.service.runtime.bootstrap.projectId, name: 'Default project', createdAt: expect.any(String) })
-    const seeded = seedJob(pipedream.service.runtime, { title: 'Support call' })
+    const seeded = await seedJob(pipedream.service.runtime, { title: 'Support call' })
 
     const list = await pipedream.send('POST', `/v1/jobs/all?projectId=${project.body.data.id}`)
     expect(list.status, JSON.stringify(list.body)).toBe(200)
@@ -102,9 +102,7 @@ describe("Pipedream's Hamsa component, action by action", () => {
   it('Job id options: ?take=100&skip=<page*100> in the query is an offset, and reads data.jobs[].{id,title}', async () => {
     const pipedream = await startPipedream()
     const start = Date.parse('2026-11-01T00:00:00.000Z')
-    const seeded = Array.from({ length: 230 }, (_, index) =>
-      seedJob(pipedream.service.runtime, { title: `Job ${index}`, createdAt: new Date(start + index * 1000).toISOString() }),
-    ).reverse() // newest first, as listed
+    const seeded = (await seedJobs(pipedream.service.runtime, 230, (index) => ({ title: `Job ${index}`, createdAt: new Date(start + index * 1000).toISOString() }))).reverse() // newest first, as listed
     const projectId = await projectIdOf(pipedream)
 
     const pages: { id: string; title: string }[][] = []
@@ -161,9 +159,7 @@ describe('what the component relies on, at its edges', () => {
   it('lets the body win over the query: a body skip is a 1-based page, a query skip an offset', async () => {
     const pipedream = await startPipedream()
     const start = Date.parse('2026-11-01T00:00:00.000Z')
-    const newestFirst = Array.from({ length: 12 }, (_, index) => seedJob(pipedream.service.runtime, { createdAt: new Date(start + index * 1000).toISOString() }))
-      .reverse()
-      .map((job) => job.id)
+    const newestFirst = (await seedJobs(pipedream.service.runtime, 12, (index) => ({ createdAt: new Date(start + index * 1000).toISOString() }))).reverse().map((job) => job.id)
     const projectId = await projectIdOf(pipedream)
     const idsOf = async (query: string, body?: unknown) => {
       const answer = await pipedream.send('POST', `/v1/jobs/all?projectId=${projectId}${query}`, body)
@@ -230,11 +226,11 @@ describe('GET /v1/projects/statistics/numbers', () => {
     const now = Date.now()
     const ago = (ms: number) => new Date(now - ms).toISOString()
     const hour = 3_600_000
-    seedJob(runtime, { type: 'TRANSCRIPTION', usageSeconds: 90, totalCost: 6, createdAt: ago(hour) })
-    seedJob(runtime, { type: 'TRANSLATION', usageSeconds: 30, totalCost: 4, createdAt: ago(3 * 24 * hour) })
-    seedJob(runtime, { type: 'TRANSCRIPTION', status: 'FAILED', usageSeconds: 600, totalCost: 30, createdAt: ago(2 * hour) })
-    seedJob(runtime, { type: 'TRANSCRIPTION', usageSeconds: 120, totalCost: 6, createdAt: ago(20 * 24 * hour) })
-    seedJob(runtime, { type: 'TRANSCRIPTION', usageSeconds: 60, totalCost: 3, createdAt: ago(400 * 24 * hour) })
+    await seedJob(runtime, { type: 'TRANSCRIPTION', usageSeconds: 90, totalCost: 6, createdAt: ago(hour) })
+    await seedJob(runtime, { type: 'TRANSLATION', usageSeconds: 30, totalCost: 4, createdAt: ago(3 * 24 * hour) })
+    await seedJob(runtime, { type: 'TRANSCRIPTION', status: 'FAILED', usageSeconds: 600, totalCost: 30, createdAt: ago(2 * hour) })
+    await seedJob(runtime, { type: 'TRANSCRIPTION', usageSeconds: 120, totalCost: 6, createdAt: ago(20 * 24 * hour) })
+    await seedJob(runtime, { type: 'TRANSCRIPTION', usageSeconds: 60, totalCost: 3, createdAt: ago(400 * 24 * hour) })
     const tts = await pipedream.send('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Counted today.' })
     await waitForCompletion(pipedream.service, tts.body.data.id)
     const ttsJob = JobReadSchema.parse((await pipedream.service.call('GET', `/v1/jobs?jobId=${tts.body.data.id}`)).json()).data
@@ -267,8 +263,8 @@ describe('GET /v1/projects/statistics/numbers', () => {
 
   it("shows only the caller's project", async () => {
     const pipedream = await startPipedream()
-    seedJob(pipedream.service.runtime, {})
-    const other = pipedream.service.otherProject()
+    await seedJob(pipedream.service.runtime, {})
+    const other = await pipedream.service.otherProject()
     const answer = await pipedream.service.call('GET', '/v1/projects/statistics/numbers?period=all', { key: other.key })
     expect(answer.json().data).toMatchObject({ jobs: 0, cost: 0, minutes: 0 })
     const project = await pipedream.service.call('GET', '/v1/projects/by-api-key', { key: other.key })

@@ -2,10 +2,10 @@ import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getVoiceAgent } from '../../../src/service/ops/voice-agents'
-import { OTHER_WRITERS_CHECK_MS } from '../../../src/store/ports'
+import { OTHER_WRITERS_CHECK_MS } from '../../../src/store/sqlite/store'
 import { VoiceAgentEnvelopeSchema, VoiceAgentListEnvelopeSchema, VoiceAgentTemplatesEnvelopeSchema } from '../../../src/shared/api/voice-agents'
 import { VOICES } from '../../../src/shared/voices'
-import { startTestService, type TestService } from '../../helpers/test-service'
+import { startTestService, type TestService, sqliteDatabaseOf } from '../../helpers/test-service'
 
 async function firstTemplate(service: TestService, lang: 'en' | 'ar' = 'en') {
   const response = await service.call('GET', '/v1/voice-agents/templates')
@@ -224,8 +224,8 @@ describe('PATCH /v1/voice-agents/{id}', () => {
     expect(updated.createdAt).toBe(agent.createdAt)
     expect(updated.updatedAt > agent.updatedAt).toBe(true)
     expect(updated).not.toHaveProperty('tools')
-    const stored = service.runtime.store.voiceAgents.findInProject(agent.id, agent.projectId)!
-    expect(stored.tools).toEqual({ genderDetection: false, smartCallEnd: true })
+    const stored = await service.runtime.store.voiceAgents.findInProject(agent.id, agent.projectId)
+    expect(stored!.tools).toEqual({ genderDetection: false, smartCallEnd: true })
   })
 
   it('stores a non-string preamble as its JSON text', async () => {
@@ -244,7 +244,7 @@ describe('PATCH /v1/voice-agents/{id}', () => {
     })
     expect(response.body).not.toContain(secret)
     expect(response.json().data.webhookAuth).toEqual({ authKey: 'Bearer', authSecret: '****0042' })
-    const raw = service.runtime.store.db.prepare('SELECT webhook_auth_secret FROM voice_agents WHERE id = ?').get(agent.id) as { webhook_auth_secret: string }
+    const raw = sqliteDatabaseOf(service.runtime).prepare('SELECT webhook_auth_secret FROM voice_agents WHERE id = ?').get(agent.id) as { webhook_auth_secret: string }
     expect(raw.webhook_auth_secret).not.toContain(secret)
     const cleared = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { body: { webhookUrl: null, webhookAuth: null } })
     expect(cleared.json().data).toMatchObject({ webhookUrl: null, webhookAuth: null })

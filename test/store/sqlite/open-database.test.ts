@@ -1,10 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DatabaseTooNewError, migrate } from '../../src/store/migrate'
-import { MIGRATIONS } from '../../src/store/migrations'
-import { openDatabase } from '../../src/store/open-database'
-import { makeTempDir } from '../helpers/temp-dir'
+import { DatabaseTooNewError, migrate } from '../../../src/store/sqlite/migrate'
+import { MIGRATIONS } from '../../../src/store/sqlite/migrations'
+import { openDatabase } from '../../../src/store/sqlite/open-database'
+import { makeTempDir } from '../../helpers/temp-dir'
 
 describe('openDatabase', () => {
   it('creates the folder, turns on WAL and foreign keys, and applies every migration once', () => {
