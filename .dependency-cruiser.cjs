@@ -7,24 +7,29 @@
  * says where it may go. Checked by test/architecture/dependency-rule.test.ts, which also
  * cruises test/architecture/fixtures/ to prove that each kind of crossing is caught.
  *
- *   shared <- store <- engines/jobs <- webhooks <- service <- main;  preload and renderer import only shared.
+ *   shared <- store <- workers <- engines/jobs <- webhooks <- service <- main;  preload and renderer import only shared.
+ *
+ * Inside store, the engines (store/sqlite, store/postgres) are reached only through the port
+ * (store/ports.ts) and store/open-store.ts: no layer above names an engine.
  */
 
 /** The layers each layer may import (itself included). engines are pure: no store. */
 const LAYERS = {
   shared: ['shared'],
   store: ['shared', 'store'],
+  // The loop every kind of leased work shares (the job runner, the webhook sender), and lease ownership.
+  workers: ['shared', 'store', 'workers'],
   engines: ['shared', 'engines'],
-  jobs: ['shared', 'store', 'engines', 'jobs'],
-  webhooks: ['shared', 'store', 'engines', 'jobs', 'webhooks'],
-  service: ['shared', 'store', 'engines', 'jobs', 'webhooks', 'service'],
-  main: ['shared', 'store', 'engines', 'jobs', 'webhooks', 'service', 'main'],
+  jobs: ['shared', 'store', 'workers', 'engines', 'jobs'],
+  webhooks: ['shared', 'store', 'workers', 'engines', 'jobs', 'webhooks'],
+  service: ['shared', 'store', 'workers', 'engines', 'jobs', 'webhooks', 'service'],
+  main: ['shared', 'store', 'workers', 'engines', 'jobs', 'webhooks', 'service', 'main'],
   preload: ['shared', 'preload'],
   renderer: ['shared', 'renderer'],
 }
 
 /** Node's built-in modules: everywhere but the leaf and the two browser-side worlds. */
-const NODE_LAYERS = ['store', 'engines', 'jobs', 'webhooks', 'service', 'main']
+const NODE_LAYERS = ['store', 'workers', 'engines', 'jobs', 'webhooks', 'service', 'main']
 
 /** npm packages: where each may be imported. A package missing here may be imported nowhere. */
 const PACKAGES = [
@@ -77,6 +82,13 @@ module.exports = {
     },
   ],
   forbidden: [
+    {
+      name: 'engine-behind-the-port',
+      comment: 'Only store/ itself (open-store.ts, and each engine its own folder) names a storage engine; the rest use ports.ts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: { path: '^src/store/(sqlite|postgres)/' },
+    },
     {
       name: 'not-to-unresolvable',
       comment: 'An import that resolves to nothing cannot be classified.',

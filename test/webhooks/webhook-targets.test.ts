@@ -84,7 +84,7 @@ describe('webhook targets, when the URL is given', () => {
   it('refuses them from the operator UI too, beside the field', async () => {
     const service = await startTestService()
     const result = service.runtime.operatorHandlers('desktop')['agents.create']
-    expect(() => result({ agentName: 'Desk', webhookUrl: 'http://169.254.169.254/' })).toThrow(/link-local/)
+    await expect(result({ agentName: 'Desk', webhookUrl: 'http://169.254.169.254/' })).rejects.toThrow(/link-local/)
   })
 })
 

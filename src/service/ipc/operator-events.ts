@@ -48,19 +48,18 @@ export class OperatorEventHub implements OperatorEvents {
   }
 
   /**
-   * Like emit, for an event whose building reads the store. Such events reach listeners in the
-   * order they were emitted (a job's "queued" before its "started"), each after the one before.
+   * Like emit, for an event whose building reads the store. It is built at once (so it tells
+   * the state as it is now), and such events reach listeners in the order they were emitted
+   * (a job's "queued" before its "started"), each after the one before.
    */
   emitAsync(build: () => Promise<IpcEvent | undefined>): void {
     if (this.listeners.size === 0) return
+    const built = build().catch((error: unknown) => {
+      this.onError(error, undefined)
+      return undefined
+    })
     this.pending = this.pending.then(async () => {
-      let event: IpcEvent | undefined
-      try {
-        event = await build()
-      } catch (error) {
-        this.onError(error, undefined)
-        return
-      }
+      const event = await built
       if (event) this.tell(event)
     })
   }

@@ -71,7 +71,7 @@ describe('NUL in names, titles and labels', () => {
     const service = await startTestService()
     const result = await invokeOperation(service.runtime.operatorHandlers('desktop'), 'keys.create', { name: `Zapier${NUL}` }, () => undefined)
     expect(result).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'name', message: expect.stringMatching(/NUL/) }] } })
-    expect(() => createApiKey(service.runtime.context, service.runtime.bootstrap.projectId, `CLI${NUL}`)).toThrow(/NUL/)
+    await expect(createApiKey(service.runtime.context, service.runtime.bootstrap.projectId, `CLI${NUL}`)).rejects.toThrow(/NUL/)
   })
 
   it('gives a job made from text holding NUL a title without it', async () => {

@@ -172,7 +172,7 @@ describe('POST, GET, list and DELETE /v1/voice-agents', () => {
     const read = (await service.call('GET', url)).json().data
     expect(read.agentName).toBe('Written elsewhere')
     const caller = { projectId: agent.projectId, apiKeyId: agent.apiKeyId, userId: service.runtime.bootstrap.userId }
-    expect(read).toEqual(getVoiceAgent(service.runtime.context, caller, agent.id))
+    expect(read).toEqual(await getVoiceAgent(service.runtime.context, caller, agent.id))
   })
 
   it('answers 404 for unknown and malformed ids', async () => {
