@@ -1,10 +1,22 @@
-import type { Store } from './ports'
+import type { MediaStore, Store } from './ports'
 import { openSqliteStore } from './sqlite/store'
 
 /** Where the data lives: one SQLite file (the desktop, `serve`), or a PostgreSQL database (a team). */
-export type StoreLocation = { engine: 'sqlite'; file: string; nativeBinding?: string }
+export type StoreLocation = { engine: 'sqlite'; file: string; nativeBinding?: string } | { engine: 'postgres'; url: string; poolSize?: number }
 
-/** Opens and migrates the store at `location`: the one place that picks an engine. */
-export async function openStore(location: StoreLocation): Promise<Store> {
-  return openSqliteStore(location.file, { nativeBinding: location.nativeBinding })
+export interface OpenedStore {
+  store: Store
+  /** Media every instance can read (the database, in team mode); undefined when media are files in the data folder. */
+  sharedMedia: MediaStore | undefined
+}
+
+/**
+ * Opens and migrates the store at `location`: the one place that picks an engine. The
+ * PostgreSQL engine (and its driver) is loaded only when asked for, so the desktop pays nothing.
+ */
+export async function openStore(location: StoreLocation): Promise<OpenedStore> {
+  if (location.engine === 'sqlite') return { store: openSqliteStore(location.file, { nativeBinding: location.nativeBinding }), sharedMedia: undefined }
+  const [{ openPostgresStore }, { PostgresMediaStore }] = await Promise.all([import('./postgres/store'), import('./postgres/media-store')])
+  const store = await openPostgresStore({ url: location.url, poolSize: location.poolSize })
+  return { store, sharedMedia: new PostgresMediaStore(store.pool) }
 }

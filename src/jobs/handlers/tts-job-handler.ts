@@ -1,9 +1,7 @@
-import { rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import type { MediaStore } from '../../store/ports'
 import { TtsEngineError, type TtsEngine } from '../../engines/tts/tts-engine'
 import { JobError } from '../job-error'
 import type { JobHandler } from '../job-runner'
-import { PARTIAL_SUFFIX } from './partial-media-files'
 
 /** Engine failures as job failures: a crashed or unstarted engine is worth another try, bad input is not. */
 function asJobError(error: unknown, signal: AbortSignal): unknown {
@@ -22,12 +20,11 @@ function asJobError(error: unknown, signal: AbortSignal): unknown {
 }
 
 /**
- * Speaks a TTS job's text and writes the WAV to the media folder under the job's
- * unguessable name. The file appears whole or not at all (written aside, then renamed);
- * the aside file is removed when the write fails (a full disk, an abort), so no half file
- * holds on to the space that is short.
+ * Speaks a TTS job's text and stores the WAV under the job's unguessable name, where every
+ * instance of the service can serve it (the data folder's media/, or the database in team
+ * mode). The media store writes it whole or not at all.
  */
-export function createTtsJobHandler(options: { engine: () => Promise<TtsEngine>; mediaDir: string }): JobHandler {
+export function createTtsJobHandler(options: { engine: () => Promise<TtsEngine>; media: MediaStore }): JobHandler {
   return async (job, signal) => {
     if (!job.text || !job.voiceId || !job.mediaFile) throw new JobError('INVALID_JOB', 'The TTS job has no text, voice or media name')
     let speech
@@ -36,16 +33,7 @@ export function createTtsJobHandler(options: { engine: () => Promise<TtsEngine>;
     } catch (error) {
       throw asJobError(error, signal)
     }
-    const file = join(options.mediaDir, job.mediaFile)
-    const partial = file + PARTIAL_SUFFIX
-    try {
-      // 0600: a caller's audio is theirs alone, like the rest of the data folder.
-      await writeFile(partial, speech.wav, { signal, mode: 0o600 })
-      await rename(partial, file)
-    } catch (error) {
-      await rm(partial, { force: true }).catch(() => undefined)
-      throw error
-    }
+    await options.media.put(job.mediaFile, speech.wav, signal)
     return { jobResponse: { text: job.text }, usageSeconds: speech.durationSeconds, totalCost: job.totalCost }
   }
 }

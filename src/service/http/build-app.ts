@@ -17,7 +17,7 @@ import { registerHostCheck } from './host-check'
 import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
 import { finishOpenApiDocument } from './openapi-document'
-import { registerMediaAndPreviews } from './routes/media-and-previews'
+import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
@@ -36,7 +36,8 @@ export interface HttpAppOptions {
   /** Where failures are logged (repeats summarised); Fastify's own per-request logger stays off (it costs every request). */
   log: ErrorLog
   /** The folder of job audio, served at /media/. */
-  mediaDir: string
+  /** Where /media/ reads job audio from. */
+  media: MediaSource
   /** The data folder's disk-full state: a write failing for want of space enters it; while it lasts /v1 writes are 507. */
   diskFull?: DiskFullCondition
   /** Which Host headers are answered (the listening host, `--allowed-host`); others get 421. */
@@ -152,7 +153,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     },
     { prefix: '/v1' },
   )
-  await registerMediaAndPreviews(app, options.context, options.mediaDir)
+  await registerMediaAndPreviews(app, options.context, options.media)
   if (options.operator) {
     await registerOperatorBridge(app, options.operator, (error, operation) => options.log.error({ err: error, operation }, 'operator UI operation failed'))
   }

@@ -1,5 +1,7 @@
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import parseRange from 'range-parser'
+import type { MediaStore } from '../../../store/ports'
 import { errorEnvelope } from '../../../shared/api/errors'
 import { mediaUrlOf, toJobDto } from '../../ops/jobs'
 import type { OpsContext } from '../../ops/ops-context'
@@ -12,25 +14,35 @@ function fromThisMachine(request: FastifyRequest): boolean {
   return LOOPBACK.has(request.socket.remoteAddress ?? '')
 }
 
+const MEDIA_NAME = /^[A-Za-z0-9_-]{32}\.wav$/
+const MEDIA_CACHE = 'private, max-age=31536000, immutable'
+
+/** Where media is read from: files in the data folder (served as static files), or a media store (the database, in team mode). */
+export type MediaSource = { directory: string } | { store: MediaStore }
+
 /**
  * `/media/<name>.wav` (job audio, with Range support for players) and `/preview/<token>`
  * (a page that shows or plays a job's result). No Authorization header: the unguessable
  * name is the credential, and both answer only loopback clients.
  */
-export async function registerMediaAndPreviews(app: FastifyInstance, context: OpsContext, mediaDir: string): Promise<void> {
+export async function registerMediaAndPreviews(app: FastifyInstance, context: OpsContext, media: MediaSource): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
       if (!fromThisMachine(request)) return reply.status(404).send(errorEnvelope('NOT_FOUND', 'Media and previews are served to this machine only'))
     })
-    await scope.register(fastifyStatic, {
-      root: mediaDir,
-      prefix: '/media/',
-      index: false,
-      list: false,
-      dotfiles: 'deny',
-      allowedPath: (pathName) => /^\/[A-Za-z0-9_-]{32}\.wav$/.test(pathName),
-      setHeaders: (response) => void response.header('cache-control', 'private, max-age=31536000, immutable'),
-    })
+    if ('directory' in media) {
+      await scope.register(fastifyStatic, {
+        root: media.directory,
+        prefix: '/media/',
+        index: false,
+        list: false,
+        dotfiles: 'deny',
+        allowedPath: (pathName) => MEDIA_NAME.test(pathName.slice(1)),
+        setHeaders: (response) => void response.header('cache-control', MEDIA_CACHE),
+      })
+    } else {
+      scope.get('/media/:name', { schema: { hide: true } }, (request, reply) => sendStoredMedia(media.store, (request.params as { name: string }).name, request, reply))
+    }
     scope.get('/preview/:token', { schema: { hide: true } }, async (request, reply) => {
       const { token } = request.params as { token: string }
       const record = await context.store.jobs.findByPreviewToken(token)
@@ -43,4 +55,32 @@ export async function registerMediaAndPreviews(app: FastifyInstance, context: Op
         .send(renderJobPreview(toJobDto(context, record), { audioUrl: mediaUrlOf(context, record), sourceTitle: source?.title }))
     })
   })
+}
+
+/** One media file from a media store, whole (200) or one byte range of it (206), as players ask. */
+async function sendStoredMedia(store: MediaStore, name: string, request: FastifyRequest, reply: FastifyReply) {
+  const notFound = () => reply.status(404).send(errorEnvelope('NOT_FOUND', 'No media has this name'))
+  if (!MEDIA_NAME.test(name)) return notFound()
+  const size = await store.size(name)
+  if (size === undefined) return notFound()
+  reply.header('accept-ranges', 'bytes').header('cache-control', MEDIA_CACHE).type('audio/wav')
+  const header = request.headers.range
+  const ranges = header === undefined ? undefined : parseRange(size, header, { combine: true })
+  if (ranges === -1) {
+    return reply.status(416).header('content-range', `bytes */${size}`).send(errorEnvelope('VALIDATION_ERROR', `The range ${JSON.stringify(header)} lies outside the ${size} bytes of this media`))
+  }
+  // A malformed header (-2), or several ranges at once: the whole file, as a server may answer either.
+  if (ranges === undefined || ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) {
+    const opened = await store.open(name)
+    if (!opened) return notFound()
+    return reply.status(200).header('content-length', opened.size).send(opened.stream)
+  }
+  const { start, end } = ranges[0]!
+  const opened = await store.open(name, { start, end })
+  if (!opened) return notFound()
+  return reply
+    .status(206)
+    .header('content-range', `bytes ${start}-${end}/${opened.size}`)
+    .header('content-length', end - start + 1)
+    .send(opened.stream)
 }

@@ -1,0 +1,42 @@
+import { createReadStream } from 'node:fs'
+import { rename, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { MediaStore } from './ports'
+import { PARTIAL_SUFFIX } from './partial-media-files'
+
+/**
+ * Media as files in the data folder's media/ (the desktop and `serve` on SQLite). A file
+ * appears whole or not at all (written aside, then renamed); the aside file is removed when
+ * the write fails (a full disk, an abort), so no half file holds on to the space that is short.
+ */
+export class FileMediaStore implements MediaStore {
+  constructor(readonly directory: string) {}
+
+  async put(name: string, bytes: Buffer, signal?: AbortSignal): Promise<void> {
+    const file = join(this.directory, name)
+    const partial = file + PARTIAL_SUFFIX
+    try {
+      // 0600: a caller's audio is theirs alone, like the rest of the data folder.
+      await writeFile(partial, bytes, { signal, mode: 0o600 })
+      await rename(partial, file)
+    } catch (error) {
+      await rm(partial, { force: true }).catch(() => undefined)
+      throw error
+    }
+  }
+
+  async size(name: string): Promise<number | undefined> {
+    try {
+      const stats = await stat(join(this.directory, name))
+      return stats.isFile() ? stats.size : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  async open(name: string, range?: { start: number; end: number }) {
+    const size = await this.size(name)
+    if (size === undefined) return undefined
+    return { size, stream: createReadStream(join(this.directory, name), range) }
+  }
+}
