@@ -21,13 +21,13 @@ const START_TIMEOUT_MS = 30_000
 /** The folder holding initdb and pg_ctl: on PATH, or Debian's /usr/lib/postgresql/<newest>/bin. */
 export function findPostgresBinaries(): string | undefined {
   const onPath = (process.env.PATH ?? '').split(delimiter).filter((folder) => folder && existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'pg_ctl')))
-  if (onPath.length > 0) return onPath[0]
+  if (onPath[0]) return onPath[0]
   const debian = '/usr/lib/postgresql'
   if (!existsSync(debian)) return undefined
   const versions = readdirSync(debian)
     .filter((version) => /^\d+$/.test(version) && Number(version) >= 15 && existsSync(join(debian, version, 'bin', 'pg_ctl')))
     .sort((a, b) => Number(b) - Number(a))
-  return versions.length > 0 ? join(debian, versions[0], 'bin') : undefined
+  return versions[0] ? join(debian, versions[0], 'bin') : undefined
 }
 
 async function freePort(): Promise<number> {

@@ -63,6 +63,19 @@ const READS = new Set([
   'attemptsOf',
 ])
 
+/** Writing methods whose answer says that nothing was written (a claim that found nothing, a lost lease): those do not move changeVersion. */
+const WROTE_NOTHING: Record<string, (answer: unknown) => boolean> = {
+  claimNext: (answer) => answer === undefined,
+  claimDue: (answer) => Array.isArray(answer) && answer.length === 0,
+  complete: (answer) => answer === false,
+  fail: (answer) => answer === false,
+  retryLater: (answer) => answer === false,
+  revokeKey: (answer) => answer === false,
+  remove: (answer) => answer === false,
+  releaseLeasesOf: (answer) => answer === 0,
+  redeliver: (answer) => typeof answer !== 'object',
+}
+
 function repositoriesOn(db: Db): Repositories {
   return {
     accounts: new PostgresAccountsRepository(db),
@@ -74,7 +87,11 @@ function repositoriesOn(db: Db): Repositories {
   }
 }
 
-/** Wraps each repository's writing methods so that `wrote` is called once they settled (resolved or not: a failed write may have half-happened inside a transaction). */
+/**
+ * Wraps each repository's writing methods so that `wrote` is called once they settled: when
+ * they failed too (a failed write may have half-happened inside a transaction), but not when
+ * their answer says they wrote nothing.
+ */
 function tracked(repositories: Repositories, wrote: () => void): Repositories {
   const wrap = <R extends object>(repository: R): R => {
     const wrapped: Record<string, unknown> = {}
@@ -84,10 +101,16 @@ function tracked(repositories: Repositories, wrote: () => void): Repositories {
       wrapped[name] = READS.has(name)
         ? method.bind(repository)
         : async (...args: unknown[]) => {
+            let failed = false
+            let answer: unknown
             try {
-              return await method.apply(repository, args)
+              answer = await method.apply(repository, args)
+              return answer
+            } catch (error) {
+              failed = true
+              throw error
             } finally {
-              wrote()
+              if (failed || !WROTE_NOTHING[name]?.(answer)) wrote()
             }
           }
     }
@@ -104,13 +127,16 @@ function tracked(repositories: Repositories, wrote: () => void): Repositories {
  * changeVersion() is `<own writes>:<others' commits>`: the first moves as soon as a write of
  * this process settled (a transaction's when it committed), the second when the listening
  * connection hears voicedesk_changes, which triggers NOTIFY on commit of any statement that
- * changed a row (this process's own commits come back too: one more move, harmless). While
+ * changed a row, naming the writing instance in its payload (this store's own commits come
+ * back too, and are skipped: they moved the first part already). While
  * the listening connection is down the version changes on every call, so no cache is
  * trusted until it listens again (it moves once more then: changes may have been missed).
  *
  * onWork / announceWork: NOTIFY on voicedesk_jobs / voicedesk_webhooks with this store's
- * instance id as payload; the listener skips its own (the service announces its own work to
- * itself), so `listener` hears other instances only. Nothing polls.
+ * instance id as payload. PostgreSQL delivers a notification to every listening connection,
+ * the sender's own included; the listener skips those carrying its own id (the service
+ * announces its own work to itself), so `listener` hears other instances only. Another store
+ * opened in the same process is another instance and does hear it. Nothing polls.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const pool = new pg.Pool({
@@ -123,6 +149,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   })
   // An idle pooled connection that drops (server restart) is discarded by the pool; without a listener its error would end the process.
   pool.on('error', () => {})
+  const instanceId = randomUUID()
+  // Every pooled connection names this instance, for the change triggers' payload (queued before any other statement of the connection).
+  pool.on('connect', (client) => {
+    client.query('SELECT set_config($1, $2, false)', ['voicedesk.instance', instanceId]).catch(() => {})
+  })
   let notifications: Notifications | undefined
   try {
     const client = await pool.connect()
@@ -132,7 +163,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       client.release()
     }
 
-    const instanceId = randomUUID()
     let ownWrites = 0
     let otherCommits = 0
     let unheard = 0
@@ -145,7 +175,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       onListening: () => (otherCommits += 1),
       onNotification: (channel, payload) => {
         if (channel === CHANGES_CHANNEL) {
-          otherCommits += 1
+          // This instance's own commits moved ownWrites already.
+          if (payload !== instanceId) otherCommits += 1
           return
         }
         const kind = kindOfChannel.get(channel)

@@ -8,6 +8,8 @@ const TABLES = ['projects', 'users', 'api_keys', 'voice_agents', 'phone_numbers'
  * the transaction commits, never when it rolls back) and PostgreSQL folds identical
  * notifications of one transaction into one, so a transaction costs one message however many
  * rows it wrote. A statement that changed nothing (a claim that found no job) sends none.
+ * The payload names the writing instance (the setting voicedesk.instance its connections
+ * carry; empty for any other writer), so an instance can skip the echo of its own commits.
  * Media is left out: no cache derives from it.
  */
 export const changeNotifications: Migration = {
@@ -17,7 +19,7 @@ export const changeNotifications: Migration = {
     CREATE FUNCTION voicedesk_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF EXISTS (SELECT 1 FROM changed_rows) THEN
-        PERFORM pg_notify('voicedesk_changes', '');
+        PERFORM pg_notify('voicedesk_changes', coalesce(current_setting('voicedesk.instance', true), ''));
       END IF;
       RETURN NULL;
     END $$;
