@@ -855,6 +855,10 @@ describe('PostgreSQL only', () => {
     const refused = await openPostgresStore({ url: 'postgres://postgres@127.0.0.1:1/none' }).catch((failure: unknown) => failure)
     expect(storageFailureOf(refused)).toBe('busy')
     expect(storageFailureOf(new Error('unrelated'))).toBeUndefined()
+    for (const code of ['57P01', '57P03', '08006', '08001', '40001', '40P01', '55P03', '53300', 'ECONNRESET']) expect(storageFailureOf({ code }), code).toBe('busy')
+    expect(storageFailureOf(new Error('Connection terminated unexpectedly'))).toBe('busy')
+    expect(storageFailureOf(new Error('wrapped', { cause: { code: '53100' } }))).toBe('disk-full')
+    expect(storageFailureOf({ code: '23505' })).toBeUndefined()
   })
 
   describe('media', () => {
