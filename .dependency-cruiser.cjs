@@ -34,8 +34,9 @@ const NODE_LAYERS = ['store', 'workers', 'engines', 'jobs', 'webhooks', 'service
 /** npm packages: where each may be imported. A package missing here may be imported nowhere. */
 const PACKAGES = [
   { packages: ['zod'], from: '^src/' },
-  // The SQL drivers stay behind the storage port (pg and postgres: the second engine to come).
-  { packages: ['better-sqlite3', 'pg', 'postgres'], from: '^src/store/' },
+  // The SQL drivers stay behind the storage port, each in its own engine's folder.
+  { packages: ['better-sqlite3'], from: '^src/store/sqlite/' },
+  { packages: ['pg'], from: '^src/store/postgres/' },
   // The HTTP framework and its plugins stay in the HTTP adapter.
   { packages: ['fastify', '@fastify/[^/]+', 'fastify-type-provider-zod', 'secure-json-parse'], from: '^src/service/http/' },
   { packages: ['undici'], from: '^src/webhooks/' },

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm test` runs this first (pretest): the end-to-end tests drive Debian's chromium with
-// playwright-core, which downloads no browser of its own. A machine without it gets it from
-// Debian's packages when this user may install them (root, or sudo without a password);
-// otherwise this stops with one line saying what to install.
+// playwright-core, which downloads no browser of its own, and the store tests start throwaway
+// PostgreSQL clusters with its server binaries (initdb, pg_ctl). A machine without them gets
+// them from Debian's packages when this user may install them (root, or sudo without a
+// password); otherwise this stops with one line saying what to install.
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
 
 const chromium = process.env.VOICEDESK_CHROMIUM || '/usr/bin/chromium'
 
@@ -32,6 +34,25 @@ if (!existsSync(chromium)) {
   if (!aptInstall(['chromium']) || !existsSync(chromium)) {
     console.error(
       'ensure-test-tools: the end-to-end tests need Chromium at /usr/bin/chromium: install it (Debian/Ubuntu: sudo apt-get install chromium), or set VOICEDESK_CHROMIUM to a Chromium or Chrome binary',
+    )
+    process.exit(1)
+  }
+}
+
+/** Where test/helpers/postgres-cluster.ts looks: initdb and pg_ctl on PATH, or Debian's /usr/lib/postgresql/<15 or newer>/bin. */
+function hasPostgresServer() {
+  const folders = (process.env.PATH ?? '').split(delimiter).filter(Boolean)
+  if (folders.some((folder) => existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'pg_ctl')))) return true
+  const debian = '/usr/lib/postgresql'
+  if (!existsSync(debian)) return false
+  return readdirSync(debian).some((version) => /^\d+$/.test(version) && Number(version) >= 15 && existsSync(join(debian, version, 'bin', 'pg_ctl')))
+}
+
+if (!hasPostgresServer()) {
+  console.log("ensure-test-tools: installing Debian's postgresql for the store tests (about 30 s)…")
+  if (!aptInstall(['postgresql']) || !hasPostgresServer()) {
+    console.error(
+      'ensure-test-tools: the store tests need the PostgreSQL 15+ server binaries (initdb, pg_ctl): install them (Debian/Ubuntu: sudo apt-get install -y postgresql), or put their folder on PATH',
     )
     process.exit(1)
   }

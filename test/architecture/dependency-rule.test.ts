@@ -42,7 +42,8 @@ describe('the dependency rule', () => {
     expect([...layers]).toEqual(expect.arrayContaining(['shared', 'store', 'workers', 'engines', 'jobs', 'webhooks', 'service', 'main', 'preload', 'renderer']))
     const arrows = result.modules.flatMap((module) => module.dependencies.map((dependency) => ({ from: module.source, ...dependency })))
     const seen = (from: RegExp, to: RegExp) => arrows.some((arrow) => from.test(arrow.from) && to.test(arrow.resolved))
-    expect(seen(/^src\/store\//, /node_modules\/better-sqlite3\//), 'store -> better-sqlite3').toBe(true)
+    expect(seen(/^src\/store\/sqlite\//, /node_modules\/better-sqlite3\//), 'store/sqlite -> better-sqlite3').toBe(true)
+    expect(seen(/^src\/store\/postgres\//, /node_modules\/pg\//), 'store/postgres -> pg').toBe(true)
     expect(seen(/^src\/service\/http\//, /node_modules\/fastify\//), 'http -> fastify').toBe(true)
     expect(seen(/^src\/renderer\//, /node_modules\/react\//), 'renderer -> react').toBe(true)
     expect(seen(/^src\/preload\//, /node_modules\/electron\//), 'preload -> electron').toBe(true)
@@ -64,6 +65,7 @@ describe('the dependency rule', () => {
       'src/shared/re-exports-store.ts -> src/store/database.ts (not-in-allowed)', // export … from
       'src/shared/side-effect-import.ts -> src/store/database.ts (not-in-allowed)', // import '…'
       'src/shared/type-only-import.ts -> src/store/database.ts (not-in-allowed)', // import type
+      'src/store/driver-outside-its-engine.ts -> pg (not-in-allowed)', // a driver outside its engine's folder
       'src/stray/unclassified-folder.ts -> src/shared/contract.ts (not-in-allowed)', // a folder no rule names
     ])
     // The fixture's allowed arrow (shared -> zod) was seen and let through.

@@ -1,0 +1,269 @@
+import { z } from 'zod'
+import type { AiPart } from '../../shared/api/ai-parts'
+import type { JobErrorCode } from '../../shared/api/job-error-codes'
+import type { JobStatus, JobType } from '../../shared/api/jobs'
+import { readJsonColumn } from '../json-column'
+import type { JobsRepository, Page } from '../ports'
+import type { JobListQuery, JobOutcome, JobRecord, JobSortField, JobStatisticsRow } from '../records'
+import type { Db } from './db'
+import { jobSearchLexemes, jobSearchQuery } from './search-words'
+
+const FIELDS: [keyof JobRecord, string][] = [
+  ['id', 'id'],
+  ['projectId', 'project_id'],
+  ['apiKeyId', 'api_key_id'],
+  ['userId', 'user_id'],
+  ['type', 'type'],
+  ['status', 'status'],
+  ['title', 'title'],
+  ['model', 'model'],
+  ['processingType', 'processing_type'],
+  ['systemModelKey', 'system_model_key'],
+  ['voiceId', 'voice_id'],
+  ['text', 'text'],
+  ['aiParts', 'ai_parts'],
+  ['jobResponse', 'job_response'],
+  ['errorCode', 'error_code'],
+  ['errorMessage', 'error_message'],
+  ['relevantJobId', 'relevant_job_id'],
+  ['voiceAgentId', 'voice_agent_id'],
+  ['agentDetails', 'agent_details'],
+  ['fromLng', 'from_lng'],
+  ['toLng', 'to_lng'],
+  ['fromScript', 'from_script'],
+  ['toScript', 'to_script'],
+  ['webhookUrl', 'webhook_url'],
+  ['webhookAuthKey', 'webhook_auth_key'],
+  ['webhookAuthSecret', 'webhook_auth_secret'],
+  ['mediaFile', 'media_file'],
+  ['previewToken', 'preview_token'],
+  ['usageSeconds', 'usage_seconds'],
+  ['totalCost', 'total_cost'],
+  ['attempts', 'attempts'],
+  ['leaseOwner', 'lease_owner'],
+  ['leaseExpiresAt', 'lease_expires_at'],
+  ['runAfter', 'run_after'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+]
+/** Columns read under their record names, so a row is a record but for the JSON columns. */
+const SELECT_COLUMNS = FIELDS.map(([field, column]) => `j.${column} AS "${field}"`).join(', ')
+
+const AiPartsColumnSchema = z.array(z.string()) as unknown as z.ZodType<AiPart[]>
+const ResponseColumnSchema = z.record(z.string(), z.unknown())
+
+type JobRow = Omit<JobRecord, 'aiParts' | 'jobResponse'> & { aiParts: string | null; jobResponse: string | null }
+
+function toRecord(row: JobRow): JobRecord {
+  return {
+    ...row,
+    aiParts: row.aiParts === null ? null : readJsonColumn(AiPartsColumnSchema, row.aiParts, 'ai_parts'),
+    jobResponse: row.jobResponse === null ? null : readJsonColumn(ResponseColumnSchema, row.jobResponse, 'job_response'),
+  }
+}
+
+function columnValues(record: JobRecord): unknown[] {
+  return FIELDS.map(([field]) => {
+    if (field === 'aiParts') return record.aiParts === null ? null : JSON.stringify(record.aiParts)
+    if (field === 'jobResponse') return record.jobResponse === null ? null : JSON.stringify(record.jobResponse)
+    return record[field]
+  })
+}
+
+const INSERT = `INSERT INTO jobs (${FIELDS.map(([, column]) => column).join(', ')}, search)
+  VALUES (${FIELDS.map((_, index) => `$${index + 1}`).join(', ')}, array_to_tsvector($${FIELDS.length + 1}::text[]))`
+
+const SORT_COLUMNS: Record<JobSortField, string> = {
+  createdAt: 'j.created_at',
+  updatedAt: 'j.updated_at',
+  title: 'j.title',
+  status: 'j.status',
+  type: 'j.type',
+  cost: 'j.total_cost',
+}
+
+/** Deltas a list may find before they are folded into job_counts. */
+const COMPACT_AFTER_DELTAS = 256
+
+/**
+ * Jobs and their queue. Counts come from job_counts plus its pending deltas (see the migration
+ * 0002-jobs), searches from the GIN index over each job's words.
+ */
+export class PostgresJobsRepository implements JobsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(record: JobRecord): Promise<void> {
+    await this.db.query(INSERT, [...columnValues(record), jobSearchLexemes(record.title, record.text)])
+  }
+
+  async findInProject(id: string, projectId: string): Promise<JobRecord | undefined> {
+    return this.one(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE j.id = $1 AND j.project_id = $2`, [id, projectId])
+  }
+
+  async findById(id: string): Promise<JobRecord | undefined> {
+    return this.one(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE j.id = $1`, [id])
+  }
+
+  async findByPreviewToken(token: string): Promise<JobRecord | undefined> {
+    return this.one(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE j.preview_token = $1`, [token])
+  }
+
+  /** The newest AI-content job made from `sourceId`. */
+  async newestFromSource(sourceId: string, projectId: string): Promise<JobRecord | undefined> {
+    return this.one(
+      `SELECT ${SELECT_COLUMNS} FROM jobs j WHERE j.relevant_job_id = $1 AND j.project_id = $2 AND j.type = 'AI_CONTENT'
+        ORDER BY j.created_at DESC, j.id DESC LIMIT 1`,
+      [sourceId, projectId],
+    )
+  }
+
+  /**
+   * Leases the oldest runnable job to `owner` until `leaseUntil` (ms), counting its attempt. One
+   * statement: the pick locks its row and skips rows another claim holds (SKIP LOCKED), so
+   * concurrent claims take different jobs instead of waiting for each other; a row another
+   * claim changed before the lock is checked again and passed over when no longer runnable.
+   */
+  async claimNext(owner: string, now: number, leaseUntil: number): Promise<JobRecord | undefined> {
+    return this.one(
+      `UPDATE jobs j SET lease_owner = $1, lease_expires_at = $3, attempts = attempts + 1
+        WHERE j.seq = (SELECT seq FROM jobs WHERE status = 'PENDING' AND run_after <= $2 AND (lease_owner IS NULL OR lease_expires_at < $2)
+          ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING ${SELECT_COLUMNS}`,
+      [owner, now, leaseUntil],
+    )
+  }
+
+  /** Ends a job the owner still holds; false when the lease was lost (the job is someone else's now). */
+  async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE jobs SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6
+        WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+      [id, owner, JSON.stringify(outcome.jobResponse), outcome.usageSeconds, outcome.totalCost, updatedAt],
+    )
+    return rowCount === 1
+  }
+
+  async fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE jobs SET status = 'FAILED', error_code = $3, error_message = $4, lease_owner = NULL, lease_expires_at = NULL, updated_at = $5
+        WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+      [id, owner, code, message, updatedAt],
+    )
+    return rowCount === 1
+  }
+
+  /** Gives the job back to the queue, to run again from `runAfter` (ms). */
+  async retryLater(id: string, owner: string, runAfter: number, code: JobErrorCode, message: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, run_after = $3, error_code = $4, error_message = $5
+        WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+      [id, owner, runAfter, code, message],
+    )
+    return rowCount === 1
+  }
+
+  /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */
+  async release(id: string, owner: string): Promise<void> {
+    await this.db.query(
+      `UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0)
+        WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+      [id, owner],
+    )
+  }
+
+  async pendingLeaseOwners(): Promise<string[]> {
+    const { rows } = await this.db.query<{ owner: string }>(`SELECT DISTINCT lease_owner AS owner FROM jobs WHERE status = 'PENDING' AND lease_owner IS NOT NULL`)
+    return rows.map((row) => row.owner)
+  }
+
+  async releaseLeasesOf(owner: string): Promise<number> {
+    const { rowCount } = await this.db.query(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = $1`, [owner])
+    return rowCount ?? 0
+  }
+
+  /** When the earliest waiting job may run (ms), if any waits. */
+  async nextRunAfter(): Promise<number | undefined> {
+    const { rows } = await this.db.query<{ at: number | null }>(`SELECT min(run_after) AS at FROM jobs WHERE status = 'PENDING' AND lease_owner IS NULL`)
+    return rows[0]?.at ?? undefined
+  }
+
+  /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */
+  async queueCounts(): Promise<{ running: number; waiting: number }> {
+    const { rows } = await this.db.query<{ running: number; waiting: number }>(
+      `SELECT count(lease_owner) AS running, count(*) - count(lease_owner) AS waiting FROM jobs WHERE status = 'PENDING'`,
+    )
+    return rows[0] ?? { running: 0, waiting: 0 }
+  }
+
+  /** Jobs, credits and media seconds of a project's jobs created since `since` (ISO 8601; '' for all), per type and status. */
+  async statistics(projectId: string, since: string): Promise<JobStatisticsRow[]> {
+    const { rows } = await this.db.query<JobStatisticsRow>(
+      `SELECT type, status, count(*) AS jobs, coalesce(sum(total_cost), 0) AS cost, coalesce(sum(usage_seconds), 0) AS seconds
+        FROM jobs WHERE project_id = $1 AND created_at >= $2 GROUP BY type, status ORDER BY type, status`,
+      [projectId, since],
+    )
+    return rows
+  }
+
+  /**
+   * A page of a project's jobs with the counts lists show, all read on one snapshot. Totals
+   * and filtered counts without a search or id come from job_counts and its deltas (a few
+   * rows whatever the number of jobs); a search counts its matches through the GIN index.
+   */
+  async list(projectId: string, query: JobListQuery): Promise<Page<JobRecord>> {
+    const searching = Boolean(query.words?.length)
+    const tsquery = searching ? jobSearchQuery(query.words!) : ''
+    const { page, deltas } = await this.db.snapshot(async (db) => {
+      const { rows: counts } = await db.query<{ type: JobType; status: JobStatus; count: number; deltas: number }>(
+        `SELECT type, status, sum(count) AS count, sum(deltas) AS deltas FROM (
+          SELECT type, status, count, 0 AS deltas FROM job_counts WHERE project_id = $1
+          UNION ALL SELECT type, status, delta, 1 FROM job_count_deltas WHERE project_id = $1) c
+        GROUP BY type, status`,
+        [projectId],
+      )
+      const deltas = counts.reduce((sum, row) => sum + row.deltas, 0)
+      const total = counts.reduce((sum, row) => sum + row.count, 0)
+      if (searching && tsquery === '') return { page: { records: [], total, filtered: 0 }, deltas }
+      const values: unknown[] = [projectId]
+      const bind = (value: unknown) => `$${values.push(value)}`
+      const conditions = [`j.project_id = $1`]
+      if (query.status) conditions.push(`j.status = ${bind(query.status)}`)
+      if (query.type) conditions.push(`j.type = ${bind(query.type)}`)
+      if (query.id) conditions.push(`j.id = ${bind(query.id)}`)
+      if (searching) conditions.push(`j.search @@ ${bind(tsquery)}::tsquery`)
+      const where = conditions.join(' AND ')
+      const direction = query.direction === 'asc' ? 'ASC' : 'DESC'
+      const order = `${SORT_COLUMNS[query.sort]} ${direction}, j.created_at ${direction}, j.id ${direction}`
+      const countValues = [...values]
+      const { rows } = await db.query<JobRow>(
+        `SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${where} ORDER BY ${order} LIMIT ${bind(query.limit)} OFFSET ${bind(query.offset)}`,
+        values,
+      )
+      let filtered: number
+      if (query.id || searching) filtered = (await db.query<{ count: number }>(`SELECT count(*) AS count FROM jobs j WHERE ${where}`, countValues)).rows[0]?.count ?? 0
+      else filtered = counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
+      return { page: { records: rows.map(toRecord), total, filtered }, deltas }
+    })
+    if (deltas > COMPACT_AFTER_DELTAS) await this.compactCounts()
+    return page
+  }
+
+  /**
+   * Folds the deltas into job_counts, in one statement (a count read sees it before or after,
+   * never half-way). Deltas another compaction is folding are skipped (SKIP LOCKED), and the
+   * counters are upserted in one order, so two compactions never wait on each other in a cycle.
+   */
+  async compactCounts(): Promise<void> {
+    await this.db.query(`WITH moved AS (
+        DELETE FROM job_count_deltas WHERE seq IN (SELECT seq FROM job_count_deltas FOR UPDATE SKIP LOCKED)
+        RETURNING project_id, type, status, delta)
+      INSERT INTO job_counts (project_id, type, status, count)
+        SELECT project_id, type, status, sum(delta) FROM moved GROUP BY project_id, type, status ORDER BY project_id, type, status
+      ON CONFLICT (project_id, type, status) DO UPDATE SET count = job_counts.count + excluded.count`)
+  }
+
+  private async one(text: string, values: unknown[]): Promise<JobRecord | undefined> {
+    const { rows } = await this.db.query<JobRow>(text, values)
+    return rows[0] && toRecord(rows[0])
+  }
+}

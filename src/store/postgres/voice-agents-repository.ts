@@ -1,0 +1,138 @@
+import { z } from 'zod'
+import { holdsControlCharacter } from '../../shared/text/control-characters'
+import { readJsonColumn } from '../json-column'
+import type { Page, VoiceAgentsRepository } from '../ports'
+import type { VoiceAgentFilter, VoiceAgentRecord } from '../records'
+import { asciiLike, likeOperand } from './ascii-like'
+import type { Db } from './db'
+
+interface VoiceAgentRow {
+  id: string
+  project_id: string
+  api_key_id: string
+  agent_name: string
+  description: string
+  greeting_message: string
+  preamble: string
+  lang: 'ar' | 'en'
+  poke_messages: string
+  real_time: boolean
+  silence_threshold: number
+  interrupt: boolean
+  outcome: string
+  outcome_response_shape: string | null
+  voice_id: string
+  tools: string
+  params: string
+  webhook_url: string | null
+  webhook_auth_key: string | null
+  webhook_auth_secret: string | null
+  source_id: string | null
+  created_at: string
+  updated_at: string
+}
+
+const StringListSchema = z.array(z.string())
+const ShapeColumnSchema = z.record(z.string(), z.unknown())
+const ToolsColumnSchema = z.object({ genderDetection: z.boolean().optional(), smartCallEnd: z.boolean().optional() })
+const ParamsColumnSchema = z.record(z.string(), z.string())
+
+function toRecord(row: VoiceAgentRow): VoiceAgentRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    apiKeyId: row.api_key_id,
+    agentName: row.agent_name,
+    description: row.description,
+    greetingMessage: row.greeting_message,
+    preamble: row.preamble,
+    lang: row.lang,
+    pokeMessages: readJsonColumn(StringListSchema, row.poke_messages, 'poke_messages'),
+    realTime: row.real_time,
+    silenceThreshold: row.silence_threshold,
+    interrupt: row.interrupt,
+    outcome: row.outcome,
+    outcomeResponseShape: row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
+    voiceId: row.voice_id,
+    tools: readJsonColumn(ToolsColumnSchema, row.tools, 'tools'),
+    params: readJsonColumn(ParamsColumnSchema, row.params, 'params'),
+    webhookUrl: row.webhook_url,
+    webhookAuthKey: row.webhook_auth_key,
+    webhookAuthSecret: row.webhook_auth_secret,
+    sourceId: row.source_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+/** The columns in order, and each one's value from a record. */
+const COLUMNS: [keyof VoiceAgentRow, (record: VoiceAgentRecord) => unknown][] = [
+  ['id', (r) => r.id],
+  ['project_id', (r) => r.projectId],
+  ['api_key_id', (r) => r.apiKeyId],
+  ['agent_name', (r) => r.agentName],
+  ['description', (r) => r.description],
+  ['greeting_message', (r) => r.greetingMessage],
+  ['preamble', (r) => r.preamble],
+  ['lang', (r) => r.lang],
+  ['poke_messages', (r) => JSON.stringify(r.pokeMessages)],
+  ['real_time', (r) => r.realTime],
+  ['silence_threshold', (r) => r.silenceThreshold],
+  ['interrupt', (r) => r.interrupt],
+  ['outcome', (r) => r.outcome],
+  ['outcome_response_shape', (r) => (r.outcomeResponseShape === null ? null : JSON.stringify(r.outcomeResponseShape))],
+  ['voice_id', (r) => r.voiceId],
+  ['tools', (r) => JSON.stringify(r.tools)],
+  ['params', (r) => JSON.stringify(r.params)],
+  ['webhook_url', (r) => r.webhookUrl],
+  ['webhook_auth_key', (r) => r.webhookAuthKey],
+  ['webhook_auth_secret', (r) => r.webhookAuthSecret],
+  ['source_id', (r) => r.sourceId],
+  ['created_at', (r) => r.createdAt],
+  ['updated_at', (r) => r.updatedAt],
+]
+const COLUMN_LIST = COLUMNS.map(([column]) => column).join(', ')
+const values = (record: VoiceAgentRecord) => COLUMNS.map(([, value]) => value(record))
+/** Every editable column ($3 on; $1 and $2 are id and project): identity and creation stay. */
+const EDITABLE = COLUMNS.filter(([column]) => !['id', 'project_id', 'api_key_id', 'created_at'].includes(column))
+const ASSIGNMENTS = EDITABLE.map(([column], index) => `${column} = $${index + 3}`).join(', ')
+
+/** $1 project, $2 lang or null, $3 LIKE pattern or null, $4 the search itself (an exact id). */
+const FILTER = `project_id = $1 AND ($2::text IS NULL OR lang = $2)
+  AND ($3::text IS NULL OR ${asciiLike('agent_name', '$3')} OR ${asciiLike('description', '$3')} OR id = $4)`
+
+export class PostgresVoiceAgentsRepository implements VoiceAgentsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(record: VoiceAgentRecord): Promise<void> {
+    await this.db.query(`INSERT INTO voice_agents (${COLUMN_LIST}) VALUES (${COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`, values(record))
+  }
+
+  /** Writes every editable column of an existing agent; identity and creation stay. */
+  async replace(record: VoiceAgentRecord): Promise<void> {
+    await this.db.query(`UPDATE voice_agents SET ${ASSIGNMENTS} WHERE id = $1 AND project_id = $2`, [record.id, record.projectId, ...EDITABLE.map(([, value]) => value(record))])
+  }
+
+  async findInProject(id: string, projectId: string): Promise<VoiceAgentRecord | undefined> {
+    const { rows } = await this.db.query<VoiceAgentRow>(`SELECT ${COLUMN_LIST} FROM voice_agents WHERE id = $1 AND project_id = $2`, [id, projectId])
+    return rows[0] && toRecord(rows[0])
+  }
+
+  /** Newest first; ties broken by id so pages never overlap. */
+  async list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<Page<VoiceAgentRecord>> {
+    const total = (await this.db.query<{ count: number }>('SELECT count(*) AS count FROM voice_agents WHERE project_id = $1', [projectId])).rows[0]?.count ?? 0
+    if (filter.search !== undefined && holdsControlCharacter(filter.search)) return { records: [], total, filtered: 0 }
+    const bound = [projectId, filter.lang ?? null, filter.search ? likeOperand(filter.search) : null, filter.search ?? null]
+    const { rows } = await this.db.query<VoiceAgentRow>(`SELECT ${COLUMN_LIST} FROM voice_agents WHERE ${FILTER} ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`, [
+      ...bound,
+      limit,
+      offset,
+    ])
+    const filtered = (await this.db.query<{ count: number }>(`SELECT count(*) AS count FROM voice_agents WHERE ${FILTER}`, bound)).rows[0]?.count ?? 0
+    return { records: rows.map(toRecord), total, filtered }
+  }
+
+  async remove(id: string, projectId: string): Promise<boolean> {
+    return (await this.db.query('DELETE FROM voice_agents WHERE id = $1 AND project_id = $2', [id, projectId])).rowCount === 1
+  }
+}

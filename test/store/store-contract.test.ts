@@ -1,0 +1,917 @@
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { text } from 'node:stream/consumers'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { Store } from '../../src/store/ports'
+import { PostgresMediaStore } from '../../src/store/postgres/media-store'
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store'
+import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord, VoiceAgentRecord } from '../../src/store/records'
+import { searchWords } from '../../src/store/records'
+import { openSqliteStore } from '../../src/store/sqlite/store'
+import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster'
+import { makeTempDir } from '../helpers/temp-dir'
+
+/*
+ * One contract, two engines: every behaviour the storage port promises, checked against the
+ * SQLite store and the PostgreSQL store alike (each test on a fresh database). What only one
+ * engine can do (another instance on the same database) is checked for that engine alone.
+ */
+
+let cluster: Promise<PostgresCluster> | undefined
+const postgresCluster = () => (cluster ??= startPostgresCluster())
+afterAll(async () => {
+  if (cluster) await (await cluster).stop()
+})
+
+interface Engine {
+  name: 'sqlite' | 'postgres'
+  /** A store on a fresh database, and a way to open another store on that same database. */
+  open(): Promise<{ store: Store; another: () => Promise<Store> }>
+}
+
+const ENGINES: Engine[] = [
+  {
+    name: 'sqlite',
+    async open() {
+      const file = join(makeTempDir(), 'voicedesk.db')
+      return { store: openSqliteStore(file), another: async () => openSqliteStore(file) }
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const url = await (await postgresCluster()).createDatabase()
+      return { store: await openPostgresStore({ url }), another: () => openPostgresStore({ url }) }
+    },
+  },
+]
+
+const P1 = 'project-1'
+const P2 = 'project-2'
+const at = (second: number) => `2024-05-01T10:00:${String(second).padStart(2, '0')}.000Z`
+
+function job(fields: Partial<JobRecord> = {}): JobRecord {
+  return {
+    id: `job-${randomBytes(6).toString('hex')}`,
+    projectId: P1,
+    apiKeyId: 'key-1',
+    userId: 'user-1',
+    type: 'TRANSCRIPTION',
+    status: 'COMPLETED',
+    title: 'Call recording',
+    model: 'whisper-large-v3',
+    processingType: 'ASYNC',
+    systemModelKey: 'transcription-default',
+    voiceId: null,
+    text: 'Hello, thanks for calling.',
+    aiParts: null,
+    jobResponse: {},
+    errorCode: null,
+    errorMessage: null,
+    relevantJobId: null,
+    voiceAgentId: null,
+    agentDetails: null,
+    fromLng: 'en',
+    toLng: null,
+    fromScript: null,
+    toScript: null,
+    webhookUrl: null,
+    webhookAuthKey: null,
+    webhookAuthSecret: null,
+    mediaFile: null,
+    previewToken: randomBytes(12).toString('base64url'),
+    usageSeconds: 42.5,
+    totalCost: 3.25,
+    attempts: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    runAfter: 0,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...fields,
+  }
+}
+
+function agent(fields: Partial<VoiceAgentRecord> = {}): VoiceAgentRecord {
+  return {
+    id: `agent-${randomBytes(6).toString('hex')}`,
+    projectId: P1,
+    apiKeyId: 'key-1',
+    agentName: 'Support desk',
+    description: 'Answers questions',
+    greetingMessage: 'Hello!',
+    preamble: 'Be kind.',
+    lang: 'en',
+    pokeMessages: ['Still there?'],
+    realTime: true,
+    silenceThreshold: 700,
+    interrupt: false,
+    outcome: 'summary',
+    outcomeResponseShape: { resolved: 'boolean' },
+    voiceId: 'en-1',
+    tools: { smartCallEnd: true },
+    params: { region: 'eu' },
+    webhookUrl: 'https://example.test/hook',
+    webhookAuthKey: 'X-Key',
+    webhookAuthSecret: 'cipher',
+    sourceId: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...fields,
+  }
+}
+
+function phoneNumber(fields: Partial<PhoneNumberRecord> = {}): PhoneNumberRecord {
+  return {
+    id: `number-${randomBytes(6).toString('hex')}`,
+    projectId: P1,
+    apiKeyId: 'key-1',
+    userId: 'user-1',
+    number: '+15550001',
+    label: 'Front desk',
+    type: 'TELEPHONY',
+    providerAccountSid: 'AC1',
+    providerAuthToken: 'cipher',
+    voiceAgentId: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...fields,
+  }
+}
+
+function delivery(fields: Partial<NewDelivery> = {}): NewDelivery {
+  return {
+    id: `delivery-${randomBytes(6).toString('hex')}`,
+    projectId: P1,
+    event: 'job.completed',
+    jobId: null,
+    url: 'https://example.test/hook',
+    authKey: null,
+    authSecret: null,
+    payload: '{"event":"job.completed"}',
+    createdAt: at(0),
+    dueAt: 1000,
+    ...fields,
+  }
+}
+
+async function seedAccounts(store: Store): Promise<void> {
+  await store.accounts.insertProject({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
+  await store.accounts.insertProject({ id: P2, name: 'Other', isDefault: false, createdAt: at(1) })
+  await store.accounts.insertLocalUser('user-1', 'Local', at(0))
+  await store.accounts.insertKey({ id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0) })
+  await store.accounts.insertKey({ id: 'key-2', projectId: P2, userId: 'user-1', name: 'second', keyHash: 'hash-2', keyHint: 'vd_def…wxyz', createdAt: at(1) })
+}
+
+const listAll = { sort: 'createdAt', direction: 'asc', limit: 100, offset: 0 } as const
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+describe.each(ENGINES)('store contract: $name', (engine) => {
+  const opened: Store[] = []
+  afterEach(async () => {
+    for (const store of opened.splice(0).reverse()) await store.close()
+  })
+  async function open(seed = true): Promise<{ store: Store; another: () => Promise<Store> }> {
+    const { store, another } = await engine.open()
+    opened.push(store)
+    if (seed) await seedAccounts(store)
+    return {
+      store,
+      another: async () => {
+        const second = await another()
+        opened.push(second)
+        return second
+      },
+    }
+  }
+
+  it('opens as its engine, migrated, with nothing in it', async () => {
+    const { store } = await open(false)
+    expect(store.engine).toBe(engine.name)
+    expect(await store.accounts.findDefaultProject()).toBeUndefined()
+    expect(await store.accounts.findLocalUserId()).toBeUndefined()
+    expect(await store.jobs.list(P1, listAll)).toEqual({ records: [], total: 0, filtered: 0 })
+  })
+
+  describe('accounts', () => {
+    it('finds projects, the local user and keys', async () => {
+      const { store } = await open()
+      expect(await store.accounts.findDefaultProject()).toEqual({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
+      expect(await store.accounts.findProject(P2)).toEqual({ id: P2, name: 'Other', isDefault: false, createdAt: at(1) })
+      expect(await store.accounts.findProject('nope')).toBeUndefined()
+      expect(await store.accounts.findLocalUserId()).toBe('user-1')
+      expect(await store.accounts.findActiveKeyByHash('hash-1')).toEqual({ apiKeyId: 'key-1', projectId: P1, userId: 'user-1' })
+      expect(await store.accounts.findActiveKeyByHash('nope')).toBeUndefined()
+      const key = { id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0), lastUsedAt: null, revokedAt: null }
+      expect(await store.accounts.findKey('key-1')).toEqual(key)
+      expect(await store.accounts.findKeyByHash('hash-1')).toEqual(key)
+      await store.accounts.insertKey({ id: 'key-0', projectId: P1, userId: 'user-1', name: 'zero', keyHash: 'hash-0', keyHint: 'h', createdAt: at(0) })
+      expect((await store.accounts.listKeys(P1)).map((k) => k.id)).toEqual(['key-0', 'key-1'])
+      await store.accounts.touchKey('key-1', at(5))
+      expect((await store.accounts.findKey('key-1'))?.lastUsedAt).toBe(at(5))
+    })
+
+    it('refuses a second default project, and a key hash twice', async () => {
+      const { store } = await open()
+      await expect(store.accounts.insertProject({ id: 'p3', name: 'Third', isDefault: true, createdAt: at(2) })).rejects.toThrow()
+      await expect(store.accounts.insertKey({ id: 'key-3', projectId: P1, userId: 'user-1', name: 'dup', keyHash: 'hash-1', keyHint: 'h', createdAt: at(2) })).rejects.toThrow()
+    })
+
+    it('revokes a key once, and restores it', async () => {
+      const { store } = await open()
+      expect(await store.accounts.revokeKey('key-1', at(9))).toBe(true)
+      expect(await store.accounts.revokeKey('key-1', at(10))).toBe(false)
+      expect(await store.accounts.revokeKey('unknown', at(10))).toBe(false)
+      expect(await store.accounts.findActiveKeyByHash('hash-1')).toBeUndefined()
+      expect((await store.accounts.findKeyByHash('hash-1'))?.revokedAt).toBe(at(9))
+      await store.accounts.restoreKey('key-1')
+      expect(await store.accounts.findActiveKeyByHash('hash-1')).toEqual({ apiKeyId: 'key-1', projectId: P1, userId: 'user-1' })
+    })
+  })
+
+  describe('settings', () => {
+    it('stores JSON under a key, validated by the schema on the way out', async () => {
+      const { store } = await open()
+      const schema = z.object({ port: z.number(), hosts: z.array(z.string()) })
+      expect(await store.settings.get('network', schema)).toBeUndefined()
+      await store.settings.set('network', { port: 8080, hosts: ['a', 'ب'] })
+      expect(await store.settings.get('network', schema)).toEqual({ port: 8080, hosts: ['a', 'ب'] })
+      await store.settings.set('network', { port: 9090, hosts: [] })
+      expect(await store.settings.get('network', schema)).toEqual({ port: 9090, hosts: [] })
+      await expect(store.settings.get('network', z.object({ port: z.string() }))).rejects.toThrow(/setting network/)
+      await store.settings.delete('network')
+      expect(await store.settings.get('network', schema)).toBeUndefined()
+    })
+  })
+
+  describe('voice agents', () => {
+    it('writes, replaces, reads back exactly and removes', async () => {
+      const { store } = await open()
+      const record = agent({ id: 'agent-1' })
+      await store.voiceAgents.insert(record)
+      expect(await store.voiceAgents.findInProject('agent-1', P1)).toEqual(record)
+      expect(await store.voiceAgents.findInProject('agent-1', P2)).toBeUndefined()
+      const replaced = { ...record, agentName: 'Sales', realTime: false, interrupt: true, outcomeResponseShape: null, tools: {}, params: {}, webhookUrl: null, updatedAt: at(3) }
+      await store.voiceAgents.replace({ ...replaced, createdAt: at(59) })
+      expect(await store.voiceAgents.findInProject('agent-1', P1)).toEqual(replaced)
+      expect(await store.voiceAgents.remove('agent-1', P2)).toBe(false)
+      expect(await store.voiceAgents.remove('agent-1', P1)).toBe(true)
+      expect(await store.voiceAgents.remove('agent-1', P1)).toBe(false)
+    })
+
+    it('lists newest first with totals, searching names and descriptions (ASCII case folded, wildcards literal) and exact ids', async () => {
+      const { store } = await open()
+      await store.voiceAgents.insert(agent({ id: 'a1', agentName: 'Support Desk', description: 'first line', createdAt: at(1) }))
+      await store.voiceAgents.insert(agent({ id: 'a2', agentName: 'Sales 50% off', description: 'promo_code', createdAt: at(2), lang: 'ar' }))
+      await store.voiceAgents.insert(agent({ id: 'a3', agentName: 'مكتب الدعم', description: 'Éclair', createdAt: at(3), lang: 'ar' }))
+      await store.voiceAgents.insert(agent({ id: 'a4', projectId: P2, apiKeyId: 'key-2', agentName: 'Support elsewhere', createdAt: at(4) }))
+      const ids = async (filter: Parameters<Store['voiceAgents']['list']>[1], limit = 10, offset = 0) => {
+        const page = await store.voiceAgents.list(P1, filter, limit, offset)
+        return { ids: page.records.map((record) => record.id), total: page.total, filtered: page.filtered }
+      }
+      expect(await ids({})).toEqual({ ids: ['a3', 'a2', 'a1'], total: 3, filtered: 3 })
+      expect(await ids({}, 1, 1)).toEqual({ ids: ['a2'], total: 3, filtered: 3 })
+      expect(await ids({ search: 'SUPPORT' })).toEqual({ ids: ['a1'], total: 3, filtered: 1 })
+      expect(await ids({ search: 'line' })).toEqual({ ids: ['a1'], total: 3, filtered: 1 })
+      expect(await ids({ search: '50%' })).toEqual({ ids: ['a2'], total: 3, filtered: 1 })
+      expect(await ids({ search: '%' })).toEqual({ ids: ['a2'], total: 3, filtered: 1 })
+      expect(await ids({ search: 'o_c' })).toEqual({ ids: ['a2'], total: 3, filtered: 1 })
+      expect(await ids({ search: '_' })).toEqual({ ids: ['a2'], total: 3, filtered: 1 })
+      expect(await ids({ search: 'الدعم' })).toEqual({ ids: ['a3'], total: 3, filtered: 1 })
+      // Like SQLite's LIKE: only ASCII letters fold.
+      expect(await ids({ search: 'éclair' })).toEqual({ ids: [], total: 3, filtered: 0 })
+      expect(await ids({ search: 'Éclair' })).toEqual({ ids: ['a3'], total: 3, filtered: 1 })
+      expect(await ids({ search: 'a1' })).toEqual({ ids: ['a1'], total: 3, filtered: 1 })
+      expect(await ids({ lang: 'ar' })).toEqual({ ids: ['a3', 'a2'], total: 3, filtered: 2 })
+      expect(await ids({ lang: 'ar', search: 'sales' })).toEqual({ ids: ['a2'], total: 3, filtered: 1 })
+      expect(await ids({ search: 'Supp\u0000' })).toEqual({ ids: [], total: 3, filtered: 0 })
+    })
+  })
+
+  describe('phone numbers', () => {
+    it('reads numbers with their agent name, reassigns and removes them', async () => {
+      const { store } = await open()
+      await store.voiceAgents.insert(agent({ id: 'agent-1', agentName: 'Desk' }))
+      const record = phoneNumber({ id: 'n1', voiceAgentId: 'agent-1' })
+      await store.phoneNumbers.insert(record)
+      expect(await store.phoneNumbers.findInProject('n1', P1)).toEqual({ ...record, voiceAgentName: 'Desk' })
+      expect(await store.phoneNumbers.findInProject('n1', P2)).toBeUndefined()
+      expect((await store.phoneNumbers.findByNumber('+15550001', P1))?.id).toBe('n1')
+      expect(await store.phoneNumbers.findByNumber('+15550001', P2)).toBeUndefined()
+      await expect(store.phoneNumbers.insert(phoneNumber({ id: 'n2' }))).rejects.toThrow()
+      await store.phoneNumbers.setAgent('n1', null, at(7))
+      expect(await store.phoneNumbers.findInProject('n1', P1)).toEqual({ ...record, voiceAgentId: null, voiceAgentName: null, updatedAt: at(7) })
+      await store.phoneNumbers.setAgent('n1', 'agent-1', at(8))
+      await store.voiceAgents.remove('agent-1', P1)
+      expect((await store.phoneNumbers.findInProject('n1', P1))?.voiceAgentId).toBeNull()
+      expect(await store.phoneNumbers.remove('n1', P1)).toBe(true)
+      expect(await store.phoneNumbers.remove('n1', P1)).toBe(false)
+    })
+
+    it('lists newest first, filtered by agent and by a substring of number or label', async () => {
+      const { store } = await open()
+      await store.voiceAgents.insert(agent({ id: 'agent-1' }))
+      await store.phoneNumbers.insert(phoneNumber({ id: 'n1', number: '+15550001', label: 'Front Desk', createdAt: at(1), voiceAgentId: 'agent-1' }))
+      await store.phoneNumbers.insert(phoneNumber({ id: 'n2', number: '+15550002', label: 'Back 100%', createdAt: at(2) }))
+      await store.phoneNumbers.insert(phoneNumber({ id: 'n3', number: '+9665000', label: 'الرياض', createdAt: at(3) }))
+      await store.phoneNumbers.insert(phoneNumber({ id: 'n4', projectId: P2, apiKeyId: 'key-2', number: '+15550001', createdAt: at(4) }))
+      const ids = async (filter: Parameters<Store['phoneNumbers']['list']>[1]) => {
+        const page = await store.phoneNumbers.list(P1, filter, 10, 0)
+        return { ids: page.records.map((record) => record.id), total: page.total, filtered: page.filtered }
+      }
+      expect(await ids({})).toEqual({ ids: ['n3', 'n2', 'n1'], total: 3, filtered: 3 })
+      expect(await ids({ search: '555000' })).toEqual({ ids: ['n2', 'n1'], total: 3, filtered: 2 })
+      expect(await ids({ search: 'front desk' })).toEqual({ ids: ['n1'], total: 3, filtered: 1 })
+      expect(await ids({ search: '0%' })).toEqual({ ids: ['n2'], total: 3, filtered: 1 })
+      expect(await ids({ search: 'الرياض' })).toEqual({ ids: ['n3'], total: 3, filtered: 1 })
+      expect(await ids({ voiceAgentId: 'agent-1' })).toEqual({ ids: ['n1'], total: 3, filtered: 1 })
+      expect(await ids({ voiceAgentId: 'agent-1', search: 'back' })).toEqual({ ids: [], total: 3, filtered: 0 })
+    })
+  })
+
+  describe('jobs', () => {
+    it('reads a job back exactly, by id, in its project, by preview token, and the newest made from a source', async () => {
+      const { store } = await open()
+      const source = job({ id: 'source', text: null, usageSeconds: null, jobResponse: null, errorCode: 'TIMEOUT', errorMessage: 'slow' })
+      const older = job({ id: 'ai-1', type: 'AI_CONTENT', relevantJobId: 'source', aiParts: ['summary'], createdAt: at(1) })
+      const newer = job({ id: 'ai-2', type: 'AI_CONTENT', relevantJobId: 'source', aiParts: ['summary', 'keywords'] as JobRecord['aiParts'], createdAt: at(2) })
+      for (const record of [source, older, newer]) await store.jobs.insert(record)
+      expect(await store.jobs.findById('source')).toEqual(source)
+      expect(await store.jobs.findInProject('ai-1', P1)).toEqual(older)
+      expect(await store.jobs.findInProject('ai-1', P2)).toBeUndefined()
+      expect(await store.jobs.findByPreviewToken(newer.previewToken)).toEqual(newer)
+      expect(await store.jobs.findByPreviewToken('nope')).toBeUndefined()
+      expect(await store.jobs.newestFromSource('source', P1)).toEqual(newer)
+      expect(await store.jobs.newestFromSource('source', P2)).toBeUndefined()
+      await expect(store.jobs.insert(job({ id: 'source' }))).rejects.toThrow()
+    })
+
+    it('counts statistics per type and status since a time', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ createdAt: at(1), totalCost: 1.5, usageSeconds: 10 }))
+      await store.jobs.insert(job({ createdAt: at(2), totalCost: 2, usageSeconds: null }))
+      await store.jobs.insert(job({ createdAt: at(3), type: 'TTS', status: 'FAILED', totalCost: 0, usageSeconds: 4.5 }))
+      await store.jobs.insert(job({ createdAt: at(4), projectId: P2, apiKeyId: 'key-2' }))
+      const sorted = (rows: { type: string; status: string }[]) => [...rows].sort((a, b) => `${a.type}${a.status}`.localeCompare(`${b.type}${b.status}`))
+      expect(sorted(await store.jobs.statistics(P1, ''))).toEqual([
+        { type: 'TRANSCRIPTION', status: 'COMPLETED', jobs: 2, cost: 3.5, seconds: 10 },
+        { type: 'TTS', status: 'FAILED', jobs: 1, cost: 0, seconds: 4.5 },
+      ])
+      expect(await store.jobs.statistics(P1, at(2))).toHaveLength(2)
+      expect(await store.jobs.statistics(P1, at(3))).toEqual([{ type: 'TTS', status: 'FAILED', jobs: 1, cost: 0, seconds: 4.5 }])
+    })
+
+    it('lists pages with exact totals and filtered counts, in every sort', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 'j1', title: 'beta', totalCost: 5, createdAt: at(1), updatedAt: at(9) }))
+      await store.jobs.insert(job({ id: 'j2', title: 'alpha', type: 'TTS', status: 'FAILED', totalCost: 1, createdAt: at(2), updatedAt: at(2) }))
+      await store.jobs.insert(job({ id: 'j3', title: 'Gamma', status: 'PENDING', totalCost: 7, createdAt: at(3), updatedAt: at(3) }))
+      await store.jobs.insert(job({ id: 'j0', title: 'alpha', createdAt: at(3), updatedAt: at(3) }))
+      await store.jobs.insert(job({ id: 'other', projectId: P2, apiKeyId: 'key-2', createdAt: at(4) }))
+      const page = async (query: Partial<Parameters<Store['jobs']['list']>[1]>) => {
+        const result = await store.jobs.list(P1, { ...listAll, ...query })
+        return { ids: result.records.map((record) => record.id), total: result.total, filtered: result.filtered }
+      }
+      expect(await page({})).toEqual({ ids: ['j1', 'j2', 'j0', 'j3'], total: 4, filtered: 4 })
+      expect(await page({ direction: 'desc' })).toEqual({ ids: ['j3', 'j0', 'j2', 'j1'], total: 4, filtered: 4 })
+      // Byte order, as SQLite's BINARY collation: upper case before lower case.
+      expect(await page({ sort: 'title' })).toEqual({ ids: ['j3', 'j2', 'j0', 'j1'], total: 4, filtered: 4 })
+      expect(await page({ sort: 'cost', direction: 'desc' })).toEqual({ ids: ['j3', 'j1', 'j0', 'j2'], total: 4, filtered: 4 })
+      expect(await page({ sort: 'updatedAt' })).toEqual({ ids: ['j2', 'j0', 'j3', 'j1'], total: 4, filtered: 4 })
+      expect(await page({ sort: 'status' })).toEqual({ ids: ['j1', 'j0', 'j2', 'j3'], total: 4, filtered: 4 })
+      expect(await page({ sort: 'type', direction: 'desc' })).toEqual({ ids: ['j2', 'j3', 'j0', 'j1'], total: 4, filtered: 4 })
+      expect(await page({ limit: 2, offset: 1 })).toEqual({ ids: ['j2', 'j0'], total: 4, filtered: 4 })
+      expect(await page({ status: 'COMPLETED' })).toEqual({ ids: ['j1', 'j0'], total: 4, filtered: 2 })
+      expect(await page({ type: 'TTS' })).toEqual({ ids: ['j2'], total: 4, filtered: 1 })
+      expect(await page({ type: 'TTS', status: 'COMPLETED' })).toEqual({ ids: [], total: 4, filtered: 0 })
+      expect(await page({ id: 'j3' })).toEqual({ ids: ['j3'], total: 4, filtered: 1 })
+      expect(await page({ id: 'other' })).toEqual({ ids: [], total: 4, filtered: 0 })
+      expect(await page({ id: 'j3', status: 'FAILED' })).toEqual({ ids: [], total: 4, filtered: 0 })
+      // A status change moves the counts.
+      await store.jobs.insert(job({ id: 'run', status: 'PENDING', createdAt: at(5) }))
+      const claimed = await store.jobs.claimNext('w', 10, 20)
+      expect(claimed?.id).toBe('j3')
+      await store.jobs.complete('j3', 'w', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(6))
+      expect(await page({ status: 'PENDING' })).toEqual({ ids: ['run'], total: 5, filtered: 1 })
+      expect(await page({ status: 'COMPLETED' })).toEqual({ ids: ['j1', 'j0', 'j3'], total: 5, filtered: 3 })
+    })
+
+    it('keeps counts exact across many status changes', async () => {
+      const { store } = await open()
+      for (let index = 0; index < 300; index += 1) await store.jobs.insert(job({ id: `bulk-${String(index).padStart(3, '0')}`, status: 'PENDING', createdAt: at(index % 60) }))
+      expect((await store.jobs.list(P1, { ...listAll, status: 'PENDING', limit: 1 })).filtered).toBe(300)
+      for (let index = 0; index < 120; index += 1) {
+        const claimed = await store.jobs.claimNext('w', 10, 20)
+        await store.jobs.fail(claimed!.id, 'w', 'INTERNAL', 'broken', at(1))
+      }
+      for (let round = 0; round < 2; round += 1) {
+        const pending = await store.jobs.list(P1, { ...listAll, status: 'PENDING', limit: 1 })
+        const failed = await store.jobs.list(P1, { ...listAll, status: 'FAILED', limit: 1 })
+        expect([pending.total, pending.filtered, failed.filtered]).toEqual([300, 180, 120])
+      }
+    })
+
+    it('searches words in title and text: whole words or their starts, all of them, any case, English and Arabic', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 'en', title: 'Quarterly report', text: 'Revenue grew; the e-mail (sent 2024) said: "Café open!"', createdAt: at(1) }))
+      await store.jobs.insert(job({ id: 'ar', title: 'مكالمة العميل', text: 'شكرا لاتصالك بخدمة العملاء', type: 'TTS', createdAt: at(2) }))
+      await store.jobs.insert(job({ id: 'mix', title: 'Report a', text: 'مرحبا world', status: 'FAILED', createdAt: at(3) }))
+      await store.jobs.insert(job({ id: 'elsewhere', projectId: P2, apiKeyId: 'key-2', title: 'Quarterly report', createdAt: at(4) }))
+      const found = async (search: string, query: Partial<Parameters<Store['jobs']['list']>[1]> = {}) => {
+        const result = await store.jobs.list(P1, { ...listAll, ...query, words: searchWords(search) })
+        expect(result.filtered).toBe(result.records.length)
+        expect(result.total).toBe(3)
+        return result.records.map((record) => record.id)
+      }
+      expect(await found('report')).toEqual(['en', 'mix'])
+      expect(await found('REPO')).toEqual(['en', 'mix'])
+      expect(await found('quarterly revenue')).toEqual(['en'])
+      expect(await found('quarterly world')).toEqual([])
+      expect(await found('port')).toEqual([])
+      expect(await found('mail')).toEqual(['en'])
+      expect(await found('e-mail')).toEqual(['en'])
+      expect(await found('2024')).toEqual(['en'])
+      expect(await found('"café!"')).toEqual(['en'])
+      expect(await found('cafe')).toEqual(['en'])
+      expect(await found('العميل')).toEqual(['ar'])
+      expect(await found('العم')).toEqual(['ar'])
+      expect(await found('بخدمة العملاء')).toEqual(['ar'])
+      expect(await found('مرحبا report')).toEqual(['mix'])
+      // One letter: a whole word only, never a prefix.
+      expect(await found('a')).toEqual(['mix'])
+      expect(await found('r')).toEqual([])
+      expect(await found('report', { status: 'FAILED' })).toEqual(['mix'])
+      expect(await found('report', { type: 'TTS' })).toEqual([])
+      expect(await found('report', { sort: 'createdAt', direction: 'desc' })).toEqual(['mix', 'en'])
+      expect(await found('report', { sort: 'title' })).toEqual(['en', 'mix'])
+      expect(await found('report', { id: 'mix' })).toEqual(['mix'])
+      const paged = await store.jobs.list(P1, { ...listAll, limit: 1, offset: 1, words: ['report'] })
+      expect([paged.records.map((record) => record.id), paged.filtered]).toEqual([['mix'], 2])
+    })
+  })
+
+  describe('transactions', () => {
+    it('commits all of the work, and answers what it answered', async () => {
+      const { store } = await open()
+      const answer = await store.transaction(async (tx) => {
+        await tx.jobs.insert(job({ id: 't1' }))
+        await tx.webhookDeliveries.insert(delivery({ id: 'd1', jobId: 't1' }))
+        expect(await tx.jobs.findById('t1')).toBeDefined()
+        return 'done'
+      })
+      expect(answer).toBe('done')
+      expect(await store.jobs.findById('t1')).toBeDefined()
+      expect(await store.webhookDeliveries.findById('d1')).toBeDefined()
+    })
+
+    it('rolls all of it back when the work throws, and keeps what was written outside it meanwhile', async () => {
+      const { store } = await open()
+      let outsideRead: Promise<JobRecord | undefined> | undefined
+      let outsideWrite: Promise<void> | undefined
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.jobs.insert(job({ id: 't1' }))
+          await tx.settings.set('inside', true)
+          outsideRead = store.jobs.findById('t1')
+          outsideWrite = store.settings.set('outside', true)
+          throw new Error('no')
+        }),
+      ).rejects.toThrow('no')
+      expect(await outsideRead).toBeUndefined()
+      await outsideWrite
+      expect(await store.jobs.findById('t1')).toBeUndefined()
+      expect(await store.settings.get('inside', z.boolean())).toBeUndefined()
+      expect(await store.settings.get('outside', z.boolean())).toBe(true)
+      expect((await store.jobs.list(P1, listAll)).total).toBe(0)
+    })
+
+    it('rolls back a failing statement with the rest', async () => {
+      const { store } = await open()
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.jobs.insert(job({ id: 't1' }))
+          await tx.jobs.insert(job({ id: 't1' }))
+        }),
+      ).rejects.toThrow()
+      expect(await store.jobs.findById('t1')).toBeUndefined()
+    })
+  })
+
+  describe('job queue', () => {
+    it('claims the oldest runnable job under a lease, counting the attempt', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 'b', status: 'PENDING', createdAt: at(1) }))
+      await store.jobs.insert(job({ id: 'a', status: 'PENDING', createdAt: at(1) }))
+      await store.jobs.insert(job({ id: 'first', status: 'PENDING', createdAt: at(0) }))
+      await store.jobs.insert(job({ id: 'later', status: 'PENDING', createdAt: at(0), runAfter: 500 }))
+      await store.jobs.insert(job({ id: 'done', status: 'COMPLETED', createdAt: at(0) }))
+      const first = await store.jobs.claimNext('w1', 100, 1100)
+      expect(first).toMatchObject({ id: 'first', leaseOwner: 'w1', leaseExpiresAt: 1100, attempts: 1, status: 'PENDING' })
+      expect((await store.jobs.claimNext('w2', 100, 1100))?.id).toBe('a')
+      expect((await store.jobs.claimNext('w2', 100, 1100))?.id).toBe('b')
+      expect(await store.jobs.claimNext('w2', 100, 1100)).toBeUndefined()
+      expect((await store.jobs.claimNext('w2', 500, 1500))?.id).toBe('later')
+      expect(await store.jobs.queueCounts()).toEqual({ running: 4, waiting: 0 })
+      expect((await store.jobs.pendingLeaseOwners()).sort()).toEqual(['w1', 'w2'])
+      // An expired lease (not one that ends right now) is claimed again, counting another attempt.
+      expect(await store.jobs.claimNext('w3', 1100, 2100)).toBeUndefined()
+      expect(await store.jobs.claimNext('w3', 1101, 2101)).toMatchObject({ id: 'first', leaseOwner: 'w3', attempts: 2 })
+    })
+
+    it('ends a job only for its lease owner; retries later and releases without counting', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 'j', status: 'PENDING' }))
+      await store.jobs.claimNext('w1', 100, 1000)
+      expect(await store.jobs.complete('j', 'w2', { jobResponse: { ok: true }, usageSeconds: 1, totalCost: 2 }, at(5))).toBe(false)
+      expect(await store.jobs.fail('j', 'w2', 'INTERNAL', 'x', at(5))).toBe(false)
+      expect(await store.jobs.retryLater('j', 'w2', 5000, 'TIMEOUT', 'x')).toBe(false)
+      expect(await store.jobs.retryLater('j', 'w1', 5000, 'TIMEOUT', 'too slow')).toBe(true)
+      expect(await store.jobs.findById('j')).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, runAfter: 5000, errorCode: 'TIMEOUT', errorMessage: 'too slow', attempts: 1 })
+      expect(await store.jobs.nextRunAfter()).toBe(5000)
+      expect(await store.jobs.queueCounts()).toEqual({ running: 0, waiting: 1 })
+      expect(await store.jobs.claimNext('w1', 4999, 9000)).toBeUndefined()
+      expect(await store.jobs.claimNext('w1', 5000, 9000)).toMatchObject({ id: 'j', attempts: 2 })
+      await store.jobs.release('j', 'w2')
+      expect((await store.jobs.findById('j'))?.leaseOwner).toBe('w1')
+      await store.jobs.release('j', 'w1')
+      expect(await store.jobs.findById('j')).toMatchObject({ leaseOwner: null, attempts: 1 })
+      await store.jobs.claimNext('w1', 5000, 9000)
+      expect(await store.jobs.complete('j', 'w1', { jobResponse: { ok: true }, usageSeconds: 1.5, totalCost: 2.25 }, at(6))).toBe(true)
+      expect(await store.jobs.findById('j')).toMatchObject({
+        status: 'COMPLETED',
+        jobResponse: { ok: true },
+        usageSeconds: 1.5,
+        totalCost: 2.25,
+        leaseOwner: null,
+        updatedAt: at(6),
+      })
+      expect(await store.jobs.complete('j', 'w1', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(7))).toBe(false)
+      expect(await store.jobs.nextRunAfter()).toBeUndefined()
+      await store.jobs.insert(job({ id: 'k', status: 'PENDING', createdAt: at(9) }))
+      await store.jobs.claimNext('w9', 0, 10)
+      expect(await store.jobs.fail('k', 'w9', 'INTERNAL', 'broken', at(9))).toBe(true)
+      expect(await store.jobs.findById('k')).toMatchObject({ status: 'FAILED', errorCode: 'INTERNAL', errorMessage: 'broken', leaseOwner: null })
+    })
+
+    it('releases every lease of an owner', async () => {
+      const { store } = await open()
+      for (const id of ['x', 'y', 'z']) await store.jobs.insert(job({ id, status: 'PENDING' }))
+      await store.jobs.claimNext('dead', 0, 1000)
+      await store.jobs.claimNext('dead', 0, 1000)
+      await store.jobs.claimNext('alive', 0, 1000)
+      expect(await store.jobs.releaseLeasesOf('dead')).toBe(2)
+      expect(await store.jobs.pendingLeaseOwners()).toEqual(['alive'])
+      expect(await store.jobs.queueCounts()).toEqual({ running: 1, waiting: 2 })
+    })
+
+    it('gives each of 10 jobs to exactly one of 20 concurrent claims', async () => {
+      const { store } = await open()
+      for (let index = 0; index < 10; index += 1) await store.jobs.insert(job({ id: `c${index}`, status: 'PENDING', createdAt: at(index) }))
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, index) => store.jobs.claimNext(`w${index}`, 100, 10_000)))
+      const claimed = claims.filter((claim) => claim !== undefined)
+      expect(claimed).toHaveLength(10)
+      expect(new Set(claimed.map((claim) => claim.id)).size).toBe(10)
+      for (const claim of claimed) expect(claim.attempts).toBe(1)
+    })
+
+    it('gives each job to one claim when 20 claims hold their leases in open transactions', async () => {
+      const { store } = await open()
+      for (let index = 0; index < 10; index += 1) await store.jobs.insert(job({ id: `c${index}`, status: 'PENDING', createdAt: at(index) }))
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          store.transaction(async (tx) => {
+            const claim = await tx.jobs.claimNext(`w${index}`, 100, 10_000)
+            await new Promise((resolve) => setTimeout(resolve, 30))
+            return claim
+          }),
+        ),
+      )
+      const claimed = claims.filter((claim) => claim !== undefined)
+      expect(claimed.map((claim) => claim.id).sort()).toEqual(Array.from({ length: 10 }, (_, index) => `c${index}`))
+      expect((await store.jobs.list(P1, listAll)).records.map((record) => record.attempts)).toEqual(Array.from({ length: 10 }, () => 1))
+    })
+  })
+
+  describe('webhook deliveries', () => {
+    it('claims due deliveries in batches, in the order they fell due, counting attempts', async () => {
+      const { store } = await open()
+      await store.webhookDeliveries.insert(delivery({ id: 'd3', dueAt: 300 }))
+      await store.webhookDeliveries.insert(delivery({ id: 'd1', dueAt: 100, jobId: 'job-1' }))
+      await store.webhookDeliveries.insert(delivery({ id: 'd2', dueAt: 200 }))
+      await store.webhookDeliveries.insert(delivery({ id: 'future', dueAt: 5000 }))
+      const initial = await store.webhookDeliveries.findById('d1')
+      expect(initial).toEqual({
+        id: 'd1',
+        projectId: P1,
+        event: 'job.completed',
+        jobId: 'job-1',
+        url: 'https://example.test/hook',
+        authKey: null,
+        authSecret: null,
+        payload: '{"event":"job.completed"}',
+        status: 'PENDING',
+        attempts: 0,
+        roundAttempts: 0,
+        nextAttemptAt: 100,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        lastStatusCode: null,
+        lastError: null,
+        createdAt: at(0),
+        updatedAt: at(0),
+        deliveredAt: null,
+      } satisfies DeliveryRecord)
+      expect(await store.webhookDeliveries.nextDueAt()).toBe(100)
+      const batch = await store.webhookDeliveries.claimDue('s1', 1000, 2000, 2)
+      expect(batch.map((record) => [record.id, record.attempts, record.roundAttempts, record.leaseOwner, record.nextAttemptAt])).toEqual([
+        ['d1', 1, 1, 's1', 2000],
+        ['d2', 1, 1, 's1', 2000],
+      ])
+      expect((await store.webhookDeliveries.claimDue('s2', 1000, 2000, 10)).map((record) => record.id)).toEqual(['d3'])
+      expect(await store.webhookDeliveries.claimDue('s2', 1000, 2000, 10)).toEqual([])
+      expect((await store.webhookDeliveries.pendingLeaseOwners()).sort()).toEqual(['s1', 's2'])
+      expect(await store.webhookDeliveries.nextDueAt()).toBe(2000)
+      // A lease that ran out falls due again; deliveries due at the same time go in the order they were stored.
+      expect((await store.webhookDeliveries.claimDue('s3', 2000, 3000, 10)).map((record) => [record.id, record.attempts])).toEqual([
+        ['d3', 2],
+        ['d1', 2],
+        ['d2', 2],
+      ])
+      expect(await store.webhookDeliveries.releaseLeasesOf('s3', 2500)).toBe(3)
+      expect(await store.webhookDeliveries.findById('d1')).toMatchObject({ leaseOwner: null, nextAttemptAt: 2500, attempts: 2 })
+    })
+
+    it('records attempts and their outcomes in one go; a lost lease keeps its state, its attempt journaled', async () => {
+      const { store } = await open()
+      for (const id of ['ok', 'again', 'over', 'lost']) await store.webhookDeliveries.insert(delivery({ id, dueAt: 0 }))
+      await store.webhookDeliveries.claimDue('s1', 0, 1000, 10)
+      const attempt = (deliveryId: string, statusCode: number | null, error: string | null) => ({
+        deliveryId,
+        attempt: 1,
+        startedAt: at(1),
+        statusCode,
+        latencyMs: 12.5,
+        error,
+        responseExcerpt: statusCode === null ? null : 'body',
+      })
+      await store.webhookDeliveries.recordAttempts(
+        's1',
+        [
+          { attempt: attempt('ok', 200, null), outcome: { status: 'DELIVERED' } },
+          { attempt: attempt('again', 503, 'HTTP 503'), outcome: { status: 'PENDING', nextAttemptAt: 6000 } },
+          { attempt: attempt('over', null, 'ECONNREFUSED'), outcome: { status: 'EXHAUSTED' } },
+        ],
+        at(2),
+      )
+      await store.webhookDeliveries.recordAttempts('s-other', [{ attempt: attempt('lost', 200, null), outcome: { status: 'DELIVERED' } }], at(2))
+      expect(await store.webhookDeliveries.findById('ok')).toMatchObject({ status: 'DELIVERED', deliveredAt: at(2), lastStatusCode: 200, nextAttemptAt: null, leaseOwner: null })
+      expect(await store.webhookDeliveries.findById('again')).toMatchObject({
+        status: 'PENDING',
+        nextAttemptAt: 6000,
+        lastStatusCode: 503,
+        lastError: 'HTTP 503',
+        deliveredAt: null,
+      })
+      expect(await store.webhookDeliveries.findById('over')).toMatchObject({ status: 'EXHAUSTED', nextAttemptAt: null, lastStatusCode: null, lastError: 'ECONNREFUSED' })
+      expect(await store.webhookDeliveries.findById('lost')).toMatchObject({ status: 'PENDING', leaseOwner: 's1' })
+      expect(await store.webhookDeliveries.attemptsOf('lost')).toEqual([attempt('lost', 200, null)])
+      expect(await store.webhookDeliveries.attemptsOf('again')).toEqual([attempt('again', 503, 'HTTP 503')])
+      expect(await store.webhookDeliveries.attemptsOf('nope')).toEqual([])
+    })
+
+    it('releases and gives up without counting the attempt, only for the lease owner', async () => {
+      const { store } = await open()
+      await store.webhookDeliveries.insert(delivery({ id: 'd', dueAt: 0 }))
+      await store.webhookDeliveries.insert(delivery({ id: 'e', dueAt: 0 }))
+      await store.webhookDeliveries.claimDue('s1', 0, 1000, 10)
+      await store.webhookDeliveries.release('d', 's2', 50)
+      expect(await store.webhookDeliveries.findById('d')).toMatchObject({ leaseOwner: 's1', attempts: 1 })
+      await store.webhookDeliveries.release('d', 's1', 50)
+      expect(await store.webhookDeliveries.findById('d')).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: 50, attempts: 0, roundAttempts: 0 })
+      await store.webhookDeliveries.giveUp('e', 's2', 'no', at(3))
+      expect(await store.webhookDeliveries.findById('e')).toMatchObject({ status: 'PENDING' })
+      await store.webhookDeliveries.giveUp('e', 's1', 'tries used up', at(3))
+      expect(await store.webhookDeliveries.findById('e')).toMatchObject({
+        status: 'EXHAUSTED',
+        attempts: 0,
+        roundAttempts: 0,
+        lastError: 'tries used up',
+        nextAttemptAt: null,
+        leaseOwner: null,
+        updatedAt: at(3),
+      })
+    })
+
+    it('redelivers from now unless an attempt is in flight', async () => {
+      const { store } = await open()
+      await store.webhookDeliveries.insert(delivery({ id: 'd', dueAt: 0 }))
+      await store.webhookDeliveries.claimDue('s1', 0, 1000, 10)
+      expect(await store.webhookDeliveries.redeliver('d', P1, 500, at(4))).toBe('in-flight')
+      expect(await store.webhookDeliveries.redeliver('d', P1, 1000, at(4))).toBe('in-flight')
+      expect(await store.webhookDeliveries.redeliver('d', P2, 500, at(4))).toBeUndefined()
+      expect(await store.webhookDeliveries.redeliver('nope', P1, 500, at(4))).toBeUndefined()
+      await store.webhookDeliveries.recordAttempts(
+        's1',
+        [{ attempt: { deliveryId: 'd', attempt: 1, startedAt: at(1), statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null }, outcome: { status: 'EXHAUSTED' } }],
+        at(2),
+      )
+      expect(await store.webhookDeliveries.redeliver('d', P1, 3000, at(5))).toMatchObject({
+        id: 'd',
+        status: 'PENDING',
+        roundAttempts: 0,
+        attempts: 1,
+        nextAttemptAt: 3000,
+        leaseOwner: null,
+        updatedAt: at(5),
+      })
+      // A lease that ran out is no attempt in flight.
+      await store.webhookDeliveries.claimDue('s2', 3000, 4000, 10)
+      expect(await store.webhookDeliveries.redeliver('d', P1, 4001, at(6))).toMatchObject({ roundAttempts: 0, attempts: 2, nextAttemptAt: 4001 })
+    })
+
+    it('lists newest first with totals, by status and by job', async () => {
+      const { store } = await open()
+      await store.webhookDeliveries.insert(delivery({ id: 'd1', jobId: 'j1' }))
+      await store.webhookDeliveries.insert(delivery({ id: 'd2', jobId: 'j2' }))
+      await store.webhookDeliveries.insert(delivery({ id: 'd3', jobId: 'j1', dueAt: 0 }))
+      await store.webhookDeliveries.insert(delivery({ id: 'd4', projectId: P2 }))
+      await store.webhookDeliveries.claimDue('s', 0, 10, 1)
+      await store.webhookDeliveries.giveUp('d3', 's', 'x', at(1))
+      const ids = async (query: Partial<Parameters<Store['webhookDeliveries']['list']>[1]>) => {
+        const page = await store.webhookDeliveries.list(P1, { limit: 10, offset: 0, ...query })
+        return { ids: page.records.map((record) => record.id), total: page.total, filtered: page.filtered }
+      }
+      expect(await ids({})).toEqual({ ids: ['d3', 'd2', 'd1'], total: 3, filtered: 3 })
+      expect(await ids({ limit: 1, offset: 1 })).toEqual({ ids: ['d2'], total: 3, filtered: 3 })
+      expect(await ids({ status: 'EXHAUSTED' })).toEqual({ ids: ['d3'], total: 3, filtered: 1 })
+      expect(await ids({ jobId: 'j1' })).toEqual({ ids: ['d3', 'd1'], total: 3, filtered: 2 })
+      expect(await ids({ jobId: 'j1', status: 'PENDING' })).toEqual({ ids: ['d1'], total: 3, filtered: 1 })
+    })
+  })
+
+  describe('change version', () => {
+    it('moves after every write of this process, and not after reads', async () => {
+      const { store } = await open()
+      const before = store.changeVersion()
+      await store.accounts.findDefaultProject()
+      await store.jobs.list(P1, listAll)
+      expect(store.changeVersion()).toBe(before)
+      await store.settings.set('x', 1)
+      const afterSet = store.changeVersion()
+      expect(afterSet).not.toBe(before)
+      await store.transaction(async (tx) => {
+        await tx.jobs.insert(job({ id: 'v' }))
+      })
+      const afterTransaction = store.changeVersion()
+      expect(afterTransaction).not.toBe(afterSet)
+      await store.transaction(async (tx) => tx.jobs.findById('v'))
+      await store.jobs.claimNext('nobody', 0, 1)
+      // Neither a read nor the echo of this store's own commits moves it later.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect([store.changeVersion(), store.changeVersion()]).toEqual([afterTransaction, afterTransaction])
+    })
+
+    it('moves after a write by another store on the same database', async () => {
+      const { store, another } = await open()
+      const second = await another()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const before = store.changeVersion()
+      await second.settings.set('from-the-other', true)
+      await until(() => store.changeVersion() !== before, 2_000)
+    })
+  })
+})
+
+describe('PostgreSQL only', () => {
+  const opened: PostgresStore[] = []
+  afterEach(async () => {
+    for (const store of opened.splice(0).reverse()) await store.close()
+  })
+  async function openTwo(options: Partial<Parameters<typeof openPostgresStore>[0]> = {}): Promise<[PostgresStore, PostgresStore]> {
+    const url = await (await postgresCluster()).createDatabase()
+    const stores = await Promise.all([openPostgresStore({ url, ...options }), openPostgresStore({ url, ...options })])
+    opened.push(...stores)
+    return stores
+  }
+
+  it('migrates once when two instances open a fresh database together', async () => {
+    const [first] = await openTwo()
+    const { rows } = await first.pool.query<{ version: number; times: number }>('SELECT version, count(*)::int AS times FROM schema_migrations GROUP BY version ORDER BY version')
+    expect(rows.length).toBeGreaterThan(0)
+    for (const row of rows) expect(row.times).toBe(1)
+  })
+
+  it("wakes another instance's onWork listeners on announceWork, not its own, and per kind", async () => {
+    const [first, second] = await openTwo()
+    const heard: string[] = []
+    first.onWork('jobs', () => heard.push('first:jobs'))
+    const unsubscribe = second.onWork('jobs', () => heard.push('second:jobs'))
+    second.onWork('webhooks', () => heard.push('second:webhooks'))
+    first.announceWork('jobs')
+    await until(() => heard.includes('second:jobs'))
+    first.announceWork('webhooks')
+    await until(() => heard.includes('second:webhooks'))
+    unsubscribe()
+    first.announceWork('jobs')
+    second.announceWork('webhooks')
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(heard).toEqual(['second:jobs', 'second:webhooks'])
+  })
+
+  it('changes the version on every call while its listening connection is down, and listens again', async () => {
+    const [first, second] = await openTwo({ reconnectDelay: { min: 200, max: 400 } })
+    const pid = first.listenerProcessId
+    expect(pid).toBeTypeOf('number')
+    await second.pool.query('SELECT pg_terminate_backend($1)', [pid])
+    await until(() => !first.listening)
+    expect(first.changeVersion()).not.toBe(first.changeVersion())
+    await until(() => first.listening)
+    expect(first.listenerProcessId).not.toBe(pid)
+    const heard: string[] = []
+    first.onWork('jobs', () => heard.push('jobs'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const before = first.changeVersion()
+    expect(first.changeVersion()).toBe(before)
+    await second.settings.set('after-reconnect', 1)
+    second.announceWork('jobs')
+    await until(() => first.changeVersion() !== before && heard.length === 1)
+  })
+
+  it('answers disk full and connection losses as storage failures', async () => {
+    const { storageFailureOf } = await import('../../src/store/storage-errors')
+    const [first] = await openTwo()
+    const error = await first.pool.query("DO $$ BEGIN RAISE EXCEPTION 'full' USING ERRCODE = 'disk_full'; END $$").catch((failure: unknown) => failure)
+    expect(storageFailureOf(error)).toBe('disk-full')
+    const deadlock = await first.pool.query("DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = 'deadlock_detected'; END $$").catch((failure: unknown) => failure)
+    expect(storageFailureOf(deadlock)).toBe('busy')
+    const refused = await openPostgresStore({ url: 'postgres://postgres@127.0.0.1:1/none' }).catch((failure: unknown) => failure)
+    expect(storageFailureOf(refused)).toBe('busy')
+    expect(storageFailureOf(new Error('unrelated'))).toBeUndefined()
+    for (const code of ['57P01', '57P03', '08006', '08001', '40001', '40P01', '55P03', '53300', 'ECONNRESET']) expect(storageFailureOf({ code }), code).toBe('busy')
+    expect(storageFailureOf(new Error('Connection terminated unexpectedly'))).toBe('busy')
+    expect(storageFailureOf(new Error('wrapped', { cause: { code: '53100' } }))).toBe('disk-full')
+    expect(storageFailureOf({ code: '23505' })).toBeUndefined()
+  })
+
+  describe('media', () => {
+    async function media(chunkBytes = 4): Promise<{ media: PostgresMediaStore; other: PostgresMediaStore }> {
+      const [first, second] = await openTwo()
+      return { media: new PostgresMediaStore(first.pool, chunkBytes), other: new PostgresMediaStore(second.pool, chunkBytes) }
+    }
+    const bytes = Buffer.from('0123456789abcdefghij-tail')
+
+    it('stores media whole in chunks, and reads it back whole or by ranges that span chunks', async () => {
+      const { media: store, other } = await media()
+      expect(await store.size('clip.mp3')).toBeUndefined()
+      expect(await store.open('clip.mp3')).toBeUndefined()
+      await store.put('clip.mp3', bytes)
+      expect(await other.size('clip.mp3')).toBe(bytes.length)
+      const whole = await other.open('clip.mp3')
+      expect(whole?.size).toBe(bytes.length)
+      expect(await text(whole!.stream)).toBe(bytes.toString())
+      for (const [start, end] of [
+        [0, 0],
+        [1, 2],
+        [3, 4],
+        [2, 13],
+        [4, 7],
+        [20, 24],
+        [24, 24],
+        [5, 100],
+      ] as const) {
+        const opened = await other.open('clip.mp3', { start, end })
+        expect(await text(opened!.stream), `${start}-${end}`).toBe(bytes.subarray(start, end + 1).toString())
+      }
+      await store.put('clip.mp3', Buffer.from('new'))
+      expect(await text((await other.open('clip.mp3'))!.stream)).toBe('new')
+      await store.put('empty.mp3', Buffer.alloc(0))
+      expect(await store.size('empty.mp3')).toBe(0)
+      expect(await text((await store.open('empty.mp3'))!.stream)).toBe('')
+    })
+
+    it('stores nothing when the put is aborted, and keeps 256 KiB chunks by default', async () => {
+      const { media: store } = await media()
+      const controller = new AbortController()
+      controller.abort()
+      await expect(store.put('gone.mp3', bytes, controller.signal)).rejects.toThrow()
+      expect(await store.size('gone.mp3')).toBeUndefined()
+      const big = randomBytes(600 * 1024)
+      const defaults = new PostgresMediaStore(opened[0]!.pool)
+      await defaults.put('big.mp3', big)
+      const { rows } = await opened[0]!.pool.query<{ chunks: number }>("SELECT count(*)::int AS chunks FROM media_chunks WHERE name = 'big.mp3'")
+      expect(rows[0]?.chunks).toBe(3)
+      const range = await defaults.open('big.mp3', { start: 262_000, end: 530_000 })
+      const chunks: Buffer[] = []
+      for await (const chunk of range!.stream) chunks.push(chunk as Buffer)
+      expect(Buffer.concat(chunks).equals(big.subarray(262_000, 530_001))).toBe(true)
+    })
+  })
+})
