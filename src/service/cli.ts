@@ -143,9 +143,9 @@ function prepare(dataDir: DataDir, forceNew = false): void {
   }
 }
 
-function openPreparedStore(dataDir: DataDir): Promise<Store> {
+async function openPreparedStore(dataDir: DataDir): Promise<Store> {
   prepare(dataDir)
-  return openStore({ engine: 'sqlite', file: join(dataDir.path, DATABASE_FILE) })
+  return (await openStore({ engine: 'sqlite', file: join(dataDir.path, DATABASE_FILE) })).store
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']

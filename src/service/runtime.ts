@@ -10,7 +10,8 @@ import packageJson from '../../package.json'
 import type { AiContentEngine } from '../engines/ai-content/ai-content-engine'
 import { createEspeakTtsEngine, type TtsEngine } from '../engines/tts/tts-engine'
 import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handler'
-import { removeLeftoverPartialMedia } from '../jobs/handlers/partial-media-files'
+import { removeLeftoverPartialMedia } from '../store/partial-media-files'
+import { FileMediaStore } from '../store/file-media-store'
 import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
 import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
 import { isDeadLeaseOwner } from '../workers/lease-owner'
@@ -58,8 +59,16 @@ function findResourcesDir(): string {
 }
 
 export interface RuntimeConfig {
-  /** Folder of the database, the secret key file and (later) media. */
-  dataDir: string
+  /**
+   * Folder of the SQLite database, the secret key file and media (absolute). Not used in team
+   * mode (`database`), where PostgreSQL holds everything, media included.
+   */
+  dataDir?: string
+  /**
+   * Team mode: the service runs on this PostgreSQL database, where any number of instances
+   * share the work. `secretKey` is then required (VOICEDESK_SECRET_KEY: the same on every instance).
+   */
+  database?: { url: string; poolSize?: number }
   port?: number
   host?: string
   /** VOICEDESK_API_KEY: this exact key will exist in the default project. */
@@ -67,7 +76,7 @@ export interface RuntimeConfig {
   resourcesDir?: string
   /** better_sqlite3.node for the host runtime (Electron passes its own build). */
   nativeBinding?: string
-  /** The key that seals secrets at rest; by default a key file in the data folder. */
+  /** The key that seals secrets at rest; by default a key file in the data folder (required in team mode). */
   secretKey?: Buffer
   /** The service log (pino); silent by default, so tests and embedders choose. */
   log?: Logger
@@ -164,36 +173,53 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   const now = config.now ?? (() => new Date())
   const templates = loadTemplateCatalogue(join(config.resourcesDir ?? findResourcesDir(), 'templates'))
   // The edges (CLI, Electron) resolve paths once; a relative one here would mean something else to every module.
-  if (!isAbsolute(config.dataDir)) throw new Error(`RuntimeConfig.dataDir must be an absolute path, not ${JSON.stringify(config.dataDir)}`)
-  prepareDataFolder(config.dataDir, { forceNew: config.forceNew })
-  const secrets = new SecretBox(config.secretKey ?? loadOrCreateKeyFile(join(config.dataDir, SECRET_KEY_FILE)))
-  const store = await openStore({ engine: 'sqlite', file: join(config.dataDir, DATABASE_FILE), nativeBinding: config.nativeBinding })
+  const dataDir = config.database ? undefined : config.dataDir
+  if (config.database) {
+    if (!config.secretKey) throw new Error('Team mode (RuntimeConfig.database) needs secretKey: every instance must seal secrets with the same key')
+  } else if (dataDir === undefined || !isAbsolute(dataDir)) {
+    // The edges (CLI, Electron) resolve paths once; a relative one here would mean something else to every module.
+    throw new Error(`RuntimeConfig.dataDir must be an absolute path, not ${JSON.stringify(dataDir)}`)
+  } else {
+    prepareDataFolder(dataDir, { forceNew: config.forceNew })
+  }
+  const secrets = new SecretBox(config.secretKey ?? loadOrCreateKeyFile(join(dataDir!, SECRET_KEY_FILE)))
+  const { store, sharedMedia } = await openStore(
+    config.database
+      ? { engine: 'postgres', url: config.database.url, poolSize: config.database.poolSize }
+      : { engine: 'sqlite', file: join(dataDir!, DATABASE_FILE), nativeBinding: config.nativeBinding },
+  )
+  /** Where the data is, for people: the data folder, or the database without its password. */
+  const storageLabel = config.database ? databaseLabel(config.database.url) : dataDir!
   try {
-    makeDatabaseFilesPrivate(config.dataDir)
+    if (dataDir) makeDatabaseFilesPrivate(dataDir)
     const bootstrap = await firstKeyToShow(store, secrets, await bootstrapAccounts(store, now(), config.fixedApiKey))
     const appCaller = await ensureAppIdentity(store, now(), bootstrap)
     const sip = (await store.settings.get('sip', SipSettingsSchema)) ?? DEFAULT_SIP_SETTINGS
     const log = config.log ?? pino({ level: 'silent' })
     // The same failure again within a minute is counted, not written again (a full disk fails every request).
     const errorLog = new RepeatedErrorLog(log)
-    const mediaDir = join(config.dataDir, MEDIA_FOLDER)
-    mkdirSync(mediaDir, { recursive: true })
-    // One line when the disk fills, one when it has room again: not one per failed write.
+    const mediaDir = dataDir && join(dataDir, MEDIA_FOLDER)
+    if (mediaDir) mkdirSync(mediaDir, { recursive: true })
+    const media = sharedMedia ?? new FileMediaStore(mediaDir!)
+    // One line when the disk fills, one when it has room again: not one per failed write. In
+    // team mode it is the database server's disk: no folder to watch, so writes are tried again soon.
     const diskFull = new DiskFullCondition({
       ...config.diskFull,
-      directory: config.dataDir,
+      directory: dataDir,
       onEnter: (error) =>
         log.error(
-          { code: (error as { code?: string }).code, dataDir: config.dataDir },
-          "disk full: the data folder's disk has no room; reads go on, writes answer 507 and jobs wait until space is freed",
+          { code: (error as { code?: string }).code, storage: storageLabel },
+          "disk full: the data's disk has no room; reads go on, writes answer 507 and jobs wait until space is freed",
         ),
-      onLeave: () => log.warn({ dataDir: config.dataDir }, 'disk full no more: writes and jobs resume'),
+      onLeave: () => log.warn({ storage: storageLabel }, 'disk full no more: writes and jobs resume'),
     })
-    // Half-written media a crash or a full disk left behind. Another live process on the same
-    // folder may be writing its own right now: then only those older than a try are removed.
-    const tryMs = (config.jobs?.timeoutMs ?? 120_000) + 30_000
-    const othersRunning = (await store.jobs.pendingLeaseOwners()).some((owner) => !isDeadLeaseOwner(owner, ''))
-    removeLeftoverPartialMedia(mediaDir, othersRunning ? { olderThanMs: tryMs } : {})
+    if (mediaDir) {
+      // Half-written media a crash or a full disk left behind. Another live process on the same
+      // folder may be writing its own right now: then only those older than a try are removed.
+      const tryMs = (config.jobs?.timeoutMs ?? 120_000) + 30_000
+      const othersRunning = (await store.jobs.pendingLeaseOwners()).some((owner) => !isDeadLeaseOwner(owner, ''))
+      removeLeftoverPartialMedia(mediaDir, othersRunning ? { olderThanMs: tryMs } : {})
+    }
     const port = config.port ?? DEFAULT_PORT
     const host = config.host ?? DEFAULT_HOST
     let baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
@@ -277,7 +303,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       handlers: {
         TTS: createTtsJobHandler({
           engine: speechEngine,
-          mediaDir,
+          media,
         }),
         AI_CONTENT: createAiContentJobHandler({ engine: () => aiContent.engine, jobs: store.jobs }),
       },
@@ -310,7 +336,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           caller: appCaller,
           host,
           version: VERSION,
-          dataDir: config.dataDir,
+          dataDir: storageLabel,
           voiceSamples,
           webhookSigning: async () => (await signing.signingSecret()) !== undefined,
           queueCounts: () => store.jobs.queueCounts(),
@@ -334,7 +360,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
       version: VERSION,
       log: errorLog,
-      mediaDir,
+      media: mediaDir ? { directory: mediaDir } : { store: media },
       diskFull,
       hosts: { listenHost: host, allowedHosts: config.allowedHosts },
       corsOrigins,
@@ -361,7 +387,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       start: async () => {
         const address = await app.listen({ port, host })
         baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${(app.server.address() as AddressInfo).port}`
-        withdrawAnnouncement = announceRunningService(config.dataDir, baseUrl, now())
+        if (dataDir) withdrawAnnouncement = announceRunningService(dataDir, baseUrl, now())
         return address
       },
       stop: () =>
@@ -381,5 +407,15 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   } catch (error) {
     await store.close()
     throw error
+  }
+}
+
+/** A database URL as people may see it: scheme, host, port and database, never the user's password. */
+export function databaseLabel(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
+  } catch {
+    return 'PostgreSQL'
   }
 }
