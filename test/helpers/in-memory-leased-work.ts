@@ -189,8 +189,8 @@ export class InMemoryDeliveries {
   readonly journal: AttemptRecord[] = []
   /** The entries of each recordAttempts call, in order. */
   readonly recordCalls: { attempt: AttemptRecord; outcome: AttemptOutcome }[][] = []
-  /** What each claimDue call answered. */
-  readonly claims: string[][] = []
+  /** Each claimDue call: the time it claimed at, and the deliveries it answered. */
+  readonly claims: { now: number; ids: string[] }[] = []
 
   readonly deliveries: WebhookDeliveriesRepository = {
     insert: async (delivery) => {
@@ -206,7 +206,7 @@ export class InMemoryDeliveries {
       for (const row of due) {
         Object.assign(row, { leaseOwner: owner, leaseExpiresAt: leaseUntil, nextAttemptAt: leaseUntil, attempts: row.attempts + 1, roundAttempts: row.roundAttempts + 1 })
       }
-      this.claims.push(due.map((row) => row.id))
+      this.claims.push({ now, ids: due.map((row) => row.id) })
       return due.map((row) => ({ ...row }))
     },
     recordAttempts: async (owner, entries, updatedAt) => {
