@@ -177,6 +177,24 @@ describe('the webhook sender (injected clock, in-memory outbox, MockAgent receiv
     expect(deliveries.recordCalls[0]!.map((entry) => entry.attempt.deliveryId).sort()).toEqual(ids)
   })
 
+  it('still sends when onAttemptStarted throws, and reports the fault', async () => {
+    receiverAnswers(() => ({ statusCode: 200 }))
+    const deliveries = new InMemoryDeliveries()
+    deliveries.rows.set('d1', due('d1'))
+    const fault = new Error('the latency probe broke')
+    const onError = vi.fn()
+    const sender = senderOver(deliveries, {
+      onError,
+      onAttemptStarted: () => {
+        throw fault
+      },
+    })
+    await sender.start()
+    await vi.waitFor(() => expect(deliveries.get('d1').status).toBe('DELIVERED'))
+    expect(onError).toHaveBeenCalledWith(fault, expect.objectContaining({ id: 'd1' }))
+    expect(received).toHaveLength(1)
+  })
+
   it('gives an attempt cut off by shutdown back uncounted (real loopback receiver that never answers)', async () => {
     const receiver = await startWebhookReceiver()
     receiver.answer(() => 'hang')
