@@ -157,7 +157,12 @@ export class WebhookSender {
   }
 
   private async attempt(delivery: DeliveryRecord, stopSignal: AbortSignal): Promise<void> {
-    this.options.onAttemptStarted?.(delivery)
+    try {
+      this.options.onAttemptStarted?.(delivery)
+    } catch (error) {
+      // A failing hook must not keep the delivery from being sent (it would stay leased, its try counted).
+      this.loop.reportFault(error, delivery)
+    }
     const startedAt = new Date(this.now()).toISOString()
     const started = performance.now()
     const result = await this.post(delivery, stopSignal)
