@@ -10,7 +10,8 @@ import { AiContentSettingSchema } from './ai-content-settings'
 import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
 import { appKeyIdOf, bootstrapAccounts, createApiKey, FIXED_KEY_NAME, fixedApiKeyProblem, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
-import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from './runtime'
+import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, databaseLabel, type Runtime } from './runtime'
+import { checkSealingKey, WrongSealingKeyError } from './sealing-key-check'
 import { defaultDataDir } from './data-dir'
 import { DATABASE_FILE, DataFolderError, SECRET_KEY_FILE, prepareDataFolder } from './data-folder'
 import { findRunningServices } from './running-services'
@@ -19,13 +20,13 @@ import { installUnhandledRejectionGuard } from './unhandled-rejection-guard'
 const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with the /v1 service.
 
 Usage:
-  voicedesk serve [--port N] [--host H] [--data-dir DIR] [--log-level LEVEL] [--force-new]
+  voicedesk serve [--port N] [--host H] [--data-dir DIR | --database-url URL] [--log-level LEVEL] [--force-new]
                   [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
-  voicedesk keys create [--name NAME] [--data-dir DIR]
-  voicedesk keys list [--data-dir DIR]
-  voicedesk keys revoke <key id> [--data-dir DIR]
-  voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR]
-  voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR]
+  voicedesk keys create [--name NAME] [--data-dir DIR | --database-url URL]
+  voicedesk keys list [--data-dir DIR | --database-url URL]
+  voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
+  voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR | --database-url URL]
+  voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR | --database-url URL]
   voicedesk --version | --help
 
 In a checkout, run it as "npx voicedesk ..." (or "npm run serve -- ...").
@@ -48,7 +49,12 @@ webhook-secret
            (generate prints a new one once; give it to your receivers). A running service
            follows within a second.
 
-Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}`
+Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}
+
+Team mode: --database-url postgres://USER:PASSWORD@HOST:5432/DB (or VOICEDESK_DATABASE_URL) runs
+on PostgreSQL 15 or newer instead of a data folder; any number of instances may share one
+database. Every instance needs the same VOICEDESK_SECRET_KEY (32 random bytes in base64 or
+hex; make one with: openssl rand -base64 32).`
 
 /** A mistake in how the command was called: one line that names what is wrong and how to fix it. */
 class UsageError extends Error {}
@@ -65,6 +71,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
   'log-level': { type: 'string' },
   'force-new': { type: 'boolean' },
   'allowed-host': { type: 'string', multiple: true },
@@ -83,10 +90,10 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 
 /** Which options each command takes: any other is refused rather than silently ignored. */
 const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
-  serve: ['port', 'host', 'data-dir', 'log-level', 'force-new', 'allowed-host', 'cors-origin', 'allow-webhook-host'],
-  keys: ['name', 'data-dir'],
-  'ai-engine': ['base-url', 'model', 'api-key', 'data-dir'],
-  'webhook-secret': ['data-dir'],
+  serve: ['port', 'host', 'data-dir', 'database-url', 'log-level', 'force-new', 'allowed-host', 'cors-origin', 'allow-webhook-host'],
+  keys: ['name', 'data-dir', 'database-url'],
+  'ai-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
+  'webhook-secret': ['data-dir', 'database-url'],
 }
 
 function refuseOtherOptions(command: string, values: Values): void {
@@ -143,9 +150,76 @@ function prepare(dataDir: DataDir, forceNew = false): void {
   }
 }
 
-async function openPreparedStore(dataDir: DataDir): Promise<Store> {
-  prepare(dataDir)
-  return (await openStore({ engine: 'sqlite', file: join(dataDir.path, DATABASE_FILE) })).store
+/** Where a command's data is: a data folder, or (team mode) a PostgreSQL database and the key its secrets are sealed with. */
+type Storage = { kind: 'folder'; dataDir: DataDir } | { kind: 'team'; url: string; label: string; source: string; secretKey: Buffer }
+
+const SECRET_KEY_HOWTO = 'make one with: openssl rand -base64 32, and give every instance the same'
+
+/** VOICEDESK_SECRET_KEY: 32 bytes, in base64 (44 characters) or hex (64). */
+function teamSecretKey(): Buffer {
+  const raw = process.env.VOICEDESK_SECRET_KEY?.trim()
+  if (!raw) throw new UsageError(`Team mode needs VOICEDESK_SECRET_KEY, the key that seals stored secrets: ${SECRET_KEY_HOWTO}`)
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined
+  if (key?.length !== 32) throw new UsageError(`VOICEDESK_SECRET_KEY must be 32 bytes in base64 or hex (${raw.length} characters given): ${SECRET_KEY_HOWTO}`)
+  return key
+}
+
+function storageOf(values: Values): Storage {
+  const [url, source] =
+    values['database-url'] !== undefined ? [values['database-url'], '--database-url'] : [process.env.VOICEDESK_DATABASE_URL || undefined, 'VOICEDESK_DATABASE_URL']
+  if (url === undefined) return { kind: 'folder', dataDir: dataDirOf(values) }
+  if (values['data-dir'] !== undefined) throw new UsageError(`--data-dir goes with SQLite only: with ${source} PostgreSQL holds everything, media included`)
+  if (values['force-new']) throw new UsageError(`--force-new goes with a data folder only, not with ${source}`)
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new UsageError(`${source} is not a URL: give postgres://USER:PASSWORD@HOST:5432/DATABASE`)
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new UsageError(`${source} must start with postgres:// (PostgreSQL 15 or newer), not ${parsed.protocol}//`)
+  }
+  const label = databaseLabel(url)
+  return { kind: 'team', url, label, source: `${source} ${label}`, secretKey: teamSecretKey() }
+}
+
+/** A database that cannot be used, in one line that names the URL (never its password) and the fix. */
+function databaseProblem(storage: Extract<Storage, { kind: 'team' }>, error: unknown): Error {
+  const code = (error as { code?: string }).code
+  const message = (error as Error).message
+  const why: Record<string, string> = {
+    ECONNREFUSED: 'nothing answers at that host and port; is PostgreSQL running there?',
+    ENOTFOUND: 'no host has that name',
+    EAI_AGAIN: 'the host name could not be looked up',
+    ETIMEDOUT: 'connecting timed out',
+    '28P01': 'the password was refused',
+    '28000': 'the server refused this user',
+    '3D000': 'that database does not exist (create it first: createdb)',
+    '42501': 'this user may not create the tables VoiceDesk needs',
+  }
+  if (error instanceof WrongSealingKeyError) return new UsageError(error.message)
+  const reason = code !== undefined ? why[code] : undefined
+  return new Error(`${storage.source}: ${reason ?? message}${code ? ` (${code})` : ''}`)
+}
+
+async function openStorageStore(storage: Storage): Promise<Store> {
+  if (storage.kind === 'folder') {
+    prepare(storage.dataDir)
+    return (await openStore({ engine: 'sqlite', file: join(storage.dataDir.path, DATABASE_FILE) })).store
+  }
+  let store: Store | undefined
+  try {
+    store = (await openStore({ engine: 'postgres', url: storage.url, poolSize: 2 })).store
+    await checkSealingKey(store, new SecretBox(storage.secretKey))
+    return store
+  } catch (error) {
+    await store?.close()
+    throw databaseProblem(storage, error)
+  }
+}
+
+function secretsOf(storage: Storage): SecretBox {
+  return new SecretBox(storage.kind === 'team' ? storage.secretKey : loadOrCreateKeyFile(join(storage.dataDir.path, SECRET_KEY_FILE)))
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -182,8 +256,8 @@ async function serve(values: Values): Promise<void> {
   const logLevel = values['log-level'] ?? 'warn'
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`)
   const key = fixedApiKey()
-  const dataDir = dataDirOf(values)
-  prepare(dataDir, values['force-new'])
+  const storage = storageOf(values)
+  if (storage.kind === 'folder') prepare(storage.dataDir, values['force-new'])
 
   // Handlers go in first: a supervisor may signal while the service starts, or as soon as it sees the banner.
   let runtime: Runtime | undefined
@@ -207,20 +281,25 @@ async function serve(values: Values): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
-  runtime = await createRuntime({
-    dataDir: dataDir.path,
-    port,
-    host,
-    fixedApiKey: key,
-    forceNew: values['force-new'],
-    allowedHosts: values['allowed-host'],
-    corsOrigins: values['cors-origin'],
-    allowWebhookHosts: values['allow-webhook-host'],
-    // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.
-    rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
-    // JSON lines on stderr, so stdout keeps the start-up banner alone.
-    log: pino({ level: logLevel, redact: ['req.headers.authorization', 'headers.authorization'] }, pino.destination(2)),
-  })
+  const storageConfig = storage.kind === 'folder' ? { dataDir: storage.dataDir.path } : { database: { url: storage.url }, secretKey: storage.secretKey }
+  try {
+    runtime = await createRuntime({
+      ...storageConfig,
+      port,
+      host,
+      fixedApiKey: key,
+      forceNew: values['force-new'],
+      allowedHosts: values['allowed-host'],
+      corsOrigins: values['cors-origin'],
+      allowWebhookHosts: values['allow-webhook-host'],
+      // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.
+      rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+      // JSON lines on stderr, so stdout keeps the start-up banner alone.
+      log: pino({ level: logLevel, redact: ['req.headers.authorization', 'headers.authorization'] }, pino.destination(2)),
+    })
+  } catch (error) {
+    throw storage.kind === 'team' ? databaseProblem(storage, error) : error
+  }
   let url: string
   try {
     url = await runtime.start()
@@ -231,7 +310,8 @@ async function serve(values: Values): Promise<void> {
 
   if (stopping) return
   const { bootstrap } = runtime
-  const lines = [`VoiceDesk ${VERSION} listening on ${url}`, `Data folder: ${dataDir.path}`]
+  const where = storage.kind === 'folder' ? `Data folder: ${storage.dataDir.path}` : `Database: ${storage.label} (team mode: instances on this database share the work)`
+  const lines = [`VoiceDesk ${VERSION} listening on ${url}`, where]
   if (host !== DEFAULT_HOST && host !== 'localhost' && host !== '::1') {
     lines.push(`Warning: listening on ${host}, not only this machine. Anyone who can reach it and holds a key can use the service.`)
   }
@@ -242,7 +322,8 @@ async function serve(values: Values): Promise<void> {
   } else if (bootstrap.keySource === 'environment') {
     lines.push(`API key: the one in VOICEDESK_API_KEY (${bootstrap.keyHint})`)
   } else {
-    lines.push(`API key: ${bootstrap.keyHint} (created earlier; run "npx voicedesk keys create --data-dir ${dataDir.path}" for a new one)`)
+    const place = storage.kind === 'folder' ? `--data-dir ${storage.dataDir.path}` : `with ${storage.source.split(' ')[0]} set`
+    lines.push(`API key: ${bootstrap.keyHint} (created earlier; run "npx voicedesk keys create ${place}" for a new one)`)
   }
   const shownKey = bootstrap.createdKey ?? (bootstrap.keySource === 'environment' ? '$VOICEDESK_API_KEY' : '<your key>')
   lines.push(`Operator UI: ${url}/app/#token=${runtime.uiToken}`)
@@ -251,7 +332,9 @@ async function serve(values: Values): Promise<void> {
 }
 
 /** Where the key just made will work: the services using this folder now, or how to start one. */
-function servingNote(dataDir: DataDir): string {
+function servingNote(storage: Storage): string {
+  if (storage.kind === 'team') return 'It works at once on every instance using this database.'
+  const { dataDir } = storage
   const services = findRunningServices(dataDir.path)
   if (services.length > 0) return `It works at once on the service using this folder (${services.map((service) => service.url).join(', ')}).`
   return `Warning: no VoiceDesk service is using this folder now; the key works once one runs with --data-dir ${dataDir.path}`
@@ -261,15 +344,16 @@ async function keys(values: Values, positionals: string[]): Promise<void> {
   const [action, id] = positionals
   refuseExtraArguments('keys', positionals, action === 'revoke' ? 2 : 1, action === 'revoke' ? 'one key id' : 'create, list or revoke <key id>')
   if (values.name !== undefined && action !== 'create') throw new UsageError(`--name goes with "keys create" only`)
-  const dataDir = dataDirOf(values)
-  const store = await openPreparedStore(dataDir)
+  const storage = storageOf(values)
+  const store = await openStorageStore(storage)
   try {
     const context = { store, now: () => new Date() }
     // No default key here: the key the operator creates is the first one they see.
     const { projectId } = await bootstrapAccounts(store, context.now(), undefined, { createKey: false })
     if (action === 'create') {
       const { record, key } = await createApiKey(context, projectId, values.name ?? 'CLI key')
-      say(`Created key ${record.id} (${record.name}) in the data folder ${dataDir.path}. Shown only this once:\n${key}\n${servingNote(dataDir)}`)
+      const place = storage.kind === 'folder' ? `the data folder ${storage.dataDir.path}` : `the database ${storage.label}`
+      say(`Created key ${record.id} (${record.name}) in ${place}. Shown only this once:\n${key}\n${servingNote(storage)}`)
     } else if (action === 'list') {
       const appKeyId = await appKeyIdOf(store)
       for (const key of await listApiKeys(context, projectId)) {
@@ -304,15 +388,15 @@ async function aiEngine(values: Values, positionals: string[]): Promise<void> {
     const missing = (['base-url', 'model'] as const).filter((name) => !values[name])
     if (missing.length > 0) throw new UsageError(`ai-engine openai-compatible needs ${missing.map((name) => `--${name}`).join(' and ')}, as in: ${AI_ENGINE_EXAMPLE}`)
   }
-  const dataDir = dataDirOf(values)
-  const store = await openPreparedStore(dataDir)
+  const storage = storageOf(values)
+  const store = await openStorageStore(storage)
   try {
     if (choice === undefined) {
       const setting = (await store.settings.get('aiContent', AiContentSettingSchema)) ?? { engine: 'offline' }
       say(setting.engine === 'offline' ? 'offline' : `openai-compatible ${setting.baseUrl} model ${setting.model}`)
       return
     }
-    const secrets = new SecretBox(loadOrCreateKeyFile(join(dataDir.path, SECRET_KEY_FILE)))
+    const secrets = secretsOf(storage)
     const setting =
       choice === 'offline'
         ? { engine: 'offline' }
@@ -338,10 +422,10 @@ async function aiEngine(values: Values, positionals: string[]): Promise<void> {
 async function webhookSecret(values: Values, positionals: string[]): Promise<void> {
   const [action, secret] = positionals
   refuseExtraArguments('webhook-secret', positionals, action === 'set' ? 2 : 1, action === 'set' ? 'one secret' : 'generate, set <whsec_...> or clear')
-  const dataDir = dataDirOf(values)
-  const store = await openPreparedStore(dataDir)
+  const storage = storageOf(values)
+  const store = await openStorageStore(storage)
   try {
-    const settings = webhookSigningSettings(store, new SecretBox(loadOrCreateKeyFile(join(dataDir.path, SECRET_KEY_FILE))))
+    const settings = webhookSigningSettings(store, secretsOf(storage))
     if (action === undefined) {
       const current = await settings.signingSecret()
       say(current === undefined ? 'Webhooks are not signed.' : `Webhooks are signed (webhook-signature) with the secret ending ${current.slice(-4)}.`)

@@ -40,6 +40,7 @@ import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
 import { DATABASE_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
 import { announceRunningService } from './running-services'
+import { checkSealingKey } from './sealing-key-check'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -192,6 +193,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   const storageLabel = config.database ? databaseLabel(config.database.url) : dataDir!
   try {
     if (dataDir) makeDatabaseFilesPrivate(dataDir)
+    else await checkSealingKey(store, secrets)
     const bootstrap = await firstKeyToShow(store, secrets, await bootstrapAccounts(store, now(), config.fixedApiKey))
     const appCaller = await ensureAppIdentity(store, now(), bootstrap)
     const sip = (await store.settings.get('sip', SipSettingsSchema)) ?? DEFAULT_SIP_SETTINGS

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterEach } from 'vitest'
 import { createProject } from '../../src/service/ops/api-keys'
 import { createRuntime, type Runtime, type RuntimeConfig } from '../../src/service/runtime'
 import type { SqliteStore } from '../../src/store/sqlite/store'
+import { createTestDatabase, onPostgres } from './test-engine'
 import { makeTempDir } from './temp-dir'
 
 export const TEST_KEY = 'vd_test_0123456789abcdefghijklmnopqrstuv'
@@ -31,13 +33,27 @@ export interface TestService {
   otherProject(): Promise<{ projectId: string; key: string }>
 }
 
+/** In the postgres project: the database and sealing key standing for each data folder, so a restart on a folder finds its data. */
+const teamDatabases = new Map<string, { url: string; secretKey: Buffer }>()
+
+async function teamStorageFor(dataDir: string): Promise<Pick<RuntimeConfig, 'database' | 'secretKey'>> {
+  let storage = teamDatabases.get(dataDir)
+  if (!storage) {
+    storage = { url: await createTestDatabase(), secretKey: randomBytes(32) }
+    teamDatabases.set(dataDir, storage)
+  }
+  return { database: { url: storage.url }, secretKey: storage.secretKey }
+}
+
 /**
- * A real runtime on a real, migrated SQLite file in a fresh temp folder, stopped after the
- * test. Requests go through Fastify's `inject`: the whole HTTP pipeline without a socket.
+ * A real runtime on a real, migrated SQLite file in a fresh temp folder (in the `postgres`
+ * project: a fresh PostgreSQL database instead), stopped after the test. Requests go through
+ * Fastify's `inject`: the whole HTTP pipeline without a socket.
  */
 export async function startTestService(config: Partial<RuntimeConfig> = {}): Promise<TestService> {
   const dataDir = config.dataDir ?? makeTempDir()
-  const runtime = await createRuntime({ dataDir, fixedApiKey: TEST_KEY, ...config })
+  const storage = onPostgres && !config.database ? await teamStorageFor(dataDir) : {}
+  const runtime = await createRuntime({ dataDir, fixedApiKey: TEST_KEY, ...storage, ...config })
   running.push(runtime)
   const key = config.fixedApiKey ?? TEST_KEY
   return {

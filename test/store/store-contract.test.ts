@@ -267,6 +267,15 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.voiceAgents.remove('agent-1', P1)).toBe(false)
     })
 
+    it('keeps U+0000 and U+FFFF in free text exactly (PostgreSQL text cannot hold NUL: the engine encodes it)', async () => {
+      const { store } = await open()
+      const tricky = 'a\u0000b\uFFFFc\uFFFF0d\u0000'
+      const record = agent({ id: 'agent-nul', greetingMessage: tricky, description: '\uFFFF\uFFFF' })
+      await store.voiceAgents.insert(record)
+      expect(await store.voiceAgents.findInProject('agent-nul', P1)).toEqual(record)
+      expect((await store.voiceAgents.list(P1, { search: '\uFFFF\uFFFF' }, 10, 0)).records.map((found) => found.id)).toEqual(['agent-nul'])
+    })
+
     it('lists newest first with totals, searching names and descriptions (ASCII case folded, wildcards literal) and exact ids', async () => {
       const { store } = await open()
       await store.voiceAgents.insert(agent({ id: 'a1', agentName: 'Support Desk', description: 'first line', createdAt: at(1) }))

@@ -27,10 +27,47 @@ export const TYPES = {
     NUMBER_TYPES.has(oid) ? toNumber : (pg.types.getTypeParser as (oid: number, format?: 'text' | 'binary') => unknown)(oid, format)) as typeof pg.types.getTypeParser,
 }
 
+/*
+ * PostgreSQL's text cannot hold U+0000, which the contract lets some fields carry (a greeting,
+ * a TTS text). Strings cross into the database with NUL written as U+FFFF "0" and U+FFFF as
+ * U+FFFF U+FFFF, and come back decoded: reversible, and free for every string without either
+ * character (nearly all of them). LIKE patterns and equality see the same encoding, so they
+ * still match; no column's order or search depends on the two characters.
+ */
+const NEEDS_ENCODING = /[\u0000\uFFFF]/
+const ENCODED = /\uFFFF[0\uFFFF]/g
+
+export function encodeText(value: string): string {
+  return NEEDS_ENCODING.test(value) ? value.replace(/[\u0000\uFFFF]/g, (character) => (character === '\u0000' ? '\uFFFF0' : '\uFFFF\uFFFF')) : value
+}
+
+export function decodeText(value: string): string {
+  return value.includes('\uFFFF') ? value.replace(ENCODED, (pair) => (pair === '\uFFFF0' ? '\u0000' : '\uFFFF')) : value
+}
+
+function encodeValues(values: unknown[] | undefined): unknown[] | undefined {
+  return values?.map((value) => (typeof value === 'string' ? encodeText(value) : value))
+}
+
+function decodeRows<R extends pg.QueryResultRow>(result: pg.QueryResult<R>): pg.QueryResult<R> {
+  for (const row of result.rows as Record<string, unknown>[]) {
+    for (const key in row) {
+      const value = row[key]
+      if (typeof value === 'string' && value.includes('\uFFFF')) row[key] = decodeText(value)
+    }
+  }
+  return result
+}
+
+/** A query with the NUL-safe text encoding applied both ways (see encodeText). */
+export async function query<R extends pg.QueryResultRow>(on: pg.ClientBase | pg.Pool, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  return decodeRows(await on.query<R>(text, encodeValues(values)))
+}
+
 export function clientDb(client: pg.ClientBase): Db {
   let savepoints = 0
   const db: Db = {
-    query: (text, values) => client.query(text, values),
+    query: (text, values) => query(client, text, values),
     snapshot: (work) => work(db),
     async atomic(work) {
       savepoints += 1
@@ -75,7 +112,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 
 export function poolDb(pool: pg.Pool): Db {
   return {
-    query: (text, values) => pool.query(text, values),
+    query: (text, values) => query(pool, text, values),
     atomic: (work) => inTransaction(pool, (client) => work(clientDb(client))),
     snapshot: (work) => inTransaction(pool, (client) => work(clientDb(client)), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
   }

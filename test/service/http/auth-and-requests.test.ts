@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { revokeApiKey } from '../../../src/service/ops/api-keys'
-import { startTestService, sqliteDatabaseOf } from '../../helpers/test-service'
+import { startTestService } from '../../helpers/test-service'
+import { testSqlOf } from '../../helpers/test-sql'
 
 const SOME_ID = '9d6a1707-b717-4e39-b6d2-4bfd68aee57d'
 
@@ -174,7 +175,9 @@ describe('malformed requests', () => {
   it('answers an internal failure with a 500 envelope that hides the cause', async () => {
     const service = await startTestService()
     // Break the store under the running service: the next query throws inside a handler.
-    sqliteDatabaseOf(service.runtime).exec('DROP TABLE phone_numbers')
+    const sql = await testSqlOf(service.runtime)
+    await sql.run('DROP TABLE phone_numbers')
+    await sql.close()
     const response = await service.call('GET', '/v1/voice-agents/phone-number/list')
     expect(response.statusCode).toBe(500)
     expect(response.json()).toMatchObject({ success: false, error: { code: 'INTERNAL', details: [] } })

@@ -33,7 +33,8 @@ import {
   type BodyCase,
   type BodySpec,
 } from '../../helpers/fuzz-arbitraries'
-import { startTestService, type TestService, sqliteDatabaseOf } from '../../helpers/test-service'
+import { startTestService, type TestService } from '../../helpers/test-service'
+import { testSqlOf } from '../../helpers/test-sql'
 
 /** Runs per property: about 5,700 fuzzed requests in all, some 10 s on 2 cores (app.inject, no socket). */
 const RUNS = { create: 900, update: 1000, clone: 600, addNumber: 900, assign: 700, unassign: 500, deleteAgent: 400, deleteNumber: 400, poison: 300, sizeLimit: 30 }
@@ -76,12 +77,16 @@ afterAll(() => {
 })
 
 /** Every row of the tables a write endpoint may touch, as one comparable string. */
-function snapshot(service: TestService): string {
-  const db = sqliteDatabaseOf(service.runtime)
-  return JSON.stringify({
-    voice_agents: db.prepare('SELECT * FROM voice_agents ORDER BY id').all(),
-    phone_numbers: db.prepare('SELECT * FROM phone_numbers ORDER BY id').all(),
-  })
+async function snapshot(service: TestService): Promise<string> {
+  const sql = await testSqlOf(service.runtime)
+  try {
+    return JSON.stringify({
+      voice_agents: await sql.all('SELECT * FROM voice_agents ORDER BY id'),
+      phone_numbers: await sql.all('SELECT * FROM phone_numbers ORDER BY id'),
+    })
+  } finally {
+    await sql.close()
+  }
 }
 
 function send(fixture: Fixture, request: FuzzRequest): Promise<LightMyRequestResponse> {
@@ -104,7 +109,7 @@ function describeRequest(request: FuzzRequest, response: LightMyRequestResponse)
 
 /** Sends one case and checks (a), (b), (c) and what the case expects. */
 async function sendAndCheck(fixture: Fixture, request: FuzzRequest): Promise<LightMyRequestResponse> {
-  const before = snapshot(fixture.service)
+  const before = await snapshot(fixture.service)
   const response = await send(fixture, request)
   const what = describeRequest(request, response)
   const status = response.statusCode
@@ -119,7 +124,7 @@ async function sendAndCheck(fixture: Fixture, request: FuzzRequest): Promise<Lig
 
   expectErrorEnvelope(response, CODES_BY_STATUS, what, request.expected?.code)
 
-  const after = snapshot(fixture.service)
+  const after = await snapshot(fixture.service)
   if (after !== before) expect(JSON.parse(after), `stored data changed on an error answer: ${what}`).toEqual(JSON.parse(before))
   return response
 }

@@ -44,6 +44,7 @@ import {
 } from '../../helpers/fuzz-arbitraries'
 import { seedJob } from '../../helpers/seed-jobs'
 import { startTestService, type TestService, sqliteDatabaseOf } from '../../helpers/test-service'
+import { onPostgres } from '../../helpers/test-engine'
 
 /** Runs per property: about 2,800 requests in all, some 10 s on 2 cores (app.inject, no socket). */
 const RUNS = { tts: 900, aiContent: 800, listShared: 700, listAlone: 350, sizeLimit: 16 }
@@ -933,7 +934,9 @@ function overLimitBody(field: string): string {
   return body
 }
 
-describe('job write endpoints under random and malformed bodies: no 5xx, the error envelope, no change on error', () => {
+// SQLite only: its no-change checks compare the raw jobs and job_counts rows of SQLite's schema.
+// The PostgreSQL store's writes and counts are held to the same contract by test/store/store-contract.test.ts.
+describe.skipIf(onPostgres)('job write endpoints under random and malformed bodies: no 5xx, the error envelope, no change on error', () => {
   describe('with another project holding a job', () => {
     let fixture: Fixture
     beforeEach(async () => {

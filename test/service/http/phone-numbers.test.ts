@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PhoneNumberEnvelopeSchema, PhoneNumberListEnvelopeSchema } from '../../../src/shared/api/phone-numbers'
-import { startTestService, type TestService, sqliteDatabaseOf } from '../../helpers/test-service'
+import { startTestService, type TestService } from '../../helpers/test-service'
+import { testSqlOf } from '../../helpers/test-sql'
 
 const TOKEN = 'provider-token-do-not-leak-7781'
 
@@ -43,11 +44,11 @@ describe('POST /v1/voice-agents/phone-number', () => {
   it('encrypts the provider token at rest', async () => {
     const service = await startTestService()
     const number = await addNumber(service)
-    const row = sqliteDatabaseOf(service.runtime).prepare('SELECT provider_auth_token FROM phone_numbers WHERE id = ?').get(number.id) as {
-      provider_auth_token: string
-    }
-    expect(row.provider_auth_token).not.toContain(TOKEN)
-    expect(service.runtime.context.secrets.decrypt(row.provider_auth_token)).toBe(TOKEN)
+    const sql = await testSqlOf(service.runtime)
+    const [row] = await sql.all<{ provider_auth_token: string }>('SELECT provider_auth_token FROM phone_numbers WHERE id = ?', number.id)
+    await sql.close()
+    expect(row!.provider_auth_token).not.toContain(TOKEN)
+    expect(service.runtime.context.secrets.decrypt(row!.provider_auth_token)).toBe(TOKEN)
   })
 
   it('answers 409 for the same number twice in a project, however it is written', async () => {

@@ -1,11 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { getVoiceAgent } from '../../../src/service/ops/voice-agents'
 import { OTHER_WRITERS_CHECK_MS } from '../../../src/store/sqlite/store'
 import { VoiceAgentEnvelopeSchema, VoiceAgentListEnvelopeSchema, VoiceAgentTemplatesEnvelopeSchema } from '../../../src/shared/api/voice-agents'
 import { VOICES } from '../../../src/shared/voices'
-import { startTestService, type TestService, sqliteDatabaseOf } from '../../helpers/test-service'
+import { startTestService, type TestService } from '../../helpers/test-service'
+import { onPostgres } from '../../helpers/test-engine'
+import { testSqlOf } from '../../helpers/test-sql'
 
 async function firstTemplate(service: TestService, lang: 'en' | 'ar' = 'en') {
   const response = await service.call('GET', '/v1/voice-agents/templates')
@@ -163,14 +165,20 @@ describe('POST, GET, list and DELETE /v1/voice-agents', () => {
     await service.call('PATCH', url, { body: { agentName: 'Renamed' } })
     expect((await service.call('GET', url)).json().data.agentName).toBe('Renamed')
 
-    // A second connection to the same file stands for a second voicedesk process.
-    const other = new BetterSqlite3(join(service.dataDir, 'voicedesk.db'))
-    other.prepare("UPDATE voice_agents SET agent_name = 'Written elsewhere' WHERE id = ?").run(agent.id)
-    other.close()
-    // Other writers are noticed within OTHER_WRITERS_CHECK_MS: wait that long, with margin.
-    await new Promise((resolve) => setTimeout(resolve, OTHER_WRITERS_CHECK_MS * 5))
+    if (onPostgres) {
+      // Another connection stands for another instance: its commit reaches the cache by NOTIFY.
+      const other = await testSqlOf(service.runtime)
+      await other.run("UPDATE voice_agents SET agent_name = 'Written elsewhere' WHERE id = ?", agent.id)
+      await other.close()
+    } else {
+      // A second connection to the same file stands for a second voicedesk process.
+      const other = new BetterSqlite3(join(service.dataDir, 'voicedesk.db'))
+      other.prepare("UPDATE voice_agents SET agent_name = 'Written elsewhere' WHERE id = ?").run(agent.id)
+      other.close()
+    }
+    // Other writers are noticed within OTHER_WRITERS_CHECK_MS on SQLite, and as soon as the notification arrives on PostgreSQL.
+    await vi.waitFor(async () => expect((await service.call('GET', url)).json().data.agentName).toBe('Written elsewhere'), { timeout: 2_000, interval: OTHER_WRITERS_CHECK_MS * 5 })
     const read = (await service.call('GET', url)).json().data
-    expect(read.agentName).toBe('Written elsewhere')
     const caller = { projectId: agent.projectId, apiKeyId: agent.apiKeyId, userId: service.runtime.bootstrap.userId }
     expect(read).toEqual(await getVoiceAgent(service.runtime.context, caller, agent.id))
   })
@@ -244,8 +252,10 @@ describe('PATCH /v1/voice-agents/{id}', () => {
     })
     expect(response.body).not.toContain(secret)
     expect(response.json().data.webhookAuth).toEqual({ authKey: 'Bearer', authSecret: '****0042' })
-    const raw = sqliteDatabaseOf(service.runtime).prepare('SELECT webhook_auth_secret FROM voice_agents WHERE id = ?').get(agent.id) as { webhook_auth_secret: string }
-    expect(raw.webhook_auth_secret).not.toContain(secret)
+    const sql = await testSqlOf(service.runtime)
+    const [raw] = await sql.all<{ webhook_auth_secret: string }>('SELECT webhook_auth_secret FROM voice_agents WHERE id = ?', agent.id)
+    await sql.close()
+    expect(raw!.webhook_auth_secret).not.toContain(secret)
     const cleared = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { body: { webhookUrl: null, webhookAuth: null } })
     expect(cleared.json().data).toMatchObject({ webhookUrl: null, webhookAuth: null })
   })

@@ -67,7 +67,10 @@ async function sendStoredMedia(store: MediaStore, name: string, request: Fastify
   const header = request.headers.range
   const ranges = header === undefined ? undefined : parseRange(size, header, { combine: true })
   if (ranges === -1) {
-    return reply.status(416).header('content-range', `bytes */${size}`).send(errorEnvelope('VALIDATION_ERROR', `The range ${JSON.stringify(header)} lies outside the ${size} bytes of this media`))
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${size}`)
+      .send(errorEnvelope('VALIDATION_ERROR', `The range ${JSON.stringify(header)} lies outside the ${size} bytes of this media`))
   }
   // A malformed header (-2), or several ranges at once: the whole file, as a server may answer either.
   if (ranges === undefined || ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) {
