@@ -17,6 +17,12 @@ export interface JobRunnerOptions {
   concurrency?: number
   /** One attempt's time limit; the job is then tried again or fails with TIMEOUT. */
   timeoutMs?: number
+  /**
+   * How long a claimed job's lease outlasts its time limit (30 s). A job whose runner died
+   * (a SIGKILL, a lost machine) is claimed again once its lease ran out: by a runner of this
+   * host at once, if it sees the process is gone, else after timeoutMs + leaseMarginMs.
+   */
+  leaseMarginMs?: number
   maxAttempts?: number
   /** Wait before try n + 1 is retryDelayMs × 4^(n - 1). */
   retryDelayMs?: number
@@ -54,6 +60,7 @@ export interface JobRunnerOptions {
 export class JobRunner {
   private readonly loop: LeasedWorkerLoop<JobRecord>
   private readonly timeoutMs: number
+  private readonly leaseMarginMs: number
   private readonly maxAttempts: number
   private readonly retryDelayMs: number
   private readonly now: () => number
@@ -61,6 +68,7 @@ export class JobRunner {
 
   constructor(private readonly options: JobRunnerOptions) {
     this.timeoutMs = options.timeoutMs ?? 120_000
+    this.leaseMarginMs = options.leaseMarginMs ?? 30_000
     this.maxAttempts = options.maxAttempts ?? 3
     this.retryDelayMs = options.retryDelayMs ?? 2_000
     this.now = options.now ?? Date.now
@@ -71,7 +79,7 @@ export class JobRunner {
         claim: async (owner, free, now) => {
           const claimed: JobRecord[] = []
           while (claimed.length < free) {
-            const job = await jobs.claimNext(owner, now, now + this.timeoutMs + 30_000)
+            const job = await jobs.claimNext(owner, now, now + this.timeoutMs + this.leaseMarginMs)
             if (!job) break
             claimed.push(job)
           }

@@ -548,6 +548,8 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.jobs.queueCounts()).toEqual({ running: 0, waiting: 1 })
       expect(await store.jobs.claimNext('w1', 4999, 9000)).toBeUndefined()
       expect(await store.jobs.claimNext('w1', 5000, 9000)).toMatchObject({ id: 'j', attempts: 2 })
+      // Leased, it falls due again just after its lease runs out (in case its worker died).
+      expect(await store.jobs.nextRunAfter()).toBe(9001)
       await store.jobs.release('j', 'w2')
       expect((await store.jobs.findById('j'))?.leaseOwner).toBe('w1')
       await store.jobs.release('j', 'w1')

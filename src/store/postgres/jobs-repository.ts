@@ -183,7 +183,10 @@ export class PostgresJobsRepository implements JobsRepository {
 
   /** When the earliest waiting job may run (ms), if any waits. */
   async nextRunAfter(): Promise<number | undefined> {
-    const { rows } = await this.db.query<{ at: number | null }>(`SELECT min(run_after) AS at FROM jobs WHERE status = 'PENDING' AND lease_owner IS NULL`)
+    // A leased job falls due again when its lease runs out (its worker may have died).
+    const { rows } = await this.db.query<{ at: number | null }>(
+      `SELECT min(CASE WHEN lease_owner IS NULL THEN run_after ELSE greatest(run_after, lease_expires_at + 1) END) AS at FROM jobs WHERE status = 'PENDING'`,
+    )
     return rows[0]?.at ?? undefined
   }
 

@@ -139,21 +139,19 @@ function tracked(repositories: Repositories, wrote: () => void): Repositories {
  * opened in the same process is another instance and does hear it. Nothing polls.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const instanceId = randomUUID()
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 30_000,
     keepAlive: true,
     application_name: 'voicedesk',
+    // Every pooled connection names this instance from its start, for the change triggers' payload.
+    options: `-c voicedesk.instance=${instanceId}`,
     types: TYPES,
   })
   // An idle pooled connection that drops (server restart) is discarded by the pool; without a listener its error would end the process.
   pool.on('error', () => {})
-  const instanceId = randomUUID()
-  // Every pooled connection names this instance, for the change triggers' payload (queued before any other statement of the connection).
-  pool.on('connect', (client) => {
-    client.query('SELECT set_config($1, $2, false)', ['voicedesk.instance', instanceId]).catch(() => {})
-  })
   let notifications: Notifications | undefined
   try {
     const client = await pool.connect()
