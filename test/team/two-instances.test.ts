@@ -16,10 +16,15 @@ import { ROOT } from '../helpers/spawn-cli'
 const KEY = 'vd_team_test_key_0123456789abcdef'
 const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
 
+/** What the tests read of an answer: a job (or the job just queued). */
+interface Answer {
+  data: { id: string; status: string; jobResponse: { ttsMediaFile?: string } | null }
+}
+
 interface Instance {
   child: ChildProcess
   url: string
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Answer }>
 }
 
 const children: ChildProcess[] = []
@@ -45,10 +50,10 @@ async function startInstance(databaseUrl: string, secretKey: string, env: Record
   children.push(child)
   let output = ''
   let errors = ''
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 60 s: ${output}${errors}`)), 60_000)
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString()
       const match = /listening on (\S+)/.exec(output)
       if (match) {
@@ -68,7 +73,7 @@ async function startInstance(databaseUrl: string, secretKey: string, env: Record
         body: body === undefined ? undefined : JSON.stringify(body),
       })
       const text = await response.text()
-      return { status: response.status, json: text ? JSON.parse(text) : undefined }
+      return { status: response.status, json: (text ? JSON.parse(text) : undefined) as Answer }
     },
   }
 }
@@ -104,7 +109,7 @@ describe('two instances on one PostgreSQL database', () => {
     // A finished source job for the AI-content jobs (cheap, offline work: the test is about sharing it).
     const source = await a.call('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'The customer asked for a refund of the blue kettle and a new one.' })
     expect(source.status).toBe(200)
-    const sourceId = source.json.data.id as string
+    const sourceId = source.json.data.id
     await waitFor(
       'the source job',
       async () => (await b.call('GET', `/v1/jobs?jobId=${sourceId}`)).json.data.status,
@@ -119,7 +124,7 @@ describe('two instances on one PostgreSQL database', () => {
       )
       for (const response of queued) {
         expect(response.status).toBe(200)
-        ids.push(response.json.data.id as string)
+        ids.push(response.json.data.id)
       }
     }
     expect(new Set(ids).size).toBe(2_000)
@@ -145,7 +150,7 @@ describe('two instances on one PostgreSQL database', () => {
         webhookUrl: `${receiver.url}/hook`,
       })
       expect(queued.status).toBe(200)
-      spoken.push(queued.json.data.id as string)
+      spoken.push(queued.json.data.id)
     }
     await waitFor(
       '40 webhooks',
@@ -178,7 +183,7 @@ describe('two instances on one PostgreSQL database', () => {
     const ids: string[] = []
     for (let index = 0; index < 12; index += 1) {
       const queued = await a.call('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: `Order ${index} has shipped. It arrives tomorrow between nine and twelve.` })
-      ids.push(queued.json.data.id as string)
+      ids.push(queued.json.data.id)
     }
     const ownerOfA = `%:${a.child.pid}:%`
     const heldByA = await waitFor(
@@ -206,7 +211,7 @@ describe('two instances on one PostgreSQL database', () => {
     expect(attempts.every((row: { attempts: number }) => row.attempts >= 2)).toBe(true)
     // The audio is in the database: B serves it, whoever made it.
     const first = await b.call('GET', `/v1/jobs?jobId=${heldByA[0]}`)
-    const media = await fetch(first.json.data.jobResponse.ttsMediaFile as string, { headers: { range: 'bytes=0-11' } })
+    const media = await fetch(first.json.data.jobResponse!.ttsMediaFile as string, { headers: { range: 'bytes=0-11' } })
     expect(media.status).toBe(206)
     const head = Buffer.from(await media.arrayBuffer())
     expect(head.subarray(0, 4).toString('latin1')).toBe('RIFF')

@@ -34,15 +34,16 @@ export const TYPES = {
  * character (nearly all of them). LIKE patterns and equality see the same encoding, so they
  * still match; no column's order or search depends on the two characters.
  */
-const NEEDS_ENCODING = /[\u0000\uFFFF]/
+const NUL = String.fromCharCode(0)
 const ENCODED = /\uFFFF[0\uFFFF]/g
 
 export function encodeText(value: string): string {
-  return NEEDS_ENCODING.test(value) ? value.replace(/[\u0000\uFFFF]/g, (character) => (character === '\u0000' ? '\uFFFF0' : '\uFFFF\uFFFF')) : value
+  if (!value.includes(NUL) && !value.includes('\uFFFF')) return value
+  return value.replaceAll('\uFFFF', '\uFFFF\uFFFF').replaceAll(NUL, '\uFFFF0')
 }
 
 export function decodeText(value: string): string {
-  return value.includes('\uFFFF') ? value.replace(ENCODED, (pair) => (pair === '\uFFFF0' ? '\u0000' : '\uFFFF')) : value
+  return value.includes('\uFFFF') ? value.replace(ENCODED, (pair) => (pair === '\uFFFF0' ? NUL : '\uFFFF')) : value
 }
 
 function encodeValues(values: unknown[] | undefined): unknown[] | undefined {

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3'
+import { JOB_COLUMNS } from '../columns'
 import type { JobsRepository } from '../ports'
 import type { JobRecord, JobSortField, JobListQuery, JobOutcome, JobStatisticsRow } from '../records'
 import { z } from 'zod'
@@ -7,44 +8,7 @@ import type { JobErrorCode } from '../../shared/api/job-error-codes'
 import type { JobStatus, JobType } from '../../shared/api/jobs'
 import { readJsonColumn } from '../json-column'
 
-const FIELDS: [keyof JobRecord, string][] = [
-  ['id', 'id'],
-  ['projectId', 'project_id'],
-  ['apiKeyId', 'api_key_id'],
-  ['userId', 'user_id'],
-  ['type', 'type'],
-  ['status', 'status'],
-  ['title', 'title'],
-  ['model', 'model'],
-  ['processingType', 'processing_type'],
-  ['systemModelKey', 'system_model_key'],
-  ['voiceId', 'voice_id'],
-  ['text', 'text'],
-  ['aiParts', 'ai_parts'],
-  ['jobResponse', 'job_response'],
-  ['errorCode', 'error_code'],
-  ['errorMessage', 'error_message'],
-  ['relevantJobId', 'relevant_job_id'],
-  ['voiceAgentId', 'voice_agent_id'],
-  ['agentDetails', 'agent_details'],
-  ['fromLng', 'from_lng'],
-  ['toLng', 'to_lng'],
-  ['fromScript', 'from_script'],
-  ['toScript', 'to_script'],
-  ['webhookUrl', 'webhook_url'],
-  ['webhookAuthKey', 'webhook_auth_key'],
-  ['webhookAuthSecret', 'webhook_auth_secret'],
-  ['mediaFile', 'media_file'],
-  ['previewToken', 'preview_token'],
-  ['usageSeconds', 'usage_seconds'],
-  ['totalCost', 'total_cost'],
-  ['attempts', 'attempts'],
-  ['leaseOwner', 'lease_owner'],
-  ['leaseExpiresAt', 'lease_expires_at'],
-  ['runAfter', 'run_after'],
-  ['createdAt', 'created_at'],
-  ['updatedAt', 'updated_at'],
-]
+const FIELDS = JOB_COLUMNS
 /** Columns read under their record names, so a row is a record but for the JSON columns. */
 const SELECT_COLUMNS = FIELDS.map(([field, column]) => `j.${column} AS ${field}`).join(', ')
 

@@ -1,28 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3'
+import { DELIVERY_COLUMNS } from '../columns'
 import type { WebhookDeliveriesRepository } from '../ports'
 import type { DeliveryRecord, NewDelivery, AttemptRecord, AttemptOutcome, DeliveryListQuery } from '../records'
 
-const FIELDS: [keyof DeliveryRecord, string][] = [
-  ['id', 'id'],
-  ['projectId', 'project_id'],
-  ['event', 'event'],
-  ['jobId', 'job_id'],
-  ['url', 'url'],
-  ['authKey', 'auth_key'],
-  ['authSecret', 'auth_secret'],
-  ['payload', 'payload'],
-  ['status', 'status'],
-  ['attempts', 'attempts'],
-  ['roundAttempts', 'round_attempts'],
-  ['nextAttemptAt', 'next_attempt_at'],
-  ['leaseOwner', 'lease_owner'],
-  ['leaseExpiresAt', 'lease_expires_at'],
-  ['lastStatusCode', 'last_status_code'],
-  ['lastError', 'last_error'],
-  ['createdAt', 'created_at'],
-  ['updatedAt', 'updated_at'],
-  ['deliveredAt', 'delivered_at'],
-]
+const FIELDS = DELIVERY_COLUMNS
 const SELECT_COLUMNS = FIELDS.map(([field, column]) => `d.${column} AS ${field}`).join(', ')
 /** RETURNING names the updated table's columns unqualified. */
 const RETURNING_COLUMNS = FIELDS.map(([field, column]) => `${column} AS ${field}`).join(', ')

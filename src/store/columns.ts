@@ -1,0 +1,67 @@
+import type { DeliveryRecord, JobRecord } from './records'
+
+/*
+ * Record fields and the columns that hold them, the same in both engines' schemas: each
+ * engine's SQL reads `column AS field`, so a row is a record but for the JSON columns.
+ */
+
+export const JOB_COLUMNS: [keyof JobRecord, string][] = [
+  ['id', 'id'],
+  ['projectId', 'project_id'],
+  ['apiKeyId', 'api_key_id'],
+  ['userId', 'user_id'],
+  ['type', 'type'],
+  ['status', 'status'],
+  ['title', 'title'],
+  ['model', 'model'],
+  ['processingType', 'processing_type'],
+  ['systemModelKey', 'system_model_key'],
+  ['voiceId', 'voice_id'],
+  ['text', 'text'],
+  ['aiParts', 'ai_parts'],
+  ['jobResponse', 'job_response'],
+  ['errorCode', 'error_code'],
+  ['errorMessage', 'error_message'],
+  ['relevantJobId', 'relevant_job_id'],
+  ['voiceAgentId', 'voice_agent_id'],
+  ['agentDetails', 'agent_details'],
+  ['fromLng', 'from_lng'],
+  ['toLng', 'to_lng'],
+  ['fromScript', 'from_script'],
+  ['toScript', 'to_script'],
+  ['webhookUrl', 'webhook_url'],
+  ['webhookAuthKey', 'webhook_auth_key'],
+  ['webhookAuthSecret', 'webhook_auth_secret'],
+  ['mediaFile', 'media_file'],
+  ['previewToken', 'preview_token'],
+  ['usageSeconds', 'usage_seconds'],
+  ['totalCost', 'total_cost'],
+  ['attempts', 'attempts'],
+  ['leaseOwner', 'lease_owner'],
+  ['leaseExpiresAt', 'lease_expires_at'],
+  ['runAfter', 'run_after'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+]
+
+export const DELIVERY_COLUMNS: [keyof DeliveryRecord, string][] = [
+  ['id', 'id'],
+  ['projectId', 'project_id'],
+  ['event', 'event'],
+  ['jobId', 'job_id'],
+  ['url', 'url'],
+  ['authKey', 'auth_key'],
+  ['authSecret', 'auth_secret'],
+  ['payload', 'payload'],
+  ['status', 'status'],
+  ['attempts', 'attempts'],
+  ['roundAttempts', 'round_attempts'],
+  ['nextAttemptAt', 'next_attempt_at'],
+  ['leaseOwner', 'lease_owner'],
+  ['leaseExpiresAt', 'lease_expires_at'],
+  ['lastStatusCode', 'last_status_code'],
+  ['lastError', 'last_error'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+  ['deliveredAt', 'delivered_at'],
+]
