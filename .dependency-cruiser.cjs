@@ -38,7 +38,7 @@ const PACKAGES = [
   { packages: ['better-sqlite3'], from: '^src/store/sqlite/' },
   { packages: ['pg'], from: '^src/store/postgres/' },
   // The HTTP framework and its plugins stay in the HTTP adapter.
-  { packages: ['fastify', '@fastify/[^/]+', 'fastify-type-provider-zod', 'secure-json-parse'], from: '^src/service/http/' },
+  { packages: ['fastify', '@fastify/[^/]+', 'fastify-type-provider-zod', 'secure-json-parse', 'range-parser'], from: '^src/service/http/' },
   { packages: ['undici'], from: '^src/webhooks/' },
   // Address checks: the Host allow-list (HTTP) and the webhook target policy (arriving from another branch).
   { packages: ['ipaddr\\.js'], from: '^src/(service/http|webhooks)/' },

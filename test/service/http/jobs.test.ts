@@ -60,6 +60,12 @@ describe('POST /v1/jobs/text-to-speech', () => {
     const ranged = await service.call('GET', pathOf(created.mediaUrl), { key: null, headers: { range: 'bytes=0-99' } })
     expect(ranged.statusCode).toBe(206)
     expect(ranged.rawPayload.length).toBe(100)
+    expect(ranged.headers['content-range']).toBe(`bytes 0-99/${media.rawPayload.length}`)
+    const tail = await service.call('GET', pathOf(created.mediaUrl), { key: null, headers: { range: 'bytes=-10' } })
+    expect(tail.rawPayload).toEqual(media.rawPayload.subarray(-10))
+    const beyond = await service.call('GET', pathOf(created.mediaUrl), { key: null, headers: { range: `bytes=${media.rawPayload.length}-` } })
+    expect(beyond.statusCode).toBe(416)
+    expect((await service.call('GET', '/media/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.wav', { key: null })).statusCode).toBe(404)
 
     const preview = await service.call('GET', pathOf(done.previewUrl), { key: null })
     expect(preview.statusCode).toBe(200)
