@@ -2,17 +2,22 @@
  * `npm run bench`: the service's speed targets, measured in one run on this machine:
  * start-up, GET of an agent against a bare node:http ceiling, job lists and search at a
  * million jobs, job pickup, TTS throughput, AI content time, webhook throughput and latency.
+ * Then the PostgreSQL column (team mode, on a throwaway cluster): the same GET, lists and
+ * search, pickup across two instances, and jobs per second with one and two instances;
+ * skipped, with the reason in the results, when PostgreSQL's server binaries are missing.
  * Writes bench/results/latest.json. Run after `npm run build` (the npm script does).
  */
 import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchAiContent } from './ai-content'
 import { benchJobs } from './jobs'
+import type { PostgresCluster } from '../test/helpers/postgres-cluster'
+import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
+import { freePort, stopChild, waitForLine } from './processes'
 import { benchTts } from './tts'
 import { benchWebhooks } from './webhooks'
 
@@ -24,36 +29,6 @@ const ROUNDS = 4
 const ROUND_SECONDS = 5
 const CONNECTIONS = 10
 const STARTUP_RUNS = 15
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
-}
-
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    let output = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = output.match(pattern)
-      if (match) resolve(match)
-    })
-    child.on('exit', (code) => reject(new Error(`exited with ${code} before printing ${pattern}: ${output}`)))
-  })
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await exited
-}
 
 const round = (value: number) => Math.round(value * 10) / 10
 
@@ -108,6 +83,60 @@ async function load(url: string, headers: Record<string, string>): Promise<{ req
   return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx }
 }
 
+/** Clones the first template agent through the API: answers its URL and the body of its GET. */
+async function benchAgent(base: string, headers: Record<string, string>): Promise<{ agentUrl: string; body: string }> {
+  const templates = (await (await fetch(`${base}/v1/voice-agents/templates`, { headers })).json()) as { data: { id: string }[] }
+  const cloned = (await (
+    await fetch(`${base}/v1/voice-agents/clone?voiceAgentId=${templates.data[0]!.id}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ agentName: 'Benchmark agent' }),
+    })
+  ).json()) as { data: { id: string } }
+  const agentUrl = `${base}/v1/voice-agents/${cloned.data.id}`
+  return { agentUrl, body: await (await fetch(agentUrl, { headers })).text() }
+}
+
+type Timing = { p50: number; p99: number }
+
+/** The figures to quote side by side: SQLite's and PostgreSQL's, and their ratio (PostgreSQL / SQLite). */
+function comparison(results: Record<string, unknown>): Record<string, unknown> {
+  const postgres = results.postgres as { jobs?: Record<string, unknown>; skipped?: string }
+  if (!postgres.jobs) return { skipped: postgres.skipped }
+  const sqliteJobs = results.jobs as Record<string, unknown>
+  const agent = results.getVoiceAgent as { ratio: number; postgres: { ratio: number } }
+  const lists: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(sqliteJobs)) {
+    const theirs = postgres.jobs[name] as Timing | undefined
+    if (!name.endsWith('Ms') || typeof value !== 'object' || !theirs || !('p99' in theirs)) continue
+    const ours = value as Timing
+    lists[name] = { sqliteP50: ours.p50, postgresP50: theirs.p50, sqliteP99: ours.p99, postgresP99: theirs.p99, p99Ratio: Number((theirs.p99 / ours.p99).toFixed(1)) }
+  }
+  const pickup = sqliteJobs.pickupLatencyMs as Timing
+  const pickupAcross = postgres.jobs.pickupAcrossInstancesMs as Timing
+  const sqliteThroughput = sqliteJobs.throughput as { jobsPerSecond: number }
+  const pgThroughput = postgres.jobs.throughput as {
+    oneInstanceInThisProcess: { jobsPerSecond: number }
+    oneInstance: { jobsPerSecond: number }
+    twoInstances: { jobsPerSecond: number }
+    twoToOneRatio: number
+  }
+  return {
+    getVoiceAgentRatioToBare: { sqlite: agent.ratio, postgres: agent.postgres.ratio },
+    jobListsAt: `${String(sqliteJobs.jobs)} jobs (SQLite) / ${String(postgres.jobs.jobs)} jobs (PostgreSQL), ms through listJobs`,
+    jobLists: lists,
+    pickupMs: { sqliteSameInstanceP50: pickup.p50, postgresAcrossInstancesP50: pickupAcross.p50, sqliteSameInstanceP99: pickup.p99, postgresAcrossInstancesP99: pickupAcross.p99 },
+    jobsPerSecond: {
+      sqliteOneInstanceInProcess: sqliteThroughput.jobsPerSecond,
+      postgresOneInstanceInProcess: pgThroughput.oneInstanceInThisProcess.jobsPerSecond,
+      postgresOneInstanceProcess: pgThroughput.oneInstance.jobsPerSecond,
+      postgresTwoInstanceProcesses: pgThroughput.twoInstances.jobsPerSecond,
+      postgresTwoToOneRatio: pgThroughput.twoToOneRatio,
+      postgresToSqliteInProcessRatio: Number((pgThroughput.oneInstanceInThisProcess.jobsPerSecond / sqliteThroughput.jobsPerSecond).toFixed(3)),
+    },
+  }
+}
+
 async function main(): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-'))
   const results: Record<string, unknown> = {
@@ -115,6 +144,20 @@ async function main(): Promise<void> {
     node: process.version,
     cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
   }
+  // Started after the start-up runs, stopped at the very end: idle but for the PostgreSQL measurements.
+  let cluster: PostgresCluster | undefined
+  try {
+    await measure(workDir, results, (started) => (cluster = started))
+  } finally {
+    await cluster?.stop()
+  }
+}
+
+/** Every measurement, in order; the PostgreSQL cluster is started between the start-up runs and the GET, and handed to `clusterStarted`. */
+async function measure(workDir: string, results: Record<string, unknown>, clusterStarted: (cluster: PostgresCluster) => void): Promise<void> {
+  let cluster: PostgresCluster | undefined
+  let skipped: string | undefined
+  let postgresVersion: string | undefined
   try {
     // 1. Start-up: a fresh data folder (migrations, first key) and an existing one.
     const cold: number[] = []
@@ -137,25 +180,32 @@ async function main(): Promise<void> {
     }
     console.log('startup', results.startup)
 
-    // 2. GET /v1/voice-agents/{id} against a bare node:http server answering the same bytes.
+    const started = await startBenchCluster()
+    if ('skipped' in started) {
+      skipped = started.skipped
+      console.log(`PostgreSQL skipped: ${skipped}`)
+    } else {
+      ;({ cluster, version: postgresVersion } = started)
+      clusterStarted(cluster)
+    }
+
+    // 2. GET /v1/voice-agents/{id} against a bare node:http server answering the same bytes, on
+    // SQLite and (team mode) on PostgreSQL, in alternating rounds.
     const port = await freePort()
     const service = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--data-dir', join(workDir, 'service')], {
       env: { ...process.env, VOICEDESK_API_KEY: KEY },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     await waitForLine(service, /listening on (http:\/\/\S+)/)
-    const base = `http://127.0.0.1:${port}`
     const headers = { authorization: `Token ${KEY}` }
-    const templates = (await (await fetch(`${base}/v1/voice-agents/templates`, { headers })).json()) as { data: { id: string }[] }
-    const cloned = (await (
-      await fetch(`${base}/v1/voice-agents/clone?voiceAgentId=${templates.data[0]!.id}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ agentName: 'Benchmark agent' }),
-      })
-    ).json()) as { data: { id: string } }
-    const agentUrl = `${base}/v1/voice-agents/${cloned.data.id}`
-    const body = await (await fetch(agentUrl, { headers })).text()
+    const { agentUrl, body } = await benchAgent(`http://127.0.0.1:${port}`, headers)
+    let teamService: ChildProcess | undefined
+    let teamAgent: { agentUrl: string; body: string } | undefined
+    if (cluster) {
+      const team = await spawnTeamInstance(await cluster.createDatabase('bench_http'), KEY)
+      teamService = team.child
+      teamAgent = await benchAgent(team.base, headers)
+    }
 
     const bare = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], {
       env: { ...process.env, BARE_BODY: body },
@@ -165,15 +215,28 @@ async function main(): Promise<void> {
     const bareBody = await (await fetch(bareUrl!)).text()
     if (bareBody !== body) throw new Error('the bare server does not answer the same bytes')
 
-    const rounds: { bare: number; voicedesk: number; voicedeskP99Ms: number; bareP99Ms: number }[] = []
+    const rounds: { bare: number; voicedesk: number; voicedeskP99Ms: number; bareP99Ms: number; postgres?: number; postgresP99Ms?: number }[] = []
     await load(bareUrl!, headers) // warm-up, not counted
     await load(agentUrl, headers)
+    if (teamAgent) await load(teamAgent.agentUrl, headers)
     for (let index = 0; index < ROUNDS; index += 1) {
       const ceiling = await load(bareUrl!, headers)
       const ours = await load(agentUrl, headers)
       if (ours.errors || ours.non2xx) throw new Error(`VoiceDesk answered ${ours.non2xx} non-2xx and ${ours.errors} errors`)
-      rounds.push({ bare: round(ceiling.requestsPerSecond), voicedesk: round(ours.requestsPerSecond), bareP99Ms: ceiling.p99Ms, voicedeskP99Ms: ours.p99Ms })
-      console.log(`round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, voicedesk ${ours.requestsPerSecond} req/s`)
+      const row: (typeof rounds)[number] = {
+        bare: round(ceiling.requestsPerSecond),
+        voicedesk: round(ours.requestsPerSecond),
+        bareP99Ms: ceiling.p99Ms,
+        voicedeskP99Ms: ours.p99Ms,
+      }
+      if (teamAgent) {
+        const team = await load(teamAgent.agentUrl, headers)
+        if (team.errors || team.non2xx) throw new Error(`VoiceDesk on PostgreSQL answered ${team.non2xx} non-2xx and ${team.errors} errors`)
+        row.postgres = round(team.requestsPerSecond)
+        row.postgresP99Ms = team.p99Ms
+      }
+      rounds.push(row)
+      console.log(`round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, voicedesk ${ours.requestsPerSecond} req/s, on PostgreSQL ${row.postgres ?? '-'} req/s`)
     }
     const bareMedian = percentile(
       rounds.map((r) => r.bare),
@@ -183,18 +246,34 @@ async function main(): Promise<void> {
       rounds.map((r) => r.voicedesk),
       50,
     )
+    const teamMedian = teamAgent
+      ? percentile(
+          rounds.map((r) => r.postgres!),
+          50,
+        )
+      : undefined
     results.getVoiceAgent = {
-      method: `autocannon, ${CONNECTIONS} connections, ${ROUND_SECONDS} s per round, ${ROUNDS} alternating rounds after a warm-up`,
+      method: `autocannon, ${CONNECTIONS} connections, ${ROUND_SECONDS} s per round, ${ROUNDS} alternating rounds (bare, SQLite, PostgreSQL) after a warm-up`,
       responseBytes: Buffer.byteLength(body),
       rounds,
       bareMedianRps: bareMedian,
       voicedeskMedianRps: oursMedian,
       ratio: Number((oursMedian / bareMedian).toFixed(3)),
       target: 'ratio >= 0.5',
+      postgres:
+        teamAgent && teamMedian !== undefined
+          ? {
+              method: "'serve --database-url' on a throwaway cluster (one instance, pool of 10), the same agent cloned; ratio to the same bare ceiling",
+              responseBytes: Buffer.byteLength(teamAgent.body),
+              voicedeskMedianRps: teamMedian,
+              ratio: Number((teamMedian / bareMedian).toFixed(3)),
+            }
+          : { skipped: skipped! },
     }
-    console.log('getVoiceAgent ratio', (oursMedian / bareMedian).toFixed(3))
+    console.log('getVoiceAgent ratio', (oursMedian / bareMedian).toFixed(3), 'on PostgreSQL', teamMedian === undefined ? '-' : (teamMedian / bareMedian).toFixed(3))
     await stopChild(bare)
     await stopChild(service)
+    if (teamService) await stopChild(teamService)
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
@@ -207,6 +286,9 @@ async function main(): Promise<void> {
   console.log('aiContent', results.aiContent)
   results.webhooks = await benchWebhooks()
   console.log('webhooks', results.webhooks)
+  results.postgres = cluster ? { server: postgresVersion, jobs: await benchPostgresJobs(cluster) } : { skipped }
+  results.sqliteVsPostgres = comparison(results)
+  console.log('sqliteVsPostgres', JSON.stringify(results.sqliteVsPostgres, null, 2))
   const file = join(ROOT, 'bench/results/latest.json')
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
   console.log(`written to ${file}`)
