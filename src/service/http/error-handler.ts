@@ -84,6 +84,8 @@ export function createErrorHandler(logInternal: ErrorLogger, onStorageFailure: (
     const known = error.code ? FASTIFY_ERRORS[error.code] : undefined
     if (known) return reply.status(ERROR_STATUS[known.code]).send(errorEnvelope(known.code, known.message))
     const status = error.statusCode ?? 500
+    // A range outside a media file (from the static file server): 416 as players expect, in the envelope.
+    if (status === 416) return reply.status(416).send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))
     if (status >= 400 && status < 500) {
       const code: ErrorCode = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR'
       return reply.status(ERROR_STATUS[code]).send(errorEnvelope(code, error.message))

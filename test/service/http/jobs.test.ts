@@ -65,6 +65,7 @@ describe('POST /v1/jobs/text-to-speech', () => {
     expect(tail.rawPayload).toEqual(media.rawPayload.subarray(-10))
     const beyond = await service.call('GET', pathOf(created.mediaUrl), { key: null, headers: { range: `bytes=${media.rawPayload.length}-` } })
     expect(beyond.statusCode).toBe(416)
+    expect(beyond.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } })
     expect((await service.call('GET', '/media/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.wav', { key: null })).statusCode).toBe(404)
 
     const preview = await service.call('GET', pathOf(done.previewUrl), { key: null })

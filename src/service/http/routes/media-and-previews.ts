@@ -69,8 +69,9 @@ async function sendStoredMedia(store: MediaStore, name: string, request: Fastify
   if (ranges === -1) {
     return reply
       .status(416)
+      .type('application/json; charset=utf-8')
       .header('content-range', `bytes */${size}`)
-      .send(errorEnvelope('VALIDATION_ERROR', `The range ${JSON.stringify(header)} lies outside the ${size} bytes of this media`))
+      .send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))
   }
   // A malformed header (-2), or several ranges at once: the whole file, as a server may answer either.
   if (ranges === undefined || ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) {
