@@ -218,7 +218,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     if (mediaDir) {
       // Half-written media a crash or a full disk left behind. Another live process on the same
       // folder may be writing its own right now: then only those older than a try are removed.
-      const tryMs = (config.jobs?.timeoutMs ?? 120_000) + 30_000
+      // As long as a job's lease: its try time and the lease margin (see JobRunnerOptions).
+      const tryMs = (config.jobs?.timeoutMs ?? 120_000) + (config.jobs?.leaseMarginMs ?? 30_000)
       const othersRunning = (await store.jobs.pendingLeaseOwners()).some((owner) => !isDeadLeaseOwner(owner, ''))
       removeLeftoverPartialMedia(mediaDir, othersRunning ? { olderThanMs: tryMs } : {})
     }

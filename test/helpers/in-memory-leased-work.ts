@@ -6,6 +6,7 @@
  * itself (SQLite, PostgreSQL) is covered by the store contract suite, not by these doubles.
  */
 import type { JobErrorCode } from '../../src/shared/api/job-error-codes'
+import { jobRecord } from './job-record'
 import type { JobsRepository, Store, StoreTransaction, WebhookDeliveriesRepository } from '../../src/store/ports'
 import type { AttemptOutcome, AttemptRecord, DeliveryRecord, JobOutcome, JobRecord } from '../../src/store/records'
 
@@ -34,45 +35,25 @@ export function storageError(code: 'SQLITE_BUSY' | 'SQLITE_FULL'): Error {
 const notInThisDouble = (name: string) => () => Promise.reject(new Error(`${name} is not part of the in-memory double`))
 
 export function jobFixture(overrides: Partial<JobRecord> = {}): JobRecord {
-  return {
+  return jobRecord({
     id: 'job-1',
-    projectId: 'project-1',
-    apiKeyId: 'key-1',
-    userId: 'user-1',
     type: 'TTS',
     status: 'PENDING',
     title: 'A job',
     model: 'model',
     processingType: 'tts',
     systemModelKey: 'tts',
-    voiceId: null,
     text: 'Hello',
-    aiParts: null,
     jobResponse: null,
-    errorCode: null,
-    errorMessage: null,
-    relevantJobId: null,
-    voiceAgentId: null,
-    agentDetails: null,
     fromLng: null,
-    toLng: null,
-    fromScript: null,
-    toScript: null,
-    webhookUrl: null,
-    webhookAuthKey: null,
-    webhookAuthSecret: null,
-    mediaFile: null,
     previewToken: 'preview',
     usageSeconds: null,
     totalCost: 0,
     attempts: 0,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    runAfter: 0,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
-  }
+  })
 }
 
 /** The jobs repository's queue methods, over a Map; `transaction` runs on the same repositories and rolls the Map back when its work throws. */

@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto'
 import type { Runtime } from '../../src/service/runtime'
 import type { Repositories } from '../../src/store/ports'
 import type { JobRecord } from '../../src/store/records'
+import { jobRecord } from './job-record'
 
 /**
  * Writes a job straight into the store, as a finished transcription or translation would
@@ -10,46 +10,12 @@ import type { JobRecord } from '../../src/store/records'
  * as `repositories` to write many in one commit.
  */
 export async function seedJob(runtime: Runtime, fields: Partial<JobRecord> = {}, repositories: Repositories = runtime.store): Promise<JobRecord> {
-  const at = fields.createdAt ?? new Date().toISOString()
-  const record: JobRecord = {
-    id: randomUUID(),
+  const record = jobRecord({
     projectId: runtime.bootstrap.projectId,
     apiKeyId: fields.apiKeyId ?? (await repositories.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
     userId: runtime.bootstrap.userId,
-    type: 'TRANSCRIPTION',
-    status: 'COMPLETED',
-    title: 'Call recording',
-    model: 'whisper-large-v3',
-    processingType: 'ASYNC',
-    systemModelKey: 'transcription-default',
-    voiceId: null,
-    text: 'Hello, thanks for calling.',
-    aiParts: null,
-    jobResponse: {},
-    errorCode: null,
-    errorMessage: null,
-    relevantJobId: null,
-    voiceAgentId: null,
-    agentDetails: null,
-    fromLng: 'en',
-    toLng: null,
-    fromScript: null,
-    toScript: null,
-    webhookUrl: null,
-    webhookAuthKey: null,
-    webhookAuthSecret: null,
-    mediaFile: null,
-    previewToken: randomBytes(24).toString('base64url'),
-    usageSeconds: 42,
-    totalCost: 3,
-    attempts: 1,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    runAfter: 0,
-    createdAt: at,
-    updatedAt: at,
     ...fields,
-  }
+  })
   await repositories.jobs.insert(record)
   return record
 }

@@ -10,6 +10,7 @@ import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord, VoiceAg
 import { searchWords } from '../../src/store/records'
 import { openSqliteStore } from '../../src/store/sqlite/store'
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster'
+import { jobRecord } from '../helpers/job-record'
 import { makeTempDir } from '../helpers/temp-dir'
 
 /*
@@ -52,45 +53,16 @@ const P2 = 'project-2'
 const at = (second: number) => `2024-05-01T10:00:${String(second).padStart(2, '0')}.000Z`
 
 function job(fields: Partial<JobRecord> = {}): JobRecord {
-  return {
+  return jobRecord({
     id: `job-${randomBytes(6).toString('hex')}`,
     projectId: P1,
-    apiKeyId: 'key-1',
-    userId: 'user-1',
-    type: 'TRANSCRIPTION',
-    status: 'COMPLETED',
-    title: 'Call recording',
-    model: 'whisper-large-v3',
-    processingType: 'ASYNC',
-    systemModelKey: 'transcription-default',
-    voiceId: null,
-    text: 'Hello, thanks for calling.',
-    aiParts: null,
-    jobResponse: {},
-    errorCode: null,
-    errorMessage: null,
-    relevantJobId: null,
-    voiceAgentId: null,
-    agentDetails: null,
-    fromLng: 'en',
-    toLng: null,
-    fromScript: null,
-    toScript: null,
-    webhookUrl: null,
-    webhookAuthKey: null,
-    webhookAuthSecret: null,
-    mediaFile: null,
-    previewToken: randomBytes(12).toString('base64url'),
     usageSeconds: 42.5,
     totalCost: 3.25,
     attempts: 0,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    runAfter: 0,
     createdAt: at(0),
     updatedAt: at(0),
     ...fields,
-  }
+  })
 }
 
 function agent(fields: Partial<VoiceAgentRecord> = {}): VoiceAgentRecord {

@@ -61,28 +61,26 @@ export async function registerMediaAndPreviews(app: FastifyInstance, context: Op
 async function sendStoredMedia(store: MediaStore, name: string, request: FastifyRequest, reply: FastifyReply) {
   const notFound = () => reply.status(404).send(errorEnvelope('NOT_FOUND', 'No media has this name'))
   if (!MEDIA_NAME.test(name)) return notFound()
-  const size = await store.size(name)
-  if (size === undefined) return notFound()
-  reply.header('accept-ranges', 'bytes').header('cache-control', MEDIA_CACHE).type('audio/wav')
+  // Set only on answers that carry audio: the errors are JSON.
+  const audio = () => reply.header('accept-ranges', 'bytes').header('cache-control', MEDIA_CACHE).type('audio/wav')
   const header = request.headers.range
-  const ranges = header === undefined ? undefined : parseRange(size, header, { combine: true })
+  // Only a range needs the size first; a whole file is opened at once (open answers its size).
+  const size = header === undefined ? undefined : await store.size(name)
+  if (header !== undefined && size === undefined) return notFound()
+  const ranges = header === undefined ? undefined : parseRange(size!, header, { combine: true })
   if (ranges === -1) {
-    return reply
-      .status(416)
-      .type('application/json; charset=utf-8')
-      .header('content-range', `bytes */${size}`)
-      .send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))
+    return reply.status(416).header('content-range', `bytes */${size}`).send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))
   }
   // A malformed header (-2), or several ranges at once: the whole file, as a server may answer either.
   if (ranges === undefined || ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) {
     const opened = await store.open(name)
     if (!opened) return notFound()
-    return reply.status(200).header('content-length', opened.size).send(opened.stream)
+    return audio().status(200).header('content-length', opened.size).send(opened.stream)
   }
   const { start, end } = ranges[0]!
   const opened = await store.open(name, { start, end })
   if (!opened) return notFound()
-  return reply
+  return audio()
     .status(206)
     .header('content-range', `bytes ${start}-${end}/${opened.size}`)
     .header('content-length', end - start + 1)
