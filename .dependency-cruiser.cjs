@@ -43,6 +43,10 @@ const PACKAGES = [
   // Address checks: the Host allow-list (HTTP) and the webhook target policy (arriving from another branch).
   { packages: ['ipaddr\\.js'], from: '^src/(service/http|webhooks)/' },
   { packages: ['@echogarden/espeak-ng-emscripten'], from: '^src/engines/tts/' },
+  // Audio for live calls: resampling, voice activity, pitch (engines are pure: no store, no HTTP).
+  { packages: ['@echogarden/fvad-wasm', '@echogarden/speex-resampler-wasm', 'pitchfinder'], from: '^src/engines/' },
+  // The dialogue: outcomes checked against the agent's shape, enum members matched by edit distance.
+  { packages: ['ajv', 'fastest-levenshtein'], from: '^src/engines/' },
   { packages: ['pino'], from: '^src/(service|main)/' },
   { packages: ['env-paths', 'libphonenumber-js'], from: '^src/service/' },
   { packages: ['electron'], from: '^src/(main|preload)/' },
