@@ -5,6 +5,7 @@ import type {
   ApiKeyRecord,
   AttemptOutcome,
   AttemptRecord,
+  ConversationProgress,
   DeliveryListQuery,
   DeliveryRecord,
   JobListQuery,
@@ -107,6 +108,28 @@ export interface JobsRepository {
   list(projectId: string, query: JobListQuery): Promise<Page<JobRecord>>
 }
 
+/**
+ * Live calls, which are jobs of type CONVERSATION: the instance whose socket carries a call
+ * holds the job under a lease it renews while the call runs, so a call whose instance died is
+ * found (its lease ran out) and ended by whoever sees it first. A call ends through
+ * `JobsRepository.complete` or `fail`, with the owner that started it.
+ */
+export interface ConversationsRepository {
+  /**
+   * PENDING → IN_PROGRESS for `owner`, leased until `leaseUntil` (ms), with its first state.
+   * Undefined when the conversation is not PENDING or another holds it (a second socket, the
+   * runner ending a conversation whose socket never opened): one atomic compare-and-swap.
+   */
+  start(id: string, owner: string, leaseUntil: number, progress: ConversationProgress, updatedAt: string): Promise<JobRecord | undefined>
+  /** Writes a running call's progress and extends its lease; false when the owner no longer holds it. */
+  save(id: string, owner: string, progress: ConversationProgress, leaseUntil: number, updatedAt: string): Promise<boolean>
+  /**
+   * Calls whose lease ran out before `now` (their instance died mid-call) go back to the queue,
+   * due at once and unleased, where the job runner ends them FAILED (CALL_INTERRUPTED). Answers how many.
+   */
+  requeueAbandoned(now: number): Promise<number>
+}
+
 /** Operator settings as JSON values under stable keys. */
 export interface SettingsRepository {
   /** The stored value, validated by `schema` (a stored value that fails it throws). */
@@ -152,6 +175,7 @@ export interface Repositories {
   voiceAgents: VoiceAgentsRepository
   phoneNumbers: PhoneNumbersRepository
   jobs: JobsRepository
+  conversations: ConversationsRepository
   settings: SettingsRepository
   webhookDeliveries: WebhookDeliveriesRepository
 }

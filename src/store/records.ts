@@ -158,6 +158,14 @@ export interface JobOutcome {
   totalCost: number
 }
 
+/** What a running call writes as it goes: the transcript as text (searched), its state, its length and cost so far. */
+export interface ConversationProgress {
+  text: string
+  jobResponse: Record<string, unknown>
+  usageSeconds: number | null
+  totalCost: number
+}
+
 /** One group of the statistics query. `type` is a string: kinds of job to come (conversations) count too. */
 export interface JobStatisticsRow {
   type: string

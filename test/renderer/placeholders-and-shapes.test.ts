@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { fieldErrorsOf, fieldPathOf } from '../../src/renderer/src/lib/field-errors'
 import { checkOutcomeShapeText } from '../../src/renderer/src/lib/outcome-shape-text'
 import { checkPhoneNumber } from '../../src/renderer/src/lib/phone-number'
-import { fillPlaceholders, missingPlaceholders, placeholderNames, placeholderState, splitPlaceholders } from '../../src/renderer/src/lib/placeholders'
+import { fillPlaceholders, missingPlaceholders, placeholderNames, placeholderState, splitPlaceholders } from '../../src/shared/text/placeholders'
 import { translate } from '../../src/renderer/src/i18n/dictionary'
 
 describe('placeholders', () => {

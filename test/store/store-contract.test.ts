@@ -486,6 +486,50 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
     })
   })
 
+  describe('conversations (live calls)', () => {
+    const progress = (text: string, seconds: number) => ({ text, jobResponse: { turns: text.split(' ').length }, usageSeconds: seconds, totalCost: 5 })
+
+    it('starts a PENDING conversation once, for one owner, and saves its progress while that owner holds it', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 'call', type: 'CONVERSATION', status: 'PENDING', title: 'Call with Support desk', text: null, runAfter: 60_000 }))
+      await store.jobs.insert(job({ id: 'tts', type: 'TTS', status: 'PENDING' }))
+      const started = await store.conversations.start('call', 'host-1', 30_000, progress('hello', 0), at(1))
+      expect(started).toMatchObject({ id: 'call', status: 'IN_PROGRESS', leaseOwner: 'host-1', leaseExpiresAt: 30_000, text: 'hello', jobResponse: { turns: 1 } })
+      // A second socket, and the runner, find it taken.
+      expect(await store.conversations.start('call', 'host-2', 30_000, progress('x', 0), at(1))).toBeUndefined()
+      expect(await store.jobs.claimNext('runner', 60_000, 90_000)).toMatchObject({ id: 'tts' })
+      expect(await store.conversations.start('tts', 'host-1', 30_000, progress('x', 0), at(1))).toBeUndefined()
+      expect(await store.conversations.save('call', 'host-2', progress('no', 1), 40_000, at(2))).toBe(false)
+      expect(await store.conversations.save('call', 'host-1', progress('hello zebra crossing', 2.5), 40_000, at(2))).toBe(true)
+      expect(await store.jobs.findById('call')).toMatchObject({ status: 'IN_PROGRESS', leaseExpiresAt: 40_000, usageSeconds: 2.5, updatedAt: at(2) })
+      // The transcript is searched like any job's text, and the running call is counted as such.
+      const found = await store.jobs.list(P1, { ...listAll, words: ['zebra'] })
+      expect(found.records.map((record) => record.id)).toEqual(['call'])
+      expect((await store.jobs.list(P1, { ...listAll, status: 'IN_PROGRESS', type: 'CONVERSATION' })).filtered).toBe(1)
+      expect(await store.jobs.complete('call', 'host-1', { jobResponse: { done: true }, usageSeconds: 3, totalCost: 5 }, at(3))).toBe(true)
+      expect(await store.jobs.findById('call')).toMatchObject({ status: 'COMPLETED', leaseOwner: null, jobResponse: { done: true } })
+      expect(await store.conversations.save('call', 'host-1', progress('late', 4), 50_000, at(4))).toBe(false)
+    })
+
+    it('puts a call whose lease ran out back in the queue, due at once, where the runner can end it', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 'dead', type: 'CONVERSATION', status: 'PENDING', text: null }))
+      await store.jobs.insert(job({ id: 'alive', type: 'CONVERSATION', status: 'PENDING', text: null }))
+      await store.conversations.start('dead', 'host-1', 10_000, progress('hi', 0), at(1))
+      await store.conversations.start('alive', 'host-2', 20_000, progress('hi', 0), at(1))
+      expect(await store.conversations.requeueAbandoned(10_000)).toBe(0)
+      expect(await store.conversations.requeueAbandoned(15_000)).toBe(1)
+      expect(await store.jobs.findById('dead')).toMatchObject({ status: 'PENDING', leaseOwner: null, runAfter: 15_000, text: 'hi' })
+      const claimed = await store.jobs.claimNext('runner', 15_000, 50_000)
+      expect(claimed).toMatchObject({ id: 'dead', jobResponse: { turns: 1 } })
+      expect(await store.jobs.fail('dead', 'runner', 'CALL_INTERRUPTED', 'gone', at(2))).toBe(true)
+      expect(await store.jobs.findById('alive')).toMatchObject({ status: 'IN_PROGRESS', leaseOwner: 'host-2' })
+      // The owner of a call fails it from IN_PROGRESS too.
+      expect(await store.jobs.fail('alive', 'host-2', 'DIALOGUE_ENGINE_FAILED', 'model down', at(3))).toBe(true)
+      expect(await store.jobs.findById('alive')).toMatchObject({ status: 'FAILED', errorCode: 'DIALOGUE_ENGINE_FAILED' })
+    })
+  })
+
   describe('job queue', () => {
     it('claims the oldest runnable job under a lease, counting the attempt', async () => {
       const { store } = await open()

@@ -14,6 +14,10 @@ export const JOB_ERROR_MEANINGS = {
   TTS_FAILED: 'The speech engine failed on this text for another reason; the message says how. Not retried.',
   INVALID_JOB: 'The stored job lacks what its type needs (TTS: text, voice or media name; AI content: parts): a damaged record.',
   UNSUPPORTED_JOB_TYPE: 'This VoiceDesk cannot run jobs of this type (transcription and translation jobs are listed and read, not run).',
+  CONVERSATION_NOT_STARTED: 'No socket opened the conversation within a minute of conversation-init.',
+  CALL_INTERRUPTED: 'The service running the call stopped (a crash or a kill) mid-call; the transcript up to then is kept.',
+  AGENT_MISSING: "The conversation's voice agent was deleted before the call could start.",
+  DIALOGUE_ENGINE_FAILED: 'The dialogue engine (the AI engine chosen for calls) failed mid-call; the message says how (e.g. the model server could not be reached).',
   CRASHED: "VoiceDesk stopped (a crash or a kill) during each of the job's 3 tries; it is not tried again.",
   INTERNAL: 'A fault of VoiceDesk; the service log has the details.',
 } as const

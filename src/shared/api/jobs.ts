@@ -5,11 +5,13 @@ import { AI_PARTS, AiPartSchema } from './ai-parts'
 import { JobErrorCodeSchema } from './job-error-codes'
 import { WEBHOOK_AUTH_LIMITS } from './voice-agents'
 
-export const JOB_TYPES = ['TRANSCRIPTION', 'TRANSLATION', 'TTS', 'AI_CONTENT'] as const
+/** CONVERSATION: a live call with a voice agent (conversation-init, then the /stream socket). */
+export const JOB_TYPES = ['TRANSCRIPTION', 'TRANSLATION', 'TTS', 'AI_CONTENT', 'CONVERSATION'] as const
 export const JobTypeSchema = z.enum(JOB_TYPES)
 export type JobType = z.infer<typeof JobTypeSchema>
 
-export const JOB_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const
+/** IN_PROGRESS only for conversations: from the socket's start to the call's end. */
+export const JOB_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const
 export const JobStatusSchema = z.enum(JOB_STATUSES)
 export type JobStatus = z.infer<typeof JobStatusSchema>
 

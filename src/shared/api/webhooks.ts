@@ -1,9 +1,13 @@
 import { z } from 'zod'
 import { envelopeOf, TimestampSchema } from './common'
 
-/** What a job's webhook says happened. Agent events (call.ended) will join this list. */
+/** What a job's webhook says happened. */
 export const WEBHOOK_EVENTS = ['job.completed', 'job.failed'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+
+/** What an agent's webhook says happened during a call (`eventType` of the call envelope). */
+export const CALL_EVENTS = ['call.started', 'call.answered', 'transcription.update', 'tool.executed', 'call.ended'] as const
+export type CallEvent = (typeof CALL_EVENTS)[number]
 
 export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'EXHAUSTED'] as const
 

@@ -101,7 +101,7 @@ export class PostgresJobsRepository implements JobsRepository {
   async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<boolean> {
     const { rowCount } = await this.db.query(
       `UPDATE jobs SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6
-        WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+        WHERE id = $1 AND lease_owner = $2 AND status IN ('PENDING', 'IN_PROGRESS')`,
       [id, owner, JSON.stringify(outcome.jobResponse), outcome.usageSeconds, outcome.totalCost, updatedAt],
     )
     return rowCount === 1
@@ -110,7 +110,7 @@ export class PostgresJobsRepository implements JobsRepository {
   async fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<boolean> {
     const { rowCount } = await this.db.query(
       `UPDATE jobs SET status = 'FAILED', error_code = $3, error_message = $4, lease_owner = NULL, lease_expires_at = NULL, updated_at = $5
-        WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+        WHERE id = $1 AND lease_owner = $2 AND status IN ('PENDING', 'IN_PROGRESS')`,
       [id, owner, code, message, updatedAt],
     )
     return rowCount === 1

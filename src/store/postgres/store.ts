@@ -3,6 +3,7 @@ import pg from 'pg'
 import type { Repositories, Store, StoreTransaction, WorkKind } from '../ports'
 import { PostgresAccountsRepository } from './accounts-repository'
 import { clientDb, inTransaction, poolDb, TYPES, type Db } from './db'
+import { PostgresConversationsRepository } from './conversations-repository'
 import { PostgresJobsRepository } from './jobs-repository'
 import { migrate } from './migrate'
 import { MIGRATIONS } from './migrations'
@@ -68,6 +69,9 @@ const WROTE_NOTHING: Record<string, (answer: unknown) => boolean> = {
   claimNext: (answer) => answer === undefined,
   claimDue: (answer) => Array.isArray(answer) && answer.length === 0,
   complete: (answer) => answer === false,
+  start: (answer) => answer === undefined,
+  save: (answer) => answer === false,
+  requeueAbandoned: (answer) => answer === 0,
   fail: (answer) => answer === false,
   retryLater: (answer) => answer === false,
   revokeKey: (answer) => answer === false,
@@ -77,11 +81,13 @@ const WROTE_NOTHING: Record<string, (answer: unknown) => boolean> = {
 }
 
 function repositoriesOn(db: Db): Repositories {
+  const jobs = new PostgresJobsRepository(db)
   return {
     accounts: new PostgresAccountsRepository(db),
     voiceAgents: new PostgresVoiceAgentsRepository(db),
     phoneNumbers: new PostgresPhoneNumbersRepository(db),
-    jobs: new PostgresJobsRepository(db),
+    jobs,
+    conversations: new PostgresConversationsRepository(db, jobs),
     settings: new PostgresSettingsRepository(db),
     webhookDeliveries: new PostgresWebhookDeliveriesRepository(db),
   }

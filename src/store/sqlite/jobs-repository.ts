@@ -97,10 +97,10 @@ export class SqliteJobsRepository implements JobsRepository {
         RETURNING id`),
       complete: db.prepare(`UPDATE jobs SET status = 'COMPLETED', job_response = @jobResponse, usage_seconds = @usageSeconds,
           total_cost = @totalCost, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
-        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+        WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')`),
       fail: db.prepare(`UPDATE jobs SET status = 'FAILED', error_code = @code, error_message = @message,
           lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
-        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+        WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')`),
       retryLater: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, run_after = @runAfter,
           error_code = @code, error_message = @message
         WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),

@@ -4,6 +4,8 @@ export interface Migration {
   version: number
   name: string
   sql: string
+  /** Work SQL alone cannot say (e.g. making indexes again from their stored definitions), run after `sql` in the same transaction. */
+  after?: (db: Database) => void
 }
 
 export class DatabaseTooNewError extends Error {
@@ -39,6 +41,7 @@ export function migrate(db: Database, migrations: readonly Migration[]): number[
       .transaction(() => {
         if (((currentVersion.get() as number | null) ?? 0) >= migration.version) return false // another process did
         db.exec(migration.sql)
+        migration.after?.(db)
         record.run(migration.version, migration.name, new Date().toISOString())
         return true
       })

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3'
 import type { Repositories, Store, StoreTransaction } from '../ports'
 import { SqliteAccountsRepository } from './accounts-repository'
 import { ConnectionTurns } from './connection-turns'
+import { SqliteConversationsRepository } from './conversations-repository'
 import { SqliteJobsRepository } from './jobs-repository'
 import { openDatabase, type OpenDatabaseOptions } from './open-database'
 import { SqlitePhoneNumbersRepository } from './phone-numbers-repository'
@@ -52,11 +53,13 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
     }
     return `${ownWrites.get() as number}:${otherWrites}`
   }
+  const jobs = new SqliteJobsRepository(db)
   const inTransaction: StoreTransaction = {
     accounts: new SqliteAccountsRepository(db),
     voiceAgents: new SqliteVoiceAgentsRepository(db),
     phoneNumbers: new SqlitePhoneNumbersRepository(db),
-    jobs: new SqliteJobsRepository(db),
+    jobs,
+    conversations: new SqliteConversationsRepository(db, jobs),
     settings: new SqliteSettingsRepository(db),
     webhookDeliveries: new SqliteWebhookDeliveriesRepository(db),
   }

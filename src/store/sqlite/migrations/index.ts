@@ -3,6 +3,7 @@ import { initial } from './0001-initial'
 import { jobs } from './0002-jobs'
 import { webhooks } from './0003-webhooks'
 import { shortKeyHints } from './0004-short-key-hints'
+import { conversations } from './0005-conversations'
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, shortKeyHints]
+export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, shortKeyHints, conversations]

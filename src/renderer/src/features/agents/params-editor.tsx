@@ -1,6 +1,6 @@
 import { useT } from '../../i18n/use-t'
 import type { ParamRow } from '../../lib/agent-draft'
-import { isPlaceholderName } from '../../lib/placeholders'
+import { isPlaceholderName } from '../../../../shared/text/placeholders'
 import { Icon } from '../../ui/icon'
 
 /** Placeholder values as key/value rows. */

@@ -1,5 +1,5 @@
 import { useT } from '../../i18n/use-t'
-import { placeholderState, splitPlaceholders } from '../../lib/placeholders'
+import { placeholderState, splitPlaceholders } from '../../../../shared/text/placeholders'
 import { Icon } from '../../ui/icon'
 
 /**

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react'
-import { splitPlaceholders } from '../../lib/placeholders'
+import { splitPlaceholders } from '../../../../shared/text/placeholders'
 
 interface PlaceholderTextareaProps {
   id: string

@@ -1,4 +1,4 @@
-import { PLACEHOLDER_NAME } from '../../../shared/api/voice-agents'
+import { PLACEHOLDER_NAME } from '../api/voice-agents'
 
 /**
  * `{{name}}` placeholders in a greeting or preamble, filled from the agent's params when a

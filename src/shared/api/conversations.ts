@@ -1,0 +1,163 @@
+import { z } from 'zod'
+import { envelopeOf, TimestampSchema, UuidSchema } from './common'
+import { JobErrorSchema, JobStatusSchema } from './jobs'
+import { PLACEHOLDER_NAME } from './voice-agents'
+
+/*
+ * Conversations: live calls with a voice agent, as the cloud API's web SDK makes them
+ * (`../shared/design/clients.md`). A conversation is a job of type CONVERSATION: created by
+ * conversation-init, streamed over the `/stream/{jobId}` WebSocket, read here and in /v1/jobs.
+ */
+
+/** OpenAI-style function names, as the model servers that receive them require. */
+const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
+/** A function the caller's page offers the agent (`func_map` is the SDK's own and passed through). */
+export const ConversationToolSchema = z
+  .object({
+    type: z.literal('function'),
+    function: z
+      .object({
+        name: z.string().regex(TOOL_NAME_PATTERN, 'Must be 1 to 64 letters, digits, _ or -'),
+        description: z.string().max(2_000).optional(),
+        parameters: z.record(z.string(), z.unknown()).optional(),
+        func_map: z.unknown().optional(),
+      })
+      .strict(),
+  })
+  .strict()
+export type ConversationTool = z.infer<typeof ConversationToolSchema>
+
+/** A value for one of the agent's `{{placeholders}}`; numbers and booleans are taken as their text. */
+const ParamValueSchema = z.union([z.string().max(2_000), z.number(), z.boolean()]).transform((value) => String(value))
+
+export const ConversationInitBodySchema = z
+  .object({
+    voiceAgentId: UuidSchema,
+    params: z
+      .record(z.string().regex(PLACEHOLDER_NAME, 'Must be a placeholder name: a letter or _, then letters, digits or _'), ParamValueSchema)
+      .refine((params) => Object.keys(params).length <= 100, { message: 'At most 100 params' })
+      .optional()
+      .meta({ description: "Values for the agent's {{placeholders}}; the agent's own params fill the rest." }),
+    voiceEnablement: z.boolean().optional().meta({ description: 'Sent by the web SDK; calls are always spoken here.' }),
+    tools: z
+      .array(ConversationToolSchema)
+      .max(64)
+      .refine((tools) => new Set(tools.map((tool) => tool.function.name)).size === tools.length, { message: 'Each tool name may appear once' })
+      .optional()
+      .meta({ description: "Functions the caller's page runs when the agent calls them (the `tools` frame)." }),
+  })
+  .strict()
+  .meta({ id: 'ConversationInitBody' })
+export type ConversationInitBody = z.infer<typeof ConversationInitBodySchema>
+
+export const ConversationInitEnvelopeSchema = envelopeOf(z.object({ jobId: UuidSchema }))
+
+export const ConversationIdParamsSchema = z.object({ jobId: z.string().min(1).max(100) })
+
+/** Why a call ended. */
+export const END_REASONS = [
+  /** The caller hung up (the SDK's `stop`, or its socket closed). */
+  'caller-hangup',
+  /** The agent said goodbye (the caller said goodbye, or the model ended the call). */
+  'agent-hangup',
+  /** `smartCallEnd`: everything the outcome needs was known and confirmed. */
+  'smart-end',
+  /** The caller stayed silent through every poke message. */
+  'silence',
+  /** The call reached the longest call VoiceDesk holds. */
+  'max-duration',
+  /** The service was stopped during the call. */
+  'service-stopped',
+  /** A fault ended the call (the conversation is FAILED; `error` says what). */
+  'error',
+] as const
+export const EndReasonSchema = z.enum(END_REASONS)
+export type EndReason = z.infer<typeof EndReasonSchema>
+
+/** One turn of the transcript; times are seconds from the call's start. */
+export const TranscriptTurnSchema = z
+  .object({
+    role: z.enum(['agent', 'caller']),
+    content: z.string(),
+    startTime: z.number(),
+    endTime: z.number(),
+    /** agent: a poke message said after the caller's silence. caller: typed rather than spoken. */
+    kind: z.enum(['speech', 'poke', 'typed']).optional(),
+    /** The caller spoke over this agent turn and it was cut short (barge-in). */
+    interrupted: z.boolean().optional(),
+    /** A caller turn heard while speech recognition was off: its words are unknown. */
+    unrecognised: z.boolean().optional(),
+  })
+  .meta({ id: 'TranscriptTurn' })
+export type TranscriptTurn = z.infer<typeof TranscriptTurnSchema>
+
+export const ToolCallRecordSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    /** The arguments as sent in the `tools` frame (keys in declared order). */
+    arguments: z.record(z.string(), z.unknown()),
+    /** The page's answer (`tools_response`), when one came. */
+    response: z.unknown().optional(),
+    /** Why there is no answer: the time limit, the call's end. */
+    error: z.string().optional(),
+    at: z.number(),
+  })
+  .meta({ id: 'ToolCallRecord' })
+export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>
+
+/**
+ * What the conversation job stores in `jobResponse` (and `GET /v1/jobs` shows): written as the
+ * call goes on (every finished turn), so a call cut off by a crash keeps what was said.
+ */
+export const ConversationStateSchema = z.object({
+  startedAt: TimestampSchema.nullable(),
+  endedAt: TimestampSchema.nullable(),
+  endReason: EndReasonSchema.nullable(),
+  transcript: z.array(TranscriptTurnSchema),
+  toolCalls: z.array(ToolCallRecordSchema),
+  /** Valid against the agent's `outcomeResponseShape`; null until the call ended, or when the agent has none. */
+  outcomeResult: z.unknown().nullable(),
+  /** False when `outcomeResult` lacks required fields (a partial: `outcomeProblems` says what). */
+  outcomeComplete: z.boolean().nullable(),
+  outcomeProblems: z.array(z.string()).optional(),
+  bargeIns: z.number().int(),
+  pokes: z.number().int(),
+  callerGender: z.enum(['male', 'female']).nullable(),
+  speechRecognition: z.object({ enabled: z.boolean(), engine: z.string().nullable(), model: z.string().nullable() }),
+  dialogueEngine: z.string(),
+  params: z.record(z.string(), z.string()),
+  tools: z.array(z.string()),
+})
+export type ConversationState = z.infer<typeof ConversationStateSchema>
+
+/** `GET /v1/voice-agents/conversation/{jobId}`. */
+export const ConversationSchema = ConversationStateSchema.extend({
+  id: UuidSchema,
+  jobId: UuidSchema,
+  status: JobStatusSchema,
+  error: JobErrorSchema.optional(),
+  voiceAgentId: z.string().nullable(),
+  agentName: z.string().nullable(),
+  /** Seconds from the call's start to its end (or to now, while it runs); null before it started. */
+  duration: z.number().nullable(),
+  /** The call's audio (both sides, 16 kHz mono WAV) once it ended. */
+  recordingUrl: z.string().nullable(),
+  totalCost: z.number(),
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+}).meta({ id: 'Conversation' })
+export type Conversation = z.infer<typeof ConversationSchema>
+export const ConversationEnvelopeSchema = envelopeOf(ConversationSchema)
+
+/** The envelope of every agent webhook (the contract's "Agent webhooks"). */
+export interface CallEventEnvelope {
+  eventType: string
+  callId: string
+  timestamp: string
+  projectId: string
+  agentId: string
+  agentName: string
+  data: Record<string, unknown>
+}
