@@ -7,7 +7,7 @@
  * says where it may go. Checked by test/architecture/dependency-rule.test.ts, which also
  * cruises test/architecture/fixtures/ to prove that each kind of crossing is caught.
  *
- *   shared <- store <- workers <- engines/jobs <- webhooks <- service <- main;  preload and renderer import only shared.
+ *   shared <- store <- workers <- engines/jobs/conversations <- webhooks <- service <- main;  preload and renderer import only shared.
  *
  * Inside store, the engines (store/sqlite, store/postgres) are reached only through the port
  * (store/ports.ts) and store/open-store.ts: no layer above names an engine.
@@ -21,15 +21,17 @@ const LAYERS = {
   workers: ['shared', 'store', 'workers'],
   engines: ['shared', 'engines'],
   jobs: ['shared', 'store', 'workers', 'engines', 'jobs'],
+  // Live calls, beside jobs: engines and the store port, no HTTP; their webhooks are written through an injected writer.
+  conversations: ['shared', 'store', 'workers', 'engines', 'conversations'],
   webhooks: ['shared', 'store', 'workers', 'engines', 'jobs', 'webhooks'],
-  service: ['shared', 'store', 'workers', 'engines', 'jobs', 'webhooks', 'service'],
-  main: ['shared', 'store', 'workers', 'engines', 'jobs', 'webhooks', 'service', 'main'],
+  service: ['shared', 'store', 'workers', 'engines', 'jobs', 'conversations', 'webhooks', 'service'],
+  main: ['shared', 'store', 'workers', 'engines', 'jobs', 'conversations', 'webhooks', 'service', 'main'],
   preload: ['shared', 'preload'],
   renderer: ['shared', 'renderer'],
 }
 
 /** Node's built-in modules: everywhere but the leaf and the two browser-side worlds. */
-const NODE_LAYERS = ['store', 'workers', 'engines', 'jobs', 'webhooks', 'service', 'main']
+const NODE_LAYERS = ['store', 'workers', 'engines', 'jobs', 'conversations', 'webhooks', 'service', 'main']
 
 /** npm packages: where each may be imported. A package missing here may be imported nowhere. */
 const PACKAGES = [
@@ -39,6 +41,8 @@ const PACKAGES = [
   { packages: ['pg'], from: '^src/store/postgres/' },
   // The HTTP framework and its plugins stay in the HTTP adapter.
   { packages: ['fastify', '@fastify/[^/]+', 'fastify-type-provider-zod', 'secure-json-parse', 'range-parser'], from: '^src/service/http/' },
+  // The WebSocket library under @fastify/websocket, named for its socket type by the call stream route.
+  { packages: ['ws'], from: '^src/service/http/' },
   { packages: ['undici'], from: '^src/webhooks/' },
   // Address checks: the Host allow-list (HTTP) and the webhook target policy (arriving from another branch).
   { packages: ['ipaddr\\.js'], from: '^src/(service/http|webhooks)/' },

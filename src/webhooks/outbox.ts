@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import type { WebhookEvent } from '../shared/api/webhooks'
+import type { CallEventEnvelope } from '../shared/api/conversations'
+import type { CallEvent, WebhookEvent } from '../shared/api/webhooks'
 import type { Repositories } from '../store/ports'
-import type { JobRecord } from '../store/records'
+import type { JobRecord, VoiceAgentRecord } from '../store/records'
 
 /** `msg_` and 32 hex digits: the delivery's id and its `webhook-id` header. */
 function newDeliveryId(): string {
@@ -55,9 +56,71 @@ export interface JobWebhookOutboxOptions {
  */
 export function jobWebhookOutbox(options: JobWebhookOutboxOptions): (tx: Pick<Repositories, 'webhookDeliveries'>, job: JobRecord) => Promise<void> {
   return async (tx, job) => {
+    if (job.type === 'CONVERSATION') return // conversations tell their agent's webhook (conversationEndedOutbox)
     if (!job.webhookUrl || (job.status !== 'COMPLETED' && job.status !== 'FAILED')) return
     const event: WebhookEvent = job.status === 'COMPLETED' ? 'job.completed' : 'job.failed'
     const target = { projectId: job.projectId, url: job.webhookUrl, authKey: job.webhookAuthKey, authSecret: job.webhookAuthSecret }
     await storeWebhook(tx, target, event, { event, data: options.describeJob(job) }, { jobId: job.id, now: options.now() })
+  }
+}
+
+export interface CallEventOutboxOptions {
+  now: () => Date
+}
+
+/** What an agent's webhook needs of the call: its record (the conversation job) and its agent. */
+export interface CallEventSource {
+  job: Pick<JobRecord, 'id' | 'projectId'>
+  agent: Pick<VoiceAgentRecord, 'id' | 'agentName' | 'webhookUrl' | 'webhookAuthKey' | 'webhookAuthSecret'>
+}
+
+/**
+ * An agent's call event (call.started … call.ended), to the agent's webhookUrl in the contract's
+ * envelope, through the same outbox, headers and retries as job webhooks. Written through the
+ * transaction that makes the event true. Answers whether a delivery was stored (the agent has a
+ * webhookUrl).
+ */
+export function callEventOutbox(
+  options: CallEventOutboxOptions,
+): (tx: Pick<Repositories, 'webhookDeliveries'>, call: CallEventSource, event: CallEvent, data: Record<string, unknown>) => Promise<boolean> {
+  return async (tx, { job, agent }, event, data) => {
+    if (!agent.webhookUrl) return false
+    const now = options.now()
+    const envelope: CallEventEnvelope = {
+      eventType: event,
+      callId: job.id,
+      timestamp: now.toISOString(),
+      projectId: job.projectId,
+      agentId: agent.id,
+      agentName: agent.agentName,
+      data,
+    }
+    const target = { projectId: job.projectId, url: agent.webhookUrl, authKey: agent.webhookAuthKey, authSecret: agent.webhookAuthSecret }
+    await storeWebhook(tx, target, event, envelope, { jobId: job.id, now })
+    return true
+  }
+}
+
+/**
+ * The runner's end of a conversation (a socket that never opened, a call whose instance died):
+ * `call.ended` to the agent's webhook, with what the record kept.
+ */
+export function conversationEndedOutbox(
+  options: CallEventOutboxOptions,
+): (tx: Pick<Repositories, 'webhookDeliveries' | 'voiceAgents'>, job: JobRecord) => Promise<boolean> {
+  const write = callEventOutbox(options)
+  return async (tx, job) => {
+    if (job.type !== 'CONVERSATION' || !job.voiceAgentId) return false
+    const agent = await tx.voiceAgents.findInProject(job.voiceAgentId, job.projectId)
+    if (!agent) return false
+    const state = (job.jobResponse ?? {}) as { transcript?: unknown; endReason?: unknown }
+    return write(tx, { job, agent }, 'call.ended', {
+      status: job.status,
+      endReason: 'error',
+      duration: job.usageSeconds,
+      transcription: state.transcript ?? [],
+      outcomeResult: null,
+      ...(job.errorCode ? { error: { code: job.errorCode, message: job.errorMessage } } : {}),
+    })
   }
 }

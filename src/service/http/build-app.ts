@@ -19,6 +19,8 @@ import { parseJsonBody } from './json-body-parser'
 import { finishOpenApiDocument } from './openapi-document'
 import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
+import { registerStreamRoute, type StreamRouteOptions } from './routes/stream'
+import { registerConversationRoutes } from './routes/v1/conversations'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerProjectRoutes } from './routes/v1/projects'
@@ -46,6 +48,8 @@ export interface HttpAppOptions {
   corsOrigins: () => readonly string[] | Promise<readonly string[]>
   /** Browser mode of the operator UI (/ipc, /ipc/events, /app/); left out, none of it is served. */
   operator?: OperatorBridgeOptions
+  /** Live calls over the web SDK's socket (/stream/{jobId}); left out, the socket is not served. */
+  calls?: Pick<StreamRouteOptions, 'connect'>
 }
 
 /**
@@ -140,6 +144,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       requireApiKey(v1, options.authenticator)
       if (options.diskFull) refuseWritesWhileDiskFull(v1, options.diskFull)
       registerVoiceAgentRoutes(v1, options.context)
+      registerConversationRoutes(v1, options.context)
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceRoutes(v1)
       registerJobRoutes(v1, options.context)
@@ -154,6 +159,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     { prefix: '/v1' },
   )
   await registerMediaAndPreviews(app, options.context, options.media)
+  if (options.calls) {
+    await registerStreamRoute(app, {
+      authenticator: options.authenticator,
+      connect: options.calls.connect,
+      corsOrigins: options.corsOrigins,
+      onError: (error) => options.log.error({ err: error }, 'a call socket failed'),
+    })
+  }
   if (options.operator) {
     await registerOperatorBridge(app, options.operator, (error, operation) => options.log.error({ err: error, operation }, 'operator UI operation failed'))
   }

@@ -28,12 +28,12 @@ export const JOB_MODELS = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-function unguessable(): string {
+export function unguessable(): string {
   return randomBytes(24).toString('base64url')
 }
 
 /** A one-line title from the start of a text; control characters (NUL too) become spaces, as line breaks do. */
-function titleFrom(text: string, max = 60): string {
+export function titleFrom(text: string, max = 60): string {
   const line = controlCharactersAsSpaces(text).replace(/\s+/g, ' ').trim()
   const characters = [...line]
   return characters.length <= max
@@ -147,7 +147,7 @@ export function toAiContentJobDto(context: OpsContext, record: JobRecord): AiCon
   }
 }
 
-function baseRecord(context: OpsContext, caller: Caller, at: string): Omit<JobRecord, 'type' | 'title' | 'model' | 'processingType' | 'systemModelKey' | 'totalCost'> {
+export function baseRecord(context: OpsContext, caller: Caller, at: string): Omit<JobRecord, 'type' | 'title' | 'model' | 'processingType' | 'systemModelKey' | 'totalCost'> {
   return {
     id: randomUUID(),
     projectId: caller.projectId,
@@ -204,7 +204,7 @@ export async function createTextToSpeechJob(context: OpsContext, caller: Caller,
   return toTtsJobDto(context, record)
 }
 
-async function requireJob(context: OpsContext, caller: Caller, id: string): Promise<JobRecord> {
+export async function requireJob(context: OpsContext, caller: Caller, id: string): Promise<JobRecord> {
   const record = await context.store.jobs.findInProject(id, caller.projectId)
   if (!record) throw notFound('job', id)
   return record

@@ -29,6 +29,8 @@ export interface OpsContext {
   webhookQueued: () => void
   /** `model`, `systemModelKey` and `processingType` of AI-content jobs, from the chosen engine. */
   aiContentModel: () => { model: string; systemModelKey: string; processingType: string }
+  /** The engines a call made now would use: the dialogue (shown as the conversation's `model`) and speech recognition (off when null). */
+  callEngines: () => { dialogue: string; model: string; stt: { engine: string; model: string } | null }
   /** Where webhooks may go (`--allow-webhook-host` opens refused ones); the sender checks again when it connects. */
   webhookAddresses: WebhookAddressPolicy
   /** GET answers of agents as UTF-8 JSON bytes, by `<projectId>:<agentId>`, valid while the store is unchanged. */

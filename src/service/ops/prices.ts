@@ -12,6 +12,8 @@ export const PRICES = {
   /** Transcription and translation: per started minute of media. */
   transcriptionPerMinute: 3,
   translationPerMinute: 4,
+  /** Conversations: per started minute of call. */
+  conversationPerMinute: 5,
 } as const
 
 export function ttsCost(text: string): number {
@@ -25,4 +27,9 @@ export function aiContentCost(parts: number): number {
 export function mediaCost(type: Extract<JobType, 'TRANSCRIPTION' | 'TRANSLATION'>, seconds: number): number {
   const minutes = Math.max(1, Math.ceil(seconds / 60))
   return minutes * (type === 'TRANSCRIPTION' ? PRICES.transcriptionPerMinute : PRICES.translationPerMinute)
+}
+
+/** A call of `seconds` (one minute's price before it started). */
+export function conversationCost(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds / 60)) * PRICES.conversationPerMinute
 }

@@ -128,7 +128,8 @@ export const ConversationStateSchema = z.object({
   speechRecognition: z.object({ enabled: z.boolean(), engine: z.string().nullable(), model: z.string().nullable() }),
   dialogueEngine: z.string(),
   params: z.record(z.string(), z.string()),
-  tools: z.array(z.string()),
+  /** The functions the caller's page offered at conversation-init. */
+  tools: z.array(z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() })),
 })
 export type ConversationState = z.infer<typeof ConversationStateSchema>
 

@@ -1,0 +1,541 @@
+import type { ConversationState, EndReason, ToolCallRecord, TranscriptTurn } from '../shared/api/conversations'
+import type { JobErrorCode } from '../shared/api/job-error-codes'
+import type { CallEvent } from '../shared/api/webhooks'
+import type { ClientFrame, ServerFrame } from '../shared/api/stream-frames'
+import type { DialogueEvent, DialogueSession, DialogueTool, RespondOptions, ToolResult } from '../engines/dialogue/dialogue-engine'
+import type { SttEngine } from '../engines/stt/stt-engine'
+import { encodeWavPcm16Mono } from '../engines/tts/wav-encoding'
+import type { MediaStore, Store, StoreTransaction } from '../store/ports'
+import type { JobRecord, VoiceAgentRecord } from '../store/records'
+import { CALL_SAMPLE_RATE, callerSamplesOf, type CallAudio, type TurnDetector } from './call-audio'
+import { CallRecording } from './call-recording'
+import { SpeechOutput, type Utterance } from './speech-output'
+
+/** Where the call's frames go: the SDK's WebSocket, or the operator UI's stream. */
+export interface CallTransport {
+  send(frame: ServerFrame): void
+  /** Ends the connection cleanly (WebSocket close 1000). */
+  close(): void
+}
+
+/** Writes one of the agent's webhook events through `tx`; answers whether a delivery was stored. */
+export type CallEventWriter = (tx: StoreTransaction, call: { job: JobRecord; agent: VoiceAgentRecord }, event: CallEvent, data: Record<string, unknown>) => Promise<boolean>
+
+export interface CallLimits {
+  /** How long the call's lease lasts; it is renewed three times as often. */
+  leaseMs: number
+  /** The longest call VoiceDesk holds (then it ends with `max-duration`). */
+  maxDurationMs: number
+  /** How long a tool call waits for the page's `tools_response`. */
+  toolTimeoutMs: number
+  /** How long the outcome may take once the call ended (a model can be slow). */
+  outcomeTimeoutMs: number
+  /** A call whose socket sends no `start` begins anyway after this long. */
+  startGraceMs: number
+}
+
+export interface CallSessionOptions {
+  job: JobRecord
+  agent: VoiceAgentRecord
+  /** The lease owner the call runs under. */
+  owner: string
+  state: ConversationState
+  store: Pick<Store, 'transaction'>
+  media: Pick<MediaStore, 'put'>
+  audio: CallAudio
+  dialogue: DialogueSession
+  tools: readonly DialogueTool[]
+  stt: SttEngine | undefined
+  transport: CallTransport
+  writeEvent: CallEventWriter
+  limits: CallLimits
+  /** Credits for a call of `seconds`. */
+  costOf: (seconds: number) => number
+  /** Milliseconds, monotonic enough for a call (Date.now in the service). */
+  now: () => number
+  timestamp: () => string
+  /** A delivery was stored: wake the sender. */
+  webhookQueued: () => void
+  /** The call's record changed (live views). */
+  changed: (job: JobRecord) => void
+  /** A fault of VoiceDesk, for the log. */
+  onError: (error: unknown, context: string) => void
+}
+
+/** Audio kept before a detected start of speech: the detector fires once speech has lasted a while. */
+const PRE_ROLL_MS = 400
+/** Caller audio kept for the gender estimate: a few seconds of speech are plenty. */
+const GENDER_SAMPLE_LIMIT = 6 * CALL_SAMPLE_RATE
+
+/**
+ * One live call: the caller's frames in, the agent's voice out. Turn-taking from a voice
+ * activity detector; each finished caller turn is recognised (or typed), answered by the
+ * dialogue engine, spoken sentence by sentence; pokes after the agent's silence threshold;
+ * barge-in when the agent may be interrupted; tools round-tripped through the page. Every
+ * finished turn is written (with its webhook), so a call cut off by a crash keeps what was said.
+ */
+export class CallSession {
+  private readonly output: SpeechOutput
+  private readonly recording = new CallRecording()
+  private readonly startedAt: number
+  private readonly abort = new AbortController()
+  private detector: TurnDetector | undefined
+  private begun = false
+  private ending: Promise<void> | undefined
+  /** Dialogue work in order: greeting, answers, pokes. */
+  private work: Promise<void> = Promise.resolve()
+  private queuedWork = 0
+  /** Writes in order (progress and events). */
+  private writes: Promise<unknown> = Promise.resolve()
+  private capturing: Float32Array[] | undefined
+  private captureStartedAt = 0
+  private preRoll: Float32Array[] = []
+  private preRollSamples = 0
+  private callerCursorMs = 0
+  private silentMs = 0
+  private genderSamples: Float32Array[] = []
+  private genderSampleCount = 0
+  private answered = false
+  private toolCounter = 0
+  private readonly pendingTools = new Map<string, (result: ToolResult) => void>()
+  private readonly timers: ReturnType<typeof setTimeout>[] = []
+  private readonly done: Promise<void>
+  private resolveDone!: () => void
+
+  constructor(private readonly options: CallSessionOptions) {
+    this.startedAt = options.now()
+    this.done = new Promise((resolve) => (this.resolveDone = resolve))
+    this.output = new SpeechOutput({
+      audio: options.audio,
+      voiceId: options.agent.voiceId,
+      now: options.now,
+      send: (frame) => this.send(frame),
+      onAudio: (samples, playsAt) => this.recording.add(samples, playsAt - this.startedAt),
+      onError: (error) => options.onError(error, 'the agent voice failed on a sentence'),
+    })
+    void options.audio.turnDetector().then(
+      (detector) => (this.detector = detector),
+      (error: unknown) => options.onError(error, 'the turn detector could not start'),
+    )
+    this.timers.push(setTimeout(() => this.begin(), options.limits.startGraceMs))
+    this.timers.push(setTimeout(() => void this.end('max-duration'), options.limits.maxDurationMs))
+    const renew = setInterval(() => void this.persist(), Math.max(1_000, Math.floor(options.limits.leaseMs / 3)))
+    this.timers.push(renew as unknown as ReturnType<typeof setTimeout>)
+  }
+
+  /** Resolves once the call ended and was written. */
+  get finished(): Promise<void> {
+    return this.done
+  }
+
+  get jobId(): string {
+    return this.options.job.id
+  }
+
+  /** A frame from the caller's side. */
+  receive(frame: ClientFrame): void {
+    if (this.ending) return
+    switch (frame.event) {
+      case 'start':
+        return this.begin()
+      case 'media':
+        this.begin()
+        return this.hear(callerSamplesOf(frame.media.payload))
+      case 'mark':
+        return this.output.markHeard(frame.mark.name)
+      case 'tools_response':
+        for (const entry of frame.tools_response) this.pendingTools.get(entry.id)?.({ ok: true, response: entry.function.response })
+        return
+      case 'text':
+        this.begin()
+        this.silentMs = 0
+        return this.enqueue(() => this.callerSaid(frame.content.trim(), 'typed', this.seconds(), this.seconds()))
+      case 'stop':
+        void this.end('caller-hangup')
+    }
+  }
+
+  /** The connection closed from the caller's side. */
+  transportClosed(): void {
+    void this.end('caller-hangup')
+  }
+
+  /**
+   * Ends the call once: stops audio and dialogue, extracts the outcome, stores the recording,
+   * and writes the end (COMPLETED, or FAILED with `failure`) with its `call.ended` webhook.
+   */
+  end(reason: EndReason, failure?: { code: JobErrorCode; message: string }): Promise<void> {
+    this.ending ??= this.finish(reason, failure).finally(() => this.resolveDone())
+    return this.ending
+  }
+
+  private begin(): void {
+    if (this.begun || this.ending) return
+    this.begun = true
+    const { stt, agent } = this.options
+    this.send({
+      event: 'info',
+      code: 'CALL_STARTED',
+      message: `Connected to ${agent.agentName}`,
+      jobId: this.options.job.id,
+      speechRecognition: stt ? { enabled: true, engine: stt.name, model: stt.model } : { enabled: false },
+    })
+    if (!stt) {
+      this.send({
+        event: 'info',
+        code: 'STT_ENGINE_NOT_CONFIGURED',
+        message:
+          'Speech recognition is off: the agent hears when you speak but not what you say. Configure a local OpenAI-compatible speech server (voicedesk stt-engine openai-compatible --base-url URL), or send typed turns ({"event":"text","content":"…"}).',
+      })
+    }
+    this.enqueue(() => this.agentSays(this.options.dialogue.open(this.respondOptions()), 'speech'))
+  }
+
+  private hear(samples: Float32Array): void {
+    const now = this.options.now()
+    // Frames come in real time; a pause (none sent) leaves a gap on the timeline, as it did for the caller.
+    const wallMs = now - this.startedAt - (samples.length * 1000) / CALL_SAMPLE_RATE
+    if (wallMs > this.callerCursorMs + 250) this.callerCursorMs = wallMs
+    this.recording.add(samples, this.callerCursorMs)
+    this.callerCursorMs += (samples.length * 1000) / CALL_SAMPLE_RATE
+    for (const event of this.detector?.push(samples) ?? []) {
+      if (event.type === 'speech-start') this.callerStartedSpeaking()
+      else this.callerStoppedSpeaking()
+    }
+    if (this.capturing) {
+      this.capturing.push(samples)
+      return
+    }
+    this.preRoll.push(samples)
+    this.preRollSamples += samples.length
+    while (this.preRollSamples - this.preRoll[0]!.length >= (PRE_ROLL_MS * CALL_SAMPLE_RATE) / 1000) this.preRollSamples -= this.preRoll.shift()!.length
+    this.countSilence((samples.length * 1000) / CALL_SAMPLE_RATE)
+  }
+
+  private callerStartedSpeaking(): void {
+    this.silentMs = 0
+    this.capturing = [...this.preRoll]
+    this.captureStartedAt = Math.max(0, this.callerCursorMs - this.preRollSamples / (CALL_SAMPLE_RATE / 1000))
+    this.preRoll = []
+    this.preRollSamples = 0
+    if (this.options.agent.interrupt && this.output.speaking && this.output.clear()) {
+      this.options.state.bargeIns += 1
+    }
+  }
+
+  private callerStoppedSpeaking(): void {
+    const captured = this.capturing
+    this.capturing = undefined
+    if (!captured) return
+    const length = captured.reduce((sum, part) => sum + part.length, 0)
+    const audio = new Float32Array(length)
+    let offset = 0
+    for (const part of captured) {
+      audio.set(part, offset)
+      offset += part.length
+    }
+    this.learnGender(audio)
+    const startTime = this.captureStartedAt / 1000
+    const endTime = this.callerCursorMs / 1000
+    this.enqueue(() => this.callerSpoke(audio, startTime, endTime))
+  }
+
+  /** Silence accrues only over frames the caller sends while nobody speaks and nothing is being answered. */
+  private countSilence(ms: number): void {
+    if (!this.begun || this.output.speaking || this.queuedWork > 0) {
+      this.silentMs = 0
+      return
+    }
+    this.silentMs += ms
+    const threshold = this.options.agent.silenceThreshold * 1000
+    if (this.silentMs < threshold) return
+    this.silentMs = 0
+    const pokes = this.options.agent.pokeMessages
+    const state = this.options.state
+    if (state.pokes < pokes.length) {
+      const message = pokes[state.pokes]!
+      state.pokes += 1
+      this.enqueue(() => this.agentSays(oneLine(message), 'poke'))
+    } else if (pokes.length > 0) {
+      void this.end('silence')
+    }
+  }
+
+  private learnGender(audio: Float32Array): void {
+    if (!this.options.agent.tools.genderDetection || this.genderSampleCount >= GENDER_SAMPLE_LIMIT) return
+    this.genderSamples.push(audio)
+    this.genderSampleCount += audio.length
+    const all = new Float32Array(this.genderSampleCount)
+    let offset = 0
+    for (const part of this.genderSamples) {
+      all.set(part, offset)
+      offset += part.length
+    }
+    const gender = this.options.audio.estimateGender(all, CALL_SAMPLE_RATE)
+    if (gender && gender !== this.options.state.callerGender) {
+      this.options.state.callerGender = gender
+      this.options.dialogue.setCallerTraits({ gender })
+    }
+  }
+
+  private async callerSpoke(audio: Float32Array, startTime: number, endTime: number): Promise<void> {
+    const { stt, agent } = this.options
+    if (!stt) {
+      await this.addTurn({ role: 'caller', content: '', startTime, endTime, unrecognised: true })
+      return
+    }
+    let text: string
+    try {
+      const pcm = Buffer.alloc(audio.length * 2)
+      for (let index = 0; index < audio.length; index += 1) pcm.writeInt16LE(Math.round(Math.max(-1, Math.min(1, audio[index]!)) * 32767), index * 2)
+      text = (await stt.transcribe(encodeWavPcm16Mono(pcm, CALL_SAMPLE_RATE), { language: agent.lang, signal: this.abort.signal })).text.trim()
+    } catch (error) {
+      if (this.ending) return
+      this.send({ event: 'info', code: 'STT_FAILED', message: `Speech recognition failed for a turn: ${(error as Error).message}` })
+      await this.addTurn({ role: 'caller', content: '', startTime, endTime, unrecognised: true })
+      return
+    }
+    // Noise the detector took for speech, or a breath: nothing to answer.
+    if (!text) return
+    await this.callerSaid(text, 'speech', startTime, endTime)
+  }
+
+  private async callerSaid(text: string, kind: 'speech' | 'typed', startTime: number, endTime: number): Promise<void> {
+    if (!text || this.ending) return
+    this.send({ event: 'transcription', content: text })
+    await this.addTurn({ role: 'caller', content: text, startTime, endTime, ...(kind === 'typed' ? { kind } : {}) })
+    await this.agentSays(this.options.dialogue.respond(text, this.respondOptions()), 'speech')
+  }
+
+  /** Speaks what the dialogue yields, sentence by sentence; the turn is written once heard (or cut). */
+  private async agentSays(events: AsyncIterable<DialogueEvent>, kind: 'speech' | 'poke'): Promise<void> {
+    if (this.ending) return
+    const utterance = this.output.begin()
+    let endReason: EndReason | undefined
+    try {
+      for await (const event of events) {
+        if (this.ending) return
+        if (event.type === 'say') {
+          const text = event.text.trim()
+          if (!text) continue
+          this.output.say(utterance, text)
+          this.send({ event: 'answer', content: text })
+          if (!this.answered) {
+            this.answered = true
+            void this.persist('call.answered', { answeredAt: this.options.timestamp() })
+          }
+        } else {
+          endReason = event.reason === 'goodbye' ? 'agent-hangup' : 'smart-end'
+        }
+      }
+    } catch (error) {
+      if (this.ending) return
+      this.output.clear()
+      void this.end('error', { code: 'DIALOGUE_ENGINE_FAILED', message: (error as Error).message })
+      return
+    }
+    if (utterance.texts.length > 0) {
+      await this.output.finish(utterance)
+      await this.addAgentTurn(utterance, kind)
+    }
+    if (endReason && !this.ending) void this.end(endReason)
+  }
+
+  private async addAgentTurn(utterance: Utterance, kind: 'speech' | 'poke'): Promise<void> {
+    const startTime = ((utterance.startsAt ?? this.options.now()) - this.startedAt) / 1000
+    const endTime = ((utterance.endsAt ?? this.options.now()) - this.startedAt) / 1000
+    await this.addTurn({
+      role: 'agent',
+      content: utterance.texts.join(' '),
+      startTime,
+      endTime: Math.max(startTime, endTime),
+      ...(kind === 'poke' ? { kind } : {}),
+      ...(utterance.interrupted ? { interrupted: true } : {}),
+    })
+  }
+
+  private async addTurn(turn: TranscriptTurn): Promise<void> {
+    turn.startTime = round3(turn.startTime)
+    turn.endTime = round3(turn.endTime)
+    this.options.state.transcript.push(turn)
+    await this.persist('transcription.update', { turn })
+  }
+
+  private respondOptions(): RespondOptions {
+    return { signal: this.abort.signal, callTool: (name, args) => this.callTool(name, args) }
+  }
+
+  /** Runs a tool in the caller's page: a `tools` frame, then its `tools_response`, within the time limit. */
+  private async callTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    if (this.ending) return { ok: false, error: 'The call has ended' }
+    if (!this.options.tools.some((tool) => tool.name === name)) return { ok: false, error: `The page offered no tool named ${name}` }
+    const id = `call_${(this.toolCounter += 1)}`
+    const record: ToolCallRecord = { id, name, arguments: args, at: this.seconds() }
+    this.options.state.toolCalls.push(record)
+    const result = await new Promise<ToolResult>((resolve) => {
+      const timer = setTimeout(() => resolve({ ok: false, error: `The page did not answer within ${this.options.limits.toolTimeoutMs} ms` }), this.options.limits.toolTimeoutMs)
+      this.pendingTools.set(id, (answer) => {
+        clearTimeout(timer)
+        resolve(answer)
+      })
+      this.send({ event: 'tools', content: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] })
+    })
+    this.pendingTools.delete(id)
+    if (result.ok) record.response = result.response
+    else record.error = result.error
+    await this.persist('tool.executed', { toolCall: record })
+    return result
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queuedWork += 1
+    this.work = this.work
+      .then(task)
+      .catch((error: unknown) => this.options.onError(error, 'a turn of the call failed'))
+      .finally(() => (this.queuedWork -= 1))
+  }
+
+  private seconds(): number {
+    return round3((this.options.now() - this.startedAt) / 1000)
+  }
+
+  private send(frame: ServerFrame): void {
+    try {
+      this.options.transport.send(frame)
+    } catch (error) {
+      this.options.onError(error, 'a frame could not be sent')
+    }
+  }
+
+  private progress() {
+    const usageSeconds = round3((this.options.now() - this.startedAt) / 1000)
+    const state = this.options.state
+    const text = state.transcript
+      .filter((turn) => turn.content)
+      .map((turn) => `${turn.role === 'agent' ? 'Agent' : 'Caller'}: ${turn.content}`)
+      .join('\n')
+    return { text, jobResponse: state as unknown as Record<string, unknown>, usageSeconds, totalCost: this.options.costOf(usageSeconds) }
+  }
+
+  /**
+   * Writes the call's progress (extending its lease), with an agent webhook when given, in one
+   * transaction. A call whose lease was lost (this instance was taken for dead) stops here.
+   */
+  private persist(event?: CallEvent, data: Record<string, unknown> = {}): Promise<unknown> {
+    if (this.ending && event !== undefined) return this.writes
+    this.writes = this.writes.then(async () => {
+      const { job, agent, owner, limits } = this.options
+      try {
+        let queued = false
+        const kept = await this.options.store.transaction(async (tx) => {
+          const saved = await tx.conversations.save(job.id, owner, this.progress(), this.options.now() + limits.leaseMs, this.options.timestamp())
+          if (saved && event) queued = await this.options.writeEvent(tx, { job, agent }, event, data)
+          return saved
+        })
+        if (queued) this.options.webhookQueued()
+        if (!kept && !this.ending) {
+          this.send({ event: 'info', code: 'CALL_LOST', message: 'This call was taken over: its record is no longer held by this service' })
+          this.stopEverything()
+          this.options.transport.close()
+          this.resolveDone()
+        }
+      } catch (error) {
+        this.options.onError(error, 'the call could not be saved')
+      }
+    })
+    return this.writes
+  }
+
+  private stopEverything(): void {
+    this.ending ??= Promise.resolve()
+    for (const timer of this.timers) clearTimeout(timer)
+    this.abort.abort()
+    this.output.close()
+    for (const resolve of this.pendingTools.values()) resolve({ ok: false, error: 'The call has ended' })
+  }
+
+  private async finish(reason: EndReason, failure?: { code: JobErrorCode; message: string }): Promise<void> {
+    const { state, job, agent, owner } = this.options
+    const endedAt = this.options.now()
+    state.endedAt = this.options.timestamp()
+    for (const timer of this.timers) clearTimeout(timer)
+    this.abort.abort()
+    this.output.close()
+    for (const resolve of this.pendingTools.values()) resolve({ ok: false, error: 'The call has ended' })
+    // Whatever was being said or answered stops (aborted); its turn is written before the end.
+    await Promise.race([this.work, delay(1_000)])
+    state.endReason = reason
+    if (!failure) await this.extractOutcome()
+    const usageSeconds = round3((endedAt - this.startedAt) / 1000)
+    let recordingSaved = true
+    try {
+      await this.options.media.put(job.mediaFile!, this.recording.toWav(usageSeconds))
+    } catch (error) {
+      recordingSaved = false
+      this.options.onError(error, 'the call recording could not be stored')
+    }
+    await this.writes
+    const progress = { ...this.progress(), usageSeconds, totalCost: this.options.costOf(usageSeconds) }
+    try {
+      let queued = false
+      const ended = await this.options.store.transaction(async (tx) => {
+        if (!(await tx.conversations.save(job.id, owner, progress, this.options.now() + this.options.limits.leaseMs, this.options.timestamp()))) return false
+        const at = this.options.timestamp()
+        const written = failure
+          ? await tx.jobs.fail(job.id, owner, failure.code, failure.message, at)
+          : await tx.jobs.complete(job.id, owner, { jobResponse: progress.jobResponse, usageSeconds, totalCost: progress.totalCost }, at)
+        if (!written) return false
+        queued = await this.options.writeEvent(tx, { job, agent }, 'call.ended', {
+          status: failure ? 'FAILED' : 'COMPLETED',
+          endReason: reason,
+          duration: usageSeconds,
+          transcription: state.transcript,
+          outcomeResult: state.outcomeResult,
+          outcomeComplete: state.outcomeComplete,
+          ...(failure ? { error: failure } : {}),
+          recordingSaved,
+        })
+        return true
+      })
+      if (queued) this.options.webhookQueued()
+      if (ended) this.options.changed({ ...job, status: failure ? 'FAILED' : 'COMPLETED' })
+    } catch (error) {
+      // The lease runs out and the runner ends the call as interrupted, keeping the last saved transcript.
+      this.options.onError(error, 'the end of the call could not be written')
+    }
+    this.options.transport.close()
+  }
+
+  private async extractOutcome(): Promise<void> {
+    const { state, dialogue, limits } = this.options
+    const signal = AbortSignal.timeout(limits.outcomeTimeoutMs)
+    try {
+      const outcome = await Promise.race([
+        dialogue.outcome(
+          state.transcript.filter((turn) => turn.content).map((turn) => ({ role: turn.role, text: turn.content })),
+          signal,
+        ),
+        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(`The outcome took longer than ${limits.outcomeTimeoutMs} ms`)), { once: true })),
+      ])
+      state.outcomeResult = outcome.result ?? null
+      state.outcomeComplete = this.options.agent.outcomeResponseShape ? outcome.complete : null
+      if (outcome.problems?.length) state.outcomeProblems = outcome.problems
+    } catch (error) {
+      state.outcomeResult = null
+      state.outcomeComplete = false
+      state.outcomeProblems = [(error as Error).message]
+    }
+  }
+}
+
+async function* oneLine(text: string): AsyncIterable<DialogueEvent> {
+  yield { type: 'say', text }
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref?.())
+}

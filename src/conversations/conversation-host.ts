@@ -1,0 +1,168 @@
+import { ConversationStateSchema, type ConversationState } from '../shared/api/conversations'
+import type { ServerFrame } from '../shared/api/stream-frames'
+import type { OutcomeShape } from '../shared/api/outcome-shape'
+import { fillPlaceholders } from '../shared/text/placeholders'
+import type { DialogueEngine, DialogueTool } from '../engines/dialogue/dialogue-engine'
+import type { SttEngine } from '../engines/stt/stt-engine'
+import type { MediaStore, Store } from '../store/ports'
+import type { JobRecord } from '../store/records'
+import type { CallAudio } from './call-audio'
+import { CallSession, type CallEventWriter, type CallLimits, type CallTransport } from './call-session'
+
+export interface ConversationHostOptions {
+  store: Pick<Store, 'jobs' | 'voiceAgents' | 'conversations' | 'transaction'>
+  media: Pick<MediaStore, 'put'>
+  audio: CallAudio
+  /** The dialogue engine chosen now (settings may change between calls). */
+  dialogue: () => DialogueEngine
+  /** The speech recognition engine chosen now; undefined when it is off. */
+  stt: () => SttEngine | undefined
+  writeEvent: CallEventWriter
+  /** This instance's lease owner (see workers/lease-owner). */
+  owner: string
+  limits?: Partial<CallLimits>
+  costOf: (seconds: number) => number
+  now?: () => number
+  timestamp?: () => string
+  webhookQueued: () => void
+  changed: (job: JobRecord) => void
+  /** Calls of a dead instance went back to the queue: wake the job runner, which ends them. */
+  jobsRequeued: () => void
+  onError: (error: unknown, context: string) => void
+}
+
+export const DEFAULT_CALL_LIMITS: CallLimits = {
+  leaseMs: 30_000,
+  maxDurationMs: 60 * 60_000,
+  toolTimeoutMs: 10_000,
+  outcomeTimeoutMs: 10_000,
+  startGraceMs: 2_000,
+}
+
+/**
+ * Live calls of this instance: one CallSession per connected socket. A connection starts its
+ * PENDING conversation once (a second socket, or one after the call ended, is told so and
+ * closed). A sweep on the lease's rhythm hands calls whose instance died to the job runner.
+ */
+export class ConversationHost {
+  private readonly sessions = new Set<CallSession>()
+  private readonly limits: CallLimits
+  private readonly now: () => number
+  private readonly timestamp: () => string
+  private sweepTimer: ReturnType<typeof setInterval> | undefined
+  private stopping = false
+
+  constructor(private readonly options: ConversationHostOptions) {
+    this.limits = { ...DEFAULT_CALL_LIMITS, ...options.limits }
+    this.now = options.now ?? Date.now
+    this.timestamp = options.timestamp ?? (() => new Date().toISOString())
+  }
+
+  /** Live calls now. */
+  get activeCalls(): number {
+    return this.sessions.size
+  }
+
+  start(): void {
+    void this.sweep()
+    this.sweepTimer = setInterval(() => void this.sweep(), this.limits.leaseMs)
+    this.sweepTimer.unref?.()
+  }
+
+  /**
+   * Connects a socket to conversation `jobId` of `projectId`. Answers the call, or undefined
+   * when there is none to connect (the transport was told why, in an `info` frame, and closed).
+   */
+  async connect(jobId: string, projectId: string, transport: CallTransport): Promise<CallSession | undefined> {
+    const refuse = (code: string, message: string) => {
+      const frame: ServerFrame = { event: 'info', code, message }
+      transport.send(frame)
+      transport.close()
+      return undefined
+    }
+    if (this.stopping) return refuse('UNAVAILABLE', 'The service is stopping; start a new conversation once it is back')
+    const { store } = this.options
+    const job = await store.jobs.findInProject(jobId, projectId)
+    if (!job || job.type !== 'CONVERSATION') return refuse('NOT_FOUND', `No conversation ${jobId} in this key's project (start one with POST /v1/voice-agents/conversation-init)`)
+    if (job.status !== 'PENDING') {
+      return refuse('CONVERSATION_NOT_PENDING', `Conversation ${jobId} is ${job.status}: a conversation is connected once; start a new one with conversation-init`)
+    }
+    const stored = ConversationStateSchema.safeParse(job.jobResponse)
+    if (!stored.success) return refuse('INTERNAL', `Conversation ${jobId} has a damaged record`)
+    const state: ConversationState = { ...stored.data, startedAt: this.timestamp() }
+    const agent = job.voiceAgentId ? await store.voiceAgents.findInProject(job.voiceAgentId, projectId) : undefined
+    const leaseUntil = () => this.now() + this.limits.leaseMs
+    const progress = { text: '', jobResponse: state as unknown as Record<string, unknown>, usageSeconds: 0, totalCost: this.options.costOf(0) }
+    if (!agent) {
+      const ended = await store.transaction(async (tx) => {
+        const started = await tx.conversations.start(job.id, this.options.owner, leaseUntil(), progress, this.timestamp())
+        return started && (await tx.jobs.fail(job.id, this.options.owner, 'AGENT_MISSING', 'The voice agent of this conversation was deleted before the call started', this.timestamp()))
+      })
+      if (ended) this.options.changed({ ...job, status: 'FAILED' })
+      return refuse('AGENT_MISSING', 'The voice agent of this conversation was deleted')
+    }
+    let queued = false
+    const started = await store.transaction(async (tx) => {
+      const record = await tx.conversations.start(job.id, this.options.owner, leaseUntil(), progress, this.timestamp())
+      if (record) queued = await this.options.writeEvent(tx, { job: record, agent }, 'call.started', { params: state.params })
+      return record
+    })
+    if (!started) return refuse('CONVERSATION_NOT_PENDING', `Conversation ${jobId} was connected already`)
+    if (queued) this.options.webhookQueued()
+    this.options.changed(started)
+
+    const params = state.params
+    const tools: DialogueTool[] = state.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }))
+    const dialogue = this.options.dialogue().startSession(
+      {
+        agentName: agent.agentName,
+        lang: agent.lang,
+        greeting: fillPlaceholders(agent.greetingMessage, params),
+        preamble: fillPlaceholders(agent.preamble, params),
+        outcome: agent.outcome,
+        outcomeShape: (agent.outcomeResponseShape as OutcomeShape | null) ?? null,
+        smartCallEnd: agent.tools.smartCallEnd === true,
+      },
+      tools,
+    )
+    const session = new CallSession({
+      job: started,
+      agent,
+      owner: this.options.owner,
+      state,
+      store,
+      media: this.options.media,
+      audio: this.options.audio,
+      dialogue,
+      tools,
+      stt: this.options.stt(),
+      transport,
+      writeEvent: this.options.writeEvent,
+      limits: this.limits,
+      costOf: this.options.costOf,
+      now: this.now,
+      timestamp: this.timestamp,
+      webhookQueued: this.options.webhookQueued,
+      changed: this.options.changed,
+      onError: this.options.onError,
+    })
+    this.sessions.add(session)
+    void session.finished.then(() => this.sessions.delete(session))
+    return session
+  }
+
+  /** Ends every live call (`service-stopped`), writing each; then no new call connects. */
+  async stop(): Promise<void> {
+    this.stopping = true
+    if (this.sweepTimer) clearInterval(this.sweepTimer)
+    await Promise.all([...this.sessions].map((session) => session.end('service-stopped')))
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      if ((await this.options.store.conversations.requeueAbandoned(this.now())) > 0) this.options.jobsRequeued()
+    } catch (error) {
+      this.options.onError(error, 'looking for calls whose service died failed')
+    }
+  }
+}

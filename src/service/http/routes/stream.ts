@@ -1,0 +1,99 @@
+import websocket from '@fastify/websocket'
+import type { FastifyInstance } from 'fastify'
+import type { WebSocket } from 'ws'
+import { ClientFrameSchema, type ClientFrame, type ServerFrame } from '../../../shared/api/stream-frames'
+import type { ApiKeyAuthenticator } from '../../ops/api-keys'
+import type { Caller } from '../../ops/ops-context'
+import { originAllowed } from '../cors'
+
+/** A connected call, as the socket sees it. */
+export interface StreamSession {
+  receive(frame: ClientFrame): void
+  transportClosed(): void
+}
+
+export interface StreamRouteOptions {
+  authenticator: ApiKeyAuthenticator
+  /** Connects a socket to its conversation; undefined when refused (the transport was told why and closed). */
+  connect: (jobId: string, caller: Caller, transport: { send(frame: ServerFrame): void; close(): void }) => Promise<StreamSession | undefined>
+  /** The origins /v1 allows: a page the CORS list refuses may not open a call either. */
+  corsOrigins: () => readonly string[] | Promise<readonly string[]>
+  onError: (error: unknown) => void
+}
+
+/** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few. */
+const MAX_FRAME_BYTES = 1024 * 1024
+
+/**
+ * The web SDK's socket, `/stream/{jobId}?api_key=<key>`. Browsers send no headers on a
+ * WebSocket, so the key comes in the query (never logged: error logs drop the query string).
+ * Every refusal is an `info` frame and a clean close (1000) after the handshake: a refused
+ * handshake makes the SDK throw inside the page.
+ */
+export async function registerStreamRoute(app: FastifyInstance, options: StreamRouteOptions): Promise<void> {
+  await app.register(websocket, { options: { perMessageDeflate: true, maxPayload: MAX_FRAME_BYTES } })
+  app.get<{ Params: { jobId: string }; Querystring: { api_key?: string } }>('/stream/:jobId', { websocket: true, schema: { hide: true } }, (socket, request) => {
+    const transport = {
+      send: (frame: ServerFrame) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
+      },
+      close: () => {
+        if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(1000)
+      },
+    }
+    const refuse = (code: string, message: string) => {
+      transport.send({ event: 'info', code, message })
+      transport.close()
+    }
+    const early: ClientFrame[] = []
+    let session: StreamSession | undefined
+    let closed = false
+    socket.on('message', (data, isBinary) => {
+      const frame = isBinary ? undefined : parseFrame(data)
+      if (frame === 'ignored') return
+      if (!frame) {
+        transport.send({ event: 'info', code: 'INVALID_FRAME', message: 'Frames are JSON text with an "event": start, media, mark, tools_response, stop or text' })
+        return
+      }
+      if (session) session.receive(frame)
+      else early.push(frame)
+    })
+    socket.on('close', () => {
+      closed = true
+      session?.transportClosed()
+    })
+    socket.on('error', (error) => options.onError(error))
+    void (async () => {
+      const origin = request.headers.origin
+      if (origin !== undefined && !originAllowed(origin, await options.corsOrigins())) {
+        return refuse('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not start calls; allow it with --cors-origin or the CORS setting`)
+      }
+      const key = request.query.api_key
+      if (!key) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
+      const caller = await options.authenticator.authenticate(`Token ${key}`)
+      if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')
+      session = await options.connect(request.params.jobId, caller, transport)
+      if (!session) return
+      for (const frame of early.splice(0)) session.receive(frame)
+      if (closed) session.transportClosed()
+    })().catch((error: unknown) => {
+      options.onError(error)
+      refuse('INTERNAL', 'The call could not start inside VoiceDesk; the service log has the details')
+    })
+  })
+}
+
+/** A client frame, 'ignored' for an event VoiceDesk does not know (a newer SDK's), undefined when it is not a frame at all. */
+function parseFrame(data: WebSocket.RawData): ClientFrame | 'ignored' | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'))
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null || typeof (value as { event?: unknown }).event !== 'string') return undefined
+  const parsed = ClientFrameSchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const known = ['start', 'media', 'mark', 'tools_response', 'stop', 'text'].includes((value as { event: string }).event)
+  return known ? undefined : 'ignored'
+}

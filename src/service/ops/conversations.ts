@@ -1,0 +1,114 @@
+import {
+  ConversationStateSchema,
+  type Conversation,
+  type ConversationInitBody,
+  type ConversationState,
+} from '../../shared/api/conversations'
+import { JobErrorCodeSchema } from '../../shared/api/job-error-codes'
+import type { JobRecord } from '../../store/records'
+import { baseRecord, mediaUrlOf, requireJob, titleFrom, unguessable } from './jobs'
+import { type Caller, type OpsContext, timestamp } from './ops-context'
+import { conversationCost } from './prices'
+import { notFound, ServiceError } from './service-error'
+
+/** A conversation waits this long for its socket, then ends FAILED (CONVERSATION_NOT_STARTED). */
+export const SOCKET_DEADLINE_MS = 60_000
+
+/**
+ * `POST /v1/voice-agents/conversation-init`: a conversation of the agent, PENDING until the
+ * SDK's socket connects to `/stream/{jobId}`. The call's params fill the agent's placeholders
+ * over the agent's own params; the page's tools are kept for the call.
+ */
+export async function initConversation(context: OpsContext, caller: Caller, body: ConversationInitBody): Promise<{ jobId: string }> {
+  const agent = await context.store.voiceAgents.findInProject(body.voiceAgentId, caller.projectId)
+  if (!agent) throw notFound('voice agent', body.voiceAgentId)
+  const engines = context.callEngines()
+  const at = timestamp(context)
+  const state: ConversationState = {
+    startedAt: null,
+    endedAt: null,
+    endReason: null,
+    transcript: [],
+    toolCalls: [],
+    outcomeResult: null,
+    outcomeComplete: null,
+    bargeIns: 0,
+    pokes: 0,
+    callerGender: null,
+    speechRecognition: engines.stt ? { enabled: true, ...engines.stt } : { enabled: false, engine: null, model: null },
+    dialogueEngine: engines.dialogue,
+    params: { ...agent.params, ...body.params },
+    tools: (body.tools ?? []).map(({ function: tool }) => ({
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
+    })),
+  }
+  const record: JobRecord = {
+    ...baseRecord(context, caller, at),
+    type: 'CONVERSATION',
+    title: titleFrom(`Call with ${agent.agentName}`, 100),
+    model: engines.model,
+    processingType: 'REALTIME',
+    systemModelKey: `conversation-${engines.dialogue}`,
+    voiceId: agent.voiceId,
+    voiceAgentId: agent.id,
+    agentDetails: agent.agentName,
+    jobResponse: state as unknown as Record<string, unknown>,
+    mediaFile: `${unguessable()}.wav`,
+    totalCost: conversationCost(0),
+    // Due for the runner (which ends it as never started) only if no socket took it first.
+    runAfter: context.now().getTime() + SOCKET_DEADLINE_MS,
+  }
+  await context.store.jobs.insert(record)
+  context.jobEnqueued(record)
+  return { jobId: record.id }
+}
+
+/** `GET /v1/voice-agents/conversation/{jobId}`: the call as it stands (while it runs too). */
+export async function getConversation(context: OpsContext, caller: Caller, jobId: string): Promise<Conversation> {
+  const record = await requireJob(context, caller, jobId).catch((error: unknown) => {
+    throw error instanceof ServiceError ? notFound('conversation', jobId) : error
+  })
+  if (record.type !== 'CONVERSATION') throw new ServiceError('NOT_FOUND', `Job ${jobId} is ${record.type}, not a conversation`)
+  return toConversationDto(context, record)
+}
+
+export function toConversationDto(context: OpsContext, record: JobRecord): Conversation {
+  const parsed = ConversationStateSchema.safeParse(record.jobResponse)
+  const state: ConversationState = parsed.success
+    ? parsed.data
+    : {
+        startedAt: null,
+        endedAt: null,
+        endReason: null,
+        transcript: [],
+        toolCalls: [],
+        outcomeResult: null,
+        outcomeComplete: null,
+        bargeIns: 0,
+        pokes: 0,
+        callerGender: null,
+        speechRecognition: { enabled: false, engine: null, model: null },
+        dialogueEngine: 'unknown',
+        params: {},
+        tools: [],
+      }
+  const ended = record.status === 'COMPLETED' || record.status === 'FAILED'
+  const duration = state.startedAt === null ? null : (record.usageSeconds ?? (Date.parse(state.endedAt ?? context.now().toISOString()) - Date.parse(state.startedAt)) / 1000)
+  const code = JobErrorCodeSchema.safeParse(record.errorCode)
+  return {
+    ...state,
+    id: record.id,
+    jobId: record.id,
+    status: record.status,
+    ...(record.status === 'FAILED' ? { error: { code: code.success ? code.data : 'INTERNAL', message: record.errorMessage ?? 'The conversation failed' } } : {}),
+    voiceAgentId: record.voiceAgentId,
+    agentName: record.agentDetails,
+    duration,
+    recordingUrl: ended && state.startedAt !== null ? mediaUrlOf(context, record) : null,
+    totalCost: record.totalCost,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }
+}
