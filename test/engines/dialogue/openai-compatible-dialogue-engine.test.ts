@@ -153,8 +153,9 @@ describe('the OpenAI-compatible dialogue engine: speaking', () => {
     let finished = false
     const { baseUrl, seen } = await startModelServer(async (_request, response) => {
       startStream(response)
-      response.write(text('The visit costs 3'))
-      response.write(text('.5 dinars. It lasts'))
+      // A dot at the end of a piece: the next piece decides it is inside a number.
+      response.write(text('The visit costs 3.'))
+      response.write(text('5 dinars. It lasts'))
       // The rest is held until the test has seen the first sentence.
       await firstSeen.promise
       response.write(text(' half an hour!\nAnything else'))
@@ -245,6 +246,20 @@ describe('the OpenAI-compatible dialogue engine: tools', () => {
     const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2' }).startSession(agent, [weatherTool])
     expect(await collect(session.respond('Weather in Doha?'))).toEqual([say('I cannot check that on this call.')])
     expect(seen[1]!.body.messages.at(-1)!.content).toMatch(/not available/)
+  })
+
+  it('tells the model the tool did not answer in time, and an abort while a tool runs rejects at once', async () => {
+    const askWeather = streamed(toolCall(0, { id: 'call_1', name: 'getWeather', arguments: '{"city":"Doha"}' }))
+    const { baseUrl, seen } = await startModelServer(askWeather, streamed(text('The weather service is slow today.')), askWeather)
+    const never = () => new Promise<ToolResult>(() => undefined)
+    const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2', toolTimeoutMs: 100 }).startSession(agent, [weatherTool])
+    expect(await collect(session.respond('Weather?', { callTool: never }))).toEqual([say('The weather service is slow today.')])
+    expect(seen[1]!.body.messages.at(-1)!.content).toBe('Error: the tool getWeather did not answer within 100 ms')
+
+    const controller = new AbortController()
+    const waiting = collect(session.respond('Weather again?', { signal: controller.signal, callTool: never }))
+    setTimeout(() => controller.abort(new Error('hung up')), 20)
+    await expect(waiting).rejects.toThrow('hung up')
   })
 
   it('stops running tools after four rounds in one turn: the last request offers only end_call', async () => {
@@ -383,6 +398,12 @@ describe('the OpenAI-compatible dialogue engine: failures', () => {
     })().catch((caught: Error) => caught)
     expect(said).toEqual([say('One moment.')])
     expect((midway as Error).message).toMatch(/did not answer within 200 ms/)
+  })
+
+  it('rejects the outcome with "did not answer within" when the server stays silent', async () => {
+    const { baseUrl } = await startModelServer(() => undefined)
+    const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2', apiKey: API_KEY, timeoutMs: 200 }).startSession(outcomeAgent, [])
+    await expect(session.outcome(transcript)).rejects.toThrow(/did not answer within 200 ms/)
   })
 
   it('stops at once on abort mid-stream: the request is dropped and the iteration rejects with the signal’s reason', async () => {
