@@ -129,14 +129,21 @@ class ModelDialogueSession implements DialogueSession {
       }
       this.history.push({ role: 'assistant', content: answer.text || null, tool_calls: calls })
       let ending: DialogueEvent | undefined
-      for (const call of calls) {
+      for (const [position, call] of calls.entries()) {
         if (call.function.name === END_CALL_TOOL) {
           ending = { type: 'end-call', reason: this.agent.smartCallEnd && goalMet(call.function.arguments) ? 'smart-end' : 'goodbye' }
           this.history.push({ role: 'tool', tool_call_id: call.id, content: 'The call ends once your goodbye has been heard.' })
           continue
         }
-        const content = await this.runTool(call, options)
-        this.history.push({ role: 'tool', tool_call_id: call.id, content })
+        try {
+          this.history.push({ role: 'tool', tool_call_id: call.id, content: await this.runTool(call, options) })
+        } catch (error) {
+          // Aborted: every call still gets its answer, or servers refuse the history on the next turn.
+          for (const unanswered of calls.slice(position)) {
+            this.history.push({ role: 'tool', tool_call_id: unanswered.id, content: 'Error: the turn was interrupted before this ran.' })
+          }
+          throw error
+        }
       }
       if (ending) {
         yield ending
@@ -240,7 +247,11 @@ class ModelDialogueSession implements DialogueSession {
       return `Error: the arguments for ${name} are not valid JSON (${snippet(call.function.arguments)}). Call it again with a JSON object.`
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return `Error: the arguments for ${name} must be a JSON object.`
-    const result = await this.withinToolTime(name, options.callTool(name, inDeclaredOrder(tool, args as Record<string, unknown>)), options.signal)
+    const result = await this.withinToolTime(
+      name,
+      Promise.resolve().then(() => options.callTool!(name, inDeclaredOrder(tool, args as Record<string, unknown>))),
+      options.signal,
+    )
     return result.ok ? (JSON.stringify(result.response) ?? 'null') : `Error: ${result.error}`
   }
 

@@ -250,7 +250,7 @@ describe('the OpenAI-compatible dialogue engine: tools', () => {
 
   it('tells the model the tool did not answer in time, and an abort while a tool runs rejects at once', async () => {
     const askWeather = streamed(toolCall(0, { id: 'call_1', name: 'getWeather', arguments: '{"city":"Doha"}' }))
-    const { baseUrl, seen } = await startModelServer(askWeather, streamed(text('The weather service is slow today.')), askWeather)
+    const { baseUrl, seen } = await startModelServer(askWeather, streamed(text('The weather service is slow today.')), askWeather, streamed(text('Alright.')))
     const never = () => new Promise<ToolResult>(() => undefined)
     const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2', toolTimeoutMs: 100 }).startSession(agent, [weatherTool])
     expect(await collect(session.respond('Weather?', { callTool: never }))).toEqual([say('The weather service is slow today.')])
@@ -260,6 +260,12 @@ describe('the OpenAI-compatible dialogue engine: tools', () => {
     const waiting = collect(session.respond('Weather again?', { signal: controller.signal, callTool: never }))
     setTimeout(() => controller.abort(new Error('hung up')), 20)
     await expect(waiting).rejects.toThrow('hung up')
+    // The interrupted call is still answered in the history the next turn sends.
+    await collect(session.respond('Never mind.'))
+    expect(seen[3]!.body.messages.slice(-2)).toEqual([
+      { role: 'tool', tool_call_id: 'call_1', content: 'Error: the turn was interrupted before this ran.' },
+      { role: 'user', content: 'Never mind.' },
+    ])
   })
 
   it('stops running tools after four rounds in one turn: the last request offers only end_call', async () => {
