@@ -113,13 +113,13 @@ class ModelDialogueSession implements DialogueSession {
       const lastRequest = request === MAX_TOOL_ROUNDS
       const offered = lastRequest ? [this.endCallTool()] : [...this.clientTools.map(offeredTool), this.endCallTool()]
       const said: string[] = []
-      let answer: { text: string; toolCalls: ChatToolCall[] }
+      let answer: { text: string; toolCalls: ChatToolCall[] } | undefined
       try {
         answer = yield* this.streamAnswer(offered, said, options?.signal)
-      } catch (error) {
-        // What was already spoken stays in the history, so the next turn knows it was said.
-        if (said.length > 0) this.history.push({ role: 'assistant', content: said.join(' ') })
-        throw error
+      } finally {
+        // Cut short (an error, an abort, or the host stopped listening): what was already said
+        // stays in the history, so the next turn knows it was said.
+        if (!answer && said.length > 0) this.history.push({ role: 'assistant', content: said.join(' ') })
       }
       // After the last round, only end_call is honoured; other calls go unanswered.
       const calls = lastRequest ? answer.toolCalls.filter((call) => call.function.name === END_CALL_TOOL) : answer.toolCalls

@@ -429,4 +429,18 @@ describe('the OpenAI-compatible dialogue engine: failures', () => {
     await expect(pending).rejects.toBe(bargeIn)
     await closed.promise // the server saw the connection go
   })
+
+  it('keeps what was said in the history when the host stops listening mid-answer', async () => {
+    const { baseUrl, seen } = await startModelServer(streamed(text('First this. Then that. And more.')), streamed(text('Sure.')))
+    const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2' }).startSession(agent, [])
+    for await (const event of session.respond('Tell me.')) {
+      expect(event).toEqual(say('First this.'))
+      break
+    }
+    await collect(session.respond('Stop.'))
+    expect(seen[1]!.body.messages.slice(-2)).toEqual([
+      { role: 'assistant', content: 'First this.' },
+      { role: 'user', content: 'Stop.' },
+    ])
+  })
 })
