@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { AiPart } from '../../shared/api/ai-parts'
-import { abortError, detectLanguage, requestedParts, throwIfAborted, type AiContentEngine, type AiContentResult } from './ai-content-engine'
+import { chatServer, snippet } from '../model-server/chat-server'
+import { detectLanguage, requestedParts, throwIfAborted, type AiContentEngine, type AiContentResult } from './ai-content-engine'
 import { buildChatMessages } from './chat-prompt'
 
 export interface OpenAiCompatibleEngineOptions {
@@ -14,7 +15,6 @@ export interface OpenAiCompatibleEngineOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000
-const SNIPPET_LENGTH = 200
 
 /** The part of a chat completion this engine reads. */
 const ChatCompletionSchema = z.object({
@@ -35,12 +35,9 @@ const PartValueSchema = z.union([z.string(), z.array(z.string()).transform((line
  * abort rejects with that abort's reason (an AbortError).
  */
 export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOptions): AiContentEngine {
-  const server = describeServer(options.baseUrl)
-  const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`
+  const chat = chatServer(options)
+  const { server, endpoint, fail } = chat
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  /** The key must never reach a message, even if a server echoes it back. */
-  const redact = (message: string) => (options.apiKey ? message.split(options.apiKey).join('***') : message)
-  const fail = (message: string) => new Error(redact(message))
 
   return {
     name: 'openai-compatible',
@@ -50,8 +47,7 @@ export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOpti
       if (!input.text.trim()) throw new Error('The source text is empty: there is nothing to write AI content from')
       const lang = input.lang ?? detectLanguage(input.text)
       const timeout = AbortSignal.timeout(timeoutMs)
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
-      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`
+      const headers = chat.headers()
       const body = JSON.stringify({
         model: options.model,
         messages: buildChatMessages(input, parts, lang),
@@ -68,58 +64,13 @@ export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOpti
         statusText = response.statusText
         responseText = await response.text()
       } catch (error) {
-        if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : abortError()
-        if (timeout.aborted) throw fail(`the model server at ${server} did not answer within ${timeoutMs} ms (model ${options.model})`)
-        throw fail(`could not reach the model server at ${server}: ${networkReason(error)}`)
+        throw chat.requestFailure(error, { signal, timedOut: timeout.aborted, timeoutMs, abortMessage: 'The AI-content generation was aborted' })
       }
-      if (status < 200 || status > 299) {
-        const reason = `HTTP ${status}${statusText ? ` ${statusText}` : ''}`
-        throw fail(`the model server at ${server} answered ${reason} for model ${options.model}: ${errorDetail(responseText)}`)
-      }
+      if (status < 200 || status > 299) throw chat.httpFailure(status, statusText, responseText)
       const content = completionContent(responseText, server, fail)
       return partsFrom(content, parts, fail)
     },
   }
-}
-
-/** The server as shown in messages: origin and path, never credentials written into the URL. */
-function describeServer(baseUrl: string): string {
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    throw new Error(`The model server address is not a URL: ${baseUrl}`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`The model server address must be http or https: ${url.protocol}`)
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
-/** Why fetch failed to connect, from undici's error cause (an AggregateError when several addresses were tried). */
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause
-  const code = cause?.code ?? cause?.errors?.[0]?.code
-  const reasons: Record<string, string> = {
-    ECONNREFUSED: 'connection refused (is the server running?)',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    ECONNRESET: 'the connection was reset',
-    EHOSTUNREACH: 'host unreachable',
-    ETIMEDOUT: 'the connection timed out',
-  }
-  if (code && reasons[code]) return `${reasons[code]} (${code})`
-  return cause?.message || (error as Error).message || String(error)
-}
-
-/** An error answer's message ({"error": {"message"}} or {"error": "..."}), else the start of the body. */
-function errorDetail(responseText: string): string {
-  try {
-    const parsed = JSON.parse(responseText) as { error?: string | { message?: string } }
-    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message
-    if (message) return snippet(message)
-  } catch {
-    // Not JSON: show the text itself.
-  }
-  return snippet(responseText) || '(empty body)'
 }
 
 function completionContent(responseText: string, server: string, fail: (message: string) => Error): string {
@@ -163,9 +114,4 @@ function partsFrom(content: string, parts: readonly AiPart[], fail: (message: st
   const result: AiContentResult = {}
   for (const part of parts) result[part] = checked.data[part]
   return result
-}
-
-function snippet(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > SNIPPET_LENGTH ? `${flat.slice(0, SNIPPET_LENGTH)}…` : flat
 }
