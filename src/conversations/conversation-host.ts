@@ -13,10 +13,8 @@ export interface ConversationHostOptions {
   store: Pick<Store, 'jobs' | 'voiceAgents' | 'conversations' | 'transaction'>
   media: Pick<MediaStore, 'put'>
   audio: CallAudio
-  /** The dialogue engine chosen now (settings may change between calls). */
-  dialogue: () => DialogueEngine
-  /** The speech recognition engine chosen now; undefined when it is off. */
-  stt: () => SttEngine | undefined
+  /** The engines a call starting now uses (settings may change between calls); stt undefined when recognition is off. */
+  engines: () => Promise<{ dialogue: DialogueEngine; stt: SttEngine | undefined }>
   writeEvent: CallEventWriter
   /** This instance's lease owner (see workers/lease-owner). */
   owner: string
@@ -113,7 +111,8 @@ export class ConversationHost {
 
     const params = state.params
     const tools: DialogueTool[] = state.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }))
-    const dialogue = this.options.dialogue().startSession(
+    const engines = await this.options.engines()
+    const dialogue = engines.dialogue.startSession(
       {
         agentName: agent.agentName,
         lang: agent.lang,
@@ -135,7 +134,7 @@ export class ConversationHost {
       audio: this.options.audio,
       dialogue,
       tools,
-      stt: this.options.stt(),
+      stt: engines.stt,
       transport,
       writeEvent: this.options.writeEvent,
       limits: this.limits,

@@ -13,14 +13,22 @@ import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handl
 import { removeLeftoverPartialMedia } from '../store/partial-media-files'
 import { FileMediaStore } from '../store/file-media-store'
 import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
+import { createConversationJobHandler } from '../jobs/handlers/conversation-job-handler'
+import type { CallLimits } from '../conversations/call-session'
+import { ConversationHost } from '../conversations/conversation-host'
+import type { DialogueEngine } from '../engines/dialogue/dialogue-engine'
+import type { SttEngine } from '../engines/stt/stt-engine'
+import { leaseOwnerName } from '../workers/lease-owner'
+import { CallEngines } from './call-engines'
+import { conversationCost } from './ops/prices'
 import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
 import { isDeadLeaseOwner } from '../workers/lease-owner'
 import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-full-condition'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore } from '../store/open-store'
-import type { Store } from '../store/ports'
+import type { Store, StoreTransaction } from '../store/ports'
 import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
-import { jobWebhookOutbox } from '../webhooks/outbox'
+import { callEventOutbox, conversationEndedOutbox, jobWebhookOutbox } from '../webhooks/outbox'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
 import { buildHttpApp } from './http/build-app'
 import { toJobDto } from './ops/jobs'
@@ -118,6 +126,12 @@ export interface RuntimeConfig {
   diskFull?: Pick<DiskFullConditionOptions, 'minFreeBytes' | 'firstCheckMs' | 'maxCheckMs'>
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
+  /** Live calls: limits (lease, longest call, tool and outcome time limits) and how long a new conversation waits for its socket. */
+  calls?: Partial<CallLimits> & { socketDeadlineMs?: number }
+  /** Overrides the dialogue engine chosen in settings (which follows the AI engine). */
+  dialogueEngine?: DialogueEngine
+  /** Overrides the speech recognition chosen in settings; null turns it off. */
+  sttEngine?: SttEngine | null
   now?: () => Date
 }
 
@@ -152,6 +166,8 @@ export interface Runtime {
   readonly appCaller: Caller
   /** Live updates for the operator UI (jobs queued, started, ended; webhook attempts). */
   readonly events: OperatorEvents
+  /** Live calls of this instance (the web SDK's sockets). */
+  readonly calls: ConversationHost
   /**
    * The secret of browser mode's /ipc and /app, random on every start (the CLI prints it in
    * the link to the UI). The Electron window needs none: IPC reaches only its own frame.
@@ -299,8 +315,15 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         store.announceWork('webhooks')
       },
       aiContentModel: () => aiContent.model,
+      callEngines: () => callEngines.describe(),
+      socketDeadlineMs: config.calls?.socketDeadlineMs,
     }
-    const outbox = jobWebhookOutbox({ describeJob: (job) => toJobDto(context, job), now })
+    const jobOutbox = jobWebhookOutbox({ describeJob: (job) => toJobDto(context, job), now })
+    const callEndedOutbox = conversationEndedOutbox({ now })
+    const outbox = async (tx: StoreTransaction, job: JobRecord) => {
+      await jobOutbox(tx, job)
+      await callEndedOutbox(tx, job)
+    }
     runner = new JobRunner({
       store,
       handlers: {
@@ -309,6 +332,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           media,
         }),
         AI_CONTENT: createAiContentJobHandler({ engine: () => aiContent.engine, jobs: store.jobs }),
+        CONVERSATION: createConversationJobHandler(),
       },
       ...config.jobs,
       timestamp: () => now().toISOString(),
@@ -322,12 +346,33 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       onJobEnding: outbox,
       onJobEnded: (job) => {
         config.jobs?.onJobEnded?.(job)
-        if (job.webhookUrl) {
+        // A conversation's end may have stored its agent's call.ended.
+        if (job.webhookUrl || job.type === 'CONVERSATION') {
           webhookSender.wake()
           store.announceWork('webhooks')
         }
         jobChanged(job)
       },
+    })
+    const callEngines = new CallEngines({ store, secrets, speech: speechEngine, dialogue: config.dialogueEngine, stt: config.sttEngine })
+    const writeCallEvent = callEventOutbox({ now })
+    const calls = new ConversationHost({
+      store,
+      media,
+      audio: callEngines.audio,
+      engines: () => callEngines.choose(),
+      writeEvent: writeCallEvent,
+      owner: leaseOwnerName(),
+      limits: config.calls,
+      costOf: conversationCost,
+      timestamp: () => now().toISOString(),
+      webhookQueued: context.webhookQueued,
+      changed: jobChanged,
+      jobsRequeued: () => {
+        runner?.wake()
+        store.announceWork('jobs')
+      },
+      onError: (error, what) => errorLog.error({ err: error }, `live call: ${what}`),
     })
     const voiceSamples = new VoiceSamples(speechEngine)
     const handlerTables = new Map<'desktop' | 'browser', OperatorHandlers>()
@@ -368,9 +413,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       hosts: { listenHost: host, allowedHosts: config.allowedHosts },
       corsOrigins,
       operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
+      calls: { connect: (jobId, caller, transport) => calls.connect(jobId, caller.projectId, transport) },
     })
     await runner.start()
     await webhookSender.start()
+    calls.start()
     const jobRunner = runner
     let stopping: Promise<void> | undefined
     let withdrawAnnouncement: (() => void) | undefined
@@ -385,6 +432,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       log,
       appCaller,
       events,
+      calls,
       uiToken,
       operatorHandlers,
       start: async () => {
@@ -396,6 +444,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       stop: () =>
         (stopping ??= (async () => {
           withdrawAnnouncement?.()
+          // Before the server closes their sockets: each call ends as stopped by the service, and is written.
+          await calls.stop()
           await app.close()
           await jobRunner.stop(config.jobs?.graceMs)
           // After the runner: jobs that ended while it drained have their deliveries tried too.

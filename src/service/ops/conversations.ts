@@ -22,7 +22,7 @@ export const SOCKET_DEADLINE_MS = 60_000
 export async function initConversation(context: OpsContext, caller: Caller, body: ConversationInitBody): Promise<{ jobId: string }> {
   const agent = await context.store.voiceAgents.findInProject(body.voiceAgentId, caller.projectId)
   if (!agent) throw notFound('voice agent', body.voiceAgentId)
-  const engines = context.callEngines()
+  const engines = await context.callEngines()
   const at = timestamp(context)
   const state: ConversationState = {
     startedAt: null,
@@ -58,7 +58,7 @@ export async function initConversation(context: OpsContext, caller: Caller, body
     mediaFile: `${unguessable()}.wav`,
     totalCost: conversationCost(0),
     // Due for the runner (which ends it as never started) only if no socket took it first.
-    runAfter: context.now().getTime() + SOCKET_DEADLINE_MS,
+    runAfter: context.now().getTime() + (context.socketDeadlineMs ?? SOCKET_DEADLINE_MS),
   }
   await context.store.jobs.insert(record)
   context.jobEnqueued(record)

@@ -30,7 +30,9 @@ export interface OpsContext {
   /** `model`, `systemModelKey` and `processingType` of AI-content jobs, from the chosen engine. */
   aiContentModel: () => { model: string; systemModelKey: string; processingType: string }
   /** The engines a call made now would use: the dialogue (shown as the conversation's `model`) and speech recognition (off when null). */
-  callEngines: () => { dialogue: string; model: string; stt: { engine: string; model: string } | null }
+  callEngines: () => Promise<{ dialogue: string; model: string; stt: { engine: string; model: string } | null }>
+  /** How long a new conversation waits for its socket before it ends FAILED (CONVERSATION_NOT_STARTED); a minute by default. */
+  socketDeadlineMs?: number
   /** Where webhooks may go (`--allow-webhook-host` opens refused ones); the sender checks again when it connects. */
   webhookAddresses: WebhookAddressPolicy
   /** GET answers of agents as UTF-8 JSON bytes, by `<projectId>:<agentId>`, valid while the store is unchanged. */

@@ -1,0 +1,327 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ConversationEnvelopeSchema, type Conversation } from '../../src/shared/api/conversations'
+import { validateOutcome } from '../../src/engines/dialogue/outcome-validation'
+import type { OutcomeShape } from '../../src/shared/api/outcome-shape'
+import { SdkCallClient } from '../helpers/sdk-call-client'
+import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
+import { startTestService, type TestService } from '../helpers/test-service'
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
+import type { RuntimeConfig } from '../../src/service/runtime'
+
+/*
+ * Live calls end to end: a real service on 127.0.0.1, a real WebSocket client that speaks the
+ * web SDK 0.3.1's frames (Float32 in, PCM16 out), real speech made by the project's own voice,
+ * real webhooks to a loopback receiver. Speech recognition and chat models are servers outside
+ * this machine in real use; here they are loopback doubles, and each test that uses one says so.
+ */
+
+const clients: SdkCallClient[] = []
+const servers: Server[] = []
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close()
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve))
+})
+
+const BOOKING_SHAPE: OutcomeShape = {
+  type: 'object',
+  properties: {
+    customerName: { type: 'string', description: 'The name the table is booked under' },
+    guests: { type: 'integer', description: 'How many people are coming' },
+    seating: { type: 'string', enum: ['indoor', 'terrace'], description: 'Where they would like to sit' },
+  },
+  required: ['customerName', 'guests'],
+}
+
+interface CallSetup {
+  service: TestService
+  baseUrl: string
+  agentId: string
+  receiver: WebhookReceiver
+}
+
+async function setUpCall(agent: Record<string, unknown> = {}, config: Partial<RuntimeConfig> = {}): Promise<CallSetup> {
+  const receiver = await startWebhookReceiver()
+  const service = await startTestService({ port: 0, ...config })
+  const baseUrl = (await service.runtime.start()).replace('localhost', '127.0.0.1')
+  const created = await service.call('POST', '/v1/voice-agents', {
+    body: {
+      agentName: 'Table Booker',
+      lang: 'en',
+      greetingMessage: 'Hello {{customerName}}, thanks for calling Olive Grove.',
+      preamble: 'You book tables at Olive Grove for {{customerName}}.',
+      params: { customerName: 'guest' },
+      outcome: 'The booking',
+      outcomeResponseShape: BOOKING_SHAPE,
+      webhookUrl: `${receiver.url}/calls`,
+      webhookAuth: { authKey: 'Bearer', authSecret: 'call-secret' },
+      silenceThreshold: 5,
+      pokeMessages: ['Are you still there?'],
+      interrupt: true,
+      tools: { smartCallEnd: true },
+      ...agent,
+    },
+  })
+  expect(created.statusCode, created.body).toBe(200)
+  return { service, baseUrl, agentId: created.json<{ data: { id: string } }>().data.id, receiver }
+}
+
+async function startCall(setup: CallSetup, body: Record<string, unknown> = {}): Promise<{ jobId: string; client: SdkCallClient }> {
+  const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+    body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' }, voiceEnablement: true, tools: [], ...body },
+  })
+  expect(init.statusCode, init.body).toBe(200)
+  const jobId = init.json<{ data: { jobId: string } }>().data.jobId
+  const client = await SdkCallClient.connect(setup.baseUrl, jobId, setup.service.key)
+  clients.push(client)
+  return { jobId, client }
+}
+
+async function conversation(setup: CallSetup, jobId: string): Promise<Conversation> {
+  const response = await setup.service.call('GET', `/v1/voice-agents/conversation/${jobId}?jobId=${jobId}`, { headers: { 'content-type': 'application/json' } })
+  expect(response.statusCode, response.body).toBe(200)
+  return ConversationEnvelopeSchema.parse(response.json()).data
+}
+
+/** Polls the conversation until it ended; answers it and how long after `since` (ms) it was seen ended. */
+async function ended(setup: CallSetup, jobId: string, since: number, timeoutMs = 5_000): Promise<{ call: Conversation; afterMs: number }> {
+  for (;;) {
+    const call = await conversation(setup, jobId)
+    if (call.status === 'COMPLETED' || call.status === 'FAILED') return { call, afterMs: Date.now() - since }
+    if (Date.now() - since > timeoutMs) throw new Error(`Conversation still ${call.status} after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('conversation-init and the conversation read', () => {
+  it('answers the jobId in the envelope; a PENDING conversation shows in /v1/jobs as CONVERSATION', async () => {
+    const setup = await setUpCall()
+    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' }, voiceEnablement: true } })
+    expect(init.statusCode).toBe(200)
+    const { jobId } = init.json<{ success: true; data: { jobId: string } }>().data
+    expect(init.json()).toMatchObject({ success: true, message: 'Success' })
+    const call = await conversation(setup, jobId)
+    expect(call).toMatchObject({ status: 'PENDING', agentName: 'Table Booker', params: { customerName: 'Sara' }, transcript: [], recordingUrl: null, duration: null })
+    const list = await setup.service.call('POST', `/v1/jobs/all?projectId=${setup.service.runtime.bootstrap.projectId}`, { body: { type: 'CONVERSATION' } })
+    expect(list.json<{ data: { jobs: { id: string; type: string; status: string }[] } }>().data.jobs).toEqual([expect.objectContaining({ id: jobId, type: 'CONVERSATION', status: 'PENDING' })])
+  })
+
+  it('answers every refusal in the JSON envelope (the SDK reads data.jobId whatever the status)', async () => {
+    const setup = await setUpCall()
+    const unknownAgent = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: '00000000-0000-4000-8000-000000000000' } })
+    expect(unknownAgent.statusCode).toBe(404)
+    expect(unknownAgent.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } })
+    const badTool = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+      body: { voiceAgentId: setup.agentId, tools: [{ type: 'function', function: { name: 'has space' } }] },
+    })
+    expect(badTool.statusCode).toBe(400)
+    expect(badTool.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'body.tools.0.function.name' })] } })
+    const noKey = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { key: null, body: { voiceAgentId: setup.agentId } })
+    expect(noKey.statusCode).toBe(401)
+    const notACall = await setup.service.call('GET', '/v1/voice-agents/conversation/00000000-0000-4000-8000-000000000000')
+    expect(notACall.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } })
+  })
+})
+
+describe('a call over the web SDK protocol', () => {
+  it('greets with the filled greeting as PCM16 audio sent ahead of real time, then a mark the client echoes', async () => {
+    const setup = await setUpCall()
+    const startedAt = Date.now()
+    const { client } = await startCall(setup)
+    const greeting = await client.nth('answer', 1)
+    expect(greeting.content).toBe('Hello Sara, thanks for calling Olive Grove.')
+    await client.nth('mark', 1, 15_000)
+    const media = client.frames.filter((received) => received.frame.event === 'media')
+    expect(media.length).toBeGreaterThan(5)
+    expect(media[0]!.at - startedAt).toBeLessThan(3_000)
+    // Ahead of real time: whenever a frame arrives, more audio has arrived than has played, by 200 ms at least.
+    let received = 0
+    for (const [index, frame] of media.entries()) {
+      if (index > 0 && index < media.length - 1) expect(received - (frame.at - media[0]!.at) / 1000).toBeGreaterThanOrEqual(0.2)
+      received += Buffer.from((frame.frame as { media: { payload: string } }).media.payload, 'base64').length / 2 / 16_000
+    }
+    expect(client.protocolErrors).toEqual([])
+    expect(client.framesOf('info')[0]).toMatchObject({ code: 'CALL_STARTED' })
+  })
+
+  it('accepts a refused socket, says why in an info frame and closes it with 1000', async () => {
+    const setup = await setUpCall()
+    const { jobId, client } = await startCall(setup)
+    await client.nth('answer', 1)
+    const second = await SdkCallClient.connect(setup.baseUrl, jobId, setup.service.key)
+    clients.push(second)
+    expect(await second.closed).toMatchObject({ code: 1000 })
+    expect(second.framesOf('info')).toEqual([expect.objectContaining({ code: 'CONVERSATION_NOT_PENDING' })])
+    const badKey = await SdkCallClient.connect(setup.baseUrl, jobId, 'vd_not_a_key_0123456789abcdef')
+    clients.push(badKey)
+    expect(await badKey.closed).toMatchObject({ code: 1000 })
+    expect(badKey.framesOf('info')).toEqual([expect.objectContaining({ code: 'UNAUTHORIZED' })])
+    const other = await setup.service.otherProject()
+    const otherKey = await SdkCallClient.connect(setup.baseUrl, jobId, other.key)
+    clients.push(otherKey)
+    expect(await otherKey.closed).toMatchObject({ code: 1000 })
+    expect(otherKey.framesOf('info')).toEqual([expect.objectContaining({ code: 'NOT_FOUND' })])
+  })
+
+  it('runs a typed call to its smart end: outcome valid against the shape, COMPLETED within 2 s, every webhook delivered', async () => {
+    const setup = await setUpCall()
+    const { jobId, client } = await startCall(setup)
+    await client.nth('mark', 1, 15_000)
+    client.send({ event: 'text', content: 'My name is Sara Haddad' })
+    await client.nth('transcription', 1)
+    client.send({ event: 'text', content: 'We are four people' })
+    await client.nth('transcription', 2)
+    client.send({ event: 'text', content: 'On the terrace please' })
+    await client.nth('transcription', 3)
+    await client.waitFor(() => client.framesOf('answer').some((frame) => /right|correct/i.test(frame.content)), 15_000, 'a confirmation question')
+    client.send({ event: 'text', content: 'Yes, that is right' })
+    const closed = await client.closed
+    expect(closed.code).toBe(1000)
+    const { call, afterMs } = await ended(setup, jobId, Date.now())
+    expect(afterMs).toBeLessThan(2_000)
+    expect(call).toMatchObject({ status: 'COMPLETED', endReason: 'smart-end', outcomeComplete: true })
+    expect(call.outcomeResult).toMatchObject({ customerName: 'Sara Haddad', guests: 4, seating: 'terrace' })
+    expect(validateOutcome(BOOKING_SHAPE, call.outcomeResult).valid).toBe(true)
+    expect(call.transcript.filter((turn) => turn.role === 'caller').map((turn) => turn.content)).toEqual([
+      'My name is Sara Haddad',
+      'We are four people',
+      'On the terrace please',
+      'Yes, that is right',
+    ])
+    expect(call.transcript[0]).toMatchObject({ role: 'agent', content: expect.stringContaining('Hello Sara') })
+    expect(call.recordingUrl).toMatch(/\/media\/.+\.wav$/)
+    expect(call.duration).toBeGreaterThan(1)
+    const recording = await fetch(call.recordingUrl!)
+    expect(recording.status).toBe(200)
+    expect(Buffer.from(await recording.arrayBuffer()).subarray(0, 4).toString()).toBe('RIFF')
+
+    const requests = await setup.receiver.waitForRequests(4 + 8 + 1, 10_000)
+    const events = requests.map((request) => JSON.parse(request.body) as { eventType: string; callId: string; agentName: string; data: Record<string, unknown> })
+    expect(events[0]).toMatchObject({ eventType: 'call.started', callId: jobId, agentName: 'Table Booker', agentId: setup.agentId })
+    expect(events.map((event) => event.eventType)).toContain('call.answered')
+    expect(events.filter((event) => event.eventType === 'transcription.update').length).toBeGreaterThanOrEqual(8)
+    const end = events.find((event) => event.eventType === 'call.ended')!
+    expect(end.data).toMatchObject({ endReason: 'smart-end', outcomeResult: call.outcomeResult, status: 'COMPLETED' })
+    expect(requests[0]!.headers.authorization).toBe('Bearer call-secret')
+    expect(requests[0]!.headers['webhook-id']).toMatch(/^msg_/)
+  })
+
+  it('pokes a silent caller with the agent’s poke messages in order, then ends the call for silence', async () => {
+    const setup = await setUpCall({ silenceThreshold: 1, pokeMessages: ['Are you still there?', 'Hello, can you hear me?'] })
+    const { jobId, client } = await startCall(setup)
+    await client.nth('mark', 1, 15_000)
+    const feeding = (async () => {
+      for (let second = 0; second < 12 && client.framesOf('answer').length < 3; second += 1) await client.silence(1_000)
+    })()
+    await client.nth('answer', 3, 20_000)
+    expect(client.framesOf('answer').map((frame) => frame.content).slice(1)).toEqual(['Are you still there?', 'Hello, can you hear me?'])
+    await feeding
+    for (let second = 0; second < 6; second += 1) {
+      if ((await conversation(setup, jobId)).status !== 'IN_PROGRESS') break
+      await client.silence(1_000)
+    }
+    const { call } = await ended(setup, jobId, Date.now())
+    expect(call).toMatchObject({ status: 'COMPLETED', endReason: 'silence', pokes: 2 })
+    expect(call.transcript.filter((turn) => turn.kind === 'poke').map((turn) => turn.content)).toEqual(['Are you still there?', 'Hello, can you hear me?'])
+  })
+
+  it('stops talking when the caller speaks over the agent: clear, and the agent’s turn marked interrupted', async () => {
+    const setup = await setUpCall({
+      greetingMessage: 'Hello and welcome to Olive Grove, the finest restaurant by the sea, where every table has a view of the harbour and every evening has music.',
+    })
+    const { jobId, client } = await startCall(setup)
+    await client.nth('media', 3)
+    const speech = await spokenSamples('Sorry, I need a table for two tonight please.', CALLER_VOICES.en)
+    await client.speak(speech)
+    await client.nth('clear', 1, 5_000)
+    await client.silence(1_200)
+    const current = await conversation(setup, jobId)
+    expect(current.bargeIns).toBe(1)
+    expect(current.transcript[0]).toMatchObject({ role: 'agent', interrupted: true })
+    // Speech recognition is off: the caller's turn is heard, not understood, and the call says so.
+    expect(client.framesOf('info').map((frame) => frame.code)).toContain('STT_ENGINE_NOT_CONFIGURED')
+    const heard = await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'caller' && turn.unrecognised))
+    expect(heard).toBe(true)
+  })
+
+  it('recognises spoken turns through an OpenAI-compatible speech server (a loopback double standing for one outside this machine)', async () => {
+    const scripted = ['My name is Omar Khalid']
+    const stt = await startSpeechServerDouble(scripted)
+    const setup = await setUpCall()
+    await setSttEngine(setup, stt.url)
+    const { jobId, client } = await startCall(setup)
+    await client.nth('mark', 1, 15_000)
+    await client.speak(await spokenSamples('My name is Omar Khalid.', CALLER_VOICES.en))
+    await client.silence(1_500)
+    const transcription = await client.nth('transcription', 1, 10_000)
+    expect(transcription.content).toBe('My name is Omar Khalid')
+    expect(stt.requests[0]).toMatchObject({ language: 'en', sampleRate: 16_000 })
+    expect(stt.requests[0]!.seconds).toBeGreaterThan(1)
+    await client.nth('answer', 2, 10_000)
+    await client.hangUp()
+    const { call } = await ended(setup, jobId, Date.now())
+    expect(call.transcript.find((turn) => turn.role === 'caller')).toMatchObject({ content: 'My name is Omar Khalid' })
+    expect(call.speechRecognition).toMatchObject({ enabled: true, engine: 'openai-compatible' })
+    expect(call.endReason).toBe('caller-hangup')
+  })
+
+  it('a conversation whose socket never opens ends FAILED, and its agent hears of it', async () => {
+    const setup = await setUpCall({}, { calls: { socketDeadlineMs: 300 } })
+    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: setup.agentId } })
+    const { jobId } = init.json<{ data: { jobId: string } }>().data
+    const { call } = await ended(setup, jobId, Date.now(), 5_000)
+    expect(call).toMatchObject({ status: 'FAILED', error: { code: 'CONVERSATION_NOT_STARTED' } })
+    const [request] = await setup.receiver.waitForRequests(1, 10_000)
+    expect(JSON.parse(request!.body)).toMatchObject({ eventType: 'call.ended', callId: jobId, data: { status: 'FAILED' } })
+    const late = await SdkCallClient.connect(setup.baseUrl, jobId, setup.service.key)
+    clients.push(late)
+    expect(await late.closed).toMatchObject({ code: 1000 })
+    expect(late.framesOf('info')).toEqual([expect.objectContaining({ code: 'CONVERSATION_NOT_PENDING' })])
+  })
+})
+
+async function waitForTurn(setup: CallSetup, jobId: string, found: (turns: Conversation['transcript']) => boolean): Promise<boolean> {
+  const until = Date.now() + 10_000
+  while (Date.now() < until) {
+    if (found((await conversation(setup, jobId)).transcript)) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
+}
+
+async function setSttEngine(setup: CallSetup, url: string): Promise<void> {
+  const { saveSttSetting } = await import('../../src/service/stt-settings')
+  await saveSttSetting(setup.service.runtime.store, setup.service.runtime.context.secrets, { engine: 'openai-compatible', baseUrl: url })
+}
+
+interface SpeechRequest {
+  language: string | null
+  sampleRate: number
+  seconds: number
+}
+
+/**
+ * A speech-recognition server double on loopback (it stands for whisper.cpp's server or
+ * speaches, outside this machine): it checks the upload is a 16-bit mono WAV, and answers the
+ * scripted texts in order, as if it had recognised them.
+ */
+async function startSpeechServerDouble(scripted: string[]): Promise<{ url: string; requests: SpeechRequest[] }> {
+  const requests: SpeechRequest[] = []
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', async () => {
+      const form = await new Request('http://double/', { method: 'POST', headers: { 'content-type': request.headers['content-type']! }, body: Buffer.concat(chunks) }).formData()
+      const file = form.get('file') as File
+      const wav = Buffer.from(await file.arrayBuffer())
+      const sampleRate = wav.readUInt32LE(24)
+      requests.push({ language: form.get('language') as string | null, sampleRate, seconds: (wav.length - 44) / 2 / sampleRate })
+      response.setHeader('content-type', 'application/json')
+      response.end(JSON.stringify({ text: scripted[requests.length - 1] ?? '' }))
+    })
+  })
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests }
+}

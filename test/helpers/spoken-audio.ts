@@ -1,0 +1,26 @@
+import { afterAll } from 'vitest'
+import { createResampler } from '../../src/engines/audio/speex-resampler'
+import { parseWavPcm16Mono } from '../../src/engines/audio/wav-file'
+import { createEspeakTtsEngine, type TtsEngine } from '../../src/engines/tts/tts-engine'
+
+let engine: Promise<TtsEngine> | undefined
+afterAll(async () => {
+  await (await engine?.catch(() => undefined))?.close()
+})
+
+/** A voice of the catalogue by language, for callers in tests. */
+export const CALLER_VOICES = { en: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0', ar: 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a', enFemale: 'fe68337a-10d3-4648-99bb-2bb04554b6cf' } as const
+
+/**
+ * Real speech for a test caller: the project's own eSpeak voice, resampled to the SDK's 16 kHz
+ * with the same library the service uses, as Float32 samples in [-1, 1].
+ */
+export async function spokenSamples(text: string, voiceId: string = CALLER_VOICES.en): Promise<Float32Array> {
+  engine ??= createEspeakTtsEngine()
+  const speech = await (await engine).synthesize(text, voiceId)
+  const audio = parseWavPcm16Mono(speech.wav)
+  const resampler = await createResampler(audio.sampleRate, 16_000)
+  const samples = resampler.resample(audio.samples)
+  resampler.dispose()
+  return Float32Array.from(samples, (sample) => sample / 32768)
+}
