@@ -64,8 +64,6 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   terrace: ['outside', 'outdoor', 'patio', 'terrace', 'برا', 'خارج', 'التراس', 'تراس'],
   accessible: ['wheelchair', 'accessible', 'كرسي متحرك'],
   preference: ['no preference', "don't mind", 'anywhere', 'any', 'لا يهم', 'مش فارقه', 'اي مكان'],
-  yes: ['yes', 'yeah', 'نعم', 'ايوه', 'اكيد'],
-  no: ['no', 'nope', 'لا'],
   unclear: ['not sure', "don't know", 'مش متاكد', 'ما اعرف'],
   unknown: ['not sure', "don't know", 'مش متاكد', 'ما اعرف', 'ما ادري'],
   sponsorship: ['sponsorship', 'visa', 'sponsor', 'كفاله', 'تاشيره'],

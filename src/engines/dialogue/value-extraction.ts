@@ -17,6 +17,9 @@ export type SlotValue = string | number | boolean | string[] | (string | number 
 
 const NAME_CUES_EN = /\b(?:my name is|my name's|name is|this is|i am|i'm|im|it's|call me|under the name(?: of)?|under|it is)\s+(.+)$/i
 const NAME_CUES_AR = /(?:^|\s)(?:اسمي|انا اسمي|معك|معاك|انا|الاسم|باسم|اسم)\s+(.+)$/
+// Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything).
+const STRONG_NAME_CUES_EN = /\b(?:my name is|my name's|call me|i am|i'm)\s+(.+)$/i
+const STRONG_NAME_CUES_AR = /(?:^|\s)(?:اسمي|انا اسمي)\s+(.+)$/
 const NAME_STOP_EN = /\s+(?:and|but|i|i'm|i'd|we|from|calling|here|speaking|please|for|who|with|,)\b.*$/i
 const NAME_STOP_AR = /\s+(?:و(?=ابغي|ابي|اريد|عندي|بدي|احتاج|حاب)|وابغي|وابي|واريد|وعندي|وبدي|واحتاج|من|ابغي|ابي|اريد|عندي|بدي|احتاج)(?:\s.*)?$/
 const NOT_NAMES = new Set([
@@ -53,7 +56,8 @@ const NOT_NAMES = new Set([
 export function extractName(text: string, strict: boolean): string | undefined {
   const clean = trimFillers(text.replace(/[.!?؟]+$/g, ''))
   const arabic = isArabicWord(clean)
-  const cued = (arabic ? NAME_CUES_AR : NAME_CUES_EN).exec(clean)
+  const cues = strict ? (arabic ? STRONG_NAME_CUES_AR : STRONG_NAME_CUES_EN) : arabic ? NAME_CUES_AR : NAME_CUES_EN
+  const cued = cues.exec(clean)
   let name = cued?.[1]
   if (name === undefined) {
     if (strict) return undefined
@@ -65,6 +69,8 @@ export function extractName(text: string, strict: boolean): string | undefined {
     .trim()
   const words = name.split(/\s+/).filter((word) => word.length > 0)
   if (words.length === 0 || words.length > 4 || NOT_NAMES.has(plainWords(words[0]!))) return undefined
+  // "I'm having trouble", "I'm interested": a state, not a name.
+  if (!isArabicWord(words[0]!) && /(?:ing|ed)$/i.test(words[0]!)) return undefined
   if (words.some((word) => /\d/.test(word))) return undefined
   // Spoken-to-text gives lower case in English: capitalise names for the read-back and the outcome.
   return words.map((word) => (isArabicWord(word) ? word : word.charAt(0).toUpperCase() + word.slice(1))).join(' ')
@@ -263,6 +269,8 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
     }
     case 'list': {
       if (strict) return undefined
+      // "Yes" to "any allergies?" says there are some, not which: asked again.
+      if (yesOrNo(text) !== undefined && plainWords(text).split(' ').length <= 2) return undefined
       const items = slot.shape.items?.type === 'string' ? splitList(text) : findNumbers(text).map((n) => n.value)
       return items.length > 0 ? items : undefined
     }
