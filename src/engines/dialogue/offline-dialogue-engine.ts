@@ -3,7 +3,7 @@ import { doesNotKnow, isOnlyFillers, plainWords, saysGoodbye, saysNothing, wants
 import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, DialogueOutcome, DialogueSession, DialogueTurn, RespondOptions } from './dialogue-engine'
 import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
-import { dialoguePhrases, type DialoguePhrases, type Gender } from './slot-questions'
+import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
 import { extractSlotValue, type SlotValue } from './value-extraction'
 
 /**
@@ -22,6 +22,7 @@ type Phase = 'asking' | 'confirming' | 'closed' | 'ended' | 'chat'
 /** At most this many "sorry, again?" per field before the field is left empty. */
 const MAX_REASKS = 2
 
+const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undecided)$/
 const DATEISH = new Set(['date', 'time', 'datetime'])
 const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'number', 'enum', 'enum-list'])
 
@@ -174,7 +175,7 @@ class OfflineSession implements DialogueSession {
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
-    if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)\b/i.test(text)) {
+    if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
       const other = this.mentionedSlot(text)
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
@@ -204,6 +205,18 @@ class OfflineSession implements DialogueSession {
     this.greetingQuestionPending = false
     const [first] = this.askable
     let filled = this.fillUnasked(text, undefined)
+    const open = yesOrNo(text) === undefined && plainWords(text).split(' ').length >= 3
+    // An open answer to "How can I help?" names its categories in the caller's own words ("towels" → housekeeping).
+    if (open) {
+      for (const slot of this.askable) {
+        if (slot.kind !== 'enum-list' || this.values.has(slotId(slot))) continue
+        const value = extractSlotValue(slot, text, this.now())
+        if (value !== undefined) {
+          this.values.set(slotId(slot), value)
+          filled++
+        }
+      }
+    }
     // The greeting often asks the first enum field in other words ("book, change or cancel?").
     if (first && first.kind === 'enum' && !this.values.has(slotId(first))) {
       const value = extractSlotValue(first, text, this.now())
@@ -217,7 +230,7 @@ class OfflineSession implements DialogueSession {
     // "Do you have a minute?" — "No." The call ends politely.
     if (answer === 'no' && filled === 0 && plainWords(text).split(' ').length <= 3) return this.goodbye()
     // An open answer ("my internet keeps dropping") is what a summary or details field wants.
-    if (answer === undefined && plainWords(text).split(' ').length >= 3) {
+    if (open) {
       const summary = this.askable.find(
         (slot) => slot.kind === 'text' && !this.values.has(slotId(slot)) && /summary|details|reason|describ|تفاصيل|وصف|سبب/i.test(`${slot.key} ${slot.shape.description ?? ''}`),
       )
@@ -258,11 +271,31 @@ class OfflineSession implements DialogueSession {
   }
 
   private askNext(): DialogueEvent[] {
-    const next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
+    let next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
+    while (next && this.fillFromSharedMember(next)) next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
     if (next) return this.ask(next)
     if (this.values.size === 0) return this.close()
     this.phase = 'confirming'
     return this.readBack()
+  }
+
+  /**
+   * An enum field that shares a specific member with an answer already given needs no question:
+   * a `housekeeping` request goes to the `housekeeping` department. Catch-all members do not count.
+   */
+  private fillFromSharedMember(slot: Slot): boolean {
+    if (slot.kind !== 'enum') return false
+    for (const other of this.askable) {
+      const value = this.values.get(slotId(other))
+      if (other === slot || value === undefined || (other.kind !== 'enum' && other.kind !== 'enum-list')) continue
+      const given = Array.isArray(value) ? value : [value]
+      const shared = given.find((member) => typeof member === 'string' && !CATCH_ALL.test(member) && slot.members.includes(member))
+      if (shared !== undefined) {
+        this.values.set(slotId(slot), shared)
+        return true
+      }
+    }
+    return false
   }
 
   private readBack(): DialogueEvent[] {
@@ -302,7 +335,7 @@ class OfflineSession implements DialogueSession {
   private applyCorrections(text: string): boolean {
     const slot = this.mentionedSlot(text)
     if (slot) {
-      const value = extractSlotValue(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''), this.now(), slot.kind === 'text' || slot.kind === 'list' || slot.kind === 'boolean')
+      const value = extractSlotValue(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''), this.now())
       if (value !== undefined && JSON.stringify(value) !== JSON.stringify(this.values.get(slotId(slot)))) {
         this.values.set(slotId(slot), value)
         return true

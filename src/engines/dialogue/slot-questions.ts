@@ -168,6 +168,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
       const description = coreDescription(slot.shape.description ?? '')
       const arabicDescription = /[\u0600-\u06FF]/.test(description) ? description : ''
       if (slot.kind === 'boolean' && /^صحيح إن /.test(arabicDescription)) return `هل ${arabicDescription.replace(/^صحيح إن /, '')}؟`
+      if (slot.kind === 'boolean' && /^صحيح /.test(arabicDescription)) return `هل ينطبق ذلك: ${arabicDescription.replace(/^صحيح /, '')}؟`
       if (!arabicDescription) return `${say} ${slot.label}؟${offer(slot)}`
       const many = slot.kind === 'list' ? ' يمكنك ذكر أكثر من واحد.' : ''
       return `${say} ${arabicDescription}؟${offer(slot)}${many}`
@@ -180,7 +181,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
     moveOn: 'لا بأس، ننتقل إلى السؤال التالي.',
     acknowledgements: ['شكرًا.', 'تمام.', 'ممتاز.', `شكرًا ${you}.`],
     label(slot) {
-      const description = coreDescription(slot.shape.description ?? '').replace(/^صحيح إن /, '')
+      const description = coreDescription(slot.shape.description ?? '').replace(/^صحيح (إن )?/, '')
       if (!/[\u0600-\u06FF]/.test(description)) return slot.label
       // The first few words name the field well enough for a read-back: "رقم غرفة النزيل".
       return description

@@ -211,10 +211,13 @@ export function extractEnum(text: string, slot: Slot, strict: boolean): string |
 
 /** A list answer split into items: "towels, water and a pillow" → three items. */
 export function splitList(text: string): string[] {
-  return trimFillers(text)
-    .split(/\s*(?:,|،|;|\band also\b|\band\b|\bplus\b|\s+و(?=\S{3,}))\s*/i)
-    .map((item) => trimFillers(item))
-    .filter((item) => item.length > 0)
+  return (
+    trimFillers(text)
+      .split(/\s*(?:,|،|;|\band also\b|\band\b|\bplus\b|\s+و(?=ال))\s*/i)
+      // "، والشقة" : the conjunction is dropped before the article only, since و also starts words (وجبة).
+      .map((item) => trimFillers(item.replace(/^و(?=ال)/, '')))
+      .filter((item) => item.length > 0)
+  )
 }
 
 /**
@@ -289,6 +292,6 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
 /** Free text is kept as said, minus fillers; a lone yes/no is no value for a text field. */
 function freeText(words: string): string | undefined {
   const plain = plainWords(words)
-  if (plain.length === 0 || ['yes', 'no', 'yeah', 'نعم', 'لا', 'ok', 'okay'].includes(plain)) return undefined
+  if (plain.length === 0 || (yesOrNo(plain) !== undefined && plain.split(' ').length <= 2)) return undefined
   return words
 }
