@@ -8,7 +8,7 @@
 export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   // Requests and outcomes
   new: ['book', 'booking', 'make', 'reserve', 'حجز', 'جديد', 'احجز'],
-  booking: ['book', 'appointment', 'حجز', 'موعد'],
+  booking: ['book', 'حجز'],
   reservation: ['book', 'table', 'reserve', 'حجز'],
   reschedule: ['change', 'move', 'rebook', 'different time', 'تغيير', 'تاجيل', 'اغير', 'تعديل الموعد'],
   change: ['change', 'modify', 'move', 'amend', 'تعديل', 'تغيير', 'اغير'],

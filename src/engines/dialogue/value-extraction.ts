@@ -21,7 +21,8 @@ const NAME_CUES_AR = /(?:^|\s)(?:اسمي|انا اسمي|معك|معاك|انا
 const STRONG_NAME_CUES_EN = /\b(?:my name is|my name's|call me|i am|i'm)\s+(.+)$/i
 const STRONG_NAME_CUES_AR = /(?:^|\s)(?:اسمي|انا اسمي)\s+(.+)$/
 const NAME_STOP_EN = /\s+(?:and|but|i|i'm|i'd|we|from|calling|here|speaking|please|for|who|with|,)\b.*$/i
-const NAME_STOP_AR = /\s+(?:و(?=ابغي|ابي|اريد|عندي|بدي|احتاج|حاب)|وابغي|وابي|واريد|وعندي|وبدي|واحتاج|من|ابغي|ابي|اريد|عندي|بدي|احتاج)(?:\s.*)?$/
+// Written as said, before normalisation: alef and yaa in their several forms.
+const NAME_STOP_AR = /\s+و?(?:[اأ]بغ[يى]|[اأ]ب[يى]|[اأ]ريد|عندي|بدي|[اأ]حتاج|حاب|من)(?:\s.*)?$/
 const NOT_NAMES = new Set([
   'yes',
   'no',
