@@ -288,8 +288,8 @@ class OfflineSession implements DialogueSession {
     for (const other of this.askable) {
       const value = this.values.get(slotId(other))
       if (other === slot || value === undefined || (other.kind !== 'enum' && other.kind !== 'enum-list')) continue
-      const given = Array.isArray(value) ? value : [value]
-      const shared = given.find((member) => typeof member === 'string' && !CATCH_ALL.test(member) && slot.members.includes(member))
+      const given: unknown[] = Array.isArray(value) ? value : [value]
+      const shared = given.find((member): member is string => typeof member === 'string' && !CATCH_ALL.test(member) && slot.members.includes(member))
       if (shared !== undefined) {
         this.values.set(slotId(slot), shared)
         return true
