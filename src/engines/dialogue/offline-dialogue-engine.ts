@@ -1,0 +1,477 @@
+import { arabicLightStem } from '../ai-content/arabic-normalisation'
+import { doesNotKnow, isOnlyFillers, plainWords, saysGoodbye, saysNothing, wantsRepeat, yesOrNo } from './caller-intents'
+import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, DialogueOutcome, DialogueSession, DialogueTurn, RespondOptions } from './dialogue-engine'
+import { bestValidPartial, validateOutcome } from './outcome-validation'
+import { planSlots, slotId, type Slot } from './slot-plan'
+import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
+import { extractSlotValue, type SlotValue } from './value-extraction'
+
+/**
+ * The offline dialogue engine: a deterministic slot-filler that walks the agent's outcome shape
+ * one question at a time, in the agent's language, reads the answers back and closes the call.
+ * No model, no timers: every turn is a pure step of the session's state, given the clock.
+ */
+
+export interface OfflineDialogueOptions {
+  /** The clock "tomorrow" and "next Monday" are resolved against. */
+  now?: () => Date
+}
+
+type Phase = 'asking' | 'confirming' | 'closed' | 'ended' | 'chat'
+
+/** At most this many "sorry, again?" per field before the field is left empty. */
+const MAX_REASKS = 2
+
+const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undecided)$/
+const DATEISH = new Set(['date', 'time', 'datetime'])
+const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'number', 'enum', 'enum-list'])
+
+/** A greeting or answer cut into sentences, each spoken as soon as it is ready. */
+export function splitSentences(text: string): string[] {
+  return (text.match(/[^.!?؟]+(?:[.!?؟]+|$)/gu) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0)
+}
+
+async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): AsyncIterable<DialogueEvent> {
+  for (const event of events) {
+    if (signal?.aborted) return
+    yield event
+  }
+}
+
+/** Words of a field's name and description a caller might use to point at it ("the time", "رقم الغرفة"). */
+function slotKeywords(slot: Slot): Set<string> {
+  const words = plainWords(`${slot.label} ${slot.shape.description ?? ''}`.split(/[;؛.]/)[0]!).split(' ')
+  return new Set(words.filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word)).map((word) => arabicLightStem(word)))
+}
+const GENERIC_WORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'what',
+  'how',
+  'caller',
+  'customer',
+  "caller's",
+  'true',
+  'from',
+  'one',
+  'any',
+  'you',
+  'your',
+  'this',
+  'that',
+  'العميل',
+  'النزيل',
+  'صحيح',
+  'التي',
+  'الذي',
+  'كما',
+])
+
+class OfflineSession implements DialogueSession {
+  private readonly slots: Slot[]
+  private readonly askable: Slot[]
+  private readonly values = new Map<string, SlotValue>()
+  private readonly asked = new Set<string>()
+  private readonly skipped = new Set<string>()
+  private readonly failures = new Map<string, number>()
+  private phrases: DialoguePhrases
+  private phase: Phase
+  private current: Slot | undefined
+  private lastQuestion = ''
+  private greetingQuestionPending = false
+  private callerTurns = 0
+  private confirmed = false
+  private endedEarly = false
+  private acks = 0
+
+  constructor(
+    private readonly agent: DialogueAgent,
+    private readonly now: () => Date,
+  ) {
+    this.slots = planSlots(agent.outcomeShape)
+    this.askable = this.slots.filter((slot) => !slot.inferred)
+    this.phrases = dialoguePhrases(agent.lang, undefined)
+    this.phase = this.askable.length > 0 ? 'asking' : 'chat'
+  }
+
+  setCallerTraits(traits: CallerTraits): void {
+    this.phrases = dialoguePhrases(this.agent.lang, traits.gender)
+  }
+
+  open(options?: RespondOptions): AsyncIterable<DialogueEvent> {
+    return stream(this.openEvents(), options?.signal)
+  }
+
+  respond(callerText: string, options?: RespondOptions): AsyncIterable<DialogueEvent> {
+    return stream(this.step(callerText), options?.signal)
+  }
+
+  reprompt(options?: RespondOptions): AsyncIterable<DialogueEvent> {
+    const text = this.phase === 'asking' && this.current ? this.phrases.simpleQuestion(this.current) : this.lastQuestion
+    return stream(text ? [{ type: 'say', text }] : [], options?.signal)
+  }
+
+  outcome(transcript: readonly DialogueTurn[]): Promise<DialogueOutcome> {
+    // A session that never heard the caller (the host rebuilt it, say) replays the transcript.
+    if (this.callerTurns === 0 && transcript.some((turn) => turn.role === 'caller')) {
+      const replay = new OfflineSession(this.agent, this.now)
+      replay.openEvents()
+      for (const turn of transcript) if (turn.role === 'caller') replay.step(turn.text)
+      return replay.outcome([])
+    }
+    return Promise.resolve(this.buildOutcome())
+  }
+
+  // ---- the dialogue, one synchronous step per turn ----
+
+  private openEvents(): DialogueEvent[] {
+    const events: DialogueEvent[] = splitSentences(this.agent.greeting).map((text) => ({ type: 'say', text }))
+    const greeting = this.agent.greeting.trim()
+    if (/[?؟]$/.test(greeting)) {
+      this.lastQuestion = splitSentences(greeting).at(-1) ?? greeting
+      this.greetingQuestionPending = this.phase === 'asking'
+      return events
+    }
+    if (this.phase === 'asking') events.push(...this.askNext())
+    return events
+  }
+
+  private step(text: string): DialogueEvent[] {
+    if (this.phase === 'ended') return []
+    if (text.trim().length > 0) this.callerTurns++
+    if (saysGoodbye(text)) return this.goodbye()
+    if (wantsRepeat(text) && this.lastQuestion) return [{ type: 'say', text: this.lastQuestion }]
+    switch (this.phase) {
+      case 'chat':
+        return [{ type: 'say', text: this.phrases.chatAcknowledgements[this.acks++ % this.phrases.chatAcknowledgements.length]! }]
+      case 'closed':
+        if (saysNothing(text) || yesOrNo(text) === 'no') return this.goodbye()
+        return [{ type: 'say', text: this.phrases.anythingElseReply }]
+      case 'confirming':
+        return this.confirmStep(text)
+      case 'asking':
+        return this.askingStep(text)
+    }
+  }
+
+  private goodbye(): DialogueEvent[] {
+    if (!this.confirmed) this.endedEarly = true
+    this.phase = 'ended'
+    return [
+      { type: 'say', text: this.phrases.goodbye },
+      { type: 'end-call', reason: 'goodbye' },
+    ]
+  }
+
+  private askingStep(text: string): DialogueEvent[] {
+    if (this.greetingQuestionPending) return this.greetingAnswer(text)
+    const slot = this.current
+    if (!slot) return this.askNext()
+    const id = slotId(slot)
+    if (doesNotKnow(text) && !(slot.kind === 'enum' && extractSlotValue(slot, text, this.now()) !== undefined)) {
+      this.skipped.add(id)
+      return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
+    }
+    // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
+    if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
+      const other = this.mentionedSlot(text)
+      if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
+    }
+    const value = isOnlyFillers(text) ? undefined : extractSlotValue(slot, text, this.now())
+    const others = this.fillUnasked(text, slot)
+    if (value !== undefined) {
+      this.values.set(id, value)
+      this.skipped.delete(id)
+      return [this.acknowledgement(), ...this.askNext()]
+    }
+    if (others > 0) return [this.acknowledgement(), ...this.ask(slot)]
+    const failures = (this.failures.get(id) ?? 0) + 1
+    this.failures.set(id, failures)
+    if (failures > MAX_REASKS) {
+      this.skipped.add(id)
+      return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
+    }
+    this.lastQuestion = this.phrases.simpleQuestion(slot)
+    return [
+      { type: 'say', text: this.phrases.didNotCatch },
+      { type: 'say', text: this.lastQuestion },
+    ]
+  }
+
+  /** The answer to a greeting that ended with a question ("Are you calling to book?", "How can I help?"). */
+  private greetingAnswer(text: string): DialogueEvent[] {
+    this.greetingQuestionPending = false
+    const [first] = this.askable
+    let filled = this.fillUnasked(text, undefined)
+    const open = yesOrNo(text) === undefined && plainWords(text).split(' ').length >= 3
+    // An open answer to "How can I help?" names its categories in the caller's own words ("towels" → housekeeping).
+    if (open) {
+      for (const slot of this.askable) {
+        if (slot.kind !== 'enum-list' || this.values.has(slotId(slot))) continue
+        const value = extractSlotValue(slot, text, this.now())
+        if (value !== undefined) {
+          this.values.set(slotId(slot), value)
+          filled++
+        }
+      }
+    }
+    // The greeting often asks the first enum field in other words ("book, change or cancel?").
+    if (first && first.kind === 'enum' && !this.values.has(slotId(first))) {
+      const value = extractSlotValue(first, text, this.now())
+      // A bare "yes" to "Do you have a minute?" is no answer to it, while "yes, I'd like to book" is.
+      if (value !== undefined && (yesOrNo(text) === undefined || plainWords(text).split(' ').length > 2)) {
+        this.values.set(slotId(first), value)
+        filled++
+      }
+    }
+    const answer = yesOrNo(text)
+    // "Do you have a minute?" — "No." The call ends politely.
+    if (answer === 'no' && filled === 0 && plainWords(text).split(' ').length <= 3) return this.goodbye()
+    // An open answer ("my internet keeps dropping") is what a summary or details field wants.
+    if (open) {
+      const summary = this.askable.find(
+        (slot) => slot.kind === 'text' && !this.values.has(slotId(slot)) && /summary|details|reason|describ|تفاصيل|وصف|سبب/i.test(`${slot.key} ${slot.shape.description ?? ''}`),
+      )
+      if (summary) this.values.set(slotId(summary), text.trim())
+    }
+    return [this.acknowledgement(), ...this.askNext()]
+  }
+
+  /** Fills fields the caller was not asked about from unmistakable values in their turn; returns how many. */
+  private fillUnasked(text: string, current: Slot | undefined): number {
+    let filled = 0
+    const currentTakesAnything = current && (current.kind === 'text' || current.kind === 'list' || DATEISH.has(current.kind))
+    // A date said in passing fills a date field only when there is one it can belong to (likewise times).
+    const open = (kind: string) => this.askable.filter((slot) => slot.kind === kind && !this.values.has(slotId(slot)) && slot !== current).length
+    for (const slot of this.askable) {
+      if (slot === current || this.values.has(slotId(slot))) continue
+      const dateAllowed = DATEISH.has(slot.kind) && !currentTakesAnything && open(slot.kind) === 1
+      if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed) continue
+      if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email') continue
+      const value = extractSlotValue(slot, text, this.now(), true)
+      if (value !== undefined) {
+        this.values.set(slotId(slot), value)
+        filled++
+      }
+    }
+    return filled
+  }
+
+  private acknowledgement(): DialogueEvent {
+    return { type: 'say', text: this.phrases.acknowledgements[this.acks++ % this.phrases.acknowledgements.length]! }
+  }
+
+  private ask(slot: Slot): DialogueEvent[] {
+    this.current = slot
+    this.asked.add(slotId(slot))
+    this.lastQuestion = this.phrases.question(slot)
+    return [{ type: 'say', text: this.lastQuestion }]
+  }
+
+  private askNext(): DialogueEvent[] {
+    let next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
+    while (next && this.fillFromSharedMember(next)) next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
+    if (next) return this.ask(next)
+    if (this.values.size === 0) return this.close()
+    this.phase = 'confirming'
+    return this.readBack()
+  }
+
+  /**
+   * An enum field that shares a specific member with an answer already given needs no question:
+   * a `housekeeping` request goes to the `housekeeping` department. Catch-all members do not count.
+   */
+  private fillFromSharedMember(slot: Slot): boolean {
+    if (slot.kind !== 'enum') return false
+    for (const other of this.askable) {
+      const value = this.values.get(slotId(other))
+      if (other === slot || value === undefined || (other.kind !== 'enum' && other.kind !== 'enum-list')) continue
+      const given: unknown[] = Array.isArray(value) ? value : [value]
+      const shared = given.find((member): member is string => typeof member === 'string' && !CATCH_ALL.test(member) && slot.members.includes(member))
+      if (shared !== undefined) {
+        this.values.set(slotId(slot), shared)
+        return true
+      }
+    }
+    return false
+  }
+
+  private readBack(): DialogueEvent[] {
+    const items = this.askable
+      .filter((slot) => this.values.has(slotId(slot)) && this.values.get(slotId(slot)) !== '')
+      .map((slot) => `${this.phrases.label(slot)}: ${this.phrases.valueText(slot, this.values.get(slotId(slot)))}`)
+    this.lastQuestion = this.phrases.readBack(items)
+    return [{ type: 'say', text: this.lastQuestion }]
+  }
+
+  private confirmStep(text: string): DialogueEvent[] {
+    const answer = yesOrNo(text)
+    const corrected = this.applyCorrections(text)
+    if (corrected) {
+      return [{ type: 'say', text: this.phrases.acknowledgements[0]! }, ...this.readBack()]
+    }
+    if (answer === 'yes') {
+      this.confirmed = true
+      return this.close()
+    }
+    const mentioned = this.mentionedSlot(text)
+    if (mentioned) {
+      this.phase = 'asking'
+      return this.ask(mentioned)
+    }
+    if (answer === 'no') {
+      // A bare "no": the last field asked is the likeliest to be wrong.
+      const last = this.current ?? this.askable.at(-1)
+      if (!last) return this.close()
+      this.phase = 'asking'
+      return [{ type: 'say', text: this.phrases.whatToChange.split(/[.!]/)[0]! + '.' }, ...this.ask(last)]
+    }
+    return [{ type: 'say', text: this.phrases.didNotCatch }, ...this.readBack()]
+  }
+
+  /** "No, the time is 8 pm": a field named in the turn, with a new value in it, is corrected at once. */
+  private applyCorrections(text: string): boolean {
+    const slot = this.mentionedSlot(text)
+    if (slot) {
+      const value = extractSlotValue(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''), this.now())
+      if (value !== undefined && JSON.stringify(value) !== JSON.stringify(this.values.get(slotId(slot)))) {
+        this.values.set(slotId(slot), value)
+        return true
+      }
+      return false
+    }
+    // Unmistakable values (a phone number, an email, "my name is") correct their field even unnamed.
+    let changed = false
+    for (const candidate of this.askable) {
+      if (!['name', 'email', 'phone'].includes(candidate.kind)) continue
+      const value = extractSlotValue(candidate, text, this.now(), true)
+      if (value !== undefined && value !== this.values.get(slotId(candidate))) {
+        this.values.set(slotId(candidate), value)
+        changed = true
+      }
+    }
+    return changed
+  }
+
+  private mentionedSlot(text: string): Slot | undefined {
+    const words = new Set(
+      plainWords(text)
+        .split(' ')
+        .map((word) => arabicLightStem(word)),
+    )
+    let best: { slot: Slot; score: number } | undefined
+    for (const slot of this.askable) {
+      const keywords = slotKeywords(slot)
+      let score = 0
+      for (const keyword of keywords) if (words.has(keyword)) score++
+      if (score > 0 && (!best || score > best.score)) best = { slot, score }
+    }
+    return best?.slot
+  }
+
+  private close(): DialogueEvent[] {
+    const complete = this.askable.every((slot) => !slot.required || this.values.has(slotId(slot)) || slot.emptyAllowed)
+    if (this.agent.smartCallEnd && complete) {
+      this.phase = 'ended'
+      this.lastQuestion = ''
+      return [
+        { type: 'say', text: this.phrases.closing(true, false) },
+        { type: 'end-call', reason: 'smart-end' },
+      ]
+    }
+    this.phase = 'closed'
+    this.lastQuestion = this.phrases.closing(complete, true)
+    return [{ type: 'say', text: this.lastQuestion }]
+  }
+
+  // ---- the outcome ----
+
+  private inferredValue(slot: Slot): unknown {
+    const members = slot.members.filter((member): member is string => typeof member === 'string')
+    const pick = (pattern: RegExp) => members.find((member) => pattern.test(member))
+    switch (slot.inferred) {
+      case 'reached':
+        return this.callerTurns > 0
+      case 'call-status':
+        if (this.confirmed) return pick(/confirm|complet|logged|created|promise|interview_requested|^request/) ?? members[0]
+        if (this.endedEarly || this.callerTurns > 0) return pick(/incomplete|partial|no_commitment|hung_up/)
+        return undefined
+      case 'sentiment':
+        return pick(/^neutral$/) ?? members[Math.floor((members.length - 1) / 2)]
+      case 'derived': {
+        // NPS categories follow from the score the caller gave.
+        const score = [...this.values.entries()].find(([id]) => /nps/i.test(id))?.[1]
+        if (typeof score === 'number' && members.includes('promoter')) return score >= 9 ? 'promoter' : score >= 7 ? 'passive' : 'detractor'
+        return pick(/not_answered|unknown|none/)
+      }
+      default:
+        return undefined
+    }
+  }
+
+  private buildOutcome(): DialogueOutcome {
+    const shape = this.agent.outcomeShape
+    if (!shape) return { result: null, complete: true }
+    const raw: Record<string, unknown> = {}
+    for (const slot of this.slots) {
+      const id = slotId(slot)
+      let value: unknown = this.values.has(id) ? this.values.get(id) : this.inferredValue(slot)
+      // A field asked and left unanswered is empty where the shape says empty means "not given".
+      if (value === undefined && slot.emptyAllowed && slot.required && this.asked.has(id)) value = slot.shape.type === 'array' ? [] : ''
+      if (value === undefined) continue
+      const coerced = coerce(slot, value)
+      if (coerced === undefined) continue
+      let node = raw
+      for (const key of slot.path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>
+      node[slot.key] = coerced
+    }
+    dropIncompleteOptionalObjects(shape, raw)
+    const result = bestValidPartial(shape, raw) ?? {}
+    const { valid, errors } = validateOutcome(shape, result)
+    if (shape.type !== 'object' || !shape.properties || Object.keys(shape.properties).length === 0) return { result, complete: valid }
+    const problems = errors.map((error) => error.replace(/^\/ must have required property '(.+)'$/, 'missing required field $1'))
+    return valid ? { result, complete: true } : { result, complete: false, problems }
+  }
+}
+
+/** A value in the field's declared type, or undefined when it cannot be one. */
+function coerce(slot: Slot, value: unknown): unknown {
+  const type = slot.shape.type
+  if (type === 'array') {
+    const items: unknown[] = Array.isArray(value) ? value : [value]
+    const itemType = slot.shape.items?.type
+    return items.map((item) => (itemType === 'string' ? String(item) : itemType === 'integer' ? Math.round(Number(item)) : item))
+  }
+  if (type === 'string') return typeof value === 'string' ? value : String(value)
+  if (type === 'integer' || type === 'number') {
+    const number = typeof value === 'number' ? value : Number(String(value).replace(/[^\d.-]/g, ''))
+    if (!Number.isFinite(number)) return undefined
+    return type === 'integer' ? Math.round(number) : number
+  }
+  if (type === 'boolean') return typeof value === 'boolean' ? value : undefined
+  return value
+}
+
+/** Optional nested objects that lack their own required fields are left out rather than made invalid. */
+function dropIncompleteOptionalObjects(shape: DialogueAgent['outcomeShape'], value: Record<string, unknown>): void {
+  if (!shape?.properties) return
+  const required = new Set(shape.required ?? [])
+  for (const [key, child] of Object.entries(shape.properties)) {
+    const nested = value[key]
+    if (child.type !== 'object' || typeof nested !== 'object' || nested === null) continue
+    dropIncompleteOptionalObjects(child, nested as Record<string, unknown>)
+    const missing = (child.required ?? []).some((name) => !(name in nested))
+    if (missing && !required.has(key)) delete value[key]
+  }
+}
+
+/** The offline engine: slot-filling from the outcome shape, in Arabic or English, no model needed. */
+export function createOfflineDialogueEngine(options: OfflineDialogueOptions = {}): DialogueEngine {
+  const now = options.now ?? (() => new Date())
+  return {
+    name: 'offline',
+    startSession: (agent) => new OfflineSession(agent, now),
+  }
+}

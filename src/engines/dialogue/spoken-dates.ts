@@ -1,0 +1,230 @@
+import { normaliseArabic } from '../ai-content/arabic-normalisation'
+import { englishOrdinal, findNumbers, numberTokens, toWesternDigits } from './spoken-numbers'
+
+/**
+ * Dates and times as callers say them, in English and Arabic, resolved against the call's clock
+ * to `YYYY-MM-DD` and 24-hour `HH:MM`. Only what is said plainly is understood; anything vaguer
+ * ("sometime next week") is left to the free-text fallback of the field.
+ */
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** The local calendar date of `date` as YYYY-MM-DD. */
+export function isoDate(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+}
+
+function addDays(date: Date, days: number): Date {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days)
+}
+
+const ENGLISH_WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+/** Normalised Arabic weekday names, Sunday first, with and without the article. */
+const ARABIC_WEEKDAYS = [
+  ['الاحد', 'احد'],
+  ['الاثنين', 'اثنين', 'الاتنين', 'التنين'],
+  ['الثلاثاء', 'ثلاثاء', 'الثلاثا', 'التلات', 'التلاتاء'],
+  ['الاربعاء', 'اربعاء', 'الاربع', 'الاربعا'],
+  ['الخميس', 'خميس'],
+  ['الجمعه', 'جمعه'],
+  ['السبت', 'سبت'],
+]
+const ENGLISH_MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+/** Normalised Arabic month names: the Gregorian loan names, then the Levantine ones. */
+const ARABIC_MONTHS = [
+  ['يناير', 'كانون الثاني'],
+  ['فبراير', 'شباط'],
+  ['مارس', 'اذار'],
+  ['ابريل', 'نيسان'],
+  ['مايو', 'ايار'],
+  ['يونيو', 'حزيران'],
+  ['يوليو', 'تموز'],
+  ['اغسطس', 'اب'],
+  ['سبتمبر', 'ايلول'],
+  ['اكتوبر', 'تشرين الاول'],
+  ['نوفمبر', 'تشرين الثاني'],
+  ['ديسمبر', 'كانون الاول'],
+]
+
+function monthIndex(token: string): number | undefined {
+  const lower = token.toLowerCase()
+  // Full names and abbreviations of three letters or more ("dec", "sept").
+  const english = lower.length >= 3 ? ENGLISH_MONTHS.findIndex((month) => month.startsWith(lower)) : -1
+  if (english >= 0) return english
+  const arabic = normaliseArabic(token).replace(/^ب/, '')
+  const found = ARABIC_MONTHS.findIndex((names) => names.some((name) => !name.includes(' ') && name === arabic))
+  return found >= 0 ? found : undefined
+}
+
+/** A day and month resolved to the next such date on or after today, unless a year was said. */
+function resolveDayMonth(now: Date, day: number, month: number, year?: number): string | undefined {
+  if (day < 1 || day > 31 || month < 0 || month > 11) return undefined
+  let resolvedYear = year ?? now.getFullYear()
+  if (year !== undefined && year < 100) resolvedYear = 2000 + year
+  let date = new Date(resolvedYear, month, day)
+  if (date.getMonth() !== month) return undefined
+  if (year === undefined && date < new Date(now.getFullYear(), now.getMonth(), now.getDate())) date = new Date(resolvedYear + 1, month, day)
+  return isoDate(date)
+}
+
+/**
+ * The first such weekday after today; today's own name means a week from today. "Next Friday"
+ * gets the same reading: callers disagree on whether it skips a week, and the read-back lets
+ * them correct it.
+ */
+function resolveWeekday(now: Date, weekday: number): string {
+  const ahead = (weekday - now.getDay() + 7) % 7 || 7
+  return isoDate(addDays(now, ahead))
+}
+
+/** A date the caller said, as YYYY-MM-DD, or undefined. */
+export function extractDate(text: string, now: Date): string | undefined {
+  const plain = toWesternDigits(text).toLowerCase()
+  const arabic = normaliseArabic(plain)
+
+  const iso = /\b(\d{4})-(\d{1,2})-(\d{1,2})\b/.exec(plain)
+  if (iso) return resolveDayMonth(now, Number(iso[3]), Number(iso[2]) - 1, Number(iso[1]))
+  // 5/12 and 5/12/2026: day first, as in the UK and the Arab world; a first number above 12 settles it anyway,
+  // and a second number above 12 can only be a day (US order).
+  const slashed = /\b(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2,4}))?\b/.exec(plain)
+  if (slashed) {
+    let [day, month] = [Number(slashed[1]), Number(slashed[2])]
+    if (month > 12 && day <= 12) [day, month] = [month, day]
+    return resolveDayMonth(now, day, month - 1, slashed[3] === undefined ? undefined : Number(slashed[3]))
+  }
+
+  if (/\bday after tomorrow\b/.test(plain) || /بعد (بكره|بكرا|بكرة|غد|غدا|باكر)/.test(arabic)) return isoDate(addDays(now, 2))
+  if (/\btomorrow\b/.test(plain) || /(^|\s)(بكره|بكرا|غدا|غد|باكر|الغد|بكير)(\s|$)/.test(arabic)) return isoDate(addDays(now, 1))
+  if (/\b(today|tonight|this (morning|afternoon|evening))\b/.test(plain) || /(^|\s)(اليوم|الليله|النهارده|هاليوم)(\s|$)/.test(arabic)) return isoDate(now)
+  const inDays = /\bin (\w+) days?\b/.exec(plain)
+  if (inDays) {
+    const days = findNumbers(inDays[1]!)[0]?.value
+    if (days !== undefined) return isoDate(addDays(now, days))
+  }
+
+  const tokens = numberTokens(text)
+  const normalised = tokens.map((token) => normaliseArabic(token))
+  // Day and month names, with the numbers around them ("5 December", "December 5th", "the 5th of December", "٥ ديسمبر").
+  for (let i = 0; i < tokens.length; i++) {
+    const month = monthIndex(tokens[i]!)
+    if (month === undefined) continue
+    const numbers = findNumbers(text)
+    const before = numbers.filter((n) => n.start < i && n.start >= i - 3).at(-1)
+    const after = numbers.find((n) => n.start > i && n.start <= i + 2)
+    const ordinalBefore = englishOrdinal(tokens[i - 1] === 'of' ? (tokens[i - 2] ?? '') : (tokens[i - 1] ?? ''))
+    const day = ordinalBefore ?? (before && before.value <= 31 ? before.value : after && after.value <= 31 ? after.value : undefined)
+    const year = numbers.find((n) => n.value >= 1900 && n.value <= 2100)?.value
+    if (day !== undefined) return resolveDayMonth(now, day, month, year)
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    const english = ENGLISH_WEEKDAYS.indexOf(tokens[i]!)
+    const arabicDay = ARABIC_WEEKDAYS.findIndex((names) => names.includes(normalised[i]!.replace(/^(يوم|ب)/, '')) || names.includes(normalised[i]!))
+    const weekday = english >= 0 ? english : arabicDay
+    if (weekday < 0) continue
+    return resolveWeekday(now, weekday)
+  }
+  // "on the 5th", "the fifth", "يوم ٥": a day of this month, or of the next once it has passed.
+  for (let i = 0; i < tokens.length; i++) {
+    const ordinal = englishOrdinal(tokens[i]!) ?? /^(\d{1,2})(st|nd|rd|th)$/.exec(tokens[i]!)?.[1]
+    const cue = tokens[i - 1] === 'the' || normalised[i - 1] === 'يوم' || normalised[i - 1] === 'بتاريخ'
+    const value = ordinal !== undefined ? Number(ordinal) : cue ? findNumbers(tokens[i]!)[0]?.value : undefined
+    if (value === undefined || value < 1 || value > 31 || (!cue && ordinal === undefined)) continue
+    const thisMonth = new Date(now.getFullYear(), now.getMonth(), value)
+    const passed = value < now.getDate()
+    return isoDate(passed ? new Date(now.getFullYear(), now.getMonth() + 1, value) : thisMonth)
+  }
+  return undefined
+}
+
+const ARABIC_HOURS: Record<string, number> = {
+  الواحده: 1,
+  الثانيه: 2,
+  الثالثه: 3,
+  الرابعه: 4,
+  الخامسه: 5,
+  السادسه: 6,
+  السابعه: 7,
+  الثامنه: 8,
+  التاسعه: 9,
+  العاشره: 10,
+  الحاديه: 11,
+  'الثانيه عشر': 12,
+  'الثانيه عشره': 12,
+  'الحاديه عشر': 11,
+  'الحاديه عشره': 11,
+}
+const PM_WORDS = /\b(pm|p\.m\.|evening|tonight|afternoon|night)\b|مساء|مساءا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|بعد الظهر/
+const AM_WORDS = /\b(am|a\.m\.|morning)\b|صباحا|صباح|الصبح|الصباح|الفجر|فجرا/
+
+/**
+ * A time the caller said, as 24-hour HH:MM, or undefined. Without am/pm, hours 1 to 6 are read
+ * as afternoon: nobody books a table or an appointment at 3 in the morning.
+ */
+export function extractTime(text: string): string | undefined {
+  const plain = toWesternDigits(text)
+    .toLowerCase()
+    .replace(/\ba\.m\./g, 'am')
+    .replace(/\bp\.m\./g, 'pm')
+  const arabic = normaliseArabic(plain).replace(/[ًٌٍ]/g, '')
+  if (/\bnoon\b|\bmidday\b/.test(plain)) return '12:00'
+  if (/\bmidnight\b|منتصف الليل/.test(arabic)) return '00:00'
+
+  let hour: number | undefined
+  let minute = 0
+  const clock = /\b(\d{1,2})[:.](\d{2})\s*(am|pm)?\b/.exec(plain) ?? /\b(\d{1,2})\s*(am|pm)\b/.exec(plain)
+  if (clock) {
+    hour = Number(clock[1])
+    if (clock[2] && /^\d+$/.test(clock[2])) minute = Number(clock[2])
+  }
+  const english = /\b(?:at|around|by|for)\s+([a-z]+(?:[ -][a-z]+)?|\d{1,2})\b(?:\s+o'?clock)?/.exec(plain) ?? /\b([a-z]+|\d{1,2})\s+o'?clock\b/.exec(plain)
+  if (hour === undefined && english) {
+    const words = english[1]!.split(/[ -]/)
+    const first = findNumbers(words[0]!)[0]?.value
+    if (first !== undefined && first >= 0 && first <= 23) {
+      hour = first
+      const rest = words[1] ? findNumbers(words[1])[0]?.value : undefined
+      if (rest !== undefined && rest < 60 && !/^(pm|am)$/.test(words[1]!)) minute = rest
+    }
+  }
+  const past = /\b(half|quarter|ten|twenty|five|twenty five) (past|to) (\w+)\b/.exec(plain)
+  if (past) {
+    const base = findNumbers(past[3]!)[0]?.value
+    if (base !== undefined) {
+      const offset = past[1] === 'half' ? 30 : past[1] === 'quarter' ? 15 : (findNumbers(past[1]!)[0]?.value ?? 0)
+      hour = past[2] === 'past' ? base : base - 1
+      minute = past[2] === 'past' ? offset : 60 - offset
+    }
+  }
+  if (hour === undefined) {
+    // "الساعة ثلاثة", "الساعة ٣ ونص", "الثالثة والنصف عصرًا", "على الساعة سبعة".
+    const arabicTokens = arabic.split(/\s+/)
+    for (let i = 0; i < arabicTokens.length && hour === undefined; i++) {
+      const token = arabicTokens[i]!.replace(/^(ع|على|ب)?(?=الساع)/, '')
+      if (token === 'الساعه' || token === 'ساعه') {
+        const value = findNumbers(arabicTokens.slice(i + 1, i + 3).join(' '))[0]?.value ?? ARABIC_HOURS[arabicTokens[i + 1] ?? '']
+        if (value !== undefined && value <= 23) hour = value
+      }
+      const ordinal = ARABIC_HOURS[`${arabicTokens[i]} ${arabicTokens[i + 1] ?? ''}`] ?? ARABIC_HOURS[arabicTokens[i]!]
+      if (hour === undefined && ordinal !== undefined && (i === 0 || arabicTokens[i - 1] !== 'الساعه')) {
+        if (/الثانيه$/.test(arabicTokens[i]!) && !/عشر/.test(arabicTokens[i + 1] ?? '') && !/(الساعه|صباحا|مساء|ظهرا|عصرا)/.test(arabic)) continue
+        hour = ordinal
+      }
+    }
+    if (hour !== undefined) {
+      if (/(ونص|والنصف|ونصف)(\s|$)/.test(arabic)) minute = 30
+      else if (/(وربع|والربع)(\s|$)/.test(arabic)) minute = 15
+      else if (/(وثلث|والثلث)(\s|$)/.test(arabic)) minute = 20
+      else if (/(الا ربع|الا الربع)(\s|$)/.test(arabic)) {
+        hour -= 1
+        minute = 45
+      }
+    }
+  }
+  if (hour === undefined || hour > 23 || minute > 59) return undefined
+  const pm = /\bpm\b/.test(plain) || (PM_WORDS.test(arabic) && !/\bam\b/.test(plain))
+  const am = /\bam\b/.test(plain) || AM_WORDS.test(arabic)
+  if (pm && hour < 12) hour += 12
+  else if (am && hour === 12) hour = 0
+  else if (!am && !pm && hour >= 1 && hour <= 6) hour += 12
+  return `${pad(hour)}:${pad(minute)}`
+}

@@ -1,0 +1,298 @@
+import { distance } from 'fastest-levenshtein'
+import { isArabicWord, normaliseArabic } from '../ai-content/arabic-normalisation'
+import { doesNotKnow, plainWords, saysNothing, trimFillers, yesOrNo } from './caller-intents'
+import { ENUM_WORD_SYNONYMS } from './enum-glossary'
+import type { Slot } from './slot-plan'
+import { extractDate, extractTime } from './spoken-dates'
+import { findNumbers, toWesternDigits } from './spoken-numbers'
+
+/**
+ * Typed values from what a caller said, one extractor per kind of field. Each returns undefined
+ * when the turn holds no value of its kind. `strict` is for fields the caller was not asked
+ * about: only unmistakable values count there (a name after "my name is", a number followed by
+ * the thing it counts, an email address), so a side remark never fills the wrong field.
+ */
+
+export type SlotValue = string | number | boolean | string[] | (string | number | boolean | null)[]
+
+const NAME_CUES_EN = /\b(?:my name is|my name's|name is|this is|i am|i'm|im|it's|call me|under the name(?: of)?|under|it is)\s+(.+)$/i
+const NAME_CUES_AR = /(?:^|\s)(?:اسمي|انا اسمي|معك|معاك|انا|الاسم|باسم|اسم)\s+(.+)$/
+// Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything).
+const STRONG_NAME_CUES_EN = /\b(?:my name is|my name's|call me|i am|i'm)\s+(.+)$/i
+const STRONG_NAME_CUES_AR = /(?:^|\s)(?:اسمي|انا اسمي)\s+(.+)$/
+const NAME_STOP_EN = /\s+(?:and|but|i|i'm|i'd|we|from|calling|here|speaking|please|for|who|with|,)\b.*$/i
+// Written as said, before normalisation: alef and yaa in their several forms.
+const NAME_STOP_AR = /\s+و?(?:[اأ]بغ[يى]|[اأ]ب[يى]|[اأ]ريد|عندي|بدي|[اأ]حتاج|حاب|من)(?:\s.*)?$/
+const NOT_NAMES = new Set([
+  'yes',
+  'no',
+  'calling',
+  'here',
+  'fine',
+  'good',
+  'sorry',
+  'not',
+  'just',
+  'looking',
+  'interested',
+  'going',
+  'a',
+  'the',
+  'sure',
+  'ok',
+  'okay',
+  'نعم',
+  'لا',
+  'هنا',
+  'بخير',
+  'موجود',
+  'اتصل',
+  'متصل',
+  'ابغي',
+  'اريد',
+  'عندي',
+])
+
+/** A person's name: after a cue ("my name is", "I'm", "اسمي"), or the whole short answer when asked for it. */
+export function extractName(text: string, strict: boolean): string | undefined {
+  const clean = trimFillers(text.replace(/[.!?؟]+$/g, ''))
+  const arabic = isArabicWord(clean)
+  const cues = strict ? (arabic ? STRONG_NAME_CUES_AR : STRONG_NAME_CUES_EN) : arabic ? NAME_CUES_AR : NAME_CUES_EN
+  const cued = cues.exec(clean)
+  let name = cued?.[1]
+  if (name === undefined) {
+    if (strict) return undefined
+    name = clean
+  }
+  name = name
+    .split(/[,،.]/)[0]!
+    .replace(arabic ? NAME_STOP_AR : NAME_STOP_EN, '')
+    .trim()
+  const words = name.split(/\s+/).filter((word) => word.length > 0)
+  if (words.length === 0 || words.length > 4 || NOT_NAMES.has(plainWords(words[0]!))) return undefined
+  // "I'm having trouble", "I'm interested": a state, not a name.
+  if (!isArabicWord(words[0]!) && /(?:ing|ed)$/i.test(words[0]!)) return undefined
+  if (words.some((word) => /\d/.test(word))) return undefined
+  // Spoken-to-text gives lower case in English: capitalise names for the read-back and the outcome.
+  return words.map((word) => (isArabicWord(word) ? word : word.charAt(0).toUpperCase() + word.slice(1))).join(' ')
+}
+
+const SPOKEN_AT = /\s+(?:at|آت)\s+/gi
+const SPOKEN_DOT = /\s+(?:dot|دوت|نقطه|نقطة)\s+/gi
+
+/** An email address, written or spelled out ("sara dot ali at example dot com"). */
+export function extractEmail(text: string): string | undefined {
+  const spoken = text.replace(SPOKEN_DOT, '.').replace(SPOKEN_AT, '@')
+  const match = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(spoken.replace(/\s*@\s*/g, '@'))
+  return match?.[0].toLowerCase().replace(/\.$/, '')
+}
+
+const DIGIT_WORDS: Record<string, string> = {
+  zero: '0',
+  oh: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  صفر: '0',
+  واحد: '1',
+  اثنين: '2',
+  اتنين: '2',
+  ثلاثه: '3',
+  تلاته: '3',
+  اربعه: '4',
+  خمسه: '5',
+  سته: '6',
+  سبعه: '7',
+  ثمانيه: '8',
+  تمانيه: '8',
+  تسعه: '9',
+}
+
+/** A phone number of 7 to 15 digits, said as digits or digit by digit ("oh five five ..."), with + kept. */
+export function extractPhone(text: string): string | undefined {
+  const words = toWesternDigits(text)
+    .toLowerCase()
+    .split(/[\s,،.-]+/)
+    .map((word) => DIGIT_WORDS[normaliseArabic(word)] ?? word)
+  let best = ''
+  let run = ''
+  for (const word of [...words, '']) {
+    if (/^\+?[\d()]+$/.test(word)) run += word
+    else if (word === 'double' || word === 'triple') continue
+    else {
+      if (run.replace(/\D/g, '').length > best.replace(/\D/g, '').length) best = run
+      run = ''
+    }
+  }
+  const digits = best.replace(/[^\d+]/g, '')
+  const count = digits.replace(/\D/g, '').length
+  return count >= 7 && count <= 15 ? digits : undefined
+}
+
+const COUNT_NOUNS =
+  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|pax|of us|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
+
+/** A number; when strict, only one followed by a counting noun that fits the field ("3 tickets" for a party size). */
+export function extractNumber(text: string, slot: Slot, strict: boolean): number | undefined {
+  const found = findNumbers(text)
+  if (!strict) return found[0]?.value
+  const fieldWords = plainWords(`${slot.label} ${slot.shape.description ?? ''}`)
+  const fits = found.find((number) => {
+    const noun = plainWords(number.next)
+    if (noun.length < 3) return false
+    const stem = noun.slice(0, 4)
+    return fieldWords.includes(stem) || (COUNT_NOUNS.test(noun) && /number|count|size|how many|عدد/.test(fieldWords))
+  })
+  return fits?.value
+}
+
+/** Words and short phrases a member may be called by: its own words and the glossary's. */
+function memberPhrases(member: string): string[] {
+  const words = plainWords(member.replace(/_/g, ' '))
+  const phrases = new Set([words])
+  if (isArabicWord(member)) return [...phrases]
+  for (const word of words.split(' ')) for (const synonym of ENUM_WORD_SYNONYMS[word] ?? []) phrases.add(plainWords(synonym))
+  return [...phrases].filter((phrase) => phrase.length > 0)
+}
+
+/** How well the caller's words match a phrase: 0 is exact, higher is worse; Infinity when they do not. */
+function phraseDistance(callerWords: string[], phrase: string): number {
+  const size = phrase.split(' ').length
+  let best = Infinity
+  for (let i = 0; i + size <= callerWords.length; i++) {
+    const window = callerWords.slice(i, i + size).join(' ')
+    if (window === phrase) return 0
+    // Typos and recognition slips, scaled to the phrase's length; short words must match exactly.
+    const allowed = phrase.length >= 5 ? Math.floor(phrase.length / 5) : 0
+    const d = distance(window, phrase)
+    if (d <= allowed) best = Math.min(best, d)
+    // "cancel" for "cancellation", "book" for "booking": a shared start of at least 4 letters.
+    else if (size === 1 && Math.min(window.length, phrase.length) >= 4 && (phrase.startsWith(window) || window.startsWith(phrase))) best = Math.min(best, 1.5)
+  }
+  return best
+}
+
+/** Enum members the caller named, best match first. */
+export function matchEnumMembers(text: string, members: readonly (string | number | boolean | null)[], strict: boolean): (string | number | boolean | null)[] {
+  const words = plainWords(text).split(' ')
+  const scored: { member: string | number | boolean | null; score: number; index: number }[] = []
+  members.forEach((member, index) => {
+    if (typeof member !== 'string') return
+    const own = plainWords(member.replace(/_/g, ' '))
+    const phrases = strict ? [own] : memberPhrases(member)
+    let score = Infinity
+    for (const phrase of phrases) {
+      const d = phraseDistance(words, phrase)
+      // An exact match on the member's own words beats a synonym shared with another member.
+      score = Math.min(score, phrase === own ? d : d + 0.5)
+    }
+    if (strict && (score > 0 || own.length < 4)) return
+    if (score < Infinity) scored.push({ member, score, index })
+  })
+  return scored.sort((a, b) => a.score - b.score || a.index - b.index).map((entry) => entry.member)
+}
+
+/** One enum member; yes/no answers also pick the members that mean yes or no, and "I don't know" an "unknown"-like one. */
+export function extractEnum(text: string, slot: Slot, strict: boolean): string | number | boolean | null | undefined {
+  const [best] = matchEnumMembers(text, slot.members, strict)
+  if (best !== undefined) return best
+  if (strict) return undefined
+  // Numbers and booleans in an enum are matched by value.
+  const number = findNumbers(text)[0]?.value
+  if (number !== undefined && slot.members.includes(number)) return number
+  if (doesNotKnow(text)) return slot.members.find((member) => typeof member === 'string' && /unclear|unknown|undecided|not_sure|other/.test(member))
+  return undefined
+}
+
+/** A list answer split into items: "towels, water and a pillow" → three items. */
+export function splitList(text: string): string[] {
+  return (
+    trimFillers(text)
+      .split(/\s*(?:,|،|;|\band also\b|\band\b|\bplus\b|\s+و(?=ال))\s*/i)
+      // "، والشقة" : the conjunction is dropped before the article only, since و also starts words (وجبة).
+      .map((item) => trimFillers(item.replace(/^و(?=ال)/, '')))
+      .filter((item) => item.length > 0)
+  )
+}
+
+/**
+ * The value of a field in the caller's turn, typed for the field, or undefined. Date and time
+ * fields whose description does not insist on a format accept the caller's words when no date
+ * or time can be read ("sometime next week" for a callback time).
+ */
+export function extractSlotValue(slot: Slot, text: string, now: Date, strict = false): SlotValue | undefined {
+  const words = trimFillers(text)
+  if (words.length === 0) return undefined
+  const strictFormat = /yyyy-mm-dd|hh:mm/i.test(slot.shape.description ?? '')
+  // A plain "no" / "nothing" is an empty answer where the shape allows one.
+  if (!strict && slot.emptyAllowed && slot.kind !== 'boolean' && slot.kind !== 'enum' && saysNothing(text)) return slot.shape.type === 'array' ? [] : ''
+  switch (slot.kind) {
+    case 'name':
+      return extractName(text, strict)
+    case 'email':
+      return extractEmail(text) ?? (strict ? undefined : freeText(words))
+    case 'phone':
+      return extractPhone(text)
+    case 'date':
+      return extractDate(text, now) ?? (strict || strictFormat ? undefined : freeText(words))
+    case 'time':
+      return extractTime(text) ?? (strict || strictFormat ? undefined : freeText(words))
+    case 'datetime': {
+      const date = extractDate(text, now)
+      const time = extractTime(text)
+      if (date && time) return `${date} ${time}`
+      return date ?? time ?? (strict ? undefined : freeText(words))
+    }
+    case 'integer':
+    case 'number': {
+      const value = extractNumber(text, slot, strict)
+      if (value === undefined) return undefined
+      return slot.kind === 'integer' ? Math.round(value) : value
+    }
+    case 'boolean': {
+      if (strict) return undefined
+      const answer = yesOrNo(text)
+      return answer === undefined ? undefined : answer === 'yes'
+    }
+    case 'enum': {
+      const member = extractEnum(text, slot, strict)
+      if (member !== undefined) return member as SlotValue
+      // A yes/no question offered as an enum ("yes", "no", "unclear").
+      const answer = strict ? undefined : yesOrNo(text)
+      return answer && slot.members.includes(answer) ? answer : undefined
+    }
+    case 'enum-list': {
+      const members = matchEnumMembers(text, slot.members, strict)
+      return members.length > 0 ? members : undefined
+    }
+    case 'list': {
+      if (strict) return undefined
+      // "Yes" to "any allergies?" says there are some, not which: asked again.
+      if (yesOrNo(text) !== undefined && plainWords(text).split(' ').length <= 2) return undefined
+      const items = slot.shape.items?.type === 'string' ? splitList(text) : findNumbers(text).map((n) => n.value)
+      return items.length > 0 ? items : undefined
+    }
+    case 'text': {
+      if (strict) return undefined
+      // "Room number" and the like: the digits when there are some.
+      if (/\bnumber\b|رقم/.test(`${slot.label} ${slot.shape.description ?? ''}`)) {
+        const digits = /\d[\d\s-]*\d|\d/.exec(toWesternDigits(text))?.[0] ?? findNumbers(text)[0]?.value
+        if (digits !== undefined) return String(digits).replace(/[\s-]/g, '')
+      }
+      return freeText(words)
+    }
+  }
+}
+
+/** Free text is kept as said, minus fillers; a lone yes/no is no value for a text field. */
+function freeText(words: string): string | undefined {
+  const plain = plainWords(words)
+  if (plain.length === 0 || (yesOrNo(plain) !== undefined && plain.split(' ').length <= 2)) return undefined
+  return words
+}
