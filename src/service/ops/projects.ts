@@ -6,7 +6,7 @@ import { ServiceError } from './service-error'
 const DAY_MS = 24 * 60 * 60 * 1000
 const PERIOD_MS: Record<Exclude<StatisticsPeriod, 'all'>, number> = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS }
 
-/** The job type conversations will be stored as (contract, 2026-11-23); counted apart from other jobs. */
+/** Conversations are jobs, but the console counts them apart: in `conversations` and byType.CONVERSATION only. */
 const CONVERSATION_TYPE = 'CONVERSATION'
 
 /** `GET /v1/projects/by-api-key`: the calling key's project. */
@@ -39,6 +39,12 @@ export async function statisticsNumbers(context: OpsContext, caller: Caller, per
   for (const row of rows) {
     if (row.type === CONVERSATION_TYPE) {
       conversations += row.jobs
+      const calls = byType.CONVERSATION
+      calls.jobs += row.jobs
+      if (row.status === 'COMPLETED') {
+        calls.seconds += row.seconds
+        calls.cost += row.cost
+      }
       continue
     }
     const figures = byType[row.type as (typeof JOB_TYPES)[number]]

@@ -46,6 +46,7 @@ const en = {
   'copy.label': 'Copy {what}',
 
   'status.PENDING': 'Pending',
+  'status.IN_PROGRESS': 'In progress',
   'status.COMPLETED': 'Completed',
   'status.FAILED': 'Failed',
   'status.DELIVERED': 'Delivered',
@@ -62,6 +63,7 @@ const en = {
   'jobType.AI_CONTENT': 'AI content',
   'jobType.TRANSCRIPTION': 'Transcription',
   'jobType.TRANSLATION': 'Translation',
+  'jobType.CONVERSATION': 'Conversation',
 
   'part.introduction': 'Introduction',
   'part.titles': 'Titles',
@@ -439,6 +441,7 @@ const ar: Record<MessageKey, string> = {
   'copy.label': 'نسخ {what}',
 
   'status.PENDING': 'قيد الانتظار',
+  'status.IN_PROGRESS': 'جارية',
   'status.COMPLETED': 'مكتملة',
   'status.FAILED': 'فشلت',
   'status.DELIVERED': 'وصلت',
@@ -455,6 +458,7 @@ const ar: Record<MessageKey, string> = {
   'jobType.AI_CONTENT': 'محتوى بالذكاء الاصطناعي',
   'jobType.TRANSCRIPTION': 'تفريغ صوتي',
   'jobType.TRANSLATION': 'ترجمة',
+  'jobType.CONVERSATION': 'محادثة',
 
   'part.introduction': 'مقدمة',
   'part.titles': 'عناوين',

@@ -3,6 +3,7 @@ import type { MessageKey } from '../i18n/dictionary'
 
 const KEYS: Record<string, MessageKey> = {
   PENDING: 'status.PENDING',
+  IN_PROGRESS: 'status.IN_PROGRESS',
   COMPLETED: 'status.COMPLETED',
   FAILED: 'status.FAILED',
   DELIVERED: 'status.DELIVERED',
