@@ -1,0 +1,15 @@
+export type SttEngineErrorCode = 'UNREACHABLE' | 'TIMEOUT' | 'HTTP_ERROR' | 'BAD_RESPONSE'
+
+/** Why a transcription failed, in words a person can act on (which server, what it said); never holds the API key. */
+export class SttEngineError extends Error {
+  override readonly name = 'SttEngineError'
+
+  constructor(
+    readonly code: SttEngineErrorCode,
+    message: string,
+    /** The HTTP status, for HTTP_ERROR. */
+    readonly status?: number,
+  ) {
+    super(message)
+  }
+}
