@@ -23,7 +23,6 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   wrong: ['wrong number', 'wrong person', 'رقم غلط', 'مو انا', 'مش انا', 'غلطان'],
   // Attendance and channels
   in: ['in person', 'attend', 'حضوري', 'حضوريا', 'شخصيا', 'بحضر'],
-  person: ['in person', 'حضوري', 'حضوريا'],
   online: ['online', 'remote', 'remotely', 'stream', 'virtual', 'عن بعد', 'اونلاين', 'اون لاين', 'البث', 'بث', 'افتراضي'],
   whatsapp: ['whatsapp', 'whats app', 'واتساب', 'واتس', 'الواتس', 'الواتساب', 'وتساب'],
   email: ['email', 'e-mail', 'mail', 'ايميل', 'الايميل', 'البريد', 'بريد', 'الاميل'],

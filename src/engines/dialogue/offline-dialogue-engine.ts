@@ -230,7 +230,7 @@ class OfflineSession implements DialogueSession {
     // "Do you have a minute?" — "No." The call ends politely.
     if (answer === 'no' && filled === 0 && plainWords(text).split(' ').length <= 3) return this.goodbye()
     // An open answer ("my internet keeps dropping") is what a summary or details field wants.
-    if (open) {
+    if (open && /^(how|what|كيف|ماذا|بماذا|بم|شو|وش)/i.test(this.lastQuestion)) {
       const summary = this.askable.find(
         (slot) => slot.kind === 'text' && !this.values.has(slotId(slot)) && /summary|details|reason|describ|تفاصيل|وصف|سبب/i.test(`${slot.key} ${slot.shape.description ?? ''}`),
       )

@@ -111,7 +111,7 @@ function englishPhrases(): DialoguePhrases {
       return `Could you tell me ${subject}${offer(slot)}?${many}`
     },
     simpleQuestion(slot) {
-      if (slot.kind === 'boolean') return `${capitalise(slot.label)}: yes or no?`
+      if (slot.kind === 'boolean') return `Yes or no: ${lowerFirst(phrases.question(slot))}`
       const members = slot.members.filter((member) => member !== null).map(englishMember)
       if (members.length > 0 && members.length <= MAX_OFFERED) return `The ${slot.label}: ${joinEnglish(members, 'or')}?`
       return `What is the ${slot.label}?`
@@ -144,8 +144,6 @@ function englishPhrases(): DialoguePhrases {
   return phrases
 }
 
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
-
 function joinArabic(items: readonly string[], conjunction: 'و' | 'أو'): string {
   if (items.length <= 1) return items[0] ?? ''
   return conjunction === 'و' ? [items[0], ...items.slice(1).map((item) => `و${item}`)].join(' ') : items.join(' أو ')
@@ -174,7 +172,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
       return `${say} ${arabicDescription}؟${offer(slot)}${many}`
     },
     simpleQuestion(slot) {
-      if (slot.kind === 'boolean') return `${phrases.label(slot)}: نعم أو لا؟`
+      if (slot.kind === 'boolean') return `نعم أو لا: ${phrases.question(slot)}`
       return `${phrases.label(slot)}؟${offer(slot)}`
     },
     didNotCatch: `عفوًا، لم أفهم. ممكن ${repeatVerb} بطريقة أخرى؟`,
