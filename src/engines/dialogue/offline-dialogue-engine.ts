@@ -180,6 +180,11 @@ class OfflineSession implements DialogueSession {
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
     const value = isOnlyFillers(text) ? undefined : extractSlotValue(slot, text, this.now())
+    // "No" / "nothing" to an optional question that has no empty value: the field is simply left out.
+    if (value === undefined && !slot.required && saysNothing(text)) {
+      this.skipped.add(id)
+      return [this.acknowledgement(), ...this.askNext()]
+    }
     const others = this.fillUnasked(text, slot)
     if (value !== undefined) {
       this.values.set(id, value)

@@ -11,7 +11,7 @@ import { humanise, type Slot } from './slot-plan'
 export type Gender = 'male' | 'female' | undefined
 
 /** Enums with at most this many members are offered in the question. */
-const MAX_OFFERED = 5
+const MAX_OFFERED = 6
 
 /** A description cut to its first clause, without notes for the outcome writer ("as YYYY-MM-DD", "; empty string if …"). */
 function coreDescription(description: string): string {
@@ -19,8 +19,9 @@ function coreDescription(description: string): string {
     .split(/[;؛]/)[0]!
     .replace(/[.،,:\s]+$/u, '')
     .replace(/\s*\((?:[^)]*)\)/g, '')
+    .replace(/,?\s+as (?:the )?(?:caller|candidate|customer|guest|they|you) (?:stated|said|gave|confirmed) it$/i, '')
     .replace(
-      /,?\s+(?:as confirmed|as the caller said it|in their words|in the caller[’']s words|in your words|as yyyy-mm-dd|as 24-hour hh:mm|as hh:mm|by their own account|e\.g\..*)$/i,
+      /,?\s+(?:as confirmed(?: on the call)?|as the caller said it|in their words|in the caller[’']s words|in your words|as yyyy-mm-dd|as 24-hour hh:mm|as hh:mm|by their own account|e\.g\..*)$/i,
       '',
     )
     .replace(/\s+(?:as YYYY-MM-DD|as 24-hour HH:MM|as HH:MM)/g, '')
@@ -105,8 +106,9 @@ function englishPhrases(): DialoguePhrases {
         if (slot.kind === 'name') return `May I have the ${slot.label}?`
         return `What is the ${slot.label}${offer(slot)}?`
       }
-      let subject = toSecondPerson(lowerFirst(description))
-      if (!QUESTION_WORDS.test(subject) && !/^you\b/.test(subject)) subject = `the ${subject}`
+      let subject = lowerFirst(description)
+      if (!QUESTION_WORDS.test(subject)) subject = `the ${subject}`
+      subject = toSecondPerson(subject)
       const many = slot.kind === 'list' ? ' You can name several.' : ''
       return `Could you tell me ${subject}${offer(slot)}?${many}`
     },
@@ -114,7 +116,7 @@ function englishPhrases(): DialoguePhrases {
       if (slot.kind === 'boolean') return `Yes or no: ${lowerFirst(phrases.question(slot))}`
       const members = slot.members.filter((member) => member !== null).map(englishMember)
       if (members.length > 0 && members.length <= MAX_OFFERED) return `The ${slot.label}: ${joinEnglish(members, 'or')}?`
-      return `What is the ${slot.label}?`
+      return `And the ${slot.label}?`
     },
     didNotCatch: "Sorry, I didn't catch that.",
     moveOn: "No problem, let's move on.",

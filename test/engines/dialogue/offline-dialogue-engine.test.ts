@@ -112,7 +112,7 @@ describe('offline dialogue: clinic appointment booking (English)', () => {
     ])
     expect(said(answers[1]!)).toContain("the patient's full name")
     expect(said(answers[2]!)).toContain('the phone number to confirm the appointment on')
-    expect(said(answers[3]!)).toBe("Sorry, I didn't catch that. What is the callback phone?")
+    expect(said(answers[3]!)).toBe("Sorry, I didn't catch that. And the callback phone?")
     expect(said(answers[4]!)).toContain("Sorry, I didn't catch that.")
     expect(said(answers[5]!)).toContain("No problem, let's move on.")
     expect(said(answers[5]!)).toContain('You can name several.')
@@ -287,6 +287,6 @@ describe('reprompt', () => {
   it('asks the current question again, shorter', async () => {
     const session = engine.startSession(templateAgent('restaurant-reservation-en.json'), [])
     await converse(session, ['I want to book a table'])
-    expect(said(await collect(session.reprompt!()))).toBe('What is the guest name?')
+    expect(said(await collect(session.reprompt!()))).toBe('And the guest name?')
   })
 })
