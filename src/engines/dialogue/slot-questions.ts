@@ -1,5 +1,6 @@
 import { ARABIC_MEMBER_LABELS } from './enum-glossary'
 import { humanise, type Slot } from './slot-plan'
+import { spokenDateTime } from './spoken-dates'
 
 /**
  * Everything the offline engine says, in English and Arabic: questions built from a field's
@@ -132,7 +133,7 @@ function englishPhrases(): DialoguePhrases {
               'and',
             )
       if (slot.members.length > 0) return englishMember(value)
-      return String(value)
+      return ['date', 'time', 'datetime'].includes(slot.kind) ? spokenDateTime(String(value), 'en') : String(value)
     },
     readBack: (items) => `Let me read that back: ${items.join('; ')}. Is that right?`,
     confirmAgain: 'Thank you. Is everything correct now?',
@@ -184,11 +185,8 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
       const description = coreDescription(slot.shape.description ?? '').replace(/^صحيح (إن )?/, '')
       if (!/[\u0600-\u06FF]/.test(description)) return slot.label
       // The first few words name the field well enough for a read-back: "رقم غرفة النزيل".
-      return description
-        .split(/[،,]| مثل | كما /)[0]!
-        .split(' ')
-        .slice(0, 5)
-        .join(' ')
+      const words = description.split(/[،,:]| مثل | كما /)[0]!.split(' ')
+      return words.slice(0, words.length <= 8 ? 8 : 5).join(' ')
     },
     valueText(slot, value) {
       if (typeof value === 'boolean') return value ? 'نعم' : 'لا'
@@ -200,7 +198,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
               'و',
             )
       if (slot.members.length > 0) return arabicMember(value) ?? humanise(String(value))
-      return String(value)
+      return ['date', 'time', 'datetime'].includes(slot.kind) ? spokenDateTime(String(value), 'ar') : String(value)
     },
     readBack: (items) => `دعني أتأكد: ${items.join('، ')}. هل هذا صحيح؟`,
     confirmAgain: `شكرًا ${you}. هل كل شيء صحيح الآن؟`,

@@ -49,9 +49,9 @@ describe('offline dialogue: restaurant reservation (English)', () => {
     expect(said(answers[3]!)).toContain('the mobile number for the confirmation text')
     expect(said(answers[4]!)).toBe(said(answers[3]!).replace(/^\S+\s/, ''))
     expect(said(answers[5]!)).toContain('requested seating: no preference, indoor, terrace, bar or accessible?')
-    expect(said(answers[8]!)).toMatch(/Let me read that back: .*time: 20:00.*Is that right\?/)
+    expect(said(answers[8]!)).toMatch(/Let me read that back: .*date: Friday 13 November 2026; time: 8:00 pm;.*Is that right\?/)
     // "No, the time is 7:30 pm" corrects the time and reads back again.
-    expect(said(answers[9]!)).toMatch(/time: 19:30.*Is that right\?/)
+    expect(said(answers[9]!)).toMatch(/time: 7:30 pm.*Is that right\?/)
     expect(answers[10]).toEqual([
       { type: 'say', text: "Thank you, that's everything I need. Have a great day, goodbye!" },
       { type: 'end-call', reason: 'smart-end' },
