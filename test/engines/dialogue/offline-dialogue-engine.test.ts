@@ -97,6 +97,39 @@ describe('offline dialogue: restaurant reservation (English)', () => {
   })
 })
 
+describe('offline dialogue: corrections at the read-back', () => {
+  const agent = { ...templateAgent('restaurant-reservation-en.json'), greeting: '' }
+  const upToReadBack = ['a new reservation', 'Sara Ali', '4', 'tomorrow', 'at 8 pm', '0501234567', 'indoor', 'no', 'no']
+
+  it('opens with the first question when there is no greeting', async () => {
+    const session = engine.startSession(agent, [])
+    expect(await collect(session.open())).toEqual([{ type: 'say', text: 'Could you tell me what you wanted: new reservation, change, cancellation or inquiry only?' }])
+  })
+
+  it('re-asks the field the caller names', async () => {
+    const session = engine.startSession(agent, [])
+    const answers = await converse(session, [...upToReadBack, 'no, the date is wrong', 'the day after tomorrow', 'yes'])
+    expect(said(answers[9]!)).toContain('Let me read that back')
+    expect(said(answers[10]!)).toBe('Could you tell me the reservation date?')
+    expect(said(answers[11]!)).toMatch(/date: Friday 13 November 2026;.*Is that right\?$/)
+    expect(answers[12]!.at(-1)).toEqual({ type: 'end-call', reason: 'smart-end' })
+    expect((await session.outcome([])).result).toMatchObject({ date: '2026-11-13' })
+  })
+
+  it('re-asks the last field after a bare "no"', async () => {
+    const session = engine.startSession(agent, [])
+    const answers = await converse(session, [...upToReadBack, 'no'])
+    expect(said(answers[10]!)).toBe('Sorry about that. Could you tell me the birthday, anniversary or other occasion?')
+  })
+
+  it('stops speaking when the host aborts', async () => {
+    const session = engine.startSession(templateAgent('clinic-appointment-booking-en.json'), [])
+    const controller = new AbortController()
+    controller.abort()
+    expect(await collect(session.open({ signal: controller.signal }))).toEqual([])
+  })
+})
+
 describe('offline dialogue: clinic appointment booking (English)', () => {
   const agent = templateAgent('clinic-appointment-booking-en.json')
 
