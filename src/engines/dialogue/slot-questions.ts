@@ -27,6 +27,8 @@ function coreDescription(description: string): string {
     )
     .replace(/\s+(?:as YYYY-MM-DD|as 24-hour HH:MM|as HH:MM)/g, '')
     .replace(/\s*(?:كما أكده|كما ذكرها العميل|بكلماته|بكلمات العميل|بصيغة YYYY-MM-DD)\s*/g, ' ')
+    .replace(/\s+([،,])/gu, '$1')
+    .replace(/\s{2,}/g, ' ')
     .replace(/[.،,:\s]+$/u, '')
     .trim()
 }

@@ -247,6 +247,33 @@ describe('offline dialogue: event registration confirmation (Arabic)', () => {
   })
 })
 
+describe('offline dialogue: real-estate lead qualification (Arabic), a nested object', () => {
+  it('asks the nested fields and writes them back nested', async () => {
+    const agent = templateAgent('real-estate-lead-qualification-ar.json')
+    const turns = ['أكيد', 'للسكن', 'كاش', 'خلال ثلاثة أشهر', 'قريب من المدارس وفيه حديقة', 'أبغى أحجز معاينة', 'شقة', 'ثلاث غرف', 'مليون ريال', 'الأحد الساعة ٥ العصر', 'نعم']
+    const { answers, outcome, valid, errors } = await outcomeOf(agent, turns)
+    expect(said(answers[7]!)).toContain('عدد غرف النوم المطلوب')
+    expect(said(answers[8]!)).toContain('ممكن تقول لي الميزانية التقريبية، مع العملة؟')
+    expect(said(answers[10]!)).toContain('موعد المعاينة أو المكالمة المتفق عليه: الأحد 15 نوفمبر 2026 5:00 مساءً. هل هذا صحيح؟')
+    expect(outcome).toEqual({
+      result: {
+        leadReached: true,
+        purpose: 'residence',
+        financingMethod: 'cash',
+        purchaseTimeline: 'within_3_months',
+        mustHaveRequirements: ['قريب من المدارس وفيه حديقة'],
+        leadScore: 'warm',
+        nextStep: 'viewing_booked',
+        unitPreferences: { unitType: 'شقة', bedrooms: 3 },
+        budget: 'مليون ريال',
+        appointmentDateTime: '2026-11-15 17:00',
+      },
+      complete: true,
+    })
+    expect(valid, JSON.stringify(errors)).toBe(true)
+  })
+})
+
 describe('offline dialogue: order delivery follow-up (Arabic), forms of address', () => {
   const agent = templateAgent('order-delivery-follow-up-ar.json')
 
