@@ -28,7 +28,8 @@ const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'numbe
 
 /** A greeting or answer cut into sentences, each spoken as soon as it is ready. */
 export function splitSentences(text: string): string[] {
-  return (text.match(/[^.!?؟]+(?:[.!?؟]+|$)/gu) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0)
+  // A stop ends a sentence only before a space or the end, so "2.5" and "www.site.com" stay whole.
+  return (text.match(/.+?(?:[.!?؟]+(?=\s|$)|$)/gsu) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0)
 }
 
 async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): AsyncIterable<DialogueEvent> {

@@ -51,11 +51,15 @@ const VERB_AGREEMENT: Record<string, string> = {
 
 /** English descriptions speak of "the caller": asked of the caller, they say "you". */
 function toSecondPerson(text: string): string {
-  return text
-    .replace(SUBJECTS, (_match, _who: string, possessive?: string) => (possessive ? 'your' : 'you'))
-    .replace(/\byou (\w+)\b/g, (match, verb: string) => (VERB_AGREEMENT[verb] ? `you ${VERB_AGREEMENT[verb]}` : match))
-    .replace(/\b(their)\b/g, 'your')
-    .replace(/\bthey\b/g, 'you')
+  return (
+    text
+      .replace(SUBJECTS, (_match, _who: string, possessive?: string) => (possessive ? 'your' : 'you'))
+      .replace(/\byou (\w+)\b/g, (match, verb: string) => (VERB_AGREEMENT[verb] ? `you ${VERB_AGREEMENT[verb]}` : match))
+      // "you asked ... or was transferred": the second verb agrees too.
+      .replace(/\b(or|and) (is|was|has)\b/g, (match, joiner: string, verb: string) => (/\byou\b/.test(text.replace(SUBJECTS, 'you')) ? `${joiner} ${VERB_AGREEMENT[verb]}` : match))
+      .replace(/\b(their)\b/g, 'your')
+      .replace(/\bthey\b/g, 'you')
+  )
 }
 
 const lowerFirst = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text)
