@@ -23,7 +23,6 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   wrong: ['wrong number', 'wrong person', 'رقم غلط', 'مو انا', 'مش انا', 'غلطان'],
   // Attendance and channels
   in: ['in person', 'attend', 'حضوري', 'حضوريا', 'شخصيا', 'بحضر'],
-  person: ['in person', 'حضوري', 'حضوريا'],
   online: ['online', 'remote', 'remotely', 'stream', 'virtual', 'عن بعد', 'اونلاين', 'اون لاين', 'البث', 'بث', 'افتراضي'],
   whatsapp: ['whatsapp', 'whats app', 'واتساب', 'واتس', 'الواتس', 'الواتساب', 'وتساب'],
   email: ['email', 'e-mail', 'mail', 'ايميل', 'الايميل', 'البريد', 'بريد', 'الاميل'],
@@ -72,6 +71,12 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   villa: ['villa', 'house', 'فيلا', 'فله'],
   month: ['month', 'شهر'],
   months: ['months', 'اشهر', 'شهور'],
+  viewing: ['viewing', 'visit', 'see it', 'site visit', 'معاينه', 'زياره', 'اشوف', 'اشوفها', 'ازور'],
+  advisor: ['advisor', 'adviser', 'consultant', 'مستشار', 'مكالمه مع مستشار'],
+  contact: ["don't contact", "don't call", 'لا تتصل', 'لا تتصلوا', 'ما ابي اتصال'],
+  installment: ['installments', 'instalments', 'payment plan', 'تقسيط', 'اقساط'],
+  review: ['review', 'check the bill', 'مراجعه', 'راجعوا'],
+  verify: ['verify', 'check', 'تحقق', 'تاكد', 'تتاكدوا'],
   later: ['later', 'not soon', 'next year', 'بعدين', 'لاحقا', 'السنه الجايه'],
 }
 
@@ -110,4 +115,13 @@ export const ARABIC_MEMBER_LABELS: Readonly<Record<string, string>> = {
   missing_item: 'منتج ناقص',
   wrong_item: 'منتج خاطئ',
   other: 'أخرى',
+  viewing_booked: 'حجز معاينة',
+  advisor_call_booked: 'مكالمة مع مستشار',
+  callback_requested: 'معاودة الاتصال لاحقًا',
+  do_not_contact: 'عدم التواصل',
+  verify_payment: 'التحقق من السداد',
+  offer_installment_plan: 'خطة تقسيط',
+  billing_review: 'مراجعة الفاتورة',
+  call_back: 'معاودة الاتصال',
+  do_not_call: 'عدم الاتصال',
 }

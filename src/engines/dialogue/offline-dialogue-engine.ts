@@ -28,7 +28,8 @@ const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'numbe
 
 /** A greeting or answer cut into sentences, each spoken as soon as it is ready. */
 export function splitSentences(text: string): string[] {
-  return (text.match(/[^.!?؟]+(?:[.!?؟]+|$)/gu) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0)
+  // A stop ends a sentence only before a space or the end, so "2.5" and "www.site.com" stay whole.
+  return (text.match(/.+?(?:[.!?؟]+(?=\s|$)|$)/gsu) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0)
 }
 
 async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): AsyncIterable<DialogueEvent> {
@@ -180,6 +181,11 @@ class OfflineSession implements DialogueSession {
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
     const value = isOnlyFillers(text) ? undefined : extractSlotValue(slot, text, this.now())
+    // "No" / "nothing" to an optional question that has no empty value: the field is simply left out.
+    if (value === undefined && !slot.required && saysNothing(text)) {
+      this.skipped.add(id)
+      return [this.acknowledgement(), ...this.askNext()]
+    }
     const others = this.fillUnasked(text, slot)
     if (value !== undefined) {
       this.values.set(id, value)
@@ -230,7 +236,7 @@ class OfflineSession implements DialogueSession {
     // "Do you have a minute?" — "No." The call ends politely.
     if (answer === 'no' && filled === 0 && plainWords(text).split(' ').length <= 3) return this.goodbye()
     // An open answer ("my internet keeps dropping") is what a summary or details field wants.
-    if (open) {
+    if (open && /^(how|what|كيف|ماذا|بماذا|بم|شو|وش)/i.test(this.lastQuestion)) {
       const summary = this.askable.find(
         (slot) => slot.kind === 'text' && !this.values.has(slotId(slot)) && /summary|details|reason|describ|تفاصيل|وصف|سبب/i.test(`${slot.key} ${slot.shape.description ?? ''}`),
       )

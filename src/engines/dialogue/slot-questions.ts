@@ -1,5 +1,6 @@
 import { ARABIC_MEMBER_LABELS } from './enum-glossary'
 import { humanise, type Slot } from './slot-plan'
+import { spokenDateTime } from './spoken-dates'
 
 /**
  * Everything the offline engine says, in English and Arabic: questions built from a field's
@@ -11,7 +12,7 @@ import { humanise, type Slot } from './slot-plan'
 export type Gender = 'male' | 'female' | undefined
 
 /** Enums with at most this many members are offered in the question. */
-const MAX_OFFERED = 5
+const MAX_OFFERED = 6
 
 /** A description cut to its first clause, without notes for the outcome writer ("as YYYY-MM-DD", "; empty string if …"). */
 function coreDescription(description: string): string {
@@ -19,12 +20,15 @@ function coreDescription(description: string): string {
     .split(/[;؛]/)[0]!
     .replace(/[.،,:\s]+$/u, '')
     .replace(/\s*\((?:[^)]*)\)/g, '')
+    .replace(/,?\s+as (?:the )?(?:caller|candidate|customer|guest|they|you) (?:stated|said|gave|confirmed) it$/i, '')
     .replace(
-      /,?\s+(?:as confirmed|as the caller said it|in their words|in the caller[’']s words|in your words|as yyyy-mm-dd|as 24-hour hh:mm|as hh:mm|by their own account|e\.g\..*)$/i,
+      /,?\s+(?:as confirmed(?: on the call)?|as the caller said it|in their words|in the caller[’']s words|in your words|as yyyy-mm-dd|as 24-hour hh:mm|as hh:mm|by their own account|e\.g\..*)$/i,
       '',
     )
     .replace(/\s+(?:as YYYY-MM-DD|as 24-hour HH:MM|as HH:MM)/g, '')
     .replace(/\s*(?:كما أكده|كما ذكرها العميل|بكلماته|بكلمات العميل|بصيغة YYYY-MM-DD)\s*/g, ' ')
+    .replace(/\s+([،,])/gu, '$1')
+    .replace(/\s{2,}/g, ' ')
     .replace(/[.،,:\s]+$/u, '')
     .trim()
 }
@@ -47,11 +51,15 @@ const VERB_AGREEMENT: Record<string, string> = {
 
 /** English descriptions speak of "the caller": asked of the caller, they say "you". */
 function toSecondPerson(text: string): string {
-  return text
-    .replace(SUBJECTS, (_match, _who: string, possessive?: string) => (possessive ? 'your' : 'you'))
-    .replace(/\byou (\w+)\b/g, (match, verb: string) => (VERB_AGREEMENT[verb] ? `you ${VERB_AGREEMENT[verb]}` : match))
-    .replace(/\b(their)\b/g, 'your')
-    .replace(/\bthey\b/g, 'you')
+  return (
+    text
+      .replace(SUBJECTS, (_match, _who: string, possessive?: string) => (possessive ? 'your' : 'you'))
+      .replace(/\byou (\w+)\b/g, (match, verb: string) => (VERB_AGREEMENT[verb] ? `you ${VERB_AGREEMENT[verb]}` : match))
+      // "you asked ... or was transferred": the second verb agrees too.
+      .replace(/\b(or|and) (is|was|has)\b/g, (match, joiner: string, verb: string) => (/\byou\b/.test(text.replace(SUBJECTS, 'you')) ? `${joiner} ${VERB_AGREEMENT[verb]}` : match))
+      .replace(/\b(their)\b/g, 'your')
+      .replace(/\bthey\b/g, 'you')
+  )
 }
 
 const lowerFirst = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text)
@@ -105,16 +113,17 @@ function englishPhrases(): DialoguePhrases {
         if (slot.kind === 'name') return `May I have the ${slot.label}?`
         return `What is the ${slot.label}${offer(slot)}?`
       }
-      let subject = toSecondPerson(lowerFirst(description))
-      if (!QUESTION_WORDS.test(subject) && !/^you\b/.test(subject)) subject = `the ${subject}`
+      let subject = lowerFirst(description)
+      if (!QUESTION_WORDS.test(subject)) subject = `the ${subject}`
+      subject = toSecondPerson(subject)
       const many = slot.kind === 'list' ? ' You can name several.' : ''
       return `Could you tell me ${subject}${offer(slot)}?${many}`
     },
     simpleQuestion(slot) {
-      if (slot.kind === 'boolean') return `${capitalise(slot.label)}: yes or no?`
+      if (slot.kind === 'boolean') return `Yes or no: ${lowerFirst(phrases.question(slot))}`
       const members = slot.members.filter((member) => member !== null).map(englishMember)
       if (members.length > 0 && members.length <= MAX_OFFERED) return `The ${slot.label}: ${joinEnglish(members, 'or')}?`
-      return `What is the ${slot.label}?`
+      return `And the ${slot.label}?`
     },
     didNotCatch: "Sorry, I didn't catch that.",
     moveOn: "No problem, let's move on.",
@@ -130,7 +139,7 @@ function englishPhrases(): DialoguePhrases {
               'and',
             )
       if (slot.members.length > 0) return englishMember(value)
-      return String(value)
+      return ['date', 'time', 'datetime'].includes(slot.kind) ? spokenDateTime(String(value), 'en') : String(value)
     },
     readBack: (items) => `Let me read that back: ${items.join('; ')}. Is that right?`,
     confirmAgain: 'Thank you. Is everything correct now?',
@@ -143,8 +152,6 @@ function englishPhrases(): DialoguePhrases {
   }
   return phrases
 }
-
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
 function joinArabic(items: readonly string[], conjunction: 'و' | 'أو'): string {
   if (items.length <= 1) return items[0] ?? ''
@@ -174,7 +181,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
       return `${say} ${arabicDescription}؟${offer(slot)}${many}`
     },
     simpleQuestion(slot) {
-      if (slot.kind === 'boolean') return `${phrases.label(slot)}: نعم أو لا؟`
+      if (slot.kind === 'boolean') return `نعم أو لا: ${phrases.question(slot)}`
       return `${phrases.label(slot)}؟${offer(slot)}`
     },
     didNotCatch: `عفوًا، لم أفهم. ممكن ${repeatVerb} بطريقة أخرى؟`,
@@ -184,11 +191,8 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
       const description = coreDescription(slot.shape.description ?? '').replace(/^صحيح (إن )?/, '')
       if (!/[\u0600-\u06FF]/.test(description)) return slot.label
       // The first few words name the field well enough for a read-back: "رقم غرفة النزيل".
-      return description
-        .split(/[،,]| مثل | كما /)[0]!
-        .split(' ')
-        .slice(0, 5)
-        .join(' ')
+      const words = description.split(/[،,:]| مثل | كما /)[0]!.split(' ')
+      return words.slice(0, words.length <= 8 ? 8 : 5).join(' ')
     },
     valueText(slot, value) {
       if (typeof value === 'boolean') return value ? 'نعم' : 'لا'
@@ -200,7 +204,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
               'و',
             )
       if (slot.members.length > 0) return arabicMember(value) ?? humanise(String(value))
-      return String(value)
+      return ['date', 'time', 'datetime'].includes(slot.kind) ? spokenDateTime(String(value), 'ar') : String(value)
     },
     readBack: (items) => `دعني أتأكد: ${items.join('، ')}. هل هذا صحيح؟`,
     confirmAgain: `شكرًا ${you}. هل كل شيء صحيح الآن؟`,

@@ -228,3 +228,37 @@ export function extractTime(text: string): string | undefined {
   else if (!am && !pm && hour >= 1 && hour <= 6) hour += 12
   return `${pad(hour)}:${pad(minute)}`
 }
+
+const ARABIC_WEEKDAY_NAMES = ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس', 'الجمعة', 'السبت']
+const ARABIC_MONTH_NAMES = ['يناير', 'فبراير', 'مارس', 'أبريل', 'مايو', 'يونيو', 'يوليو', 'أغسطس', 'سبتمبر', 'أكتوبر', 'نوفمبر', 'ديسمبر']
+
+/** A YYYY-MM-DD date as read back to the caller: "Friday 13 November 2026", "الجمعة 13 نوفمبر 2026". */
+export function spokenDate(iso: string, lang: 'ar' | 'en'): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
+  if (!match) return iso
+  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]))
+  if (lang === 'ar') return `${ARABIC_WEEKDAY_NAMES[date.getDay()]} ${date.getDate()} ${ARABIC_MONTH_NAMES[date.getMonth()]} ${date.getFullYear()}`
+  const weekday = ENGLISH_WEEKDAYS[date.getDay()]!
+  const month = ENGLISH_MONTHS[date.getMonth()]!
+  const title = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
+  return `${title(weekday)} ${date.getDate()} ${title(month)} ${date.getFullYear()}`
+}
+
+/** An HH:MM time as read back: "7:30 pm", "7:30 مساءً". */
+export function spokenTime(hhmm: string, lang: 'ar' | 'en'): string {
+  const match = /^(\d{2}):(\d{2})$/.exec(hhmm)
+  if (!match) return hhmm
+  const hour = Number(match[1])
+  const twelve = hour % 12 === 0 ? 12 : hour % 12
+  const clock = `${twelve}:${match[2]}`
+  if (lang === 'ar') return `${clock} ${hour < 12 ? 'صباحًا' : 'مساءً'}`
+  return `${clock} ${hour < 12 ? 'am' : 'pm'}`
+}
+
+/** A date, time or "date time" value as read back; anything else unchanged. */
+export function spokenDateTime(value: string, lang: 'ar' | 'en'): string {
+  return value
+    .split(' ')
+    .map((part) => (/^\d{4}-\d{2}-\d{2}$/.test(part) ? spokenDate(part, lang) : /^\d{2}:\d{2}$/.test(part) ? spokenTime(part, lang) : part))
+    .join(' ')
+}

@@ -214,9 +214,9 @@ export function extractEnum(text: string, slot: Slot, strict: boolean): string |
 export function splitList(text: string): string[] {
   return (
     trimFillers(text)
-      .split(/\s*(?:,|،|;|\band also\b|\band\b|\bplus\b|\s+و(?=ال))\s*/i)
+      .split(/\s*(?:,|،|;|\band also\b|\band\b|\bor\b|\bplus\b|\s+و(?=ال)|\s+أو\s+|\s+او\s+)\s*/i)
       // "، والشقة" : the conjunction is dropped before the article only, since و also starts words (وجبة).
-      .map((item) => trimFillers(item.replace(/^و(?=ال)/, '')))
+      .map((item) => trimFillers(item.replace(/^و(?=ال)/, '').replace(/^(?:or|and)\s+/i, '')))
       .filter((item) => item.length > 0)
   )
 }
@@ -263,9 +263,11 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
     case 'enum': {
       const member = extractEnum(text, slot, strict)
       if (member !== undefined) return member as SlotValue
-      // A yes/no question offered as an enum ("yes", "no", "unclear").
+      // A yes/no question offered as an enum ("yes", "no", "unclear"), or a yes that confirms ("confirmed").
       const answer = strict ? undefined : yesOrNo(text)
-      return answer && slot.members.includes(answer) ? answer : undefined
+      if (answer === undefined) return undefined
+      const pattern = answer === 'yes' ? /^(yes|confirmed?|accepted|agreed?|interested)$/ : /^(no|declined|refused|not_interested)$/
+      return slot.members.find((member) => typeof member === 'string' && pattern.test(member)) as SlotValue | undefined
     }
     case 'enum-list': {
       const members = matchEnumMembers(text, slot.members, strict)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { OutcomeShape } from '../../../src/shared/api/outcome-shape'
 import { bestValidPartial, validateOutcome } from '../../../src/engines/dialogue/outcome-validation'
+import { templateAgent } from './template-agents'
 
 const shape: OutcomeShape = {
   type: 'object',
@@ -48,5 +49,24 @@ describe('bestValidPartial', () => {
     expect(bestValidPartial({ type: 'array', items: { type: 'string' } }, { a: 1 })).toEqual([])
     expect(bestValidPartial({ type: 'string', enum: ['a'] }, 'b')).toBeNull()
     expect(bestValidPartial({ type: 'string', enum: ['a'] }, 'a')).toBe('a')
+  })
+
+describe('a real template outcome', () => {
+  it('gives a valid value whenever the required fields survive', () => {
+    const shape = templateAgent('restaurant-reservation-en.json').outcomeShape!
+    const messy = {
+      requestType: 'new_reservation',
+      guestName: 'Sara',
+      partySize: 4,
+      date: '2026-11-13',
+      time: '19:30',
+      status: 'request_confirmed',
+      seatingPreference: 'roof',
+      dietaryNotes: [null, 'vegan'],
+    }
+    const partial = bestValidPartial(shape, messy)
+    expect(validateOutcome(shape, partial)).toEqual({ valid: true, errors: [] })
+    expect(partial).toMatchObject({ dietaryNotes: ['vegan'] })
+    expect(partial).not.toHaveProperty('seatingPreference')
   })
 })
