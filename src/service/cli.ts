@@ -7,6 +7,7 @@ import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore } from '../store/open-store'
 import type { Store } from '../store/ports'
 import { AiContentSettingSchema } from './ai-content-settings'
+import { readSttSetting, STT_SETTING_KEY, SttSettingSchema } from './stt-settings'
 import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
 import { appKeyIdOf, bootstrapAccounts, createApiKey, FIXED_KEY_NAME, fixedApiKeyProblem, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
@@ -26,6 +27,7 @@ Usage:
   voicedesk keys list [--data-dir DIR | --database-url URL]
   voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
   voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR | --database-url URL]
+  voicedesk stt-engine [off | openai-compatible --base-url URL [--model NAME] [--api-key KEY]] [--data-dir DIR | --database-url URL]
   voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR | --database-url URL]
   voicedesk --version | --help
 
@@ -44,6 +46,9 @@ keys       Manages the API keys of the default project. A new key is shown once.
 ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
            OpenAI-compatible chat endpoint such as a local Ollama (base URL .../v1).
            Takes effect at the next start of the service.
+stt-engine Shows or chooses speech recognition for live calls: off (the default), or an
+           OpenAI-compatible /audio/transcriptions server such as whisper.cpp's server,
+           speaches or LocalAI (base URL .../v1). Takes effect at the next start.
 webhook-secret
            Shows whether webhooks are signed, or sets the Standard Webhooks signing secret
            (generate prints a new one once; give it to your receivers). A running service
@@ -93,6 +98,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   serve: ['port', 'host', 'data-dir', 'database-url', 'log-level', 'force-new', 'allowed-host', 'cors-origin', 'allow-webhook-host'],
   keys: ['name', 'data-dir', 'database-url'],
   'ai-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
+  'stt-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
   'webhook-secret': ['data-dir', 'database-url'],
 }
 
@@ -419,6 +425,55 @@ async function aiEngine(values: Values, positionals: string[]): Promise<void> {
   }
 }
 
+const STT_ENGINE_EXAMPLE = 'voicedesk stt-engine openai-compatible --base-url http://127.0.0.1:8080/v1'
+
+async function sttEngine(values: Values, positionals: string[]): Promise<void> {
+  const [choice] = positionals
+  refuseExtraArguments('stt-engine', positionals, 1, 'one engine: off or openai-compatible')
+  if (choice !== undefined && choice !== 'off' && choice !== 'openai-compatible') {
+    throw new UsageError(`Unknown engine ${JSON.stringify(choice)}: use off, or ${STT_ENGINE_EXAMPLE}`)
+  }
+  if (choice !== 'openai-compatible') {
+    const stray = (['base-url', 'model', 'api-key'] as const).find((name) => values[name] !== undefined)
+    if (stray) throw new UsageError(`--${stray} goes with "stt-engine openai-compatible" only`)
+  } else if (!values['base-url']) {
+    throw new UsageError(`stt-engine openai-compatible needs --base-url, as in: ${STT_ENGINE_EXAMPLE}`)
+  }
+  const storage = storageOf(values)
+  const store = await openStorageStore(storage)
+  try {
+    if (choice === undefined) {
+      const setting = await readSttSetting(store)
+      say(setting.engine === 'off' ? 'off' : `openai-compatible ${setting.baseUrl} model ${setting.model ?? 'whisper-1 (the server default)'}`)
+      return
+    }
+    const secrets = secretsOf(storage)
+    const setting =
+      choice === 'off'
+        ? { engine: 'off' }
+        : {
+            engine: choice,
+            baseUrl: values['base-url'],
+            model: values.model || undefined,
+            apiKeySealed: values['api-key'] ? secrets.encrypt(values['api-key']) : undefined,
+          }
+    const parsed = SttSettingSchema.safeParse(setting)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!
+      const flag = issue.path[0] === 'baseUrl' ? `--base-url ${values['base-url']}` : `--${String(issue.path[0])}`
+      throw new UsageError(`${flag}: ${issue.message}; as in: ${STT_ENGINE_EXAMPLE}`)
+    }
+    await store.settings.set(STT_SETTING_KEY, parsed.data)
+    say(
+      choice === 'off'
+        ? 'Speech recognition is off from the next start: calls get no transcripts.'
+        : `Speech recognition will use ${values.model ? `model ${values.model}` : 'the server default model'} at ${values['base-url']}${values['api-key'] ? ' (with an API key)' : ''} from the next start.`,
+    )
+  } finally {
+    await store.close()
+  }
+}
+
 async function webhookSecret(values: Values, positionals: string[]): Promise<void> {
   const [action, secret] = positionals
   refuseExtraArguments('webhook-secret', positionals, action === 'set' ? 2 : 1, action === 'set' ? 'one secret' : 'generate, set <whsec_...> or clear')
@@ -458,7 +513,7 @@ function parseArgsError(error: NodeJS.ErrnoException): UsageError | undefined {
   return new UsageError(error.message.split('\n')[0])
 }
 
-const COMMANDS = 'serve, keys, ai-engine or webhook-secret'
+const COMMANDS = 'serve, keys, ai-engine, stt-engine or webhook-secret'
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -481,6 +536,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1 // keeps running until a signal
     }
     if (command === 'ai-engine') await aiEngine(values, rest)
+    else if (command === 'stt-engine') await sttEngine(values, rest)
     else if (command === 'webhook-secret') await webhookSecret(values, rest)
     else await keys(values, rest)
     return 0
