@@ -4,10 +4,11 @@ import type { CallEvent } from '../shared/api/webhooks'
 import type { ClientFrame, ServerFrame } from '../shared/api/stream-frames'
 import type { DialogueEvent, DialogueSession, DialogueTool, RespondOptions, ToolResult } from '../engines/dialogue/dialogue-engine'
 import type { SttEngine } from '../engines/stt/stt-engine'
-import { encodeWavPcm16Mono } from '../engines/tts/wav-encoding'
+import { float32FromBase64, int16FromFloat32 } from '../engines/audio/pcm-encoding'
+import { writeWavPcm16Mono } from '../engines/audio/wav-file'
 import type { MediaStore, Store, StoreTransaction } from '../store/ports'
 import type { JobRecord, VoiceAgentRecord } from '../store/records'
-import { CALL_SAMPLE_RATE, callerSamplesOf, type CallAudio, type TurnDetector } from './call-audio'
+import { CALL_SAMPLE_RATE, type CallAudio, type TurnDetector } from './call-audio'
 import { CallRecording } from './call-recording'
 import { SpeechOutput, type Utterance } from './speech-output'
 
@@ -138,9 +139,16 @@ export class CallSession {
     switch (frame.event) {
       case 'start':
         return this.begin()
-      case 'media':
+      case 'media': {
         this.begin()
-        return this.hear(callerSamplesOf(frame.media.payload))
+        let samples: Float32Array
+        try {
+          samples = float32FromBase64(frame.media.payload)
+        } catch {
+          return this.send({ event: 'info', code: 'INVALID_FRAME', message: 'A media payload must be base64 Float32 LE samples (a multiple of 4 bytes)' })
+        }
+        return this.hear(samples)
+      }
       case 'mark':
         return this.output.markHeard(frame.mark.name)
       case 'tools_response':
@@ -286,9 +294,8 @@ export class CallSession {
     }
     let text: string
     try {
-      const pcm = Buffer.alloc(audio.length * 2)
-      for (let index = 0; index < audio.length; index += 1) pcm.writeInt16LE(Math.round(Math.max(-1, Math.min(1, audio[index]!)) * 32767), index * 2)
-      text = (await stt.transcribe(encodeWavPcm16Mono(pcm, CALL_SAMPLE_RATE), { language: agent.lang, signal: this.abort.signal })).text.trim()
+      const wav = writeWavPcm16Mono(int16FromFloat32(audio), CALL_SAMPLE_RATE)
+      text = (await stt.transcribe(wav, { language: agent.lang, signal: this.abort.signal })).text.trim()
     } catch (error) {
       if (this.ending) return
       this.send({ event: 'info', code: 'STT_FAILED', message: `Speech recognition failed for a turn: ${(error as Error).message}` })
@@ -461,6 +468,7 @@ export class CallSession {
     for (const timer of this.timers) clearTimeout(timer)
     this.abort.abort()
     this.output.close()
+    this.detector?.dispose()
     for (const resolve of this.pendingTools.values()) resolve({ ok: false, error: 'The call has ended' })
     // Whatever was being said or answered stops (aborted); its turn is written before the end.
     await Promise.race([this.work, delay(1_000)])

@@ -94,7 +94,9 @@ export class ConversationHost {
     if (!agent) {
       const ended = await store.transaction(async (tx) => {
         const started = await tx.conversations.start(job.id, this.options.owner, leaseUntil(), progress, this.timestamp())
-        return started && (await tx.jobs.fail(job.id, this.options.owner, 'AGENT_MISSING', 'The voice agent of this conversation was deleted before the call started', this.timestamp()))
+        return (
+          started && (await tx.jobs.fail(job.id, this.options.owner, 'AGENT_MISSING', 'The voice agent of this conversation was deleted before the call started', this.timestamp()))
+        )
       })
       if (ended) this.options.changed({ ...job, status: 'FAILED' })
       return refuse('AGENT_MISSING', 'The voice agent of this conversation was deleted')

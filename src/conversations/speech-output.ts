@@ -1,5 +1,6 @@
 import type { ServerFrame } from '../shared/api/stream-frames'
-import { agentPayloadOf, CALL_SAMPLE_RATE, type CallAudio } from './call-audio'
+import { int16ToBase64 } from '../engines/audio/pcm-encoding'
+import { CALL_SAMPLE_RATE, type CallAudio } from './call-audio'
 
 /** One thing the agent says: sentences spoken in order, then a mark whose echo means the caller heard it all. */
 export interface Utterance {
@@ -205,7 +206,7 @@ export class SpeechOutput {
       utterance.startsAt ??= playsAt
       this.queueEnd = playsAt + (item.samples.length * 1000) / CALL_SAMPLE_RATE
       utterance.endsAt = this.queueEnd
-      this.options.send({ event: 'media', media: { payload: agentPayloadOf(item.samples) } })
+      this.options.send({ event: 'media', media: { payload: int16ToBase64(item.samples) } })
       this.options.onAudio?.(item.samples, playsAt)
     }
     if (this.pending.length > 0) {

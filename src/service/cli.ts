@@ -466,8 +466,8 @@ async function sttEngine(values: Values, positionals: string[]): Promise<void> {
     await store.settings.set(STT_SETTING_KEY, parsed.data)
     say(
       choice === 'off'
-        ? 'Speech recognition is off from the next start: calls get no transcripts.'
-        : `Speech recognition will use ${values.model ? `model ${values.model}` : 'the server default model'} at ${values['base-url']}${values['api-key'] ? ' (with an API key)' : ''} from the next start.`,
+        ? 'Speech recognition is off from the next call: calls hear when the caller speaks, not what they say.'
+        : `Speech recognition will use ${values.model ? `model ${values.model}` : 'the server default model'} at ${values['base-url']}${values['api-key'] ? ' (with an API key)' : ''} from the next call.`,
     )
   } finally {
     await store.close()

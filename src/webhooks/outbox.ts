@@ -105,9 +105,7 @@ export function callEventOutbox(
  * The runner's end of a conversation (a socket that never opened, a call whose instance died):
  * `call.ended` to the agent's webhook, with what the record kept.
  */
-export function conversationEndedOutbox(
-  options: CallEventOutboxOptions,
-): (tx: Pick<Repositories, 'webhookDeliveries' | 'voiceAgents'>, job: JobRecord) => Promise<boolean> {
+export function conversationEndedOutbox(options: CallEventOutboxOptions): (tx: Pick<Repositories, 'webhookDeliveries' | 'voiceAgents'>, job: JobRecord) => Promise<boolean> {
   const write = callEventOutbox(options)
   return async (tx, job) => {
     if (job.type !== 'CONVERSATION' || !job.voiceAgentId) return false

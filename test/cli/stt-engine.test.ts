@@ -22,14 +22,14 @@ describe('voicedesk stt-engine', () => {
     }
     expect(await run()).toBe('off')
     expect(await run('openai-compatible', '--base-url', 'http://127.0.0.1:8080/v1', '--api-key', KEY)).toBe(
-      'Speech recognition will use the server default model at http://127.0.0.1:8080/v1 (with an API key) from the next start.',
+      'Speech recognition will use the server default model at http://127.0.0.1:8080/v1 (with an API key) from the next call.',
     )
     expect(await run()).toBe('openai-compatible http://127.0.0.1:8080/v1 model whisper-1 (the server default)')
     expect(await run('openai-compatible', '--base-url', 'http://10.0.0.5:8000/v1', '--model', 'Systran/faster-whisper-small')).toBe(
-      'Speech recognition will use model Systran/faster-whisper-small at http://10.0.0.5:8000/v1 from the next start.',
+      'Speech recognition will use model Systran/faster-whisper-small at http://10.0.0.5:8000/v1 from the next call.',
     )
     expect(await run()).toBe('openai-compatible http://10.0.0.5:8000/v1 model Systran/faster-whisper-small')
-    expect(await run('off')).toBe('Speech recognition is off from the next start: calls get no transcripts.')
+    expect(await run('off')).toBe('Speech recognition is off from the next call: calls hear when the caller speaks, not what they say.')
     expect(await run()).toBe('off')
   })
 

@@ -9,6 +9,7 @@ import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { startTestService, type TestService } from '../helpers/test-service'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 import type { RuntimeConfig } from '../../src/service/runtime'
+import { STT_SETTING_KEY } from '../../src/service/stt-settings'
 
 /*
  * Live calls end to end: a real service on 127.0.0.1, a real WebSocket client that speaks the
@@ -97,14 +98,18 @@ async function ended(setup: CallSetup, jobId: string, since: number, timeoutMs =
 describe('conversation-init and the conversation read', () => {
   it('answers the jobId in the envelope; a PENDING conversation shows in /v1/jobs as CONVERSATION', async () => {
     const setup = await setUpCall()
-    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' }, voiceEnablement: true } })
+    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+      body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' }, voiceEnablement: true },
+    })
     expect(init.statusCode).toBe(200)
     const { jobId } = init.json<{ success: true; data: { jobId: string } }>().data
     expect(init.json()).toMatchObject({ success: true, message: 'Success' })
     const call = await conversation(setup, jobId)
     expect(call).toMatchObject({ status: 'PENDING', agentName: 'Table Booker', params: { customerName: 'Sara' }, transcript: [], recordingUrl: null, duration: null })
     const list = await setup.service.call('POST', `/v1/jobs/all?projectId=${setup.service.runtime.bootstrap.projectId}`, { body: { type: 'CONVERSATION' } })
-    expect(list.json<{ data: { jobs: { id: string; type: string; status: string }[] } }>().data.jobs).toEqual([expect.objectContaining({ id: jobId, type: 'CONVERSATION', status: 'PENDING' })])
+    expect(list.json<{ data: { jobs: { id: string; type: string; status: string }[] } }>().data.jobs).toEqual([
+      expect.objectContaining({ id: jobId, type: 'CONVERSATION', status: 'PENDING' }),
+    ])
   })
 
   it('answers every refusal in the JSON envelope (the SDK reads data.jobId whatever the status)', async () => {
@@ -135,12 +140,17 @@ describe('a call over the web SDK protocol', () => {
     const media = client.frames.filter((received) => received.frame.event === 'media')
     expect(media.length).toBeGreaterThan(5)
     expect(media[0]!.at - startedAt).toBeLessThan(3_000)
-    // Ahead of real time: whenever a frame arrives, more audio has arrived than has played, by 200 ms at least.
+    // Ahead of real time: whenever a frame arrives, the audio received (this frame included) is ahead of what has played by 200 ms at least.
     let received = 0
-    for (const [index, frame] of media.entries()) {
-      if (index > 0 && index < media.length - 1) expect(received - (frame.at - media[0]!.at) / 1000).toBeGreaterThanOrEqual(0.2)
+    const leads: number[] = []
+    for (const frame of media) {
       received += Buffer.from((frame.frame as { media: { payload: string } }).media.payload, 'base64').length / 2 / 16_000
+      leads.push(received - (frame.at - media[0]!.at) / 1000)
     }
+    // The first frames come as one burst; from then on until the last frame the lead never falls under 200 ms.
+    const burst = leads.findIndex((lead) => lead >= 0.5)
+    expect(burst).toBeGreaterThan(0)
+    expect(Math.min(...leads.slice(burst, -1))).toBeGreaterThanOrEqual(0.2)
     expect(client.protocolErrors).toEqual([])
     expect(client.framesOf('info')[0]).toMatchObject({ code: 'CALL_STARTED' })
   })
@@ -174,7 +184,7 @@ describe('a call over the web SDK protocol', () => {
     await client.nth('transcription', 2)
     client.send({ event: 'text', content: 'On the terrace please' })
     await client.nth('transcription', 3)
-    await client.waitFor(() => client.framesOf('answer').some((frame) => /right|correct/i.test(frame.content)), 15_000, 'a confirmation question')
+    await client.waitFor(() => client.framesOf('answer').some((frame) => /right|correct/i.test(frame.content)), 60_000, 'a confirmation question')
     client.send({ event: 'text', content: 'Yes, that is right' })
     const closed = await client.closed
     expect(closed.code).toBe(1000)
@@ -194,28 +204,42 @@ describe('a call over the web SDK protocol', () => {
     expect(call.duration).toBeGreaterThan(1)
     const recording = await fetch(call.recordingUrl!)
     expect(recording.status).toBe(200)
-    expect(Buffer.from(await recording.arrayBuffer()).subarray(0, 4).toString()).toBe('RIFF')
+    expect(
+      Buffer.from(await recording.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('RIFF')
 
-    const requests = await setup.receiver.waitForRequests(4 + 8 + 1, 10_000)
+    // call.started, call.answered, a transcription.update per finished turn, call.ended.
+    const requests = await setup.receiver.waitForRequests(3 + call.transcript.length, 10_000)
     const events = requests.map((request) => JSON.parse(request.body) as { eventType: string; callId: string; agentName: string; data: Record<string, unknown> })
     expect(events[0]).toMatchObject({ eventType: 'call.started', callId: jobId, agentName: 'Table Booker', agentId: setup.agentId })
     expect(events.map((event) => event.eventType)).toContain('call.answered')
-    expect(events.filter((event) => event.eventType === 'transcription.update').length).toBeGreaterThanOrEqual(8)
+    expect(events.filter((event) => event.eventType === 'transcription.update').map((event) => (event.data.turn as { content: string }).content)).toEqual(
+      call.transcript.map((turn) => turn.content),
+    )
     const end = events.find((event) => event.eventType === 'call.ended')!
     expect(end.data).toMatchObject({ endReason: 'smart-end', outcomeResult: call.outcomeResult, status: 'COMPLETED' })
     expect(requests[0]!.headers.authorization).toBe('Bearer call-secret')
     expect(requests[0]!.headers['webhook-id']).toMatch(/^msg_/)
-  })
+  }, 120_000)
 
   it('pokes a silent caller with the agent’s poke messages in order, then ends the call for silence', async () => {
     const setup = await setUpCall({ silenceThreshold: 1, pokeMessages: ['Are you still there?', 'Hello, can you hear me?'] })
     const { jobId, client } = await startCall(setup)
     await client.nth('mark', 1, 15_000)
     const feeding = (async () => {
-      for (let second = 0; second < 12 && client.framesOf('answer').length < 3; second += 1) await client.silence(1_000)
+      const poked = () => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?')
+      for (let second = 0; second < 15 && !poked(); second += 1) await client.silence(1_000)
     })()
-    await client.nth('answer', 3, 20_000)
-    expect(client.framesOf('answer').map((frame) => frame.content).slice(1)).toEqual(['Are you still there?', 'Hello, can you hear me?'])
+    await client.waitFor(() => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?'), 20_000, 'the second poke')
+    // After the greeting and the agent's first question: the pokes, in order.
+    expect(
+      client
+        .framesOf('answer')
+        .map((frame) => frame.content)
+        .slice(-2),
+    ).toEqual(['Are you still there?', 'Hello, can you hear me?'])
     await feeding
     for (let second = 0; second < 6; second += 1) {
       if ((await conversation(setup, jobId)).status !== 'IN_PROGRESS') break
@@ -224,7 +248,7 @@ describe('a call over the web SDK protocol', () => {
     const { call } = await ended(setup, jobId, Date.now())
     expect(call).toMatchObject({ status: 'COMPLETED', endReason: 'silence', pokes: 2 })
     expect(call.transcript.filter((turn) => turn.kind === 'poke').map((turn) => turn.content)).toEqual(['Are you still there?', 'Hello, can you hear me?'])
-  })
+  }, 120_000)
 
   it('stops talking when the caller speaks over the agent: clear, and the agent’s turn marked interrupted', async () => {
     const setup = await setUpCall({
@@ -243,7 +267,7 @@ describe('a call over the web SDK protocol', () => {
     expect(client.framesOf('info').map((frame) => frame.code)).toContain('STT_ENGINE_NOT_CONFIGURED')
     const heard = await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'caller' && turn.unrecognised))
     expect(heard).toBe(true)
-  })
+  }, 120_000)
 
   it('recognises spoken turns through an OpenAI-compatible speech server (a loopback double standing for one outside this machine)', async () => {
     const scripted = ['My name is Omar Khalid']
@@ -264,7 +288,7 @@ describe('a call over the web SDK protocol', () => {
     expect(call.transcript.find((turn) => turn.role === 'caller')).toMatchObject({ content: 'My name is Omar Khalid' })
     expect(call.speechRecognition).toMatchObject({ enabled: true, engine: 'openai-compatible' })
     expect(call.endReason).toBe('caller-hangup')
-  })
+  }, 120_000)
 
   it('a conversation whose socket never opens ends FAILED, and its agent hears of it', async () => {
     const setup = await setUpCall({}, { calls: { socketDeadlineMs: 300 } })
@@ -291,8 +315,7 @@ async function waitForTurn(setup: CallSetup, jobId: string, found: (turns: Conve
 }
 
 async function setSttEngine(setup: CallSetup, url: string): Promise<void> {
-  const { saveSttSetting } = await import('../../src/service/stt-settings')
-  await saveSttSetting(setup.service.runtime.store, setup.service.runtime.context.secrets, { engine: 'openai-compatible', baseUrl: url })
+  await setup.service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: url })
 }
 
 interface SpeechRequest {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeWavPcm16Mono } from '../../src/engines/tts/wav-encoding'
-import { saveSttSetting } from '../../src/service/stt-settings'
+import { STT_SETTING_KEY } from '../../src/service/stt-settings'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startTestService, type TestService } from '../helpers/test-service'
@@ -86,7 +86,7 @@ describe('the web SDK 0.3.1 in Chromium, pointed at VoiceDesk', () => {
   it('runs a call end to end: greeting heard, the caller recognised, the call ended and read back', async () => {
     service = await startTestService({ port: 0 })
     const base = (await service.runtime.start()).replace('localhost', '127.0.0.1')
-    await saveSttSetting(service.runtime.store, service.runtime.context.secrets, { engine: 'openai-compatible', baseUrl: sttUrl })
+    await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: sttUrl })
     const created = await service.call('POST', '/v1/voice-agents', {
       body: {
         agentName: 'Olive Grove',
@@ -105,7 +105,10 @@ describe('the web SDK 0.3.1 in Chromium, pointed at VoiceDesk', () => {
     await page.evaluate(
       ({ key, base, agentId }) => {
         const g = globalThis as unknown as {
-          HamsaVoiceAgent: new (key: string, config: { API_URL: string; WS_URL: string }) => {
+          HamsaVoiceAgent: new (
+            key: string,
+            config: { API_URL: string; WS_URL: string },
+          ) => {
             on(event: string, listener: (value?: unknown) => void): void
             start(options: Record<string, unknown>): Promise<void>
           }
@@ -124,9 +127,9 @@ describe('the web SDK 0.3.1 in Chromium, pointed at VoiceDesk', () => {
     )
     type Seen = { event: string; value?: unknown; at: number }[]
     const events = () => page.evaluate(() => (globalThis as unknown as { events: Seen }).events)
-    await expect.poll(async () => (await events()).filter((seen) => seen.event === 'answerReceived').map((seen) => seen.value), { timeout: STEP_MS }).toContain(
-      'Hello Sara, welcome to Olive Grove.',
-    )
+    await expect
+      .poll(async () => (await events()).filter((seen) => seen.event === 'answerReceived').map((seen) => seen.value), { timeout: STEP_MS })
+      .toContain('Hello Sara, welcome to Olive Grove.')
     await expect.poll(async () => (await events()).some((seen) => seen.event === 'speaking'), { timeout: STEP_MS }).toBe(true)
     await expect.poll(async () => (await events()).filter((seen) => seen.event === 'transcriptionReceived').map((seen) => seen.value), { timeout: STEP_MS }).toContain(CALLER_SAYS)
     // The agent answers the caller with its next question.

@@ -1,9 +1,4 @@
-import {
-  ConversationStateSchema,
-  type Conversation,
-  type ConversationInitBody,
-  type ConversationState,
-} from '../../shared/api/conversations'
+import { ConversationStateSchema, type Conversation, type ConversationInitBody, type ConversationState } from '../../shared/api/conversations'
 import { JobErrorCodeSchema } from '../../shared/api/job-error-codes'
 import type { JobRecord } from '../../store/records'
 import { baseRecord, mediaUrlOf, requireJob, titleFrom, unguessable } from './jobs'

@@ -50,6 +50,7 @@ describe('bestValidPartial', () => {
     expect(bestValidPartial({ type: 'string', enum: ['a'] }, 'b')).toBeNull()
     expect(bestValidPartial({ type: 'string', enum: ['a'] }, 'a')).toBe('a')
   })
+})
 
 describe('a real template outcome', () => {
   it('gives a valid value whenever the required fields survive', () => {
