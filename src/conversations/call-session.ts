@@ -121,7 +121,7 @@ export class CallSession {
     this.timers.push(setTimeout(() => this.begin(), options.limits.startGraceMs))
     this.timers.push(setTimeout(() => void this.end('max-duration'), options.limits.maxDurationMs))
     const renew = setInterval(() => void this.persist(), Math.max(1_000, Math.floor(options.limits.leaseMs / 3)))
-    this.timers.push(renew as unknown as ReturnType<typeof setTimeout>)
+    this.timers.push(renew)
   }
 
   /** Resolves once the call ended and was written. */

@@ -290,6 +290,42 @@ describe('a call over the web SDK protocol', () => {
     expect(call.endReason).toBe('caller-hangup')
   }, 120_000)
 
+  it('round-trips a tool through the page with a chat model (a loopback double standing for one outside this machine)', async () => {
+    const model = await startChatModelDouble()
+    const setup = await setUpCall({ outcomeResponseShape: null, tools: {} })
+    await setup.service.runtime.store.settings.set('aiContent', { engine: 'openai-compatible', baseUrl: model.url, model: 'tool-model' })
+    const tools = [
+      {
+        type: 'function',
+        function: {
+          name: 'getWeather',
+          description: 'The weather in a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ]
+    const { jobId, client } = await startCall(setup, { tools })
+    const calls: unknown[][] = []
+    client.toolHandler = (name, args) => {
+      calls.push([name, ...args])
+      return { forecast: 'sunny', degrees: 31 }
+    }
+    await client.nth('mark', 1, 15_000)
+    client.send({ event: 'text', content: 'What is the weather in Dubai?' })
+    const toolFrame = await client.nth('tools', 1, 10_000)
+    // The model wrote the arguments unit first; the page gets them in the declared order (city, unit).
+    expect(toolFrame.content[0]!.function).toEqual({ name: 'getWeather', arguments: '{"city":"Dubai","unit":"celsius"}' })
+    await client.waitFor(() => client.framesOf('answer').some((frame) => frame.content === 'It is sunny and 31 degrees in Dubai.'), 10_000, 'the answer after the tool')
+    expect(calls).toEqual([['getWeather', 'Dubai', 'celsius']])
+    expect(model.toolMessages).toEqual([JSON.stringify({ forecast: 'sunny', degrees: 31 })])
+    await client.hangUp()
+    const { call } = await ended(setup, jobId, Date.now())
+    expect(call.toolCalls).toEqual([expect.objectContaining({ name: 'getWeather', arguments: { city: 'Dubai', unit: 'celsius' }, response: { forecast: 'sunny', degrees: 31 } })])
+    expect(call.dialogueEngine).toBe('openai-compatible')
+    const events = (await setup.receiver.waitForRequests(6, 10_000)).map((request) => JSON.parse(request.body) as { eventType: string; data: { toolCall?: unknown } })
+    expect(events.find((event) => event.eventType === 'tool.executed')?.data.toolCall).toMatchObject({ name: 'getWeather', response: { forecast: 'sunny', degrees: 31 } })
+  }, 120_000)
+
   it('a conversation whose socket never opens ends FAILED, and its agent hears of it', async () => {
     const setup = await setUpCall({}, { calls: { socketDeadlineMs: 300 } })
     const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: setup.agentId } })
@@ -334,7 +370,8 @@ async function startSpeechServerDouble(scripted: string[]): Promise<{ url: strin
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', async () => {
+    request.on('end', () => void answer())
+    const answer = async () => {
       const form = await new Request('http://double/', { method: 'POST', headers: { 'content-type': request.headers['content-type']! }, body: Buffer.concat(chunks) }).formData()
       const file = form.get('file') as File
       const wav = Buffer.from(await file.arrayBuffer())
@@ -342,9 +379,40 @@ async function startSpeechServerDouble(scripted: string[]): Promise<{ url: strin
       requests.push({ language: form.get('language') as string | null, sampleRate, seconds: (wav.length - 44) / 2 / sampleRate })
       response.setHeader('content-type', 'application/json')
       response.end(JSON.stringify({ text: scripted[requests.length - 1] ?? '' }))
-    })
+    }
   })
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests }
+}
+
+/**
+ * A chat-model server double on loopback (it stands for Ollama or llama.cpp's server, outside
+ * this machine): the first question about the weather gets a streamed tool call, whose
+ * arguments come unit first; once the tool's answer is in the conversation it streams a reply.
+ */
+async function startChatModelDouble(): Promise<{ url: string; toolMessages: string[] }> {
+  const toolMessages: string[] = []
+  const chunk = (delta: Record<string, unknown>) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (part: Buffer) => chunks.push(part))
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string | null }[] }
+      const tool = body.messages.find((message) => message.role === 'tool')
+      response.writeHead(200, { 'content-type': 'text/event-stream' })
+      if (!tool) {
+        response.write(chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: '{"unit": "cel' } }] }))
+        response.write(chunk({ tool_calls: [{ index: 0, function: { arguments: 'sius", "city": "Dubai"}' } }] }))
+      } else {
+        toolMessages.push(tool.content ?? '')
+        response.write(chunk({ content: 'It is sunny and 31 degrees ' }))
+        response.write(chunk({ content: 'in Dubai.' }))
+      }
+      response.end('data: [DONE]\n\n')
+    })
+  })
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, toolMessages }
 }

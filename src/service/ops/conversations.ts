@@ -49,7 +49,7 @@ export async function initConversation(context: OpsContext, caller: Caller, body
     voiceId: agent.voiceId,
     voiceAgentId: agent.id,
     agentDetails: agent.agentName,
-    jobResponse: state as unknown as Record<string, unknown>,
+    jobResponse: state,
     mediaFile: `${unguessable()}.wav`,
     totalCost: conversationCost(0),
     // Due for the runner (which ends it as never started) only if no socket took it first.
