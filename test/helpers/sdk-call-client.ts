@@ -31,6 +31,8 @@ export class SdkCallClient {
   private readonly waiters = new Set<() => void>()
   private readonly startedAt = Date.now()
   toolHandler: ((name: string, args: unknown[]) => unknown) | undefined
+  /** When the last microphone frame was sent (Date.now). */
+  lastMicrophoneFrameAt = 0
 
   private constructor(private readonly socket: WebSocket) {
     this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })))
@@ -122,6 +124,7 @@ export class SdkCallClient {
     const bytes = Buffer.alloc(samples.length * 4)
     samples.forEach((sample, index) => bytes.writeFloatLE(sample, index * 4))
     this.send({ event: 'media', streamSid: 'WEBSDK', media: { payload: bytes.toString('base64') } })
+    this.lastMicrophoneFrameAt = Date.now()
   }
 
   private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
