@@ -427,9 +427,9 @@ export class CallSession {
   /**
    * Writes the call's progress (extending its lease), with an agent webhook when given, in one
    * transaction. A call whose lease was lost (this instance was taken for dead) stops here.
+   * Once the call's end is written nothing more is (the save finds it no longer IN_PROGRESS).
    */
   private persist(event?: CallEvent, data: Record<string, unknown> = {}): Promise<unknown> {
-    if (this.ending && event !== undefined) return this.writes
     this.writes = this.writes.then(async () => {
       const { job, agent, owner, limits } = this.options
       try {
@@ -500,6 +500,7 @@ export class CallSession {
           transcription: state.transcript,
           outcomeResult: state.outcomeResult,
           outcomeComplete: state.outcomeComplete,
+          callerGender: state.callerGender,
           ...(failure ? { error: failure } : {}),
           recordingSaved,
         })

@@ -290,6 +290,35 @@ describe('a call over the web SDK protocol', () => {
     expect(call.endReason).toBe('caller-hangup')
   }, 120_000)
 
+  it('hears a woman’s voice and addresses her as one in Arabic (genderDetection), with a loopback speech server double', async () => {
+    const stt = await startSpeechServerDouble(['اسمي سارة حداد'])
+    const setup = await setUpCall({
+      agentName: 'حجز الطاولات',
+      lang: 'ar',
+      voiceId: '16677e49-bcd2-4044-adb3-541626c49304',
+      greetingMessage: 'أهلاً بك في مطعم الزيتون.',
+      tools: { genderDetection: true },
+    })
+    await setSttEngine(setup, stt.url)
+    const { jobId, client } = await startCall(setup)
+    await client.nth('mark', 1, 15_000)
+    await client.speak(await spokenSamples('اسمي سارة حداد', CALLER_VOICES.arFemale))
+    await client.silence(1_200)
+    await client.nth('transcription', 1, 10_000)
+    expect(stt.requests[0]).toMatchObject({ language: 'ar' })
+    await client.nth('answer', 4, 10_000)
+    // Before her voice was heard the agent asked in the masculine default (تقول); after it, in the feminine (تقولي).
+    const questions = client.framesOf('answer').map((frame) => frame.content)
+    expect(questions[1]).toMatch(/تقول /)
+    expect(questions[3]).toMatch(/تقولي /)
+    await client.hangUp()
+    const { call } = await ended(setup, jobId, Date.now())
+    expect(call.callerGender).toBe('female')
+    const requests = await setup.receiver.waitForRequests(3 + call.transcript.length, 10_000)
+    const end = requests.map((request) => JSON.parse(request.body) as { eventType: string; data: { callerGender?: string } }).find((event) => event.eventType === 'call.ended')
+    expect(end?.data.callerGender).toBe('female')
+  }, 120_000)
+
   it('round-trips a tool through the page with a chat model (a loopback double standing for one outside this machine)', async () => {
     const model = await startChatModelDouble()
     const setup = await setUpCall({ outcomeResponseShape: null, tools: {} })

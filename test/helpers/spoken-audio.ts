@@ -9,7 +9,12 @@ afterAll(async () => {
 })
 
 /** A voice of the catalogue by language, for callers in tests. */
-export const CALLER_VOICES = { en: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0', ar: 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a', enFemale: 'fe68337a-10d3-4648-99bb-2bb04554b6cf' } as const
+export const CALLER_VOICES = {
+  en: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0',
+  ar: 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a',
+  enFemale: 'fe68337a-10d3-4648-99bb-2bb04554b6cf',
+  arFemale: '12aefec9-90b5-4397-8a05-e82a35a625d3',
+} as const
 
 /**
  * Real speech for a test caller: the project's own eSpeak voice, resampled to the SDK's 16 kHz

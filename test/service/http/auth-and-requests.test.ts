@@ -4,6 +4,7 @@ import { startTestService } from '../../helpers/test-service'
 import { testSqlOf } from '../../helpers/test-sql'
 
 const SOME_ID = '9d6a1707-b717-4e39-b6d2-4bfd68aee57d'
+const SOME_JOB_ID = '3f0c1b2a-5d6e-4f70-8a9b-0c1d2e3f4a5b'
 
 /** Every /v1 route, with a body where it takes one. */
 const SOME_DELIVERY_ID = 'msg_00000000000000000000000000000000'
@@ -16,6 +17,8 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   { method: 'PATCH', url: `/v1/voice-agents/${SOME_ID}`, body: { agentName: 'x' } },
   { method: 'DELETE', url: `/v1/voice-agents/${SOME_ID}` },
   { method: 'GET', url: '/v1/voices' },
+  { method: 'POST', url: '/v1/voice-agents/conversation-init', body: { voiceAgentId: SOME_ID } },
+  { method: 'GET', url: `/v1/voice-agents/conversation/${SOME_JOB_ID}?jobId=${SOME_JOB_ID}` },
   {
     method: 'POST',
     url: '/v1/voice-agents/phone-number',
@@ -48,7 +51,11 @@ describe('authentication', () => {
       .filter((route) => route.includes(' /v1/'))
       .sort()
     const tested = [
-      ...new Set(ROUTES.map((route) => `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}')}`)),
+      ...new Set(
+        ROUTES.map(
+          (route) => `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}').replace(SOME_JOB_ID, '{jobId}')}`,
+        ),
+      ),
     ].sort()
     expect(tested).toEqual(documented)
   })

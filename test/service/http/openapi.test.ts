@@ -113,6 +113,7 @@ describe('GET /v1/openapi.json', () => {
       createTextToSpeechJob: true,
       createAiContentJob: true,
       listJobs: false,
+      initConversation: true,
     })
     // What the document says, the server does.
     const templateId = (await service.call('GET', '/v1/voice-agents/templates')).json().data[0].id

@@ -91,6 +91,43 @@ export interface paths {
     patch: operations['updateVoiceAgent']
     trace?: never
   }
+  '/v1/voice-agents/conversation-init': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Start a conversation with a voice agent (then connect its socket: /stream/{jobId}?api_key=<key>) */
+    post: operations['initConversation']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/conversation/{jobId}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Read a conversation: status, transcript, outcome, recording
+     * @description A `?jobId=` in the query (the web SDK sends one) is ignored: the path names the conversation.
+     */
+    get: operations['getConversation']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/voice-agents/phone-number': {
     parameters: {
       query?: never
@@ -417,6 +454,10 @@ export interface components {
       | 'TTS_FAILED'
       | 'INVALID_JOB'
       | 'UNSUPPORTED_JOB_TYPE'
+      | 'CONVERSATION_NOT_STARTED'
+      | 'CALL_INTERRUPTED'
+      | 'AGENT_MISSING'
+      | 'DIALOGUE_ENGINE_FAILED'
       | 'CRASHED'
       | 'INTERNAL'
     ErrorEnvelopeInput: {
@@ -677,9 +718,9 @@ export interface components {
       skip?: number
       search?: string
       /** @enum {string} */
-      status?: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       /** @enum {string} */
-      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT'
+      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
     }
     JobInput: {
       /** Format: uuid */
@@ -687,7 +728,7 @@ export interface components {
       title: string
       model: string
       /** @enum {string} */
-      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT'
+      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
       processingType: string
       webhookUrl: string | null
       totalCost: number
@@ -701,7 +742,7 @@ export interface components {
         [key: string]: unknown
       } | null
       /** @enum {string} */
-      status: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       error?: {
         code: components['schemas']['JobErrorCodeInput']
         message: string
@@ -730,7 +771,7 @@ export interface components {
       webhookUrl: string | null
       model: string
       /** @enum {string} */
-      status: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       error?: {
         code: components['schemas']['JobErrorCodeInput']
         message: string
@@ -779,7 +820,7 @@ export interface components {
         transcriptionJobId: string
       } | null
       /** @enum {string} */
-      status: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       error?: {
         code: components['schemas']['JobErrorCodeInput']
         message: string
@@ -801,10 +842,10 @@ export interface components {
       id: string
       title: string
       /** @enum {string} */
-      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT'
+      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
       url: string | null
       /** @enum {string} */
-      status: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       cost: number
       systemModelKey: string
       relevantJobId: string | null
@@ -820,6 +861,98 @@ export interface components {
       }
       apiKey: string
       createdBy: string
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    ConversationInitBodyInput: {
+      /** Format: uuid */
+      voiceAgentId: string
+      /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
+      params?: {
+        [key: string]: string | number | boolean
+      }
+      /** @description Sent by the web SDK; calls are always spoken here. */
+      voiceEnablement?: boolean
+      /** @description Functions the caller's page runs when the agent calls them (the `tools` frame). */
+      tools?: {
+        /** @constant */
+        type: 'function'
+        function: {
+          name: string
+          description?: string
+          parameters?: {
+            [key: string]: unknown
+          }
+          func_map?: unknown
+        }
+      }[]
+    }
+    TranscriptTurnInput: {
+      /** @enum {string} */
+      role: 'agent' | 'caller'
+      content: string
+      startTime: number
+      endTime: number
+      /** @enum {string} */
+      kind?: 'speech' | 'poke' | 'typed'
+      interrupted?: boolean
+      unrecognised?: boolean
+    }
+    ToolCallRecordInput: {
+      id: string
+      name: string
+      arguments: {
+        [key: string]: unknown
+      }
+      response?: unknown
+      error?: string
+      at: number
+    }
+    ConversationInput: {
+      startedAt: string | null
+      endedAt: string | null
+      endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
+      transcript: components['schemas']['TranscriptTurnInput'][]
+      toolCalls: components['schemas']['ToolCallRecordInput'][]
+      outcomeResult: unknown | null
+      outcomeComplete: boolean | null
+      outcomeProblems?: string[]
+      bargeIns: number
+      pokes: number
+      callerGender: ('male' | 'female') | null
+      speechRecognition: {
+        enabled: boolean
+        engine: string | null
+        model: string | null
+      }
+      dialogueEngine: string
+      params: {
+        [key: string]: string
+      }
+      tools: {
+        name: string
+        description?: string
+        parameters?: {
+          [key: string]: unknown
+        }
+      }[]
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      jobId: string
+      /** @enum {string} */
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      error?: {
+        code: components['schemas']['JobErrorCodeInput']
+        message: string
+      }
+      voiceAgentId: string | null
+      agentName: string | null
+      duration: number | null
+      recordingUrl: string | null
+      totalCost: number
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -971,6 +1104,7 @@ export interface components {
       conversations: number
       jobsByStatus: {
         PENDING: number
+        IN_PROGRESS: number
         COMPLETED: number
         FAILED: number
       }
@@ -1007,6 +1141,14 @@ export interface components {
           /** @description Credits of the COMPLETED jobs. */
           cost: number
         }
+        CONVERSATION: {
+          /** @description Jobs created in the period, whatever their status. */
+          jobs: number
+          /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
+          minutes: number
+          /** @description Credits of the COMPLETED jobs. */
+          cost: number
+        }
       }
     }
     /**
@@ -1022,6 +1164,10 @@ export interface components {
       | 'TTS_FAILED'
       | 'INVALID_JOB'
       | 'UNSUPPORTED_JOB_TYPE'
+      | 'CONVERSATION_NOT_STARTED'
+      | 'CALL_INTERRUPTED'
+      | 'AGENT_MISSING'
+      | 'DIALOGUE_ENGINE_FAILED'
       | 'CRASHED'
       | 'INTERNAL'
     ErrorEnvelope: {
@@ -1283,9 +1429,9 @@ export interface components {
       skip?: number
       search?: string
       /** @enum {string} */
-      status?: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       /** @enum {string} */
-      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT'
+      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
     }
     Job: {
       /** Format: uuid */
@@ -1293,7 +1439,7 @@ export interface components {
       title: string
       model: string
       /** @enum {string} */
-      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT'
+      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
       processingType: string
       webhookUrl: string | null
       totalCost: number
@@ -1307,7 +1453,7 @@ export interface components {
         [key: string]: unknown
       } | null
       /** @enum {string} */
-      status: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       error?: {
         code: components['schemas']['JobErrorCode']
         message: string
@@ -1336,7 +1482,7 @@ export interface components {
       webhookUrl: string | null
       model: string
       /** @enum {string} */
-      status: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       error?: {
         code: components['schemas']['JobErrorCode']
         message: string
@@ -1385,7 +1531,7 @@ export interface components {
         transcriptionJobId: string
       } | null
       /** @enum {string} */
-      status: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       error?: {
         code: components['schemas']['JobErrorCode']
         message: string
@@ -1407,10 +1553,10 @@ export interface components {
       id: string
       title: string
       /** @enum {string} */
-      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT'
+      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
       url: string | null
       /** @enum {string} */
-      status: 'PENDING' | 'COMPLETED' | 'FAILED'
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
       cost: number
       systemModelKey: string
       relevantJobId: string | null
@@ -1426,6 +1572,98 @@ export interface components {
       }
       apiKey: string
       createdBy: string
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    ConversationInitBody: {
+      /** Format: uuid */
+      voiceAgentId: string
+      /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
+      params?: {
+        [key: string]: unknown
+      }
+      /** @description Sent by the web SDK; calls are always spoken here. */
+      voiceEnablement?: boolean
+      /** @description Functions the caller's page runs when the agent calls them (the `tools` frame). */
+      tools?: {
+        /** @constant */
+        type: 'function'
+        function: {
+          name: string
+          description?: string
+          parameters?: {
+            [key: string]: unknown
+          }
+          func_map?: unknown
+        }
+      }[]
+    }
+    TranscriptTurn: {
+      /** @enum {string} */
+      role: 'agent' | 'caller'
+      content: string
+      startTime: number
+      endTime: number
+      /** @enum {string} */
+      kind?: 'speech' | 'poke' | 'typed'
+      interrupted?: boolean
+      unrecognised?: boolean
+    }
+    ToolCallRecord: {
+      id: string
+      name: string
+      arguments: {
+        [key: string]: unknown
+      }
+      response?: unknown
+      error?: string
+      at: number
+    }
+    Conversation: {
+      startedAt: string | null
+      endedAt: string | null
+      endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
+      transcript: components['schemas']['TranscriptTurn'][]
+      toolCalls: components['schemas']['ToolCallRecord'][]
+      outcomeResult: unknown | null
+      outcomeComplete: boolean | null
+      outcomeProblems?: string[]
+      bargeIns: number
+      pokes: number
+      callerGender: ('male' | 'female') | null
+      speechRecognition: {
+        enabled: boolean
+        engine: string | null
+        model: string | null
+      }
+      dialogueEngine: string
+      params: {
+        [key: string]: string
+      }
+      tools: {
+        name: string
+        description?: string
+        parameters?: {
+          [key: string]: unknown
+        }
+      }[]
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      jobId: string
+      /** @enum {string} */
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      error?: {
+        code: components['schemas']['JobErrorCode']
+        message: string
+      }
+      voiceAgentId: string | null
+      agentName: string | null
+      duration: number | null
+      recordingUrl: string | null
+      totalCost: number
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -1577,6 +1815,7 @@ export interface components {
       conversations: number
       jobsByStatus: {
         PENDING: number
+        IN_PROGRESS: number
         COMPLETED: number
         FAILED: number
       }
@@ -1606,6 +1845,14 @@ export interface components {
           cost: number
         }
         AI_CONTENT: {
+          /** @description Jobs created in the period, whatever their status. */
+          jobs: number
+          /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
+          minutes: number
+          /** @description Credits of the COMPLETED jobs. */
+          cost: number
+        }
+        CONVERSATION: {
           /** @description Jobs created in the period, whatever their status. */
           jobs: number
           /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
@@ -2038,6 +2285,128 @@ export interface operations {
       }
       /** @description Default Response */
       415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  initConversation: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConversationInitBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              /** Format: uuid */
+              jobId: string
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getConversation: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        jobId: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['Conversation']
+          }
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
         headers: {
           [name: string]: unknown
         }
