@@ -43,10 +43,21 @@ export function renderJobPreview(job: Job, extra: { audioUrl: string | null; sou
       const text = job.jobResponse[part]
       if (typeof text === 'string') body.push(`<h2>${PART_TITLES[part]}</h2>`, textBlock(text))
     }
+  } else if (job.type === 'CONVERSATION' && job.jobResponse) {
+    if (extra.audioUrl) body.push(`<audio controls preload="metadata" src="${escapeHtml(extra.audioUrl)}"></audio>`)
+    const transcript = (job.jobResponse as { transcript?: { role: string; content: string; startTime: number }[] }).transcript ?? []
+    if (transcript.length > 0) {
+      body.push(
+        '<h2>Transcript</h2>',
+        textBlock(transcript.map((turn) => `[${turn.startTime.toFixed(1)} s] ${turn.role === 'agent' ? 'Agent' : 'Caller'}: ${turn.content || '(not recognised)'}`).join('\n')),
+      )
+    }
+    const outcome = (job.jobResponse as { outcomeResult?: unknown }).outcomeResult
+    if (outcome !== undefined && outcome !== null) body.push('<h2>Outcome</h2>', textBlock(JSON.stringify(outcome, null, 2)))
   } else if (job.jobResponse) {
     body.push('<h2>Result</h2>', textBlock(JSON.stringify(job.jobResponse, null, 2)))
   }
-  if (job.status === 'PENDING') body.push('<p class="meta">Working on it… this page refreshes by itself.</p>')
+  if (job.status === 'PENDING' || job.status === 'IN_PROGRESS') body.push('<p class="meta">Working on it… this page refreshes by itself.</p>')
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -89,7 +89,6 @@ export function toConversationDto(context: OpsContext, record: JobRecord): Conve
         params: {},
         tools: [],
       }
-  const ended = record.status === 'COMPLETED' || record.status === 'FAILED'
   const duration = state.startedAt === null ? null : (record.usageSeconds ?? (Date.parse(state.endedAt ?? context.now().toISOString()) - Date.parse(state.startedAt)) / 1000)
   const code = JobErrorCodeSchema.safeParse(record.errorCode)
   return {
@@ -101,7 +100,7 @@ export function toConversationDto(context: OpsContext, record: JobRecord): Conve
     voiceAgentId: record.voiceAgentId,
     agentName: record.agentDetails,
     duration,
-    recordingUrl: ended && state.startedAt !== null ? mediaUrlOf(context, record) : null,
+    recordingUrl: mediaUrlOf(context, record),
     totalCost: record.totalCost,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

@@ -45,7 +45,16 @@ export function titleFrom(text: string, max = 60): string {
 }
 
 export function mediaUrlOf(context: OpsContext, record: JobRecord): string | null {
+  if (record.type === 'CONVERSATION' && !hasRecording(record)) return null
   return record.mediaFile ? `${context.baseUrl()}/media/${record.mediaFile}` : null
+}
+
+/**
+ * A call's recording is stored when the call itself ends it: COMPLETED, or FAILED because an
+ * engine failed mid-call. A call that never started, or whose service died, has none.
+ */
+function hasRecording(record: JobRecord): boolean {
+  return record.status === 'COMPLETED' || (record.status === 'FAILED' && record.errorCode === 'DIALOGUE_ENGINE_FAILED')
 }
 
 export function previewUrlOf(context: OpsContext, record: JobRecord): string {
