@@ -118,7 +118,7 @@ export const ConversationStateSchema = z.object({
   transcript: z.array(TranscriptTurnSchema),
   toolCalls: z.array(ToolCallRecordSchema),
   /** Valid against the agent's `outcomeResponseShape`; null until the call ended, or when the agent has none. */
-  outcomeResult: z.unknown().nullable(),
+  outcomeResult: z.unknown().meta({ description: 'null until the call ended, or when the agent has no shape' }),
   /** False when `outcomeResult` lacks required fields (a partial: `outcomeProblems` says what). */
   outcomeComplete: z.boolean().nullable(),
   outcomeProblems: z.array(z.string()).optional(),

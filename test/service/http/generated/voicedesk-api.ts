@@ -916,7 +916,8 @@ export interface components {
       endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
       transcript: components['schemas']['TranscriptTurnInput'][]
       toolCalls: components['schemas']['ToolCallRecordInput'][]
-      outcomeResult: unknown | null
+      /** @description null until the call ended, or when the agent has no shape */
+      outcomeResult: unknown
       outcomeComplete: boolean | null
       outcomeProblems?: string[]
       bargeIns: number
@@ -1627,7 +1628,8 @@ export interface components {
       endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
       transcript: components['schemas']['TranscriptTurn'][]
       toolCalls: components['schemas']['ToolCallRecord'][]
-      outcomeResult: unknown | null
+      /** @description null until the call ended, or when the agent has no shape */
+      outcomeResult: unknown
       outcomeComplete: boolean | null
       outcomeProblems?: string[]
       bargeIns: number
