@@ -138,9 +138,13 @@ function config(url: string, jobs: RuntimeConfig['jobs']): RuntimeConfig {
   return { database: { url }, secretKey: BENCH_SECRET_KEY, fixedApiKey: 'vd_bench_postgres_key_0123456789abcdef', jobs }
 }
 
-/** Lists and search at JOBS jobs, pickup across two instances, throughput of one and two instances. */
-export async function benchPostgresJobs(cluster: PostgresCluster): Promise<Record<string, unknown>> {
-  const url = await cluster.createDatabase('bench_jobs')
+/**
+ * Lists and search at JOBS jobs, pickup across two instances, throughput of one and two
+ * instances; with `listsOnly`, the seeding and the lists and search alone (`tsx bench/run.ts
+ * postgres-lists`). `database` names the database made for it in the cluster.
+ */
+export async function benchPostgresJobs(cluster: PostgresCluster, { listsOnly = false, database = 'bench_jobs' } = {}): Promise<Record<string, unknown>> {
+  const url = await cluster.createDatabase(database)
   // Instance A: lists and enqueues; its runner takes nothing (concurrency 0), so B and C run every job.
   const runtimes: Runtime[] = []
   const a = await createRuntime(config(url, { concurrency: 0 }))
@@ -169,6 +173,7 @@ export async function benchPostgresJobs(cluster: PostgresCluster): Promise<Recor
       targets: 'p99 under 20 ms filtered, under 100 ms search',
     }
     console.log('postgres lists', results)
+    if (listsOnly) return results
 
     // Pickup: enqueued on A, started by B, woken by A's NOTIFY (A's runner takes nothing).
     let pickupHook: (instance: string) => void = () => {}
