@@ -97,23 +97,23 @@ export class PostgresJobsRepository implements JobsRepository {
     )
   }
 
-  /** Ends a job the owner still holds; false when the lease was lost (the job is someone else's now). */
-  async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE jobs SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6
-        WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+  /** Ends a job the owner still holds and answers it as ended (RETURNING); undefined when the lease was lost. */
+  async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<JobRecord | undefined> {
+    return this.one(
+      `UPDATE jobs j SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6
+        WHERE j.id = $1 AND j.lease_owner = $2 AND j.status = 'PENDING'
+        RETURNING ${SELECT_COLUMNS}`,
       [id, owner, JSON.stringify(outcome.jobResponse), outcome.usageSeconds, outcome.totalCost, updatedAt],
     )
-    return rowCount === 1
   }
 
-  async fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE jobs SET status = 'FAILED', error_code = $3, error_message = $4, lease_owner = NULL, lease_expires_at = NULL, updated_at = $5
-        WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+  async fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<JobRecord | undefined> {
+    return this.one(
+      `UPDATE jobs j SET status = 'FAILED', error_code = $3, error_message = $4, lease_owner = NULL, lease_expires_at = NULL, updated_at = $5
+        WHERE j.id = $1 AND j.lease_owner = $2 AND j.status = 'PENDING'
+        RETURNING ${SELECT_COLUMNS}`,
       [id, owner, code, message, updatedAt],
     )
-    return rowCount === 1
   }
 
   /** Gives the job back to the queue, to run again from `runAfter` (ms). */

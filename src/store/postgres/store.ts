@@ -67,8 +67,8 @@ const READS = new Set([
 const WROTE_NOTHING: Record<string, (answer: unknown) => boolean> = {
   claimNext: (answer) => answer === undefined,
   claimDue: (answer) => Array.isArray(answer) && answer.length === 0,
-  complete: (answer) => answer === false,
-  fail: (answer) => answer === false,
+  complete: (answer) => answer === undefined,
+  fail: (answer) => answer === undefined,
   retryLater: (answer) => answer === false,
   revokeKey: (answer) => answer === false,
   remove: (answer) => answer === false,
