@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { text } from 'node:stream/consumers'
+import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { Store } from '../../src/store/ports'
 import { PostgresMediaStore } from '../../src/store/postgres/media-store'
+import { PostgresAccountsRepository } from '../../src/store/postgres/accounts-repository'
+import { clientDb } from '../../src/store/postgres/db'
+import { PostgresJobsRepository } from '../../src/store/postgres/jobs-repository'
+import { migrate } from '../../src/store/postgres/migrate'
+import { MIGRATIONS } from '../../src/store/postgres/migrations'
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store'
 import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord, VoiceAgentRecord } from '../../src/store/records'
 import { searchWords } from '../../src/store/records'
@@ -793,6 +799,61 @@ describe('PostgreSQL only', () => {
     const { rows } = await first.pool.query<{ version: number; times: number }>('SELECT version, count(*)::int AS times FROM schema_migrations GROUP BY version ORDER BY version')
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) expect(row.times).toBe(1)
+  })
+
+  it('claims a job without writing any index (a HOT update: no index names a lease column)', async () => {
+    const [store] = await openTwo()
+    await seedAccounts(store)
+    for (let index = 0; index < 3; index += 1) await store.jobs.insert(job({ status: 'PENDING', createdAt: at(index) }))
+    const client = await store.pool.connect()
+    try {
+      // The transaction's own counters: exact at once (the statistics views lag).
+      await client.query('BEGIN')
+      await client.query(`UPDATE jobs SET lease_owner = 'w', lease_expires_at = 1000, attempts = attempts + 1
+        WHERE seq = (SELECT seq FROM jobs WHERE status = 'PENDING' ORDER BY created_at, id LIMIT 1)`)
+      const { rows } = await client.query<{ updated: number; hot: number }>(
+        "SELECT pg_stat_get_xact_tuples_updated('jobs'::regclass) AS updated, pg_stat_get_xact_tuples_hot_updated('jobs'::regclass) AS hot",
+      )
+      expect(rows[0]).toEqual({ updated: 1, hot: 1 })
+      await client.query('ROLLBACK')
+    } finally {
+      client.release()
+    }
+    const { rows: indexes } = await store.pool.query<{ definition: string }>("SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'jobs'")
+    for (const { definition } of indexes) expect(definition).not.toMatch(/lease_/)
+  })
+
+  it('upgrades a database of schema 5: its jobs are found and counted through the new GIN index', async () => {
+    const url = await (await postgresCluster()).createDatabase()
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      // Schema 5 (as shipped before the search index took the project, status and type), with jobs in it.
+      await migrate(client, MIGRATIONS.slice(0, 5))
+      const db = clientDb(client)
+      const accounts = new PostgresAccountsRepository(db)
+      await accounts.insertProject({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
+      await accounts.insertLocalUser('user-1', 'Local', at(0))
+      await accounts.insertKey({ id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0) })
+      const jobs = new PostgresJobsRepository(db)
+      await jobs.insert(job({ title: 'Refund request', text: 'late payment', status: 'FAILED', createdAt: at(1) }))
+      await jobs.insert(job({ title: 'Refund', text: 'on time', status: 'FAILED', createdAt: at(2) }))
+      await jobs.insert(job({ title: 'Other', text: 'late refund', createdAt: at(3) }))
+    } finally {
+      await client.end()
+    }
+    const store = await openPostgresStore({ url })
+    opened.push(store)
+    expect((await store.pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations')).rows[0]?.version).toBe(6)
+    // One index holds a search's every condition, so its bitmap needs no test on the table's rows.
+    const { rows: indexes } = await store.pool.query<{ definition: string }>(
+      "SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'jobs' AND indexdef LIKE '%USING gin%'",
+    )
+    expect(indexes.map((index) => index.definition)).toEqual(['CREATE INDEX jobs_search_by_project ON public.jobs USING gin (project_id, status, type, search)'])
+    const page = await store.jobs.list(P1, { ...listAll, words: ['refu', 'late'], status: 'FAILED' })
+    expect(page).toMatchObject({ total: 3, filtered: 1 })
+    expect(page.records.map((record) => record.title)).toEqual(['Refund request'])
+    expect(await store.jobs.list(P1, { ...listAll, words: ['refund'] })).toMatchObject({ total: 3, filtered: 3 })
   })
 
   it("wakes another instance's onWork listeners on announceWork, not its own, and per kind", async () => {
