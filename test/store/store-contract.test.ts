@@ -844,7 +844,10 @@ describe('PostgreSQL only', () => {
     }
     const store = await openPostgresStore({ url })
     opened.push(store)
-    expect((await store.pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations')).rows[0]?.version).toBe(6)
+    expect((await store.pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations')).rows[0]?.version).toBe(MIGRATIONS.at(-1)!.version)
+    // The words of the jobs already there, for prefixes to be written out (0007).
+    const { rows: words } = await store.pool.query<{ word: string }>("SELECT word FROM job_words WHERE word IN ('refund', 'late', 'payment', 'time') ORDER BY word")
+    expect(words.map((row) => row.word)).toEqual(['late', 'payment', 'refund', 'time'])
     // One index holds a search's every condition, so its bitmap needs no test on the table's rows.
     const { rows: indexes } = await store.pool.query<{ definition: string }>(
       "SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'jobs' AND indexdef LIKE '%USING gin%'",
@@ -854,6 +857,19 @@ describe('PostgreSQL only', () => {
     expect(page).toMatchObject({ total: 3, filtered: 1 })
     expect(page.records.map((record) => record.title)).toEqual(['Refund request'])
     expect(await store.jobs.list(P1, { ...listAll, words: ['refund'] })).toMatchObject({ total: 3, filtered: 3 })
+  })
+
+  it('finds a prefix of more words than it writes out, and nothing for a prefix no job has', async () => {
+    const [store] = await openTwo()
+    await seedAccounts(store)
+    const many = Array.from({ length: 70 }, (_, index) => `zq${index}`)
+    await store.jobs.insert(job({ title: 'Many', text: many.join(' '), createdAt: at(1) }))
+    await store.jobs.insert(job({ title: 'One', text: 'zq33 and more', createdAt: at(2) }))
+    await store.jobs.insert(job({ title: 'Near', text: 'zr1', createdAt: at(3) }))
+    expect(await store.jobs.list(P1, { ...listAll, words: ['zq'] })).toMatchObject({ total: 3, filtered: 2 })
+    expect(await store.jobs.list(P1, { ...listAll, words: ['zq3', 'mor'] })).toMatchObject({ total: 3, filtered: 1 })
+    expect(await store.jobs.list(P1, { ...listAll, words: ['zq', 'zr'] })).toMatchObject({ total: 3, filtered: 0 })
+    expect(await store.jobs.list(P1, { ...listAll, words: ['zz'] })).toEqual({ records: [], total: 3, filtered: 0 })
   })
 
   it("wakes another instance's onWork listeners on announceWork, not its own, and per kind", async () => {

@@ -7,7 +7,7 @@ import { readJsonColumn } from '../json-column'
 import type { JobsRepository, Page } from '../ports'
 import type { JobListQuery, JobOutcome, JobRecord, JobSortField, JobStatisticsRow } from '../records'
 import type { Db } from './db'
-import { jobSearchLexemes, jobSearchQuery } from './search-words'
+import { jobSearchLexemes, jobSearchQuery, jobSearchTerms } from './search-words'
 
 const FIELDS = JOB_COLUMNS
 /** Columns read under their record names, so a row is a record but for the JSON columns. */
@@ -59,6 +59,9 @@ const SORT_COLUMNS: Record<JobSortField, string> = {
 function pageSearch(tsquery: string, matches: number, scope: number, wanted: number): string {
   return matches * matches >= wanted * scope ? `ts_match_vq(j.search, ${tsquery})` : `j.search @@ ${tsquery}`
 }
+
+/** The most words a search prefix is written out as (beyond, GIN matches the prefix itself). */
+const MAX_EXPANSION = 64
 
 /** work_mem of a search (see list): an exact bitmap of every page of ~2.5 million jobs. */
 const SEARCH_WORK_MEM = '16MB'
@@ -192,13 +195,14 @@ export class PostgresJobsRepository implements JobsRepository {
   /**
    * A page of a project's jobs with the counts lists show, all read on one snapshot. Totals
    * and filtered counts without a search or id come from job_counts and its deltas (a few
-   * rows whatever the number of jobs); a search counts its matches from the GIN index alone
-   * (project, status, type and words are all in it: see the migration 0006), and that exact
-   * count then chooses how the page is found (see pageSearch).
+   * rows whatever the number of jobs); a search counts its matches through the GIN index, which
+   * holds project, status, type and words (so its bitmap is exactly the matches: see the
+   * migration 0006), with its prefixes written as words (searchQuery), and that exact count
+   * then chooses how the page is found (see pageSearch).
    */
   async list(projectId: string, query: JobListQuery): Promise<Page<JobRecord>> {
     const searching = Boolean(query.words?.length)
-    const tsquery = searching ? jobSearchQuery(query.words!) : ''
+    const prefixes = searching ? [...new Set(jobSearchTerms(query.words!).flatMap((term) => (term.prefix ? [term.word] : [])))] : []
     const { page, deltas } = await this.db.snapshot(async (db) => {
       const { rows: counts } = await db.query<{ type: JobType; status: JobStatus; count: number; deltas: number }>(
         `SELECT type, status, sum(count) AS count, sum(deltas) AS deltas FROM (
@@ -209,7 +213,8 @@ export class PostgresJobsRepository implements JobsRepository {
       )
       const deltas = counts.reduce((sum, row) => sum + row.deltas, 0)
       const total = counts.reduce((sum, row) => sum + row.count, 0)
-      if (searching && tsquery === '') return { page: { records: [], total, filtered: 0 }, deltas }
+      const tsquery = searching ? await this.searchQuery(db, query.words!, prefixes) : ''
+      if (searching && tsquery === undefined) return { page: { records: [], total, filtered: 0 }, deltas }
       // The jobs the status and type filters alone select: exact, from the counts.
       const scope = counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
       const values: unknown[] = [projectId]
@@ -243,6 +248,31 @@ export class PostgresJobsRepository implements JobsRepository {
     })
     if (deltas > COMPACT_AFTER_DELTAS) await this.compactCounts()
     return page
+  }
+
+  /**
+   * The tsquery of a search with its prefixes written as the words they stand for (job_words,
+   * on the list's snapshot); undefined when a word matches nothing (no job can match: no count
+   * to make) or when the search has no word at all. A prefix of more than MAX_EXPANSION words
+   * stays a prefix.
+   */
+  private async searchQuery(db: Db, words: string[], prefixes: string[]): Promise<string | undefined> {
+    const expansions = new Map<string, string[]>()
+    if (prefixes.length > 0) {
+      // One scalar parameter per prefix: PostgreSQL turns word ^@ 'pay' into the key range ['pay', 'paz').
+      const { rows } = await db.query<{ term: string; words: string[] }>(
+        prefixes
+          .map((_, index) => `SELECT $${index + 1}::text AS term, ARRAY(SELECT word FROM job_words WHERE word ^@ $${index + 1} ORDER BY word LIMIT ${MAX_EXPANSION + 1}) AS words`)
+          .join(' UNION ALL '),
+        prefixes,
+      )
+      for (const row of rows) {
+        if (row.words.length === 0) return undefined
+        if (row.words.length <= MAX_EXPANSION) expansions.set(row.term, row.words)
+      }
+    }
+    const tsquery = jobSearchQuery(words, expansions)
+    return tsquery === '' ? undefined : tsquery
   }
 
   /**
