@@ -8,8 +8,9 @@
  * Writes bench/results/latest.json. Run after `npm run build` (the npm script does).
  *
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
- * JOBS jobs, then the list queries) and writes them over the PostgreSQL column's list figures in
- * bench/results/latest.json, the rest of the file kept (postgres.jobs.listsOnlyRun says when).
+ * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
+ * per second; after `npm run build`), and writes them over those figures in
+ * bench/results/latest.json, the rest of the file kept (postgres.jobs.postgresOnlyRun says when).
  * With BENCH_POSTGRES_URL (a superuser URL of a running cluster) it seeds a new database there
  * and leaves it, for EXPLAIN ANALYZE afterwards, instead of a throwaway cluster.
  */
@@ -301,8 +302,8 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   console.log(`written to ${file}`)
 }
 
-/** The PostgreSQL lists and search alone, merged into latest.json (see the header). */
-async function postgresListsOnly(): Promise<void> {
+/** The PostgreSQL column alone (`listsOnly`: its lists and search), merged into latest.json (see the header). */
+async function postgresOnly(listsOnly: boolean): Promise<void> {
   const file = join(ROOT, 'bench/results/latest.json')
   const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
   const external = process.env.BENCH_POSTGRES_URL
@@ -336,12 +337,15 @@ async function postgresListsOnly(): Promise<void> {
   }
   try {
     const database = external ? `bench_jobs_${Date.now()}` : 'bench_jobs'
-    const lists = await benchPostgresJobs(cluster, { listsOnly: true, database })
+    const measured = await benchPostgresJobs(cluster, { listsOnly, database })
     const postgres = (results.postgres ?? {}) as { jobs?: Record<string, unknown> }
-    results.postgres = {
-      server: version,
-      jobs: { ...postgres.jobs, ...lists, listsOnlyRun: { date: new Date().toISOString(), node: process.version, database: external ? database : 'throwaway cluster' } },
+    const run = {
+      date: new Date().toISOString(),
+      node: process.version,
+      database: external ? database : 'throwaway cluster',
+      measured: listsOnly ? 'lists and search' : 'the whole PostgreSQL column',
     }
+    results.postgres = { server: version, jobs: { ...postgres.jobs, ...measured, postgresOnlyRun: run } }
     results.sqliteVsPostgres = comparison(results)
     writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
     console.log(`written to ${file}`)
@@ -350,5 +354,5 @@ async function postgresListsOnly(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'postgres-lists') await postgresListsOnly()
+if (process.argv[2] === 'postgres-lists' || process.argv[2] === 'postgres') await postgresOnly(process.argv[2] === 'postgres-lists')
 else await main()
