@@ -872,6 +872,39 @@ describe('PostgreSQL only', () => {
     expect(await store.jobs.list(P1, { ...listAll, words: ['zz'] })).toEqual({ records: [], total: 3, filtered: 0 })
   })
 
+  it('counts searches in job_search as in jobs, through claims, ends, other projects and deletes', async () => {
+    const [store] = await openTwo()
+    await seedAccounts(store)
+    const texts = ['late refund', 'refunded late', 'late payment', 'payment refund late', 'on time']
+    for (const [index, text] of texts.entries()) await store.jobs.insert(job({ text, status: 'PENDING', createdAt: at(index) }))
+    await store.jobs.insert(job({ projectId: P2, apiKeyId: 'key-2', text: 'late refund', createdAt: at(9) }))
+    await store.jobs.claimNext('w', 0, 1000)
+    await store.jobs.complete((await store.jobs.claimNext('w', 0, 1000))!.id, 'w', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(10))
+    await store.jobs.fail((await store.jobs.claimNext('w', 0, 1000))!.id, 'w', 'INTERNAL', 'x', at(11))
+    const inJobs = async (tsquery: string, status?: string) =>
+      (
+        await store.pool.query<{ count: number }>(`SELECT count(*) AS count FROM jobs WHERE project_id = $1 AND search @@ $2::tsquery AND ($3::text IS NULL OR status = $3)`, [
+          P1,
+          tsquery,
+          status ?? null,
+        ])
+      ).rows[0]!.count
+    for (const status of [undefined, 'PENDING', 'COMPLETED', 'FAILED'] as const) {
+      for (const [words, tsquery] of [
+        [['late'], "'late':*"],
+        [['refund', 'late'], "'refund':* & 'late':*"],
+        [['pay', 'ref'], "'pay':* & 'ref':*"],
+      ] as const) {
+        const page = await store.jobs.list(P1, { ...listAll, words: [...words], ...(status ? { status } : {}) })
+        expect(page.filtered, `${words.join(' ')} ${status ?? ''}`).toBe(await inJobs(tsquery, status))
+        expect(page.records).toHaveLength(page.filtered)
+      }
+    }
+    expect((await store.pool.query('SELECT count(*)::int AS n FROM job_search')).rows[0]).toEqual({ n: 6 })
+    await store.pool.query('DELETE FROM jobs WHERE project_id = $1', [P2])
+    expect((await store.pool.query('SELECT count(*)::int AS n FROM job_search')).rows[0]).toEqual({ n: 5 })
+  })
+
   it("wakes another instance's onWork listeners on announceWork, not its own, and per kind", async () => {
     const [first, second] = await openTwo()
     const heard: string[] = []

@@ -7,7 +7,7 @@ import { readJsonColumn } from '../json-column'
 import type { JobsRepository, Page } from '../ports'
 import type { JobListQuery, JobOutcome, JobRecord, JobSortField, JobStatisticsRow } from '../records'
 import type { Db } from './db'
-import { jobSearchLexemes, jobSearchQuery, jobSearchTerms } from './search-words'
+import { jobSearchLexemes, jobSearchQuery, jobSearchTerms, type SearchTerm } from './search-words'
 
 const FIELDS = JOB_COLUMNS
 /** Columns read under their record names, so a row is a record but for the JSON columns. */
@@ -202,7 +202,6 @@ export class PostgresJobsRepository implements JobsRepository {
    */
   async list(projectId: string, query: JobListQuery): Promise<Page<JobRecord>> {
     const searching = Boolean(query.words?.length)
-    const prefixes = searching ? [...new Set(jobSearchTerms(query.words!).flatMap((term) => (term.prefix ? [term.word] : [])))] : []
     const { page, deltas } = await this.db.snapshot(async (db) => {
       const { rows: counts } = await db.query<{ type: JobType; status: JobStatus; count: number; deltas: number }>(
         `SELECT type, status, sum(count) AS count, sum(deltas) AS deltas FROM (
@@ -213,8 +212,8 @@ export class PostgresJobsRepository implements JobsRepository {
       )
       const deltas = counts.reduce((sum, row) => sum + row.deltas, 0)
       const total = counts.reduce((sum, row) => sum + row.count, 0)
-      const tsquery = searching ? await this.searchQuery(db, query.words!, prefixes) : ''
-      if (searching && tsquery === undefined) return { page: { records: [], total, filtered: 0 }, deltas }
+      const search = searching ? await this.searchQuery(db, query.words!) : undefined
+      if (searching && search === undefined) return { page: { records: [], total, filtered: 0 }, deltas }
       // The jobs the status and type filters alone select: exact, from the counts.
       const scope = counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
       const values: unknown[] = [projectId]
@@ -223,7 +222,7 @@ export class PostgresJobsRepository implements JobsRepository {
       if (query.status) conditions.push(`j.status = ${bind(query.status)}`)
       if (query.type) conditions.push(`j.type = ${bind(query.type)}`)
       if (query.id) conditions.push(`j.id = ${bind(query.id)}`)
-      const tsqueryParameter = searching ? bind(tsquery) : ''
+      const tsqueryParameter = search ? bind(search.tsquery) : ''
       const where = conditions.join(' AND ')
       let filtered = scope
       if (query.id || searching) {
@@ -232,8 +231,19 @@ export class PostgresJobsRepository implements JobsRepository {
         // holding a word in 10 % of a million jobs went lossy (282,685 rows rechecked). SET LOCAL:
         // until this snapshot's transaction ends (the caller's, when it runs inside one).
         if (searching) await db.query(`SET LOCAL work_mem = '${SEARCH_WORK_MEM}'`)
-        const matching = searching ? `${where} AND j.search @@ ${tsqueryParameter}::tsquery` : where
-        filtered = (await db.query<{ count: number }>(`SELECT count(*) AS count FROM jobs j WHERE ${matching}`, [...values])).rows[0]?.count ?? 0
+        if (search?.wordIds && !query.id) {
+          // Counted in job_search (see the migration 0008): the same jobs, in a table a fifth the size.
+          const countValues: unknown[] = [projectId]
+          const countBind = (value: unknown) => `$${countValues.push(value)}`
+          const countConditions = [`s.project_id = $1`]
+          if (query.status) countConditions.push(`s.status = ${countBind(query.status)}`)
+          if (query.type) countConditions.push(`s.type = ${countBind(query.type)}`)
+          for (const ids of search.wordIds) countConditions.push(`s.words && ${countBind(ids)}::integer[]`)
+          filtered = (await db.query<{ count: number }>(`SELECT count(*) AS count FROM job_search s WHERE ${countConditions.join(' AND ')}`, countValues)).rows[0]?.count ?? 0
+        } else {
+          const matching = searching ? `${where} AND j.search @@ ${tsqueryParameter}::tsquery` : where
+          filtered = (await db.query<{ count: number }>(`SELECT count(*) AS count FROM jobs j WHERE ${matching}`, [...values])).rows[0]?.count ?? 0
+        }
       }
       // Nothing to show on this page: no second read.
       if (filtered === 0 || query.offset >= filtered) return { page: { records: [], total, filtered }, deltas }
@@ -251,28 +261,41 @@ export class PostgresJobsRepository implements JobsRepository {
   }
 
   /**
-   * The tsquery of a search with its prefixes written as the words they stand for (job_words,
-   * on the list's snapshot); undefined when a word matches nothing (no job can match: no count
-   * to make) or when the search has no word at all. A prefix of more than MAX_EXPANSION words
-   * stays a prefix.
+   * A search as its words (job_words, on the list's snapshot): its tsquery with each prefix
+   * written as the words it stands for, and, when no prefix stands for more than MAX_EXPANSION
+   * words, each term's word ids (the terms job_search counts by: a job matches when its words
+   * meet every term's ids). Undefined when a term matches no word (no job can match: nothing
+   * to count) or when the search has no term at all.
    */
-  private async searchQuery(db: Db, words: string[], prefixes: string[]): Promise<string | undefined> {
+  private async searchQuery(db: Db, words: string[]): Promise<{ tsquery: string; wordIds?: number[][] } | undefined> {
+    const terms = jobSearchTerms(words)
+    if (terms.length === 0) return undefined
+    const keyOf = (term: SearchTerm) => `${term.prefix ? '*' : '='}${term.word}`
+    const distinct = [...new Map(terms.map((term) => [keyOf(term), term])).values()]
+    // One scalar parameter per term: PostgreSQL turns word ^@ 'pay' into the key range ['pay', 'paz').
+    const { rows } = await db.query<{ words: string[]; ids: number[] }>(
+      distinct
+        .map(
+          (term, index) => `(SELECT ${index} AS n, coalesce(array_agg(word ORDER BY word), '{}') AS words, coalesce(array_agg(id ORDER BY word), '{}') AS ids
+            FROM (SELECT word, id FROM job_words WHERE word ${term.prefix ? '^@' : '='} $${index + 1} ORDER BY word LIMIT ${MAX_EXPANSION + 1}) w)`,
+        )
+        .join(' UNION ALL ') + ' ORDER BY n',
+      distinct.map((term) => term.word),
+    )
     const expansions = new Map<string, string[]>()
-    if (prefixes.length > 0) {
-      // One scalar parameter per prefix: PostgreSQL turns word ^@ 'pay' into the key range ['pay', 'paz').
-      const { rows } = await db.query<{ term: string; words: string[] }>(
-        prefixes
-          .map((_, index) => `SELECT $${index + 1}::text AS term, ARRAY(SELECT word FROM job_words WHERE word ^@ $${index + 1} ORDER BY word LIMIT ${MAX_EXPANSION + 1}) AS words`)
-          .join(' UNION ALL '),
-        prefixes,
-      )
-      for (const row of rows) {
-        if (row.words.length === 0) return undefined
-        if (row.words.length <= MAX_EXPANSION) expansions.set(row.term, row.words)
+    const idsOf = new Map<string, number[]>()
+    let countable = true
+    for (const [index, term] of distinct.entries()) {
+      const row = rows[index]!
+      if (row.words.length === 0) return undefined
+      if (row.words.length > MAX_EXPANSION) countable = false
+      else {
+        if (term.prefix) expansions.set(term.word, row.words)
+        idsOf.set(keyOf(term), row.ids)
       }
     }
     const tsquery = jobSearchQuery(words, expansions)
-    return tsquery === '' ? undefined : tsquery
+    return countable ? { tsquery, wordIds: [...new Set(terms.map(keyOf))].map((key) => idsOf.get(key)!) } : { tsquery }
   }
 
   /**

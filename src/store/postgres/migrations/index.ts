@@ -6,10 +6,11 @@ import { media } from './0004-media'
 import { changeNotifications } from './0005-change-notifications'
 import { jobSearchAndHotClaims } from './0006-job-search-and-hot-claims'
 import { jobWords } from './0007-job-words'
+import { jobSearchTable } from './0008-job-search-table'
 
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
  * never edited. Its numbers are its own (SQLite's 0004 cuts long key hints, which a
  * PostgreSQL database never held).
  */
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, media, changeNotifications, jobSearchAndHotClaims, jobWords]
+export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, media, changeNotifications, jobSearchAndHotClaims, jobWords, jobSearchTable]
