@@ -134,13 +134,28 @@ async function processThroughput(url: string, store: PostgresStore, template: Jo
   }
 }
 
+/**
+ * Updates of jobs rows and how many were HOT (no index entry written), from pg_stat_user_tables;
+ * with `since`, the difference. Waits a moment first: backends report their counts within a second.
+ */
+async function jobUpdates(store: PostgresStore, since?: { updates: number; hot: number }): Promise<{ updates: number; hot: number }> {
+  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  const { rows } = await store.pool.query<{ updates: number; hot: number }>(`SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'jobs'`)
+  const now = rows[0]!
+  return since ? { updates: now.updates - since.updates, hot: now.hot - since.hot } : now
+}
+
 function config(url: string, jobs: RuntimeConfig['jobs']): RuntimeConfig {
   return { database: { url }, secretKey: BENCH_SECRET_KEY, fixedApiKey: 'vd_bench_postgres_key_0123456789abcdef', jobs }
 }
 
-/** Lists and search at JOBS jobs, pickup across two instances, throughput of one and two instances. */
-export async function benchPostgresJobs(cluster: PostgresCluster): Promise<Record<string, unknown>> {
-  const url = await cluster.createDatabase('bench_jobs')
+/**
+ * Lists and search at JOBS jobs, pickup across two instances, throughput of one and two
+ * instances; with `listsOnly`, the seeding and the lists and search alone (`tsx bench/run.ts
+ * postgres-lists`). `database` names the database made for it in the cluster.
+ */
+export async function benchPostgresJobs(cluster: PostgresCluster, { listsOnly = false, database = 'bench_jobs' } = {}): Promise<Record<string, unknown>> {
+  const url = await cluster.createDatabase(database)
   // Instance A: lists and enqueues; its runner takes nothing (concurrency 0), so B and C run every job.
   const runtimes: Runtime[] = []
   const a = await createRuntime(config(url, { concurrency: 0 }))
@@ -169,6 +184,7 @@ export async function benchPostgresJobs(cluster: PostgresCluster): Promise<Recor
       targets: 'p99 under 20 ms filtered, under 100 ms search',
     }
     console.log('postgres lists', results)
+    if (listsOnly) return results
 
     // Pickup: enqueued on A, started by B, woken by A's NOTIFY (A's runner takes nothing).
     let pickupHook: (instance: string) => void = () => {}
@@ -206,6 +222,7 @@ export async function benchPostgresJobs(cluster: PostgresCluster): Promise<Recor
     // Throughput: the same AI-content jobs as on SQLite. First B alone, in this process as SQLite's is;
     // then serve processes, one and two: instances in one process would share one event loop.
     const template = (await store.jobs.newestFromSource(source.id, caller.projectId))!
+    const updatesBefore = await jobUpdates(store)
     const inProcess = await measureThroughput(store, template, THROUGHPUT_JOBS, [b], ended)
     await b.stop()
     const one = await processThroughput(url, store, template, THROUGHPUT_JOBS, 1)
@@ -216,6 +233,8 @@ export async function benchPostgresJobs(cluster: PostgresCluster): Promise<Recor
       oneInstance: { ...one, clock: "one NOTIFY to no job pending (polled every 20 ms); each instance a 'serve --database-url' process" },
       twoInstances: two,
       twoToOneRatio: Number((two.jobsPerSecond / one.jobsPerSecond).toFixed(3)),
+      // Each job is claimed (HOT when no index names what a claim sets) and then ended (status changes: never HOT).
+      jobUpdates: await jobUpdates(store, updatesBefore),
     }
     console.log('postgres throughput', results.throughput)
     return results

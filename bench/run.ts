@@ -6,15 +6,23 @@
  * search, pickup across two instances, and jobs per second with one and two instances;
  * skipped, with the reason in the results, when PostgreSQL's server binaries are missing.
  * Writes bench/results/latest.json. Run after `npm run build` (the npm script does).
+ *
+ * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
+ * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
+ * per second; after `npm run build`), and writes them over those figures in
+ * bench/results/latest.json, the rest of the file kept (postgres.jobs.postgresOnlyRun says when).
+ * With BENCH_POSTGRES_URL (a superuser URL of a running cluster) it seeds a new database there
+ * and leaves it, for EXPLAIN ANALYZE afterwards, instead of a throwaway cluster.
  */
 import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchAiContent } from './ai-content'
 import { benchJobs } from './jobs'
+import pg from 'pg'
 import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
 import { freePort, stopChild, waitForLine } from './processes'
@@ -294,4 +302,57 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   console.log(`written to ${file}`)
 }
 
-await main()
+/** The PostgreSQL column alone (`listsOnly`: its lists and search), merged into latest.json (see the header). */
+async function postgresOnly(listsOnly: boolean): Promise<void> {
+  const file = join(ROOT, 'bench/results/latest.json')
+  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  const external = process.env.BENCH_POSTGRES_URL
+  let cluster: PostgresCluster
+  let version: string
+  if (external) {
+    const client = new pg.Client({ connectionString: external })
+    await client.connect()
+    version = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version
+    await client.end()
+    cluster = {
+      url: external,
+      async createDatabase(name) {
+        const admin = new pg.Client({ connectionString: external })
+        await admin.connect()
+        try {
+          await admin.query(`CREATE DATABASE "${name}"`)
+        } finally {
+          await admin.end()
+        }
+        const url = new URL(external)
+        url.pathname = `/${name}`
+        return url.toString()
+      },
+      async stop() {},
+    }
+  } else {
+    const started = await startBenchCluster()
+    if ('skipped' in started) throw new Error(started.skipped)
+    ;({ cluster, version } = started)
+  }
+  try {
+    const database = external ? `bench_jobs_${Date.now()}` : 'bench_jobs'
+    const measured = await benchPostgresJobs(cluster, { listsOnly, database })
+    const postgres = (results.postgres ?? {}) as { jobs?: Record<string, unknown> }
+    const run = {
+      date: new Date().toISOString(),
+      node: process.version,
+      database: external ? database : 'throwaway cluster',
+      measured: listsOnly ? 'lists and search' : 'the whole PostgreSQL column',
+    }
+    results.postgres = { server: version, jobs: { ...postgres.jobs, ...measured, postgresOnlyRun: run } }
+    results.sqliteVsPostgres = comparison(results)
+    writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+    console.log(`written to ${file}`)
+  } finally {
+    await cluster.stop()
+  }
+}
+
+if (process.argv[2] === 'postgres-lists' || process.argv[2] === 'postgres') await postgresOnly(process.argv[2] === 'postgres-lists')
+else await main()

@@ -193,12 +193,13 @@ export class JobRunner {
    * whole (see LeasedWorkerLoop.persist). A failing onJobEnding is a bug elsewhere: the job
    * still ends, without it, rather than run forever.
    */
-  private async end(job: JobRecord, write: (jobs: StoreTransaction['jobs']) => Promise<boolean>): Promise<void> {
+  private async end(job: JobRecord, write: (jobs: StoreTransaction['jobs']) => Promise<JobRecord | undefined>): Promise<void> {
     const { store } = this.options
     const endWith = (hook: JobRunnerOptions['onJobEnding']) =>
       store.transaction(async (tx) => {
-        if (!(await write(tx.jobs))) return undefined
-        const ended = (await tx.jobs.findById(job.id))!
+        // The write answers the ended job itself (RETURNING): no read after it.
+        const ended = await write(tx.jobs)
+        if (!ended) return undefined
         await hook?.(tx, ended)
         return ended
       })

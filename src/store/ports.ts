@@ -89,9 +89,12 @@ export interface JobsRepository {
   newestFromSource(sourceId: string, projectId: string): Promise<JobRecord | undefined>
   /** Leases the oldest runnable job to `owner` until `leaseUntil` (ms), counting its attempt, or answers undefined. */
   claimNext(owner: string, now: number, leaseUntil: number): Promise<JobRecord | undefined>
-  /** Ends a job the owner still holds; false when the lease was lost (the job is someone else's now). */
-  complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<boolean>
-  fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<boolean>
+  /**
+   * Ends a job the owner still holds and answers it as ended (read in the same statement: no
+   * second round trip); undefined when the lease was lost (the job is someone else's now).
+   */
+  complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<JobRecord | undefined>
+  fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<JobRecord | undefined>
   /** Gives the job back to the queue, to run again from `runAfter` (ms). */
   retryLater(id: string, owner: string, runAfter: number, code: JobErrorCode, message: string): Promise<boolean>
   /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */

@@ -74,9 +74,11 @@ export class InMemoryJobs {
       return { ...job }
     },
     complete: async (id, owner, outcome: JobOutcome, updatedAt) =>
-      this.whileHeld(id, owner, (job) => Object.assign(job, { status: 'COMPLETED', ...outcome, leaseOwner: null, leaseExpiresAt: null, updatedAt })),
+      this.whileHeld(id, owner, (job) => Object.assign(job, { status: 'COMPLETED', ...outcome, leaseOwner: null, leaseExpiresAt: null, updatedAt })) ? this.copy(id) : undefined,
     fail: async (id, owner, code: JobErrorCode, message, updatedAt) =>
-      this.whileHeld(id, owner, (job) => Object.assign(job, { status: 'FAILED', errorCode: code, errorMessage: message, leaseOwner: null, leaseExpiresAt: null, updatedAt })),
+      this.whileHeld(id, owner, (job) => Object.assign(job, { status: 'FAILED', errorCode: code, errorMessage: message, leaseOwner: null, leaseExpiresAt: null, updatedAt }))
+        ? this.copy(id)
+        : undefined,
     retryLater: async (id, owner, runAfter, code, message) =>
       this.whileHeld(id, owner, (job) => Object.assign(job, { runAfter, errorCode: code, errorMessage: message, leaseOwner: null, leaseExpiresAt: null })),
     release: async (id, owner) => {

@@ -35,12 +35,12 @@ function failingJobs(job: JobRecord) {
     complete: async () => {
       calls.complete += 1
       if (state.full) throw diskFull()
-      return true
+      return { ...job, status: 'COMPLETED' }
     },
     fail: async () => {
       calls.fail += 1
       if (state.full) throw diskFull()
-      return true
+      return { ...job, status: 'FAILED' }
     },
     retryLater: async () => {
       calls.retryLater += 1

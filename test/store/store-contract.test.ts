@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { text } from 'node:stream/consumers'
+import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { Store } from '../../src/store/ports'
 import { PostgresMediaStore } from '../../src/store/postgres/media-store'
+import { PostgresAccountsRepository } from '../../src/store/postgres/accounts-repository'
+import { clientDb } from '../../src/store/postgres/db'
+import { PostgresJobsRepository } from '../../src/store/postgres/jobs-repository'
+import { migrate } from '../../src/store/postgres/migrate'
+import { MIGRATIONS } from '../../src/store/postgres/migrations'
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store'
 import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord, VoiceAgentRecord } from '../../src/store/records'
 import { searchWords } from '../../src/store/records'
@@ -555,8 +561,8 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       const { store } = await open()
       await store.jobs.insert(job({ id: 'j', status: 'PENDING' }))
       await store.jobs.claimNext('w1', 100, 1000)
-      expect(await store.jobs.complete('j', 'w2', { jobResponse: { ok: true }, usageSeconds: 1, totalCost: 2 }, at(5))).toBe(false)
-      expect(await store.jobs.fail('j', 'w2', 'INTERNAL', 'x', at(5))).toBe(false)
+      expect(await store.jobs.complete('j', 'w2', { jobResponse: { ok: true }, usageSeconds: 1, totalCost: 2 }, at(5))).toBeUndefined()
+      expect(await store.jobs.fail('j', 'w2', 'INTERNAL', 'x', at(5))).toBeUndefined()
       expect(await store.jobs.retryLater('j', 'w2', 5000, 'TIMEOUT', 'x')).toBe(false)
       expect(await store.jobs.retryLater('j', 'w1', 5000, 'TIMEOUT', 'too slow')).toBe(true)
       expect(await store.jobs.findById('j')).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, runAfter: 5000, errorCode: 'TIMEOUT', errorMessage: 'too slow', attempts: 1 })
@@ -571,8 +577,10 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       await store.jobs.release('j', 'w1')
       expect(await store.jobs.findById('j')).toMatchObject({ leaseOwner: null, attempts: 1 })
       await store.jobs.claimNext('w1', 5000, 9000)
-      expect(await store.jobs.complete('j', 'w1', { jobResponse: { ok: true }, usageSeconds: 1.5, totalCost: 2.25 }, at(6))).toBe(true)
-      expect(await store.jobs.findById('j')).toMatchObject({
+      // The ended job is answered by the write itself, as a read would find it.
+      const completed = await store.jobs.complete('j', 'w1', { jobResponse: { ok: true }, usageSeconds: 1.5, totalCost: 2.25 }, at(6))
+      expect(completed).toEqual(await store.jobs.findById('j'))
+      expect(completed).toMatchObject({
         status: 'COMPLETED',
         jobResponse: { ok: true },
         usageSeconds: 1.5,
@@ -580,12 +588,13 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
         leaseOwner: null,
         updatedAt: at(6),
       })
-      expect(await store.jobs.complete('j', 'w1', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(7))).toBe(false)
+      expect(await store.jobs.complete('j', 'w1', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(7))).toBeUndefined()
       expect(await store.jobs.nextRunAfter()).toBeUndefined()
       await store.jobs.insert(job({ id: 'k', status: 'PENDING', createdAt: at(9) }))
       await store.jobs.claimNext('w9', 0, 10)
-      expect(await store.jobs.fail('k', 'w9', 'INTERNAL', 'broken', at(9))).toBe(true)
-      expect(await store.jobs.findById('k')).toMatchObject({ status: 'FAILED', errorCode: 'INTERNAL', errorMessage: 'broken', leaseOwner: null })
+      const failed = await store.jobs.fail('k', 'w9', 'INTERNAL', 'broken', at(9))
+      expect(failed).toEqual(await store.jobs.findById('k'))
+      expect(failed).toMatchObject({ status: 'FAILED', errorCode: 'INTERNAL', errorMessage: 'broken', leaseOwner: null, attempts: 1, updatedAt: at(9) })
     })
 
     it('releases every lease of an owner', async () => {
@@ -834,6 +843,110 @@ describe('PostgreSQL only', () => {
     const { rows } = await first.pool.query<{ version: number; times: number }>('SELECT version, count(*)::int AS times FROM schema_migrations GROUP BY version ORDER BY version')
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) expect(row.times).toBe(1)
+  })
+
+  it('claims a job without writing any index (a HOT update: no index names a lease column)', async () => {
+    const [store] = await openTwo()
+    await seedAccounts(store)
+    for (let index = 0; index < 3; index += 1) await store.jobs.insert(job({ status: 'PENDING', createdAt: at(index) }))
+    const client = await store.pool.connect()
+    try {
+      // The transaction's own counters: exact at once (the statistics views lag).
+      await client.query('BEGIN')
+      await client.query(`UPDATE jobs SET lease_owner = 'w', lease_expires_at = 1000, attempts = attempts + 1
+        WHERE seq = (SELECT seq FROM jobs WHERE status = 'PENDING' ORDER BY created_at, id LIMIT 1)`)
+      const { rows } = await client.query<{ updated: number; hot: number }>(
+        "SELECT pg_stat_get_xact_tuples_updated('jobs'::regclass) AS updated, pg_stat_get_xact_tuples_hot_updated('jobs'::regclass) AS hot",
+      )
+      expect(rows[0]).toEqual({ updated: 1, hot: 1 })
+      await client.query('ROLLBACK')
+    } finally {
+      client.release()
+    }
+    const { rows: indexes } = await store.pool.query<{ definition: string }>("SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'jobs'")
+    for (const { definition } of indexes) expect(definition).not.toMatch(/lease_/)
+  })
+
+  it('upgrades a database of schema 5: its jobs are found and counted through the new GIN index', async () => {
+    const url = await (await postgresCluster()).createDatabase()
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      // Schema 5 (as shipped before the search index took the project, status and type), with jobs in it.
+      await migrate(client, MIGRATIONS.slice(0, 5))
+      const db = clientDb(client)
+      const accounts = new PostgresAccountsRepository(db)
+      await accounts.insertProject({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
+      await accounts.insertLocalUser('user-1', 'Local', at(0))
+      await accounts.insertKey({ id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0) })
+      const jobs = new PostgresJobsRepository(db)
+      await jobs.insert(job({ title: 'Refund request', text: 'late payment', status: 'FAILED', createdAt: at(1) }))
+      await jobs.insert(job({ title: 'Refund', text: 'on time', status: 'FAILED', createdAt: at(2) }))
+      await jobs.insert(job({ title: 'Other', text: 'late refund', createdAt: at(3) }))
+    } finally {
+      await client.end()
+    }
+    const store = await openPostgresStore({ url })
+    opened.push(store)
+    expect((await store.pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations')).rows[0]?.version).toBe(MIGRATIONS.at(-1)!.version)
+    // The words of the jobs already there, for prefixes to be written out (0007).
+    const { rows: words } = await store.pool.query<{ word: string }>("SELECT word FROM job_words WHERE word IN ('refund', 'late', 'payment', 'time') ORDER BY word")
+    expect(words.map((row) => row.word)).toEqual(['late', 'payment', 'refund', 'time'])
+    // One index holds a search's every condition, so its bitmap needs no test on the table's rows.
+    const { rows: indexes } = await store.pool.query<{ definition: string }>(
+      "SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'jobs' AND indexdef LIKE '%USING gin%'",
+    )
+    expect(indexes.map((index) => index.definition)).toEqual(['CREATE INDEX jobs_search_by_project ON public.jobs USING gin (project_id, status, type, search)'])
+    const page = await store.jobs.list(P1, { ...listAll, words: ['refu', 'late'], status: 'FAILED' })
+    expect(page).toMatchObject({ total: 3, filtered: 1 })
+    expect(page.records.map((record) => record.title)).toEqual(['Refund request'])
+    expect(await store.jobs.list(P1, { ...listAll, words: ['refund'] })).toMatchObject({ total: 3, filtered: 3 })
+  })
+
+  it('finds a prefix of more words than it writes out, and nothing for a prefix no job has', async () => {
+    const [store] = await openTwo()
+    await seedAccounts(store)
+    const many = Array.from({ length: 70 }, (_, index) => `zq${index}`)
+    await store.jobs.insert(job({ title: 'Many', text: many.join(' '), createdAt: at(1) }))
+    await store.jobs.insert(job({ title: 'One', text: 'zq33 and more', createdAt: at(2) }))
+    await store.jobs.insert(job({ title: 'Near', text: 'zr1', createdAt: at(3) }))
+    expect(await store.jobs.list(P1, { ...listAll, words: ['zq'] })).toMatchObject({ total: 3, filtered: 2 })
+    expect(await store.jobs.list(P1, { ...listAll, words: ['zq3', 'mor'] })).toMatchObject({ total: 3, filtered: 1 })
+    expect(await store.jobs.list(P1, { ...listAll, words: ['zq', 'zr'] })).toMatchObject({ total: 3, filtered: 0 })
+    expect(await store.jobs.list(P1, { ...listAll, words: ['zz'] })).toEqual({ records: [], total: 3, filtered: 0 })
+  })
+
+  it('counts searches in job_search as in jobs, through claims, ends, other projects and deletes', async () => {
+    const [store] = await openTwo()
+    await seedAccounts(store)
+    const texts = ['late refund', 'refunded late', 'late payment', 'payment refund late', 'on time']
+    for (const [index, text] of texts.entries()) await store.jobs.insert(job({ text, status: 'PENDING', createdAt: at(index) }))
+    await store.jobs.insert(job({ projectId: P2, apiKeyId: 'key-2', text: 'late refund', createdAt: at(9) }))
+    await store.jobs.claimNext('w', 0, 1000)
+    await store.jobs.complete((await store.jobs.claimNext('w', 0, 1000))!.id, 'w', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(10))
+    await store.jobs.fail((await store.jobs.claimNext('w', 0, 1000))!.id, 'w', 'INTERNAL', 'x', at(11))
+    const inJobs = async (tsquery: string, status?: string) =>
+      (
+        await store.pool.query<{ count: number }>(`SELECT count(*) AS count FROM jobs WHERE project_id = $1 AND search @@ $2::tsquery AND ($3::text IS NULL OR status = $3)`, [
+          P1,
+          tsquery,
+          status ?? null,
+        ])
+      ).rows[0]!.count
+    for (const status of [undefined, 'PENDING', 'COMPLETED', 'FAILED'] as const) {
+      for (const [words, tsquery] of [
+        [['late'], "'late':*"],
+        [['refund', 'late'], "'refund':* & 'late':*"],
+        [['pay', 'ref'], "'pay':* & 'ref':*"],
+      ] as const) {
+        const page = await store.jobs.list(P1, { ...listAll, words: [...words], ...(status ? { status } : {}) })
+        expect(page.filtered, `${words.join(' ')} ${status ?? ''}`).toBe(await inJobs(tsquery, status))
+        expect(page.records).toHaveLength(page.filtered)
+      }
+    }
+    expect((await store.pool.query('SELECT count(*)::int AS n FROM job_search')).rows[0]).toEqual({ n: 6 })
+    await store.pool.query('DELETE FROM jobs WHERE project_id = $1', [P2])
+    expect((await store.pool.query('SELECT count(*)::int AS n FROM job_search')).rows[0]).toEqual({ n: 5 })
   })
 
   it("wakes another instance's onWork listeners on announceWork, not its own, and per kind", async () => {

@@ -30,12 +30,39 @@ export function jobSearchLexemes(title: string, text: string | null): string[] {
   return [...new Set(searchWords(fold(`${title} ${text ?? ''}`)).map(cut))]
 }
 
+/** A search term: a word, matched as a word or a word's start (`prefix`), or as a whole word only. */
+export interface SearchTerm {
+  word: string
+  prefix: boolean
+}
+
 /**
- * The tsquery (its text form, for a `::tsquery` cast) that holds when every word is in the
- * lexemes, as a word or a word's start. A single letter matches as a word only: as a prefix it
- * would match most of the index (SQLite's matchQuery does the same).
+ * The terms of a search, each to be found in the lexemes as a word or a word's start. A single
+ * letter matches as a word only: as a prefix it would match most of the index (SQLite's
+ * matchQuery does the same).
  */
-export function jobSearchQuery(words: string[]): string {
-  const terms = words.flatMap((word) => searchWords(fold(word))).map(cut)
-  return terms.map((term) => `'${term.replace(/['\\]/g, (char) => `\\${char}`)}'${[...term].length > 1 ? ':*' : ''}`).join(' & ')
+export function jobSearchTerms(words: string[]): SearchTerm[] {
+  return words
+    .flatMap((word) => searchWords(fold(word)))
+    .map(cut)
+    .map((word) => ({ word, prefix: [...word].length > 1 }))
+}
+
+const quote = (lexeme: string) => `'${lexeme.replace(/['\\]/g, (char) => `\\${char}`)}'`
+
+/**
+ * The tsquery (its text form, for a `::tsquery` cast) that holds when every term is in the
+ * lexemes. A prefix term listed in `expansions` is written as the words it stands for (every
+ * word with that start: see the migration 0007-job-words), which GIN answers faster than a
+ * prefix and the same way; one not listed stays a prefix ('word':*).
+ */
+export function jobSearchQuery(words: string[], expansions: ReadonlyMap<string, readonly string[]> = new Map()): string {
+  return jobSearchTerms(words)
+    .map(({ word, prefix }) => {
+      if (!prefix) return quote(word)
+      const expanded = expansions.get(word)
+      if (!expanded || expanded.length === 0) return `${quote(word)}:*`
+      return expanded.length === 1 ? quote(expanded[0]!) : `(${expanded.map(quote).join(' | ')})`
+    })
+    .join(' & ')
 }

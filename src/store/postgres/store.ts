@@ -68,11 +68,11 @@ const READS = new Set([
 const WROTE_NOTHING: Record<string, (answer: unknown) => boolean> = {
   claimNext: (answer) => answer === undefined,
   claimDue: (answer) => Array.isArray(answer) && answer.length === 0,
-  complete: (answer) => answer === false,
+  complete: (answer) => answer === undefined,
+  fail: (answer) => answer === undefined,
   start: (answer) => answer === undefined,
   save: (answer) => answer === false,
   requeueAbandoned: (answer) => answer === 0,
-  fail: (answer) => answer === false,
   retryLater: (answer) => answer === false,
   revokeKey: (answer) => answer === false,
   remove: (answer) => answer === false,

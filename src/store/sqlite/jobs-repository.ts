@@ -11,6 +11,8 @@ import { readJsonColumn } from '../json-column'
 const FIELDS = JOB_COLUMNS
 /** Columns read under their record names, so a row is a record but for the JSON columns. */
 const SELECT_COLUMNS = FIELDS.map(([field, column]) => `j.${column} AS ${field}`).join(', ')
+/** The same, unqualified: what an UPDATE … RETURNING answers. */
+const RETURNING_COLUMNS = FIELDS.map(([field, column]) => `${column} AS ${field}`).join(', ')
 
 const AiPartsColumnSchema = z.array(z.string()) as unknown as z.ZodType<AiPart[]>
 const ResponseColumnSchema = z.record(z.string(), z.unknown())
@@ -97,10 +99,12 @@ export class SqliteJobsRepository implements JobsRepository {
         RETURNING id`),
       complete: db.prepare(`UPDATE jobs SET status = 'COMPLETED', job_response = @jobResponse, usage_seconds = @usageSeconds,
           total_cost = @totalCost, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
-        WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')`),
+        WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')
+        RETURNING ${RETURNING_COLUMNS}`),
       fail: db.prepare(`UPDATE jobs SET status = 'FAILED', error_code = @code, error_message = @message,
           lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
-        WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')`),
+        WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')
+        RETURNING ${RETURNING_COLUMNS}`),
       retryLater: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, run_after = @runAfter,
           error_code = @code, error_message = @message
         WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
@@ -156,13 +160,15 @@ export class SqliteJobsRepository implements JobsRepository {
     return claimed && this.findById(claimed.id)
   }
 
-  /** Ends a job the owner still holds; false when the lease was lost (the job is someone else's now). */
-  async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<boolean> {
-    return this.statements.complete.run({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }).changes === 1
+  /** Ends a job the owner still holds and answers it as ended (RETURNING); undefined when the lease was lost. */
+  async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<JobRecord | undefined> {
+    const row = this.statements.complete.get({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }) as JobRow | undefined
+    return row && toRecord(row)
   }
 
-  async fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<boolean> {
-    return this.statements.fail.run({ id, owner, code, message, updatedAt }).changes === 1
+  async fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<JobRecord | undefined> {
+    const row = this.statements.fail.get({ id, owner, code, message, updatedAt }) as JobRow | undefined
+    return row && toRecord(row)
   }
 
   /** Gives the job back to the queue, to run again from `runAfter` (ms). */

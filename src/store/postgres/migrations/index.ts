@@ -4,11 +4,14 @@ import { jobs } from './0002-jobs'
 import { webhooks } from './0003-webhooks'
 import { media } from './0004-media'
 import { changeNotifications } from './0005-change-notifications'
-import { conversations } from './0006-conversations'
+import { jobSearchAndHotClaims } from './0006-job-search-and-hot-claims'
+import { jobWords } from './0007-job-words'
+import { jobSearchTable } from './0008-job-search-table'
+import { conversations } from './0009-conversations'
 
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
  * never edited. Its numbers are its own (SQLite's 0004 cuts long key hints, which a
  * PostgreSQL database never held).
  */
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, media, changeNotifications, conversations]
+export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, media, changeNotifications, jobSearchAndHotClaims, jobWords, jobSearchTable, conversations]
