@@ -15,7 +15,8 @@ export const conversations: Migration = {
     ALTER TABLE jobs ADD CONSTRAINT jobs_type_check CHECK (type IN ('TRANSCRIPTION', 'TRANSLATION', 'TTS', 'AI_CONTENT', 'CONVERSATION'));
     ALTER TABLE jobs DROP CONSTRAINT jobs_status_check;
     ALTER TABLE jobs ADD CONSTRAINT jobs_status_check CHECK (status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'));
-    CREATE INDEX jobs_in_progress ON jobs (lease_expires_at) WHERE status = 'IN_PROGRESS';
+    -- Keyed by seq, not the lease: an index that names a lease column would make every claim a non-HOT update (0006).
+    CREATE INDEX jobs_in_progress ON jobs (seq) WHERE status = 'IN_PROGRESS';
 
     CREATE FUNCTION job_search_rewritten() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
