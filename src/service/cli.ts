@@ -3,11 +3,12 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
+import { z } from 'zod'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore } from '../store/open-store'
 import type { Store } from '../store/ports'
 import { AiContentSettingSchema } from './ai-content-settings'
-import { readSttSetting, STT_SETTING_KEY, SttSettingSchema } from './stt-settings'
+import { readSttSetting, saveSttSetting, type SttSettingChange } from './stt-settings'
 import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
 import { appKeyIdOf, bootstrapAccounts, createApiKey, FIXED_KEY_NAME, fixedApiKeyProblem, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
@@ -447,23 +448,17 @@ async function sttEngine(values: Values, positionals: string[]): Promise<void> {
       say(setting.engine === 'off' ? 'off' : `openai-compatible ${setting.baseUrl} model ${setting.model ?? 'whisper-1 (the server default)'}`)
       return
     }
-    const secrets = secretsOf(storage)
-    const setting =
-      choice === 'off'
-        ? { engine: 'off' }
-        : {
-            engine: choice,
-            baseUrl: values['base-url'],
-            model: values.model || undefined,
-            apiKeySealed: values['api-key'] ? secrets.encrypt(values['api-key']) : undefined,
-          }
-    const parsed = SttSettingSchema.safeParse(setting)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!
+    // The CLI replaces the whole choice: a server chosen without --api-key has no key (null forgets a stored one).
+    const change: SttSettingChange =
+      choice === 'off' ? { engine: 'off' } : { engine: choice, baseUrl: values['base-url'] ?? '', model: values.model || undefined, apiKey: values['api-key'] || null }
+    try {
+      await saveSttSetting(store, secretsOf(storage), change)
+    } catch (error) {
+      if (!(error instanceof z.ZodError)) throw error
+      const issue = error.issues[0]!
       const flag = issue.path[0] === 'baseUrl' ? `--base-url ${values['base-url']}` : `--${String(issue.path[0])}`
       throw new UsageError(`${flag}: ${issue.message}; as in: ${STT_ENGINE_EXAMPLE}`)
     }
-    await store.settings.set(STT_SETTING_KEY, parsed.data)
     say(
       choice === 'off'
         ? 'Speech recognition is off from the next call: calls hear when the caller speaks, not what they say.'

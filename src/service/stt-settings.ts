@@ -51,3 +51,41 @@ export function sttSettingView(setting: SttSetting) {
     ...(setting.timeoutMs === undefined ? {} : { timeoutMs: setting.timeoutMs }),
   }
 }
+
+/**
+ * A new choice. `apiKey` is write-only: given, it is sealed and replaces the stored one; left
+ * out, the key already stored for an OpenAI-compatible server is kept (as the AI engine's is, so
+ * a form can change the model without asking for the key again); null forgets it.
+ */
+export type SttSettingChange = { engine: 'off' } | { engine: 'openai-compatible'; baseUrl: string; model?: string; apiKey?: string | null; timeoutMs?: number }
+
+/**
+ * Chooses speech recognition (the operator UI's settings.setSttEngine and `voicedesk stt-engine`
+ * both save through here). Throws the schema's ZodError for a setting it cannot store; turning
+ * recognition off forgets the key. Calls read the setting when they start: the next one uses it.
+ */
+export async function saveSttSetting(store: Store, secrets: SecretBox, change: SttSettingChange): Promise<SttSetting> {
+  let setting: SttSetting
+  if (change.engine === 'off') {
+    setting = { engine: 'off' }
+  } else {
+    const previous = await readSttSetting(store)
+    const apiKeySealed =
+      change.apiKey === null
+        ? undefined
+        : change.apiKey !== undefined
+          ? secrets.encrypt(change.apiKey)
+          : previous.engine === 'openai-compatible'
+            ? previous.apiKeySealed
+            : undefined
+    setting = SttSettingSchema.parse({
+      engine: 'openai-compatible',
+      baseUrl: change.baseUrl,
+      ...(change.model === undefined ? {} : { model: change.model }),
+      ...(apiKeySealed === undefined ? {} : { apiKeySealed }),
+      ...(change.timeoutMs === undefined ? {} : { timeoutMs: change.timeoutMs }),
+    })
+  }
+  await store.settings.set(STT_SETTING_KEY, setting)
+  return setting
+}

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { IpcEvent } from '../../src/shared/ipc/operations'
 import { keyHint } from '../../src/service/ops/api-keys'
+import { createSttEngine, readSttSetting, STT_SETTING_KEY, SttSettingSchema } from '../../src/service/stt-settings'
 import type { RuntimeConfig } from '../../src/service/runtime'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startTestService, TEST_KEY, sqliteDatabaseOf } from '../helpers/test-service'
@@ -197,6 +198,7 @@ describe('browser mode: every operation', () => {
       port: Number(new URL(service.runtime.context.baseUrl()).port),
       dataDir: service.dataDir,
       aiContent: { engine: 'offline' },
+      speechRecognition: { engine: 'off' },
       webhookSigning: false,
       tts: { engine: 'espeak-ng' },
       cors: { origins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'], source: 'default' },
@@ -214,6 +216,31 @@ describe('browser mode: every operation', () => {
     const ai = await ipc.ok('jobs.createAiContent', { sourceJobId: source.id, aiParts: ['summary'] })
     expect(ai.model).toBe('qwen2.5')
     expect(await ipc.ok('settings.setAiEngine', { engine: 'offline' })).toMatchObject({ aiContent: { engine: 'offline' } })
+  })
+
+  it('reads and sets speech recognition; the key is kept when left out, never returned, and the next call uses it', async () => {
+    const { ipc, service } = await startBrowserMode()
+    const { store, secrets } = service.runtime.context
+    expect((await ipc.ok('settings.get')).speechRecognition).toEqual({ engine: 'off' })
+    const result = await ipc.call('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-stt-secret' })
+    expect(JSON.stringify(result)).not.toContain('sk-stt-secret')
+    expect(result).toMatchObject({ ok: true, data: { speechRecognition: { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', hasApiKey: true } } })
+    // Stored sealed, not as given.
+    expect(JSON.stringify(await store.settings.get(STT_SETTING_KEY, SttSettingSchema))).not.toContain('sk-stt-secret')
+    // Choosing a model without the key keeps the stored key, which the engine of the next call sends.
+    const kept = await ipc.ok('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'whisper-large-v3', timeoutMs: 5_000 })
+    expect(kept.speechRecognition).toEqual({ engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'whisper-large-v3', hasApiKey: true, timeoutMs: 5_000 })
+    expect(await ipc.ok('settings.get')).toEqual(kept)
+    const setting = await readSttSetting(store)
+    expect(setting.engine === 'openai-compatible' && setting.apiKeySealed && secrets.decrypt(setting.apiKeySealed)).toBe('sk-stt-secret')
+    expect((await createSttEngine(store, secrets))?.model).toBe('whisper-large-v3')
+    // Off forgets the key: choosing a server again has none.
+    expect((await ipc.ok('settings.setSttEngine', { engine: 'off' })).speechRecognition).toEqual({ engine: 'off' })
+    expect(await createSttEngine(store, secrets)).toBeUndefined()
+    const again = await ipc.ok('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' })
+    expect(again.speechRecognition).toEqual({ engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', hasApiKey: false })
+    // The AI engine is its own setting.
+    expect(again.aiContent).toEqual({ engine: 'offline' })
   })
 })
 
@@ -235,6 +262,25 @@ describe('browser mode: refusals', () => {
       ok: false,
       error: { code: 'VALIDATION_ERROR', details: [{ path: 'baseUrl' }] },
     })
+  })
+
+  it('refuses speech recognition it could not use, each detail at its field', async () => {
+    const { ipc } = await startBrowserMode()
+    for (const [input, path] of [
+      [{ engine: 'openai-compatible', baseUrl: 'ftp://x' }, 'baseUrl'],
+      [{ engine: 'openai-compatible', baseUrl: 'not a url' }, 'baseUrl'],
+      [{ engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: '' }, 'model'],
+      [{ engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: '' }, 'apiKey'],
+      [{ engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 10 }, 'timeoutMs'],
+      [{ engine: 'off', baseUrl: 'http://127.0.0.1:9/v1' }, 'baseUrl'],
+      [{ engine: 'whisper' }, 'engine'],
+    ] as const) {
+      expect(await ipc.call('settings.setSttEngine', input as never), JSON.stringify(input)).toMatchObject({
+        ok: false,
+        error: { code: 'VALIDATION_ERROR', details: [{ path }] },
+      })
+    }
+    expect((await ipc.ok('settings.get')).speechRecognition).toEqual({ engine: 'off' })
   })
 
   it('answers NOT_FOUND for an unknown operation and for unknown ids', async () => {

@@ -120,6 +120,11 @@ describe('the IPC contract: outputs', () => {
 
     await run('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', apiKey: 'sk-local', timeoutMs: 5_000 })
     await run('settings.setAiEngine', { engine: 'offline' })
+    await run('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'whisper-1', apiKey: 'sk-stt', timeoutMs: 5_000 })
+    // The key left out: kept, and still not returned.
+    await run('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' })
+    await run('settings.get', {})
+    await run('settings.setSttEngine', { engine: 'off' })
 
     await run('numbers.delete', { id: number.id })
     await run('agents.delete', { id: clone.id })

@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
-import { createSttEngine, readSttSetting, STT_SETTING_KEY, sttSettingView, type SttSetting } from '../../src/service/stt-settings'
+import { createSttEngine, readSttSetting, saveSttSetting, STT_SETTING_KEY, sttSettingView, type SttSetting } from '../../src/service/stt-settings'
 import { SecretBox } from '../../src/store/secret-box'
 import type { Store } from '../../src/store/ports'
 
@@ -56,5 +56,21 @@ describe('speech recognition setting', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }
+  })
+
+  it('saves a choice: the key sealed, kept when left out, forgotten with null or off; a setting it cannot store is refused', async () => {
+    const store = settingsStore()
+    const baseUrl = 'http://127.0.0.1:9/v1'
+    const first = await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl, apiKey: 'sk-one' })
+    expect(first.engine === 'openai-compatible' && secrets.decrypt(first.apiKeySealed!)).toBe('sk-one')
+    expect(JSON.stringify(store.saved.get(STT_SETTING_KEY))).not.toContain('sk-one')
+    const kept = await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl, model: 'whisper-1' })
+    expect(kept).toMatchObject({ model: 'whisper-1', apiKeySealed: first.engine === 'openai-compatible' ? first.apiKeySealed : 'none' })
+    expect(await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl, apiKey: null })).toEqual({ engine: 'openai-compatible', baseUrl })
+    await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl, apiKey: 'sk-two' })
+    expect(await saveSttSetting(store, secrets, { engine: 'off' })).toEqual({ engine: 'off' })
+    expect(await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl })).toEqual({ engine: 'openai-compatible', baseUrl })
+    await expect(saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl: 'ftp://x' })).rejects.toBeInstanceOf(z.ZodError)
+    expect(await readSttSetting(store)).toEqual({ engine: 'openai-compatible', baseUrl })
   })
 })

@@ -3,6 +3,7 @@ import { VOICES } from '../../shared/voices'
 import type { ApiKeyRecord } from '../../store/records'
 import { effectiveCorsOrigins, saveCorsOrigins } from '../cors-settings'
 import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../ai-content-settings'
+import { readSttSetting, saveSttSetting, sttSettingView } from '../stt-settings'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
 import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs, retryJob } from '../ops/jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
@@ -70,6 +71,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     port: portOf(context.baseUrl()),
     dataDir: deps.dataDir,
     aiContent: aiContentSettingView(await readAiContentSetting(store)),
+    speechRecognition: sttSettingView(await readSttSetting(store)),
     webhookSigning: await deps.webhookSigning(),
     tts: { engine: 'espeak-ng' as const },
     cors: (({ origins, source }) => ({ origins: [...origins], source }))(await effectiveCorsOrigins(store, deps.cliCorsOrigins)),
@@ -148,6 +150,11 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'settings.setAiEngine': async (input) => {
       await saveAiContentSetting(store, context.secrets, input)
       await deps.aiContentEngineChanged()
+      return settings()
+    },
+    'settings.setSttEngine': async (input) => {
+      // Each call reads the setting when it starts, so nothing needs telling.
+      await saveSttSetting(store, context.secrets, input)
       return settings()
     },
     'settings.setCorsOrigins': async (input) => {

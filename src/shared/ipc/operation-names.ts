@@ -34,6 +34,7 @@ export const IPC_OPERATION_NAMES = [
   'keys.revoke',
   'settings.get',
   'settings.setAiEngine',
+  'settings.setSttEngine',
   'settings.setCorsOrigins',
 ] as const
 

@@ -93,6 +93,22 @@ export const AiEngineSettingSchema = z.discriminatedUnion('engine', [
     .strict(),
 ])
 
+/** Speech recognition for live calls: off, or an OpenAI-compatible transcription server (whisper.cpp's server, speaches, LocalAI). */
+export const SttEngineSettingSchema = z.discriminatedUnion('engine', [
+  z.object({ engine: z.literal('off') }).strict(),
+  z
+    .object({
+      engine: z.literal('openai-compatible'),
+      baseUrl: z.url({ protocol: /^https?$/ }),
+      /** Left out: the server's default model. */
+      model: z.string().min(1).max(200).optional(),
+      /** Write-only: given to change it, left out to keep the stored one, never returned (the output says `hasApiKey`). */
+      apiKey: z.string().min(1).max(500).optional(),
+      timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+    })
+    .strict(),
+])
+
 export const SettingsSchema = z.object({
   port: z.number().int(),
   dataDir: z.string(),
@@ -102,6 +118,17 @@ export const SettingsSchema = z.object({
       engine: z.literal('openai-compatible'),
       baseUrl: z.string(),
       model: z.string(),
+      hasApiKey: z.boolean(),
+      timeoutMs: z.number().int().optional(),
+    }),
+  ]),
+  /** Speech recognition for live calls (the key itself is never returned, only whether one is stored). */
+  speechRecognition: z.discriminatedUnion('engine', [
+    z.object({ engine: z.literal('off') }),
+    z.object({
+      engine: z.literal('openai-compatible'),
+      baseUrl: z.string(),
+      model: z.string().optional(),
       hasApiKey: z.boolean(),
       timeoutMs: z.number().int().optional(),
     }),
@@ -189,6 +216,8 @@ export const IPC_OPERATIONS = {
 
   'settings.get': operation(NoInput, SettingsSchema),
   'settings.setAiEngine': operation(AiEngineSettingSchema, SettingsSchema),
+  /** Counts from the next call (calls read the setting when they start). */
+  'settings.setSttEngine': operation(SttEngineSettingSchema, SettingsSchema),
   /** The `corsOrigins` setting; null goes back to the default (this machine's http origins, any port). Counts at once. */
   'settings.setCorsOrigins': operation(z.object({ corsOrigins: CorsOriginsSchema.nullable() }).strict(), SettingsSchema),
 } as const

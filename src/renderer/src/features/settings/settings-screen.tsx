@@ -10,8 +10,9 @@ import type { ThemeChoice } from '../../store/ui-slice'
 import { CopyButton } from '../../ui/copy-button'
 import { Field } from '../../ui/field'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
+import { ServerEngineForm } from './server-engine-form'
 
-/** API keys, where the service keeps its data, the AI engine, browser access to /v1, and the UI's own language and theme. */
+/** API keys, where the service keeps its data, the AI engine and speech recognition, browser access to /v1, and the UI's own language and theme. */
 export function SettingsScreen() {
   const t = useT()
   return (
@@ -219,40 +220,14 @@ function ServiceCard() {
   const call = useCall()
   const store = useStoreApi()
   const [settings, setSettings] = useState<Settings | null>(null)
-  const [engine, setEngine] = useState<'offline' | 'openai-compatible'>('offline')
-  const [baseUrl, setBaseUrl] = useState('')
-  const [model, setModel] = useState('')
-  const [apiKey, setApiKey] = useState('')
-  const [errors, setErrors] = useState<Record<string, string[]>>({})
 
-  const show = (value: Settings) => {
-    setSettings(value)
-    setEngine(value.aiContent.engine)
-    if (value.aiContent.engine === 'openai-compatible') {
-      setBaseUrl(value.aiContent.baseUrl)
-      setModel(value.aiContent.model)
-    }
-  }
   useEffect(() => {
-    call('settings.get', {}).then(show, (caught: unknown) => store.getState().toast('error', messageOf(caught)))
+    call('settings.get', {}).then(setSettings, (caught: unknown) => store.getState().toast('error', messageOf(caught)))
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
-  const save = async () => {
-    try {
-      const value = await call(
-        'settings.setAiEngine',
-        engine === 'offline' ? { engine: 'offline' } : { engine: 'openai-compatible', baseUrl: baseUrl.trim(), model: model.trim(), apiKey: apiKey || undefined },
-      )
-      show(value)
-      setApiKey('')
-      setErrors({})
-      store.getState().toast('success', t('settings.aiSaved'))
-    } catch (caught) {
-      setErrors(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details) : { '': [messageOf(caught)] })
-    }
-  }
-
+  const ai = settings?.aiContent
+  const stt = settings?.speechRecognition
   return (
     <section className="card" aria-labelledby="service-title">
       <h2 id="service-title">{t('settings.service')}</h2>
@@ -273,87 +248,30 @@ function ServiceCard() {
       ) : (
         <p className="muted">{t('common.loading')}</p>
       )}
-      <form
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          void save()
-        }}
-      >
-        <fieldset className="fieldset">
-          <legend>{t('settings.aiEngine')}</legend>
-          <label className="check">
-            <input type="radio" name="engine" checked={engine === 'offline'} onChange={() => setEngine('offline')} />
-            <span>{t('settings.aiOffline')}</span>
-          </label>
-          <label className="check">
-            <input type="radio" name="engine" checked={engine === 'openai-compatible'} onChange={() => setEngine('openai-compatible')} />
-            <span>{t('settings.aiOpenAi')}</span>
-          </label>
-        </fieldset>
-        {engine === 'openai-compatible' ? (
-          <div className="grid-3">
-            <Field label={t('settings.baseUrl')} errors={errors.baseUrl}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  className="input"
-                  dir="ltr"
-                  type="url"
-                  placeholder="https://api.example.com/v1"
-                  value={baseUrl}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  onChange={(event) => setBaseUrl(event.target.value)}
-                />
-              )}
-            </Field>
-            <Field label={t('settings.model')} errors={errors.model}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  className="input"
-                  dir="ltr"
-                  value={model}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  onChange={(event) => setModel(event.target.value)}
-                />
-              )}
-            </Field>
-            <Field
-              label={t('settings.apiKey')}
-              hint={settings?.aiContent.engine === 'openai-compatible' && settings.aiContent.hasApiKey ? t('settings.apiKeyKept') : t('settings.apiKeyWriteOnly')}
-              errors={errors.apiKey}
-            >
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  className="input"
-                  dir="ltr"
-                  type="password"
-                  autoComplete="off"
-                  value={apiKey}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  onChange={(event) => setApiKey(event.target.value)}
-                />
-              )}
-            </Field>
-          </div>
-        ) : null}
-        {errors[''] ? (
-          <p className="field-error" role="alert">
-            {errors[''].join(' ')}
-          </p>
-        ) : null}
-        <div className="toolbar end">
-          <button type="submit" className="button primary">
-            {t('settings.saveAi')}
-          </button>
-        </div>
-      </form>
+      <div className="engine-forms">
+        <ServerEngineForm
+          legend={t('settings.aiEngine')}
+          noServerLabel={t('settings.aiOffline')}
+          serverLabel={t('settings.aiOpenAi')}
+          baseUrlPlaceholder="https://api.example.com/v1"
+          saveLabel={t('settings.saveAi')}
+          savedMessage={t('settings.aiSaved')}
+          stored={ai ? (ai.engine === 'offline' ? { server: false, baseUrl: '', model: '', hasApiKey: false } : { server: true, ...ai }) : null}
+          save={async (choice) => setSettings(await call('settings.setAiEngine', choice ? { engine: 'openai-compatible', model: '', ...choice } : { engine: 'offline' }))}
+        />
+        <ServerEngineForm
+          legend={t('settings.sttEngine')}
+          help={t('settings.sttHelp')}
+          noServerLabel={t('settings.sttOff')}
+          serverLabel={t('settings.sttOpenAi')}
+          baseUrlPlaceholder="http://127.0.0.1:8080/v1"
+          modelOptional={{ placeholder: t('settings.modelServerDefault') }}
+          saveLabel={t('settings.saveStt')}
+          savedMessage={t('settings.sttSaved')}
+          stored={stt ? (stt.engine === 'off' ? { server: false, baseUrl: '', model: '', hasApiKey: false } : { server: true, model: '', ...stt }) : null}
+          save={async (choice) => setSettings(await call('settings.setSttEngine', choice ? { engine: 'openai-compatible', ...choice } : { engine: 'off' }))}
+        />
+      </div>
     </section>
   )
 }

@@ -1,0 +1,223 @@
+import { useId, useRef, useState, type ReactNode } from 'react'
+import { isOperatorError, messageOf } from '../../api/operator-error'
+import type { MessageKey } from '../../i18n/dictionary'
+import { useT } from '../../i18n/use-t'
+import { fieldErrorsOf } from '../../lib/field-errors'
+import { useStoreApi } from '../../store/app-context'
+import { Field } from '../../ui/field'
+import { focusFirstError } from '../../ui/focus-first-error'
+
+/** What the settings read shows of an engine that is either built in (or off) or an OpenAI-compatible server. */
+export interface StoredServerEngine {
+  server: boolean
+  baseUrl: string
+  model: string
+  hasApiKey: boolean
+}
+
+/** A server to save; `apiKey` left out keeps the stored key (the key is write-only). */
+export interface ServerEngineChoice {
+  baseUrl: string
+  model?: string
+  apiKey?: string
+}
+
+interface ServerEngineFormProps {
+  legend: string
+  /** A line under the legend: what the choice changes. */
+  help?: ReactNode
+  noServerLabel: string
+  serverLabel: string
+  baseUrlPlaceholder: string
+  /** Given when the model may be left empty (the server's default, named by this placeholder). */
+  modelOptional?: { placeholder: string }
+  saveLabel: string
+  savedMessage: string
+  /** The stored choice; null while the settings are being read. */
+  stored: StoredServerEngine | null
+  /** Saves a server, or none (null). Throws the operation's refusal. */
+  save: (choice: ServerEngineChoice | null) => Promise<void>
+}
+
+type Problems = Partial<Record<'baseUrl' | 'model', MessageKey>>
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(text)
+    return (protocol === 'http:' || protocol === 'https:') && hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+/**
+ * One engine's choice in the settings (the AI engine, speech recognition): none or an
+ * OpenAI-compatible server with its base URL, model and write-only API key. Checked here first
+ * (messages in the operator's language, the focus put on the first field to fix), then by the
+ * service, whose refusals are shown beside their fields.
+ */
+export function ServerEngineForm(props: ServerEngineFormProps) {
+  const { stored, modelOptional } = props
+  const t = useT()
+  const store = useStoreApi()
+  const id = useId()
+  const formRef = useRef<HTMLFormElement>(null)
+  const [server, setServer] = useState(false)
+  const [baseUrl, setBaseUrl] = useState('')
+  const [model, setModel] = useState('')
+  const [apiKey, setApiKey] = useState('')
+  const [problems, setProblems] = useState<Problems>({})
+  const [refusals, setRefusals] = useState<Record<string, string[]>>({})
+  const [saving, setSaving] = useState(false)
+
+  // Shown again when the stored choice changes, not when another part of the settings does
+  // (adjusted while rendering, as React advises, rather than in an effect).
+  const storedText = stored ? JSON.stringify(stored) : ''
+  const [shownText, setShownText] = useState('')
+  if (stored && storedText !== shownText) {
+    setShownText(storedText)
+    setServer(stored.server)
+    if (stored.server) {
+      setBaseUrl(stored.baseUrl)
+      setModel(stored.model)
+    }
+  }
+
+  const check = (): Problems => {
+    if (!server) return {}
+    const found: Problems = {}
+    const url = baseUrl.trim()
+    if (url === '') found.baseUrl = 'settings.problem.baseUrlNeeded'
+    else if (!isHttpUrl(url)) found.baseUrl = 'settings.problem.baseUrlInvalid'
+    if (!modelOptional && model.trim() === '') found.model = 'settings.problem.modelNeeded'
+    return found
+  }
+
+  const submit = async () => {
+    const found = check()
+    setProblems(found)
+    setRefusals({})
+    if (Object.keys(found).length > 0) {
+      requestAnimationFrame(() => focusFirstError(formRef.current))
+      return
+    }
+    setSaving(true)
+    try {
+      await props.save(server ? { baseUrl: baseUrl.trim(), ...(model.trim() ? { model: model.trim() } : {}), ...(apiKey ? { apiKey } : {}) } : null)
+      setApiKey('')
+      store.getState().toast('success', props.savedMessage)
+    } catch (caught) {
+      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details) : { '': [messageOf(caught)] })
+      requestAnimationFrame(() => focusFirstError(formRef.current))
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const errorsOf = (field: 'baseUrl' | 'model' | 'apiKey') => {
+    const problem = field === 'apiKey' ? undefined : problems[field]
+    return problem ? [t(problem)] : refusals[field]
+  }
+  const unplaced = Object.entries(refusals)
+    .filter(([field]) => field !== 'baseUrl' && field !== 'model' && field !== 'apiKey')
+    .flatMap(([, messages]) => messages)
+
+  return (
+    <form
+      ref={formRef}
+      className="stack"
+      noValidate
+      aria-labelledby={`${id}-legend`}
+      onSubmit={(event) => {
+        event.preventDefault()
+        void submit()
+      }}
+    >
+      <fieldset className="fieldset" aria-describedby={props.help ? `${id}-help` : undefined}>
+        <legend id={`${id}-legend`}>{props.legend}</legend>
+        {props.help ? (
+          <p id={`${id}-help`} className="muted small fieldset-help">
+            {props.help}
+          </p>
+        ) : null}
+        <label className="check">
+          <input type="radio" name={`${id}-engine`} checked={!server} onChange={() => setServer(false)} />
+          <span>{props.noServerLabel}</span>
+        </label>
+        <label className="check">
+          <input type="radio" name={`${id}-engine`} checked={server} onChange={() => setServer(true)} />
+          <span>{props.serverLabel}</span>
+        </label>
+      </fieldset>
+      {server ? (
+        <div className="grid-3">
+          <Field label={t('settings.baseUrl')} errors={errorsOf('baseUrl')}>
+            {({ id: inputId, describedBy, invalid }) => (
+              <input
+                id={inputId}
+                className="input"
+                dir="ltr"
+                type="url"
+                inputMode="url"
+                spellCheck={false}
+                placeholder={props.baseUrlPlaceholder}
+                value={baseUrl}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                aria-required
+                onChange={(event) => setBaseUrl(event.target.value)}
+              />
+            )}
+          </Field>
+          <Field label={modelOptional ? t('settings.modelOptional') : t('settings.model')} errors={errorsOf('model')}>
+            {({ id: inputId, describedBy, invalid }) => (
+              <input
+                id={inputId}
+                className="input"
+                dir="ltr"
+                spellCheck={false}
+                maxLength={200}
+                placeholder={modelOptional?.placeholder}
+                value={model}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                aria-required={!modelOptional || undefined}
+                onChange={(event) => setModel(event.target.value)}
+              />
+            )}
+          </Field>
+          <Field
+            label={t('settings.apiKeyOptional')}
+            hint={stored?.server && stored.hasApiKey ? t('settings.apiKeyKept') : t('settings.apiKeyWriteOnly')}
+            errors={errorsOf('apiKey')}
+          >
+            {({ id: inputId, describedBy, invalid }) => (
+              <input
+                id={inputId}
+                className="input"
+                dir="ltr"
+                type="password"
+                autoComplete="off"
+                maxLength={500}
+                value={apiKey}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => setApiKey(event.target.value)}
+              />
+            )}
+          </Field>
+        </div>
+      ) : null}
+      {unplaced.length > 0 ? (
+        <p className="field-error" role="alert">
+          {unplaced.join(' ')}
+        </p>
+      ) : null}
+      <div className="toolbar end">
+        <button type="submit" className="button primary" disabled={saving || !stored}>
+          {saving ? t('common.saving') : props.saveLabel}
+        </button>
+      </div>
+    </form>
+  )
+}
