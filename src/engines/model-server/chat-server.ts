@@ -5,6 +5,8 @@
  * contains the API key, even when a server echoes the key back.
  */
 
+import { describeServer, networkReason } from './server-address'
+
 export interface ChatServerOptions {
   /** The API root, e.g. http://127.0.0.1:11434/v1 (Ollama) or http://127.0.0.1:8080/v1 (llama.cpp server). */
   baseUrl: string
@@ -36,7 +38,7 @@ const SNIPPET_LENGTH = 200
 
 /** Checks the address (throws when it is not an http(s) URL) and returns the shared helpers for it. */
 export function chatServer(options: ChatServerOptions): ChatServer {
-  const server = describeServer(options.baseUrl)
+  const server = describeServer(options.baseUrl, 'model server')
   const redact = (message: string) => (options.apiKey ? message.split(options.apiKey).join('***') : message)
   const fail = (message: string) => new Error(redact(message))
   return {
@@ -69,33 +71,7 @@ export function abortReason(signal: AbortSignal, message: string): Error {
   return error
 }
 
-function describeServer(baseUrl: string): string {
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    throw new Error(`The model server address is not a URL: ${baseUrl}`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`The model server address must be http or https: ${url.protocol}`)
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
 /** Why fetch failed to connect, from undici's error cause (an AggregateError when several addresses were tried). */
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause
-  const code = cause?.code ?? cause?.errors?.[0]?.code
-  const reasons: Record<string, string> = {
-    ECONNREFUSED: 'connection refused (is the server running?)',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    ECONNRESET: 'the connection was reset',
-    EHOSTUNREACH: 'host unreachable',
-    ETIMEDOUT: 'the connection timed out',
-  }
-  if (code && reasons[code]) return `${reasons[code]} (${code})`
-  return cause?.message || (error as Error).message || String(error)
-}
-
 /** An error answer's message ({"error": {"message"}} or {"error": "..."}), else the start of the body. */
 export function errorDetail(responseText: string): string {
   try {

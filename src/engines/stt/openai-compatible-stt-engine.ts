@@ -1,3 +1,4 @@
+import { describeServer, networkReason } from '../model-server/server-address'
 import type { SttEngine, Transcript, TranscriptSegment } from './stt-engine'
 import { SttEngineError } from './stt-engine-error'
 
@@ -24,7 +25,7 @@ const DEFAULT_TIMEOUT_MS = 60_000
  * Throws at once when `baseUrl` is not an http(s) URL.
  */
 export function createOpenAiCompatibleSttEngine(options: OpenAiCompatibleSttEngineOptions): SttEngine {
-  const server = describeServer(options.baseUrl)
+  const server = describeServer(options.baseUrl, 'speech server')
   const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`
   const model = options.model ?? DEFAULT_MODEL
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -73,33 +74,7 @@ export function createOpenAiCompatibleSttEngine(options: OpenAiCompatibleSttEngi
 }
 
 /** The server as shown in messages: origin and path, never credentials written into the URL. */
-function describeServer(baseUrl: string): string {
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    throw new Error(`The speech server address is not a URL: ${baseUrl}`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`The speech server address must be http or https, not ${url.protocol}`)
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
 /** Why fetch failed to connect, from undici's error cause (an AggregateError when several addresses were tried). */
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause
-  const code = cause?.code ?? cause?.errors?.[0]?.code
-  const reasons: Record<string, string> = {
-    ECONNREFUSED: 'connection refused (is the server running?)',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    ECONNRESET: 'the connection was reset',
-    EHOSTUNREACH: 'host unreachable',
-    ETIMEDOUT: 'the connection timed out',
-  }
-  if (code && reasons[code]) return `${reasons[code]} (${code})`
-  return cause?.message || (error as Error).message || String(error)
-}
-
 /** An error answer's message ({"error": {"message"}}, {"error": "..."}, {"detail": "..."}), else the start of the body. */
 function errorDetail(text: string): string {
   try {
