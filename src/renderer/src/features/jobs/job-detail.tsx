@@ -11,6 +11,7 @@ import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { StatusBadge } from '../../ui/status-badge'
+import { ConversationSection } from './conversation-section'
 
 /** The types this VoiceDesk runs itself, so it can run a failed one again (jobs.retry). */
 const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT']
@@ -125,6 +126,7 @@ export function JobDetailPanel() {
               ) : null}
             </section>
           ) : null}
+          {job.type === 'CONVERSATION' ? <ConversationSection job={job} /> : null}
           {job.type === 'AI_CONTENT' || detail.aiContent || canMakeAi ? (
             <AiContentSection ai={detail.aiContent} isAiJob={job.type === 'AI_CONTENT'} canMake={canMakeAi} onMake={() => setMakingAi(true)} />
           ) : null}
