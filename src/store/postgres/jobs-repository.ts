@@ -235,9 +235,10 @@ export class PostgresJobsRepository implements JobsRepository {
           // Counted in job_search (see the migration 0008): the same jobs, in a table a fifth the size.
           const countValues: unknown[] = [projectId]
           const countBind = (value: unknown) => `$${countValues.push(value)}`
-          const countConditions = [`s.project_id = $1`]
-          if (query.status) countConditions.push(`s.status = ${countBind(query.status)}`)
-          if (query.type) countConditions.push(`s.type = ${countBind(query.type)}`)
+          // job_search holds codes (0008): a project's from projects, a status's and a type's by function.
+          const countConditions = [`s.project = (SELECT p.code FROM projects p WHERE p.id = $1)`]
+          if (query.status) countConditions.push(`s.status = job_status_code(${countBind(query.status)})`)
+          if (query.type) countConditions.push(`s.type = job_type_code(${countBind(query.type)})`)
           for (const ids of search.wordIds) countConditions.push(`s.words && ${countBind(ids)}::integer[]`)
           filtered = (await db.query<{ count: number }>(`SELECT count(*) AS count FROM job_search s WHERE ${countConditions.join(' AND ')}`, countValues)).rows[0]?.count ?? 0
         } else {

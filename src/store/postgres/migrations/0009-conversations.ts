@@ -21,7 +21,8 @@ export const conversations: Migration = {
     CREATE FUNCTION job_search_rewritten() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO job_words (word)
-        SELECT DISTINCT unnest(tsvector_to_array(new.search)) AS word ORDER BY word
+        SELECT DISTINCT n.word FROM unnest(tsvector_to_array(new.search)) AS n (word)
+          WHERE NOT EXISTS (SELECT FROM job_words w WHERE w.word = n.word) ORDER BY n.word
         ON CONFLICT (word) DO NOTHING;
       UPDATE job_search
         SET words = ARRAY(SELECT w.id FROM job_words w WHERE w.word = ANY (tsvector_to_array(new.search)) ORDER BY w.id)
