@@ -22,6 +22,7 @@ import { createResampler } from '../src/engines/audio/speex-resampler'
 import { parseWavPcm16Mono } from '../src/engines/audio/wav-file'
 import { createEspeakTtsEngine } from '../src/engines/tts/tts-engine'
 import { SdkCallClient, quietNoise } from '../test/helpers/sdk-call-client'
+import { percentile } from './jobs'
 import { freePort, stopChild, waitForLine } from './processes'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -52,10 +53,6 @@ export interface CallsBenchResult {
   }
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
-}
 const round = (value: number) => Math.round(value * 10) / 10
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -9,7 +9,7 @@ import type { TurnDetector } from '../engines/audio/turn-detector'
 /** The rate of everything on the wire: the SDK sends and plays 16 kHz mono. */
 export const CALL_SAMPLE_RATE = 16_000
 
-export type { TurnDetector } from '../engines/audio/turn-detector'
+export type { TurnDetector }
 
 export interface CallAudio {
   /** The agent's voice: text to PCM 16-bit mono at CALL_SAMPLE_RATE. */

@@ -4,7 +4,7 @@ import type { CallEvent } from '../shared/api/webhooks'
 import type { ClientFrame, ServerFrame } from '../shared/api/stream-frames'
 import type { DialogueEvent, DialogueSession, DialogueTool, RespondOptions, ToolResult } from '../engines/dialogue/dialogue-engine'
 import type { SttEngine } from '../engines/stt/stt-engine'
-import { float32FromBase64, int16FromFloat32 } from '../engines/audio/pcm-encoding'
+import { float32FromBase64, int16FromFloat32, joinSamples } from '../engines/audio/pcm-encoding'
 import { writeWavPcm16Mono } from '../engines/audio/wav-file'
 import type { MediaStore, Store, StoreTransaction } from '../store/ports'
 import type { JobRecord, VoiceAgentRecord } from '../store/records'
@@ -94,8 +94,8 @@ export class CallSession {
   private preRollSamples = 0
   private callerCursorMs = 0
   private silentMs = 0
-  private genderSamples: Float32Array[] = []
-  private genderSampleCount = 0
+  /** The caller's speech so far, for the gender estimate (up to GENDER_SAMPLE_LIMIT). */
+  private voiceHeard: Float32Array = new Float32Array(0)
   private answered = false
   private toolCounter = 0
   private readonly pendingTools = new Map<string, (result: ToolResult) => void>()
@@ -235,13 +235,7 @@ export class CallSession {
     const captured = this.capturing
     this.capturing = undefined
     if (!captured) return
-    const length = captured.reduce((sum, part) => sum + part.length, 0)
-    const audio = new Float32Array(length)
-    let offset = 0
-    for (const part of captured) {
-      audio.set(part, offset)
-      offset += part.length
-    }
+    const audio = joinSamples(captured, (length) => new Float32Array(length))
     this.learnGender(audio)
     const startTime = this.captureStartedAt / 1000
     const endTime = this.callerCursorMs / 1000
@@ -270,16 +264,9 @@ export class CallSession {
   }
 
   private learnGender(audio: Float32Array): void {
-    if (!this.options.agent.tools.genderDetection || this.genderSampleCount >= GENDER_SAMPLE_LIMIT) return
-    this.genderSamples.push(audio)
-    this.genderSampleCount += audio.length
-    const all = new Float32Array(this.genderSampleCount)
-    let offset = 0
-    for (const part of this.genderSamples) {
-      all.set(part, offset)
-      offset += part.length
-    }
-    const gender = this.options.audio.estimateGender(all, CALL_SAMPLE_RATE)
+    if (!this.options.agent.tools.genderDetection || this.voiceHeard.length >= GENDER_SAMPLE_LIMIT) return
+    this.voiceHeard = joinSamples([this.voiceHeard, audio], (length) => new Float32Array(length))
+    const gender = this.options.audio.estimateGender(this.voiceHeard, CALL_SAMPLE_RATE)
     if (gender && gender !== this.options.state.callerGender) {
       this.options.state.callerGender = gender
       this.options.dialogue.setCallerTraits({ gender })
@@ -442,7 +429,8 @@ export class CallSession {
         if (queued) this.options.webhookQueued()
         if (!kept && !this.ending) {
           this.send({ event: 'info', code: 'CALL_LOST', message: 'This call was taken over: its record is no longer held by this service' })
-          this.stopEverything()
+          this.ending ??= Promise.resolve()
+          this.stopWork()
           this.options.transport.close()
           this.resolveDone()
         }
@@ -453,11 +441,12 @@ export class CallSession {
     return this.writes
   }
 
-  private stopEverything(): void {
-    this.ending ??= Promise.resolve()
+  /** Stops timers, audio, the dialogue and the detector, and answers tools still waiting. */
+  private stopWork(): void {
     for (const timer of this.timers) clearTimeout(timer)
     this.abort.abort()
     this.output.close()
+    this.detector?.dispose()
     for (const resolve of this.pendingTools.values()) resolve({ ok: false, error: 'The call has ended' })
   }
 
@@ -465,11 +454,7 @@ export class CallSession {
     const { state, job, agent, owner } = this.options
     const endedAt = this.options.now()
     state.endedAt = this.options.timestamp()
-    for (const timer of this.timers) clearTimeout(timer)
-    this.abort.abort()
-    this.output.close()
-    this.detector?.dispose()
-    for (const resolve of this.pendingTools.values()) resolve({ ok: false, error: 'The call has ended' })
+    this.stopWork()
     // Whatever was being said or answered stops (aborted); its turn is written before the end.
     await Promise.race([this.work, delay(1_000)])
     state.endReason = reason

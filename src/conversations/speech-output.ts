@@ -156,9 +156,6 @@ export class SpeechOutput {
     this.synthesising = 0
     this.pumpTimer?.cancel()
     this.pumpTimer = undefined
-    if (this.queueEnd > now) {
-      for (const utterance of this.open.values()) if ((utterance.endsAt ?? 0) > now) cutUtterances.add(utterance)
-    }
     for (const utterance of cutUtterances) {
       utterance.interrupted = utterance.interrupted || (utterance.endsAt ?? Number.POSITIVE_INFINITY) > now
       if (utterance.endsAt === undefined || utterance.endsAt > now) utterance.endsAt = Math.max(utterance.startsAt ?? now, now)

@@ -62,16 +62,21 @@ export class CallEngines {
               timeoutMs: setting.timeoutMs,
             })
     }
-    const stt = this.options.stt === undefined ? await createSttEngine(store, secrets) : (this.options.stt ?? undefined)
-    return { dialogue, stt }
+    return { dialogue, stt: await this.stt() }
+  }
+
+  private async stt(): Promise<SttEngine | undefined> {
+    return this.options.stt === undefined ? createSttEngine(this.options.store, this.options.secrets) : (this.options.stt ?? undefined)
   }
 
   /** What a call made now would use, for its record: the dialogue engine (and its model), speech recognition. */
   async describe(): Promise<{ dialogue: string; model: string; stt: { engine: string; model: string } | null }> {
-    const { dialogue, stt } = await this.choose()
+    // The settings alone say it: no dialogue engine is made just to be named.
     const setting = this.options.dialogue ? undefined : await readAiContentSetting(this.options.store)
-    const model = setting?.engine === 'openai-compatible' ? setting.model : dialogue.name === 'offline' ? 'voicedesk-slot-filling' : dialogue.name
-    return { dialogue: dialogue.name, model, stt: stt ? { engine: stt.name, model: stt.model } : null }
+    const dialogue = this.options.dialogue?.name ?? (setting?.engine === 'openai-compatible' ? 'openai-compatible' : 'offline')
+    const model = setting?.engine === 'openai-compatible' ? setting.model : dialogue === 'offline' ? 'voicedesk-slot-filling' : dialogue
+    const stt = await this.stt()
+    return { dialogue, model, stt: stt ? { engine: stt.name, model: stt.model } : null }
   }
 
   /** The agent's voice at the call's rate: eSpeak speaks at 22050 Hz, the SDK plays 16 kHz. */

@@ -76,3 +76,15 @@ export function chunkPcm16(pcm: Buffer, sampleRate: number, frameMs: number): Bu
   for (let offset = 0; offset < pcm.byteLength; offset += frameBytes) frames.push(pcm.subarray(offset, Math.min(offset + frameBytes, pcm.byteLength)))
   return frames
 }
+
+/** Pieces of audio one after another, as one array of their kind (a single piece is answered as it is). */
+export function joinSamples<T extends Float32Array | Int16Array>(pieces: readonly T[], make: (length: number) => T): T {
+  if (pieces.length === 1) return pieces[0]!
+  const out = make(pieces.reduce((sum, piece) => sum + piece.length, 0))
+  let offset = 0
+  for (const piece of pieces) {
+    out.set(piece, offset)
+    offset += piece.length
+  }
+  return out
+}

@@ -1,3 +1,4 @@
+import { joinSamples } from './pcm-encoding'
 import { loadWasmModule, type EmscriptenModule } from './wasm-module'
 
 interface SpeexModule extends EmscriptenModule {
@@ -155,13 +156,6 @@ class SpeexResampler implements Resampler {
       speex._free(outPointer)
       speex._free(lengths)
     }
-    if (chunks.length === 1) return chunks[0]!
-    const out = new Int16Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0))
-    let offset = 0
-    for (const chunk of chunks) {
-      out.set(chunk, offset)
-      offset += chunk.length
-    }
-    return out
+    return joinSamples(chunks, (length) => new Int16Array(length))
   }
 }

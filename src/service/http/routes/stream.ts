@@ -83,6 +83,9 @@ export async function registerStreamRoute(app: FastifyInstance, options: StreamR
   })
 }
 
+/** The events a client frame may carry, as the frame contract names them. */
+const CLIENT_EVENTS = new Set<string>(ClientFrameSchema.options.map((frame) => frame.shape.event.value))
+
 /** A client frame, 'ignored' for an event VoiceDesk does not know (a newer SDK's), undefined when it is not a frame at all. */
 function parseFrame(data: WebSocket.RawData): ClientFrame | 'ignored' | undefined {
   let value: unknown
@@ -94,6 +97,6 @@ function parseFrame(data: WebSocket.RawData): ClientFrame | 'ignored' | undefine
   if (typeof value !== 'object' || value === null || typeof (value as { event?: unknown }).event !== 'string') return undefined
   const parsed = ClientFrameSchema.safeParse(value)
   if (parsed.success) return parsed.data
-  const known = ['start', 'media', 'mark', 'tools_response', 'stop', 'text'].includes((value as { event: string }).event)
+  const known = CLIENT_EVENTS.has((value as { event: string }).event)
   return known ? undefined : 'ignored'
 }
