@@ -5,6 +5,7 @@ import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
 import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
 import { extractSlotValue, type SlotValue } from './value-extraction'
+import { splitSentences } from './spoken-sentences'
 
 /**
  * The offline dialogue engine: a deterministic slot-filler that walks the agent's outcome shape
@@ -25,12 +26,6 @@ const MAX_REASKS = 2
 const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undecided)$/
 const DATEISH = new Set(['date', 'time', 'datetime'])
 const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'number', 'enum', 'enum-list'])
-
-/** A greeting or answer cut into sentences, each spoken as soon as it is ready. */
-export function splitSentences(text: string): string[] {
-  // A stop ends a sentence only before a space or the end, so "2.5" and "www.site.com" stay whole.
-  return (text.match(/.+?(?:[.!?؟]+(?=\s|$)|$)/gsu) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0)
-}
 
 async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): AsyncIterable<DialogueEvent> {
   for (const event of events) {

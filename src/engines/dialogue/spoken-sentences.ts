@@ -66,6 +66,12 @@ export class SentenceSplitter {
   }
 }
 
+/** A whole text (a greeting, an answer written at once) cut into the sentences it is spoken in. */
+export function splitSentences(text: string): string[] {
+  const splitter = new SentenceSplitter()
+  return [...splitter.push(text), ...splitter.flush()]
+}
+
 /**
  * A sentence as it should be spoken: Markdown a model wrote despite being told not to (emphasis,
  * code marks, headings, bullets) taken out, whitespace on one line.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { splitSentences } from '../../../src/engines/dialogue/offline-dialogue-engine'
+import { splitSentences } from '../../../src/engines/dialogue/spoken-sentences'
 import { planSlots } from '../../../src/engines/dialogue/slot-plan'
 import { dialoguePhrases } from '../../../src/engines/dialogue/slot-questions'
 import { extractDate, spokenDate, spokenTime } from '../../../src/engines/dialogue/spoken-dates'
