@@ -40,6 +40,12 @@ export const IPC_OPERATION_NAMES = [
 
 export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]
 
+/** The operator contract's duplex streams (streams.ts has their schemas). */
+export const IPC_STREAM_NAMES = ['calls.test'] as const
+export type IpcStreamName = (typeof IPC_STREAM_NAMES)[number]
+
 /** The Electron channels: one per operation (`voicedesk:<name>`) and one for events. */
 export const ipcChannelOf = (name: IpcOperationName) => `voicedesk:${name}` as const
 export const IPC_EVENT_CHANNEL = 'voicedesk:event'
+/** The Electron carrier of streams: the renderer posts `{ name, input }` with one MessagePort on this channel; frames then go over the port. */
+export const IPC_STREAM_CHANNEL = 'voicedesk:stream'
