@@ -12,6 +12,8 @@ import { startTestService } from '../helpers/test-service'
 
 /** The fake `electron`: just enough of BrowserWindow, shell, ipcMain, ipcRenderer and contextBridge to observe the wiring. */
 const fake = vi.hoisted(() => {
+  type RequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void, details: Record<string, unknown>) => void
+  type CheckHandler = (contents: unknown, permission: string, origin: string, details: Record<string, unknown>) => boolean
   class FakeWebContents {
     static nextId = 1
     readonly id = FakeWebContents.nextId++
@@ -29,13 +31,16 @@ const fake = vi.hoisted(() => {
     getURL() {
       return this.url
     }
-    readonly session = {
-      requestHandler: undefined as ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: Record<string, unknown>) => void) | undefined,
-      checkHandler: undefined as ((contents: unknown, permission: string, origin: string, details: Record<string, unknown>) => boolean) | undefined,
-      setPermissionRequestHandler(handler: FakeWebContents['session']['requestHandler']) {
+    readonly session: {
+      requestHandler?: RequestHandler
+      checkHandler?: CheckHandler
+      setPermissionRequestHandler(handler: RequestHandler): void
+      setPermissionCheckHandler(handler: CheckHandler): void
+    } = {
+      setPermissionRequestHandler(handler) {
         this.requestHandler = handler
       },
-      setPermissionCheckHandler(handler: FakeWebContents['session']['checkHandler']) {
+      setPermissionCheckHandler(handler) {
         this.checkHandler = handler
       },
     }
@@ -156,7 +161,7 @@ describe('permissions', () => {
     const { session } = fakeWindow.webContents
     const ask = (contents: unknown, permission: string, details: Record<string, unknown>) => {
       let granted: boolean | undefined
-      session.requestHandler!(contents, permission, (answer) => (granted = answer), details)
+      session.requestHandler!(contents, permission, (answer: boolean) => (granted = answer), details)
       return granted
     }
     const own = fakeWindow.webContents
