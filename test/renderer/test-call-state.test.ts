@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest'
 import { TestCallInputSchema, TestCallServerFrameSchema, type TestCallServerFrame } from '../../src/shared/ipc/streams'
 import { floatToPcm16Base64, pcm16Base64ToFloat } from '../../src/renderer/src/features/test-call/pcm16-base64'
-import { formatCallTime } from '../../src/renderer/src/features/test-call/test-call-panel'
 import {
   EXAMPLE_TOOL,
   initialParams,
@@ -16,7 +15,15 @@ import {
   toolsForCall,
   type ToolDraft,
 } from '../../src/renderer/src/features/test-call/test-call-setup'
-import { applyServerFrame, applyStreamClosed, CONNECTING, markToolAnswered, outcomeFields, type LiveCallState } from '../../src/renderer/src/features/test-call/test-call-state'
+import {
+  applyServerFrame,
+  applyStreamClosed,
+  CONNECTING,
+  formatCallTime,
+  markToolAnswered,
+  outcomeFields,
+  type LiveCallState,
+} from '../../src/renderer/src/features/test-call/test-call-state'
 
 const JOB = '0b7c6a53-6c55-4f1e-9d7e-3c2f7b9a1e10'
 const SHAPE = {
@@ -53,7 +60,7 @@ describe('the live call state', () => {
       { type: 'outcome', result: { name: 'Sara' }, complete: false, final: false },
       { type: 'barge-in', at: 3.5 },
       { type: 'turn', turn: { role: 'caller', content: '', startTime: 3.5, endTime: 4, unrecognised: true } },
-      { type: 'info', code: 'stt-off', message: 'Speech recognition is off' },
+      { type: 'info', code: 'STT_ENGINE_NOT_CONFIGURED', message: 'Speech recognition is off' },
       { type: 'outcome', result: { name: 'Sara', guests: 4 }, complete: true, final: true },
       { type: 'outcome', result: { name: 'late partial' }, complete: false, final: false },
       { type: 'ended', jobId: JOB, status: 'COMPLETED', endReason: 'smart-end', duration: 9.4 },
@@ -67,7 +74,7 @@ describe('the live call state', () => {
     ).toEqual(['agent::false', 'caller:typed:false', 'barge-in@3.5', 'caller::true'])
     // A final outcome is not replaced by a partial that arrives after it.
     expect(state.outcome).toEqual({ result: { name: 'Sara', guests: 4 }, complete: true, final: true })
-    expect(state.notices).toEqual([{ code: 'stt-off', message: 'Speech recognition is off' }])
+    expect(state.notices).toEqual([{ code: 'STT_ENGINE_NOT_CONFIGURED', message: 'Speech recognition is off' }])
     expect(state.end).toEqual({ status: 'COMPLETED', endReason: 'smart-end', duration: 9.4 })
   })
 

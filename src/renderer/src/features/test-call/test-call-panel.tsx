@@ -8,25 +8,18 @@ import { selectLocale, selectUnsavedDraft } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { StatusBadge } from '../../ui/status-badge'
 import { EXAMPLE_TOOL, initialParams, loadToolDrafts, saveToolDrafts, toolProblems, toolsForCall, type ToolDraft } from './test-call-setup'
-import { outcomeFields, type LiveCallState, type ToolCallView } from './test-call-state'
+import { formatCallTime, outcomeFields, type LiveCallState, type ToolCallView } from './test-call-state'
 import { ToolStubEditors } from './tool-stub-editors'
 import { useTestCall, type CallMode, type MicrophoneState } from './use-test-call'
-
-/** Seconds from the call's start as m:ss.s (the transcript's times). */
-export function formatCallTime(seconds: number): string {
-  const whole = Math.max(0, seconds)
-  const minutes = Math.floor(whole / 60)
-  return `${minutes}:${(whole - minutes * 60).toFixed(1).padStart(4, '0')}`
-}
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) ?? 'undefined'
 
 /** Notices the service sends by code; an unknown code shows the service's own words. */
 const NOTICE_KEYS: Record<string, MessageKey> = {
-  'stt-off': 'testCall.info.sttOff',
-  'speech-recognition-off': 'testCall.info.sttOff',
-  'not-recognised': 'testCall.info.notRecognised',
-  unrecognised: 'testCall.info.notRecognised',
+  STT_ENGINE_NOT_CONFIGURED: 'testCall.info.sttOff',
+  STT_FAILED: 'testCall.info.sttFailed',
+  INVALID_FRAME: 'testCall.info.invalidFrame',
+  CALL_LOST: 'testCall.info.callLost',
 }
 
 /** The Test call panel of one agent: the call's settings, then the live call. */

@@ -159,3 +159,10 @@ export function outcomeFields(shape: unknown, result: unknown): OutcomeField[] |
     return { name, required: requiredNames.has(name), description, filled: value !== undefined && value !== null, value }
   })
 }
+
+/** Seconds from the call's start as m:ss.s (the transcript's times). */
+export function formatCallTime(seconds: number): string {
+  const whole = Math.max(0, seconds)
+  const minutes = Math.floor(whole / 60)
+  return `${minutes}:${(whole - minutes * 60).toFixed(1).padStart(4, '0')}`
+}
