@@ -244,7 +244,7 @@ describe('the preload', () => {
     const [name, exposed] = expose.mock.calls[0]!
     expect(name).toBe('voicedesk')
     const bridge = exposed as VoiceDeskBridge
-    expect(Object.keys(bridge).sort()).toEqual(['host', 'onEvent', 'operations'])
+    expect(Object.keys(bridge).sort()).toEqual(['host', 'onEvent', 'openStream', 'operations'])
     expect(bridge.host).toBe('desktop')
     expect(Object.keys(bridge.operations).sort()).toEqual([...IPC_OPERATION_NAMES].sort())
     expect(JSON.stringify(Object.keys(bridge))).not.toMatch(/invoke|send|ipc/i)
