@@ -1,6 +1,5 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import type { OpenIpcStream } from '../../shared/ipc/streams'
 import type { BrowserBridge } from './api/browser-bridge'
 import { createCall } from './api/call'
 import { resolveBridge } from './api/resolve-bridge'
@@ -10,13 +9,6 @@ import { TokenScreen } from './shell/token-screen'
 import { AppProvider } from './store/app-context'
 import { createAppStore } from './store/app-store'
 import './styles/app.css'
-
-/** The bridge's stream opener (engineer A's carriers add it to both bridges). */
-function streamsOf(bridge: object): OpenIpcStream | null {
-  if (!('openStream' in bridge) || typeof bridge.openStream !== 'function') return null
-  const open = bridge.openStream as OpenIpcStream
-  return (name, input) => open.call(bridge, name, input)
-}
 
 const root = createRoot(document.getElementById('root')!)
 const resolution = resolveBridge()
@@ -50,7 +42,7 @@ if (resolution.kind === 'no-token') {
 
   root.render(
     <StrictMode>
-      <AppProvider value={{ store, call, host: bridge.host, openStream: streamsOf(bridge) }}>
+      <AppProvider value={{ store, call, host: bridge.host, openStream: bridge.openStream }}>
         <AppShell />
       </AppProvider>
     </StrictMode>,

@@ -8,8 +8,8 @@ interface AppContextValue {
   store: AppStore
   call: Call
   host: 'desktop' | 'browser'
-  /** Opens the contract's streams (a test call); null where the bridge has none. */
-  openStream: OpenIpcStream | null
+  /** Opens the contract's streams (a test call). */
+  openStream: OpenIpcStream
 }
 
 const AppContext = createContext<AppContextValue | null>(null)
@@ -42,6 +42,6 @@ export function useHost(): 'desktop' | 'browser' {
   return useAppContext().host
 }
 
-export function useOpenStream(): OpenIpcStream | null {
+export function useOpenStream(): OpenIpcStream {
   return useAppContext().openStream
 }

@@ -52,16 +52,7 @@ export function TestCallPanel({ agent }: { agent: OperatorAgent }) {
   return (
     <div ref={panelRef} className="test-call" data-reply-ms={call.replyLatencies.map((ms) => ms.toFixed(1)).join(',')}>
       {call.state === null ? (
-        <CallSetup
-          params={params}
-          onParams={setParams}
-          tools={tools}
-          onTools={setTools}
-          showProblems={showProblems}
-          unsaved={unsaved?.agentId === agent.id}
-          available={openStream !== null}
-          onStart={start}
-        />
+        <CallSetup params={params} onParams={setParams} tools={tools} onTools={setTools} showProblems={showProblems} unsaved={unsaved?.agentId === agent.id} onStart={start} />
       ) : (
         <LiveCall
           state={call.state}
@@ -97,11 +88,10 @@ interface CallSetupProps {
   onTools(tools: ToolDraft[]): void
   showProblems: boolean
   unsaved: boolean
-  available: boolean
   onStart(mode: CallMode): void
 }
 
-function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, available, onStart }: CallSetupProps) {
+function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, onStart }: CallSetupProps) {
   const t = useT()
   const id = useId()
   const names = Object.keys(params)
@@ -110,17 +100,12 @@ function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, av
     <div className="test-call-setup">
       <p className="muted">{t('testCall.intro')}</p>
       {unsaved ? <p className="field-hint warn">{t('testCall.usesSaved')}</p> : null}
-      {!available ? (
-        <p className="field-error" role="alert">
-          {t('testCall.unavailable')}
-        </p>
-      ) : null}
       <div className="toolbar test-call-start">
-        <button type="button" className="button primary" data-testid="test-call-talk" aria-disabled={!available || undefined} onClick={() => available && onStart('talk')}>
+        <button type="button" className="button primary" data-testid="test-call-talk" onClick={() => onStart('talk')}>
           <Icon name="mic" size={16} />
           <span>{t('testCall.talk')}</span>
         </button>
-        <button type="button" className="button" data-testid="test-call-type" aria-disabled={!available || undefined} onClick={() => available && onStart('type')}>
+        <button type="button" className="button" data-testid="test-call-type" onClick={() => onStart('type')}>
           <Icon name="keyboard" size={16} />
           <span>{t('testCall.type')}</span>
         </button>

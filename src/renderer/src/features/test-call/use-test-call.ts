@@ -30,7 +30,7 @@ export interface TestCall {
  * Marks are answered when playback reaches them, tool calls with the stub as it is at that
  * moment (`tools` is read when the call comes, not when the call started).
  */
-export function useTestCall(openStream: OpenIpcStream | null, tools: readonly ToolDraft[]): TestCall {
+export function useTestCall(openStream: OpenIpcStream, tools: readonly ToolDraft[]): TestCall {
   const [state, setState] = useState<LiveCallState | null>(null)
   const [mode, setMode] = useState<CallMode | null>(null)
   const [microphone, setMicrophone] = useState<MicrophoneState>({ kind: 'off' })
@@ -66,10 +66,6 @@ export function useTestCall(openStream: OpenIpcStream | null, tools: readonly To
       close()
       setMode(callMode)
       setReplyLatencies([])
-      if (!openStream) {
-        setState(applyStreamClosed(CONNECTING, { code: 'INTERNAL', message: 'This window cannot open test calls.', details: [] }))
-        return
-      }
       // Made inside the click: a context created in a gesture may play at once.
       const playback = new PcmPlayback()
       playback.resume()
