@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { encodeWavPcm16Mono } from '../../src/engines/tts/wav-encoding'
 import { startServe, type RunningServe } from '../helpers/spawn-cli'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
@@ -67,9 +67,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => sttServer!.listen(0, '127.0.0.1', resolve))
   sttUrl = `http://127.0.0.1:${(sttServer.address() as AddressInfo).port}/v1`
 
-  server = await startServe(makeTempDir('voicedesk-e2e-test-call'), ['--port', '0'], { env: { VOICEDESK_API_KEY: API_KEY } })
-  uiLink = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!
-
   plainBrowser = await launchChromium()
   microphoneBrowser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -86,13 +83,15 @@ beforeAll(async () => {
   })
 }, 180_000)
 
+// spawn-cli stops every CLI it started after each test: each test starts its own `voicedesk serve`.
+beforeEach(async () => {
+  server = await startServe(makeTempDir('voicedesk-e2e-test-call'), ['--port', '0'], { env: { VOICEDESK_API_KEY: API_KEY } })
+  uiLink = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!
+}, 60_000)
+
 afterAll(async () => {
   await microphoneBrowser?.close()
   await plainBrowser?.close()
-  if (server) {
-    server.cli.child.kill('SIGTERM')
-    await server.cli.waitForExit()
-  }
   await new Promise((resolve) => sttServer?.close(resolve))
 })
 
