@@ -131,6 +131,8 @@ export class CallSession {
   /** For an observer: what it was last told. */
   private activity: CallActivity | undefined
   private awaitingHeard = false
+  /** The task running now has said its answer and it was heard. */
+  private taskSpoke = false
   private outcomeSoFar: string | undefined
 
   constructor(private readonly options: CallSessionOptions) {
@@ -385,6 +387,7 @@ export class CallSession {
       this.awaitingHeard = true
       await this.output.finish(utterance)
       this.awaitingHeard = false
+      this.taskSpoke = true
       this.updateActivity()
       await this.addAgentTurn(utterance, kind)
     }
@@ -445,10 +448,14 @@ export class CallSession {
     this.queuedWork += 1
     this.updateActivity()
     this.work = this.work
-      .then(task)
+      .then(() => {
+        this.taskSpoke = false
+        return task()
+      })
       .catch((error: unknown) => this.options.onError(error, 'a turn of the call failed'))
       .finally(() => {
         this.queuedWork -= 1
+        this.taskSpoke = false
         this.updateActivity()
       })
   }
@@ -466,7 +473,9 @@ export class CallSession {
   /** Tells an observer what the agent is doing now, when it changed. */
   private updateActivity(): void {
     if (!this.options.transport.observe || !this.begun || this.ending) return
-    const activity: CallActivity = this.output.speaking || this.awaitingHeard ? 'speaking' : this.queuedWork > 0 ? 'thinking' : 'listening'
+    // A task whose answer was heard only writes its turn now: listening, unless more is queued.
+    const answering = this.queuedWork - (this.taskSpoke ? 1 : 0)
+    const activity: CallActivity = this.output.speaking || this.awaitingHeard ? 'speaking' : answering > 0 ? 'thinking' : 'listening'
     if (activity === this.activity) return
     this.activity = activity
     this.observe({ type: 'activity', activity })
