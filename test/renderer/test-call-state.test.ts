@@ -78,6 +78,17 @@ describe('the live call state', () => {
     expect(state.end).toEqual({ status: 'COMPLETED', endReason: 'smart-end', duration: 9.4 })
   })
 
+  it('orders the transcript by time: a barge-in comes before the interrupted turn is written, and shows after its start', () => {
+    const state = fold([
+      started,
+      { type: 'turn', turn: { role: 'agent', content: 'Hello.', startTime: 0, endTime: 1 } },
+      { type: 'barge-in', at: 2.5 },
+      { type: 'turn', turn: { role: 'agent', content: 'May I have your name?', startTime: 1.5, endTime: 2.5, interrupted: true } },
+      { type: 'turn', turn: { role: 'caller', content: 'Sara', startTime: 2.5, endTime: 3 } },
+    ])
+    expect(state.transcript.map((entry) => (entry.kind === 'turn' ? entry.turn.content : 'barge-in'))).toEqual(['Hello.', 'May I have your name?', 'barge-in', 'Sara'])
+  })
+
   it('shows the sentence being said until the agent listens again, and drops it on a barge-in', () => {
     const speaking = fold([started, { type: 'activity', activity: 'speaking' }, { type: 'agent-text', content: 'One moment.' }])
     expect(speaking.saying).toBe('One moment.')

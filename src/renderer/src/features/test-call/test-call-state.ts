@@ -86,9 +86,9 @@ export function applyServerFrame(state: LiveCallState, frame: TestCallServerFram
     case 'poke':
       return { ...state, saying: frame.content }
     case 'turn':
-      return { ...state, transcript: [...state.transcript, { kind: 'turn', turn: frame.turn }] }
+      return { ...state, transcript: inTimeOrder(state.transcript, { kind: 'turn', turn: frame.turn }) }
     case 'barge-in':
-      return { ...state, saying: null, transcript: [...state.transcript, { kind: 'barge-in', at: frame.at }] }
+      return { ...state, saying: null, transcript: inTimeOrder(state.transcript, { kind: 'barge-in', at: frame.at }) }
     case 'tool-call':
       return { ...state, toolCalls: [...state.toolCalls, { id: frame.id, name: frame.name, arguments: frame.arguments, at: frame.at }] }
     case 'tool-result': {
@@ -120,6 +120,18 @@ export function applyServerFrame(state: LiveCallState, frame: TestCallServerFram
     case 'clear':
       return state
   }
+}
+
+const timeOf = (entry: TranscriptEntry) => (entry.kind === 'turn' ? entry.turn.startTime : entry.at)
+
+/**
+ * The transcript with one more entry, by time: a turn is written when it ends, so a barge-in
+ * during an agent's turn arrives before that turn and is shown after it.
+ */
+function inTimeOrder(transcript: readonly TranscriptEntry[], entry: TranscriptEntry): TranscriptEntry[] {
+  let index = transcript.length
+  while (index > 0 && timeOf(transcript[index - 1]!) > timeOf(entry)) index -= 1
+  return [...transcript.slice(0, index), entry, ...transcript.slice(index)]
 }
 
 /** The panel answered a tool call with this stub. */
