@@ -25,6 +25,7 @@ let server: RunningServe | undefined
 let sttServer: Server | undefined
 let sttUrl = ''
 let uiLink = ''
+let microphoneWav: Buffer
 const sttAnswers: string[] = []
 
 async function v1<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -51,8 +52,7 @@ beforeAll(async () => {
   const speech = await spokenSamples(`${CALLER_SAYS}.`, CALLER_VOICES.en)
   const pcm = Buffer.alloc((16_000 + speech.length + 16_000 * 6) * 2)
   speech.forEach((sample, index) => pcm.writeInt16LE(Math.round(sample * 32_767), (16_000 + index) * 2))
-  const microphone = join(makeTempDir('voicedesk-e2e-test-call-mic'), 'caller.wav')
-  writeFileSync(microphone, encodeWavPcm16Mono(pcm, 16_000))
+  microphoneWav = encodeWavPcm16Mono(pcm, 16_000)
 
   // The speech-recognition double: the caller's words for the first upload, nothing after (the WAV loops).
   sttServer = createServer((request, response) => {
@@ -68,7 +68,16 @@ beforeAll(async () => {
   sttUrl = `http://127.0.0.1:${(sttServer.address() as AddressInfo).port}/v1`
 
   plainBrowser = await launchChromium()
-  microphoneBrowser = await chromium.launch({
+}, 180_000)
+
+/**
+ * Chromium with the fake microphone playing the caller's WAV, written in the test's own folder
+ * (temp folders go after each test; a fake device whose file is gone gives only quiet).
+ */
+function launchMicrophoneBrowser(): Promise<Browser> {
+  const microphone = join(makeTempDir('voicedesk-e2e-test-call-mic'), 'caller.wav')
+  writeFileSync(microphone, microphoneWav)
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -81,7 +90,7 @@ beforeAll(async () => {
     ],
     timeout: 60_000,
   })
-}, 180_000)
+}
 
 // spawn-cli stops every CLI it started after each test: each test starts its own `voicedesk serve`.
 beforeEach(async () => {
@@ -221,7 +230,8 @@ describe('a spoken test call', () => {
       outcomeResponseShape: { type: 'object', properties: { customerName: { type: 'string' }, guests: { type: 'integer' } }, required: ['customerName', 'guests'] },
       silenceThreshold: 30,
     })
-    const context = await microphoneBrowser!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+    microphoneBrowser = await launchMicrophoneBrowser()
+    const context = await microphoneBrowser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
     const page = await context.newPage()
     page.setDefaultTimeout(STEP_MS)
     const problems = collectProblems(page)
