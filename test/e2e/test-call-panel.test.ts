@@ -262,6 +262,100 @@ describe('a spoken test call', () => {
   }, 240_000)
 })
 
+/**
+ * A chat-model server double on loopback (it stands for Ollama or llama.cpp's server, outside this
+ * machine): a question about the weather gets a streamed tool call; once the tool's answer is in
+ * the conversation it says it back; anything else gets a greeting (or `{}` when not streamed).
+ */
+async function startChatModelDouble(): Promise<{ server: Server; url: string; toolMessages: string[] }> {
+  const toolMessages: string[] = []
+  const chunk = (delta: Record<string, unknown>) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (part: Buffer) => chunks.push(part))
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string | null }[]; stream?: boolean }
+      const tool = body.messages.find((message) => message.role === 'tool')
+      const asked = body.messages.some((message) => message.role === 'user' && message.content?.includes('weather'))
+      if (!body.stream) {
+        response.setHeader('content-type', 'application/json')
+        response.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{}' }, finish_reason: 'stop' }] }))
+        return
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' })
+      if (asked && !tool) {
+        response.write(chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: '{"city": "Dubai"}' } }] }))
+      } else if (tool) {
+        toolMessages.push(tool.content ?? '')
+        const answer = JSON.parse(tool.content ?? '{}') as { forecast?: string }
+        response.write(chunk({ content: `It is ${answer.forecast ?? 'unknown'} in Dubai.` }))
+      } else {
+        response.write(chunk({ content: 'Hello, how can I help?' }))
+      }
+      response.end('data: [DONE]\n\n')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, toolMessages }
+}
+
+describe('tools in a test call', () => {
+  it('answers the agent’s tool call with the stub as edited during the call, and keeps the tools for the next visit', async () => {
+    const model = await startChatModelDouble()
+    const context = await plainBrowser!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    const problems = collectProblems(page)
+    try {
+      // settings.setAiEngine through the operator bridge: the dialogue runs on the double above.
+      const token = decodeURIComponent(/#token=([^&]+)/.exec(uiLink)![1]!)
+      const set = await fetch(`${server!.url}/ipc/settings.setAiEngine`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ engine: 'openai-compatible', baseUrl: model.url, model: 'tool-model' }),
+      })
+      expect(await set.json()).toMatchObject({ ok: true })
+      const agent = await v1<{ id: string }>('POST', '/v1/voice-agents', { agentName: 'Weather desk', lang: 'en', greetingMessage: 'Weather desk, hello.' })
+      await openTestCall(page, agent.id)
+      await page.getByRole('button', { name: 'Add a tool' }).click()
+      const tool = page.getByTestId('test-call-tool')
+      await tool.getByLabel('Name').fill('getWeather')
+      await tool.getByLabel('What it does').fill('The weather in a city')
+      await tool.getByLabel('Parameters (JSON Schema)').fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}')
+      // A stub that is not JSON stops the call, with the field marked.
+      await tool.getByLabel('Stub answer (JSON)').fill('rainy')
+      await page.getByTestId('test-call-type').click()
+      await expect(page.getByText('Fix the tools before calling.').isVisible()).resolves.toBe(true)
+      await expect(tool.getByLabel('Stub answer (JSON)').getAttribute('aria-invalid')).resolves.toBe('true')
+      await tool.getByLabel('Stub answer (JSON)').fill('{"forecast": "rainy"}')
+      await page.getByTestId('test-call-type').click()
+      await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('Weather desk, hello.'))).toBe(true)
+
+      // The stub edited during the call is the answer the next tool call gets.
+      await page.locator('.test-call-side').getByLabel('Stub answer (JSON)').fill('{"forecast": "sunny", "degrees": 31}')
+      await sayTyped(page, 'What is the weather in Dubai?')
+      const toolCall = page.locator('.test-call-tool-call[data-tool="getWeather"]')
+      await expect(toolCall.locator('pre').first().textContent()).resolves.toContain('"city": "Dubai"')
+      await expect(toolCall.getByTestId('tool-answer').textContent()).resolves.toContain('"forecast": "sunny"')
+      await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('It is sunny in Dubai.'))).toBe(true)
+      expect(model.toolMessages.map((message) => JSON.parse(message) as unknown)).toEqual([{ forecast: 'sunny', degrees: 31 }])
+      await shot(page, 'test-call-tools')
+      await page.getByTestId('test-call-end').click()
+      await poll(() => page.getByTestId('test-call-ended').getAttribute('data-end-reason')).toBe('caller-hangup')
+
+      // Kept in this browser for this agent, the stub as last edited.
+      await page.reload()
+      await page.getByTestId('agent-tab-test').click()
+      await expect(page.getByTestId('test-call-tool').getByLabel('Name').inputValue()).resolves.toBe('getWeather')
+      await expect(page.getByTestId('test-call-tool').getByLabel('Stub answer (JSON)').inputValue()).resolves.toBe('{"forecast": "sunny", "degrees": 31}')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+      await new Promise((resolve) => model.server.close(resolve))
+    }
+  }, 180_000)
+})
+
 /** Where the window and the shell are scrolled (all zero when the shell never moved). */
 function shellOffsets(page: Page) {
   return page.evaluate(() => {

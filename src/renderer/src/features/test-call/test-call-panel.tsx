@@ -41,7 +41,7 @@ export function TestCallPanel({ agent }: { agent: OperatorAgent }) {
   const start = (mode: CallMode) => {
     if (tools.some((tool) => toolProblems(tool, tools).length > 0)) {
       setShowProblems(true)
-      requestAnimationFrame(() => panelRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
+      requestAnimationFrame(() => panelRef.current?.querySelector<HTMLElement>('.test-call-tools [aria-invalid="true"]')?.focus())
       return
     }
     setShowProblems(false)
@@ -330,7 +330,8 @@ function LiveCall({ state, microphone, lastReplyMs, tools, onTools, onSay, onMut
           </form>
         </section>
 
-        <div className="test-call-side">
+        {/* Focusable so that the keyboard can scroll it when it holds no control. */}
+        <div className="test-call-side" tabIndex={0} role="group" aria-label={`${t('testCall.outcome')} · ${t('testCall.toolCalls')}`}>
           <OutcomeView state={state} />
           <section aria-label={t('testCall.toolCalls')}>
             <h3>{t('testCall.toolCalls')}</h3>
@@ -388,7 +389,11 @@ function OutcomeView({ state }: { state: LiveCallState }) {
               </dt>
               <dd>
                 {field.filled ? (
-                  <code dir="ltr">{typeof field.value === 'string' ? field.value : JSON.stringify(field.value)}</code>
+                  typeof field.value === 'string' ? (
+                    <bdi dir="auto">{field.value}</bdi>
+                  ) : (
+                    <code dir="ltr">{JSON.stringify(field.value)}</code>
+                  )
                 ) : (
                   <span className="muted">{t('testCall.notYet')}</span>
                 )}
