@@ -34,8 +34,11 @@ export function CallGlanceCell({ job }: { job: OperatorJobListItem }) {
         : call?.endReason
           ? t(`monitor.endShort.${call.endReason}` as MessageKey)
           : '—'
+  // The whole glance as a tooltip: a narrow table cuts the cell short.
+  const fields = call?.outcomeFields.map((field) => (field.name === null ? field.value : `${field.name}: ${field.value}`)) ?? []
+  const summary = [job.title, ending, ...(call && fields.length > 0 ? [t(`monitor.outcome.${call.outcome}` as MessageKey), ...fields] : [])].join(' · ')
   return (
-    <div role="cell" className="cell cell-title call-glance" data-testid="call-glance" title={job.title}>
+    <div role="cell" className="cell cell-title call-glance" data-testid="call-glance" title={summary}>
       <span className="glance-line">
         <bdi className="glance-agent">{job.attributes.agentName ?? job.title}</bdi>
         <span className="glance-sep" aria-hidden="true">
@@ -47,14 +50,16 @@ export function CallGlanceCell({ job }: { job: OperatorJobListItem }) {
         <span className="glance-sep" aria-hidden="true">
           ·
         </span>
-        <span data-testid="call-end">{ending}</span>
+        <span className="glance-end" data-testid="call-end">
+          {ending}
+        </span>
       </span>
       {call && (job.status === 'COMPLETED' || job.status === 'FAILED') ? (
         <span className="glance-line small muted" data-testid="call-outcome">
           <OutcomeBadge outcome={call.outcome} />
-          {call.outcomeFields.map((field, index) => (
+          {fields.map((field, index) => (
             <bdi key={index} className="glance-field">
-              {field.name === null ? field.value : `${field.name}: ${field.value}`}
+              {field}
             </bdi>
           ))}
         </span>

@@ -69,7 +69,11 @@ export function ConversationSection({ job }: { job: Job }) {
         <section className="call-part" aria-labelledby="call-timeline-title">
           <header className="section-header">
             <h4 id="call-timeline-title">{t('monitor.timeline')}</h4>
-            {canSeek ? <span className="small muted num">{t('monitor.playing', { at: formatClock(position) })}</span> : null}
+            {canSeek ? (
+              <span className="small muted num" data-testid="playing-at">
+                {t('monitor.playing', { at: formatClock(position) })}
+              </span>
+            ) : null}
           </header>
           {canSeek ? <p className="small muted">{t('monitor.timelineHint')}</p> : null}
           <CallTimeline call={call} length={length} position={position} canSeek={canSeek} onSeek={seek} />
