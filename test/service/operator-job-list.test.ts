@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { invokeOperation } from '../../src/service/ipc/invoke-operation'
-import { IPC_OPERATIONS } from '../../src/shared/ipc/operations'
+import { IPC_OPERATIONS, type IpcOutput } from '../../src/shared/ipc/operations'
 import { seedJob } from '../helpers/seed-jobs'
 import { startTestService } from '../helpers/test-service'
 
@@ -81,7 +81,8 @@ describe('jobs.list in the operator UI', () => {
     })
     if (!result.ok) throw new Error(JSON.stringify(result.error))
     expect(IPC_OPERATIONS['jobs.list'].output.parse(result.data)).toEqual(result.data)
-    const byId = new Map(result.data.jobs.map((job) => [job.id, job]))
+    const page = result.data as IpcOutput<'jobs.list'>
+    const byId = new Map(page.jobs.map((job) => [job.id, job]))
 
     // Another job's row is /v1's item exactly: no `call`, nothing else added.
     const v1 = await runtime.context.store.jobs.list(runtime.bootstrap.projectId, { sort: 'createdAt', direction: 'desc', limit: 100, offset: 0 })
@@ -120,6 +121,6 @@ describe('jobs.list in the operator UI', () => {
     const calls = await invokeOperation(runtime.operatorHandlers('desktop'), 'jobs.list', { take: 100, type: 'CONVERSATION' }, (error) => {
       throw error
     })
-    expect(calls.ok && calls.data.jobs.map((job) => job.type)).toEqual(Array(6).fill('CONVERSATION'))
+    expect(calls.ok && (calls.data as IpcOutput<'jobs.list'>).jobs.map((job) => job.type)).toEqual(Array(6).fill('CONVERSATION'))
   })
 })
