@@ -34,7 +34,12 @@ export function JobDeliveries({ job, detail }: { job: Job; detail: JobDetail }) 
           <ul className="plain-list deliveries" data-testid="job-deliveries">
             {detail.deliveries.map((delivery) => (
               <li key={delivery.id} className="delivery-row">
-                <a className="link delivery-link" href={hashOf({ screen: 'webhooks', id: delivery.id })} aria-label={t('monitor.openDelivery', { event: delivery.event })}>
+                <a
+                  className="link delivery-link"
+                  title={delivery.event}
+                  href={hashOf({ screen: 'webhooks', id: delivery.id })}
+                  aria-label={t('monitor.openDelivery', { event: delivery.event })}
+                >
                   <code dir="ltr">{delivery.event}</code>
                 </a>
                 <StatusBadge status={delivery.status} />
