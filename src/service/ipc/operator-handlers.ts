@@ -5,7 +5,8 @@ import { effectiveCorsOrigins, saveCorsOrigins } from '../cors-settings'
 import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../ai-content-settings'
 import { readSttSetting, saveSttSetting, sttSettingView } from '../stt-settings'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
-import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs, retryJob } from '../ops/jobs'
+import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, retryJob } from '../ops/jobs'
+import { listOperatorJobs } from '../ops/operator-job-list'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError, underField } from '../ops/service-error'
@@ -117,7 +118,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'numbers.unassign': (input) => unassignPhoneNumber(context, caller, input),
     'numbers.delete': (input) => deletePhoneNumber(context, caller, input.id),
 
-    'jobs.list': (input) => listJobs(context, caller, caller.projectId, input),
+    'jobs.list': (input) => listOperatorJobs(context, caller, input),
     'jobs.get': async (input) => {
       const { previewUrl, data } = await getJob(context, caller, input.id)
       return { previewUrl, job: data }

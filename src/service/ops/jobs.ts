@@ -269,7 +269,7 @@ async function keyHintsOf(context: OpsContext, records: JobRecord[]): Promise<Ma
   return hints
 }
 
-function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<string, string>): JobListItem {
+export function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<string, string>): JobListItem {
   const keyHint = keyHints.get(record.apiKeyId) ?? '****'
   const mediaUrl = mediaUrlOf(context, record)
   return {
@@ -316,6 +316,21 @@ export function jobPageOf(body: ListJobsBody, query: OffsetPaging = {}): { limit
 
 /** `POST /v1/jobs/all?projectId=`: a page of the caller's jobs, with the contract's filters and order. */
 export async function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody, queryPaging: OffsetPaging = {}) {
+  return listJobsAs(context, caller, projectId, body, queryPaging, toJobListItem)
+}
+
+/**
+ * A page of the caller's jobs, each record made into an item by `toItem` (the operator UI's list
+ * adds to /v1's item what its rows show), with the project's and the filter's counts.
+ */
+export async function listJobsAs<Item>(
+  context: OpsContext,
+  caller: Caller,
+  projectId: string,
+  body: ListJobsBody,
+  queryPaging: OffsetPaging,
+  toItem: (context: OpsContext, record: JobRecord, keyHints: Map<string, string>) => Item,
+): Promise<{ jobs: Item[]; total: number; filtered: number }> {
   if (projectId !== caller.projectId) {
     throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [{ path: 'projectId', message: 'Not the key’s project' }])
   }
@@ -339,7 +354,7 @@ export async function listJobs(context: OpsContext, caller: Caller, projectId: s
     offset,
   })
   const keyHints = await keyHintsOf(context, records)
-  return { jobs: records.map((record) => toJobListItem(context, record, keyHints)), total, filtered }
+  return { jobs: records.map((record) => toItem(context, record, keyHints)), total, filtered }
 }
 
 /** Job types this VoiceDesk runs itself, so it can run one again. */

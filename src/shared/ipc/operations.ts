@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { humanName, UuidSchema } from '../api/common'
+import { humanName, TimestampSchema, UuidSchema } from '../api/common'
+import { EndReasonSchema } from '../api/conversations'
+import { CALL_OUTCOME_STATES } from '../call-outcome'
 import { CorsOriginsSchema } from '../api/cors'
 import { ErrorEnvelopeSchema } from '../api/errors'
 import {
@@ -49,6 +51,25 @@ export const OperatorAgentSchema = VoiceAgentSchema.extend({
   tools: z.object({ genderDetection: z.boolean(), smartCallEnd: z.boolean() }),
 })
 export type OperatorAgent = z.infer<typeof OperatorAgentSchema>
+
+/**
+ * A conversation at a glance, for its row in the jobs monitor. Operator-only: /v1's
+ * JobListItem is the cloud's contract and stays as it is. Read from the job's stored state, which
+ * the list already loads, so other jobs cost nothing more.
+ */
+export const CallGlanceSchema = z.object({
+  /** When the call started (null before its socket connected): a running call's duration counts from here. */
+  startedAt: TimestampSchema.nullable(),
+  endReason: EndReasonSchema.nullable(),
+  outcome: z.enum(CALL_OUTCOME_STATES),
+  /** The outcome's first two filled fields (`name` null for an outcome that is not an object), values cut to 60 characters. */
+  outcomeFields: z.array(z.object({ name: z.string().nullable(), value: z.string() })).max(2),
+})
+export type CallGlance = z.infer<typeof CallGlanceSchema>
+
+/** A row of the jobs monitor: /v1's list item, and for a conversation its glance. */
+export const OperatorJobListItemSchema = JobListItemSchema.extend({ call: CallGlanceSchema.optional() })
+export type OperatorJobListItem = z.infer<typeof OperatorJobListItemSchema>
 
 export const ServiceInfoSchema = z.object({
   /** Where the /v1 service listens, e.g. http://127.0.0.1:8740. */
@@ -179,8 +200,8 @@ export const IPC_OPERATIONS = {
   'numbers.unassign': operation(UnassignNumberBodySchema, PhoneNumberSchema),
   'numbers.delete': operation(ById, Deleted),
 
-  /** The same filters, sort, pages and search as POST /v1/jobs/all, in the default project. */
-  'jobs.list': operation(ListJobsBodySchema.unwrap().unwrap(), z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() })),
+  /** The same filters, sort, pages and search as POST /v1/jobs/all, in the default project; a conversation's row carries its `call` glance. */
+  'jobs.list': operation(ListJobsBodySchema.unwrap().unwrap(), z.object({ jobs: z.array(OperatorJobListItemSchema), total: z.number().int(), filtered: z.number().int() })),
   'jobs.get': operation(ById, z.object({ previewUrl: z.string(), job: JobSchema })),
   'jobs.createTts': operation(TextToSpeechBodySchema, TtsJobSchema),
   'jobs.createAiContent': operation(

@@ -16,3 +16,12 @@ export function formatDateTime(iso: string | null | undefined, locale: UiLocale)
   if (Number.isNaN(date.getTime())) return iso
   return new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: 'medium', timeStyle: 'medium' }).format(date)
 }
+
+/** A span of seconds as a clock, m:ss (h:mm:ss from an hour on): call durations and positions. */
+export function formatClock(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds))
+  const hours = Math.floor(whole / 3600)
+  const minutes = Math.floor((whole % 3600) / 60)
+  const rest = String(whole % 60).padStart(2, '0')
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`
+}

@@ -1,7 +1,7 @@
-import type { AiContentJob, Job, JobListItem, JobStatus, JobType } from '../../../shared/api/jobs'
+import type { AiContentJob, Job, JobStatus, JobType } from '../../../shared/api/jobs'
 import type { SORT_FIELDS } from '../../../shared/api/jobs'
 import type { WebhookDelivery } from '../../../shared/api/webhooks'
-import type { IpcEvent } from '../../../shared/ipc/operations'
+import type { IpcEvent, OperatorJobListItem } from '../../../shared/ipc/operations'
 import { isOperatorError } from '../api/operator-error'
 import type { SliceCreator } from './app-store'
 import { messageOf } from '../api/operator-error'
@@ -10,6 +10,8 @@ import { messageOf } from '../api/operator-error'
 export const JOBS_PAGE_SIZE = 100
 /** Live events arrive in bursts (a batch of jobs finishing): refresh at most this often. */
 export const JOB_EVENT_COALESCE_MS = 200
+/** A call sends a webhook per turn: the detail shows this many of a job's deliveries, the journal has them all. */
+export const JOB_DELIVERIES_SHOWN = 100
 
 export type JobSortField = (typeof SORT_FIELDS)[number]
 
@@ -27,7 +29,10 @@ export interface JobDetail {
   previewUrl: string | null
   /** The AI content of this job: itself when it is one, else the newest made from it. */
   aiContent: AiContentJob | null
+  /** The job's webhook deliveries, oldest first (at most JOB_DELIVERIES_SHOWN: the newest of them). */
   deliveries: WebhookDelivery[]
+  /** How many deliveries the job has in all (a long call sends more than are shown). */
+  deliveriesTotal: number
   loading: boolean
   error: string | null
 }
@@ -40,7 +45,7 @@ export interface JobsState {
   total: number | null
   filtered: number | null
   /** 1-based page number -> its rows. */
-  pages: Record<number, JobListItem[]>
+  pages: Record<number, OperatorJobListItem[]>
   /** Pages shown from the last answer while a fresher one is on its way (after an event). */
   stale: Record<number, true>
   loading: Record<number, true>
@@ -231,7 +236,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
 
     selectJob(id) {
       if (id === null) return patch({ selectedId: null, detail: null })
-      patch({ selectedId: id, detail: { id, job: null, previewUrl: null, aiContent: null, deliveries: [], loading: true, error: null } })
+      patch({ selectedId: id, detail: { id, job: null, previewUrl: null, aiContent: null, deliveries: [], deliveriesTotal: 0, loading: true, error: null } })
       void get().reloadJobDetail()
     },
 
@@ -240,11 +245,12 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       if (id === null) return
       const stillSelected = () => get().jobs.selectedId === id
       try {
-        const [{ job, previewUrl }, deliveries] = await Promise.all([
+        const [{ job, previewUrl }, { deliveries, deliveriesTotal }] = await Promise.all([
           call('jobs.get', { id }),
-          call('webhooks.list', { jobId: id, take: 20, skip: 1 }).then(
-            (answer) => answer.deliveries,
-            () => [],
+          call('webhooks.list', { jobId: id, take: JOB_DELIVERIES_SHOWN, skip: 1 }).then(
+            // The journal lists newest first; a job's story reads oldest first (call.started … call.ended).
+            (answer) => ({ deliveries: [...answer.deliveries].reverse(), deliveriesTotal: answer.filtered }),
+            () => ({ deliveries: [], deliveriesTotal: 0 }),
           ),
         ])
         let aiContent: AiContentJob | null = null
@@ -257,7 +263,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
           }
         }
         if (!stillSelected()) return
-        patch({ detail: { id, job, previewUrl, aiContent, deliveries, loading: false, error: null } })
+        patch({ detail: { id, job, previewUrl, aiContent, deliveries, deliveriesTotal, loading: false, error: null } })
       } catch (error) {
         if (!stillSelected()) return
         patch((jobs) => ({ detail: jobs.detail && { ...jobs.detail, loading: false, error: messageOf(error) } }))
@@ -271,7 +277,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       // Rows already shown take the new status at once; the refresh brings the rest.
       patch((jobs) => {
         let touched = false
-        const pages: Record<number, JobListItem[]> = {}
+        const pages: Record<number, OperatorJobListItem[]> = {}
         for (const [page, rows] of Object.entries(jobs.pages)) {
           const index = rows.findIndex((row) => row.id === job.id)
           if (index === -1) pages[Number(page)] = rows

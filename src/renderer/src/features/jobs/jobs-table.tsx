@@ -7,6 +7,7 @@ import { useAppStore, useStoreApi } from '../../store/app-context'
 import type { JobSortField } from '../../store/jobs-slice'
 import { jobAt, jobRowCount, pagesForRange, selectJobs, selectLocale } from '../../store/selectors'
 import { StatusBadge } from '../../ui/status-badge'
+import { CallGlanceCell } from './call-glance'
 
 const ROW_HEIGHT = 40
 
@@ -136,9 +137,13 @@ export function JobsTable() {
                       <div role="cell" className="cell cell-type">
                         {t(`jobType.${job.type}` as MessageKey)}
                       </div>
-                      <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
-                        {job.title}
-                      </div>
+                      {job.type === 'CONVERSATION' ? (
+                        <CallGlanceCell job={job} />
+                      ) : (
+                        <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
+                          {job.title}
+                        </div>
+                      )}
                       <div role="cell" className="cell cell-cost num">
                         {formatCost(job.cost, locale)}
                       </div>
