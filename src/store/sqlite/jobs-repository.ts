@@ -60,6 +60,9 @@ function matchQuery(projectId: string, query: JobListQuery, onlyProjectWithJobs:
   return scope.length > 0 ? `scope : (${scope.join(' AND ')}) AND ${words}` : words
 }
 
+/** Whether a list asks for a range of creation times. */
+const isRanged = (query: JobListQuery) => query.createdFrom !== undefined || query.createdTo !== undefined
+
 export class SqliteJobsRepository implements JobsRepository {
   private readonly statements: {
     insert: Statement
@@ -213,10 +216,20 @@ export class SqliteJobsRepository implements JobsRepository {
   async list(projectId: string, query: JobListQuery): Promise<{ records: JobRecord[]; total: number; filtered: number }> {
     const counts = this.statements.counts.all(projectId) as { type: JobType; status: JobStatus; count: number }[]
     const total = counts.reduce((sum, row) => sum + row.count, 0)
-    const bound = { projectId, status: query.status ?? null, type: query.type ?? null, id: query.id ?? null, limit: query.limit, offset: query.offset }
+    const bound = {
+      projectId,
+      status: query.status ?? null,
+      type: query.type ?? null,
+      id: query.id ?? null,
+      createdFrom: query.createdFrom ?? null,
+      createdTo: query.createdTo ?? null,
+      limit: query.limit,
+      offset: query.offset,
+    }
     const { page, count } = this.listStatementsFor(query)
-    if (query.id) {
-      // One id matches at most one job: count it with the same conditions as the page.
+    if (query.id || isRanged(query)) {
+      // One id matches at most one job, and job_counts knows nothing of dates: count with the page's own conditions
+      // (a range is read between its bounds in jobs_by_created, jobs_by_status or jobs_by_type).
       const match = query.words?.length ? matchQuery(projectId, query, false) : null
       const rows = page.all({ ...bound, match }) as JobRow[]
       return { records: rows.map(toRecord), total, filtered: count!.get({ ...bound, match }) as number }
@@ -235,11 +248,20 @@ export class SqliteJobsRepository implements JobsRepository {
   /** One prepared page (and count) per shape of query: sort, direction, which filters. Made once. */
   private listStatementsFor(query: JobListQuery): { page: Statement; count?: Statement } {
     const searching = Boolean(query.words?.length)
-    const key = [query.sort, query.direction, query.status ? 's' : '', query.type ? 't' : '', query.id ? 'i' : '', searching ? 'w' : ''].join(':')
+    const key = [
+      query.sort,
+      query.direction,
+      query.status ? 's' : '',
+      query.type ? 't' : '',
+      query.id ? 'i' : '',
+      searching ? 'w' : '',
+      query.createdFrom ? 'f' : '',
+      query.createdTo ? 'u' : '',
+    ].join(':')
     let statements = this.listStatements.get(key)
     if (statements) return statements
     const direction = query.direction === 'asc' ? 'ASC' : 'DESC'
-    if (searching && query.sort === 'createdAt' && !query.id) {
+    if (searching && query.sort === 'createdAt' && !query.id && !isRanged(query)) {
       statements = {
         page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs_search s JOIN jobs j ON j.seq = s.rowid
           WHERE jobs_search MATCH @match ORDER BY s.rowid ${direction} LIMIT @limit OFFSET @offset`),
@@ -250,11 +272,13 @@ export class SqliteJobsRepository implements JobsRepository {
       if (query.status) conditions.push('j.status = @status')
       if (query.type) conditions.push('j.type = @type')
       if (query.id) conditions.push('j.id = @id')
+      if (query.createdFrom) conditions.push('j.created_at >= @createdFrom')
+      if (query.createdTo) conditions.push('j.created_at < @createdTo')
       if (searching) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match)')
       const order = `${SORT_COLUMNS[query.sort]} ${direction}, j.created_at ${direction}, j.id ${direction}`
       const where = conditions.join(' AND ')
       let count: Statement | undefined
-      if (query.id) count = this.db.prepare(`SELECT count(*) FROM jobs j WHERE ${where}`).pluck()
+      if (query.id || isRanged(query)) count = this.db.prepare(`SELECT count(*) FROM jobs j WHERE ${where}`).pluck()
       else if (searching) count = this.db.prepare('SELECT count(*) FROM jobs_search WHERE jobs_search MATCH @match').pluck()
       statements = { page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`), count }
     }
