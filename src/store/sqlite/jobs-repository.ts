@@ -82,6 +82,7 @@ export class SqliteJobsRepository implements JobsRepository {
     counts: Statement
     projectsWithJobs: Statement
     statistics: Statement
+    seqRange: Statement
   }
   private readonly listStatements = new Map<string, { page: Statement; count?: Statement }>()
 
@@ -129,6 +130,9 @@ export class SqliteJobsRepository implements JobsRepository {
       // A range of jobs_by_created: the project's jobs created since a time ('' for all of them).
       statistics: db.prepare(`SELECT type, status, count(*) AS jobs, total(total_cost) AS cost, total(usage_seconds) AS seconds
         FROM jobs INDEXED BY jobs_by_created WHERE project_id = ? AND created_at >= ? GROUP BY type, status`),
+      // The first and last seq of a project's jobs created in a range (no bound: '' and '~', around every ISO time), read off jobs_by_created alone.
+      seqRange: db.prepare(`SELECT min(seq) AS first, max(seq) AS last FROM jobs INDEXED BY jobs_by_created
+        WHERE project_id = @projectId AND created_at >= coalesce(@createdFrom, '') AND created_at < coalesce(@createdTo, '~')`),
     }
   }
 
@@ -231,8 +235,14 @@ export class SqliteJobsRepository implements JobsRepository {
       // One id matches at most one job, and job_counts knows nothing of dates: count with the page's own conditions
       // (a range is read between its bounds in jobs_by_created, jobs_by_status or jobs_by_type).
       const match = query.words?.length ? matchQuery(projectId, query, false) : null
-      const rows = page.all({ ...bound, match }) as JobRow[]
-      return { records: rows.map(toRecord), total, filtered: count!.get({ ...bound, match }) as number }
+      let seqs = { first: null as number | null, last: null as number | null }
+      if (match !== null && isRanged(query)) {
+        // A search in a range asks FTS5 for the matches between the range's first and last seq only, not for every match.
+        seqs = this.statements.seqRange.get(bound) as typeof seqs
+        if (seqs.first === null) return { records: [], total, filtered: 0 }
+      }
+      const rows = page.all({ ...bound, match, ...seqs }) as JobRow[]
+      return { records: rows.map(toRecord), total, filtered: count!.get({ ...bound, match, ...seqs }) as number }
     }
     if (query.words?.length) {
       const onlyProjectWithJobs = (this.statements.projectsWithJobs.get() as number) <= 1 && total > 0
@@ -274,7 +284,8 @@ export class SqliteJobsRepository implements JobsRepository {
       if (query.id) conditions.push('j.id = @id')
       if (query.createdFrom) conditions.push('j.created_at >= @createdFrom')
       if (query.createdTo) conditions.push('j.created_at < @createdTo')
-      if (searching) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match)')
+      if (searching && isRanged(query)) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match AND rowid BETWEEN @first AND @last)')
+      else if (searching) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match)')
       const order = `${SORT_COLUMNS[query.sort]} ${direction}, j.created_at ${direction}, j.id ${direction}`
       const where = conditions.join(' AND ')
       let count: Statement | undefined

@@ -17,6 +17,9 @@ export interface JobsQuery {
   status: JobStatus | null
   type: JobType | null
   search: string
+  /** Local calendar dates (YYYY-MM-DD, as a date input gives them), '' for no bound: jobs created from the start of `createdFrom` to the end of `createdTo`. */
+  createdFrom: string
+  createdTo: string
   sortField: JobSortField
   sortDirection: 'asc' | 'desc'
 }
@@ -72,7 +75,30 @@ export interface JobsSlice {
   jobChanged(job: Extract<IpcEvent, { type: 'job.changed' }>['job']): void
 }
 
-export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', sortField: 'createdAt', sortDirection: 'desc' }
+export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', createdFrom: '', createdTo: '', sortField: 'createdAt', sortDirection: 'desc' }
+
+/** The start of a local calendar day (YYYY-MM-DD), `days` later, as an ISO instant: the operator's day is the machine's. */
+function startOfLocalDay(date: string, days = 0): string {
+  const [year, month, day] = date.split('-').map(Number)
+  return new Date(year!, month! - 1, day! + days).toISOString()
+}
+
+/** The list's input for a query: the filters, and the dates as the range of instants jobs.list takes ([from's start, the day after to's start)). */
+export function jobsListInput(query: JobsQuery, page: number, take: number) {
+  return {
+    take,
+    skip: page,
+    search: query.search.trim() || undefined,
+    status: query.status ?? undefined,
+    type: query.type ?? undefined,
+    createdFrom: query.createdFrom ? startOfLocalDay(query.createdFrom) : undefined,
+    createdTo: query.createdTo ? startOfLocalDay(query.createdTo, 1) : undefined,
+    sort: { field: query.sortField, direction: query.sortDirection },
+  }
+}
+
+/** Whether a query narrows the list (the empty list then says "no job matches" rather than "no jobs yet"). */
+export const isFilteredQuery = (query: JobsQuery) => Boolean(query.search || query.status || query.type || query.createdFrom || query.createdTo)
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, schedule }) => {
   const patch = (changes: Partial<JobsState> | ((jobs: JobsState) => Partial<JobsState>)) =>
@@ -85,14 +111,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
     const { query, generation } = get().jobs
     patch((jobs) => ({ loading: { ...jobs.loading, [page]: true } }))
     try {
-      const answer = await call('jobs.list', {
-        take: JOBS_PAGE_SIZE,
-        skip: page,
-        search: query.search.trim() || undefined,
-        status: query.status ?? undefined,
-        type: query.type ?? undefined,
-        sort: { field: query.sortField, direction: query.sortDirection },
-      })
+      const answer = await call('jobs.list', jobsListInput(query, page, JOBS_PAGE_SIZE))
       if (get().jobs.generation !== generation) return
       patch((jobs) => {
         const { [page]: _loading, ...loading } = jobs.loading
@@ -133,14 +152,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
     const { query, generation, filtered } = get().jobs
     if (heldFrom === null && filtered === null) return refreshAll()
     try {
-      const answer = await call('jobs.list', {
-        take: 1,
-        skip: 1,
-        search: query.search.trim() || undefined,
-        status: query.status ?? undefined,
-        type: query.type ?? undefined,
-        sort: { field: query.sortField, direction: query.sortDirection },
-      })
+      const answer = await call('jobs.list', jobsListInput(query, 1, 1))
       const jobs = get().jobs
       if (jobs.generation !== generation) return
       if (jobs.atTop) return refreshAll()
