@@ -280,20 +280,20 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       const detail = get().jobs.detail
       // The open job itself, or any AI content (it may have been made from the open job).
       if (detail && (detail.id === job.id || job.type === 'AI_CONTENT')) detailTypesSeen.add(job.type)
-      // Rows already shown take the new status at once; the refresh brings the rest.
-      patch((jobs) => {
-        let touched = false
-        const pages: Record<number, JobListItem[]> = {}
-        for (const [page, rows] of Object.entries(jobs.pages)) {
-          const index = rows.findIndex((row) => row.id === job.id)
-          if (index === -1) pages[Number(page)] = rows
-          else {
-            touched = true
-            pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
-          }
+      // Rows already shown take the new status at once; the refresh brings the rest. A job that is
+      // not shown changes nothing: no new state, so the list does not render again for it.
+      const shown = get().jobs.pages
+      let touched = false
+      const pages: Record<number, JobListItem[]> = {}
+      for (const [page, rows] of Object.entries(shown)) {
+        const index = rows.findIndex((row) => row.id === job.id)
+        if (index === -1 || (rows[index]!.status === job.status && rows[index]!.title === job.title)) pages[Number(page)] = rows
+        else {
+          touched = true
+          pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
         }
-        return touched ? { pages } : {}
-      })
+      }
+      if (touched) patch({ pages })
       scheduleRefresh()
     },
   }

@@ -273,7 +273,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
               {testing ? t('settings.test.running') : null}
               {shownTest ? (
                 <>
-                  <span>{testSentence(shownTest, t)}</span> <span className="muted">{t('settings.test.took', { ms: formatCount(shownTest.elapsedMs, locale) })}</span>
+                  <span>{testSentence(shownTest, t)}</span> <span className="muted">({t('unit.ms', { n: formatCount(shownTest.elapsedMs, locale) })})</span>
                 </>
               ) : null}
             </p>
