@@ -3,7 +3,7 @@ import { ConversationStateSchema } from '../../shared/api/conversations'
 import type { ListJobsBody } from '../../shared/api/jobs'
 import type { CallGlance, OperatorJobListItem } from '../../shared/ipc/operations'
 import type { JobRecord } from '../../store/records'
-import { listJobsAs, toJobListItem } from './jobs'
+import { listJobsAs, toJobListItem, type CreatedRange } from './jobs'
 import type { Caller, OpsContext } from './ops-context'
 
 /** What a row needs of a conversation's state: its transcript and tool calls are not read. */
@@ -14,8 +14,8 @@ const GLANCE_FIELDS = 2
 const GLANCE_VALUE_CHARACTERS = 60
 
 /** The operator UI's `jobs.list`: /v1's page, with a glance at each conversation. */
-export function listOperatorJobs(context: OpsContext, caller: Caller, body: ListJobsBody) {
-  return listJobsAs(context, caller, caller.projectId, body, {}, (ctx, record, keyHints): OperatorJobListItem => {
+export function listOperatorJobs(context: OpsContext, caller: Caller, body: ListJobsBody, range: CreatedRange = {}) {
+  return listJobsAs(context, caller, caller.projectId, body, {}, range, (ctx, record, keyHints): OperatorJobListItem => {
     const item = toJobListItem(ctx, record, keyHints)
     // Other jobs answer /v1's item itself: nothing more is read or made for them.
     return record.type === 'CONVERSATION' ? { ...item, call: callGlanceOf(record) } : item

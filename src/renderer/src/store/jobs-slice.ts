@@ -19,6 +19,9 @@ export interface JobsQuery {
   status: JobStatus | null
   type: JobType | null
   search: string
+  /** Local calendar dates (YYYY-MM-DD, as a date input gives them), '' for no bound: jobs created from the start of `createdFrom` to the end of `createdTo`. */
+  createdFrom: string
+  createdTo: string
   sortField: JobSortField
   sortDirection: 'asc' | 'desc'
 }
@@ -77,7 +80,30 @@ export interface JobsSlice {
   jobChanged(job: Extract<IpcEvent, { type: 'job.changed' }>['job']): void
 }
 
-export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', sortField: 'createdAt', sortDirection: 'desc' }
+export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', createdFrom: '', createdTo: '', sortField: 'createdAt', sortDirection: 'desc' }
+
+/** The start of a local calendar day (YYYY-MM-DD), `days` later, as an ISO instant: the operator's day is the machine's. */
+function startOfLocalDay(date: string, days = 0): string {
+  const [year, month, day] = date.split('-').map(Number)
+  return new Date(year!, month! - 1, day! + days).toISOString()
+}
+
+/** The list's input for a query: the filters, and the dates as the range of instants jobs.list takes ([from's start, the day after to's start)). */
+export function jobsListInput(query: JobsQuery, page: number, take: number) {
+  return {
+    take,
+    skip: page,
+    search: query.search.trim() || undefined,
+    status: query.status ?? undefined,
+    type: query.type ?? undefined,
+    createdFrom: query.createdFrom ? startOfLocalDay(query.createdFrom) : undefined,
+    createdTo: query.createdTo ? startOfLocalDay(query.createdTo, 1) : undefined,
+    sort: { field: query.sortField, direction: query.sortDirection },
+  }
+}
+
+/** Whether a query narrows the list (the empty list then says "no job matches" rather than "no jobs yet"). */
+export const isFilteredQuery = (query: JobsQuery) => Boolean(query.search || query.status || query.type || query.createdFrom || query.createdTo)
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, schedule }) => {
   const patch = (changes: Partial<JobsState> | ((jobs: JobsState) => Partial<JobsState>)) =>
@@ -90,14 +116,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
     const { query, generation } = get().jobs
     patch((jobs) => ({ loading: { ...jobs.loading, [page]: true } }))
     try {
-      const answer = await call('jobs.list', {
-        take: JOBS_PAGE_SIZE,
-        skip: page,
-        search: query.search.trim() || undefined,
-        status: query.status ?? undefined,
-        type: query.type ?? undefined,
-        sort: { field: query.sortField, direction: query.sortDirection },
-      })
+      const answer = await call('jobs.list', jobsListInput(query, page, JOBS_PAGE_SIZE))
       if (get().jobs.generation !== generation) return
       patch((jobs) => {
         const { [page]: _loading, ...loading } = jobs.loading
@@ -138,14 +157,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
     const { query, generation, filtered } = get().jobs
     if (heldFrom === null && filtered === null) return refreshAll()
     try {
-      const answer = await call('jobs.list', {
-        take: 1,
-        skip: 1,
-        search: query.search.trim() || undefined,
-        status: query.status ?? undefined,
-        type: query.type ?? undefined,
-        sort: { field: query.sortField, direction: query.sortDirection },
-      })
+      const answer = await call('jobs.list', jobsListInput(query, 1, 1))
       const jobs = get().jobs
       if (jobs.generation !== generation) return
       if (jobs.atTop) return refreshAll()
@@ -274,20 +286,20 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       const detail = get().jobs.detail
       // The open job itself, or any AI content (it may have been made from the open job).
       if (detail && (detail.id === job.id || job.type === 'AI_CONTENT')) detailTypesSeen.add(job.type)
-      // Rows already shown take the new status at once; the refresh brings the rest.
-      patch((jobs) => {
-        let touched = false
-        const pages: Record<number, OperatorJobListItem[]> = {}
-        for (const [page, rows] of Object.entries(jobs.pages)) {
-          const index = rows.findIndex((row) => row.id === job.id)
-          if (index === -1) pages[Number(page)] = rows
-          else {
-            touched = true
-            pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
-          }
+      // Rows already shown take the new status at once; the refresh brings the rest. A job that is
+      // not shown changes nothing: no new state, so the list does not render again for it.
+      const shown = get().jobs.pages
+      let touched = false
+      const pages: Record<number, OperatorJobListItem[]> = {}
+      for (const [page, rows] of Object.entries(shown)) {
+        const index = rows.findIndex((row) => row.id === job.id)
+        if (index === -1 || (rows[index]!.status === job.status && rows[index]!.title === job.title)) pages[Number(page)] = rows
+        else {
+          touched = true
+          pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
         }
-        return touched ? { pages } : {}
-      })
+      }
+      if (touched) patch({ pages })
       scheduleRefresh()
     },
   }
