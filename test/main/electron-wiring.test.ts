@@ -4,7 +4,7 @@
  * handlers is the real one, on a real runtime with a temp SQLite file.
  */
 import { EventEmitter } from 'node:events'
-import { MessageChannel, type MessagePort } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
 import { pathToFileURL } from 'node:url'
 import type { BrowserWindow as ElectronBrowserWindow, BrowserWindowConstructorOptions, IpcMainInvokeEvent } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
