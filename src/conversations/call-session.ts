@@ -4,7 +4,7 @@ import type { CallEvent } from '../shared/api/webhooks'
 import type { ClientFrame, ServerFrame } from '../shared/api/stream-frames'
 import type { DialogueEvent, DialogueSession, DialogueTool, RespondOptions, ToolResult } from '../engines/dialogue/dialogue-engine'
 import type { SttEngine } from '../engines/stt/stt-engine'
-import { float32FromBase64, int16FromFloat32, joinSamples } from '../engines/audio/pcm-encoding'
+import { float32FromBase64, float32FromInt16, int16FromBase64, int16FromFloat32, joinSamples } from '../engines/audio/pcm-encoding'
 import { writeWavPcm16Mono } from '../engines/audio/wav-file'
 import type { MediaStore, Store, StoreTransaction } from '../store/ports'
 import type { JobRecord, VoiceAgentRecord } from '../store/records'
@@ -12,11 +12,35 @@ import { CALL_SAMPLE_RATE, type CallAudio, type TurnDetector } from './call-audi
 import { CallRecording } from './call-recording'
 import { SpeechOutput, type Utterance } from './speech-output'
 
+/** What the agent is doing, as a caller would notice it. */
+export type CallActivity = 'listening' | 'thinking' | 'speaking'
+
+/**
+ * What a call tells an observer beyond the SDK's frames (the operator UI's test call shows it
+ * live): times are seconds from the call's start, as in the transcript.
+ */
+export type CallObservation =
+  /** Speaking while the agent's audio is made or plays (until the caller's side echoes its mark), thinking while a turn is being answered, listening otherwise. */
+  | { type: 'activity'; activity: CallActivity }
+  /** A finished turn, as written to the conversation. */
+  | { type: 'turn'; turn: TranscriptTurn }
+  | { type: 'barge-in'; at: number }
+  /** The agent spoke after the caller's silence. */
+  | { type: 'poke'; at: number; content: string }
+  | { type: 'tool-call'; id: string; name: string; arguments: Record<string, unknown>; at: number }
+  | { type: 'tool-result'; call: ToolCallRecord }
+  /** The outcome as far as the dialogue knows it (`final` false, engines that can tell), then as extracted at the end (`final` true). */
+  | { type: 'outcome'; result: unknown; complete: boolean | null; final: boolean }
+  /** The end was written. */
+  | { type: 'ended'; status: 'COMPLETED' | 'FAILED'; endReason: EndReason; duration: number; error?: { code: JobErrorCode; message: string } }
+
 /** Where the call's frames go: the SDK's WebSocket, or the operator UI's stream. */
 export interface CallTransport {
   send(frame: ServerFrame): void
   /** Ends the connection cleanly (WebSocket close 1000). */
   close(): void
+  /** Told what the frames do not carry; the SDK's socket has none (and the call is the same without). */
+  observe?(observation: CallObservation): void
 }
 
 /** Writes one of the agent's webhook events through `tx`; answers whether a delivery was stored. */
@@ -67,6 +91,8 @@ export interface CallSessionOptions {
 const PRE_ROLL_MS = 400
 /** Caller audio kept for the gender estimate: a few seconds of speech are plenty. */
 const GENDER_SAMPLE_LIMIT = 6 * CALL_SAMPLE_RATE
+/** How often an observed call looks again at what the agent is doing (playback ends with no event of its own). */
+const ACTIVITY_CHECK_MS = 100
 
 /**
  * One live call: the caller's frames in, the agent's voice out. Turn-taking from a voice
@@ -102,6 +128,12 @@ export class CallSession {
   private readonly timers: ReturnType<typeof setTimeout>[] = []
   private readonly done: Promise<void>
   private resolveDone!: () => void
+  /** For an observer: what it was last told. */
+  private activity: CallActivity | undefined
+  private awaitingHeard = false
+  /** The task running now has said its answer and it was heard. */
+  private taskSpoke = false
+  private outcomeSoFar: string | undefined
 
   constructor(private readonly options: CallSessionOptions) {
     this.startedAt = options.now()
@@ -122,6 +154,7 @@ export class CallSession {
     this.timers.push(setTimeout(() => void this.end('max-duration'), options.limits.maxDurationMs))
     const renew = setInterval(() => void this.persist(), Math.max(1_000, Math.floor(options.limits.leaseMs / 3)))
     this.timers.push(renew)
+    if (options.transport.observe) this.timers.push(setInterval(() => this.updateActivity(), ACTIVITY_CHECK_MS))
   }
 
   /** Resolves once the call ended and was written. */
@@ -150,7 +183,8 @@ export class CallSession {
         return this.hear(samples)
       }
       case 'mark':
-        return this.output.markHeard(frame.mark.name)
+        this.output.markHeard(frame.mark.name)
+        return this.updateActivity()
       case 'tools_response':
         for (const entry of frame.tools_response) this.pendingTools.get(entry.id)?.({ ok: true, response: entry.function.response })
         return
@@ -161,6 +195,22 @@ export class CallSession {
       case 'stop':
         void this.end('caller-hangup')
     }
+  }
+
+  /**
+   * Caller audio as base64 PCM16 LE at CALL_SAMPLE_RATE (the operator UI's microphone): the
+   * same path as the SDK's Float32 media frames.
+   */
+  hearPcm16(base64: string): void {
+    if (this.ending) return
+    this.begin()
+    let samples: Float32Array
+    try {
+      samples = float32FromInt16(int16FromBase64(base64))
+    } catch {
+      return this.send({ event: 'info', code: 'INVALID_FRAME', message: 'Audio must be base64 PCM16 LE samples (an even number of bytes)' })
+    }
+    this.hear(samples)
   }
 
   /** The connection closed from the caller's side. */
@@ -180,6 +230,7 @@ export class CallSession {
   private begin(): void {
     if (this.begun || this.ending) return
     this.begun = true
+    this.reportOutcomeSoFar()
     const { stt, agent } = this.options
     this.send({
       event: 'info',
@@ -228,6 +279,7 @@ export class CallSession {
     this.preRollSamples = 0
     if (this.options.agent.interrupt && this.output.speaking && this.output.clear()) {
       this.options.state.bargeIns += 1
+      this.observe({ type: 'barge-in', at: this.seconds() })
     }
   }
 
@@ -257,6 +309,7 @@ export class CallSession {
     if (state.pokes < pokes.length) {
       const message = pokes[state.pokes]!
       state.pokes += 1
+      this.observe({ type: 'poke', at: this.seconds(), content: message })
       this.enqueue(() => this.agentSays(oneLine(message), 'poke'))
     } else if (pokes.length > 0) {
       void this.end('silence')
@@ -328,8 +381,14 @@ export class CallSession {
       void this.end('error', { code: 'DIALOGUE_ENGINE_FAILED', message: (error as Error).message })
       return
     }
+    this.reportOutcomeSoFar()
     if (utterance.texts.length > 0) {
+      // Still speaking for an observer until the caller's side has played it all.
+      this.awaitingHeard = true
       await this.output.finish(utterance)
+      this.awaitingHeard = false
+      this.taskSpoke = true
+      this.updateActivity()
       await this.addAgentTurn(utterance, kind)
     }
     if (endReason && !this.ending) void this.end(endReason)
@@ -352,6 +411,8 @@ export class CallSession {
     turn.startTime = round3(turn.startTime)
     turn.endTime = round3(turn.endTime)
     this.options.state.transcript.push(turn)
+    this.observe({ type: 'turn', turn: { ...turn } })
+    this.reportOutcomeSoFar()
     await this.persist('transcription.update', { turn })
   }
 
@@ -366,6 +427,7 @@ export class CallSession {
     const id = `call_${(this.toolCounter += 1)}`
     const record: ToolCallRecord = { id, name, arguments: args, at: this.seconds() }
     this.options.state.toolCalls.push(record)
+    this.observe({ type: 'tool-call', id, name, arguments: args, at: record.at })
     const result = await new Promise<ToolResult>((resolve) => {
       const timer = setTimeout(() => resolve({ ok: false, error: `The page did not answer within ${this.options.limits.toolTimeoutMs} ms` }), this.options.limits.toolTimeoutMs)
       this.pendingTools.set(id, (answer) => {
@@ -377,16 +439,59 @@ export class CallSession {
     this.pendingTools.delete(id)
     if (result.ok) record.response = result.response
     else record.error = result.error
+    this.observe({ type: 'tool-result', call: { ...record } })
     await this.persist('tool.executed', { toolCall: record })
     return result
   }
 
   private enqueue(task: () => Promise<void>): void {
     this.queuedWork += 1
+    this.updateActivity()
     this.work = this.work
-      .then(task)
+      .then(() => {
+        this.taskSpoke = false
+        return task()
+      })
       .catch((error: unknown) => this.options.onError(error, 'a turn of the call failed'))
-      .finally(() => (this.queuedWork -= 1))
+      .finally(() => {
+        this.queuedWork -= 1
+        this.taskSpoke = false
+        this.updateActivity()
+      })
+  }
+
+  private observe(observation: CallObservation): void {
+    const observe = this.options.transport.observe
+    if (!observe) return
+    try {
+      observe.call(this.options.transport, observation)
+    } catch (error) {
+      this.options.onError(error, 'an observer of the call failed')
+    }
+  }
+
+  /** Tells an observer what the agent is doing now, when it changed. */
+  private updateActivity(): void {
+    if (!this.options.transport.observe || !this.begun || this.ending) return
+    // A task whose answer was heard only writes its turn now: listening, unless more is queued.
+    const answering = this.queuedWork - (this.taskSpoke ? 1 : 0)
+    const activity: CallActivity = this.output.speaking || this.awaitingHeard ? 'speaking' : answering > 0 ? 'thinking' : 'listening'
+    if (activity === this.activity) return
+    this.activity = activity
+    this.observe({ type: 'activity', activity })
+  }
+
+  /** Tells an observer the outcome so far when it changed (engines that know it without a model call: see DialogueSession.outcomeSoFar). */
+  private reportOutcomeSoFar(): void {
+    const { dialogue, agent, transport } = this.options
+    if (!transport.observe || !dialogue.outcomeSoFar || !agent.outcomeResponseShape || this.ending) return
+    const outcome = dialogue.outcomeSoFar()
+    const text = JSON.stringify(outcome)
+    if (text === this.outcomeSoFar) return
+    const first = this.outcomeSoFar === undefined
+    this.outcomeSoFar = text
+    // The first look is the empty outcome the panel starts from: only changes are news.
+    if (!first) this.observe({ type: 'outcome', result: outcome.result, complete: outcome.complete, final: false })
   }
 
   private seconds(): number {
@@ -399,6 +504,7 @@ export class CallSession {
     } catch (error) {
       this.options.onError(error, 'a frame could not be sent')
     }
+    if (frame.event === 'media' || frame.event === 'clear') this.updateActivity()
   }
 
   private progress() {
@@ -458,7 +564,10 @@ export class CallSession {
     // Whatever was being said or answered stops (aborted); its turn is written before the end.
     await Promise.race([this.work, delay(1_000)])
     state.endReason = reason
-    if (!failure) await this.extractOutcome()
+    if (!failure) {
+      await this.extractOutcome()
+      this.observe({ type: 'outcome', result: state.outcomeResult, complete: state.outcomeComplete, final: true })
+    }
     const usageSeconds = round3((endedAt - this.startedAt) / 1000)
     let recordingSaved = true
     try {
@@ -492,7 +601,10 @@ export class CallSession {
         return true
       })
       if (queued) this.options.webhookQueued()
-      if (ended) this.options.changed({ ...job, status: failure ? 'FAILED' : 'COMPLETED' })
+      if (ended) {
+        this.options.changed({ ...job, status: failure ? 'FAILED' : 'COMPLETED' })
+        this.observe({ type: 'ended', status: failure ? 'FAILED' : 'COMPLETED', endReason: reason, duration: usageSeconds, ...(failure ? { error: failure } : {}) })
+      }
     } catch (error) {
       // The lease runs out and the runner ends the call as interrupted, keeping the last saved transcript.
       this.options.onError(error, 'the end of the call could not be written')

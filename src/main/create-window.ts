@@ -83,7 +83,7 @@ export function createMainWindow(options: CreateWindowOptions): BrowserWindow {
  * Whether an IPC call comes from the top frame of one of `windows`, showing the app's page:
  * not from an iframe, another window or a page the window was somehow taken to.
  */
-export function isOwnWindowFrame(event: IpcMainInvokeEvent, windows: Iterable<BrowserWindow>, renderer: RendererSource): boolean {
+export function isOwnWindowFrame(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, windows: Iterable<BrowserWindow>, renderer: RendererSource): boolean {
   const frame = event.senderFrame
   if (!frame || frame.parent !== null) return false
   for (const window of windows) {

@@ -8,6 +8,7 @@ import { installUnhandledRejectionGuard } from '../service/unhandled-rejection-g
 import { createMainWindow, isOwnWindowFrame, type RendererSource } from './create-window'
 import { loadDesktopSecretKey } from './desktop-secret-key'
 import { registerOperations } from './register-operations'
+import { registerStreams } from './register-streams'
 
 /**
  * The Electron shell: it hosts the same runtime as `voicedesk serve`, with its data in
@@ -79,6 +80,12 @@ if (!app.requestSingleInstanceLock()) {
         handlers: runtime.operatorHandlers('desktop'),
         isTrustedSender: (event) => isOwnWindowFrame(event, windows, renderer),
         logInternal: (error, operation) => log.error({ err: error, operation }, 'operator UI operation failed'),
+      })
+      registerStreams({
+        ipcMain,
+        streams: runtime.operatorStreams,
+        isTrustedSender: (event) => isOwnWindowFrame(event, windows, renderer),
+        logInternal: (error, stream) => log.error({ err: error, stream }, 'operator UI stream failed'),
       })
       runtime.events.subscribe((event) => {
         for (const window of windows) if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event)

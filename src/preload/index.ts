@@ -1,12 +1,14 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { IpcEvent, VoiceDeskBridge, VoiceDeskOperations } from '../shared/ipc/operations'
-import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName } from '../shared/ipc/operation-names'
+import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, IPC_STREAM_CHANNEL, ipcChannelOf, type IpcOperationName } from '../shared/ipc/operation-names'
+import type { IpcStreamClose, IpcStreamHandle, IpcStreamName, IpcStreamServerFrame, OpenIpcStream } from '../shared/ipc/streams'
 
 /**
- * `window.voicedesk`: one named function per operation, each bound to its own channel, and a
- * subscription to live events. The renderer never gets ipcRenderer or a raw invoke(channel),
- * so a compromised page can call the operations and nothing else (and main validates every
- * input). Only the names module is imported: a sandboxed preload is one script, without zod.
+ * `window.voicedesk`: one named function per operation, each bound to its own channel, a
+ * subscription to live events, and openStream. The renderer never gets ipcRenderer, a raw
+ * invoke(channel) or a MessagePort, so a compromised page can call the operations and open the
+ * contract's streams and nothing else (and main validates every input and frame). Only the names
+ * module is imported: a sandboxed preload is one script, without zod.
  */
 function operationCalling(name: IpcOperationName) {
   const channel = ipcChannelOf(name)
@@ -14,6 +16,66 @@ function operationCalling(name: IpcOperationName) {
 }
 
 const operations = Object.freeze(Object.fromEntries(IPC_OPERATION_NAMES.map((name) => [name, operationCalling(name)]))) as VoiceDeskOperations
+
+/**
+ * A stream over a MessagePort: main gets `{ name, input }` with the other port, and frames go as
+ * structured clones. The page gets four functions; the port stays here. The port's `close` event
+ * (Electron's addition to MessagePort) tells when main closed its end.
+ */
+/** The part of a MessagePort used here (the page's, and Node's in tests, both have it). */
+interface StreamPort {
+  postMessage(message: unknown): void
+  start(): void
+  close(): void
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void
+  addEventListener(type: 'close', listener: () => void): void
+}
+
+const openStream: OpenIpcStream = <N extends IpcStreamName>(name: N, input: unknown): IpcStreamHandle<N> => {
+  const channel = new MessageChannel()
+  const port = channel.port1 as unknown as StreamPort
+  const frameListeners = new Set<(frame: IpcStreamServerFrame<N>) => void>()
+  const closeListeners = new Set<(close: IpcStreamClose) => void>()
+  let result: IpcStreamClose | undefined
+  let refusal: IpcStreamClose | undefined
+  const finish = () => {
+    if (result) return
+    result = refusal ?? { kind: 'closed' }
+    for (const listener of [...closeListeners]) listener(result)
+    closeListeners.clear()
+  }
+  port.addEventListener('message', (event) => {
+    if (result) return
+    const frame = event.data as IpcStreamServerFrame<N>
+    if (frame.type === 'refused') refusal = { kind: 'failed', error: frame.error }
+    for (const listener of [...frameListeners]) listener(frame)
+  })
+  port.addEventListener('close', finish)
+  port.start()
+  ipcRenderer.postMessage(IPC_STREAM_CHANNEL, { name, input }, [channel.port2])
+  return Object.freeze({
+    send(frame: unknown) {
+      if (!result) port.postMessage(frame)
+    },
+    close() {
+      port.close()
+      finish()
+    },
+    onFrame(listener: (frame: IpcStreamServerFrame<N>) => void) {
+      frameListeners.add(listener)
+      return () => void frameListeners.delete(listener)
+    },
+    onClose(listener: (close: IpcStreamClose) => void) {
+      if (result) {
+        const close = result
+        queueMicrotask(() => listener(close))
+        return () => {}
+      }
+      closeListeners.add(listener)
+      return () => void closeListeners.delete(listener)
+    },
+  })
+}
 
 const bridge: VoiceDeskBridge = {
   host: 'desktop',
@@ -26,6 +88,7 @@ const bridge: VoiceDeskBridge = {
       ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward)
     }
   },
+  openStream,
 }
 
 contextBridge.exposeInMainWorld('voicedesk', bridge)

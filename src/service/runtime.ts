@@ -36,6 +36,8 @@ import type { IpcEvent } from '../shared/ipc/operations'
 import type { JobRecord } from '../store/records'
 import type { AttemptOutcome, AttemptRecord, DeliveryRecord } from '../store/records'
 import { createOperatorHandlers, type OperatorHandlers } from './ipc/operator-handlers'
+import type { OperatorStreamHandlers } from './ipc/operator-streams'
+import { createTestCallHandler } from './ipc/test-call-stream'
 import { OperatorEventHub, type OperatorEvents } from './ipc/operator-events'
 import { VoiceSamples } from './ipc/voice-samples'
 import { ApiKeyAuthenticator, bootstrapAccounts, ensureAppIdentity, firstKeyToShow, type Bootstrap } from './ops/api-keys'
@@ -175,6 +177,8 @@ export interface Runtime {
   readonly uiToken: string
   /** The operator UI's handler table for a transport (the host shows in service.info). */
   operatorHandlers(host: 'desktop' | 'browser'): OperatorHandlers
+  /** The operator UI's streams (a test call), the same for both carriers. */
+  readonly operatorStreams: OperatorStreamHandlers
   /** Listens on host:port; resolves to the base URL (with the real port when port is 0). */
   start(): Promise<string>
   /**
@@ -402,6 +406,9 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const corsOrigins = config.corsOrigins?.length
       ? () => config.corsOrigins!
       : async () => corsSetting.peek('origins') ?? (await corsSetting.get('origins', async () => (await effectiveCorsOrigins(store, undefined)).origins))!
+    const operatorStreams: OperatorStreamHandlers = {
+      'calls.test': createTestCallHandler({ context, caller: appCaller, connect: (jobId, projectId, transport) => calls.connect(jobId, projectId, transport) }),
+    }
     const uiToken = randomBytes(32).toString('base64url')
     const app = await buildHttpApp({
       context,
@@ -412,7 +419,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       diskFull,
       hosts: { listenHost: host, allowedHosts: config.allowedHosts },
       corsOrigins,
-      operator: { handlers: operatorHandlers('browser'), events, uiToken, rendererDir: config.rendererDir },
+      operator: { handlers: operatorHandlers('browser'), events, streams: operatorStreams, uiToken, rendererDir: config.rendererDir },
       calls: { connect: (jobId, caller, transport) => calls.connect(jobId, caller.projectId, transport) },
     })
     await runner.start()
@@ -435,6 +442,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       calls,
       uiToken,
       operatorHandlers,
+      operatorStreams,
       start: async () => {
         const address = await app.listen({ port, host })
         baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${(app.server.address() as AddressInfo).port}`

@@ -88,6 +88,13 @@ export interface DialogueSession {
   setCallerTraits(traits: CallerTraits): void
   /** The outcome, from the whole conversation. */
   outcome(transcript: readonly DialogueTurn[], signal?: AbortSignal): Promise<DialogueOutcome>
+  /**
+   * The outcome as far as the dialogue knows it now, for a live view (the operator UI's test
+   * call), cheap enough to ask after every turn. Optional: the offline engine has it from the
+   * fields it filled (valid values only); a chat-model engine would need a model call per turn,
+   * which would slow the agent's answers, so it has none and its outcome comes at the end.
+   */
+  outcomeSoFar?(): DialogueOutcome
 }
 
 export interface DialogueEngine {

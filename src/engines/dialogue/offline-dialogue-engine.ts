@@ -120,6 +120,24 @@ class OfflineSession implements DialogueSession {
     return Promise.resolve(this.buildOutcome())
   }
 
+  /** The fields filled so far, each only in a value its shape accepts; nothing inferred (that is for the end). */
+  outcomeSoFar(): DialogueOutcome {
+    const shape = this.agent.outcomeShape
+    if (!shape) return { result: null, complete: true }
+    const raw: Record<string, unknown> = {}
+    for (const slot of this.slots) {
+      const id = slotId(slot)
+      if (!this.values.has(id)) continue
+      const coerced = coerce(slot, this.values.get(id))
+      if (coerced === undefined) continue
+      let node = raw
+      for (const key of slot.path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>
+      node[slot.key] = coerced
+    }
+    const result = bestValidPartial(shape, raw) ?? {}
+    return { result, complete: validateOutcome(shape, result).valid }
+  }
+
   // ---- the dialogue, one synchronous step per turn ----
 
   private openEvents(): DialogueEvent[] {

@@ -19,7 +19,7 @@ import { parseJsonBody } from './json-body-parser'
 import { finishOpenApiDocument } from './openapi-document'
 import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
-import { registerStreamRoute, type StreamRouteOptions } from './routes/stream'
+import { registerStreamRoute, registerWebSockets, type StreamRouteOptions } from './routes/stream'
 import { registerConversationRoutes } from './routes/v1/conversations'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
@@ -159,8 +159,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     { prefix: '/v1' },
   )
   await registerMediaAndPreviews(app, options.context, options.media)
+  if (options.calls || options.operator?.streams) await registerWebSockets(app)
   if (options.calls) {
-    await registerStreamRoute(app, {
+    registerStreamRoute(app, {
       authenticator: options.authenticator,
       connect: options.calls.connect,
       corsOrigins: options.corsOrigins,

@@ -40,18 +40,28 @@ export async function invokeOperation(
     const data = await handler(parsed.data)
     return { ok: true, data } as IpcResult<IpcOperationName>
   } catch (error) {
-    if (error instanceof ServiceError) {
-      // Its paths are relative to the use case's input, which is the operation's (or a field of it: see underField).
-      const { code, message, details } = withDetailPaths(error, (path) => path, 'Invalid input')
-      return failure(code, message, details)
-    }
-    const storage = storageServiceError(error)
-    if (storage) return failure(storage.code, storage.message)
-    try {
-      logInternal(error, name)
-    } catch {
-      // A failing logger must not turn an answer into a throw.
-    }
-    return failure('INTERNAL', `The operation ${name} failed inside VoiceDesk; the service log has the details`)
+    return { ok: false, error: ipcErrorOf(error, `The operation ${name} failed inside VoiceDesk; the service log has the details`, (caught) => logInternal(caught, name)) }
   }
+}
+
+/**
+ * What a failed use case answers the operator UI (an operation's result, a stream's `refused`):
+ * a ServiceError keeps its code, message and details, a full disk or a busy database is
+ * INSUFFICIENT_STORAGE or UNAVAILABLE, anything else is INTERNAL with `internalMessage` (the
+ * error itself goes to `logInternal`, never to the caller).
+ */
+export function ipcErrorOf(error: unknown, internalMessage: string, logInternal: (error: unknown) => void): IpcError {
+  if (error instanceof ServiceError) {
+    // Its paths are relative to the use case's input, which is the operation's (or a field of it: see underField).
+    const { code, message, details } = withDetailPaths(error, (path) => path, 'Invalid input')
+    return { code, message, details }
+  }
+  const storage = storageServiceError(error)
+  if (storage) return { code: storage.code, message: storage.message, details: [] }
+  try {
+    logInternal(error)
+  } catch {
+    // A failing logger must not turn an answer into a throw.
+  }
+  return { code: 'INTERNAL', message: internalMessage, details: [] }
 }

@@ -20,6 +20,7 @@ import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, Upda
 import { VoiceSchema } from '../api/voices'
 import { DeliveryIdSchema, DELIVERY_STATUSES, WebhookDeliveryDetailSchema, WebhookDeliverySchema } from '../api/webhooks'
 import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName } from './operation-names'
+import type { OpenIpcStream } from './streams'
 
 export { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName }
 
@@ -358,4 +359,6 @@ export interface VoiceDeskBridge {
   operations: VoiceDeskOperations
   /** Subscribes to live updates; returns the unsubscribe function. */
   onEvent(listener: (event: IpcEvent) => void): () => void
+  /** Opens a duplex stream (streams.ts): a MessagePort in Electron, a WebSocket in browser mode. */
+  openStream: OpenIpcStream
 }

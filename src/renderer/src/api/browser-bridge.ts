@@ -8,6 +8,7 @@ import {
   type VoiceDeskBridge,
   type VoiceDeskOperations,
 } from '../../../shared/ipc/operations'
+import { BROWSER_STREAMS, type IpcStreamClose, type IpcStreamHandle, type IpcStreamName, type IpcStreamServerFrame, type OpenIpcStream } from '../../../shared/ipc/streams'
 
 /** The slice of fetch and its answer the bridge uses. */
 type Fetch = (input: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{ status: number; json(): Promise<unknown> }>
@@ -18,6 +19,20 @@ export interface EventSourceLike {
   onerror?: (() => void) | null
   close(): void
 }
+
+/** The slice of the browser's WebSocket the bridge uses (the `ws` package's has it too, for tests in Node). */
+export interface WebSocketLike {
+  readonly readyState: number
+  onopen: (() => void) | null
+  onmessage: ((event: { data: unknown }) => void) | null
+  onclose: ((event: { code: number }) => void) | null
+  onerror: (() => void) | null
+  send(data: string): void
+  close(code?: number): void
+}
+
+const CONNECTING = 0
+const OPEN = 1
 
 /** The browser bridge also says when its event stream came back after a break (events may have been missed). */
 export interface BrowserBridge extends VoiceDeskBridge {
@@ -32,6 +47,7 @@ export interface BrowserBridgeOptions {
   baseUrl?: string
   fetch?: Fetch
   createEventSource?: (url: string) => EventSourceLike
+  createWebSocket?: (url: string) => WebSocketLike
 }
 
 const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code)
@@ -74,6 +90,9 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
   const base = options.baseUrl ?? ''
   const doFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init))
   const createEventSource = options.createEventSource ?? ((url: string) => new (globalThis as unknown as { EventSource: new (url: string) => EventSourceLike }).EventSource(url))
+  const createWebSocket = options.createWebSocket ?? ((url: string) => new (globalThis as unknown as { WebSocket: new (url: string) => WebSocketLike }).WebSocket(url))
+  // WebSockets need an absolute ws: or wss: address; the page's own origin when the UI is served by the service.
+  const webSocketBase = () => (base || (globalThis as unknown as { location: { origin: string } }).location.origin).replace(/^http/, 'ws')
   const operations = Object.fromEntries(
     IPC_OPERATION_NAMES.map((name: IpcOperationName) => [
       name,
@@ -120,9 +139,13 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
     }
   }
 
+  const openStream: OpenIpcStream = (name, input) =>
+    openWebSocketStream(createWebSocket, `${webSocketBase()}${BROWSER_STREAMS.path(name)}?token=${encodeURIComponent(options.token)}`, input)
+
   return {
     host: 'browser',
     operations,
+    openStream,
     onReconnect(listener) {
       reconnectListeners.add(listener)
       return () => void reconnectListeners.delete(listener)
@@ -141,6 +164,84 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
           source = null
         }
       }
+    },
+  }
+}
+
+/**
+ * One stream over a WebSocket (BROWSER_STREAMS): the input is the first message, then frames are
+ * JSON text each way. Frames sent before the socket opens wait for it. The close says `failed`
+ * when the service refused the stream (its `refused` frame's error) or the socket broke without
+ * a clean close (the service went away).
+ */
+function openWebSocketStream<N extends IpcStreamName>(createWebSocket: (url: string) => WebSocketLike, url: string, input: unknown): IpcStreamHandle<N> {
+  const frameListeners = new Set<(frame: IpcStreamServerFrame<N>) => void>()
+  const closeListeners = new Set<(close: IpcStreamClose) => void>()
+  const waiting: string[] = []
+  let result: IpcStreamClose | undefined
+  let refusal: IpcError | undefined
+  let closedHere = false
+  const finish = (close: IpcStreamClose) => {
+    if (result) return
+    result = close
+    for (const listener of [...closeListeners]) listener(close)
+    closeListeners.clear()
+  }
+  let socket: WebSocketLike | undefined
+  try {
+    socket = createWebSocket(url)
+  } catch (error) {
+    const message = `Cannot open a stream to the VoiceDesk service (${error instanceof Error ? error.message : String(error)})`
+    queueMicrotask(() => finish({ kind: 'failed', error: { code: 'INTERNAL', message, details: [] } }))
+  }
+  if (socket) {
+    const open = socket
+    open.onopen = () => {
+      open.send(JSON.stringify(input ?? {}))
+      for (const text of waiting.splice(0)) open.send(text)
+    }
+    open.onmessage = (event) => {
+      if (typeof event.data !== 'string') return
+      let frame: IpcStreamServerFrame<N>
+      try {
+        frame = JSON.parse(event.data) as IpcStreamServerFrame<N>
+      } catch {
+        return
+      }
+      if (frame.type === 'refused') refusal = frame.error
+      for (const listener of [...frameListeners]) listener(frame)
+    }
+    // An error is followed by close, which says what happened.
+    open.onerror = () => {}
+    open.onclose = (event) => {
+      if (refusal) return finish({ kind: 'failed', error: refusal })
+      if (event.code === 1000 || closedHere) return finish({ kind: 'closed' })
+      finish({ kind: 'failed', error: { code: 'INTERNAL', message: `The stream to the VoiceDesk service broke (WebSocket close ${event.code})`, details: [] } })
+    }
+  }
+  return {
+    send(frame) {
+      if (!socket || result) return
+      const text = JSON.stringify(frame)
+      if (socket.readyState === OPEN) socket.send(text)
+      else if (socket.readyState === CONNECTING) waiting.push(text)
+    },
+    close() {
+      closedHere = true
+      if (socket && (socket.readyState === OPEN || socket.readyState === CONNECTING)) socket.close(1000)
+    },
+    onFrame(listener) {
+      frameListeners.add(listener)
+      return () => void frameListeners.delete(listener)
+    },
+    onClose(listener) {
+      if (result) {
+        const close = result
+        queueMicrotask(() => listener(close))
+        return () => {}
+      }
+      closeListeners.add(listener)
+      return () => void closeListeners.delete(listener)
     },
   }
 }

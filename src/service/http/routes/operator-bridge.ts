@@ -9,12 +9,16 @@ import { BROWSER_BRIDGE, type IpcEvent } from '../../../shared/ipc/operations'
 import { invokeOperation } from '../../ipc/invoke-operation'
 import type { OperatorEvents } from '../../ipc/operator-events'
 import type { OperatorHandlers } from '../../ipc/operator-handlers'
+import type { OperatorStreamHandlers } from '../../ipc/operator-streams'
 import { ServiceError } from '../../ops/service-error'
+import { registerOperatorStreamRoute } from './operator-streams'
 
 export interface OperatorBridgeOptions {
   /** The browser transport's handler table (service.info says host 'browser'). */
   handlers: OperatorHandlers
   events: OperatorEvents
+  /** The streams of the contract, over WebSockets (/ipc/streams/<name>); left out, none is served. */
+  streams?: OperatorStreamHandlers
   /** The per-start UI token that /ipc needs. */
   uiToken: string
   /** The built renderer; /app/ answers 404 without it. */
@@ -46,6 +50,7 @@ function bearerOf(request: FastifyRequest): string | undefined {
  *   `Authorization: Bearer <ui token>`, else 401 in the /v1 envelope. Body limits and bad
  *   JSON are answered in the envelope, by the app's own parser and error handler.
  * - `GET /ipc/events?token=`: server-sent events, one `data: <IpcEvent JSON>` each.
+ * - `GET /ipc/streams/<name>?token=`: a WebSocket per stream (see operator-streams.ts).
  * - `GET /app/`: the built renderer.
  */
 export async function registerOperatorBridge(app: FastifyInstance, options: OperatorBridgeOptions, logFailure: OperationFailureLogger): Promise<void> {
@@ -88,6 +93,8 @@ export async function registerOperatorBridge(app: FastifyInstance, options: Oper
       request.raw.socket.once('close', end)
       stream.once('close', end)
     })
+
+    if (options.streams) registerOperatorStreamRoute(ipc, { streams: options.streams, isUiToken, logFailure })
 
     ipc.register(async (operations) => {
       // Before the body is read: without the token nothing is parsed.

@@ -21,17 +21,21 @@ export interface StreamRouteOptions {
   onError: (error: unknown) => void
 }
 
-/** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few. */
+/** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few, a test call's audio under 100 KiB. */
 const MAX_FRAME_BYTES = 1024 * 1024
+
+/** WebSockets for the app (the SDK's call socket, the operator UI's streams): registered once, before their routes. */
+export async function registerWebSockets(app: FastifyInstance): Promise<void> {
+  await app.register(websocket, { options: { perMessageDeflate: true, maxPayload: MAX_FRAME_BYTES } })
+}
 
 /**
  * The web SDK's socket, `/stream/{jobId}?api_key=<key>`. Browsers send no headers on a
  * WebSocket, so the key comes in the query (never logged: error logs drop the query string).
  * Every refusal is an `info` frame and a clean close (1000) after the handshake: a refused
- * handshake makes the SDK throw inside the page.
+ * handshake makes the SDK throw inside the page. Needs registerWebSockets first.
  */
-export async function registerStreamRoute(app: FastifyInstance, options: StreamRouteOptions): Promise<void> {
-  await app.register(websocket, { options: { perMessageDeflate: true, maxPayload: MAX_FRAME_BYTES } })
+export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOptions): void {
   app.get<{ Params: { jobId: string }; Querystring: { api_key?: string } }>('/stream/:jobId', { websocket: true, schema: { hide: true } }, (socket, request) => {
     const transport = {
       send: (frame: ServerFrame) => {
