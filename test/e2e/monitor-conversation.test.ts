@@ -3,7 +3,8 @@
 // duration, ending, outcome), the recording on a timeline of turns that seeks the audio (click and
 // Enter), a transcript that seeks too, the outcome JSON as stored, and the call's webhooks with
 // their attempts, updated live when one is retried. In English and in Arabic (right to left, no
-// English words of ours left), at 1024×640 (the shell never scrolls) and 2560×1440.
+// English words of ours left), at 1024×640 (the shell never scrolls) and 2560×1440. A running call's
+// open detail grows turn by turn (a job.changed event for every written turn).
 // The agent's webhook receiver is a loopback HTTP server standing for the customer's.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -252,4 +253,45 @@ describe('a conversation in the jobs monitor', () => {
       await server.cli.waitForExit(15_000).catch(() => undefined)
     }
   }, 240_000)
+
+  it("grows a running call's transcript in its open detail, turn by turn", async () => {
+    const server = await startServe(makeTempDir('voicedesk-e2e-live-call'), ['--port', '0'], { env: { VOICEDESK_API_KEY: KEY } })
+    const base = server.url.replace('localhost', '127.0.0.1')
+    const uiUrl = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!.replace('localhost', '127.0.0.1')
+    const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' }
+    const body = {
+      agentName: 'Live Booker',
+      lang: 'en',
+      greetingMessage: 'Hello, Olive Grove.',
+      preamble: 'You book tables.',
+      outcome: 'The booking',
+      outcomeResponseShape: BOOKING_SHAPE,
+    }
+    const agent = (await (await fetch(`${base}/v1/voice-agents`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: { id: string } }
+    const init = (await (await fetch(`${base}/v1/voice-agents/conversation-init`, { method: 'POST', headers, body: JSON.stringify({ voiceAgentId: agent.data.id }) })).json()) as {
+      data: { jobId: string }
+    }
+    const client = await SdkCallClient.connect(base, init.data.jobId, KEY)
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } })
+    try {
+      const page = await context.newPage()
+      await page.goto(uiUrl)
+      await page.locator('nav .nav-item').first().waitFor()
+      await client.nth('mark', 1, STEP_MS)
+      await page.goto(`${base}/app/#/jobs/${init.data.jobId}`)
+      const lines = page.locator('.conversation .transcript-line.caller')
+      await page.locator('.conversation').waitFor()
+      client.send({ event: 'text', content: 'My name is Sara Haddad' })
+      await poll(() => lines.allTextContents(), 10_000).toEqual([expect.stringContaining('My name is Sara Haddad')])
+      await client.nth('mark', 2, STEP_MS)
+      client.send({ event: 'text', content: 'We are four people' })
+      await poll(() => lines.count(), 10_000).toBe(2)
+      await client.hangUp()
+    } finally {
+      await context.close()
+      client.close()
+      server.cli.child.kill('SIGTERM')
+      await server.cli.waitForExit(15_000).catch(() => undefined)
+    }
+  }, 120_000)
 })
