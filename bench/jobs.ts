@@ -73,9 +73,20 @@ export function seedFields(caller: { apiKeyId: string }): (index: number) => Par
   }
 }
 
-/** The list and search queries measured on each store, through the use case listJobs (`list`). */
-export async function timeListQueries(list: (body: Parameters<typeof listJobs>[3]) => Promise<unknown>) {
+/**
+ * Ranges of creation times as the monitor's date filter sends them (seedFields makes a job every
+ * 20 s from 2024-01-01): one day (4,320 jobs) and 30 days (129,600 jobs), well inside the seeded span.
+ */
+const ONE_DAY = { createdFrom: '2024-02-10T00:00:00.000Z', createdTo: '2024-02-11T00:00:00.000Z' }
+const THIRTY_DAYS = { createdFrom: '2024-02-01T00:00:00.000Z', createdTo: '2024-03-02T00:00:00.000Z' }
+
+/** The list and search queries measured on each store, through the use case listJobs (`list`; its `range` is the operator's date filter). */
+export async function timeListQueries(list: (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) => Promise<unknown>) {
   return {
+    firstPageOneDayMs: await timeQueries(() => list({ take: 10, skip: 1 }, ONE_DAY)),
+    firstPageThirtyDaysMs: await timeQueries(() => list({ take: 10, skip: 1 }, THIRTY_DAYS)),
+    firstPageOneDayFilteredByStatusMs: await timeQueries(() => list({ status: 'FAILED', take: 10, skip: 1 }, ONE_DAY)),
+    searchCommonWordOneDayMs: await timeQueries(() => list({ search: 'refund', take: 10, skip: 1 }, ONE_DAY)),
     firstPageMs: await timeQueries(() => list({ take: 10, skip: 1 })),
     firstPageFilteredByStatusMs: await timeQueries(() => list({ status: 'FAILED', take: 10, skip: 1 })),
     firstPageFilteredByTypeAndStatusMs: await timeQueries(() => list({ type: 'TTS', status: 'COMPLETED', take: 10, skip: 1 })),
@@ -156,7 +167,8 @@ export async function measureThroughput(store: Store, template: JobRecord, count
 let pickupHook: () => void = () => {}
 let endHook: () => void = () => {}
 
-export async function benchJobs(): Promise<Record<string, unknown>> {
+/** `listsOnly`: the seeded lists and searches alone (`npx tsx bench/run.ts jobs-lists`), without pickup and throughput. */
+export async function benchJobs({ listsOnly = false } = {}): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-jobs-'))
   const runtime = await createRuntime({
     dataDir,
@@ -180,7 +192,7 @@ export async function benchJobs(): Promise<Record<string, unknown>> {
     const sqlite = runtime.store as SqliteStore
     sqlite.db.exec('ANALYZE')
     const { context } = runtime
-    const list = (body: Parameters<typeof listJobs>[3]) => listJobs(context, caller, caller.projectId, body)
+    const list = (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) => listJobs(context, caller, caller.projectId, body, {}, range)
 
     const results: Record<string, unknown> = {
       jobs: JOBS,
@@ -188,6 +200,7 @@ export async function benchJobs(): Promise<Record<string, unknown>> {
       ...(await timeListQueries(list)),
       targets: 'p99 under 10 ms filtered, under 50 ms search',
     }
+    if (listsOnly) return results
 
     // Pickup: from the enqueue call to the runner starting the job, with the runner idle.
     const source = (await runtime.store.jobs.list(caller.projectId, { type: 'TRANSCRIPTION', sort: 'createdAt', direction: 'desc', limit: 1, offset: 0 })).records[0]!

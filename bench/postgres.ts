@@ -174,7 +174,7 @@ export async function benchPostgresJobs(cluster: PostgresCluster, { listsOnly = 
     const vacuumStarted = performance.now()
     await store.pool.query('VACUUM ANALYZE jobs')
     const vacuumSeconds = (performance.now() - vacuumStarted) / 1000
-    const list = (body: Parameters<typeof listJobs>[3]) => listJobs(a.context, caller, caller.projectId, body)
+    const list = (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) => listJobs(a.context, caller, caller.projectId, body, {}, range)
     const results: Record<string, unknown> = {
       jobs: JOBS,
       seedSeconds: Math.round(seedSeconds * 10) / 10,

@@ -8,8 +8,9 @@
  * Writes bench/results/latest.json. Run after `npm run build` (the npm script does).
  *
  * `npx tsx bench/run.ts calls` measures live calls alone (bench/calls.ts), merged into latest.json;
- * `npx tsx bench/run.ts panel` the Test call panel alone (bench/panel.ts: a typed turn to the
- * first agent audio, in Chromium), the same way.
+ * `jobs-lists` the SQLite lists and searches at a million jobs alone (bench/jobs.ts), `ui-scroll` the
+ * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts),
+ * `panel` the Test call panel (bench/panel.ts: a typed turn to the first agent audio, in Chromium).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -32,6 +33,7 @@ import { freePort, stopChild, waitForLine } from './processes'
 import { benchCalls } from './calls'
 import { benchPanel } from './panel'
 import { benchTts } from './tts'
+import { benchUiScroll } from './ui-scroll'
 import { benchWebhooks } from './webhooks'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -303,6 +305,8 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   console.log('calls', JSON.stringify(results.calls, null, 2))
   results.panel = await benchPanel()
   console.log('panel', JSON.stringify(results.panel, null, 2))
+  results.uiScroll = await benchUiScroll()
+  console.log('uiScroll', JSON.stringify(results.uiScroll, null, 2))
   results.postgres = cluster ? { server: postgresVersion, jobs: await benchPostgresJobs(cluster) } : { skipped }
   results.sqliteVsPostgres = comparison(results)
   console.log('sqliteVsPostgres', JSON.stringify(results.sqliteVsPostgres, null, 2))
@@ -363,6 +367,25 @@ async function postgresOnly(listsOnly: boolean): Promise<void> {
   }
 }
 
+/** `npx tsx bench/run.ts jobs-lists`: the SQLite lists and searches alone (no pickup or throughput), merged into latest.json. */
+async function jobListsOnly(): Promise<void> {
+  const file = join(ROOT, 'bench/results/latest.json')
+  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  const measured = await benchJobs({ listsOnly: true })
+  results.jobs = { ...(results.jobs as Record<string, unknown>), ...measured, listsOnlyRun: { date: new Date().toISOString(), node: process.version } }
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+  console.log(JSON.stringify(measured, null, 2))
+}
+
+/** `npx tsx bench/run.ts ui-scroll`: the monitor's frame times while scrolling 5,000 jobs (bench/ui-scroll.ts), merged into latest.json. */
+async function uiScrollOnly(): Promise<void> {
+  const file = join(ROOT, 'bench/results/latest.json')
+  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  results.uiScroll = { ...(await benchUiScroll()), uiScrollOnlyRun: { date: new Date().toISOString(), node: process.version } }
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+  console.log(JSON.stringify(results.uiScroll, null, 2))
+}
+
 /** `npx tsx bench/run.ts calls`: the live-call figures alone, merged into latest.json. */
 async function callsOnly(): Promise<void> {
   const file = join(ROOT, 'bench/results/latest.json')
@@ -384,4 +407,6 @@ async function panelOnly(): Promise<void> {
 if (process.argv[2] === 'postgres-lists' || process.argv[2] === 'postgres') await postgresOnly(process.argv[2] === 'postgres-lists')
 else if (process.argv[2] === 'calls') await callsOnly()
 else if (process.argv[2] === 'panel') await panelOnly()
+else if (process.argv[2] === 'jobs-lists') await jobListsOnly()
+else if (process.argv[2] === 'ui-scroll') await uiScrollOnly()
 else await main()

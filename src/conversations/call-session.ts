@@ -533,6 +533,8 @@ export class CallSession {
           return saved
         })
         if (queued) this.options.webhookQueued()
+        // A turn, a tool or the answer: open views (the monitor's detail) read the call again; a lease renewal alone changes nothing they show.
+        if (kept && event && !this.ending) this.options.changed({ ...job, status: 'IN_PROGRESS' })
         if (!kept && !this.ending) {
           this.send({ event: 'info', code: 'CALL_LOST', message: 'This call was taken over: its record is no longer held by this service' })
           this.ending ??= Promise.resolve()

@@ -146,6 +146,10 @@ export interface JobListQuery {
   id?: string
   /** Words that must all appear in the title or text, each as a word or a word's start. */
   words?: string[]
+  /** Created at or after this instant (ISO 8601 UTC with milliseconds, as stored). */
+  createdFrom?: string
+  /** Created before this instant (excluded; the same form). */
+  createdTo?: string
   sort: JobSortField
   direction: 'asc' | 'desc'
   limit: number

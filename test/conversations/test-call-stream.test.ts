@@ -308,7 +308,7 @@ describe('refused streams', () => {
       origin: 'http://evil.example',
     })
     const received: string[] = []
-    foreign.on('message', (message) => received.push(String(message)))
+    foreign.on('message', (message: Buffer) => received.push(message.toString('utf8')))
     const code = await new Promise<number>((resolve) => foreign.on('close', (closeCode) => resolve(closeCode)))
     expect(code).toBe(1000)
     expect(received.map((text) => JSON.parse(text) as unknown)).toEqual([{ type: 'refused', error: expect.objectContaining({ code: 'FORBIDDEN' }) }])

@@ -3,10 +3,13 @@
  * (vi.mock below), the one thing here that is not real. The handler table behind the IPC
  * handlers is the real one, on a real runtime with a temp SQLite file.
  */
+import { EventEmitter } from 'node:events'
+import type { MessagePort } from 'node:worker_threads'
 import { pathToFileURL } from 'node:url'
 import type { BrowserWindow as ElectronBrowserWindow, BrowserWindowConstructorOptions, IpcMainInvokeEvent } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type VoiceDeskBridge } from '../../src/shared/ipc/operations'
+import { IPC_STREAM_CHANNEL, type IpcStreamClose, type TestCallServerFrame } from '../../src/shared/ipc/streams'
 import type { OperatorHandlers } from '../../src/service/ipc/operator-handlers'
 import { startTestService } from '../helpers/test-service'
 
@@ -71,9 +74,11 @@ const fake = vi.hoisted(() => {
     }
   }
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>()
+  const listeners = new Map<string, (event: unknown, ...args: unknown[]) => void>()
   return {
     FakeBrowserWindow,
     handlers,
+    listeners,
     module: {
       BrowserWindow: FakeBrowserWindow,
       shell: { openExternal: (_url: string) => Promise.resolve() },
@@ -83,11 +88,16 @@ const fake = vi.hoisted(() => {
           handlers.set(channel, handler)
         },
         removeHandler: (channel: string) => handlers.delete(channel),
+        on: (channel: string, listener: (event: unknown, ...args: unknown[]) => void) => {
+          listeners.set(channel, listener)
+        },
+        removeListener: (channel: string) => listeners.delete(channel),
       },
       ipcRenderer: {
         invoke: (_channel: string, _input: unknown) => Promise.resolve({ ok: true, data: null }),
         on: (_channel: string, _listener: unknown) => {},
         removeListener: (_channel: string, _listener: unknown) => {},
+        postMessage: (_channel: string, _message: unknown, _transfer?: unknown[]) => {},
       },
       contextBridge: { exposeInMainWorld: (_name: string, _api: unknown) => {} },
     },
@@ -98,6 +108,7 @@ vi.mock('electron', () => ({ ...fake.module, default: fake.module }))
 const electron = await import('electron')
 const { createMainWindow, isOwnWindowFrame } = await import('../../src/main/create-window')
 const { registerOperations } = await import('../../src/main/register-operations')
+const { registerStreams } = await import('../../src/main/register-streams')
 
 const RENDERER = { file: '/opt/voicedesk/out/renderer/index.html' }
 const PAGE_URL = `${pathToFileURL(RENDERER.file).href}#/agents`
@@ -119,6 +130,7 @@ function invokeEvent(window: ElectronBrowserWindow, frame: { parent: unknown; ur
 
 beforeEach(() => {
   fake.handlers.clear()
+  fake.listeners.clear()
   vi.restoreAllMocks()
 })
 
@@ -264,5 +276,202 @@ describe('the preload', () => {
     expect(listener.mock.calls).toEqual([[payload]]) // the page never sees the event object
     unsubscribe()
     expect(removeListener.mock.calls).toEqual([[IPC_EVENT_CHANNEL, forward]])
+  })
+})
+
+/**
+ * A double of MessagePortMain, main's end of a stream's port (Electron cannot run here): it
+ * records what main posts, and plays the page's side with fromPage() and pageCloses(). Like
+ * Electron's, it emits 'close' when either end closes. Frames cross as structured clones.
+ */
+class FakePortMain extends EventEmitter {
+  readonly posted: unknown[] = []
+  started = false
+  closed = false
+  private readonly waiters = new Set<() => void>()
+
+  postMessage(message: unknown) {
+    if (this.closed) return
+    this.posted.push(structuredClone(message))
+    for (const waiter of [...this.waiters]) waiter()
+  }
+  start() {
+    this.started = true
+  }
+  close() {
+    if (this.closed) return
+    this.closed = true
+    this.emit('close')
+    for (const waiter of [...this.waiters]) waiter()
+  }
+  fromPage(data: unknown) {
+    this.emit('message', { data: structuredClone(data), ports: [] })
+  }
+  pageCloses() {
+    this.close()
+  }
+  frames(): TestCallServerFrame[] {
+    return this.posted as TestCallServerFrame[]
+  }
+  waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+    if (predicate()) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!predicate()) return
+        clearTimeout(timer)
+        this.waiters.delete(check)
+        resolve()
+      }
+      const timer = setTimeout(
+        () => reject(new Error(`Timed out waiting for ${what}; posted: ${JSON.stringify(this.posted.map((frame) => (frame as { type: string }).type))}`)),
+        timeoutMs,
+      )
+      this.waiters.add(check)
+    })
+  }
+}
+
+describe("stream registration (Electron's carrier, with doubles of ipcMain and MessagePortMain)", () => {
+  async function registerStreamsOn() {
+    const service = await startTestService()
+    const { window } = openWindow()
+    const dispose = registerStreams({
+      ipcMain: electron.ipcMain,
+      streams: service.runtime.operatorStreams,
+      isTrustedSender: (event) => isOwnWindowFrame(event, [window], RENDERER),
+    })
+    const post = (message: unknown, frame: { parent: unknown; url: string } | null = { parent: null, url: PAGE_URL }, from = window) => {
+      const port = new FakePortMain()
+      fake.listeners.get(IPC_STREAM_CHANNEL)!({ sender: from.webContents, senderFrame: frame, ports: [port] }, message)
+      return port
+    }
+    const agentId = async () => {
+      const created = await service.runtime.operatorHandlers('desktop')['agents.create']({ agentName: 'Port agent', lang: 'en', greetingMessage: 'Hello there.' } as never)
+      return created.id
+    }
+    const conversations = async () => (await service.runtime.operatorHandlers('desktop')['jobs.list']({ type: 'CONVERSATION' } as never)).jobs
+    return { service, window, dispose, post, agentId, conversations }
+  }
+
+  it('listens on the one stream channel, and stops when disposed', async () => {
+    const { dispose } = await registerStreamsOn()
+    expect([...fake.listeners.keys()]).toEqual([IPC_STREAM_CHANNEL])
+    dispose()
+    expect(fake.listeners.size).toBe(0)
+  })
+
+  it('refuses other windows, iframes and foreign pages on their port (refused FORBIDDEN, then closed), before reading the message', async () => {
+    const { post, agentId, conversations } = await registerStreamsOn()
+    const { window: other } = openWindow()
+    const input = { name: 'calls.test', input: { agentId: await agentId() } }
+    for (const port of [
+      post(input, { parent: null, url: PAGE_URL }, other),
+      post(input, { parent: {}, url: PAGE_URL }),
+      post(input, { parent: null, url: 'https://evil.example/' }),
+      post(input, null),
+    ]) {
+      expect(port.frames()).toEqual([{ type: 'refused', error: expect.objectContaining({ code: 'FORBIDDEN' }) }])
+      expect(port.closed).toBe(true)
+    }
+    expect(await conversations()).toEqual([])
+  })
+
+  it('validates in main: no name, a bad input and an unknown agent are refused on the port', async () => {
+    const { post } = await registerStreamsOn()
+    const noName = post('calls.test')
+    expect(noName.frames()).toEqual([{ type: 'refused', error: expect.objectContaining({ code: 'VALIDATION_ERROR' }) }])
+    const badInput = post({ name: 'calls.test', input: { agentId: '', extra: 1 } })
+    expect(badInput.frames()[0]).toMatchObject({ type: 'refused', error: { code: 'VALIDATION_ERROR', details: [{ path: 'agentId' }, { path: 'extra' }] } })
+    expect(badInput.closed).toBe(true)
+    const unknownAgent = post({ name: 'calls.test', input: { agentId: '00000000-0000-4000-8000-000000000000' } })
+    await unknownAgent.waitFor(() => unknownAgent.closed, 'the refusal')
+    expect(unknownAgent.frames()).toEqual([{ type: 'refused', error: expect.objectContaining({ code: 'NOT_FOUND' }) }])
+  })
+
+  it('bridges a test call to the service: started, a bad frame answered with info, hang-up then ended, and main closes the port', async () => {
+    const { post, agentId, conversations } = await registerStreamsOn()
+    const port = post({ name: 'calls.test', input: { agentId: await agentId() } })
+    expect(port.started).toBe(true)
+    await port.waitFor(() => port.frames().some((frame) => frame.type === 'started'), 'started')
+    port.fromPage({ type: 'text' })
+    await port.waitFor(() => port.frames().some((frame) => frame.type === 'info' && frame.code === 'INVALID_FRAME'), 'the info about the bad frame')
+    port.fromPage({ type: 'hang-up' })
+    await port.waitFor(() => port.closed, 'the port closed by main')
+    expect(port.frames().at(-1)).toMatchObject({ type: 'ended', status: 'COMPLETED', endReason: 'caller-hangup' })
+    expect(await conversations()).toEqual([expect.objectContaining({ status: 'COMPLETED' })])
+  })
+
+  it('ends the call when the page closes its port', async () => {
+    const { post, agentId, service } = await registerStreamsOn()
+    const port = post({ name: 'calls.test', input: { agentId: await agentId() } })
+    await port.waitFor(() => port.frames().some((frame) => frame.type === 'started'), 'started')
+    const jobId = (port.frames().find((frame) => frame.type === 'started') as { jobId: string }).jobId
+    port.pageCloses()
+    const until = Date.now() + 5_000
+    let job = await service.runtime.store.jobs.findInProject(jobId, service.runtime.appCaller.projectId)
+    while (job?.status !== 'COMPLETED' && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      job = await service.runtime.store.jobs.findInProject(jobId, service.runtime.appCaller.projectId)
+    }
+    expect(job).toMatchObject({ status: 'COMPLETED', jobResponse: { endReason: 'caller-hangup' } })
+  })
+})
+
+describe("the preload's openStream", () => {
+  async function preloadBridge() {
+    const expose = vi.spyOn(electron.contextBridge, 'exposeInMainWorld')
+    const postMessage = vi.spyOn(electron.ipcRenderer, 'postMessage')
+    vi.resetModules()
+    await import('../../src/preload/index')
+    const bridge = expose.mock.calls[0]![1] as VoiceDeskBridge
+    return { bridge, postMessage }
+  }
+
+  /** Main's end of the channel, as the preload handed it over (Node's own MessagePort stands for the page's). */
+  function mainEnd(postMessage: { mock: { calls: unknown[][] } }): MessagePort {
+    const [channel, message, transfer] = postMessage.mock.calls[0]! as [string, unknown, MessagePort[]]
+    expect(channel).toBe(IPC_STREAM_CHANNEL)
+    expect(message).toEqual({ name: 'calls.test', input: { agentId: 'agent-1' } })
+    expect(transfer).toHaveLength(1)
+    return transfer[0]!
+  }
+
+  it('posts { name, input } with one port, and gives the page four functions over it, never the port', async () => {
+    const { bridge, postMessage } = await preloadBridge()
+    const handle = bridge.openStream('calls.test', { agentId: 'agent-1' })
+    expect(Object.keys(handle).sort()).toEqual(['close', 'onClose', 'onFrame', 'send'])
+    expect(Object.values(handle).every((value) => typeof value === 'function')).toBe(true)
+    const main = mainEnd(postMessage)
+    const fromPage: unknown[] = []
+    main.on('message', (frame) => fromPage.push(frame))
+    const frames: unknown[] = []
+    handle.onFrame((frame) => frames.push(frame))
+    const closed = new Promise<IpcStreamClose>((resolve) => handle.onClose(resolve))
+    handle.send({ type: 'text', content: 'Hello' })
+    main.postMessage({ type: 'activity', activity: 'listening' })
+    await vi.waitFor(() => expect(fromPage).toEqual([{ type: 'text', content: 'Hello' }]))
+    await vi.waitFor(() => expect(frames).toEqual([{ type: 'activity', activity: 'listening' }]))
+    main.close() // main ends the stream
+    expect(await closed).toEqual({ kind: 'closed' })
+  })
+
+  it("says failed, with the error, when main refused the stream; close() from the page closes main's end", async () => {
+    const { bridge, postMessage } = await preloadBridge()
+    const refused = bridge.openStream('calls.test', { agentId: 'agent-1' })
+    const main = mainEnd(postMessage)
+    const closed = new Promise<IpcStreamClose>((resolve) => refused.onClose(resolve))
+    const error = { code: 'NOT_FOUND', message: 'No voice agent', details: [] }
+    main.postMessage({ type: 'refused', error })
+    setTimeout(() => main.close(), 20)
+    expect(await closed).toEqual({ kind: 'failed', error })
+
+    postMessage.mockClear()
+    const leaving = bridge.openStream('calls.test', { agentId: 'agent-1' })
+    const other = mainEnd(postMessage)
+    const mainSawClose = new Promise<void>((resolve) => other.once('close', () => resolve()))
+    const pageClosed = new Promise<IpcStreamClose>((resolve) => leaving.onClose(resolve))
+    leaving.close()
+    expect(await pageClosed).toEqual({ kind: 'closed' })
+    await mainSawClose
   })
 })

@@ -11,6 +11,7 @@ import { keyHint } from '../../src/service/ops/api-keys'
 import { createSttEngine, readSttSetting, STT_SETTING_KEY, SttSettingSchema } from '../../src/service/stt-settings'
 import type { RuntimeConfig } from '../../src/service/runtime'
 import { makeTempDir } from '../helpers/temp-dir'
+import { seedJobs } from '../helpers/seed-jobs'
 import { startTestService, TEST_KEY, sqliteDatabaseOf } from '../helpers/test-service'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
 import { ipcClient, openEventStream, type EventStream } from './ipc-client'
@@ -241,6 +242,34 @@ describe('browser mode: every operation', () => {
     expect(again.speechRecognition).toEqual({ engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', hasApiKey: false })
     // The AI engine is its own setting.
     expect(again.aiContent).toEqual({ engine: 'offline' })
+  })
+})
+
+describe("browser mode: the monitor's date range", () => {
+  it('lists the jobs created in a range of instants (any offset), counts them, and refuses a range that ends before it starts', async () => {
+    const { ipc, service } = await startBrowserMode()
+    const created = ['2026-03-09T20:59:59.999Z', '2026-03-09T21:00:00.000Z', '2026-03-10T20:59:59.999Z', '2026-03-10T21:00:00.000Z']
+    await seedJobs(service.runtime, created.length, (index) => ({ title: `job ${index}`, createdAt: created[index], updatedAt: created[index] }))
+    // 10 March in Riyadh (UTC+3), as the UI sends a local day: its start and the next day's start.
+    const riyadhDay = { createdFrom: '2026-03-10T00:00:00.000+03:00', createdTo: '2026-03-11T00:00:00.000+03:00' }
+    const day = await ipc.ok('jobs.list', { ...riyadhDay, sort: { field: 'createdAt', direction: 'asc' } })
+    expect([day.jobs.map((job) => job.title), day.filtered, day.total]).toEqual([['job 1', 'job 2'], 2, 4])
+    const since = await ipc.ok('jobs.list', { createdFrom: '2026-03-09T21:00:00Z', search: 'job' })
+    expect(since.filtered).toBe(3)
+
+    const backwards = await ipc.call('jobs.list', { createdFrom: riyadhDay.createdTo, createdTo: riyadhDay.createdFrom })
+    expect(backwards).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/createdTo: The end of the date range is before its start/), details: [{ path: 'createdTo' }] },
+    })
+    expect(await ipc.call('jobs.list', { createdFrom: '10/03/2026' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'createdFrom', message: expect.stringMatching(/ISO 8601/) }] },
+    })
+    // /v1's list body is the cloud's contract: it has no date range.
+    const v1 = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.appCaller.projectId}`, { body: { createdFrom: riyadhDay.createdFrom } })
+    expect(v1.statusCode).toBe(400)
+    expect(v1.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ path: 'body.createdFrom', message: 'Unknown field "createdFrom"' }] } })
   })
 })
 

@@ -443,6 +443,33 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       const paged = await store.jobs.list(P1, { ...listAll, limit: 1, offset: 1, words: ['report'] })
       expect([paged.records.map((record) => record.id), paged.filtered]).toEqual([['mix'], 2])
     })
+
+    it('lists a range of creation times (from included, to excluded) with its exact count, with every filter, sort and search', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 'd1', title: 'refund early', createdAt: '2024-05-01T23:59:59.999Z' }))
+      await store.jobs.insert(job({ id: 'd2', title: 'refund noon', type: 'TTS', createdAt: '2024-05-02T00:00:00.000Z' }))
+      await store.jobs.insert(job({ id: 'd3', title: 'invoice', status: 'FAILED', totalCost: 9, createdAt: '2024-05-02T12:00:00.000Z' }))
+      await store.jobs.insert(job({ id: 'd4', title: 'refund late', createdAt: '2024-05-03T00:00:00.000Z' }))
+      await store.jobs.insert(job({ id: 'd-other', projectId: P2, apiKeyId: 'key-2', createdAt: '2024-05-02T06:00:00.000Z' }))
+      const day = { createdFrom: '2024-05-02T00:00:00.000Z', createdTo: '2024-05-03T00:00:00.000Z' }
+      const page = async (query: Partial<Parameters<Store['jobs']['list']>[1]>) => {
+        const result = await store.jobs.list(P1, { ...listAll, ...query })
+        return { ids: result.records.map((record) => record.id), total: result.total, filtered: result.filtered }
+      }
+      expect(await page(day)).toEqual({ ids: ['d2', 'd3'], total: 4, filtered: 2 })
+      expect(await page({ createdFrom: day.createdFrom })).toEqual({ ids: ['d2', 'd3', 'd4'], total: 4, filtered: 3 })
+      expect(await page({ createdTo: day.createdFrom })).toEqual({ ids: ['d1'], total: 4, filtered: 1 })
+      expect(await page({ ...day, direction: 'desc' })).toEqual({ ids: ['d3', 'd2'], total: 4, filtered: 2 })
+      expect(await page({ ...day, sort: 'cost', direction: 'desc' })).toEqual({ ids: ['d3', 'd2'], total: 4, filtered: 2 })
+      expect(await page({ ...day, status: 'FAILED' })).toEqual({ ids: ['d3'], total: 4, filtered: 1 })
+      expect(await page({ ...day, type: 'TTS' })).toEqual({ ids: ['d2'], total: 4, filtered: 1 })
+      expect(await page({ ...day, limit: 1, offset: 1 })).toEqual({ ids: ['d3'], total: 4, filtered: 2 })
+      expect(await page({ ...day, id: 'd1' })).toEqual({ ids: [], total: 4, filtered: 0 })
+      expect(await page({ ...day, id: 'd2' })).toEqual({ ids: ['d2'], total: 4, filtered: 1 })
+      expect(await page({ ...day, words: ['refund'] })).toEqual({ ids: ['d2'], total: 4, filtered: 1 })
+      expect(await page({ createdFrom: '2024-05-01T00:00:00.000Z', words: ['refund'], direction: 'desc' })).toEqual({ ids: ['d4', 'd2', 'd1'], total: 4, filtered: 3 })
+      expect(await page({ createdFrom: day.createdTo, createdTo: day.createdTo })).toEqual({ ids: [], total: 4, filtered: 0 })
+    })
   })
 
   describe('transactions', () => {

@@ -24,10 +24,17 @@ const NETWORK_REASONS: Record<string, string> = {
   ETIMEDOUT: 'the connection timed out',
 }
 
+type FetchFailureCause = { code?: string; message?: string; errors?: { code?: string }[] }
+
+/** The system error code of a fetch that failed to connect (ECONNREFUSED, ENOTFOUND…), from undici's error cause, when it has one. */
+export function networkCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: FetchFailureCause }).cause
+  return cause?.code ?? cause?.errors?.[0]?.code
+}
+
 /** Why fetch failed to connect, from undici's error cause (an AggregateError when several addresses were tried). */
 export function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause
-  const code = cause?.code ?? cause?.errors?.[0]?.code
+  const code = networkCode(error)
   if (code && NETWORK_REASONS[code]) return `${NETWORK_REASONS[code]} (${code})`
-  return cause?.message || (error as Error).message || String(error)
+  return (error as { cause?: FetchFailureCause }).cause?.message || (error as Error).message || String(error)
 }

@@ -4,8 +4,10 @@ import type { ApiKeyRecord } from '../../store/records'
 import { effectiveCorsOrigins, saveCorsOrigins } from '../cors-settings'
 import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../ai-content-settings'
 import { readSttSetting, saveSttSetting, sttSettingView } from '../stt-settings'
+import { testEngineConnection } from '../engine-connection-test'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
-import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs, retryJob } from '../ops/jobs'
+import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, retryJob } from '../ops/jobs'
+import { listOperatorJobs } from '../ops/operator-job-list'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError, underField } from '../ops/service-error'
@@ -117,7 +119,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'numbers.unassign': (input) => unassignPhoneNumber(context, caller, input),
     'numbers.delete': (input) => deletePhoneNumber(context, caller, input.id),
 
-    'jobs.list': (input) => listJobs(context, caller, caller.projectId, input),
+    'jobs.list': ({ createdFrom, createdTo, ...body }) => listOperatorJobs(context, caller, body, { createdFrom, createdTo }),
     'jobs.get': async (input) => {
       const { previewUrl, data } = await getJob(context, caller, input.id)
       return { previewUrl, job: data }
@@ -157,6 +159,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
       await saveSttSetting(store, context.secrets, input)
       return settings()
     },
+    'settings.testEngine': (input) => testEngineConnection(store, context.secrets, input),
     'settings.setCorsOrigins': async (input) => {
       await saveCorsOrigins(store, input.corsOrigins)
       return settings()

@@ -269,7 +269,7 @@ async function keyHintsOf(context: OpsContext, records: JobRecord[]): Promise<Ma
   return hints
 }
 
-function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<string, string>): JobListItem {
+export function toJobListItem(context: OpsContext, record: JobRecord, keyHints: Map<string, string>): JobListItem {
   const keyHint = keyHints.get(record.apiKeyId) ?? '****'
   const mediaUrl = mediaUrlOf(context, record)
   return {
@@ -314,12 +314,50 @@ export function jobPageOf(body: ListJobsBody, query: OffsetPaging = {}): { limit
   return { limit, offset: query.skip ?? 0 }
 }
 
-/** `POST /v1/jobs/all?projectId=`: a page of the caller's jobs, with the contract's filters and order. */
-export async function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody, queryPaging: OffsetPaging = {}) {
+/**
+ * A range of creation times, for the operator's monitor (/v1's list body has none): instants
+ * in ISO 8601 with any offset, `createdFrom` included, `createdTo` excluded.
+ */
+export interface CreatedRange {
+  createdFrom?: string
+  createdTo?: string
+}
+
+/** The range as the store compares it (stored times are UTC ISO 8601 with milliseconds); VALIDATION_ERROR when it ends before it starts. */
+function storedRange(range: CreatedRange): { createdFrom?: string; createdTo?: string } {
+  const createdFrom = range.createdFrom === undefined ? undefined : new Date(range.createdFrom).toISOString()
+  const createdTo = range.createdTo === undefined ? undefined : new Date(range.createdTo).toISOString()
+  if (createdFrom !== undefined && createdTo !== undefined && createdFrom > createdTo) {
+    const message = 'The end of the date range is before its start: choose a "to" date on or after the "from" date'
+    throw new ServiceError('VALIDATION_ERROR', message, [{ path: 'createdTo', message }])
+  }
+  return { createdFrom, createdTo }
+}
+
+/** `POST /v1/jobs/all?projectId=`: a page of the caller's jobs, with the contract's filters and order (and, for the operator, a range of creation times). */
+export async function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody, queryPaging: OffsetPaging = {}, range: CreatedRange = {}) {
+  return listJobsAs(context, caller, projectId, body, queryPaging, range, toJobListItem)
+}
+
+/**
+ * A page of the caller's jobs, each record made into an item by `toItem` (the operator UI's list
+ * adds to /v1's item what its rows show), with the project's and the filter's counts; the
+ * operator's monitor also filters by a range of creation times.
+ */
+export async function listJobsAs<Item>(
+  context: OpsContext,
+  caller: Caller,
+  projectId: string,
+  body: ListJobsBody,
+  queryPaging: OffsetPaging,
+  range: CreatedRange,
+  toItem: (context: OpsContext, record: JobRecord, keyHints: Map<string, string>) => Item,
+): Promise<{ jobs: Item[]; total: number; filtered: number }> {
   if (projectId !== caller.projectId) {
     throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [{ path: 'projectId', message: 'Not the key’s project' }])
   }
   const { limit, offset } = jobPageOf(body, queryPaging)
+  const { createdFrom, createdTo } = storedRange(range)
   const search = body?.search?.trim()
   const byId = search && UUID.test(search) ? search.toLowerCase() : undefined
   const words = search && !byId ? searchWords(search) : undefined
@@ -333,13 +371,15 @@ export async function listJobs(context: OpsContext, caller: Caller, projectId: s
     type: body?.type,
     id: byId,
     words,
+    createdFrom,
+    createdTo,
     sort: body?.sort?.field ?? 'createdAt',
     direction: body?.sort?.direction ?? 'desc',
     limit,
     offset,
   })
   const keyHints = await keyHintsOf(context, records)
-  return { jobs: records.map((record) => toJobListItem(context, record, keyHints)), total, filtered }
+  return { jobs: records.map((record) => toItem(context, record, keyHints)), total, filtered }
 }
 
 /** Job types this VoiceDesk runs itself, so it can run one again. */

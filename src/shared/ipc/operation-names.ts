@@ -35,6 +35,7 @@ export const IPC_OPERATION_NAMES = [
   'settings.get',
   'settings.setAiEngine',
   'settings.setSttEngine',
+  'settings.testEngine',
   'settings.setCorsOrigins',
 ] as const
 

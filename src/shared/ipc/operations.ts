@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { humanName, UuidSchema } from '../api/common'
+import { humanName, TimestampSchema, UuidSchema } from '../api/common'
+import { EndReasonSchema } from '../api/conversations'
+import { CALL_OUTCOME_STATES } from '../call-outcome'
 import { CorsOriginsSchema } from '../api/cors'
 import { ErrorEnvelopeSchema } from '../api/errors'
 import {
@@ -51,6 +53,39 @@ export const OperatorAgentSchema = VoiceAgentSchema.extend({
 })
 export type OperatorAgent = z.infer<typeof OperatorAgentSchema>
 
+/**
+ * A conversation at a glance, for its row in the jobs monitor. Operator-only: /v1's
+ * JobListItem is the cloud's contract and stays as it is. Read from the job's stored state, which
+ * the list already loads, so other jobs cost nothing more.
+ */
+export const CallGlanceSchema = z.object({
+  /** When the call started (null before its socket connected): a running call's duration counts from here. */
+  startedAt: TimestampSchema.nullable(),
+  endReason: EndReasonSchema.nullable(),
+  outcome: z.enum(CALL_OUTCOME_STATES),
+  /** The outcome's first two filled fields (`name` null for an outcome that is not an object), values cut to 60 characters. */
+  outcomeFields: z.array(z.object({ name: z.string().nullable(), value: z.string() })).max(2),
+})
+export type CallGlance = z.infer<typeof CallGlanceSchema>
+
+/** A row of the jobs monitor: /v1's list item, and for a conversation its glance. */
+export const OperatorJobListItemSchema = JobListItemSchema.extend({ call: CallGlanceSchema.optional() })
+export type OperatorJobListItem = z.infer<typeof OperatorJobListItemSchema>
+
+/** An instant of a date range: ISO 8601 with an offset or Z (the UI sends the start of a local day). */
+const RangeInstantSchema = z.iso.datetime({ offset: true, error: 'Must be a date and time in ISO 8601, such as 2026-11-24T00:00:00.000Z' })
+
+/**
+ * The jobs monitor's list: /v1's list body (the cloud's contract, left as it is) and the range
+ * of creation times the operator filters by: from `createdFrom` (included) up to `createdTo`
+ * (excluded), so a range of whole local days is [start of the first, start of the day after the last).
+ * A range that ends before it starts is refused by the use case (VALIDATION_ERROR on `createdTo`).
+ */
+export const OperatorJobsListInputSchema = ListJobsBodySchema.unwrap()
+  .unwrap()
+  .extend({ createdFrom: RangeInstantSchema.optional(), createdTo: RangeInstantSchema.optional() })
+  .strict()
+
 export const ServiceInfoSchema = z.object({
   /** Where the /v1 service listens, e.g. http://127.0.0.1:8740. */
   url: z.string(),
@@ -80,35 +115,61 @@ export const ApiKeyInfoSchema = z.object({
 })
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfoSchema>
 
-export const AiEngineSettingSchema = z.discriminatedUnion('engine', [
-  z.object({ engine: z.literal('offline') }).strict(),
-  z
-    .object({
-      engine: z.literal('openai-compatible'),
-      baseUrl: z.url({ protocol: /^https?$/ }),
-      model: z.string().min(1).max(200),
-      /** Write-only: given to change it, never returned (the output says `hasApiKey`). */
-      apiKey: z.string().min(1).max(500).optional(),
-      timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
-    })
-    .strict(),
-])
+/** The AI engine on a server: an OpenAI-compatible chat-completions API. */
+const AiServerSettingSchema = z
+  .object({
+    engine: z.literal('openai-compatible'),
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    model: z.string().min(1).max(200),
+    /** Write-only: given to change it, never returned (the output says `hasApiKey`). */
+    apiKey: z.string().min(1).max(500).optional(),
+    timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+  })
+  .strict()
+
+export const AiEngineSettingSchema = z.discriminatedUnion('engine', [z.object({ engine: z.literal('offline') }).strict(), AiServerSettingSchema])
 
 /** Speech recognition for live calls: off, or an OpenAI-compatible transcription server (whisper.cpp's server, speaches, LocalAI). */
-export const SttEngineSettingSchema = z.discriminatedUnion('engine', [
-  z.object({ engine: z.literal('off') }).strict(),
-  z
-    .object({
-      engine: z.literal('openai-compatible'),
-      baseUrl: z.url({ protocol: /^https?$/ }),
-      /** Left out: the server's default model. */
-      model: z.string().min(1).max(200).optional(),
-      /** Write-only: given to change it, left out to keep the stored one, never returned (the output says `hasApiKey`). */
-      apiKey: z.string().min(1).max(500).optional(),
-      timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
-    })
-    .strict(),
+const SttServerSettingSchema = z
+  .object({
+    engine: z.literal('openai-compatible'),
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    /** Left out: the server's default model. */
+    model: z.string().min(1).max(200).optional(),
+    /** Write-only: given to change it, left out to keep the stored one, never returned (the output says `hasApiKey`). */
+    apiKey: z.string().min(1).max(500).optional(),
+    timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+  })
+  .strict()
+
+export const SttEngineSettingSchema = z.discriminatedUnion('engine', [z.object({ engine: z.literal('off') }).strict(), SttServerSettingSchema])
+
+/**
+ * "Test connection" for the AI engine (`ai`) or speech recognition (`stt`): the stored setting,
+ * or `setting`, the form's values not saved yet (its key left out: the stored key is used).
+ */
+export const EngineTestInputSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ai'), setting: AiServerSettingSchema.optional() }).strict(),
+  z.object({ kind: z.literal('stt'), setting: SttServerSettingSchema.optional() }).strict(),
 ])
+
+/** What a connection test found. `ok` only for `reachable`; `message` is English (the UI words each outcome itself) and never holds the key. */
+export const EngineTestResultSchema = z.object({
+  kind: z.enum(['ai', 'stt']),
+  outcome: z.enum(['reachable', 'modelMissing', 'unauthorized', 'httpError', 'refused', 'unreachable', 'timeout', 'notOpenAiCompatible', 'notConfigured']),
+  ok: z.boolean(),
+  /** The server tested (origin and path); absent when nothing is configured. */
+  server: z.string().optional(),
+  model: z.string().optional(),
+  /** `models`: GET <baseUrl>/models; `transcription`: 0.5 s of silence transcribed (a speech server without /models). */
+  checked: z.enum(['models', 'transcription']).optional(),
+  httpStatus: z.number().int().optional(),
+  /** Some of the models the server lists, when the one asked for is not among them. */
+  models: z.array(z.string()).optional(),
+  elapsedMs: z.number().int(),
+  message: z.string(),
+})
+export type EngineTestResult = z.infer<typeof EngineTestResultSchema>
 
 export const SettingsSchema = z.object({
   port: z.number().int(),
@@ -180,8 +241,11 @@ export const IPC_OPERATIONS = {
   'numbers.unassign': operation(UnassignNumberBodySchema, PhoneNumberSchema),
   'numbers.delete': operation(ById, Deleted),
 
-  /** The same filters, sort, pages and search as POST /v1/jobs/all, in the default project. */
-  'jobs.list': operation(ListJobsBodySchema.unwrap().unwrap(), z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() })),
+  /**
+   * The same filters, sort, pages and search as POST /v1/jobs/all, in the default project, and
+   * a range of creation times (`createdFrom` included, `createdTo` excluded), which /v1 does not have; a conversation's row carries its `call` glance.
+   */
+  'jobs.list': operation(OperatorJobsListInputSchema, z.object({ jobs: z.array(OperatorJobListItemSchema), total: z.number().int(), filtered: z.number().int() })),
   'jobs.get': operation(ById, z.object({ previewUrl: z.string(), job: JobSchema })),
   'jobs.createTts': operation(TextToSpeechBodySchema, TtsJobSchema),
   'jobs.createAiContent': operation(
@@ -219,6 +283,8 @@ export const IPC_OPERATIONS = {
   'settings.setAiEngine': operation(AiEngineSettingSchema, SettingsSchema),
   /** Counts from the next call (calls read the setting when they start). */
   'settings.setSttEngine': operation(SttEngineSettingSchema, SettingsSchema),
+  /** Reaches the engine's server once and says what happened (and how long it took); saves nothing. */
+  'settings.testEngine': operation(EngineTestInputSchema, EngineTestResultSchema),
   /** The `corsOrigins` setting; null goes back to the default (this machine's http origins, any port). Counts at once. */
   'settings.setCorsOrigins': operation(z.object({ corsOrigins: CorsOriginsSchema.nullable() }).strict(), SettingsSchema),
 } as const

@@ -60,6 +60,9 @@ function matchQuery(projectId: string, query: JobListQuery, onlyProjectWithJobs:
   return scope.length > 0 ? `scope : (${scope.join(' AND ')}) AND ${words}` : words
 }
 
+/** Whether a list asks for a range of creation times. */
+const isRanged = (query: JobListQuery) => query.createdFrom !== undefined || query.createdTo !== undefined
+
 export class SqliteJobsRepository implements JobsRepository {
   private readonly statements: {
     insert: Statement
@@ -79,6 +82,7 @@ export class SqliteJobsRepository implements JobsRepository {
     counts: Statement
     projectsWithJobs: Statement
     statistics: Statement
+    seqRange: Statement
   }
   private readonly listStatements = new Map<string, { page: Statement; count?: Statement }>()
 
@@ -126,6 +130,9 @@ export class SqliteJobsRepository implements JobsRepository {
       // A range of jobs_by_created: the project's jobs created since a time ('' for all of them).
       statistics: db.prepare(`SELECT type, status, count(*) AS jobs, total(total_cost) AS cost, total(usage_seconds) AS seconds
         FROM jobs INDEXED BY jobs_by_created WHERE project_id = ? AND created_at >= ? GROUP BY type, status`),
+      // The first and last seq of a project's jobs created in a range (no bound: '' and '~', around every ISO time), read off jobs_by_created alone.
+      seqRange: db.prepare(`SELECT min(seq) AS first, max(seq) AS last FROM jobs INDEXED BY jobs_by_created
+        WHERE project_id = @projectId AND created_at >= coalesce(@createdFrom, '') AND created_at < coalesce(@createdTo, '~')`),
     }
   }
 
@@ -213,13 +220,29 @@ export class SqliteJobsRepository implements JobsRepository {
   async list(projectId: string, query: JobListQuery): Promise<{ records: JobRecord[]; total: number; filtered: number }> {
     const counts = this.statements.counts.all(projectId) as { type: JobType; status: JobStatus; count: number }[]
     const total = counts.reduce((sum, row) => sum + row.count, 0)
-    const bound = { projectId, status: query.status ?? null, type: query.type ?? null, id: query.id ?? null, limit: query.limit, offset: query.offset }
+    const bound = {
+      projectId,
+      status: query.status ?? null,
+      type: query.type ?? null,
+      id: query.id ?? null,
+      createdFrom: query.createdFrom ?? null,
+      createdTo: query.createdTo ?? null,
+      limit: query.limit,
+      offset: query.offset,
+    }
     const { page, count } = this.listStatementsFor(query)
-    if (query.id) {
-      // One id matches at most one job: count it with the same conditions as the page.
+    if (query.id || isRanged(query)) {
+      // One id matches at most one job, and job_counts knows nothing of dates: count with the page's own conditions
+      // (a range is read between its bounds in jobs_by_created, jobs_by_status or jobs_by_type).
       const match = query.words?.length ? matchQuery(projectId, query, false) : null
-      const rows = page.all({ ...bound, match }) as JobRow[]
-      return { records: rows.map(toRecord), total, filtered: count!.get({ ...bound, match }) as number }
+      let seqs = { first: null as number | null, last: null as number | null }
+      if (match !== null && isRanged(query)) {
+        // A search in a range asks FTS5 for the matches between the range's first and last seq only, not for every match.
+        seqs = this.statements.seqRange.get(bound) as typeof seqs
+        if (seqs.first === null) return { records: [], total, filtered: 0 }
+      }
+      const rows = page.all({ ...bound, match, ...seqs }) as JobRow[]
+      return { records: rows.map(toRecord), total, filtered: count!.get({ ...bound, match, ...seqs }) as number }
     }
     if (query.words?.length) {
       const onlyProjectWithJobs = (this.statements.projectsWithJobs.get() as number) <= 1 && total > 0
@@ -235,11 +258,20 @@ export class SqliteJobsRepository implements JobsRepository {
   /** One prepared page (and count) per shape of query: sort, direction, which filters. Made once. */
   private listStatementsFor(query: JobListQuery): { page: Statement; count?: Statement } {
     const searching = Boolean(query.words?.length)
-    const key = [query.sort, query.direction, query.status ? 's' : '', query.type ? 't' : '', query.id ? 'i' : '', searching ? 'w' : ''].join(':')
+    const key = [
+      query.sort,
+      query.direction,
+      query.status ? 's' : '',
+      query.type ? 't' : '',
+      query.id ? 'i' : '',
+      searching ? 'w' : '',
+      query.createdFrom ? 'f' : '',
+      query.createdTo ? 'u' : '',
+    ].join(':')
     let statements = this.listStatements.get(key)
     if (statements) return statements
     const direction = query.direction === 'asc' ? 'ASC' : 'DESC'
-    if (searching && query.sort === 'createdAt' && !query.id) {
+    if (searching && query.sort === 'createdAt' && !query.id && !isRanged(query)) {
       statements = {
         page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs_search s JOIN jobs j ON j.seq = s.rowid
           WHERE jobs_search MATCH @match ORDER BY s.rowid ${direction} LIMIT @limit OFFSET @offset`),
@@ -250,11 +282,14 @@ export class SqliteJobsRepository implements JobsRepository {
       if (query.status) conditions.push('j.status = @status')
       if (query.type) conditions.push('j.type = @type')
       if (query.id) conditions.push('j.id = @id')
-      if (searching) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match)')
+      if (query.createdFrom) conditions.push('j.created_at >= @createdFrom')
+      if (query.createdTo) conditions.push('j.created_at < @createdTo')
+      if (searching && isRanged(query)) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match AND rowid BETWEEN @first AND @last)')
+      else if (searching) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match)')
       const order = `${SORT_COLUMNS[query.sort]} ${direction}, j.created_at ${direction}, j.id ${direction}`
       const where = conditions.join(' AND ')
       let count: Statement | undefined
-      if (query.id) count = this.db.prepare(`SELECT count(*) FROM jobs j WHERE ${where}`).pluck()
+      if (query.id || isRanged(query)) count = this.db.prepare(`SELECT count(*) FROM jobs j WHERE ${where}`).pluck()
       else if (searching) count = this.db.prepare('SELECT count(*) FROM jobs_search WHERE jobs_search MATCH @match').pluck()
       statements = { page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`), count }
     }

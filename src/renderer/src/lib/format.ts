@@ -2,17 +2,44 @@ import type { UiLocale } from '../i18n/dictionary'
 
 const numberLocale = (locale: UiLocale) => (locale === 'ar' ? 'ar-u-nu-latn' : 'en')
 
+/**
+ * One formatter per locale, made once: building an Intl formatter costs far more than using one,
+ * and the jobs table formats a cost and a date in every row it renders (new formatters per row
+ * were two thirds of the page's time while scrolling with the queue draining, bench/ui-scroll.ts).
+ */
+function perLocale<F>(make: (locale: string) => F): (locale: UiLocale) => F {
+  const made = new Map<UiLocale, F>()
+  return (locale) => {
+    let formatter = made.get(locale)
+    if (!formatter) made.set(locale, (formatter = make(numberLocale(locale))))
+    return formatter
+  }
+}
+
+const costFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 4 }))
+const countFormat = perLocale((locale) => new Intl.NumberFormat(locale))
+const dateTimeFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }))
+
 export function formatCost(cost: number, locale: UiLocale): string {
-  return new Intl.NumberFormat(numberLocale(locale), { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(cost)
+  return costFormat(locale).format(cost)
 }
 
 export function formatCount(count: number, locale: UiLocale): string {
-  return new Intl.NumberFormat(numberLocale(locale)).format(count)
+  return countFormat(locale).format(count)
 }
 
 export function formatDateTime(iso: string | null | undefined, locale: UiLocale): string {
   if (!iso) return '—'
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return iso
-  return new Intl.DateTimeFormat(numberLocale(locale), { dateStyle: 'medium', timeStyle: 'medium' }).format(date)
+  return dateTimeFormat(locale).format(date)
+}
+
+/** A span of seconds as a clock, m:ss (h:mm:ss from an hour on): call durations and positions. */
+export function formatClock(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds))
+  const hours = Math.floor(whole / 3600)
+  const minutes = Math.floor((whole % 3600) / 60)
+  const rest = String(whole % 60).padStart(2, '0')
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`
 }

@@ -1,7 +1,7 @@
-import type { AiContentJob, Job, JobListItem, JobStatus, JobType } from '../../../shared/api/jobs'
+import type { AiContentJob, Job, JobStatus, JobType } from '../../../shared/api/jobs'
 import type { SORT_FIELDS } from '../../../shared/api/jobs'
 import type { WebhookDelivery } from '../../../shared/api/webhooks'
-import type { IpcEvent } from '../../../shared/ipc/operations'
+import type { IpcEvent, OperatorJobListItem } from '../../../shared/ipc/operations'
 import { isOperatorError } from '../api/operator-error'
 import type { SliceCreator } from './app-store'
 import { messageOf } from '../api/operator-error'
@@ -10,6 +10,8 @@ import { messageOf } from '../api/operator-error'
 export const JOBS_PAGE_SIZE = 100
 /** Live events arrive in bursts (a batch of jobs finishing): refresh at most this often. */
 export const JOB_EVENT_COALESCE_MS = 200
+/** A call sends a webhook per turn: the detail shows this many of a job's deliveries, the journal has them all. */
+export const JOB_DELIVERIES_SHOWN = 100
 
 export type JobSortField = (typeof SORT_FIELDS)[number]
 
@@ -17,6 +19,9 @@ export interface JobsQuery {
   status: JobStatus | null
   type: JobType | null
   search: string
+  /** Local calendar dates (YYYY-MM-DD, as a date input gives them), '' for no bound: jobs created from the start of `createdFrom` to the end of `createdTo`. */
+  createdFrom: string
+  createdTo: string
   sortField: JobSortField
   sortDirection: 'asc' | 'desc'
 }
@@ -27,7 +32,10 @@ export interface JobDetail {
   previewUrl: string | null
   /** The AI content of this job: itself when it is one, else the newest made from it. */
   aiContent: AiContentJob | null
+  /** The job's webhook deliveries, oldest first (at most JOB_DELIVERIES_SHOWN: the newest of them). */
   deliveries: WebhookDelivery[]
+  /** How many deliveries the job has in all (a long call sends more than are shown). */
+  deliveriesTotal: number
   loading: boolean
   error: string | null
 }
@@ -40,7 +48,7 @@ export interface JobsState {
   total: number | null
   filtered: number | null
   /** 1-based page number -> its rows. */
-  pages: Record<number, JobListItem[]>
+  pages: Record<number, OperatorJobListItem[]>
   /** Pages shown from the last answer while a fresher one is on its way (after an event). */
   stale: Record<number, true>
   loading: Record<number, true>
@@ -72,7 +80,30 @@ export interface JobsSlice {
   jobChanged(job: Extract<IpcEvent, { type: 'job.changed' }>['job']): void
 }
 
-export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', sortField: 'createdAt', sortDirection: 'desc' }
+export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', createdFrom: '', createdTo: '', sortField: 'createdAt', sortDirection: 'desc' }
+
+/** The start of a local calendar day (YYYY-MM-DD), `days` later, as an ISO instant: the operator's day is the machine's. */
+function startOfLocalDay(date: string, days = 0): string {
+  const [year, month, day] = date.split('-').map(Number)
+  return new Date(year!, month! - 1, day! + days).toISOString()
+}
+
+/** The list's input for a query: the filters, and the dates as the range of instants jobs.list takes ([from's start, the day after to's start)). */
+export function jobsListInput(query: JobsQuery, page: number, take: number) {
+  return {
+    take,
+    skip: page,
+    search: query.search.trim() || undefined,
+    status: query.status ?? undefined,
+    type: query.type ?? undefined,
+    createdFrom: query.createdFrom ? startOfLocalDay(query.createdFrom) : undefined,
+    createdTo: query.createdTo ? startOfLocalDay(query.createdTo, 1) : undefined,
+    sort: { field: query.sortField, direction: query.sortDirection },
+  }
+}
+
+/** Whether a query narrows the list (the empty list then says "no job matches" rather than "no jobs yet"). */
+export const isFilteredQuery = (query: JobsQuery) => Boolean(query.search || query.status || query.type || query.createdFrom || query.createdTo)
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, schedule }) => {
   const patch = (changes: Partial<JobsState> | ((jobs: JobsState) => Partial<JobsState>)) =>
@@ -85,14 +116,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
     const { query, generation } = get().jobs
     patch((jobs) => ({ loading: { ...jobs.loading, [page]: true } }))
     try {
-      const answer = await call('jobs.list', {
-        take: JOBS_PAGE_SIZE,
-        skip: page,
-        search: query.search.trim() || undefined,
-        status: query.status ?? undefined,
-        type: query.type ?? undefined,
-        sort: { field: query.sortField, direction: query.sortDirection },
-      })
+      const answer = await call('jobs.list', jobsListInput(query, page, JOBS_PAGE_SIZE))
       if (get().jobs.generation !== generation) return
       patch((jobs) => {
         const { [page]: _loading, ...loading } = jobs.loading
@@ -133,14 +157,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
     const { query, generation, filtered } = get().jobs
     if (heldFrom === null && filtered === null) return refreshAll()
     try {
-      const answer = await call('jobs.list', {
-        take: 1,
-        skip: 1,
-        search: query.search.trim() || undefined,
-        status: query.status ?? undefined,
-        type: query.type ?? undefined,
-        sort: { field: query.sortField, direction: query.sortDirection },
-      })
+      const answer = await call('jobs.list', jobsListInput(query, 1, 1))
       const jobs = get().jobs
       if (jobs.generation !== generation) return
       if (jobs.atTop) return refreshAll()
@@ -231,7 +248,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
 
     selectJob(id) {
       if (id === null) return patch({ selectedId: null, detail: null })
-      patch({ selectedId: id, detail: { id, job: null, previewUrl: null, aiContent: null, deliveries: [], loading: true, error: null } })
+      patch({ selectedId: id, detail: { id, job: null, previewUrl: null, aiContent: null, deliveries: [], deliveriesTotal: 0, loading: true, error: null } })
       void get().reloadJobDetail()
     },
 
@@ -240,11 +257,12 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       if (id === null) return
       const stillSelected = () => get().jobs.selectedId === id
       try {
-        const [{ job, previewUrl }, deliveries] = await Promise.all([
+        const [{ job, previewUrl }, { deliveries, deliveriesTotal }] = await Promise.all([
           call('jobs.get', { id }),
-          call('webhooks.list', { jobId: id, take: 20, skip: 1 }).then(
-            (answer) => answer.deliveries,
-            () => [],
+          call('webhooks.list', { jobId: id, take: JOB_DELIVERIES_SHOWN, skip: 1 }).then(
+            // The journal lists newest first; a job's story reads oldest first (call.started … call.ended).
+            (answer) => ({ deliveries: [...answer.deliveries].reverse(), deliveriesTotal: answer.filtered }),
+            () => ({ deliveries: [], deliveriesTotal: 0 }),
           ),
         ])
         let aiContent: AiContentJob | null = null
@@ -257,7 +275,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
           }
         }
         if (!stillSelected()) return
-        patch({ detail: { id, job, previewUrl, aiContent, deliveries, loading: false, error: null } })
+        patch({ detail: { id, job, previewUrl, aiContent, deliveries, deliveriesTotal, loading: false, error: null } })
       } catch (error) {
         if (!stillSelected()) return
         patch((jobs) => ({ detail: jobs.detail && { ...jobs.detail, loading: false, error: messageOf(error) } }))
@@ -268,20 +286,20 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       const detail = get().jobs.detail
       // The open job itself, or any AI content (it may have been made from the open job).
       if (detail && (detail.id === job.id || job.type === 'AI_CONTENT')) detailTypesSeen.add(job.type)
-      // Rows already shown take the new status at once; the refresh brings the rest.
-      patch((jobs) => {
-        let touched = false
-        const pages: Record<number, JobListItem[]> = {}
-        for (const [page, rows] of Object.entries(jobs.pages)) {
-          const index = rows.findIndex((row) => row.id === job.id)
-          if (index === -1) pages[Number(page)] = rows
-          else {
-            touched = true
-            pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
-          }
+      // Rows already shown take the new status at once; the refresh brings the rest. A job that is
+      // not shown changes nothing: no new state, so the list does not render again for it.
+      const shown = get().jobs.pages
+      let touched = false
+      const pages: Record<number, OperatorJobListItem[]> = {}
+      for (const [page, rows] of Object.entries(shown)) {
+        const index = rows.findIndex((row) => row.id === job.id)
+        if (index === -1 || (rows[index]!.status === job.status && rows[index]!.title === job.title)) pages[Number(page)] = rows
+        else {
+          touched = true
+          pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
         }
-        return touched ? { pages } : {}
-      })
+      }
+      if (touched) patch({ pages })
       scheduleRefresh()
     },
   }

@@ -1,4 +1,4 @@
-import type { JobListItem } from '../../../shared/api/jobs'
+import type { OperatorJobListItem } from '../../../shared/ipc/operations'
 import type { OperatorAgent } from '../../../shared/ipc/operations'
 import type { AppState } from './app-store'
 import { JOBS_PAGE_SIZE, type JobsState } from './jobs-slice'
@@ -54,7 +54,7 @@ export function pagesForRange(first: number, last: number): number[] {
 }
 
 /** The row at an index of the whole filtered list, if its page is loaded. */
-export function jobAt(jobs: Pick<JobsState, 'pages'>, index: number): JobListItem | undefined {
+export function jobAt(jobs: Pick<JobsState, 'pages'>, index: number): OperatorJobListItem | undefined {
   return jobs.pages[pageOfIndex(index)]?.[index % JOBS_PAGE_SIZE]
 }
 

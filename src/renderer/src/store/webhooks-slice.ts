@@ -32,6 +32,7 @@ export const createWebhooksSlice: SliceCreator<WebhooksSlice> = (set, get, { cal
   let request = 0
   let refreshPending: (() => void) | null = null
   let refreshDetail = false
+  let jobDetailPending: (() => void) | null = null
   const patch = (changes: Partial<WebhooksSlice['deliveries']>) => set((state) => ({ deliveries: { ...state.deliveries, ...changes } }))
 
   return {
@@ -82,9 +83,14 @@ export const createWebhooksSlice: SliceCreator<WebhooksSlice> = (set, get, { cal
         ),
       })
       if (selectedId === delivery.id) refreshDetail = true
-      // The open job's deliveries live in the jobs detail.
+      // The open job's deliveries live in the jobs detail; a call's events come in bursts (a turn, the end), reloaded once each.
       const jobDetail = get().jobs.detail
-      if (jobDetail && delivery.jobId === jobDetail.id) void get().reloadJobDetail()
+      if (jobDetail && delivery.jobId === jobDetail.id && !jobDetailPending) {
+        jobDetailPending = schedule(() => {
+          jobDetailPending = null
+          void get().reloadJobDetail()
+        }, 250)
+      }
       if (!get().deliveries.opened || refreshPending) return
       refreshPending = schedule(() => {
         refreshPending = null

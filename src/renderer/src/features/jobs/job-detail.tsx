@@ -12,6 +12,7 @@ import { Icon } from '../../ui/icon'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { StatusBadge } from '../../ui/status-badge'
 import { ConversationSection } from './conversation-section'
+import { JobDeliveries } from './job-deliveries'
 
 /** The types this VoiceDesk runs itself, so it can run a failed one again (jobs.retry). */
 const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT']
@@ -130,24 +131,7 @@ export function JobDetailPanel() {
           {job.type === 'AI_CONTENT' || detail.aiContent || canMakeAi ? (
             <AiContentSection ai={detail.aiContent} isAiJob={job.type === 'AI_CONTENT'} canMake={canMakeAi} onMake={() => setMakingAi(true)} />
           ) : null}
-          <section className="detail-section" aria-labelledby="job-deliveries">
-            <h3 id="job-deliveries">{t('jobs.deliveries')}</h3>
-            {detail.deliveries.length === 0 ? (
-              <p className="muted">{job.webhookUrl ? t('jobs.noDeliveriesYet') : t('jobs.noWebhook')}</p>
-            ) : (
-              <ul className="plain-list deliveries">
-                {detail.deliveries.map((delivery) => (
-                  <li key={delivery.id}>
-                    <StatusBadge status={delivery.status} />{' '}
-                    <code dir="ltr" className="small">
-                      {delivery.url}
-                    </code>{' '}
-                    <span className="muted small">{t('webhooks.attemptsN', { n: String(delivery.attempts) })}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
+          <JobDeliveries job={job} detail={detail} />
           <MakeAiContentDialog open={makingAi} sourceJobId={job.id} onClose={() => setMakingAi(false)} />
         </>
       ) : null}

@@ -19,6 +19,16 @@ export function JobsScreen() {
   const locale = useAppStore(selectLocale)
   const [search, setSearch] = useState(jobs.query.search)
   const [creating, setCreating] = useState(false)
+  // The dates as typed: sent once the range is whole (a "to" before the "from" is said, not sent).
+  const [dates, setDates] = useState({ createdFrom: jobs.query.createdFrom, createdTo: jobs.query.createdTo })
+  const backwards = dates.createdFrom !== '' && dates.createdTo !== '' && dates.createdTo < dates.createdFrom
+  const changeDate = (field: 'createdFrom' | 'createdTo', value: string) => {
+    const next = { ...dates, [field]: value }
+    setDates(next)
+    if (next.createdFrom !== '' && next.createdTo !== '' && next.createdTo < next.createdFrom) return
+    const { query } = store.getState().jobs
+    if (next.createdFrom !== query.createdFrom || next.createdTo !== query.createdTo) store.getState().setJobsQuery(next)
+  }
 
   useEffect(() => {
     if (search === store.getState().jobs.query.search) return
@@ -74,6 +84,27 @@ export function JobsScreen() {
               ))}
             </select>
           </label>
+          <label className="inline-field">
+            <span>{t('jobs.createdFrom')}</span>
+            <input className="input" type="date" value={dates.createdFrom} max={dates.createdTo || undefined} onChange={(event) => changeDate('createdFrom', event.target.value)} />
+          </label>
+          <label className="inline-field">
+            <span>{t('jobs.createdTo')}</span>
+            <input
+              className="input"
+              type="date"
+              value={dates.createdTo}
+              min={dates.createdFrom || undefined}
+              aria-invalid={backwards || undefined}
+              aria-describedby={backwards ? 'jobs-dates-error' : undefined}
+              onChange={(event) => changeDate('createdTo', event.target.value)}
+            />
+          </label>
+          {backwards ? (
+            <span id="jobs-dates-error" className="field-error inline" role="alert">
+              {t('jobs.datesBackwards')}
+            </span>
+          ) : null}
           <span className="muted small counts" aria-live="polite">
             {jobs.filtered === null
               ? jobs.error

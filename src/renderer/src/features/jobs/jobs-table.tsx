@@ -4,9 +4,10 @@ import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { formatCost, formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
-import type { JobSortField } from '../../store/jobs-slice'
+import { isFilteredQuery, type JobSortField } from '../../store/jobs-slice'
 import { jobAt, jobRowCount, pagesForRange, selectJobs, selectLocale } from '../../store/selectors'
 import { StatusBadge } from '../../ui/status-badge'
+import { CallGlanceCell } from './call-glance'
 
 const ROW_HEIGHT = 40
 
@@ -136,9 +137,13 @@ export function JobsTable() {
                       <div role="cell" className="cell cell-type">
                         {t(`jobType.${job.type}` as MessageKey)}
                       </div>
-                      <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
-                        {job.title}
-                      </div>
+                      {job.type === 'CONVERSATION' ? (
+                        <CallGlanceCell job={job} />
+                      ) : (
+                        <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
+                          {job.title}
+                        </div>
+                      )}
                       <div role="cell" className="cell cell-cost num">
                         {formatCost(job.cost, locale)}
                       </div>
@@ -153,7 +158,7 @@ export function JobsTable() {
               )
             })}
           </div>
-          {jobs.filtered === 0 ? <p className="empty center">{jobs.query.search || jobs.query.status || jobs.query.type ? t('jobs.noMatch') : t('jobs.empty')}</p> : null}
+          {jobs.filtered === 0 ? <p className="empty center">{isFilteredQuery(jobs.query) ? t('jobs.noMatch') : t('jobs.empty')}</p> : null}
         </div>
       </div>
     </>

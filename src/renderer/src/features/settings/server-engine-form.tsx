@@ -1,9 +1,12 @@
 import { useId, useRef, useState, type ReactNode } from 'react'
+import type { EngineTestResult } from '../../../../shared/ipc/operations'
 import { isOperatorError, messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { fieldErrorsOf } from '../../lib/field-errors'
-import { useStoreApi } from '../../store/app-context'
+import { formatCount } from '../../lib/format'
+import { useAppStore, useStoreApi } from '../../store/app-context'
+import { selectLocale } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { focusFirstError } from '../../ui/focus-first-error'
 
@@ -37,6 +40,28 @@ interface ServerEngineFormProps {
   stored: StoredServerEngine | null
   /** Saves a server, or none (null). Throws the operation's refusal. */
   save: (choice: ServerEngineChoice | null) => Promise<void>
+  /** "Test connection" with the form's values, saved or not (the key left out: the stored one). Throws the operation's refusal. */
+  test: (choice: ServerEngineChoice) => Promise<EngineTestResult>
+}
+
+/** A connection test's answer in the operator's words: what happened, then what to do. */
+function testSentence(result: EngineTestResult, t: ReturnType<typeof useT>): string {
+  const status = String(result.httpStatus ?? '')
+  switch (result.outcome) {
+    case 'reachable':
+      if (result.checked === 'transcription') return t('settings.test.reachableTranscription')
+      return result.model ? t('settings.test.reachableModel', { model: result.model }) : t('settings.test.reachable')
+    case 'modelMissing':
+      return result.models && result.models.length > 0
+        ? t('settings.test.modelMissing', { model: result.model ?? '', models: result.models.join(', ') })
+        : t('settings.test.modelMissingNone', { model: result.model ?? '' })
+    case 'unauthorized':
+      return t('settings.test.unauthorized', { status })
+    case 'httpError':
+      return t('settings.test.httpError', { status })
+    default:
+      return t(`settings.test.${result.outcome}` as MessageKey)
+  }
 }
 
 type Problems = Partial<Record<'baseUrl' | 'model', MessageKey>>
@@ -69,6 +94,10 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
   const [problems, setProblems] = useState<Problems>({})
   const [refusals, setRefusals] = useState<Record<string, string[]>>({})
   const [saving, setSaving] = useState(false)
+  const [testing, setTesting] = useState(false)
+  /** The last test and the values it tested: shown only while the form still holds those values. */
+  const [tested, setTested] = useState<{ values: string; result: EngineTestResult } | null>(null)
+  const locale = useAppStore(selectLocale)
 
   // Shown again when the stored choice changes, not when another part of the settings does
   // (adjusted while rendering, as React advises, rather than in an effect).
@@ -93,6 +122,30 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     return found
   }
 
+  const choice = (): ServerEngineChoice => ({ baseUrl: baseUrl.trim(), ...(model.trim() ? { model: model.trim() } : {}), ...(apiKey ? { apiKey } : {}) })
+  const formValues = JSON.stringify([server, baseUrl.trim(), model.trim(), apiKey])
+
+  const testConnection = async () => {
+    const found = check()
+    setProblems(found)
+    setRefusals({})
+    if (Object.keys(found).length > 0) {
+      requestAnimationFrame(() => focusFirstError(formRef.current))
+      return
+    }
+    setTesting(true)
+    setTested(null)
+    try {
+      setTested({ values: formValues, result: await props.test(choice()) })
+    } catch (caught) {
+      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details) : { '': [messageOf(caught)] })
+      requestAnimationFrame(() => focusFirstError(formRef.current))
+    } finally {
+      setTesting(false)
+    }
+  }
+  const shownTest = tested && tested.values === formValues ? tested.result : null
+
   const submit = async () => {
     const found = check()
     setProblems(found)
@@ -103,7 +156,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     }
     setSaving(true)
     try {
-      await props.save(server ? { baseUrl: baseUrl.trim(), ...(model.trim() ? { model: model.trim() } : {}), ...(apiKey ? { apiKey } : {}) } : null)
+      await props.save(server ? choice() : null)
       setApiKey('')
       store.getState().toast('success', props.savedMessage)
     } catch (caught) {
@@ -213,11 +266,32 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
           {unplaced.join(' ')}
         </p>
       ) : null}
-      <div className="toolbar end">
+      <div className="toolbar end engine-actions">
+        {server ? (
+          <>
+            <p className={`engine-test small ${shownTest ? (shownTest.ok ? 'ok' : 'bad') : ''}`} role="status" aria-live="polite" id={`${id}-test`}>
+              {testing ? t('settings.test.running') : null}
+              {shownTest ? (
+                <>
+                  <span>{testSentence(shownTest, t)}</span> <span className="muted">({t('unit.ms', { n: formatCount(shownTest.elapsedMs, locale) })})</span>
+                </>
+              ) : null}
+            </p>
+            <button type="button" className="button" disabled={testing || !stored} aria-describedby={`${id}-test`} onClick={() => void testConnection()}>
+              {t('settings.testConnection')}
+            </button>
+          </>
+        ) : null}
         <button type="submit" className="button primary" disabled={saving || !stored}>
           {saving ? t('common.saving') : props.saveLabel}
         </button>
       </div>
+      {shownTest && !shownTest.ok ? (
+        <details className="engine-test-details small">
+          <summary>{t('settings.test.serverSaid')}</summary>
+          <code dir="ltr">{shownTest.message}</code>
+        </details>
+      ) : null}
     </form>
   )
 }

@@ -258,6 +258,7 @@ function ServiceCard() {
           savedMessage={t('settings.aiSaved')}
           stored={ai ? (ai.engine === 'offline' ? { server: false, baseUrl: '', model: '', hasApiKey: false } : { server: true, ...ai }) : null}
           save={async (choice) => setSettings(await call('settings.setAiEngine', choice ? { engine: 'openai-compatible', model: '', ...choice } : { engine: 'offline' }))}
+          test={(choice) => call('settings.testEngine', { kind: 'ai', setting: { engine: 'openai-compatible', model: '', ...choice } })}
         />
         <ServerEngineForm
           legend={t('settings.sttEngine')}
@@ -270,6 +271,7 @@ function ServiceCard() {
           savedMessage={t('settings.sttSaved')}
           stored={stt ? (stt.engine === 'off' ? { server: false, baseUrl: '', model: '', hasApiKey: false } : { server: true, model: '', ...stt }) : null}
           save={async (choice) => setSettings(await call('settings.setSttEngine', choice ? { engine: 'openai-compatible', ...choice } : { engine: 'off' }))}
+          test={(choice) => call('settings.testEngine', { kind: 'stt', setting: { engine: 'openai-compatible', ...choice } })}
         />
       </div>
     </section>
