@@ -340,6 +340,15 @@ describe('tools in a test call', () => {
       await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('It is sunny in Dubai.'))).toBe(true)
       expect(model.toolMessages.map((message) => JSON.parse(message) as unknown)).toEqual([{ forecast: 'sunny', degrees: 31 }])
       await shot(page, 'test-call-tools')
+      // The call runs on behind the Settings tab (arrow keys move between the tabs).
+      await page.getByTestId('agent-tab-test').focus()
+      await page.keyboard.press('ArrowLeft')
+      await expect(page.getByTestId('agent-tab-settings').getAttribute('aria-selected')).resolves.toBe('true')
+      await expect(page.locator('.test-call').isVisible()).resolves.toBe(false)
+      await expect(page.locator('.editor').isVisible()).resolves.toBe(true)
+      await page.keyboard.press('ArrowRight')
+      await expect(page.locator('.test-call').isVisible()).resolves.toBe(true)
+      await expect(activity(page)).resolves.toBe('listening')
       await page.getByTestId('test-call-end').click()
       await poll(() => page.getByTestId('test-call-ended').getAttribute('data-end-reason')).toBe('caller-hangup')
 
