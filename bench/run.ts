@@ -9,7 +9,8 @@
  *
  * `npx tsx bench/run.ts calls` measures live calls alone (bench/calls.ts), merged into latest.json;
  * `jobs-lists` the SQLite lists and searches at a million jobs alone (bench/jobs.ts), `ui-scroll` the
- * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts).
+ * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts),
+ * `panel` the Test call panel (bench/panel.ts: a typed turn to the first agent audio, in Chromium).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -30,6 +31,7 @@ import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
 import { freePort, stopChild, waitForLine } from './processes'
 import { benchCalls } from './calls'
+import { benchPanel } from './panel'
 import { benchTts } from './tts'
 import { benchUiScroll } from './ui-scroll'
 import { benchWebhooks } from './webhooks'
@@ -301,6 +303,8 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   console.log('webhooks', results.webhooks)
   results.calls = await benchCalls()
   console.log('calls', JSON.stringify(results.calls, null, 2))
+  results.panel = await benchPanel()
+  console.log('panel', JSON.stringify(results.panel, null, 2))
   results.uiScroll = await benchUiScroll()
   console.log('uiScroll', JSON.stringify(results.uiScroll, null, 2))
   results.postgres = cluster ? { server: postgresVersion, jobs: await benchPostgresJobs(cluster) } : { skipped }
@@ -391,8 +395,18 @@ async function callsOnly(): Promise<void> {
   console.log(JSON.stringify(results.calls, null, 2))
 }
 
+/** `npx tsx bench/run.ts panel`: the Test call panel's figures alone, merged into latest.json. */
+async function panelOnly(): Promise<void> {
+  const file = join(ROOT, 'bench/results/latest.json')
+  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  results.panel = { ...(await benchPanel()), panelOnlyRun: { date: new Date().toISOString(), node: process.version } }
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+  console.log(JSON.stringify(results.panel, null, 2))
+}
+
 if (process.argv[2] === 'postgres-lists' || process.argv[2] === 'postgres') await postgresOnly(process.argv[2] === 'postgres-lists')
 else if (process.argv[2] === 'calls') await callsOnly()
+else if (process.argv[2] === 'panel') await panelOnly()
 else if (process.argv[2] === 'jobs-lists') await jobListsOnly()
 else if (process.argv[2] === 'ui-scroll') await uiScrollOnly()
 else await main()

@@ -30,6 +30,11 @@ export function isAppPage(url: string, renderer: RendererSource): boolean {
   return target.origin === app.origin
 }
 
+/** Whether a permission asked by `requestingUrl` is the microphone ('media') for the app's own page. */
+export function isMicrophonePermission(permission: string, requestingUrl: string | undefined, renderer: RendererSource): boolean {
+  return permission === 'media' && requestingUrl !== undefined && isAppPage(requestingUrl, renderer)
+}
+
 /** Opens http(s) links in the user's browser; every other scheme (file:, javascript:, custom) is dropped. */
 export function openExternalLink(shell: Pick<Shell, 'openExternal'>, url: string): void {
   let parsed: URL
@@ -74,6 +79,17 @@ export function createMainWindow(options: CreateWindowOptions): BrowserWindow {
     openExternalLink(options.shell, url)
   })
   window.webContents.on('will-attach-webview', (event) => event.preventDefault())
+  // The microphone for test calls, for our own page alone; every other permission is refused
+  // (Electron grants all of them when no handler is set).
+  const { session } = window.webContents
+  session.setPermissionRequestHandler((contents, permission, callback, details) => {
+    const audioOnly = !('mediaTypes' in details) || (details.mediaTypes ?? []).every((type) => type === 'audio')
+    callback(contents === window.webContents && audioOnly && isMicrophonePermission(permission, details.requestingUrl, options.renderer))
+  })
+  session.setPermissionCheckHandler(
+    (contents, permission, _origin, details) =>
+      contents === window.webContents && details.mediaType !== 'video' && isMicrophonePermission(permission, details.requestingUrl ?? contents.getURL(), options.renderer),
+  )
   if ('url' in options.renderer) void window.loadURL(options.renderer.url)
   else void window.loadFile(options.renderer.file)
   return window

@@ -15,6 +15,8 @@ import { startTestService } from '../helpers/test-service'
 
 /** The fake `electron`: just enough of BrowserWindow, shell, ipcMain, ipcRenderer and contextBridge to observe the wiring. */
 const fake = vi.hoisted(() => {
+  type RequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void, details: Record<string, unknown>) => void
+  type CheckHandler = (contents: unknown, permission: string, origin: string, details: Record<string, unknown>) => boolean
   class FakeWebContents {
     static nextId = 1
     readonly id = FakeWebContents.nextId++
@@ -28,6 +30,23 @@ const fake = vi.hoisted(() => {
       return this
     }
     send = (() => {}) as (channel: string, payload: unknown) => void
+    url = ''
+    getURL() {
+      return this.url
+    }
+    readonly session: {
+      requestHandler?: RequestHandler
+      checkHandler?: CheckHandler
+      setPermissionRequestHandler(handler: RequestHandler): void
+      setPermissionCheckHandler(handler: CheckHandler): void
+    } = {
+      setPermissionRequestHandler(handler) {
+        this.requestHandler = handler
+      },
+      setPermissionCheckHandler(handler) {
+        this.checkHandler = handler
+      },
+    }
   }
   class FakeBrowserWindow {
     static created: FakeBrowserWindow[] = []
@@ -145,6 +164,29 @@ describe('the main window', () => {
     const inside = { preventDefault: vi.fn() }
     willNavigate(inside, PAGE_URL)
     expect(inside.preventDefault).not.toHaveBeenCalled()
+  })
+})
+
+describe('permissions', () => {
+  it('grant the microphone to our own page alone, and nothing else', () => {
+    const { fakeWindow } = openWindow()
+    const { session } = fakeWindow.webContents
+    const ask = (contents: unknown, permission: string, details: Record<string, unknown>) => {
+      let granted: boolean | undefined
+      session.requestHandler!(contents, permission, (answer: boolean) => (granted = answer), details)
+      return granted
+    }
+    const own = fakeWindow.webContents
+    expect(ask(own, 'media', { requestingUrl: PAGE_URL, mediaTypes: ['audio'] })).toBe(true)
+    expect(ask(own, 'media', { requestingUrl: PAGE_URL, mediaTypes: ['audio', 'video'] })).toBe(false)
+    expect(ask(own, 'media', { requestingUrl: 'https://evil.example/', mediaTypes: ['audio'] })).toBe(false)
+    expect(ask(own, 'geolocation', { requestingUrl: PAGE_URL })).toBe(false)
+    expect(ask(openWindow().fakeWindow.webContents, 'media', { requestingUrl: PAGE_URL, mediaTypes: ['audio'] })).toBe(false)
+    own.url = PAGE_URL
+    expect(session.checkHandler!(own, 'media', 'file:///', { mediaType: 'audio' })).toBe(true)
+    expect(session.checkHandler!(own, 'media', 'file:///', { mediaType: 'video' })).toBe(false)
+    expect(session.checkHandler!(own, 'notifications', 'file:///', {})).toBe(false)
+    expect(session.checkHandler!(null, 'media', 'file:///', { requestingUrl: PAGE_URL })).toBe(false)
   })
 })
 

@@ -42,7 +42,7 @@ if (resolution.kind === 'no-token') {
 
   root.render(
     <StrictMode>
-      <AppProvider value={{ store, call, host: bridge.host }}>
+      <AppProvider value={{ store, call, host: bridge.host, openStream: bridge.openStream }}>
         <AppShell />
       </AppProvider>
     </StrictMode>,

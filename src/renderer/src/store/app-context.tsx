@@ -1,5 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react'
 import { useStore } from 'zustand'
+import type { OpenIpcStream } from '../../../shared/ipc/streams'
 import type { Call } from '../api/call'
 import type { AppState, AppStore } from './app-store'
 
@@ -7,6 +8,8 @@ interface AppContextValue {
   store: AppStore
   call: Call
   host: 'desktop' | 'browser'
+  /** Opens the contract's streams (a test call). */
+  openStream: OpenIpcStream
 }
 
 const AppContext = createContext<AppContextValue | null>(null)
@@ -37,4 +40,8 @@ export function useCall(): Call {
 
 export function useHost(): 'desktop' | 'browser' {
   return useAppContext().host
+}
+
+export function useOpenStream(): OpenIpcStream {
+  return useAppContext().openStream
 }

@@ -9,7 +9,7 @@ import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId, selectU
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { ModalDialog } from '../../ui/modal-dialog'
-import { AgentEditor } from './agent-editor'
+import { AgentViews } from './agent-views'
 import { langTag } from '../../lib/voice-text'
 
 /** Agents: a searchable list beside the editor of the open one. */
@@ -135,7 +135,7 @@ export function AgentsScreen() {
       </section>
       <section className="detail-pane" aria-label={t('agents.editor')}>
         {open ? (
-          <AgentEditor key={open.id} agent={open} />
+          <AgentViews key={open.id} agent={open} />
         ) : (
           <div className="empty center">
             <Icon name="bot" size={32} />

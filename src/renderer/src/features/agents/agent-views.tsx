@@ -1,0 +1,79 @@
+import { useId, useRef, useState, type KeyboardEvent } from 'react'
+import type { OperatorAgent } from '../../../../shared/ipc/operations'
+import { useT } from '../../i18n/use-t'
+import { useAppStore } from '../../store/app-context'
+import { selectPendingLeave } from '../../store/selectors'
+import { TestCallPanel } from '../test-call/test-call-panel'
+import { AgentEditor } from './agent-editor'
+
+type AgentView = 'settings' | 'test'
+const VIEWS: readonly AgentView[] = ['settings', 'test']
+
+/**
+ * An agent's two views, as tabs: its settings (the editor) and its Test call panel. Both stay
+ * mounted once opened, so a draft survives a test call and a call runs on while the operator
+ * edits (the call always uses the saved agent).
+ */
+export function AgentViews({ agent }: { agent: OperatorAgent }) {
+  const t = useT()
+  const id = useId()
+  const [view, setView] = useState<AgentView>('settings')
+  const [testOpened, setTestOpened] = useState(false)
+  const tabRefs = useRef<Partial<Record<AgentView, HTMLButtonElement | null>>>({})
+  const pendingLeave = useAppStore(selectPendingLeave)
+  // Leaving with an unsaved draft asks in the editor: it must be in view to ask (state adjusted
+  // while rendering, as React advises for state that follows a prop).
+  const [seenLeave, setSeenLeave] = useState(pendingLeave)
+  if (pendingLeave !== seenLeave) {
+    setSeenLeave(pendingLeave)
+    if (pendingLeave) setView('settings')
+  }
+
+  const show = (next: AgentView, focus = false) => {
+    setView(next)
+    if (next === 'test') setTestOpened(true)
+    if (focus) tabRefs.current[next]?.focus()
+  }
+  // Arrow keys move between the tabs (the WAI-ARIA tabs pattern); two tabs, so either arrow flips.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') show(view === 'settings' ? 'test' : 'settings', true)
+    else if (event.key === 'Home') show('settings', true)
+    else if (event.key === 'End') show('test', true)
+    else return
+    event.preventDefault()
+  }
+
+  return (
+    <>
+      <div className="tabs" role="tablist" aria-label={t('testCall.tabs')} onKeyDown={onKeyDown}>
+        {VIEWS.map((candidate) => (
+          <button
+            key={candidate}
+            ref={(element) => {
+              tabRefs.current[candidate] = element
+            }}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${candidate}`}
+            className="tab"
+            data-testid={`agent-tab-${candidate}`}
+            aria-selected={view === candidate}
+            aria-controls={`${id}-panel-${candidate}`}
+            tabIndex={view === candidate ? 0 : -1}
+            onClick={() => show(candidate)}
+          >
+            {candidate === 'settings' ? t('testCall.settingsTab') : t('testCall.tab')}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${id}-panel-settings`} aria-labelledby={`${id}-tab-settings`} hidden={view !== 'settings'}>
+        <AgentEditor agent={agent} />
+      </div>
+      {testOpened ? (
+        <div role="tabpanel" id={`${id}-panel-test`} aria-labelledby={`${id}-tab-test`} hidden={view !== 'test'}>
+          <TestCallPanel agent={agent} />
+        </div>
+      ) : null}
+    </>
+  )
+}

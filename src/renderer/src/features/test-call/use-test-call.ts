@@ -1,0 +1,170 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { IpcError } from '../../../../shared/ipc/operations'
+import type { IpcStreamHandle, IpcStreamInput, OpenIpcStream } from '../../../../shared/ipc/streams'
+import { MicrophoneError, startMicrophone, type Microphone, type MicrophoneProblem } from './microphone-capture'
+import { PcmPlayback } from './pcm-playback'
+import { applyServerFrame, applyStreamClosed, CONNECTING, markToolAnswered, type LiveCallState } from './test-call-state'
+import { stubAnswerFor, type ToolDraft } from './test-call-setup'
+
+export type CallMode = 'talk' | 'type'
+
+/** The microphone's part in a call: off (typing only), starting, on, muted, or a problem (typing still works). */
+export type MicrophoneState = { kind: 'off' } | { kind: 'starting' } | { kind: 'on'; muted: boolean } | { kind: 'problem'; problem: MicrophoneProblem }
+
+export interface TestCall {
+  state: LiveCallState | null
+  mode: CallMode | null
+  microphone: MicrophoneState
+  /** Milliseconds from each typed turn sent to the first audio of the answer scheduled for playback. */
+  replyLatencies: number[]
+  start(mode: CallMode, input: IpcStreamInput<'calls.test'>): void
+  say(text: string): void
+  setMuted(muted: boolean): void
+  hangUp(): void
+  /** Back to the setup (the call, if one runs, is closed). */
+  reset(): void
+}
+
+/**
+ * One test call at a time: the stream, the agent's voice on a PcmPlayback, the microphone.
+ * Marks are answered when playback reaches them, tool calls with the stub as it is at that
+ * moment (`tools` is read when the call comes, not when the call started).
+ */
+export function useTestCall(openStream: OpenIpcStream, tools: readonly ToolDraft[]): TestCall {
+  const [state, setState] = useState<LiveCallState | null>(null)
+  const [mode, setMode] = useState<CallMode | null>(null)
+  const [microphone, setMicrophone] = useState<MicrophoneState>({ kind: 'off' })
+  const [replyLatencies, setReplyLatencies] = useState<number[]>([])
+  // The stubs as they are now, for tool calls answered from a frame listener.
+  const toolsRef = useRef(tools)
+  useEffect(() => {
+    toolsRef.current = tools
+  })
+  const live = useRef<{ handle: IpcStreamHandle<'calls.test'>; playback: PcmPlayback; microphone: Microphone | null; closed: boolean; typedAt: number | null } | null>(null)
+
+  /** Ends what runs: the stream, the microphone; playback too unless the goodbye may finish. */
+  const stop = useCallback((keepPlaying: boolean) => {
+    const current = live.current
+    if (!current) return
+    current.microphone?.stop()
+    current.microphone = null
+    if (!current.closed) {
+      current.closed = true
+      current.handle.close()
+    }
+    if (!keepPlaying) current.playback.close()
+  }, [])
+
+  const close = useCallback(() => {
+    stop(false)
+    live.current = null
+  }, [stop])
+  useEffect(() => close, [close])
+
+  const start = useCallback(
+    (callMode: CallMode, input: IpcStreamInput<'calls.test'>) => {
+      close()
+      setMode(callMode)
+      setReplyLatencies([])
+      // Made inside the click: a context created in a gesture may play at once.
+      const playback = new PcmPlayback()
+      playback.resume()
+      const handle = openStream('calls.test', input)
+      const current = { handle, playback, microphone: null as Microphone | null, closed: false, typedAt: null as number | null }
+      live.current = current
+      setState(CONNECTING)
+      handle.onFrame((frame) => {
+        if (live.current !== current) return
+        switch (frame.type) {
+          case 'audio': {
+            playback.enqueue(frame.pcm16)
+            if (current.typedAt !== null) {
+              const latency = performance.now() - current.typedAt
+              current.typedAt = null
+              setReplyLatencies((list) => [...list, latency])
+            }
+            break
+          }
+          case 'mark':
+            playback.mark(() => {
+              if (!current.closed) handle.send({ type: 'played', mark: frame.name })
+            })
+            break
+          case 'clear':
+            playback.clear()
+            break
+          case 'tool-call': {
+            const answer = stubAnswerFor(toolsRef.current, frame.name)
+            handle.send({ type: 'tool-response', id: frame.id, response: answer })
+            setState((previous) => previous && markToolAnswered(applyServerFrame(previous, frame), frame.id, answer))
+            return
+          }
+          case 'ended':
+          case 'refused':
+            // The goodbye plays out; the microphone stops now.
+            stop(true)
+            break
+        }
+        setState((previous) => previous && applyServerFrame(previous, frame))
+      })
+      handle.onClose((closed) => {
+        if (live.current !== current) return
+        current.closed = true
+        current.microphone?.stop()
+        current.microphone = null
+        const failure: IpcError | null = closed.kind === 'failed' ? closed.error : null
+        setState((previous) => previous && applyStreamClosed(previous, failure))
+        setMicrophone((previous) => (previous.kind === 'problem' ? previous : { kind: 'off' }))
+      })
+      if (callMode === 'type') {
+        setMicrophone({ kind: 'off' })
+        return
+      }
+      setMicrophone({ kind: 'starting' })
+      startMicrophone((pcm16) => {
+        if (!current.closed) handle.send({ type: 'audio', pcm16 })
+      }).then(
+        (started) => {
+          if (live.current !== current || current.closed) return started.stop()
+          current.microphone = started
+          setMicrophone({ kind: 'on', muted: false })
+        },
+        (error: unknown) => {
+          if (live.current !== current) return
+          setMicrophone({ kind: 'problem', problem: error instanceof MicrophoneError ? error.problem : 'failed' })
+        },
+      )
+    },
+    [openStream, close, stop],
+  )
+
+  const say = useCallback((text: string) => {
+    const current = live.current
+    if (!current || current.closed) return
+    current.playback.resume()
+    current.typedAt = performance.now()
+    current.handle.send({ type: 'text', content: text })
+  }, [])
+
+  const setMuted = useCallback((muted: boolean) => {
+    const current = live.current
+    if (!current?.microphone) return
+    current.microphone.setMuted(muted)
+    setMicrophone({ kind: 'on', muted })
+  }, [])
+
+  const hangUp = useCallback(() => {
+    const current = live.current
+    if (!current || current.closed) return
+    current.handle.send({ type: 'hang-up' })
+  }, [])
+
+  const reset = useCallback(() => {
+    close()
+    setState(null)
+    setMode(null)
+    setMicrophone({ kind: 'off' })
+  }, [close])
+
+  return { state, mode, microphone, replyLatencies, start, say, setMuted, hangUp, reset }
+}
