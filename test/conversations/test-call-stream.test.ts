@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { createBrowserBridge, type BrowserBridge, type WebSocketLike } from '../../src/renderer/src/api/browser-bridge'
@@ -14,6 +13,7 @@ import {
   type TestCallServerFrame,
 } from '../../src/shared/ipc/streams'
 import { startTestService, type TestService } from '../helpers/test-service'
+import { startWeatherModelDouble } from '../helpers/weather-model-double'
 
 /*
  * The operator UI's test call (`calls.test`) end to end in browser mode: a real service on
@@ -321,7 +321,12 @@ describe('refused streams', () => {
 
 describe('a test call with a chat model', () => {
   it('round-trips a tool through the panel: tool-call, the stub answer as tool-response, tool-result; the outcome comes at the end only (a loopback chat-model double standing for a server outside this machine)', async () => {
-    const model = await startChatModelDouble()
+    const model = await startWeatherModelDouble({
+      callsToolWhen: 'asked-about-weather',
+      argumentPieces: ['{"unit": "cel', 'sius", "city": "Dubai"}'],
+      replyAfterTool: () => ['It is sunny and 31 degrees ', 'in Dubai.'],
+    })
+    servers.push(model.server)
     const panel = await startPanel()
     await panel.service.runtime.store.settings.set('aiContent', { engine: 'openai-compatible', baseUrl: model.url, model: 'tool-model' })
     const agentId = await createAgent(panel)
@@ -352,43 +357,3 @@ describe('a test call with a chat model', () => {
     expect(state.toolCalls).toEqual([expect.objectContaining({ name: 'getWeather', response: { forecast: 'sunny', degrees: 31 } })])
   }, 60_000)
 })
-
-/**
- * A chat-model server double on loopback (it stands for Ollama or llama.cpp's server, outside
- * this machine): a question gets a streamed tool call (arguments unit first); once the tool's
- * answer is in the conversation it streams a reply. Anything else (the outcome at the end) gets
- * an empty JSON object.
- */
-async function startChatModelDouble(): Promise<{ url: string; toolMessages: string[] }> {
-  const toolMessages: string[] = []
-  const chunk = (delta: Record<string, unknown>) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (part: Buffer) => chunks.push(part))
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string | null }[]; stream?: boolean }
-      const tool = body.messages.find((message) => message.role === 'tool')
-      const asked = body.messages.some((message) => message.role === 'user' && message.content?.includes('weather'))
-      if (!body.stream) {
-        response.setHeader('content-type', 'application/json')
-        response.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{}' }, finish_reason: 'stop' }] }))
-        return
-      }
-      response.writeHead(200, { 'content-type': 'text/event-stream' })
-      if (asked && !tool) {
-        response.write(chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: '{"unit": "cel' } }] }))
-        response.write(chunk({ tool_calls: [{ index: 0, function: { arguments: 'sius", "city": "Dubai"}' } }] }))
-      } else if (tool) {
-        toolMessages.push(tool.content ?? '')
-        response.write(chunk({ content: 'It is sunny and 31 degrees ' }))
-        response.write(chunk({ content: 'in Dubai.' }))
-      } else {
-        response.write(chunk({ content: 'Hello, how can I help?' }))
-      }
-      response.end('data: [DONE]\n\n')
-    })
-  })
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, toolMessages }
-}

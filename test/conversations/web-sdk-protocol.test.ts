@@ -10,6 +10,7 @@ import { startTestService, type TestService } from '../helpers/test-service'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 import type { RuntimeConfig } from '../../src/service/runtime'
 import { STT_SETTING_KEY } from '../../src/service/stt-settings'
+import { startWeatherModelDouble } from '../helpers/weather-model-double'
 
 /*
  * Live calls end to end: a real service on 127.0.0.1, a real WebSocket client that speaks the
@@ -320,7 +321,12 @@ describe('a call over the web SDK protocol', () => {
   }, 120_000)
 
   it('round-trips a tool through the page with a chat model (a loopback double standing for one outside this machine)', async () => {
-    const model = await startChatModelDouble()
+    const model = await startWeatherModelDouble({
+      callsToolWhen: 'always',
+      argumentPieces: ['{"unit": "cel', 'sius", "city": "Dubai"}'],
+      replyAfterTool: () => ['It is sunny and 31 degrees ', 'in Dubai.'],
+    })
+    servers.push(model.server)
     const setup = await setUpCall({ outcomeResponseShape: null, tools: {} })
     await setup.service.runtime.store.settings.set('aiContent', { engine: 'openai-compatible', baseUrl: model.url, model: 'tool-model' })
     const tools = [
@@ -413,35 +419,4 @@ async function startSpeechServerDouble(scripted: string[]): Promise<{ url: strin
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests }
-}
-
-/**
- * A chat-model server double on loopback (it stands for Ollama or llama.cpp's server, outside
- * this machine): the first question about the weather gets a streamed tool call, whose
- * arguments come unit first; once the tool's answer is in the conversation it streams a reply.
- */
-async function startChatModelDouble(): Promise<{ url: string; toolMessages: string[] }> {
-  const toolMessages: string[] = []
-  const chunk = (delta: Record<string, unknown>) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (part: Buffer) => chunks.push(part))
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string | null }[] }
-      const tool = body.messages.find((message) => message.role === 'tool')
-      response.writeHead(200, { 'content-type': 'text/event-stream' })
-      if (!tool) {
-        response.write(chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: '{"unit": "cel' } }] }))
-        response.write(chunk({ tool_calls: [{ index: 0, function: { arguments: 'sius", "city": "Dubai"}' } }] }))
-      } else {
-        toolMessages.push(tool.content ?? '')
-        response.write(chunk({ content: 'It is sunny and 31 degrees ' }))
-        response.write(chunk({ content: 'in Dubai.' }))
-      }
-      response.end('data: [DONE]\n\n')
-    })
-  })
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, toolMessages }
 }

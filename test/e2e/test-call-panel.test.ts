@@ -15,6 +15,7 @@ import { startServe, type RunningServe } from '../helpers/spawn-cli'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { makeTempDir } from '../helpers/temp-dir'
 import { CHROMIUM, STEP_MS, collectProblems, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { startWeatherModelDouble } from '../helpers/weather-model-double'
 
 const API_KEY = 'vd_test_call_panel_key_0123456789abcdef'
 const CALLER_SAYS = 'My name is Sara Haddad'
@@ -262,46 +263,13 @@ describe('a spoken test call', () => {
   }, 240_000)
 })
 
-/**
- * A chat-model server double on loopback (it stands for Ollama or llama.cpp's server, outside this
- * machine): a question about the weather gets a streamed tool call; once the tool's answer is in
- * the conversation it says it back; anything else gets a greeting (or `{}` when not streamed).
- */
-async function startChatModelDouble(): Promise<{ server: Server; url: string; toolMessages: string[] }> {
-  const toolMessages: string[] = []
-  const chunk = (delta: Record<string, unknown>) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (part: Buffer) => chunks.push(part))
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string | null }[]; stream?: boolean }
-      const tool = body.messages.find((message) => message.role === 'tool')
-      const asked = body.messages.some((message) => message.role === 'user' && message.content?.includes('weather'))
-      if (!body.stream) {
-        response.setHeader('content-type', 'application/json')
-        response.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{}' }, finish_reason: 'stop' }] }))
-        return
-      }
-      response.writeHead(200, { 'content-type': 'text/event-stream' })
-      if (asked && !tool) {
-        response.write(chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: '{"city": "Dubai"}' } }] }))
-      } else if (tool) {
-        toolMessages.push(tool.content ?? '')
-        const answer = JSON.parse(tool.content ?? '{}') as { forecast?: string }
-        response.write(chunk({ content: `It is ${answer.forecast ?? 'unknown'} in Dubai.` }))
-      } else {
-        response.write(chunk({ content: 'Hello, how can I help?' }))
-      }
-      response.end('data: [DONE]\n\n')
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, toolMessages }
-}
-
 describe('tools in a test call', () => {
   it('answers the agent’s tool call with the stub as edited during the call, and keeps the tools for the next visit', async () => {
-    const model = await startChatModelDouble()
+    const model = await startWeatherModelDouble({
+      callsToolWhen: 'asked-about-weather',
+      argumentPieces: ['{"city": "Dubai"}'],
+      replyAfterTool: (answer) => [`It is ${(JSON.parse(answer || '{}') as { forecast?: string }).forecast ?? 'unknown'} in Dubai.`],
+    })
     const context = await plainBrowser!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
     const page = await context.newPage()
     page.setDefaultTimeout(STEP_MS)
