@@ -14,6 +14,7 @@ import {
 } from '../../src/shared/ipc/streams'
 import { startTestService, type TestService } from '../helpers/test-service'
 import { startWeatherModelDouble } from '../helpers/weather-model-double'
+import { FrameWaiters } from '../helpers/frame-waiters'
 
 /*
  * The operator UI's test call (`calls.test`) end to end in browser mode: a real service on
@@ -81,7 +82,7 @@ class PanelCall {
   readonly closed: Promise<IpcStreamClose>
   /** When each mark was echoed (Date.now). */
   readonly playedAt = new Map<string, number>()
-  private readonly waiters = new Set<() => void>()
+  private readonly waiters = new FrameWaiters()
   private playbackEnd = 0
 
   constructor(
@@ -105,7 +106,7 @@ class PanelCall {
         )
         timer.unref()
       }
-      for (const waiter of [...this.waiters]) waiter()
+      this.waiters.check()
     })
     this.closed = new Promise((resolve) => handle.onClose(resolve))
   }
@@ -115,22 +116,7 @@ class PanelCall {
   }
 
   waitFor<T>(predicate: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-    const found = predicate()
-    if (found) return Promise.resolve(found)
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const value = predicate()
-        if (!value) return
-        clearTimeout(timer)
-        this.waiters.delete(check)
-        resolve(value)
-      }
-      const timer = setTimeout(() => {
-        this.waiters.delete(check)
-        reject(new Error(`Timed out waiting for ${what}; frames: ${this.frames.map((received) => received.frame.type).join(', ')}`))
-      }, timeoutMs)
-      this.waiters.add(check)
-    })
+    return this.waiters.waitFor(predicate, timeoutMs, () => `Timed out waiting for ${what}; frames: ${this.frames.map((received) => received.frame.type).join(', ')}`)
   }
 
   /** Resolves with the nth frame of a type (1-based). */

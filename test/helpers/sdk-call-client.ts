@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws'
 import type { ServerFrame } from '../../src/shared/api/stream-frames'
+import { FrameWaiters } from './frame-waiters'
 
 /** 128 samples at 16 kHz: the SDK's microphone frame. */
 export const SDK_FRAME_SAMPLES = 128
@@ -28,7 +29,7 @@ export class SdkCallClient {
   private playbackEnd = 0
   /** Longest the playback queue ran dry between two chunks of one utterance (ms). */
   private readonly markTimers = new Set<ReturnType<typeof setTimeout>>()
-  private readonly waiters = new Set<() => void>()
+  private readonly waiters = new FrameWaiters()
   private readonly startedAt = Date.now()
   toolHandler: ((name: string, args: unknown[]) => unknown) | undefined
   /** When the last microphone frame was sent (Date.now). */
@@ -63,22 +64,7 @@ export class SdkCallClient {
 
   /** Resolves when `predicate` holds, checked at every frame; rejects after `timeoutMs`, saying what was received. */
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs = 10_000, what = 'a condition'): Promise<T> {
-    const found = predicate()
-    if (found) return Promise.resolve(found)
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const value = predicate()
-        if (!value) return
-        clearTimeout(timer)
-        this.waiters.delete(check)
-        resolve(value)
-      }
-      const timer = setTimeout(() => {
-        this.waiters.delete(check)
-        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; frames: ${this.summary()}`))
-      }, timeoutMs)
-      this.waiters.add(check)
-    })
+    return this.waiters.waitFor(predicate, timeoutMs, () => `Timed out after ${timeoutMs} ms waiting for ${what}; frames: ${this.summary()}`)
   }
 
   /** Waits for the n-th frame of `event` (1-based). */
@@ -164,7 +150,7 @@ export class SdkCallClient {
       })
       this.send({ event: 'tools_response', tools_response: answers, streamSid: 'WEBSDK' })
     }
-    for (const waiter of [...this.waiters]) waiter()
+    this.waiters.check()
   }
 
   private summary(): string {
