@@ -1,6 +1,7 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { IpcEvent, VoiceDeskBridge, VoiceDeskOperations } from '../shared/ipc/operations'
 import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, IPC_STREAM_CHANNEL, ipcChannelOf, type IpcOperationName } from '../shared/ipc/operation-names'
+import { createStreamListeners } from '../shared/ipc/stream-listeners'
 import type { IpcStreamClose, IpcStreamHandle, IpcStreamName, IpcStreamServerFrame, OpenIpcStream } from '../shared/ipc/streams'
 
 /**
@@ -34,46 +35,27 @@ interface StreamPort {
 const openStream: OpenIpcStream = <N extends IpcStreamName>(name: N, input: unknown): IpcStreamHandle<N> => {
   const channel = new MessageChannel()
   const port = channel.port1 as unknown as StreamPort
-  const frameListeners = new Set<(frame: IpcStreamServerFrame<N>) => void>()
-  const closeListeners = new Set<(close: IpcStreamClose) => void>()
-  let result: IpcStreamClose | undefined
+  const listeners = createStreamListeners<N>()
   let refusal: IpcStreamClose | undefined
-  const finish = () => {
-    if (result) return
-    result = refusal ?? { kind: 'closed' }
-    for (const listener of [...closeListeners]) listener(result)
-    closeListeners.clear()
-  }
+  const finish = () => listeners.finish(refusal ?? { kind: 'closed' })
   port.addEventListener('message', (event) => {
-    if (result) return
     const frame = event.data as IpcStreamServerFrame<N>
-    if (frame.type === 'refused') refusal = { kind: 'failed', error: frame.error }
-    for (const listener of [...frameListeners]) listener(frame)
+    if (frame.type === 'refused' && !listeners.closed) refusal = { kind: 'failed', error: frame.error }
+    listeners.deliver(frame)
   })
   port.addEventListener('close', finish)
   port.start()
   ipcRenderer.postMessage(IPC_STREAM_CHANNEL, { name, input }, [channel.port2])
   return Object.freeze({
     send(frame: unknown) {
-      if (!result) port.postMessage(frame)
+      if (!listeners.closed) port.postMessage(frame)
     },
     close() {
       port.close()
       finish()
     },
-    onFrame(listener: (frame: IpcStreamServerFrame<N>) => void) {
-      frameListeners.add(listener)
-      return () => void frameListeners.delete(listener)
-    },
-    onClose(listener: (close: IpcStreamClose) => void) {
-      if (result) {
-        const close = result
-        queueMicrotask(() => listener(close))
-        return () => {}
-      }
-      closeListeners.add(listener)
-      return () => void closeListeners.delete(listener)
-    },
+    onFrame: listeners.onFrame,
+    onClose: listeners.onClose,
   })
 }
 

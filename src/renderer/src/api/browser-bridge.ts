@@ -9,6 +9,7 @@ import {
   type VoiceDeskOperations,
 } from '../../../shared/ipc/operations'
 import { BROWSER_STREAMS, type IpcStreamClose, type IpcStreamHandle, type IpcStreamName, type IpcStreamServerFrame, type OpenIpcStream } from '../../../shared/ipc/streams'
+import { createStreamListeners } from '../../../shared/ipc/stream-listeners'
 
 /** The slice of fetch and its answer the bridge uses. */
 type Fetch = (input: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{ status: number; json(): Promise<unknown> }>
@@ -175,18 +176,11 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
  * a clean close (the service went away).
  */
 function openWebSocketStream<N extends IpcStreamName>(createWebSocket: (url: string) => WebSocketLike, url: string, input: unknown): IpcStreamHandle<N> {
-  const frameListeners = new Set<(frame: IpcStreamServerFrame<N>) => void>()
-  const closeListeners = new Set<(close: IpcStreamClose) => void>()
+  const listeners = createStreamListeners<N>()
   const waiting: string[] = []
-  let result: IpcStreamClose | undefined
   let refusal: IpcError | undefined
   let closedHere = false
-  const finish = (close: IpcStreamClose) => {
-    if (result) return
-    result = close
-    for (const listener of [...closeListeners]) listener(close)
-    closeListeners.clear()
-  }
+  const finish = (close: IpcStreamClose) => listeners.finish(close)
   let socket: WebSocketLike | undefined
   try {
     socket = createWebSocket(url)
@@ -209,7 +203,7 @@ function openWebSocketStream<N extends IpcStreamName>(createWebSocket: (url: str
         return
       }
       if (frame.type === 'refused') refusal = frame.error
-      for (const listener of [...frameListeners]) listener(frame)
+      listeners.deliver(frame)
     }
     // An error is followed by close, which says what happened.
     open.onerror = () => {}
@@ -221,7 +215,7 @@ function openWebSocketStream<N extends IpcStreamName>(createWebSocket: (url: str
   }
   return {
     send(frame) {
-      if (!socket || result) return
+      if (!socket || listeners.closed) return
       const text = JSON.stringify(frame)
       if (socket.readyState === OPEN) socket.send(text)
       else if (socket.readyState === CONNECTING) waiting.push(text)
@@ -230,18 +224,7 @@ function openWebSocketStream<N extends IpcStreamName>(createWebSocket: (url: str
       closedHere = true
       if (socket && (socket.readyState === OPEN || socket.readyState === CONNECTING)) socket.close(1000)
     },
-    onFrame(listener) {
-      frameListeners.add(listener)
-      return () => void frameListeners.delete(listener)
-    },
-    onClose(listener) {
-      if (result) {
-        const close = result
-        queueMicrotask(() => listener(close))
-        return () => {}
-      }
-      closeListeners.add(listener)
-      return () => void closeListeners.delete(listener)
-    },
+    onFrame: listeners.onFrame,
+    onClose: listeners.onClose,
   }
 }
