@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { invokeOperation } from '../../src/service/ipc/invoke-operation'
+import { conversationNotStarted } from '../../src/service/ops/conversations'
 import { IPC_OPERATIONS, type IpcOutput } from '../../src/shared/ipc/operations'
 import { seedJob } from '../helpers/seed-jobs'
 import { startTestService } from '../helpers/test-service'
@@ -14,20 +15,11 @@ const STARTED = '2026-11-20T10:00:00.000Z'
 
 function callState(fields: Record<string, unknown>) {
   return {
+    ...conversationNotStarted('offline'),
     startedAt: STARTED,
     endedAt: '2026-11-20T10:01:05.000Z',
     endReason: 'caller-hangup',
     transcript: [{ role: 'agent', content: 'Hello', startTime: 0, endTime: 1.5 }],
-    toolCalls: [],
-    outcomeResult: null,
-    outcomeComplete: null,
-    bargeIns: 0,
-    pokes: 0,
-    callerGender: null,
-    speechRecognition: { enabled: false, engine: null, model: null },
-    dialogueEngine: 'offline',
-    params: {},
-    tools: [],
     ...fields,
   }
 }

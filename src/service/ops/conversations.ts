@@ -20,7 +20,7 @@ export async function initConversation(context: OpsContext, caller: Caller, body
   const engines = await context.callEngines()
   const at = timestamp(context)
   const state: ConversationState = {
-    ...notStarted(engines.dialogue),
+    ...conversationNotStarted(engines.dialogue),
     speechRecognition: engines.stt ? { enabled: true, ...engines.stt } : { enabled: false, engine: null, model: null },
     params: { ...agent.params, ...body.params },
     tools: (body.tools ?? []).map(({ function: tool }) => ({
@@ -50,26 +50,6 @@ export async function initConversation(context: OpsContext, caller: Caller, body
   return { jobId: record.id }
 }
 
-/** A conversation's record before its call starts. */
-function notStarted(dialogueEngine: string): ConversationState {
-  return {
-    startedAt: null,
-    endedAt: null,
-    endReason: null,
-    transcript: [],
-    toolCalls: [],
-    outcomeResult: null,
-    outcomeComplete: null,
-    bargeIns: 0,
-    pokes: 0,
-    callerGender: null,
-    speechRecognition: { enabled: false, engine: null, model: null },
-    dialogueEngine,
-    params: {},
-    tools: [],
-  }
-}
-
 /** `GET /v1/voice-agents/conversation/{jobId}`: the call as it stands (while it runs too). */
 export async function getConversation(context: OpsContext, caller: Caller, jobId: string): Promise<Conversation> {
   const record = await requireJob(context, caller, jobId).catch((error: unknown) => {
@@ -82,7 +62,7 @@ export async function getConversation(context: OpsContext, caller: Caller, jobId
 export function toConversationDto(context: OpsContext, record: JobRecord): Conversation {
   const parsed = ConversationStateSchema.safeParse(record.jobResponse)
   // A record this version cannot read (written by hand, or by another version) shows as a call that said nothing.
-  const state: ConversationState = parsed.success ? parsed.data : notStarted('unknown')
+  const state: ConversationState = parsed.success ? parsed.data : conversationNotStarted('unknown')
   const duration = state.startedAt === null ? null : (record.usageSeconds ?? (Date.parse(state.endedAt ?? context.now().toISOString()) - Date.parse(state.startedAt)) / 1000)
   const code = JobErrorCodeSchema.safeParse(record.errorCode)
   return {
@@ -98,5 +78,25 @@ export function toConversationDto(context: OpsContext, record: JobRecord): Conve
     totalCost: record.totalCost,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
+  }
+}
+
+/** A conversation's record before its call starts. */
+export function conversationNotStarted(dialogueEngine: string): ConversationState {
+  return {
+    startedAt: null,
+    endedAt: null,
+    endReason: null,
+    transcript: [],
+    toolCalls: [],
+    outcomeResult: null,
+    outcomeComplete: null,
+    bargeIns: 0,
+    pokes: 0,
+    callerGender: null,
+    speechRecognition: { enabled: false, engine: null, model: null },
+    dialogueEngine,
+    params: {},
+    tools: [],
   }
 }

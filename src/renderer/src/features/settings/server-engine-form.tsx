@@ -125,14 +125,18 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
   const choice = (): ServerEngineChoice => ({ baseUrl: baseUrl.trim(), ...(model.trim() ? { model: model.trim() } : {}), ...(apiKey ? { apiKey } : {}) })
   const formValues = JSON.stringify([server, baseUrl.trim(), model.trim(), apiKey])
 
-  const testConnection = async () => {
+  /** Checks the form as it stands: answers whether it can be sent, else shows why and focuses the first field to fix. */
+  const checkedForSending = (): boolean => {
     const found = check()
     setProblems(found)
     setRefusals({})
-    if (Object.keys(found).length > 0) {
-      requestAnimationFrame(() => focusFirstError(formRef.current))
-      return
-    }
+    if (Object.keys(found).length === 0) return true
+    requestAnimationFrame(() => focusFirstError(formRef.current))
+    return false
+  }
+
+  const testConnection = async () => {
+    if (!checkedForSending()) return
     setTesting(true)
     setTested(null)
     try {
@@ -147,13 +151,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
   const shownTest = tested && tested.values === formValues ? tested.result : null
 
   const submit = async () => {
-    const found = check()
-    setProblems(found)
-    setRefusals({})
-    if (Object.keys(found).length > 0) {
-      requestAnimationFrame(() => focusFirstError(formRef.current))
-      return
-    }
+    if (!checkedForSending()) return
     setSaving(true)
     try {
       await props.save(server ? choice() : null)
