@@ -16,6 +16,7 @@ import type { HostAllowListOptions } from './host-allow-list'
 import { registerHostCheck } from './host-check'
 import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
+import { buildAsyncApiDocument, socketProtocols } from './asyncapi-document'
 import { finishOpenApiDocument } from './openapi-document'
 import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
@@ -139,6 +140,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     handler: async () => ({ status: 'ok' as const, version: options.version }),
   })
 
+  const sockets = socketProtocols({ calls: options.calls !== undefined, operatorStreams: options.operator?.streams !== undefined })
+  let asyncApi: { baseUrl: string; document: Record<string, unknown> } | undefined
+  /** Built once per address (the port is known only once listening). */
+  const asyncApiDocument = (baseUrl: string) => {
+    if (asyncApi?.baseUrl !== baseUrl) asyncApi = { baseUrl, document: buildAsyncApiDocument({ baseUrl, version: options.version, protocols: sockets }) }
+    return asyncApi.document
+  }
+
   await app.register(
     async (v1) => {
       requireApiKey(v1, options.authenticator)
@@ -155,6 +164,18 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         // The address this service runs at now (the real port when started with port 0).
         servers: [{ url: options.context.baseUrl(), description: 'This VoiceDesk service' }],
       }))
+      v1.get(
+        '/asyncapi.json',
+        {
+          schema: {
+            tags: ['Service'],
+            summary: "The AsyncAPI 3.0 document of this service's WebSockets (their frames, from the same zod schemas)",
+            operationId: 'getAsyncApiDocument',
+            security: SECURITY,
+          },
+        },
+        async () => asyncApiDocument(options.context.baseUrl()),
+      )
     },
     { prefix: '/v1' },
   )

@@ -403,6 +403,23 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/asyncapi.json': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The AsyncAPI 3.0 document of this service's WebSockets (their frames, from the same zod schemas) */
+    get: operations['getAsyncApiDocument']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/media/{file}': {
     parameters: {
       query?: never
@@ -3506,6 +3523,24 @@ export interface operations {
     }
   }
   getOpenApiDocument: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  getAsyncApiDocument: {
     parameters: {
       query?: never
       header?: never
