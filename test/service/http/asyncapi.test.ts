@@ -72,7 +72,7 @@ describe('GET /v1/asyncapi.json', () => {
         .channels()
         .all()
         .map((channel) => channel.address()),
-    ).toEqual(expect.arrayContaining(['/stream/{jobId}', '/ipc/streams/calls.test']))
+    ).toEqual(['/stream/{jobId}', '/v1/realtime/ws', '/ipc/streams/calls.test'])
     // Each frame of a side is one message, named after its event.
     const sdkClient = parsed!.operations().get('receiveCallStreamFrames')!
     expect(
@@ -119,6 +119,16 @@ describe('GET /v1/asyncapi.json', () => {
     }
     expect(sdkClient({ event: 'text', content: '' })).toBe(false)
     expect(sdkClient({ event: 'media', media: {} })).toBe(false)
+
+    // The realtime TTS socket: its refusal, and its requests.
+    const realtimeServer = frameValidator(document, 'sendRealtimeTtsFrames')
+    const realtimeClient = frameValidator(document, 'receiveRealtimeTtsFrames')
+    const realtime = await firstFrameAndClose(`${wsBase}/v1/realtime/ws?api_key=wrong`)
+    expect(realtime.frame).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED' } })
+    expect(realtimeServer(realtime.frame), JSON.stringify(realtimeServer.errors)).toBe(true)
+    expect(realtimeClient({ type: 'tts', payload: { text: 'Hello', speaker: 'Ava', dialect: 'pls', mulaw: false } })).toBe(true)
+    expect(realtimeClient({ type: 'tts', payload: { text: 'Hello', voiceId: 'Ava', rate: 2 } })).toBe(false)
+    expect(document.components.messages.realtimeTtsServerAudio.contentType).toBe('application/octet-stream')
 
     // The operator stream refuses a wrong token with a refused frame the document describes.
     const operator = await firstFrameAndClose(`${wsBase}/ipc/streams/calls.test?token=wrong`)

@@ -114,6 +114,8 @@ describe('GET /v1/openapi.json', () => {
       createAiContentJob: true,
       listJobs: false,
       initConversation: true,
+      synthesizeSpeech: true,
+      streamSpeech: true,
     })
     // What the document says, the server does.
     const templateId = (await service.call('GET', '/v1/voice-agents/templates')).json().data[0].id
