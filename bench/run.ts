@@ -9,7 +9,8 @@
  *
  * `npx tsx bench/run.ts calls` measures live calls alone (bench/calls.ts), merged into latest.json;
  * `jobs-lists` the SQLite lists and searches at a million jobs alone (bench/jobs.ts), `ui-scroll` the
- * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts).
+ * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts),
+ * `realtime-tts` realtime speech's time to first audio (bench/realtime-tts.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -30,6 +31,7 @@ import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
 import { freePort, stopChild, waitForLine } from './processes'
 import { benchCalls } from './calls'
+import { benchRealtimeTts } from './realtime-tts'
 import { benchTts } from './tts'
 import { benchUiScroll } from './ui-scroll'
 import { benchWebhooks } from './webhooks'
@@ -301,6 +303,8 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   console.log('webhooks', results.webhooks)
   results.calls = await benchCalls()
   console.log('calls', JSON.stringify(results.calls, null, 2))
+  results.realtimeTts = await benchRealtimeTts()
+  console.log('realtimeTts', JSON.stringify(results.realtimeTts, null, 2))
   results.uiScroll = await benchUiScroll()
   console.log('uiScroll', JSON.stringify(results.uiScroll, null, 2))
   results.postgres = cluster ? { server: postgresVersion, jobs: await benchPostgresJobs(cluster) } : { skipped }
@@ -391,7 +395,17 @@ async function callsOnly(): Promise<void> {
   console.log(JSON.stringify(results.calls, null, 2))
 }
 
+/** `npx tsx bench/run.ts realtime-tts`: realtime speech's time to first audio (bench/realtime-tts.ts), merged into latest.json. */
+async function realtimeTtsOnly(): Promise<void> {
+  const file = join(ROOT, 'bench/results/latest.json')
+  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  results.realtimeTts = { ...(await benchRealtimeTts()), realtimeTtsOnlyRun: { date: new Date().toISOString(), node: process.version } }
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+  console.log(JSON.stringify(results.realtimeTts, null, 2))
+}
+
 if (process.argv[2] === 'postgres-lists' || process.argv[2] === 'postgres') await postgresOnly(process.argv[2] === 'postgres-lists')
+else if (process.argv[2] === 'realtime-tts') await realtimeTtsOnly()
 else if (process.argv[2] === 'calls') await callsOnly()
 else if (process.argv[2] === 'jobs-lists') await jobListsOnly()
 else if (process.argv[2] === 'ui-scroll') await uiScrollOnly()
