@@ -167,6 +167,24 @@ describe('POST /v1/realtime/tts-stream', () => {
     expect(halfAudio).toBeLessThan(ended * 0.85)
   })
 
+  it('stops speaking when the client goes away, and records nothing for it', async () => {
+    const { post, service } = await listening()
+    const controller = new AbortController()
+    const response = await fetch(`${service.runtime.context.baseUrl()}/v1/realtime/tts-stream`, {
+      method: 'POST',
+      headers: { authorization: `Token ${service.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: LONG, voiceId: AVA }),
+      signal: controller.signal,
+    })
+    await response.body!.getReader().read()
+    controller.abort()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    // The service goes on serving; only the completed request is a job.
+    expect((await post('/v1/realtime/tts', { text: 'Still here.', voiceId: AVA })).status).toBe(200)
+    const jobs = (await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`)).json().data.jobs as { title: string }[]
+    expect(jobs.map((job) => job.title)).toEqual(['Still here.'])
+  })
+
   it('streams 16 kHz PCM when asked', async () => {
     const { post } = await listening()
     const response = await post('/v1/realtime/tts-stream', { text: SENTENCE, voiceId: AVA }, { accept: 'audio/pcm' })
