@@ -210,6 +210,13 @@ describe('GET /v1/openapi.json', () => {
     const gone = await client.GET('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })
     expect(gone.response.status).toBe(404)
     expect(gone.error?.error.code).toBe('NOT_FOUND')
+    // Realtime speech answers audio: the generated client reads it as bytes.
+    const speech = await client.POST('/v1/realtime/tts', { body: { text: 'Booked.', speaker: 'Ava', format: 'pcm' }, parseAs: 'arrayBuffer' })
+    expect(speech.response.headers.get('content-type')).toBe('audio/pcm;rate=16000;bits=16;channels=1')
+    // openapi-fetch types the audio by its schema (a string); parseAs 'arrayBuffer' hands over the bytes.
+    expect((speech.data as unknown as ArrayBuffer).byteLength).toBeGreaterThan(10_000)
+    const refused = await client.POST('/v1/realtime/tts', { body: { text: 'Booked.', speaker: 'Nobody' } })
+    expect(refused.error?.error.code).toBe('VALIDATION_ERROR')
     const voices = (await client.GET('/v1/tts/voices', { params: { query: { take: 2 } } })).data!.data
     expect(voices.map((voice) => voice.tags.length)).toEqual([3, 3])
   })
