@@ -239,7 +239,13 @@ async function speakOnSocket(
     const engine = await options.speech()
     send({ type: 'ack', payload: { message: 'Speaking', format, sampleRate, voiceId } })
     const spoken = await speakStreaming(engine, body.text, voiceId, format, (bytes) => socket.readyState === socket.OPEN && socket.send(bytes), signal)
-    const jobId = await recordRealtimeSpeech(options.context, caller, { text: body.text, voiceId, seconds: spoken.seconds })
+    let jobId: string
+    try {
+      jobId = await recordRealtimeSpeech(options.context, caller, { text: body.text, voiceId, seconds: spoken.seconds })
+    } catch (failure) {
+      options.onError(failure, 'recording a realtime TTS')
+      return error('UNAVAILABLE', 'The audio was sent, but its usage could not be recorded; the service log has the details')
+    }
     send({ type: 'end', payload: { message: 'End of TTS stream', durationSeconds: Math.round(spoken.seconds * 1000) / 1000, bytes: spoken.bytes, jobId } })
   } catch (failure) {
     if (signal.aborted) return
