@@ -33,7 +33,11 @@ const LAYERS = {
 /** Node's built-in modules: everywhere but the leaf and the two browser-side worlds. */
 const NODE_LAYERS = ['store', 'workers', 'engines', 'jobs', 'conversations', 'webhooks', 'service', 'main']
 
-/** npm packages: where each may be imported. A package missing here may be imported nowhere. */
+/**
+ * npm packages: where each may be imported. A package missing here may be imported nowhere in
+ * src/: so the test-only ones (swagger-parser, openapi-schema-validator, @asyncapi/parser,
+ * openapi-typescript, openapi-fetch) are kept out of the product.
+ */
 const PACKAGES = [
   { packages: ['zod'], from: '^src/' },
   // The SQL drivers stay behind the storage port, each in its own engine's folder.

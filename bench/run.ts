@@ -11,6 +11,7 @@
  * `jobs-lists` the SQLite lists and searches at a million jobs alone (bench/jobs.ts), `ui-scroll` the
  * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts),
  * `panel` the Test call panel (bench/panel.ts: a typed turn to the first agent audio, in Chromium).
+ * `realtime-tts` realtime speech's time to first audio (bench/realtime-tts.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -32,6 +33,7 @@ import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postg
 import { freePort, stopChild, waitForLine } from './processes'
 import { benchCalls } from './calls'
 import { benchPanel } from './panel'
+import { benchRealtimeTts } from './realtime-tts'
 import { benchTts } from './tts'
 import { benchUiScroll } from './ui-scroll'
 import { benchWebhooks } from './webhooks'
@@ -305,6 +307,8 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   console.log('calls', JSON.stringify(results.calls, null, 2))
   results.panel = await benchPanel()
   console.log('panel', JSON.stringify(results.panel, null, 2))
+  results.realtimeTts = await benchRealtimeTts()
+  console.log('realtimeTts', JSON.stringify(results.realtimeTts, null, 2))
   results.uiScroll = await benchUiScroll()
   console.log('uiScroll', JSON.stringify(results.uiScroll, null, 2))
   results.postgres = cluster ? { server: postgresVersion, jobs: await benchPostgresJobs(cluster) } : { skipped }
@@ -377,36 +381,33 @@ async function jobListsOnly(): Promise<void> {
   console.log(JSON.stringify(measured, null, 2))
 }
 
-/** `npx tsx bench/run.ts ui-scroll`: the monitor's frame times while scrolling 5,000 jobs (bench/ui-scroll.ts), merged into latest.json. */
-async function uiScrollOnly(): Promise<void> {
+/**
+ * One part measured alone and merged into latest.json under `key`, beside the figures of the
+ * last whole run, with when and on which Node it ran (`<key>OnlyRun`).
+ */
+async function partOnly(key: string, measure: () => Promise<object>): Promise<void> {
   const file = join(ROOT, 'bench/results/latest.json')
   const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
-  results.uiScroll = { ...(await benchUiScroll()), uiScrollOnlyRun: { date: new Date().toISOString(), node: process.version } }
+  results[key] = { ...(await measure()), [`${key}OnlyRun`]: { date: new Date().toISOString(), node: process.version } }
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
-  console.log(JSON.stringify(results.uiScroll, null, 2))
+  console.log(JSON.stringify(results[key], null, 2))
 }
 
-/** `npx tsx bench/run.ts calls`: the live-call figures alone, merged into latest.json. */
-async function callsOnly(): Promise<void> {
-  const file = join(ROOT, 'bench/results/latest.json')
-  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
-  results.calls = { ...(await benchCalls()), callsOnlyRun: { date: new Date().toISOString(), node: process.version } }
-  writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
-  console.log(JSON.stringify(results.calls, null, 2))
+/** The parts `npx tsx bench/run.ts <part>` runs alone (see the header). */
+const PARTS: Record<string, () => Promise<void>> = {
+  postgres: () => postgresOnly(false),
+  'postgres-lists': () => postgresOnly(true),
+  'jobs-lists': jobListsOnly,
+  'ui-scroll': () => partOnly('uiScroll', benchUiScroll),
+  calls: () => partOnly('calls', benchCalls),
+  panel: () => partOnly('panel', benchPanel),
+  'realtime-tts': () => partOnly('realtimeTts', benchRealtimeTts),
 }
 
-/** `npx tsx bench/run.ts panel`: the Test call panel's figures alone, merged into latest.json. */
-async function panelOnly(): Promise<void> {
-  const file = join(ROOT, 'bench/results/latest.json')
-  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
-  results.panel = { ...(await benchPanel()), panelOnlyRun: { date: new Date().toISOString(), node: process.version } }
-  writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
-  console.log(JSON.stringify(results.panel, null, 2))
+const part = process.argv[2]
+if (part === undefined) await main()
+else if (Object.hasOwn(PARTS, part)) await PARTS[part]!()
+else {
+  console.error(`No bench part "${part}": run all with no argument, or one of ${Object.keys(PARTS).join(', ')}`)
+  process.exitCode = 2
 }
-
-if (process.argv[2] === 'postgres-lists' || process.argv[2] === 'postgres') await postgresOnly(process.argv[2] === 'postgres-lists')
-else if (process.argv[2] === 'calls') await callsOnly()
-else if (process.argv[2] === 'panel') await panelOnly()
-else if (process.argv[2] === 'jobs-lists') await jobListsOnly()
-else if (process.argv[2] === 'ui-scroll') await uiScrollOnly()
-else await main()

@@ -421,6 +421,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       corsOrigins,
       operator: { handlers: operatorHandlers('browser'), events, streams: operatorStreams, uiToken, rendererDir: config.rendererDir },
       calls: { connect: (jobId, caller, transport) => calls.connect(jobId, caller.projectId, transport) },
+      speech: speechEngine,
     })
     await runner.start()
     await webhookSender.start()

@@ -34,6 +34,27 @@ export class EspeakTtsEngine implements TtsEngine {
   }
 
   async synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechResult> {
+    const { pcm, sampleRate } = await this.speak(text, voiceId, signal)
+    return speechResult(pcm, sampleRate)
+  }
+
+  async synthesizeStream(text: string, voiceId: string, onChunk: (pcm: Buffer, sampleRate: number) => void, signal?: AbortSignal): Promise<Omit<SpeechResult, 'wav'>> {
+    let samples = 0
+    const { sampleRate } = await this.speak(text, voiceId, signal, (pcm, rate) => {
+      const bytes = littleEndian(pcm)
+      samples += bytes.byteLength / 2
+      onChunk(bytes, rate)
+    })
+    return { sampleRate, durationSeconds: samples / sampleRate }
+  }
+
+  /** Queues one synthesis; `onChunk` makes it a streaming one. */
+  private async speak(
+    text: string,
+    voiceId: string,
+    signal: AbortSignal | undefined,
+    onChunk?: (pcm: ArrayBuffer, sampleRate: number) => void,
+  ): Promise<{ pcm: ArrayBuffer; sampleRate: number }> {
     if (this.closing) throw new TtsEngineError('ENGINE_CLOSED', 'The TTS engine is closed')
     const profile = voiceProfileFor(voiceId)
     if (!profile) throw new TtsEngineError('UNKNOWN_VOICE', `Unknown voice id "${voiceId}": it is not one of the 14 catalogue voices`)
@@ -41,7 +62,7 @@ export class EspeakTtsEngine implements TtsEngine {
     const spoken = normaliseSpeechText(text)
     if (!spoken) throw new TtsEngineError('EMPTY_TEXT', 'There is no text to speak')
 
-    return new Promise<SpeechResult>((resolve, reject) => {
+    return new Promise<{ pcm: ArrayBuffer; sampleRate: number }>((resolve, reject) => {
       const id = this.nextId++
       let settled = false
       const onAbort = () => {
@@ -56,15 +77,16 @@ export class EspeakTtsEngine implements TtsEngine {
         signal?.removeEventListener('abort', onAbort)
       }
       const task: SpeechTask = {
-        request: { type: 'synthesize', id, text: escapeForEspeak(spoken), ...profile },
+        request: { type: 'synthesize', id, text: escapeForEspeak(spoken), ...profile, stream: onChunk !== undefined },
         get settled() {
           return settled
         },
         succeed: (pcm, sampleRate) => {
           if (settled) return
           settle()
-          resolve(speechResult(pcm, sampleRate))
+          resolve({ pcm, sampleRate })
         },
+        ...(onChunk ? { chunk: onChunk } : {}),
         fail: (error) => {
           if (settled) return
           settle()
@@ -102,10 +124,15 @@ function abortedError(signal: AbortSignal): TtsEngineError {
   return new TtsEngineError('ABORTED', 'Speech synthesis was aborted', { cause: signal.reason })
 }
 
-function speechResult(pcm: ArrayBuffer, sampleRate: number): SpeechResult {
+/** The worker sends samples in the platform's byte order; WAV and streamed PCM are little-endian. */
+function littleEndian(pcm: ArrayBuffer): Buffer {
   const bytes = Buffer.from(pcm)
-  // The worker sends samples in the platform's byte order; WAV is little-endian.
   if (endianness() === 'BE') bytes.swap16()
+  return bytes
+}
+
+function speechResult(pcm: ArrayBuffer, sampleRate: number): SpeechResult {
+  const bytes = littleEndian(pcm)
   const samples = bytes.byteLength / 2
   return { wav: encodeWavPcm16Mono(bytes, sampleRate), sampleRate, durationSeconds: samples / sampleRate }
 }

@@ -25,13 +25,17 @@ export interface SynthesizeRequest {
   rate: number
   pitch: number
   range: number
+  /** Post each chunk of audio as eSpeak makes it (`chunk` messages), and no samples with `speech`. */
+  stream: boolean
 }
 
 /** Worker to main thread. */
 export type EspeakWorkerMessage =
   /** eSpeak is loaded and warmed up. */
   | { type: 'ready'; sampleRate: number }
-  /** The PCM (16-bit mono, platform byte order) of request `id`, transferred; empty when cancelled. */
+  /** Streaming requests: the next chunk of PCM (16-bit mono, platform byte order) of request `id`, transferred. */
+  | { type: 'chunk'; id: number; pcm: ArrayBuffer }
+  /** The PCM (16-bit mono, platform byte order) of request `id`, transferred; empty when cancelled or streamed. */
   | { type: 'speech'; id: number; pcm: ArrayBuffer; cancelled: boolean }
   /** Request `id` failed inside eSpeak; the worker is still usable. */
   | { type: 'failed'; id: number; message: string }

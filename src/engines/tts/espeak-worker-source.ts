@@ -24,7 +24,8 @@ const cancelSlot = new Int32Array(workerData.cancelSlot)
 let espeak
 
 // Runs eSpeak to the end (or until the main thread writes this id into the cancel slot)
-// and returns the samples as one Int16Array.
+// and returns the samples as one Int16Array; a streaming request posts each chunk as it
+// comes instead (copied into a buffer of its own, which is transferred) and returns no samples.
 function speak(request) {
   if (espeak.set_voice(request.espeakVoice) !== 0) throw new Error('eSpeak has no voice ' + request.espeakVoice)
   espeak.set_rate(request.rate)
@@ -34,12 +35,18 @@ function speak(request) {
   let length = 0
   let cancelled = false
   espeak.synthesize(request.text, (chunk) => {
+    cancelled = Atomics.load(cancelSlot, 0) === request.id
+    if (cancelled) return true
+    if (request.stream) {
+      const copy = chunk.slice()
+      if (copy.length > 0) parentPort.postMessage({ type: 'chunk', id: request.id, pcm: copy.buffer }, [copy.buffer])
+      return false
+    }
     chunks.push(chunk)
     length += chunk.length
-    cancelled = Atomics.load(cancelSlot, 0) === request.id
-    return cancelled
+    return false
   })
-  if (cancelled) return { samples: new Int16Array(0), cancelled }
+  if (cancelled || request.stream) return { samples: new Int16Array(0), cancelled }
   const samples = new Int16Array(length)
   let offset = 0
   for (const chunk of chunks) {

@@ -8,6 +8,8 @@ export interface SpeechTask {
   readonly request: SynthesizeRequest
   readonly settled: boolean
   succeed(pcm: ArrayBuffer, sampleRate: number): void
+  /** A streaming task's next chunk of audio, before it succeeds. */
+  chunk?(pcm: ArrayBuffer, sampleRate: number): void
   fail(error: TtsEngineError): void
 }
 
@@ -55,6 +57,8 @@ export class EspeakWorkerThread {
           this.sampleRate = message.sampleRate
           if (!this.task) worker.unref()
           resolve(message.sampleRate)
+        } else if (message.type === 'chunk') {
+          if (this.task?.request.id === message.id && !this.task.settled) this.task.chunk?.(message.pcm, this.sampleRate)
         } else {
           this.finish(message)
         }
@@ -116,7 +120,7 @@ export class EspeakWorkerThread {
     await this.worker?.terminate()
   }
 
-  private finish(message: Exclude<EspeakWorkerMessage, { type: 'ready' }>): void {
+  private finish(message: Exclude<EspeakWorkerMessage, { type: 'ready' } | { type: 'chunk' }>): void {
     const task = this.task
     if (!task || task.request.id !== message.id) return
     this.task = undefined

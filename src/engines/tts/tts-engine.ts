@@ -25,6 +25,12 @@ export interface TtsEngine {
    */
   synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechResult>
   /**
+   * The same speech, handed over chunk by chunk as eSpeak makes it (PCM 16-bit LE mono at
+   * `sampleRate`, a few hundred ms each) rather than whole: resolves once the last chunk has
+   * been given, with no `wav`. Rejects like synthesize; no chunk comes after it settles.
+   */
+  synthesizeStream(text: string, voiceId: string, onChunk: (pcm: Buffer, sampleRate: number) => void, signal?: AbortSignal): Promise<Omit<SpeechResult, 'wav'>>
+  /**
    * Stops the engine: terminates its worker threads and fails calls still waiting with
    * ENGINE_CLOSED. Idempotent. A closed engine stays closed: later calls reject with
    * ENGINE_CLOSED (a stopping runtime must not bring the worker back).

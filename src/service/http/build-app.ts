@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
+import type { TtsEngine } from '../../engines/tts/tts-engine'
 import type { DiskFullCondition } from '../../store/disk-full-condition'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
@@ -16,6 +17,7 @@ import type { HostAllowListOptions } from './host-allow-list'
 import { registerHostCheck } from './host-check'
 import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
+import { buildAsyncApiDocument, socketProtocols } from './asyncapi-document'
 import { finishOpenApiDocument } from './openapi-document'
 import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
@@ -24,6 +26,7 @@ import { registerConversationRoutes } from './routes/v1/conversations'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerProjectRoutes } from './routes/v1/projects'
+import { REALTIME_SOCKET, registerRealtimeRoutes, registerRealtimeSocket, type RealtimeSpeechOptions } from './routes/v1/realtime'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
 import { registerVoiceRoutes } from './routes/v1/voices'
 import { registerWebhookRoutes } from './routes/v1/webhooks'
@@ -50,6 +53,8 @@ export interface HttpAppOptions {
   operator?: OperatorBridgeOptions
   /** Live calls over the web SDK's socket (/stream/{jobId}); left out, the socket is not served. */
   calls?: Pick<StreamRouteOptions, 'connect'>
+  /** The speech engine of realtime TTS (/v1/realtime/…), started on first use. */
+  speech: () => Promise<TtsEngine>
 }
 
 /**
@@ -139,6 +144,19 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     handler: async () => ({ status: 'ok' as const, version: options.version }),
   })
 
+  const sockets = socketProtocols({ calls: options.calls !== undefined, operatorStreams: options.operator?.streams !== undefined, others: [REALTIME_SOCKET] })
+  const realtime: RealtimeSpeechOptions = {
+    context: options.context,
+    speech: options.speech,
+    onError: (error, what) => options.log.error({ err: error }, `${what} failed`),
+  }
+  let asyncApi: { baseUrl: string; document: Record<string, unknown> } | undefined
+  /** Built once per address (the port is known only once listening). */
+  const asyncApiDocument = (baseUrl: string) => {
+    if (asyncApi?.baseUrl !== baseUrl) asyncApi = { baseUrl, document: buildAsyncApiDocument({ baseUrl, version: options.version, protocols: sockets }) }
+    return asyncApi.document
+  }
+
   await app.register(
     async (v1) => {
       requireApiKey(v1, options.authenticator)
@@ -150,16 +168,30 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerJobRoutes(v1, options.context)
       registerWebhookRoutes(v1, options.context)
       registerProjectRoutes(v1, options.context)
+      registerRealtimeRoutes(v1, realtime)
       v1.get('/openapi.json', { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', operationId: 'getOpenApiDocument', security: SECURITY } }, async () => ({
         ...app.swagger(),
         // The address this service runs at now (the real port when started with port 0).
         servers: [{ url: options.context.baseUrl(), description: 'This VoiceDesk service' }],
       }))
+      v1.get(
+        '/asyncapi.json',
+        {
+          schema: {
+            tags: ['Service'],
+            summary: "The AsyncAPI 3.0 document of this service's WebSockets (their frames, from the same zod schemas)",
+            operationId: 'getAsyncApiDocument',
+            security: SECURITY,
+          },
+        },
+        async () => asyncApiDocument(options.context.baseUrl()),
+      )
     },
     { prefix: '/v1' },
   )
   await registerMediaAndPreviews(app, options.context, options.media)
-  if (options.calls || options.operator?.streams) await registerWebSockets(app)
+  await registerWebSockets(app)
+  registerRealtimeSocket(app, { ...realtime, authenticator: options.authenticator })
   if (options.calls) {
     registerStreamRoute(app, {
       authenticator: options.authenticator,

@@ -49,6 +49,30 @@ const FILE_PATHS = {
   },
 }
 
+const AUDIO = { type: 'string', contentMediaType: 'audio/wav' }
+/** The audio answers of the realtime TTS operations, which no zod schema describes. */
+const AUDIO_RESPONSES: Record<string, JsonObject> = {
+  synthesizeSpeech: {
+    description: 'The audio: a WAV file (16-bit mono, 22,050 Hz), or raw 16-bit little-endian PCM at 16 kHz when asked (format "pcm" or Accept: audio/pcm)',
+    headers: { 'X-Audio-Duration': { description: 'Seconds of speech.', schema: { type: 'string' } } },
+    content: { 'audio/wav': { schema: AUDIO }, 'audio/pcm': { schema: { type: 'string', contentMediaType: 'audio/pcm' } } },
+  },
+  streamSpeech: {
+    description:
+      'The audio, chunk by chunk as it is made (chunked transfer): a WAV with a streaming header (sizes 0xFFFFFFFF) then 22,050 Hz samples, or raw 16-bit little-endian PCM at 16 kHz when asked',
+    content: { 'audio/wav': { schema: AUDIO }, 'audio/pcm': { schema: { type: 'string', contentMediaType: 'audio/pcm' } } },
+  },
+}
+
+function addAudioResponses(paths: NonNullable<OpenApiDocument['paths']>): void {
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const audio = AUDIO_RESPONSES[operation.operationId as string]
+      if (audio) operation.responses = { 200: audio, ...(operation.responses as JsonObject) }
+    }
+  }
+}
+
 function acceptsNull(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null) return false
   const { type, anyOf } = schema as { type?: unknown; anyOf?: unknown }
@@ -73,6 +97,7 @@ export function finishOpenApiDocument(input: Parameters<typeof jsonSchemaTransfo
   const document = jsonSchemaTransformObject(input) as OpenApiDocument
   document.paths ??= {}
   markOptionalBodies(document.paths)
+  addAudioResponses(document.paths)
   Object.assign(document.paths, FILE_PATHS)
   return document
 }

@@ -27,18 +27,39 @@ export const ClientFrameSchema = z.discriminatedUnion('event', [StartFrameSchema
 export type ClientFrame = z.infer<typeof ClientFrameSchema>
 
 /** A tool call as the `tools` frame carries it: `arguments` is JSON with keys in the declared order (the SDK passes them positionally). */
-export interface ToolCallFrameEntry {
-  id: string
-  type: 'function'
-  function: { name: string; arguments: string }
-}
+export const ToolCallFrameEntrySchema = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string().meta({ description: 'The arguments as JSON text, keys in the declared order.' }) }),
+})
+export type ToolCallFrameEntry = z.infer<typeof ToolCallFrameEntrySchema>
 
-/** What the service sends. `info` carries `code` and `message` for people, and more fields by kind. */
-export type ServerFrame =
-  | { event: 'media'; media: { payload: string } }
-  | { event: 'clear' }
-  | { event: 'mark'; mark: { name: string } }
-  | { event: 'transcription'; content: string }
-  | { event: 'answer'; content: string }
-  | { event: 'tools'; content: ToolCallFrameEntry[] }
-  | { event: 'info'; code: string; message: string; [key: string]: unknown }
+/*
+ * What the service sends. Typed by these schemas (they also write the AsyncAPI document,
+ * GET /v1/asyncapi.json); the service builds its frames, it never parses them.
+ */
+/** The agent's voice: base64 PCM16 LE, 16 kHz mono. */
+export const ServerMediaFrameSchema = z.object({ event: z.literal('media'), media: z.object({ payload: z.string() }) })
+/** Stop playing and drop what is queued (the caller spoke over the agent). */
+export const ServerClearFrameSchema = z.object({ event: z.literal('clear') })
+/** Answer with a client `mark` once the audio before it has been played. */
+export const ServerMarkFrameSchema = z.object({ event: z.literal('mark'), mark: z.object({ name: z.string() }) })
+/** What the caller said, as recognised. */
+export const ServerTranscriptionFrameSchema = z.object({ event: z.literal('transcription'), content: z.string() })
+/** What the agent says. */
+export const ServerAnswerFrameSchema = z.object({ event: z.literal('answer'), content: z.string() })
+/** The agent calls the client's tools: answer with `tools_response`. */
+export const ServerToolsFrameSchema = z.object({ event: z.literal('tools'), content: z.array(ToolCallFrameEntrySchema) })
+/** For people: `code` and `message`, and more fields by kind (a refusal is an `info` frame, then a clean close). */
+export const ServerInfoFrameSchema = z.looseObject({ event: z.literal('info'), code: z.string(), message: z.string() })
+
+export const ServerFrameSchema = z.discriminatedUnion('event', [
+  ServerMediaFrameSchema,
+  ServerClearFrameSchema,
+  ServerMarkFrameSchema,
+  ServerTranscriptionFrameSchema,
+  ServerAnswerFrameSchema,
+  ServerToolsFrameSchema,
+  ServerInfoFrameSchema,
+])
+export type ServerFrame = z.infer<typeof ServerFrameSchema>

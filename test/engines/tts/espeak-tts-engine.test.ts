@@ -141,6 +141,49 @@ describe('the eSpeak TTS engine', () => {
     expect(empty.code).toBe('EMPTY_TEXT')
   })
 
+  it('streams the same speech chunk by chunk, the first chunks before the synthesis ends', async () => {
+    const whole = await engine.synthesize(textOf(1_500), AVA)
+    const chunks: { bytes: Buffer; at: number }[] = []
+    let settledAt = 0
+    const streamed = await engine.synthesizeStream(textOf(1_500), AVA, (pcm, sampleRate) => {
+      expect(sampleRate).toBe(whole.sampleRate)
+      chunks.push({ bytes: pcm, at: performance.now() })
+    })
+    settledAt = performance.now()
+    // About 100 ms of audio a chunk, whole samples each.
+    expect(chunks.length).toBeGreaterThan(50)
+    for (const chunk of chunks) expect(chunk.bytes.byteLength % 2).toBe(0)
+    const bytes = Buffer.concat(chunks.map((chunk) => chunk.bytes))
+    expect(streamed).toEqual({ sampleRate: whole.sampleRate, durationSeconds: bytes.byteLength / 2 / whole.sampleRate })
+    // The same speech as the whole WAV (eSpeak varies by a few samples from run to run).
+    expect(Math.abs(streamed.durationSeconds - whole.durationSeconds)).toBeLessThan(0.05)
+    expect(rms(new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2))).toBeGreaterThan(500)
+    // Handed over as they were made, not all at the end.
+    expect(chunks[0]!.at).toBeLessThan(settledAt - 20)
+    await expect(rejection(engine.synthesizeStream('   ', AVA, () => {}))).resolves.toMatchObject({ code: 'EMPTY_TEXT' })
+    await expect(rejection(engine.synthesizeStream('Hello', 'nobody', () => {}))).resolves.toMatchObject({ code: 'UNKNOWN_VOICE' })
+  })
+
+  it('stops a streaming synthesis when its signal aborts: no chunk after the rejection', async () => {
+    const controller = new AbortController()
+    let afterRejection = 0
+    let rejected = false
+    const streaming = engine.synthesizeStream(
+      textOf(5_000),
+      AVA,
+      () => {
+        if (rejected) afterRejection++
+        else controller.abort()
+      },
+      controller.signal,
+    )
+    const error = await rejection(streaming)
+    rejected = true
+    expect(error.code).toBe('ABORTED')
+    await engine.synthesize('Still here.', AVA)
+    expect(afterRejection).toBe(0)
+  })
+
   it('rejects an already aborted signal', async () => {
     const reason = new Error('job timed out')
     const error = await rejection(engine.synthesize(ENGLISH, AVA, AbortSignal.abort(reason)))

@@ -114,6 +114,8 @@ describe('GET /v1/openapi.json', () => {
       createAiContentJob: true,
       listJobs: false,
       initConversation: true,
+      synthesizeSpeech: true,
+      streamSpeech: true,
     })
     // What the document says, the server does.
     const templateId = (await service.call('GET', '/v1/voice-agents/templates')).json().data[0].id
@@ -198,6 +200,23 @@ describe('GET /v1/openapi.json', () => {
     expect(assigned.voiceAgent?.id).toBe(agentId)
     const pid = (await client.GET('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })).data!.data
     expect(pid.number).toBe('+14155550100')
+    const created = (await client.POST('/v1/voice-agents', { body: { agentName: 'Night desk', lang: 'ar' } })).data!.data
+    expect((await client.GET('/v1/voice-agents/{voiceAgentId}', { params: { path: { voiceAgentId: created.id } } })).data!.data.agentName).toBe('Night desk')
+    const onAgent = (await client.GET('/v1/voice-agents/phone-number/list', { params: { query: { voiceAgentId: agentId } } })).data!.data
+    expect(onAgent.phoneNumbers.map((item) => item.id)).toEqual([number.id])
+    const unassigned = (await client.POST('/v1/voice-agents/unassign', { body: { phoneNumber: number.number } })).data!.data
+    expect(unassigned.voiceAgent).toBeNull()
+    expect((await client.DELETE('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })).data!.data).toEqual({ id: number.id, deleted: true })
+    const gone = await client.GET('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })
+    expect(gone.response.status).toBe(404)
+    expect(gone.error?.error.code).toBe('NOT_FOUND')
+    // Realtime speech answers audio: the generated client reads it as bytes.
+    const speech = await client.POST('/v1/realtime/tts', { body: { text: 'Booked.', speaker: 'Ava', format: 'pcm' }, parseAs: 'arrayBuffer' })
+    expect(speech.response.headers.get('content-type')).toBe('audio/pcm;rate=16000;bits=16;channels=1')
+    // openapi-fetch types the audio by its schema (a string); parseAs 'arrayBuffer' hands over the bytes.
+    expect((speech.data as unknown as ArrayBuffer).byteLength).toBeGreaterThan(10_000)
+    const refused = await client.POST('/v1/realtime/tts', { body: { text: 'Booked.', speaker: 'Nobody' } })
+    expect(refused.error?.error.code).toBe('VALIDATION_ERROR')
     const voices = (await client.GET('/v1/tts/voices', { params: { query: { take: 2 } } })).data!.data
     expect(voices.map((voice) => voice.tags.length)).toEqual([3, 3])
   })

@@ -386,6 +386,40 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/realtime/tts': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Speak a text and answer the audio itself (WAV, or 16 kHz PCM when asked) */
+    post: operations['synthesizeSpeech']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/realtime/tts-stream': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Speak a text and stream the audio chunk by chunk as it is made (chunked transfer) */
+    post: operations['streamSpeech']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/openapi.json': {
     parameters: {
       query?: never
@@ -395,6 +429,23 @@ export interface paths {
     }
     /** This OpenAPI 3.1 document */
     get: operations['getOpenApiDocument']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/asyncapi.json': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The AsyncAPI 3.0 document of this service's WebSockets (their frames, from the same zod schemas) */
+    get: operations['getAsyncApiDocument']
     put?: never
     post?: never
     delete?: never
@@ -1152,6 +1203,28 @@ export interface components {
         }
       }
     }
+    RealtimeTtsBodyInput: {
+      text: string
+      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
+      voiceId?: string
+      /** @description Same as voiceId. */
+      voice?: string
+      /** @description Same as voiceId. */
+      voice_id?: string
+      /** @description Same as voiceId (the cloud's realtime name for it). */
+      speaker?: string
+      /**
+       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
+       * @enum {string}
+       */
+      format?: 'wav' | 'pcm'
+      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
+      mulaw?: boolean
+      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
+      dialect?: string
+      /** @description Accepted for cloud clients and not used: the voice decides the language. */
+      languageId?: string
+    }
     /**
      * @description Why a job FAILED (docs/api.md, "Jobs")
      * @enum {string}
@@ -1863,6 +1936,28 @@ export interface components {
           cost: number
         }
       }
+    }
+    RealtimeTtsBody: {
+      text: string
+      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
+      voiceId?: string
+      /** @description Same as voiceId. */
+      voice?: string
+      /** @description Same as voiceId. */
+      voice_id?: string
+      /** @description Same as voiceId (the cloud's realtime name for it). */
+      speaker?: string
+      /**
+       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
+       * @enum {string}
+       */
+      format?: 'wav' | 'pcm'
+      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
+      mulaw?: boolean
+      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
+      dialect?: string
+      /** @description Accepted for cloud clients and not used: the voice decides the language. */
+      languageId?: string
     }
   }
   responses: never
@@ -3505,7 +3600,167 @@ export interface operations {
       }
     }
   }
+  synthesizeSpeech: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RealtimeTtsBodyInput']
+      }
+    }
+    responses: {
+      /** @description The audio: a WAV file (16-bit mono, 22,050 Hz), or raw 16-bit little-endian PCM at 16 kHz when asked (format "pcm" or Accept: audio/pcm) */
+      200: {
+        headers: {
+          /** @description Seconds of speech. */
+          'X-Audio-Duration'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'audio/wav': string
+          'audio/pcm': string
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  streamSpeech: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RealtimeTtsBodyInput']
+      }
+    }
+    responses: {
+      /** @description The audio, chunk by chunk as it is made (chunked transfer): a WAV with a streaming header (sizes 0xFFFFFFFF) then 22,050 Hz samples, or raw 16-bit little-endian PCM at 16 kHz when asked */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'audio/wav': string
+          'audio/pcm': string
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
   getOpenApiDocument: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  getAsyncApiDocument: {
     parameters: {
       query?: never
       header?: never
