@@ -67,6 +67,8 @@ export interface DraftProblem {
   /** What is wrong, as a dictionary key the UI translates; `detail` is shown as written. */
   problem: 'duplicateParam' | 'wholeSeconds' | 'invalidShape' | 'secretNeeded'
   detail?: string
+  /** For invalidShape: where in the shape and the schema's message, which the UI rewrites for people. */
+  shapeError?: { path: string; message: string }
 }
 
 export interface DraftDiff {
@@ -110,7 +112,7 @@ export function diffAgentDraft(agent: VoiceAgent, draft: AgentDraft): DraftDiff 
   else if (Number(threshold) !== agent.silenceThreshold) changes.silenceThreshold = Number(threshold)
 
   const shape = checkOutcomeShapeText(draft.outcomeShapeText)
-  if (!shape.ok) problems.push({ field: 'outcomeResponseShape', problem: 'invalidShape', detail: shape.path ? `${shape.path}: ${shape.message}` : shape.message })
+  if (!shape.ok) problems.push({ field: 'outcomeResponseShape', problem: 'invalidShape', shapeError: { path: shape.path, message: shape.message } })
   else if (!sameJson(shape.shape, agent.outcomeResponseShape)) changes.outcomeResponseShape = shape.shape
 
   const webhookUrl = draft.webhookUrl.trim() === '' ? null : draft.webhookUrl.trim()

@@ -7,6 +7,7 @@ import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { diffAgentDraft, draftDiffers, draftFromAgent, paramsOf, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
 import { fieldErrorsOf } from '../../lib/field-errors'
+import { readableAt } from '../../lib/readable-errors'
 import { fillPlaceholders } from '../../../../shared/text/placeholders'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
@@ -82,7 +83,11 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
   }
 
   const errorsOf = (field: string): string[] => [
-    ...shownProblems.filter((problem) => problem.field === field).map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '' })),
+    ...shownProblems
+      .filter((problem) => problem.field === field)
+      .map((problem) =>
+        t(PROBLEM_KEYS[problem.problem], { detail: problem.shapeError ? readableAt(problem.shapeError.path, problem.shapeError.message, locale) : (problem.detail ?? '') }),
+      ),
     ...(serverErrors[field] ?? []),
   ]
 
@@ -106,7 +111,7 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
       return true
     } catch (error) {
       if (isOperatorError(error) && error.details.length > 0) {
-        setServerErrors(fieldErrorsOf(error.details))
+        setServerErrors(fieldErrorsOf(error.details, locale))
         store.getState().toast('error', t('agent.saveRefused'))
         requestAnimationFrame(() => focusFirstError(formRef.current))
       } else store.getState().toast('error', messageOf(error))

@@ -4,7 +4,7 @@ import { isOperatorError, messageOf } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectVoices } from '../../store/selectors'
+import { selectLocale, selectVoices } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { voiceAccent } from '../../lib/voice-text'
@@ -12,6 +12,7 @@ import { voiceAccent } from '../../lib/voice-text'
 /** A text-to-speech job: a voice and the text. The new job opens in the detail panel. */
 export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const store = useStoreApi()
   const voices = useAppStore(selectVoices)
@@ -42,7 +43,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       setErrors({})
       onClose()
     } catch (error) {
-      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details) : { '': [messageOf(error)] })
+      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details, locale) : { '': [messageOf(error)] })
     } finally {
       setBusy(false)
     }

@@ -5,6 +5,7 @@ import { useT } from '../../i18n/use-t'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { formatCount, formatDateTime } from '../../lib/format'
 import { checkPhoneNumber } from '../../lib/phone-number'
+import { readableMessage } from '../../lib/readable-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { NUMBERS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
@@ -62,7 +63,7 @@ export function NumbersScreen() {
       setErrors({})
       store.getState().toast('success', t('numbers.registered', { number: number.number }))
     } catch (error) {
-      if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details))
+      if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details, locale))
       else setErrors({ '': [messageOf(error)] })
     } finally {
       setBusy(false)
@@ -118,7 +119,7 @@ export function NumbersScreen() {
           <Field
             label={t('numbers.phoneNumber')}
             hint={check.state === 'valid' ? t('numbers.willStore', { e164: check.e164 }) : t('numbers.e164Hint')}
-            errors={[...(check.state === 'invalid' ? [check.message] : []), ...(errors.phoneNumber ?? [])]}
+            errors={[...(check.state === 'invalid' ? [readableMessage(check.message, locale)] : []), ...(errors.phoneNumber ?? [])]}
           >
             {({ id, describedBy, invalid }) => (
               <input

@@ -138,7 +138,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     try {
       setTested({ values: formValues, result: await props.test(choice()) })
     } catch (caught) {
-      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details) : { '': [messageOf(caught)] })
+      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [messageOf(caught)] })
       requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setTesting(false)
@@ -160,7 +160,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
       setApiKey('')
       store.getState().toast('success', props.savedMessage)
     } catch (caught) {
-      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details) : { '': [messageOf(caught)] })
+      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [messageOf(caught)] })
       requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setSaving(false)

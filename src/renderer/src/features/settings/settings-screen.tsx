@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { ApiKeyInfo, Settings } from '../../../../shared/ipc/operations'
 import { isOperatorError, messageOf } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
-import { fieldErrorsOf } from '../../lib/field-errors'
+import { fieldErrorLinesOf } from '../../lib/field-errors'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLinkReturns, selectLocale, selectTheme } from '../../store/selectors'
@@ -94,7 +94,7 @@ function KeysCard() {
       setError(null)
       void load()
     } catch (caught) {
-      setError(isOperatorError(caught) && caught.details.length > 0 ? Object.values(fieldErrorsOf(caught.details)).flat().join(' ') : messageOf(caught))
+      setError(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}).join(' ') : messageOf(caught))
     }
   }
   const revoke = async (key: ApiKeyInfo) => {
@@ -281,6 +281,7 @@ function ServiceCard() {
 /** The `corsOrigins` setting: which web pages may call /v1. Saved to the data folder; counts at once. */
 function CorsCard() {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const store = useStoreApi()
   const [cors, setCors] = useState<Settings['cors'] | null>(null)
@@ -302,7 +303,7 @@ function CorsCard() {
       setErrors([])
       store.getState().toast('success', t('settings.corsSaved'))
     } catch (caught) {
-      setErrors(isOperatorError(caught) && caught.details.length > 0 ? caught.details.map((detail) => detail.message) : [messageOf(caught)])
+      setErrors(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}) : [messageOf(caught)])
     }
   }
   const origins = () =>
