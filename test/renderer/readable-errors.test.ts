@@ -6,6 +6,7 @@ import { fieldErrorLinesOf, fieldErrorsOf } from '../../src/renderer/src/lib/fie
 import { readableAt, readableMessage } from '../../src/renderer/src/lib/readable-errors'
 import { checkOutcomeShapeText } from '../../src/renderer/src/lib/outcome-shape-text'
 import { checkPhoneNumber } from '../../src/renderer/src/lib/phone-number'
+import { webhookErrorText } from '../../src/renderer/src/lib/webhook-error-text'
 import { validationDetails } from '../../src/service/validation-details'
 
 /** What the service would answer for this input of an operation (the same function builds its details). */
@@ -106,5 +107,35 @@ describe('validation messages for people', () => {
   it('shows an unknown message as written in English, and a general sentence in Arabic', () => {
     expect(readableMessage('The moon is in the way', 'en')).toBe('The moon is in the way')
     expect(readableMessage('The moon is in the way', 'ar')).toBe('هذه القيمة غير صالحة.')
+  })
+})
+
+describe('webhook errors for people', () => {
+  // The sender's sentences (src/webhooks/webhook-sender.ts, guarded-connector.ts), as the journal stores them.
+  const SENT = [
+    'The receiver answered 503',
+    'Redirects are not followed (302 to https://elsewhere.example/)',
+    'No answer within 10 s',
+    'Refused to connect to 169.254.169.254: a link-local address (where cloud metadata services answer); allow it with --allow-webhook-host 169.254.169.254',
+    'VoiceDesk stopped during each of the last 3 tries (a crash or a kill) before an answer was journaled; no more tries',
+    'Connection refused (ECONNREFUSED)',
+    'The connection was reset (ECONNRESET)',
+    'Host not found (ENOTFOUND)',
+    'The connection closed before an answer (UND_ERR_SOCKET)',
+    'No answer in time (UND_ERR_HEADERS_TIMEOUT)',
+  ]
+
+  it('words every error the sender stores, in Arabic with no English of ours', () => {
+    for (const error of SENT) {
+      expect(webhookErrorText(error, 'ar').replace(/«[^»]*»|VoiceDesk/g, ''), error).not.toMatch(/[A-Za-z]/)
+      expect(webhookErrorText(error, 'en'), error).toMatch(/\.$/)
+    }
+    expect(webhookErrorText('Connection refused (ECONNREFUSED)', 'en')).toBe('The connection was refused: nothing listens at that address.')
+    expect(webhookErrorText('No answer within 2.5 s', 'ar')).toBe('لا رد خلال 2.5 ث.')
+  })
+
+  it('keeps an unknown error as written, after a sentence in Arabic', () => {
+    expect(webhookErrorText('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)', 'en')).toBe('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)')
+    expect(webhookErrorText('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)', 'ar')).toBe('فشلت المحاولة: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)')
   })
 })

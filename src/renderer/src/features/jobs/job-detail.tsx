@@ -3,6 +3,7 @@ import { AI_PARTS, type AiPart } from '../../../../shared/api/ai-parts'
 import { TEXT_JOB_TYPES, type AiContentJob, type Job, type JobType } from '../../../../shared/api/jobs'
 import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
+import type { JobErrorCode } from '../../../../shared/api/job-error-codes'
 import { useT } from '../../i18n/use-t'
 import { formatCost, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
@@ -95,14 +96,7 @@ export function JobDetailPanel() {
               </>
             ) : null}
           </dl>
-          {job.error ? (
-            <div className="error-box" role="alert">
-              <strong>
-                <code dir="ltr">{job.error.code}</code>
-              </strong>{' '}
-              <span dir="auto">{job.error.message}</span>
-            </div>
-          ) : null}
+          {job.error ? <JobErrorBox error={job.error} /> : null}
           {canRetry ? <RetryJob jobId={job.id} /> : null}
           {text !== null ? (
             <section className="detail-section" aria-labelledby="job-text">
@@ -202,11 +196,7 @@ function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob |
       ) : null}
       {ai === null ? <p className="muted">{t('jobs.aiNone')}</p> : null}
       {ai && ai.status === 'PENDING' ? <p className="muted">{t('jobs.aiPending')}</p> : null}
-      {ai && ai.status === 'FAILED' && ai.error ? (
-        <div className="error-box" role="alert">
-          <strong>{ai.error.code}</strong> {ai.error.message}
-        </div>
-      ) : null}
+      {ai && ai.status === 'FAILED' && ai.error ? <JobErrorBox error={ai.error} /> : null}
       {parts.map((part) => (
         <article key={part} className="ai-part" aria-labelledby={`part-${part}`}>
           <header className="section-header">
@@ -286,5 +276,24 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
         </p>
       ) : null}
     </ModalDialog>
+  )
+}
+
+/**
+ * Why a job FAILED: what its code means, in the UI's language, then the service's own words
+ * (an engine's message, in English: marked so) and the code as data.
+ */
+function JobErrorBox({ error }: { error: { code: JobErrorCode; message: string } }) {
+  const t = useT()
+  return (
+    <div className="error-box" role="alert" data-testid="job-error">
+      <strong>{t(`jobError.${error.code}`)}</strong>
+      <div className="small">
+        <code dir="ltr">{error.code}</code>{' '}
+        <span lang="en" dir="auto">
+          {error.message}
+        </span>
+      </div>
+    </div>
   )
 }

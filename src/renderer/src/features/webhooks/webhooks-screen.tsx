@@ -3,6 +3,7 @@ import { DELIVERY_STATUSES } from '../../../../shared/api/webhooks'
 import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
+import { webhookErrorText } from '../../lib/webhook-error-text'
 import { formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectDeliveries, selectLocale } from '../../store/selectors'
@@ -94,14 +95,14 @@ export function WebhooksScreen() {
                       onClick={() => void store.getState().selectDelivery(delivery.id)}
                       aria-label={t('webhooks.openDelivery', { id: delivery.id })}
                     >
-                      {delivery.event}
+                      <code dir="ltr">{delivery.event}</code>
                     </button>
                   </td>
                   <td className="mono small ellipsis" dir="ltr" title={delivery.url}>
                     {delivery.url}
                   </td>
                   <td className="num">{delivery.attempts}</td>
-                  <td className="small">{delivery.lastStatusCode ?? delivery.lastError ?? '—'}</td>
+                  <td className="small">{delivery.lastStatusCode ?? (delivery.lastError ? webhookErrorText(delivery.lastError, locale) : '—')}</td>
                   <td className="small col-optional">{formatDateTime(delivery.createdAt, locale)}</td>
                 </tr>
               ))}
@@ -185,7 +186,7 @@ export function WebhooksScreen() {
                       <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} ·{' '}
                       {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
                     </div>
-                    {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
+                    {attempt.error ? <div className="field-error">{webhookErrorText(attempt.error, locale)}</div> : null}
                     {attempt.responseExcerpt ? (
                       <pre className="excerpt" dir="ltr">
                         {attempt.responseExcerpt}

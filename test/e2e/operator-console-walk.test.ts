@@ -1,0 +1,136 @@
+// A new operator's walk through the console, in Chromium against the service: the screens the
+// other files do not open with data in them (a job's detail with a failed webhook, a FAILED job,
+// the webhook journal's detail, the dialogs) and every form refused, in Arabic with no English
+// of ours left (validation messages, webhook errors, units, job errors); the keyboard alone
+// (Escape closes dialogs and gives the focus back); lists that say so when the service is gone.
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { translate, type MessageKey } from '../../src/renderer/src/i18n/dictionary'
+import { createTextToSpeechJob } from '../../src/service/ops/jobs'
+import { createVoiceAgent } from '../../src/service/ops/voice-agents'
+import { createRuntime, type Runtime } from '../../src/service/runtime'
+import { seedJob } from '../helpers/seed-jobs'
+import { ROOT } from '../helpers/spawn-cli'
+import { makeTempDir } from '../helpers/temp-dir'
+import { STEP_MS, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
+
+let browser: Browser | undefined
+let runtime: Runtime | undefined
+let appUrl = ''
+
+/** A loopback port nobody listens on: webhooks sent there are refused (ECONNREFUSED). */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+beforeAll(async () => {
+  browser = await launchChromium()
+  runtime = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-walk'), port: 0, rendererDir: join(ROOT, 'out', 'renderer'), allowWebhookHosts: ['127.0.0.1'] })
+  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id, userId: runtime.bootstrap.userId }
+  await createVoiceAgent(runtime.context, caller, { agentName: 'Walk agent' })
+  await seedJob(runtime, { status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'espeak-ng exited with code 1' })
+  await createTextToSpeechJob(runtime.context, caller, {
+    voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf',
+    text: 'Hello from the walk.',
+    webhookUrl: `http://127.0.0.1:${await closedPort()}/hook`,
+  })
+  const url = await runtime.start()
+  appUrl = `${url}/app/#token=${runtime.uiToken}`
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await runtime?.stop()
+})
+
+const ar = (key: MessageKey) => translate('ar', key)
+
+async function arabicPage(width = 1024, height = 640) {
+  const context = await browser!.newContext({ viewport: { width, height }, locale: 'ar' })
+  const page = await context.newPage()
+  page.setDefaultTimeout(STEP_MS)
+  await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+  return { context, page }
+}
+
+/** Records the Latin-script UI text in view now, under `where`. */
+async function check(page: Page, offenders: Record<string, string[]>, where: string): Promise<void> {
+  await page.waitForTimeout(250)
+  const latin = await latinUiText(page)
+  if (latin.length > 0) offenders[where] = latin
+  await shot(page, `walk-ar-${where}`)
+}
+
+describe('the walk in Arabic', () => {
+  it('leaves no English on screens with data, in refused forms, dialogs and error texts', async () => {
+    const { context, page } = await arabicPage()
+    const problems = collectProblems(page)
+    const offenders: Record<string, string[]> = {}
+    try {
+      await page.goto(appUrl)
+      // The agent editor, refused by the service: empty name, a bad webhook URL, a bad shape.
+      await page.getByRole('button', { name: /^Walk agent/ }).click()
+      await page.locator('.editor').waitFor()
+      const editor = page.locator('.editor')
+      await editor.getByLabel(ar('agent.name'), { exact: true }).fill('')
+      await editor.getByLabel(ar('agent.webhookUrl'), { exact: true }).fill('ftp://example.com/x')
+      await page.keyboard.press('Control+s')
+      await editor.locator('.field-error').first().waitFor()
+      await check(page, offenders, 'agent-refused')
+      await editor.getByRole('button', { name: ar('common.revert') }).click()
+
+      // Numbers: the add form with a number that is not E.164.
+      await goToNth(page, 2)
+      await page.getByLabel(ar('numbers.phoneNumber'), { exact: true }).fill('0044 20')
+      await check(page, offenders, 'numbers-invalid')
+
+      // Jobs: the TTS job whose webhook was refused, then the FAILED job.
+      await goToNth(page, 3)
+      await page.locator('.jobs-row').first().waitFor()
+      await page.locator('.jobs-row', { hasText: /Hello from the walk/ }).click()
+      await page.getByTestId('job-detail-status').waitFor()
+      await page.getByTestId('job-deliveries').waitFor({ timeout: 45_000 })
+      await check(page, offenders, 'job-tts-detail')
+      await page
+        .locator('.jobs-row', { hasText: ar('status.FAILED') })
+        .first()
+        .click()
+      await page.getByTestId('job-error').getByText(ar('jobError.TTS_ENGINE_FAILED')).waitFor()
+      await check(page, offenders, 'job-failed-detail')
+      // The new TTS job dialog, refused (webhooks are not sent to a cloud metadata address).
+      await page.getByRole('button', { name: ar('jobs.newTts') }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog.waitFor()
+      await dialog.getByLabel(ar('jobs.text'), { exact: true }).fill('مرحبا')
+      await dialog.getByLabel(ar('jobs.webhookOptional'), { exact: true }).fill('http://169.254.169.254/latest')
+      await dialog.getByRole('button', { name: ar('jobs.createTts') }).click()
+      await dialog.locator('.field-error').waitFor()
+      await check(page, offenders, 'tts-dialog-refused')
+      await page.keyboard.press('Escape')
+      await poll(() => dialog.isVisible()).toBe(false)
+
+      // Webhooks: the journal and the refused delivery's detail.
+      await goToNth(page, 4)
+      await page.locator('.table tbody tr').first().waitFor()
+      await check(page, offenders, 'webhooks-list')
+      await page.locator('.table tbody tr button').first().click()
+      await page.locator('.attempts li').getByText(ar('webhookError.ECONNREFUSED')).waitFor()
+      await check(page, offenders, 'webhooks-detail')
+
+      // Settings: the AI engine's server form refused, CORS refused, a key with a blank name.
+      await goToNth(page, 5)
+      await page.locator('.table-wrap .table tbody tr').first().waitFor()
+      await check(page, offenders, 'settings')
+      expect(offenders).toEqual({})
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 240_000)
+})
