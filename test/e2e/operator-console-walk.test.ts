@@ -80,9 +80,28 @@ describe('the walk in Arabic', () => {
       const editor = page.locator('.editor')
       await editor.getByLabel(ar('agent.name'), { exact: true }).fill('')
       await editor.getByLabel(ar('agent.webhookUrl'), { exact: true }).fill('ftp://example.com/x')
+      await editor.getByRole('button', { name: ar('agent.addParam') }).click()
+      await editor.getByLabel(translate('ar', 'agent.paramName', { n: 1 })).fill('1bad')
       await page.keyboard.press('Control+s')
       await editor.locator('.field-error').first().waitFor()
+      // The first field in error has the focus, scrolled into view.
+      await poll(() =>
+        editor
+          .getByLabel(ar('agent.name'), { exact: true })
+          .evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
+      ).toBe(true)
       await check(page, offenders, 'agent-refused')
+      expect(await editor.locator('.field-error').allTextContents()).toEqual(expect.arrayContaining([ar('errors.required'), ar('errors.url')]))
+      await editor.getByRole('button', { name: ar('common.revert') }).click()
+      // An outcome shape the UI refuses by itself, before sending.
+      const shape = editor.getByLabel(ar('agent.shape'), { exact: true })
+      await shape.fill('{ "type": "text" }')
+      await editor.locator('.shape-status.bad').waitFor()
+      await page.keyboard.press('Control+s')
+      await poll(() => shape.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true)
+      await check(page, offenders, 'agent-shape-refused')
+      await shape.fill('{ "type": ')
+      await check(page, offenders, 'agent-shape-not-json')
       await editor.getByRole('button', { name: ar('common.revert') }).click()
 
       // Numbers: the add form with a number that is not E.164.
@@ -126,7 +145,15 @@ describe('the walk in Arabic', () => {
       // Settings: the AI engine's server form refused, CORS refused, a key with a blank name.
       await goToNth(page, 5)
       await page.locator('.table-wrap .table tbody tr').first().waitFor()
+      // The keys VoiceDesk named itself are named in Arabic.
+      await page.getByRole('cell', { name: ar('keys.defaultKeyName'), exact: true }).waitFor()
       await check(page, offenders, 'settings')
+      const cors = page.getByLabel(ar('settings.corsOrigins'), { exact: true })
+      await cors.fill('https://ok.example\nftp://files.example/x')
+      await page.getByRole('button', { name: ar('settings.saveCors') }).click()
+      await page.locator('.field-error', { hasText: ar('errors.corsOrigin').slice(0, 12) }).waitFor()
+      await cors.scrollIntoViewIfNeeded()
+      await check(page, offenders, 'settings-cors-refused')
       expect(offenders).toEqual({})
       expect(problems).toEqual([])
     } finally {

@@ -59,6 +59,11 @@ const RULES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => [Messag
   [/JSON|Unexpected (token|end|non-whitespace)|Expected .* after/, () => ['errors.notJson']],
 ]
 
+/** Every string value isolated (choices are isolated one by one already). */
+function isolated(vars: MessageVars): MessageVars {
+  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && !value.includes('\u2068') ? isolate(value) : value]))
+}
+
 /** `exactly 5` and `>=5` both read "5"; `>5` reads "6" (sizes are whole numbers). */
 function atLeast(match: RegExpExecArray): number {
   return Number(match[2]) + (match[1] === '>' ? 1 : 0)
@@ -67,11 +72,19 @@ function atMost(match: RegExpExecArray): number {
   return Number(match[2]) - (match[1] === '<' ? 1 : 0)
 }
 
+/**
+ * Data inside a sentence (a path, a host, a choice) set apart for the bidirectional algorithm
+ * (first-strong isolate), so `«a» / «b»` keeps its order inside an Arabic sentence.
+ */
+export function isolate(text: string): string {
+  return `\u2068${text}\u2069`
+}
+
 /** zod lists choices as `"a"|"b"`; people read «a», «b» (quoted as data in either language). */
 function optionsOf(list: string): string {
   return list
     .split('|')
-    .map((option) => `«${option.replace(/^"(.*)"$/, '$1')}»`)
+    .map((option) => `«${isolate(option.replace(/^"(.*)"$/, '$1'))}»`)
     .join(' / ')
 }
 
@@ -85,7 +98,7 @@ export function readableMessage(message: string, locale: UiLocale): string {
     const match = pattern.exec(message)
     if (match) {
       const [key, vars] = entry(match)
-      return translate(locale, key, vars)
+      return translate(locale, key, vars && isolated(vars))
     }
   }
   return locale === 'en' ? message : translate(locale, 'errors.invalid')
@@ -100,5 +113,5 @@ export function readableAt(path: string, message: string, locale: UiLocale): str
   if (!path) return readable
   // A place in a list (the 1st poke message) is counted from 1, as people count.
   if (/^\d+$/.test(path)) return translate(locale, 'errors.item', { n: Number(path) + 1, message: readable })
-  return translate(locale, 'errors.at', { path, message: readable })
+  return translate(locale, 'errors.at', { path: isolate(path), message: readable })
 }

@@ -1,5 +1,6 @@
 import { translate, type MessageKey, type UiLocale } from '../i18n/dictionary'
 import { formatCount } from './format'
+import { isolate } from './readable-errors'
 
 /** The network failures the webhook sender names (src/webhooks/webhook-sender.ts), by their code. */
 const NETWORK_KEYS: Record<string, MessageKey> = {
@@ -29,7 +30,7 @@ export function webhookErrorText(error: string, locale: UiLocale): string {
   match = /^No answer within ([\d.]+) s$/.exec(error)
   if (match) return say('webhookError.timeout', { seconds: formatCount(Number(match[1]), locale) })
   match = /^Refused to connect to (\S+)/.exec(error)
-  if (match) return say('webhookError.refusedAddress', { host: match[1]! })
+  if (match) return say('webhookError.refusedAddress', { host: isolate(match[1]!) })
   match = /^VoiceDesk stopped during each of the last (\d+) tries/.exec(error)
   if (match) return say('webhookError.crashed', { n: match[1]! })
   match = /\((\w+)\)$/.exec(error)

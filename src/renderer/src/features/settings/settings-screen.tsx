@@ -73,6 +73,8 @@ function KeysCard() {
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null)
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null)
   const [error, setError] = useState<string | null>(null)
+  // The names VoiceDesk gave its own keys are said in the UI's language; names the operator typed stay as typed.
+  const keyName = (key: ApiKeyInfo) => (key.name === 'Default key' ? t('keys.defaultKeyName') : key.usedByApp && key.name === 'VoiceDesk app' ? t('keys.appKeyName') : key.name)
 
   const linkReturns = useAppStore(selectLinkReturns)
   const load = () =>
@@ -100,7 +102,7 @@ function KeysCard() {
   const revoke = async (key: ApiKeyInfo) => {
     try {
       await call('keys.revoke', { id: key.id })
-      store.getState().toast('success', t('keys.revoked', { name: key.name }))
+      store.getState().toast('success', t('keys.revoked', { name: keyName(key) }))
       void load()
     } catch (caught) {
       store.getState().toast('error', messageOf(caught))
@@ -158,7 +160,7 @@ function KeysCard() {
           <tbody>
             {keys.map((key) => (
               <tr key={key.id}>
-                <td dir="auto">{key.name}</td>
+                <td dir="auto">{keyName(key)}</td>
                 <td className="mono small" dir="ltr">
                   {key.keyHint}
                 </td>
@@ -175,7 +177,7 @@ function KeysCard() {
                 </td>
                 <td className="actions">
                   {!key.revokedAt && !key.usedByApp ? (
-                    <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: key.name })}>
+                    <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: keyName(key) })}>
                       {t('keys.revoke')}
                     </button>
                   ) : null}
@@ -205,7 +207,7 @@ function KeysCard() {
       </ModalDialog>
       <ConfirmDialog
         open={revoking !== null}
-        title={t('keys.revokeTitle', { name: revoking?.name ?? '' })}
+        title={t('keys.revokeTitle', { name: revoking ? keyName(revoking) : '' })}
         explanation={t('keys.revokeExplain')}
         confirmLabel={t('keys.revoke')}
         onConfirm={() => revoking && void revoke(revoking)}
