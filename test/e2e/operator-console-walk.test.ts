@@ -161,3 +161,62 @@ describe('the walk in Arabic', () => {
     }
   }, 240_000)
 })
+
+describe('the walk with the service gone', () => {
+  it('says so on every screen, with Retry, never "Loading…" for ever; a failed action says why once, with a count', async () => {
+    const gone = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-walk-gone'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+    const caller = { projectId: gone.bootstrap.projectId, apiKeyId: (await gone.store.accounts.listKeys(gone.bootstrap.projectId))[0]!.id, userId: gone.bootstrap.userId }
+    await createVoiceAgent(gone.context, caller, { agentName: 'Gone agent' })
+    const url = await gone.start()
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    try {
+      await page.goto(`${url}/app/#token=${gone.uiToken}`)
+      await page.getByRole('button', { name: /^Gone agent/ }).waitFor()
+      await gone.stop()
+      await poll(() => page.getByTestId('link-state').getAttribute('data-state'), 20_000).toMatch(/reconnecting|lost/)
+      const main = page.locator('main')
+      // Agents last: the list loaded before the service went stays on screen until the screen is opened again.
+      for (const [index, screen] of [
+        [1, 'templates'],
+        [2, 'numbers'],
+        [3, 'jobs'],
+        [4, 'webhooks'],
+        [5, 'settings'],
+        [0, 'agents'],
+      ] as const) {
+        await goToNth(page, index)
+        await main.getByTestId('load-error').first().waitFor()
+        await main.getByRole('button', { name: 'Retry' }).first().waitFor()
+        await poll(() => main.getByText('Loading…').count(), 10_000).toBe(0)
+        await shot(page, `walk-gone-${screen}`)
+        // On Settings, both the keys and the service's settings say so (the keys' Name field stays clean).
+        if (screen === 'settings') {
+          expect(await main.getByTestId('load-error').count()).toBe(2)
+          expect(await main.locator('.field-error').count()).toBe(0)
+        }
+      }
+      await goToNth(page, 5)
+      // A refused action says why in words: beside the form here.
+      await page.getByLabel('Name', { exact: true }).fill('Made offline')
+      await page.getByRole('button', { name: 'Create key' }).click()
+      await main.locator('.field-error', { hasText: 'The VoiceDesk service cannot be reached.' }).waitFor()
+      // Saving an agent twice: one toast in words with a count, not a stack of the same.
+      await goToNth(page, 0)
+      await page.getByRole('button', { name: /^Gone agent/ }).click()
+      // The voice is named from the fixed catalogue, not shown as its id.
+      expect(await page.getByLabel('Voice', { exact: true }).locator('option:checked').textContent()).toMatch(/^Ava/)
+      await page.getByLabel('Agent name', { exact: true }).fill('Gone agent, renamed')
+      await page.keyboard.press('Control+s')
+      await page.locator('.toast', { hasText: 'The VoiceDesk service cannot be reached.' }).waitFor()
+      await page.keyboard.press('Control+s')
+      const toast = page.locator('.toast', { hasText: 'The VoiceDesk service cannot be reached.' })
+      await toast.getByTestId('toast-count').waitFor()
+      expect(await toast.count()).toBe(1)
+      await shot(page, 'walk-gone-toast')
+    } finally {
+      await context.close()
+    }
+  }, 180_000)
+})

@@ -3,7 +3,8 @@ import type { z } from 'zod'
 import type { ErrorDetail } from '../../src/shared/api/errors'
 import { IPC_OPERATIONS } from '../../src/shared/ipc/operations'
 import { fieldErrorLinesOf, fieldErrorsOf } from '../../src/renderer/src/lib/field-errors'
-import { readableAt, readableMessage } from '../../src/renderer/src/lib/readable-errors'
+import { OperatorError } from '../../src/renderer/src/api/operator-error'
+import { errorText, readableAt, readableMessage } from '../../src/renderer/src/lib/readable-errors'
 import { checkOutcomeShapeText } from '../../src/renderer/src/lib/outcome-shape-text'
 import { checkPhoneNumber } from '../../src/renderer/src/lib/phone-number'
 import { webhookErrorText } from '../../src/renderer/src/lib/webhook-error-text'
@@ -140,5 +141,27 @@ describe('webhook errors for people', () => {
   it('keeps an unknown error as written, after a sentence in Arabic', () => {
     expect(read(webhookErrorText('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)', 'en'))).toBe('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)')
     expect(read(webhookErrorText('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)', 'ar'))).toBe('فشلت المحاولة: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)')
+  })
+})
+
+describe('a failed operation in one sentence', () => {
+  const unreachable = new OperatorError({ code: 'INTERNAL', message: 'Cannot reach the VoiceDesk service (Failed to fetch)' })
+  const conflict = new OperatorError({
+    code: 'CONFLICT',
+    message: '+14155550123 is already registered in this project',
+    details: [{ path: 'phoneNumber', message: 'Already registered' }],
+  })
+  const gone = new OperatorError({ code: 'NOT_FOUND', message: 'No voice agent with id 42' })
+
+  it('says the service cannot be reached, in either language, without the browser’s words', () => {
+    expect(errorText(unreachable, 'en')).toBe('The VoiceDesk service cannot be reached. It keeps being tried.')
+    expect(errorText(unreachable, 'ar')).toBe('لا يمكن الوصول إلى خدمة VoiceDesk. تستمر المحاولة.')
+  })
+
+  it('words a refusal by its first field, and otherwise keeps the service’s English or says what the code means', () => {
+    expect(read(errorText(conflict, 'ar'))).toBe('هذا الرقم مسجَّل من قبل.')
+    expect(errorText(gone, 'en')).toBe('No voice agent with id 42')
+    expect(errorText(gone, 'ar')).toBe('لم يعد هذا موجودًا: ربما حُذف.')
+    expect(errorText(new Error('boom'), 'ar')).toBe('حدث خطأ؛ قد يذكر سجل الخدمة المزيد.')
   })
 })

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../../../shared/api/errors'
+import { isOperatorError } from '../api/operator-error'
 import { translate, type MessageKey, type MessageVars, type UiLocale } from '../i18n/dictionary'
 
 /**
@@ -114,4 +116,34 @@ export function readableAt(path: string, message: string, locale: UiLocale): str
   // A place in a list (the 1st poke message) is counted from 1, as people count.
   if (/^\d+$/.test(path)) return translate(locale, 'errors.item', { n: Number(path) + 1, message: readable })
   return translate(locale, 'errors.at', { path: isolate(path), message: readable })
+}
+
+/** What a refusal of each code means, for languages the service does not speak. */
+const CODE_KEYS: Partial<Record<ErrorCode, MessageKey>> = {
+  VALIDATION_ERROR: 'errors.code.VALIDATION_ERROR',
+  UNAUTHORIZED: 'errors.code.UNAUTHORIZED',
+  FORBIDDEN: 'errors.code.FORBIDDEN',
+  NOT_FOUND: 'errors.code.NOT_FOUND',
+  CONFLICT: 'errors.code.CONFLICT',
+  PAYLOAD_TOO_LARGE: 'errors.code.PAYLOAD_TOO_LARGE',
+  UNAVAILABLE: 'errors.code.UNAVAILABLE',
+  INSUFFICIENT_STORAGE: 'errors.code.INSUFFICIENT_STORAGE',
+}
+
+/**
+ * One sentence for a failed operation, for a toast or beside a form: a refusal's first field
+ * message made readable, "cannot reach the service" when the link is down, and otherwise the
+ * service's own sentence in English or what its code means in another language.
+ */
+export function errorText(error: unknown, locale: UiLocale): string {
+  if (isOperatorError(error)) {
+    const [first] = error.details
+    if (first) return readableMessage(first.message, locale)
+    if (/^Cannot reach the VoiceDesk service|^The stream to the VoiceDesk service broke/.test(error.message)) return translate(locale, 'errors.unreachable')
+    if (locale === 'en') return error.message
+    const key = CODE_KEYS[error.code]
+    return key ? translate(locale, key) : translate(locale, 'errors.unexpected')
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return locale === 'en' ? message : translate(locale, 'errors.unexpected')
 }

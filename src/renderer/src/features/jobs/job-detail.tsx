@@ -1,10 +1,10 @@
 import { useState } from 'react'
 import { AI_PARTS, type AiPart } from '../../../../shared/api/ai-parts'
 import { TEXT_JOB_TYPES, type AiContentJob, type Job, type JobType } from '../../../../shared/api/jobs'
-import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import type { JobErrorCode } from '../../../../shared/api/job-error-codes'
 import { useT } from '../../i18n/use-t'
+import { errorText } from '../../lib/readable-errors'
 import { formatCost, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectJobDetail, selectLocale } from '../../store/selectors'
@@ -136,6 +136,7 @@ export function JobDetailPanel() {
 /** "Retry": a copy of the failed job is queued and opened; this one stays as it is. */
 function RetryJob({ jobId }: { jobId: string }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const store = useStoreApi()
   const [busy, setBusy] = useState(false)
@@ -149,7 +150,7 @@ function RetryJob({ jobId }: { jobId: string }) {
       store.getState().refreshJobs()
       store.getState().selectJob(job.id)
     } catch (caught) {
-      setError(messageOf(caught))
+      setError(errorText(caught, locale))
     } finally {
       setBusy(false)
     }
@@ -214,6 +215,7 @@ function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob |
 
 function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; sourceJobId: string; onClose(): void }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const store = useStoreApi()
   const [parts, setParts] = useState<AiPart[]>(['summary', 'titles', 'keywords'])
@@ -231,7 +233,7 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
       store.getState().selectJob(job.id)
       onClose()
     } catch (caught) {
-      setError(messageOf(caught))
+      setError(errorText(caught, locale))
     } finally {
       setBusy(false)
     }

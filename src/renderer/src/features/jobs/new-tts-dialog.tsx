@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import { TTS_TEXT_MAX } from '../../../../shared/api/jobs'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
+import { errorText } from '../../lib/readable-errors'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale, selectVoices } from '../../store/selectors'
@@ -43,7 +44,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       setErrors({})
       onClose()
     } catch (error) {
-      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details, locale) : { '': [messageOf(error)] })
+      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details, locale) : { '': [errorText(error, locale)] })
     } finally {
       setBusy(false)
     }

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { formatCount, formatDateTime } from '../../lib/format'
 import { checkPhoneNumber } from '../../lib/phone-number'
-import { readableMessage } from '../../lib/readable-errors'
+import { errorText, readableMessage } from '../../lib/readable-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { NUMBERS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
@@ -64,7 +64,7 @@ export function NumbersScreen() {
       store.getState().toast('success', t('numbers.registered', { number: number.number }))
     } catch (error) {
       if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details, locale))
-      else setErrors({ '': [messageOf(error)] })
+      else setErrors({ '': [errorText(error, locale)] })
     } finally {
       setBusy(false)
     }
@@ -82,7 +82,7 @@ export function NumbersScreen() {
           updated.voiceAgent ? t('numbers.assigned', { number: updated.number, agent: updated.voiceAgent.name }) : t('numbers.unassigned', { number: updated.number }),
         )
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     }
   }
 
@@ -92,7 +92,7 @@ export function NumbersScreen() {
       store.getState().removeNumber(number.id)
       store.getState().toast('success', t('numbers.deleted', { number: number.number }))
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     }
   }
 

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { ApiKeyInfo, Settings } from '../../../../shared/ipc/operations'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
+import { errorText } from '../../lib/readable-errors'
 import { fieldErrorLinesOf } from '../../lib/field-errors'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
@@ -9,6 +10,7 @@ import { selectLinkReturns, selectLocale, selectTheme } from '../../store/select
 import type { ThemeChoice } from '../../store/ui-slice'
 import { CopyButton } from '../../ui/copy-button'
 import { Field } from '../../ui/field'
+import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 import { ServerEngineForm } from './server-engine-form'
 
@@ -73,14 +75,16 @@ function KeysCard() {
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null)
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null)
   const [error, setError] = useState<string | null>(null)
+  // The list's own failure (a dead service), said under the table with Retry; `error` is the Name field's.
+  const [loadError, setLoadError] = useState<string | null>(null)
   // The names VoiceDesk gave its own keys are said in the UI's language; names the operator typed stay as typed.
   const keyName = (key: ApiKeyInfo) => (key.name === 'Default key' ? t('keys.defaultKeyName') : key.usedByApp && key.name === 'VoiceDesk app' ? t('keys.appKeyName') : key.name)
 
   const linkReturns = useAppStore(selectLinkReturns)
   const load = () =>
     call('keys.list', {}).then(
-      (answer) => (setKeys(answer), setError(null)),
-      (caught: unknown) => setError(messageOf(caught)),
+      (answer) => (setKeys(answer), setLoadError(null)),
+      (caught: unknown) => setLoadError(errorText(caught, locale)),
     )
   // Again when the link to the service returns after a break.
   useEffect(() => {
@@ -96,7 +100,7 @@ function KeysCard() {
       setError(null)
       void load()
     } catch (caught) {
-      setError(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}).join(' ') : messageOf(caught))
+      setError(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}).join(' ') : errorText(caught, locale))
     }
   }
   const revoke = async (key: ApiKeyInfo) => {
@@ -105,7 +109,7 @@ function KeysCard() {
       store.getState().toast('success', t('keys.revoked', { name: keyName(key) }))
       void load()
     } catch (caught) {
-      store.getState().toast('error', messageOf(caught))
+      store.getState().toastError(caught)
     }
   }
 
@@ -187,6 +191,7 @@ function KeysCard() {
           </tbody>
         </table>
       </div>
+      {loadError ? <LoadError error={loadError} onRetry={() => void load()} /> : null}
       <ModalDialog
         open={created !== null}
         title={t('keys.createdTitle', { name: created?.name ?? '' })}
@@ -220,13 +225,20 @@ function KeysCard() {
 function ServiceCard() {
   const t = useT()
   const call = useCall()
-  const store = useStoreApi()
+  const locale = useAppStore(selectLocale)
   const [settings, setSettings] = useState<Settings | null>(null)
-
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const linkReturns = useAppStore(selectLinkReturns)
+  const load = () =>
+    call('settings.get', {}).then(
+      (answer) => (setSettings(answer), setLoadError(null)),
+      (caught: unknown) => setLoadError(errorText(caught, locale)),
+    )
+  // Again when the link to the service returns after a break (not "Loading…" for ever).
   useEffect(() => {
-    call('settings.get', {}).then(setSettings, (caught: unknown) => store.getState().toast('error', messageOf(caught)))
+    void load()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  }, [linkReturns])
 
   const ai = settings?.aiContent
   const stt = settings?.speechRecognition
@@ -247,6 +259,8 @@ function ServiceCard() {
           <dt>{t('settings.signing')}</dt>
           <dd>{settings.webhookSigning ? t('settings.signingOn') : t('settings.signingOff')}</dd>
         </dl>
+      ) : loadError ? (
+        <LoadError error={loadError} failed={t('settings.loadFailed')} onRetry={() => void load()} />
       ) : (
         <p className="muted">{t('common.loading')}</p>
       )}
@@ -295,7 +309,7 @@ function CorsCard() {
     setText(value.cors.origins.join('\n'))
   }
   useEffect(() => {
-    call('settings.get', {}).then(show, (caught: unknown) => store.getState().toast('error', messageOf(caught)))
+    call('settings.get', {}).then(show, (caught: unknown) => store.getState().toastError(caught))
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
@@ -305,7 +319,7 @@ function CorsCard() {
       setErrors([])
       store.getState().toast('success', t('settings.corsSaved'))
     } catch (caught) {
-      setErrors(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}) : [messageOf(caught)])
+      setErrors(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}) : [errorText(caught, locale)])
     }
   }
   const origins = () =>

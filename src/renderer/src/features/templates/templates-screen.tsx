@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { VoiceAgentTemplate } from '../../../../shared/api/voice-agents'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
+import { errorText } from '../../lib/readable-errors'
 import { fieldErrorLinesOf } from '../../lib/field-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale, selectTemplates } from '../../store/selectors'
@@ -43,7 +44,7 @@ export function TemplatesScreen() {
       store.getState().openAgent(agent.id)
       store.getState().toast('success', t('templates.cloned', { name: agent.agentName }))
     } catch (error) {
-      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorLinesOf(error.details, locale, {}) : [messageOf(error)])
+      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorLinesOf(error.details, locale, {}) : [errorText(error, locale)])
     } finally {
       setBusy(false)
     }

@@ -1,6 +1,5 @@
 import { useEffect } from 'react'
 import { DELIVERY_STATUSES } from '../../../../shared/api/webhooks'
-import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { webhookErrorText } from '../../lib/webhook-error-text'
@@ -32,7 +31,7 @@ export function WebhooksScreen() {
       store.getState().deliveryReplaced(delivery)
       store.getState().toast('info', t('webhooks.resent'))
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     }
   }
 
