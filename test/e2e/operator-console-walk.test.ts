@@ -14,7 +14,7 @@ import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
 import { ROOT } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, activeElementLabel, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
 
 let browser: Browser | undefined
 let runtime: Runtime | undefined
@@ -215,6 +215,91 @@ describe('the walk with the service gone', () => {
       await toast.getByTestId('toast-count').waitFor()
       expect(await toast.count()).toBe(1)
       await shot(page, 'walk-gone-toast')
+    } finally {
+      await context.close()
+    }
+  }, 180_000)
+})
+
+/** The focused element: its label, whether a focus ring shows (outline or box-shadow), whether it is in view. */
+function focusState(page: Page) {
+  return page.evaluate(() => {
+    type El = {
+      tagName: string
+      textContent: string | null
+      getAttribute(n: string): string | null
+      getBoundingClientRect(): { top: number; bottom: number; left: number; right: number; width: number }
+    }
+    const g = globalThis as unknown as {
+      innerWidth: number
+      innerHeight: number
+      document: { activeElement: El | null; body: El }
+      getComputedStyle(element: El): { outlineStyle: string; outlineWidth: string; boxShadow: string }
+    }
+    const element = g.document.activeElement
+    if (!element || element === g.document.body) return null
+    const style = g.getComputedStyle(element)
+    const box = element.getBoundingClientRect()
+    return {
+      label: `${element.tagName.toLowerCase()} ${element.getAttribute('type') ?? ''} ${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}`,
+      ring: (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none',
+      inView: box.bottom > 0 && box.top < g.innerHeight && box.right > 0 && box.left < g.innerWidth,
+    }
+  })
+}
+
+describe('the walk with the keyboard only', () => {
+  it('shows where the focus is at every Tab, and Escape closes dialogs and gives the focus back', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    try {
+      await page.goto(appUrl)
+      await page.getByRole('button', { name: /^Walk agent/ }).waitFor()
+      const unseen: string[] = []
+      for (const [index] of ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings'].entries()) {
+        await goToNth(page, index)
+        await page.waitForTimeout(300)
+        await page
+          .locator('main')
+          .focus()
+          .catch(() => {})
+        for (let step = 0; step < 30; step += 1) {
+          await page.keyboard.press('Tab')
+          const state = await focusState(page)
+          if (state && (!state.ring || !state.inView)) unseen.push(`${index}: ${state.label} ring=${state.ring} inView=${state.inView}`)
+        }
+      }
+      expect(unseen).toEqual([])
+
+      // Escape closes a dialog and gives the focus back to the button that opened it.
+      await goToNth(page, 3)
+      const newTts = page.getByRole('button', { name: 'Text to speech' })
+      await newTts.focus()
+      await page.keyboard.press('Enter')
+      const dialog = page.getByRole('dialog')
+      await dialog.waitFor()
+      // Tab never reaches the page behind (the native modal makes it inert; past the last button
+      // the focus may leave for the browser's own controls, and comes back into the dialog).
+      for (let step = 0; step < 12; step += 1) {
+        await page.keyboard.press('Tab')
+        const where = await dialog.evaluate((element) => {
+          const active = (globalThis as unknown as { document: { activeElement: unknown; body: unknown } }).document
+          return active.activeElement === active.body ? 'browser' : element.contains(active.activeElement as never) ? 'dialog' : 'page'
+        })
+        expect(where).not.toBe('page')
+      }
+      await page.keyboard.press('Escape')
+      await poll(() => dialog.count()).toBe(0)
+      expect(await activeElementLabel(page)).toBe(await newTts.evaluate((element) => `${element.tagName}#${element.id}:${element.getAttribute('aria-label') ?? ''}`))
+      await goToNth(page, 1)
+      const clone = page.getByRole('button', { name: /^Clone / }).first()
+      await clone.focus()
+      await page.keyboard.press('Enter')
+      await dialog.waitFor()
+      await page.keyboard.press('Escape')
+      await poll(() => dialog.count()).toBe(0)
+      expect(await clone.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true)
     } finally {
       await context.close()
     }
