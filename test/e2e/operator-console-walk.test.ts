@@ -285,7 +285,7 @@ describe('the walk with the keyboard only', () => {
         await page.keyboard.press('Tab')
         const where = await dialog.evaluate((element) => {
           const active = (globalThis as unknown as { document: { activeElement: unknown; body: unknown } }).document
-          return active.activeElement === active.body ? 'browser' : element.contains(active.activeElement as never) ? 'dialog' : 'page'
+          return active.activeElement === active.body ? 'browser' : element.contains(active.activeElement) ? 'dialog' : 'page'
         })
         expect(where).not.toBe('page')
       }
