@@ -305,3 +305,70 @@ describe('the walk with the keyboard only', () => {
     }
   }, 180_000)
 })
+
+/** Scroll offsets of the window and the shell (all must stay 0), and of every pane in view. */
+function scrollState(page: Page) {
+  return page.evaluate(() => {
+    type Scroller = { scrollTop: number; scrollLeft: number; scrollHeight: number; clientHeight: number; className: string }
+    const g = globalThis as unknown as { document: { scrollingElement: Scroller; querySelector(s: string): Scroller | null; querySelectorAll(s: string): Scroller[] } }
+    const of = (element: Scroller | null) => (element ? [element.scrollTop, element.scrollLeft] : [0, 0])
+    return {
+      shell: {
+        document: of(g.document.scrollingElement),
+        app: of(g.document.querySelector('.app')),
+        content: of(g.document.querySelector('.content')),
+        root: of(g.document.querySelector('#root')),
+      },
+      panes: [...g.document.querySelectorAll('.detail-pane, .list-pane, .page, .jobs-scroll, .table-wrap')].map((pane) => ({
+        pane: pane.className,
+        overflows: pane.scrollHeight > pane.clientHeight + 1,
+        top: pane.scrollTop,
+      })),
+    }
+  })
+}
+
+describe('the walk at both ends of the screen sizes', () => {
+  for (const [width, height] of [
+    [1024, 640],
+    [2560, 1440],
+  ] as const) {
+    it(`scrolls each pane inside itself, never the shell, with details open (Arabic, ${width}×${height})`, async () => {
+      const { context, page } = await arabicPage(width, height)
+      try {
+        await page.goto(appUrl)
+        const still = { document: [0, 0], app: [0, 0], content: [0, 0], root: [0, 0] }
+        const wheelEverywhere = async (where: string) => {
+          for (const selector of ['.sidebar', '.list-pane', '.detail-pane', '.page', '.jobs-scroll', '.table-wrap', '.status-bar']) {
+            for (const pane of await page.locator(selector).all()) {
+              const box = await pane.boundingBox()
+              if (!box || box.width < 4 || box.height < 4) continue
+              await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 200))
+              await page.mouse.wheel(0, 3_000)
+              await page.mouse.wheel(3_000, 0)
+            }
+          }
+          await page.waitForTimeout(150)
+          const state = await scrollState(page)
+          expect(state.shell, where).toEqual(still)
+          // A pane with more than fits has scrolled inside itself.
+          for (const pane of state.panes) if (pane.overflows) expect(pane.top, `${where}: ${pane.pane}`).toBeGreaterThan(0)
+          await shot(page, `walk-wheel-${width}-${where}`)
+        }
+        await page.getByRole('button', { name: /^Walk agent/ }).click()
+        await page.locator('.editor').waitFor()
+        await wheelEverywhere('agent')
+        await goToNth(page, 3)
+        await page.locator('.jobs-row', { hasText: /Hello from the walk/ }).click()
+        await page.getByTestId('job-deliveries').waitFor()
+        await wheelEverywhere('job')
+        await goToNth(page, 4)
+        await page.locator('.table tbody tr button').first().click()
+        await page.locator('.attempts li').first().waitFor()
+        await wheelEverywhere('delivery')
+      } finally {
+        await context.close()
+      }
+    }, 180_000)
+  }
+})
