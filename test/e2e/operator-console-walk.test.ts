@@ -248,6 +248,46 @@ function focusState(page: Page) {
   })
 }
 
+describe('the walk in Arabic with the service gone', () => {
+  it('says it all in Arabic: the link, the lists, a failed save', async () => {
+    const gone = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-walk-gone-ar'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+    const caller = { projectId: gone.bootstrap.projectId, apiKeyId: (await gone.store.accounts.listKeys(gone.bootstrap.projectId))[0]!.id, userId: gone.bootstrap.userId }
+    await createVoiceAgent(gone.context, caller, { agentName: 'Gone agent' })
+    const url = await gone.start()
+    const { context, page } = await arabicPage()
+    const offenders: Record<string, string[]> = {}
+    try {
+      await page.goto(`${url}/app/#token=${gone.uiToken}`)
+      await page.getByRole('button', { name: /^Gone agent/ }).click()
+      await gone.stop()
+      await poll(() => page.getByTestId('link-state').getAttribute('data-state'), 20_000).toMatch(/reconnecting|lost/)
+      await page.getByLabel(ar('agent.name'), { exact: true }).fill('Gone agent, renamed')
+      await page.keyboard.press('Control+s')
+      await page.locator('.toast', { hasText: ar('errors.unreachable') }).waitFor()
+      await check(page, offenders, 'gone-agent-save')
+      for (const [index, screen] of [
+        [1, 'templates'],
+        [2, 'numbers'],
+        [3, 'jobs'],
+        [4, 'webhooks'],
+        [5, 'settings'],
+      ] as const) {
+        await goToNth(page, index)
+        await page
+          .getByRole('dialog')
+          .getByRole('button', { name: ar('draft.discard') })
+          .click({ timeout: 2_000 })
+          .catch(() => {})
+        await page.locator('main').getByTestId('load-error').first().waitFor()
+        await check(page, offenders, `gone-${screen}`)
+      }
+      expect(offenders).toEqual({})
+    } finally {
+      await context.close()
+    }
+  }, 180_000)
+})
+
 describe('the walk with the keyboard only', () => {
   it('shows where the focus is at every Tab, and Escape closes dialogs and gives the focus back', async () => {
     const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
