@@ -198,6 +198,15 @@ describe('the walk with the service gone', () => {
         }
       }
       await goToNth(page, 5)
+      // A job's or a delivery's detail opened by its link: said in the pane, with Retry.
+      const goToHash = (hash: string) => page.evaluate((to) => ((globalThis as unknown as { location: { hash: string } }).location.hash = to), hash)
+      await goToHash('#/jobs/0b7c4a57-0000-4000-8000-000000000000')
+      await page.locator('.detail-pane').getByTestId('load-error').getByText('This job could not be loaded.').waitFor()
+      await goToHash('#/webhooks/msg_gone')
+      await page.locator('.detail-pane').getByTestId('load-error').getByText('This delivery could not be loaded.').waitFor()
+      expect(await page.locator('.detail-pane').getByText('Loading…').count()).toBe(0)
+      await shot(page, 'walk-gone-delivery-detail')
+      await goToNth(page, 5)
       // A refused action says why in words: beside the form here.
       await page.getByLabel('Name', { exact: true }).fill('Made offline')
       await page.getByRole('button', { name: 'Create key' }).click()
@@ -281,6 +290,9 @@ describe('the walk in Arabic with the service gone', () => {
         await page.locator('main').getByTestId('load-error').first().waitFor()
         await check(page, offenders, `gone-${screen}`)
       }
+      await page.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/webhooks/msg_gone'))
+      await page.locator('.detail-pane').getByText(ar('webhooks.detailFailed')).waitFor()
+      await check(page, offenders, 'gone-delivery-detail')
       expect(offenders).toEqual({})
     } finally {
       await context.close()

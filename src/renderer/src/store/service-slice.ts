@@ -47,6 +47,9 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       get().refreshJobs()
       void get().reloadJobDetail()
       if (get().deliveries.opened) void get().loadDeliveries()
+      // An open delivery that could not load (the link was down) loads again.
+      const { selectedId, detail } = get().deliveries
+      if (selectedId !== null && detail === null) void get().selectDelivery(selectedId)
       // Lists shown before (or that failed while the link was down) load again.
       // Agents always: the first screen, and they have no live events.
       const { numbers, templates, ui } = get()

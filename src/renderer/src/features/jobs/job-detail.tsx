@@ -11,6 +11,7 @@ import { selectJobDetail, selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
 import { ModalDialog } from '../../ui/modal-dialog'
+import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
 import { ConversationSection } from './conversation-section'
 import { JobDeliveries } from './job-deliveries'
@@ -44,17 +45,13 @@ export function JobDetailPanel() {
     <aside className="detail-pane job-detail" aria-labelledby="job-detail-title">
       <header className="pane-header">
         <h2 id="job-detail-title" dir="auto">
-          {job?.title ?? t('common.loading')}
+          {job?.title ?? (detail.error ? t('jobs.detailFailed') : t('common.loading'))}
         </h2>
         <button type="button" className="button icon-button ghost" aria-label={t('jobs.closeDetail')} onClick={() => store.getState().selectJob(null)}>
           <Icon name="x" size={16} />
         </button>
       </header>
-      {detail.error ? (
-        <p className="field-error" role="alert">
-          {detail.error}
-        </p>
-      ) : null}
+      {detail.error ? <LoadError error={detail.error} failed={t('jobs.detailFailed')} onRetry={() => void store.getState().reloadJobDetail()} /> : null}
       {job ? (
         <>
           <dl className="facts">

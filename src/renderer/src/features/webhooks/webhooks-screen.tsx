@@ -201,6 +201,8 @@ export function WebhooksScreen() {
                 </pre>
               </details>
             </>
+          ) : deliveries.detailError ? (
+            <LoadError error={deliveries.detailError} failed={t('webhooks.detailFailed')} onRetry={() => void store.getState().selectDelivery(deliveries.selectedId)} />
           ) : (
             <p className="muted">{t('common.loading')}</p>
           )}
