@@ -108,6 +108,19 @@ describe('the walk in Arabic', () => {
       await goToNth(page, 2)
       await page.getByLabel(ar('numbers.phoneNumber'), { exact: true }).fill('0044 20')
       await check(page, offenders, 'numbers-invalid')
+      // Refused by the service (no label, no account): the focus lands on the first field in error.
+      await page.getByLabel(ar('numbers.phoneNumber'), { exact: true }).fill('+4412')
+      await page.getByLabel(ar('numbers.label'), { exact: true }).fill('x')
+      await page.getByLabel(ar('numbers.accountSid'), { exact: true }).fill('AC1')
+      await page.getByLabel(ar('numbers.authToken'), { exact: true }).fill('token')
+      await page.getByLabel(ar('numbers.authToken'), { exact: true }).press('Enter')
+      await page.locator('.field-error', { hasText: '+4412' }).waitFor()
+      await poll(() =>
+        page
+          .getByLabel(ar('numbers.phoneNumber'), { exact: true })
+          .evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
+      ).toBe(true)
+      await check(page, offenders, 'numbers-refused')
 
       // Jobs: the TTS job whose webhook was refused, then the FAILED job.
       await goToNth(page, 3)
@@ -131,6 +144,11 @@ describe('the walk in Arabic', () => {
       await dialog.getByRole('button', { name: ar('jobs.createTts') }).click()
       await dialog.locator('.field-error').waitFor()
       await check(page, offenders, 'tts-dialog-refused')
+      expect(
+        await dialog
+          .getByLabel(ar('jobs.webhookOptional'), { exact: true })
+          .evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
+      ).toBe(true)
       await page.keyboard.press('Escape')
       await poll(() => dialog.isVisible()).toBe(false)
 
@@ -139,7 +157,7 @@ describe('the walk in Arabic', () => {
       await page.locator('.table tbody tr').first().waitFor()
       await check(page, offenders, 'webhooks-list')
       await page.locator('.table tbody tr button').first().click()
-      await page.locator('.attempts li').getByText(ar('webhookError.ECONNREFUSED')).waitFor()
+      await page.locator('.attempts li').getByText(ar('webhookError.ECONNREFUSED')).first().waitFor()
       await check(page, offenders, 'webhooks-detail')
 
       // Settings: the AI engine's server form refused, CORS refused, a key with a blank name.
@@ -152,6 +170,7 @@ describe('the walk in Arabic', () => {
       await cors.fill('https://ok.example\nftp://files.example/x')
       await page.getByRole('button', { name: ar('settings.saveCors') }).click()
       await page.locator('.field-error', { hasText: ar('errors.corsOrigin').slice(0, 12) }).waitFor()
+      await poll(() => cors.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true)
       await cors.scrollIntoViewIfNeeded()
       await check(page, offenders, 'settings-cors-refused')
       expect(offenders).toEqual({})

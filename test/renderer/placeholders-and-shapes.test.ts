@@ -81,7 +81,7 @@ describe('field errors', () => {
         ],
         'en',
       ),
-    ).toEqual({ webhookUrl: ['Enter a full web address, such as https://example.com/hook.'], params: ['In «\u20681x\u2069»: Bad name'], '': ['Unknown field'] })
+    ).toEqual({ webhookUrl: ['Enter a full web address, such as https://example.com/hook.'], params: ['In «\u20661x\u2069»: Bad name'], '': ['Unknown field'] })
   })
 })
 

@@ -4,7 +4,7 @@ import type { ErrorDetail } from '../../src/shared/api/errors'
 import { IPC_OPERATIONS } from '../../src/shared/ipc/operations'
 import { fieldErrorLinesOf, fieldErrorsOf } from '../../src/renderer/src/lib/field-errors'
 import { OperatorError } from '../../src/renderer/src/api/operator-error'
-import { errorText, readableAt, readableMessage } from '../../src/renderer/src/lib/readable-errors'
+import { errorText, isolate, readableAt, readableMessage } from '../../src/renderer/src/lib/readable-errors'
 import { checkOutcomeShapeText } from '../../src/renderer/src/lib/outcome-shape-text'
 import { checkPhoneNumber } from '../../src/renderer/src/lib/phone-number'
 import { webhookErrorText } from '../../src/renderer/src/lib/webhook-error-text'
@@ -50,8 +50,8 @@ const REFUSALS: ErrorDetail[] = [
   { path: 'text', message: 'Nothing in this text can be spoken' },
 ]
 
-/** The text as read: without the bidirectional isolates (U+2068, U+2069) that set data apart. */
-const read = (text: string) => text.replace(/[\u2068\u2069]/g, '')
+/** The text as read: without the bidirectional isolates (U+2066, U+2069) that set data apart. */
+const read = (text: string) => text.replace(/[\u2066\u2069]/g, '')
 
 /** zod's own words and the marks of schema text: none of it may reach the operator. */
 const SCHEMA_TEXT = /Too (small|big)|Invalid (input|option|string|URL|key)|expected \w+|received|>=|<=|must match pattern|\/\^|\bRequired\b|Unrecogni/
@@ -163,5 +163,13 @@ describe('a failed operation in one sentence', () => {
     expect(errorText(gone, 'en')).toBe('No voice agent with id 42')
     expect(errorText(gone, 'ar')).toBe('لم يعد هذا موجودًا: ربما حُذف.')
     expect(errorText(new Error('boom'), 'ar')).toBe('حدث خطأ؛ قد يذكر سجل الخدمة المزيد.')
+  })
+})
+
+describe('data in a sentence', () => {
+  it('sets apart data with letters as left to right, and leaves digits alone (Chromium reverses an isolated +4412)', () => {
+    expect(isolate('properties.when.type')).toBe('\u2066properties.when.type\u2069')
+    expect(isolate('+4412')).toBe('+4412')
+    expect(isolate('169.254.169.254')).toBe('169.254.169.254')
   })
 })

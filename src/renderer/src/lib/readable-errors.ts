@@ -63,7 +63,7 @@ const RULES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => [Messag
 
 /** Every string value isolated (choices are isolated one by one already). */
 function isolated(vars: MessageVars): MessageVars {
-  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && !value.includes('\u2068') ? isolate(value) : value]))
+  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && !value.includes('\u2066') ? isolate(value) : value]))
 }
 
 /** `exactly 5` and `>=5` both read "5"; `>5` reads "6" (sizes are whole numbers). */
@@ -75,11 +75,14 @@ function atMost(match: RegExpExecArray): number {
 }
 
 /**
- * Data inside a sentence (a path, a host, a choice) set apart for the bidirectional algorithm
- * (first-strong isolate), so `«a» / «b»` keeps its order inside an Arabic sentence.
+ * Data inside a sentence (a path, a host, a choice, a number) set apart as left-to-right for the
+ * bidirectional algorithm (LRI … PDI), so `«a» / «b»` and `+44 20 7946 0958` keep their order
+ * inside an Arabic sentence. All such data is Latin script (names, URLs, digits).
  */
 export function isolate(text: string): string {
-  return `\u2068${text}\u2069`
+  // Digits alone (+4412, an IP address) already read right in Chromium, and come out reversed
+  // when isolated (+4412 shown as 4412+): only data with letters is set apart.
+  return /[A-Za-z]/.test(text) ? `\u2066${text}\u2069` : text
 }
 
 /** zod lists choices as `"a"|"b"`; people read «a», «b» (quoted as data in either language). */

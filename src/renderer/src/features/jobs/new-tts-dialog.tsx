@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { TTS_TEXT_MAX } from '../../../../shared/api/jobs'
 import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
@@ -6,6 +6,7 @@ import { errorText } from '../../lib/readable-errors'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale, selectVoices } from '../../store/selectors'
+import { focusFirstError } from '../../ui/focus-first-error'
 import { Field } from '../../ui/field'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { voiceAccent } from '../../lib/voice-text'
@@ -33,6 +34,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
         .catch(() => {})
   }, [open, store])
 
+  const formRef = useRef<HTMLFormElement>(null)
   const create = async () => {
     setBusy(true)
     try {
@@ -45,6 +47,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       onClose()
     } catch (error) {
       setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details, locale) : { '': [errorText(error, locale)] })
+      requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setBusy(false)
     }
@@ -67,6 +70,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       }
     >
       <form
+        ref={formRef}
         id="tts-form"
         className="stack"
         noValidate

@@ -10,6 +10,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { NUMBERS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
 import { selectLocale, selectNumbers } from '../../store/selectors'
+import { focusFirstError } from '../../ui/focus-first-error'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
@@ -54,6 +55,7 @@ export function NumbersScreen() {
     setErrors(({ [key]: _gone, ...rest }) => rest)
   }
 
+  const formRef = useRef<HTMLFormElement>(null)
   const register = async () => {
     setBusy(true)
     try {
@@ -65,6 +67,7 @@ export function NumbersScreen() {
     } catch (error) {
       if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details, locale))
       else setErrors({ '': [errorText(error, locale)] })
+      requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setBusy(false)
     }
@@ -106,6 +109,7 @@ export function NumbersScreen() {
         </div>
       </header>
       <form
+        ref={formRef}
         className="card"
         aria-labelledby="register-title"
         noValidate

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { ApiKeyInfo, Settings } from '../../../../shared/ipc/operations'
 import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
@@ -10,6 +10,7 @@ import { selectLinkReturns, selectLocale, selectTheme } from '../../store/select
 import type { ThemeChoice } from '../../store/ui-slice'
 import { CopyButton } from '../../ui/copy-button'
 import { Field } from '../../ui/field'
+import { focusFirstError } from '../../ui/focus-first-error'
 import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 import { ServerEngineForm } from './server-engine-form'
@@ -303,6 +304,7 @@ function CorsCard() {
   const [cors, setCors] = useState<Settings['cors'] | null>(null)
   const [text, setText] = useState('')
   const [errors, setErrors] = useState<string[]>([])
+  const corsFormRef = useRef<HTMLFormElement>(null)
 
   const show = (value: Settings) => {
     setCors(value.cors)
@@ -320,6 +322,7 @@ function CorsCard() {
       store.getState().toast('success', t('settings.corsSaved'))
     } catch (caught) {
       setErrors(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}) : [errorText(caught, locale)])
+      requestAnimationFrame(() => focusFirstError(corsFormRef.current))
     }
   }
   const origins = () =>
@@ -332,6 +335,7 @@ function CorsCard() {
     <section className="card" aria-labelledby="cors-title">
       <h2 id="cors-title">{t('settings.cors')}</h2>
       <form
+        ref={corsFormRef}
         className="stack"
         noValidate
         onSubmit={(event) => {
