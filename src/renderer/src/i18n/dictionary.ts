@@ -175,7 +175,7 @@ const en = {
   'agent.saveRefused': 'Not saved: see the fields marked below.',
   'problem.duplicateParam': '“{detail}” is used twice.',
   'problem.wholeSeconds': 'Enter whole seconds, e.g. 5.',
-  'problem.invalidShape': 'Fix the shape first: {detail}',
+  'problem.invalidShape': 'Fix the shape before saving (what is wrong is said just above).',
   'problem.secretNeeded': 'Enter the secret too.',
 
   'errors.unreachable': 'The VoiceDesk service cannot be reached. It keeps being tried.',
@@ -740,7 +740,7 @@ const ar: Record<MessageKey, string> = {
   'agent.saveRefused': 'لم يُحفظ: راجع الحقول المعلّمة أدناه.',
   'problem.duplicateParam': '«{detail}» مستخدم مرتين.',
   'problem.wholeSeconds': 'أدخل عددًا صحيحًا من الثواني، مثل 5.',
-  'problem.invalidShape': 'صحّح الشكل أولًا: {detail}',
+  'problem.invalidShape': 'صحّح الشكل قبل الحفظ (الخطأ مذكور أعلاه مباشرة).',
   'problem.secretNeeded': 'أدخل السر أيضًا.',
 
   'errors.unreachable': 'لا يمكن الوصول إلى خدمة VoiceDesk. تستمر المحاولة.',

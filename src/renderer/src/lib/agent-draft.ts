@@ -67,8 +67,6 @@ export interface DraftProblem {
   /** What is wrong, as a dictionary key the UI translates; `detail` is shown as written. */
   problem: 'duplicateParam' | 'wholeSeconds' | 'invalidShape' | 'secretNeeded'
   detail?: string
-  /** For invalidShape: where in the shape and the schema's message, which the UI rewrites for people. */
-  shapeError?: { path: string; message: string }
 }
 
 export interface DraftDiff {
@@ -112,7 +110,9 @@ export function diffAgentDraft(agent: VoiceAgent, draft: AgentDraft): DraftDiff 
   else if (Number(threshold) !== agent.silenceThreshold) changes.silenceThreshold = Number(threshold)
 
   const shape = checkOutcomeShapeText(draft.outcomeShapeText)
-  if (!shape.ok) problems.push({ field: 'outcomeResponseShape', problem: 'invalidShape', shapeError: { path: shape.path, message: shape.message } })
+  if (!shape.ok)
+    // What is wrong is said by the shape editor's own status line, as the operator types.
+    problems.push({ field: 'outcomeResponseShape', problem: 'invalidShape' })
   else if (!sameJson(shape.shape, agent.outcomeResponseShape)) changes.outcomeResponseShape = shape.shape
 
   const webhookUrl = draft.webhookUrl.trim() === '' ? null : draft.webhookUrl.trim()

@@ -7,7 +7,6 @@ import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { diffAgentDraft, draftDiffers, draftFromAgent, paramsOf, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
 import { fieldErrorsOf } from '../../lib/field-errors'
-import { readableAt } from '../../lib/readable-errors'
 import { fillPlaceholders } from '../../../../shared/text/placeholders'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
@@ -83,11 +82,7 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
   }
 
   const errorsOf = (field: string): string[] => [
-    ...shownProblems
-      .filter((problem) => problem.field === field)
-      .map((problem) =>
-        t(PROBLEM_KEYS[problem.problem], { detail: problem.shapeError ? readableAt(problem.shapeError.path, problem.shapeError.message, locale) : (problem.detail ?? '') }),
-      ),
+    ...shownProblems.filter((problem) => problem.field === field).map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '' })),
     ...(serverErrors[field] ?? []),
   ]
 
