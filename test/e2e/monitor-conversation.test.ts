@@ -38,8 +38,8 @@ const BOOKING_SHAPE: OutcomeShape = {
 }
 
 const WORDS = {
-  en: { ended: 'caller hung up', partial: 'Partial', call: 'Call', webhooks: 'Webhooks sent', attempts2: '2 attempts', attempts1: '1 attempts' },
-  ar: { ended: 'أنهاها المتصل', partial: 'جزئية', call: 'المكالمة', webhooks: 'الويب هوك المرسلة', attempts2: '2 محاولات', attempts1: '1 محاولات' },
+  en: { ended: 'caller hung up', partial: 'Partial', call: 'Call', webhooks: 'Webhooks sent', attempts2: '2 attempts', attempts1: '1 attempt' },
+  ar: { ended: 'أنهاها المتصل', partial: 'جزئية', call: 'المكالمة', webhooks: 'الويب هوك المرسلة', attempts2: 'محاولتان', attempts1: 'محاولة واحدة' },
 } as const
 
 interface StoredJob {

@@ -73,12 +73,15 @@ describe('field errors', () => {
     expect(fieldPathOf('changes.webhookAuth.authSecret')).toBe('webhookAuth.authSecret')
     expect(fieldPathOf('input')).toBe('')
     expect(
-      fieldErrorsOf([
-        { path: 'changes.webhookUrl', message: 'Invalid URL' },
-        { path: 'changes.params.1x', message: 'Bad name' },
-        { path: 'input', message: 'Unknown field' },
-      ]),
-    ).toEqual({ webhookUrl: ['Invalid URL'], params: ['1x: Bad name'], '': ['Unknown field'] })
+      fieldErrorsOf(
+        [
+          { path: 'changes.webhookUrl', message: 'Invalid URL' },
+          { path: 'changes.params.1x', message: 'Bad name' },
+          { path: 'input', message: 'Unknown field' },
+        ],
+        'en',
+      ),
+    ).toEqual({ webhookUrl: ['Enter a full web address, such as https://example.com/hook.'], params: ['In «\u20661x\u2069»: Bad name'], '': ['Unknown field'] })
   })
 })
 

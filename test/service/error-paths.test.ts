@@ -30,12 +30,12 @@ describe('error paths of a use case, per transport', () => {
     const created = await ipcError(service, 'agents.create', { agentName: 'Desk', webhookUrl: METADATA })
     expect(created).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'webhookUrl' }] })
     expect(created.message).toMatch(/^Invalid input: webhookUrl: .*cloud metadata/)
-    expect(Object.keys(fieldErrorsOf(created.details))).toEqual(['webhookUrl'])
+    expect(Object.keys(fieldErrorsOf(created.details, 'en'))).toEqual(['webhookUrl'])
 
     const updated = await ipcError(service, 'agents.update', { id: agent.data.id, changes: { webhookUrl: METADATA } })
     expect(updated).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'changes.webhookUrl' }] })
     expect(updated.message).toMatch(/^Invalid input: changes\.webhookUrl: /)
-    expect(Object.keys(fieldErrorsOf(updated.details))).toEqual(['webhookUrl'])
+    expect(Object.keys(fieldErrorsOf(updated.details, 'en'))).toEqual(['webhookUrl'])
 
     const tts = await ipcError(service, 'jobs.createTts', { voiceId: AVA, text: 'Hi', webhookUrl: METADATA })
     expect(tts.details).toEqual([{ path: 'webhookUrl', message: expect.stringMatching(/webhooks are not sent there/) }])
@@ -47,7 +47,7 @@ describe('error paths of a use case, per transport', () => {
       message: 'Invalid input: phoneNumber: +4412 is not a possible number for its country code',
       details: [{ path: 'phoneNumber', message: '+4412 is not a possible number for its country code' }],
     })
-    expect(fieldErrorsOf(impossible.details)).toEqual({ phoneNumber: ['+4412 is not a possible number for its country code'] })
+    expect(fieldErrorsOf(impossible.details, 'en')).toEqual({ phoneNumber: ['«+4412» is not a possible number for its country code.'] })
     const valid = { ...number, phoneNumber: '+14155550123' }
     expect((await invokeOperation(service.runtime.operatorHandlers('desktop'), 'numbers.add', valid)).ok).toBe(true)
     // Not a VALIDATION_ERROR: the message stays the use case's, the detail is relative all the same.
@@ -60,7 +60,7 @@ describe('error paths of a use case, per transport', () => {
     // A nested path found by the schema: the field is the top-level one, the rest says where in it.
     const shape = await ipcError(service, 'agents.update', { id: agent.data.id, changes: { outcomeResponseShape: BAD_SHAPE } })
     expect(shape.details.map((detail) => detail.path)).toEqual(['changes.outcomeResponseShape.properties.when.type'])
-    expect(Object.entries(fieldErrorsOf(shape.details))).toEqual([['outcomeResponseShape', [expect.stringMatching(/^properties\.when\.type: /)]]])
+    expect(Object.entries(fieldErrorsOf(shape.details, 'en'))).toEqual([['outcomeResponseShape', [expect.stringMatching(/^In «\u2066properties\.when\.type\u2069»: /)]]])
   })
 
   it('over /v1: placed in the request part the field came from, byte for byte as before', async () => {

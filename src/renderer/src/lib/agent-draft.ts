@@ -110,7 +110,9 @@ export function diffAgentDraft(agent: VoiceAgent, draft: AgentDraft): DraftDiff 
   else if (Number(threshold) !== agent.silenceThreshold) changes.silenceThreshold = Number(threshold)
 
   const shape = checkOutcomeShapeText(draft.outcomeShapeText)
-  if (!shape.ok) problems.push({ field: 'outcomeResponseShape', problem: 'invalidShape', detail: shape.path ? `${shape.path}: ${shape.message}` : shape.message })
+  if (!shape.ok)
+    // What is wrong is said by the shape editor's own status line, as the operator types.
+    problems.push({ field: 'outcomeResponseShape', problem: 'invalidShape' })
   else if (!sameJson(shape.shape, agent.outcomeResponseShape)) changes.outcomeResponseShape = shape.shape
 
   const webhookUrl = draft.webhookUrl.trim() === '' ? null : draft.webhookUrl.trim()

@@ -1,4 +1,4 @@
-import type { Voice } from '../../../shared/voices'
+import { VOICES, type Voice } from '../../../shared/voices'
 import type { IpcEvent, ServiceInfo } from '../../../shared/ipc/operations'
 import type { SliceCreator } from './app-store'
 
@@ -24,7 +24,9 @@ export interface ServiceSlice {
 export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call }) => {
   const patch = (changes: Partial<ServiceSlice['service']>) => set((state) => ({ service: { ...state.service, ...changes } }))
   return {
-    service: { info: null, runningJobs: 0, pendingJobs: 0, voices: [], error: null },
+    // The fixed catalogue (the same that voices.list answers), so the voice pickers name their
+    // voices even before the service answers, or while it cannot be reached.
+    service: { info: null, runningJobs: 0, pendingJobs: 0, voices: [...VOICES], error: null },
     async loadService() {
       try {
         get().serviceInfoArrived(await call('service.info', {}))
@@ -45,6 +47,9 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       get().refreshJobs()
       void get().reloadJobDetail()
       if (get().deliveries.opened) void get().loadDeliveries()
+      // An open delivery that could not load (the link was down) loads again.
+      const { selectedId, detail } = get().deliveries
+      if (selectedId !== null && detail === null) void get().selectDelivery(selectedId)
       // Lists shown before (or that failed while the link was down) load again.
       // Agents always: the first screen, and they have no live events.
       const { numbers, templates, ui } = get()

@@ -1,4 +1,5 @@
 import type { UiLocale } from '../i18n/dictionary'
+import { errorText } from '../lib/readable-errors'
 import type { SliceCreator } from './app-store'
 
 export const SCREENS = ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings'] as const
@@ -41,6 +42,8 @@ export interface UiSlice {
   navigate(screen: Screen): void
   openAgent(id: string | null): void
   toast(kind: Toast['kind'], text: string): void
+  /** An error toast for a failed operation, worded for people in the UI's language. */
+  toastError(error: unknown): void
   dismissToast(id: number): void
   markUnauthorized(): void
   /** The agent editor says whether its draft differs from the saved agent. */
@@ -94,6 +97,9 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get, { preferences, sc
     },
     openAgent(id) {
       go({ agentId: id })
+    },
+    toastError(error) {
+      get().toast('error', errorText(error, get().ui.locale))
     },
     toast(kind, text) {
       const same = get().ui.toasts.find((toast) => toast.kind === kind && toast.text === text)

@@ -19,6 +19,8 @@ export interface WebhooksSlice {
     error: string | null
     selectedId: string | null
     detail: WebhookDeliveryDetail | null
+    /** Why the open delivery could not be loaded (the list's own `error` is the list's). */
+    detailError: string | null
   }
   loadDeliveries(changes?: { status?: DeliveryStatus | null; page?: number }): Promise<void>
   selectDelivery(id: string | null): Promise<void>
@@ -36,7 +38,7 @@ export const createWebhooksSlice: SliceCreator<WebhooksSlice> = (set, get, { cal
   const patch = (changes: Partial<WebhooksSlice['deliveries']>) => set((state) => ({ deliveries: { ...state.deliveries, ...changes } }))
 
   return {
-    deliveries: { opened: false, status: null, page: 1, items: [], total: 0, filtered: 0, loading: false, error: null, selectedId: null, detail: null },
+    deliveries: { opened: false, status: null, page: 1, items: [], total: 0, filtered: 0, loading: false, error: null, selectedId: null, detail: null, detailError: null },
 
     async loadDeliveries(changes = {}) {
       const current = get().deliveries
@@ -55,13 +57,14 @@ export const createWebhooksSlice: SliceCreator<WebhooksSlice> = (set, get, { cal
     },
 
     async selectDelivery(id) {
-      patch({ selectedId: id, detail: id === null ? null : get().deliveries.detail?.id === id ? get().deliveries.detail : null })
+      patch({ selectedId: id, detail: id === null ? null : get().deliveries.detail?.id === id ? get().deliveries.detail : null, detailError: null })
       if (id === null) return
       try {
         const detail = await call('webhooks.get', { id })
-        if (get().deliveries.selectedId === id) patch({ detail })
+        if (get().deliveries.selectedId === id) patch({ detail, detailError: null })
       } catch (error) {
-        if (get().deliveries.selectedId === id) patch({ error: messageOf(error) })
+        // Said in the detail pane with Retry, not "Loading…" for ever.
+        if (get().deliveries.selectedId === id) patch({ detailError: messageOf(error) })
       }
     },
 

@@ -7,14 +7,15 @@ import { Icon } from './icon'
  * A list that could not load: said in words (not a spinner that never ends), with Retry. While
  * the service is unreachable it says so; the list reloads by itself when the link returns.
  */
-export function LoadError({ error, onRetry }: { error: string; onRetry(): void }) {
+/** `failed` says what could not be loaded when it is not a list. */
+export function LoadError({ error, failed, onRetry }: { error: string; failed?: string; onRetry(): void }) {
   const t = useT()
   const link = useAppStore(selectLink)
   const offline = link.state === 'reconnecting' || link.state === 'lost'
   return (
     <div className="error-box load-error" role="alert" data-testid="load-error">
       <p>
-        <strong>{t('load.failed')}</strong> {offline ? t('load.failedOffline') : null}
+        <strong>{failed ?? t('load.failed')}</strong> {offline ? t('load.failedOffline') : null}
       </p>
       {/* The service's own words, for a bug report; the sentence above is the one to read. */}
       {offline ? null : (

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
 import { AGENT_LIMITS, LANGS } from '../../../../shared/api/voice-agents'
 import type { OperatorAgent } from '../../../../shared/ipc/operations'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { diffAgentDraft, draftDiffers, draftFromAgent, paramsOf, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
@@ -106,10 +106,10 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
       return true
     } catch (error) {
       if (isOperatorError(error) && error.details.length > 0) {
-        setServerErrors(fieldErrorsOf(error.details))
+        setServerErrors(fieldErrorsOf(error.details, locale))
         store.getState().toast('error', t('agent.saveRefused'))
         requestAnimationFrame(() => focusFirstError(formRef.current))
-      } else store.getState().toast('error', messageOf(error))
+      } else store.getState().toastError(error)
       return false
     } finally {
       setSaving(false)
@@ -130,7 +130,7 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
       store.getState().openAgent(null)
       store.getState().toast('success', t('agent.deleted', { name: agent.agentName }))
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     }
   }
 

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react'
-import { messageOf } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
 import { formatCount } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
@@ -36,7 +35,7 @@ export function AgentsScreen() {
     if (openId && !open) {
       call('agents.get', { id: openId }).then(
         (agent) => store.getState().upsertAgent(agent),
-        (error: unknown) => store.getState().toast('error', messageOf(error)),
+        (error: unknown) => store.getState().toastError(error),
       )
     }
   }, [openId, open, call, store])
@@ -64,7 +63,7 @@ export function AgentsScreen() {
       setCreating(false)
       setNewName('')
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     }
   }
 

@@ -1,5 +1,8 @@
 import { useT } from '../../i18n/use-t'
 import { checkOutcomeShapeText } from '../../lib/outcome-shape-text'
+import { readableAt } from '../../lib/readable-errors'
+import { useAppStore } from '../../store/app-context'
+import { selectLocale } from '../../store/selectors'
 
 const EXAMPLE = `{
   "type": "object",
@@ -13,6 +16,7 @@ const EXAMPLE = `{
 /** The outcome result shape as JSON, checked with the service's own schema as the operator types. */
 export function OutcomeShapeEditor({ id, value, onChange, describedBy }: { id: string; value: string; onChange(text: string): void; describedBy?: string }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const check = checkOutcomeShapeText(value)
   const statusId = `${id}-check`
   return (
@@ -30,17 +34,7 @@ export function OutcomeShapeEditor({ id, value, onChange, describedBy }: { id: s
         onChange={(event) => onChange(event.target.value)}
       />
       <div id={statusId} className={check.ok ? 'shape-status ok' : 'shape-status bad'} aria-live="polite">
-        {check.ok ? (
-          check.shape === null ? (
-            t('agent.shapeNone')
-          ) : (
-            t('agent.shapeValid')
-          )
-        ) : (
-          <>
-            <strong>{check.path ? t('agent.shapeErrorAt', { path: check.path }) : t('agent.shapeErrorJson')}</strong> <span dir="ltr">{check.message}</span>
-          </>
-        )}
+        {check.ok ? (check.shape === null ? t('agent.shapeNone') : t('agent.shapeValid')) : readableAt(check.path, check.message, locale)}
       </div>
       {value.trim() === '' ? (
         <button type="button" className="button ghost" onClick={() => onChange(EXAMPLE)}>

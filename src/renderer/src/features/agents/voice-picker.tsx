@@ -3,7 +3,6 @@ import { useCall, useAppStore, useStoreApi } from '../../store/app-context'
 import { useT } from '../../i18n/use-t'
 import { selectVoices } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
-import { messageOf } from '../../api/operator-error'
 import { voiceAccent, voiceDescription } from '../../lib/voice-text'
 
 interface VoicePickerProps {
@@ -31,7 +30,7 @@ export function VoicePicker({ id, value, lang, onChange, describedBy, sampleText
     void store
       .getState()
       .loadVoices()
-      .catch((error: unknown) => store.getState().toast('error', messageOf(error)))
+      .catch((error: unknown) => store.getState().toastError(error))
   }, [store])
 
   useEffect(() => {
@@ -45,7 +44,7 @@ export function VoicePicker({ id, value, lang, onChange, describedBy, sampleText
       const answer = await call('voices.sample', { voiceId: value, text })
       setSample({ voiceId: answer.voiceId, url: answer.audioDataUrl })
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     } finally {
       setLoading(false)
     }

@@ -1,15 +1,17 @@
 import { useState } from 'react'
 import { AI_PARTS, type AiPart } from '../../../../shared/api/ai-parts'
 import { TEXT_JOB_TYPES, type AiContentJob, type Job, type JobType } from '../../../../shared/api/jobs'
-import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
+import type { JobErrorCode } from '../../../../shared/api/job-error-codes'
 import { useT } from '../../i18n/use-t'
+import { errorText } from '../../lib/readable-errors'
 import { formatCost, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectJobDetail, selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
 import { ModalDialog } from '../../ui/modal-dialog'
+import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
 import { ConversationSection } from './conversation-section'
 import { JobDeliveries } from './job-deliveries'
@@ -43,17 +45,13 @@ export function JobDetailPanel() {
     <aside className="detail-pane job-detail" aria-labelledby="job-detail-title">
       <header className="pane-header">
         <h2 id="job-detail-title" dir="auto">
-          {job?.title ?? t('common.loading')}
+          {job?.title ?? (detail.error ? t('jobs.detailFailed') : t('common.loading'))}
         </h2>
         <button type="button" className="button icon-button ghost" aria-label={t('jobs.closeDetail')} onClick={() => store.getState().selectJob(null)}>
           <Icon name="x" size={16} />
         </button>
       </header>
-      {detail.error ? (
-        <p className="field-error" role="alert">
-          {detail.error}
-        </p>
-      ) : null}
+      {detail.error ? <LoadError error={detail.error} failed={t('jobs.detailFailed')} onRetry={() => void store.getState().reloadJobDetail()} /> : null}
       {job ? (
         <>
           <dl className="facts">
@@ -95,14 +93,7 @@ export function JobDetailPanel() {
               </>
             ) : null}
           </dl>
-          {job.error ? (
-            <div className="error-box" role="alert">
-              <strong>
-                <code dir="ltr">{job.error.code}</code>
-              </strong>{' '}
-              <span dir="auto">{job.error.message}</span>
-            </div>
-          ) : null}
+          {job.error ? <JobErrorBox error={job.error} /> : null}
           {canRetry ? <RetryJob jobId={job.id} /> : null}
           {text !== null ? (
             <section className="detail-section" aria-labelledby="job-text">
@@ -142,6 +133,7 @@ export function JobDetailPanel() {
 /** "Retry": a copy of the failed job is queued and opened; this one stays as it is. */
 function RetryJob({ jobId }: { jobId: string }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const store = useStoreApi()
   const [busy, setBusy] = useState(false)
@@ -155,7 +147,7 @@ function RetryJob({ jobId }: { jobId: string }) {
       store.getState().refreshJobs()
       store.getState().selectJob(job.id)
     } catch (caught) {
-      setError(messageOf(caught))
+      setError(errorText(caught, locale))
     } finally {
       setBusy(false)
     }
@@ -202,11 +194,7 @@ function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob |
       ) : null}
       {ai === null ? <p className="muted">{t('jobs.aiNone')}</p> : null}
       {ai && ai.status === 'PENDING' ? <p className="muted">{t('jobs.aiPending')}</p> : null}
-      {ai && ai.status === 'FAILED' && ai.error ? (
-        <div className="error-box" role="alert">
-          <strong>{ai.error.code}</strong> {ai.error.message}
-        </div>
-      ) : null}
+      {ai && ai.status === 'FAILED' && ai.error ? <JobErrorBox error={ai.error} /> : null}
       {parts.map((part) => (
         <article key={part} className="ai-part" aria-labelledby={`part-${part}`}>
           <header className="section-header">
@@ -224,6 +212,7 @@ function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob |
 
 function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; sourceJobId: string; onClose(): void }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const store = useStoreApi()
   const [parts, setParts] = useState<AiPart[]>(['summary', 'titles', 'keywords'])
@@ -241,7 +230,7 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
       store.getState().selectJob(job.id)
       onClose()
     } catch (caught) {
-      setError(messageOf(caught))
+      setError(errorText(caught, locale))
     } finally {
       setBusy(false)
     }
@@ -286,5 +275,24 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
         </p>
       ) : null}
     </ModalDialog>
+  )
+}
+
+/**
+ * Why a job FAILED: what its code means, in the UI's language, then the service's own words
+ * (an engine's message, in English: marked so) and the code as data.
+ */
+function JobErrorBox({ error }: { error: { code: JobErrorCode; message: string } }) {
+  const t = useT()
+  return (
+    <div className="error-box" role="alert" data-testid="job-error">
+      <strong>{t(`jobError.${error.code}`)}</strong>
+      <div className="small">
+        <code dir="ltr">{error.code}</code>{' '}
+        <span lang="en" dir="auto">
+          {error.message}
+        </span>
+      </div>
+    </div>
   )
 }

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { TTS_TEXT_MAX } from '../../../../shared/api/jobs'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
+import { errorText } from '../../lib/readable-errors'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectVoices } from '../../store/selectors'
+import { selectLocale, selectVoices } from '../../store/selectors'
+import { focusFirstError } from '../../ui/focus-first-error'
 import { Field } from '../../ui/field'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { voiceAccent } from '../../lib/voice-text'
@@ -12,6 +14,7 @@ import { voiceAccent } from '../../lib/voice-text'
 /** A text-to-speech job: a voice and the text. The new job opens in the detail panel. */
 export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const store = useStoreApi()
   const voices = useAppStore(selectVoices)
@@ -31,6 +34,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
         .catch(() => {})
   }, [open, store])
 
+  const formRef = useRef<HTMLFormElement>(null)
   const create = async () => {
     setBusy(true)
     try {
@@ -42,7 +46,8 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       setErrors({})
       onClose()
     } catch (error) {
-      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details) : { '': [messageOf(error)] })
+      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details, locale) : { '': [errorText(error, locale)] })
+      requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setBusy(false)
     }
@@ -65,6 +70,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       }
     >
       <form
+        ref={formRef}
         id="tts-form"
         className="stack"
         noValidate

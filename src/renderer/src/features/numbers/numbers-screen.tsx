@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { formatCount, formatDateTime } from '../../lib/format'
 import { checkPhoneNumber } from '../../lib/phone-number'
+import { errorText, readableMessage } from '../../lib/readable-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { NUMBERS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
 import { selectLocale, selectNumbers } from '../../store/selectors'
+import { focusFirstError } from '../../ui/focus-first-error'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
@@ -53,6 +55,7 @@ export function NumbersScreen() {
     setErrors(({ [key]: _gone, ...rest }) => rest)
   }
 
+  const formRef = useRef<HTMLFormElement>(null)
   const register = async () => {
     setBusy(true)
     try {
@@ -62,8 +65,9 @@ export function NumbersScreen() {
       setErrors({})
       store.getState().toast('success', t('numbers.registered', { number: number.number }))
     } catch (error) {
-      if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details))
-      else setErrors({ '': [messageOf(error)] })
+      if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details, locale))
+      else setErrors({ '': [errorText(error, locale)] })
+      requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setBusy(false)
     }
@@ -81,7 +85,7 @@ export function NumbersScreen() {
           updated.voiceAgent ? t('numbers.assigned', { number: updated.number, agent: updated.voiceAgent.name }) : t('numbers.unassigned', { number: updated.number }),
         )
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     }
   }
 
@@ -91,7 +95,7 @@ export function NumbersScreen() {
       store.getState().removeNumber(number.id)
       store.getState().toast('success', t('numbers.deleted', { number: number.number }))
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     }
   }
 
@@ -105,6 +109,7 @@ export function NumbersScreen() {
         </div>
       </header>
       <form
+        ref={formRef}
         className="card"
         aria-labelledby="register-title"
         noValidate
@@ -118,7 +123,7 @@ export function NumbersScreen() {
           <Field
             label={t('numbers.phoneNumber')}
             hint={check.state === 'valid' ? t('numbers.willStore', { e164: check.e164 }) : t('numbers.e164Hint')}
-            errors={[...(check.state === 'invalid' ? [check.message] : []), ...(errors.phoneNumber ?? [])]}
+            errors={[...(check.state === 'invalid' ? [readableMessage(check.message, locale)] : []), ...(errors.phoneNumber ?? [])]}
           >
             {({ id, describedBy, invalid }) => (
               <input

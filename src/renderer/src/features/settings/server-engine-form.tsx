@@ -1,8 +1,9 @@
 import { useId, useRef, useState, type ReactNode } from 'react'
 import type { EngineTestResult } from '../../../../shared/ipc/operations'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
+import { errorText } from '../../lib/readable-errors'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { formatCount } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
@@ -142,7 +143,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     try {
       setTested({ values: formValues, result: await props.test(choice()) })
     } catch (caught) {
-      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details) : { '': [messageOf(caught)] })
+      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [errorText(caught, locale)] })
       requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setTesting(false)
@@ -158,7 +159,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
       setApiKey('')
       store.getState().toast('success', props.savedMessage)
     } catch (caught) {
-      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details) : { '': [messageOf(caught)] })
+      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [errorText(caught, locale)] })
       requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setSaving(false)

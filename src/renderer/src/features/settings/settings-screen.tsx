@@ -1,14 +1,17 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { ApiKeyInfo, Settings } from '../../../../shared/ipc/operations'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
-import { fieldErrorsOf } from '../../lib/field-errors'
+import { errorText } from '../../lib/readable-errors'
+import { fieldErrorLinesOf } from '../../lib/field-errors'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLinkReturns, selectLocale, selectTheme } from '../../store/selectors'
 import type { ThemeChoice } from '../../store/ui-slice'
 import { CopyButton } from '../../ui/copy-button'
 import { Field } from '../../ui/field'
+import { focusFirstError } from '../../ui/focus-first-error'
+import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 import { ServerEngineForm } from './server-engine-form'
 
@@ -73,12 +76,16 @@ function KeysCard() {
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null)
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null)
   const [error, setError] = useState<string | null>(null)
+  // The list's own failure (a dead service), said under the table with Retry; `error` is the Name field's.
+  const [loadError, setLoadError] = useState<string | null>(null)
+  // The names VoiceDesk gave its own keys are said in the UI's language; names the operator typed stay as typed.
+  const keyName = (key: ApiKeyInfo) => (key.name === 'Default key' ? t('keys.defaultKeyName') : key.usedByApp && key.name === 'VoiceDesk app' ? t('keys.appKeyName') : key.name)
 
   const linkReturns = useAppStore(selectLinkReturns)
   const load = () =>
     call('keys.list', {}).then(
-      (answer) => (setKeys(answer), setError(null)),
-      (caught: unknown) => setError(messageOf(caught)),
+      (answer) => (setKeys(answer), setLoadError(null)),
+      (caught: unknown) => setLoadError(errorText(caught, locale)),
     )
   // Again when the link to the service returns after a break.
   useEffect(() => {
@@ -94,16 +101,16 @@ function KeysCard() {
       setError(null)
       void load()
     } catch (caught) {
-      setError(isOperatorError(caught) && caught.details.length > 0 ? Object.values(fieldErrorsOf(caught.details)).flat().join(' ') : messageOf(caught))
+      setError(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}).join(' ') : errorText(caught, locale))
     }
   }
   const revoke = async (key: ApiKeyInfo) => {
     try {
       await call('keys.revoke', { id: key.id })
-      store.getState().toast('success', t('keys.revoked', { name: key.name }))
+      store.getState().toast('success', t('keys.revoked', { name: keyName(key) }))
       void load()
     } catch (caught) {
-      store.getState().toast('error', messageOf(caught))
+      store.getState().toastError(caught)
     }
   }
 
@@ -158,7 +165,7 @@ function KeysCard() {
           <tbody>
             {keys.map((key) => (
               <tr key={key.id}>
-                <td dir="auto">{key.name}</td>
+                <td dir="auto">{keyName(key)}</td>
                 <td className="mono small" dir="ltr">
                   {key.keyHint}
                 </td>
@@ -175,7 +182,7 @@ function KeysCard() {
                 </td>
                 <td className="actions">
                   {!key.revokedAt && !key.usedByApp ? (
-                    <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: key.name })}>
+                    <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: keyName(key) })}>
                       {t('keys.revoke')}
                     </button>
                   ) : null}
@@ -185,6 +192,7 @@ function KeysCard() {
           </tbody>
         </table>
       </div>
+      {loadError ? <LoadError error={loadError} onRetry={() => void load()} /> : null}
       <ModalDialog
         open={created !== null}
         title={t('keys.createdTitle', { name: created?.name ?? '' })}
@@ -205,7 +213,7 @@ function KeysCard() {
       </ModalDialog>
       <ConfirmDialog
         open={revoking !== null}
-        title={t('keys.revokeTitle', { name: revoking?.name ?? '' })}
+        title={t('keys.revokeTitle', { name: revoking ? keyName(revoking) : '' })}
         explanation={t('keys.revokeExplain')}
         confirmLabel={t('keys.revoke')}
         onConfirm={() => revoking && void revoke(revoking)}
@@ -218,13 +226,20 @@ function KeysCard() {
 function ServiceCard() {
   const t = useT()
   const call = useCall()
-  const store = useStoreApi()
+  const locale = useAppStore(selectLocale)
   const [settings, setSettings] = useState<Settings | null>(null)
-
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const linkReturns = useAppStore(selectLinkReturns)
+  const load = () =>
+    call('settings.get', {}).then(
+      (answer) => (setSettings(answer), setLoadError(null)),
+      (caught: unknown) => setLoadError(errorText(caught, locale)),
+    )
+  // Again when the link to the service returns after a break (not "Loading…" for ever).
   useEffect(() => {
-    call('settings.get', {}).then(setSettings, (caught: unknown) => store.getState().toast('error', messageOf(caught)))
+    void load()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  }, [linkReturns])
 
   const ai = settings?.aiContent
   const stt = settings?.speechRecognition
@@ -245,6 +260,8 @@ function ServiceCard() {
           <dt>{t('settings.signing')}</dt>
           <dd>{settings.webhookSigning ? t('settings.signingOn') : t('settings.signingOff')}</dd>
         </dl>
+      ) : loadError ? (
+        <LoadError error={loadError} failed={t('settings.loadFailed')} onRetry={() => void load()} />
       ) : (
         <p className="muted">{t('common.loading')}</p>
       )}
@@ -281,18 +298,20 @@ function ServiceCard() {
 /** The `corsOrigins` setting: which web pages may call /v1. Saved to the data folder; counts at once. */
 function CorsCard() {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const store = useStoreApi()
   const [cors, setCors] = useState<Settings['cors'] | null>(null)
   const [text, setText] = useState('')
   const [errors, setErrors] = useState<string[]>([])
+  const corsFormRef = useRef<HTMLFormElement>(null)
 
   const show = (value: Settings) => {
     setCors(value.cors)
     setText(value.cors.origins.join('\n'))
   }
   useEffect(() => {
-    call('settings.get', {}).then(show, (caught: unknown) => store.getState().toast('error', messageOf(caught)))
+    call('settings.get', {}).then(show, (caught: unknown) => store.getState().toastError(caught))
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
@@ -302,7 +321,8 @@ function CorsCard() {
       setErrors([])
       store.getState().toast('success', t('settings.corsSaved'))
     } catch (caught) {
-      setErrors(isOperatorError(caught) && caught.details.length > 0 ? caught.details.map((detail) => detail.message) : [messageOf(caught)])
+      setErrors(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}) : [errorText(caught, locale)])
+      requestAnimationFrame(() => focusFirstError(corsFormRef.current))
     }
   }
   const origins = () =>
@@ -315,6 +335,7 @@ function CorsCard() {
     <section className="card" aria-labelledby="cors-title">
       <h2 id="cors-title">{t('settings.cors')}</h2>
       <form
+        ref={corsFormRef}
         className="stack"
         noValidate
         onSubmit={(event) => {

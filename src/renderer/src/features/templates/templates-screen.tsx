@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react'
 import type { VoiceAgentTemplate } from '../../../../shared/api/voice-agents'
-import { isOperatorError, messageOf } from '../../api/operator-error'
+import { isOperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
-import { fieldErrorsOf } from '../../lib/field-errors'
+import { errorText } from '../../lib/readable-errors'
+import { fieldErrorLinesOf } from '../../lib/field-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { selectTemplates } from '../../store/selectors'
+import { selectLocale, selectTemplates } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
@@ -13,6 +14,7 @@ import { ModalDialog } from '../../ui/modal-dialog'
 /** Ready-made agents to start from: clone one under a name, then edit the copy. */
 export function TemplatesScreen() {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const store = useStoreApi()
   const call = useCall()
   const templates = useAppStore(selectTemplates)
@@ -42,7 +44,7 @@ export function TemplatesScreen() {
       store.getState().openAgent(agent.id)
       store.getState().toast('success', t('templates.cloned', { name: agent.agentName }))
     } catch (error) {
-      setErrors(isOperatorError(error) && error.details.length > 0 ? Object.values(fieldErrorsOf(error.details)).flat() : [messageOf(error)])
+      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorLinesOf(error.details, locale, {}) : [errorText(error, locale)])
     } finally {
       setBusy(false)
     }

@@ -1,8 +1,8 @@
 import { useEffect } from 'react'
 import { DELIVERY_STATUSES } from '../../../../shared/api/webhooks'
-import { messageOf } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
+import { webhookErrorText } from '../../lib/webhook-error-text'
 import { formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectDeliveries, selectLocale } from '../../store/selectors'
@@ -31,7 +31,7 @@ export function WebhooksScreen() {
       store.getState().deliveryReplaced(delivery)
       store.getState().toast('info', t('webhooks.resent'))
     } catch (error) {
-      store.getState().toast('error', messageOf(error))
+      store.getState().toastError(error)
     }
   }
 
@@ -94,14 +94,14 @@ export function WebhooksScreen() {
                       onClick={() => void store.getState().selectDelivery(delivery.id)}
                       aria-label={t('webhooks.openDelivery', { id: delivery.id })}
                     >
-                      {delivery.event}
+                      <code dir="ltr">{delivery.event}</code>
                     </button>
                   </td>
                   <td className="mono small ellipsis" dir="ltr" title={delivery.url}>
                     {delivery.url}
                   </td>
                   <td className="num">{delivery.attempts}</td>
-                  <td className="small">{delivery.lastStatusCode ?? delivery.lastError ?? '—'}</td>
+                  <td className="small">{delivery.lastStatusCode ?? (delivery.lastError ? webhookErrorText(delivery.lastError, locale) : '—')}</td>
                   <td className="small col-optional">{formatDateTime(delivery.createdAt, locale)}</td>
                 </tr>
               ))}
@@ -185,7 +185,7 @@ export function WebhooksScreen() {
                       <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} ·{' '}
                       {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
                     </div>
-                    {attempt.error ? <div className="field-error">{attempt.error}</div> : null}
+                    {attempt.error ? <div className="field-error">{webhookErrorText(attempt.error, locale)}</div> : null}
                     {attempt.responseExcerpt ? (
                       <pre className="excerpt" dir="ltr">
                         {attempt.responseExcerpt}
@@ -201,6 +201,8 @@ export function WebhooksScreen() {
                 </pre>
               </details>
             </>
+          ) : deliveries.detailError ? (
+            <LoadError error={deliveries.detailError} failed={t('webhooks.detailFailed')} onRetry={() => void store.getState().selectDelivery(deliveries.selectedId)} />
           ) : (
             <p className="muted">{t('common.loading')}</p>
           )}
