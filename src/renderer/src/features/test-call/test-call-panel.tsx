@@ -11,6 +11,8 @@ import { EXAMPLE_TOOL, initialParams, loadToolDrafts, saveToolDrafts, toolProble
 import { formatCallTime, outcomeFields, type LiveCallState, type ToolCallView } from './test-call-state'
 import { ToolStubEditors } from './tool-stub-editors'
 import { useTestCall, type CallMode, type MicrophoneState } from './use-test-call'
+import { OperatorError } from '../../api/operator-error'
+import { errorText } from '../../lib/readable-errors'
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) ?? 'undefined'
 
@@ -259,7 +261,7 @@ function LiveCall({ state, microphone, lastReplyMs, tools, onTools, onSay, onMut
       ) : null}
       {state.failure ? (
         <p className="field-error" role="alert" data-testid="test-call-failure">
-          {t('testCall.failed')} <bdi dir="auto">{state.failure.message}</bdi>
+          {t('testCall.failed')} <bdi dir="auto">{errorText(new OperatorError(state.failure), locale)}</bdi>
         </p>
       ) : null}
       {state.notices.length > 0 ? (
@@ -275,7 +277,15 @@ function LiveCall({ state, microphone, lastReplyMs, tools, onTools, onSay, onMut
         <p className="test-call-end" data-testid="test-call-ended" data-end-reason={state.end.endReason}>
           <StatusBadge status={state.end.status} /> {t(`calls.end.${state.end.endReason}` as MessageKey)}{' '}
           <span className="muted">{t('testCall.duration', { n: formatCallTime(state.end.duration) })}</span>
-          {state.end.error ? <bdi dir="auto"> {state.end.error.message}</bdi> : null}
+          {state.end.error ? (
+            <>
+              {' '}
+              {t(`jobError.${state.end.error.code}`)}{' '}
+              <span className="muted small" lang="en" dir="auto">
+                {state.end.error.message}
+              </span>
+            </>
+          ) : null}
         </p>
       ) : null}
 

@@ -1,3 +1,4 @@
+import type { JobErrorCode } from '../../../../shared/api/job-error-codes'
 import type { EndReason, ToolCallRecord, TranscriptTurn } from '../../../../shared/api/conversations'
 import type { IpcError } from '../../../../shared/ipc/operations'
 import type { AgentActivity, TestCallServerFrame } from '../../../../shared/ipc/streams'
@@ -27,7 +28,7 @@ export interface CallEnd {
   status: 'COMPLETED' | 'FAILED'
   endReason: EndReason
   duration: number
-  error?: { code: string; message: string }
+  error?: { code: JobErrorCode; message: string }
 }
 
 export interface LiveCallState {
