@@ -1,17 +1,14 @@
 // A console for all day: a failed job is retried from its detail; new jobs wait behind an
 // "N new jobs" bar while the operator has scrolled down the list; the agent editor's tools
 // switches show the saved agent; a placeholder whose param is empty is flagged.
-import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTextToSpeechJob } from '../../src/service/ops/jobs'
 import { storeWebhook } from '../../src/webhooks/outbox'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
-import { createRuntime, type Runtime } from '../../src/service/runtime'
-import { ROOT } from '../helpers/spawn-cli'
+import type { Runtime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
-import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { goToNth, latinUiText, launchChromium, poll, shot, openConsole } from './page-helpers'
 
 const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
 
@@ -30,25 +27,8 @@ interface PageScroller {
   scrollHeight: number
 }
 
-async function withConsole(label: string, prepare: (runtime: Runtime) => Promise<void>, run: (page: Page, runtime: Runtime) => Promise<void>, locale: 'en' | 'ar' = 'en') {
-  const runtime = await createRuntime({ dataDir: makeTempDir(label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-  const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: locale === 'ar' ? 'ar' : 'en-US' })
-  const page = await context.newPage()
-  page.setDefaultTimeout(STEP_MS)
-  const problems = collectProblems(page)
-  try {
-    if (locale === 'ar') {
-      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
-    }
-    await prepare(runtime)
-    const url = await runtime.start()
-    await page.goto(`${url}/app/#token=${runtime.uiToken}`)
-    await run(page, runtime)
-    expect(problems).toEqual([])
-  } finally {
-    await context.close()
-    await runtime.stop()
-  }
+function withConsole(label: string, prepare: (runtime: Runtime) => Promise<void>, run: (page: Page, runtime: Runtime) => Promise<void>, locale: 'en' | 'ar' = 'en') {
+  return openConsole(browser!, { label, locale }, prepare, run)
 }
 
 describe('the operator console, all day', () => {

@@ -5,14 +5,11 @@
 // server: it stands for a model server outside this machine.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createRuntime, type Runtime } from '../../src/service/runtime'
-import { ROOT } from '../helpers/spawn-cli'
+import type { Runtime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
-import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { goToNth, latinUiText, launchChromium, poll, shot, openConsole } from './page-helpers'
 
 let browser: Browser | undefined
 beforeAll(async () => {
@@ -41,25 +38,8 @@ async function startModelServerDouble(models: string[]): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
 }
 
-async function withConsole(label: string, locale: 'en' | 'ar', prepare: (runtime: Runtime) => Promise<void>, run: (page: Page, runtime: Runtime) => Promise<void>) {
-  const runtime = await createRuntime({ dataDir: makeTempDir(label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-  const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: locale === 'ar' ? 'ar' : 'en-US', timezoneId: 'Asia/Riyadh' })
-  const page = await context.newPage()
-  page.setDefaultTimeout(STEP_MS)
-  const problems = collectProblems(page)
-  try {
-    if (locale === 'ar') {
-      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
-    }
-    await prepare(runtime)
-    const url = await runtime.start()
-    await page.goto(`${url}/app/#token=${runtime.uiToken}`)
-    await run(page, runtime)
-    expect(problems).toEqual([])
-  } finally {
-    await context.close()
-    await runtime.stop()
-  }
+function withConsole(label: string, locale: 'en' | 'ar', prepare: (runtime: Runtime) => Promise<void>, run: (page: Page, runtime: Runtime) => Promise<void>) {
+  return openConsole(browser!, { label, locale, viewport: { width: 1024, height: 640 }, timezoneId: 'Asia/Riyadh' }, prepare, run)
 }
 
 const WORDS = {

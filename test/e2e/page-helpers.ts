@@ -4,7 +4,9 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { expect } from 'vitest'
+import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { ROOT, assertCliBuilt } from '../helpers/spawn-cli'
+import { makeTempDir } from '../helpers/temp-dir'
 
 /** CI installs Debian's chromium; VOICEDESK_CHROMIUM points elsewhere when needed. */
 export const CHROMIUM = process.env.VOICEDESK_CHROMIUM ?? '/usr/bin/chromium'
@@ -92,4 +94,48 @@ export function latinUiText(page: Page): Promise<string[]> {
     }
     return [...found]
   })
+}
+
+export interface ConsoleOptions {
+  /** Names the data folder. */
+  label: string
+  locale?: 'en' | 'ar'
+  viewport?: { width: number; height: number }
+  timezoneId?: string
+}
+
+/**
+ * The operator console on a fresh service: a runtime on a new data folder (`prepare` runs before
+ * it starts), its UI opened with the UI token in a new page (Arabic chosen before the first
+ * load when asked), `run`, then no page error or failed request allowed; closed either way.
+ */
+export async function openConsole(
+  browser: Browser,
+  options: ConsoleOptions,
+  prepare: (runtime: Runtime) => Promise<void>,
+  run: (page: Page, runtime: Runtime) => Promise<void>,
+): Promise<void> {
+  const locale = options.locale ?? 'en'
+  const runtime = await createRuntime({ dataDir: makeTempDir(options.label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1360, height: 860 },
+    locale: locale === 'ar' ? 'ar' : 'en-US',
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+  })
+  const page = await context.newPage()
+  page.setDefaultTimeout(STEP_MS)
+  const problems = collectProblems(page)
+  try {
+    if (locale === 'ar') {
+      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+    }
+    await prepare(runtime)
+    const url = await runtime.start()
+    await page.goto(`${url}/app/#token=${runtime.uiToken}`)
+    await run(page, runtime)
+    expect(problems).toEqual([])
+  } finally {
+    await context.close()
+    await runtime.stop()
+  }
 }
