@@ -14,12 +14,24 @@ export const SHOTS = join(ROOT, 'test-artifacts', 'screenshots')
 /** Two slow cores: the service, eSpeak and Chromium share them. */
 export const STEP_MS = 30_000
 
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Debian's chromium, headless. With `microphoneWav`, its fake microphone plays that WAV (the file
+ * must outlive the browser) and pages may play audio without a gesture.
+ */
+export async function launchChromium(options: { microphoneWav?: string } = {}): Promise<Browser> {
   assertCliBuilt()
   if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('out/renderer/index.html is missing: run "npm run build" first.')
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM.`)
   mkdirSync(SHOTS, { recursive: true })
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'], timeout: 60_000 })
+  const microphone = options.microphoneWav
+    ? [
+        '--autoplay-policy=no-user-gesture-required',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-audio-capture=${options.microphoneWav}`,
+      ]
+    : []
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...microphone], timeout: 60_000 })
 }
 
 /** expect.poll with this suite's patience. */

@@ -8,13 +8,13 @@ import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { encodeWavPcm16Mono } from '../../src/engines/tts/wav-encoding'
 import { startServe, type RunningServe } from '../helpers/spawn-cli'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { makeTempDir } from '../helpers/temp-dir'
-import { CHROMIUM, STEP_MS, collectProblems, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, collectProblems, latinUiText, launchChromium, poll, shot } from './page-helpers'
 import { startWeatherModelDouble } from '../helpers/weather-model-double'
 
 const API_KEY = 'vd_test_call_panel_key_0123456789abcdef'
@@ -78,19 +78,7 @@ beforeAll(async () => {
 function launchMicrophoneBrowser(): Promise<Browser> {
   const microphone = join(makeTempDir('voicedesk-e2e-test-call-mic'), 'caller.wav')
   writeFileSync(microphone, microphoneWav)
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${microphone}`,
-    ],
-    timeout: 60_000,
-  })
+  return launchChromium({ microphoneWav: microphone })
 }
 
 // spawn-cli stops every CLI it started after each test: each test starts its own `voicedesk serve`.

@@ -3,14 +3,14 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeWavPcm16Mono } from '../../src/engines/tts/wav-encoding'
 import { STT_SETTING_KEY } from '../../src/service/stt-settings'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startTestService, type TestService } from '../helpers/test-service'
-import { CHROMIUM, collectProblems, SHOTS, STEP_MS } from './page-helpers'
+import { collectProblems, launchChromium, SHOTS, STEP_MS } from './page-helpers'
 
 /*
  * The cloud API's own web SDK (0.3.1, unchanged, its UMD build) in a page on another origin,
@@ -62,19 +62,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => stt_server.listen(0, '127.0.0.1', resolve))
   sttUrl = `http://127.0.0.1:${(stt_server.address() as AddressInfo).port}/v1`
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${microphone}`,
-    ],
-    timeout: 60_000,
-  })
+  browser = await launchChromium({ microphoneWav: microphone })
 }, 120_000)
 
 afterAll(async () => {
