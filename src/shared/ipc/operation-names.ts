@@ -50,3 +50,6 @@ export const ipcChannelOf = (name: IpcOperationName) => `voicedesk:${name}` as c
 export const IPC_EVENT_CHANNEL = 'voicedesk:event'
 /** The Electron carrier of streams: the renderer posts `{ name, input }` with one MessagePort on this channel; frames then go over the port. */
 export const IPC_STREAM_CHANNEL = 'voicedesk:stream'
+
+/** True when two unions of names are the same (a table and its list of names checked at compile time). */
+export type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false

@@ -19,7 +19,7 @@ import { AddPhoneNumberBodySchema, AssignNumberBodySchema, PhoneNumberSchema, Un
 import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, UpdateVoiceAgentBodySchema, VoiceAgentSchema, VoiceAgentTemplateSchema } from '../api/voice-agents'
 import { VoiceSchema } from '../api/voices'
 import { DeliveryIdSchema, DELIVERY_STATUSES, WebhookDeliveryDetailSchema, WebhookDeliverySchema } from '../api/webhooks'
-import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName } from './operation-names'
+import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName, type SameNames } from './operation-names'
 import type { OpenIpcStream } from './streams'
 
 export { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName }
@@ -291,7 +291,6 @@ export const IPC_OPERATIONS = {
 
 export type IpcOperations = typeof IPC_OPERATIONS
 /** The table and operation-names.ts name the same operations (a compile error otherwise). */
-type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const namesMatch: SameNames<keyof IpcOperations, IpcOperationName> = true
 void namesMatch
 /** What the caller passes (defaults may be left out). */

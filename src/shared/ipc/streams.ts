@@ -3,7 +3,7 @@ import { UuidSchema } from '../api/common'
 import { EndReasonSchema, ToolCallRecordSchema, TranscriptTurnSchema } from '../api/conversations'
 import { JobErrorSchema } from '../api/jobs'
 import { PLACEHOLDER_NAME } from '../api/voice-agents'
-import { IPC_STREAM_CHANNEL, IPC_STREAM_NAMES, type IpcStreamName } from './operation-names'
+import { IPC_STREAM_CHANNEL, IPC_STREAM_NAMES, type IpcStreamName, type SameNames } from './operation-names'
 import { IpcErrorSchema, type IpcError } from './operations'
 
 export { IPC_STREAM_CHANNEL, IPC_STREAM_NAMES, type IpcStreamName }
@@ -132,7 +132,6 @@ export const IPC_STREAMS = {
 } as const
 
 export type IpcStreams = typeof IPC_STREAMS
-type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const namesMatch: SameNames<keyof IpcStreams, IpcStreamName> = true
 void namesMatch
 

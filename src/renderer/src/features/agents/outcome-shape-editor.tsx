@@ -3,6 +3,7 @@ import { checkOutcomeShapeText } from '../../lib/outcome-shape-text'
 import { readableAt } from '../../lib/readable-errors'
 import { useAppStore } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
+import { CodeTextarea } from '../../ui/code-textarea'
 
 const EXAMPLE = `{
   "type": "object",
@@ -21,18 +22,7 @@ export function OutcomeShapeEditor({ id, value, onChange, describedBy }: { id: s
   const statusId = `${id}-check`
   return (
     <div className="shape-editor">
-      <textarea
-        id={id}
-        className="input mono"
-        dir="ltr"
-        rows={10}
-        spellCheck={false}
-        value={value}
-        placeholder={EXAMPLE}
-        aria-invalid={!check.ok || undefined}
-        aria-describedby={[describedBy, statusId].filter(Boolean).join(' ')}
-        onChange={(event) => onChange(event.target.value)}
-      />
+      <CodeTextarea id={id} rows={10} value={value} placeholder={EXAMPLE} invalid={!check.ok} describedBy={[describedBy, statusId].filter(Boolean).join(' ')} onChange={onChange} />
       <div id={statusId} className={check.ok ? 'shape-status ok' : 'shape-status bad'} aria-live="polite">
         {check.ok ? (check.shape === null ? t('agent.shapeNone') : t('agent.shapeValid')) : readableAt(check.path, check.message, locale)}
       </div>

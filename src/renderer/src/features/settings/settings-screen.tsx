@@ -14,6 +14,7 @@ import { focusFirstError } from '../../ui/focus-first-error'
 import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 import { ServerEngineForm } from './server-engine-form'
+import { CodeTextarea } from '../../ui/code-textarea'
 
 /** API keys, where the service keeps its data, the AI engine and speech recognition, browser access to /v1, and the UI's own language and theme. */
 export function SettingsScreen() {
@@ -348,19 +349,7 @@ function CorsCard() {
           hint={cors?.source === 'cli' ? t('settings.corsCli') : cors?.source === 'default' ? t('settings.corsDefault') : t('settings.corsHint')}
           errors={errors.length > 0 ? errors : undefined}
         >
-          {({ id, describedBy, invalid }) => (
-            <textarea
-              id={id}
-              className="input mono"
-              dir="ltr"
-              rows={3}
-              spellCheck={false}
-              value={text}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              onChange={(event) => setText(event.target.value)}
-            />
-          )}
+          {({ id, describedBy, invalid }) => <CodeTextarea id={id} rows={3} value={text} describedBy={describedBy} invalid={invalid} onChange={setText} />}
         </Field>
         <div className="toolbar end">
           <button type="button" className="button" onClick={() => void save(null)}>

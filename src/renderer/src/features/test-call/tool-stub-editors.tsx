@@ -3,6 +3,7 @@ import { useT } from '../../i18n/use-t'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { toolProblems, type ToolDraft, type ToolProblem } from './test-call-setup'
+import { CodeTextarea } from '../../ui/code-textarea'
 
 const PROBLEM_KEYS: Record<ToolProblem, MessageKey> = {
   badName: 'testCall.problem.badName',
@@ -72,16 +73,13 @@ export function ToolStubEditors({ tools, onChange, stubsOnly }: { tools: ToolDra
             {stubsOnly ? null : (
               <Field label={t('testCall.toolParameters')} errors={errorsOf('parameters')}>
                 {({ id, describedBy, invalid }) => (
-                  <textarea
+                  <CodeTextarea
                     id={id}
-                    className="input mono"
-                    dir="ltr"
                     rows={4}
-                    spellCheck={false}
                     value={tool.parametersText}
-                    aria-describedby={describedBy}
-                    aria-invalid={invalid || undefined}
-                    onChange={(event) => update(index, { parametersText: event.target.value })}
+                    describedBy={describedBy}
+                    invalid={invalid}
+                    onChange={(value) => update(index, { parametersText: value })}
                   />
                 )}
               </Field>
@@ -89,17 +87,7 @@ export function ToolStubEditors({ tools, onChange, stubsOnly }: { tools: ToolDra
             {stubsOnly ? <code className="test-call-tool-name">{tool.name}</code> : null}
             <Field label={t('testCall.toolStub')} errors={errorsOf('stub')}>
               {({ id, describedBy, invalid }) => (
-                <textarea
-                  id={id}
-                  className="input mono"
-                  dir="ltr"
-                  rows={3}
-                  spellCheck={false}
-                  value={tool.stubText}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  onChange={(event) => update(index, { stubText: event.target.value })}
-                />
+                <CodeTextarea id={id} rows={3} value={tool.stubText} describedBy={describedBy} invalid={invalid} onChange={(value) => update(index, { stubText: value })} />
               )}
             </Field>
           </li>

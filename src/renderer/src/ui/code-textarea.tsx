@@ -1,0 +1,31 @@
+export interface CodeTextareaProps {
+  id: string
+  value: string
+  rows: number
+  /** The ids of what describes the field (its hint, its errors); empty parts are dropped. */
+  describedBy?: string
+  invalid?: boolean
+  placeholder?: string
+  onChange(value: string): void
+}
+
+/**
+ * A field of JSON or other code: monospaced, left to right in either direction of writing (an
+ * Arabic page would mirror its braces), and never spell-checked.
+ */
+export function CodeTextarea({ id, value, rows, describedBy, invalid, placeholder, onChange }: CodeTextareaProps) {
+  return (
+    <textarea
+      id={id}
+      className="input mono"
+      dir="ltr"
+      rows={rows}
+      spellCheck={false}
+      value={value}
+      placeholder={placeholder}
+      aria-describedby={describedBy || undefined}
+      aria-invalid={invalid || undefined}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  )
+}
