@@ -14,7 +14,7 @@ import { SdkCallClient } from '../helpers/sdk-call-client'
 import { startServe } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
-import { STEP_MS, collectProblems, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, collectProblems, latinUiText, launchChromium, poll, shot, shellOffsets, SHELL_AT_REST } from './page-helpers'
 
 let browser: Browser | undefined
 beforeAll(async () => {
@@ -50,22 +50,6 @@ interface StoredJob {
 }
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`
-
-/** Where the window and the shell are scrolled (all should stay at 0). */
-function shellOffsets(page: Page) {
-  return page.evaluate(() => {
-    const g = globalThis as unknown as {
-      document: { scrollingElement: { scrollTop: number; scrollLeft: number }; querySelector(s: string): { scrollTop: number; scrollLeft: number } | null }
-    }
-    const of = (element: { scrollTop: number; scrollLeft: number } | null) => (element ? [element.scrollTop, element.scrollLeft] : [0, 0])
-    return {
-      document: of(g.document.scrollingElement),
-      app: of(g.document.querySelector('.app')),
-      content: of(g.document.querySelector('.content')),
-      root: of(g.document.querySelector('#root')),
-    }
-  })
-}
 
 /** The audio element's playing position. */
 function audioTime(page: Page): Promise<number> {
@@ -237,7 +221,7 @@ describe('a conversation in the jobs monitor', () => {
             await page.mouse.wheel(-8_000, 0)
           }
           await page.waitForTimeout(150)
-          expect(await shellOffsets(page)).toEqual({ document: [0, 0], app: [0, 0], content: [0, 0], root: [0, 0] })
+          expect(await shellOffsets(page)).toEqual(SHELL_AT_REST)
           await section.scrollIntoViewIfNeeded()
         }
         await shot(page, `monitor-conversation-${label}`)

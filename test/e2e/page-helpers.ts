@@ -151,3 +151,22 @@ export async function openConsole(
     await runtime.stop()
   }
 }
+
+/** Where the window and the shell are scrolled: all zero while the shell never moved (panes scroll inside themselves). */
+export function shellOffsets(page: Page) {
+  return page.evaluate(() => {
+    const g = globalThis as unknown as {
+      document: { scrollingElement: { scrollTop: number; scrollLeft: number }; querySelector(selector: string): { scrollTop: number; scrollLeft: number } | null }
+    }
+    const offsets = (element: { scrollTop: number; scrollLeft: number } | null) => (element ? [element.scrollTop, element.scrollLeft] : [0, 0])
+    return {
+      document: offsets(g.document.scrollingElement),
+      app: offsets(g.document.querySelector('.app')),
+      content: offsets(g.document.querySelector('.content')),
+      root: offsets(g.document.querySelector('#root')),
+    }
+  })
+}
+
+/** shellOffsets of a shell that never scrolled. */
+export const SHELL_AT_REST = { document: [0, 0], app: [0, 0], content: [0, 0], root: [0, 0] }

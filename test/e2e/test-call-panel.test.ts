@@ -14,7 +14,7 @@ import { encodeWavPcm16Mono } from '../../src/engines/tts/wav-encoding'
 import { startServe, type RunningServe } from '../helpers/spawn-cli'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, collectProblems, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, collectProblems, latinUiText, launchChromium, poll, shot, shellOffsets, SHELL_AT_REST } from './page-helpers'
 import { startWeatherModelDouble } from '../helpers/weather-model-double'
 
 const API_KEY = 'vd_test_call_panel_key_0123456789abcdef'
@@ -321,22 +321,6 @@ describe('tools in a test call', () => {
   }, 180_000)
 })
 
-/** Where the window and the shell are scrolled (all zero when the shell never moved). */
-function shellOffsets(page: Page) {
-  return page.evaluate(() => {
-    const g = globalThis as unknown as {
-      document: { scrollingElement: { scrollTop: number; scrollLeft: number }; querySelector(selector: string): { scrollTop: number; scrollLeft: number } | null }
-    }
-    const offsets = (element: { scrollTop: number; scrollLeft: number } | null) => (element ? [element.scrollTop, element.scrollLeft] : [0, 0])
-    return {
-      document: offsets(g.document.scrollingElement),
-      app: offsets(g.document.querySelector('.app')),
-      content: offsets(g.document.querySelector('.content')),
-      root: offsets(g.document.querySelector('#root')),
-    }
-  })
-}
-
 describe('the panel in Arabic, small and large', () => {
   it('has no English on it, says the microphone was refused while typing works, and never scrolls the shell at 1024×640', async () => {
     const agentId = await cloneTemplate('كونسيرج الفندق', 'كونسيرج فندق النخيل')
@@ -374,13 +358,13 @@ describe('the panel in Arabic, small and large', () => {
       await page.getByTestId('test-call-input').focus()
       await page.keyboard.press('End')
       await page.waitForTimeout(150)
-      expect(await shellOffsets(page)).toEqual({ document: [0, 0], app: [0, 0], content: [0, 0], root: [0, 0] })
+      expect(await shellOffsets(page)).toEqual(SHELL_AT_REST)
       await expect(page.locator('.status-bar').isVisible()).resolves.toBe(true)
       await shot(page, 'test-call-arabic-1024x640-after-wheel')
 
       await page.setViewportSize({ width: 2560, height: 1440 })
       await page.waitForTimeout(200)
-      expect(await shellOffsets(page)).toEqual({ document: [0, 0], app: [0, 0], content: [0, 0], root: [0, 0] })
+      expect(await shellOffsets(page)).toEqual(SHELL_AT_REST)
       await shot(page, 'test-call-arabic-2560x1440')
       await page.getByTestId('test-call-end').click()
       await poll(() => page.getByTestId('test-call-ended').getAttribute('data-end-reason')).toBe('caller-hangup')
