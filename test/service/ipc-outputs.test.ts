@@ -124,7 +124,12 @@ describe('the IPC contract: outputs', () => {
     // The key left out: kept, and still not returned.
     await run('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' })
     await run('settings.get', {})
+    // Port 9 answers nothing (and fetch refuses it): the connection test says so, and the stored key stays unsaid.
+    const tested = await run('settings.testEngine', { kind: 'stt' })
+    expect(tested).toMatchObject({ kind: 'stt', ok: false })
+    expect(JSON.stringify(tested)).not.toContain('sk-stt')
     await run('settings.setSttEngine', { engine: 'off' })
+    expect(await run('settings.testEngine', { kind: 'stt' })).toMatchObject({ ok: false, outcome: 'notConfigured' })
 
     await run('numbers.delete', { id: number.id })
     await run('agents.delete', { id: clone.id })
