@@ -95,7 +95,12 @@ describe('the operator console, all day', () => {
         await row200.getByText(/Recording 199/).waitFor()
 
         const caller = runtime.appCaller
-        for (const text of ['Fresh one.', 'Fresh two.']) await createTextToSpeechJob(runtime.context, caller, { voiceId: AVA, text })
+        for (const text of ['Fresh one.', 'Fresh two.']) {
+          await createTextToSpeechJob(runtime.context, caller, { voiceId: AVA, text })
+          // Jobs made in the same millisecond are ordered by id (the contract's tie-break), not by which came first:
+          // let the clock move so "Fresh two" is the newer one.
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
         const bar = page.getByRole('button', { name: '2 new jobs: show them' })
         await bar.waitFor()
         // The rows under the pointer stayed where they were.
