@@ -6,8 +6,17 @@ import { storageFailureOf } from '../store/storage-errors'
 import { LeasedWorkerLoop } from '../workers/leased-worker-loop'
 import { JobError } from './job-error'
 
+/**
+ * A long job's signs of life. Each `report` renews the job's lease and starts its time limit
+ * afresh, so a two-hour transcription runs as long as it moves, while a stuck one still ends.
+ */
+export interface JobProgress {
+  /** How far the work got (0 to 1, when known). Rejects when another runner took the job (its lease ran out). */
+  report(fraction?: number): Promise<void>
+}
+
 /** Does one job's work. Must honour `signal` (timeout, shutdown) and may throw JobError. */
-export type JobHandler = (job: JobRecord, signal: AbortSignal) => Promise<JobOutcome>
+export type JobHandler = (job: JobRecord, signal: AbortSignal, progress: JobProgress) => Promise<JobOutcome>
 
 export interface JobRunnerOptions {
   /** The jobs, and transactions to end a job in together with what must commit with it. */
@@ -15,7 +24,10 @@ export interface JobRunnerOptions {
   handlers: Partial<Record<JobType, JobHandler>>
   /** Jobs run at once; more wait in the queue. */
   concurrency?: number
-  /** One attempt's time limit; the job is then tried again or fails with TIMEOUT. */
+  /**
+   * One attempt's time limit, counted again from each progress report of the job (see
+   * JobProgress); the job is then tried again or fails with TIMEOUT.
+   */
   timeoutMs?: number
   /**
    * How long a claimed job's lease outlasts its time limit (30 s). A job whose runner died
@@ -36,6 +48,8 @@ export interface JobRunnerOptions {
   onJobEnding?: (tx: StoreTransaction, job: JobRecord) => Promise<void>
   /** Called after a job ended (COMPLETED or FAILED) and was written. */
   onJobEnded?: (job: JobRecord) => void
+  /** Called after a running job reported progress and its lease was renewed, for live views. */
+  onJobProgress?: (job: JobRecord, fraction: number | undefined) => void
   /** Called when a job started (after its lease was taken), for pickup latency and live views. */
   onJobStarted?: (job: JobRecord) => void
   /** A fault of VoiceDesk, for the log: a handler's unexpected error, a failing hook or write (`job` when one is concerned). */
@@ -130,8 +144,34 @@ export class JobRunner {
   }
 
   private async run(job: JobRecord, stopSignal: AbortSignal): Promise<void> {
-    const timeout = AbortSignal.timeout(this.timeoutMs)
-    const signal = AbortSignal.any([timeout, stopSignal])
+    const timeout = new AbortController()
+    let timer = setTimeout(() => timeout.abort(), this.timeoutMs)
+    let reported = false
+    const signal = AbortSignal.any([timeout.signal, stopSignal])
+    const progress: JobProgress = {
+      report: async (fraction) => {
+        signal.throwIfAborted()
+        const known = fraction === undefined || !Number.isFinite(fraction) ? undefined : Math.min(1, Math.max(0, fraction))
+        const held = await this.options.store.jobs.heartbeat(job.id, this.loop.owner, this.now() + this.timeoutMs + this.leaseMarginMs, known)
+        if (!held) throw new Error(`Job ${job.id} was taken by another runner while it ran (its lease ran out)`)
+        clearTimeout(timer)
+        timer = setTimeout(() => timeout.abort(), this.timeoutMs)
+        reported = true
+        try {
+          this.options.onJobProgress?.(job, known)
+        } catch (error) {
+          this.loop.reportFault(error, job)
+        }
+      },
+    }
+    try {
+      await this.runHandler(job, signal, progress, timeout.signal, stopSignal, () => reported)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private async runHandler(job: JobRecord, signal: AbortSignal, progress: JobProgress, timeout: AbortSignal, stopSignal: AbortSignal, reported: () => boolean): Promise<void> {
     try {
       this.options.onJobStarted?.(job)
     } catch (error) {
@@ -148,16 +188,16 @@ export class JobRunner {
     let outcome: JobOutcome
     try {
       if (!handler) throw new JobError('UNSUPPORTED_JOB_TYPE', `This VoiceDesk cannot run ${job.type} jobs`)
-      outcome = await handler(job, signal)
+      outcome = await handler(job, signal, progress)
       signal.throwIfAborted()
     } catch (error) {
-      await this.afterFailure(job, error, timeout, stopSignal)
+      await this.afterFailure(job, error, timeout, stopSignal, reported())
       return
     }
     await this.end(job, (jobs) => jobs.complete(job.id, this.loop.owner, outcome, this.timestamp()))
   }
 
-  private async afterFailure(job: JobRecord, error: unknown, timeout: AbortSignal, stopSignal: AbortSignal): Promise<void> {
+  private async afterFailure(job: JobRecord, error: unknown, timeout: AbortSignal, stopSignal: AbortSignal, reportedProgress: boolean): Promise<void> {
     const { jobs } = this.options.store
     const release = () => jobs.release(job.id, this.loop.owner)
     if (stopSignal.aborted) {
@@ -174,7 +214,11 @@ export class JobRunner {
     }
     const failure =
       timeout.aborted && !(error instanceof JobError)
-        ? new JobError('TIMEOUT', `The job did not finish within ${Math.round(this.timeoutMs / 1000)} s`, true)
+        ? new JobError(
+            'TIMEOUT',
+            reportedProgress ? `The job made no progress for ${Math.round(this.timeoutMs / 1000)} s` : `The job did not finish within ${Math.round(this.timeoutMs / 1000)} s`,
+            true,
+          )
         : error instanceof JobError
           ? error
           : new JobError('INTERNAL', 'The job failed inside VoiceDesk; the service log has the details', true)

@@ -33,6 +33,8 @@ export const JOB_COLUMNS: [keyof JobRecord, string][] = [
   ['webhookAuthKey', 'webhook_auth_key'],
   ['webhookAuthSecret', 'webhook_auth_secret'],
   ['mediaFile', 'media_file'],
+  ['sourceUrl', 'source_url'],
+  ['progress', 'progress'],
   ['previewToken', 'preview_token'],
   ['usageSeconds', 'usage_seconds'],
   ['totalCost', 'total_cost'],

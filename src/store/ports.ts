@@ -97,6 +97,11 @@ export interface JobsRepository {
   fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<JobRecord | undefined>
   /** Gives the job back to the queue, to run again from `runAfter` (ms). */
   retryLater(id: string, owner: string, runAfter: number, code: JobErrorCode, message: string): Promise<boolean>
+  /**
+   * A long job's sign of life: extends the lease the owner holds to `leaseUntil` (ms) and
+   * records how far it got (0 to 1, when given). False when the owner no longer holds it.
+   */
+  heartbeat(id: string, owner: string, leaseUntil: number, progress?: number): Promise<boolean>
   /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */
   release(id: string, owner: string): Promise<void>
   pendingLeaseOwners(): Promise<string[]>

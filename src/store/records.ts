@@ -123,8 +123,12 @@ export interface JobRecord {
   webhookAuthKey: string | null
   /** Ciphertext from the SecretBox. */
   webhookAuthSecret: string | null
-  /** File name in the data folder's media/ (unguessable), for jobs that make audio. */
+  /** File name in the data folder's media/ (unguessable), for jobs that make audio, and a transcription's source media. */
   mediaFile: string | null
+  /** TRANSCRIPTION: the media URL the client gave, fetched into `mediaFile` when the job runs; null for an upload and other jobs. */
+  sourceUrl: string | null
+  /** How much of a running job's work is done (0 to 1), when its handler says (transcription); null otherwise. */
+  progress: number | null
   /** Unguessable token of the job's preview page. */
   previewToken: string
   usageSeconds: number | null
@@ -158,6 +162,8 @@ export interface JobListQuery {
 
 export interface JobOutcome {
   jobResponse: Record<string, unknown>
+  /** The job's text when its work made it (a transcript, a translation): searched, and what AI content reads. */
+  text?: string
   usageSeconds: number | null
   totalCost: number
 }

@@ -81,6 +81,8 @@ export class InMemoryJobs {
         : undefined,
     retryLater: async (id, owner, runAfter, code, message) =>
       this.whileHeld(id, owner, (job) => Object.assign(job, { runAfter, errorCode: code, errorMessage: message, leaseOwner: null, leaseExpiresAt: null })),
+    heartbeat: async (id, owner, leaseUntil, progress) =>
+      this.whileHeld(id, owner, (job) => Object.assign(job, { leaseExpiresAt: leaseUntil, progress: progress ?? job.progress })),
     release: async (id, owner) => {
       this.whileHeld(id, owner, (job) => Object.assign(job, { leaseOwner: null, leaseExpiresAt: null, attempts: Math.max(job.attempts - 1, 0) }))
     },

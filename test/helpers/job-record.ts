@@ -36,6 +36,8 @@ export function jobRecord(fields: Partial<JobRecord> = {}): JobRecord {
     webhookAuthKey: null,
     webhookAuthSecret: null,
     mediaFile: null,
+    sourceUrl: null,
+    progress: null,
     previewToken: randomBytes(24).toString('base64url'),
     usageSeconds: 42,
     totalCost: 3,

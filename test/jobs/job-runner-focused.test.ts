@@ -25,7 +25,8 @@ async function advance(ms: number): Promise<void> {
 }
 
 /** A handler that works until its signal aborts, then rejects as handlers do (with the signal's reason). */
-const untilAborted: JobHandler = (_job, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as unknown), { once: true }))
+const untilAborted = (_job: unknown, signal: AbortSignal): Promise<never> =>
+  new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as unknown), { once: true }))
 
 const runners: JobRunner[] = []
 
@@ -122,6 +123,62 @@ describe('the job runner (fake clock, in-memory store)', () => {
     expect(handler).toHaveBeenCalledTimes(2)
     await advance(5_000)
     expect(store.get('job-1')).toMatchObject({ status: 'FAILED', attempts: 2, errorCode: 'TIMEOUT', errorMessage: 'The job did not finish within 5 s' })
+  })
+
+  it('lets a job that reports progress outlive timeoutMs: each report renews its lease and its time limit', async () => {
+    const store = new InMemoryJobs()
+    await store.jobs.insert(jobFixture({ id: 'job-1', runAfter: T0 }))
+    const seen: (number | undefined)[] = []
+    let reports = 0
+    const handler: JobHandler = async (job, signal, progress) => {
+      // 30 s of work, a report every 4 s: never 5 s without a sign of life.
+      for (let step = 1; step <= 7; step += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 4_000))
+        signal.throwIfAborted()
+        await progress.report(step / 7)
+        reports += 1
+      }
+      return { jobResponse: { done: true }, usageSeconds: null, totalCost: 1 }
+    }
+    const runner = runnerOver(store, { timeoutMs: 5_000, leaseMarginMs: 1_000, handlers: { TTS: handler }, onJobProgress: (_job, fraction) => seen.push(fraction) })
+    await runner.start()
+    await advance(8_000)
+    // Renewed at the second report (T0 + 8 s): the lease now ends 5 s + 1 s later, and the progress is stored.
+    expect(store.get('job-1')).toMatchObject({ status: 'PENDING', leaseExpiresAt: T0 + 8_000 + 6_000, progress: 2 / 7 })
+    await advance(20_000)
+    expect(reports).toBe(7)
+    expect(store.get('job-1')).toMatchObject({ status: 'COMPLETED', attempts: 1 })
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7].map((step) => step / 7))
+  })
+
+  it('ends a job that stopped reporting with TIMEOUT "made no progress", and refuses a report once its lease was taken', async () => {
+    const store = new InMemoryJobs()
+    await store.jobs.insert(jobFixture({ id: 'job-1', runAfter: T0 }))
+    const handler: JobHandler = async (job, signal, progress) => {
+      await progress.report(0.1)
+      return untilAborted(job, signal)
+    }
+    const runner = runnerOver(store, { timeoutMs: 5_000, maxAttempts: 1, handlers: { TTS: handler } })
+    await runner.start()
+    await advance(5_000)
+    expect(store.get('job-1')).toMatchObject({ status: 'FAILED', errorCode: 'TIMEOUT', errorMessage: 'The job made no progress for 5 s' })
+
+    await store.jobs.insert(jobFixture({ id: 'job-2', runAfter: T0 }))
+    let refusal: unknown
+    const lost = runnerOver(store, {
+      timeoutMs: 5_000,
+      handlers: {
+        TTS: async (job, _signal, progress) => {
+          Object.assign(store.rows.get(job.id)!, { leaseOwner: 'another-runner' })
+          refusal = await progress.report(0.5).catch((error: unknown) => error)
+          return { jobResponse: {}, usageSeconds: null, totalCost: 1 }
+        },
+      },
+    })
+    await lost.start()
+    await advance(0)
+    expect(String(refusal)).toMatch(/taken by another runner/)
+    expect(store.get('job-2')).toMatchObject({ status: 'PENDING', leaseOwner: 'another-runner' })
   })
 
   it('ends a job CRASHED, without running it, when it is claimed more than maxAttempts times', async () => {

@@ -624,6 +624,28 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(failed).toMatchObject({ status: 'FAILED', errorCode: 'INTERNAL', errorMessage: 'broken', leaseOwner: null, attempts: 1, updatedAt: at(9) })
     })
 
+    it("renews a held job's lease with its progress, and completes it with the text its work made, searched from then on", async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 't', type: 'TRANSCRIPTION', status: 'PENDING', title: 'Board meeting', text: null, sourceUrl: 'https://example.test/a.mp4' }))
+      await store.jobs.claimNext('w1', 0, 1000)
+      expect(await store.jobs.heartbeat('t', 'w2', 5000, 0.5)).toBe(false)
+      expect(await store.jobs.heartbeat('t', 'w1', 5000, 0.25)).toBe(true)
+      expect(await store.jobs.findById('t')).toMatchObject({ leaseExpiresAt: 5000, progress: 0.25, sourceUrl: 'https://example.test/a.mp4' })
+      // No fraction: the lease moves, the progress stays.
+      expect(await store.jobs.heartbeat('t', 'w1', 6000)).toBe(true)
+      expect(await store.jobs.findById('t')).toMatchObject({ leaseExpiresAt: 6000, progress: 0.25 })
+      expect(await store.jobs.nextRunAfter()).toBe(6001)
+      const page = () => store.jobs.list(P1, { ...listAll, words: ['quarterly'] })
+      expect((await page()).records).toEqual([])
+      const done = await store.jobs.complete('t', 'w1', { jobResponse: { text: 'The quarterly numbers' }, text: 'The quarterly numbers', usageSeconds: 61, totalCost: 6 }, at(8))
+      expect(done).toMatchObject({ status: 'COMPLETED', text: 'The quarterly numbers', progress: null })
+      expect((await page()).records.map((record) => record.id)).toEqual(['t'])
+      // A job whose work made no text keeps what it had.
+      await store.jobs.insert(job({ id: 'u', status: 'PENDING', text: 'Spoken words', createdAt: at(9) }))
+      await store.jobs.claimNext('w1', 0, 1000)
+      expect(await store.jobs.complete('u', 'w1', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(9))).toMatchObject({ text: 'Spoken words' })
+    })
+
     it('releases every lease of an owner', async () => {
       const { store } = await open()
       for (const id of ['x', 'y', 'z']) await store.jobs.insert(job({ id, status: 'PENDING' }))

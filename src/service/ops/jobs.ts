@@ -180,6 +180,8 @@ export function baseRecord(context: OpsContext, caller: Caller, at: string): Omi
     webhookAuthKey: null,
     webhookAuthSecret: null,
     mediaFile: null,
+    sourceUrl: null,
+    progress: null,
     previewToken: unguessable(),
     usageSeconds: null,
     attempts: 0,

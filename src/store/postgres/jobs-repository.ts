@@ -117,19 +117,33 @@ export class PostgresJobsRepository implements JobsRepository {
     )
   }
 
-  /** Ends a job the owner still holds and answers it as ended (RETURNING); undefined when the lease was lost. */
+  /**
+   * Ends a job the owner still holds and answers it as ended (RETURNING); undefined when the lease
+   * was lost. A job whose work made its text (a transcript) gets that text and its search words.
+   */
   async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<JobRecord | undefined> {
+    const values = [id, owner, JSON.stringify(outcome.jobResponse), outcome.usageSeconds, outcome.totalCost, updatedAt]
+    if (outcome.text === undefined) {
+      return this.one(
+        `UPDATE jobs j SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6
+          WHERE j.id = $1 AND j.lease_owner = $2 AND j.status IN ('PENDING', 'IN_PROGRESS')
+          RETURNING ${SELECT_COLUMNS}`,
+        values,
+      )
+    }
+    const { rows } = await this.db.query<{ title: string }>('SELECT title FROM jobs WHERE id = $1', [id])
     return this.one(
-      `UPDATE jobs j SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6
+      `UPDATE jobs j SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6,
+          text = $7, search = array_to_tsvector($8::text[])
         WHERE j.id = $1 AND j.lease_owner = $2 AND j.status IN ('PENDING', 'IN_PROGRESS')
         RETURNING ${SELECT_COLUMNS}`,
-      [id, owner, JSON.stringify(outcome.jobResponse), outcome.usageSeconds, outcome.totalCost, updatedAt],
+      [...values, outcome.text, jobSearchLexemes(rows[0]?.title ?? '', outcome.text)],
     )
   }
 
   async fail(id: string, owner: string, code: JobErrorCode, message: string, updatedAt: string): Promise<JobRecord | undefined> {
     return this.one(
-      `UPDATE jobs j SET status = 'FAILED', error_code = $3, error_message = $4, lease_owner = NULL, lease_expires_at = NULL, updated_at = $5
+      `UPDATE jobs j SET status = 'FAILED', error_code = $3, error_message = $4, progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = $5
         WHERE j.id = $1 AND j.lease_owner = $2 AND j.status IN ('PENDING', 'IN_PROGRESS')
         RETURNING ${SELECT_COLUMNS}`,
       [id, owner, code, message, updatedAt],
@@ -147,6 +161,17 @@ export class PostgresJobsRepository implements JobsRepository {
   }
 
   /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */
+  /** Extends a held job's lease to `leaseUntil` (ms) and records its progress; false when the owner no longer holds it. */
+  async heartbeat(id: string, owner: string, leaseUntil: number, progress?: number): Promise<boolean> {
+    const { rowCount } = await this.db.query(`UPDATE jobs SET lease_expires_at = $3, progress = coalesce($4, progress) WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`, [
+      id,
+      owner,
+      leaseUntil,
+      progress ?? null,
+    ])
+    return rowCount === 1
+  }
+
   async release(id: string, owner: string): Promise<void> {
     await this.db.query(
       `UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0)

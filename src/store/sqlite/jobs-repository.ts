@@ -74,6 +74,7 @@ export class SqliteJobsRepository implements JobsRepository {
     complete: Statement
     fail: Statement
     retryLater: Statement
+    heartbeat: Statement
     release: Statement
     leaseOwners: Statement
     releaseOwner: Statement
@@ -102,15 +103,17 @@ export class SqliteJobsRepository implements JobsRepository {
           AND (lease_owner IS NULL OR lease_expires_at < @now) ORDER BY created_at, id LIMIT 1)
         RETURNING id`),
       complete: db.prepare(`UPDATE jobs SET status = 'COMPLETED', job_response = @jobResponse, usage_seconds = @usageSeconds,
-          total_cost = @totalCost, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
+          total_cost = @totalCost, text = coalesce(@text, text), progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
         WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')
         RETURNING ${RETURNING_COLUMNS}`),
       fail: db.prepare(`UPDATE jobs SET status = 'FAILED', error_code = @code, error_message = @message,
-          lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
+          progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
         WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')
         RETURNING ${RETURNING_COLUMNS}`),
       retryLater: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, run_after = @runAfter,
           error_code = @code, error_message = @message
+        WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
+      heartbeat: db.prepare(`UPDATE jobs SET lease_expires_at = @leaseUntil, progress = coalesce(@progress, progress)
         WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
       release: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, attempts = max(attempts - 1, 0)
         WHERE id = ? AND lease_owner = ? AND status = 'PENDING'`),
@@ -169,7 +172,14 @@ export class SqliteJobsRepository implements JobsRepository {
 
   /** Ends a job the owner still holds and answers it as ended (RETURNING); undefined when the lease was lost. */
   async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<JobRecord | undefined> {
-    const row = this.statements.complete.get({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }) as JobRow | undefined
+    const row = this.statements.complete.get({
+      id,
+      owner,
+      updatedAt,
+      ...outcome,
+      jobResponse: JSON.stringify(outcome.jobResponse),
+      text: outcome.text ?? null,
+    }) as JobRow | undefined
     return row && toRecord(row)
   }
 
@@ -181,6 +191,11 @@ export class SqliteJobsRepository implements JobsRepository {
   /** Gives the job back to the queue, to run again from `runAfter` (ms). */
   async retryLater(id: string, owner: string, runAfter: number, code: JobErrorCode, message: string): Promise<boolean> {
     return this.statements.retryLater.run({ id, owner, runAfter, code, message }).changes === 1
+  }
+
+  /** Extends a held job's lease to `leaseUntil` (ms) and records its progress; false when the owner no longer holds it. */
+  async heartbeat(id: string, owner: string, leaseUntil: number, progress?: number): Promise<boolean> {
+    return this.statements.heartbeat.run({ id, owner, leaseUntil, progress: progress ?? null }).changes === 1
   }
 
   /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */

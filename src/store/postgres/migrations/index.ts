@@ -8,10 +8,22 @@ import { jobSearchAndHotClaims } from './0006-job-search-and-hot-claims'
 import { jobWords } from './0007-job-words'
 import { jobSearchTable } from './0008-job-search-table'
 import { conversations } from './0009-conversations'
+import { jobSourceUrlAndProgress } from './0010-job-source-url-and-progress'
 
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
  * never edited. Its numbers are its own (SQLite's 0004 cuts long key hints, which a
  * PostgreSQL database never held).
  */
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, media, changeNotifications, jobSearchAndHotClaims, jobWords, jobSearchTable, conversations]
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  jobs,
+  webhooks,
+  media,
+  changeNotifications,
+  jobSearchAndHotClaims,
+  jobWords,
+  jobSearchTable,
+  conversations,
+  jobSourceUrlAndProgress,
+]

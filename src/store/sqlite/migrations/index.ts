@@ -4,6 +4,7 @@ import { jobs } from './0002-jobs'
 import { webhooks } from './0003-webhooks'
 import { shortKeyHints } from './0004-short-key-hints'
 import { conversations } from './0005-conversations'
+import { jobSourceUrlAndProgress } from './0006-job-source-url-and-progress'
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, shortKeyHints, conversations]
+export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, shortKeyHints, conversations, jobSourceUrlAndProgress]
