@@ -12,6 +12,7 @@
  * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts),
  * `panel` the Test call panel (bench/panel.ts: a typed turn to the first agent audio, in Chromium).
  * `realtime-tts` realtime speech's time to first audio (bench/realtime-tts.ts).
+ * `decode` media decoding for transcription: speed and memory on 10-minute and 2-hour files (bench/decode.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -32,6 +33,7 @@ import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
 import { freePort, stopChild, waitForLine } from './processes'
 import { benchCalls } from './calls'
+import { benchDecode } from './decode'
 import { benchPanel } from './panel'
 import { benchRealtimeTts } from './realtime-tts'
 import { benchTts } from './tts'
@@ -402,6 +404,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   calls: () => partOnly('calls', benchCalls),
   panel: () => partOnly('panel', benchPanel),
   'realtime-tts': () => partOnly('realtimeTts', benchRealtimeTts),
+  decode: () => partOnly('decode', benchDecode),
 }
 
 const part = process.argv[2]
