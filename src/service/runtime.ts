@@ -302,6 +302,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     })
     const context: OpsContext = {
       store,
+      media,
       secrets,
       templates,
       sip,

@@ -20,6 +20,14 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
+/** A segment's start as m:ss, or h:mm:ss past an hour. */
+function clock(seconds: number): string {
+  const whole = Math.floor(seconds)
+  const pad = (value: number) => String(value).padStart(2, '0')
+  const minutes = Math.floor(whole / 60)
+  return minutes >= 60 ? `${Math.floor(minutes / 60)}:${pad(minutes % 60)}:${pad(whole % 60)}` : `${minutes}:${pad(whole % 60)}`
+}
+
 function textBlock(text: string): string {
   // dir="auto" lets Arabic text read right to left wherever it appears.
   return `<div class="text" dir="auto">${escapeHtml(text)}</div>`
@@ -54,6 +62,11 @@ export function renderJobPreview(job: Job, extra: { audioUrl: string | null; sou
     }
     const outcome = (job.jobResponse as { outcomeResult?: unknown }).outcomeResult
     if (outcome !== undefined && outcome !== null) body.push('<h2>Outcome</h2>', textBlock(JSON.stringify(outcome, null, 2)))
+  } else if ((job.type === 'TRANSCRIPTION' || job.type === 'TRANSLATION') && job.status === 'COMPLETED' && job.jobResponse) {
+    if (extra.audioUrl) body.push(`<audio controls preload="metadata" src="${escapeHtml(extra.audioUrl)}"></audio>`)
+    const { text, segments } = job.jobResponse as { text?: string; segments?: { start: number; text: string }[] }
+    if (segments?.length) body.push('<h2>Transcript</h2>', textBlock(segments.map((segment) => `[${clock(segment.start)}] ${segment.text}`).join('\n')))
+    else body.push('<h2>Transcript</h2>', textBlock(text || '(no speech was heard)'))
   } else if (job.jobResponse) {
     body.push('<h2>Result</h2>', textBlock(JSON.stringify(job.jobResponse, null, 2)))
   }

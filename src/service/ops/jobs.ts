@@ -16,7 +16,7 @@ import { findVoice } from '../../shared/voices'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
 import { searchWords, type JobRecord } from '../../store/records'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
-import { aiContentCost, ttsCost } from './prices'
+import { aiContentCost, mediaCost, ttsCost } from './prices'
 import { notFound, ServiceError } from './service-error'
 import { requireWebhookTarget } from './webhook-target'
 
@@ -46,7 +46,15 @@ export function titleFrom(text: string, max = 60): string {
 
 export function mediaUrlOf(context: OpsContext, record: JobRecord): string | null {
   if (record.type === 'CONVERSATION' && !hasRecording(record)) return null
+  // A transcription shows the URL its client gave; an upload, where this service serves it.
+  if (record.sourceUrl !== null) return record.sourceUrl
   return record.mediaFile ? `${context.baseUrl()}/media/${record.mediaFile}` : null
+}
+
+/** Where this service plays a job's media from: a transcription's source once it is stored here (a page's player may not load other sites). */
+export function playableMediaUrlOf(context: OpsContext, record: JobRecord): string | null {
+  if (record.type === 'TRANSCRIPTION') return record.status === 'COMPLETED' && record.mediaFile ? `${context.baseUrl()}/media/${record.mediaFile}` : null
+  return mediaUrlOf(context, record)
 }
 
 /**
@@ -385,7 +393,7 @@ export async function listJobsAs<Item>(
 }
 
 /** Job types this VoiceDesk runs itself, so it can run one again. */
-const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT']
+const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT', 'TRANSCRIPTION']
 
 /**
  * "Retry" a FAILED job: queues a new job of the same type with the same inputs (text, voice,
@@ -399,7 +407,7 @@ export async function retryJob(context: OpsContext, caller: Caller, jobId: strin
     throw new ServiceError('CONFLICT', message, [{ path: 'jobId', message: 'Not a FAILED job' }])
   }
   if (!RETRYABLE_TYPES.includes(failed.type)) {
-    const message = `Job ${jobId} is ${failed.type}; this VoiceDesk runs only TTS and AI_CONTENT jobs, so it cannot retry it`
+    const message = `Job ${jobId} is ${failed.type}; this VoiceDesk cannot run it again`
     throw new ServiceError('CONFLICT', message, [{ path: 'jobId', message: `A ${failed.type} job cannot be retried here` }])
   }
   if (failed.webhookUrl) requireWebhookTarget(context, failed.webhookUrl, 'jobId')
@@ -424,7 +432,20 @@ export async function retryJob(context: OpsContext, caller: Caller, jobId: strin
   const record: JobRecord =
     failed.type === 'TTS'
       ? { ...base, ...copied, type: 'TTS', ...JOB_MODELS.TTS, mediaFile: `${unguessable()}.wav`, totalCost: ttsCost(failed.text ?? '') }
-      : { ...base, ...copied, type: 'AI_CONTENT', ...context.aiContentModel(), totalCost: aiContentCost(failed.aiParts?.length ?? 0) }
+      : failed.type === 'TRANSCRIPTION'
+        ? // The same source media: fetched once already, it is not fetched again.
+          {
+            ...base,
+            ...copied,
+            type: 'TRANSCRIPTION',
+            model: failed.model,
+            processingType: failed.processingType,
+            systemModelKey: failed.systemModelKey,
+            mediaFile: failed.mediaFile,
+            sourceUrl: failed.sourceUrl,
+            totalCost: mediaCost('TRANSCRIPTION', 0),
+          }
+        : { ...base, ...copied, type: 'AI_CONTENT', ...context.aiContentModel(), totalCost: aiContentCost(failed.aiParts?.length ?? 0) }
   await context.store.jobs.insert(record)
   context.jobEnqueued(record)
   return toJobDto(context, record)

@@ -1,7 +1,7 @@
 import type { KeyIdentity } from '../../store/records'
 import type { JobRecord } from '../../store/records'
 import type { SecretBox } from '../../store/secret-box'
-import type { Store } from '../../store/ports'
+import type { MediaStore, Store } from '../../store/ports'
 import type { WebhookAddressPolicy } from '../../webhooks/webhook-address-policy'
 import type { TemplateCatalogue } from '../templates-catalogue'
 import type { ReadCache } from './read-cache'
@@ -17,6 +17,8 @@ export interface SipSettings {
 /** Everything a use case needs, built once by the runtime and shared by HTTP and IPC. */
 export interface OpsContext {
   store: Store
+  /** Job audio and transcriptions' source media: the data folder's media/, or the database in team mode. */
+  media: MediaStore
   secrets: SecretBox
   templates: TemplateCatalogue
   sip: SipSettings

@@ -13,7 +13,16 @@ export const JOB_ERROR_MEANINGS = {
   INVALID_TEXT_OR_VOICE: 'Nothing speakable is left in the text once control characters are removed, or the engine does not know the voice.',
   TTS_FAILED: 'The speech engine failed on this text for another reason; the message says how. Not retried.',
   INVALID_JOB: 'The stored job lacks what its type needs (TTS: text, voice or media name; AI content: parts): a damaged record.',
-  UNSUPPORTED_JOB_TYPE: 'This VoiceDesk cannot run jobs of this type (transcription and translation jobs are listed and read, not run).',
+  UNSUPPORTED_JOB_TYPE: 'This VoiceDesk cannot run jobs of this type.',
+  STT_ENGINE_NOT_CONFIGURED:
+    'No speech recognition server is set: `voicedesk stt-engine openai-compatible --base-url URL` (or Settings in the app) chooses one. Never a made-up transcript.',
+  STT_ENGINE_FAILED: 'The speech recognition server failed; the message says how (unreachable, timed out, an error answer). Tried again while tries remain when it may pass.',
+  MEDIA_FETCH_FAILED:
+    'The media URL could not be fetched: the message says why (an error status, a web page instead of media, an address webhooks may not reach, too many redirects).',
+  MEDIA_TOO_LARGE: 'The media is larger than this VoiceDesk takes (see "Media intake").',
+  MEDIA_UNREADABLE: 'The media is not audio or video the decoder can read (corrupt, or another kind of file).',
+  MEDIA_HAS_NO_AUDIO: 'The media has no audio track (a silent video).',
+  DECODER_UNAVAILABLE: 'The media decoder that ships with VoiceDesk could not start: the installation is damaged; the message names the package to reinstall.',
   CONVERSATION_NOT_STARTED: 'No socket opened the conversation within a minute of conversation-init.',
   CALL_INTERRUPTED: 'The service running the call stopped (a crash or a kill) mid-call; the transcript up to then is kept.',
   AGENT_MISSING: "The conversation's voice agent was deleted before the call could start.",

@@ -45,6 +45,78 @@ export const TextToSpeechBodySchema = z
   .meta({ id: 'TextToSpeechBody' })
 export type TextToSpeechBody = z.infer<typeof TextToSpeechBodySchema>
 
+/** Transcription: what a job is asked for, in JSON or as the text parts of an upload. */
+const transcriptionFields = {
+  model: z.string().min(1).max(100).regex(/\S/, 'Must not be empty or only spaces').meta({
+    description: "The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use.",
+  }),
+  processingType: z
+    .string()
+    .regex(/^[Aa][Ss][Yy][Nn][Cc]$/, 'VoiceDesk runs transcription jobs asynchronously: send "async" (POST /v1/realtime/stt transcribes a short file at once)')
+    .meta({ description: '`async` (any case): the job is queued, and its webhook tells when it ended.' }),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/, 'Must be a two-letter ISO 639-1 code such as ar or en')
+    .optional()
+    .meta({ description: 'The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it.' }),
+  title: nonBlankText(200).optional(),
+  webhookUrl: HttpUrlSchema.optional(),
+}
+
+export const TranscribeBodySchema = z
+  .object({
+    mediaUrl: HttpUrlSchema.meta({
+      description: "The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL.",
+    }),
+    ...transcriptionFields,
+    webhookAuth: JobWebhookAuthSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'TranscribeBody' })
+export type TranscribeBody = z.infer<typeof TranscribeBodySchema>
+
+/**
+ * The text parts of a `multipart/form-data` upload (beside its `file` part): the same fields,
+ * as text; `webhookAuth` as JSON text (`{"authKey": "...", "authSecret": "..."}`).
+ */
+export const TranscribeUploadFieldsSchema = z
+  .object({
+    ...transcriptionFields,
+    webhookAuth: z
+      .string()
+      .max(2_000)
+      .transform((text, context) => {
+        try {
+          return JSON.parse(text) as unknown
+        } catch {
+          context.addIssue({ code: 'custom', message: 'Must be JSON: {"authKey": "...", "authSecret": "..."}' })
+          return z.NEVER
+        }
+      })
+      .pipe(JobWebhookAuthSchema)
+      .optional(),
+  })
+  .strict()
+export type TranscribeUploadFields = z.infer<typeof TranscribeUploadFieldsSchema>
+
+/** A COMPLETED transcription's (and a translation's) segments: times in seconds from the start of the media. */
+export const TranscriptSegmentSchema = z.object({ start: z.number(), end: z.number(), text: z.string() }).meta({ id: 'TranscriptSegment' })
+
+export const TranscriptionResponseSchema = z
+  .object({
+    text: z.string(),
+    language: z.string().nullable(),
+    durationSeconds: z.number(),
+    segments: z.array(TranscriptSegmentSchema),
+  })
+  .meta({ id: 'TranscriptionResponse' })
+export type TranscriptionResponse = z.infer<typeof TranscriptionResponseSchema>
+
+export const SubtitlesQuerySchema = z.object({
+  jobId: z.string().min(1),
+  format: z.enum(['srt', 'vtt']).default('srt').meta({ description: 'SubRip (`srt`, the default) or WebVTT (`vtt`).' }),
+})
+
 export const AiContentBodySchema = z
   .object({
     aiParts: z
@@ -222,6 +294,8 @@ export const JobListItemSchema = z
 export type JobListItem = z.infer<typeof JobListItemSchema>
 
 export const TtsJobEnvelopeSchema = envelopeOf(TtsJobSchema)
+/** A job just queued by `POST /v1/jobs/transcribe` (and translate), in the general job's shape. */
+export const JobEnvelopeSchema = envelopeOf(JobSchema)
 export const AiContentJobEnvelopeSchema = envelopeOf(AiContentJobSchema)
 export const JobListEnvelopeSchema = envelopeOf(z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() }))
 /** `GET /v1/jobs` alone answers without `success` (the seed's exception). */

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import parseRange from 'range-parser'
 import type { MediaStore } from '../../../store/ports'
 import { errorEnvelope } from '../../../shared/api/errors'
-import { mediaUrlOf, toJobDto } from '../../ops/jobs'
+import { playableMediaUrlOf, toJobDto } from '../../ops/jobs'
+import { MEDIA_NAME, mediaContentType } from '../../ops/media-names'
 import type { OpsContext } from '../../ops/ops-context'
 import { renderJobPreview } from '../job-preview-page'
 
@@ -14,14 +15,13 @@ function fromThisMachine(request: FastifyRequest): boolean {
   return LOOPBACK.has(request.socket.remoteAddress ?? '')
 }
 
-const MEDIA_NAME = /^[A-Za-z0-9_-]{32}\.wav$/
 const MEDIA_CACHE = 'private, max-age=31536000, immutable'
 
 /** Where media is read from: files in the data folder (served as static files), or a media store (the database, in team mode). */
 export type MediaSource = { directory: string } | { store: MediaStore }
 
 /**
- * `/media/<name>.wav` (job audio, with Range support for players) and `/preview/<token>`
+ * `/media/<name>` (job audio and transcriptions' source media, with Range support for players) and `/preview/<token>`
  * (a page that shows or plays a job's result). No Authorization header: the unguessable
  * name is the credential, and both answer only loopback clients.
  */
@@ -52,7 +52,7 @@ export async function registerMediaAndPreviews(app: FastifyInstance, context: Op
         .type('text/html; charset=utf-8')
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; media-src 'self'; img-src 'self' data:")
         .header('cache-control', 'no-store')
-        .send(renderJobPreview(toJobDto(context, record), { audioUrl: mediaUrlOf(context, record), sourceTitle: source?.title }))
+        .send(renderJobPreview(toJobDto(context, record), { audioUrl: playableMediaUrlOf(context, record), sourceTitle: source?.title }))
     })
   })
 }
@@ -61,8 +61,8 @@ export async function registerMediaAndPreviews(app: FastifyInstance, context: Op
 async function sendStoredMedia(store: MediaStore, name: string, request: FastifyRequest, reply: FastifyReply) {
   const notFound = () => reply.status(404).send(errorEnvelope('NOT_FOUND', 'No media has this name'))
   if (!MEDIA_NAME.test(name)) return notFound()
-  // Set only on answers that carry audio: the errors are JSON.
-  const audio = () => reply.header('accept-ranges', 'bytes').header('cache-control', MEDIA_CACHE).type('audio/wav')
+  // Set only on answers that carry media: the errors are JSON.
+  const audio = () => reply.header('accept-ranges', 'bytes').header('cache-control', MEDIA_CACHE).type(mediaContentType(name))
   const header = request.headers.range
   // Only a range needs the size first; a whole file is opened at once (open answers its size).
   const size = header === undefined ? undefined : await store.size(name)

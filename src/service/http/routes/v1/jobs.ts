@@ -1,19 +1,25 @@
 import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { ok } from '../../../../shared/api/common'
 import {
   AiContentBodySchema,
   AiContentJobEnvelopeSchema,
+  JobEnvelopeSchema,
   JobIdQuerySchema,
   JobListEnvelopeSchema,
   JobReadSchema,
   ListJobsBodySchema,
   ListJobsQuerySchema,
+  SubtitlesQuerySchema,
   TextToSpeechBodySchema,
+  TranscribeBodySchema,
   TtsJobEnvelopeSchema,
 } from '../../../../shared/api/jobs'
 import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../../../ops/jobs'
 import type { OpsContext } from '../../../ops/ops-context'
+import { createTranscriptionJobFromUrl, jobSubtitles } from '../../../ops/transcription-jobs'
+import { SUBTITLE_CONTENT_TYPES } from '../../../../shared/text/subtitles'
 import { callerOf } from '../../auth'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
 
@@ -32,6 +38,35 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       response: { 200: TtsJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
     },
     handler: async (request) => ok(await createTextToSpeechJob(context, callerOf(request), request.body)),
+  })
+
+  routes.post('/jobs/transcribe', {
+    schema: {
+      tags,
+      summary: 'Queue a transcription of audio or video (a URL, or an upload)',
+      description:
+        'JSON with a `mediaUrl`, or `multipart/form-data` with a `file` part and the same fields as text parts. The job ends COMPLETED with the text, timed segments, language and duration in `jobResponse`, or FAILED (e.g. STT_ENGINE_NOT_CONFIGURED).',
+      operationId: 'createTranscriptionJob',
+      security: SECURITY,
+      body: TranscribeBodySchema,
+      response: { 200: JobEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
+    },
+    handler: async (request) => ok(await createTranscriptionJobFromUrl(context, callerOf(request), request.body)),
+  })
+
+  routes.get('/jobs/subtitles', {
+    schema: {
+      tags,
+      summary: "A finished transcription's or translation's segments as subtitles (SRT or WebVTT)",
+      operationId: 'getJobSubtitles',
+      security: SECURITY,
+      querystring: SubtitlesQuerySchema,
+      response: { 200: z.string().meta({ description: 'The subtitles, as `application/x-subrip` or `text/vtt`.' }), ...errorResponses(400, 404, 409) },
+    },
+    handler: async (request, reply) => {
+      const subtitles = await jobSubtitles(context, callerOf(request), request.query.jobId, request.query.format)
+      return reply.type(SUBTITLE_CONTENT_TYPES[request.query.format]).send(subtitles)
+    },
   })
 
   routes.post('/jobs/ai-content', {
