@@ -158,6 +158,8 @@ export interface JobListQuery {
 
 export interface JobOutcome {
   jobResponse: Record<string, unknown>
+  /** The job's text when its work made it (a transcript, a translation): searched, and what AI content reads. */
+  text?: string
   usageSeconds: number | null
   totalCost: number
 }

@@ -117,13 +117,27 @@ export class PostgresJobsRepository implements JobsRepository {
     )
   }
 
-  /** Ends a job the owner still holds and answers it as ended (RETURNING); undefined when the lease was lost. */
+  /**
+   * Ends a job the owner still holds and answers it as ended (RETURNING); undefined when the lease
+   * was lost. A job whose work made its text (a transcript, a translation) gets that text and its search words.
+   */
   async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<JobRecord | undefined> {
+    const values = [id, owner, JSON.stringify(outcome.jobResponse), outcome.usageSeconds, outcome.totalCost, updatedAt]
+    if (outcome.text === undefined) {
+      return this.one(
+        `UPDATE jobs j SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6
+          WHERE j.id = $1 AND j.lease_owner = $2 AND j.status IN ('PENDING', 'IN_PROGRESS')
+          RETURNING ${SELECT_COLUMNS}`,
+        values,
+      )
+    }
+    const { rows } = await this.db.query<{ title: string }>('SELECT title FROM jobs WHERE id = $1', [id])
     return this.one(
-      `UPDATE jobs j SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6
+      `UPDATE jobs j SET status = 'COMPLETED', job_response = $3, usage_seconds = $4, total_cost = $5, lease_owner = NULL, lease_expires_at = NULL, updated_at = $6,
+          text = $7, search = array_to_tsvector($8::text[])
         WHERE j.id = $1 AND j.lease_owner = $2 AND j.status IN ('PENDING', 'IN_PROGRESS')
         RETURNING ${SELECT_COLUMNS}`,
-      [id, owner, JSON.stringify(outcome.jobResponse), outcome.usageSeconds, outcome.totalCost, updatedAt],
+      [...values, outcome.text, jobSearchLexemes(rows[0]?.title ?? '', outcome.text)],
     )
   }
 

@@ -102,7 +102,7 @@ export class SqliteJobsRepository implements JobsRepository {
           AND (lease_owner IS NULL OR lease_expires_at < @now) ORDER BY created_at, id LIMIT 1)
         RETURNING id`),
       complete: db.prepare(`UPDATE jobs SET status = 'COMPLETED', job_response = @jobResponse, usage_seconds = @usageSeconds,
-          total_cost = @totalCost, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
+          total_cost = @totalCost, text = coalesce(@text, text), lease_owner = NULL, lease_expires_at = NULL, updated_at = @updatedAt
         WHERE id = @id AND lease_owner = @owner AND status IN ('PENDING', 'IN_PROGRESS')
         RETURNING ${RETURNING_COLUMNS}`),
       fail: db.prepare(`UPDATE jobs SET status = 'FAILED', error_code = @code, error_message = @message,
@@ -169,7 +169,14 @@ export class SqliteJobsRepository implements JobsRepository {
 
   /** Ends a job the owner still holds and answers it as ended (RETURNING); undefined when the lease was lost. */
   async complete(id: string, owner: string, outcome: JobOutcome, updatedAt: string): Promise<JobRecord | undefined> {
-    const row = this.statements.complete.get({ id, owner, updatedAt, ...outcome, jobResponse: JSON.stringify(outcome.jobResponse) }) as JobRow | undefined
+    const row = this.statements.complete.get({
+      id,
+      owner,
+      updatedAt,
+      ...outcome,
+      jobResponse: JSON.stringify(outcome.jobResponse),
+      text: outcome.text ?? null,
+    }) as JobRow | undefined
     return row && toRecord(row)
   }
 
