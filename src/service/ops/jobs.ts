@@ -383,7 +383,7 @@ export async function listJobsAs<Item>(
 }
 
 /** Job types this VoiceDesk runs itself, so it can run one again. */
-const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT']
+const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT', 'TRANSLATION']
 
 /**
  * "Retry" a FAILED job: queues a new job of the same type with the same inputs (text, voice,
@@ -397,7 +397,7 @@ export async function retryJob(context: OpsContext, caller: Caller, jobId: strin
     throw new ServiceError('CONFLICT', message, [{ path: 'jobId', message: 'Not a FAILED job' }])
   }
   if (!RETRYABLE_TYPES.includes(failed.type)) {
-    const message = `Job ${jobId} is ${failed.type}; this VoiceDesk runs only TTS and AI_CONTENT jobs, so it cannot retry it`
+    const message = `Job ${jobId} is ${failed.type}; this VoiceDesk runs only TTS, AI_CONTENT and TRANSLATION jobs, so it cannot retry it`
     throw new ServiceError('CONFLICT', message, [{ path: 'jobId', message: `A ${failed.type} job cannot be retried here` }])
   }
   if (failed.webhookUrl) requireWebhookTarget(context, failed.webhookUrl, 'jobId')
@@ -422,7 +422,10 @@ export async function retryJob(context: OpsContext, caller: Caller, jobId: strin
   const record: JobRecord =
     failed.type === 'TTS'
       ? { ...base, ...copied, type: 'TTS', ...JOB_MODELS.TTS, mediaFile: `${unguessable()}.wav`, totalCost: ttsCost(failed.text ?? '') }
-      : { ...base, ...copied, type: 'AI_CONTENT', ...context.aiContentModel(), totalCost: aiContentCost(failed.aiParts?.length ?? 0) }
+      : failed.type === 'TRANSLATION'
+        ? // The same source (job or text: a failed translation's text is still its source) and price; the engine chosen now.
+          { ...base, ...copied, type: 'TRANSLATION', ...(await context.translationModel()), totalCost: failed.totalCost }
+        : { ...base, ...copied, type: 'AI_CONTENT', ...context.aiContentModel(), totalCost: aiContentCost(failed.aiParts?.length ?? 0) }
   await context.store.jobs.insert(record)
   context.jobEnqueued(record)
   return toJobDto(context, record)
