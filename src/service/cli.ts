@@ -46,7 +46,9 @@ serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}
 keys       Manages the API keys of the default project. A new key is shown once.
 ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
            OpenAI-compatible chat endpoint such as a local Ollama (base URL .../v1).
-           Takes effect at the next start of the service.
+           Takes effect at the next start of the service. Translation jobs need the
+           OpenAI-compatible one (offline: they fail, LLM_ENGINE_NOT_CONFIGURED); they read
+           the choice for each job.
 stt-engine Shows or chooses speech recognition for live calls: off (the default), or an
            OpenAI-compatible /audio/transcriptions server such as whisper.cpp's server,
            speaches or LocalAI (base URL .../v1). Takes effect at the next start.

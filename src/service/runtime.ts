@@ -10,6 +10,7 @@ import packageJson from '../../package.json'
 import type { AiContentEngine } from '../engines/ai-content/ai-content-engine'
 import { createEspeakTtsEngine, type TtsEngine } from '../engines/tts/tts-engine'
 import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handler'
+import { createTranslationJobHandler } from '../jobs/handlers/translation-job-handler'
 import { removeLeftoverPartialMedia } from '../store/partial-media-files'
 import { FileMediaStore } from '../store/file-media-store'
 import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
@@ -44,6 +45,7 @@ import { ApiKeyAuthenticator, bootstrapAccounts, ensureAppIdentity, firstKeyToSh
 import type { Caller, OpsContext, SipSettings } from './ops/ops-context'
 import { ReadCache } from './ops/read-cache'
 import { createAiContentEngine } from './ai-content-settings'
+import { createTranslationEngine, translationModelOf } from './translation-settings'
 import { effectiveCorsOrigins } from './cors-settings'
 import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
@@ -320,6 +322,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         store.announceWork('webhooks')
       },
       aiContentModel: () => aiContent.model,
+      translationModel: () => translationModelOf(store),
       callEngines: () => callEngines.describe(),
       socketDeadlineMs: config.calls?.socketDeadlineMs,
     }
@@ -337,6 +340,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           media,
         }),
         AI_CONTENT: createAiContentJobHandler({ engine: () => aiContent.engine, jobs: store.jobs }),
+        // The language-model setting is read for each job: a choice made meanwhile counts at once.
+        TRANSLATION: createTranslationJobHandler({ engine: () => createTranslationEngine(store, secrets), jobs: store.jobs }),
         CONVERSATION: createConversationJobHandler(),
       },
       ...config.jobs,

@@ -24,6 +24,7 @@ import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/ope
 import { registerStreamRoute, registerWebSockets, type StreamRouteOptions } from './routes/stream'
 import { registerConversationRoutes } from './routes/v1/conversations'
 import { registerJobRoutes } from './routes/v1/jobs'
+import { registerTranslationJobRoutes } from './routes/v1/translation-jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerProjectRoutes } from './routes/v1/projects'
 import { REALTIME_SOCKET, registerRealtimeRoutes, registerRealtimeSocket, type RealtimeSpeechOptions } from './routes/v1/realtime'
@@ -166,6 +167,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceRoutes(v1)
       registerJobRoutes(v1, options.context)
+      registerTranslationJobRoutes(v1, options.context)
       registerWebhookRoutes(v1, options.context)
       registerProjectRoutes(v1, options.context)
       registerRealtimeRoutes(v1, realtime)

@@ -393,7 +393,7 @@ export async function listJobsAs<Item>(
 }
 
 /** Job types this VoiceDesk runs itself, so it can run one again. */
-const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT', 'TRANSCRIPTION']
+const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT', 'TRANSCRIPTION', 'TRANSLATION']
 
 /**
  * "Retry" a FAILED job: queues a new job of the same type with the same inputs (text, voice,
@@ -445,7 +445,10 @@ export async function retryJob(context: OpsContext, caller: Caller, jobId: strin
             sourceUrl: failed.sourceUrl,
             totalCost: mediaCost('TRANSCRIPTION', 0),
           }
-        : { ...base, ...copied, type: 'AI_CONTENT', ...context.aiContentModel(), totalCost: aiContentCost(failed.aiParts?.length ?? 0) }
+        : failed.type === 'TRANSLATION'
+          ? // The same source (job or text: a failed translation's text is still its source) and price; the engine chosen now.
+            { ...base, ...copied, type: 'TRANSLATION', ...(await context.translationModel()), totalCost: failed.totalCost }
+          : { ...base, ...copied, type: 'AI_CONTENT', ...context.aiContentModel(), totalCost: aiContentCost(failed.aiParts?.length ?? 0) }
   await context.store.jobs.insert(record)
   context.jobEnqueued(record)
   return toJobDto(context, record)

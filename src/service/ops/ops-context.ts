@@ -31,6 +31,8 @@ export interface OpsContext {
   webhookQueued: () => void
   /** `model`, `systemModelKey` and `processingType` of AI-content jobs, from the chosen engine. */
   aiContentModel: () => { model: string; systemModelKey: string; processingType: string }
+  /** `model`, `systemModelKey` and `processingType` of translation jobs made now, from the language-model setting. */
+  translationModel: () => Promise<{ model: string; systemModelKey: string; processingType: string }>
   /** The engines a call made now would use: the dialogue (shown as the conversation's `model`) and speech recognition (off when null). */
   callEngines: () => Promise<{ dialogue: string; model: string; stt: { engine: string; model: string } | null }>
   /** How long a new conversation waits for its socket before it ends FAILED (CONVERSATION_NOT_STARTED); a minute by default. */

@@ -12,6 +12,8 @@ export const PRICES = {
   /** Transcription and translation: per started minute of media. */
   transcriptionPerMinute: 3,
   translationPerMinute: 4,
+  /** Translation of a text (no media): per started block of 1,000 characters of the source text. */
+  translationPer1000Characters: 2,
   /** Conversations: per started minute of call. */
   conversationPerMinute: 5,
 } as const
@@ -27,6 +29,11 @@ export function aiContentCost(parts: number): number {
 export function mediaCost(type: Extract<JobType, 'TRANSCRIPTION' | 'TRANSLATION'>, seconds: number): number {
   const minutes = Math.max(1, Math.ceil(seconds / 60))
   return minutes * (type === 'TRANSCRIPTION' ? PRICES.transcriptionPerMinute : PRICES.translationPerMinute)
+}
+
+/** A translation whose source has no media: by the length of the source text (code points). */
+export function translationTextCost(text: string): number {
+  return Math.max(1, Math.ceil([...text].length / 1_000)) * PRICES.translationPer1000Characters
 }
 
 /** A call of `seconds` (one minute's price before it started). */

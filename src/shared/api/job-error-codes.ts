@@ -8,7 +8,7 @@ import { z } from 'zod'
 export const JOB_ERROR_MEANINGS = {
   TIMEOUT: 'The last try ran out of time.',
   AI_ENGINE_FAILED: 'The AI-content engine failed; the message says how (e.g. the model server could not be reached). Not retried.',
-  SOURCE_JOB_MISSING: "The AI-content job's source job is gone or has no text.",
+  SOURCE_JOB_MISSING: "The AI-content or translation job's source job is gone or has no text.",
   TTS_ENGINE_FAILED: 'The speech engine crashed or could not start (tried again while tries remain).',
   INVALID_TEXT_OR_VOICE: 'Nothing speakable is left in the text once control characters are removed, or the engine does not know the voice.',
   TTS_FAILED: 'The speech engine failed on this text for another reason; the message says how. Not retried.',
@@ -23,6 +23,10 @@ export const JOB_ERROR_MEANINGS = {
   MEDIA_UNREADABLE: 'The media is not audio or video the decoder can read (corrupt, or another kind of file).',
   MEDIA_HAS_NO_AUDIO: 'The media has no audio track (a silent video).',
   DECODER_UNAVAILABLE: 'The media decoder that ships with VoiceDesk could not start: the installation is damaged; the message names the package to reinstall.',
+  LLM_ENGINE_NOT_CONFIGURED:
+    "No language-model engine is configured, so the translation cannot run: choose one with `voicedesk ai-engine openai-compatible --base-url URL --model NAME` (or in the app's Settings), then retry the job.",
+  LLM_ENGINE_FAILED:
+    'The language-model engine failed on the translation; the message says how (the server could not be reached, did not answer in time, answered an error, or did not answer with the translation asked for). Not retried.',
   CONVERSATION_NOT_STARTED: 'No socket opened the conversation within a minute of conversation-init.',
   CALL_INTERRUPTED: 'The service running the call stopped (a crash or a kill) mid-call; the transcript up to then is kept.',
   AGENT_MISSING: "The conversation's voice agent was deleted before the call could start.",

@@ -112,6 +112,7 @@ describe('GET /v1/openapi.json', () => {
       unassignPhoneNumber: true,
       createTextToSpeechJob: true,
       createAiContentJob: true,
+      createTranslationJob: true,
       listJobs: false,
       initConversation: true,
       synthesizeSpeech: true,

@@ -301,6 +301,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/jobs/translate': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Queue a translation of a finished transcription or translation, or of a text, into Arabic or English
+     * @description VoiceDesk's own route: the cloud's public reference does not show how a translation is made. Runs through the language-model engine (`voicedesk ai-engine openai-compatible`); with none, the job ends FAILED with LLM_ENGINE_NOT_CONFIGURED.
+     */
+    post: operations['createTranslationJob']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/webhooks/deliveries': {
     parameters: {
       query?: never
@@ -505,6 +525,8 @@ export interface components {
       | 'TTS_FAILED'
       | 'INVALID_JOB'
       | 'UNSUPPORTED_JOB_TYPE'
+      | 'LLM_ENGINE_NOT_CONFIGURED'
+      | 'LLM_ENGINE_FAILED'
       | 'CONVERSATION_NOT_STARTED'
       | 'CALL_INTERRUPTED'
       | 'AGENT_MISSING'
@@ -917,6 +939,31 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
+    TranslateBodyInput: {
+      /**
+       * Format: uuid
+       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
+       */
+      jobId?: string
+      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
+      text?: string
+      /** @enum {string} */
+      toLng: 'ar' | 'en'
+      /**
+       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
+       * @enum {string}
+       */
+      fromLng?: 'ar' | 'en'
+      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
+      title?: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
     ConversationInitBodyInput: {
       /** Format: uuid */
       voiceAgentId: string
@@ -1238,6 +1285,8 @@ export interface components {
       | 'TTS_FAILED'
       | 'INVALID_JOB'
       | 'UNSUPPORTED_JOB_TYPE'
+      | 'LLM_ENGINE_NOT_CONFIGURED'
+      | 'LLM_ENGINE_FAILED'
       | 'CONVERSATION_NOT_STARTED'
       | 'CALL_INTERRUPTED'
       | 'AGENT_MISSING'
@@ -1650,6 +1699,31 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+    }
+    TranslateBody: {
+      /**
+       * Format: uuid
+       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
+       */
+      jobId?: string
+      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
+      text?: string
+      /** @enum {string} */
+      toLng: 'ar' | 'en'
+      /**
+       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
+       * @enum {string}
+       */
+      fromLng?: 'ar' | 'en'
+      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
+      title?: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
     }
     ConversationInitBody: {
       /** Format: uuid */
@@ -3297,6 +3371,89 @@ export interface operations {
       }
       /** @description Default Response */
       403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  createTranslationJob: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TranslateBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['Job']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
         headers: {
           [name: string]: unknown
         }

@@ -17,7 +17,7 @@ import { ConversationSection } from './conversation-section'
 import { JobDeliveries } from './job-deliveries'
 
 /** The types this VoiceDesk runs itself, so it can run a failed one again (jobs.retry). */
-const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT']
+const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT', 'TRANSLATION']
 
 const partKey = (part: AiPart) => `part.${part}` as MessageKey
 
