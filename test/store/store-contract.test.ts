@@ -8,7 +8,8 @@ import type { Store } from '../../src/store/ports'
 import { PostgresMediaStore } from '../../src/store/postgres/media-store'
 import { PostgresAccountsRepository } from '../../src/store/postgres/accounts-repository'
 import { clientDb } from '../../src/store/postgres/db'
-import { PostgresJobsRepository } from '../../src/store/postgres/jobs-repository'
+import { JOB_COLUMNS } from '../../src/store/columns'
+import { jobSearchLexemes } from '../../src/store/postgres/search-words'
 import { migrate } from '../../src/store/postgres/migrate'
 import { MIGRATIONS } from '../../src/store/postgres/migrations'
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store'
@@ -928,10 +929,20 @@ describe('PostgreSQL only', () => {
       await accounts.insertProject({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
       await accounts.insertLocalUser('user-1', 'Local', at(0))
       await accounts.insertKey({ id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0) })
-      const jobs = new PostgresJobsRepository(db)
-      await jobs.insert(job({ title: 'Refund request', text: 'late payment', status: 'FAILED', createdAt: at(1) }))
-      await jobs.insert(job({ title: 'Refund', text: 'on time', status: 'FAILED', createdAt: at(2) }))
-      await jobs.insert(job({ title: 'Other', text: 'late refund', createdAt: at(3) }))
+      // Written as schema 5 holds a job: without the columns later migrations added (0010's source_url and progress).
+      const columns = JOB_COLUMNS.filter(([field]) => field !== 'sourceUrl' && field !== 'progress')
+      const insertAtSchema5 = (record: JobRecord) =>
+        client.query(
+          `INSERT INTO jobs (${columns.map(([, column]) => column).join(', ')}, search)
+            VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}, array_to_tsvector($${columns.length + 1}::text[]))`,
+          [
+            ...columns.map(([field]) => (field === 'aiParts' || field === 'jobResponse' ? (record[field] === null ? null : JSON.stringify(record[field])) : record[field])),
+            jobSearchLexemes(record.title, record.text),
+          ],
+        )
+      await insertAtSchema5(job({ title: 'Refund request', text: 'late payment', status: 'FAILED', createdAt: at(1) }))
+      await insertAtSchema5(job({ title: 'Refund', text: 'on time', status: 'FAILED', createdAt: at(2) }))
+      await insertAtSchema5(job({ title: 'Other', text: 'late refund', createdAt: at(3) }))
     } finally {
       await client.end()
     }

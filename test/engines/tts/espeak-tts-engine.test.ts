@@ -222,7 +222,10 @@ describe('the eSpeak TTS engine', () => {
     } finally {
       clearInterval(timer)
     }
-    expect(longestGap).toBeLessThan(100)
+    // Synthesizing this text on the main thread would block it for seconds (over 100 s of audio at
+    // about 50x real time); a loaded 2-core machine can delay a timer by 100 ms on its own, so the
+    // bound sits well between the two.
+    expect(longestGap).toBeLessThan(500)
   })
 })
 
