@@ -352,6 +352,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         config.jobs?.onJobStarted?.(job)
         jobChanged(job)
       },
+      // A long job's progress: live views read the job again.
+      onJobProgress: (job, fraction) => {
+        config.jobs?.onJobProgress?.(job, fraction)
+        jobChanged(job)
+      },
       // The webhook is stored with the job's end, in one transaction, then sent once committed.
       onJobEnding: outbox,
       onJobEnded: (job) => {

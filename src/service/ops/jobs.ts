@@ -114,6 +114,7 @@ export function toJobDto(context: OpsContext, record: JobRecord): Job {
     userId: record.userId,
     systemModelKey: record.systemModelKey,
     voiceAgentId: record.voiceAgentId,
+    ...(record.status === 'PENDING' && record.progress !== null ? { progress: record.progress } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   }
