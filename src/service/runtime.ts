@@ -94,7 +94,7 @@ export interface RuntimeConfig {
   /** The service log (pino); silent by default, so tests and embedders choose. */
   log?: Logger
   /** Job runner settings (defaults: 2 at a time, 120 s per try, 3 tries), and hooks for live views. */
-  jobs?: Pick<JobRunnerOptions, 'concurrency' | 'timeoutMs' | 'leaseMarginMs' | 'maxAttempts' | 'retryDelayMs' | 'onJobStarted' | 'onJobEnded'> & {
+  jobs?: Pick<JobRunnerOptions, 'concurrency' | 'timeoutMs' | 'leaseMarginMs' | 'maxAttempts' | 'retryDelayMs' | 'onJobStarted' | 'onJobProgress' | 'onJobEnded'> & {
     /** How long stop() waits for running jobs. */
     graceMs?: number
   }
