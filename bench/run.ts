@@ -12,6 +12,7 @@
  * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts),
  * `panel` the Test call panel (bench/panel.ts: a typed turn to the first agent audio, in Chromium).
  * `realtime-tts` realtime speech's time to first audio (bench/realtime-tts.ts).
+ * `upload` a 300 MB multipart upload's memory (RSS growth) and speed, on files and on PostgreSQL (bench/upload.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -36,6 +37,7 @@ import { benchPanel } from './panel'
 import { benchRealtimeTts } from './realtime-tts'
 import { benchTts } from './tts'
 import { benchUiScroll } from './ui-scroll'
+import { benchUpload } from './upload'
 import { benchWebhooks } from './webhooks'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -402,6 +404,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   calls: () => partOnly('calls', benchCalls),
   panel: () => partOnly('panel', benchPanel),
   'realtime-tts': () => partOnly('realtimeTts', benchRealtimeTts),
+  upload: () => partOnly('upload', benchUpload),
 }
 
 const part = process.argv[2]
