@@ -42,8 +42,7 @@ export async function registerMediaUploads(app: FastifyInstance): Promise<void> 
   await app.register(multipart, { limits: { ...UPLOAD_FIELD_LIMITS, files: 2, parts: UPLOAD_FIELD_LIMITS.fields + 2 } })
   app.addHook('preValidation', async (request, reply) => {
     if (!request.isMultipart() || request.routeOptions.config.mediaUpload === true) return
-    // Its body is left unread: the connection closes after the answer rather than read it.
-    reply.header('connection', 'close')
+    stopReadingBody(request, reply)
     throw new RequestError('UNSUPPORTED_MEDIA_TYPE', JSON_ONLY)
   })
 }
@@ -79,8 +78,8 @@ const invalid = (path: string, message: string) => refusal('VALIDATION_ERROR', v
  * (`body.file`, `body.<field>`), and leaves nothing stored: no file part, two file parts, a file
  * over `maxBytes` (413), too many or too long text parts, invalid fields, a malformed or
  * cut-off body, a body that is not multipart (415). A full disk is thrown as the storage error
- * it is (507 through the error handler). When the body was not read to its end, the
- * connection closes after the answer rather than read the rest of a large upload.
+ * it is (507 through the error handler). When the body was not read to its end, the rest is
+ * not read either (see stopReadingBody).
  */
 export async function readMediaUpload<Fields extends z.ZodType>(
   request: FastifyRequest,
@@ -115,7 +114,7 @@ export async function readMediaUpload<Fields extends z.ZodType>(
     }
   } catch (error) {
     if (file) await options.media.delete(options.name)
-    if (!request.raw.readableEnded) reply.header('connection', 'close')
+    stopReadingBody(request, reply)
     throw uploadRefusal(error, options.maxBytes)
   }
   if (!file) throw invalid(`body.${FILE_PART}`, `A file part named "${FILE_PART}" is required`)
@@ -126,6 +125,33 @@ export async function readMediaUpload<Fields extends z.ZodType>(
     throw refusal('VALIDATION_ERROR', validationSummary('Invalid request', details), details)
   }
   return { fields: parsed.data, file }
+}
+
+/** How much more of a refused body is read, and for how long, after the answer was sent. */
+export const LINGER = { bytes: 8 * 1024 * 1024, ms: 2_000 }
+
+/**
+ * A refused upload's body is not read to its end (it may be gigabytes): once the answer is
+ * sent, what the client still sends is dropped for a moment, then the connection is closed.
+ * Closing at once would reset it with unread bytes in its buffer, and the client could lose the
+ * answer (the lingering close of web servers). A body that ends meanwhile keeps the connection.
+ */
+function stopReadingBody(request: FastifyRequest, reply: FastifyReply): void {
+  const body = request.raw
+  if (body.readableEnded) return
+  reply.raw.once('finish', () => {
+    let dropped = 0
+    const close = () => body.socket.destroy()
+    const timer = setTimeout(close, LINGER.ms)
+    timer.unref()
+    body.on('data', (chunk: Buffer) => {
+      dropped += chunk.length
+      if (dropped > LINGER.bytes) close()
+    })
+    body.once('end', () => clearTimeout(timer))
+    body.once('close', () => clearTimeout(timer))
+    body.resume()
+  })
 }
 
 /** Fastify multipart's and busboy's errors as the contract's; ours and the store's (a full disk) stay as they are. */
