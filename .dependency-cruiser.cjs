@@ -47,7 +47,8 @@ const PACKAGES = [
   { packages: ['fastify', '@fastify/[^/]+', 'fastify-type-provider-zod', 'secure-json-parse', 'range-parser'], from: '^src/service/http/' },
   // The WebSocket library under @fastify/websocket, named for its socket type by the call stream route.
   { packages: ['ws'], from: '^src/service/http/' },
-  { packages: ['undici'], from: '^src/webhooks/' },
+  // Outgoing HTTP with the address policy: webhooks, and media fetched from a URL.
+  { packages: ['undici'], from: '^src/(webhooks|service/media-intake)/' },
   // Address checks: the Host allow-list (HTTP) and the webhook target policy (arriving from another branch).
   { packages: ['ipaddr\\.js'], from: '^src/(service/http|webhooks)/' },
   { packages: ['@echogarden/espeak-ng-emscripten'], from: '^src/engines/tts/' },

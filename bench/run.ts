@@ -13,6 +13,7 @@
  * `panel` the Test call panel (bench/panel.ts: a typed turn to the first agent audio, in Chromium).
  * `realtime-tts` realtime speech's time to first audio (bench/realtime-tts.ts).
  * `decode` media decoding for transcription: speed and memory on 10-minute and 2-hour files (bench/decode.ts).
+ * `upload` a 300 MB multipart upload's memory (RSS growth) and speed, on files and on PostgreSQL (bench/upload.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -38,6 +39,7 @@ import { benchPanel } from './panel'
 import { benchRealtimeTts } from './realtime-tts'
 import { benchTts } from './tts'
 import { benchUiScroll } from './ui-scroll'
+import { benchUpload } from './upload'
 import { benchWebhooks } from './webhooks'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -405,6 +407,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   panel: () => partOnly('panel', benchPanel),
   'realtime-tts': () => partOnly('realtimeTts', benchRealtimeTts),
   decode: () => partOnly('decode', benchDecode),
+  upload: () => partOnly('upload', benchUpload),
 }
 
 const part = process.argv[2]

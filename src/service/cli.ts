@@ -12,7 +12,7 @@ import { readSttSetting, saveSttSetting, type SttSettingChange } from './stt-set
 import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
 import { appKeyIdOf, bootstrapAccounts, createApiKey, FIXED_KEY_NAME, fixedApiKeyProblem, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
-import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, databaseLabel, type Runtime } from './runtime'
+import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, databaseLabel, type Runtime, type RuntimeConfig } from './runtime'
 import { checkSealingKey, WrongSealingKeyError } from './sealing-key-check'
 import { defaultDataDir } from './data-dir'
 import { DATABASE_FILE, DataFolderError, SECRET_KEY_FILE, prepareDataFolder } from './data-folder'
@@ -24,6 +24,7 @@ const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with th
 Usage:
   voicedesk serve [--port N] [--host H] [--data-dir DIR | --database-url URL] [--log-level LEVEL] [--force-new]
                   [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
+                  [--max-media-size SIZE] [--media-fetch-timeout SECONDS]
   voicedesk keys create [--name NAME] [--data-dir DIR | --database-url URL]
   voicedesk keys list [--data-dir DIR | --database-url URL]
   voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
@@ -42,6 +43,9 @@ serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}
            --cors-origin     a web origin allowed to call /v1 (* for any); replaces the default
                              (http://localhost:* and http://127.0.0.1:*)
            --allow-webhook-host  a webhook host allowed although its address is link-local
+           --max-media-size  the largest media uploaded or fetched from a URL for a transcription
+                             (bytes, or with a unit: 500MB, 2GiB; default 2GiB)
+           --media-fetch-timeout  seconds a media URL's server may stay silent (default 30)
            --force-new       start over with a new database when the old one went missing
 keys       Manages the API keys of the default project. A new key is shown once.
 ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
@@ -85,6 +89,8 @@ const OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'cors-origin': { type: 'string', multiple: true },
   'allow-webhook-host': { type: 'string', multiple: true },
+  'max-media-size': { type: 'string' },
+  'media-fetch-timeout': { type: 'string' },
   name: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
@@ -98,7 +104,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 
 /** Which options each command takes: any other is refused rather than silently ignored. */
 const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
-  serve: ['port', 'host', 'data-dir', 'database-url', 'log-level', 'force-new', 'allowed-host', 'cors-origin', 'allow-webhook-host'],
+  serve: ['port', 'host', 'data-dir', 'database-url', 'log-level', 'force-new', 'allowed-host', 'cors-origin', 'allow-webhook-host', 'max-media-size', 'media-fetch-timeout'],
   keys: ['name', 'data-dir', 'database-url'],
   'ai-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
   'stt-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
@@ -118,6 +124,28 @@ function refuseExtraArguments(command: string, positionals: string[], max: numbe
   if (positionals.length > max) {
     throw new UsageError(`Unexpected argument ${JSON.stringify(positionals[max])}: ${command} takes ${takes}`)
   }
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
+
+/** `--max-media-size 2GiB` and `--media-fetch-timeout 60`, as RuntimeConfig.mediaIntake. */
+function mediaIntakeOf(values: Values): RuntimeConfig['mediaIntake'] {
+  const limits: NonNullable<RuntimeConfig['mediaIntake']> = {}
+  const size = values['max-media-size']
+  if (size !== undefined) {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(size)
+    const unit = match && SIZE_UNITS[match[2]!.toLowerCase()]
+    const bytes = match && unit ? Math.floor(Number(match[1]) * unit) : 0
+    if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`--max-media-size must be a size such as 2GiB, 500MB or 1048576 (bytes), not ${JSON.stringify(size)}`)
+    limits.maxUploadBytes = limits.maxFetchBytes = bytes
+  }
+  const timeout = values['media-fetch-timeout']
+  if (timeout !== undefined) {
+    const seconds = /^\s*\d+(\.\d+)?\s*$/.test(timeout) ? Number(timeout) : 0
+    if (!(seconds >= 0.001) || seconds > 86_400) throw new UsageError(`--media-fetch-timeout must be a number of seconds from 0.001 to 86400, not ${JSON.stringify(timeout)}`)
+    limits.fetchTimeoutMs = Math.round(seconds * 1000)
+  }
+  return limits
 }
 
 function parsePort(raw: string | undefined, source: string): number {
@@ -301,6 +329,7 @@ async function serve(values: Values): Promise<void> {
       allowedHosts: values['allowed-host'],
       corsOrigins: values['cors-origin'],
       allowWebhookHosts: values['allow-webhook-host'],
+      mediaIntake: mediaIntakeOf(values),
       // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.
       rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
       // JSON lines on stderr, so stdout keeps the start-up banner alone.

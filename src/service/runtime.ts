@@ -27,7 +27,7 @@ import { isDeadLeaseOwner } from '../workers/lease-owner'
 import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-full-condition'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openStore } from '../store/open-store'
-import type { Store, StoreTransaction } from '../store/ports'
+import type { MediaStore, Store, StoreTransaction } from '../store/ports'
 import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
 import { callEventOutbox, conversationEndedOutbox, jobWebhookOutbox } from '../webhooks/outbox'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
@@ -53,6 +53,7 @@ import { webhookSigningSettings } from './webhook-settings'
 import { DATABASE_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
 import { announceRunningService } from './running-services'
 import { checkSealingKey } from './sealing-key-check'
+import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-intake/media-intake-limits'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -136,6 +137,12 @@ export interface RuntimeConfig {
   dialogueEngine?: DialogueEngine
   /** Overrides the speech recognition chosen in settings; null turns it off. */
   sttEngine?: SttEngine | null
+  /**
+   * Media taken in for transcription (uploads and URLs; docs/api.md, "Media intake"): sizes in
+   * bytes (2 GiB each by default, `--max-media-size`), the fetch timeout (30 s of silence,
+   * `--media-fetch-timeout`) and the redirects followed (5).
+   */
+  mediaIntake?: Partial<MediaIntakeLimits>
   now?: () => Date
 }
 
@@ -162,6 +169,8 @@ export interface Runtime {
   readonly webhookSender: WebhookSender
   readonly app: FastifyInstance
   readonly bootstrap: Bootstrap
+  /** Where media is kept: the data folder's media/, or the database in team mode. */
+  readonly media: MediaStore
   /** Whether the data folder's disk is full now (see DiskFullCondition); shared by the runner, the sender and /v1. */
   readonly diskFull: DiskFullCondition
   /** The service log given in the config (silent by default). */
@@ -325,6 +334,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       translationModel: () => translationModelOf(store),
       callEngines: () => callEngines.describe(),
       socketDeadlineMs: config.calls?.socketDeadlineMs,
+      mediaIntake: mediaIntakeLimits(config.mediaIntake),
     }
     const jobOutbox = jobWebhookOutbox({ describeJob: (job) => toJobDto(context, job), now })
     const callEndedOutbox = conversationEndedOutbox({ now })
@@ -447,6 +457,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       webhookSender,
       app,
       bootstrap,
+      media,
       diskFull,
       log,
       appCaller,
@@ -481,6 +492,16 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     await store.close()
     throw error
   }
+}
+
+/** The limits given, over the defaults; a limit that is not a positive number is a mistake of the embedder. */
+function mediaIntakeLimits(given: Partial<MediaIntakeLimits> = {}): MediaIntakeLimits {
+  const limits = { ...DEFAULT_MEDIA_INTAKE_LIMITS, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }
+  for (const [name, value] of Object.entries(limits)) {
+    const least = name === 'maxRedirects' ? 0 : 1
+    if (!Number.isSafeInteger(value) || value < least) throw new Error(`RuntimeConfig.mediaIntake.${name} must be a whole number of at least ${least}, not ${String(value)}`)
+  }
+  return limits
 }
 
 /** A database URL as people may see it: scheme, host, port and database, never the user's password. */

@@ -1,6 +1,10 @@
-import { createReadStream } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { createReadStream, createWriteStream } from 'node:fs'
 import { rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { byteLimit } from './media-byte-limit'
 import type { MediaStore } from './ports'
 import { PARTIAL_SUFFIX } from './partial-media-files'
 
@@ -23,6 +27,32 @@ export class FileMediaStore implements MediaStore {
       await rm(partial, { force: true }).catch(() => undefined)
       throw error
     }
+  }
+
+  async putStream(name: string, source: Readable, options: { maxBytes: number; signal?: AbortSignal }): Promise<{ size: number }> {
+    const file = join(this.directory, name)
+    // A name of its own per write (two uploads of one name do not share an aside file); still
+    // `*.partial`, so what a crash leaves is removed at the next start (partial-media-files.ts).
+    const partial = `${file}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`
+    const limit = byteLimit(options.maxBytes)
+    try {
+      await pipeline(source, limit.stream, createWriteStream(partial, { mode: 0o600, flags: 'wx' }), { signal: options.signal })
+      await rename(partial, file)
+      return { size: limit.size() }
+    } catch (error) {
+      source.destroy()
+      await rm(partial, { force: true }).catch(() => undefined)
+      throw error
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    await rm(join(this.directory, name), { force: true })
+  }
+
+  async withLocalFile<T>(name: string, use: (path: string) => Promise<T>): Promise<T | undefined> {
+    if ((await this.size(name)) === undefined) return undefined
+    return use(join(this.directory, name))
   }
 
   async size(name: string): Promise<number | undefined> {

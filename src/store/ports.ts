@@ -202,6 +202,22 @@ export interface MediaStore {
   open(name: string, range?: { start: number; end: number }): Promise<{ size: number; stream: Readable } | undefined>
   /** Its size, or undefined when there is no such media. */
   size(name: string): Promise<number | undefined>
+  /**
+   * Stores what `source` streams under `name` (replacing media of that name), whole or not at
+   * all, holding no more than a chunk or two of it in memory. More than `maxBytes` rejects with
+   * MediaTooLargeError; a full disk with the storage error (see storage-errors.ts); an abort of
+   * `signal`, or an error of `source`, with that error. A rejected put leaves nothing behind,
+   * and destroys `source`.
+   */
+  putStream(name: string, source: Readable, options: { maxBytes: number; signal?: AbortSignal }): Promise<{ size: number }>
+  /** Removes the media (nothing when there is none). */
+  delete(name: string): Promise<void>
+  /**
+   * Runs `use` with a real file that holds the media, for code that must seek in it (a decoder
+   * reading mp4), and answers what it answers; undefined (without calling `use`) when there is
+   * no such media. The file is read-only to `use` and may be gone once `use` settled.
+   */
+  withLocalFile<T>(name: string, use: (path: string) => Promise<T>): Promise<T | undefined>
 }
 
 /** Kinds of work other processes or instances may queue, for `Store.onWork`. */

@@ -248,6 +248,24 @@ describe('usage', () => {
     expect(result.stdout).not.toMatch(/listening on/)
   })
 
+  it.each([
+    { args: ['--max-media-size', 'lots'], message: /^voicedesk: --max-media-size must be a size such as 2GiB, 500MB or 1048576 \(bytes\), not "lots"$/ },
+    { args: ['--max-media-size', '0'], message: /^voicedesk: --max-media-size must be a size/ },
+    { args: ['--max-media-size', '2TB!'], message: /^voicedesk: --max-media-size must be a size/ },
+    { args: ['--media-fetch-timeout=-3'], message: /^voicedesk: --media-fetch-timeout must be a number of seconds/ },
+    { args: ['--media-fetch-timeout', 'soon'], message: /^voicedesk: --media-fetch-timeout must be a number of seconds/ },
+  ])('serve $args exits 2 naming the media limit', async ({ args, message }) => {
+    const result = await runCli(['serve', ...args, '--data-dir', makeTempDir()])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr.trimEnd()).toMatch(message)
+    expect(result.stdout).not.toMatch(/listening on/)
+  })
+
+  it('starts with media limits given', async () => {
+    const server = await startServe(makeTempDir(), ['--port', '0', '--max-media-size', '500MB', '--media-fetch-timeout', '60'], { env: { VOICEDESK_API_KEY: newEnvKey() } })
+    await stop(server)
+  })
+
   it('a bad VOICEDESK_PORT exits 2 and names the variable', async () => {
     const result = await runCli(['serve', '--data-dir', makeTempDir()], { env: { VOICEDESK_PORT: 'abc' } })
     expect(result.code).toBe(2)

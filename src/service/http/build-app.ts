@@ -17,6 +17,7 @@ import type { HostAllowListOptions } from './host-allow-list'
 import { registerHostCheck } from './host-check'
 import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
+import { registerMediaUploads } from './media-upload'
 import { buildAsyncApiDocument, socketProtocols } from './asyncapi-document'
 import { finishOpenApiDocument } from './openapi-document'
 import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-previews'
@@ -106,6 +107,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       done(error as Error, undefined)
     }
   })
+
+  // multipart/form-data, for the routes that opt in to uploads (config.mediaUpload); refused (415) by the rest.
+  await registerMediaUploads(app)
 
   app.setErrorHandler(
     createErrorHandler(

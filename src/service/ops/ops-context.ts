@@ -3,6 +3,7 @@ import type { JobRecord } from '../../store/records'
 import type { SecretBox } from '../../store/secret-box'
 import type { MediaStore, Store } from '../../store/ports'
 import type { WebhookAddressPolicy } from '../../webhooks/webhook-address-policy'
+import type { MediaIntakeLimits } from '../media-intake/media-intake-limits'
 import type { TemplateCatalogue } from '../templates-catalogue'
 import type { ReadCache } from './read-cache'
 
@@ -39,6 +40,8 @@ export interface OpsContext {
   socketDeadlineMs?: number
   /** Where webhooks may go (`--allow-webhook-host` opens refused ones); the sender checks again when it connects. */
   webhookAddresses: WebhookAddressPolicy
+  /** How large uploaded and fetched media may be, and how long a fetch may wait (RuntimeConfig.mediaIntake). */
+  mediaIntake: MediaIntakeLimits
   /** GET answers of agents as UTF-8 JSON bytes, by `<projectId>:<agentId>`, valid while the store is unchanged. */
   agentEnvelopes: ReadCache<Buffer>
 }

@@ -1,5 +1,11 @@
-import { Readable } from 'node:stream'
+import { createWriteStream } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { addAbortSignal, Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import type pg from 'pg'
+import { MediaTooLargeError } from '../media-errors'
 import type { MediaStore } from '../ports'
 import { inTransaction } from './db'
 
@@ -17,6 +23,8 @@ export class PostgresMediaStore implements MediaStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly chunkBytes = MEDIA_CHUNK_BYTES,
+    /** Where withLocalFile spools media to a file (the system's temp folder: team mode has no data folder). */
+    private readonly spoolDirectory = tmpdir(),
   ) {}
 
   /** Stores `bytes` under `name` (replacing media of that name), whole or not at all; an abort before the commit leaves nothing. */
@@ -31,6 +39,76 @@ export class PostgresMediaStore implements MediaStore {
       }
       signal?.throwIfAborted()
     })
+  }
+
+  /**
+   * One transaction: the name's row, then each chunk as soon as the source has given enough
+   * bytes for it (for-await pauses the source while a chunk is written: at most a chunk and
+   * the source's last piece are in memory). The size is written at the end; a reader sees the
+   * media only once committed, and a failure rolls every chunk back.
+   */
+  async putStream(name: string, source: Readable, options: { maxBytes: number; signal?: AbortSignal }): Promise<{ size: number }> {
+    const { maxBytes, signal } = options
+    try {
+      signal?.throwIfAborted()
+      if (signal) addAbortSignal(signal, source)
+      return await inTransaction(this.pool, async (client) => {
+        await client.query('DELETE FROM media WHERE name = $1', [name])
+        await client.query('INSERT INTO media (name, size, chunk_size, created_at) VALUES ($1, 0, $2, $3)', [name, this.chunkBytes, new Date().toISOString()])
+        let size = 0
+        let index = 0
+        let pending: Buffer[] = []
+        let pendingBytes = 0
+        const writeChunk = async (data: Buffer) => {
+          await client.query('INSERT INTO media_chunks (name, chunk, data) VALUES ($1, $2, $3)', [name, index, data])
+          index += 1
+        }
+        for await (const piece of source as AsyncIterable<Buffer | string>) {
+          const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece
+          size += bytes.length
+          if (size > maxBytes) throw new MediaTooLargeError(maxBytes)
+          pending.push(bytes)
+          pendingBytes += bytes.length
+          if (pendingBytes < this.chunkBytes) continue
+          let joined = Buffer.concat(pending, pendingBytes)
+          while (joined.length >= this.chunkBytes) {
+            await writeChunk(joined.subarray(0, this.chunkBytes))
+            joined = joined.subarray(this.chunkBytes)
+          }
+          // A copy: the rest must not keep the whole joined buffer alive.
+          pending = joined.length > 0 ? [Buffer.from(joined)] : []
+          pendingBytes = joined.length
+        }
+        if (pendingBytes > 0) await writeChunk(Buffer.concat(pending, pendingBytes))
+        signal?.throwIfAborted()
+        await client.query('UPDATE media SET size = $2 WHERE name = $1', [name, size])
+        return { size }
+      })
+    } catch (error) {
+      source.destroy()
+      throw error
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    await this.pool.query('DELETE FROM media WHERE name = $1', [name])
+  }
+
+  /** Spools the media to a file of its own in `spoolDirectory`, removed once `use` settled (whether it succeeded or threw). */
+  async withLocalFile<T>(name: string, use: (path: string) => Promise<T>): Promise<T | undefined> {
+    const opened = await this.open(name)
+    if (!opened) return undefined
+    let folder: string | undefined
+    try {
+      folder = await mkdtemp(join(this.spoolDirectory, 'voicedesk-media-'))
+      // The media's own name keeps its extension, which some decoders go by.
+      const file = join(folder, name)
+      await pipeline(opened.stream, createWriteStream(file, { mode: 0o600, flags: 'wx' }))
+      return await use(file)
+    } finally {
+      opened.stream.destroy()
+      if (folder) await rm(folder, { recursive: true, force: true })
+    }
   }
 
   async size(name: string): Promise<number | undefined> {
