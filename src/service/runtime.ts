@@ -13,6 +13,11 @@ import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handl
 import { createTranslationJobHandler } from '../jobs/handlers/translation-job-handler'
 import { removeLeftoverPartialMedia } from '../store/partial-media-files'
 import { FileMediaStore } from '../store/file-media-store'
+import { createWebRtcVoiceClassifier } from '../engines/audio/webrtc-voice-classifier'
+import { createTranscriptionJobHandler } from '../jobs/handlers/transcription-job-handler'
+import { transcriptionSource } from './media-intake/transcription-source'
+import { createSttEngine } from './stt-settings'
+import { mediaCost } from './ops/prices'
 import { createTtsJobHandler } from '../jobs/handlers/tts-job-handler'
 import { createConversationJobHandler } from '../jobs/handlers/conversation-job-handler'
 import type { CallLimits } from '../conversations/call-session'
@@ -352,6 +357,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         AI_CONTENT: createAiContentJobHandler({ engine: () => aiContent.engine, jobs: store.jobs }),
         // The language-model setting is read for each job: a choice made meanwhile counts at once.
         TRANSLATION: createTranslationJobHandler({ engine: () => createTranslationEngine(store, secrets), jobs: store.jobs }),
+        TRANSCRIPTION: createTranscriptionJobHandler({
+          stt: () => createSttEngine(store, secrets),
+          fetchSource: transcriptionSource({ media, limits: () => context.mediaIntake, addressPolicy: webhookAddresses, baseUrl: () => baseUrl }),
+          withLocalFile: (name, use) => media.withLocalFile(name, use),
+          classifier: () => createWebRtcVoiceClassifier(),
+          cost: (seconds) => mediaCost('TRANSCRIPTION', seconds),
+        }),
         CONVERSATION: createConversationJobHandler(),
       },
       ...config.jobs,

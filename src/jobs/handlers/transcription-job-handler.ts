@@ -30,6 +30,23 @@ const NOT_CONFIGURED =
   'No speech recognition server is set, so nothing was transcribed. Choose one with `voicedesk stt-engine openai-compatible --base-url http://127.0.0.1:8080/v1` ' +
   '(a whisper.cpp server, speaches or LocalAI) or in the app under Settings, then retry the job.'
 
+/** How often a step with its own time limit (a download, a server's answer) tells the runner it is still going. */
+const STILL_GOING_MS = 20_000
+
+/**
+ * Runs a step that has a time limit of its own (a fetch that fails after a silence, a speech
+ * server's request timeout) while telling the runner the job is alive, so a slow but moving
+ * step is not cut off by the job's time limit.
+ */
+async function stillGoing<T>(progress: JobProgress, step: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => void progress.report().catch(() => undefined), STILL_GOING_MS)
+  try {
+    return await step()
+  } finally {
+    clearInterval(timer)
+  }
+}
+
 /** Seconds with 3 decimals, as the contract writes times. */
 const seconds3 = (value: number) => Math.round(value * 1000) / 1000
 
@@ -58,7 +75,7 @@ export function createTranscriptionJobHandler(options: TranscriptionJobHandlerOp
     if (!job.mediaFile) throw new JobError('INVALID_JOB', 'The transcription job has no media name')
     const stt = await options.stt()
     if (!stt) throw new JobError('STT_ENGINE_NOT_CONFIGURED', NOT_CONFIGURED)
-    await options.fetchSource(job, signal, progress)
+    await stillGoing(progress, () => options.fetchSource(job, signal, progress))
     const classifier = await options.classifier()
     try {
       const result = await options.withLocalFile(job.mediaFile, async (path) => {
@@ -109,7 +126,7 @@ async function transcribeWindows(
       if (window.voiced) {
         let heard
         try {
-          heard = await stt.transcribe(writeWavPcm16Mono(window.samples, WINDOW_SAMPLE_RATE), { language, signal })
+          heard = await stillGoing(progress, () => stt.transcribe(writeWavPcm16Mono(window.samples, WINDOW_SAMPLE_RATE), { language, signal }))
         } catch (error) {
           throw sttFailure(error, signal)
         }

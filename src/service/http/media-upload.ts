@@ -51,8 +51,8 @@ export interface MediaUploadOptions<Fields extends z.ZodType> {
   /** The text parts, as one object of strings (a part sent as application/json is parsed JSON). */
   fields: Fields
   media: MediaStore
-  /** Where the file is stored in `media`. */
-  name: string
+  /** Where the file is stored in `media`: a name, or one made from the file name the client gave (to keep its kind). */
+  name: string | ((filename: string) => string)
   maxBytes: number
 }
 
@@ -103,8 +103,9 @@ export async function readMediaUpload<Fields extends z.ZodType>(
           part.file.destroy()
           throw invalid(`body.${FILE_PART}`, 'Only one file may be sent')
         }
-        const { size } = await options.media.putStream(options.name, part.file, { maxBytes: options.maxBytes })
-        file = { name: options.name, size, filename: part.filename, mimetype: part.mimetype }
+        const name = typeof options.name === 'string' ? options.name : options.name(part.filename)
+        const { size } = await options.media.putStream(name, part.file, { maxBytes: options.maxBytes })
+        file = { name, size, filename: part.filename, mimetype: part.mimetype }
         continue
       }
       if (part.fieldnameTruncated) throw invalid('body', `A part name is longer than ${UPLOAD_FIELD_LIMITS.fieldNameSize} bytes`)
@@ -113,14 +114,14 @@ export async function readMediaUpload<Fields extends z.ZodType>(
       texts[part.fieldname] = part.value
     }
   } catch (error) {
-    if (file) await options.media.delete(options.name)
+    if (file) await options.media.delete(file.name)
     stopReadingBody(request, reply)
     throw uploadRefusal(error, options.maxBytes)
   }
   if (!file) throw invalid(`body.${FILE_PART}`, `A file part named "${FILE_PART}" is required`)
   const parsed = options.fields.safeParse(texts)
   if (!parsed.success) {
-    await options.media.delete(options.name)
+    await options.media.delete(file.name)
     const details = validationDetails(parsed.error.issues, 'body')
     throw refusal('VALIDATION_ERROR', validationSummary('Invalid request', details), details)
   }

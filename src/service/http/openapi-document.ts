@@ -1,4 +1,6 @@
 import { jsonSchemaTransformObject } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { TranscribeUploadFieldsSchema } from '../../shared/api/jobs'
 
 type JsonObject = Record<string, unknown>
 
@@ -92,12 +94,40 @@ function markOptionalBodies(paths: NonNullable<OpenApiDocument['paths']>): void 
   }
 }
 
-/** The document as clients and generators need it: zod's components, optional bodies, the file paths. */
+/** Operations that also take their body as multipart/form-data: a `file` part and these text parts (their preValidation reads it). */
+const UPLOAD_BODIES: Record<string, z.ZodType> = {
+  createTranscriptionJob: TranscribeUploadFieldsSchema,
+}
+
+function addUploadBodies(paths: NonNullable<OpenApiDocument['paths']>): void {
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const fields = UPLOAD_BODIES[operation.operationId as string]
+      const body = operation.requestBody as { content?: Record<string, unknown> } | undefined
+      if (!fields || !body?.content) continue
+      const schema = z.toJSONSchema(fields, { io: 'input', target: 'draft-2020-12' }) as JsonObject & { properties?: JsonObject; required?: string[] }
+      delete schema.$schema
+      body.content['multipart/form-data'] = {
+        schema: {
+          ...schema,
+          properties: {
+            file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The audio or video, streamed to the media store.' },
+            ...schema.properties,
+          },
+          required: ['file', ...(schema.required ?? [])],
+        },
+      }
+    }
+  }
+}
+
+/** The document as clients and generators need it: zod's components, optional bodies, uploads, the file paths. */
 export function finishOpenApiDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]): ReturnType<typeof jsonSchemaTransformObject> {
   const document = jsonSchemaTransformObject(input) as OpenApiDocument
   document.paths ??= {}
   markOptionalBodies(document.paths)
   addAudioResponses(document.paths)
+  addUploadBodies(document.paths)
   Object.assign(document.paths, FILE_PATHS)
   return document
 }

@@ -52,6 +52,8 @@ const NETWORK_ERRORS: Record<string, string> = {
 }
 
 const failed = (message: string, status?: number) => new MediaFetchError('MEDIA_FETCH_FAILED', message, status)
+/** A failure that may pass if tried again later. */
+const passing = (message: string, status?: number) => new MediaFetchError('MEDIA_FETCH_FAILED', message, status, true)
 
 /**
  * Fetches the media at `url` into `into.media` under `into.name`, streamed (never whole in
@@ -91,7 +93,8 @@ export async function fetchRemoteMedia(url: string, into: { media: MediaStore; n
       }
       if (statusCode < 200 || statusCode > 299) {
         discard(response.body)
-        throw failed(`${describeUrl(current)} answered HTTP ${statusCode}${statusText(statusCode)}`, statusCode)
+        const refusal = statusCode >= 500 || statusCode === 429 ? passing : failed
+        throw refusal(`${describeUrl(current)} answered HTTP ${statusCode}${statusText(statusCode)}`, statusCode)
       }
       return await storeBody(response, current, into, options)
     }
@@ -195,13 +198,13 @@ function asFetchError(error: unknown, url: URL, options: FetchRemoteMediaOptions
   if (options.signal?.aborted) return options.signal.reason ?? error
   const code = codeOf(error)
   if (code === REFUSED_ADDRESS_CODE) return failed(`${describeUrl(url)}: ${(error as Error).message.replace(/^Refused/, 'refused')}`)
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return failed(`${describeUrl(url)}: connecting took longer than ${seconds(options.timeoutMs)}`)
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return failed(`${describeUrl(url)} did not answer within ${seconds(options.timeoutMs)}`)
-  if (code === 'UND_ERR_BODY_TIMEOUT') return failed(`${describeUrl(url)} stopped sending the media for ${seconds(options.timeoutMs)}; nothing was kept`)
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return passing(`${describeUrl(url)}: connecting took longer than ${seconds(options.timeoutMs)}`)
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return passing(`${describeUrl(url)} did not answer within ${seconds(options.timeoutMs)}`)
+  if (code === 'UND_ERR_BODY_TIMEOUT') return passing(`${describeUrl(url)} stopped sending the media for ${seconds(options.timeoutMs)}; nothing was kept`)
   const known = code === undefined ? undefined : NETWORK_ERRORS[code]
-  if (known) return failed(`${describeUrl(url)}: ${known} (${code})`)
+  if (known) return passing(`${describeUrl(url)}: ${known} (${code})`)
   // Undici's own errors (a malformed answer, a body shorter than its Content-Length); a store's error (disk full) stays as it is.
-  if (code?.startsWith('UND_ERR')) return failed(`${describeUrl(url)}: the answer was broken (${code})`)
+  if (code?.startsWith('UND_ERR')) return passing(`${describeUrl(url)}: the answer was broken (${code})`)
   return error
 }
 

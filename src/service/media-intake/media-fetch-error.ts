@@ -9,6 +9,8 @@ export class MediaFetchError extends Error {
     message: string,
     /** The remote server's HTTP status, when it answered one that was refused. */
     readonly status?: number,
+    /** A failure that may pass (the network, a timeout, the server's 5xx or 429): worth another try. */
+    readonly transient = false,
   ) {
     super(message)
     this.name = 'MediaFetchError'

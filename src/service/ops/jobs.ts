@@ -16,6 +16,7 @@ import { findVoice } from '../../shared/voices'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
 import { searchWords, type JobRecord } from '../../store/records'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
+import { sourceMediaName } from './media-names'
 import { aiContentCost, mediaCost, ttsCost } from './prices'
 import { notFound, ServiceError } from './service-error'
 import { requireWebhookTarget } from './webhook-target'
@@ -434,16 +435,17 @@ export async function retryJob(context: OpsContext, caller: Caller, jobId: strin
     failed.type === 'TTS'
       ? { ...base, ...copied, type: 'TTS', ...JOB_MODELS.TTS, mediaFile: `${unguessable()}.wav`, totalCost: ttsCost(failed.text ?? '') }
       : failed.type === 'TRANSCRIPTION'
-        ? // The same source media: fetched once already, it is not fetched again.
-          {
+        ? {
             ...base,
             ...copied,
             type: 'TRANSCRIPTION',
             model: failed.model,
             processingType: failed.processingType,
             systemModelKey: failed.systemModelKey,
-            mediaFile: failed.mediaFile,
-            sourceUrl: failed.sourceUrl,
+            // Each job owns its media: the copy takes the failed job's from the store when it got
+            // that far (an upload, a fetch that worked), else from where the failed job would have.
+            mediaFile: sourceMediaName(failed.mediaFile ?? undefined),
+            sourceUrl: failed.mediaFile && (await context.media.size(failed.mediaFile)) !== undefined ? `${context.baseUrl()}/media/${failed.mediaFile}` : failed.sourceUrl,
             totalCost: mediaCost('TRANSCRIPTION', 0),
           }
         : failed.type === 'TRANSLATION'

@@ -1,3 +1,4 @@
+import { ownMediaName } from '../media-intake/own-media-url'
 import { MEDIA_NAME, sourceMediaName } from './media-names'
 import { baseRecord, requireJob, titleFrom, toJobDto } from './jobs'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
@@ -11,33 +12,24 @@ import type { JobRecord } from '../../store/records'
 /** The speech server's model, as transcription jobs show it in `systemModelKey`. */
 const SYSTEM_MODEL_KEY = 'stt-openai-compatible'
 
-/** An upload already in the media store, as `readMediaUpload` left it. */
-export interface StoredUpload {
-  mediaFile: string
-  fileName?: string
-}
-
-/**
- * This service's own `/media/<name>` URL, when `url` is one: any loopback host name on this
- * service's port (a client may write localhost for 127.0.0.1). Its media is read from the store.
- */
-export function ownMediaName(context: OpsContext, url: string): string | undefined {
-  const parsed = new URL(url)
-  const own = new URL(context.baseUrl())
-  const loopback = ['127.0.0.1', 'localhost', '[::1]']
-  const sameService = parsed.origin === own.origin || (loopback.includes(parsed.hostname) && loopback.includes(own.hostname) && parsed.port === own.port)
-  const name = /^\/media\/([^/]+)$/.exec(parsed.pathname)?.[1]
-  return sameService && name !== undefined && parsed.protocol === own.protocol ? decodeURIComponent(name) : undefined
-}
-
-/** A title from the media's file name (without its extension), else from its URL's host. */
-function titleOfMedia(fileName: string | undefined, url: string | undefined): string {
+/** A title from a file name, without its extension (undefined when nothing is left to show). */
+export function titleOfUpload(fileName: string | undefined): string | undefined {
   const base = fileName
     ?.split(/[\\/]/)
     .pop()
     ?.replace(/\.[A-Za-z0-9]{1,5}$/, '')
-  if (base?.trim()) return titleFrom(base, 100)
-  return url ? titleFrom(`Transcription of ${new URL(url).hostname}`, 100) : 'Transcription'
+  return base?.trim() ? titleFrom(base, 200) : undefined
+}
+
+/** A title from the media URL's file name, else its host. */
+function titleOfUrl(url: URL): string {
+  let fileName: string | undefined
+  try {
+    fileName = decodeURIComponent(url.pathname.split('/').pop() ?? '')
+  } catch {
+    fileName = undefined
+  }
+  return titleOfUpload(fileName) ?? titleFrom(`Transcription of ${url.hostname}`, 200)
 }
 
 function transcriptionRecord(
@@ -72,30 +64,23 @@ async function queue(context: OpsContext, record: JobRecord): Promise<Job> {
 }
 
 /**
- * `POST /v1/jobs/transcribe` with a media URL. A URL elsewhere is fetched when the job runs
- * (the answer does not wait for a download); this service's own `/media/...` URL must name
- * media that exists, and is read from the store without a download.
+ * `POST /v1/jobs/transcribe`. A URL is fetched when the job runs (the answer does not wait for a
+ * download); this service's own `/media/...` URL must name media that exists, and is copied from
+ * the media store then, without HTTP (each job owns its media: a TTS job's audio stays its own).
+ * `uploaded`: the name an upload was just streamed to, which the job takes as its media.
  */
-export async function createTranscriptionJobFromUrl(context: OpsContext, caller: Caller, body: TranscribeBody): Promise<Job> {
-  const own = ownMediaName(context, body.mediaUrl)
+export async function createTranscriptionJobFromUrl(context: OpsContext, caller: Caller, body: TranscribeBody, uploaded?: string): Promise<Job> {
+  const url = new URL(body.mediaUrl)
+  if (uploaded !== undefined) return queue(context, transcriptionRecord(context, caller, body, { mediaFile: uploaded, sourceUrl: null, title: titleOfUrl(url) }))
+  const own = ownMediaName(url, context.baseUrl())
   if (own !== undefined) {
     if (!MEDIA_NAME.test(own) || (await context.media.size(own)) === undefined) {
-      throw invalid('mediaUrl', 'This service has no media at this URL (a /media/ URL of a job whose audio was made here is expected)')
+      throw invalid('mediaUrl', 'This service has no media at this URL (a /media/ URL of audio made or uploaded here is expected)')
     }
-    return queue(context, transcriptionRecord(context, caller, body, { mediaFile: own, sourceUrl: body.mediaUrl, title: titleOfMedia(undefined, body.mediaUrl) }))
+  } else {
+    requireMediaTarget(context, body.mediaUrl)
   }
-  requireMediaTarget(context, body.mediaUrl)
-  const path = new URL(body.mediaUrl).pathname
-  const fileName = decodeURIComponent(path.split('/').pop() ?? '')
-  return queue(
-    context,
-    transcriptionRecord(context, caller, body, { mediaFile: sourceMediaName(fileName), sourceUrl: body.mediaUrl, title: titleOfMedia(fileName, body.mediaUrl) }),
-  )
-}
-
-/** `POST /v1/jobs/transcribe` with an upload, already streamed into the media store. */
-export async function createTranscriptionJobFromUpload(context: OpsContext, caller: Caller, fields: TranscribeUploadFields, upload: StoredUpload): Promise<Job> {
-  return queue(context, transcriptionRecord(context, caller, fields, { mediaFile: upload.mediaFile, sourceUrl: null, title: titleOfMedia(upload.fileName, undefined) }))
+  return queue(context, transcriptionRecord(context, caller, body, { mediaFile: sourceMediaName(url.pathname.split('/').pop()), sourceUrl: body.mediaUrl, title: titleOfUrl(url) }))
 }
 
 /** Media is fetched under the same address rules as webhooks are sent (the operator's allow-list included). */

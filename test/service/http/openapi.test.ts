@@ -113,6 +113,7 @@ describe('GET /v1/openapi.json', () => {
       createTextToSpeechJob: true,
       createAiContentJob: true,
       createTranslationJob: true,
+      createTranscriptionJob: true,
       listJobs: false,
       initConversation: true,
       synthesizeSpeech: true,

@@ -13,6 +13,8 @@ import { VOICES } from '../../../src/shared/voices'
 import { seedJob, seedJobs } from '../../helpers/seed-jobs'
 import { startTestService, type TestService } from '../../helpers/test-service'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
+import { startSpeechServerDouble } from '../../helpers/speech-server-double'
+import { STT_SETTING_KEY } from '../../../src/service/stt-settings'
 
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
 const AXIOS_ACCEPT = 'application/json, text/plain, */*'
@@ -85,6 +87,37 @@ describe("Pipedream's Hamsa component, action by action", () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
     expect(answer.body.data.id).toMatch(/^[0-9a-f-]{36}$/)
     expect(answer.body.data.relevantJobId).toBe(transcription.id)
+  })
+
+  it('Transcribe Video: POST /v1/jobs/transcribe with its model names and webhookAuth; the job runs and its webhook says so (the speech server is a loopback double)', async () => {
+    const pipedream = await startPipedream()
+    const speech = await startSpeechServerDouble()
+    await pipedream.service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url })
+    const receiver = await startWebhookReceiver()
+    // The media: this service's own TTS audio, as a URL the component would pass along.
+    const tts = await pipedream.send('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Your parcel arrives tomorrow before noon.' })
+    await waitForCompletion(pipedream.service, tts.body.data.id)
+    const mediaUrl = (await pipedream.send('GET', `/v1/jobs?jobId=${tts.body.data.id}`)).body.data.mediaUrl as string
+    for (const model of ['Hamsa-General-V2.0', 'Hamsa-Conversational-V1.0']) {
+      const answer = await pipedream.send('POST', '/v1/jobs/transcribe', {
+        mediaUrl,
+        model,
+        processingType: 'async',
+        webhookUrl: receiver.url,
+        title: 'Parcel call',
+        language: 'en',
+        webhookAuth: { authKey: 'Token' },
+      })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      expect(answer.body.data).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'TRANSCRIPTION', model, status: 'PENDING' })
+      await waitForCompletion(pipedream.service, answer.body.data.id)
+    }
+    await expect.poll(() => receiver.requests.length, { timeout: 10_000 }).toBe(2)
+    for (const request of receiver.requests) {
+      expect(request.headers.authorization).toBe('Token')
+      expect(JSON.parse(request.body)).toMatchObject({ event: 'job.completed', data: { type: 'TRANSCRIPTION', status: 'COMPLETED' } })
+    }
+    expect(speech.requests).toHaveLength(2)
   })
 
   it('List Jobs: GET /v1/projects/by-api-key, then POST /v1/jobs/all?projectId= with no body', async () => {

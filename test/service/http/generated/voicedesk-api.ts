@@ -249,6 +249,43 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/jobs/transcribe': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Queue a transcription of audio or video (a URL, or an upload)
+     * @description JSON with a `mediaUrl`, or `multipart/form-data` with a `file` part and the same fields as text parts. The job ends COMPLETED with the text, timed segments, language and duration in `jobResponse`, or FAILED (e.g. STT_ENGINE_NOT_CONFIGURED).
+     */
+    post: operations['createTranscriptionJob']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/jobs/subtitles': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A finished transcription's or translation's segments as subtitles (SRT or WebVTT) */
+    get: operations['getJobSubtitles']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/jobs/ai-content': {
     parameters: {
       query?: never
@@ -525,6 +562,13 @@ export interface components {
       | 'TTS_FAILED'
       | 'INVALID_JOB'
       | 'UNSUPPORTED_JOB_TYPE'
+      | 'STT_ENGINE_NOT_CONFIGURED'
+      | 'STT_ENGINE_FAILED'
+      | 'MEDIA_FETCH_FAILED'
+      | 'MEDIA_TOO_LARGE'
+      | 'MEDIA_UNREADABLE'
+      | 'MEDIA_HAS_NO_AUDIO'
+      | 'DECODER_UNAVAILABLE'
       | 'LLM_ENGINE_NOT_CONFIGURED'
       | 'LLM_ENGINE_FAILED'
       | 'CONVERSATION_NOT_STARTED'
@@ -760,6 +804,38 @@ export interface components {
         authSecret?: string
       }
     }
+    TranscribeBodyInput: {
+      /**
+       * Format: uri
+       * @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL.
+       */
+      mediaUrl: string
+      /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
+      model: string
+      /** @description `async` (any case): the job is queued, and its webhook tells when it ended. */
+      processingType: string
+      /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
+      language?: string
+      title?: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    TranscriptSegmentInput: {
+      start: number
+      end: number
+      text: string
+    }
+    TranscriptionResponseInput: {
+      text: string
+      language: string | null
+      durationSeconds: number
+      segments: components['schemas']['TranscriptSegmentInput'][]
+    }
     AiContentBodyInput: {
       aiParts: (
         | 'introduction'
@@ -829,6 +905,8 @@ export interface components {
       userId: string
       systemModelKey: string
       voiceAgentId: string | null
+      /** @description While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1. */
+      progress?: number
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -1285,6 +1363,13 @@ export interface components {
       | 'TTS_FAILED'
       | 'INVALID_JOB'
       | 'UNSUPPORTED_JOB_TYPE'
+      | 'STT_ENGINE_NOT_CONFIGURED'
+      | 'STT_ENGINE_FAILED'
+      | 'MEDIA_FETCH_FAILED'
+      | 'MEDIA_TOO_LARGE'
+      | 'MEDIA_UNREADABLE'
+      | 'MEDIA_HAS_NO_AUDIO'
+      | 'DECODER_UNAVAILABLE'
       | 'LLM_ENGINE_NOT_CONFIGURED'
       | 'LLM_ENGINE_FAILED'
       | 'CONVERSATION_NOT_STARTED'
@@ -1520,6 +1605,38 @@ export interface components {
         authSecret?: string
       }
     }
+    TranscribeBody: {
+      /**
+       * Format: uri
+       * @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL.
+       */
+      mediaUrl: string
+      /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
+      model: string
+      /** @description `async` (any case): the job is queued, and its webhook tells when it ended. */
+      processingType: string
+      /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
+      language?: string
+      title?: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    TranscriptSegment: {
+      start: number
+      end: number
+      text: string
+    }
+    TranscriptionResponse: {
+      text: string
+      language: string | null
+      durationSeconds: number
+      segments: components['schemas']['TranscriptSegment'][]
+    }
     AiContentBody: {
       aiParts: (
         | 'introduction'
@@ -1590,6 +1707,8 @@ export interface components {
       userId: string
       systemModelKey: string
       voiceAgentId: string | null
+      /** @description While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1. */
+      progress?: number
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -3113,6 +3232,145 @@ export interface operations {
       }
       /** @description Default Response */
       415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  createTranscriptionJob: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TranscribeBodyInput']
+        'multipart/form-data': {
+          /** @description The audio or video, streamed to the media store. */
+          file: string
+          /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
+          model: string
+          /** @description `async` (any case): the job is queued, and its webhook tells when it ended. */
+          processingType: string
+          /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
+          language?: string
+          title?: string
+          /** Format: uri */
+          webhookUrl?: string
+          webhookAuth?: string
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['Job']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getJobSubtitles: {
+    parameters: {
+      query: {
+        jobId: string
+        /** @description SubRip (`srt`, the default) or WebVTT (`vtt`). */
+        format?: 'srt' | 'vtt'
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The subtitles, as `application/x-subrip` or `text/vtt`. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': string
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
         headers: {
           [name: string]: unknown
         }

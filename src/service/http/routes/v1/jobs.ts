@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { ok } from '../../../../shared/api/common'
@@ -14,11 +14,14 @@ import {
   SubtitlesQuerySchema,
   TextToSpeechBodySchema,
   TranscribeBodySchema,
+  TranscribeUploadFieldsSchema,
   TtsJobEnvelopeSchema,
 } from '../../../../shared/api/jobs'
 import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../../../ops/jobs'
 import type { OpsContext } from '../../../ops/ops-context'
-import { createTranscriptionJobFromUrl, jobSubtitles } from '../../../ops/transcription-jobs'
+import { sourceMediaName } from '../../../ops/media-names'
+import { createTranscriptionJobFromUrl, jobSubtitles, titleOfUpload } from '../../../ops/transcription-jobs'
+import { readMediaUpload } from '../../media-upload'
 import { SUBTITLE_CONTENT_TYPES } from '../../../../shared/text/subtitles'
 import { callerOf } from '../../auth'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
@@ -27,6 +30,8 @@ const tags = ['Jobs']
 
 export function registerJobRoutes(app: FastifyInstance, context: OpsContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>()
+  /** The media name each upload of a request was stored under, from its preValidation to its handler. */
+  const uploads = new WeakMap<FastifyRequest, string>()
 
   routes.post('/jobs/text-to-speech', {
     schema: {
@@ -41,6 +46,20 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
   })
 
   routes.post('/jobs/transcribe', {
+    config: { mediaUpload: true },
+    // An upload is streamed into the media store first; the job then transcribes this service's
+    // own URL of it, through the same body schema and use case as a JSON request.
+    preValidation: async (request, reply) => {
+      if (!request.isMultipart()) return
+      const upload = await readMediaUpload(request, reply, {
+        fields: TranscribeUploadFieldsSchema,
+        media: context.media,
+        name: (fileName) => sourceMediaName(fileName),
+        maxBytes: context.mediaIntake.maxUploadBytes,
+      })
+      uploads.set(request, upload.file.name)
+      request.body = { ...upload.fields, title: upload.fields.title ?? titleOfUpload(upload.file.filename), mediaUrl: `${context.baseUrl()}/media/${upload.file.name}` }
+    },
     schema: {
       tags,
       summary: 'Queue a transcription of audio or video (a URL, or an upload)',
@@ -51,7 +70,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       body: TranscribeBodySchema,
       response: { 200: JobEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
     },
-    handler: async (request) => ok(await createTranscriptionJobFromUrl(context, callerOf(request), request.body)),
+    handler: async (request) => ok(await createTranscriptionJobFromUrl(context, callerOf(request), request.body, uploads.get(request))),
   })
 
   routes.get('/jobs/subtitles', {

@@ -1,0 +1,259 @@
+/**
+ * Transcription jobs over the whole HTTP pipeline and the real job runner, on SQLite and (in the
+ * `postgres` project) PostgreSQL: real media (eSpeak speech, in a WAV, an MP3 and an H.264 video
+ * made by the FFmpeg the decoder ships with), a real media site on loopback, real decoding and
+ * voice activity detection. The speech recognition server is a loopback double
+ * (helpers/speech-server-double.ts) standing for whisper.cpp's server or speaches, outside this
+ * machine: it recognises nothing, and answers what it measured, so the test sees what reached it.
+ */
+import { readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { JobReadSchema, TranscriptionResponseSchema } from '../../../src/shared/api/jobs'
+import { STT_SETTING_KEY } from '../../../src/service/stt-settings'
+import { startSpeechServerDouble, type SpeechServerDouble } from '../../helpers/speech-server-double'
+import { speechWav, transcodedSpeech } from '../../helpers/speech-media'
+import { startTestService, TEST_KEY, type TestService } from '../../helpers/test-service'
+
+const FIXTURES = join(__dirname, '../../fixtures/media')
+const SENTENCE = 'The quarterly numbers were better than we expected in every region.'
+
+async function waitForJob(service: TestService, id: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const job = JobReadSchema.parse((await service.call('GET', `/v1/jobs?jobId=${id}`)).json())
+    if (job.data.status !== 'PENDING') return job.data
+    if (Date.now() > deadline) throw new Error(`job ${id} still PENDING after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+async function serviceWithSpeech(options: Parameters<typeof startSpeechServerDouble>[0] = {}): Promise<{ service: TestService; speech: SpeechServerDouble }> {
+  const speech = await startSpeechServerDouble(options)
+  const service = await startTestService()
+  await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url, model: 'whisper-1' })
+  return { service, speech }
+}
+
+async function transcribe(service: TestService, body: Record<string, unknown>) {
+  const response = await service.call('POST', '/v1/jobs/transcribe', { body: { model: 'General-V2.0', processingType: 'async', ...body } })
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json().data as { id: string; [field: string]: unknown }
+}
+
+/** `multipart/form-data` as a browser or curl sends it (FormData's own encoding). */
+async function upload(service: TestService, file: { bytes: Buffer; name: string; type?: string }, fields: Record<string, string>) {
+  const form = new FormData()
+  for (const [name, value] of Object.entries(fields)) form.append(name, value)
+  form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name)
+  const encoded = new Response(form)
+  return service.runtime.app.inject({
+    method: 'POST',
+    url: '/v1/jobs/transcribe',
+    headers: { authorization: `Token ${TEST_KEY}`, 'content-type': encoded.headers.get('content-type')! },
+    payload: Buffer.from(await encoded.arrayBuffer()),
+  })
+}
+
+/** A media site on loopback: serves the given bodies by path, and counts what it was asked. */
+const sites: Server[] = []
+afterEach(async () => {
+  for (const site of sites.splice(0)) await new Promise((resolve) => site.close(resolve))
+})
+async function startMediaSite(files: Record<string, { body: Buffer | string; type: string; status?: number }>) {
+  const asked: string[] = []
+  const site = createServer((request, response) => {
+    asked.push(request.url ?? '')
+    const file = files[(request.url ?? '').split('?')[0]!]
+    if (!file) return void response.writeHead(404).end('not here')
+    response.writeHead(file.status ?? 200, { 'content-type': file.type }).end(file.body)
+  })
+  sites.push(site)
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(site.address() as AddressInfo).port}`, asked }
+}
+
+describe('POST /v1/jobs/transcribe', () => {
+  it('fails at once with STT_ENGINE_NOT_CONFIGURED, saying how to set a server, when none is set: never a made-up transcript', async () => {
+    const service = await startTestService()
+    const site = await startMediaSite({ '/call.mp3': { body: readFileSync(join(FIXTURES, 'tone-440hz.mp3')), type: 'audio/mpeg' } })
+    const created = await transcribe(service, { mediaUrl: `${site.url}/call.mp3` })
+    const done = await waitForJob(service, created.id)
+    expect(done.status).toBe('FAILED')
+    expect(done.error?.code).toBe('STT_ENGINE_NOT_CONFIGURED')
+    expect(done.error?.message).toMatch(/voicedesk stt-engine openai-compatible --base-url/)
+    expect(done.jobResponse).toBeNull()
+    // Nothing was fetched for nothing.
+    expect(site.asked).toEqual([])
+  })
+
+  it("transcribes this service's own TTS audio through its /media URL: 16 kHz mono windows reach the server, segments on the media's clock, subtitles, AI content", async () => {
+    const { service, speech } = await serviceWithSpeech()
+    const tts = await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0', text: SENTENCE } })
+    const ttsJob = await waitForJob(service, tts.json().data.id)
+    expect(ttsJob.status).toBe('COMPLETED')
+
+    const created = await transcribe(service, { mediaUrl: ttsJob.mediaUrl, language: 'en', title: 'Read back' })
+    expect(created).toMatchObject({
+      type: 'TRANSCRIPTION',
+      status: 'PENDING',
+      model: 'General-V2.0',
+      processingType: 'ASYNC',
+      fromLng: 'en',
+      mediaUrl: ttsJob.mediaUrl,
+      title: 'Read back',
+      totalCost: 3,
+    })
+    const done = await waitForJob(service, created.id)
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
+    expect(speech.requests).toHaveLength(1)
+    expect(speech.requests[0]).toMatchObject({ sampleRate: 16_000, channels: 1, bitsPerSample: 16, language: 'en', model: 'whisper-1', responseFormat: 'verbose_json' })
+    expect(speech.requests[0]!.rms).toBeGreaterThan(0.01)
+    const response = TranscriptionResponseSchema.strict().parse(done.jobResponse)
+    const ttsSeconds = Number(ttsJob.usageTime)
+    expect(response.durationSeconds).toBeCloseTo(ttsSeconds, 1)
+    expect(response).toMatchObject({ language: 'en', text: `heard ${speech.requests[0]!.seconds.toFixed(2)} s` })
+    expect(response.segments).toEqual([{ start: 0, end: Number(speech.requests[0]!.seconds.toFixed(3)), text: response.text }])
+    expect(done.usageTime).toBe(response.durationSeconds.toFixed(3))
+
+    const srt = await service.call('GET', `/v1/jobs/subtitles?jobId=${created.id}`)
+    expect(srt.statusCode).toBe(200)
+    expect(srt.headers['content-type']).toBe('application/x-subrip; charset=utf-8')
+    expect(srt.body).toMatch(/^1\n00:00:00,000 --> 00:00:0\d,\d{3}\nheard /)
+    const vtt = await service.call('GET', `/v1/jobs/subtitles?jobId=${created.id}&format=vtt`)
+    expect(vtt.headers['content-type']).toBe('text/vtt; charset=utf-8')
+    expect(vtt.body).toMatch(/^WEBVTT\n\n00:00:00\.000 --> /)
+    // Searched by its words, and a source for AI content.
+    const found = await service.call('POST', `/v1/jobs/all?projectId=${(await service.call('GET', '/v1/projects/by-api-key')).json().data.id}`, { body: { search: 'heard' } })
+    expect(found.json().data.jobs.map((job: { id: string }) => job.id)).toContain(created.id)
+    const content = await service.call('POST', `/v1/jobs/ai-content?jobId=${created.id}`, { body: { aiParts: ['summary'] } })
+    expect(content.statusCode, content.body).toBe(200)
+    expect((await waitForJob(service, content.json().data.id)).status).toBe('COMPLETED')
+    // The preview plays the media and lists the segments.
+    const preview = await service.runtime.app.inject({
+      url: new URL(JobReadSchema.parse((await service.call('GET', `/v1/jobs?jobId=${created.id}`)).json()).previewUrl).pathname,
+      remoteAddress: '127.0.0.1',
+    })
+    expect(preview.body).toContain('<audio controls')
+    expect(preview.body).toMatch(/\[0:00\] heard/)
+  })
+
+  it('fetches a video from a URL when the job runs, cuts a long recording into windows at its pauses, and reports progress', async () => {
+    const progress: (number | undefined)[] = []
+    const speech = await startSpeechServerDouble()
+    const service = await startTestService({ jobs: { onJobProgress: (_job, fraction) => progress.push(fraction) } })
+    await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url })
+    // About 100 s: sentences with pauses between, so 60 s windows end in a pause.
+    const parts: (string | number)[] = [1]
+    while (parts.length < 40) parts.push(SENTENCE, 1.5)
+    const { wav, seconds } = await speechWav(parts)
+    const video = await transcodedSpeech(wav, 'video')
+    const site = await startMediaSite({ '/meetings/board%20meeting.mp4': { body: video, type: 'video/mp4' } })
+
+    const mediaUrl = `${site.url}/meetings/board%20meeting.mp4`
+    const created = await transcribe(service, { mediaUrl })
+    expect(created).toMatchObject({ title: 'board meeting', mediaUrl })
+    expect(site.asked).toEqual([]) // not before the job runs
+    const done = await waitForJob(service, created.id, 60_000)
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
+    expect(site.asked).toEqual(['/meetings/board%20meeting.mp4'])
+    const response = TranscriptionResponseSchema.parse(done.jobResponse)
+    expect(response.durationSeconds).toBeCloseTo(seconds, 0)
+    expect(speech.requests.length).toBeGreaterThanOrEqual(2)
+    expect(speech.requests.every((request) => request.seconds <= 60 && request.sampleRate === 16_000)).toBe(true)
+    // No language was asked: the first detected one is sent with the rest.
+    expect(speech.requests[0]!.language).toBeNull()
+    expect(speech.requests.slice(1).every((request) => request.language === 'en')).toBe(true)
+    expect(response.language).toBe('en')
+    // Each window's segment starts where the windows before it ended: on the media's clock.
+    let expectedStart = 0
+    for (const [index, segment] of response.segments.entries()) {
+      expect(segment.start).toBeCloseTo(expectedStart, 2)
+      expect(segment.end - segment.start).toBeCloseTo(speech.requests[index]!.seconds, 2)
+      expectedStart = segment.end
+    }
+    expect(progress.length).toBe(speech.requests.length)
+    expect(progress.at(-1)).toBeCloseTo(1, 1)
+    expect(progress).toEqual([...progress].sort((a, b) => a! - b!))
+    expect(done.totalCost).toBe(3 * Math.ceil(seconds / 60))
+  }, 120_000)
+
+  it('takes an upload (multipart), streamed to the media store, and serves it back at its own /media URL', async () => {
+    const { service, speech } = await serviceWithSpeech()
+    const { wav } = await speechWav([0.3, SENTENCE, 0.3])
+    const mp3 = await transcodedSpeech(wav, 'mp3')
+    const response = await upload(service, { bytes: mp3, name: 'Customer call.mp3', type: 'audio/mpeg' }, { model: 'Conversational-V1.0', processingType: 'ASYNC', language: 'en' })
+    expect(response.statusCode, response.body).toBe(200)
+    const created = response.json().data
+    expect(created).toMatchObject({ title: 'Customer call', model: 'Conversational-V1.0', fromLng: 'en', mediaUrl: expect.stringMatching(/\/media\/[A-Za-z0-9_-]{32}\.mp3$/) })
+    const stored = await service.runtime.app.inject({ url: new URL(created.mediaUrl).pathname, remoteAddress: '127.0.0.1' })
+    expect(stored.statusCode).toBe(200)
+    expect(stored.headers['content-type']).toBe('audio/mpeg')
+    expect(stored.rawPayload.equals(mp3)).toBe(true)
+    const done = await waitForJob(service, created.id)
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
+    expect(speech.requests).toHaveLength(1)
+    expect(speech.requests[0]!.rms).toBeGreaterThan(0.01)
+  })
+
+  it('fails a corrupt file with MEDIA_UNREADABLE, a silent video with MEDIA_HAS_NO_AUDIO, and a web page with MEDIA_FETCH_FAILED, each once and without asking the server', async () => {
+    const { service, speech } = await serviceWithSpeech()
+    const corrupt = await upload(service, { bytes: readFileSync(join(FIXTURES, 'corrupt.m4a')), name: 'broken.m4a' }, { model: 'General-V2.0', processingType: 'async' })
+    const silent = await upload(service, { bytes: readFileSync(join(FIXTURES, 'video-no-audio.mp4')), name: 'screen.mp4' }, { model: 'General-V2.0', processingType: 'async' })
+    const site = await startMediaSite({ '/watch': { body: '<!doctype html><title>A video page</title>', type: 'text/html; charset=utf-8' } })
+    const page = await transcribe(service, { mediaUrl: `${site.url}/watch?v=abc&token=secret-token` })
+    const failures = await Promise.all([corrupt.json().data.id, silent.json().data.id, page.id].map((id: string) => waitForJob(service, id)))
+    expect(failures.map((job) => job.error?.code)).toEqual(['MEDIA_UNREADABLE', 'MEDIA_HAS_NO_AUDIO', 'MEDIA_FETCH_FAILED'])
+    expect(failures[2]!.error?.message, failures[2]!.error?.message).toMatch(/text\/html.*not media/)
+    expect(failures[2]!.error?.message).not.toContain('secret-token')
+    for (const job of failures) expect((await service.runtime.store.jobs.findById(job.id))?.attempts).toBe(1)
+    expect(speech.requests).toEqual([])
+  })
+
+  it('ends STT_ENGINE_FAILED with the server’s words when it refuses (4xx at once), and tries again on a 5xx', async () => {
+    const { service, speech } = await serviceWithSpeech({
+      answer: (_request, index) => (index === 0 ? { status: 400, body: { error: { message: 'unsupported language: xx' } } } : { status: 503, body: 'busy' }),
+    })
+    const { wav } = await speechWav([SENTENCE])
+    const refused = await upload(service, { bytes: wav, name: 'a.wav' }, { model: 'General-V2.0', processingType: 'async', language: 'xx' })
+    const failed = await waitForJob(service, refused.json().data.id)
+    expect(failed.error).toMatchObject({ code: 'STT_ENGINE_FAILED', message: expect.stringContaining('unsupported language: xx') })
+    expect((await service.runtime.store.jobs.findById(failed.id))?.attempts).toBe(1)
+    expect(speech.requests).toHaveLength(1)
+
+    const busy = await upload(service, { bytes: wav, name: 'b.wav' }, { model: 'General-V2.0', processingType: 'async' })
+    const id = busy.json().data.id
+    // The first try failed for a passing reason: it waits for its next try (2 s later), still PENDING.
+    await expect.poll(async () => (await service.runtime.store.jobs.findById(id))?.errorCode, { timeout: 10_000 }).toBe('STT_ENGINE_FAILED')
+    expect((await service.runtime.store.jobs.findById(id))?.status).toBe('PENDING')
+  })
+
+  it('refuses bad requests in the envelope, naming the field, and keeps nothing of a refused upload', async () => {
+    const service = await startTestService()
+    const bad = async (body: Record<string, unknown>, path: string) => {
+      const response = await service.call('POST', '/v1/jobs/transcribe', { body })
+      expect(response.statusCode, response.body).toBe(400)
+      expect(response.json().error.details.map((detail: { path: string }) => detail.path)).toContain(`body.${path}`)
+    }
+    const valid = { mediaUrl: 'https://example.com/a.mp3', model: 'General-V2.0', processingType: 'async' }
+    await bad({ ...valid, processingType: 'sync' }, 'processingType')
+    await bad({ ...valid, model: '  ' }, 'model')
+    await bad({ ...valid, mediaUrl: 'ftp://example.com/a.mp3' }, 'mediaUrl')
+    await bad({ ...valid, mediaUrl: 'http://169.254.169.254/latest/meta-data' }, 'mediaUrl')
+    await bad({ ...valid, mediaUrl: `${service.runtime.context.baseUrl()}/media/${'x'.repeat(32)}.wav` }, 'mediaUrl')
+    await bad({ ...valid, language: 'english' }, 'language')
+    const { model: _model, ...noModel } = valid
+    await bad(noModel, 'model')
+
+    const refused = await upload(service, { bytes: Buffer.alloc(2048, 1), name: 'x.wav' }, { model: 'General-V2.0', processingType: 'sync' })
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json().error.details[0].path).toBe('body.processingType')
+    const auth = await upload(service, { bytes: Buffer.alloc(2048, 1), name: 'x.wav' }, { model: 'General-V2.0', processingType: 'async', webhookAuth: '{"authKey": 1}' })
+    expect(auth.statusCode).toBe(400)
+    expect(auth.json().error.details[0].path).toMatch(/^body\.webhookAuth/)
+    const { records } = await service.runtime.store.jobs.list(service.runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 10, offset: 0 })
+    expect(records).toEqual([])
+  })
+})
