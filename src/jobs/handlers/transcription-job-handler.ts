@@ -1,9 +1,8 @@
-import { decodeToPcm16k, MediaDecodeError, probeMedia } from '../../engines/audio/media-decoder'
+import { MediaDecodeError } from '../../engines/audio/media-decoder'
 import type { VoiceClassifier } from '../../engines/audio/voice-classifier'
-import { writeWavPcm16Mono } from '../../engines/audio/wav-file'
+import { transcribeMediaFile } from '../../engines/stt/media-transcription'
 import { SttEngineError } from '../../engines/stt/stt-engine-error'
-import type { SttEngine, TranscriptSegment } from '../../engines/stt/stt-engine'
-import { speechWindows, WINDOW_SAMPLE_RATE } from '../../engines/stt/speech-windows'
+import type { SttEngine } from '../../engines/stt/stt-engine'
 import type { JobRecord } from '../../store/records'
 import { JobError } from '../job-error'
 import type { JobHandler, JobProgress } from '../job-runner'
@@ -47,26 +46,20 @@ async function stillGoing<T>(progress: JobProgress, step: () => Promise<T>): Pro
   }
 }
 
-/** Seconds with 3 decimals, as the contract writes times. */
-const seconds3 = (value: number) => Math.round(value * 1000) / 1000
-
-/** What each failure of the speech server means for the job: worth another try when it may pass. */
-function sttFailure(error: unknown, signal: AbortSignal): unknown {
-  if (signal.aborted || !(error instanceof SttEngineError)) return error
-  const mayPass = error.code === 'UNREACHABLE' || error.code === 'TIMEOUT' || (error.code === 'HTTP_ERROR' && (error.status ?? 500) >= 500)
-  return new JobError('STT_ENGINE_FAILED', error.message, mayPass)
-}
-
-function decodeFailure(error: unknown, signal: AbortSignal): unknown {
-  if (signal.aborted || !(error instanceof MediaDecodeError)) return error
-  return new JobError(error.code, error.message)
+/** Failures as the job's: the speech server's worth another try when it may pass; the media's never. */
+function asJobFailure(error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return error
+  if (error instanceof MediaDecodeError) return new JobError(error.code, error.message)
+  if (error instanceof SttEngineError) {
+    const mayPass = error.code === 'UNREACHABLE' || error.code === 'TIMEOUT' || (error.code === 'HTTP_ERROR' && (error.status ?? 500) >= 500)
+    return new JobError('STT_ENGINE_FAILED', error.message, mayPass)
+  }
+  return error
 }
 
 /**
- * Transcribes a job's media: fetched when it is still at its URL, decoded (audio or video) to
- * 16 kHz mono, cut into windows of at most a minute at pauses, each window with a voice sent
- * to the speech recognition server, and the segments put back on the media's clock. Windows
- * without a voice are not sent (a server asked to transcribe silence tends to invent words).
+ * Transcribes a job's media (see transcribeMediaFile): fetched when it is still at its URL,
+ * decoded, cut into windows at pauses, each window with a voice sent to the speech server.
  * Each window reports progress, which keeps a long job's lease. Nothing is made up: with no
  * server set the job fails with STT_ENGINE_NOT_CONFIGURED before any work.
  */
@@ -78,17 +71,19 @@ export function createTranscriptionJobHandler(options: TranscriptionJobHandlerOp
     await stillGoing(progress, () => options.fetchSource(job, signal, progress))
     const classifier = await options.classifier()
     try {
-      const result = await options.withLocalFile(job.mediaFile, async (path) => {
-        let duration: number | null
-        try {
-          const probe = await probeMedia(path, { signal })
-          if (!probe.hasAudio) throw new MediaDecodeError('MEDIA_HAS_NO_AUDIO', 'The media has no audio track')
-          duration = probe.durationSeconds
-        } catch (error) {
-          throw decodeFailure(error, signal)
-        }
-        return transcribeWindows(path, job, stt, classifier, duration, signal, progress, options.windowSeconds)
-      })
+      let duration: number | null = null
+      const result = await options.withLocalFile(job.mediaFile, (path) =>
+        transcribeMediaFile(path, {
+          stt,
+          classifier,
+          language: job.fromLng ?? undefined,
+          signal,
+          windowSeconds: options.windowSeconds,
+          onDuration: (seconds) => void (duration = seconds),
+          onWindow: (end) => progress.report(duration ? Math.min(1, end / duration) : undefined),
+          aroundRequest: (request) => stillGoing(progress, request),
+        }),
+      )
       if (!result) throw new JobError('INVALID_JOB', `The transcription job's media ${job.mediaFile} is not in the media store`)
       const { text, segments, language, durationSeconds } = result
       return {
@@ -97,57 +92,10 @@ export function createTranscriptionJobHandler(options: TranscriptionJobHandlerOp
         usageSeconds: durationSeconds,
         totalCost: options.cost(durationSeconds),
       }
+    } catch (error) {
+      throw asJobFailure(error, signal)
     } finally {
       classifier.dispose()
     }
-  }
-}
-
-async function transcribeWindows(
-  path: string,
-  job: JobRecord,
-  stt: SttEngine,
-  classifier: VoiceClassifier,
-  durationSeconds: number | null,
-  signal: AbortSignal,
-  progress: JobProgress,
-  windowSeconds: number | undefined,
-) {
-  const segments: TranscriptSegment[] = []
-  // A language asked for is sent with every window; else the first one the server hears is, so
-  // one recording is not written in two languages because a window was short or noisy.
-  let language = job.fromLng ?? undefined
-  let totalSamples = 0
-  try {
-    for await (const window of speechWindows(decodeToPcm16k(path, { signal }), { classifier, maxSeconds: windowSeconds })) {
-      const offset = window.startSample / WINDOW_SAMPLE_RATE
-      const windowEnd = offset + window.samples.length / WINDOW_SAMPLE_RATE
-      totalSamples = window.startSample + window.samples.length
-      if (window.voiced) {
-        let heard
-        try {
-          heard = await stillGoing(progress, () => stt.transcribe(writeWavPcm16Mono(window.samples, WINDOW_SAMPLE_RATE), { language, signal }))
-        } catch (error) {
-          throw sttFailure(error, signal)
-        }
-        language ??= heard.language
-        const pieces = heard.segments?.length ? heard.segments : [{ start: 0, end: windowEnd - offset, text: heard.text }]
-        for (const piece of pieces) {
-          const text = piece.text.trim()
-          if (!text) continue
-          const start = Math.min(windowEnd, offset + Math.max(0, piece.start))
-          segments.push({ start: seconds3(start), end: seconds3(Math.min(windowEnd, Math.max(start, offset + piece.end))), text })
-        }
-      }
-      await progress.report(durationSeconds ? Math.min(1, windowEnd / durationSeconds) : undefined)
-    }
-  } catch (error) {
-    throw decodeFailure(error, signal)
-  }
-  return {
-    text: segments.map((segment) => segment.text).join(' '),
-    segments,
-    language: language ?? null,
-    durationSeconds: seconds3(totalSamples / WINDOW_SAMPLE_RATE),
   }
 }
