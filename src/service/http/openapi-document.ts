@@ -1,6 +1,7 @@
 import { jsonSchemaTransformObject } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { TranscribeUploadFieldsSchema } from '../../shared/api/jobs'
+import { RealtimeSttFieldsSchema } from '../../shared/api/realtime'
 
 type JsonObject = Record<string, unknown>
 
@@ -97,14 +98,17 @@ function markOptionalBodies(paths: NonNullable<OpenApiDocument['paths']>): void 
 /** Operations that also take their body as multipart/form-data: a `file` part and these text parts (their preValidation reads it). */
 const UPLOAD_BODIES: Record<string, z.ZodType> = {
   createTranscriptionJob: TranscribeUploadFieldsSchema,
+  transcribeSpeech: RealtimeSttFieldsSchema,
 }
 
 function addUploadBodies(paths: NonNullable<OpenApiDocument['paths']>): void {
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
       const fields = UPLOAD_BODIES[operation.operationId as string]
-      const body = operation.requestBody as { content?: Record<string, unknown> } | undefined
-      if (!fields || !body?.content) continue
+      if (!fields) continue
+      // A route that takes only uploads has no zod body: its request body is this alone.
+      operation.requestBody ??= { required: true, content: {} }
+      const body = operation.requestBody as { content: Record<string, unknown> }
       const schema = z.toJSONSchema(fields, { io: 'input', target: 'draft-2020-12' }) as JsonObject & { properties?: JsonObject; required?: string[] }
       delete schema.$schema
       body.content['multipart/form-data'] = {

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { TranscriptionResponseSchema } from './jobs'
+import { envelopeOf } from './common'
 import { VOICES } from '../voices'
 
 /*
@@ -91,3 +93,21 @@ export const RealtimeWsErrorFrameSchema = z.object({
 })
 export const RealtimeWsServerFrameSchema = z.discriminatedUnion('type', [RealtimeWsAckFrameSchema, RealtimeWsEndFrameSchema, RealtimeWsErrorFrameSchema])
 export type RealtimeWsServerFrame = z.infer<typeof RealtimeWsServerFrameSchema>
+
+/** `POST /v1/realtime/stt`: a short file, answered at once (longer ones are transcription jobs). */
+export const REALTIME_STT_MAX_BYTES = 25 * 1024 * 1024
+export const REALTIME_STT_MAX_SECONDS = 600
+
+/** The text parts beside the `file` part of `POST /v1/realtime/stt`. */
+export const RealtimeSttFieldsSchema = z
+  .object({
+    language: z
+      .string()
+      .regex(/^[a-z]{2}$/, 'Must be a two-letter ISO 639-1 code such as ar or en')
+      .optional()
+      .meta({ description: 'The spoken language (ISO 639-1). Left out, the server detects it.' }),
+    model: z.string().min(1).max(100).optional().meta({ description: "The cloud's model name; kept for compatibility, the configured speech server's model is used." }),
+  })
+  .strict()
+
+export const RealtimeSttEnvelopeSchema = envelopeOf(TranscriptionResponseSchema)

@@ -33,6 +33,7 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   { method: 'GET', url: '/v1/asyncapi.json' },
   { method: 'POST', url: '/v1/realtime/tts', body: { text: 'Hello', voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf' } },
   { method: 'POST', url: '/v1/realtime/tts-stream', body: { text: 'Hello', voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf' } },
+  { method: 'POST', url: '/v1/realtime/stt' },
   { method: 'POST', url: '/v1/jobs/text-to-speech', body: { voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', text: 'Hello' } },
   { method: 'POST', url: `/v1/jobs/ai-content?jobId=${SOME_ID}`, body: { aiParts: ['summary'] } },
   { method: 'GET', url: `/v1/jobs/ai-content?jobId=${SOME_ID}` },

@@ -114,6 +114,7 @@ describe('GET /v1/openapi.json', () => {
       createAiContentJob: true,
       createTranslationJob: true,
       createTranscriptionJob: true,
+      transcribeSpeech: true,
       listJobs: false,
       initConversation: true,
       synthesizeSpeech: true,

@@ -257,3 +257,59 @@ describe('POST /v1/jobs/transcribe', () => {
     expect(records).toEqual([])
   })
 })
+
+describe('POST /v1/realtime/stt', () => {
+  async function sttUpload(service: TestService, file: { bytes: Buffer; name: string }, fields: Record<string, string> = {}) {
+    const form = new FormData()
+    for (const [name, value] of Object.entries(fields)) form.append(name, value)
+    form.append('file', new Blob([file.bytes]), file.name)
+    const encoded = new Response(form)
+    return service.runtime.app.inject({
+      method: 'POST',
+      url: '/v1/realtime/stt',
+      headers: { authorization: `Token ${TEST_KEY}`, 'content-type': encoded.headers.get('content-type')! },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    })
+  }
+  const storedMedia = async (service: TestService) => (await import('node:fs')).readdirSync(join(service.dataDir, 'media'))
+
+  it('answers the transcript at once, records its use as a REALTIME transcription, and keeps no copy of the upload', async () => {
+    const { service, speech } = await serviceWithSpeech()
+    const { wav, seconds } = await speechWav([0.2, SENTENCE, 0.2])
+    const answer = await sttUpload(service, { bytes: await transcodedSpeech(wav, 'mp3'), name: 'question.mp3' }, { language: 'en' })
+    expect(answer.statusCode, answer.body).toBe(200)
+    const data = TranscriptionResponseSchema.strict().parse(answer.json().data)
+    expect(data.language).toBe('en')
+    expect(data.durationSeconds).toBeCloseTo(seconds, 0)
+    expect(data.segments).toHaveLength(1)
+    expect(speech.requests[0]).toMatchObject({ sampleRate: 16_000, language: 'en' })
+    const { records } = await service.runtime.store.jobs.list(service.runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 10, offset: 0 })
+    expect(records).toMatchObject([{ type: 'TRANSCRIPTION', status: 'COMPLETED', processingType: 'REALTIME', title: 'question', text: data.text, totalCost: 3 }])
+    if (!service.runtime.context.store.engine.startsWith('postgres')) expect(await storedMedia(service)).toEqual([])
+  })
+
+  it('says in the envelope what is wrong: no server (503), not media (400 on body.file), too long (413), the server failing (503 with Retry-After)', async () => {
+    const service = await startTestService()
+    const { wav } = await speechWav([SENTENCE])
+    const none = await sttUpload(service, { bytes: wav, name: 'a.wav' })
+    expect(none.statusCode).toBe(503)
+    expect(none.json().message).toMatch(/voicedesk stt-engine openai-compatible/)
+
+    const speech = await startSpeechServerDouble({ answer: () => ({ status: 500, body: { error: { message: 'model crashed' } } }) })
+    await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url })
+    const corrupt = await sttUpload(service, { bytes: readFileSync(join(FIXTURES, 'text-renamed.mp3')), name: 'notes.mp3' })
+    expect(corrupt.statusCode).toBe(400)
+    expect(corrupt.json().error.details[0].path).toBe('body.file')
+    // 11 minutes of silence: past the 10 minutes this route takes.
+    const { writeWavPcm16Mono } = await import('../../../src/engines/audio/wav-file')
+    const long = await sttUpload(service, { bytes: writeWavPcm16Mono(new Int16Array(11 * 60 * 16_000)), name: 'long.wav' })
+    expect(long.statusCode).toBe(413)
+    expect(long.json().message).toMatch(/POST \/v1\/jobs\/transcribe/)
+    const failing = await sttUpload(service, { bytes: wav, name: 'a.wav' })
+    expect(failing.statusCode).toBe(503)
+    expect(failing.headers['retry-after']).toBe('5')
+    expect(failing.json().message).toMatch(/model crashed/)
+    expect(speech.requests).toHaveLength(1)
+    if (service.runtime.context.store.engine === 'sqlite') expect(await storedMedia(service)).toEqual([])
+  })
+})

@@ -460,6 +460,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/realtime/stt': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Transcribe a short audio or video file at once (multipart/form-data, a `file` part)
+     * @description Up to 25 MiB and 10 minutes; longer media is a transcription job (POST /v1/jobs/transcribe).
+     */
+    post: operations['transcribeSpeech']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/realtime/tts-stream': {
     parameters: {
       query?: never
@@ -1257,6 +1277,28 @@ export interface components {
       payload: unknown
       attemptLog: components['schemas']['WebhookAttemptInput'][]
     }
+    RealtimeTtsBodyInput: {
+      text: string
+      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
+      voiceId?: string
+      /** @description Same as voiceId. */
+      voice?: string
+      /** @description Same as voiceId. */
+      voice_id?: string
+      /** @description Same as voiceId (the cloud's realtime name for it). */
+      speaker?: string
+      /**
+       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
+       * @enum {string}
+       */
+      format?: 'wav' | 'pcm'
+      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
+      mulaw?: boolean
+      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
+      dialect?: string
+      /** @description Accepted for cloud clients and not used: the voice decides the language. */
+      languageId?: string
+    }
     ProjectInput: {
       /** Format: uuid */
       id: string
@@ -1327,28 +1369,6 @@ export interface components {
           cost: number
         }
       }
-    }
-    RealtimeTtsBodyInput: {
-      text: string
-      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
-      voiceId?: string
-      /** @description Same as voiceId. */
-      voice?: string
-      /** @description Same as voiceId. */
-      voice_id?: string
-      /** @description Same as voiceId (the cloud's realtime name for it). */
-      speaker?: string
-      /**
-       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
-       * @enum {string}
-       */
-      format?: 'wav' | 'pcm'
-      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
-      mulaw?: boolean
-      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
-      dialect?: string
-      /** @description Accepted for cloud clients and not used: the voice decides the language. */
-      languageId?: string
     }
     /**
      * @description Why a job FAILED (docs/api.md, "Jobs")
@@ -2059,6 +2079,28 @@ export interface components {
       payload: unknown
       attemptLog: components['schemas']['WebhookAttempt'][]
     }
+    RealtimeTtsBody: {
+      text: string
+      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
+      voiceId?: string
+      /** @description Same as voiceId. */
+      voice?: string
+      /** @description Same as voiceId. */
+      voice_id?: string
+      /** @description Same as voiceId (the cloud's realtime name for it). */
+      speaker?: string
+      /**
+       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
+       * @enum {string}
+       */
+      format?: 'wav' | 'pcm'
+      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
+      mulaw?: boolean
+      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
+      dialect?: string
+      /** @description Accepted for cloud clients and not used: the voice decides the language. */
+      languageId?: string
+    }
     Project: {
       /** Format: uuid */
       id: string
@@ -2129,28 +2171,6 @@ export interface components {
           cost: number
         }
       }
-    }
-    RealtimeTtsBody: {
-      text: string
-      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
-      voiceId?: string
-      /** @description Same as voiceId. */
-      voice?: string
-      /** @description Same as voiceId. */
-      voice_id?: string
-      /** @description Same as voiceId (the cloud's realtime name for it). */
-      speaker?: string
-      /**
-       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
-       * @enum {string}
-       */
-      format?: 'wav' | 'pcm'
-      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
-      mulaw?: boolean
-      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
-      dialect?: string
-      /** @description Accepted for cloud clients and not used: the voice decides the language. */
-      languageId?: string
     }
   }
   responses: never
@@ -4038,6 +4058,87 @@ export interface operations {
         content: {
           'audio/wav': string
           'audio/pcm': string
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  transcribeSpeech: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The audio or video, streamed to the media store. */
+          file: string
+          /** @description The spoken language (ISO 639-1). Left out, the server detects it. */
+          language?: string
+          /** @description The cloud's model name; kept for compatibility, the configured speech server's model is used. */
+          model?: string
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['TranscriptionResponse']
+          }
         }
       }
       /** @description Default Response */

@@ -6,6 +6,10 @@ import { z } from 'zod'
 import { TtsEngineError, type TtsEngine } from '../../../../engines/tts/tts-engine'
 import {
   REALTIME_PCM_SAMPLE_RATE,
+  REALTIME_STT_MAX_BYTES,
+  REALTIME_STT_MAX_SECONDS,
+  RealtimeSttEnvelopeSchema,
+  RealtimeSttFieldsSchema,
   RealtimeTtsBodySchema,
   RealtimeWsClientFrameSchema,
   RealtimeWsServerFrameSchema,
@@ -17,6 +21,11 @@ import type { ApiKeyAuthenticator } from '../../../ops/api-keys'
 import type { Caller, OpsContext } from '../../../ops/ops-context'
 import { REALTIME_CONTENT_TYPES, realtimeFormatOf, realtimeVoiceOf, recordRealtimeSpeech, speakStreaming, speakWhole } from '../../../ops/realtime-tts'
 import { ServiceError } from '../../../ops/service-error'
+import { sourceMediaName } from '../../../ops/media-names'
+import { transcribeNow } from '../../../ops/realtime-stt'
+import { createSttEngine } from '../../../stt-settings'
+import { ok } from '../../../../shared/api/common'
+import { readMediaUpload } from '../../media-upload'
 import { validationSummary } from '../../../validation-details'
 import { callerOf } from '../../auth'
 import type { SocketProtocol } from '../../asyncapi-document'
@@ -67,6 +76,40 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
       await recordRealtimeSpeech(options.context, callerOf(request), { text: request.body.text, voiceId: voice.id, seconds: speech.seconds })
       // Audio, not the JSON answers the schema types.
       return (reply as unknown as FastifyReply).type(REALTIME_CONTENT_TYPES[format]).header('x-audio-duration', speech.seconds.toFixed(3)).send(speech.audio)
+    },
+  })
+
+  routes.post('/realtime/stt', {
+    config: { mediaUpload: true },
+    schema: {
+      tags,
+      summary: 'Transcribe a short audio or video file at once (multipart/form-data, a `file` part)',
+      description: `Up to ${REALTIME_STT_MAX_BYTES / 1024 / 1024} MiB and ${REALTIME_STT_MAX_SECONDS / 60} minutes; longer media is a transcription job (POST /v1/jobs/transcribe).`,
+      operationId: 'transcribeSpeech',
+      security: SECURITY,
+      response: { 200: RealtimeSttEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 503) },
+    },
+    handler: async (request, reply) => {
+      const stt = await createSttEngine(options.context.store, options.context.secrets)
+      const upload = await readMediaUpload(request, reply as unknown as FastifyReply, {
+        fields: RealtimeSttFieldsSchema,
+        media: options.context.media,
+        name: (fileName) => sourceMediaName(fileName),
+        maxBytes: Math.min(REALTIME_STT_MAX_BYTES, options.context.mediaIntake.maxUploadBytes),
+      })
+      // The client went away: stop asking the speech server.
+      const gone = new AbortController()
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) gone.abort()
+      })
+      try {
+        const transcript = await options.context.media.withLocalFile(upload.file.name, (path) =>
+          transcribeNow(options.context, callerOf(request), stt, { path, fileName: upload.file.filename, ...upload.fields }, gone.signal),
+        )
+        return ok(transcript!)
+      } finally {
+        await options.context.media.delete(upload.file.name)
+      }
     },
   })
 
