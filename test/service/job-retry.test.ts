@@ -105,11 +105,11 @@ describe('retrying a FAILED job', () => {
     const { runtime } = service
     const completed = await seedJob(runtime, { type: 'TTS', status: 'COMPLETED', text: 'Hi', voiceId: AVA })
     const pending = await seedJob(runtime, { type: 'TTS', status: 'PENDING', text: 'Hi', voiceId: AVA, runAfter: Date.now() + 3_600_000 })
-    const transcription = await seedJob(runtime, { type: 'TRANSCRIPTION', status: 'FAILED', errorCode: 'INTERNAL' })
+    const call = await seedJob(runtime, { type: 'CONVERSATION', status: 'FAILED', errorCode: 'CALL_INTERRUPTED' })
     const count = async () => (await runtime.store.jobs.list(runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 })).total
 
     const before = await count()
-    for (const job of [completed, pending, transcription]) {
+    for (const job of [completed, pending, call]) {
       const error = await refusal(() => retryJob(runtime.context, runtime.appCaller, job.id))
       expect(error.code).toBe('CONFLICT')
       expect(error.details.map((detail) => detail.path)).toEqual(['jobId'])

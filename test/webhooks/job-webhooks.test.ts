@@ -108,13 +108,20 @@ describe('job webhooks', () => {
   it('tells of a failed job as job.failed, with its error', async () => {
     const service = await startTestService()
     const receiver = await startWebhookReceiver()
-    // VoiceDesk cannot run transcriptions yet, so a queued one fails at once: a real failure path.
-    const job = await seedJob(service.runtime, { status: 'PENDING', attempts: 0, webhookUrl: receiver.url, jobResponse: null })
+    // No speech server is set, so a queued transcription fails at once: a real failure path.
+    const job = await seedJob(service.runtime, {
+      type: 'TRANSCRIPTION',
+      status: 'PENDING',
+      attempts: 0,
+      webhookUrl: receiver.url,
+      jobResponse: null,
+      mediaFile: `${'a'.repeat(32)}.mp3`,
+    })
     service.runtime.runner.wake()
     const [request] = await receiver.waitForRequests(1)
     const body = JSON.parse(request!.body)
     expect(body.event).toBe('job.failed')
-    expect(body.data).toMatchObject({ id: job.id, status: 'FAILED', error: { code: 'UNSUPPORTED_JOB_TYPE' } })
+    expect(body.data).toMatchObject({ id: job.id, status: 'FAILED', error: { code: 'STT_ENGINE_NOT_CONFIGURED' } })
   })
 
   it('retries after 500s with the same webhook-id, and stops at the first 2xx', async () => {

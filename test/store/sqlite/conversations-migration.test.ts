@@ -5,6 +5,8 @@ import { migrate } from '../../../src/store/sqlite/migrate'
 import { MIGRATIONS } from '../../../src/store/sqlite/migrations'
 import { SqliteJobsRepository } from '../../../src/store/sqlite/jobs-repository'
 import { jobRecord } from '../../helpers/job-record'
+import { JOB_COLUMNS } from '../../../src/store/columns'
+import type { JobRecord } from '../../../src/store/records'
 import { makeTempDir } from '../../helpers/temp-dir'
 
 describe('the conversations migration (jobs rebuilt with wider checks)', () => {
@@ -17,7 +19,17 @@ describe('the conversations migration (jobs rebuilt with wider checks)', () => {
     db.prepare("INSERT INTO projects (id, name, is_default, created_at) VALUES ('p', 'P', 1, 'x')").run()
     db.prepare("INSERT INTO users (id, name, created_at) VALUES ('u', 'U', 'x')").run()
     db.prepare("INSERT INTO api_keys (id, project_id, user_id, name, key_hash, key_hint, created_at) VALUES ('k', 'p', 'u', 'k', 'h', 'x…y', 'x')").run()
-    const jobs = new SqliteJobsRepository(db)
+    // Written as the schema before it holds a job: without the columns later migrations added (0006's source_url and progress).
+    const columns = JOB_COLUMNS.filter(([field]) => field !== 'sourceUrl' && field !== 'progress')
+    const insertOld = db.prepare(`INSERT INTO jobs (${columns.map(([, column]) => column).join(', ')}) VALUES (${columns.map(([field]) => `@${field}`).join(', ')})`)
+    const jobs = {
+      insert: async (record: JobRecord) =>
+        insertOld.run(
+          Object.fromEntries(
+            columns.map(([field]) => [field, field === 'aiParts' || field === 'jobResponse' ? (record[field] === null ? null : JSON.stringify(record[field])) : record[field]]),
+          ),
+        ),
+    }
     const old = [
       jobRecord({ projectId: 'p', apiKeyId: 'k', userId: 'u', text: 'zebra crossing' }),
       jobRecord({ projectId: 'p', apiKeyId: 'k', userId: 'u', status: 'PENDING', type: 'TTS' }),
