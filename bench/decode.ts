@@ -43,7 +43,8 @@ async function encode(args: string[]): Promise<void> {
   if (code !== 0) throw new Error(`ffmpeg ${args.join(' ')} exited with ${String(code)}`)
 }
 
-function decoderPeakKb(): number {
+/** The highest peak RSS (VmHWM, kB) of this process's children now running: FFmpeg while it decodes. */
+export function decoderPeakKb(): number {
   let peak = 0
   for (const task of readdirSync(`/proc/${process.pid}/task`)) {
     for (const pid of readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) {

@@ -14,6 +14,8 @@
  * `realtime-tts` realtime speech's time to first audio (bench/realtime-tts.ts).
  * `decode` media decoding for transcription: speed and memory on 10-minute and 2-hour files (bench/decode.ts).
  * `upload` a 300 MB multipart upload's memory (RSS growth) and speed, on files and on PostgreSQL (bench/upload.ts).
+ * `transcribe` a transcription job's whole pipeline (streamed upload, decode, VAD, windows sent to a loopback
+ * speech server) on 10-minute and 2-hour media: speed and memory (RSS growth), on files and on PostgreSQL (bench/transcribe.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -37,6 +39,7 @@ import { benchCalls } from './calls'
 import { benchDecode } from './decode'
 import { benchPanel } from './panel'
 import { benchRealtimeTts } from './realtime-tts'
+import { benchTranscribe } from './transcribe'
 import { benchTts } from './tts'
 import { benchUiScroll } from './ui-scroll'
 import { benchUpload } from './upload'
@@ -408,6 +411,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   'realtime-tts': () => partOnly('realtimeTts', benchRealtimeTts),
   decode: () => partOnly('decode', benchDecode),
   upload: () => partOnly('upload', benchUpload),
+  transcribe: () => partOnly('transcribe', benchTranscribe),
 }
 
 const part = process.argv[2]

@@ -9,22 +9,20 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { requireApiKey } from '../src/service/http/auth'
 import { readMediaUpload } from '../src/service/http/media-upload'
 import { ApiKeyAuthenticator } from '../src/service/ops/api-keys'
 import { createRuntime, type RuntimeConfig } from '../src/service/runtime'
+import { postMultipart } from '../test/helpers/multipart-upload'
 import { startBenchCluster } from './postgres'
 
 const KEY = 'vd_bench_upload_0123456789abcdef0123456'
 const UPLOAD_BYTES = 300 * 1000 * 1000
 const PIECE = 64 * 1024
-const BOUNDARY = 'voicedesk-bench-boundary'
 
 export interface UploadRun {
   bytes: number
@@ -40,12 +38,10 @@ export interface UploadBenchResult {
   target: string
 }
 
-async function* body(total: number): AsyncGenerator<Buffer> {
-  yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="title"\r\n\r\nBench\r\n`)
-  yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="long.mp4"\r\nContent-Type: video/mp4\r\n\r\n`)
+/** The file's bytes, made as they are sent. */
+async function* randomFile(total: number): AsyncGenerator<Buffer> {
   const piece = randomBytes(PIECE)
   for (let sent = 0; sent < total; sent += PIECE) yield Buffer.from(piece.subarray(0, Math.min(PIECE, total - sent)))
-  yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
 }
 
 async function measure(config: Partial<RuntimeConfig>): Promise<UploadRun> {
@@ -67,27 +63,15 @@ async function measure(config: Partial<RuntimeConfig>): Promise<UploadRun> {
     let peak = before
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20)
     const started = performance.now()
-    const answer = await new Promise<string>((resolve, reject) => {
-      const request = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/v1/bench-upload',
-          method: 'POST',
-          headers: { authorization: `Token ${KEY}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-        },
-        (response) => {
-          let text = ''
-          response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-          response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`upload answered ${response.statusCode}: ${text}`))))
-        },
-      )
-      request.on('error', reject)
-      Readable.from(body(UPLOAD_BYTES)).pipe(request)
+    const answer = await postMultipart(`http://127.0.0.1:${port}/v1/bench-upload`, {
+      headers: { authorization: `Token ${KEY}` },
+      fields: { title: 'Bench' },
+      file: { name: 'long.mp4', type: 'video/mp4', body: randomFile(UPLOAD_BYTES) },
     })
+    if (answer.status !== 200) throw new Error(`upload answered ${answer.status}: ${answer.text}`)
     const seconds = (performance.now() - started) / 1000
     clearInterval(sampler)
-    const size = (JSON.parse(answer) as { file: { size: number } }).file.size
+    const size = (JSON.parse(answer.text) as { file: { size: number } }).file.size
     if (size !== UPLOAD_BYTES) throw new Error(`stored ${size} bytes, not ${UPLOAD_BYTES}`)
     return {
       bytes: size,

@@ -6,7 +6,7 @@
  * (helpers/speech-server-double.ts) standing for whisper.cpp's server or speaches, outside this
  * machine: it recognises nothing, and answers what it measured, so the test sees what reached it.
  */
-import { readFileSync } from 'node:fs'
+import { createReadStream, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -14,7 +14,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { JobReadSchema, TranscriptionResponseSchema } from '../../../src/shared/api/jobs'
 import { STT_SETTING_KEY } from '../../../src/service/stt-settings'
 import { startSpeechServerDouble, type SpeechServerDouble } from '../../helpers/speech-server-double'
+import { longSpeechMedia } from '../../helpers/long-media'
+import { postMultipart } from '../../helpers/multipart-upload'
 import { speechWav, transcodedSpeech } from '../../helpers/speech-media'
+import { makeTempDir } from '../../helpers/temp-dir'
 import { startTestService, TEST_KEY, type TestService } from '../../helpers/test-service'
 
 const FIXTURES = join(__dirname, '../../fixtures/media')
@@ -197,6 +200,83 @@ describe('POST /v1/jobs/transcribe', () => {
     expect(speech.requests).toHaveLength(1)
     expect(speech.requests[0]!.rms).toBeGreaterThan(0.01)
   })
+
+  it('transcribes a 2-hour upload streamed over a real socket: every voiced window of at most 60 s sent once, silence not sent, segments in order over the whole recording, progress all along', async () => {
+    const progress: number[] = []
+    const speech = await startSpeechServerDouble()
+    const service = await startTestService({ port: 0, jobs: { onJobProgress: (_job, fraction) => progress.push(fraction ?? Number.NaN) } })
+    await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url, model: 'whisper-1' })
+    // 2 hours in 12 periods of 8 minutes of talk (a sentence, 1.5 s pause, again) and 2 minutes of silence.
+    const { wav } = await speechWav([SENTENCE])
+    const media = await longSpeechMedia({ sentenceWav: wav, seconds: 7200, talkSeconds: 480, pauseSeconds: 1.5, silenceSeconds: 120, folder: makeTempDir() })
+    expect(media.bytes).toBeLessThan(20 * 1024 * 1024)
+
+    const base = (await service.runtime.start()).replace('localhost', '127.0.0.1')
+    const answer = await postMultipart(`${base}/v1/jobs/transcribe`, {
+      headers: { authorization: `Token ${TEST_KEY}` },
+      fields: { model: 'General-V2.0', processingType: 'async', language: 'en' },
+      file: { name: 'Two-hour meeting.mp3', type: 'audio/mpeg', body: createReadStream(media.path) },
+    })
+    expect(answer.status, answer.text).toBe(200)
+    const created = JSON.parse(answer.text).data as { id: string; title: string; mediaUrl: string }
+    expect(created.title).toBe('Two-hour meeting')
+    expect(await service.runtime.media.size(created.mediaUrl.split('/').pop()!)).toBe(media.bytes)
+
+    // The job as the API shows it while it runs: its progress grows.
+    const seen: number[] = []
+    const deadline = Date.now() + 55_000
+    let done
+    for (;;) {
+      const job = JobReadSchema.parse((await service.call('GET', `/v1/jobs?jobId=${created.id}`)).json()).data
+      if (job.status !== 'PENDING') {
+        done = job
+        break
+      }
+      if (job.progress !== undefined) seen.push(job.progress)
+      if (Date.now() > deadline) throw new Error(`still PENDING after 55 s, at ${job.progress}`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
+    const response = TranscriptionResponseSchema.parse(done.jobResponse)
+    expect(response.durationSeconds).toBeGreaterThan(7199)
+    expect(response.durationSeconds).toBeLessThanOrEqual(7200)
+    expect(done.usageTime).toBe(response.durationSeconds.toFixed(3))
+    expect(done.totalCost).toBe(3 * 120)
+
+    // Windows: each at most 60 s; the talk of each period (480 s) takes at least 8; each period's 2 minutes of silence hold at least one window that is not sent.
+    const requests = speech.requests
+    expect(requests.every((request) => request.seconds <= 60 && request.sampleRate === 16_000 && request.language === 'en' && request.rms > 0.01)).toBe(true)
+    expect(requests.length).toBeGreaterThanOrEqual(12 * 8)
+    const windows = progress.length
+    expect(windows).toBeGreaterThanOrEqual(requests.length + media.silences.length)
+    expect(windows).toBeLessThanOrEqual(requests.length + media.silences.length * 2)
+
+    // Segments: one per request (the double answers one), in order, end to end but for the silences left out.
+    expect(response.segments).toHaveLength(requests.length)
+    let previousEnd = 0
+    for (const [index, segment] of response.segments.entries()) {
+      expect(segment.start).toBeGreaterThanOrEqual(previousEnd)
+      expect(segment.end - segment.start).toBeCloseTo(requests[index]!.seconds, 2)
+      // A gap is silence that was not sent: inside a period's silence (eSpeak's own quiet tail may come before its start).
+      if (segment.start - previousEnd > 0.01)
+        expect(
+          media.silences.some((silence) => previousEnd >= silence.start - 1 && segment.start <= silence.end + 0.01),
+          `gap ${previousEnd}-${segment.start}`,
+        ).toBe(true)
+      previousEnd = segment.end
+    }
+    expect(response.segments[0]!.start).toBe(0)
+    // The last talk's window ends in the last silence, at most a window after the talk.
+    const lastSilence = media.silences.at(-1)!
+    expect(previousEnd).toBeGreaterThanOrEqual(lastSilence.start - 1)
+    expect(previousEnd).toBeLessThanOrEqual(lastSilence.start + 60)
+
+    // Progress: once a window, growing, to the end.
+    expect(progress.every((fraction) => fraction >= 0 && fraction <= 1)).toBe(true)
+    expect(progress).toEqual([...progress].sort((a, b) => a - b))
+    expect(progress.at(-1)).toBeCloseTo(1, 2)
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+  }, 60_000)
 
   it('fails a corrupt file with MEDIA_UNREADABLE, a silent video with MEDIA_HAS_NO_AUDIO, and a web page with MEDIA_FETCH_FAILED, each once and without asking the server', async () => {
     const { service, speech } = await serviceWithSpeech()
