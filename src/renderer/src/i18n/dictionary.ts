@@ -1318,7 +1318,7 @@ const ar: Record<MessageKey, string> = {
   'transcript.fromTo': 'من {from} إلى {to}',
   'transcript.mediaOf': 'الوسائط المصدر لـ {title}',
   'transcript.noMedia': 'الوسائط المصدر غير محفوظة على هذا الجهاز، فلا تُشغَّل من الأسطر.',
-  'transcript.lineHint': 'انقر سطرًا (أو اضغط Enter عليه) لتشغيل الوسائط من عنده؛ وتنتقل مفاتيح الأسهم بين الأسطر.',
+  'transcript.lineHint': 'انقر سطرًا (أو اضغط مفتاح الإدخال عليه) لتشغيل الوسائط من عنده؛ وتنتقل مفاتيح الأسهم بين الأسطر.',
   'transcript.linesLabel': 'أسطر موقّتة: {n}',
   'transcript.sourceColumn': 'الأصل',
   'transcript.translationColumn': 'الترجمة',
