@@ -102,6 +102,16 @@ describe('the IPC contract: outputs', () => {
     )
     expect((await run('jobs.getAiContent', { id: tts.id })).status).toBe('COMPLETED')
     await run('jobs.createAiContent', { sourceJobId: transcription.id, aiParts: ['titles'] })
+    const segments = [{ start: 0, end: 1.25, text: 'Hello there.' }]
+    const timed = await seedJob(runtime, {
+      type: 'TRANSCRIPTION',
+      title: 'Timed call',
+      text: 'Hello there.',
+      jobResponse: { text: 'Hello there.', language: 'en', durationSeconds: 2, segments },
+    })
+    expect((await run('jobs.subtitles', { jobId: timed.id, format: 'vtt' })).text).toMatch(/^WEBVTT\n/)
+    const translation = await run('jobs.translate', { jobId: timed.id, toLng: 'ar' })
+    expect(await run('jobs.get', { id: translation.id })).toMatchObject({ job: { relevantJobId: timed.id }, playableMediaUrl: null })
     expect((await run('jobs.get', { id: failed.id })).job.error).toEqual({ code: 'TTS_ENGINE_FAILED', message: 'The engine stopped' })
     const retried = await run('jobs.retry', { jobId: failed.id })
     expect(retried).toMatchObject({ type: 'TTS', status: 'PENDING', title: failed.title })

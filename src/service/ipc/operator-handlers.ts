@@ -6,8 +6,11 @@ import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from
 import { readSttSetting, saveSttSetting, sttSettingView } from '../stt-settings'
 import { testEngineConnection } from '../engine-connection-test'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
-import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, retryJob } from '../ops/jobs'
+import { createAiContentJob, createTextToSpeechJob, getAiContentJob, retryJob } from '../ops/jobs'
+import { getOperatorJob } from '../ops/operator-job-detail'
 import { listOperatorJobs } from '../ops/operator-job-list'
+import { jobSubtitles } from '../ops/transcription-jobs'
+import { createTranslationJob } from '../ops/translation-jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError, underField } from '../ops/service-error'
@@ -120,14 +123,13 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'numbers.delete': (input) => deletePhoneNumber(context, caller, input.id),
 
     'jobs.list': ({ createdFrom, createdTo, ...body }) => listOperatorJobs(context, caller, body, { createdFrom, createdTo }),
-    'jobs.get': async (input) => {
-      const { previewUrl, data } = await getJob(context, caller, input.id)
-      return { previewUrl, job: data }
-    },
+    'jobs.get': (input) => getOperatorJob(context, caller, input.id),
     'jobs.createTts': (input) => createTextToSpeechJob(context, caller, input),
     'jobs.createAiContent': ({ sourceJobId, ...body }) => createAiContentJob(context, caller, sourceJobId, body),
     'jobs.getAiContent': (input) => getAiContentJob(context, caller, input.id),
     'jobs.retry': (input) => retryJob(context, caller, input.jobId),
+    'jobs.subtitles': async ({ jobId, format }) => ({ format, text: await jobSubtitles(context, caller, jobId, format) }),
+    'jobs.translate': (input) => createTranslationJob(context, caller, input),
 
     'webhooks.list': (input) => listDeliveries(context, caller, input),
     'webhooks.get': (input) => getDelivery(context, caller, input.id),

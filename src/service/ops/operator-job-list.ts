@@ -17,8 +17,9 @@ const GLANCE_VALUE_CHARACTERS = 60
 export function listOperatorJobs(context: OpsContext, caller: Caller, body: ListJobsBody, range: CreatedRange = {}) {
   return listJobsAs(context, caller, caller.projectId, body, {}, range, (ctx, record, keyHints): OperatorJobListItem => {
     const item = toJobListItem(ctx, record, keyHints)
-    // Other jobs answer /v1's item itself: nothing more is read or made for them.
-    return record.type === 'CONVERSATION' ? { ...item, call: callGlanceOf(record) } : item
+    // Other jobs answer /v1's item itself (with a running job's progress): nothing more is read or made for them.
+    if (record.type === 'CONVERSATION') return { ...item, call: callGlanceOf(record) }
+    return record.status === 'PENDING' && record.progress !== null ? { ...item, progress: record.progress } : item
   })
 }
 

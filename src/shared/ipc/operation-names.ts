@@ -26,6 +26,8 @@ export const IPC_OPERATION_NAMES = [
   'jobs.createAiContent',
   'jobs.getAiContent',
   'jobs.retry',
+  'jobs.subtitles',
+  'jobs.translate',
   'webhooks.list',
   'webhooks.get',
   'webhooks.redeliver',

@@ -15,6 +15,7 @@ import {
   TextToSpeechBodySchema,
   TtsJobSchema,
 } from '../api/jobs'
+import { TranslationLanguageSchema } from '../api/translation-jobs'
 import { AddPhoneNumberBodySchema, AssignNumberBodySchema, PhoneNumberSchema, UnassignNumberBodySchema } from '../api/phone-numbers'
 import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, UpdateVoiceAgentBodySchema, VoiceAgentSchema, VoiceAgentTemplateSchema } from '../api/voice-agents'
 import { VoiceSchema } from '../api/voices'
@@ -69,7 +70,11 @@ export const CallGlanceSchema = z.object({
 export type CallGlance = z.infer<typeof CallGlanceSchema>
 
 /** A row of the jobs monitor: /v1's list item, and for a conversation its glance. */
-export const OperatorJobListItemSchema = JobListItemSchema.extend({ call: CallGlanceSchema.optional() })
+export const OperatorJobListItemSchema = JobListItemSchema.extend({
+  call: CallGlanceSchema.optional(),
+  /** A long job (a transcription, a translation) being run: how much of it is done, 0 to 1 (as the job's `progress`). */
+  progress: z.number().min(0).max(1).optional(),
+})
 export type OperatorJobListItem = z.infer<typeof OperatorJobListItemSchema>
 
 /** An instant of a date range: ISO 8601 with an offset or Z (the UI sends the start of a local day). */
@@ -246,7 +251,12 @@ export const IPC_OPERATIONS = {
    * a range of creation times (`createdFrom` included, `createdTo` excluded), which /v1 does not have; a conversation's row carries its `call` glance.
    */
   'jobs.list': operation(OperatorJobsListInputSchema, z.object({ jobs: z.array(OperatorJobListItemSchema), total: z.number().int(), filtered: z.number().int() })),
-  'jobs.get': operation(ById, z.object({ previewUrl: z.string(), job: JobSchema })),
+  /**
+   * The job, and `playableMediaUrl` (operator only, /v1 unchanged): where this service plays the
+   * job's media (a transcription's source once stored here; a translation: that of the
+   * transcription it was made from), null when there is none.
+   */
+  'jobs.get': operation(ById, z.object({ previewUrl: z.string(), job: JobSchema, playableMediaUrl: z.string().nullable() })),
   'jobs.createTts': operation(TextToSpeechBodySchema, TtsJobSchema),
   'jobs.createAiContent': operation(
     z
@@ -258,6 +268,13 @@ export const IPC_OPERATIONS = {
   'jobs.getAiContent': operation(ById, AiContentJobSchema),
   /** Queues a copy of a FAILED job (same type and inputs); CONFLICT for a job that is not FAILED. */
   'jobs.retry': operation(z.object({ jobId: z.string().min(1).max(200) }).strict(), JobSchema),
+  /** A COMPLETED transcription's or translation's segments as subtitles (GET /v1/jobs/subtitles). */
+  'jobs.subtitles': operation(
+    z.object({ jobId: z.string().min(1).max(200), format: z.enum(['srt', 'vtt']) }).strict(),
+    z.object({ format: z.enum(['srt', 'vtt']), text: z.string() }),
+  ),
+  /** Queues a translation of a COMPLETED transcription or translation (POST /v1/jobs/translate with `jobId`). */
+  'jobs.translate': operation(z.object({ jobId: UuidSchema, toLng: TranslationLanguageSchema, fromLng: TranslationLanguageSchema.optional() }).strict(), JobSchema),
 
   'webhooks.list': operation(
     z

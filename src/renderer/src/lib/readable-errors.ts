@@ -56,6 +56,8 @@ const RULES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => [Messag
   [/^(\S+) is not a possible number for its country code$/, (m) => ['errors.impossibleNumber', { number: m[1]! }]],
   [/^(\S+) is .+; webhooks are not sent there/, (m) => ['errors.webhookHostRefused', { host: m[1]! }]],
   [/^Nothing in this text can be spoken$/, () => ['errors.nothingToSpeak']],
+  [/^(?:job \S+ is|the text is) already in \w+: ask for the other language/, () => ['errors.alreadyInLanguage']],
+  [/^Not a COMPLETED job$/, () => ['errors.notCompleted']],
   [/^Nested deeper than (\d+) levels$/, (m) => ['errors.shapeTooDeep', { n: m[1]! }]],
   // JSON.parse, in Chromium's and Node's words.
   [/JSON|Unexpected (token|end|non-whitespace)|Expected .* after/, () => ['errors.notJson']],

@@ -30,6 +30,10 @@ export interface JobDetail {
   id: string
   job: Job | null
   previewUrl: string | null
+  /** Where this service plays the job's media (a translation: its transcription's), from jobs.get. */
+  playableMediaUrl: string | null
+  /** A translation's source job (its segments pair with the translation's), null otherwise or when it is gone. */
+  source: Job | null
   /** The AI content of this job: itself when it is one, else the newest made from it. */
   aiContent: AiContentJob | null
   /** The job's webhook deliveries, oldest first (at most JOB_DELIVERIES_SHOWN: the newest of them). */
@@ -248,7 +252,10 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
 
     selectJob(id) {
       if (id === null) return patch({ selectedId: null, detail: null })
-      patch({ selectedId: id, detail: { id, job: null, previewUrl: null, aiContent: null, deliveries: [], deliveriesTotal: 0, loading: true, error: null } })
+      patch({
+        selectedId: id,
+        detail: { id, job: null, previewUrl: null, playableMediaUrl: null, source: null, aiContent: null, deliveries: [], deliveriesTotal: 0, loading: true, error: null },
+      })
       void get().reloadJobDetail()
     },
 
@@ -257,7 +264,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       if (id === null) return
       const stillSelected = () => get().jobs.selectedId === id
       try {
-        const [{ job, previewUrl }, { deliveries, deliveriesTotal }] = await Promise.all([
+        const [{ job, previewUrl, playableMediaUrl }, { deliveries, deliveriesTotal }] = await Promise.all([
           call('jobs.get', { id }),
           call('webhooks.list', { jobId: id, take: JOB_DELIVERIES_SHOWN, skip: 1 }).then(
             // The journal lists newest first; a job's story reads oldest first (call.started … call.ended).
@@ -274,8 +281,21 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
             if (!isOperatorError(error) || (error.code !== 'NOT_FOUND' && error.code !== 'CONFLICT' && error.code !== 'VALIDATION_ERROR')) throw error
           }
         }
+        // A finished translation's source, read once while the same one stays open (it no longer changes).
+        let source: Job | null = null
+        if (job.type === 'TRANSLATION' && job.status === 'COMPLETED' && job.relevantJobId) {
+          const shown = get().jobs.detail?.source
+          source =
+            shown?.id === job.relevantJobId
+              ? shown
+              : await call('jobs.get', { id: job.relevantJobId }).then(
+                  (answer) => answer.job,
+                  // Deleted or unreadable: the translation shows without its source beside it.
+                  () => null,
+                )
+        }
         if (!stillSelected()) return
-        patch({ detail: { id, job, previewUrl, aiContent, deliveries, deliveriesTotal, loading: false, error: null } })
+        patch({ detail: { id, job, previewUrl, playableMediaUrl, source, aiContent, deliveries, deliveriesTotal, loading: false, error: null } })
       } catch (error) {
         if (!stillSelected()) return
         patch((jobs) => ({ detail: jobs.detail && { ...jobs.detail, loading: false, error: messageOf(error) } }))

@@ -15,9 +15,13 @@ import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
 import { ConversationSection } from './conversation-section'
 import { JobDeliveries } from './job-deliveries'
+import { TranscriptSection } from './transcript-section'
 
 /** The types this VoiceDesk runs itself, so it can run a failed one again (jobs.retry). */
-const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT', 'TRANSLATION']
+const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT', 'TRANSCRIPTION', 'TRANSLATION']
+
+/** Jobs whose result is a transcript: shown as timed lines, with their media, subtitles and translations. */
+const TRANSCRIPT_TYPES: readonly JobType[] = ['TRANSCRIPTION', 'TRANSLATION']
 
 const partKey = (part: AiPart) => `part.${part}` as MessageKey
 
@@ -39,10 +43,12 @@ export function JobDetailPanel() {
   const canRetry = job !== null && job.status === 'FAILED' && RETRYABLE_TYPES.includes(job.type)
   const canMakeAi = job !== null && job.status === 'COMPLETED' && TEXT_JOB_TYPES.includes(job.type)
   const audioUrl = job && job.type === 'TTS' ? audioUrlOf(job) : null
-  const text = job?.jobResponse && typeof job.jobResponse.text === 'string' ? job.jobResponse.text : null
+  const isTranscript = job !== null && TRANSCRIPT_TYPES.includes(job.type)
+  // A transcript shows its text as timed lines (TranscriptSection), never as one block of two hours.
+  const text = !isTranscript && job?.jobResponse && typeof job.jobResponse.text === 'string' ? job.jobResponse.text : null
 
   return (
-    <aside className="detail-pane job-detail" aria-labelledby="job-detail-title">
+    <aside className={`detail-pane job-detail ${isTranscript ? 'wide' : ''}`} aria-labelledby="job-detail-title">
       <header className="pane-header">
         <h2 id="job-detail-title" dir="auto">
           {job?.title ?? (detail.error ? t('jobs.detailFailed') : t('common.loading'))}
@@ -119,6 +125,7 @@ export function JobDetailPanel() {
             </section>
           ) : null}
           {job.type === 'CONVERSATION' ? <ConversationSection job={job} /> : null}
+          {isTranscript ? <TranscriptSection key={job.id} job={job} source={detail.source} playableMediaUrl={detail.playableMediaUrl} /> : null}
           {job.type === 'AI_CONTENT' || detail.aiContent || canMakeAi ? (
             <AiContentSection ai={detail.aiContent} isAiJob={job.type === 'AI_CONTENT'} canMake={canMakeAi} onMake={() => setMakingAi(true)} />
           ) : null}

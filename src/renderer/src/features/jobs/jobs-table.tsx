@@ -6,6 +6,7 @@ import { formatCost, formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
 import { isFilteredQuery, type JobSortField } from '../../store/jobs-slice'
 import { jobAt, jobRowCount, pagesForRange, selectJobs, selectLocale } from '../../store/selectors'
+import { ProgressBar } from '../../ui/progress-bar'
 import { StatusBadge } from '../../ui/status-badge'
 import { CallGlanceCell } from './call-glance'
 
@@ -139,6 +140,13 @@ export function JobsTable() {
                       </div>
                       {job.type === 'CONVERSATION' ? (
                         <CallGlanceCell job={job} />
+                      ) : job.progress !== undefined && job.status === 'PENDING' ? (
+                        <div role="cell" className="cell cell-title with-progress" title={job.title}>
+                          <span className="title-text" dir="auto">
+                            {job.title}
+                          </span>
+                          <ProgressBar fraction={job.progress} label={t('transcript.progressOf', { title: job.title })} compact />
+                        </div>
                       ) : (
                         <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
                           {job.title}
