@@ -71,4 +71,20 @@ describe('speech windows', () => {
     const toneWindows = await windowsOf(pcm16FromInt16(tone), { maxSeconds: 2, searchSeconds: 1 })
     expect(toneWindows.map((window) => window.samples.length)).toEqual([2 * RATE, RATE])
   })
+
+  it('ends a window with a voice half a second into a long pause, so the silence after speech goes in a window of its own', async () => {
+    const sentence = 'Please call me back tomorrow morning.'
+    const { pcm, speechSpans } = await recording([0.3, sentence, 8, sentence, 0.3])
+    const windows = await windowsOf(pcm, { maxSeconds: 60, searchSeconds: 10 })
+    expect(windows.map((window) => window.voiced)).toEqual([true, false, true])
+    const [first, quiet, last] = windows as [SpeechWindow, SpeechWindow, SpeechWindow]
+    // The first ends in the pause, within a second of the speech's end (the VAD hears a little past it).
+    const firstEnd = first.startSample + first.samples.length
+    expect(firstEnd).toBeGreaterThan(speechSpans[0]![1])
+    expect(firstEnd).toBeLessThan(speechSpans[0]![1] + 1.5 * RATE)
+    // The silence window stops before the second sentence starts; the last holds it whole.
+    expect(quiet.startSample + quiet.samples.length).toBeLessThanOrEqual(speechSpans[1]![0])
+    expect(last.startSample).toBeLessThanOrEqual(speechSpans[1]![0])
+    expect(Buffer.concat(windows.map((window) => pcm16FromInt16(window.samples))).equals(pcm)).toBe(true)
+  })
 })
