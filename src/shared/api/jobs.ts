@@ -213,12 +213,7 @@ export const JobSchema = z
     userId: UuidSchema,
     systemModelKey: z.string(),
     voiceAgentId: z.string().nullable(),
-    progress: z
-      .number()
-      .min(0)
-      .max(1)
-      .optional()
-      .meta({ description: 'While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1.' }),
+    progress: z.number().min(0).max(1).optional().meta({ description: 'While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1.' }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
