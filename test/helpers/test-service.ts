@@ -5,6 +5,7 @@ import { afterEach } from 'vitest'
 import { createProject } from '../../src/service/ops/api-keys'
 import { createRuntime, type Runtime, type RuntimeConfig } from '../../src/service/runtime'
 import type { SqliteStore } from '../../src/store/sqlite/store'
+import { JobReadSchema, type Job } from '../../src/shared/api/jobs'
 import { createTestDatabase, onPostgres } from './test-engine'
 import { makeTempDir } from './temp-dir'
 
@@ -80,4 +81,15 @@ export async function startTestService(config: Partial<RuntimeConfig> = {}): Pro
 export function sqliteDatabaseOf(runtime: Runtime): Database {
   if (runtime.store.engine !== 'sqlite') throw new Error('This test inspects the SQLite file; it runs on SQLite only')
   return (runtime.store as SqliteStore).db
+}
+
+/** Polls `GET /v1/jobs` until the job leaves PENDING (the runner works in the same process), and answers the job as read. */
+export async function waitForJobEnd(service: TestService, id: string, timeoutMs = 30_000): Promise<Job> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const job = JobReadSchema.parse((await service.call('GET', `/v1/jobs?jobId=${id}`)).json())
+    if (job.data.status !== 'PENDING') return job.data
+    if (Date.now() > deadline) throw new Error(`job ${id} still PENDING after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
 }

@@ -18,20 +18,10 @@ import { longSpeechMedia } from '../../helpers/long-media'
 import { postMultipart } from '../../helpers/multipart-upload'
 import { speechWav, transcodedSpeech } from '../../helpers/speech-media'
 import { makeTempDir } from '../../helpers/temp-dir'
-import { startTestService, TEST_KEY, type TestService } from '../../helpers/test-service'
+import { startTestService, TEST_KEY, type TestService, waitForJobEnd } from '../../helpers/test-service'
 
 const FIXTURES = join(__dirname, '../../fixtures/media')
 const SENTENCE = 'The quarterly numbers were better than we expected in every region.'
-
-async function waitForJob(service: TestService, id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const job = JobReadSchema.parse((await service.call('GET', `/v1/jobs?jobId=${id}`)).json())
-    if (job.data.status !== 'PENDING') return job.data
-    if (Date.now() > deadline) throw new Error(`job ${id} still PENDING after ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 async function serviceWithSpeech(options: Parameters<typeof startSpeechServerDouble>[0] = {}): Promise<{ service: TestService; speech: SpeechServerDouble }> {
   const speech = await startSpeechServerDouble(options)
@@ -83,7 +73,7 @@ describe('POST /v1/jobs/transcribe', () => {
     const service = await startTestService()
     const site = await startMediaSite({ '/call.mp3': { body: readFileSync(join(FIXTURES, 'tone-440hz.mp3')), type: 'audio/mpeg' } })
     const created = await transcribe(service, { mediaUrl: `${site.url}/call.mp3` })
-    const done = await waitForJob(service, created.id)
+    const done = await waitForJobEnd(service, created.id)
     expect(done.status).toBe('FAILED')
     expect(done.error?.code).toBe('STT_ENGINE_NOT_CONFIGURED')
     expect(done.error?.message).toMatch(/voicedesk stt-engine openai-compatible --base-url/)
@@ -95,7 +85,7 @@ describe('POST /v1/jobs/transcribe', () => {
   it("transcribes this service's own TTS audio through its /media URL: 16 kHz mono windows reach the server, segments on the media's clock, subtitles, AI content", async () => {
     const { service, speech } = await serviceWithSpeech()
     const tts = await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0', text: SENTENCE } })
-    const ttsJob = await waitForJob(service, tts.json().data.id)
+    const ttsJob = await waitForJobEnd(service, tts.json().data.id)
     expect(ttsJob.status).toBe('COMPLETED')
 
     const created = await transcribe(service, { mediaUrl: ttsJob.mediaUrl, language: 'en', title: 'Read back' })
@@ -109,7 +99,7 @@ describe('POST /v1/jobs/transcribe', () => {
       title: 'Read back',
       totalCost: 3,
     })
-    const done = await waitForJob(service, created.id)
+    const done = await waitForJobEnd(service, created.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
     expect(speech.requests).toHaveLength(1)
     expect(speech.requests[0]).toMatchObject({ sampleRate: 16_000, channels: 1, bitsPerSample: 16, language: 'en', model: 'whisper-1', responseFormat: 'verbose_json' })
@@ -133,7 +123,7 @@ describe('POST /v1/jobs/transcribe', () => {
     expect(found.json().data.jobs.map((job: { id: string }) => job.id)).toContain(created.id)
     const content = await service.call('POST', `/v1/jobs/ai-content?jobId=${created.id}`, { body: { aiParts: ['summary'] } })
     expect(content.statusCode, content.body).toBe(200)
-    expect((await waitForJob(service, content.json().data.id)).status).toBe('COMPLETED')
+    expect((await waitForJobEnd(service, content.json().data.id)).status).toBe('COMPLETED')
     // The preview plays the media and lists the segments.
     const preview = await service.runtime.app.inject({
       url: new URL(JobReadSchema.parse((await service.call('GET', `/v1/jobs?jobId=${created.id}`)).json()).previewUrl).pathname,
@@ -159,7 +149,7 @@ describe('POST /v1/jobs/transcribe', () => {
     const created = await transcribe(service, { mediaUrl })
     expect(created).toMatchObject({ title: 'board meeting', mediaUrl })
     expect(site.asked).toEqual([]) // not before the job runs
-    const done = await waitForJob(service, created.id, 60_000)
+    const done = await waitForJobEnd(service, created.id, 60_000)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
     expect(site.asked).toEqual(['/meetings/board%20meeting.mp4'])
     const response = TranscriptionResponseSchema.parse(done.jobResponse)
@@ -195,7 +185,7 @@ describe('POST /v1/jobs/transcribe', () => {
     expect(stored.statusCode).toBe(200)
     expect(stored.headers['content-type']).toBe('audio/mpeg')
     expect(stored.rawPayload.equals(mp3)).toBe(true)
-    const done = await waitForJob(service, created.id)
+    const done = await waitForJobEnd(service, created.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
     expect(speech.requests).toHaveLength(1)
     expect(speech.requests[0]!.rms).toBeGreaterThan(0.01)
@@ -286,7 +276,7 @@ describe('POST /v1/jobs/transcribe', () => {
     const silent = await upload(service, { bytes: readFileSync(join(FIXTURES, 'video-no-audio.mp4')), name: 'screen.mp4' }, { model: 'General-V2.0', processingType: 'async' })
     const site = await startMediaSite({ '/watch': { body: '<!doctype html><title>A video page</title>', type: 'text/html; charset=utf-8' } })
     const page = await transcribe(service, { mediaUrl: `${site.url}/watch?v=abc&token=secret-token` })
-    const failures = await Promise.all([corrupt.json().data.id, silent.json().data.id, page.id].map((id: string) => waitForJob(service, id)))
+    const failures = await Promise.all([corrupt.json().data.id, silent.json().data.id, page.id].map((id: string) => waitForJobEnd(service, id)))
     expect(failures.map((job) => job.error?.code)).toEqual(['MEDIA_UNREADABLE', 'MEDIA_HAS_NO_AUDIO', 'MEDIA_FETCH_FAILED'])
     expect(failures[2]!.error?.message, failures[2]!.error?.message).toMatch(/text\/html.*not media/)
     expect(failures[2]!.error?.message).not.toContain('secret-token')
@@ -300,7 +290,7 @@ describe('POST /v1/jobs/transcribe', () => {
     })
     const { wav } = await speechWav([SENTENCE])
     const refused = await upload(service, { bytes: wav, name: 'a.wav' }, { model: 'General-V2.0', processingType: 'async', language: 'xx' })
-    const failed = await waitForJob(service, refused.json().data.id)
+    const failed = await waitForJobEnd(service, refused.json().data.id)
     expect(failed.error).toMatchObject({ code: 'STT_ENGINE_FAILED', message: expect.stringContaining('unsupported language: xx') })
     expect((await service.runtime.store.jobs.findById(failed.id))?.attempts).toBe(1)
     expect(speech.requests).toHaveLength(1)

@@ -5,26 +5,15 @@
  * machine, and is the only thing faked.
  */
 import { describe, expect, it } from 'vitest'
-import { JobReadSchema } from '../../../src/shared/api/jobs'
 import { TranslationResponseSchema } from '../../../src/shared/api/translation-jobs'
 import { saveAiContentSetting } from '../../../src/service/ai-content-settings'
 import { retryJob } from '../../../src/service/ops/jobs'
 import { seedJob } from '../../helpers/seed-jobs'
-import { startTestService, type TestService } from '../../helpers/test-service'
+import { startTestService, type TestService, waitForJobEnd } from '../../helpers/test-service'
 import { doubleTranslation, startTranslationModelDouble, type TranslationModelDouble } from '../../helpers/translation-model-double'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 
 const API_KEY = 'sk-translation-secret-4711'
-
-async function waitForJob(service: TestService, id: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const job = JobReadSchema.parse((await service.call('GET', `/v1/jobs?jobId=${id}`)).json())
-    if (job.data.status !== 'PENDING') return job.data
-    if (Date.now() > deadline) throw new Error(`job ${id} still PENDING after ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 /** A running service whose language model is the double (chosen as `voicedesk ai-engine openai-compatible` would). */
 async function serviceWithModel(): Promise<{ service: TestService; model: TranslationModelDouble }> {
@@ -70,7 +59,7 @@ describe('POST /v1/jobs/translate', () => {
       title: expect.stringMatching(/^Translation \(ar\): Thanks for calling/),
     })
 
-    const done = await waitForJob(service, created.id)
+    const done = await waitForJobEnd(service, created.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
     const response = TranslationResponseSchema.strict().parse(done.jobResponse)
     // Lines stay lines; each piece is translated once.
@@ -91,7 +80,7 @@ describe('POST /v1/jobs/translate', () => {
 
     // AI content made from the translation reads the translated text (the offline engine quotes it).
     const ai = (await service.call('POST', `/v1/jobs/ai-content?jobId=${created.id}`, { body: { aiParts: ['summary'] } })).json().data
-    const aiDone = await waitForJob(service, ai.id)
+    const aiDone = await waitForJobEnd(service, ai.id)
     expect(aiDone.status).toBe('COMPLETED')
     expect(String(aiDone.jobResponse!.summary)).toContain('Wednesday')
     expect(String(aiDone.jobResponse!.summary)).toMatch(/\[ar\]/)
@@ -111,7 +100,7 @@ describe('POST /v1/jobs/translate', () => {
     const created = await translate(service, { jobId: source.id, toLng: 'en', title: 'Clinic call in English' })
     expect(created).toMatchObject({ title: 'Clinic call in English', fromLng: 'ar', toLng: 'en', relevantJobId: source.id, totalCost: 8 }) // 2 started minutes × 4
 
-    const done = await waitForJob(service, created.id)
+    const done = await waitForJobEnd(service, created.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
     const response = TranslationResponseSchema.strict().parse(done.jobResponse)
     expect(response.segments).toEqual(transcript.segments.map((segment) => ({ ...segment, text: doubleTranslation(segment.text, 'en') })))
@@ -125,7 +114,7 @@ describe('POST /v1/jobs/translate', () => {
     // A translation of the translation keeps the times too, and goes back the other way.
     const again = await translate(service, { jobId: created.id, toLng: 'ar' })
     expect(again).toMatchObject({ fromLng: 'en', relevantJobId: created.id })
-    const back = TranslationResponseSchema.parse((await waitForJob(service, again.id)).jobResponse)
+    const back = TranslationResponseSchema.parse((await waitForJobEnd(service, again.id)).jobResponse)
     expect(back.segments!.map(({ start, end }) => ({ start, end }))).toEqual(transcript.segments.map(({ start, end }) => ({ start, end })))
     expect(back.segments![0]!.text).toBe(doubleTranslation(doubleTranslation(transcript.segments[0]!.text, 'en'), 'ar'))
   })
@@ -137,7 +126,7 @@ describe('POST /v1/jobs/translate', () => {
     // The batch of 3 is answered with 2 items, then not as JSON; alone, each segment is answered well.
     model.answer((index, request) => (request.texts.length > 1 ? (index === 0 ? 'one-too-few' : 'not-json') : 'translate'))
     const created = await translate(service, { jobId: source.id, toLng: 'en' })
-    const done = await waitForJob(service, created.id)
+    const done = await waitForJobEnd(service, created.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
     expect(TranslationResponseSchema.parse(done.jobResponse).segments).toEqual(transcript.segments.map((segment) => ({ ...segment, text: doubleTranslation(segment.text, 'en') })))
     expect(model.requests.map((request) => request.texts.length)).toEqual([3, 3, 1, 1, 1])
@@ -145,7 +134,7 @@ describe('POST /v1/jobs/translate', () => {
     // A batch whose first answer is malformed and second good costs one more request only.
     model.requests.length = 0
     model.answer((index) => (index === 0 ? 'one-too-few' : 'bare-array'))
-    const second = await waitForJob(service, (await translate(service, { jobId: source.id, toLng: 'en' })).id)
+    const second = await waitForJobEnd(service, (await translate(service, { jobId: source.id, toLng: 'en' })).id)
     expect(second.status).toBe('COMPLETED')
     expect(model.requests.map((request) => request.texts.length)).toEqual([3, 3])
   })
@@ -153,18 +142,18 @@ describe('POST /v1/jobs/translate', () => {
   it('fails with LLM_ENGINE_FAILED when the model keeps answering badly, when it answers an error, and when it cannot be reached; never with the key', async () => {
     const { service, model } = await serviceWithModel()
     model.answer(() => ({ content: '{"translations": []}' }))
-    const bad = await waitForJob(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
+    const bad = await waitForJobEnd(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
     expect(bad).toMatchObject({ status: 'FAILED', error: { code: 'LLM_ENGINE_FAILED', message: expect.stringContaining('0 translations for 1 text') } })
     expect(model.requests).toHaveLength(2)
 
     model.answer(() => ({ status: 500, body: JSON.stringify({ error: { message: `model "qwen2.5:7b" not found, try pulling it first (key ${API_KEY})` } }) }))
-    const refused = await waitForJob(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
+    const refused = await waitForJobEnd(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
     expect(refused).toMatchObject({ status: 'FAILED', error: { code: 'LLM_ENGINE_FAILED', message: expect.stringContaining('HTTP 500') } })
     expect(refused.error!.message).toContain('not found, try pulling it first')
     expect(refused.error!.message).not.toContain(API_KEY)
 
     await model.close()
-    const down = await waitForJob(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
+    const down = await waitForJobEnd(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
     expect(down).toMatchObject({ status: 'FAILED', error: { code: 'LLM_ENGINE_FAILED', message: expect.stringContaining('could not reach the model server') } })
     expect(down.error!.message).not.toContain(API_KEY)
   })
@@ -173,7 +162,7 @@ describe('POST /v1/jobs/translate', () => {
     const service = await startTestService()
     const created = await translate(service, { text: 'مرحبا، شكرا لاتصالك بنا اليوم.', toLng: 'en' })
     expect(created).toMatchObject({ model: 'not-configured', systemModelKey: 'translation-not-configured', fromLng: 'ar' })
-    const failed = await waitForJob(service, created.id)
+    const failed = await waitForJobEnd(service, created.id)
     expect(failed).toMatchObject({ status: 'FAILED', error: { code: 'LLM_ENGINE_NOT_CONFIGURED' } })
     expect(failed.error!.message).toContain('voicedesk ai-engine openai-compatible --base-url URL --model NAME')
 
@@ -181,7 +170,7 @@ describe('POST /v1/jobs/translate', () => {
     await saveAiContentSetting(service.runtime.store, service.runtime.context.secrets, { engine: 'openai-compatible', baseUrl: model.url, model: 'qwen2.5:7b' })
     const copy = await retryJob(service.runtime.context, service.runtime.appCaller, created.id)
     expect(copy).toMatchObject({ type: 'TRANSLATION', status: 'PENDING', model: 'qwen2.5:7b', fromLng: 'ar', toLng: 'en', totalCost: created.totalCost })
-    const done = await waitForJob(service, copy.id)
+    const done = await waitForJobEnd(service, copy.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
     expect(done.jobResponse).toMatchObject({ text: doubleTranslation('مرحبا، شكرا لاتصالك بنا اليوم.', 'en'), sourceText: 'مرحبا، شكرا لاتصالك بنا اليوم.' })
   })
