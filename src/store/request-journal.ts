@@ -82,6 +82,11 @@ export interface JournalRetention {
   startedBefore: string
   /** Rows deleted per statement, so a large prune never holds the file for long. */
   batchSize: number
+  /**
+   * Whether bodies no entry refers to any more go too, whatever it costs (a pass over every
+   * entry). Otherwise they go only once many new bodies were written since the last sweep.
+   */
+  sweepBodies: boolean
 }
 
 export interface RequestJournalStore {

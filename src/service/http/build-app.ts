@@ -97,8 +97,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorateRequest('caller', null)
+  const journalError = (error: unknown) => options.log.error({ err: error }, 'request journal: an entry could not be made')
   // Before the Host check and the key check: requests they refuse are journaled too.
-  if (options.journal) registerRequestJournalCapture(app, options.journal)
+  if (options.journal) registerRequestJournalCapture(app, options.journal, journalError)
   // First of all: a request for another host (DNS rebinding) is refused before any other work.
   registerHostCheck(app, options.hosts)
   registerRepeatedQueryCheck(app)
@@ -214,7 +215,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   }
   await registerMediaAndPreviews(app, options.context, options.media)
   await registerWebSockets(app)
-  if (options.journal) registerSocketJournal(app, options.journal)
+  if (options.journal) registerSocketJournal(app, options.journal, journalError)
   registerRealtimeSocket(app, { ...realtime, authenticator: options.authenticator })
   if (options.calls) {
     registerStreamRoute(app, {

@@ -85,9 +85,36 @@ function requestBodyOf(request: FastifyRequest, secrets: string[]): JournalBody 
   return null
 }
 
+/** How many distinct recent answers are remembered (their text once in memory, redacted once). */
+const RECENT_ANSWERS = 64
+
+/**
+ * Recent answer texts, each held once: a client asking the same thing again gets the same
+ * bytes, and the queue then keeps one string instead of one per request (less memory to
+ * collect), and the redacted body is made once.
+ */
+let recentAnswers = new Map<string, { text: string; redacted?: { contentType: string | null; secrets: string; body: JournalBody } }>()
+
+function rememberedAnswer(text: string): string {
+  const known = recentAnswers.get(text)
+  if (known) return known.text
+  if (recentAnswers.size >= RECENT_ANSWERS) recentAnswers = new Map()
+  recentAnswers.set(text, { text })
+  return text
+}
+
+function answerBody(text: string, contentType: string | null, secrets: string[]): JournalBody {
+  const known = recentAnswers.get(text)
+  const secretsKey = secrets.join('\n')
+  if (known?.redacted && known.redacted.contentType === contentType && known.redacted.secrets === secretsKey) return known.redacted.body
+  const body = textBody(text, contentType, secrets)
+  if (known) known.redacted = { contentType, secrets: secretsKey, body }
+  return body
+}
+
 function responseBodyOf(payload: unknown, headers: Record<string, unknown>, secrets: string[]): JournalBody | null {
   const contentType = contentTypeOf(headers)
-  if (typeof payload === 'string') return payload === '' ? null : textBody(payload, contentType, secrets)
+  if (typeof payload === 'string') return payload === '' ? null : answerBody(payload, contentType, secrets)
   const lengthHeader = headers['content-length']
   const declared = lengthHeader === undefined ? null : Number(lengthHeader)
   if (Buffer.isBuffer(payload)) return { contentType, size: payload.length, text: null, truncated: false }
@@ -121,11 +148,12 @@ function httpEntry(request: FastifyRequest, status: number, responseHeaders: Rec
 }
 
 /**
- * Journals every /v1 request and every WebSocket session (see RequestJournal). The hooks
- * keep references only; the journal's batch builds, redacts and writes the entries. Registered
- * first, so requests refused early (a wrong Host, a missing key) are journaled too.
+ * Journals every /v1 request and every WebSocket session (see RequestJournal). The entry is
+ * built (redacted, cut to 64 KiB) once the answer has been sent; the journal writes it later,
+ * in a batch. Registered first, so requests refused early (a wrong Host, a missing key) are
+ * journaled too. A failure to build one is logged, never the request's problem.
  */
-export function registerRequestJournalCapture(app: FastifyInstance, journal: RequestJournal): void {
+export function registerRequestJournalCapture(app: FastifyInstance, journal: RequestJournal, onError: (error: unknown) => void): void {
   app.decorateRequest('journalCapture', undefined)
   app.decorateRequest('uploadForJournal', undefined)
   app.addHook('onRequest', (request, _reply, done) => {
@@ -136,7 +164,7 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
     done()
   })
   app.addHook('onSend', (request, _reply, payload, done) => {
-    if (request.journalCapture) request.journalCapture.payload = payload
+    if (request.journalCapture) request.journalCapture.payload = typeof payload === 'string' ? rememberedAnswer(payload) : payload
     done(null, payload)
   })
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
@@ -145,7 +173,11 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
       const status = reply.statusCode
       const headers = reply.getHeaders()
       const latencyMs = performance.now() - capture.startedMs
-      journal.record(() => httpEntry(request, status, headers, capture, latencyMs))
+      try {
+        journal.record(httpEntry(request, status, headers, capture, latencyMs))
+      } catch (error) {
+        onError(error)
+      }
     }
     done()
   })
@@ -160,7 +192,7 @@ const upgrades = new WeakMap<IncomingMessage, FastifyRequest>()
  * `request.caller` once the key is known, so the entry belongs to that project.
  * Call after registerWebSockets (it needs the WebSocket server).
  */
-export function registerSocketJournal(app: FastifyInstance, journal: RequestJournal): void {
+export function registerSocketJournal(app: FastifyInstance, journal: RequestJournal, onError: (error: unknown) => void): void {
   app.websocketServer.on('connection', (socket: WebSocket, raw: IncomingMessage) => {
     const request = upgrades.get(raw)
     const capture = request?.journalCapture
@@ -177,11 +209,11 @@ export function registerSocketJournal(app: FastifyInstance, journal: RequestJour
     socket.once('close', (code: number) => {
       const closedAt = journal.now().getTime()
       const latencyMs = performance.now() - capture.startedMs
-      journal.record(() => {
+      try {
         const { path, query } = splitUrl(request.url)
         const secrets = keysSent(request)
         const caller = request.caller
-        return {
+        journal.record({
           projectId: caller?.projectId ?? null,
           kind: 'websocket',
           startedAt: new Date(capture.startedAt).toISOString(),
@@ -197,8 +229,10 @@ export function registerSocketJournal(app: FastifyInstance, journal: RequestJour
           responseHeaders: [],
           responseBody: null,
           socket: { closedAt: new Date(closedAt).toISOString(), closeCode: code, framesIn, framesOut },
-        }
-      })
+        })
+      } catch (error) {
+        onError(error)
+      }
     })
   })
 }

@@ -27,9 +27,6 @@ export const DEFAULT_JOURNAL_SETTINGS: RequestJournalSettings = {
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-/** An entry to write: built when written (redaction and serialisation happen in the batch, not on the request path). */
-export type PendingJournalEntry = () => NewJournalEntry | undefined
-
 export interface RequestJournalOptions {
   store: RequestJournalStore
   settings?: Partial<RequestJournalSettings>
@@ -38,14 +35,14 @@ export interface RequestJournalOptions {
 }
 
 /**
- * The journal's writer and reader. Requests only queue a closure (no I/O, no serialisation);
- * a timer writes the queue in batches, each in one transaction on the journal's own
- * connection. A write that fails keeps its entries for the next try; a queue over its bound
+ * The journal's writer and reader. An answered request queues its entry (built once the
+ * answer is out, so nothing of the request object stays alive meanwhile); a timer writes the
+ * queue in batches, each in one transaction on the journal's own connection. A write that fails keeps its entries for the next try; a queue over its bound
  * drops its oldest (counted), so requests never wait for the journal's disk.
  */
 export class RequestJournal {
   readonly settings: RequestJournalSettings
-  private queue: PendingJournalEntry[] = []
+  private queue: NewJournalEntry[] = []
   /** Built entries a failed write left, written first next time. */
   private unwritten: NewJournalEntry[] = []
   private droppedCount = 0
@@ -66,9 +63,9 @@ export class RequestJournal {
     this.now = options.now ?? (() => new Date())
     this.flushTimer = setInterval(() => this.flush(), this.settings.flushMs)
     this.flushTimer.unref()
-    this.pruneTimer = setInterval(() => this.prune(), this.settings.pruneMs)
+    this.pruneTimer = setInterval(() => this.prune({ sweepBodies: true }), this.settings.pruneMs)
     this.pruneTimer.unref()
-    this.prune()
+    this.prune({ sweepBodies: true })
   }
 
   /** Entries dropped since start because the queue was full (the disk fell behind). */
@@ -77,7 +74,7 @@ export class RequestJournal {
   }
 
   /** Queues an entry; never blocks, never throws. */
-  record(entry: PendingJournalEntry): void {
+  record(entry: NewJournalEntry): void {
     if (this.closed) return
     this.queue.push(entry)
     if (this.queue.length + this.unwritten.length > this.settings.maxQueued) this.dropOldest()
@@ -93,18 +90,9 @@ export class RequestJournal {
   /** Writes everything queued now, in batches. Also called before every read, so a reader sees the requests answered before it. */
   flush(): void {
     if (this.closed || (this.queue.length === 0 && this.unwritten.length === 0)) return
-    const pending = this.queue
+    const built = this.unwritten.length === 0 ? this.queue : [...this.unwritten, ...this.queue]
     this.queue = []
-    const built = this.unwritten
     this.unwritten = []
-    for (const build of pending) {
-      try {
-        const entry = build()
-        if (entry) built.push(entry)
-      } catch (error) {
-        this.options.onError(error, 'building a request journal entry')
-      }
-    }
     for (let start = 0; start < built.length; start += this.settings.batchSize) {
       const batch = built.slice(start, start + this.settings.batchSize)
       try {
@@ -121,8 +109,8 @@ export class RequestJournal {
     if (this.writtenSincePrune >= Math.max(this.settings.batchSize, this.settings.maxEntries / 10)) this.prune()
   }
 
-  /** Deletes entries over the count or older than the age (in batches). */
-  prune(): number {
+  /** Deletes entries over the count or older than the age (in batches), and (`sweepBodies`) every body no entry keeps. */
+  prune(options: { sweepBodies?: boolean } = {}): number {
     if (this.closed) return 0
     this.writtenSincePrune = 0
     try {
@@ -130,6 +118,7 @@ export class RequestJournal {
         maxEntries: this.settings.maxEntries,
         startedBefore: new Date(this.now().getTime() - this.settings.maxAgeDays * DAY_MS).toISOString(),
         batchSize: 1000,
+        sweepBodies: options.sweepBodies ?? false,
       })
     } catch (error) {
       this.options.onError(error, 'pruning the request journal')

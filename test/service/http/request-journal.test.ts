@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import Ajv from 'ajv'
+import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { openRequestJournalStore } from '../../../src/store/open-store'
@@ -311,7 +312,7 @@ describe('the request journal', () => {
 
   it('prunes by count and by age', async () => {
     let now = new Date()
-    const { request, journal, service } = await listening({ now: () => now, journal: { maxEntries: 3 } })
+    const { request, journal, service, journalFile } = await listening({ now: () => now, journal: { maxEntries: 3 } })
     for (let index = 0; index < 5; index += 1) await request('GET', '/v1/voices')
     await journal() // writes the queue
     service.runtime.journal!.prune()
@@ -319,8 +320,15 @@ describe('the request journal', () => {
     now = new Date(now.getTime() + 8 * 24 * 3600_000)
     await request('GET', '/v1/voice-agents/templates') // started "now": 8 days later
     await journal()
-    service.runtime.journal!.prune()
+    service.runtime.journal!.prune({ sweepBodies: true })
     expect((await journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voice-agents/templates'])
+    // The bodies of pruned entries went too: one answer is left (a GET sends none).
+    const file = new BetterSqlite3(journalFile, { readonly: true })
+    try {
+      expect(file.prepare('SELECT count(*) FROM journal_bodies').pluck().get()).toBe(1)
+    } finally {
+      file.close()
+    }
   })
 
   it('survives a restart', async () => {
@@ -366,7 +374,7 @@ describe('RequestJournal', () => {
     const journal = new RequestJournal({ store: openRequestJournalStore(file), settings: { maxQueued: 10, flushMs: 60_000 }, onError: (error) => expect.fail(String(error)) })
     try {
       for (let index = 1; index <= 25; index += 1) {
-        journal.record(() => ({
+        journal.record({
           projectId: 'p',
           kind: 'http',
           startedAt: new Date().toISOString(),
@@ -382,7 +390,7 @@ describe('RequestJournal', () => {
           responseHeaders: [],
           responseBody: null,
           socket: null,
-        }))
+        })
       }
       expect(journal.dropped).toBe(15)
       expect(journal.list({ projectId: 'p', limit: 100 }).map((entry) => entry.path)).toEqual(Array.from({ length: 10 }, (_, index) => `/v1/n/${25 - index}`))
