@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
@@ -34,6 +34,7 @@ import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openRequestJournalStore, openStore } from '../store/open-store'
 import type { MediaStore, Store, StoreTransaction } from '../store/ports'
+import type { RequestJournalStore } from '../store/request-journal'
 import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
 import { callEventOutbox, conversationEndedOutbox, jobWebhookOutbox } from '../webhooks/outbox'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
@@ -456,8 +457,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const uiToken = randomBytes(32).toString('base64url')
     if (config.journal?.enabled !== false) {
       const { enabled: _enabled, file, ...settings } = config.journal ?? {}
+      const journalFile = file ?? journalFileOf(dataDir, storageLabel)
       journal = new RequestJournal({
-        store: openRequestJournalStore(file ?? journalFileOf(dataDir, storageLabel), config.nativeBinding),
+        store: openJournalFile(journalFile, config.nativeBinding, (error) =>
+          log.warn({ err: error, file: journalFile }, 'request journal: the file could not be opened; it was moved aside and a new one started'),
+        ),
         settings,
         now,
         onError: (error, what) => errorLog.error({ err: error }, `request journal: ${what} failed`),
@@ -528,6 +532,23 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     journal?.close()
     await store.close()
     throw error
+  }
+}
+
+/**
+ * The journal's file, opened; a file that cannot be opened (damaged, or of a newer schema) is
+ * moved aside (`journal.db.broken-<time>`) and a new one started: a debugging aid never keeps
+ * the service from starting. A folder that cannot be written still fails the start, as the
+ * store's would.
+ */
+function openJournalFile(file: string, nativeBinding: string | undefined, movedAside: (error: unknown) => void): RequestJournalStore {
+  try {
+    return openRequestJournalStore(file, nativeBinding)
+  } catch (error) {
+    if (!existsSync(file)) throw error
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, `${file}.broken-${Date.now()}${suffix}`)
+    movedAside(error)
+    return openRequestJournalStore(file, nativeBinding)
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -357,6 +357,15 @@ describe('the request journal', () => {
     // …and the version does move on a write to the store: the check above can fail.
     await request('POST', '/v1/voice-agents', { agentName: 'A write' })
     expect(service.runtime.store.changeVersion()).not.toBe(before)
+  })
+
+  it('moves a damaged journal file aside and starts a new one', async () => {
+    const dataDir = makeTempDir()
+    writeFileSync(join(dataDir, 'journal.db'), 'not a database, '.repeat(100))
+    const { request, journal } = await listening({}, dataDir)
+    await request('GET', '/v1/voices')
+    expect((await journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voices'])
+    expect(readdirSync(dataDir).filter((name) => name.startsWith('journal.db.broken-'))).toHaveLength(1)
   })
 
   it('can be turned off: no file, no routes', async () => {
