@@ -16,6 +16,8 @@
  * `upload` a 300 MB multipart upload's memory (RSS growth) and speed, on files and on PostgreSQL (bench/upload.ts).
  * `transcribe` a transcription job's whole pipeline (streamed upload, decode, VAD, windows sent to a loopback
  * speech server) on 10-minute and 2-hour media: speed and memory (RSS growth), on files and on PostgreSQL (bench/transcribe.ts).
+ * `journal` the GET of an agent with the request journal on and off (`--journal off`), each as a ratio to
+ * the same bare node:http ceiling, and the journal rows written per second meanwhile.
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -400,6 +402,89 @@ async function partOnly(key: string, measure: () => Promise<object>): Promise<vo
   console.log(JSON.stringify(results[key], null, 2))
 }
 
+/**
+ * The GET agent with the request journal on and with `--journal off`, in alternating rounds
+ * against the same bare ceiling as part 2 of the whole run; then the journal's rows: every
+ * request of the "on" rounds is one row, written in batches while the load runs.
+ */
+async function benchJournal(): Promise<object> {
+  const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-journal-'))
+  const children: ChildProcess[] = []
+  try {
+    const serve = async (name: string, options: string[]) => {
+      const port = await freePort()
+      const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--data-dir', join(workDir, name), ...options], {
+        env: { ...process.env, VOICEDESK_API_KEY: KEY },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+      children.push(child)
+      await waitForLine(child, /listening on (http:\/\/\S+)/)
+      return `http://127.0.0.1:${port}`
+    }
+    const headers = { authorization: `Token ${KEY}` }
+    const onBase = await serve('journal-on', [])
+    const offBase = await serve('journal-off', ['--journal', 'off'])
+    const on = await benchAgent(onBase, headers)
+    const off = await benchAgent(offBase, headers)
+    const bare = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], { env: { ...process.env, BARE_BODY: on.body }, stdio: ['ignore', 'pipe', 'inherit'] })
+    children.push(bare)
+    const [, bareUrl] = await waitForLine(bare, /listening on (http:\/\/\S+)/)
+    await load(bareUrl!, headers) // warm-up, not counted
+    await load(on.agentUrl, headers)
+    await load(off.agentUrl, headers)
+    const rows = async () => {
+      const answer = (await (await fetch(`${onBase}/_voicedesk/requests?take=1`, { headers })).json()) as { data: { requests: { id: number }[]; dropped: number } }
+      return { lastId: answer.data.requests[0]?.id ?? 0, dropped: answer.data.dropped }
+    }
+    const before = await rows()
+    let onRequests = 0
+    const rounds: { bare: number; journalOn: number; journalOff: number; journalOnP99Ms: number; journalOffP99Ms: number }[] = []
+    for (let index = 0; index < ROUNDS; index += 1) {
+      const ceiling = await load(bareUrl!, headers)
+      const withJournal = await load(on.agentUrl, headers)
+      const without = await load(off.agentUrl, headers)
+      for (const [name, result] of [
+        ['on', withJournal],
+        ['off', without],
+      ] as const) {
+        if (result.errors || result.non2xx) throw new Error(`journal ${name}: ${result.non2xx} non-2xx and ${result.errors} errors`)
+      }
+      onRequests += withJournal.requestsPerSecond * ROUND_SECONDS
+      rounds.push({
+        bare: round(ceiling.requestsPerSecond),
+        journalOn: round(withJournal.requestsPerSecond),
+        journalOff: round(without.requestsPerSecond),
+        journalOnP99Ms: withJournal.p99Ms,
+        journalOffP99Ms: without.p99Ms,
+      })
+      console.log(`round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, journal on ${withJournal.requestsPerSecond}, off ${without.requestsPerSecond}`)
+    }
+    const after = await rows()
+    const median = (pick: (row: (typeof rounds)[number]) => number) => percentile(rounds.map(pick), 50)
+    const bareMedian = median((row) => row.bare)
+    return {
+      method: `autocannon, ${CONNECTIONS} connections, ${ROUND_SECONDS} s per round, ${ROUNDS} alternating rounds (bare, journal on, journal off) after a warm-up; GET /v1/voice-agents/{id}`,
+      rounds,
+      bareMedianRps: bareMedian,
+      journalOnMedianRps: median((row) => row.journalOn),
+      journalOffMedianRps: median((row) => row.journalOff),
+      ratioOn: Number((median((row) => row.journalOn) / bareMedian).toFixed(3)),
+      ratioOff: Number((median((row) => row.journalOff) / bareMedian).toFixed(3)),
+      target: 'ratioOn >= 0.5',
+      rows: {
+        written: after.lastId - before.lastId,
+        requestsServed: Math.round(onRequests),
+        dropped: after.dropped - before.dropped,
+        perSecondSustained: round((after.lastId - before.lastId) / (ROUNDS * ROUND_SECONDS)),
+        note: 'rows written during the "on" rounds (one per request, each with its 5.9 KB answer body), per second of those rounds; the read after them writes what was still queued',
+      },
+    }
+  } finally {
+    for (const child of children) await stopChild(child)
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
 /** The parts `npx tsx bench/run.ts <part>` runs alone (see the header). */
 const PARTS: Record<string, () => Promise<void>> = {
   postgres: () => postgresOnly(false),
@@ -412,6 +497,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   decode: () => partOnly('decode', benchDecode),
   upload: () => partOnly('upload', benchUpload),
   transcribe: () => partOnly('transcribe', benchTranscribe),
+  journal: () => partOnly('journal', benchJournal),
 }
 
 const part = process.argv[2]

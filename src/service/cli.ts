@@ -24,7 +24,7 @@ const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with th
 Usage:
   voicedesk serve [--port N] [--host H] [--data-dir DIR | --database-url URL] [--log-level LEVEL] [--force-new]
                   [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
-                  [--max-media-size SIZE] [--media-fetch-timeout SECONDS]
+                  [--max-media-size SIZE] [--media-fetch-timeout SECONDS] [--journal on|off]
   voicedesk keys create [--name NAME] [--data-dir DIR | --database-url URL]
   voicedesk keys list [--data-dir DIR | --database-url URL]
   voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
@@ -46,6 +46,8 @@ serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}
            --max-media-size  the largest media uploaded or fetched from a URL for a transcription
                              (bytes, or with a unit: 500MB, 2GiB; default 2GiB)
            --media-fetch-timeout  seconds a media URL's server may stay silent (default 30)
+           --journal         on (the default) or off: the request journal of /v1 requests and
+                             sockets, read at /_voicedesk/requests (7 days, 50,000 entries at most)
            --force-new       start over with a new database when the old one went missing
 keys       Manages the API keys of the default project. A new key is shown once.
 ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
@@ -91,6 +93,7 @@ const OPTIONS = {
   'allow-webhook-host': { type: 'string', multiple: true },
   'max-media-size': { type: 'string' },
   'media-fetch-timeout': { type: 'string' },
+  journal: { type: 'string' },
   name: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
@@ -104,7 +107,20 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 
 /** Which options each command takes: any other is refused rather than silently ignored. */
 const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
-  serve: ['port', 'host', 'data-dir', 'database-url', 'log-level', 'force-new', 'allowed-host', 'cors-origin', 'allow-webhook-host', 'max-media-size', 'media-fetch-timeout'],
+  serve: [
+    'port',
+    'host',
+    'data-dir',
+    'database-url',
+    'log-level',
+    'force-new',
+    'allowed-host',
+    'cors-origin',
+    'allow-webhook-host',
+    'max-media-size',
+    'media-fetch-timeout',
+    'journal',
+  ],
   keys: ['name', 'data-dir', 'database-url'],
   'ai-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
   'stt-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
@@ -124,6 +140,14 @@ function refuseExtraArguments(command: string, positionals: string[], max: numbe
   if (positionals.length > max) {
     throw new UsageError(`Unexpected argument ${JSON.stringify(positionals[max])}: ${command} takes ${takes}`)
   }
+}
+
+/** `--journal on|off`: the request journal, on unless turned off. */
+function journalEnabled(values: Values): boolean {
+  const given = values.journal
+  if (given === undefined || given === 'on') return true
+  if (given === 'off') return false
+  throw new UsageError(`--journal must be on or off, not ${JSON.stringify(given)}`)
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
@@ -292,6 +316,7 @@ async function serve(values: Values): Promise<void> {
   if (host.trim() === '') throw new UsageError('--host is empty: give an address, such as 127.0.0.1 (the default) or 0.0.0.0 for every interface')
   const logLevel = values['log-level'] ?? 'warn'
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`)
+  const journalOn = journalEnabled(values)
   const key = fixedApiKey()
   const storage = storageOf(values)
   if (storage.kind === 'folder') prepare(storage.dataDir, values['force-new'])
@@ -330,6 +355,7 @@ async function serve(values: Values): Promise<void> {
       corsOrigins: values['cors-origin'],
       allowWebhookHosts: values['allow-webhook-host'],
       mediaIntake: mediaIntakeOf(values),
+      journal: { enabled: journalOn },
       // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.
       rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
       // JSON lines on stderr, so stdout keeps the start-up banner alone.

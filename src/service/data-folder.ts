@@ -5,6 +5,8 @@ import { WRAPPED_KEY_FILE } from '../store/secret-box'
 export const DATABASE_FILE = 'voicedesk.db'
 export const SECRET_KEY_FILE = 'secret.key'
 export const MEDIA_FOLDER = 'media'
+/** The request journal's own SQLite file (see store/request-journal.ts). */
+export const JOURNAL_FILE = 'journal.db'
 
 /** Only the owner may read the data: it holds key hashes, sealed secrets and every job's audio. */
 const PRIVATE_FOLDER = 0o700

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
-import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
@@ -31,8 +32,9 @@ import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
 import { isDeadLeaseOwner } from '../workers/lease-owner'
 import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-full-condition'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
-import { openStore } from '../store/open-store'
+import { openRequestJournalStore, openStore } from '../store/open-store'
 import type { MediaStore, Store, StoreTransaction } from '../store/ports'
+import type { RequestJournalStore } from '../store/request-journal'
 import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
 import { callEventOutbox, conversationEndedOutbox, jobWebhookOutbox } from '../webhooks/outbox'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
@@ -55,10 +57,11 @@ import { effectiveCorsOrigins } from './cors-settings'
 import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
-import { DATABASE_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
+import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
 import { announceRunningService } from './running-services'
 import { checkSealingKey } from './sealing-key-check'
 import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-intake/media-intake-limits'
+import { RequestJournal, type RequestJournalSettings } from './request-journal/request-journal'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -148,6 +151,12 @@ export interface RuntimeConfig {
    * `--media-fetch-timeout`) and the redirects followed (5).
    */
   mediaIntake?: Partial<MediaIntakeLimits>
+  /**
+   * The request journal (docs/api.md, "Request journal"): on unless `enabled: false`
+   * (`--journal off`). Its file: `file`, else journal.db in the data folder, else (team mode)
+   * one per database in the system's temp folder. Retention and batching: see RequestJournalSettings.
+   */
+  journal?: Partial<RequestJournalSettings> & { enabled?: boolean; file?: string }
   now?: () => Date
 }
 
@@ -186,6 +195,8 @@ export interface Runtime {
   readonly events: OperatorEvents
   /** Live calls of this instance (the web SDK's sockets). */
   readonly calls: ConversationHost
+  /** The request journal; undefined when turned off. */
+  readonly journal: RequestJournal | undefined
   /**
    * The secret of browser mode's /ipc and /app, random on every start (the CLI prints it in
    * the link to the UI). The Electron window needs none: IPC reaches only its own frame.
@@ -227,6 +238,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   )
   /** Where the data is, for people: the data folder, or the database without its password. */
   const storageLabel = config.database ? databaseLabel(config.database.url) : dataDir!
+  let journal: RequestJournal | undefined
   try {
     if (dataDir) makeDatabaseFilesPrivate(dataDir)
     else await checkSealingKey(store, secrets)
@@ -443,6 +455,18 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       'calls.test': createTestCallHandler({ context, caller: appCaller, connect: (jobId, projectId, transport) => calls.connect(jobId, projectId, transport) }),
     }
     const uiToken = randomBytes(32).toString('base64url')
+    if (config.journal?.enabled !== false) {
+      const { enabled: _enabled, file, ...settings } = config.journal ?? {}
+      const journalFile = file ?? journalFileOf(dataDir, storageLabel)
+      journal = new RequestJournal({
+        store: openJournalFile(journalFile, config.nativeBinding, (error) =>
+          log.warn({ err: error, file: journalFile }, 'request journal: the file could not be opened; it was moved aside and a new one started'),
+        ),
+        settings,
+        now,
+        onError: (error, what) => errorLog.error({ err: error }, `request journal: ${what} failed`),
+      })
+    }
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
@@ -455,6 +479,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       operator: { handlers: operatorHandlers('browser'), events, streams: operatorStreams, uiToken, rendererDir: config.rendererDir },
       calls: { connect: (jobId, caller, transport) => calls.connect(jobId, caller.projectId, transport) },
       speech: speechEngine,
+      journal,
     })
     await runner.start()
     await webhookSender.start()
@@ -475,6 +500,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       appCaller,
       events,
       calls,
+      journal,
       uiToken,
       operatorHandlers,
       operatorStreams,
@@ -490,6 +516,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           // Before the server closes their sockets: each call ends as stopped by the service, and is written.
           await calls.stop()
           await app.close()
+          // After the server: the last requests' entries are written before the file closes.
+          journal?.close()
           await jobRunner.stop(config.jobs?.graceMs)
           // After the runner: jobs that ended while it drained have their deliveries tried too.
           await webhookSender.stop(config.webhooks?.graceMs)
@@ -501,9 +529,38 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         })()),
     }
   } catch (error) {
+    journal?.close()
     await store.close()
     throw error
   }
+}
+
+/**
+ * The journal's file, opened; a file that cannot be opened (damaged, or of a newer schema) is
+ * moved aside (`journal.db.broken-<time>`) and a new one started: a debugging aid never keeps
+ * the service from starting. A folder that cannot be written still fails the start, as the
+ * store's would.
+ */
+function openJournalFile(file: string, nativeBinding: string | undefined, movedAside: (error: unknown) => void): RequestJournalStore {
+  try {
+    return openRequestJournalStore(file, nativeBinding)
+  } catch (error) {
+    if (!existsSync(file)) throw error
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, `${file}.broken-${Date.now()}${suffix}`)
+    movedAside(error)
+    return openRequestJournalStore(file, nativeBinding)
+  }
+}
+
+/**
+ * The journal's file when none is given: journal.db in the data folder; in team mode, where
+ * no data folder exists, one per database (named after it, without its password) in the
+ * system's temp folder, so a restart finds it and instances of other databases never share it.
+ */
+function journalFileOf(dataDir: string | undefined, storageLabel: string): string {
+  if (dataDir) return join(dataDir, JOURNAL_FILE)
+  const name = createHash('sha256').update(storageLabel).digest('hex').slice(0, 16)
+  return join(tmpdir(), 'voicedesk-journal', `${name}.db`)
 }
 
 /** The limits given, over the defaults; a limit that is not a positive number is a mistake of the embedder. */

@@ -1,4 +1,6 @@
 import type { MediaStore, Store } from './ports'
+import type { RequestJournalStore } from './request-journal'
+import { openSqliteRequestJournal } from './sqlite/request-journal-store'
 import { openSqliteStore } from './sqlite/store'
 
 /** Where the data lives: one SQLite file (the desktop, `serve`), or a PostgreSQL database (a team). */
@@ -19,4 +21,9 @@ export async function openStore(location: StoreLocation): Promise<OpenedStore> {
   const [{ openPostgresStore }, { PostgresMediaStore }] = await Promise.all([import('./postgres/store'), import('./postgres/media-store')])
   const store = await openPostgresStore({ url: location.url, poolSize: location.poolSize })
   return { store, sharedMedia: new PostgresMediaStore(store.pool) }
+}
+
+/** Opens the request journal's own SQLite file (see request-journal.ts): never the store's connection. */
+export function openRequestJournalStore(file: string, nativeBinding?: string): RequestJournalStore {
+  return openSqliteRequestJournal(file, { nativeBinding })
 }

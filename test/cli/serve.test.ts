@@ -1,7 +1,7 @@
 // The real CLI (out/main/cli.js, built by `npm run build`) as a child process, over real HTTP
 // on 127.0.0.1: start-up banner, auth, keys, usage errors, port handling and clean shutdown.
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { connect, createServer, type Server } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
@@ -264,6 +264,27 @@ describe('usage', () => {
   it('starts with media limits given', async () => {
     const server = await startServe(makeTempDir(), ['--port', '0', '--max-media-size', '500MB', '--media-fetch-timeout', '60'], { env: { VOICEDESK_API_KEY: newEnvKey() } })
     await stop(server)
+  })
+
+  it('serve --journal maybe exits 2 naming the choices', async () => {
+    const result = await runCli(['serve', '--journal', 'maybe', '--data-dir', makeTempDir()])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr.trimEnd()).toBe('voicedesk: --journal must be on or off, not "maybe"')
+  })
+
+  it('journals /v1 requests into journal.db in the data folder, and not with --journal off', async () => {
+    const key = newEnvKey()
+    const headers = { authorization: `Token ${key}` }
+    const dataDir = makeTempDir()
+    const on = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: key } })
+    await fetch(`${on.url}/v1/voices`, { headers })
+    const listed = (await (await fetch(`${on.url}/_voicedesk/requests`, { headers })).json()) as { data: { requests: { path: string }[] } }
+    expect(listed.data.requests.map((entry) => entry.path)).toEqual(['/v1/voices'])
+    expect(existsSync(join(dataDir, 'journal.db'))).toBe(true)
+    await stop(on)
+    const off = await startServe(makeTempDir(), ['--port', '0', '--journal', 'off'], { env: { VOICEDESK_API_KEY: key } })
+    expect((await fetch(`${off.url}/_voicedesk/requests`, { headers })).status).toBe(404)
+    await stop(off)
   })
 
   it('a bad VOICEDESK_PORT exits 2 and names the variable', async () => {

@@ -33,6 +33,9 @@ import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
 import { registerVoiceRoutes } from './routes/v1/voices'
 import { registerWebhookRoutes } from './routes/v1/webhooks'
 import { SECURITY } from './route-schemas'
+import type { RequestJournal } from '../request-journal/request-journal'
+import { registerRequestJournalCapture, registerSocketJournal } from './request-journal-capture'
+import { registerRequestJournalRoutes } from './routes/admin/requests'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
@@ -57,6 +60,8 @@ export interface HttpAppOptions {
   calls?: Pick<StreamRouteOptions, 'connect'>
   /** The speech engine of realtime TTS (/v1/realtime/…), started on first use. */
   speech: () => Promise<TtsEngine>
+  /** The request journal (every /v1 request and socket session, /_voicedesk/requests); left out, nothing is journaled. */
+  journal?: RequestJournal
 }
 
 /**
@@ -92,6 +97,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorateRequest('caller', null)
+  const journalError = (error: unknown) => options.log.error({ err: error }, 'request journal: an entry could not be made')
+  // Before the Host check and the key check: requests they refuse are journaled too.
+  if (options.journal) registerRequestJournalCapture(app, options.journal, journalError)
   // First of all: a request for another host (DNS rebinding) is refused before any other work.
   registerHostCheck(app, options.hosts)
   registerRepeatedQueryCheck(app)
@@ -195,8 +203,19 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     },
     { prefix: '/v1' },
   )
+  if (options.journal) {
+    const journal = options.journal
+    await app.register(
+      async (admin) => {
+        requireApiKey(admin, options.authenticator)
+        registerRequestJournalRoutes(admin, { journal, baseUrl: options.context.baseUrl, version: options.version })
+      },
+      { prefix: '/_voicedesk' },
+    )
+  }
   await registerMediaAndPreviews(app, options.context, options.media)
   await registerWebSockets(app)
+  if (options.journal) registerSocketJournal(app, options.journal, journalError)
   registerRealtimeSocket(app, { ...realtime, authenticator: options.authenticator })
   if (options.calls) {
     registerStreamRoute(app, {

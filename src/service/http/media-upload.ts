@@ -6,6 +6,7 @@ import { describeBytes, MediaTooLargeError } from '../../store/media-errors'
 import type { MediaStore } from '../../store/ports'
 import { validationDetails, validationSummary } from '../validation-details'
 import { RequestError } from './request-error'
+import type { UploadForJournal } from './request-journal-capture'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -91,6 +92,9 @@ export async function readMediaUpload<Fields extends z.ZodType>(
   }
   const texts: Record<string, unknown> = {}
   let file: MediaUpload<unknown>['file'] | undefined
+  // What the request journal keeps of the upload: the text parts as they arrive, the file's name and size.
+  const forJournal: UploadForJournal = { fields: texts, file: null }
+  request.uploadForJournal = forJournal
   try {
     // One byte over the limit reaches the store, which refuses it (MediaTooLargeError): busboy alone would cut the file short silently.
     for await (const part of request.parts({ limits: { fileSize: options.maxBytes + 1 } })) {
@@ -106,6 +110,7 @@ export async function readMediaUpload<Fields extends z.ZodType>(
         const name = typeof options.name === 'string' ? options.name : options.name(part.filename)
         const { size } = await options.media.putStream(name, part.file, { maxBytes: options.maxBytes })
         file = { name, size, filename: part.filename, mimetype: part.mimetype }
+        forJournal.file = { filename: part.filename, size, mimetype: part.mimetype }
         continue
       }
       if (part.fieldnameTruncated) throw invalid('body', `A part name is longer than ${UPLOAD_FIELD_LIMITS.fieldNameSize} bytes`)

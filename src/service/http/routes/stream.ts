@@ -76,6 +76,7 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
       if (!key) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
       const caller = await options.authenticator.authenticate(`Token ${key}`)
       if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')
+      request.caller = caller // the request journal files the session under the caller's project
       session = await options.connect(request.params.jobId, caller, transport)
       if (!session) return
       for (const frame of early.splice(0)) session.receive(frame)

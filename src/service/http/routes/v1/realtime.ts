@@ -246,7 +246,10 @@ export function registerRealtimeSocket(app: FastifyInstance, options: RealtimeSp
     resetIdle()
     void authenticated.then(
       (caller) => {
-        if (caller) return
+        if (caller) {
+          request.caller = caller // the request journal files the session under the caller's project
+          return
+        }
         error('UNAUTHORIZED', key ? 'The API key is unknown, revoked or malformed' : 'Missing API key: send "Authorization: Token <key>", "X-Api-Key: <key>" or ?api_key=<key>')
         socket.close(1000)
       },
