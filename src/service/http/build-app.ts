@@ -203,16 +203,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     },
     { prefix: '/v1' },
   )
-  if (options.journal) {
-    const journal = options.journal
-    await app.register(
-      async (admin) => {
-        requireApiKey(admin, options.authenticator)
-        registerRequestJournalRoutes(admin, { journal, baseUrl: options.context.baseUrl, version: options.version })
-      },
-      { prefix: '/_voicedesk' },
-    )
-  }
+  // The admin API (docs/api.md, "Operator power tools"): VoiceDesk's own tools, each for the caller's project only.
+  await app.register(
+    async (admin) => {
+      requireApiKey(admin, options.authenticator)
+      if (options.journal) registerRequestJournalRoutes(admin, { journal: options.journal, baseUrl: options.context.baseUrl, version: options.version })
+    },
+    { prefix: '/_voicedesk' },
+  )
   await registerMediaAndPreviews(app, options.context, options.media)
   await registerWebSockets(app)
   if (options.journal) registerSocketJournal(app, options.journal, journalError)

@@ -68,6 +68,27 @@ export class RequestJournal {
     this.prune({ sweepBodies: true })
   }
 
+  private readonly writtenListeners = new Set<() => void>()
+
+  /**
+   * Calls `listener` after each write that added entries (at most every `flushMs` under
+   * load): the operator UI's live list refreshes on it. Answers the unsubscribe.
+   */
+  onWritten(listener: () => void): () => void {
+    this.writtenListeners.add(listener)
+    return () => this.writtenListeners.delete(listener)
+  }
+
+  private announceWritten(): void {
+    for (const listener of this.writtenListeners) {
+      try {
+        listener()
+      } catch (error) {
+        this.options.onError(error, 'telling a listener of new journal entries')
+      }
+    }
+  }
+
   /** Entries dropped since start because the queue was full (the disk fell behind). */
   get dropped(): number {
     return this.droppedCount
@@ -107,6 +128,7 @@ export class RequestJournal {
       }
     }
     if (this.writtenSincePrune >= Math.max(this.settings.batchSize, this.settings.maxEntries / 10)) this.prune()
+    this.announceWritten()
   }
 
   /** Deletes entries over the count or older than the age (in batches), and (`sweepBodies`) every body no entry keeps. */
