@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import {
   LIST_JOBS_DEFAULT_TAKE,
   TEXT_JOB_TYPES,
@@ -20,6 +20,7 @@ import { sourceMediaName } from './media-names'
 import { aiContentCost, mediaCost, ttsCost } from './prices'
 import { notFound, ServiceError } from './service-error'
 import { requireWebhookTarget } from './webhook-target'
+import { unguessable } from './unguessable'
 
 /** What the service answers in `model` and `systemModelKey` for the work it does itself. */
 export const JOB_MODELS = {
@@ -28,10 +29,6 @@ export const JOB_MODELS = {
 } as const
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export function unguessable(): string {
-  return randomBytes(24).toString('base64url')
-}
 
 /** A one-line title from the start of a text; control characters (NUL too) become spaces, as line breaks do. */
 export function titleFrom(text: string, max = 60): string {

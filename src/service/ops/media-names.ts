@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { unguessable } from './unguessable'
 
 /**
  * Names of media in the media store, and the types they are served with. Job audio is
@@ -33,6 +33,5 @@ export function mediaContentType(name: string): string {
 /** A new unguessable name for source media, keeping the extension of `fileName` (a file name or a URL's path) when it is a known kind. */
 export function sourceMediaName(fileName: string | undefined): string {
   const extension = /\.([A-Za-z0-9]{2,4})$/.exec(fileName ?? '')?.[1]?.toLowerCase()
-  // 32 characters, as job audio's names (jobs.ts unguessable()).
-  return `${randomBytes(24).toString('base64url')}.${extension && extension !== 'media' && extension in MEDIA_CONTENT_TYPES ? extension : 'media'}`
+  return `${unguessable()}.${extension && extension !== 'media' && extension in MEDIA_CONTENT_TYPES ? extension : 'media'}`
 }
