@@ -12,4 +12,9 @@ export class SttEngineError extends Error {
   ) {
     super(message)
   }
+
+  /** Whether trying again later may succeed: the server was down or slow, or failed on its side (5xx). */
+  get transient(): boolean {
+    return this.code === 'UNREACHABLE' || this.code === 'TIMEOUT' || (this.code === 'HTTP_ERROR' && (this.status ?? 500) >= 500)
+  }
 }

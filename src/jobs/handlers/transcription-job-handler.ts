@@ -50,10 +50,7 @@ async function stillGoing<T>(progress: JobProgress, step: () => Promise<T>): Pro
 function asJobFailure(error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return error
   if (error instanceof MediaDecodeError) return new JobError(error.code, error.message)
-  if (error instanceof SttEngineError) {
-    const mayPass = error.code === 'UNREACHABLE' || error.code === 'TIMEOUT' || (error.code === 'HTTP_ERROR' && (error.status ?? 500) >= 500)
-    return new JobError('STT_ENGINE_FAILED', error.message, mayPass)
-  }
+  if (error instanceof SttEngineError) return new JobError('STT_ENGINE_FAILED', error.message, error.transient)
   return error
 }
 

@@ -26,10 +26,7 @@ function realtimeFailure(error: unknown): unknown {
       [{ path: 'file', message: `Longer than ${error.maxSeconds} s` }],
     )
   }
-  if (error instanceof SttEngineError) {
-    const mayPass = error.code === 'UNREACHABLE' || error.code === 'TIMEOUT' || (error.code === 'HTTP_ERROR' && (error.status ?? 500) >= 500)
-    return new ServiceError('UNAVAILABLE', error.message, [], mayPass ? 5 : undefined)
-  }
+  if (error instanceof SttEngineError) return new ServiceError('UNAVAILABLE', error.message, [], error.transient ? 5 : undefined)
   return error
 }
 

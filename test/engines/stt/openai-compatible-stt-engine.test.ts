@@ -121,7 +121,7 @@ describe('createOpenAiCompatibleSttEngine', () => {
 
   it('does not retry other client errors', async () => {
     const baseUrl = await startDouble(() => ({ status: 400, body: { error: 'file is too short' } }))
-    await expect(createOpenAiCompatibleSttEngine({ baseUrl }).transcribe(wav)).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 400 })
+    await expect(createOpenAiCompatibleSttEngine({ baseUrl }).transcribe(wav)).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 400, transient: false })
     expect(uploads).toHaveLength(1)
   })
 
@@ -140,6 +140,7 @@ describe('createOpenAiCompatibleSttEngine', () => {
     await new Promise((resolve) => server!.close(resolve))
     const error = await failure(createOpenAiCompatibleSttEngine({ baseUrl, apiKey: API_KEY }).transcribe(wav))
     expect(error.code).toBe('UNREACHABLE')
+    expect(error.transient).toBe(true)
     expect(error.message).toBe(`Could not reach the speech server at ${baseUrl}: connection refused (is the server running?) (ECONNREFUSED)`)
   })
 
@@ -148,6 +149,7 @@ describe('createOpenAiCompatibleSttEngine', () => {
     const error = await failure(createOpenAiCompatibleSttEngine({ baseUrl, apiKey: API_KEY }).transcribe(wav))
     expect(error.code).toBe('HTTP_ERROR')
     expect(error.status).toBe(500)
+    expect(error.transient).toBe(true)
     expect(error.message).toBe(`The speech server at ${baseUrl} answered HTTP 500 Internal Server Error (model whisper-1): model failed to load (key ***)`)
   })
 
@@ -155,6 +157,7 @@ describe('createOpenAiCompatibleSttEngine', () => {
     const baseUrl = await startDouble(() => 'hang')
     const error = await failure(createOpenAiCompatibleSttEngine({ baseUrl, apiKey: API_KEY, timeoutMs: 300 }).transcribe(wav))
     expect(error.code).toBe('TIMEOUT')
+    expect(error.transient).toBe(true)
     expect(error.message).toBe(`The speech server at ${baseUrl} did not answer within 300 ms (model whisper-1)`)
   })
 
@@ -165,6 +168,7 @@ describe('createOpenAiCompatibleSttEngine', () => {
     const baseUrl = await startDouble(() => ({ body }))
     const error = await failure(createOpenAiCompatibleSttEngine({ baseUrl, apiKey: API_KEY }).transcribe(wav))
     expect(error.code).toBe('BAD_RESPONSE')
+    expect(error.transient).toBe(false)
     expect(error.message).toMatch(new RegExp(`^The speech server at ${baseUrl} answered something that is not a transcript \\(no "text"\\): .*(Whisper says hi|transcript)`))
   })
 
