@@ -16,6 +16,7 @@ import { StatusBadge } from '../../ui/status-badge'
 import { ConversationSection } from './conversation-section'
 import { JobDeliveries } from './job-deliveries'
 import { TranscriptSection } from './transcript-section'
+import { useJobCreation } from './use-job-creation'
 
 /** The types this VoiceDesk runs itself, so it can run a failed one again (jobs.retry). */
 const RETRYABLE_TYPES: readonly JobType[] = ['TTS', 'AI_CONTENT', 'TRANSCRIPTION', 'TRANSLATION']
@@ -219,29 +220,13 @@ function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob |
 
 function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; sourceJobId: string; onClose(): void }) {
   const t = useT()
-  const locale = useAppStore(selectLocale)
   const call = useCall()
-  const store = useStoreApi()
   const [parts, setParts] = useState<AiPart[]>(['summary', 'titles', 'keywords'])
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, create: createJob } = useJobCreation()
   const toggle = (part: AiPart, on: boolean) =>
     setParts((current) => (on ? AI_PARTS.filter((candidate) => candidate === part || current.includes(candidate)) : current.filter((candidate) => candidate !== part)))
 
-  const create = async () => {
-    setBusy(true)
-    try {
-      const job = await call('jobs.createAiContent', { sourceJobId, aiParts: parts })
-      store.getState().toast('success', t('jobs.aiCreated'))
-      store.getState().refreshJobs()
-      store.getState().selectJob(job.id)
-      onClose()
-    } catch (caught) {
-      setError(errorText(caught, locale))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const create = () => createJob(() => call('jobs.createAiContent', { sourceJobId, aiParts: parts }), t('jobs.aiCreated'), onClose)
 
   return (
     <ModalDialog

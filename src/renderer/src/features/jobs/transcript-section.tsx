@@ -7,12 +7,13 @@ import { useT } from '../../i18n/use-t'
 import { formatClock } from '../../lib/format'
 import { errorText } from '../../lib/readable-errors'
 import { lineIndexAt, otherLanguage, subtitleFileName, transcriptViewOf, type TranscriptLine, type TranscriptView } from '../../lib/transcript-view'
-import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
+import { useAppStore, useCall } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
 import { ModalDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
+import { useJobCreation } from './use-job-creation'
 
 /** A line's height before it is measured (one line of text and its padding). */
 const LINE_ESTIMATE = 34
@@ -300,32 +301,15 @@ function SubtitleDownloads({ job }: { job: Job }) {
 /** "Translate": into Arabic or English (the other language first); the new job opens at once. */
 function TranslateDialog({ open, jobId, suggested, onClose }: { open: boolean; jobId: string; suggested: TranslationLanguage; onClose(): void }) {
   const t = useT()
-  const locale = useAppStore(selectLocale)
   const call = useCall()
-  const store = useStoreApi()
   const [toLng, setToLng] = useState<TranslationLanguage>(suggested)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, setError, create: createJob } = useJobCreation()
   const close = () => {
     setError(null)
     setToLng(suggested)
     onClose()
   }
-  const create = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      const job = await call('jobs.translate', { jobId, toLng })
-      store.getState().toast('success', t('transcript.translationCreated'))
-      store.getState().refreshJobs()
-      store.getState().selectJob(job.id)
-      close()
-    } catch (caught) {
-      setError(errorText(caught, locale))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const create = () => createJob(() => call('jobs.translate', { jobId, toLng }), t('transcript.translationCreated'), close)
   return (
     <ModalDialog
       open={open}
