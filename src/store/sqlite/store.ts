@@ -6,6 +6,7 @@ import { SqliteConversationsRepository } from './conversations-repository'
 import { SqliteJobsRepository } from './jobs-repository'
 import { openDatabase, type OpenDatabaseOptions } from './open-database'
 import { SqlitePhoneNumbersRepository } from './phone-numbers-repository'
+import { SqliteProjectDataRepository } from './project-data-repository'
 import { SqliteSettingsRepository } from './settings-repository'
 import { SqliteVoiceAgentsRepository } from './voice-agents-repository'
 import { SqliteWebhookDeliveriesRepository } from './webhook-deliveries-repository'
@@ -75,6 +76,7 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
     engine: 'sqlite',
     db,
     ...outside,
+    projectData: outsideTransactions(new SqliteProjectDataRepository(db), turns),
     changeVersion,
     transaction: (work) =>
       turns.run(async () => {
