@@ -24,7 +24,7 @@ export interface RowTable {
   ofProject: (parameter: string) => string
 }
 
-const plain = (pairs: readonly (readonly [string, string])[], json: string[] = [], booleans: string[] = []) =>
+const plain = (pairs: readonly (readonly [string, string])[], json: string[] = [], booleans: string[] = []): RowTable['columns'] =>
   pairs.map(([field, column]) => ({ field, column, holds: json.includes(field) ? 'json' : booleans.includes(field) ? 'boolean' : 'plain' }))
 
 const AGENT_COLUMNS = [

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { ProjectDataRepository, ReplaceProjectOptions } from '../ports'
 import { arrivingRow, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABLES, rowError, validateRow, type RowTable } from '../project-rows'
-import type { JobRecord, ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
+import type { ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
 import { encodeText, inTransaction, query } from './db'
 import { jobSearchLexemes } from './search-words'
 
