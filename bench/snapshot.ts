@@ -41,7 +41,7 @@ async function prepare(store: Store): Promise<void> {
 }
 
 /** The project's rows, made as they come: jobs as the job benchmarks seed them, every tenth with a delivery and an attempt. */
-function* generatedRows(count: number): Generator<ProjectRow> {
+export function* generatedRows(count: number): Generator<ProjectRow> {
   const fields = seedFields({ apiKeyId: KEY })
   const deliveries: ProjectRow[] = []
   const attempts: ProjectRow[] = []
