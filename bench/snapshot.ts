@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { once } from 'node:events'
@@ -163,6 +163,8 @@ async function measure(store: Store, folder: string) {
 
 export async function benchSnapshot(): Promise<object> {
   const folder = mkdtempSync(join(tmpdir(), 'voicedesk-bench-snapshot-'))
+  // What else kept the machine busy: timings on a shared machine move with it.
+  const loadAtStart = loadavg().map((load) => Number(load.toFixed(2)))
   try {
     const sqliteStore = openSqliteStore(join(folder, 'voicedesk.db'))
     let sqlite: object
@@ -190,6 +192,7 @@ export async function benchSnapshot(): Promise<object> {
     console.log('postgres', JSON.stringify(postgres))
     return {
       method: `${SNAPSHOT_JOBS} jobs (bench/jobs.ts seedFields: 24-word texts), a delivery and an attempt per ten jobs; Store.projectData: import = replaceProject into the empty project from generated rows; export = exportProject into a JSON-lines file; replace = replaceProject of the full project from that file, read line by line; reset = replaceProject(id, []); retained heap: peak heapUsed over its start, sampled after a full GC every ${SAMPLE_ROWS} rows`,
+      machine: { cores: cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg().map((load) => Number(load.toFixed(2))) },
       sqlite,
       postgres,
     }

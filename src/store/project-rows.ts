@@ -127,7 +127,7 @@ const id = z.string().min(1)
 const int32 = z.number().int().min(-2_147_483_648).max(2_147_483_647)
 const epochMs = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const finite = z.number().finite()
-const timestamp = z.string().min(1)
+const timestamp = z.iso.datetime()
 
 const AgentRecordSchema = z.strictObject({
   id,
