@@ -14,6 +14,8 @@ import type {
   JobStatisticsRow,
   KeyIdentity,
   NewDelivery,
+  ProjectCounts,
+  ProjectRow,
   PhoneNumberFilter,
   PhoneNumberRecord,
   PhoneNumberView,
@@ -177,6 +179,57 @@ export interface WebhookDeliveriesRepository {
   list(projectId: string, query: DeliveryListQuery): Promise<Page<DeliveryRecord>>
 }
 
+/**
+ * A project's data as a stream of engine-neutral rows, and back: what export, import,
+ * snapshots and reset stand on (see ProjectRow in records.ts for the row format).
+ *
+ * What a project's data is: its voice agents, phone numbers, jobs (conversations are jobs of
+ * type CONVERSATION: their transcript, state and progress are the job's text and jobResponse),
+ * webhook deliveries and their attempts. Not part of it: the project row, users, API keys and
+ * settings (per data folder), and derived data (job counts, search words and indexes), which
+ * replaceProject rebuilds from the rows. Media bytes are not rows: a job names its media in
+ * `JobRecord.mediaFile` (the only field that names media, a MediaStore name); the caller copies
+ * those through the MediaStore.
+ */
+export interface ProjectDataRepository {
+  /**
+   * Every row of the project as of one point in time, in insert order: agents, phone
+   * numbers, jobs, deliveries, attempts (each in the order it was written, so lists that
+   * tie-break on write order read the same after an import). Streams in batches: a large project
+   * never sits in memory. Writers are not held up for more than a moment: SQLite copies the
+   * database with the online backup API into a temporary file and reads the copy (deleted when
+   * the iteration ends, or is abandoned); PostgreSQL reads through a cursor in one REPEATABLE
+   * READ READ ONLY transaction (which holds one pooled connection until the iteration ends:
+   * iterate to the end, or `return()` early, as for-await does on break and throw).
+   */
+  exportProject(projectId: string): AsyncIterable<ProjectRow>
+  /**
+   * In one transaction: deletes every row of the project's data (see above; the project, its
+   * users and API keys stay), inserts `rows`, and rebuilds the derived data; answers the counts
+   * inserted. Other projects are untouched. Every row is validated (zod) as it comes: a bad row
+   * (or any other failure: a full disk, a duplicate id) rejects with an error naming the row's
+   * number and kind, and leaves the project exactly as it was.
+   *
+   * On the way in: `record.projectId` becomes `projectId` (an archive may come from another
+   * project or data folder). An `apiKeyId` that is not a key of the project, or a `userId` that
+   * is no user, becomes `options.owner`'s (without `owner`, such a row is an error).
+   * Unfinished work comes back abandoned: a PENDING job's lease is cleared (the runner claims it
+   * again), an IN_PROGRESS call gets an expired lease held by no runner (the sweep ends it
+   * CALL_INTERRUPTED), a PENDING delivery's lease is cleared; so work of the old timeline still
+   * running loses its compare-and-swap (complete, fail, heartbeat, save) and writes nothing.
+   *
+   * `replaceProject(id, [])` is the reset.
+   */
+  replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options?: ReplaceProjectOptions): Promise<{ counts: ProjectCounts }>
+  /** How many rows of each kind the project has (an import wants an empty project: agents, phone numbers and jobs all 0). */
+  projectCounts(projectId: string): Promise<ProjectCounts>
+}
+
+export interface ReplaceProjectOptions {
+  /** Whom rows naming an unknown key or user are written as: the importing caller's identity. */
+  owner?: KeyIdentity
+}
+
 /** Every repository, bound to one connection or one transaction. */
 export interface Repositories {
   accounts: AccountsRepository
@@ -226,6 +279,8 @@ export type WorkKind = 'jobs' | 'webhooks'
 /** The migrated database and its repositories, opened once per runtime. */
 export interface Store extends Repositories {
   readonly engine: 'sqlite' | 'postgres'
+  /** Export and replace a project's data whole. Not part of a transaction: replaceProject is one of its own. */
+  readonly projectData: ProjectDataRepository
   /**
    * Runs `work` in one transaction: all of it is written, or none. `work` must use the
    * handle's repositories (not the store's, which wait until the transaction ended) and must

@@ -238,6 +238,31 @@ export interface DeliveryListQuery {
   offset: number
 }
 
+/**
+ * One row of a project's data, the same JSON from every engine (see ProjectDataRepository):
+ * `{ kind, record }` with `record` exactly the store's record (camelCase, times as stored:
+ * ISO 8601 strings, and epoch ms for leases and due times; JSON columns as JSON values, not
+ * text). `record.projectId` is the source project's (rewritten on import). The one field that
+ * names media is `job.record.mediaFile` (a MediaStore name, or null).
+ */
+export type ProjectRow =
+  | { kind: 'agent'; record: VoiceAgentRecord }
+  | { kind: 'phoneNumber'; record: PhoneNumberRecord }
+  | { kind: 'job'; record: JobRecord }
+  | { kind: 'delivery'; record: DeliveryRecord }
+  | { kind: 'attempt'; record: AttemptRecord }
+
+export type ProjectRowKind = ProjectRow['kind']
+
+/** How many rows of each kind a project has (or an import wrote). */
+export interface ProjectCounts {
+  agents: number
+  phoneNumbers: number
+  jobs: number
+  deliveries: number
+  attempts: number
+}
+
 /** The words of a search, as every engine matches them: letters and digits, punctuation dropped. */
 export function searchWords(search: string): string[] {
   return search.match(/[\p{L}\p{N}]+/gu) ?? []

@@ -9,6 +9,7 @@ import { migrate } from './migrate'
 import { MIGRATIONS } from './migrations'
 import { Notifications } from './notifications'
 import { PostgresPhoneNumbersRepository } from './phone-numbers-repository'
+import { PostgresProjectDataRepository } from './project-data-repository'
 import { PostgresSettingsRepository } from './settings-repository'
 import { PostgresVoiceAgentsRepository } from './voice-agents-repository'
 import { PostgresWebhookDeliveriesRepository } from './webhook-deliveries-repository'
@@ -209,6 +210,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         return listener.processId
       },
       ...outside,
+      projectData: new PostgresProjectDataRepository(pool),
       changeVersion: () => (listener.listening ? `${ownWrites}:${otherCommits}` : `${ownWrites}:${otherCommits}:unheard-${(unheard += 1)}`),
       async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
         let wrote = false
