@@ -61,7 +61,7 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       if (event.type === 'job.changed') {
         patch({ runningJobs: event.runningJobs, pendingJobs: event.pendingJobs })
         get().jobChanged(event.job)
-      } else {
+      } else if (event.type === 'delivery.attempted') {
         get().deliveryAttempted(event.delivery)
       }
     },
