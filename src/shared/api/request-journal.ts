@@ -57,6 +57,7 @@ export const JournalBodySchema = z.object({
   /** True when `text` is only the start of the body. */
   truncated: z.boolean(),
 })
+export type JournalBody = z.infer<typeof JournalBodySchema>
 
 /** A WebSocket session's close and its frames, counted (their contents are never kept). */
 export const JournalSocketSchema = z.object({

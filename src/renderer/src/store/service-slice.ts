@@ -47,6 +47,7 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       get().refreshJobs()
       void get().reloadJobDetail()
       if (get().deliveries.opened) void get().loadDeliveries()
+      if (get().requests.opened) void get().refreshRequests()
       // An open delivery that could not load (the link was down) loads again.
       const { selectedId, detail } = get().deliveries
       if (selectedId !== null && detail === null) void get().selectDelivery(selectedId)
@@ -63,6 +64,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
         get().jobChanged(event.job)
       } else if (event.type === 'delivery.attempted') {
         get().deliveryAttempted(event.delivery)
+      } else if (event.type === 'requests.written') {
+        get().requestsWritten()
       }
     },
   }
