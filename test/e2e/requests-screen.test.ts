@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { createRuntime, type Runtime, type RuntimeConfig } from '../../src/service/runtime'
 import { VOICES } from '../../src/shared/voices'
 import { ROOT } from '../helpers/spawn-cli'
@@ -231,6 +232,43 @@ describe('the Requests screen', () => {
       await runtime.stop()
     }
   }, 240_000)
+
+  it('shows a WebSocket session with its frame counts and close code, and no curl command', async () => {
+    const { runtime, url } = await startService('voicedesk-e2e-requests-ws')
+    const { context, page } = await openPage(url, runtime)
+    const problems = collectProblems(page)
+    try {
+      await goToNth(page, REQUESTS_NAV)
+      await page.getByText('No requests yet.').waitFor()
+      // The realtime socket with the key in its query (as browsers must send it), two frames, a normal close.
+      const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/realtime/ws?api_key=${KEY}`)
+      await new Promise<void>((resolve, reject) => (socket.once('open', () => resolve()), socket.once('error', reject)))
+      const answers: string[] = []
+      socket.on('message', (data: Buffer) => answers.push(data.toString('utf8')))
+      socket.send('not json')
+      socket.send('nor this')
+      await poll(() => answers.length).toBe(2)
+      socket.close(1000)
+      await new Promise((resolve) => socket.once('close', resolve))
+
+      await poll(() => rows(page).count()).toBe(1)
+      await rowOf(page, '/v1/realtime/ws').click()
+      const facts = page.getByTestId('socket-facts')
+      await facts.waitFor()
+      const text = (await facts.textContent())!.replace(/\s+/g, ' ')
+      expect(text).toContain('Frames received2')
+      expect(text).toContain('Frames sent2')
+      expect(text).toContain('Close code1000')
+      await page.getByText('A WebSocket session cannot be sent again with curl').waitFor()
+      expect(await page.locator('.request-detail').textContent()).toContain('api_key=%5BREDACTED%5D')
+      expect(await page.content()).not.toContain(KEY)
+      await shot(page, 'requests-websocket')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+      await runtime.stop()
+    }
+  }, 120_000)
 
   it('reads right to left in Arabic at 1024×640 without the shell scrolling, the wheel scrolling the list alone', async () => {
     const { runtime, url, v1 } = await startService('voicedesk-e2e-requests-ar')
