@@ -139,6 +139,19 @@ describe('the Requests store', () => {
     expect(next).toBe(rows[rows.length - 1]!.id)
   })
 
+  it('keeps the cursor when more than a page arrives on an empty list', async () => {
+    const { store, get, written } = await setUp()
+    store.getState().openRequests()
+    await settle()
+    expect(store.getState().requests).toMatchObject({ loaded: true, rows: [], next: null })
+    await get('/v1/voices', REQUESTS_PAGE_SIZE + 3)
+    await written()
+    expect(store.getState().requests.rows).toHaveLength(REQUESTS_PAGE_SIZE)
+    expect(store.getState().requests.next).toBe(4)
+    await store.getState().loadMoreRequests()
+    expect(ids(store.getState().requests.rows).slice(-3)).toEqual([3, 2, 1])
+  })
+
   it('filters, and starts again from the top on each change', async () => {
     const { store, get } = await setUp()
     await get('/v1/voices', 2)

@@ -133,9 +133,12 @@ export const createRequestsSlice: SliceCreator<RequestsSlice> = (set, get, { cal
       const newestShown = requests.rows[0]?.id ?? 0
       const newer = answer.requests.filter((row) => row.id > newestShown)
       // The whole page is new and more follow: rows between it and those shown were not fetched.
-      const gap = newer.length === answer.requests.length && answer.next !== null && requests.rows.length > 0
-      if (requests.atTop) {
-        if (gap) patch({ rows: answer.requests, next: answer.next, held: [], heldMore: false, dropped: answer.dropped, error: null })
+      const gap = newer.length === answer.requests.length && answer.next !== null
+      if (requests.atTop || requests.rows.length === 0) {
+        // Nothing shown yet, or a gap: the page as answered, with its cursor.
+        if (answer.requests.length === 0) {
+          if (answer.dropped !== requests.dropped) patch({ dropped: answer.dropped })
+        } else if (gap || requests.rows.length === 0) patch({ rows: answer.requests, next: answer.next, held: [], heldMore: false, dropped: answer.dropped, error: null })
         else if (newer.length > 0 || requests.held.length > 0) patch({ rows: [...newer, ...requests.rows], held: [], heldMore: false, dropped: answer.dropped, error: null })
         else if (answer.dropped !== requests.dropped) patch({ dropped: answer.dropped })
       } else if (newer.length !== requests.held.length || gap !== requests.heldMore) {
