@@ -441,6 +441,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           aiContentEngineChanged: async () => {
             aiContent = await createAiContentEngine(store, secrets, config.aiContentEngine)
           },
+          journal: () => journal,
         })
         handlerTables.set(host, table)
       }
@@ -466,6 +467,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         now,
         onError: (error, what) => errorLog.error({ err: error }, `request journal: ${what} failed`),
       })
+      // The Requests screen refreshes on it; the journal writes at most every flushMs, so this is never a flood.
+      journal.onWritten(() => events.emit(() => ({ type: 'requests.written' })))
     }
     const app = await buildHttpApp({
       context,

@@ -86,4 +86,21 @@ describe('hash routes', () => {
     // Following the address adds no history entry of its own.
     expect(window.history).toHaveLength(3)
   })
+
+  it('opens a journaled request by its number, and an item of another screen without a step of its own in history', () => {
+    expect(parseHashRoute('#/requests/42')).toEqual({ screen: 'requests', id: '42' })
+    const store = createAppStore({ call })
+    const window = fakeWindow('#/requests/42')
+    startHashRouting(store, window)
+    expect(routeOf(store.getState())).toEqual({ screen: 'requests', id: '42' })
+    expect(store.getState().requests.selectedId).toBe(42)
+    // Not a journal id: the list alone.
+    window.go('#/requests/abc')
+    expect(store.getState().requests.selectedId).toBeNull()
+    // The link from a request to its job (the address set to #/jobs/<id>): the screen and the job
+    // are one step, so Back returns to the request (no "#/jobs" in between).
+    window.go(`#/jobs/${JOB}`)
+    expect(routeOf(store.getState())).toEqual({ screen: 'jobs', id: JOB })
+    expect(window.history).toEqual([])
+  })
 })

@@ -141,6 +141,13 @@ describe('the IPC contract: outputs', () => {
     await run('settings.setSttEngine', { engine: 'off' })
     expect(await run('settings.testEngine', { kind: 'stt' })).toMatchObject({ ok: false, outcome: 'notConfigured' })
 
+    // A real /v1 request (through the whole HTTP pipeline), then read from the journal.
+    expect((await service.call('GET', '/v1/voices?lang=en')).statusCode).toBe(200)
+    const journaled = await run('requests.list', { path: '/v1/voices' })
+    expect(journaled.requests).toHaveLength(1)
+    await run('requests.get', { id: journaled.requests[0]!.id })
+    await run('requests.har', { take: 10 })
+
     await run('numbers.delete', { id: number.id })
     await run('agents.delete', { id: clone.id })
     await run('agents.delete', { id: agent.id })

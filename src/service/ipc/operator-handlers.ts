@@ -8,6 +8,8 @@ import { testEngineConnection } from '../engine-connection-test'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
 import { createAiContentJob, createTextToSpeechJob, getAiContentJob, retryJob } from '../ops/jobs'
 import { getOperatorJob } from '../ops/operator-job-detail'
+import { journalEntryDetail, journalHar, journalOffError, listJournalPage } from '../ops/request-journal'
+import type { RequestJournal } from '../request-journal/request-journal'
 import { listOperatorJobs } from '../ops/operator-job-list'
 import { jobSubtitles } from '../ops/transcription-jobs'
 import { createTranslationJob } from '../ops/translation-jobs'
@@ -39,6 +41,12 @@ export interface OperatorHandlerDeps {
   cliCorsOrigins?: readonly string[]
   /** Called once a new AI-content engine was chosen, so the next job uses it. */
   aiContentEngineChanged: () => Promise<void>
+  /** The request journal; undefined while it is off (`--journal off`). */
+  journal: () => RequestJournal | undefined
+}
+
+function throwJournalOff(): never {
+  throw journalOffError()
 }
 
 function portOf(url: string): number {
@@ -81,6 +89,9 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     tts: { engine: 'espeak-ng' as const },
     cors: (({ origins, source }) => ({ origins: [...origins], source }))(await effectiveCorsOrigins(store, deps.cliCorsOrigins)),
   })
+
+  /** The journal, or CONFLICT: the Requests screen says how to turn it on. */
+  const journal = () => deps.journal() ?? throwJournalOff()
 
   return {
     'service.info': async () => {
@@ -134,6 +145,15 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'webhooks.list': (input) => listDeliveries(context, caller, input),
     'webhooks.get': (input) => getDelivery(context, caller, input.id),
     'webhooks.redeliver': (input) => redeliver(context, caller, input.id),
+
+    'requests.list': (input) => listJournalPage(journal(), caller.projectId, input),
+    'requests.get': (input) => journalEntryDetail(journal(), caller.projectId, input.id, context.baseUrl()),
+    'requests.har': (input) => {
+      const har = journalHar(journal(), caller.projectId, input, context.baseUrl(), deps.version)
+      // A name that sorts by time and is valid on every file system (no colons).
+      const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '-')
+      return { fileName: `voicedesk-requests-${stamp}.har`, har: JSON.stringify(har, null, 2) }
+    },
 
     'keys.list': async () => {
       const appKeyId = await appKeyIdOf(store)

@@ -15,6 +15,7 @@ import {
   TextToSpeechBodySchema,
   TtsJobSchema,
 } from '../api/jobs'
+import { HarQuerySchema, JournalEntryDetailSchema, JournalPageSchema, ListJournalQuerySchema } from '../api/request-journal'
 import { TranslationLanguageSchema } from '../api/translation-jobs'
 import { AddPhoneNumberBodySchema, AssignNumberBodySchema, PhoneNumberSchema, UnassignNumberBodySchema } from '../api/phone-numbers'
 import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, UpdateVoiceAgentBodySchema, VoiceAgentSchema, VoiceAgentTemplateSchema } from '../api/voice-agents'
@@ -291,6 +292,13 @@ export const IPC_OPERATIONS = {
   /** "Send again": CONFLICT while an attempt is under way. */
   'webhooks.redeliver': operation(z.object({ id: DeliveryIdSchema }).strict(), WebhookDeliverySchema),
 
+  /** The request journal of the default project, newest first, paged by the cursor `before` (the `next` of the page before); CONFLICT while the journal is off. */
+  'requests.list': operation(ListJournalQuerySchema.strict(), JournalPageSchema),
+  /** One journaled request with its headers, bodies and a ready `curl`. */
+  'requests.get': operation(z.object({ id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }).strict(), JournalEntryDetailSchema),
+  /** The newest `take` requests matching the filters (default 1,000) as a HAR 1.2 file's text, and a name to save it as. */
+  'requests.har': operation(HarQuerySchema.strict(), z.object({ fileName: z.string(), har: z.string() })),
+
   'keys.list': operation(NoInput, z.array(ApiKeyInfoSchema)),
   /** The full key is in this answer only, to be shown once. */
   'keys.create': operation(z.object({ name: humanName(100) }).strict(), z.object({ key: z.string(), info: ApiKeyInfoSchema })),
@@ -350,6 +358,8 @@ export const IpcEventSchema = z.discriminatedUnion('type', [
       lastError: z.string().nullable(),
     }),
   }),
+  /** The request journal wrote new entries (at most every 250 ms): the Requests screen fetches its first page again. */
+  z.object({ type: z.literal('requests.written') }),
 ])
 export type IpcEvent = z.infer<typeof IpcEventSchema>
 

@@ -43,3 +43,18 @@ export function formatClock(seconds: number): string {
   const rest = String(whole % 60).padStart(2, '0')
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`
 }
+
+const timeOfDayFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false }))
+
+/** The time of day with milliseconds (14:05:09.123): requests a few ms apart stay apart. */
+export function formatTimeOfDay(iso: string, locale: UiLocale): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : timeOfDayFormat(locale).format(date)
+}
+
+/** A size in bytes as a number and its unit (bytes, KiB, MiB), for a translation such as `unit.kib`. */
+export function byteSize(bytes: number): { unit: 'bytes' | 'kib' | 'mib'; n: number } {
+  if (bytes < 1024) return { unit: 'bytes', n: bytes }
+  if (bytes < 1024 * 1024) return { unit: 'kib', n: Math.round((bytes / 1024) * 10) / 10 }
+  return { unit: 'mib', n: Math.round((bytes / (1024 * 1024)) * 10) / 10 }
+}

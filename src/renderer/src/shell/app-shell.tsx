@@ -1,6 +1,7 @@
 import { AgentsScreen } from '../features/agents/agents-screen'
 import { JobsScreen } from '../features/jobs/jobs-screen'
 import { NumbersScreen } from '../features/numbers/numbers-screen'
+import { RequestsScreen } from '../features/requests/requests-screen'
 import { SettingsScreen } from '../features/settings/settings-screen'
 import { TemplatesScreen } from '../features/templates/templates-screen'
 import { WebhooksScreen } from '../features/webhooks/webhooks-screen'
@@ -19,6 +20,7 @@ const SCREENS = {
   jobs: JobsScreen,
   webhooks: WebhooksScreen,
   settings: SettingsScreen,
+  requests: RequestsScreen,
 } as const
 
 /** Sidebar navigation, the current screen, the status bar. */

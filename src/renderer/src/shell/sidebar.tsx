@@ -13,6 +13,7 @@ const ITEMS: { screen: Screen; label: MessageKey; icon: string }[] = [
   { screen: 'jobs', label: 'nav.jobs', icon: 'list-checks' },
   { screen: 'webhooks', label: 'nav.webhooks', icon: 'webhook' },
   { screen: 'settings', label: 'nav.settings', icon: 'settings' },
+  { screen: 'requests', label: 'nav.requests', icon: 'arrow-left-right' },
 ]
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'

@@ -63,3 +63,7 @@ export const jobRowCount = (jobs: Pick<JobsState, 'filtered'>) => jobs.filtered 
 
 // webhooks
 export const selectDeliveries = (state: AppState) => state.deliveries
+
+// requests
+export const selectRequests = (state: AppState) => state.requests
+export const selectRequestDetail = (state: AppState) => state.requests.detail

@@ -47,6 +47,7 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       get().refreshJobs()
       void get().reloadJobDetail()
       if (get().deliveries.opened) void get().loadDeliveries()
+      if (get().requests.opened) void get().refreshRequests()
       // An open delivery that could not load (the link was down) loads again.
       const { selectedId, detail } = get().deliveries
       if (selectedId !== null && detail === null) void get().selectDelivery(selectedId)
@@ -61,8 +62,10 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       if (event.type === 'job.changed') {
         patch({ runningJobs: event.runningJobs, pendingJobs: event.pendingJobs })
         get().jobChanged(event.job)
-      } else {
+      } else if (event.type === 'delivery.attempted') {
         get().deliveryAttempted(event.delivery)
+      } else if (event.type === 'requests.written') {
+        get().requestsWritten()
       }
     },
   }
