@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Call } from '../api/call'
 import { createAgentsSlice, type AgentsSlice } from './agents-slice'
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
+import { createFaultsSlice, type FaultsSlice } from './faults-slice'
 import { createJobsSlice, type JobsSlice } from './jobs-slice'
 import { createServiceSlice, type ServiceSlice } from './service-slice'
 import { createUiSlice, type UiSlice } from './ui-slice'
@@ -24,7 +25,7 @@ export interface StoreDeps {
   now?: () => number
 }
 
-export type AppState = UiSlice & ServiceSlice & ConnectionSlice & AgentsSlice & JobsSlice & WebhooksSlice
+export type AppState = UiSlice & ServiceSlice & ConnectionSlice & AgentsSlice & JobsSlice & WebhooksSlice & FaultsSlice
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -57,5 +58,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createAgentsSlice(set, get, full),
     ...createJobsSlice(set, get, full),
     ...createWebhooksSlice(set, get, full),
+    ...createFaultsSlice(set, get, full),
   }))
 }

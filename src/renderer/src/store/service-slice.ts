@@ -44,6 +44,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
     },
     resync() {
       void get().loadService()
+      // The badge's count: rules may have been added or expired while the link was down.
+      void get().loadFaults()
       get().refreshJobs()
       void get().reloadJobDetail()
       if (get().deliveries.opened) void get().loadDeliveries()
@@ -61,8 +63,10 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
       if (event.type === 'job.changed') {
         patch({ runningJobs: event.runningJobs, pendingJobs: event.pendingJobs })
         get().jobChanged(event.job)
-      } else {
+      } else if (event.type === 'delivery.attempted') {
         get().deliveryAttempted(event.delivery)
+      } else {
+        get().faultsChanged(event.active)
       }
     },
   }
