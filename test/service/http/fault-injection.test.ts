@@ -48,7 +48,7 @@ async function listening(config: Partial<RuntimeConfig> = {}): Promise<Listening
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const text = await response.text()
-    return { status: response.status, json: (text === '' ? {} : JSON.parse(text)), ms: performance.now() - started }
+    return { status: response.status, json: text === '' ? {} : JSON.parse(text), ms: performance.now() - started }
   }
   return { service, baseUrl, request }
 }
