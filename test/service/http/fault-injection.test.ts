@@ -8,6 +8,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { VOICES } from '../../../src/shared/voices'
+import { invokeOperation } from '../../../src/service/ipc/invoke-operation'
+import type { IpcEvent } from '../../../src/shared/ipc/operations'
 import type { RuntimeConfig } from '../../../src/service/runtime'
 import { DeliveryDetailEnvelopeSchema, DeliveryListEnvelopeSchema, type WebhookDeliveryDetail } from '../../../src/shared/api/webhooks'
 import { startTestService, waitForJobEnd, type TestService } from '../../helpers/test-service'
@@ -194,6 +196,39 @@ describe('fault injection', () => {
     expect((await target.request('DELETE', '/_voicedesk/faults')).json.data).toEqual({ removed: 1 })
     expect((await target.request('GET', '/_voicedesk/faults')).json.data.faults).toEqual([])
     expect((await target.request('GET', '/_voicedesk/faults', undefined, 'vd_wrong_key_0000000000000000000000')).status).toBe(401)
+  })
+
+  it('is managed over IPC too, in the default project, and tells the UI how many rules are active', async () => {
+    const target = await listening()
+    const handlers = target.service.runtime.operatorHandlers('desktop')
+    const events: IpcEvent[] = []
+    target.service.runtime.events.subscribe((event) => events.push(event))
+    const fail = (error: unknown) => {
+      throw error
+    }
+    const added = await invokeOperation(handlers, 'faults.add', { match: { path: '/v1/voices' }, respond: { status: 503 } }, fail)
+    if (!added.ok) throw new Error(JSON.stringify(added.error))
+    expect(events.at(-1)).toEqual({ type: 'faults.changed', active: 1 })
+    // The key of the default project meets the rule the UI added.
+    expect((await target.request('GET', '/v1/voices')).status).toBe(503)
+    // Another project's rules change nothing the UI shows.
+    const other = await target.service.otherProject()
+    await addFault(target, { delayMs: 1 }, other.key)
+    expect(events.filter((event) => event.type === 'faults.changed')).toHaveLength(1)
+
+    const refused = await invokeOperation(handlers, 'faults.add', { match: { path: 'voices' }, respond: { status: 200 } }, fail)
+    expect(refused.ok).toBe(false)
+    if (refused.ok) return
+    expect(refused.error.code).toBe('VALIDATION_ERROR')
+    expect(refused.error.details.map((detail) => detail.path).sort()).toEqual(['match.path', 'respond.status'])
+    const unknown = await invokeOperation(handlers, 'faults.remove', { id: 'flt_0000' }, fail)
+    expect(unknown.ok ? undefined : unknown.error.code).toBe('NOT_FOUND')
+
+    const listed = await invokeOperation(handlers, 'faults.list', {}, fail)
+    expect(listed.ok && listed.data.faults.map((fault) => fault.id)).toEqual([added.data.id])
+    const cleared = await invokeOperation(handlers, 'faults.clear', {}, fail)
+    expect(cleared.ok && cleared.data).toEqual({ removed: 1 })
+    expect(events.at(-1)).toEqual({ type: 'faults.changed', active: 0 })
   })
 
   it('expires a rule by the runtime’s clock', async () => {

@@ -1,4 +1,5 @@
 import { AgentsScreen } from '../features/agents/agents-screen'
+import { FaultsScreen } from '../features/faults/faults-screen'
 import { JobsScreen } from '../features/jobs/jobs-screen'
 import { NumbersScreen } from '../features/numbers/numbers-screen'
 import { SettingsScreen } from '../features/settings/settings-screen'
@@ -18,6 +19,7 @@ const SCREENS = {
   numbers: NumbersScreen,
   jobs: JobsScreen,
   webhooks: WebhooksScreen,
+  faults: FaultsScreen,
   settings: SettingsScreen,
 } as const
 
