@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { VOICES } from '../../../src/shared/voices'
 import { invokeOperation } from '../../../src/service/ipc/invoke-operation'
-import type { IpcEvent } from '../../../src/shared/ipc/operations'
+import type { IpcEvent, IpcOutput } from '../../../src/shared/ipc/operations'
 import type { RuntimeConfig } from '../../../src/service/runtime'
 import { DeliveryDetailEnvelopeSchema, DeliveryListEnvelopeSchema, type WebhookDeliveryDetail } from '../../../src/shared/api/webhooks'
 import { startTestService, waitForJobEnd, type TestService } from '../../helpers/test-service'
@@ -225,7 +225,7 @@ describe('fault injection', () => {
     expect(unknown.ok ? undefined : unknown.error.code).toBe('NOT_FOUND')
 
     const listed = await invokeOperation(handlers, 'faults.list', {}, fail)
-    expect(listed.ok && listed.data.faults.map((fault) => fault.id)).toEqual([added.data.id])
+    expect(listed.ok && (listed.data as IpcOutput<'faults.list'>).faults.map((fault) => fault.id)).toEqual([(added.data as IpcOutput<'faults.add'>).id])
     const cleared = await invokeOperation(handlers, 'faults.clear', {}, fail)
     expect(cleared.ok && cleared.data).toEqual({ removed: 1 })
     expect(events.at(-1)).toEqual({ type: 'faults.changed', active: 0 })
