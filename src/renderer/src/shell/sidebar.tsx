@@ -12,8 +12,8 @@ const ITEMS: { screen: Screen; label: MessageKey; icon: string }[] = [
   { screen: 'numbers', label: 'nav.numbers', icon: 'phone' },
   { screen: 'jobs', label: 'nav.jobs', icon: 'list-checks' },
   { screen: 'webhooks', label: 'nav.webhooks', icon: 'webhook' },
-  { screen: 'faults', label: 'nav.faults', icon: 'zap' },
   { screen: 'settings', label: 'nav.settings', icon: 'settings' },
+  { screen: 'faults', label: 'nav.faults', icon: 'zap' },
 ]
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ErrorDetail } from '../../../../shared/api/errors'
 import { FAULT_METHODS, type Fault, type FaultRuleInput } from '../../../../shared/api/faults'
 import { JOB_ERROR_CODES, type JobErrorCode } from '../../../../shared/api/job-error-codes'
@@ -181,7 +181,7 @@ export function FaultsScreen() {
     }
   }
 
-  const text = (key: keyof Draft, label: string, options: { hint?: string; mono?: boolean; numeric?: boolean; placeholder?: string } = {}) => (
+  const text = (key: keyof Draft, label: string, options: { hint?: ReactNode; mono?: boolean; numeric?: boolean; placeholder?: string } = {}) => (
     <Field label={label} hint={options.hint} errors={errors[key]}>
       {({ id, describedBy, invalid }) => (
         <input
@@ -209,6 +209,88 @@ export function FaultsScreen() {
           <p className="muted">{t('faults.intro')}</p>
         </div>
       </header>
+      {/* The active rules first: what the service does now is what the operator must see. */}
+      <section className="card" aria-labelledby="faults-list-title">
+        <div className="toolbar">
+          <h2 id="faults-list-title">{t('faults.listTitle', { n: formatCount(items.length, locale) })}</h2>
+          <span className="status-spacer" />
+          <button type="button" className="button ghost icon-button" aria-label={t('common.refresh')} onClick={() => void store.getState().loadFaults()}>
+            <Icon name="refresh" size={16} />
+          </button>
+          <button
+            type="button"
+            className="button danger"
+            disabled={items.length === 0}
+            onClick={() =>
+              void store
+                .getState()
+                .clearFaults()
+                .then(() => store.getState().toast('success', t('faults.cleared')))
+            }
+          >
+            <Icon name="trash" size={16} />
+            <span>{t('faults.clear')}</span>
+          </button>
+        </div>
+        {faults.error && !faults.loading ? <LoadError error={faults.error} onRetry={() => void store.getState().loadFaults()} /> : null}
+        {items.length === 0 ? (
+          <p className="muted">{t('faults.none')}</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="table" data-testid="faults-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('faults.match')}</th>
+                  <th scope="col">{t('faults.effect')}</th>
+                  <th scope="col">{t('faults.rate')}</th>
+                  <th scope="col">{t('faults.hits')}</th>
+                  <th scope="col">{t('faults.expiresAt')}</th>
+                  <th scope="col" className="col-optional">
+                    {t('faults.note')}
+                  </th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('common.actions')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((fault) => (
+                  <tr key={fault.id} data-fault-id={fault.id}>
+                    <td>
+                      <code dir="ltr">{matchText(fault, t('faults.everything'))}</code>
+                    </td>
+                    <td>
+                      <bdi>{summary(fault)}</bdi>
+                    </td>
+                    <td>{formatCount(Math.round(fault.rate * 1000) / 10, locale)}</td>
+                    <td data-testid="fault-hits">{formatCount(fault.hits, locale)}</td>
+                    <td className="small">{fault.expiresAt ? formatDateTime(fault.expiresAt, locale) : t('faults.never')}</td>
+                    <td className="small col-optional" dir="auto">
+                      {fault.note ?? ''}
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button ghost small"
+                        aria-label={t('faults.removeRule', { id: fault.id })}
+                        onClick={() =>
+                          void store
+                            .getState()
+                            .removeFault(fault.id)
+                            .then(() => store.getState().toast('success', t('faults.removed')))
+                        }
+                      >
+                        <Icon name="trash" size={14} />
+                        <span>{t('faults.remove')}</span>
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
       <form
         ref={formRef}
         className="card"
@@ -253,7 +335,15 @@ export function FaultsScreen() {
                   </select>
                 )}
               </Field>
-              {text('path', t('faults.path'), { hint: t('faults.pathHint'), mono: true, placeholder: '/v1/voice-agents/*' })}
+              {text('path', t('faults.path'), {
+                hint: (
+                  <>
+                    {t('faults.pathHint')} <code dir="ltr">/v1/voice-agents/*</code>
+                  </>
+                ),
+                mono: true,
+                placeholder: '/v1/voice-agents/*',
+              })}
             </>
           ) : (
             <Field label={t('faults.jobType')} errors={errors.jobType}>
@@ -326,86 +416,6 @@ export function FaultsScreen() {
           </button>
         </div>
       </form>
-
-      <section className="card" aria-labelledby="faults-list-title">
-        <div className="toolbar">
-          <h2 id="faults-list-title">{t('faults.listTitle', { n: formatCount(items.length, locale) })}</h2>
-          <span className="status-spacer" />
-          <button type="button" className="button ghost icon-button" aria-label={t('common.refresh')} onClick={() => void store.getState().loadFaults()}>
-            <Icon name="refresh" size={16} />
-          </button>
-          <button
-            type="button"
-            className="button danger"
-            disabled={items.length === 0}
-            onClick={() =>
-              void store
-                .getState()
-                .clearFaults()
-                .then(() => store.getState().toast('success', t('faults.cleared')))
-            }
-          >
-            <Icon name="trash" size={16} />
-            <span>{t('faults.clear')}</span>
-          </button>
-        </div>
-        {faults.error && !faults.loading ? <LoadError error={faults.error} onRetry={() => void store.getState().loadFaults()} /> : null}
-        {items.length === 0 ? (
-          <p className="muted">{t('faults.none')}</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="table" data-testid="faults-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('faults.match')}</th>
-                  <th scope="col">{t('faults.effect')}</th>
-                  <th scope="col">{t('faults.rate')}</th>
-                  <th scope="col">{t('faults.hits')}</th>
-                  <th scope="col">{t('faults.expiresAt')}</th>
-                  <th scope="col" className="col-optional">
-                    {t('faults.note')}
-                  </th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('common.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((fault) => (
-                  <tr key={fault.id} data-fault-id={fault.id}>
-                    <td>
-                      <code dir="ltr">{matchText(fault, t('faults.everything'))}</code>
-                    </td>
-                    <td>{summary(fault)}</td>
-                    <td>{formatCount(Math.round(fault.rate * 1000) / 10, locale)}</td>
-                    <td data-testid="fault-hits">{formatCount(fault.hits, locale)}</td>
-                    <td className="small">{fault.expiresAt ? formatDateTime(fault.expiresAt, locale) : t('faults.never')}</td>
-                    <td className="small col-optional" dir="auto">
-                      {fault.note ?? ''}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button ghost small"
-                        aria-label={t('faults.removeRule', { id: fault.id })}
-                        onClick={() =>
-                          void store
-                            .getState()
-                            .removeFault(fault.id)
-                            .then(() => store.getState().toast('success', t('faults.removed')))
-                        }
-                      >
-                        <Icon name="trash" size={14} />
-                        <span>{t('faults.remove')}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
     </div>
   )
 }
