@@ -7,6 +7,7 @@
  * counters, projects kept apart, and the validation of rules.
  */
 import { describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { VOICES } from '../../../src/shared/voices'
 import { invokeOperation } from '../../../src/service/ipc/invoke-operation'
 import type { IpcEvent, IpcOutput } from '../../../src/shared/ipc/operations'
@@ -160,6 +161,27 @@ describe('fault injection', () => {
     expect(['UND_ERR_SOCKET', 'ECONNRESET']).toContain(failure!.cause?.code)
     // Other requests on the service go on.
     expect((await target.request('GET', '/v1/voice-agents')).status).toBe(200)
+  })
+
+  it('refuses or cuts the call socket /stream after its key check', async () => {
+    const target = await listening()
+    const session = (jobId: string, key = target.service.key) =>
+      new Promise<{ frames: unknown[]; code: number }>((resolve, reject) => {
+        const socket = new WebSocket(`${target.baseUrl.replace('http', 'ws')}/stream/${jobId}?api_key=${key}`)
+        const frames: unknown[] = []
+        socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8'))))
+        socket.on('close', (code) => resolve({ frames, code }))
+        socket.on('error', reject)
+      })
+    const refused = await addFault(target, { match: { path: '/stream/refused-*' }, respond: { status: 503, message: 'Calls are down' } })
+    await addFault(target, { match: { path: '/stream/cut-*' }, dropConnection: true })
+    expect(await session('refused-1')).toEqual({ frames: [{ event: 'info', code: 'UNAVAILABLE', message: 'Calls are down' }], code: 1000 })
+    expect((await session('cut-1')).code).toBe(1006)
+    // Another project's key goes past the rule (to the call's own refusal: no such conversation).
+    const other = await target.service.otherProject()
+    const theirs = await session('refused-2', other.key)
+    expect(theirs.frames).not.toContainEqual(expect.objectContaining({ message: 'Calls are down' }))
+    expect((await target.request('GET', '/_voicedesk/faults')).json.data.faults[0]).toMatchObject({ id: refused.id, hits: 1 })
   })
 
   it('matches requests by agent id, and never touches /_voicedesk, /healthz or another project', async () => {
