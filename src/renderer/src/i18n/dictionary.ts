@@ -582,6 +582,8 @@ const en = {
   'webhookError.UND_ERR_HEADERS_TIMEOUT': 'No answer in time.',
   'webhookError.UND_ERR_BODY_TIMEOUT': 'The answer stalled.',
   'webhookError.other': 'The attempt failed:',
+  'webhookError.fault': 'Failed on purpose by the fault rule «{id}»; nothing was sent.',
+  'webhookError.faultStatus': 'Failed on purpose by the fault rule «{id}», recorded as a {status} answer; nothing was sent.',
   'webhooks.payload': 'Payload',
 
   'settings.title': 'Settings',
@@ -1316,6 +1318,8 @@ const ar: Record<MessageKey, string> = {
   'webhookError.UND_ERR_HEADERS_TIMEOUT': 'لم يصل رد في الوقت المحدد.',
   'webhookError.UND_ERR_BODY_TIMEOUT': 'توقف الرد في منتصفه.',
   'webhookError.other': 'فشلت المحاولة:',
+  'webhookError.fault': 'أُفشلت عمدًا بقاعدة العطل «{id}»؛ لم يُرسل شيء.',
+  'webhookError.faultStatus': 'أُفشلت عمدًا بقاعدة العطل «{id}» وسُجّلت كإجابة {status}؛ لم يُرسل شيء.',
   'webhooks.payload': 'المحتوى المرسل',
 
   'settings.title': 'الإعدادات',
