@@ -13,6 +13,8 @@ import { invokeOperation } from '../../../src/service/ipc/invoke-operation'
 import type { IpcEvent, IpcOutput } from '../../../src/shared/ipc/operations'
 import type { RuntimeConfig } from '../../../src/service/runtime'
 import { DeliveryDetailEnvelopeSchema, DeliveryListEnvelopeSchema, type WebhookDeliveryDetail } from '../../../src/shared/api/webhooks'
+import { join } from 'node:path'
+import { makeTempDir } from '../../helpers/temp-dir'
 import { startTestService, waitForJobEnd, type TestService } from '../../helpers/test-service'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 
@@ -146,6 +148,23 @@ describe('fault injection', () => {
     await addFault(target, { match: { path: '/v1/voice-agents' }, respond: { status: 500, code: 'UPSTREAM_DOWN', message: 'The model host is down' } })
     const custom = await target.request('GET', '/v1/voice-agents')
     expect(custom).toMatchObject({ status: 500, json: { success: false, message: 'The model host is down', error: { code: 'UPSTREAM_DOWN', details: [] } } })
+  })
+
+  it('journals a faulted answer with the status it sent', async () => {
+    const target = await listening({ journal: { file: join(makeTempDir('voicedesk-faults-journal'), 'journal.db') } })
+    const rule = await addFault(target, { match: { path: '/v1/voices' }, respond: { status: 502 } })
+    expect((await target.request('GET', '/v1/voices')).status).toBe(502)
+    const entry = await waitFor('the journal entry', async () => {
+      const { json } = await target.request('GET', '/_voicedesk/requests?path=/v1/voices')
+      return (json.data.requests as { status: number; path: string }[])[0]
+    })
+    expect(entry).toMatchObject({ path: '/v1/voices', status: 502 })
+    const detail = await target.request('GET', `/_voicedesk/requests/${(entry as unknown as { id: number }).id}`)
+    expect(JSON.parse(detail.json.data.responseBody.text as string)).toMatchObject({
+      success: false,
+      error: { code: 'BAD_GATEWAY' },
+      message: `Injected fault ${rule.id}: Bad Gateway`,
+    })
   })
 
   it('drops the connection without an answer', async () => {
