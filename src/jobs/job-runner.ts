@@ -1,3 +1,4 @@
+import type { JobErrorCode } from '../shared/api/job-error-codes'
 import type { JobType } from '../shared/api/jobs'
 import type { DiskFullCondition } from '../store/disk-full-condition'
 import type { Store, StoreTransaction } from '../store/ports'
@@ -62,6 +63,11 @@ export interface JobRunnerOptions {
   diskFull?: DiskFullCondition
   /** Wait before a write that found the database busy (another process) is tried again. */
   busyRetryMs?: number
+  /**
+   * Asked before a claimed job runs (fault injection): a failure answered ends the job FAILED
+   * with it at once, through the same end as a real failure (its webhook, `jobs.retry`), no handler run.
+   */
+  beforeRun?: (job: JobRecord) => { code: JobErrorCode; message: string } | undefined
 }
 
 /**
@@ -182,6 +188,17 @@ export class JobRunner {
       // a kill) before the job could end. Running it again would only do the same.
       const message = `The job was started ${this.maxAttempts} times and VoiceDesk stopped during each run (a crash or a kill); it is not tried again`
       await this.end(job, (jobs) => jobs.fail(job.id, this.loop.owner, 'CRASHED', message, this.timestamp()))
+      return
+    }
+    let forced: { code: JobErrorCode; message: string } | undefined
+    try {
+      forced = this.options.beforeRun?.(job)
+    } catch (error) {
+      this.loop.reportFault(error, job) // a failing hook must not keep the job from running
+    }
+    if (forced) {
+      const { code, message } = forced
+      await this.end(job, (jobs) => jobs.fail(job.id, this.loop.owner, code, message, this.timestamp()))
       return
     }
     const handler = this.options.handlers[job.type]

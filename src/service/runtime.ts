@@ -62,6 +62,7 @@ import { announceRunningService } from './running-services'
 import { checkSealingKey } from './sealing-key-check'
 import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-intake/media-intake-limits'
 import { RequestJournal, type RequestJournalSettings } from './request-journal/request-journal'
+import { FaultBook, type FaultBookOptions } from './faults/fault-book'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -157,6 +158,8 @@ export interface RuntimeConfig {
    * one per database in the system's temp folder. Retention and batching: see RequestJournalSettings.
    */
   journal?: Partial<RequestJournalSettings> & { enabled?: boolean; file?: string }
+  /** Fault injection (docs/api.md, "Fault injection"): `random` decides rates and draws delays (tests pass a seeded one). */
+  faults?: Pick<FaultBookOptions, 'random'>
   now?: () => Date
 }
 
@@ -197,6 +200,8 @@ export interface Runtime {
   readonly calls: ConversationHost
   /** The request journal; undefined when turned off. */
   readonly journal: RequestJournal | undefined
+  /** Fault-injection rules of this instance (in memory; /_voicedesk/faults and the operator UI). */
+  readonly faults: FaultBook
   /**
    * The secret of browser mode's /ipc and /app, random on every start (the CLI prints it in
    * the link to the UI). The Electron window needs none: IPC reaches only its own frame.
@@ -311,6 +316,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
               },
             },
       )
+    const faults = new FaultBook({
+      now,
+      random: config.faults?.random,
+      // The UI's badge counts the default project's rules (the project it acts in).
+      onChanged: (projectId, active) => events.emit(() => (projectId === appCaller.projectId ? { type: 'faults.changed', active } : undefined)),
+    })
     const signing = webhookSigningSettings(store, secrets)
     const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const webhookSender = new WebhookSender({
@@ -327,6 +338,15 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       },
       diskFull,
       onError: (error, delivery) => errorLog.error({ err: error, deliveryId: delivery?.id }, 'webhook attempt failed inside VoiceDesk'),
+      beforeAttempt: async (delivery) => {
+        if (faults.empty) return undefined
+        // The delivery's job is read only when a rule of its project names a job type or an agent.
+        const job = delivery.jobId !== null && faults.deliveryRulesNeedJob(delivery.projectId) ? await store.jobs.findInProject(delivery.jobId, delivery.projectId) : undefined
+        const fault = faults.matchDelivery(delivery.projectId, job)
+        return (
+          fault && { statusCode: fault.status, error: `Failed by fault ${fault.ruleId}${fault.status === null ? '' : ` (recorded as a ${fault.status} answer)`}; nothing was sent` }
+        )
+      },
     })
     const context: OpsContext = {
       store,
@@ -382,6 +402,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       timestamp: () => now().toISOString(),
       diskFull,
       onError: (error, job) => errorLog.error({ err: error, jobId: job?.id, type: job?.type }, 'job failed'),
+      beforeRun: (job) => faults.matchJob(job.projectId, job),
       onJobStarted: (job) => {
         config.jobs?.onJobStarted?.(job)
         jobChanged(job)
@@ -438,6 +459,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           webhookSigning: async () => (await signing.signingSecret()) !== undefined,
           queueCounts: () => store.jobs.queueCounts(),
           cliCorsOrigins: config.corsOrigins,
+          faults,
           aiContentEngineChanged: async () => {
             aiContent = await createAiContentEngine(store, secrets, config.aiContentEngine)
           },
@@ -483,6 +505,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       calls: { connect: (jobId, caller, transport) => calls.connect(jobId, caller.projectId, transport) },
       speech: speechEngine,
       journal,
+      faults,
     })
     await runner.start()
     await webhookSender.start()
@@ -504,6 +527,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       events,
       calls,
       journal,
+      faults,
       uiToken,
       operatorHandlers,
       operatorStreams,
@@ -527,6 +551,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           closing = true // a voice sample asked for now must not start the engine again
           await (await ttsEngine?.catch(() => undefined))?.close()
           diskFull.close()
+          faults.close()
           await store.close()
           errorLog.close()
         })()),

@@ -50,6 +50,11 @@ export interface WebhookSenderOptions {
   addressPolicy?: WebhookAddressPolicy
   /** How host names are resolved (dns.lookup by default); tests resolve names of their own. */
   lookup?: Lookup
+  /**
+   * Asked before each attempt (fault injection): a failure answered is journaled as the
+   * attempt's result, nothing sent, so retries and the journal behave as for a real failure.
+   */
+  beforeAttempt?: (delivery: DeliveryRecord) => Promise<{ statusCode: number | null; error: string } | undefined>
 }
 
 interface AttemptResult {
@@ -165,7 +170,7 @@ export class WebhookSender {
     }
     const startedAt = new Date(this.now()).toISOString()
     const started = performance.now()
-    const result = await this.post(delivery, stopSignal)
+    const result = (await this.injectedFailure(delivery)) ?? (await this.post(delivery, stopSignal))
     const latencyMs = Math.round((performance.now() - started) * 100) / 100
     if (stopSignal.aborted && result.statusCode === null) {
       // Cut off by shutdown, not by the receiver: the attempt does not count.
@@ -219,6 +224,18 @@ export class WebhookSender {
     if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return { status: 'DELIVERED' }
     const wait = retryDelayMs(delivery.roundAttempts, this.retryDelays, this.random)
     return wait === undefined ? { status: 'EXHAUSTED' } : { status: 'PENDING', nextAttemptAt: this.now() + wait }
+  }
+
+  /** The failure fault injection makes of this attempt, if any; a failing hook is logged and the attempt sent. */
+  private async injectedFailure(delivery: DeliveryRecord): Promise<AttemptResult | undefined> {
+    if (!this.options.beforeAttempt) return undefined
+    try {
+      const failure = await this.options.beforeAttempt(delivery)
+      return failure && { statusCode: failure.statusCode, error: failure.error, responseExcerpt: null }
+    } catch (error) {
+      this.loop.reportFault(error, delivery)
+      return undefined
+    }
   }
 
   /** One POST; never throws: what went wrong is the result. */

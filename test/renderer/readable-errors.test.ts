@@ -127,6 +127,9 @@ describe('webhook errors for people', () => {
     'Host not found (ENOTFOUND)',
     'The connection closed before an answer (UND_ERR_SOCKET)',
     'No answer in time (UND_ERR_HEADERS_TIMEOUT)',
+    // Fault injection's (src/service/runtime.ts).
+    'Failed by fault flt_0123456789abcdef; nothing was sent',
+    'Failed by fault flt_0123456789abcdef (recorded as a 503 answer); nothing was sent',
   ]
 
   it('words every error the sender stores, in Arabic with no English of ours', () => {

@@ -62,6 +62,12 @@ describe('the IPC contract: outputs', () => {
     const key = await run('keys.create', { name: 'Zapier' })
     await run('keys.revoke', { id: key.info.id })
 
+    const fault = await run('faults.add', { match: { path: '/v1/voices' }, delayMs: { min: 1, max: 2 }, rate: 0.5, expiresInSeconds: 60, note: 'slow voices' })
+    await run('faults.add', { match: { jobType: 'TTS', agentId: 'agent-x' }, failJob: { code: 'TTS_ENGINE_FAILED', message: 'Injected' }, failWebhook: { status: 503 } })
+    await run('faults.list', {})
+    await run('faults.remove', { id: fault.id })
+    await run('faults.clear', {})
+
     const webhook = { webhookUrl: `${receiver.url}/hook`, webhookAuth: { authKey: 'Bearer', authSecret: 'a-long-enough-secret' } }
     const agent = await run('agents.create', {
       agentName: 'Front desk',

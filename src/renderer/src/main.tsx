@@ -36,6 +36,8 @@ if (resolution.kind === 'no-token') {
   document.addEventListener('visibilitychange', watchWhileVisible)
   watchWhileVisible()
   if (document.visibilityState !== 'visible') void store.getState().loadService()
+  // The status bar's fault badge is there from the start: a demo never runs with a rule unseen.
+  void store.getState().loadFaults()
 
   // Deep links (#/agents/<id>, #/jobs/<id>, #/webhooks/<id>): the same on /app/ and on Electron's file:// page.
   startHashRouting(store, window)

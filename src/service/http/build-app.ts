@@ -36,6 +36,9 @@ import { SECURITY } from './route-schemas'
 import type { RequestJournal } from '../request-journal/request-journal'
 import { registerRequestJournalCapture, registerSocketJournal } from './request-journal-capture'
 import { registerRequestJournalRoutes } from './routes/admin/requests'
+import type { FaultBook } from '../faults/fault-book'
+import { registerFaultInjection } from './fault-injection'
+import { registerFaultRoutes } from './routes/admin/faults'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
@@ -62,6 +65,8 @@ export interface HttpAppOptions {
   speech: () => Promise<TtsEngine>
   /** The request journal (every /v1 request and socket session, /_voicedesk/requests); left out, nothing is journaled. */
   journal?: RequestJournal
+  /** Fault-injection rules (/_voicedesk/faults), applied to /v1 and /stream after the key check; left out, none. */
+  faults?: FaultBook
 }
 
 /**
@@ -173,6 +178,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(
     async (v1) => {
       requireApiKey(v1, options.authenticator)
+      // After the key check (the key tells the project); before the disk-full gate, as a network fault would be.
+      if (options.faults) registerFaultInjection(v1, options.faults)
       if (options.diskFull) refuseWritesWhileDiskFull(v1, options.diskFull)
       registerVoiceAgentRoutes(v1, options.context)
       registerConversationRoutes(v1, options.context)
@@ -208,6 +215,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     async (admin) => {
       requireApiKey(admin, options.authenticator)
       if (options.journal) registerRequestJournalRoutes(admin, { journal: options.journal, baseUrl: options.context.baseUrl, version: options.version })
+      if (options.faults) registerFaultRoutes(admin, options.faults)
     },
     { prefix: '/_voicedesk' },
   )
@@ -221,6 +229,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       connect: options.calls.connect,
       corsOrigins: options.corsOrigins,
       onError: (error) => options.log.error({ err: error }, 'a call socket failed'),
+      faults: options.faults,
     })
   }
   if (options.operator) {

@@ -19,6 +19,7 @@ import { ServiceError, underField } from '../ops/service-error'
 import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgent, listTemplates, listVoiceAgents, updateVoiceAgent } from '../ops/voice-agents'
 import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
 import type { VoiceSamples } from './voice-samples'
+import type { FaultBook } from '../faults/fault-book'
 
 /** One function per operation; each takes its input already validated by the contract's schema. */
 export type OperatorHandlers = {
@@ -43,6 +44,8 @@ export interface OperatorHandlerDeps {
   aiContentEngineChanged: () => Promise<void>
   /** The request journal; undefined while it is off (`--journal off`). */
   journal: () => RequestJournal | undefined
+  /** This instance's fault-injection rules. */
+  faults: FaultBook
 }
 
 function throwJournalOff(): never {
@@ -186,5 +189,14 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
       await saveCorsOrigins(store, input.corsOrigins)
       return settings()
     },
+
+    'faults.list': () => ({ faults: deps.faults.list(caller.projectId) }),
+    'faults.add': (input) => deps.faults.add(caller.projectId, input),
+    'faults.remove': (input) => {
+      const removed = deps.faults.remove(caller.projectId, input.id)
+      if (!removed) throw new ServiceError('NOT_FOUND', `No fault rule with id ${JSON.stringify(input.id)} in this project`)
+      return removed
+    },
+    'faults.clear': () => ({ removed: deps.faults.clear(caller.projectId) }),
   }
 }

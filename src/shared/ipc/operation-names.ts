@@ -42,6 +42,10 @@ export const IPC_OPERATION_NAMES = [
   'settings.setSttEngine',
   'settings.testEngine',
   'settings.setCorsOrigins',
+  'faults.list',
+  'faults.add',
+  'faults.remove',
+  'faults.clear',
 ] as const
 
 export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]

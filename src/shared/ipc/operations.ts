@@ -4,6 +4,7 @@ import { EndReasonSchema } from '../api/conversations'
 import { CALL_OUTCOME_STATES } from '../call-outcome'
 import { CorsOriginsSchema } from '../api/cors'
 import { ErrorEnvelopeSchema } from '../api/errors'
+import { FaultRuleInputSchema, FaultSchema } from '../api/faults'
 import {
   AiContentBodySchema,
   AiContentJobSchema,
@@ -312,6 +313,12 @@ export const IPC_OPERATIONS = {
   'settings.testEngine': operation(EngineTestInputSchema, EngineTestResultSchema),
   /** The `corsOrigins` setting; null goes back to the default (this machine's http origins, any port). Counts at once. */
   'settings.setCorsOrigins': operation(z.object({ corsOrigins: CorsOriginsSchema.nullable() }).strict(), SettingsSchema),
+
+  /** Fault injection in the default project (as /_voicedesk/faults): the active rules, oldest first. */
+  'faults.list': operation(NoInput, z.object({ faults: z.array(FaultSchema) })),
+  'faults.add': operation(FaultRuleInputSchema, FaultSchema),
+  'faults.remove': operation(z.object({ id: z.string().min(1).max(100) }).strict(), FaultSchema),
+  'faults.clear': operation(NoInput, z.object({ removed: z.number().int() })),
 } as const
 
 export type IpcOperations = typeof IPC_OPERATIONS
@@ -360,6 +367,8 @@ export const IpcEventSchema = z.discriminatedUnion('type', [
   }),
   /** The request journal wrote new entries (at most every 250 ms): the Requests screen fetches its first page again. */
   z.object({ type: z.literal('requests.written') }),
+  /** The default project's fault rules changed (added, removed, cleared, expired): `active` rules now. */
+  z.object({ type: z.literal('faults.changed'), active: z.number().int() }),
 ])
 export type IpcEvent = z.infer<typeof IpcEventSchema>
 

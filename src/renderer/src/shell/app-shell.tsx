@@ -1,4 +1,5 @@
 import { AgentsScreen } from '../features/agents/agents-screen'
+import { FaultsScreen } from '../features/faults/faults-screen'
 import { JobsScreen } from '../features/jobs/jobs-screen'
 import { NumbersScreen } from '../features/numbers/numbers-screen'
 import { RequestsScreen } from '../features/requests/requests-screen'
@@ -19,6 +20,7 @@ const SCREENS = {
   numbers: NumbersScreen,
   jobs: JobsScreen,
   webhooks: WebhooksScreen,
+  faults: FaultsScreen,
   settings: SettingsScreen,
   requests: RequestsScreen,
 } as const

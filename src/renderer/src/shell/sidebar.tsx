@@ -14,6 +14,7 @@ const ITEMS: { screen: Screen; label: MessageKey; icon: string }[] = [
   { screen: 'webhooks', label: 'nav.webhooks', icon: 'webhook' },
   { screen: 'settings', label: 'nav.settings', icon: 'settings' },
   { screen: 'requests', label: 'nav.requests', icon: 'arrow-left-right' },
+  { screen: 'faults', label: 'nav.faults', icon: 'zap' },
 ]
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'

@@ -1,8 +1,9 @@
 import { useT } from '../i18n/use-t'
 import { formatCount } from '../lib/format'
 import { useAppStore, useStoreApi } from '../store/app-context'
-import { curlExample, selectLink, selectLocale, selectPendingJobs, selectRunningJobs, selectServiceInfo } from '../store/selectors'
+import { curlExample, selectActiveFaults, selectLink, selectLocale, selectPendingJobs, selectRunningJobs, selectServiceInfo } from '../store/selectors'
 import { CopyButton } from '../ui/copy-button'
+import { Icon } from '../ui/icon'
 import { useNow } from '../ui/use-now'
 
 /** The real state of the link to the service, where it is, which key works, how busy it is: always in view. */
@@ -14,6 +15,7 @@ export function StatusBar() {
   const pending = useAppStore(selectPendingJobs)
   const locale = useAppStore(selectLocale)
   const link = useAppStore(selectLink)
+  const activeFaults = useAppStore(selectActiveFaults)
   const down = link.state === 'reconnecting' || link.state === 'lost'
   const now = useNow(down)
   const seconds = link.nextCheckAt === null ? 0 : Math.max(0, Math.ceil((link.nextCheckAt - now) / 1000))
@@ -33,6 +35,13 @@ export function StatusBar() {
       <span className="visually-hidden" role="status">
         {link.state === 'connected' ? t('link.connected') : link.state === 'lost' ? t('link.lostShort') : link.state === 'reconnecting' ? t('link.reconnectingShort') : ''}
       </span>
+      {/* Early in the bar, so a narrow window never cuts it off: a demo must not run with a fault unseen. */}
+      {activeFaults > 0 ? (
+        <button type="button" className="fault-badge" data-testid="fault-badge" title={t('faults.badgeTitle')} onClick={() => store.getState().navigate('faults')}>
+          <Icon name="zap" size={14} />
+          <span>{activeFaults === 1 ? t('faults.badgeOne') : t('faults.badge', { n: formatCount(activeFaults, locale) })}</span>
+        </button>
+      ) : null}
       {down ? (
         <button type="button" className="button small" onClick={() => void store.getState().checkLink()}>
           {t('link.retryNow')}

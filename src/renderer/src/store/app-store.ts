@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Call } from '../api/call'
 import { createAgentsSlice, type AgentsSlice } from './agents-slice'
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
+import { createFaultsSlice, type FaultsSlice } from './faults-slice'
 import { createJobsSlice, type JobsSlice } from './jobs-slice'
 import { createRequestsSlice, type RequestsSlice } from './requests-slice'
 import { createServiceSlice, type ServiceSlice } from './service-slice'
@@ -25,7 +26,7 @@ export interface StoreDeps {
   now?: () => number
 }
 
-export type AppState = UiSlice & ServiceSlice & ConnectionSlice & AgentsSlice & JobsSlice & WebhooksSlice & RequestsSlice
+export type AppState = UiSlice & ServiceSlice & ConnectionSlice & AgentsSlice & JobsSlice & WebhooksSlice & RequestsSlice & FaultsSlice
 export type AppStore = StoreApi<AppState>
 export type SetState = AppStore['setState']
 export type GetState = AppStore['getState']
@@ -59,5 +60,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createJobsSlice(set, get, full),
     ...createWebhooksSlice(set, get, full),
     ...createRequestsSlice(set, get, full),
+    ...createFaultsSlice(set, get, full),
   }))
 }

@@ -23,6 +23,10 @@ export const selectPendingJobs = (state: AppState) => state.service.pendingJobs
 export const selectLink = (state: AppState) => state.link
 export const selectLinkReturns = (state: AppState) => state.link.returns
 
+// faults
+export const selectFaults = (state: AppState) => state.faults
+export const selectActiveFaults = (state: AppState) => state.faults.active
+
 // agents, templates, numbers
 export const selectAgents = (state: AppState) => state.agents
 export const selectAgentChoices = (state: AppState) => state.agentChoices

@@ -44,6 +44,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
     },
     resync() {
       void get().loadService()
+      // The badge's count: rules may have been added or expired while the link was down.
+      void get().loadFaults()
       get().refreshJobs()
       void get().reloadJobDetail()
       if (get().deliveries.opened) void get().loadDeliveries()
@@ -66,6 +68,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, { call 
         get().deliveryAttempted(event.delivery)
       } else if (event.type === 'requests.written') {
         get().requestsWritten()
+      } else {
+        get().faultsChanged(event.active)
       }
     },
   }

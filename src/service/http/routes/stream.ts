@@ -5,6 +5,7 @@ import { ClientFrameSchema, type ClientFrame, type ServerFrame } from '../../../
 import type { ApiKeyAuthenticator } from '../../ops/api-keys'
 import type { Caller } from '../../ops/ops-context'
 import { originAllowed } from '../cors'
+import type { FaultBook } from '../../faults/fault-book'
 
 /** A connected call, as the socket sees it. */
 export interface StreamSession {
@@ -19,6 +20,8 @@ export interface StreamRouteOptions {
   /** The origins /v1 allows: a page the CORS list refuses may not open a call either. */
   corsOrigins: () => readonly string[] | Promise<readonly string[]>
   onError: (error: unknown) => void
+  /** Fault injection: a rule matching `GET /stream/{jobId}` delays the session, refuses it (an info frame with its code) or drops the socket. */
+  faults?: FaultBook
 }
 
 /** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few, a test call's audio under 100 KiB. */
@@ -77,6 +80,12 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
       const caller = await options.authenticator.authenticate(`Token ${key}`)
       if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')
       request.caller = caller // the request journal files the session under the caller's project
+      const fault = options.faults?.empty === false ? options.faults.matchRequest(caller.projectId, 'GET', request.url.split('?')[0]!) : undefined
+      if (fault) {
+        if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+        if (fault.respond) return refuse(fault.respond.code, fault.respond.message)
+        if (fault.dropConnection) return socket.terminate()
+      }
       session = await options.connect(request.params.jobId, caller, transport)
       if (!session) return
       for (const frame of early.splice(0)) session.receive(frame)
