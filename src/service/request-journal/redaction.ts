@@ -7,7 +7,7 @@ export const REDACTED = '[REDACTED]'
 export const BODY_TEXT_LIMIT = 64 * 1024
 
 /** Headers whose values are credentials. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie', 'webhook-signature'])
+export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie', 'webhook-signature'])
 
 /**
  * Field and parameter names that carry a secret: `authSecret` (webhookAuth), `providerAuthToken`,

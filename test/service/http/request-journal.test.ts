@@ -320,7 +320,7 @@ describe('the request journal', () => {
     now = new Date(now.getTime() + 8 * 24 * 3600_000)
     await request('GET', '/v1/voice-agents/templates') // started "now": 8 days later
     await journal()
-    service.runtime.journal!.prune({ sweepBodies: true })
+    service.runtime.journal!.prune()
     expect((await journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voice-agents/templates'])
     // The bodies of pruned entries went too: one answer is left (a GET sends none).
     const file = new BetterSqlite3(journalFile, { readonly: true })
@@ -386,7 +386,7 @@ describe('RequestJournal', () => {
         journal.record({
           projectId: 'p',
           kind: 'http',
-          startedAt: new Date().toISOString(),
+          startedAtMs: Date.now(),
           method: 'GET',
           path: `/v1/n/${index}`,
           query: '',
