@@ -121,10 +121,10 @@ function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unkno
     return body
   }
   if (Buffer.isBuffer(payload)) {
-    if (payload.length === 0) return null
-    if (!TEXT_TYPE.test(contentType ?? '')) return { contentType, size: payload.length, text: null, truncated: false }
     const known = answerBuffers.get(payload)
     if (known && known.contentType === contentType && known.secrets === secretsKey) return known.body
+    if (payload.length === 0) return null
+    if (!TEXT_TYPE.test(contentType ?? '')) return { contentType, size: payload.length, text: null, truncated: false }
     const body = { ...textBody(payload.toString('utf8'), contentType, secrets), size: payload.length }
     answerBuffers.set(payload, { contentType, secrets: secretsKey, body })
     return body

@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS journal_batches (
   id INTEGER PRIMARY KEY,
   first_id INTEGER NOT NULL,
   last_id INTEGER NOT NULL,
+  started_min INTEGER NOT NULL,
   started_max INTEGER NOT NULL,
   indexed INTEGER NOT NULL DEFAULT 0,
   entries TEXT NOT NULL
@@ -44,30 +45,43 @@ CREATE TABLE IF NOT EXISTS journal_index (
   status INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS journal_index_by_project ON journal_index (project_id, id);
+CREATE TABLE IF NOT EXISTS journal_floor (
+  only INTEGER PRIMARY KEY CHECK (only = 1),
+  first_kept_id INTEGER NOT NULL
+);
 `
 
 /**
  * An entry as a batch stores it, by position: projectId, kind, startedAtMs, method, path,
  * query, status, latencyMs, keyHint, resourceId, requestHeaders, requestBodyId,
- * responseHeaders, responseBodyId, socket.
+ * responseHeaders, responseBodyId, socket. The project, path and key hint are indexes into
+ * the batch's `strings`, the headers into its `headers`: under load most entries repeat them,
+ * and each byte not written is time the request thread keeps.
  */
 type StoredEntry = [
-  string | null,
+  number | null,
   JournalEntry['kind'],
   number,
   string,
-  string,
+  number,
   string,
   number,
   number,
-  string | null,
-  string | null,
-  JournalHeaderSet,
   number | null,
-  JournalHeaderSet,
+  string | null,
+  number,
+  number | null,
+  number,
   number | null,
   JournalEntry['socket'],
 ]
+
+/** A batch row's `entries`, as JSON. */
+interface StoredBatch {
+  strings: string[]
+  headers: JournalHeaderSet[]
+  entries: StoredEntry[]
+}
 
 interface BodyRow {
   content_type: string | null
@@ -76,9 +90,8 @@ interface BodyRow {
   truncated: number
 }
 
-interface Batch {
+interface Batch extends StoredBatch {
   firstId: number
-  entries: StoredEntry[]
 }
 
 /** How many recent bodies are remembered to be stored once (by identity and by text). */
@@ -132,7 +145,8 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     throw error
   }
 
-  const insertBatch = db.prepare('INSERT INTO journal_batches (id, first_id, last_id, started_max, entries) VALUES (?, ?, ?, ?, ?)')
+  const insertBatch = db.prepare('INSERT INTO journal_batches (id, first_id, last_id, started_min, started_max, entries) VALUES (?, ?, ?, ?, ?, ?)')
+  const saveFloor = db.prepare('INSERT INTO journal_floor (only, first_kept_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET first_kept_id = excluded.first_kept_id')
   const insertBody = db.prepare('INSERT INTO journal_bodies (content_type, size, text, truncated, last_batch_id) VALUES (?, ?, ?, ?, ?)')
   const touchBody = db.prepare('UPDATE journal_bodies SET last_batch_id = ? WHERE id = ?')
   const readBody = db.prepare<[number], BodyRow>('SELECT content_type, size, text, truncated FROM journal_bodies WHERE id = ?')
@@ -146,7 +160,9 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
   const insertIndexOne = db.prepare(`INSERT INTO journal_index (${INDEX_COLUMNS}) VALUES ${INDEX_ROW}`)
   const insertIndexMany = db.prepare(`INSERT INTO journal_index (${INDEX_COLUMNS}) VALUES ${Array.from({ length: ROWS_PER_INSERT }, () => INDEX_ROW).join(', ')}`)
   const getOne = db.prepare<[number, string], { batch_id: number }>('SELECT batch_id FROM journal_index WHERE id = ? AND project_id = ?')
-  const firstYoungBatch = db.prepare<[number], { id: number; first_id: number }>('SELECT id, first_id FROM journal_batches WHERE started_max >= ? ORDER BY id LIMIT 1')
+  const firstYoungBatch = db.prepare<[number], { id: number; first_id: number; started_min: number }>(
+    'SELECT id, first_id, started_min FROM journal_batches WHERE started_max >= ? ORDER BY id LIMIT 1',
+  )
   const batchHolding = db.prepare<[number], number>('SELECT id FROM journal_batches WHERE last_id >= ? ORDER BY id LIMIT 1').pluck()
   const oldestBatch = db.prepare<[], number | null>('SELECT min(id) FROM journal_batches').pluck()
   const deleteBatches = db.prepare('DELETE FROM journal_batches WHERE id < ?')
@@ -162,8 +178,13 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     .get()!
   let nextBatchId = (last.batch ?? 0) + 1
   let nextEntryId = (last.entry ?? 0) + 1
-  /** Entries below this id are gone (retention); those above it and up to nextEntryId are kept. */
-  let floorId = last.first ?? nextEntryId
+  /**
+   * Entries below this id are gone (retention); those from it up to nextEntryId are kept. The
+   * batch it falls in may still hold older ones: they are never indexed, and the floor is saved
+   * so a restart knows it.
+   */
+  const savedFloor = db.prepare<[], number>('SELECT first_kept_id FROM journal_floor').pluck().get()
+  let floorId = Math.max(last.first ?? nextEntryId, savedFloor ?? 0)
   /** Every batch up to this id is indexed; those after it are not (indexing goes oldest first). */
   let indexedThrough = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM journal_batches WHERE indexed = 1').pluck().get()!
 
@@ -204,30 +225,48 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
 
   const appendBatch = db.transaction((records: readonly JournalRecord[]) => {
     const batchId = nextBatchId
+    const strings = new Map<string, number>()
+    const headers = new Map<string, number>()
+    const stringIndex = (value: string | null): number | null => {
+      if (value === null) return null
+      let index = strings.get(value)
+      if (index === undefined) strings.set(value, (index = strings.size))
+      return index
+    }
+    const headersIndex = (set: JournalHeaderSet): number => {
+      const json = JSON.stringify(set)
+      let index = headers.get(json)
+      if (index === undefined) headers.set(json, (index = headers.size))
+      return index
+    }
     const stored = new Array<StoredEntry>(records.length)
+    let startedMin = Infinity
     let startedMax = 0
     for (let index = 0; index < records.length; index += 1) {
       const record = records[index]!
       if (record.startedAtMs > startedMax) startedMax = record.startedAtMs
+      if (record.startedAtMs < startedMin) startedMin = record.startedAtMs
       stored[index] = [
-        record.projectId,
+        stringIndex(record.projectId),
         record.kind,
         record.startedAtMs,
         record.method,
-        record.path,
+        stringIndex(record.path)!,
         record.query,
         record.status,
         record.latencyMs,
-        record.keyHint,
+        stringIndex(record.keyHint),
         record.resourceId,
-        record.requestHeaders,
+        headersIndex(record.requestHeaders),
         bodyId(record.requestBody, batchId),
-        record.responseHeaders,
+        headersIndex(record.responseHeaders),
         bodyId(record.responseBody, batchId),
         record.socket,
       ]
     }
-    insertBatch.run(batchId, nextEntryId, nextEntryId + records.length - 1, startedMax, JSON.stringify(stored))
+    // The headers are JSON already: joined, not written as strings again.
+    const json = `{"strings":${JSON.stringify([...strings.keys()])},"headers":[${[...headers.keys()].join(',')}],"entries":${JSON.stringify(stored)}}`
+    insertBatch.run(batchId, nextEntryId, nextEntryId + records.length - 1, startedMin, startedMax, json)
   })
 
   /** Decoded batches, most recently used last. */
@@ -241,7 +280,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     }
     const row = readBatch.get(id)
     if (!row) return undefined
-    const batch = { firstId: row.first_id, entries: JSON.parse(row.entries) as StoredEntry[] }
+    const batch = { firstId: row.first_id, ...(JSON.parse(row.entries) as StoredBatch) }
     if (batches.size >= CACHED_BATCHES) batches.delete(batches.keys().next().value!)
     batches.set(id, batch)
     return batch
@@ -258,36 +297,36 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     const batch = batchOf(batchId)
     const stored = batch?.entries[id - batch.firstId]
     if (!stored) return undefined
-    const [projectId, kind, startedAtMs, method, path, query, status, latencyMs, keyHint, resourceId, requestHeaders, requestBodyId, responseHeaders, responseBodyId, socket] =
-      stored
+    const [project, kind, startedAtMs, method, path, query, status, latencyMs, keyHint, resourceId, requestHeaders, requestBodyId, responseHeaders, responseBodyId, socket] = stored
+    const { strings, headers } = batch
     return {
       id,
-      projectId,
+      projectId: project === null ? null : strings[project]!,
       kind,
       startedAt: new Date(startedAtMs).toISOString(),
       method,
-      path,
+      path: strings[path]!,
       query,
       status,
       latencyMs,
-      keyHint,
+      keyHint: keyHint === null ? null : strings[keyHint]!,
       resourceId,
-      requestHeaders: headerPairs(requestHeaders),
+      requestHeaders: headerPairs(headers[requestHeaders]!),
       requestBody: bodyOf(requestBodyId, bodies),
-      responseHeaders: headerPairs(responseHeaders),
+      responseHeaders: headerPairs(headers[responseHeaders]!),
       responseBody: bodyOf(responseBodyId, bodies),
       socket,
     }
   }
 
   /** The index rows of one batch (its entries of no project are shown to no one: not indexed), from `fromId` on. */
-  const indexBatch = (batchId: number, firstId: number, entries: StoredEntry[], fromId: number) => {
+  const indexBatch = (batchId: number, { firstId, strings, entries }: Batch, fromId: number) => {
     const values: unknown[] = []
     let rows = 0
     for (let index = Math.max(0, fromId - firstId); index < entries.length; index += 1) {
-      const [projectId, , startedAtMs, method, path, , status] = entries[index]!
-      if (projectId === null) continue
-      values.push(firstId + index, batchId, projectId, new Date(startedAtMs).toISOString(), method, path, status)
+      const [project, , startedAtMs, method, path, , status] = entries[index]!
+      if (project === null) continue
+      values.push(firstId + index, batchId, strings[project], new Date(startedAtMs).toISOString(), method, strings[path], status)
       rows += 1
       if (rows === ROWS_PER_INSERT) {
         insertIndexMany.run(values)
@@ -303,7 +342,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
       const pending = pendingBatches.all(indexedThrough)
       if (pending.length === 0) return true
       for (const row of pending) {
-        indexBatch(row.id, row.first_id, batchOf(row.id)?.entries ?? (JSON.parse(row.entries) as StoredEntry[]), floorId)
+        indexBatch(row.id, batchOf(row.id) ?? { firstId: row.first_id, ...(JSON.parse(row.entries) as StoredBatch) }, floorId)
         indexedThrough = row.id
       }
       if (performance.now() >= deadline) return pendingBatches.all(indexedThrough).length === 0
@@ -317,6 +356,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     const cutoff = Date.parse(retention.startedBefore)
     const young = firstYoungBatch.get(cutoff)
     if (!young) floor = lastId + 1
+    else if (young.started_min >= cutoff) floor = Math.max(floor, young.first_id)
     else {
       const entries = batchOf(young.id)?.entries ?? []
       const firstYoung = entries.findIndex((entry) => entry[2] >= cutoff)
@@ -333,12 +373,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     for (let from = oldestIndexed.get(); from !== null && from !== undefined && from < floor; from += retention.batchSize) {
       deleteIndexRange.run(Math.min(floor, from + retention.batchSize))
     }
-    // The batch the floor falls in keeps the entries above it: index it now (the ones before are gone), so batches not yet indexed hold only entries kept.
-    if (keptBatch > indexedThrough && keptBatch < nextBatchId) {
-      const batch = batchOf(keptBatch)
-      if (batch) indexBatch(keptBatch, batch.firstId, batch.entries, floor)
-      indexedThrough = keptBatch
-    }
+    saveFloor.run(floor)
     if (deleteOrphanBodies.run(keptBatch).changes > 0) forgetBodies()
     batches = new Map()
     return deleted
