@@ -99,7 +99,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.decorateRequest('caller', null)
   const journalError = (error: unknown) => options.log.error({ err: error }, 'request journal: an entry could not be made')
   // Before the Host check and the key check: requests they refuse are journaled too.
-  if (options.journal) registerRequestJournalCapture(app, options.journal)
+  if (options.journal) registerRequestJournalCapture(app, options.journal, journalError)
   // First of all: a request for another host (DNS rebinding) is refused before any other work.
   registerHostCheck(app, options.hosts)
   registerRepeatedQueryCheck(app)

@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws'
 import type { JournalBody, JournalHeaderSet, JournalRecord } from '../../store/request-journal'
 import type { Caller } from '../ops/ops-context'
 import { keyHint } from '../ops/api-keys'
-import { isSecretName, jsonBody, REDACTED, redactQuery, SECRET_HEADERS, textBody } from '../request-journal/redaction'
+import { BODY_TEXT_LIMIT, isSecretName, jsonBody, REDACTED, redactQuery, SECRET_HEADERS, textBody } from '../request-journal/redaction'
 import type { RequestJournal } from '../request-journal/request-journal'
 
 /** What readMediaUpload saw of an upload: its text parts and the file's name and size (never its bytes). */
@@ -198,7 +198,7 @@ class AnsweredRequest {
  * hook runs before the request is routed. Registered first, so requests refused early (a wrong
  * Host, a missing key) are journaled too.
  */
-export function registerRequestJournalCapture(app: FastifyInstance, journal: RequestJournal): void {
+export function registerRequestJournalCapture(app: FastifyInstance, journal: RequestJournal, onError: (error: unknown) => void): void {
   app.decorateRequest('journalPayload', undefined)
   app.decorateRequest('uploadForJournal', undefined)
   app.addHook('onSend', (request, _reply, payload, done) => {
@@ -208,23 +208,33 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
     if (isJournaled(request.url)) {
       const latencyMs = reply.elapsedTime
-      journal.record(
-        new AnsweredRequest(
-          Math.round(journal.now().getTime() - latencyMs),
-          latencyMs,
-          request.method,
-          request.url,
-          request.headers,
-          request.params,
-          request.query,
-          request.body,
-          request.uploadForJournal,
-          request.caller,
-          reply.statusCode,
-          reply.getHeaders(),
-          request.journalPayload,
-        ),
+      const answered = new AnsweredRequest(
+        Math.round(journal.now().getTime() - latencyMs),
+        latencyMs,
+        request.method,
+        request.url,
+        request.headers,
+        request.params,
+        request.query,
+        request.body,
+        request.uploadForJournal,
+        request.caller,
+        reply.statusCode,
+        reply.getHeaders(),
+        request.journalPayload,
       )
+      // A large body (up to 1 MiB of JSON, a long answer) is cut to 64 KiB now rather than held until the batch.
+      const length = request.headers['content-length']
+      const payload = request.journalPayload
+      const large = (length !== undefined && Number(length) > BODY_TEXT_LIMIT) || (typeof payload === 'string' && payload.length > BODY_TEXT_LIMIT)
+      if (!large) journal.record(answered)
+      else {
+        try {
+          journal.record(answered.build())
+        } catch (error) {
+          onError(error)
+        }
+      }
     }
     done()
   })
