@@ -177,13 +177,14 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     )
     .get()!
   let nextBatchId = (last.batch ?? 0) + 1
-  let nextEntryId = (last.entry ?? 0) + 1
+  const savedFloor = db.prepare<[], number>('SELECT first_kept_id FROM journal_floor').pluck().get()
+  // After the last entry, or after the floor when retention emptied the journal: ids only grow.
+  let nextEntryId = Math.max((last.entry ?? 0) + 1, savedFloor ?? 0)
   /**
    * Entries below this id are gone (retention); those from it up to nextEntryId are kept. The
    * batch it falls in may still hold older ones: they are never indexed, and the floor is saved
    * so a restart knows it.
    */
-  const savedFloor = db.prepare<[], number>('SELECT first_kept_id FROM journal_floor').pluck().get()
   let floorId = Math.max(last.first ?? nextEntryId, savedFloor ?? 0)
   /** Every batch up to this id is indexed; those after it are not (indexing goes oldest first). */
   let indexedThrough = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM journal_batches WHERE indexed = 1').pluck().get()!
@@ -342,7 +343,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
       const pending = pendingBatches.all(indexedThrough)
       if (pending.length === 0) return true
       for (const row of pending) {
-        indexBatch(row.id, batchOf(row.id) ?? { firstId: row.first_id, ...(JSON.parse(row.entries) as StoredBatch) }, floorId)
+        indexBatch(row.id, batches.get(row.id) ?? { firstId: row.first_id, ...(JSON.parse(row.entries) as StoredBatch) }, floorId)
         indexedThrough = row.id
       }
       if (performance.now() >= deadline) return pendingBatches.all(indexedThrough).length === 0

@@ -401,6 +401,18 @@ describe('the request journal', () => {
     } finally {
       file.close()
     }
+
+    // Emptied by age, then restarted: the next entry is listed, and its id follows on.
+    const [last] = (await journal()).json.data.requests
+    now = new Date(now.getTime() + 8 * 24 * 3600_000)
+    service.runtime.journal!.prune()
+    expect((await journal()).json.data.requests).toEqual([])
+    await service.runtime.stop()
+    const third = await listening(config, dataDir)
+    await third.request('GET', '/v1/voices')
+    const [next] = (await third.journal()).json.data.requests
+    expect(next).toMatchObject({ path: '/v1/voices' })
+    expect(next!.id).toBeGreaterThan(last!.id)
   })
 
   it('survives a restart', async () => {
