@@ -443,13 +443,23 @@ describe('the request journal', () => {
     expect(service.runtime.store.changeVersion()).not.toBe(before)
   })
 
-  it('moves a damaged journal file aside and starts a new one', async () => {
-    const dataDir = makeTempDir()
-    writeFileSync(join(dataDir, 'journal.db'), 'not a database, '.repeat(100))
-    const { request, journal } = await listening({}, dataDir)
-    await request('GET', '/v1/voices')
-    expect((await journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voices'])
-    expect(readdirSync(dataDir).filter((name) => name.startsWith('journal.db.broken-'))).toHaveLength(1)
+  it('moves a damaged journal file, or one of the first layout (a row per entry), aside and starts a new one', async () => {
+    for (const make of [
+      (file: string) => writeFileSync(file, 'not a database, '.repeat(100)),
+      (file: string) => {
+        const first = new BetterSqlite3(file)
+        first.exec('CREATE TABLE journal_entries (id INTEGER PRIMARY KEY, path TEXT)')
+        first.pragma('user_version = 1')
+        first.close()
+      },
+    ]) {
+      const dataDir = makeTempDir()
+      make(join(dataDir, 'journal.db'))
+      const { request, journal } = await listening({}, dataDir)
+      await request('GET', '/v1/voices')
+      expect((await journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voices'])
+      expect(readdirSync(dataDir).filter((name) => name.startsWith('journal.db.broken-'))).toHaveLength(1)
+    }
   })
 
   it('can be turned off: no file, no routes', async () => {
