@@ -59,6 +59,33 @@ export interface JournalEntry extends NewJournalEntry {
   id: number
 }
 
+/** Headers as the writer hands them over: pairs, or Node's header object (an array value is one line each). Secret values already redacted. */
+export type JournalHeaderSet = readonly JournalHeader[] | Readonly<Record<string, string | readonly string[] | number | undefined>>
+
+/**
+ * An entry as the writer hands it to the store, everything in it already redacted: compact
+ * (a time in ms, headers as they came), turned into a JournalEntry only when read. Bodies
+ * given as the same object are stored once.
+ */
+export interface JournalRecord {
+  projectId: string | null
+  kind: 'http' | 'websocket'
+  /** Epoch milliseconds. */
+  startedAtMs: number
+  method: string
+  path: string
+  query: string
+  status: number
+  latencyMs: number
+  keyHint: string | null
+  resourceId: string | null
+  requestHeaders: JournalHeaderSet
+  requestBody: JournalBody | null
+  responseHeaders: JournalHeaderSet
+  responseBody: JournalBody | null
+  socket: JournalSocketSession | null
+}
+
 export interface JournalFilter {
   projectId: string
   method?: string
@@ -78,24 +105,28 @@ export interface JournalFilter {
 export interface JournalRetention {
   /** Entries kept at most; the oldest go first. */
   maxEntries: number
-  /** Entries that started before this (ISO) go. */
+  /** Entries that started before this (ISO) go, and every entry before the first that did not. */
   startedBefore: string
   /** Rows deleted per statement, so a large prune never holds the file for long. */
   batchSize: number
-  /**
-   * Whether bodies no entry refers to any more go too, whatever it costs (a pass over every
-   * entry). Otherwise they go only once many new bodies were written since the last sweep.
-   */
-  sweepBodies: boolean
 }
 
 export interface RequestJournalStore {
-  /** Appends the entries in one transaction. */
-  append(entries: readonly NewJournalEntry[]): void
+  /**
+   * Appends the records as one batch (one row: the cost under load is this append, nothing
+   * per entry), in one transaction. Ids follow on from the last entry's.
+   */
+  append(records: readonly JournalRecord[]): void
+  /**
+   * Builds the per-entry index (project, time, method, path, status) of the batches
+   * appended since, oldest first, until done or `budgetMs` has passed; answers whether
+   * every batch is indexed. list and get see only indexed entries: call it (unbounded) first.
+   */
+  indexPending(budgetMs?: number): boolean
   /** Newest first. */
   list(filter: JournalFilter): JournalEntry[]
   get(projectId: string, id: number): JournalEntry | undefined
-  /** Deletes what retention no longer keeps; answers how many entries went. */
+  /** Deletes what retention no longer keeps, and the bodies no entry kept refers to; answers how many entries went. */
   prune(retention: JournalRetention): number
   close(): void
 }

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { IncomingMessage } from 'node:http'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { WebSocket } from 'ws'
-import type { JournalBody, NewJournalEntry } from '../../store/request-journal'
+import type { JournalBody, JournalHeaderSet, JournalRecord } from '../../store/request-journal'
+import type { Caller } from '../ops/ops-context'
 import { keyHint } from '../ops/api-keys'
-import { jsonBody, redactHeaders, redactQuery, textBody } from '../request-journal/redaction'
+import { BODY_TEXT_LIMIT, isSecretName, jsonBody, REDACTED, redactQuery, SECRET_HEADERS, textBody } from '../request-journal/redaction'
 import type { RequestJournal } from '../request-journal/request-journal'
 
 /** What readMediaUpload saw of an upload: its text parts and the file's name and size (never its bytes). */
@@ -12,19 +13,10 @@ export interface UploadForJournal {
   file: { filename: string; size: number; mimetype: string } | null
 }
 
-/** A request being journaled: references only, taken as it passes; the entry is built in the journal's batch. */
-interface Capture {
-  startedAt: number
-  startedMs: number
-  /** The answer's payload as Fastify sends it: text is kept, a Buffer or a stream only by size. */
-  payload?: unknown
-  /** Set once the request became a WebSocket: the session writes its own entry when it closes. */
-  upgraded?: boolean
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
-    journalCapture: Capture | undefined
+    /** The answer's payload as Fastify sent it (onSend), for the journal's entry. */
+    journalPayload: unknown
     /** Set by readMediaUpload for the journal. */
     uploadForJournal: UploadForJournal | undefined
   }
@@ -40,24 +32,55 @@ function splitUrl(url: string): { path: string; query: string } {
   return mark === -1 ? { path: url, query: '' } : { path: url.slice(0, mark), query: url.slice(mark + 1) }
 }
 
+const KEY_IN_AUTHORIZATION = /^\S+\s+(\S+)/
+
 /** The raw key the caller sent (header or ?api_key=), to scrub from every text the entry keeps. */
-function keysSent(request: FastifyRequest): string[] {
+function keysSent(headers: IncomingHttpHeaders, query: unknown): string[] {
   const keys: string[] = []
-  const authorization = request.headers.authorization
-  const match = authorization === undefined ? null : /^\S+\s+(\S+)/.exec(authorization)
+  const authorization = headers.authorization
+  const match = authorization === undefined ? null : KEY_IN_AUTHORIZATION.exec(authorization)
   if (match) keys.push(match[1]!)
-  const header = request.headers['x-api-key']
+  const header = headers['x-api-key']
   if (typeof header === 'string') keys.push(header)
-  const query = request.query as Record<string, unknown> | undefined
-  if (query && typeof query.api_key === 'string') keys.push(query.api_key)
+  const apiKey = (query as Record<string, unknown> | undefined)?.api_key
+  if (typeof apiKey === 'string') keys.push(apiKey)
   return keys
 }
 
+/** A bounded memo: the same few names and keys come again and again. */
+function memo<T>(limit: number, compute: (key: string) => T): (key: string) => T {
+  let known = new Map<string, T>()
+  return (key) => {
+    let value = known.get(key)
+    if (value === undefined && !known.has(key)) {
+      value = compute(key)
+      if (known.size >= limit) known = new Map()
+      known.set(key, value)
+    }
+    return value as T
+  }
+}
+
+const isSecretHeader = memo(512, (name) => SECRET_HEADERS.has(name.toLowerCase()) || isSecretName(name))
+const hintOf = memo(64, keyHint)
+
+/** Node's header object as sent, the values of secret headers redacted (a copy only then; the object itself otherwise). */
+function redactedHeaders(headers: Readonly<Record<string, string | string[] | number | undefined>>): JournalHeaderSet {
+  let copy: Record<string, string | string[] | number | undefined> | undefined
+  for (const name in headers) {
+    const value = headers[name]
+    if (value === undefined || !isSecretHeader(name)) continue
+    copy ??= { ...headers }
+    copy[name] = Array.isArray(value) ? value.map(() => REDACTED) : REDACTED
+  }
+  return copy ?? headers
+}
+
 /** The job or conversation a request touched: its id in the URL, else a job the answer names. */
-function resourceOf(request: FastifyRequest, path: string, responseText: string | null): string | null {
-  const params = request.params as Record<string, unknown> | undefined
-  const query = request.query as Record<string, unknown> | undefined
-  for (const value of [params?.jobId, query?.jobId]) if (typeof value === 'string' && value !== '') return value
+function resourceOf(params: unknown, query: unknown, path: string, responseText: string | null): string | null {
+  for (const value of [(params as Record<string, unknown> | undefined)?.jobId, (query as Record<string, unknown> | undefined)?.jobId]) {
+    if (typeof value === 'string' && value !== '') return value
+  }
   if (responseText === null || !(path.startsWith('/v1/jobs') || path.startsWith('/v1/realtime/stt') || path.startsWith('/v1/voice-agents/conversation'))) return null
   try {
     const data = (JSON.parse(responseText) as { data?: unknown }).data
@@ -70,121 +93,165 @@ function resourceOf(request: FastifyRequest, path: string, responseText: string 
   }
 }
 
-function contentTypeOf(headers: Record<string, unknown>): string | null {
+function contentTypeOf(headers: Readonly<Record<string, unknown>>): string | null {
   const value = headers['content-type']
   return typeof value === 'string' ? value : null
 }
 
-function requestBodyOf(request: FastifyRequest, secrets: string[]): JournalBody | null {
-  const contentType = contentTypeOf(request.headers)
-  const lengthHeader = request.headers['content-length']
-  const size = lengthHeader === undefined ? null : Number(lengthHeader)
-  if (request.uploadForJournal) return jsonBody(request.uploadForJournal, contentType, size, secrets)
-  if (request.body !== undefined && request.body !== null) return jsonBody(request.body, contentType, size, secrets)
-  if (size !== null && size > 0) return { contentType, size, text: null, truncated: false }
-  return null
-}
+/** An answer whose bytes are text worth keeping (JSON, text); audio and other bytes keep their size only. */
+const TEXT_TYPE = /json|^text\//i
 
-/** How many distinct recent answers are remembered (their text once in memory, redacted once). */
+/** How many distinct recent answer texts are remembered, redacted (a client asking the same thing again gets the same text). */
 const RECENT_ANSWERS = 64
+let recentAnswers = new Map<string, { contentType: string | null; secrets: string; body: JournalBody }>()
+/** Answers sent as prepared bytes (the GET of an agent sends the same Buffer from its cache): redacted once per Buffer. */
+const answerBuffers = new WeakMap<Buffer, { contentType: string | null; secrets: string; body: JournalBody }>()
 
-/**
- * Recent answer texts, each held once: a client asking the same thing again gets the same
- * bytes, and the queue then keeps one string instead of one per request (less memory to
- * collect), and the redacted body is made once.
- */
-let recentAnswers = new Map<string, { text: string; redacted?: { contentType: string | null; secrets: string; body: JournalBody } }>()
-
-function rememberedAnswer(text: string): string {
-  const known = recentAnswers.get(text)
-  if (known) return known.text
-  if (recentAnswers.size >= RECENT_ANSWERS) recentAnswers = new Map()
-  recentAnswers.set(text, { text })
-  return text
-}
-
-function answerBody(text: string, contentType: string | null, secrets: string[]): JournalBody {
-  const known = recentAnswers.get(text)
-  const secretsKey = secrets.join('\n')
-  if (known?.redacted && known.redacted.contentType === contentType && known.redacted.secrets === secretsKey) return known.redacted.body
-  const body = textBody(text, contentType, secrets)
-  if (known) known.redacted = { contentType, secrets: secretsKey, body }
-  return body
-}
-
-function responseBodyOf(payload: unknown, headers: Record<string, unknown>, secrets: string[]): JournalBody | null {
+/** The answer's body, redacted and cut; the same answer (and key) gives the same object, which the store keeps once. */
+function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unknown>>, secrets: string[]): JournalBody | null {
   const contentType = contentTypeOf(headers)
-  if (typeof payload === 'string') return payload === '' ? null : answerBody(payload, contentType, secrets)
+  const secretsKey = secrets.length === 1 ? secrets[0]! : secrets.join('\n')
+  if (typeof payload === 'string') {
+    if (payload === '') return null
+    const known = recentAnswers.get(payload)
+    if (known && known.contentType === contentType && known.secrets === secretsKey) return known.body
+    const body = textBody(payload, contentType, secrets)
+    if (recentAnswers.size >= RECENT_ANSWERS) recentAnswers = new Map()
+    recentAnswers.set(payload, { contentType, secrets: secretsKey, body })
+    return body
+  }
+  if (Buffer.isBuffer(payload)) {
+    const known = answerBuffers.get(payload)
+    if (known && known.contentType === contentType && known.secrets === secretsKey) return known.body
+    if (payload.length === 0) return null
+    if (!TEXT_TYPE.test(contentType ?? '')) return { contentType, size: payload.length, text: null, truncated: false }
+    const body = { ...textBody(payload.toString('utf8'), contentType, secrets), size: payload.length }
+    answerBuffers.set(payload, { contentType, secrets: secretsKey, body })
+    return body
+  }
   const lengthHeader = headers['content-length']
   const declared = lengthHeader === undefined ? null : Number(lengthHeader)
-  if (Buffer.isBuffer(payload)) return { contentType, size: payload.length, text: null, truncated: false }
   if (payload === undefined || payload === null) return declared ? { contentType, size: declared, text: null, truncated: false } : null
   // A stream (audio): its type and, when declared, its size.
   return { contentType, size: declared, text: null, truncated: false }
 }
 
-function httpEntry(request: FastifyRequest, status: number, responseHeaders: Record<string, unknown>, capture: Capture, latencyMs: number): NewJournalEntry {
-  const { path, query } = splitUrl(request.url)
-  const secrets = keysSent(request)
-  const responseBody = responseBodyOf(capture.payload, responseHeaders, secrets)
-  const caller = request.caller
-  return {
-    projectId: caller?.projectId ?? null,
-    kind: 'http',
-    startedAt: new Date(capture.startedAt).toISOString(),
-    method: request.method,
-    path,
-    query: redactQuery(query),
-    status,
-    latencyMs: Math.round(latencyMs * 1000) / 1000,
-    keyHint: caller && secrets[0] ? keyHint(secrets[0]) : null,
-    resourceId: resourceOf(request, path, responseBody?.text ?? null),
-    requestHeaders: redactHeaders(request.headers),
-    requestBody: requestBodyOf(request, secrets),
-    responseHeaders: redactHeaders(responseHeaders as Record<string, string | string[] | number | undefined>),
-    responseBody,
-    socket: null,
+/**
+ * An answered HTTP request, as references taken when it was answered (no copying, no
+ * redaction on the request path): the journal builds its entry in the next batch.
+ */
+class AnsweredRequest {
+  constructor(
+    private readonly startedAtMs: number,
+    private readonly latencyMs: number,
+    private readonly method: string,
+    private readonly url: string,
+    private readonly headers: IncomingHttpHeaders,
+    private readonly params: unknown,
+    private readonly query: unknown,
+    private readonly body: unknown,
+    private readonly upload: UploadForJournal | undefined,
+    private readonly caller: Caller | null,
+    private readonly status: number,
+    private readonly responseHeaders: Record<string, string | string[] | number | undefined>,
+    private readonly payload: unknown,
+  ) {}
+
+  build(): JournalRecord {
+    const { path, query } = splitUrl(this.url)
+    const secrets = keysSent(this.headers, this.query)
+    const responseBody = responseBodyOf(this.payload, this.responseHeaders, secrets)
+    return {
+      projectId: this.caller?.projectId ?? null,
+      kind: 'http',
+      startedAtMs: this.startedAtMs,
+      method: this.method,
+      path,
+      query: redactQuery(query),
+      status: this.status,
+      latencyMs: Math.round(this.latencyMs * 1000) / 1000,
+      keyHint: this.caller && secrets[0] ? hintOf(secrets[0]) : null,
+      resourceId: resourceOf(this.params, this.query, path, responseBody?.text ?? null),
+      requestHeaders: redactedHeaders(this.headers),
+      requestBody: this.requestBody(secrets),
+      responseHeaders: redactedHeaders(this.responseHeaders),
+      responseBody,
+      socket: null,
+    }
+  }
+
+  private requestBody(secrets: string[]): JournalBody | null {
+    const contentType = contentTypeOf(this.headers)
+    const lengthHeader = this.headers['content-length']
+    const size = lengthHeader === undefined ? null : Number(lengthHeader)
+    if (this.upload) return jsonBody(this.upload, contentType, size, secrets)
+    if (this.body !== undefined && this.body !== null) return jsonBody(this.body, contentType, size, secrets)
+    if (size !== null && size > 0) return { contentType, size, text: null, truncated: false }
+    return null
   }
 }
 
 /**
- * Journals every /v1 request and every WebSocket session (see RequestJournal). The entry is
- * built (redacted, cut to 64 KiB) once the answer has been sent; the journal writes it later,
- * in a batch. Registered first, so requests refused early (a wrong Host, a missing key) are
- * journaled too. A failure to build one is logged, never the request's problem.
+ * Journals every /v1 request (see RequestJournal): onSend keeps the answer's payload, onResponse
+ * queues references to the request and the answer; the entry is built (redacted, cut to
+ * 64 KiB) in the journal's next batch. The start is Fastify's own (reply.elapsedTime), so no
+ * hook runs before the request is routed. Registered first, so requests refused early (a wrong
+ * Host, a missing key) are journaled too.
  */
 export function registerRequestJournalCapture(app: FastifyInstance, journal: RequestJournal, onError: (error: unknown) => void): void {
-  app.decorateRequest('journalCapture', undefined)
+  app.decorateRequest('journalPayload', undefined)
   app.decorateRequest('uploadForJournal', undefined)
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (isJournaled(request.url)) {
-      request.journalCapture = { startedAt: journal.now().getTime(), startedMs: performance.now() }
-      if (request.headers.upgrade !== undefined) upgrades.set(request.raw, request)
-    }
-    done()
-  })
   app.addHook('onSend', (request, _reply, payload, done) => {
-    if (request.journalCapture) request.journalCapture.payload = typeof payload === 'string' ? rememberedAnswer(payload) : payload
+    if (isJournaled(request.url)) request.journalPayload = payload
     done(null, payload)
   })
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
-    const capture = request.journalCapture
-    if (capture && !capture.upgraded) {
-      const status = reply.statusCode
-      const headers = reply.getHeaders()
-      const latencyMs = performance.now() - capture.startedMs
-      try {
-        journal.record(httpEntry(request, status, headers, capture, latencyMs))
-      } catch (error) {
-        onError(error)
+    if (isJournaled(request.url)) {
+      const latencyMs = reply.elapsedTime
+      const answered = new AnsweredRequest(
+        Math.round(journal.now().getTime() - latencyMs),
+        latencyMs,
+        request.method,
+        request.url,
+        request.headers,
+        request.params,
+        request.query,
+        request.body,
+        request.uploadForJournal,
+        request.caller,
+        reply.statusCode,
+        reply.getHeaders(),
+        request.journalPayload,
+      )
+      // A large body (up to 1 MiB of JSON, a long answer) is cut to 64 KiB now rather than held until the batch.
+      const length = request.headers['content-length']
+      const payload = request.journalPayload
+      const large = (length !== undefined && Number(length) > BODY_TEXT_LIMIT) || (typeof payload === 'string' && payload.length > BODY_TEXT_LIMIT)
+      if (!large) journal.record(answered)
+      else {
+        try {
+          journal.record(answered.build())
+        } catch (error) {
+          onError(error)
+        }
       }
     }
     done()
   })
+  // WebSocket routes only (no cost to the others): the upgrade's request, for its session's entry.
+  app.addHook('onRoute', (route) => {
+    if (!(route as { websocket?: boolean }).websocket) return
+    const remember: onRequestHookHandler = (request, _reply, done) => {
+      if (request.headers.upgrade !== undefined && isJournaled(request.url))
+        upgrades.set(request.raw, { request, startedAtMs: journal.now().getTime(), startedMs: performance.now() })
+      done()
+    }
+    route.onRequest = route.onRequest === undefined ? [remember] : [remember, ...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest])]
+  })
 }
 
 /** The raw requests of WebSocket upgrades, to their Fastify requests (a WeakMap: nothing kept once a request is gone). */
-const upgrades = new WeakMap<IncomingMessage, FastifyRequest>()
+const upgrades = new WeakMap<IncomingMessage, { request: FastifyRequest; startedAtMs: number; startedMs: number }>()
 
 /**
  * One entry per WebSocket session, written when it closes: when it opened and closed, the
@@ -194,10 +261,9 @@ const upgrades = new WeakMap<IncomingMessage, FastifyRequest>()
  */
 export function registerSocketJournal(app: FastifyInstance, journal: RequestJournal, onError: (error: unknown) => void): void {
   app.websocketServer.on('connection', (socket: WebSocket, raw: IncomingMessage) => {
-    const request = upgrades.get(raw)
-    const capture = request?.journalCapture
-    if (!request || !capture) return
-    capture.upgraded = true
+    const upgrade = upgrades.get(raw)
+    if (!upgrade) return
+    const { request, startedAtMs, startedMs } = upgrade
     let framesIn = 0
     let framesOut = 0
     socket.on('message', () => (framesIn += 1))
@@ -208,23 +274,23 @@ export function registerSocketJournal(app: FastifyInstance, journal: RequestJour
     }) as typeof socket.send
     socket.once('close', (code: number) => {
       const closedAt = journal.now().getTime()
-      const latencyMs = performance.now() - capture.startedMs
+      const latencyMs = performance.now() - startedMs
       try {
         const { path, query } = splitUrl(request.url)
-        const secrets = keysSent(request)
+        const secrets = keysSent(request.headers, request.query)
         const caller = request.caller
         journal.record({
           projectId: caller?.projectId ?? null,
           kind: 'websocket',
-          startedAt: new Date(capture.startedAt).toISOString(),
+          startedAtMs,
           method: 'GET',
           path,
           query: redactQuery(query),
           status: 101,
           latencyMs: Math.round(latencyMs * 1000) / 1000,
-          keyHint: caller && secrets[0] ? keyHint(secrets[0]) : null,
-          resourceId: resourceOf(request, path, null),
-          requestHeaders: redactHeaders(request.headers),
+          keyHint: caller && secrets[0] ? hintOf(secrets[0]) : null,
+          resourceId: resourceOf(request.params, request.query, path, null),
+          requestHeaders: redactedHeaders(request.headers),
           requestBody: null,
           responseHeaders: [],
           responseBody: null,

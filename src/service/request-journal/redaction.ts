@@ -1,4 +1,4 @@
-import type { JournalBody, JournalHeader } from '../../store/request-journal'
+import type { JournalBody } from '../../store/request-journal'
 
 /** What a redacted value reads as. */
 export const REDACTED = '[REDACTED]'
@@ -7,7 +7,7 @@ export const REDACTED = '[REDACTED]'
 export const BODY_TEXT_LIMIT = 64 * 1024
 
 /** Headers whose values are credentials. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie', 'webhook-signature'])
+export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie', 'webhook-signature'])
 
 /**
  * Field and parameter names that carry a secret: `authSecret` (webhookAuth), `providerAuthToken`,
@@ -20,17 +20,6 @@ const MAY_HOLD_SECRET_NAME = /secret|passw|token|api[-_]?key|authorization|crede
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
-}
-
-/** Headers as sent, secret ones redacted; Node's joined values (arrays) become one line each. */
-export function redactHeaders(headers: Record<string, string | string[] | number | undefined>): JournalHeader[] {
-  const kept: JournalHeader[] = []
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    const secret = SECRET_HEADERS.has(name.toLowerCase()) || isSecretName(name)
-    for (const one of Array.isArray(value) ? value : [String(value)]) kept.push([name, secret ? REDACTED : one])
-  }
-  return kept
 }
 
 /** A query string (without `?`) with the values of secret parameters redacted, the rest as sent. */

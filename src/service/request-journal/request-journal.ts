@@ -1,4 +1,5 @@
-import type { JournalEntry, JournalFilter, NewJournalEntry, RequestJournalStore } from '../../store/request-journal'
+import { performance } from 'node:perf_hooks'
+import type { JournalEntry, JournalFilter, JournalRecord, RequestJournalStore } from '../../store/request-journal'
 
 /** Retention and batching of the journal; RuntimeConfig.journal gives them, these are the defaults. */
 export interface RequestJournalSettings {
@@ -15,6 +16,17 @@ export interface RequestJournalSettings {
   /** How often retention runs besides after large batches (default 60 s). */
   pruneMs: number
 }
+
+/**
+ * What the capture queues: an entry, or what to build one from (references taken as the
+ * answer went out: redacting, cutting and copying wait for the batch, off the request path).
+ */
+export type QueuedEntry = JournalRecord | { build(): JournalRecord }
+
+/** The share of the last flush interval the event loop was busy under which the journal indexes what it wrote. */
+const IDLE_UTILIZATION = 0.5
+/** The most one idle tick spends indexing. */
+const IDLE_INDEX_BUDGET_MS = 20
 
 export const DEFAULT_JOURNAL_SETTINGS: RequestJournalSettings = {
   maxEntries: 50_000,
@@ -35,16 +47,22 @@ export interface RequestJournalOptions {
 }
 
 /**
- * The journal's writer and reader. An answered request queues its entry (built once the
- * answer is out, so nothing of the request object stays alive meanwhile); a timer writes the
- * queue in batches, each in one transaction on the journal's own connection. A write that fails keeps its entries for the next try; a queue over its bound
- * drops its oldest (counted), so requests never wait for the journal's disk.
+ * The journal's writer and reader. An answered request queues references to what it was
+ * (see QueuedEntry); a timer builds the queue's entries (redacted) and appends them in
+ * batches, each one row in one transaction on the journal's own connection. The per-entry
+ * index lists filter on is built later: before every read, and when the service is idle, so
+ * sustained load pays only the append. A write that fails keeps its entries for the next
+ * try; a queue over its bound drops its oldest (counted), so requests never wait for the
+ * journal's disk.
  */
 export class RequestJournal {
   readonly settings: RequestJournalSettings
-  private queue: NewJournalEntry[] = []
+  private queue: QueuedEntry[] = []
   /** Built entries a failed write left, written first next time. */
-  private unwritten: NewJournalEntry[] = []
+  private unwritten: JournalRecord[] = []
+  /** Whether batches were written that are not indexed yet. */
+  private indexPending = true
+  private utilization = performance.eventLoopUtilization()
   private droppedCount = 0
   private writtenSincePrune = 0
   private readonly flushTimer: NodeJS.Timeout
@@ -61,11 +79,11 @@ export class RequestJournal {
         throw new Error(`RuntimeConfig.journal.${name} must be a number of at least ${least}, not ${String(value)}`)
     }
     this.now = options.now ?? (() => new Date())
-    this.flushTimer = setInterval(() => this.flush(), this.settings.flushMs)
+    this.flushTimer = setInterval(() => this.tick(), this.settings.flushMs)
     this.flushTimer.unref()
-    this.pruneTimer = setInterval(() => this.prune({ sweepBodies: true }), this.settings.pruneMs)
+    this.pruneTimer = setInterval(() => this.prune(), this.settings.pruneMs)
     this.pruneTimer.unref()
-    this.prune({ sweepBodies: true })
+    this.prune()
   }
 
   private readonly writtenListeners = new Set<() => void>()
@@ -94,8 +112,8 @@ export class RequestJournal {
     return this.droppedCount
   }
 
-  /** Queues an entry; never blocks, never throws. */
-  record(entry: NewJournalEntry): void {
+  /** Queues an entry (or what to build it from); never blocks, never throws. */
+  record(entry: QueuedEntry): void {
     if (this.closed) return
     this.queue.push(entry)
     if (this.queue.length + this.unwritten.length > this.settings.maxQueued) this.dropOldest()
@@ -108,16 +126,51 @@ export class RequestJournal {
     this.droppedCount += 1
   }
 
+  /** Each flush interval: writes the queue; when the event loop was mostly idle meanwhile, indexes some of what was written. */
+  private tick(): void {
+    this.flush()
+    const since = performance.eventLoopUtilization(this.utilization)
+    this.utilization = performance.eventLoopUtilization()
+    if (this.indexPending && since.utilization < IDLE_UTILIZATION) this.index(IDLE_INDEX_BUDGET_MS)
+  }
+
+  private index(budgetMs?: number): void {
+    if (this.closed) return
+    try {
+      this.indexPending = !this.options.store.indexPending(budgetMs)
+    } catch (error) {
+      this.options.onError(error, 'indexing the request journal')
+    }
+  }
+
+  /** Builds the queued entries; one that cannot be built is reported and left out. */
+  private built(queued: QueuedEntry[]): JournalRecord[] {
+    const records: JournalRecord[] = []
+    for (const entry of queued) {
+      if (!('build' in entry)) records.push(entry)
+      else {
+        try {
+          records.push(entry.build())
+        } catch (error) {
+          this.options.onError(error, 'making a request journal entry')
+        }
+      }
+    }
+    return records
+  }
+
   /** Writes everything queued now, in batches. Also called before every read, so a reader sees the requests answered before it. */
   flush(): void {
     if (this.closed || (this.queue.length === 0 && this.unwritten.length === 0)) return
-    const built = this.unwritten.length === 0 ? this.queue : [...this.unwritten, ...this.queue]
+    const fresh = this.built(this.queue)
+    const built = this.unwritten.length === 0 ? fresh : [...this.unwritten, ...fresh]
     this.queue = []
     this.unwritten = []
     for (let start = 0; start < built.length; start += this.settings.batchSize) {
       const batch = built.slice(start, start + this.settings.batchSize)
       try {
         this.options.store.append(batch)
+        this.indexPending = true
         this.writtenSincePrune += batch.length
       } catch (error) {
         // The disk is full or the file busy: kept for the next flush, within the queue's bound.
@@ -128,11 +181,11 @@ export class RequestJournal {
       }
     }
     if (this.writtenSincePrune >= Math.max(this.settings.batchSize, this.settings.maxEntries / 10)) this.prune()
-    this.announceWritten()
+    if (built.length > 0) this.announceWritten()
   }
 
-  /** Deletes entries over the count or older than the age (in batches), and (`sweepBodies`) every body no entry keeps. */
-  prune(options: { sweepBodies?: boolean } = {}): number {
+  /** Deletes entries over the count or older than the age (in batches), and the bodies only they referred to. */
+  prune(): number {
     if (this.closed) return 0
     this.writtenSincePrune = 0
     try {
@@ -140,7 +193,6 @@ export class RequestJournal {
         maxEntries: this.settings.maxEntries,
         startedBefore: new Date(this.now().getTime() - this.settings.maxAgeDays * DAY_MS).toISOString(),
         batchSize: 1000,
-        sweepBodies: options.sweepBodies ?? false,
       })
     } catch (error) {
       this.options.onError(error, 'pruning the request journal')
@@ -148,13 +200,19 @@ export class RequestJournal {
     }
   }
 
-  list(filter: JournalFilter): JournalEntry[] {
+  /** Writes the queue and indexes every batch: what a read sees is every request answered before it. */
+  private readable(): void {
     this.flush()
+    if (this.indexPending) this.index()
+  }
+
+  list(filter: JournalFilter): JournalEntry[] {
+    this.readable()
     return this.options.store.list(filter)
   }
 
   get(projectId: string, id: number): JournalEntry | undefined {
-    this.flush()
+    this.readable()
     return this.options.store.get(projectId, id)
   }
 

@@ -1,15 +1,20 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { JournalBody, JournalEntry, JournalFilter, NewJournalEntry, RequestJournalStore } from '../request-journal'
+import type { JournalBody, JournalEntry, JournalFilter, JournalHeader, JournalHeaderSet, JournalRecord, RequestJournalStore } from '../request-journal'
 
 /** The journal file's schema version (PRAGMA user_version). */
-const SCHEMA_VERSION = 1
+const SCHEMA_VERSION = 2
 
 /*
- * Bodies live in a table of their own, each distinct body once: a client polling a job, or a
- * load test, sends and gets the same bodies again and again, and an entry then costs a row of
- * a few hundred bytes instead of a copy of its answer.
+ * Append-only, indexed later. Each write is ONE row of journal_batches: its entries as one
+ * JSON array (bodies by reference). Under load that append is all the journal costs; the
+ * per-entry index (journal_index: what lists filter on) is built from the batches when a
+ * reader asks or the service is idle, and batches that retention removes before that are
+ * never indexed at all. Bodies live in a table of their own, each distinct body once: a
+ * client polling a job, or a load test, gets the same answer again and again.
+ * `last_batch_id` is the newest batch that refers to a body: a body older than every batch
+ * kept is referred to by none.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS journal_bodies (
@@ -17,78 +22,95 @@ CREATE TABLE IF NOT EXISTS journal_bodies (
   content_type TEXT,
   size INTEGER,
   text TEXT,
-  truncated INTEGER NOT NULL
+  truncated INTEGER NOT NULL,
+  last_batch_id INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS journal_entries (
+CREATE INDEX IF NOT EXISTS journal_bodies_by_batch ON journal_bodies (last_batch_id);
+CREATE TABLE IF NOT EXISTS journal_batches (
   id INTEGER PRIMARY KEY,
-  project_id TEXT,
-  kind TEXT NOT NULL,
+  first_id INTEGER NOT NULL,
+  last_id INTEGER NOT NULL,
+  started_min INTEGER NOT NULL,
+  started_max INTEGER NOT NULL,
+  indexed INTEGER NOT NULL DEFAULT 0,
+  entries TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS journal_index (
+  id INTEGER PRIMARY KEY,
+  batch_id INTEGER NOT NULL,
+  project_id TEXT NOT NULL,
   started_at TEXT NOT NULL,
   method TEXT NOT NULL,
   path TEXT NOT NULL,
-  query TEXT NOT NULL,
-  status INTEGER NOT NULL,
-  latency_ms REAL NOT NULL,
-  key_hint TEXT,
-  resource_id TEXT,
-  request_headers TEXT NOT NULL,
-  request_body_id INTEGER,
-  response_headers TEXT NOT NULL,
-  response_body_id INTEGER,
-  socket TEXT
+  status INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS journal_entries_by_project ON journal_entries (project_id, id);
+CREATE INDEX IF NOT EXISTS journal_index_by_project ON journal_index (project_id, id);
+CREATE TABLE IF NOT EXISTS journal_floor (
+  only INTEGER PRIMARY KEY CHECK (only = 1),
+  first_kept_id INTEGER NOT NULL
+);
 `
 
-interface EntryRow {
-  id: number
-  project_id: string | null
-  kind: 'http' | 'websocket'
-  started_at: string
-  method: string
-  path: string
-  query: string
-  status: number
-  latency_ms: number
-  key_hint: string | null
-  resource_id: string | null
-  request_headers: string
-  request_body_id: number | null
-  response_headers: string
-  response_body_id: number | null
-  socket: string | null
+/**
+ * An entry as a batch stores it, by position: projectId, kind, startedAtMs, method, path,
+ * query, status, latencyMs, keyHint, resourceId, requestHeaders, requestBodyId,
+ * responseHeaders, responseBodyId, socket. The project, path and key hint are indexes into
+ * the batch's `strings`, the headers into its `headers`: under load most entries repeat them,
+ * and each byte not written is time the request thread keeps.
+ */
+type StoredEntry = [
+  number | null,
+  JournalEntry['kind'],
+  number,
+  string,
+  number,
+  string,
+  number,
+  number,
+  number | null,
+  string | null,
+  number,
+  number | null,
+  number,
+  number | null,
+  JournalEntry['socket'],
+]
+
+/** A batch row's `entries`, as JSON. */
+interface StoredBatch {
+  strings: string[]
+  headers: JournalHeaderSet[]
+  entries: StoredEntry[]
 }
 
 interface BodyRow {
-  id: number
   content_type: string | null
   size: number | null
   text: string | null
   truncated: number
 }
 
-/** How many recent bodies are remembered to be stored once (by their text). */
-const REMEMBERED_BODIES = 256
+interface Batch extends StoredBatch {
+  firstId: number
+}
 
-function toEntry(row: EntryRow, bodyOf: (id: number | null) => JournalBody | null): JournalEntry {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    kind: row.kind,
-    startedAt: row.started_at,
-    method: row.method,
-    path: row.path,
-    query: row.query,
-    status: row.status,
-    latencyMs: row.latency_ms,
-    keyHint: row.key_hint,
-    resourceId: row.resource_id,
-    requestHeaders: JSON.parse(row.request_headers) as JournalEntry['requestHeaders'],
-    requestBody: bodyOf(row.request_body_id),
-    responseHeaders: JSON.parse(row.response_headers) as JournalEntry['responseHeaders'],
-    responseBody: bodyOf(row.response_body_id),
-    socket: row.socket === null ? null : (JSON.parse(row.socket) as JournalEntry['socket']),
+/** How many recent bodies are remembered to be stored once (by identity and by text). */
+const REMEMBERED_BODIES = 256
+/** Decoded batches kept for reads (a page of a list, then its details, reads the same few). */
+const CACHED_BATCHES = 16
+/** Index rows per INSERT: one statement for many rows costs less than a statement each. */
+const ROWS_PER_INSERT = 20
+
+/** Headers as read: one pair per line (an array value is one line each), values as text. */
+function headerPairs(headers: JournalHeaderSet): JournalHeader[] {
+  if (Array.isArray(headers)) return headers as JournalHeader[]
+  const pairs: JournalHeader[] = []
+  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[] | number | undefined>)) {
+    if (value === undefined) continue
+    if (typeof value === 'object') for (const one of value) pairs.push([name, one])
+    else pairs.push([name, String(value)])
   }
+  return pairs
 }
 
 /** A LIKE pattern matching strings that start with `prefix` (its % and _ taken literally). */
@@ -99,18 +121,22 @@ function startsWithPattern(prefix: string): string {
 /**
  * Opens (creating if needed) the journal's own SQLite file: its own connection, never the
  * store's, so its commits move no change counter the read caches watch. The file is private to
- * the owner (it holds request bodies, redacted or not).
+ * the owner (it holds request bodies, redacted). A file of another schema (older or newer)
+ * is refused: the runtime moves it aside and starts a new one.
  */
 export function openSqliteRequestJournal(file: string, options: { nativeBinding?: string } = {}): RequestJournalStore {
   mkdirSync(dirname(file), { recursive: true })
   const db: Database = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   try {
     db.pragma('journal_mode = WAL')
-    // Diagnostics, not data: an OS crash may lose the last batch, a process crash loses nothing committed.
-    db.pragma('synchronous = NORMAL')
+    // Diagnostics, not data: no fsync (measured: the checkpoints' fsyncs cost more than the rest of
+    // a write). A process crash loses nothing committed; an OS crash may lose the last batches or
+    // damage the file, which the next start then moves aside (see the runtime's openJournalFile).
+    db.pragma('synchronous = OFF')
     db.pragma('busy_timeout = 2000')
     const version = db.pragma('user_version', { simple: true }) as number
     if (version > SCHEMA_VERSION) throw new Error(`The request journal ${file} was written by a newer VoiceDesk (schema ${version}); move it away to start a new one`)
+    if (version !== 0 && version < SCHEMA_VERSION) throw new Error(`The request journal ${file} has an older layout (schema ${version}); it is moved aside and a new one started`)
     db.exec(SCHEMA)
     db.pragma(`user_version = ${SCHEMA_VERSION}`)
     for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600)
@@ -118,89 +144,255 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     db.close()
     throw error
   }
-  const COLUMNS =
-    'project_id, kind, started_at, method, path, query, status, latency_ms, key_hint, resource_id, request_headers, request_body_id, response_headers, response_body_id, socket'
-  const ROW = `(${COLUMNS.split(',')
-    .map(() => '?')
-    .join(', ')})`
-  /** Rows per INSERT: one statement for many rows costs less than a statement each (a third less per entry, measured). */
-  const ROWS_PER_INSERT = 20
-  const insertOne = db.prepare(`INSERT INTO journal_entries (${COLUMNS}) VALUES ${ROW}`)
-  const insertMany = db.prepare(`INSERT INTO journal_entries (${COLUMNS}) VALUES ${Array.from({ length: ROWS_PER_INSERT }, () => ROW).join(', ')}`)
-  const insertBody = db.prepare('INSERT INTO journal_bodies (content_type, size, text, truncated) VALUES (?, ?, ?, ?)')
-  const readBody = db.prepare<[number], BodyRow>('SELECT * FROM journal_bodies WHERE id = ?')
-  const deleteOrphanBodies = db.prepare(
-    `DELETE FROM journal_bodies WHERE id NOT IN (
-       SELECT request_body_id FROM journal_entries WHERE request_body_id IS NOT NULL
-       UNION SELECT response_body_id FROM journal_entries WHERE response_body_id IS NOT NULL)`,
+
+  const insertBatch = db.prepare('INSERT INTO journal_batches (id, first_id, last_id, started_min, started_max, entries) VALUES (?, ?, ?, ?, ?, ?)')
+  const saveFloor = db.prepare('INSERT INTO journal_floor (only, first_kept_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET first_kept_id = excluded.first_kept_id')
+  const insertBody = db.prepare('INSERT INTO journal_bodies (content_type, size, text, truncated, last_batch_id) VALUES (?, ?, ?, ?, ?)')
+  const touchBody = db.prepare('UPDATE journal_bodies SET last_batch_id = ? WHERE id = ?')
+  const readBody = db.prepare<[number], BodyRow>('SELECT content_type, size, text, truncated FROM journal_bodies WHERE id = ?')
+  const readBatch = db.prepare<[number], { first_id: number; entries: string }>('SELECT first_id, entries FROM journal_batches WHERE id = ?')
+  const pendingBatches = db.prepare<[number], { id: number; first_id: number; entries: string }>(
+    'SELECT id, first_id, entries FROM journal_batches WHERE id > ? ORDER BY id LIMIT 8',
   )
-  /** Recent bodies by their text: the same body again is a reference to its row. Forgotten when bodies are pruned. */
-  let remembered = new Map<string, { id: number; body: JournalBody }>()
-  let bodiesSinceSweep = 0
-  const bodyId = (body: JournalBody | null): number | null => {
+  const markIndexed = db.prepare('UPDATE journal_batches SET indexed = 1 WHERE id = ?')
+  const INDEX_ROW = '(?, ?, ?, ?, ?, ?, ?)'
+  const INDEX_COLUMNS = 'id, batch_id, project_id, started_at, method, path, status'
+  const insertIndexOne = db.prepare(`INSERT INTO journal_index (${INDEX_COLUMNS}) VALUES ${INDEX_ROW}`)
+  const insertIndexMany = db.prepare(`INSERT INTO journal_index (${INDEX_COLUMNS}) VALUES ${Array.from({ length: ROWS_PER_INSERT }, () => INDEX_ROW).join(', ')}`)
+  const getOne = db.prepare<[number, string], { batch_id: number }>('SELECT batch_id FROM journal_index WHERE id = ? AND project_id = ?')
+  const firstYoungBatch = db.prepare<[number], { id: number; first_id: number; started_min: number }>(
+    'SELECT id, first_id, started_min FROM journal_batches WHERE started_max >= ? ORDER BY id LIMIT 1',
+  )
+  const batchHolding = db.prepare<[number], number>('SELECT id FROM journal_batches WHERE last_id >= ? ORDER BY id LIMIT 1').pluck()
+  const oldestBatch = db.prepare<[], number | null>('SELECT min(id) FROM journal_batches').pluck()
+  const deleteBatches = db.prepare('DELETE FROM journal_batches WHERE id < ?')
+  const oldestIndexed = db.prepare<[], number | null>('SELECT min(id) FROM journal_index').pluck()
+  const deleteIndexRange = db.prepare('DELETE FROM journal_index WHERE id < ?')
+  const deleteOrphanBodies = db.prepare('DELETE FROM journal_bodies WHERE last_batch_id < ?')
+  const listStatements = new Map<string, BetterSqlite3.Statement<unknown[], { id: number; batch_id: number }>>()
+
+  const last = db
+    .prepare<[], { batch: number | null; entry: number | null; first: number | null }>(
+      'SELECT max(id) AS batch, max(last_id) AS entry, min(first_id) AS first FROM journal_batches',
+    )
+    .get()!
+  let nextBatchId = (last.batch ?? 0) + 1
+  const savedFloor = db.prepare<[], number>('SELECT first_kept_id FROM journal_floor').pluck().get()
+  // After the last entry, or after the floor when retention emptied the journal: ids only grow.
+  let nextEntryId = Math.max((last.entry ?? 0) + 1, savedFloor ?? 0)
+  /**
+   * Entries below this id are gone (retention); those from it up to nextEntryId are kept. The
+   * batch it falls in may still hold older ones: they are never indexed, and the floor is saved
+   * so a restart knows it.
+   */
+  let floorId = Math.max(last.first ?? nextEntryId, savedFloor ?? 0)
+  /** Every batch up to this id is indexed; those after it are not (indexing goes oldest first). */
+  let indexedThrough = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM journal_batches WHERE indexed = 1').pluck().get()!
+
+  /** Recent bodies, by the object the writer gave (the same object for the same redacted body) and by text. */
+  let byObject = new Map<JournalBody, { id: number; lastBatch: number }>()
+  let byText = new Map<string, { id: number; body: JournalBody; lastBatch: number }>()
+  const forgetBodies = () => {
+    byObject = new Map()
+    byText = new Map()
+  }
+  const bodyId = (body: JournalBody | null, batchId: number): number | null => {
     if (body === null) return null
-    const known = body.text === null ? undefined : remembered.get(body.text)
-    if (known && known.body.contentType === body.contentType && known.body.size === body.size && known.body.truncated === body.truncated) return known.id
-    const id = Number(insertBody.run(body.contentType, body.size, body.text, body.truncated ? 1 : 0).lastInsertRowid)
-    bodiesSinceSweep += 1
+    let known: { id: number; lastBatch: number } | undefined = byObject.get(body)
+    if (!known && body.text !== null) {
+      const same = byText.get(body.text)
+      if (same && same.body.contentType === body.contentType && same.body.size === body.size && same.body.truncated === body.truncated) known = same
+    }
+    if (known) {
+      // Referred to by this batch too: kept as long as it is.
+      if (known.lastBatch !== batchId) touchBody.run(batchId, known.id)
+      known.lastBatch = batchId
+      if (!byObject.has(body)) rememberObject(body, known)
+      return known.id
+    }
+    const id = Number(insertBody.run(body.contentType, body.size, body.text, body.truncated ? 1 : 0, batchId).lastInsertRowid)
+    const remembered = { id, body, lastBatch: batchId }
+    rememberObject(body, remembered)
     if (body.text !== null) {
-      if (remembered.size >= REMEMBERED_BODIES) remembered = new Map()
-      remembered.set(body.text, { id, body })
+      if (byText.size >= REMEMBERED_BODIES) byText = new Map()
+      byText.set(body.text, remembered)
     }
     return id
   }
-  const bodyOf = (id: number | null): JournalBody | null => {
-    if (id === null) return null
-    const row = readBody.get(id)
-    return row ? { contentType: row.content_type, size: row.size, text: row.text, truncated: row.truncated === 1 } : null
+  const rememberObject = (body: JournalBody, known: { id: number; lastBatch: number }) => {
+    if (byObject.size >= REMEMBERED_BODIES) byObject = new Map()
+    byObject.set(body, known)
   }
-  const valuesOf = (entry: NewJournalEntry): unknown[] => [
-    entry.projectId,
-    entry.kind,
-    entry.startedAt,
-    entry.method,
-    entry.path,
-    entry.query,
-    entry.status,
-    entry.latencyMs,
-    entry.keyHint,
-    entry.resourceId,
-    JSON.stringify(entry.requestHeaders),
-    bodyId(entry.requestBody),
-    JSON.stringify(entry.responseHeaders),
-    bodyId(entry.responseBody),
-    entry.socket === null ? null : JSON.stringify(entry.socket),
-  ]
-  const appendAll = db.transaction((entries: readonly NewJournalEntry[]) => {
-    let next = 0
-    for (; next + ROWS_PER_INSERT <= entries.length; next += ROWS_PER_INSERT) {
-      insertMany.run(entries.slice(next, next + ROWS_PER_INSERT).flatMap(valuesOf))
+
+  const appendBatch = db.transaction((records: readonly JournalRecord[]) => {
+    const batchId = nextBatchId
+    const strings = new Map<string, number>()
+    const headers = new Map<string, number>()
+    const stringIndex = (value: string | null): number | null => {
+      if (value === null) return null
+      let index = strings.get(value)
+      if (index === undefined) strings.set(value, (index = strings.size))
+      return index
     }
-    for (; next < entries.length; next += 1) insertOne.run(valuesOf(entries[next]!))
+    const headersIndex = (set: JournalHeaderSet): number => {
+      const json = JSON.stringify(set)
+      let index = headers.get(json)
+      if (index === undefined) headers.set(json, (index = headers.size))
+      return index
+    }
+    const stored = new Array<StoredEntry>(records.length)
+    let startedMin = Infinity
+    let startedMax = 0
+    for (let index = 0; index < records.length; index += 1) {
+      const record = records[index]!
+      if (record.startedAtMs > startedMax) startedMax = record.startedAtMs
+      if (record.startedAtMs < startedMin) startedMin = record.startedAtMs
+      stored[index] = [
+        stringIndex(record.projectId),
+        record.kind,
+        record.startedAtMs,
+        record.method,
+        stringIndex(record.path)!,
+        record.query,
+        record.status,
+        record.latencyMs,
+        stringIndex(record.keyHint),
+        record.resourceId,
+        headersIndex(record.requestHeaders),
+        bodyId(record.requestBody, batchId),
+        headersIndex(record.responseHeaders),
+        bodyId(record.responseBody, batchId),
+        record.socket,
+      ]
+    }
+    // The headers are JSON already: joined, not written as strings again.
+    const json = `{"strings":${JSON.stringify([...strings.keys()])},"headers":[${[...headers.keys()].join(',')}],"entries":${JSON.stringify(stored)}}`
+    insertBatch.run(batchId, nextEntryId, nextEntryId + records.length - 1, startedMin, startedMax, json)
   })
-  const getOne = db.prepare<[number, string], EntryRow>('SELECT * FROM journal_entries WHERE id = ? AND project_id = ?')
-  const newestKeptId = db.prepare<[number], number>('SELECT id FROM journal_entries ORDER BY id DESC LIMIT 1 OFFSET ?').pluck()
-  const oldestId = db.prepare<[], number | null>('SELECT min(id) FROM journal_entries').pluck()
-  // A range of the primary key: no sort, no subquery (ids only grow, so the oldest are the smallest).
-  const deleteRange = db.prepare('DELETE FROM journal_entries WHERE id <= ?')
-  /**
-   * The first entry young enough to keep, found from the oldest up (entries are written about
-   * in the order they started; no index on the time, one less to keep up on every insert).
-   */
-  const firstYoungId = db.prepare<[string], number>('SELECT id FROM journal_entries WHERE started_at >= ? ORDER BY id LIMIT 1').pluck()
-  const newestId = db.prepare<[], number | null>('SELECT max(id) FROM journal_entries').pluck()
-  const listStatements = new Map<string, BetterSqlite3.Statement<unknown[], EntryRow>>()
+
+  /** Decoded batches, most recently used last. */
+  let batches = new Map<number, Batch>()
+  const batchOf = (id: number): Batch | undefined => {
+    const cached = batches.get(id)
+    if (cached) {
+      batches.delete(id)
+      batches.set(id, cached)
+      return cached
+    }
+    const row = readBatch.get(id)
+    if (!row) return undefined
+    const batch = { firstId: row.first_id, ...(JSON.parse(row.entries) as StoredBatch) }
+    if (batches.size >= CACHED_BATCHES) batches.delete(batches.keys().next().value!)
+    batches.set(id, batch)
+    return batch
+  }
+  const bodyOf = (id: number | null, read: Map<number, JournalBody | null>): JournalBody | null => {
+    if (id === null) return null
+    if (read.has(id)) return read.get(id)!
+    const row = readBody.get(id)
+    const body = row ? { contentType: row.content_type, size: row.size, text: row.text, truncated: row.truncated === 1 } : null
+    read.set(id, body)
+    return body
+  }
+  const entryOf = (id: number, batchId: number, bodies: Map<number, JournalBody | null>): JournalEntry | undefined => {
+    const batch = batchOf(batchId)
+    const stored = batch?.entries[id - batch.firstId]
+    if (!stored) return undefined
+    const [project, kind, startedAtMs, method, path, query, status, latencyMs, keyHint, resourceId, requestHeaders, requestBodyId, responseHeaders, responseBodyId, socket] = stored
+    const { strings, headers } = batch
+    return {
+      id,
+      projectId: project === null ? null : strings[project]!,
+      kind,
+      startedAt: new Date(startedAtMs).toISOString(),
+      method,
+      path: strings[path]!,
+      query,
+      status,
+      latencyMs,
+      keyHint: keyHint === null ? null : strings[keyHint]!,
+      resourceId,
+      requestHeaders: headerPairs(headers[requestHeaders]!),
+      requestBody: bodyOf(requestBodyId, bodies),
+      responseHeaders: headerPairs(headers[responseHeaders]!),
+      responseBody: bodyOf(responseBodyId, bodies),
+      socket,
+    }
+  }
+
+  /** The index rows of one batch (its entries of no project are shown to no one: not indexed), from `fromId` on. */
+  const indexBatch = (batchId: number, { firstId, strings, entries }: Batch, fromId: number) => {
+    const values: unknown[] = []
+    let rows = 0
+    for (let index = Math.max(0, fromId - firstId); index < entries.length; index += 1) {
+      const [project, , startedAtMs, method, path, , status] = entries[index]!
+      if (project === null) continue
+      values.push(firstId + index, batchId, strings[project], new Date(startedAtMs).toISOString(), method, strings[path], status)
+      rows += 1
+      if (rows === ROWS_PER_INSERT) {
+        insertIndexMany.run(values)
+        values.length = 0
+        rows = 0
+      }
+    }
+    for (let row = 0; row < rows; row += 1) insertIndexOne.run(values.slice(row * 7, row * 7 + 7))
+    markIndexed.run(batchId)
+  }
+  const indexSome = db.transaction((deadline: number): boolean => {
+    for (;;) {
+      const pending = pendingBatches.all(indexedThrough)
+      if (pending.length === 0) return true
+      for (const row of pending) {
+        indexBatch(row.id, batches.get(row.id) ?? { firstId: row.first_id, ...(JSON.parse(row.entries) as StoredBatch) }, floorId)
+        indexedThrough = row.id
+      }
+      if (performance.now() >= deadline) return pendingBatches.all(indexedThrough).length === 0
+    }
+  })
+
+  const pruneAll = db.transaction((retention: { maxEntries: number; startedBefore: string; batchSize: number }): number => {
+    const lastId = nextEntryId - 1
+    let floor = retention.maxEntries === 0 ? lastId + 1 : lastId - retention.maxEntries + 1
+    // By age: everything before the first entry young enough (entries are written about in the order they started).
+    const cutoff = Date.parse(retention.startedBefore)
+    const young = firstYoungBatch.get(cutoff)
+    if (!young) floor = lastId + 1
+    else if (young.started_min >= cutoff) floor = Math.max(floor, young.first_id)
+    else {
+      const entries = batchOf(young.id)?.entries ?? []
+      const firstYoung = entries.findIndex((entry) => entry[2] >= cutoff)
+      floor = Math.max(floor, young.first_id + Math.max(0, firstYoung))
+    }
+    if (floor <= floorId) return 0
+    const deleted = Math.min(floor, nextEntryId) - floorId
+    floorId = floor
+    // Whole batches below the floor, in ranges of ids (each its own short statement).
+    const keptBatch = batchHolding.get(floor) ?? nextBatchId
+    for (let from = oldestBatch.get(); from !== null && from !== undefined && from < keptBatch; from += retention.batchSize) {
+      deleteBatches.run(Math.min(keptBatch, from + retention.batchSize))
+    }
+    for (let from = oldestIndexed.get(); from !== null && from !== undefined && from < floor; from += retention.batchSize) {
+      deleteIndexRange.run(Math.min(floor, from + retention.batchSize))
+    }
+    saveFloor.run(floor)
+    if (deleteOrphanBodies.run(keptBatch).changes > 0) forgetBodies()
+    batches = new Map()
+    return deleted
+  })
 
   return {
-    append: (entries) => {
-      if (entries.length === 0) return
+    append: (records) => {
+      if (records.length === 0) return
       try {
-        appendAll(entries)
+        appendBatch(records)
+        nextBatchId += 1
+        nextEntryId += records.length
       } catch (error) {
-        remembered = new Map() // bodies the rolled-back batch wrote are gone
+        forgetBodies() // bodies the rolled-back batch wrote are gone
         throw error
       }
     },
+    indexPending: (budgetMs = Infinity) => indexSome(performance.now() + budgetMs),
     list: (filter: JournalFilter) => {
       const where = ['project_id = ?']
       const values: unknown[] = [filter.projectId]
@@ -214,40 +406,22 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
       if (filter.from !== undefined) condition('started_at >= ?', filter.from)
       if (filter.to !== undefined) condition('started_at < ?', filter.to)
       if (filter.before !== undefined) condition('id < ?', filter.before)
-      const sql = `SELECT * FROM journal_entries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`
+      const sql = `SELECT id, batch_id FROM journal_index WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`
       let statement = listStatements.get(sql)
-      if (!statement) listStatements.set(sql, (statement = db.prepare<unknown[], EntryRow>(sql)))
-      return statement.all(...values, filter.limit).map((row) => toEntry(row, bodyOf))
+      if (!statement) listStatements.set(sql, (statement = db.prepare<unknown[], { id: number; batch_id: number }>(sql)))
+      const bodies = new Map<number, JournalBody | null>()
+      const entries: JournalEntry[] = []
+      for (const row of statement.all(...values, filter.limit)) {
+        const entry = entryOf(row.id, row.batch_id, bodies)
+        if (entry) entries.push(entry)
+      }
+      return entries
     },
     get: (projectId, id) => {
       const row = getOne.get(id, projectId)
-      return row && toEntry(row, bodyOf)
+      return row && entryOf(id, row.batch_id, new Map())
     },
-    prune: (retention) => {
-      let deleted = 0
-      // Everything up to the last entry to go, in ranges of the id (each its own short statement).
-      const deleteUpTo = (lastToGo: number) => {
-        let from = oldestId.get()
-        while (from !== null && from !== undefined && from <= lastToGo) {
-          const upTo = Math.min(lastToGo, from + retention.batchSize - 1)
-          deleted += deleteRange.run(upTo).changes
-          from = upTo + 1
-        }
-      }
-      // By age: what came before the first entry young enough.
-      const young = firstYoungId.get(retention.startedBefore)
-      deleteUpTo(young === undefined ? (newestId.get() ?? 0) : young - 1)
-      // By count: what comes before the newest maxEntries.
-      const lastByCount = retention.maxEntries === 0 ? newestId.get() : newestKeptId.get(retention.maxEntries)
-      if (lastByCount !== undefined && lastByCount !== null) deleteUpTo(lastByCount)
-      // The sweep reads every entry: after large prunes it waits until enough new bodies make it worth it.
-      if (retention.sweepBodies || (deleted > 0 && bodiesSinceSweep >= Math.max(1000, retention.maxEntries / 4))) {
-        deleteOrphanBodies.run()
-        remembered = new Map()
-        bodiesSinceSweep = 0
-      }
-      return deleted
-    },
+    prune: (retention) => pruneAll(retention),
     close: () => db.close(),
   }
 }
