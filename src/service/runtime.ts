@@ -57,11 +57,14 @@ import { effectiveCorsOrigins } from './cors-settings'
 import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
-import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
+import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, SNAPSHOTS_FOLDER, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
 import { announceRunningService } from './running-services'
 import { checkSealingKey } from './sealing-key-check'
 import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-intake/media-intake-limits'
 import { RequestJournal, type RequestJournalSettings } from './request-journal/request-journal'
+import { ProjectState } from './state/project-state'
+import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
+import { StateLinks } from './state/state-links'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -157,6 +160,8 @@ export interface RuntimeConfig {
    * one per database in the system's temp folder. Retention and batching: see RequestJournalSettings.
    */
   journal?: Partial<RequestJournalSettings> & { enabled?: boolean; file?: string }
+  /** The largest archive an import reads, media included (16 GiB by default). */
+  maxImportBytes?: number
   now?: () => Date
 }
 
@@ -197,6 +202,10 @@ export interface Runtime {
   readonly calls: ConversationHost
   /** The request journal; undefined when turned off. */
   readonly journal: RequestJournal | undefined
+  /** Export, import, snapshots and reset of a project's state. */
+  readonly state: ProjectState
+  /** The operator UI's one-use export and import links. */
+  readonly stateLinks: StateLinks
   /**
    * The secret of browser mode's /ipc and /app, random on every start (the CLI prints it in
    * the link to the UI). The Electron window needs none: IPC reaches only its own frame.
@@ -467,6 +476,24 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         onError: (error, what) => errorLog.error({ err: error }, `request journal: ${what} failed`),
       })
     }
+    const state = new ProjectState({
+      store,
+      media,
+      secrets,
+      // SQLite: the data folder's snapshots/; team mode: the database (every instance sees them).
+      shelf: dataDir ? new FolderSnapshotShelf(join(dataDir, SNAPSHOTS_FOLDER)) : new MediaSnapshotShelf(media, store.settings),
+      version: VERSION,
+      now,
+      maxImportBytes: config.maxImportBytes,
+      replaced: () => {
+        // Work that came back with the rows (queued jobs, pending deliveries) runs again.
+        runner?.wake()
+        webhookSender.wake()
+        store.announceWork('jobs')
+        store.announceWork('webhooks')
+      },
+    })
+    const stateLinks = new StateLinks(() => now().getTime())
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
@@ -480,6 +507,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       calls: { connect: (jobId, caller, transport) => calls.connect(jobId, caller.projectId, transport) },
       speech: speechEngine,
       journal,
+      state: { state, links: stateLinks, now },
     })
     await runner.start()
     await webhookSender.start()
@@ -501,6 +529,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       events,
       calls,
       journal,
+      state,
+      stateLinks,
       uiToken,
       operatorHandlers,
       operatorStreams,

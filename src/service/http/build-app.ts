@@ -36,6 +36,7 @@ import { SECURITY } from './route-schemas'
 import type { RequestJournal } from '../request-journal/request-journal'
 import { registerRequestJournalCapture, registerSocketJournal } from './request-journal-capture'
 import { registerRequestJournalRoutes } from './routes/admin/requests'
+import { registerStateLinkRoutes, registerStateRoutes, type StateRouteOptions } from './routes/admin/state'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
@@ -62,6 +63,8 @@ export interface HttpAppOptions {
   speech: () => Promise<TtsEngine>
   /** The request journal (every /v1 request and socket session, /_voicedesk/requests); left out, nothing is journaled. */
   journal?: RequestJournal
+  /** Export, import, snapshots and reset of a project (/_voicedesk/state, /reset, /snapshots); left out, not served. */
+  state?: StateRouteOptions
 }
 
 /**
@@ -208,9 +211,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     async (admin) => {
       requireApiKey(admin, options.authenticator)
       if (options.journal) registerRequestJournalRoutes(admin, { journal: options.journal, baseUrl: options.context.baseUrl, version: options.version })
+      if (options.state) registerStateRoutes(admin, options.state)
     },
     { prefix: '/_voicedesk' },
   )
+  // The operator UI's one-use export and import links: their token is the permission, no key.
+  const stateRoutes = options.state
+  if (stateRoutes) await app.register(async (links) => registerStateLinkRoutes(links, stateRoutes), { prefix: '/_voicedesk/links' })
   await registerMediaAndPreviews(app, options.context, options.media)
   await registerWebSockets(app)
   if (options.journal) registerSocketJournal(app, options.journal, journalError)
