@@ -1,29 +1,165 @@
 import type pg from 'pg'
 import type { ProjectDataRepository, ReplaceProjectOptions } from '../ports'
-import type { ProjectCounts, ProjectRow } from '../records'
+import { arrivingRow, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABLES, rowError, validateRow, type RowTable } from '../project-rows'
+import type { JobRecord, ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
+import { encodeText, inTransaction, query } from './db'
+import { jobSearchLexemes } from './search-words'
 
-/** A project's data out of and into PostgreSQL (see ProjectDataRepository). */
+/** Rows fetched from the export's cursor at a time. */
+const FETCH_ROWS = 1_000
+/** Rows inserted by one statement. */
+const INSERT_ROWS = 500
+
+const TABLE_OF_KIND = Object.fromEntries(ROW_TABLES.map((table) => [table.kind, table])) as Record<ProjectRowKind, RowTable>
+
+const selectOf = (table: RowTable) =>
+  `SELECT ${table.columns.map(({ column, field }) => `t.${column} AS "${field}"`).join(', ')} FROM ${table.table} t WHERE ${table.ofProject('$1')} ORDER BY ${table.order}`
+
+/**
+ * An insert of many rows in one statement: the rows travel as one JSON array whose objects
+ * are keyed by column, and the table's own row type reads them (so every column is cast as the
+ * table declares it). A job's search column is its words as tsvector text (see search-words.ts).
+ */
+const insertOf = (table: RowTable) => {
+  const columns = table.columns.map(({ column }) => column)
+  if (table.kind === 'job') columns.push('search')
+  const list = columns.join(', ')
+  return `INSERT INTO ${table.table} (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::${table.table}, $1::jsonb) WITH ORDINALITY AS r ORDER BY r.ordinality`
+}
+
+/** A tsvector's text form of bare lexemes (each quoted, so any character is taken as it is). */
+const tsvectorText = (lexemes: string[]) => lexemes.map((lexeme) => `'${lexeme.replace(/['\\]/g, (char) => `\\${char}`)}'`).join(' ')
+
+/**
+ * A row's columns as JSON for insertOf. Strings are NUL-encoded as every other write is (see
+ * db.ts: jsonb cannot hold U+0000 either); JSON columns are text in the schema.
+ */
+function columnsJson(table: RowTable, row: ProjectRow): Record<string, unknown> {
+  const record = row.record as unknown as Record<string, unknown>
+  const values: Record<string, unknown> = {}
+  for (const { field, column, holds } of table.columns) {
+    const value = columnValue(record[field], holds, (flag) => flag)
+    values[column] = typeof value === 'string' ? encodeText(value) : value
+  }
+  if (row.kind === 'job') {
+    const job = row.record
+    values.search = encodeText(tsvectorText(jobSearchLexemes(job.title, job.text)))
+  }
+  return values
+}
+
+/**
+ * A project's data out of and into PostgreSQL (see ProjectDataRepository).
+ *
+ * Export: one REPEATABLE READ READ ONLY transaction (one snapshot: every table as of its first
+ * statement; writers never wait for it) reading each table through a cursor, FETCH_ROWS at a
+ * time.
+ *
+ * Replace: one transaction. It first locks the project's row (FOR UPDATE): a write that adds a
+ * row naming the project (its foreign key takes KEY SHARE on that row) waits until the replace
+ * committed, and one that already added a row is waited for, so every other write lands wholly
+ * before or wholly after the replace. Rows are inserted INSERT_ROWS at a time, each batch under
+ * a savepoint: a batch that fails is tried again row by row to name the row at fault. The count
+ * and search triggers keep job counts and words exact as rows go and come.
+ */
 export class PostgresProjectDataRepository implements ProjectDataRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  // eslint-disable-next-line require-yield
-  async *exportProject(projectId: string): AsyncIterable<ProjectRow> {
-    throw new Error(`exportProject(${projectId}) is not built yet`)
+  async *exportProject(projectId: string): AsyncGenerator<ProjectRow> {
+    const client = await this.pool.connect()
+    let broken: Error | undefined
+    let finished = false
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+      for (const table of ROW_TABLES) {
+        await query(client, `DECLARE project_rows NO SCROLL CURSOR FOR ${selectOf(table)}`, [projectId])
+        for (;;) {
+          const { rows } = await query<Record<string, unknown>>(client, `FETCH ${FETCH_ROWS} FROM project_rows`)
+          for (const row of rows) {
+            const record: Record<string, unknown> = {}
+            for (const { field, holds } of table.columns) record[field] = fieldValue(row[field], holds)
+            yield { kind: table.kind, record } as unknown as ProjectRow
+          }
+          if (rows.length < FETCH_ROWS) break
+        }
+        await client.query('CLOSE project_rows')
+      }
+      await client.query('COMMIT')
+      finished = true
+    } finally {
+      if (!finished) {
+        // Abandoned or failed: the read-only transaction ends; a connection that cannot end it goes.
+        await client.query('ROLLBACK').catch((error: Error) => (broken = error))
+      }
+      client.release(broken)
+    }
   }
 
-  async replaceProject(projectId: string, _rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, _options?: ReplaceProjectOptions): Promise<{ counts: ProjectCounts }> {
-    throw new Error(`replaceProject(${projectId}) is not built yet`)
+  async replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options: ReplaceProjectOptions = {}): Promise<{ counts: ProjectCounts }> {
+    return inTransaction(this.pool, async (client) => {
+      const project = await client.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId])
+      if (project.rowCount === 0) throw new Error(`There is no project ${projectId}`)
+      const keyIds = await query<{ id: string }>(client, 'SELECT id FROM api_keys WHERE project_id = $1', [projectId])
+      const userIds = await query<{ id: string }>(client, 'SELECT id FROM users')
+      const known = { keyIds: new Set(keyIds.rows.map(({ id }) => id)), userIds: new Set(userIds.rows.map(({ id }) => id)), owner: options.owner }
+      // References first: attempts before their deliveries, numbers before the agents they name.
+      for (const table of [...ROW_TABLES].reverse()) await query(client, `DELETE FROM ${table.table} t WHERE ${table.ofProject('$1')}`, [projectId])
+
+      const counts = noCounts()
+      const agentIds = new Set<string>()
+      const deliveryIds = new Set<string>()
+      let batch: { rowNumber: number; row: ProjectRow }[] = []
+      const flush = async () => {
+        if (batch.length === 0) return
+        const table = TABLE_OF_KIND[batch[0]!.row.kind]
+        const pending = batch
+        batch = []
+        await client.query('SAVEPOINT project_rows')
+        try {
+          await client.query(insertOf(table), [JSON.stringify(pending.map(({ row }) => columnsJson(table, row)))])
+          await client.query('RELEASE SAVEPOINT project_rows')
+        } catch (error) {
+          await client.query('ROLLBACK TO SAVEPOINT project_rows')
+          for (const { rowNumber, row } of pending) {
+            try {
+              await client.query(insertOf(table), [JSON.stringify([columnsJson(table, row)])])
+            } catch (rowFailure) {
+              throw rowError(rowNumber, row, describePostgresError(rowFailure as pg.DatabaseError))
+            }
+          }
+          throw error
+        }
+      }
+
+      let rowNumber = 0
+      for await (const raw of rows) {
+        rowNumber += 1
+        const row = arrivingRow(validateRow(raw, rowNumber), projectId, known, rowNumber)
+        if (row.kind === 'phoneNumber' && row.record.voiceAgentId !== null && !agentIds.has(row.record.voiceAgentId)) {
+          throw rowError(rowNumber, row, `voiceAgentId ${row.record.voiceAgentId} is not an agent of the rows before it`)
+        }
+        if (row.kind === 'attempt' && !deliveryIds.has(row.record.deliveryId)) {
+          throw rowError(rowNumber, row, `deliveryId ${row.record.deliveryId} is not a delivery of the rows before it`)
+        }
+        if (batch.length > 0 && (batch[0]!.row.kind !== row.kind || batch.length >= INSERT_ROWS)) await flush()
+        batch.push({ rowNumber, row })
+        if (row.kind === 'agent') agentIds.add(row.record.id)
+        if (row.kind === 'delivery') deliveryIds.add(row.record.id)
+        counts[COUNT_OF_KIND[row.kind]] += 1
+      }
+      await flush()
+      return { counts }
+    })
   }
 
   async projectCounts(projectId: string): Promise<ProjectCounts> {
-    const { rows } = await this.pool.query<ProjectCounts>(
-      `SELECT (SELECT count(*) FROM voice_agents WHERE project_id = $1) AS "agents",
-              (SELECT count(*) FROM phone_numbers WHERE project_id = $1) AS "phoneNumbers",
-              (SELECT count(*) FROM jobs WHERE project_id = $1) AS "jobs",
-              (SELECT count(*) FROM webhook_deliveries WHERE project_id = $1) AS "deliveries",
-              (SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.project_id = $1) AS "attempts"`,
-      [projectId],
-    )
+    const selects = ROW_TABLES.map((table) => `(SELECT count(*) FROM ${table.table} t WHERE ${table.ofProject('$1')}) AS "${COUNT_OF_KIND[table.kind]}"`)
+    const { rows } = await this.pool.query<ProjectCounts>(`SELECT ${selects.join(', ')}`, [projectId])
     return rows[0]!
   }
+}
+
+/** A database error in words, with the detail that names the value (`Key (id)=(…) already exists.`). */
+function describePostgresError(error: pg.DatabaseError): string {
+  return error.detail ? `${error.message} (${error.detail})` : error.message
 }

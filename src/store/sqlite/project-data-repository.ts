@@ -1,28 +1,170 @@
-import type { Database } from 'better-sqlite3'
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ProjectDataRepository, ReplaceProjectOptions } from '../ports'
-import type { ProjectCounts, ProjectRow } from '../records'
+import { arrivingRow, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABLES, rowError, validateRow, type RowTable } from '../project-rows'
+import type { ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
+import type { ConnectionTurns } from './connection-turns'
+import type { OpenDatabaseOptions } from './open-database'
 
-/** A project's data out of and into SQLite (see ProjectDataRepository). */
+/** Pages a backup step copies: all of them, in one step (see the class). */
+const PAGES_AT_ONCE = 0x7fffffff
+
+export interface SqliteProjectDataDeps {
+  db: Database
+  /** The store's turns on the connection: counts wait for an open transaction, as every read does. */
+  turns: ConnectionTurns
+  /** The store's transaction (turns, BEGIN IMMEDIATE, COMMIT or ROLLBACK). */
+  transaction: <T>(work: () => Promise<T>) => Promise<T>
+  /** How the store's connection was opened: the export's own connection loads the same addon. */
+  openOptions: OpenDatabaseOptions
+}
+
+const selectOf = (table: RowTable) =>
+  `SELECT ${table.columns.map(({ column, field }) => `t.${column} AS "${field}"`).join(', ')} FROM ${table.table} t WHERE ${table.ofProject('?')} ORDER BY ${table.order}`
+
+function toRecord(table: RowTable, row: Record<string, unknown>): Record<string, unknown> {
+  const record: Record<string, unknown> = {}
+  for (const { field, holds } of table.columns) record[field] = fieldValue(row[field], holds)
+  return record
+}
+
+/**
+ * A project's data out of and into SQLite (see ProjectDataRepository).
+ *
+ * Export: the online backup API copies the database, from a connection of its own (so a
+ * transaction open on the store's connection is neither seen nor waited for), in one step
+ * (a copy in many steps starts again whenever another connection writes, and a busy writer
+ * could keep it from ever ending). A step holds a read lock only: in WAL mode writers go on
+ * meanwhile. The copy is read and deleted.
+ *
+ * Replace: one IMMEDIATE transaction on the store's connection. Deleting the jobs fires the
+ * count and search triggers, inserting them fires them again, so counts and the FTS index are
+ * the rows' own; job_counts of the project is then computed afresh all the same.
+ */
 export class SqliteProjectDataRepository implements ProjectDataRepository {
-  constructor(private readonly db: Database) {}
+  private readonly deletes: Statement[]
+  private readonly inserts: Record<ProjectRowKind, { table: RowTable; statement: Statement }>
+  private readonly countStatements: Record<keyof ProjectCounts, Statement>
+  private readonly projectExists: Statement
+  private readonly keyIds: Statement
+  private readonly userIds: Statement
+  private readonly recountJobs: Statement[]
 
-  // eslint-disable-next-line require-yield
-  async *exportProject(projectId: string): AsyncIterable<ProjectRow> {
-    throw new Error(`exportProject(${projectId}) is not built yet`)
+  constructor(private readonly deps: SqliteProjectDataDeps) {
+    const { db } = deps
+    // References first: attempts before their deliveries, numbers before the agents they name.
+    this.deletes = [...ROW_TABLES].reverse().map((table) => db.prepare(`DELETE FROM ${table.table} AS t WHERE ${table.ofProject('?')}`))
+    this.inserts = Object.fromEntries(
+      ROW_TABLES.map((table) => [
+        table.kind,
+        {
+          table,
+          statement: db.prepare(`INSERT INTO ${table.table} (${table.columns.map(({ column }) => column).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`),
+        },
+      ]),
+    ) as Record<ProjectRowKind, { table: RowTable; statement: Statement }>
+    this.countStatements = Object.fromEntries(
+      ROW_TABLES.map((table) => [COUNT_OF_KIND[table.kind], db.prepare(`SELECT count(*) FROM ${table.table} t WHERE ${table.ofProject('?')}`).pluck()]),
+    ) as Record<keyof ProjectCounts, Statement>
+    this.projectExists = db.prepare('SELECT 1 FROM projects WHERE id = ?').pluck()
+    this.keyIds = db.prepare('SELECT id FROM api_keys WHERE project_id = ?').pluck()
+    this.userIds = db.prepare('SELECT id FROM users').pluck()
+    this.recountJobs = [
+      db.prepare('DELETE FROM job_counts WHERE project_id = ?'),
+      db.prepare(
+        'INSERT INTO job_counts (project_id, type, status, count) SELECT project_id, type, status, count(*) FROM jobs WHERE project_id = ? GROUP BY project_id, type, status',
+      ),
+    ]
   }
 
-  async replaceProject(projectId: string, _rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, _options?: ReplaceProjectOptions): Promise<{ counts: ProjectCounts }> {
-    throw new Error(`replaceProject(${projectId}) is not built yet`)
-  }
-
-  async projectCounts(projectId: string): Promise<ProjectCounts> {
-    const count = (sql: string) => this.db.prepare(sql).pluck().get(projectId) as number
-    return {
-      agents: count('SELECT count(*) FROM voice_agents WHERE project_id = ?'),
-      phoneNumbers: count('SELECT count(*) FROM phone_numbers WHERE project_id = ?'),
-      jobs: count('SELECT count(*) FROM jobs WHERE project_id = ?'),
-      deliveries: count('SELECT count(*) FROM webhook_deliveries WHERE project_id = ?'),
-      attempts: count('SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.project_id = ?'),
+  async *exportProject(projectId: string): AsyncGenerator<ProjectRow> {
+    const folder = mkdtempSync(join(tmpdir(), 'voicedesk-export-'))
+    try {
+      const copyFile = join(folder, 'copy.db')
+      await this.backupTo(copyFile)
+      const copy = new BetterSqlite3(copyFile, { readonly: true, fileMustExist: true, ...this.nativeBinding() })
+      try {
+        for (const table of ROW_TABLES) {
+          for (const row of copy.prepare(selectOf(table)).iterate(projectId) as IterableIterator<Record<string, unknown>>) {
+            yield { kind: table.kind, record: toRecord(table, row) } as unknown as ProjectRow
+          }
+        }
+      } finally {
+        copy.close()
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
     }
+  }
+
+  async replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options: ReplaceProjectOptions = {}): Promise<{ counts: ProjectCounts }> {
+    return this.deps.transaction(async () => {
+      if (this.projectExists.get(projectId) === undefined) throw new Error(`There is no project ${projectId}`)
+      const known = {
+        keyIds: new Set(this.keyIds.all(projectId) as string[]),
+        userIds: new Set(this.userIds.all() as string[]),
+        owner: options.owner,
+      }
+      for (const statement of this.deletes) statement.run(projectId)
+      const counts = noCounts()
+      // A number's agent and an attempt's delivery must come with the rows: the tables' foreign
+      // keys alone would let them name another project's.
+      const agentIds = new Set<string>()
+      const deliveryIds = new Set<string>()
+      let rowNumber = 0
+      for await (const raw of rows) {
+        rowNumber += 1
+        const row = arrivingRow(validateRow(raw, rowNumber), projectId, known, rowNumber)
+        if (row.kind === 'phoneNumber' && row.record.voiceAgentId !== null && !agentIds.has(row.record.voiceAgentId)) {
+          throw rowError(rowNumber, row, `voiceAgentId ${row.record.voiceAgentId} is not an agent of the rows before it`)
+        }
+        if (row.kind === 'attempt' && !deliveryIds.has(row.record.deliveryId)) {
+          throw rowError(rowNumber, row, `deliveryId ${row.record.deliveryId} is not a delivery of the rows before it`)
+        }
+        const { table, statement } = this.inserts[row.kind]
+        const record = row.record as unknown as Record<string, unknown>
+        try {
+          statement.run(table.columns.map(({ field, holds }) => columnValue(record[field], holds, (value) => (value ? 1 : 0))))
+        } catch (error) {
+          throw rowError(rowNumber, row, (error as Error).message)
+        }
+        if (row.kind === 'agent') agentIds.add(row.record.id)
+        if (row.kind === 'delivery') deliveryIds.add(row.record.id)
+        counts[COUNT_OF_KIND[row.kind]] += 1
+      }
+      for (const statement of this.recountJobs) statement.run(projectId)
+      return { counts }
+    })
+  }
+
+  projectCounts(projectId: string): Promise<ProjectCounts> {
+    const read = () => {
+      const counts = noCounts()
+      for (const key of Object.keys(counts) as (keyof ProjectCounts)[]) counts[key] = this.countStatements[key].get(projectId) as number
+      return counts
+    }
+    return this.deps.turns.busy ? this.deps.turns.run(read) : Promise.resolve(read())
+  }
+
+  /** The whole database, as of one moment, into `file`. */
+  private async backupTo(file: string): Promise<void> {
+    const { db } = this.deps
+    if (db.memory) {
+      // No file another connection could open: the store's own connection copies (its pages, committed or not, are this process's).
+      await this.deps.turns.run(() => db.backup(file, { progress: () => PAGES_AT_ONCE }))
+      return
+    }
+    const source = new BetterSqlite3(db.name, { readonly: true, fileMustExist: true, timeout: 5_000, ...this.nativeBinding() })
+    try {
+      await source.backup(file, { progress: () => PAGES_AT_ONCE })
+    } finally {
+      source.close()
+    }
+  }
+
+  private nativeBinding(): { nativeBinding?: string } {
+    return this.deps.openOptions.nativeBinding ? { nativeBinding: this.deps.openOptions.nativeBinding } : {}
   }
 }

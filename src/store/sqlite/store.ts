@@ -72,25 +72,26 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
   const begin = db.prepare('BEGIN IMMEDIATE')
   const commit = db.prepare('COMMIT')
   const rollback = db.prepare('ROLLBACK')
+  const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
+    turns.run(async () => {
+      begin.run()
+      try {
+        const result = await work(inTransaction)
+        commit.run()
+        return result
+      } catch (error) {
+        // A failed COMMIT (a full disk, a busy reader) leaves the transaction open: it is rolled back whole.
+        if (db.inTransaction) rollback.run()
+        throw error
+      }
+    })
   return {
     engine: 'sqlite',
     db,
     ...outside,
-    projectData: outsideTransactions(new SqliteProjectDataRepository(db), turns),
+    projectData: new SqliteProjectDataRepository({ db, turns, transaction: (work) => transaction(() => work()), openOptions: options }),
     changeVersion,
-    transaction: (work) =>
-      turns.run(async () => {
-        begin.run()
-        try {
-          const result = await work(inTransaction)
-          commit.run()
-          return result
-        } catch (error) {
-          // A failed COMMIT (a full disk, a busy reader) leaves the transaction open: it is rolled back whole.
-          if (db.inTransaction) rollback.run()
-          throw error
-        }
-      }),
+    transaction,
     // Another process on the same file is not told: its workers find queued work on their own timers.
     onWork: () => () => {},
     announceWork: () => {},
