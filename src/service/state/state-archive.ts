@@ -153,7 +153,25 @@ export interface ArchiveConsumer {
  * size and digest; ArchiveError when the bytes are not a VoiceDesk state archive, are cut, or
  * were changed. The consumer's own errors come through as they are.
  */
-export async function readStateArchive(source: Readable, consumer: ArchiveConsumer): Promise<Manifest> {
+export async function readStateArchive(source: Readable, given: ArchiveConsumer): Promise<Manifest> {
+  /** Errors the consumer threw: passed on as they are, never taken for a bad archive. */
+  const consumerErrors = new WeakSet<object>()
+  const guarded =
+    <A extends unknown[]>(call: (...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      try {
+        await call(...args)
+      } catch (error) {
+        if (typeof error === 'object' && error !== null) consumerErrors.add(error)
+        throw error
+      }
+    }
+  const consumer: ArchiveConsumer = {
+    manifest: guarded((manifest: Manifest) => given.manifest(manifest)),
+    rows: guarded((bytes: AsyncIterable<Buffer>) => given.rows(bytes)),
+    settings: guarded((json: unknown) => given.settings(json)),
+    media: guarded((name: string, size: number, bytes: Readable) => given.media(name, size, bytes)),
+  }
   const gunzip = createGunzip()
   const tar = extract()
   /** The source's own failure (the client went away, a size limit): reported as it is, not as a bad archive. */
@@ -262,7 +280,7 @@ export async function readStateArchive(source: Readable, consumer: ArchiveConsum
     source.unpipe()
     gunzip.destroy()
     if (sourceFailure) throw sourceFailure
-    if (error instanceof ArchiveError) throw error
+    if (error instanceof ArchiveError || (typeof error === 'object' && error !== null && consumerErrors.has(error))) throw error
     if (gzipFailure) throw gzipFailure
     if (isTarFailure(error)) throw new ArchiveError(`The archive is not a readable .tar.gz (${(error as Error).message})`)
     throw error

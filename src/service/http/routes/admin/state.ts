@@ -10,6 +10,7 @@ import type { ProjectState } from '../../../state/project-state'
 import type { StateLinks } from '../../../state/state-links'
 import { ARCHIVE_CONTENT_TYPE } from '../../../state/state-archive'
 import { callerOf } from '../../auth'
+import { RequestError } from '../../request-error'
 
 export interface StateRouteOptions {
   state: ProjectState
@@ -25,13 +26,27 @@ function acceptArchiveBodies(scope: FastifyInstance): void {
   scope.addContentTypeParser(ARCHIVE_TYPES, (_request, payload, done) => done(null, payload))
 }
 
+/**
+ * An import's refusal, its details placed in the request: the archive is the body, the
+ * passphrase a header (the error handler would otherwise put every path in the JSON body).
+ */
+async function asRequestErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.details.length === 0) throw error
+    const details = error.details.map((detail) => ({ ...detail, path: detail.path === 'passphrase' ? `headers.${PASSPHRASE_HEADER}` : detail.path }))
+    throw new RequestError(error.code, error.message, details, error.retryAfterSeconds)
+  }
+}
+
 function passphraseOf(request: FastifyRequest, schema: z.ZodType<string>): string | undefined {
   const raw = request.headers[PASSPHRASE_HEADER]
   if (raw === undefined) return undefined
   const parsed = schema.safeParse(Array.isArray(raw) ? raw[0] : raw)
   if (!parsed.success) {
     const message = parsed.error.issues[0]!.message
-    throw new ServiceError('VALIDATION_ERROR', `Invalid request: headers.${PASSPHRASE_HEADER}: ${message}`, [{ path: `headers.${PASSPHRASE_HEADER}`, message }])
+    throw new RequestError('VALIDATION_ERROR', `Invalid request: headers.${PASSPHRASE_HEADER}: ${message}`, [{ path: `headers.${PASSPHRASE_HEADER}`, message }])
   }
   return parsed.data
 }
@@ -69,7 +84,8 @@ export function registerStateRoutes(app: FastifyInstance, options: StateRouteOpt
     acceptArchiveBodies(scope)
     scope.put('/state', { schema: { hide: true } }, async (request) => {
       const caller = callerOf(request)
-      return ok(await state.importArchive(caller.projectId, archiveBodyOf(request), { owner: caller, passphrase: passphraseOf(request, ImportPassphraseSchema) }))
+      const passphrase = passphraseOf(request, ImportPassphraseSchema)
+      return ok(await asRequestErrors(() => state.importArchive(caller.projectId, archiveBodyOf(request), { owner: caller, passphrase })))
     })
   })
 
@@ -113,7 +129,7 @@ export function registerStateLinkRoutes(app: FastifyInstance, options: StateRout
     acceptArchiveBodies(scope)
     scope.withTypeProvider<ZodTypeProvider>().put('/import/:token', { schema: { hide: true, params: LinkParamsSchema } }, async (request) => {
       const link = take(request.params.token, 'import')
-      return ok(await options.state.importArchive(link.caller.projectId, archiveBodyOf(request), { owner: link.caller, passphrase: link.passphrase }))
+      return ok(await asRequestErrors(() => options.state.importArchive(link.caller.projectId, archiveBodyOf(request), { owner: link.caller, passphrase: link.passphrase })))
     })
   })
 }

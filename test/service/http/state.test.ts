@@ -1,0 +1,153 @@
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { startWebhookReceiver } from '../../helpers/webhook-receiver'
+import { everyGet, exportState, importState, seedProject, startLiveService } from '../../helpers/project-state-fixture'
+
+/*
+ * The state admin API (docs/api.md, "State: export, import, snapshots, reset") over real HTTP
+ * on 127.0.0.1 with fetch, on SQLite and (the postgres project) on PostgreSQL. Webhooks go to
+ * a loopback receiver, which stands for the client's server.
+ */
+
+async function errorOf(response: Response) {
+  const body = (await response.json()) as { success: boolean; message: string; error: { code: string; details: { path: string }[] } }
+  expect(body.success).toBe(false)
+  return { status: response.status, code: body.error.code, message: body.message, paths: body.error.details.map((detail) => detail.path) }
+}
+
+describe('export, reset, import', () => {
+  it('gives back every GET of /v1 byte for byte: lists, items, media, deliveries, statistics', { timeout: 60_000 }, async () => {
+    const receiver = await startWebhookReceiver()
+    const service = await startLiveService()
+    await seedProject(service, receiver)
+    const before = await everyGet(service)
+    expect([...before.keys()].filter((key) => key.startsWith('GET /media/')).length).toBe(2)
+    expect([...before.keys()].filter((key) => key.startsWith('GET /v1/webhooks/deliveries/')).length).toBe(2)
+
+    const archive = await exportState(service)
+    const reset = await service.http('POST', '/_voicedesk/reset')
+    expect(reset.status).toBe(200)
+    expect(((await reset.json()) as { data: { removed: Record<string, number> } }).data.removed).toMatchObject({ agents: 2, phoneNumbers: 1, jobs: 2, deliveries: 2 })
+    const emptied = await everyGet(service)
+    expect(emptied.get('GET /v1/voice-agents?take=100')).not.toEqual(before.get('GET /v1/voice-agents?take=100'))
+    // The key survived the reset: this very call used it.
+    const imported = await importState(service, archive)
+    expect(imported.status, await imported.clone().text()).toBe(200)
+    expect(((await imported.json()) as { data: { counts: Record<string, number> } }).data.counts).toMatchObject({ agents: 2, phoneNumbers: 1, jobs: 2, deliveries: 2 })
+
+    const after = await everyGet(service)
+    expect([...after.keys()]).toEqual([...before.keys()])
+    for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
+  })
+
+  it('refuses an import into a project that is not empty (409, reset first), and changes nothing', async () => {
+    const receiver = await startWebhookReceiver()
+    const service = await startLiveService()
+    await seedProject(service, receiver)
+    const archive = await exportState(service)
+    const before = await everyGet(service)
+    const refused = await errorOf(await importState(service, archive))
+    expect(refused).toMatchObject({ status: 409, code: 'CONFLICT' })
+    expect(refused.message).toMatch(/reset first/)
+    expect(await everyGet(service)).toEqual(before)
+  })
+
+  it('refuses a tampered archive, a foreign one, and a body that is not an archive, leaving the project as it was', async () => {
+    const receiver = await startWebhookReceiver()
+    const service = await startLiveService()
+    await seedProject(service, receiver)
+    const archive = await exportState(service)
+    expect((await service.http('POST', '/_voicedesk/reset')).status).toBe(200)
+    const emptyGets = await everyGet(service)
+
+    // One agent's name changed inside rows.jsonl, the tar and gzip made whole again.
+    const tar = gunzipSync(archive)
+    const at = tar.indexOf('Front desk A')
+    expect(at).toBeGreaterThan(0)
+    const changed = Buffer.from(tar)
+    changed.write('Front desk Z', at)
+    const tampered = await errorOf(await importState(service, gzipSync(changed)))
+    expect(tampered).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['body'] })
+    expect(tampered.message).toMatch(/rows\.jsonl does not match the manifest's digest/)
+
+    const foreign = await errorOf(await importState(service, gzipSync(Buffer.from('just some text, not a tar'))))
+    expect(foreign).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' })
+    const notGzip = await errorOf(await importState(service, new TextEncoder().encode('plain bytes')))
+    expect(notGzip.message).toMatch(/not a readable \.tar\.gz/)
+    const asJson = await errorOf(await service.http('PUT', '/_voicedesk/state', { json: { not: 'an archive' } }))
+    expect(asJson).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })
+    expect(await everyGet(service)).toEqual(emptyGets)
+    // Nothing written for the refused ones: the real archive still goes in.
+    expect((await importState(service, archive)).status).toBe(200)
+  })
+
+  it('seals secrets under a passphrase: the round trip needs it, and a missing or wrong one is a 400', { timeout: 60_000 }, async () => {
+    const receiver = await startWebhookReceiver()
+    const service = await startLiveService()
+    await seedProject(service, receiver)
+    const before = await everyGet(service)
+    const archive = await exportState(service, 'correct horse battery staple')
+    expect(Buffer.from(gunzipSync(archive)).includes('agent-secret-A-0001')).toBe(false)
+    expect((await service.http('POST', '/_voicedesk/reset')).status).toBe(200)
+
+    const missing = await errorOf(await importState(service, archive))
+    expect(missing).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['headers.x-voicedesk-passphrase'] })
+    const wrong = await errorOf(await importState(service, archive, 'wrong horse battery staple'))
+    expect(wrong).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' })
+    expect(wrong.message).toMatch(/passphrase does not open/)
+    const short = await errorOf(await service.http('GET', '/_voicedesk/state', { headers: { 'x-voicedesk-passphrase': 'short' } }))
+    expect(short).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['headers.x-voicedesk-passphrase'] })
+
+    expect((await importState(service, archive, 'correct horse battery staple')).status).toBe(200)
+    const after = await everyGet(service)
+    for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
+  })
+})
+
+describe('snapshots', () => {
+  it('take, list, restore after changes (the snapshot’s GETs come back), delete; names checked', { timeout: 60_000 }, async () => {
+    const receiver = await startWebhookReceiver()
+    const service = await startLiveService()
+    await seedProject(service, receiver)
+    const before = await everyGet(service)
+
+    const taken = await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'demo-1' } })
+    expect(taken.status, await taken.clone().text()).toBe(201)
+    const snapshot = ((await taken.json()) as { data: { name: string; sizeBytes: number; counts: Record<string, number> } }).data
+    expect(snapshot).toMatchObject({ name: 'demo-1', counts: { agents: 2, jobs: 2 } })
+    expect(snapshot.sizeBytes).toBeGreaterThan(100)
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'demo-1' } }))).toMatchObject({ status: 409, code: 'CONFLICT' })
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: { name: '../etc' } }))).toMatchObject({ status: 400, paths: ['body.name'] })
+
+    // Changes after the snapshot: a new agent, an agent renamed, a number removed.
+    const agents = (await (await service.http('GET', '/v1/voice-agents?take=100')).json()) as { data: { voiceAgents?: { id: string }[] } }
+    void agents
+    await service.http('POST', '/v1/voice-agents', { json: { agentName: 'Added later' } })
+    expect(await everyGet(service)).not.toEqual(before)
+
+    const list = (await (await service.http('GET', '/_voicedesk/snapshots')).json()) as { data: { snapshots: { name: string }[] } }
+    expect(list.data.snapshots.map((entry) => entry.name)).toEqual(['demo-1'])
+    const restored = await service.http('POST', '/_voicedesk/snapshots/demo-1/restore')
+    expect(restored.status, await restored.clone().text()).toBe(200)
+    const after = await everyGet(service)
+    for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
+    expect([...after.keys()]).toEqual([...before.keys()])
+
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots/nope/restore'))).toMatchObject({ status: 404, code: 'NOT_FOUND' })
+    expect((await service.http('DELETE', '/_voicedesk/snapshots/demo-1')).status).toBe(200)
+    expect(await errorOf(await service.http('DELETE', '/_voicedesk/snapshots/demo-1'))).toMatchObject({ status: 404 })
+  })
+
+  it('a project sees its own snapshots and state only', async () => {
+    const service = await startLiveService()
+    const other = await service.otherProject()
+    await service.http('POST', '/v1/voice-agents', { json: { agentName: 'Mine' } })
+    expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'mine' } })).status).toBe(201)
+    const theirs = (await (await service.http('GET', '/_voicedesk/snapshots', { key: other.key })).json()) as { data: { snapshots: unknown[] } }
+    expect(theirs.data.snapshots).toEqual([])
+    expect((await service.http('POST', '/_voicedesk/reset', { key: other.key })).status).toBe(200)
+    const mine = (await (await service.http('GET', '/v1/voice-agents')).json()) as { data: unknown }
+    expect(JSON.stringify(mine)).toContain('Mine')
+    expect(await errorOf(await service.http('GET', '/_voicedesk/snapshots', { key: null }))).toMatchObject({ status: 401 })
+  })
+})
