@@ -1,7 +1,9 @@
 import { expect } from 'vitest'
 import { VOICES } from '../../src/shared/voices'
 import type { RuntimeConfig } from '../../src/service/runtime'
-import { startTestService, waitForJobEnd, type TestService } from './test-service'
+import { createRuntime } from '../../src/service/runtime'
+import { makeTempDir } from './temp-dir'
+import { startTestService, TEST_KEY, waitForJobEnd, type TestService } from './test-service'
 import type { WebhookReceiver } from './webhook-receiver'
 
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
@@ -13,7 +15,24 @@ export interface LiveService extends TestService {
 }
 
 export async function startLiveService(config: Partial<RuntimeConfig> = {}): Promise<LiveService> {
-  const service = await startTestService({ port: 0, host: '127.0.0.1', ...config })
+  return live(await startTestService({ port: 0, host: '127.0.0.1', ...config }))
+}
+
+/** A SQLite service whatever the test project's engine (startTestService picks PostgreSQL in the postgres project). */
+export async function startLiveSqliteService(): Promise<LiveService & { stop(): Promise<void> }> {
+  const dataDir = makeTempDir()
+  const runtime = await createRuntime({ dataDir, fixedApiKey: TEST_KEY, port: 0, host: '127.0.0.1' })
+  const service = await live({
+    runtime,
+    dataDir,
+    key: TEST_KEY,
+    call: (method, url) => runtime.app.inject({ method, url, headers: { authorization: `Token ${TEST_KEY}` } }),
+    otherProject: () => Promise.reject(new Error('not here')),
+  })
+  return { ...service, stop: () => runtime.stop() }
+}
+
+async function live(service: TestService): Promise<LiveService> {
   const baseUrl = (await service.runtime.start()).replace('localhost', '127.0.0.1')
   return {
     ...service,
