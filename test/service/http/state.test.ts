@@ -151,3 +151,39 @@ describe('snapshots', () => {
     expect(await errorOf(await service.http('GET', '/_voicedesk/snapshots', { key: null }))).toMatchObject({ status: 401 })
   })
 })
+
+describe('restore while jobs run', () => {
+  it('gives the snapshot back whole: jobs of the newer timeline that were running write nothing after it', { timeout: 90_000 }, async () => {
+    const receiver = await startWebhookReceiver()
+    const service = await startLiveService({ jobs: { concurrency: 2 } })
+    await seedProject(service, receiver)
+    expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'before-load' } })).status).toBe(201)
+    const before = await everyGet(service)
+
+    // A burst of jobs with webhooks: some will be running, some waiting, when the restore lands.
+    const queued: string[] = []
+    for (let index = 0; index < 12; index += 1) {
+      const response = await service.http('POST', '/v1/jobs/text-to-speech', {
+        json: { voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', text: `Load ${index} `.repeat(20), webhookUrl: `${receiver.url}/load` },
+      })
+      expect(response.status).toBe(200)
+      queued.push(((await response.json()) as { data: { id: string } }).data.id)
+    }
+    const restored = await service.http('POST', '/_voicedesk/snapshots/before-load/restore')
+    expect(restored.status, await restored.clone().text()).toBe(200)
+
+    // Whatever was in flight ends now (its compare-and-swap loses): give it time, then every GET is the snapshot's.
+    const deadline = Date.now() + 20_000
+    let after = await everyGet(service)
+    while (Date.now() < deadline) {
+      const { running, waiting } = await service.runtime.store.jobs.queueCounts()
+      if (running === 0 && waiting === 0) break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    after = await everyGet(service)
+    for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
+    expect([...after.keys()]).toEqual([...before.keys()])
+    for (const id of queued) expect((await service.http('GET', `/v1/jobs?jobId=${id}`)).status).toBe(404)
+  })
+})
