@@ -65,6 +65,7 @@ import { RequestJournal, type RequestJournalSettings } from './request-journal/r
 import { ProjectState } from './state/project-state'
 import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
 import { StateLinks } from './state/state-links'
+import { applySeed, SEED_FILE } from './state/seed'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -160,6 +161,12 @@ export interface RuntimeConfig {
    * one per database in the system's temp folder. Retention and batching: see RequestJournalSettings.
    */
   journal?: Partial<RequestJournalSettings> & { enabled?: boolean; file?: string }
+  /**
+   * A seed applied at start when the default project is empty (`serve --seed FILE`): JSON of
+   * agents and phone numbers, or a state archive (.tar.gz). Left out: the data folder's
+   * voicedesk.seed.json, if any. A bad seed fails the start (SeedError names the file and field).
+   */
+  seed?: string
   /** The largest archive an import reads, media included (16 GiB by default). */
   maxImportBytes?: number
   now?: () => Date
@@ -509,6 +516,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       journal,
       state: { state, links: stateLinks, now },
     })
+    const seedFile = config.seed ?? (dataDir && existsSync(join(dataDir, SEED_FILE)) ? join(dataDir, SEED_FILE) : undefined)
+    if (seedFile) await applySeed(seedFile, context, state, appCaller)
     await runner.start()
     await webhookSender.start()
     calls.start()
