@@ -457,6 +457,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           aiContentEngineChanged: async () => {
             aiContent = await createAiContentEngine(store, secrets, config.aiContentEngine)
           },
+          state,
+          stateLinks,
         })
         handlerTables.set(host, table)
       }

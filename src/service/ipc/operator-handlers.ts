@@ -16,6 +16,8 @@ import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers,
 import { ServiceError, underField } from '../ops/service-error'
 import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgent, listTemplates, listVoiceAgents, updateVoiceAgent } from '../ops/voice-agents'
 import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
+import type { ProjectState } from '../state/project-state'
+import type { StateLinks } from '../state/state-links'
 import type { VoiceSamples } from './voice-samples'
 
 /** One function per operation; each takes its input already validated by the contract's schema. */
@@ -39,6 +41,9 @@ export interface OperatorHandlerDeps {
   cliCorsOrigins?: readonly string[]
   /** Called once a new AI-content engine was chosen, so the next job uses it. */
   aiContentEngineChanged: () => Promise<void>
+  /** Export, import, snapshots and reset of the project's state, and the UI's one-use links. */
+  state: ProjectState
+  stateLinks: StateLinks
 }
 
 function portOf(url: string): number {
@@ -166,5 +171,13 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
       await saveCorsOrigins(store, input.corsOrigins)
       return settings()
     },
+
+    'state.deleteSnapshot': (input) => deps.state.deleteSnapshot(caller.projectId, input.name),
+    'state.exportLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/export/${deps.stateLinks.create('export', caller, input.passphrase)}` }),
+    'state.importLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/import/${deps.stateLinks.create('import', caller, input.passphrase)}` }),
+    'state.reset': () => deps.state.reset(caller.projectId),
+    'state.restore': async (input) => ({ counts: (await deps.state.restoreSnapshot(caller.projectId, input.name, caller)).counts }),
+    'state.snapshot': (input) => deps.state.takeSnapshot(caller.projectId, input.name),
+    'state.snapshots': async () => ({ snapshots: await deps.state.listSnapshots(caller.projectId), current: await store.projectData.projectCounts(caller.projectId) }),
   }
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { finished } from 'node:stream/promises'
 import { Readable } from 'node:stream'
+import { StateCountsSchema } from '../../shared/api/state'
 import type { MediaStore, Store } from '../../store/ports'
 import type { KeyIdentity, ProjectCounts, ProjectRow } from '../../store/records'
 import type { SecretBox } from '../../store/secret-box'
@@ -184,7 +185,7 @@ export class ProjectState {
       throw new ServiceError('CONFLICT', `A snapshot named ${name} exists already: delete it first, or choose another name`)
     }
     const { stream, manifest } = await this.exportArchive(projectId)
-    return shelf.save(projectId, { name, createdAt: manifest.exportedAt, counts: manifest.counts }, stream)
+    return shelf.save(projectId, { name, createdAt: manifest.exportedAt, counts: StateCountsSchema.parse(manifest.counts) }, stream)
   }
 
   /** The project as it was when the snapshot was taken, in one transaction; settings are left as they are. */

@@ -5,16 +5,12 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
+import { SnapshotSchema, type Snapshot } from '../../shared/api/state'
 import type { MediaStore, SettingsRepository } from '../../store/ports'
 
 /** What a list of snapshots shows of each: taken when, how big, how many rows of each kind. */
-export const SnapshotInfoSchema = z.object({
-  name: z.string(),
-  createdAt: z.string(),
-  sizeBytes: z.number().int().nonnegative(),
-  counts: z.record(z.string(), z.number().int().nonnegative()),
-})
-export type SnapshotInfo = z.infer<typeof SnapshotInfoSchema>
+export const SnapshotInfoSchema = SnapshotSchema
+export type SnapshotInfo = Snapshot
 
 /** Where a project's snapshots (state archives the service keeps) live. Names are checked by the caller. */
 export interface SnapshotShelf {

@@ -11,8 +11,10 @@ export const SnapshotNameSchema = z.string().regex(SNAPSHOT_NAME_PATTERN, 'A sna
 export const TakeSnapshotBodySchema = z.object({ name: SnapshotNameSchema }).strict()
 export const SnapshotParamsSchema = z.object({ name: SnapshotNameSchema })
 
-/** Rows per kind: agents, phoneNumbers, jobs, deliveries, attempts. */
-export const StateCountsSchema = z.record(z.string(), z.number().int().nonnegative())
+const count = z.number().int().nonnegative()
+/** Rows per kind. */
+export const StateCountsSchema = z.object({ agents: count, phoneNumbers: count, jobs: count, deliveries: count, attempts: count })
+export type StateCounts = z.infer<typeof StateCountsSchema>
 
 export const SnapshotSchema = z.object({
   name: z.string(),

@@ -39,6 +39,13 @@ export const IPC_OPERATION_NAMES = [
   'settings.setSttEngine',
   'settings.testEngine',
   'settings.setCorsOrigins',
+  'state.deleteSnapshot',
+  'state.exportLink',
+  'state.importLink',
+  'state.reset',
+  'state.restore',
+  'state.snapshot',
+  'state.snapshots',
 ] as const
 
 export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]

@@ -16,6 +16,7 @@ import {
   TtsJobSchema,
 } from '../api/jobs'
 import { TranslationLanguageSchema } from '../api/translation-jobs'
+import { ExportPassphraseSchema, ImportPassphraseSchema, SnapshotNameSchema, SnapshotSchema, StateCountsSchema } from '../api/state'
 import { AddPhoneNumberBodySchema, AssignNumberBodySchema, PhoneNumberSchema, UnassignNumberBodySchema } from '../api/phone-numbers'
 import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, UpdateVoiceAgentBodySchema, VoiceAgentSchema, VoiceAgentTemplateSchema } from '../api/voice-agents'
 import { VoiceSchema } from '../api/voices'
@@ -304,6 +305,18 @@ export const IPC_OPERATIONS = {
   'settings.testEngine': operation(EngineTestInputSchema, EngineTestResultSchema),
   /** The `corsOrigins` setting; null goes back to the default (this machine's http origins, any port). Counts at once. */
   'settings.setCorsOrigins': operation(z.object({ corsOrigins: CorsOriginsSchema.nullable() }).strict(), SettingsSchema),
+
+  // State (docs/api.md, "State: export, import, snapshots, reset"), the default project's.
+  'state.deleteSnapshot': operation(z.object({ name: SnapshotNameSchema }).strict(), SnapshotSchema),
+  /** A one-use, 5-minute URL that downloads the project's archive (secrets sealed under `passphrase` when given). */
+  'state.exportLink': operation(z.object({ passphrase: ExportPassphraseSchema.optional() }).strict(), z.object({ url: z.string() })),
+  /** A one-use, 5-minute URL to PUT an archive to (Content-Type: application/gzip): imported into the project, which must be empty. */
+  'state.importLink': operation(z.object({ passphrase: ImportPassphraseSchema.optional() }).strict(), z.object({ url: z.string() })),
+  'state.reset': operation(NoInput, z.object({ removed: StateCountsSchema })),
+  'state.restore': operation(z.object({ name: SnapshotNameSchema }).strict(), z.object({ counts: StateCountsSchema })),
+  'state.snapshot': operation(z.object({ name: SnapshotNameSchema }).strict(), SnapshotSchema),
+  /** The snapshots, newest first, and what the project holds now (what a restore or reset would replace). */
+  'state.snapshots': operation(NoInput, z.object({ snapshots: z.array(SnapshotSchema), current: StateCountsSchema })),
 } as const
 
 export type IpcOperations = typeof IPC_OPERATIONS
