@@ -187,3 +187,30 @@ describe('restore while jobs run', () => {
     for (const id of queued) expect((await service.http('GET', `/v1/jobs?jobId=${id}`)).status).toBe(404)
   })
 })
+
+describe("the operator UI's one-use links", () => {
+  it('download the archive once, and take an upload once, with no key; a second use is a 404', async () => {
+    const receiver = await startWebhookReceiver()
+    const service = await startLiveService()
+    await seedProject(service, receiver)
+    const handlers = service.runtime.operatorHandlers('browser')
+    const before = await everyGet(service)
+    const { url: exportUrl } = await handlers['state.exportLink']({})
+    const download = await fetch(exportUrl)
+    expect(download.status).toBe(200)
+    const archive = new Uint8Array(await download.arrayBuffer())
+    expect((await fetch(exportUrl)).status).toBe(404)
+
+    await handlers['state.reset']({})
+    const { url: importUrl } = await handlers['state.importLink']({})
+    // A page of another origin (the desktop window's file://) may ask first.
+    const preflight = await fetch(importUrl, { method: 'OPTIONS', headers: { origin: 'null', 'access-control-request-method': 'PUT' } })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+    const upload = await fetch(importUrl, { method: 'PUT', body: archive, headers: { 'content-type': 'application/gzip' } })
+    expect(upload.status, await upload.clone().text()).toBe(200)
+    expect((await fetch(importUrl, { method: 'PUT', body: archive, headers: { 'content-type': 'application/gzip' } })).status).toBe(404)
+    const after = await everyGet(service)
+    for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
+  })
+})

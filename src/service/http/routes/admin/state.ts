@@ -121,6 +121,14 @@ export function registerStateLinkRoutes(app: FastifyInstance, options: StateRout
     if (!link) throw new ServiceError('NOT_FOUND', 'This link is unknown, used already or expired (links work once, for 5 minutes): ask for a new one')
     return link
   }
+  // The desktop window's page is not of this origin (file://): it may use a link too. The token
+  // alone is the permission (no cookie, no key), so any origin may, as with a pasted link.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*')
+  })
+  app.options('/import/:token', async (_request, reply) =>
+    reply.status(204).header('access-control-allow-methods', 'PUT').header('access-control-allow-headers', 'content-type').header('access-control-max-age', '600').send(),
+  )
   routes.get('/export/:token', { schema: { hide: true, params: LinkParamsSchema } }, async (request, reply) => {
     const link = take(request.params.token, 'export')
     return sendArchive(options.state, link.caller.projectId, link.passphrase, reply, options.now())
