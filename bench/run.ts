@@ -18,6 +18,7 @@
  * speech server) on 10-minute and 2-hour media: speed and memory (RSS growth), on files and on PostgreSQL (bench/transcribe.ts).
  * `journal` the GET of an agent with the request journal on and off (`--journal off`), each as a ratio to
  * the same bare node:http ceiling, and the journal rows written per second meanwhile.
+ * `snapshot` a project's data out and back in at 100,000 jobs, on SQLite and PostgreSQL (bench/snapshot.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -33,6 +34,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchAiContent } from './ai-content'
 import { benchJobs } from './jobs'
+import { benchSnapshot } from './snapshot'
 import pg from 'pg'
 import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
@@ -498,6 +500,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   upload: () => partOnly('upload', benchUpload),
   transcribe: () => partOnly('transcribe', benchTranscribe),
   journal: () => partOnly('journal', benchJournal),
+  snapshot: () => partOnly('snapshot', benchSnapshot),
 }
 
 const part = process.argv[2]

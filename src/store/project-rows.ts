@@ -24,7 +24,7 @@ export interface RowTable {
   ofProject: (parameter: string) => string
 }
 
-const plain = (pairs: readonly (readonly [string, string])[], json: string[] = [], booleans: string[] = []) =>
+const plain = (pairs: readonly (readonly [string, string])[], json: string[] = [], booleans: string[] = []): RowTable['columns'] =>
   pairs.map(([field, column]) => ({ field, column, holds: json.includes(field) ? 'json' : booleans.includes(field) ? 'boolean' : 'plain' }))
 
 const AGENT_COLUMNS = [
@@ -127,7 +127,7 @@ const id = z.string().min(1)
 const int32 = z.number().int().min(-2_147_483_648).max(2_147_483_647)
 const epochMs = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const finite = z.number().finite()
-const timestamp = z.string().min(1)
+const timestamp = z.iso.datetime()
 
 const AgentRecordSchema = z.strictObject({
   id,

@@ -363,6 +363,7 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       { rows: [...rows.slice(0, 6), { kind: 'job', record: { ...job({ id: 'job-bad' }), totalCost: 'free' } }], message: /^Row 7 \(job job-bad\): record\.totalCost: / },
       { rows: [...rows, { kind: 'job', record: { ...job({ id: 'job-extra' }), sneaky: true } }], message: /^Row 17 \(job job-extra\): .*sneaky/ },
       { rows: [{ kind: 'tape', record: {} }], message: /^Row 1 \(tape\): / },
+      { rows: [{ kind: 'agent', record: agent({ id: 'agent-when', createdAt: 'yesterday' }) }], message: /^Row 1 \(agent agent-when\): record\.createdAt: / },
       // Valid rows the database refuses: another project's job id, its preview token.
       { rows: [...rows, { kind: 'job', record: job({ id: 'job-other' }) }], message: /^Row 17 \(job job-other\): .*(UNIQUE|unique|already exists)/ },
       { rows: [...rows, { kind: 'agent', record: agent({ id: 'agent-other' }) }], message: /^Row 17 \(agent agent-other\): / },

@@ -1,14 +1,14 @@
 import type pg from 'pg'
 import type { ProjectDataRepository, ReplaceProjectOptions } from '../ports'
 import { arrivingRow, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABLES, rowError, validateRow, type RowTable } from '../project-rows'
-import type { JobRecord, ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
+import type { ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
 import { encodeText, inTransaction, query } from './db'
 import { jobSearchLexemes } from './search-words'
 
 /** Rows fetched from the export's cursor at a time. */
 const FETCH_ROWS = 1_000
-/** Rows inserted by one statement. */
-const INSERT_ROWS = 500
+/** Rows inserted by one statement: its statement-level triggers (counts, search words) run once for all of them. */
+const INSERT_ROWS = 2_000
 
 const TABLE_OF_KIND = Object.fromEntries(ROW_TABLES.map((table) => [table.kind, table])) as Record<ProjectRowKind, RowTable>
 
@@ -30,6 +30,9 @@ const insertOf = (table: RowTable) => {
 /** A tsvector's text form of bare lexemes (each quoted, so any character is taken as it is). */
 const tsvectorText = (lexemes: string[]) => lexemes.map((lexeme) => `'${lexeme.replace(/['\\]/g, (char) => `\\${char}`)}'`).join(' ')
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const wellFormed = (value: string) => value.replace(LONE_SURROGATE, '\uFFFD')
+
 /**
  * A row's columns as JSON for insertOf. Strings are NUL-encoded as every other write is (see
  * db.ts: jsonb cannot hold U+0000 either); JSON columns are text in the schema.
@@ -39,7 +42,8 @@ function columnsJson(table: RowTable, row: ProjectRow): Record<string, unknown> 
   const values: Record<string, unknown> = {}
   for (const { field, column, holds } of table.columns) {
     const value = columnValue(record[field], holds, (flag) => flag)
-    values[column] = typeof value === 'string' ? encodeText(value) : value
+    // Well-formed first: a lone surrogate becomes U+FFFD, as the driver's UTF-8 makes it on every other write (jsonb would refuse it).
+    values[column] = typeof value === 'string' ? encodeText(wellFormed(value)) : value
   }
   if (row.kind === 'job') {
     const job = row.record
@@ -124,7 +128,10 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
             try {
               await client.query(insertOf(table), [JSON.stringify([columnsJson(table, row)])])
             } catch (rowFailure) {
-              throw rowError(rowNumber, row, describePostgresError(rowFailure as pg.DatabaseError))
+              // Data exceptions (22) and integrity violations (23) are the row's; anything else (a full disk, a lost connection) is the store's.
+              const code = (rowFailure as pg.DatabaseError).code ?? ''
+              if (code.startsWith('22') || code.startsWith('23')) throw rowError(rowNumber, row, describePostgresError(rowFailure as pg.DatabaseError))
+              throw rowFailure
             }
           }
           throw error

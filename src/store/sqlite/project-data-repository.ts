@@ -128,6 +128,8 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
         try {
           statement.run(table.columns.map(({ field, holds }) => columnValue(record[field], holds, (value) => (value ? 1 : 0))))
         } catch (error) {
+          // A constraint is the row's fault; anything else (a full disk, an I/O error) is the store's, and keeps its code.
+          if (!/^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG)/.test((error as { code?: string }).code ?? '')) throw error
           throw rowError(rowNumber, row, (error as Error).message)
         }
         if (row.kind === 'agent') agentIds.add(row.record.id)
