@@ -11,6 +11,7 @@ import type { MediaStore, Store } from '../../store/ports'
 import type { KeyIdentity, ProjectCounts, ProjectRow } from '../../store/records'
 import type { SecretBox } from '../../store/secret-box'
 import { isUniqueViolation } from '../../store/constraint-errors'
+import { ProjectRowError } from '../../store/project-rows'
 import { byteLimit } from '../../store/media-byte-limit'
 import { MediaTooLargeError } from '../../store/media-errors'
 import { MEDIA_NAME } from '../ops/media-names'
@@ -350,6 +351,10 @@ export class ProjectState {
     } catch (error) {
       const storage = storageServiceError(error)
       if (storage || error instanceof ServiceError || error instanceof ArchiveError) throw storage ?? error
+      if (error instanceof ProjectRowError) {
+        const message = `rows.jsonl: ${error.message}`
+        throw new ServiceError('VALIDATION_ERROR', message, [{ path: 'body', message }])
+      }
       if (isUniqueViolation(error)) {
         throw new ServiceError('CONFLICT', "The archive's ids are in use by another project on this service: import it into that project, or into another service")
       }
