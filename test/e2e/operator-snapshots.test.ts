@@ -8,7 +8,7 @@ import { createRuntime } from '../../src/service/runtime'
 import { createVoiceAgent, getVoiceAgent, updateVoiceAgent } from '../../src/service/ops/voice-agents'
 import { ROOT } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, collectProblems, goToNth, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
 
 let browser: Browser | undefined
 
@@ -47,6 +47,9 @@ describe('Settings > Snapshots (Arabic, 1024×640)', () => {
       await card.getByRole('cell', { name: 'demo-1', exact: true }).waitFor()
       // Its contents column is optional: at 1024 px it gives way to the actions (in the DOM all the same).
       expect(await card.getByText('1 وكيل، 0 رقم، 0 مهمة').count()).toBe(1)
+      // No English left on the Arabic card (names, ids and the browser's own file picker aside).
+      const latin = (await latinUiText(page)).filter((text) => !/^(No file chosen|Choose File)$/.test(text))
+      expect(latin).toEqual([])
       await shot(page, 'settings-snapshots-ar')
 
       // The agent changes after the snapshot.
