@@ -34,7 +34,7 @@ describe('an archive from SQLite, imported into PostgreSQL', () => {
     const imported = await importState(team, sealed, 'a team passphrase')
     expect(imported.status, await imported.clone().text()).toBe(200)
     const after = await everyGet(team)
-    const identity = async (service: typeof sqlite) => {
+    const identity = async (service: Pick<typeof sqlite, 'http' | 'runtime'>) => {
       const project = ((await (await service.http('GET', '/v1/projects/by-api-key')).json()) as { data: { id: string } }).data.id
       const key = service.runtime.appCaller
       const fixed = ((await (await service.http('GET', '/v1/voice-agents?take=100')).json()) as { data: { agents: { apiKeyId: string }[] } }).data.agents[0]!.apiKeyId
@@ -48,7 +48,7 @@ describe('an archive from SQLite, imported into PostgreSQL', () => {
     expect([...after.keys()].length).toBe(before.size)
     // Another service: its project id, key id, user id and address differ (a delivery's payload keeps the
     // ones it was sent with, as sent); every other byte is the same.
-    const sameService = (answer: string, _service: { baseUrl: string }, _ids: Map<string, string>) => {
+    const sameService = (answer: string) => {
       let text = answer.replaceAll(sqlite.baseUrl, '<base>').replaceAll(team.baseUrl, '<base>')
       for (const [id, name] of [...sqliteIds, ...teamIds]) text = text.replaceAll(id, name)
       return text
@@ -56,9 +56,9 @@ describe('an archive from SQLite, imported into PostgreSQL', () => {
     for (const [request, answer] of before) {
       // The project itself (its name and creation time) is the service's, not the archive's.
       if (request.includes('/projects/by-api-key')) continue
-      const teamRequest = [...after.keys()].find((key) => sameService(key, team, teamIds) === sameService(request, sqlite, sqliteIds))
+      const teamRequest = [...after.keys()].find((key) => sameService(key) === sameService(request))
       expect(teamRequest, request).toBeDefined()
-      expect(sameService(after.get(teamRequest!)!, team, teamIds), request).toBe(sameService(answer, sqlite, sqliteIds))
+      expect(sameService(after.get(teamRequest!)!), request).toBe(sameService(answer))
     }
   })
 })
