@@ -274,3 +274,21 @@ async function rewriteRows(archive: Uint8Array, change: (rows: string) => string
   for await (const chunk of writer) chunks.push(chunk as Buffer)
   return gzipSync(Buffer.concat(chunks))
 }
+
+describe('bad input to the state routes', () => {
+  it('is answered in the envelope: no body, another type, a bad name, a bad passphrase header', async () => {
+    const service = await startLiveService()
+    expect(await errorOf(await service.http('PUT', '/_voicedesk/state'))).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })
+    expect(await errorOf(await service.http('PUT', '/_voicedesk/state', { body: new Uint8Array(0), headers: { 'content-type': 'application/gzip' } }))).toMatchObject({
+      status: 400,
+    })
+    expect(await errorOf(await service.http('PUT', '/_voicedesk/state', { body: new TextEncoder().encode('x'), headers: { 'content-type': 'text/plain' } }))).toMatchObject({
+      status: 415,
+    })
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: {} }))).toMatchObject({ status: 400, paths: ['body.name'] })
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots/a%20b/restore'))).toMatchObject({ status: 400, paths: ['params.name'] })
+    expect(await errorOf(await service.http('DELETE', `/_voicedesk/snapshots/${'x'.repeat(65)}`))).toMatchObject({ status: 400 })
+    const long = await service.http('GET', '/_voicedesk/state', { headers: { 'x-voicedesk-passphrase': 'p'.repeat(2000) } })
+    expect(await errorOf(long)).toMatchObject({ status: 400, paths: ['headers.x-voicedesk-passphrase'] })
+  })
+})
