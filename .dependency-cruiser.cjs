@@ -58,6 +58,8 @@ const PACKAGES = [
   { packages: ['ajv', 'fastest-levenshtein'], from: '^src/engines/' },
   { packages: ['pino'], from: '^src/(service|main)/' },
   { packages: ['env-paths', 'libphonenumber-js'], from: '^src/service/' },
+  // State archives (.tar.gz): written and read by the state feature only.
+  { packages: ['tar-stream'], from: '^src/service/state/' },
   { packages: ['electron'], from: '^src/(main|preload)/' },
   { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+'], from: '^src/renderer/' },
 ]

@@ -19,6 +19,7 @@
  * `journal` the GET of an agent with the request journal on and off (`--journal off`), each as a ratio to
  * the same bare node:http ceiling, and the journal rows written per second meanwhile.
  * `snapshot` a project's data out and back in at 100,000 jobs, on SQLite and PostgreSQL (bench/snapshot.ts).
+ * `state-archive` a snapshot taken and restored as the service does it, archive written and read, at 100,000 jobs (bench/state-archive.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -35,6 +36,7 @@ import { fileURLToPath } from 'node:url'
 import { benchAiContent } from './ai-content'
 import { benchJobs } from './jobs'
 import { benchSnapshot } from './snapshot'
+import { benchStateArchive } from './state-archive'
 import pg from 'pg'
 import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
@@ -505,6 +507,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   transcribe: () => partOnly('transcribe', benchTranscribe),
   journal: () => partOnly('journal', benchJournal),
   snapshot: () => partOnly('snapshot', benchSnapshot),
+  'state-archive': () => partOnly('stateArchive', benchStateArchive),
 }
 
 const part = process.argv[2]

@@ -1,21 +1,27 @@
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, readFile, rename, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
+import { pipeline } from 'node:stream/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { z } from 'zod'
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
-import { openStore } from '../store/open-store'
+import { openStore, type OpenedStore } from '../store/open-store'
+import { FileMediaStore } from '../store/file-media-store'
 import type { Store } from '../store/ports'
 import { AiContentSettingSchema } from './ai-content-settings'
 import { readSttSetting, saveSttSetting, type SttSettingChange } from './stt-settings'
 import { InvalidSigningSecretError, webhookSigningSettings } from './webhook-settings'
-import { appKeyIdOf, bootstrapAccounts, createApiKey, FIXED_KEY_NAME, fixedApiKeyProblem, listApiKeys, revokeApiKey } from './ops/api-keys'
+import { appKeyIdOf, bootstrapAccounts, createApiKey, ensureAppIdentity, FIXED_KEY_NAME, fixedApiKeyProblem, listApiKeys, revokeApiKey } from './ops/api-keys'
 import { ServiceError } from './ops/service-error'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, databaseLabel, type Runtime, type RuntimeConfig } from './runtime'
 import { checkSealingKey, WrongSealingKeyError } from './sealing-key-check'
 import { defaultDataDir } from './data-dir'
-import { DATABASE_FILE, DataFolderError, SECRET_KEY_FILE, prepareDataFolder } from './data-folder'
+import { DATABASE_FILE, DataFolderError, MEDIA_FOLDER, SECRET_KEY_FILE, SNAPSHOTS_FOLDER, prepareDataFolder } from './data-folder'
+import { ProjectState, SNAPSHOT_NAME } from './state/project-state'
+import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
 import { findRunningServices } from './running-services'
 import { installUnhandledRejectionGuard } from './unhandled-rejection-guard'
 
@@ -24,13 +30,17 @@ const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with th
 Usage:
   voicedesk serve [--port N] [--host H] [--data-dir DIR | --database-url URL] [--log-level LEVEL] [--force-new]
                   [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
-                  [--max-media-size SIZE] [--media-fetch-timeout SECONDS] [--journal on|off]
+                  [--max-media-size SIZE] [--media-fetch-timeout SECONDS] [--journal on|off] [--seed FILE]
   voicedesk keys create [--name NAME] [--data-dir DIR | --database-url URL]
   voicedesk keys list [--data-dir DIR | --database-url URL]
   voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
   voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR | --database-url URL]
   voicedesk stt-engine [off | openai-compatible --base-url URL [--model NAME] [--api-key KEY]] [--data-dir DIR | --database-url URL]
   voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR | --database-url URL]
+  voicedesk export FILE [--passphrase-file F] [--data-dir DIR | --database-url URL]
+  voicedesk import FILE [--passphrase-file F] [--data-dir DIR | --database-url URL]
+  voicedesk snapshot NAME | restore NAME | snapshots [--data-dir DIR | --database-url URL]
+  voicedesk reset --yes [--data-dir DIR | --database-url URL]
   voicedesk --version | --help
 
 In a checkout, run it as "npx voicedesk ..." (or "npm run serve -- ...").
@@ -49,6 +59,9 @@ serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}
            --journal         on (the default) or off: the request journal of /v1 requests and
                              sockets, read at /_voicedesk/requests (7 days, 50,000 entries at most)
            --force-new       start over with a new database when the old one went missing
+           --seed            a seed applied when the default project is empty: JSON of agents and
+                             phone numbers, or a state archive (.tar.gz); default: the data folder's
+                             voicedesk.seed.json, if any. A bad seed stops the start.
 keys       Manages the API keys of the default project. A new key is shown once.
 ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
            OpenAI-compatible chat endpoint such as a local Ollama (base URL .../v1).
@@ -58,6 +71,15 @@ ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default)
 stt-engine Shows or chooses speech recognition for live calls: off (the default), or an
            OpenAI-compatible /audio/transcriptions server such as whisper.cpp's server,
            speaches or LocalAI (base URL .../v1). Takes effect at the next start.
+export     Writes the default project's state (agents, numbers, jobs and their media, webhook
+           deliveries, settings) to FILE (.tar.gz). Secrets stay sealed with this data folder's
+           key, and settings' secrets are left out; with --passphrase-file (a file whose first
+           line is the passphrase, 8 characters or more) they are sealed under the passphrase,
+           so another service can import them.
+import     Reads FILE into the default project, which must be empty (reset first).
+snapshot   Keeps the project's state under NAME (A-Z a-z 0-9 . _ -, up to 64); snapshots lists
+           them; restore NAME puts the project back as it was (settings stay as they are).
+reset      Empties the default project (agents, numbers, jobs, deliveries); keys stay. Needs --yes.
 webhook-secret
            Shows whether webhooks are signed, or sets the Standard Webhooks signing secret
            (generate prints a new one once; give it to your receivers). A running service
@@ -98,6 +120,9 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   model: { type: 'string' },
   'api-key': { type: 'string' },
+  'passphrase-file': { type: 'string' },
+  seed: { type: 'string' },
+  yes: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -120,7 +145,14 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
     'max-media-size',
     'media-fetch-timeout',
     'journal',
+    'seed',
   ],
+  export: ['passphrase-file', 'data-dir', 'database-url'],
+  import: ['passphrase-file', 'data-dir', 'database-url'],
+  snapshot: ['data-dir', 'database-url'],
+  restore: ['data-dir', 'database-url'],
+  snapshots: ['data-dir', 'database-url'],
+  reset: ['yes', 'data-dir', 'database-url'],
   keys: ['name', 'data-dir', 'database-url'],
   'ai-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
   'stt-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
@@ -264,17 +296,22 @@ function databaseProblem(storage: Extract<Storage, { kind: 'team' }>, error: unk
 }
 
 async function openStorageStore(storage: Storage): Promise<Store> {
+  return (await openStorage(storage)).store
+}
+
+/** The store, and in team mode the media the database holds. */
+async function openStorage(storage: Storage): Promise<OpenedStore> {
   if (storage.kind === 'folder') {
     prepare(storage.dataDir)
-    return (await openStore({ engine: 'sqlite', file: join(storage.dataDir.path, DATABASE_FILE) })).store
+    return openStore({ engine: 'sqlite', file: join(storage.dataDir.path, DATABASE_FILE) })
   }
-  let store: Store | undefined
+  let opened: OpenedStore | undefined
   try {
-    store = (await openStore({ engine: 'postgres', url: storage.url, poolSize: 2 })).store
-    await checkSealingKey(store, new SecretBox(storage.secretKey))
-    return store
+    opened = await openStore({ engine: 'postgres', url: storage.url, poolSize: 2 })
+    await checkSealingKey(opened.store, new SecretBox(storage.secretKey))
+    return opened
   } catch (error) {
-    await store?.close()
+    await opened?.store.close()
     throw databaseProblem(storage, error)
   }
 }
@@ -356,6 +393,7 @@ async function serve(values: Values): Promise<void> {
       allowWebhookHosts: values['allow-webhook-host'],
       mediaIntake: mediaIntakeOf(values),
       journal: { enabled: journalOn },
+      seed: values.seed !== undefined ? resolve(expandHome(values.seed)) : undefined,
       // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.
       rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
       // JSON lines on stderr, so stdout keeps the start-up banner alone.
@@ -556,6 +594,98 @@ async function webhookSecret(values: Values, positionals: string[]): Promise<voi
   }
 }
 
+/** The state commands, with the one argument each takes (none for snapshots and reset). */
+const STATE_COMMANDS: Record<string, string | undefined> = { export: 'FILE', import: 'FILE', snapshot: 'NAME', restore: 'NAME', snapshots: undefined, reset: undefined }
+
+/** --passphrase-file: the file's first line (a passphrase never goes on the command line, where `ps` shows it). */
+async function passphraseFrom(values: Values, forExport: boolean): Promise<string | undefined> {
+  const file = values['passphrase-file']
+  if (file === undefined) return undefined
+  let text: string
+  try {
+    text = await readFile(resolve(expandHome(file)), 'utf8')
+  } catch (error) {
+    throw new UsageError(`--passphrase-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
+  }
+  const passphrase = text.split(/\r?\n/)[0] ?? ''
+  if (passphrase.length < (forExport ? 8 : 1))
+    throw new UsageError(`--passphrase-file ${file}: its first line must hold the passphrase${forExport ? ' (8 characters or more)' : ''}`)
+  return passphrase
+}
+
+async function stateCommand(command: string, values: Values, positionals: string[]): Promise<void> {
+  const argument = STATE_COMMANDS[command]
+  refuseExtraArguments(command, positionals, argument ? 1 : 0, argument ? `one ${argument}` : 'no arguments')
+  const [given] = positionals
+  if (argument && !given) throw new UsageError(`${command} needs ${argument} (see voicedesk --help)`)
+  if (command === 'reset' && !values.yes) throw new UsageError('reset empties the default project (agents, numbers, jobs, deliveries; keys stay): add --yes to do it')
+  if ((command === 'snapshot' || command === 'restore') && !SNAPSHOT_NAME.test(given!)) {
+    throw new UsageError(`Snapshot name ${JSON.stringify(given)}: a name is 1 to 64 of A-Z a-z 0-9 . _ -`)
+  }
+  const passphrase = command === 'export' || command === 'import' ? await passphraseFrom(values, command === 'export') : undefined
+  const storage = storageOf(values)
+  const { store, sharedMedia } = await openStorage(storage)
+  try {
+    const now = () => new Date()
+    const bootstrap = await bootstrapAccounts(store, now(), undefined, { createKey: false })
+    const caller = await ensureAppIdentity(store, now(), bootstrap)
+    const folder = storage.kind === 'folder' ? storage.dataDir.path : undefined
+    const media = sharedMedia ?? new FileMediaStore(join(folder!, MEDIA_FOLDER))
+    if (folder) await mkdir(join(folder, MEDIA_FOLDER), { recursive: true, mode: 0o700 })
+    const state = new ProjectState({
+      store,
+      media,
+      secrets: secretsOf(storage),
+      shelf: folder ? new FolderSnapshotShelf(join(folder, SNAPSHOTS_FOLDER)) : new MediaSnapshotShelf(media, store.settings),
+      version: VERSION,
+      now,
+    })
+    const where = storage.kind === 'folder' ? `the data folder ${storage.dataDir.path}` : `the database ${storage.label}`
+    const countsText = (counts: object) =>
+      Object.entries(counts as Record<string, number>)
+        .map(([kind, count]) => `${count} ${kind}`)
+        .join(', ')
+    if (command === 'export') {
+      const file = resolve(expandHome(given!))
+      const { stream, manifest } = await state.exportArchive(caller.projectId, passphrase)
+      const aside = `${file}.partial`
+      try {
+        await pipeline(stream, createWriteStream(aside, { mode: 0o600 }))
+        await rename(aside, file)
+      } catch (error) {
+        await rm(aside, { force: true })
+        throw error
+      }
+      say(`Exported ${countsText(manifest.counts)} from ${where} to ${file}${passphrase ? ' (secrets sealed under the passphrase)' : ''}.`)
+    } else if (command === 'import') {
+      const file = resolve(expandHome(given!))
+      const source = createReadStream(file)
+      await new Promise<void>((opened, failed) => {
+        source.once('open', () => opened())
+        source.once('error', (error) => failed(new UsageError(`${given}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error.message}`)))
+      })
+      const outcome = await state.importArchive(caller.projectId, source, { owner: caller, passphrase })
+      const settings = outcome.settings.skipped.length ? `; settings left as they were: ${outcome.settings.skipped.join(', ')}` : ''
+      say(`Imported ${countsText(outcome.counts)} into ${where}${settings}.`)
+    } else if (command === 'snapshot') {
+      const info = await state.takeSnapshot(caller.projectId, given!)
+      say(`Snapshot ${info.name}: ${countsText(info.counts)}, ${info.sizeBytes} bytes.`)
+    } else if (command === 'restore') {
+      const outcome = await state.restoreSnapshot(caller.projectId, given!, caller)
+      say(`Restored snapshot ${given}: ${countsText(outcome.counts)}.`)
+    } else if (command === 'snapshots') {
+      const snapshots = await state.listSnapshots(caller.projectId)
+      if (snapshots.length === 0) say(`No snapshots in ${where}.`)
+      for (const info of snapshots) say(`${info.name}  ${info.createdAt}  ${info.sizeBytes} bytes  ${countsText(info.counts)}`)
+    } else {
+      const { removed } = await state.reset(caller.projectId)
+      say(`Reset the default project of ${where}: removed ${countsText(removed)}; keys stay.`)
+    }
+  } finally {
+    await store.close()
+  }
+}
+
 /** node:util's parse errors, in one line of our words. */
 function parseArgsError(error: NodeJS.ErrnoException): UsageError | undefined {
   if (!error.code?.startsWith('ERR_PARSE_ARGS')) return undefined
@@ -565,7 +695,7 @@ function parseArgsError(error: NodeJS.ErrnoException): UsageError | undefined {
   return new UsageError(error.message.split('\n')[0])
 }
 
-const COMMANDS = 'serve, keys, ai-engine, stt-engine or webhook-secret'
+const COMMANDS = 'serve, keys, ai-engine, stt-engine, webhook-secret, export, import, snapshot, snapshots, restore or reset'
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -590,6 +720,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'ai-engine') await aiEngine(values, rest)
     else if (command === 'stt-engine') await sttEngine(values, rest)
     else if (command === 'webhook-secret') await webhookSecret(values, rest)
+    else if (command in STATE_COMMANDS) await stateCommand(command, values, rest)
     else await keys(values, rest)
     return 0
   } catch (raw) {

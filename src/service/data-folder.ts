@@ -7,6 +7,8 @@ export const SECRET_KEY_FILE = 'secret.key'
 export const MEDIA_FOLDER = 'media'
 /** The request journal's own SQLite file (see store/request-journal.ts). */
 export const JOURNAL_FILE = 'journal.db'
+/** Snapshots of projects (state archives the service keeps): snapshots/<projectId>/<name>.tar.gz. */
+export const SNAPSHOTS_FOLDER = 'snapshots'
 
 /** Only the owner may read the data: it holds key hashes, sealed secrets and every job's audio. */
 const PRIVATE_FOLDER = 0o700

@@ -57,12 +57,16 @@ import { effectiveCorsOrigins } from './cors-settings'
 import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
-import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
+import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, SNAPSHOTS_FOLDER, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
 import { announceRunningService } from './running-services'
 import { checkSealingKey } from './sealing-key-check'
 import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-intake/media-intake-limits'
 import { RequestJournal, type RequestJournalSettings } from './request-journal/request-journal'
 import { FaultBook, type FaultBookOptions } from './faults/fault-book'
+import { ProjectState } from './state/project-state'
+import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
+import { StateLinks } from './state/state-links'
+import { applySeed, SEED_FILE } from './state/seed'
 
 export const VERSION: string = packageJson.version
 export const DEFAULT_PORT = 8740
@@ -160,6 +164,14 @@ export interface RuntimeConfig {
   journal?: Partial<RequestJournalSettings> & { enabled?: boolean; file?: string }
   /** Fault injection (docs/api.md, "Fault injection"): `random` decides rates and draws delays (tests pass a seeded one). */
   faults?: Pick<FaultBookOptions, 'random'>
+  /**
+   * A seed applied at start when the default project is empty (`serve --seed FILE`): JSON of
+   * agents and phone numbers, or a state archive (.tar.gz). Left out: the data folder's
+   * voicedesk.seed.json, if any. A bad seed fails the start (SeedError names the file and field).
+   */
+  seed?: string
+  /** The largest archive an import reads, media included (16 GiB by default). */
+  maxImportBytes?: number
   now?: () => Date
 }
 
@@ -202,6 +214,10 @@ export interface Runtime {
   readonly journal: RequestJournal | undefined
   /** Fault-injection rules of this instance (in memory; /_voicedesk/faults and the operator UI). */
   readonly faults: FaultBook
+  /** Export, import, snapshots and reset of a project's state. */
+  readonly state: ProjectState
+  /** The operator UI's one-use export and import links. */
+  readonly stateLinks: StateLinks
   /**
    * The secret of browser mode's /ipc and /app, random on every start (the CLI prints it in
    * the link to the UI). The Electron window needs none: IPC reaches only its own frame.
@@ -464,6 +480,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
             aiContent = await createAiContentEngine(store, secrets, config.aiContentEngine)
           },
           journal: () => journal,
+          state,
+          stateLinks,
         })
         handlerTables.set(host, table)
       }
@@ -492,6 +510,24 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       // The Requests screen refreshes on it; the journal writes at most every flushMs, so this is never a flood.
       journal.onWritten(() => events.emit(() => ({ type: 'requests.written' })))
     }
+    const state = new ProjectState({
+      store,
+      media,
+      secrets,
+      // SQLite: the data folder's snapshots/; team mode: the database (every instance sees them).
+      shelf: dataDir ? new FolderSnapshotShelf(join(dataDir, SNAPSHOTS_FOLDER)) : new MediaSnapshotShelf(media, store.settings),
+      version: VERSION,
+      now,
+      maxImportBytes: config.maxImportBytes,
+      replaced: () => {
+        // Work that came back with the rows (queued jobs, pending deliveries) runs again.
+        runner?.wake()
+        webhookSender.wake()
+        store.announceWork('jobs')
+        store.announceWork('webhooks')
+      },
+    })
+    const stateLinks = new StateLinks(() => now().getTime())
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
@@ -506,7 +542,10 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       speech: speechEngine,
       journal,
       faults,
+      state: { state, links: stateLinks, now },
     })
+    const seedFile = config.seed ?? (dataDir && existsSync(join(dataDir, SEED_FILE)) ? join(dataDir, SEED_FILE) : undefined)
+    if (seedFile) await applySeed(seedFile, context, state, appCaller)
     await runner.start()
     await webhookSender.start()
     calls.start()
@@ -528,6 +567,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       calls,
       journal,
       faults,
+      state,
+      stateLinks,
       uiToken,
       operatorHandlers,
       operatorStreams,

@@ -4,7 +4,7 @@ import type { Store } from '../store/ports'
 import { generateSigningSecret, signingKeyOf } from '../webhooks/webhook-signature'
 
 /** The `webhooks` setting: the operator's Standard Webhooks signing secret, sealed at rest. */
-const WebhookSettingSchema = z.object({ signingSecretSealed: z.string().optional() })
+export const WebhookSettingSchema = z.object({ signingSecretSealed: z.string().optional() })
 
 export interface WebhookSigningSettings {
   /** The secret to sign with, or undefined when webhooks go unsigned (the default). */

@@ -158,6 +158,15 @@ describe('the IPC contract: outputs', () => {
     await run('agents.delete', { id: clone.id })
     await run('agents.delete', { id: agent.id })
 
+    // State: snapshots of what is left, restored, the links, and a reset.
+    await run('state.snapshot', { name: 'outputs-1' })
+    expect((await run('state.snapshots', {})).snapshots.map((snapshot) => snapshot.name)).toEqual(['outputs-1'])
+    await run('state.restore', { name: 'outputs-1' })
+    expect((await run('state.exportLink', { passphrase: 'a passphrase' })).url).toMatch(/\/_voicedesk\/links\/export\/[A-Za-z0-9_-]{32}$/)
+    expect((await run('state.importLink', {})).url).toMatch(/\/_voicedesk\/links\/import\/[A-Za-z0-9_-]{32}$/)
+    await run('state.deleteSnapshot', { name: 'outputs-1' })
+    await run('state.reset', {})
+
     const notRun = IPC_OPERATION_NAMES.filter((name) => !called.has(name))
     expect(notRun, 'operations of the contract this test does not run').toEqual([])
   })

@@ -39,6 +39,7 @@ import { registerRequestJournalRoutes } from './routes/admin/requests'
 import type { FaultBook } from '../faults/fault-book'
 import { registerFaultInjection } from './fault-injection'
 import { registerFaultRoutes } from './routes/admin/faults'
+import { registerStateLinkRoutes, registerStateRoutes, type StateRouteOptions } from './routes/admin/state'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
@@ -67,6 +68,8 @@ export interface HttpAppOptions {
   journal?: RequestJournal
   /** Fault-injection rules (/_voicedesk/faults), applied to /v1 and /stream after the key check; left out, none. */
   faults?: FaultBook
+  /** Export, import, snapshots and reset of a project (/_voicedesk/state, /reset, /snapshots); left out, not served. */
+  state?: StateRouteOptions
 }
 
 /**
@@ -216,9 +219,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       requireApiKey(admin, options.authenticator)
       if (options.journal) registerRequestJournalRoutes(admin, { journal: options.journal, baseUrl: options.context.baseUrl, version: options.version })
       if (options.faults) registerFaultRoutes(admin, options.faults)
+      if (options.state) registerStateRoutes(admin, options.state)
     },
     { prefix: '/_voicedesk' },
   )
+  // The operator UI's one-use export and import links: their token is the permission, no key.
+  const stateRoutes = options.state
+  if (stateRoutes) await app.register(async (links) => registerStateLinkRoutes(links, stateRoutes), { prefix: '/_voicedesk/links' })
   await registerMediaAndPreviews(app, options.context, options.media)
   await registerWebSockets(app)
   if (options.journal) registerSocketJournal(app, options.journal, journalError)

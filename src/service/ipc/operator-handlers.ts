@@ -18,6 +18,8 @@ import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers,
 import { ServiceError, underField } from '../ops/service-error'
 import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgent, listTemplates, listVoiceAgents, updateVoiceAgent } from '../ops/voice-agents'
 import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
+import type { ProjectState } from '../state/project-state'
+import type { StateLinks } from '../state/state-links'
 import type { VoiceSamples } from './voice-samples'
 import type { FaultBook } from '../faults/fault-book'
 
@@ -46,6 +48,9 @@ export interface OperatorHandlerDeps {
   journal: () => RequestJournal | undefined
   /** This instance's fault-injection rules. */
   faults: FaultBook
+  /** Export, import, snapshots and reset of the project's state, and the UI's one-use links. */
+  state: ProjectState
+  stateLinks: StateLinks
 }
 
 function throwJournalOff(): never {
@@ -198,5 +203,12 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
       return removed
     },
     'faults.clear': () => ({ removed: deps.faults.clear(caller.projectId) }),
+    'state.deleteSnapshot': (input) => deps.state.deleteSnapshot(caller.projectId, input.name),
+    'state.exportLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/export/${deps.stateLinks.create('export', caller, input.passphrase)}` }),
+    'state.importLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/import/${deps.stateLinks.create('import', caller, input.passphrase)}` }),
+    'state.reset': () => deps.state.reset(caller.projectId),
+    'state.restore': async (input) => ({ counts: (await deps.state.restoreSnapshot(caller.projectId, input.name, caller)).counts }),
+    'state.snapshot': (input) => deps.state.takeSnapshot(caller.projectId, input.name),
+    'state.snapshots': async () => ({ snapshots: await deps.state.listSnapshots(caller.projectId), current: await store.projectData.projectCounts(caller.projectId) }),
   }
 }

@@ -34,7 +34,8 @@ function requirePossibleNumber(number: string): void {
   }
 }
 
-export async function addPhoneNumber(context: OpsContext, caller: Caller, body: AddPhoneNumberBody): Promise<PhoneNumber> {
+/** `fixedId`: a fixed id (a seed file's); a new one by default. */
+export async function addPhoneNumber(context: OpsContext, caller: Caller, body: AddPhoneNumberBody, fixedId?: string): Promise<PhoneNumber> {
   requirePossibleNumber(body.phoneNumber)
   const alreadyRegistered = () =>
     new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [{ path: 'phoneNumber', message: 'Already registered' }])
@@ -42,7 +43,7 @@ export async function addPhoneNumber(context: OpsContext, caller: Caller, body: 
     return await context.store.transaction(async (tx) => {
       if (await tx.phoneNumbers.findByNumber(body.phoneNumber, caller.projectId)) throw alreadyRegistered()
       const at = timestamp(context)
-      const id = randomUUID()
+      const id = fixedId ?? randomUUID()
       await tx.phoneNumbers.insert({
         id,
         projectId: caller.projectId,

@@ -91,11 +91,12 @@ function applyChanges(context: OpsContext, record: VoiceAgentRecord, changes: Up
   return next
 }
 
-export async function createVoiceAgent(context: OpsContext, caller: Caller, body: CreateVoiceAgentBody): Promise<VoiceAgent> {
+/** `id`: a fixed id (a seed file's); a new one by default. */
+export async function createVoiceAgent(context: OpsContext, caller: Caller, body: CreateVoiceAgentBody, id: string = randomUUID()): Promise<VoiceAgent> {
   const at = timestamp(context)
   const lang = body.lang ?? 'en'
   const base: VoiceAgentRecord = {
-    id: randomUUID(),
+    id,
     projectId: caller.projectId,
     apiKeyId: caller.apiKeyId,
     agentName: body.agentName,

@@ -46,6 +46,13 @@ export const IPC_OPERATION_NAMES = [
   'faults.add',
   'faults.remove',
   'faults.clear',
+  'state.deleteSnapshot',
+  'state.exportLink',
+  'state.importLink',
+  'state.reset',
+  'state.restore',
+  'state.snapshot',
+  'state.snapshots',
 ] as const
 
 export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]

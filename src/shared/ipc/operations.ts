@@ -18,6 +18,7 @@ import {
 } from '../api/jobs'
 import { HarQuerySchema, JournalEntryDetailSchema, JournalPageSchema, ListJournalQuerySchema } from '../api/request-journal'
 import { TranslationLanguageSchema } from '../api/translation-jobs'
+import { ExportPassphraseSchema, ImportPassphraseSchema, SnapshotNameSchema, SnapshotSchema, StateCountsSchema } from '../api/state'
 import { AddPhoneNumberBodySchema, AssignNumberBodySchema, PhoneNumberSchema, UnassignNumberBodySchema } from '../api/phone-numbers'
 import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, UpdateVoiceAgentBodySchema, VoiceAgentSchema, VoiceAgentTemplateSchema } from '../api/voice-agents'
 import { VoiceSchema } from '../api/voices'
@@ -319,6 +320,17 @@ export const IPC_OPERATIONS = {
   'faults.add': operation(FaultRuleInputSchema, FaultSchema),
   'faults.remove': operation(z.object({ id: z.string().min(1).max(100) }).strict(), FaultSchema),
   'faults.clear': operation(NoInput, z.object({ removed: z.number().int() })),
+  // State (docs/api.md, "State: export, import, snapshots, reset"), the default project's.
+  'state.deleteSnapshot': operation(z.object({ name: SnapshotNameSchema }).strict(), SnapshotSchema),
+  /** A one-use, 5-minute URL that downloads the project's archive (secrets sealed under `passphrase` when given). */
+  'state.exportLink': operation(z.object({ passphrase: ExportPassphraseSchema.optional() }).strict(), z.object({ url: z.string() })),
+  /** A one-use, 5-minute URL to PUT an archive to (Content-Type: application/gzip): imported into the project, which must be empty. */
+  'state.importLink': operation(z.object({ passphrase: ImportPassphraseSchema.optional() }).strict(), z.object({ url: z.string() })),
+  'state.reset': operation(NoInput, z.object({ removed: StateCountsSchema })),
+  'state.restore': operation(z.object({ name: SnapshotNameSchema }).strict(), z.object({ counts: StateCountsSchema })),
+  'state.snapshot': operation(z.object({ name: SnapshotNameSchema }).strict(), SnapshotSchema),
+  /** The snapshots, newest first, and what the project holds now (what a restore or reset would replace). */
+  'state.snapshots': operation(NoInput, z.object({ snapshots: z.array(SnapshotSchema), current: StateCountsSchema })),
 } as const
 
 export type IpcOperations = typeof IPC_OPERATIONS

@@ -14,6 +14,7 @@ import { focusFirstError } from '../../ui/focus-first-error'
 import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 import { ServerEngineForm } from './server-engine-form'
+import { SnapshotsCard } from './snapshots-card'
 import { CodeTextarea } from '../../ui/code-textarea'
 
 /** API keys, where the service keeps its data, the AI engine and speech recognition, browser access to /v1, and the UI's own language and theme. */
@@ -28,6 +29,7 @@ export function SettingsScreen() {
       <KeysCard />
       <ServiceCard />
       <CorsCard />
+      <SnapshotsCard />
     </div>
   )
 }
