@@ -126,7 +126,7 @@ export function registerStateLinkRoutes(app: FastifyInstance, options: StateRout
   app.addHook('onSend', async (_request, reply) => {
     reply.header('access-control-allow-origin', '*')
   })
-  app.options('/import/:token', async (_request, reply) =>
+  app.options('/import/:token', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(204).header('access-control-allow-methods', 'PUT').header('access-control-allow-headers', 'content-type').header('access-control-max-age', '600').send(),
   )
   routes.get('/export/:token', { schema: { hide: true, params: LinkParamsSchema } }, async (request, reply) => {
