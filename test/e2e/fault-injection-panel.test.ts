@@ -54,7 +54,7 @@ describe(
         async (page, runtime) => {
           await page.locator('.status-bar').waitFor()
           expect(await page.getByTestId('fault-badge').count()).toBe(0)
-          await goToNth(page, 6)
+          await goToNth(page, 7)
           await page.getByRole('heading', { name: 'Fault injection' }).waitFor()
 
           // A status that is not an error: refused, the message beside its field.
@@ -110,7 +110,7 @@ describe(
         async (page, runtime) => {
           await page.locator('.status-bar').waitFor()
           expect(await page.evaluate(() => (globalThis as unknown as { document: { dir: string } }).document.dir)).toBe('rtl')
-          await goToNth(page, 6)
+          await goToNth(page, 7)
           await page.getByRole('heading', { name: 'حقن الأعطال' }).waitFor()
           await page.getByLabel('المسار').fill('/v1/voice-agents')
           await page.getByRole('button', { name: 'أضف القاعدة' }).click()

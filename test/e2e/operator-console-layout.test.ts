@@ -97,7 +97,7 @@ async function wheelOverEveryPane(page: Page, where: string): Promise<void> {
 
 /** Every screen, with a list item and a job open so that detail panes are there too. */
 async function walkScreens(page: Page, label: string): Promise<void> {
-  const screens = ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings', 'faults']
+  const screens = ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings', 'requests', 'faults']
   for (const [index, screen] of screens.entries()) {
     await goToNth(page, index)
     if (screen === 'agents') {
@@ -111,6 +111,7 @@ async function walkScreens(page: Page, label: string): Promise<void> {
       await page.getByTestId('job-detail-status').waitFor()
     }
     if (screen === 'settings') await page.locator('.table-wrap .table tbody tr').first().waitFor()
+    if (screen === 'requests') await page.locator('#requests-title').waitFor()
     if (screen === 'faults') await page.locator('#fault-add-title').waitFor()
     await wheelOverEveryPane(page, `${label} ${screen}`)
     await shot(page, `layout-${label}-${screen}`)
