@@ -15,6 +15,7 @@ import { focusFirstError } from '../../ui/focus-first-error'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
+import { TableHead } from '../../ui/table-head'
 
 type Effect = 'respond' | 'delay' | 'drop' | 'failJob' | 'failWebhook'
 const EFFECTS: readonly Effect[] = ['respond', 'delay', 'drop', 'failJob', 'failWebhook']
@@ -238,21 +239,17 @@ export function FaultsScreen() {
         ) : (
           <div className="table-wrap">
             <table className="table" data-testid="faults-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('faults.match')}</th>
-                  <th scope="col">{t('faults.effect')}</th>
-                  <th scope="col">{t('faults.rate')}</th>
-                  <th scope="col">{t('faults.hits')}</th>
-                  <th scope="col">{t('faults.expiresAt')}</th>
-                  <th scope="col" className="col-optional">
-                    {t('faults.note')}
-                  </th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('common.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  { label: t('faults.match') },
+                  { label: t('faults.effect') },
+                  { label: t('faults.rate') },
+                  { label: t('faults.hits') },
+                  { label: t('faults.expiresAt') },
+                  { label: t('faults.note'), optional: true },
+                ]}
+                actions
+              />
               <tbody>
                 {items.map((fault) => (
                   <tr key={fault.id} data-fault-id={fault.id}>

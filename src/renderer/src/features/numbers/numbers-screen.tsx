@@ -16,6 +16,7 @@ import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog } from '../../ui/modal-dialog'
 import { AgentPicker } from './agent-picker'
+import { TableHead } from '../../ui/table-head'
 
 interface NewNumber {
   phoneNumber: string
@@ -205,22 +206,16 @@ export function NumbersScreen() {
         ) : (
           <div className="table-wrap">
             <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('numbers.phoneNumber')}</th>
-                  <th scope="col">{t('numbers.label')}</th>
-                  <th scope="col">{t('numbers.agent')}</th>
-                  <th scope="col" className="col-optional">
-                    {t('numbers.sip')}
-                  </th>
-                  <th scope="col" className="col-optional">
-                    {t('common.created')}
-                  </th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('common.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  { label: t('numbers.phoneNumber') },
+                  { label: t('numbers.label') },
+                  { label: t('numbers.agent') },
+                  { label: t('numbers.sip'), optional: true },
+                  { label: t('common.created'), optional: true },
+                ]}
+                actions
+              />
               <tbody ref={tableRef}>
                 {numbers.items.map((number) => (
                   <tr key={number.id}>

@@ -16,6 +16,7 @@ import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 import { ServerEngineForm } from './server-engine-form'
 import { SnapshotsCard } from './snapshots-card'
 import { CodeTextarea } from '../../ui/code-textarea'
+import { TableHead } from '../../ui/table-head'
 
 /** API keys, where the service keeps its data, the AI engine and speech recognition, browser access to /v1, and the UI's own language and theme. */
 export function SettingsScreen() {
@@ -149,22 +150,16 @@ function KeysCard() {
       </form>
       <div className="table-wrap">
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('keys.name')}</th>
-              <th scope="col">{t('keys.hint')}</th>
-              <th scope="col" className="col-optional">
-                {t('common.created')}
-              </th>
-              <th scope="col" className="col-optional">
-                {t('keys.lastUsed')}
-              </th>
-              <th scope="col">{t('keys.state')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('common.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              { label: t('keys.name') },
+              { label: t('keys.hint') },
+              { label: t('common.created'), optional: true },
+              { label: t('keys.lastUsed'), optional: true },
+              { label: t('keys.state') },
+            ]}
+            actions
+          />
           <tbody>
             {keys.map((key) => (
               <tr key={key.id}>

@@ -9,6 +9,7 @@ import { Field } from '../../ui/field'
 import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
+import { TableHead } from '../../ui/table-head'
 
 function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
@@ -195,21 +196,15 @@ export function SnapshotsCard() {
       </form>
       <div className="table-wrap">
         <table className="table" aria-label={t('snapshots.title')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('snapshots.name')}</th>
-              <th scope="col">{t('snapshots.time')}</th>
-              <th scope="col" className="col-optional">
-                {t('snapshots.size')}
-              </th>
-              <th scope="col" className="col-optional">
-                {t('snapshots.contents')}
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">{t('common.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              { label: t('snapshots.name') },
+              { label: t('snapshots.time') },
+              { label: t('snapshots.size'), optional: true },
+              { label: t('snapshots.contents'), optional: true },
+            ]}
+            actions
+          />
           <tbody>
             {snapshots.length === 0 ? (
               <tr>

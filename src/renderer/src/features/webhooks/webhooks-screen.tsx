@@ -10,6 +10,7 @@ import { DELIVERIES_PAGE_SIZE, type DeliveryStatus } from '../../store/webhooks-
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
+import { TableHead } from '../../ui/table-head'
 
 /** The delivery journal: every webhook the service sent or will send, each attempt, and "send again". */
 export function WebhooksScreen() {
@@ -68,18 +69,16 @@ export function WebhooksScreen() {
         {deliveries.error && !deliveries.loading ? <LoadError error={deliveries.error} onRetry={() => void store.getState().loadDeliveries()} /> : null}
         <div className="table-wrap">
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.status')}</th>
-                <th scope="col">{t('webhooks.event')}</th>
-                <th scope="col">{t('webhooks.url')}</th>
-                <th scope="col">{t('webhooks.attempts')}</th>
-                <th scope="col">{t('webhooks.last')}</th>
-                <th scope="col" className="col-optional">
-                  {t('common.created')}
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                { label: t('webhooks.status') },
+                { label: t('webhooks.event') },
+                { label: t('webhooks.url') },
+                { label: t('webhooks.attempts') },
+                { label: t('webhooks.last') },
+                { label: t('common.created'), optional: true },
+              ]}
+            />
             <tbody>
               {deliveries.items.map((delivery) => (
                 <tr key={delivery.id} className={delivery.id === deliveries.selectedId ? 'selected' : ''}>
