@@ -203,6 +203,8 @@ describe('the walk with the service gone', () => {
         [3, 'jobs'],
         [4, 'webhooks'],
         [5, 'settings'],
+        [6, 'requests'],
+        [7, 'faults'],
         [0, 'agents'],
       ] as const) {
         await goToNth(page, index)
@@ -210,9 +212,9 @@ describe('the walk with the service gone', () => {
         await main.getByRole('button', { name: 'Retry' }).first().waitFor()
         await poll(() => main.getByText('Loading…').count(), 10_000).toBe(0)
         await shot(page, `walk-gone-${screen}`)
-        // On Settings, both the keys and the service's settings say so (the keys' Name field stays clean).
+        // On Settings, the keys, the service's settings and the snapshots each say so (the keys' Name field stays clean).
         if (screen === 'settings') {
-          expect(await main.getByTestId('load-error').count()).toBe(2)
+          expect(await main.getByTestId('load-error').count()).toBe(3)
           expect(await main.locator('.field-error').count()).toBe(0)
         }
       }

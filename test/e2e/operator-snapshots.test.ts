@@ -38,7 +38,7 @@ describe('Settings > Snapshots (Arabic, 1024×640)', () => {
       await card.getByText('لا توجد لقطات بعد.').waitFor()
 
       // A name the service would refuse is caught in the page.
-      const name = card.getByLabel('الاسم', { exact: true })
+      const name = card.getByLabel('اسم اللقطة', { exact: true })
       await name.fill('لقطة خاطئة')
       await card.getByRole('button', { name: 'التقط لقطة' }).click()
       await card.getByText('استخدم من 1 إلى 64 حرفًا لاتينيًا').waitFor()

@@ -590,6 +590,7 @@ const en = {
   'snapshots.intro':
     'Saved states of this project (agents, numbers, jobs with their audio, webhook deliveries), kept by the service. Restore one to put everything back as it was. Keys and settings are not touched.',
   'snapshots.name': 'Name',
+  'snapshots.newName': 'Snapshot name',
   'snapshots.nameRule': 'Use 1 to 64 letters A–Z, digits, dots, dashes or underscores.',
   'snapshots.nameTaken': 'A snapshot named {name} exists: delete it first, or choose another name.',
   'snapshots.take': 'Take snapshot',
@@ -1433,6 +1434,7 @@ const ar: Record<MessageKey, string> = {
   'snapshots.intro':
     'حالات محفوظة لهذا المشروع (الوكلاء والأرقام والمهام بصوتها وتسليمات الويب هوك) تحتفظ بها الخدمة. استعد واحدة لتعيد كل شيء كما كان. لا تتغير المفاتيح ولا الإعدادات.',
   'snapshots.name': 'الاسم',
+  'snapshots.newName': 'اسم اللقطة',
   'snapshots.nameRule': 'استخدم من 1 إلى 64 حرفًا لاتينيًا أو رقمًا أو نقطة أو شرطة أو شرطة سفلية.',
   'snapshots.nameTaken': 'توجد لقطة باسم {name}: احذفها أولًا أو اختر اسمًا آخر.',
   'snapshots.take': 'التقط لقطة',

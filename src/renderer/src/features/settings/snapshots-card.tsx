@@ -175,7 +175,7 @@ export function SnapshotsCard() {
           take()
         }}
       >
-        <Field label={t('snapshots.name')} errors={nameError ? [nameError] : undefined}>
+        <Field label={t('snapshots.newName')} errors={nameError ? [nameError] : undefined}>
           {({ id, describedBy, invalid }) => (
             <input
               id={id}
