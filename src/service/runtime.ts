@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { dirname, isAbsolute, join } from 'node:path'
+import { dirname, isAbsolute, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import packageJson from '../../package.json'
@@ -499,13 +499,18 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     if (config.journal?.enabled !== false) {
       const { enabled: _enabled, file, ...settings } = config.journal ?? {}
       const journalFile = file ?? journalFileOf(dataDir, storageLabel)
+      const journalOnDataDisk = dataDir !== undefined && !relative(dataDir, journalFile).startsWith('..')
       journal = new RequestJournal({
         store: openJournalFile(journalFile, config.nativeBinding, (error) =>
           log.warn({ err: error, file: journalFile }, 'request journal: the file could not be opened; it was moved aside and a new one started'),
         ),
         settings,
         now,
-        onError: (error, what) => errorLog.error({ err: error }, `request journal: ${what} failed`),
+        onError: (error, what) => {
+          // journal.db shares the data folder's disk: a full disk is the one condition, said once, not a failure per batch.
+          if (journalOnDataDisk && diskFull.report(error)) return
+          errorLog.error({ err: error }, `request journal: ${what} failed`)
+        },
       })
       // The Requests screen refreshes on it; the journal writes at most every flushMs, so this is never a flood.
       journal.onWritten(() => events.emit(() => ({ type: 'requests.written' })))
