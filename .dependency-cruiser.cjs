@@ -60,6 +60,8 @@ const PACKAGES = [
   { packages: ['env-paths', 'libphonenumber-js'], from: '^src/service/' },
   // State archives (.tar.gz): written and read by the state feature only.
   { packages: ['tar-stream'], from: '^src/service/state/' },
+  // Path globs of fault-injection rules.
+  { packages: ['picomatch'], from: '^src/service/faults/' },
   { packages: ['electron'], from: '^src/(main|preload)/' },
   { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+'], from: '^src/renderer/' },
 ]

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { FaultRuleInputSchema, type FaultRuleInput } from '../../src/shared/api/faults'
 import { defaultCodeOf, FaultBook } from '../../src/service/faults/fault-book'
-import { pathGlobToRegExp } from '../../src/service/faults/path-glob'
+import { pathGlobMatcher } from '../../src/service/faults/path-glob'
 
 function seededRandom(seed: number): () => number {
   let state = seed >>> 0
@@ -22,7 +22,7 @@ function seededRandom(seed: number): () => number {
 const rule = (input: FaultRuleInput) => FaultRuleInputSchema.parse(input)
 
 describe('path globs', () => {
-  it('takes * as one segment and ** as any number of them', () => {
+  it('takes * as one segment, ** as any number of them, and braces as a choice', () => {
     const cases: [string, string, boolean][] = [
       ['/v1/voice-agents/*', '/v1/voice-agents/abc', true],
       ['/v1/voice-agents/*', '/v1/voice-agents', false],
@@ -34,8 +34,11 @@ describe('path globs', () => {
       ['/v1/*/all', '/v1/jobs/all', true],
       ['/v1/jobs.all', '/v1/jobsXall', false],
       ['/**', '/stream/abc', true],
+      ['/v1/{jobs,voice-agents}/*', '/v1/voice-agents/abc', true],
+      ['/v1/{jobs,voice-agents}/*', '/v1/phone-numbers/abc', false],
+      ['/v1/jobs/*', '/v1/jobs/.hidden', true],
     ]
-    for (const [glob, path, matches] of cases) expect(pathGlobToRegExp(glob).test(path), `${glob} ~ ${path}`).toBe(matches)
+    for (const [glob, path, matches] of cases) expect(pathGlobMatcher(glob)(path), `${glob} ~ ${path}`).toBe(matches)
   })
 })
 

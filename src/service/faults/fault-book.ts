@@ -4,7 +4,7 @@ import { ERROR_STATUS } from '../../shared/api/errors'
 import { MAX_FAULT_DELAY_MS, type Fault, type FaultDelay, type FaultRule } from '../../shared/api/faults'
 import type { JobErrorCode } from '../../shared/api/job-error-codes'
 import type { JobType } from '../../shared/api/jobs'
-import { pathGlobToRegExp } from './path-glob'
+import { pathGlobMatcher } from './path-glob'
 
 /** What a request meets: a delay (ms, 0 for none), then an error answer or a dropped connection, or neither. */
 export interface RequestFault {
@@ -34,7 +34,7 @@ export interface WorkSubject {
 
 interface StoredRule {
   fault: Fault
-  path: RegExp | undefined
+  path: ((path: string) => boolean) | undefined
   expiresAtMs: number | undefined
 }
 
@@ -94,7 +94,7 @@ export class FaultBook {
       expiresAt: expiry?.toISOString() ?? null,
     }
     const rules = this.projects.get(projectId) ?? []
-    rules.push({ fault, path: given.match.path === undefined ? undefined : pathGlobToRegExp(given.match.path), expiresAtMs: expiry?.getTime() })
+    rules.push({ fault, path: given.match.path === undefined ? undefined : pathGlobMatcher(given.match.path), expiresAtMs: expiry?.getTime() })
     this.projects.set(projectId, rules)
     this.changed(projectId)
     return { ...fault }
@@ -142,7 +142,7 @@ export class FaultBook {
       if (fault.delayMs === undefined && fault.respond === undefined && !fault.dropConnection) continue
       const { match } = fault
       if (match.method !== undefined && match.method !== method) continue
-      if (rule.path && !rule.path.test(path)) continue
+      if (rule.path && !rule.path(path)) continue
       if (match.agentId !== undefined && !path.split('/').includes(match.agentId)) continue
       if (!this.applies(fault)) continue
       fault.hits++
