@@ -60,6 +60,8 @@ const PACKAGES = [
   { packages: ['env-paths', 'libphonenumber-js'], from: '^src/service/' },
   // State archives (.tar.gz): written and read by the state feature only.
   { packages: ['tar-stream'], from: '^src/service/state/' },
+  // HAR 1.2's type definitions (types only) for the request journal's HAR export.
+  { packages: ['@types/har-format'], from: '^src/service/request-journal/' },
   // Path globs of fault-injection rules.
   { packages: ['picomatch'], from: '^src/service/faults/' },
   { packages: ['electron'], from: '^src/(main|preload)/' },

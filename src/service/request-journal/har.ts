@@ -1,47 +1,14 @@
 import { STATUS_CODES } from 'node:http'
+import type { Entry, Har, Header } from 'har-format'
 import type { JournalBody, JournalEntry, JournalHeader } from '../../store/request-journal'
 
-/** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as Chrome DevTools and Insomnia import it. */
-export interface HarLog {
-  log: {
-    version: '1.2'
-    creator: { name: string; version: string }
-    entries: HarEntry[]
-    comment?: string
-  }
-}
+/** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as Chrome DevTools and Insomnia import it; typed by har-format's definitions. */
+export type HarLog = Har
 
-type NameValue = { name: string; value: string }
+type NameValue = Header
 
-export interface HarEntry {
-  startedDateTime: string
-  time: number
-  request: {
-    method: string
-    url: string
-    httpVersion: string
-    cookies: NameValue[]
-    headers: NameValue[]
-    queryString: NameValue[]
-    postData?: { mimeType: string; text?: string; params?: { name: string; value?: string; fileName?: string; contentType?: string }[]; comment?: string }
-    headersSize: number
-    bodySize: number
-  }
-  response: {
-    status: number
-    statusText: string
-    httpVersion: string
-    cookies: NameValue[]
-    headers: NameValue[]
-    content: { size: number; mimeType: string; text?: string; comment?: string }
-    redirectURL: string
-    headersSize: number
-    bodySize: number
-  }
-  cache: Record<string, never>
-  timings: { send: number; wait: number; receive: number }
-  comment?: string
-  /** VoiceDesk's own fields (HAR allows custom fields starting with `_`). */
+/** An entry, with VoiceDesk's own fields (HAR allows custom fields starting with `_`). */
+export type HarEntry = Entry & {
   _voicedesk: { id: number; kind: JournalEntry['kind']; keyHint: string | null; resourceId: string | null; socket: JournalEntry['socket'] }
 }
 
