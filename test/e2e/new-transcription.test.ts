@@ -31,6 +31,9 @@ const WORDS = {
     title: 'Title (optional)',
     start: 'Transcribe',
     chooseFirst: 'Choose a file first.',
+    uploading: 'Uploading',
+    stop: 'Stop the upload',
+    stopped: 'The upload was stopped; nothing was kept.',
   },
   ar: {
     table: 'المهام',
@@ -42,6 +45,9 @@ const WORDS = {
     title: 'العنوان (اختياري)',
     start: 'ابدأ التفريغ',
     chooseFirst: 'اختر ملفًا أولًا.',
+    uploading: 'جارٍ الرفع',
+    stop: 'أوقف الرفع',
+    stopped: 'أُوقف الرفع ولم يُحفظ شيء.',
   },
 } as const
 
@@ -76,6 +82,19 @@ describe('New transcription in the jobs monitor', () => {
 
           await dialog.getByLabel(words.file).setInputFiles({ name: 'weekly-call.wav', mimeType: 'audio/wav', buffer: wav })
           await dialog.getByLabel(words.language).selectOption('en')
+
+          // Stopped: the upload is held unanswered (so its bar shows), stopping it is said, and no job is made.
+          await page.route('**/_voicedesk/links/transcribe/**', () => {})
+          await dialog.getByRole('button', { name: words.start, exact: true }).click()
+          await dialog.getByRole('progressbar', { name: words.uploading }).waitFor()
+          await dialog.getByRole('button', { name: words.stop, exact: true }).click()
+          await poll(() => dialog.getByRole('alert').textContent()).toBe(words.stopped)
+          expect(await dialog.getByRole('progressbar').count()).toBe(0)
+          await page.unrouteAll({ behavior: 'ignoreErrors' })
+          const none = await invokeOperation(runtime.operatorHandlers('browser'), 'jobs.list', {})
+          expect(none.ok && (none.data as { total: number }).total).toBe(0)
+
+          // Again, through: a fresh link each try.
           await dialog.getByRole('button', { name: words.start, exact: true }).click()
           await dialog.waitFor({ state: 'hidden' })
 
