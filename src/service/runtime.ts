@@ -65,7 +65,8 @@ import { RequestJournal, type RequestJournalSettings } from './request-journal/r
 import { FaultBook, type FaultBookOptions } from './faults/fault-book'
 import { ProjectState } from './state/project-state'
 import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
-import { StateLinks } from './state/state-links'
+import { OneUseLinks } from './one-use-links'
+import type { OperatorLinkKinds, OperatorLinks } from './operator-links'
 import { applySeed, SEED_FILE } from './state/seed'
 
 export const VERSION: string = packageJson.version
@@ -216,8 +217,8 @@ export interface Runtime {
   readonly faults: FaultBook
   /** Export, import, snapshots and reset of a project's state. */
   readonly state: ProjectState
-  /** The operator UI's one-use export and import links. */
-  readonly stateLinks: StateLinks
+  /** The operator UI's one-use links (state's export and import, a transcription's upload). */
+  readonly links: OperatorLinks
   /**
    * The secret of browser mode's /ipc and /app, random on every start (the CLI prints it in
    * the link to the UI). The Electron window needs none: IPC reaches only its own frame.
@@ -481,7 +482,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           },
           journal: () => journal,
           state,
-          stateLinks,
+          links,
         })
         handlerTables.set(host, table)
       }
@@ -532,7 +533,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
         store.announceWork('webhooks')
       },
     })
-    const stateLinks = new StateLinks(() => now().getTime())
+    const links: OperatorLinks = new OneUseLinks<OperatorLinkKinds>(() => now().getTime())
     const app = await buildHttpApp({
       context,
       authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
@@ -547,7 +548,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       speech: speechEngine,
       journal,
       faults,
-      state: { state, links: stateLinks, now },
+      state: { state, links, now },
     })
     const seedFile = config.seed ?? (dataDir && existsSync(join(dataDir, SEED_FILE)) ? join(dataDir, SEED_FILE) : undefined)
     if (seedFile) await applySeed(seedFile, context, state, appCaller)
@@ -573,7 +574,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       journal,
       faults,
       state,
-      stateLinks,
+      links,
       uiToken,
       operatorHandlers,
       operatorStreams,

@@ -118,6 +118,8 @@ describe('the IPC contract: outputs', () => {
     expect((await run('jobs.subtitles', { jobId: timed.id, format: 'vtt' })).text).toMatch(/^WEBVTT\n/)
     const translation = await run('jobs.translate', { jobId: timed.id, toLng: 'ar' })
     expect(await run('jobs.get', { id: translation.id })).toMatchObject({ job: { relevantJobId: timed.id }, playableMediaUrl: null })
+    expect((await run('jobs.transcriptionUploadLink', { language: 'en' })).url).toMatch(/\/_voicedesk\/links\/transcribe\/[A-Za-z0-9_-]{32}$/)
+    expect(await run('jobs.createTranscription', { mediaUrl: 'http://example.com/call.mp3', title: 'A call' })).toMatchObject({ type: 'TRANSCRIPTION', title: 'A call' })
     expect((await run('jobs.get', { id: failed.id })).job.error).toEqual({ code: 'TTS_ENGINE_FAILED', message: 'The engine stopped' })
     const retried = await run('jobs.retry', { jobId: failed.id })
     expect(retried).toMatchObject({ type: 'TTS', status: 'PENDING', title: failed.title })

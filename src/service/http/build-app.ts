@@ -40,6 +40,7 @@ import type { FaultBook } from '../faults/fault-book'
 import { registerFaultInjection } from './fault-injection'
 import { registerFaultRoutes } from './routes/admin/faults'
 import { registerStateLinkRoutes, registerStateRoutes, type StateRouteOptions } from './routes/admin/state'
+import { registerTranscriptionLinkRoute } from './routes/admin/transcription-link'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
@@ -223,9 +224,22 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     },
     { prefix: '/_voicedesk' },
   )
-  // The operator UI's one-use export and import links: their token is the permission, no key.
+  // The operator UI's one-use links (export, import, a transcription's upload): their token is the permission, no key.
   const stateRoutes = options.state
-  if (stateRoutes) await app.register(async (links) => registerStateLinkRoutes(links, stateRoutes), { prefix: '/_voicedesk/links' })
+  if (stateRoutes) {
+    await app.register(
+      async (links) => {
+        // The desktop window's page is not of this origin (file://): it may use a link too. The token
+        // alone is the permission (no cookie, no key), so any origin may, as with a pasted link.
+        links.addHook('onSend', async (_request, reply) => {
+          reply.header('access-control-allow-origin', '*')
+        })
+        registerStateLinkRoutes(links, stateRoutes)
+        registerTranscriptionLinkRoute(links, { context: options.context, links: stateRoutes.links })
+      },
+      { prefix: '/_voicedesk/links' },
+    )
+  }
   await registerMediaAndPreviews(app, options.context, options.media)
   await registerWebSockets(app)
   if (options.journal) registerSocketJournal(app, options.journal, journalError)

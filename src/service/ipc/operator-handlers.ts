@@ -11,7 +11,7 @@ import { getOperatorJob } from '../ops/operator-job-detail'
 import { journalEntryDetail, journalHar, journalOffError, listJournalPage } from '../ops/request-journal'
 import type { RequestJournal } from '../request-journal/request-journal'
 import { listOperatorJobs } from '../ops/operator-job-list'
-import { jobSubtitles } from '../ops/transcription-jobs'
+import { createTranscriptionJobFromUrl, jobSubtitles } from '../ops/transcription-jobs'
 import { createTranslationJob } from '../ops/translation-jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
@@ -19,7 +19,7 @@ import { ServiceError, underField } from '../ops/service-error'
 import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgent, listTemplates, listVoiceAgents, updateVoiceAgent } from '../ops/voice-agents'
 import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
 import type { ProjectState } from '../state/project-state'
-import type { StateLinks } from '../state/state-links'
+import type { OperatorLinks } from '../operator-links'
 import type { VoiceSamples } from './voice-samples'
 import type { FaultBook } from '../faults/fault-book'
 
@@ -50,7 +50,7 @@ export interface OperatorHandlerDeps {
   faults: FaultBook
   /** Export, import, snapshots and reset of the project's state, and the UI's one-use links. */
   state: ProjectState
-  stateLinks: StateLinks
+  links: OperatorLinks
 }
 
 function throwJournalOff(): never {
@@ -148,6 +148,8 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'jobs.getAiContent': (input) => getAiContentJob(context, caller, input.id),
     'jobs.retry': (input) => retryJob(context, caller, input.jobId),
     'jobs.subtitles': async ({ jobId, format }) => ({ format, text: await jobSubtitles(context, caller, jobId, format) }),
+    'jobs.transcriptionUploadLink': (fields) => ({ url: `${context.baseUrl()}/_voicedesk/links/transcribe/${deps.links.create('transcribe', { caller, fields })}` }),
+    'jobs.createTranscription': (body) => createTranscriptionJobFromUrl(context, caller, body),
     'jobs.translate': (input) => createTranslationJob(context, caller, input),
 
     'webhooks.list': (input) => listDeliveries(context, caller, input),
@@ -204,8 +206,8 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     },
     'faults.clear': () => ({ removed: deps.faults.clear(caller.projectId) }),
     'state.deleteSnapshot': (input) => deps.state.deleteSnapshot(caller.projectId, input.name),
-    'state.exportLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/export/${deps.stateLinks.create('export', caller, input.passphrase)}` }),
-    'state.importLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/import/${deps.stateLinks.create('import', caller, input.passphrase)}` }),
+    'state.exportLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/export/${deps.links.create('export', { caller, passphrase: input.passphrase })}` }),
+    'state.importLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/import/${deps.links.create('import', { caller, passphrase: input.passphrase })}` }),
     'state.reset': () => deps.state.reset(caller.projectId),
     'state.restore': async (input) => ({ counts: (await deps.state.restoreSnapshot(caller.projectId, input.name, caller)).counts }),
     'state.snapshot': (input) => deps.state.takeSnapshot(caller.projectId, input.name),

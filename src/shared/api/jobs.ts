@@ -99,6 +99,23 @@ export const TranscribeUploadFieldsSchema = z
   .strict()
 export type TranscribeUploadFields = z.infer<typeof TranscribeUploadFieldsSchema>
 
+/** The model an operator UI transcription is made with when none is chosen (kept and shown back, as on /v1). */
+export const OPERATOR_TRANSCRIPTION_MODEL = 'General-V2.0'
+
+/**
+ * The operator UI's transcription fields (jobs.transcriptionUploadLink, jobs.createTranscription):
+ * /v1's, with `model` and `processingType` optional (the UI has no choice to make there).
+ */
+export const TranscriptionLinkFieldsSchema = z
+  .object({
+    title: transcriptionFields.title,
+    language: transcriptionFields.language,
+    model: transcriptionFields.model.default(OPERATOR_TRANSCRIPTION_MODEL),
+    processingType: transcriptionFields.processingType.default('async'),
+  })
+  .strict()
+export type TranscriptionLinkFields = z.infer<typeof TranscriptionLinkFieldsSchema>
+
 /** A COMPLETED transcription's (and a translation's) segments: times in seconds from the start of the media. */
 export const TranscriptSegmentSchema = z.object({ start: z.number(), end: z.number(), text: z.string() }).meta({ id: 'TranscriptSegment' })
 

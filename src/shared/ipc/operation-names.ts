@@ -28,6 +28,8 @@ export const IPC_OPERATION_NAMES = [
   'jobs.retry',
   'jobs.subtitles',
   'jobs.translate',
+  'jobs.transcriptionUploadLink',
+  'jobs.createTranscription',
   'webhooks.list',
   'webhooks.get',
   'webhooks.redeliver',

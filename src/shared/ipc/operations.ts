@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { humanName, TimestampSchema, UuidSchema } from '../api/common'
+import { HttpUrlSchema, humanName, TimestampSchema, UuidSchema } from '../api/common'
 import { EndReasonSchema } from '../api/conversations'
 import { CALL_OUTCOME_STATES } from '../call-outcome'
 import { CorsOriginsSchema } from '../api/cors'
@@ -14,6 +14,7 @@ import {
   JobTypeSchema,
   ListJobsBodySchema,
   TextToSpeechBodySchema,
+  TranscriptionLinkFieldsSchema,
   TtsJobSchema,
 } from '../api/jobs'
 import { HarQuerySchema, JournalEntryDetailSchema, JournalPageSchema, ListJournalQuerySchema } from '../api/request-journal'
@@ -277,6 +278,13 @@ export const IPC_OPERATIONS = {
     z.object({ format: z.enum(['srt', 'vtt']), text: z.string() }),
   ),
   /** Queues a translation of a COMPLETED transcription or translation (POST /v1/jobs/translate with `jobId`). */
+  /**
+   * A one-use, 5-minute URL to POST one media file to as multipart/form-data (a `file` part): it
+   * becomes a transcription job of the app's, answered in the envelope (docs/api.md, "The operator UI").
+   */
+  'jobs.transcriptionUploadLink': operation(TranscriptionLinkFieldsSchema, z.object({ url: z.string() })),
+  /** A transcription of media at a URL, as POST /v1/jobs/transcribe with JSON. */
+  'jobs.createTranscription': operation(TranscriptionLinkFieldsSchema.extend({ mediaUrl: HttpUrlSchema }).strict(), JobSchema),
   'jobs.translate': operation(z.object({ jobId: UuidSchema, toLng: TranslationLanguageSchema, fromLng: TranslationLanguageSchema.optional() }).strict(), JobSchema),
 
   'webhooks.list': operation(

@@ -9,6 +9,7 @@ import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { JobDetailPanel } from './job-detail'
 import { JobsTable } from './jobs-table'
+import { NewTranscriptionDialog } from './new-transcription-dialog'
 import { NewTtsDialog } from './new-tts-dialog'
 
 /** The jobs monitor: filters, the live table, the open job. */
@@ -19,6 +20,7 @@ export function JobsScreen() {
   const locale = useAppStore(selectLocale)
   const [search, setSearch] = useState(jobs.query.search)
   const [creating, setCreating] = useState(false)
+  const [transcribing, setTranscribing] = useState(false)
   // The dates as typed: sent once the range is whole (a "to" before the "from" is said, not sent).
   const [dates, setDates] = useState({ createdFrom: jobs.query.createdFrom, createdTo: jobs.query.createdTo })
   const backwards = dates.createdFrom !== '' && dates.createdTo !== '' && dates.createdTo < dates.createdFrom
@@ -41,10 +43,16 @@ export function JobsScreen() {
       <section className="jobs-main" aria-labelledby="jobs-title">
         <header className="pane-header">
           <h1 id="jobs-title">{t('jobs.title')}</h1>
-          <button type="button" className="button primary" onClick={() => setCreating(true)}>
-            <Icon name="plus" size={16} />
-            <span>{t('jobs.newTts')}</span>
-          </button>
+          <div className="pane-header-actions">
+            <button type="button" className="button primary" onClick={() => setCreating(true)}>
+              <Icon name="plus" size={16} />
+              <span>{t('jobs.newTts')}</span>
+            </button>
+            <button type="button" className="button primary" onClick={() => setTranscribing(true)}>
+              <Icon name="plus" size={16} />
+              <span>{t('jobs.newTranscription')}</span>
+            </button>
+          </div>
         </header>
         <div className="filters" role="search" aria-label={t('jobs.filters')}>
           <div className="search">
@@ -118,6 +126,7 @@ export function JobsScreen() {
       </section>
       {jobs.selectedId ? <JobDetailPanel /> : null}
       <NewTtsDialog open={creating} onClose={() => setCreating(false)} />
+      <NewTranscriptionDialog open={transcribing} onClose={() => setTranscribing(false)} />
     </div>
   )
 }

@@ -7,14 +7,14 @@ import { ExportPassphraseSchema, ImportPassphraseSchema, PASSPHRASE_HEADER, Snap
 import type { KeyIdentity } from '../../../../store/records'
 import { ServiceError } from '../../../ops/service-error'
 import type { ProjectState } from '../../../state/project-state'
-import type { StateLinks } from '../../../state/state-links'
+import type { OperatorLinks } from '../../../operator-links'
 import { ARCHIVE_CONTENT_TYPE } from '../../../state/state-archive'
 import { callerOf } from '../../auth'
 import { RequestError } from '../../request-error'
 
 export interface StateRouteOptions {
   state: ProjectState
-  links: StateLinks
+  links: OperatorLinks
   now: () => Date
 }
 
@@ -108,7 +108,7 @@ export function registerStateRoutes(app: FastifyInstance, options: StateRouteOpt
   })
 }
 
-const LinkParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'Not a link token') })
+export const LinkParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'Not a link token') })
 
 /**
  * The operator UI's one-use links (state.exportLink, state.importLink), outside the key check:
@@ -121,11 +121,6 @@ export function registerStateLinkRoutes(app: FastifyInstance, options: StateRout
     if (!link) throw new ServiceError('NOT_FOUND', 'This link is unknown, used already or expired (links work once, for 5 minutes): ask for a new one')
     return link
   }
-  // The desktop window's page is not of this origin (file://): it may use a link too. The token
-  // alone is the permission (no cookie, no key), so any origin may, as with a pasted link.
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('access-control-allow-origin', '*')
-  })
   app.options('/import/:token', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(204).header('access-control-allow-methods', 'PUT').header('access-control-allow-headers', 'content-type').header('access-control-max-age', '600').send(),
   )
