@@ -216,9 +216,10 @@ describe('a call over the web SDK protocol', () => {
     const events = requests.map((request) => JSON.parse(request.body) as { eventType: string; callId: string; agentName: string; data: Record<string, unknown> })
     expect(events[0]).toMatchObject({ eventType: 'call.started', callId: jobId, agentName: 'Table Booker', agentId: setup.agentId })
     expect(events.map((event) => event.eventType)).toContain('call.answered')
-    expect(events.filter((event) => event.eventType === 'transcription.update').map((event) => (event.data.turn as { content: string }).content)).toEqual(
-      call.transcript.map((turn) => turn.content),
-    )
+    // A turn's update is sent when it finishes (an agent turn once heard), so an agent turn still
+    // playing when the caller's typed answer ends arrives after it: the transcript's order is startTime's.
+    const updates = events.filter((event) => event.eventType === 'transcription.update').map((event) => event.data.turn as { content: string; startTime: number })
+    expect([...updates].sort((a, b) => a.startTime - b.startTime).map((turn) => turn.content)).toEqual(call.transcript.map((turn) => turn.content))
     const end = events.find((event) => event.eventType === 'call.ended')!
     expect(end.data).toMatchObject({ endReason: 'smart-end', outcomeResult: call.outcomeResult, status: 'COMPLETED' })
     expect(requests[0]!.headers.authorization).toBe('Bearer call-secret')
