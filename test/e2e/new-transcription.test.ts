@@ -104,7 +104,9 @@ describe('New transcription in the jobs monitor', () => {
           const lines = detail.getByTestId('transcript-lines')
           await lines.waitFor({ timeout: 60_000 })
           await poll(() => lines.locator('li').first().textContent()).toContain(`heard ${seconds.toFixed(2)} s`)
-          expect(speech!.requests.map((request) => request.language)).toEqual(['en'])
+          // The language chosen in the dialog reached the speech server (how many requests it took is the windows' business).
+          expect(speech!.requests.length).toBeGreaterThan(0)
+          expect(new Set(speech!.requests.map((request) => request.language))).toEqual(new Set(['en']))
           const listed = await invokeOperation(runtime.operatorHandlers('browser'), 'jobs.list', {})
           const [job] = listed.ok ? (listed.data as { jobs: { id: string; type: string; status: string; title: string }[] }).jobs : []
           expect(job).toMatchObject({ type: 'TRANSCRIPTION', status: 'COMPLETED', title: 'weekly-call' })
