@@ -208,7 +208,17 @@ const WS_IDLE_MS = 5 * 60_000
  * Needs registerWebSockets first.
  */
 export function registerRealtimeSocket(app: FastifyInstance, options: RealtimeSpeechOptions & { authenticator: ApiKeyAuthenticator }): void {
-  app.get<{ Querystring: { api_key?: string } }>('/v1/realtime/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
+  /** Each upgrade's key check, begun before the socket opens (see preValidation). */
+  const checks = new WeakMap<object, Promise<Caller | undefined>>()
+  const preValidation = async (request: FastifyRequest<{ Querystring: { api_key?: string } }>) => {
+    const key = headerKey(request) ?? request.query.api_key
+    const check = key ? options.authenticator.authenticate(`Token ${key}`) : Promise.resolve(undefined)
+    checks.set(request, check)
+    // The caller is known before the socket opens, so the request journal files a session closed at once under its project.
+    const caller = await check.catch(() => undefined)
+    if (caller) request.caller = caller
+  }
+  app.get<{ Querystring: { api_key?: string } }>('/v1/realtime/ws', { websocket: true, schema: { hide: true }, preValidation }, (socket, request) => {
     const send = (frame: RealtimeWsServerFrame) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
     }
@@ -222,7 +232,7 @@ export function registerRealtimeSocket(app: FastifyInstance, options: RealtimeSp
       idle.unref()
     }
     const key = headerKey(request) ?? request.query.api_key
-    const authenticated: Promise<Caller | undefined> = key ? options.authenticator.authenticate(`Token ${key}`) : Promise.resolve(undefined)
+    const authenticated: Promise<Caller | undefined> = checks.get(request) ?? Promise.resolve(undefined)
     socket.on('close', () => {
       clearTimeout(idle)
       controller.abort()
