@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { dirname, isAbsolute, join, relative } from 'node:path'
+import { dirname, extname, isAbsolute, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import packageJson from '../../package.json'
@@ -34,7 +34,7 @@ import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-
 import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
 import { openRequestJournalStore, openStore } from '../store/open-store'
 import type { MediaStore, Store, StoreTransaction } from '../store/ports'
-import type { RequestJournalStore } from '../store/request-journal'
+import { RequestJournalInUseError, type RequestJournalStore } from '../store/request-journal'
 import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
 import { callEventOutbox, conversationEndedOutbox, jobWebhookOutbox } from '../webhooks/outbox'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
@@ -497,14 +497,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       'calls.test': createTestCallHandler({ context, caller: appCaller, connect: (jobId, projectId, transport) => calls.connect(jobId, projectId, transport) }),
     }
     const uiToken = randomBytes(32).toString('base64url')
-    if (config.journal?.enabled !== false) {
-      const { enabled: _enabled, file, ...settings } = config.journal ?? {}
-      const journalFile = file ?? journalFileOf(dataDir, storageLabel)
-      const journalOnDataDisk = dataDir !== undefined && !relative(dataDir, journalFile).startsWith('..')
+    const journalStore = config.journal?.enabled === false ? undefined : openJournalFile(config.journal?.file ?? journalFileOf(dataDir, storageLabel), config.nativeBinding, log)
+    if (journalStore) {
+      const { enabled: _enabled, file: _file, ...settings } = config.journal ?? {}
+      const journalOnDataDisk = dataDir !== undefined && !relative(dataDir, journalStore.file).startsWith('..')
       journal = new RequestJournal({
-        store: openJournalFile(journalFile, config.nativeBinding, (error) =>
-          log.warn({ err: error, file: journalFile }, 'request journal: the file could not be opened; it was moved aside and a new one started'),
-        ),
+        store: journalStore.store,
         settings,
         now,
         onError: (error, what) => {
@@ -610,19 +608,39 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   }
 }
 
+/** How many journal files one data folder (or team database, on one machine) offers its processes. */
+const JOURNAL_FILES = 8
+
 /**
- * The journal's file, opened; a file that cannot be opened (damaged, or of a newer schema) is
- * moved aside (`journal.db.broken-<time>`) and a new one started: a debugging aid never keeps
- * the service from starting. A folder that cannot be written still fails the start, as the
- * store's would.
+ * The journal's file, opened. One process writes a file: when another holds it (a second
+ * `serve` on the same data folder), the next of `journal-2.db` … `journal-8.db` that is free is
+ * taken, so each process journals what it served. A file that cannot be opened (damaged, or of
+ * a newer schema) is moved aside (`journal.db.broken-<time>`) and a new one started: a debugging
+ * aid never keeps the service from starting, so with every file held it runs without a journal.
+ * A folder that cannot be written still fails the start, as the store's would.
  */
-function openJournalFile(file: string, nativeBinding: string | undefined, movedAside: (error: unknown) => void): RequestJournalStore {
+function openJournalFile(first: string, nativeBinding: string | undefined, log: Logger): { store: RequestJournalStore; file: string } | undefined {
+  const extension = extname(first)
+  const stem = first.slice(0, first.length - extension.length)
+  for (let index = 1; index <= JOURNAL_FILES; index++) {
+    const file = index === 1 ? first : `${stem}-${index}${extension}`
+    try {
+      return { store: openOrReplaceJournalFile(file, nativeBinding, log), file }
+    } catch (error) {
+      if (!(error instanceof RequestJournalInUseError)) throw error
+    }
+  }
+  log.warn({ file: first }, `request journal: off for this process, its ${JOURNAL_FILES} files are all in use by other VoiceDesk processes`)
+  return undefined
+}
+
+function openOrReplaceJournalFile(file: string, nativeBinding: string | undefined, log: Logger): RequestJournalStore {
   try {
     return openRequestJournalStore(file, nativeBinding)
   } catch (error) {
-    if (!existsSync(file)) throw error
+    if (error instanceof RequestJournalInUseError || !existsSync(file)) throw error
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, `${file}.broken-${Date.now()}${suffix}`)
-    movedAside(error)
+    log.warn({ err: error, file }, 'request journal: the file could not be opened; it was moved aside and a new one started')
     return openRequestJournalStore(file, nativeBinding)
   }
 }

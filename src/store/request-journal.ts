@@ -111,6 +111,18 @@ export interface JournalRetention {
   batchSize: number
 }
 
+/**
+ * The journal file is held by another process (a second `serve` on the same data folder, or
+ * another instance of the same team database on this machine): one file has one writer, since
+ * each keeps its ids and body references in memory. The caller takes another file.
+ */
+export class RequestJournalInUseError extends Error {
+  constructor(readonly file: string) {
+    super(`The request journal ${file} is in use by another VoiceDesk process`)
+    this.name = 'RequestJournalInUseError'
+  }
+}
+
 export interface RequestJournalStore {
   /**
    * Appends the records as one batch (one row: the cost under load is this append, nothing

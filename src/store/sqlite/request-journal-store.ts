@@ -1,7 +1,16 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { JournalBody, JournalEntry, JournalFilter, JournalHeader, JournalHeaderSet, JournalRecord, RequestJournalStore } from '../request-journal'
+import {
+  RequestJournalInUseError,
+  type JournalBody,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalHeader,
+  type JournalHeaderSet,
+  type JournalRecord,
+  type RequestJournalStore,
+} from '../request-journal'
 
 /** The journal file's schema version (PRAGMA user_version). */
 const SCHEMA_VERSION = 2
@@ -128,12 +137,17 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
   mkdirSync(dirname(file), { recursive: true })
   const db: Database = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   try {
+    // One writer per file: the connection takes the file's lock with its first write and never
+    // lets go, so another process opening it is told at once (no wait: the lock is never freed)
+    // instead of colliding on ids later. Set before WAL, SQLite then keeps the WAL index in this
+    // process's memory (no -shm file).
+    db.pragma('locking_mode = EXCLUSIVE')
+    db.pragma('busy_timeout = 0')
     db.pragma('journal_mode = WAL')
     // Diagnostics, not data: no fsync (measured: the checkpoints' fsyncs cost more than the rest of
     // a write). A process crash loses nothing committed; an OS crash may lose the last batches or
     // damage the file, which the next start then moves aside (see the runtime's openJournalFile).
     db.pragma('synchronous = OFF')
-    db.pragma('busy_timeout = 2000')
     const version = db.pragma('user_version', { simple: true }) as number
     if (version > SCHEMA_VERSION) throw new Error(`The request journal ${file} was written by a newer VoiceDesk (schema ${version}); move it away to start a new one`)
     if (version !== 0 && version < SCHEMA_VERSION) throw new Error(`The request journal ${file} has an older layout (schema ${version}); it is moved aside and a new one started`)
@@ -142,6 +156,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600)
   } catch (error) {
     db.close()
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') throw new RequestJournalInUseError(file)
     throw error
   }
 

@@ -386,15 +386,17 @@ describe('the request journal', () => {
     const kept = ['page=4', 'page=3', 'page=2']
 
     // Restarted keeping more: what was pruned stays pruned (the floor is in the file).
-    const { request, journal, service, journalFile } = await listening({ ...config, journal: { maxEntries: 10 } }, dataDir)
-    expect((await journal()).json.data.requests.map((entry) => entry.query)).toEqual(kept)
+    const second = await listening({ ...config, journal: { maxEntries: 10 } }, dataDir)
+    expect((await second.journal()).json.data.requests.map((entry) => entry.query)).toEqual(kept)
     now = new Date(now.getTime() + 8 * 24 * 3600_000)
-    await request('GET', '/v1/voice-agents/templates') // started "now": 8 days later
-    service.runtime.journal!.flush()
-    service.runtime.journal!.prune()
-    expect((await journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voice-agents/templates'])
-    // The bodies of pruned entries went too: one answer is left (a GET sends none); so did their batches.
-    const file = new BetterSqlite3(journalFile, { readonly: true })
+    await second.request('GET', '/v1/voice-agents/templates') // started "now": 8 days later
+    second.service.runtime.journal!.flush()
+    second.service.runtime.journal!.prune()
+    expect((await second.journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voice-agents/templates'])
+    // The bodies of pruned entries went too: one answer is left (a GET sends none); so did their
+    // batches. Read once the service let go of the file: a running one holds it alone.
+    await second.service.runtime.stop()
+    const file = new BetterSqlite3(second.journalFile, { readonly: true })
     try {
       expect(file.prepare('SELECT count(*) FROM journal_bodies').pluck().get()).toBe(1)
       expect(file.prepare('SELECT count(*) FROM journal_batches').pluck().get()).toBe(1)
@@ -403,6 +405,7 @@ describe('the request journal', () => {
     }
 
     // Emptied by age, then restarted: the next entry is listed, and its id follows on.
+    const { journal, service } = await listening({ ...config, journal: { maxEntries: 10 } }, dataDir)
     const [last] = (await journal()).json.data.requests
     now = new Date(now.getTime() + 8 * 24 * 3600_000)
     service.runtime.journal!.prune()
@@ -422,6 +425,26 @@ describe('the request journal', () => {
     await first.service.runtime.stop() // no read before: the stop writes the queue
     const second = await listening({}, dataDir)
     expect((await second.journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voices'])
+  })
+
+  it('gives a second process on the same data folder a file of its own (journal-2.db): one writer per file, none moved aside', async () => {
+    const dataDir = makeTempDir()
+    const first = await listening({}, dataDir)
+    const second = await listening({}, dataDir)
+    await first.request('GET', '/v1/voices?served=first')
+    await second.request('GET', '/v1/voices?served=second')
+    expect((await first.journal()).json.data.requests.map((entry) => entry.query)).toEqual(['served=first'])
+    expect((await second.journal()).json.data.requests.map((entry) => entry.query)).toEqual(['served=second'])
+    expect(
+      readdirSync(dataDir)
+        .filter((name) => name.startsWith('journal'))
+        .sort(),
+    ).toEqual(['journal-2.db', 'journal-2.db-wal', 'journal.db', 'journal.db-wal'])
+    // Each file stays with its process until it stops; the next start takes the first free one.
+    await first.service.runtime.stop()
+    const third = await listening({}, dataDir)
+    expect((await third.journal()).json.data.requests.map((entry) => entry.query)).toEqual(['served=first'])
+    await second.service.runtime.stop()
   })
 
   it('leaves the store’s change version (the read caches’ key) alone', async () => {
