@@ -206,7 +206,8 @@ export interface ProjectDataRepository {
   /**
    * In one transaction: deletes every row of the project's data (see above; the project, its
    * users and API keys stay), inserts `rows`, and rebuilds the derived data; answers the counts
-   * inserted. Other projects are untouched. Every row is validated (zod) as it comes: a bad row
+   * inserted, and the media the project's jobs named before (read in the same transaction: the
+   * caller deletes those no new row names). Other projects are untouched. Every row is validated (zod) as it comes: a bad row
    * (or any other failure: a full disk, a duplicate id) rejects with an error naming the row's
    * number and kind, and leaves the project exactly as it was.
    *
@@ -220,9 +221,15 @@ export interface ProjectDataRepository {
    *
    * `replaceProject(id, [])` is the reset.
    */
-  replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options?: ReplaceProjectOptions): Promise<{ counts: ProjectCounts }>
+  replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options?: ReplaceProjectOptions): Promise<ReplacedProject>
   /** How many rows of each kind the project has (an import wants an empty project: agents, phone numbers and jobs all 0). */
   projectCounts(projectId: string): Promise<ProjectCounts>
+}
+
+export interface ReplacedProject {
+  counts: ProjectCounts
+  /** `JobRecord.mediaFile` of every job the project had before. */
+  mediaBefore: string[]
 }
 
 export interface ReplaceProjectOptions {

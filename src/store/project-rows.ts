@@ -352,6 +352,37 @@ export function arrivingRow(row: ProjectRow, projectId: string, known: KnownIden
   }
 }
 
+/**
+ * The rows to write into `projectId`, each validated, made an arriving row (see arrivingRow),
+ * checked against the rows before it and counted into `counts`; numbered from 1 for errors.
+ * A number's agent and an attempt's delivery must come with the rows: the tables' foreign keys
+ * alone would let them name another project's.
+ */
+export async function* checkedRows(
+  rows: AsyncIterable<unknown> | Iterable<unknown>,
+  projectId: string,
+  known: KnownIdentities,
+  counts: ProjectCounts,
+): AsyncGenerator<{ rowNumber: number; row: ProjectRow }> {
+  const agentIds = new Set<string>()
+  const deliveryIds = new Set<string>()
+  let rowNumber = 0
+  for await (const raw of rows) {
+    rowNumber += 1
+    const row = arrivingRow(validateRow(raw, rowNumber), projectId, known, rowNumber)
+    if (row.kind === 'phoneNumber' && row.record.voiceAgentId !== null && !agentIds.has(row.record.voiceAgentId)) {
+      throw rowError(rowNumber, row, `voiceAgentId ${row.record.voiceAgentId} is not an agent of the rows before it`)
+    }
+    if (row.kind === 'attempt' && !deliveryIds.has(row.record.deliveryId)) {
+      throw rowError(rowNumber, row, `deliveryId ${row.record.deliveryId} is not a delivery of the rows before it`)
+    }
+    if (row.kind === 'agent') agentIds.add(row.record.id)
+    if (row.kind === 'delivery') deliveryIds.add(row.record.id)
+    counts[COUNT_OF_KIND[row.kind]] += 1
+    yield { rowNumber, row }
+  }
+}
+
 /** The value a record's field is written as: JSON as text, booleans as the engine wants them. */
 export function columnValue(value: unknown, holds: ColumnKind, booleanAs: (value: boolean) => unknown): unknown {
   if (holds === 'json') return value === null ? null : JSON.stringify(value)

@@ -1,26 +1,22 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { JobRunner } from '../../src/jobs/job-runner'
 import type { Store } from '../../src/store/ports'
 import { ProjectRowError, RESTORED_LEASE_OWNER } from '../../src/store/project-rows'
 import { openPostgresStore } from '../../src/store/postgres/store'
-import type { AttemptRecord, JobRecord, NewDelivery, PhoneNumberRecord, ProjectRow, VoiceAgentRecord } from '../../src/store/records'
+import type { AttemptRecord, JobRecord, ProjectRow } from '../../src/store/records'
 import { openSqliteStore } from '../../src/store/sqlite/store'
 import { jobRecord } from '../helpers/job-record'
-import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster'
 import { makeTempDir } from '../helpers/temp-dir'
+import { agentRecord, at, lazyPostgresCluster, newDelivery, P1, P2, phoneNumberRecord, seedAccounts } from '../helpers/store-fixtures'
 
 /*
  * Store.projectData on both engines, each on a real database (a SQLite file, a throwaway
  * PostgreSQL cluster): export, replace, reset, and rows that travel from one engine to the other.
  */
 
-let cluster: Promise<PostgresCluster> | undefined
-const postgresCluster = () => (cluster ??= startPostgresCluster())
-afterAll(async () => {
-  if (cluster) await (await cluster).stop()
-})
+const postgresCluster = lazyPostgresCluster()
 
 type EngineName = 'sqlite' | 'postgres'
 const ENGINE_NAMES: EngineName[] = ['sqlite', 'postgres']
@@ -34,85 +30,19 @@ afterEach(async () => {
 async function freshStore(engine: EngineName): Promise<Store> {
   const store = engine === 'sqlite' ? openSqliteStore(join(makeTempDir(), 'voicedesk.db')) : await openPostgresStore({ url: await (await postgresCluster()).createDatabase() })
   opened.push(store)
-  await store.accounts.insertProject({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
-  await store.accounts.insertProject({ id: P2, name: 'Other', isDefault: false, createdAt: at(1) })
-  await store.accounts.insertLocalUser('user-1', 'Local', at(0))
-  await store.accounts.insertKey({ id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0) })
-  await store.accounts.insertKey({ id: 'key-2', projectId: P2, userId: 'user-1', name: 'second', keyHash: 'hash-2', keyHint: 'vd_def…wxyz', createdAt: at(1) })
+  await seedAccounts(store)
   return store
 }
 
-const P1 = 'project-1'
-const P2 = 'project-2'
-const at = (second: number) => `2024-05-01T10:00:${String(second).padStart(2, '0')}.000Z`
 const hex = () => randomBytes(6).toString('hex')
 
 function job(fields: Partial<JobRecord> = {}): JobRecord {
   return jobRecord({ id: `job-${hex()}`, projectId: P1, apiKeyId: 'key-1', userId: 'user-1', attempts: 0, createdAt: at(0), updatedAt: at(0), ...fields })
 }
 
-function agent(fields: Partial<VoiceAgentRecord> = {}): VoiceAgentRecord {
-  return {
-    id: `agent-${hex()}`,
-    projectId: P1,
-    apiKeyId: 'key-1',
-    agentName: 'Support desk',
-    description: 'Answers questions',
-    greetingMessage: 'Hello!',
-    preamble: 'Be kind.',
-    lang: 'en',
-    pokeMessages: ['Still there?'],
-    realTime: true,
-    silenceThreshold: 700,
-    interrupt: false,
-    outcome: 'summary',
-    outcomeResponseShape: { resolved: 'boolean' },
-    voiceId: 'en-1',
-    tools: { smartCallEnd: true },
-    params: { region: 'eu' },
-    webhookUrl: 'https://example.test/hook',
-    webhookAuthKey: 'X-Key',
-    webhookAuthSecret: 'cipher',
-    sourceId: null,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...fields,
-  }
-}
-
-function phoneNumber(fields: Partial<PhoneNumberRecord> = {}): PhoneNumberRecord {
-  return {
-    id: `number-${hex()}`,
-    projectId: P1,
-    apiKeyId: 'key-1',
-    userId: 'user-1',
-    number: `+1555${hex().slice(0, 6)}`,
-    label: 'Front desk',
-    type: 'TELEPHONY',
-    providerAccountSid: 'AC1',
-    providerAuthToken: 'cipher',
-    voiceAgentId: null,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...fields,
-  }
-}
-
-function delivery(fields: Partial<NewDelivery> = {}): NewDelivery {
-  return {
-    id: `delivery-${hex()}`,
-    projectId: P1,
-    event: 'job.completed',
-    jobId: null,
-    url: 'https://example.test/hook',
-    authKey: null,
-    authSecret: null,
-    payload: '{"event":"job.completed"}',
-    createdAt: at(0),
-    dueAt: 0,
-    ...fields,
-  }
-}
+const agent = agentRecord
+const phoneNumber = phoneNumberRecord
+const delivery = newDelivery
 
 /**
  * A project with a bit of everything: agents (one cloned), numbers (one assigned), jobs of
@@ -339,8 +269,11 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     const store = await freshStore(engineName)
     await seedProject(store)
     const otherBefore = await exported(store, P2)
-    const { counts } = await store.projectData.replaceProject(P1, [])
+    const { counts, mediaBefore } = await store.projectData.replaceProject(P1, [])
     expect(counts).toEqual({ agents: 0, phoneNumbers: 0, jobs: 0, deliveries: 0, attempts: 0 })
+    // What the jobs named, for the caller to delete: read in the replace's own transaction.
+    expect(mediaBefore.sort()).toEqual(['media-ar.wav', 'media-tts.mp3'])
+    expect((await store.projectData.replaceProject(P1, [])).mediaBefore).toEqual([])
     expect(await store.projectData.projectCounts(P1)).toEqual(counts)
     expect(await exported(store)).toEqual([])
     expect(await store.jobs.list(P1, listAll)).toEqual({ records: [], total: 0, filtered: 0 })

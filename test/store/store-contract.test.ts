@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { text } from 'node:stream/consumers'
 import pg from 'pg'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { Store } from '../../src/store/ports'
 import { PostgresMediaStore } from '../../src/store/postgres/media-store'
@@ -13,12 +13,12 @@ import { jobSearchLexemes } from '../../src/store/postgres/search-words'
 import { migrate } from '../../src/store/postgres/migrate'
 import { MIGRATIONS } from '../../src/store/postgres/migrations'
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store'
-import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord, VoiceAgentRecord } from '../../src/store/records'
+import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord } from '../../src/store/records'
 import { searchWords } from '../../src/store/records'
 import { openSqliteStore } from '../../src/store/sqlite/store'
-import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster'
 import { jobRecord } from '../helpers/job-record'
 import { makeTempDir } from '../helpers/temp-dir'
+import { agentRecord, at, lazyPostgresCluster, newDelivery, P1, P2, phoneNumberRecord, seedAccounts } from '../helpers/store-fixtures'
 
 /*
  * One contract, two engines: every behaviour the storage port promises, checked against the
@@ -26,11 +26,7 @@ import { makeTempDir } from '../helpers/temp-dir'
  * engine can do (another instance on the same database) is checked for that engine alone.
  */
 
-let cluster: Promise<PostgresCluster> | undefined
-const postgresCluster = () => (cluster ??= startPostgresCluster())
-afterAll(async () => {
-  if (cluster) await (await cluster).stop()
-})
+const postgresCluster = lazyPostgresCluster()
 
 interface Engine {
   name: 'sqlite' | 'postgres'
@@ -55,10 +51,6 @@ const ENGINES: Engine[] = [
   },
 ]
 
-const P1 = 'project-1'
-const P2 = 'project-2'
-const at = (second: number) => `2024-05-01T10:00:${String(second).padStart(2, '0')}.000Z`
-
 function job(fields: Partial<JobRecord> = {}): JobRecord {
   return jobRecord({
     id: `job-${randomBytes(6).toString('hex')}`,
@@ -72,76 +64,9 @@ function job(fields: Partial<JobRecord> = {}): JobRecord {
   })
 }
 
-function agent(fields: Partial<VoiceAgentRecord> = {}): VoiceAgentRecord {
-  return {
-    id: `agent-${randomBytes(6).toString('hex')}`,
-    projectId: P1,
-    apiKeyId: 'key-1',
-    agentName: 'Support desk',
-    description: 'Answers questions',
-    greetingMessage: 'Hello!',
-    preamble: 'Be kind.',
-    lang: 'en',
-    pokeMessages: ['Still there?'],
-    realTime: true,
-    silenceThreshold: 700,
-    interrupt: false,
-    outcome: 'summary',
-    outcomeResponseShape: { resolved: 'boolean' },
-    voiceId: 'en-1',
-    tools: { smartCallEnd: true },
-    params: { region: 'eu' },
-    webhookUrl: 'https://example.test/hook',
-    webhookAuthKey: 'X-Key',
-    webhookAuthSecret: 'cipher',
-    sourceId: null,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...fields,
-  }
-}
-
-function phoneNumber(fields: Partial<PhoneNumberRecord> = {}): PhoneNumberRecord {
-  return {
-    id: `number-${randomBytes(6).toString('hex')}`,
-    projectId: P1,
-    apiKeyId: 'key-1',
-    userId: 'user-1',
-    number: '+15550001',
-    label: 'Front desk',
-    type: 'TELEPHONY',
-    providerAccountSid: 'AC1',
-    providerAuthToken: 'cipher',
-    voiceAgentId: null,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...fields,
-  }
-}
-
-function delivery(fields: Partial<NewDelivery> = {}): NewDelivery {
-  return {
-    id: `delivery-${randomBytes(6).toString('hex')}`,
-    projectId: P1,
-    event: 'job.completed',
-    jobId: null,
-    url: 'https://example.test/hook',
-    authKey: null,
-    authSecret: null,
-    payload: '{"event":"job.completed"}',
-    createdAt: at(0),
-    dueAt: 1000,
-    ...fields,
-  }
-}
-
-async function seedAccounts(store: Store): Promise<void> {
-  await store.accounts.insertProject({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
-  await store.accounts.insertProject({ id: P2, name: 'Other', isDefault: false, createdAt: at(1) })
-  await store.accounts.insertLocalUser('user-1', 'Local', at(0))
-  await store.accounts.insertKey({ id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0) })
-  await store.accounts.insertKey({ id: 'key-2', projectId: P2, userId: 'user-1', name: 'second', keyHash: 'hash-2', keyHint: 'vd_def…wxyz', createdAt: at(1) })
-}
+const agent = agentRecord
+const phoneNumber = (fields: Partial<PhoneNumberRecord> = {}) => phoneNumberRecord({ number: '+15550001', ...fields })
+const delivery = (fields: Partial<NewDelivery> = {}) => newDelivery({ dueAt: 1000, ...fields })
 
 const listAll = { sort: 'createdAt', direction: 'asc', limit: 100, offset: 0 } as const
 

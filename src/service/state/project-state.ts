@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline'
 import { finished } from 'node:stream/promises'
 import { Readable } from 'node:stream'
 import { StateCountsSchema } from '../../shared/api/state'
-import type { MediaStore, Store } from '../../store/ports'
+import type { MediaStore, ReplacedProject, Store } from '../../store/ports'
 import type { KeyIdentity, ProjectCounts, ProjectRow } from '../../store/records'
 import type { SecretBox } from '../../store/secret-box'
 import { isUniqueViolation } from '../../store/constraint-errors'
@@ -166,9 +166,8 @@ export class ProjectState {
   async reset(projectId: string): Promise<{ removed: ProjectCounts }> {
     return this.exclusive(projectId, async () => {
       const removed = await this.options.store.projectData.projectCounts(projectId)
-      const oldMedia = await this.mediaOf(projectId)
-      await this.replaceRows(projectId, [], undefined)
-      await this.removeMedia(oldMedia)
+      const { mediaBefore } = await this.replaceRows(projectId, [], undefined)
+      await this.removeMedia(mediaBefore)
       this.options.replaced?.(projectId)
       return { removed }
     })
@@ -327,10 +326,9 @@ export class ProjectState {
         if ((manifest.counts[key] ?? 0) !== counts[key])
           throw new ArchiveError(`rows.jsonl holds ${counts[key]} ${key}, the manifest says ${manifest.counts[key] ?? 0}: the archive was changed`)
       }
-      const oldMedia = await this.mediaOf(projectId)
-      const inserted = await this.replaceRows(projectId, readRows(rowsFile), options.owner)
+      const { counts: inserted, mediaBefore } = await this.replaceRows(projectId, readRows(rowsFile), options.owner)
       for (const [key, value] of settings?.values ?? []) await store.settings.set(key, value)
-      await this.removeMedia([...oldMedia].filter((name) => !named.has(name)))
+      await this.removeMedia(mediaBefore.filter((name) => !named.has(name)))
       this.options.replaced?.(projectId)
       return { counts: inserted, settings: settings?.outcome ?? { applied: [], skipped: [] } }
     } catch (error) {
@@ -345,9 +343,9 @@ export class ProjectState {
     }
   }
 
-  private async replaceRows(projectId: string, rows: AsyncIterable<ProjectRow> | ProjectRow[], owner: KeyIdentity | undefined): Promise<ProjectCounts> {
+  private async replaceRows(projectId: string, rows: AsyncIterable<ProjectRow> | ProjectRow[], owner: KeyIdentity | undefined): Promise<ReplacedProject> {
     try {
-      return (await this.options.store.projectData.replaceProject(projectId, rows, { owner })).counts
+      return await this.options.store.projectData.replaceProject(projectId, rows, { owner })
     } catch (error) {
       const storage = storageServiceError(error)
       if (storage || error instanceof ServiceError || error instanceof ArchiveError) throw storage ?? error
@@ -360,15 +358,6 @@ export class ProjectState {
       }
       throw error
     }
-  }
-
-  /** The media the project's jobs name now. */
-  private async mediaOf(projectId: string): Promise<Set<string>> {
-    const names = new Set<string>()
-    for await (const row of this.options.store.projectData.exportProject(projectId)) {
-      if (row.kind === 'job' && row.record.mediaFile) names.add(row.record.mediaFile)
-    }
-    return names
   }
 
   private async removeMedia(names: Iterable<string>): Promise<void> {

@@ -1,6 +1,6 @@
 import type pg from 'pg'
-import type { ProjectDataRepository, ReplaceProjectOptions } from '../ports'
-import { arrivingRow, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABLES, rowError, validateRow, type RowTable } from '../project-rows'
+import type { ProjectDataRepository, ReplacedProject, ReplaceProjectOptions } from '../ports'
+import { checkedRows, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABLES, rowError, type RowTable } from '../project-rows'
 import type { ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
 import { encodeText, inTransaction, query } from './db'
 import { jobSearchLexemes } from './search-words'
@@ -99,19 +99,18 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
     }
   }
 
-  async replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options: ReplaceProjectOptions = {}): Promise<{ counts: ProjectCounts }> {
+  async replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options: ReplaceProjectOptions = {}): Promise<ReplacedProject> {
     return inTransaction(this.pool, async (client) => {
       const project = await client.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId])
       if (project.rowCount === 0) throw new Error(`There is no project ${projectId}`)
       const keyIds = await query<{ id: string }>(client, 'SELECT id FROM api_keys WHERE project_id = $1', [projectId])
       const userIds = await query<{ id: string }>(client, 'SELECT id FROM users')
       const known = { keyIds: new Set(keyIds.rows.map(({ id }) => id)), userIds: new Set(userIds.rows.map(({ id }) => id)), owner: options.owner }
+      const media = await query<{ media_file: string }>(client, 'SELECT media_file FROM jobs WHERE project_id = $1 AND media_file IS NOT NULL', [projectId])
       // References first: attempts before their deliveries, numbers before the agents they name.
       for (const table of [...ROW_TABLES].reverse()) await query(client, `DELETE FROM ${table.table} t WHERE ${table.ofProject('$1')}`, [projectId])
 
       const counts = noCounts()
-      const agentIds = new Set<string>()
-      const deliveryIds = new Set<string>()
       let batch: { rowNumber: number; row: ProjectRow }[] = []
       const flush = async () => {
         if (batch.length === 0) return
@@ -138,24 +137,12 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
         }
       }
 
-      let rowNumber = 0
-      for await (const raw of rows) {
-        rowNumber += 1
-        const row = arrivingRow(validateRow(raw, rowNumber), projectId, known, rowNumber)
-        if (row.kind === 'phoneNumber' && row.record.voiceAgentId !== null && !agentIds.has(row.record.voiceAgentId)) {
-          throw rowError(rowNumber, row, `voiceAgentId ${row.record.voiceAgentId} is not an agent of the rows before it`)
-        }
-        if (row.kind === 'attempt' && !deliveryIds.has(row.record.deliveryId)) {
-          throw rowError(rowNumber, row, `deliveryId ${row.record.deliveryId} is not a delivery of the rows before it`)
-        }
+      for await (const { rowNumber, row } of checkedRows(rows, projectId, known, counts)) {
         if (batch.length > 0 && (batch[0]!.row.kind !== row.kind || batch.length >= INSERT_ROWS)) await flush()
         batch.push({ rowNumber, row })
-        if (row.kind === 'agent') agentIds.add(row.record.id)
-        if (row.kind === 'delivery') deliveryIds.add(row.record.id)
-        counts[COUNT_OF_KIND[row.kind]] += 1
       }
       await flush()
-      return { counts }
+      return { counts, mediaBefore: media.rows.map((row) => row.media_file) }
     })
   }
 

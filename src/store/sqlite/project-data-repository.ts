@@ -2,8 +2,8 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ProjectDataRepository, ReplaceProjectOptions } from '../ports'
-import { arrivingRow, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABLES, rowError, validateRow, type RowTable } from '../project-rows'
+import type { ProjectDataRepository, ReplacedProject, ReplaceProjectOptions } from '../ports'
+import { checkedRows, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABLES, rowError, type RowTable } from '../project-rows'
 import type { ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
 import type { ConnectionTurns } from './connection-turns'
 import type { OpenDatabaseOptions } from './open-database'
@@ -50,6 +50,7 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
   private readonly projectExists: Statement
   private readonly keyIds: Statement
   private readonly userIds: Statement
+  private readonly mediaFiles: Statement
   private readonly recountJobs: Statement[]
 
   constructor(private readonly deps: SqliteProjectDataDeps) {
@@ -71,6 +72,7 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
     this.projectExists = db.prepare('SELECT 1 FROM projects WHERE id = ?').pluck()
     this.keyIds = db.prepare('SELECT id FROM api_keys WHERE project_id = ?').pluck()
     this.userIds = db.prepare('SELECT id FROM users').pluck()
+    this.mediaFiles = db.prepare('SELECT media_file FROM jobs WHERE project_id = ? AND media_file IS NOT NULL').pluck()
     this.recountJobs = [
       db.prepare('DELETE FROM job_counts WHERE project_id = ?'),
       db.prepare(
@@ -99,7 +101,7 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
     }
   }
 
-  async replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options: ReplaceProjectOptions = {}): Promise<{ counts: ProjectCounts }> {
+  async replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options: ReplaceProjectOptions = {}): Promise<ReplacedProject> {
     return this.deps.transaction(async () => {
       if (this.projectExists.get(projectId) === undefined) throw new Error(`There is no project ${projectId}`)
       const known = {
@@ -107,22 +109,10 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
         userIds: new Set(this.userIds.all() as string[]),
         owner: options.owner,
       }
+      const mediaBefore = this.mediaFiles.all(projectId) as string[]
       for (const statement of this.deletes) statement.run(projectId)
       const counts = noCounts()
-      // A number's agent and an attempt's delivery must come with the rows: the tables' foreign
-      // keys alone would let them name another project's.
-      const agentIds = new Set<string>()
-      const deliveryIds = new Set<string>()
-      let rowNumber = 0
-      for await (const raw of rows) {
-        rowNumber += 1
-        const row = arrivingRow(validateRow(raw, rowNumber), projectId, known, rowNumber)
-        if (row.kind === 'phoneNumber' && row.record.voiceAgentId !== null && !agentIds.has(row.record.voiceAgentId)) {
-          throw rowError(rowNumber, row, `voiceAgentId ${row.record.voiceAgentId} is not an agent of the rows before it`)
-        }
-        if (row.kind === 'attempt' && !deliveryIds.has(row.record.deliveryId)) {
-          throw rowError(rowNumber, row, `deliveryId ${row.record.deliveryId} is not a delivery of the rows before it`)
-        }
+      for await (const { rowNumber, row } of checkedRows(rows, projectId, known, counts)) {
         const { table, statement } = this.inserts[row.kind]
         const record = row.record as unknown as Record<string, unknown>
         try {
@@ -132,12 +122,9 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
           if (!/^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG)/.test((error as { code?: string }).code ?? '')) throw error
           throw rowError(rowNumber, row, (error as Error).message)
         }
-        if (row.kind === 'agent') agentIds.add(row.record.id)
-        if (row.kind === 'delivery') deliveryIds.add(row.record.id)
-        counts[COUNT_OF_KIND[row.kind]] += 1
       }
       for (const statement of this.recountJobs) statement.run(projectId)
-      return { counts }
+      return { counts, mediaBefore }
     })
   }
 
