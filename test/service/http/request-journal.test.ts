@@ -182,12 +182,19 @@ describe('the request journal', () => {
     const jobId = randomUUID()
     const call = openSocket(`${baseUrl.replace(/^http/, 'ws')}/stream/${jobId}?api_key=${TEST_KEY}`)
     await call.closed
+    // Closed by the client the moment it opens: the key was checked before the upgrade, so the session still has its project.
+    const hastyJobId = randomUUID()
+    const hasty = openSocket(`${baseUrl.replace(/^http/, 'ws')}/stream/${hastyJobId}?api_key=${TEST_KEY}`)
+    await hasty.opened
+    hasty.socket.close(1000)
+    await hasty.closed
 
     const listed = await until(
       () => journal(),
-      (answer) => answer.json.data.requests.length === 2,
+      (answer) => answer.json.data.requests.length === 3,
     )
-    const [stream, realtime] = listed.json.data.requests
+    const [hastyStream, stream, realtime] = listed.json.data.requests
+    expect(hastyStream).toMatchObject({ kind: 'websocket', path: `/stream/${hastyJobId}`, keyHint: keyHint(TEST_KEY) })
     expect(realtime).toMatchObject({ kind: 'websocket', method: 'GET', path: '/v1/realtime/ws', query: 'api_key=%5BREDACTED%5D', status: 101, keyHint: keyHint(TEST_KEY) })
     expect(stream).toMatchObject({ kind: 'websocket', path: `/stream/${jobId}`, resourceId: jobId })
     const detail = (await (await fetch(`${baseUrl}/_voicedesk/requests/${realtime!.id}`, { headers: { authorization: `Token ${TEST_KEY}` } })).json()) as { data: Detail }

@@ -1,10 +1,11 @@
 import websocket from '@fastify/websocket'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { WebSocket } from 'ws'
 import { ClientFrameSchema, type ClientFrame, type ServerFrame } from '../../../shared/api/stream-frames'
 import type { ApiKeyAuthenticator } from '../../ops/api-keys'
 import type { Caller } from '../../ops/ops-context'
 import { originAllowed } from '../cors'
+import { socketKeyCheck } from '../socket-key-check'
 import type { FaultBook } from '../../faults/fault-book'
 
 /** A connected call, as the socket sees it. */
@@ -24,6 +25,8 @@ export interface StreamRouteOptions {
   faults?: FaultBook
 }
 
+type StreamRoute = { Params: { jobId: string }; Querystring: { api_key?: string } }
+
 /** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few, a test call's audio under 100 KiB. */
 const MAX_FRAME_BYTES = 1024 * 1024
 
@@ -39,7 +42,8 @@ export async function registerWebSockets(app: FastifyInstance): Promise<void> {
  * handshake makes the SDK throw inside the page. Needs registerWebSockets first.
  */
 export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOptions): void {
-  app.get<{ Params: { jobId: string }; Querystring: { api_key?: string } }>('/stream/:jobId', { websocket: true, schema: { hide: true } }, (socket, request) => {
+  const keyCheck = socketKeyCheck(options.authenticator, (request: FastifyRequest<StreamRoute>) => request.query.api_key)
+  app.get<StreamRoute>('/stream/:jobId', { websocket: true, schema: { hide: true }, preValidation: keyCheck.preValidation }, (socket, request) => {
     const transport = {
       send: (frame: ServerFrame) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
@@ -75,11 +79,9 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
       if (origin !== undefined && !originAllowed(origin, await options.corsOrigins())) {
         return refuse('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not start calls; allow it with --cors-origin or the CORS setting`)
       }
-      const key = request.query.api_key
-      if (!key) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
-      const caller = await options.authenticator.authenticate(`Token ${key}`)
+      if (!request.query.api_key) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
+      const caller = await keyCheck.outcomeOf(request)
       if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')
-      request.caller = caller // the request journal files the session under the caller's project
       const fault = options.faults?.empty === false ? options.faults.matchRequest(caller.projectId, 'GET', request.url.split('?')[0]!) : undefined
       if (fault) {
         if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))

@@ -28,6 +28,7 @@ import { ok } from '../../../../shared/api/common'
 import { readMediaUpload } from '../../media-upload'
 import { validationSummary } from '../../../validation-details'
 import { callerOf } from '../../auth'
+import { socketKeyCheck } from '../../socket-key-check'
 import type { SocketProtocol } from '../../asyncapi-document'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
 
@@ -208,17 +209,8 @@ const WS_IDLE_MS = 5 * 60_000
  * Needs registerWebSockets first.
  */
 export function registerRealtimeSocket(app: FastifyInstance, options: RealtimeSpeechOptions & { authenticator: ApiKeyAuthenticator }): void {
-  /** Each upgrade's key check, begun before the socket opens (see preValidation). */
-  const checks = new WeakMap<object, Promise<Caller | undefined>>()
-  const preValidation = async (request: FastifyRequest<{ Querystring: { api_key?: string } }>) => {
-    const key = headerKey(request) ?? request.query.api_key
-    const check = key ? options.authenticator.authenticate(`Token ${key}`) : Promise.resolve(undefined)
-    checks.set(request, check)
-    // The caller is known before the socket opens, so the request journal files a session closed at once under its project.
-    const caller = await check.catch(() => undefined)
-    if (caller) request.caller = caller
-  }
-  app.get<{ Querystring: { api_key?: string } }>('/v1/realtime/ws', { websocket: true, schema: { hide: true }, preValidation }, (socket, request) => {
+  const keyCheck = socketKeyCheck(options.authenticator, (request: FastifyRequest<{ Querystring: { api_key?: string } }>) => headerKey(request) ?? request.query.api_key)
+  app.get<{ Querystring: { api_key?: string } }>('/v1/realtime/ws', { websocket: true, schema: { hide: true }, preValidation: keyCheck.preValidation }, (socket, request) => {
     const send = (frame: RealtimeWsServerFrame) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
     }
@@ -232,7 +224,7 @@ export function registerRealtimeSocket(app: FastifyInstance, options: RealtimeSp
       idle.unref()
     }
     const key = headerKey(request) ?? request.query.api_key
-    const authenticated: Promise<Caller | undefined> = checks.get(request) ?? Promise.resolve(undefined)
+    const authenticated = keyCheck.outcomeOf(request)
     socket.on('close', () => {
       clearTimeout(idle)
       controller.abort()
@@ -256,10 +248,7 @@ export function registerRealtimeSocket(app: FastifyInstance, options: RealtimeSp
     resetIdle()
     void authenticated.then(
       (caller) => {
-        if (caller) {
-          request.caller = caller // the request journal files the session under the caller's project
-          return
-        }
+        if (caller) return
         error('UNAUTHORIZED', key ? 'The API key is unknown, revoked or malformed' : 'Missing API key: send "Authorization: Token <key>", "X-Api-Key: <key>" or ?api_key=<key>')
         socket.close(1000)
       },
