@@ -50,6 +50,33 @@ export function ModalDialog({ title, open, onClose, children, actions }: ModalDi
   )
 }
 
+interface DialogActionsProps {
+  onCancel(): void
+  /** The main button's words. */
+  label: string
+  /** The id of the form the main button submits; without it, the button runs onConfirm. */
+  form?: string
+  onConfirm?(): void
+  disabled?: boolean
+  /** Red, for what cannot be undone. */
+  danger?: boolean
+}
+
+/** A dialog's footer: Cancel, then the button that does what the dialog is for. */
+export function DialogActions({ onCancel, label, form, onConfirm, disabled, danger }: DialogActionsProps) {
+  const t = useT()
+  return (
+    <>
+      <button type="button" className="button" onClick={onCancel}>
+        {t('common.cancel')}
+      </button>
+      <button type={form ? 'submit' : 'button'} form={form} className={danger ? 'button danger' : 'button primary'} disabled={disabled} onClick={onConfirm}>
+        {label}
+      </button>
+    </>
+  )
+}
+
 interface ConfirmDialogProps {
   open: boolean
   title: string
@@ -62,22 +89,12 @@ interface ConfirmDialogProps {
 
 /** Asks before a destructive action (delete, revoke): Cancel, or the red button that does it. */
 export function ConfirmDialog({ open, title, explanation, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
-  const t = useT()
   return (
     <ModalDialog
       open={open}
       title={title}
       onClose={onCancel}
-      actions={
-        <>
-          <button type="button" className="button" onClick={onCancel}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button danger" onClick={() => (onCancel(), onConfirm())}>
-            {confirmLabel}
-          </button>
-        </>
-      }
+      actions={<DialogActions onCancel={onCancel} label={confirmLabel} onConfirm={() => (onCancel(), onConfirm())} danger />}
     >
       <p>{explanation}</p>
     </ModalDialog>

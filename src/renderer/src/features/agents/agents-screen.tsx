@@ -7,7 +7,7 @@ import { hasMore, moreCount } from '../../store/paged-list'
 import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId, selectUnsavedDraft } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { AgentViews } from './agent-views'
 import { langTag } from '../../lib/voice-text'
 
@@ -146,16 +146,7 @@ export function AgentsScreen() {
         open={creating}
         title={t('agents.newTitle')}
         onClose={() => setCreating(false)}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setCreating(false)}>
-              {t('common.cancel')}
-            </button>
-            <button type="submit" form="new-agent-form" className="button primary" disabled={newName.trim() === ''}>
-              {t('agents.create')}
-            </button>
-          </>
-        }
+        actions={<DialogActions onCancel={() => setCreating(false)} label={t('agents.create')} form="new-agent-form" disabled={newName.trim() === ''} />}
       >
         <form
           id="new-agent-form"

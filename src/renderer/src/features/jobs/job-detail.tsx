@@ -10,7 +10,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectJobDetail, selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
 import { ConversationSection } from './conversation-section'
@@ -234,14 +234,7 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
       title={t('jobs.makeAiTitle')}
       onClose={onClose}
       actions={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" disabled={busy || parts.length === 0} onClick={() => void create()}>
-            {t('jobs.makeAiButton', { n: String(parts.length) })}
-          </button>
-        </>
+        <DialogActions onCancel={onClose} label={t('jobs.makeAiButton', { n: String(parts.length) })} onConfirm={() => void create()} disabled={busy || parts.length === 0} />
       }
     >
       <fieldset className="fieldset parts-grid">

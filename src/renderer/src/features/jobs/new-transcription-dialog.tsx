@@ -4,7 +4,7 @@ import { OperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
 import { useCall } from '../../store/app-context'
 import { Field } from '../../ui/field'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { useJobCreation } from './use-job-creation'
 
@@ -103,16 +103,7 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
       open={open}
       title={t('jobs.newTranscriptionTitle')}
       onClose={close}
-      actions={
-        <>
-          <button type="button" className="button" onClick={close}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" form="transcription-form" className="button primary" disabled={busy || (source === 'url' && mediaUrl.trim() === '')}>
-            {t('jobs.startTranscription')}
-          </button>
-        </>
-      }
+      actions={<DialogActions onCancel={close} label={t('jobs.startTranscription')} form="transcription-form" disabled={busy || (source === 'url' && mediaUrl.trim() === '')} />}
     >
       <form
         id="transcription-form"

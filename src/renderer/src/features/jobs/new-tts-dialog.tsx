@@ -8,7 +8,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale, selectVoices } from '../../store/selectors'
 import { focusFirstError } from '../../ui/focus-first-error'
 import { Field } from '../../ui/field'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { voiceAccent } from '../../lib/voice-text'
 
 /** A text-to-speech job: a voice and the text. The new job opens in the detail panel. */
@@ -58,16 +58,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       open={open}
       title={t('jobs.newTtsTitle')}
       onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" form="tts-form" className="button primary" disabled={busy || text.trim() === '' || voiceId === ''}>
-            {t('jobs.createTts')}
-          </button>
-        </>
-      }
+      actions={<DialogActions onCancel={onClose} label={t('jobs.createTts')} form="tts-form" disabled={busy || text.trim() === '' || voiceId === ''} />}
     >
       <form
         ref={formRef}

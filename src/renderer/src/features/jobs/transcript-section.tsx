@@ -11,7 +11,7 @@ import { useAppStore, useCall } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { useJobCreation } from './use-job-creation'
 
@@ -315,16 +315,7 @@ function TranslateDialog({ open, jobId, suggested, onClose }: { open: boolean; j
       open={open}
       title={t('transcript.translateTitle')}
       onClose={close}
-      actions={
-        <>
-          <button type="button" className="button" onClick={close}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" disabled={busy} onClick={() => void create()}>
-            {t('transcript.translateButton')}
-          </button>
-        </>
-      }
+      actions={<DialogActions onCancel={close} label={t('transcript.translateButton')} onConfirm={() => void create()} disabled={busy} />}
     >
       <fieldset className="fieldset">
         <legend>{t('transcript.into')}</legend>

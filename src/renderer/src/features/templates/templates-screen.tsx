@@ -9,7 +9,7 @@ import { selectLocale, selectTemplates } from '../../store/selectors'
 import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
-import { ModalDialog } from '../../ui/modal-dialog'
+import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 
 /** Ready-made agents to start from: clone one under a name, then edit the copy. */
 export function TemplatesScreen() {
@@ -97,16 +97,7 @@ export function TemplatesScreen() {
         open={cloning !== null}
         title={t('templates.cloneTitle', { name: cloning?.agentName ?? '' })}
         onClose={() => setCloning(null)}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setCloning(null)}>
-              {t('common.cancel')}
-            </button>
-            <button type="submit" form="clone-form" className="button primary" disabled={busy || name.trim() === ''}>
-              {t('templates.cloneAndEdit')}
-            </button>
-          </>
-        }
+        actions={<DialogActions onCancel={() => setCloning(null)} label={t('templates.cloneAndEdit')} form="clone-form" disabled={busy || name.trim() === ''} />}
       >
         <form
           id="clone-form"
