@@ -7,6 +7,7 @@ import { useAppStore, useStoreApi } from '../../store/app-context'
 import { selectJobs, selectLocale } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
+import { RangeFields } from '../../ui/range-fields'
 import { JobDetailPanel } from './job-detail'
 import { JobsTable } from './jobs-table'
 import { NewTranscriptionDialog } from './new-transcription-dialog'
@@ -92,27 +93,15 @@ export function JobsScreen() {
               ))}
             </select>
           </label>
-          <label className="inline-field">
-            <span>{t('jobs.createdFrom')}</span>
-            <input className="input" type="date" value={dates.createdFrom} max={dates.createdTo || undefined} onChange={(event) => changeDate('createdFrom', event.target.value)} />
-          </label>
-          <label className="inline-field">
-            <span>{t('jobs.createdTo')}</span>
-            <input
-              className="input"
-              type="date"
-              value={dates.createdTo}
-              min={dates.createdFrom || undefined}
-              aria-invalid={backwards || undefined}
-              aria-describedby={backwards ? 'jobs-dates-error' : undefined}
-              onChange={(event) => changeDate('createdTo', event.target.value)}
-            />
-          </label>
-          {backwards ? (
-            <span id="jobs-dates-error" className="field-error inline" role="alert">
-              {t('jobs.datesBackwards')}
-            </span>
-          ) : null}
+          <RangeFields
+            type="date"
+            labels={{ from: t('jobs.createdFrom'), to: t('jobs.createdTo') }}
+            from={dates.createdFrom}
+            to={dates.createdTo}
+            onChange={(end, value) => changeDate(end === 'from' ? 'createdFrom' : 'createdTo', value)}
+            backwards={backwards ? t('jobs.datesBackwards') : undefined}
+            errorId="jobs-dates-error"
+          />
           <span className="muted small counts" aria-live="polite">
             {jobs.filtered === null
               ? jobs.error

@@ -9,6 +9,7 @@ import { selectLocale, selectRequests } from '../../store/selectors'
 import { downloadText } from '../../ui/copy-text'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
+import { RangeFields } from '../../ui/range-fields'
 import { RequestDetailPanel } from './request-detail'
 import { RequestsList } from './requests-list'
 
@@ -133,35 +134,15 @@ export function RequestsScreen() {
                   ))}
                 </select>
               </label>
-              <label className="inline-field">
-                <span>{t('requests.from')}</span>
-                <input
-                  className="input"
-                  type="datetime-local"
-                  step={1}
-                  value={range.from}
-                  max={range.to || undefined}
-                  onChange={(event) => changeRange('from', event.target.value)}
-                />
-              </label>
-              <label className="inline-field">
-                <span>{t('requests.to')}</span>
-                <input
-                  className="input"
-                  type="datetime-local"
-                  step={1}
-                  value={range.to}
-                  min={range.from || undefined}
-                  aria-invalid={backwards || undefined}
-                  aria-describedby={backwards ? 'requests-range-error' : undefined}
-                  onChange={(event) => changeRange('to', event.target.value)}
-                />
-              </label>
-              {backwards ? (
-                <span id="requests-range-error" className="field-error inline" role="alert">
-                  {t('requests.rangeBackwards')}
-                </span>
-              ) : null}
+              <RangeFields
+                type="datetime-local"
+                labels={{ from: t('requests.from'), to: t('requests.to') }}
+                from={range.from}
+                to={range.to}
+                onChange={changeRange}
+                backwards={backwards ? t('requests.rangeBackwards') : undefined}
+                errorId="requests-range-error"
+              />
               {isFilteredRequests(filters) || path !== '' || range.from !== '' || range.to !== '' ? (
                 <button type="button" className="button ghost small" onClick={clearFilters}>
                   {t('requests.clearFilters')}
