@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: the service's speed targets, measured in one run on this machine:
  * start-up, GET of an agent against a bare node:http ceiling, job lists and search at a
- * million jobs, job pickup, TTS throughput, AI content time, webhook throughput and latency.
+ * million jobs, job pickup, TTS throughput, AI content time, webhook throughput and latency,
+ * the request journal's cost, live calls, the Test call panel, realtime speech, the monitor's
+ * scrolling, media decoding, uploads, transcription, and project snapshots (every part below).
  * Then the PostgreSQL column (team mode, on a throwaway cluster): the same GET, lists and
  * search, pickup across two instances, and jobs per second with one and two instances;
  * skipped, with the reason in the results, when PostgreSQL's server binaries are missing.
@@ -307,6 +309,9 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
+  // The journal's own GET rounds (its bare ceiling measured again, alternating with them).
+  results.journal = await benchJournal()
+  console.log('journal', JSON.stringify(results.journal, null, 2))
   // In-process measurements, after the HTTP ones so they do not share the CPU with them.
   results.jobs = await benchJobs()
   console.log('jobs', results.jobs)
@@ -324,6 +329,16 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   console.log('realtimeTts', JSON.stringify(results.realtimeTts, null, 2))
   results.uiScroll = await benchUiScroll()
   console.log('uiScroll', JSON.stringify(results.uiScroll, null, 2))
+  for (const [key, measurePart] of [
+    ['decode', benchDecode],
+    ['upload', benchUpload],
+    ['transcribe', benchTranscribe],
+    ['snapshot', benchSnapshot],
+    ['stateArchive', benchStateArchive],
+  ] as const) {
+    results[key] = await measurePart()
+    console.log(key, JSON.stringify(results[key], null, 2))
+  }
   results.postgres = cluster ? { server: postgresVersion, jobs: await benchPostgresJobs(cluster) } : { skipped }
   results.sqliteVsPostgres = comparison(results)
   console.log('sqliteVsPostgres', JSON.stringify(results.sqliteVsPostgres, null, 2))
