@@ -8,6 +8,7 @@ import { jobRowFixture } from './job-row-fixture'
 import { JOBS_PAGE_SIZE } from '../../src/renderer/src/store/jobs-slice'
 import { curlExample, jobAt, jobRowCount, pagesForRange } from '../../src/renderer/src/store/selectors'
 import { agentFixture } from './agent-fixture'
+import { manualClock } from './manual-clock'
 
 type Calls = { name: IpcOperationName; input: unknown }[]
 
@@ -58,27 +59,6 @@ function fakeService(total: number) {
           await new Promise((resolve) => setTimeout(resolve, 0))
         }
       }
-    },
-  }
-}
-
-/** Timers run only when the test says so. */
-function manualClock() {
-  let queue: (() => void)[] = []
-  return {
-    schedule: (run: () => void) => {
-      queue.push(run)
-      return () => {
-        queue = queue.filter((item) => item !== run)
-      }
-    },
-    runAll() {
-      const due = queue
-      queue = []
-      due.forEach((run) => run())
-    },
-    get size() {
-      return queue.length
     },
   }
 }
@@ -134,7 +114,7 @@ describe('the jobs slice', () => {
     }
     expect(jobAt(store.getState().jobs, 3)?.status).toBe('FAILED')
     expect(store.getState().service).toMatchObject({ runningJobs: 1, pendingJobs: 4 })
-    expect(clock.size).toBe(1)
+    expect(clock.pending).toBe(1)
     clock.runAll()
     await service.flush()
     expect(service.calls.slice(before).map((call) => (call.input as { skip: number }).skip)).toEqual([1, 2])

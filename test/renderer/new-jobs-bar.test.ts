@@ -9,6 +9,7 @@ import type { Call } from '../../src/renderer/src/api/call'
 import { createAppStore } from '../../src/renderer/src/store/app-store'
 import { jobRowFixture } from './job-row-fixture'
 import { jobAt, jobRowCount } from '../../src/renderer/src/store/selectors'
+import { manualClock } from './manual-clock'
 
 const jobRow = (n: number): JobListItem => jobRowFixture(n, 'PENDING')
 
@@ -28,23 +29,6 @@ function fakeService(count: number) {
       const added = Array.from({ length: n }, () => jobRow(next++))
       rows.unshift(...added.reverse())
       return added
-    },
-  }
-}
-
-function manualClock() {
-  let queue: (() => void)[] = []
-  return {
-    schedule: (run: () => void) => {
-      queue.push(run)
-      return () => {
-        queue = queue.filter((item) => item !== run)
-      }
-    },
-    runAll() {
-      const due = queue
-      queue = []
-      due.forEach((run) => run())
     },
   }
 }

@@ -14,27 +14,7 @@ import type { IpcInput, IpcOperationName, IpcOutput } from '../../src/shared/ipc
 import type { RuntimeConfig } from '../../src/service/runtime'
 import { startTestService } from '../helpers/test-service'
 import { ipcClient } from '../service/ipc-client'
-
-/** Timers run when the test says (the store's throttle), and counted. */
-function manualClock() {
-  let queue: (() => void)[] = []
-  return {
-    schedule: (run: () => void) => {
-      queue.push(run)
-      return () => {
-        queue = queue.filter((item) => item !== run)
-      }
-    },
-    get pending() {
-      return queue.length
-    },
-    runAll() {
-      const due = queue
-      queue = []
-      due.forEach((run) => run())
-    },
-  }
-}
+import { manualClock } from './manual-clock'
 
 const settle = async () => {
   for (let i = 0; i < 50; i += 1) await new Promise((resolve) => setTimeout(resolve, 2))

@@ -3,7 +3,9 @@
  * and the /ipc/events stream read as EventSource would (its parsing, in a few lines).
  */
 import { get, type IncomingMessage } from 'node:http'
-import { expect } from 'vitest'
+import { afterEach, expect } from 'vitest'
+import type { RuntimeConfig } from '../../src/service/runtime'
+import { startTestService } from '../helpers/test-service'
 import { IPC_OPERATIONS, IpcEventSchema, type IpcEvent, type IpcInput, type IpcOperationName, type IpcOutput, type IpcResult } from '../../src/shared/ipc/operations'
 
 export interface IpcClient {
@@ -106,4 +108,25 @@ export async function openEventStream(baseUrl: string, token: string): Promise<E
       }),
     close: () => response.destroy(),
   }
+}
+
+/** Event streams opened through startBrowserMode's `events`, closed after each test. */
+const openStreams: EventStream[] = []
+afterEach(() => {
+  for (const stream of openStreams.splice(0)) stream.close()
+})
+
+/**
+ * A test service in browser mode on a free port: its URL, an /ipc client holding the UI token,
+ * and `events` to open its /ipc/events stream (closed after the test).
+ */
+export async function startBrowserMode(config: Partial<RuntimeConfig> = {}) {
+  const service = await startTestService({ port: 0, ...config })
+  const url = await service.runtime.start()
+  const events = async () => {
+    const stream = await openEventStream(url, service.runtime.uiToken)
+    openStreams.push(stream)
+    return stream
+  }
+  return { service, url, ipc: ipcClient(url, service.runtime.uiToken), events }
 }

@@ -5,37 +5,19 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { IpcEvent } from '../../src/shared/ipc/operations'
 import { keyHint } from '../../src/service/ops/api-keys'
 import { createSttEngine, readSttSetting, STT_SETTING_KEY, SttSettingSchema } from '../../src/service/stt-settings'
-import type { RuntimeConfig } from '../../src/service/runtime'
 import { makeTempDir } from '../helpers/temp-dir'
 import { seedJobs } from '../helpers/seed-jobs'
-import { startTestService, TEST_KEY, sqliteDatabaseOf } from '../helpers/test-service'
+import { TEST_KEY, sqliteDatabaseOf } from '../helpers/test-service'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
-import { ipcClient, openEventStream, type EventStream } from './ipc-client'
+import { startBrowserMode } from './ipc-client'
 
 const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
 const LAYLA = '16677e49-bcd2-4044-adb3-541626c49304'
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
-
-const streams: EventStream[] = []
-afterEach(() => {
-  for (const stream of streams.splice(0)) stream.close()
-})
-
-async function startBrowserMode(config: Partial<RuntimeConfig> = {}) {
-  const service = await startTestService({ port: 0, ...config })
-  const url = await service.runtime.start()
-  const ipc = ipcClient(url, service.runtime.uiToken)
-  const events = async () => {
-    const stream = await openEventStream(url, service.runtime.uiToken)
-    streams.push(stream)
-    return stream
-  }
-  return { service, url, ipc, events }
-}
 
 const ended = (jobId: string) => (event: IpcEvent) => event.type === 'job.changed' && event.job.id === jobId && event.job.status !== 'PENDING'
 

@@ -6,26 +6,20 @@
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { VOICES } from '../../src/shared/voices'
 import { keyHint } from '../../src/service/ops/api-keys'
 import type { RuntimeConfig } from '../../src/service/runtime'
-import { startTestService, TEST_KEY } from '../helpers/test-service'
-import { ipcClient, openEventStream, type EventStream } from './ipc-client'
+import { TEST_KEY } from '../helpers/test-service'
+import { startBrowserMode } from './ipc-client'
 
 const run = promisify(execFile)
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
 const WEBHOOK_SECRET = 'whk-ipc-secret-5d81c0b2a9'
 
-const streams: EventStream[] = []
-afterEach(() => {
-  for (const stream of streams.splice(0)) stream.close()
-})
-
-async function startBrowserMode(config: Partial<RuntimeConfig> = {}) {
-  const service = await startTestService({ port: 0, ...config })
-  const url = await service.runtime.start()
-  const ipc = ipcClient(url, service.runtime.uiToken)
+async function startWithV1(config: Partial<RuntimeConfig> = {}) {
+  const started = await startBrowserMode(config)
+  const { service, url } = started
   /** A /v1 request as any client makes it: fetch, the key in the Authorization header. */
   const v1 = async (method: string, path: string, body?: unknown, key = service.key) => {
     const response = await fetch(`${url}${path}`, {
@@ -35,12 +29,12 @@ async function startBrowserMode(config: Partial<RuntimeConfig> = {}) {
     })
     return { status: response.status, json: (await response.json()) as { data?: { id?: string; jobId?: string } } }
   }
-  return { service, url, ipc, v1 }
+  return { ...started, v1 }
 }
 
 describe('requests.list, requests.get, requests.har', () => {
   it('lists real /v1 requests of the app’s project, newest first, filtered and paged by the cursor', async () => {
-    const { service, ipc, v1 } = await startBrowserMode()
+    const { service, ipc, v1 } = await startWithV1()
     const created = await v1('POST', '/v1/voice-agents', { agentName: 'Journal desk' })
     expect(created.status).toBe(200)
     await v1('GET', `/v1/voice-agents/${created.json.data!.id}`)
@@ -82,7 +76,7 @@ describe('requests.list, requests.get, requests.har', () => {
   })
 
   it('refuses bad filters field by field, as VALIDATION_ERROR', async () => {
-    const { ipc } = await startBrowserMode()
+    const { ipc } = await startWithV1()
     for (const [input, path] of [
       [{ status: '6xx' }, 'status'],
       [{ path: 'v1/jobs' }, 'path'],
@@ -100,7 +94,7 @@ describe('requests.list, requests.get, requests.har', () => {
   })
 
   it('gives one request with its headers and bodies redacted, and a curl command that a shell runs against the service', async () => {
-    const { ipc, v1 } = await startBrowserMode()
+    const { ipc, v1 } = await startWithV1()
     const tts = await v1('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Hello there.', webhookUrl: 'http://127.0.0.1:9/h', webhookAuth: { authSecret: WEBHOOK_SECRET } })
     expect(tts.status).toBe(200)
     const [entry] = (await ipc.ok('requests.list', {})).requests
@@ -127,7 +121,7 @@ describe('requests.list, requests.get, requests.har', () => {
   })
 
   it('exports the filtered requests as HAR 1.2 text with a file name', async () => {
-    const { ipc, v1 } = await startBrowserMode()
+    const { ipc, v1 } = await startWithV1()
     await v1('GET', '/v1/voices')
     await v1('POST', '/v1/voice-agents', { agentName: 42 })
     await v1('GET', '/v1/voice-agents/templates')
@@ -146,15 +140,14 @@ describe('requests.list, requests.get, requests.har', () => {
   })
 
   it('tells the UI when new requests were written', async () => {
-    const { url, service, v1 } = await startBrowserMode()
-    const stream = await openEventStream(url, service.runtime.uiToken)
-    streams.push(stream)
+    const { events, v1 } = await startWithV1()
+    const stream = await events()
     await v1('GET', '/v1/voices')
     expect(await stream.next((event) => event.type === 'requests.written')).toEqual({ type: 'requests.written' })
   })
 
   it('says the journal is off, as CONFLICT, when the service runs with --journal off', async () => {
-    const { ipc, v1 } = await startBrowserMode({ journal: { enabled: false } })
+    const { ipc, v1 } = await startWithV1({ journal: { enabled: false } })
     await v1('GET', '/v1/voices')
     for (const [name, input] of [
       ['requests.list', {}],

@@ -10,6 +10,14 @@ import { selectLocale, selectRequests } from '../../store/selectors'
 const ROW_HEIGHT = 36
 /** Rows from the end at which the next older page is asked for. */
 const LOAD_AHEAD = 20
+/** The list's columns: their cells share the class (its width, hidden in a narrow window). */
+const COLUMNS = [
+  { cell: 'cell-time', label: 'requests.colTime' },
+  { cell: 'cell-method', label: 'requests.colMethod' },
+  { cell: 'cell-path', label: 'requests.colPath' },
+  { cell: 'cell-status', label: 'requests.colStatus' },
+  { cell: 'cell-latency', label: 'requests.colLatency' },
+] as const
 
 /** A status as its number, coloured by class (the number carries the meaning, not the colour). */
 export function HttpStatus({ status }: { status: number }) {
@@ -102,21 +110,11 @@ export function RequestsList() {
       <div className="jobs-table requests-table" role="table" aria-label={t('requests.tableLabel')} aria-rowcount={rows.length + 1}>
         <div role="rowgroup" className="jobs-head">
           <div role="row" className="jobs-row requests-row head" aria-rowindex={1}>
-            <div role="columnheader" className="cell cell-time">
-              {t('requests.colTime')}
-            </div>
-            <div role="columnheader" className="cell cell-method">
-              {t('requests.colMethod')}
-            </div>
-            <div role="columnheader" className="cell cell-path">
-              {t('requests.colPath')}
-            </div>
-            <div role="columnheader" className="cell cell-status">
-              {t('requests.colStatus')}
-            </div>
-            <div role="columnheader" className="cell cell-latency">
-              {t('requests.colLatency')}
-            </div>
+            {COLUMNS.map(({ cell, label }) => (
+              <div key={cell} role="columnheader" className={`cell ${cell}`}>
+                {t(label)}
+              </div>
+            ))}
           </div>
         </div>
         <div ref={scroller} className="jobs-scroll requests-scroll" role="rowgroup" onScroll={onScroll}>
