@@ -20,7 +20,8 @@ import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, databaseLabel, type
 import { checkSealingKey, WrongSealingKeyError } from './sealing-key-check'
 import { defaultDataDir } from './data-dir'
 import { DATABASE_FILE, DataFolderError, MEDIA_FOLDER, SECRET_KEY_FILE, SNAPSHOTS_FOLDER, prepareDataFolder } from './data-folder'
-import { ProjectState, SNAPSHOT_NAME } from './state/project-state'
+import { ProjectState } from './state/project-state'
+import { SNAPSHOT_NAME_PATTERN } from '../shared/api/state'
 import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
 import { findRunningServices } from './running-services'
 import { installUnhandledRejectionGuard } from './unhandled-rejection-guard'
@@ -619,7 +620,7 @@ async function stateCommand(command: string, values: Values, positionals: string
   const [given] = positionals
   if (argument && !given) throw new UsageError(`${command} needs ${argument} (see voicedesk --help)`)
   if (command === 'reset' && !values.yes) throw new UsageError('reset empties the default project (agents, numbers, jobs, deliveries; keys stay): add --yes to do it')
-  if ((command === 'snapshot' || command === 'restore') && !SNAPSHOT_NAME.test(given!)) {
+  if ((command === 'snapshot' || command === 'restore') && !SNAPSHOT_NAME_PATTERN.test(given!)) {
     throw new UsageError(`Snapshot name ${JSON.stringify(given)}: a name is 1 to 64 of A-Z a-z 0-9 . _ -`)
   }
   const passphrase = command === 'export' || command === 'import' ? await passphraseFrom(values, command === 'export') : undefined

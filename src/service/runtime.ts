@@ -500,7 +500,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const journalStore = config.journal?.enabled === false ? undefined : openJournalFile(config.journal?.file ?? journalFileOf(dataDir, storageLabel), config.nativeBinding, log)
     if (journalStore) {
       const { enabled: _enabled, file: _file, ...settings } = config.journal ?? {}
-      const journalOnDataDisk = dataDir !== undefined && !relative(dataDir, journalStore.file).startsWith('..')
+      const fromDataDir = dataDir === undefined ? undefined : relative(dataDir, journalStore.file)
+      const journalOnDataDisk = fromDataDir !== undefined && !fromDataDir.startsWith('..') && !isAbsolute(fromDataDir)
       journal = new RequestJournal({
         store: journalStore.store,
         settings,

@@ -7,17 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { FaultRuleInputSchema, type FaultRuleInput } from '../../src/shared/api/faults'
 import { defaultCodeOf, FaultBook } from '../../src/service/faults/fault-book'
 import { pathGlobMatcher } from '../../src/service/faults/path-glob'
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let mixed = state
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1)
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61)
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom } from '../helpers/seeded-random'
 
 const rule = (input: FaultRuleInput) => FaultRuleInputSchema.parse(input)
 

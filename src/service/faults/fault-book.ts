@@ -105,10 +105,6 @@ export class FaultBook {
     return this.active(projectId).map((rule) => ({ ...rule.fault }))
   }
 
-  activeCount(projectId: string): number {
-    return this.active(projectId).length
-  }
-
   /** The rule removed, or undefined when the project has no such rule. */
   remove(projectId: string, id: string): Fault | undefined {
     const rules = this.active(projectId)

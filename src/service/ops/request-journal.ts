@@ -17,7 +17,7 @@ export function journalOffError(): ServiceError {
 }
 
 /** An entry in a list: what happened, without headers and bodies (those are in the detail). */
-export function journalSummaryOf(entry: JournalEntry): JournalPage['requests'][number] {
+function journalSummaryOf(entry: JournalEntry): JournalPage['requests'][number] {
   return {
     id: entry.id,
     kind: entry.kind,

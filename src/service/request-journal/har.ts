@@ -5,16 +5,14 @@ import type { JournalBody, JournalEntry, JournalHeader } from '../../store/reque
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as Chrome DevTools and Insomnia import it; typed by har-format's definitions. */
 export type HarLog = Har
 
-type NameValue = Header
-
 /** An entry, with VoiceDesk's own fields (HAR allows custom fields starting with `_`). */
 export type HarEntry = Entry & {
   _voicedesk: { id: number; kind: JournalEntry['kind']; keyHint: string | null; resourceId: string | null; socket: JournalEntry['socket'] }
 }
 
-const headersOf = (headers: JournalHeader[]): NameValue[] => headers.map(([name, value]) => ({ name, value }))
+const headersOf = (headers: JournalHeader[]): Header[] => headers.map(([name, value]) => ({ name, value }))
 
-function queryStringOf(query: string): NameValue[] {
+function queryStringOf(query: string): Header[] {
   return [...new URLSearchParams(query)].map(([name, value]) => ({ name, value }))
 }
 
@@ -42,6 +40,7 @@ function entryOf(entry: JournalEntry, baseUrl: string): HarEntry {
   const contentComment = response ? truncatedNote(response) : undefined
   const location = entry.responseHeaders.find(([name]) => name.toLowerCase() === 'location')?.[1]
   const time = Math.max(0, entry.latencyMs)
+  const postData = postDataOf(entry.requestBody)
   return {
     startedDateTime: entry.startedAt,
     time,
@@ -52,7 +51,7 @@ function entryOf(entry: JournalEntry, baseUrl: string): HarEntry {
       cookies: [],
       headers: headersOf(entry.requestHeaders),
       queryString: queryStringOf(entry.query),
-      ...(postDataOf(entry.requestBody) ? { postData: postDataOf(entry.requestBody) } : {}),
+      ...(postData ? { postData } : {}),
       headersSize: -1,
       bodySize: entry.requestBody?.size ?? (entry.method === 'GET' ? 0 : -1),
     },

@@ -6,12 +6,12 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { finished } from 'node:stream/promises'
 import { Readable } from 'node:stream'
-import { StateCountsSchema } from '../../shared/api/state'
+import { SNAPSHOT_NAME_PATTERN, StateCountsSchema } from '../../shared/api/state'
 import type { MediaStore, ReplacedProject, Store } from '../../store/ports'
 import type { KeyIdentity, ProjectCounts, ProjectRow } from '../../store/records'
 import type { SecretBox } from '../../store/secret-box'
 import { isUniqueViolation } from '../../store/constraint-errors'
-import { ProjectRowError } from '../../store/project-rows'
+import { COUNT_OF_KIND, noCounts, ProjectRowError } from '../../store/project-rows'
 import { byteLimit } from '../../store/media-byte-limit'
 import { MediaTooLargeError } from '../../store/media-errors'
 import { MEDIA_NAME } from '../ops/media-names'
@@ -24,9 +24,6 @@ import { ArchiveError, ARCHIVE_FORMAT, ARCHIVE_VERSION, readStateArchive, writeS
 
 /** The version of ProjectRow's shape that archives carry (ManifestSchema.schema). */
 export const ROW_SCHEMA_VERSION = 1
-
-/** Snapshot names: safe as a file name and in a URL. */
-export const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/
 
 /** The fields of each kind of row that hold a secret sealed with the store's key (SecretBox). */
 const SECRET_FIELDS: Readonly<Record<ProjectRow['kind'], readonly string[]>> = {
@@ -62,16 +59,6 @@ export interface ImportOutcome {
 
 type ImportMode = 'import' | 'restore'
 
-const emptyCounts = (): ProjectCounts => ({ agents: 0, phoneNumbers: 0, jobs: 0, deliveries: 0, attempts: 0 })
-
-const COUNT_OF: Record<ProjectRow['kind'], keyof ProjectCounts> = {
-  agent: 'agents',
-  phoneNumber: 'phoneNumbers',
-  job: 'jobs',
-  delivery: 'deliveries',
-  attempt: 'attempts',
-}
-
 /**
  * A project's state as one archive, and back (docs/api.md, "State: export, import, snapshots,
  * reset"): export, import into an empty project, reset, and snapshots the service keeps.
@@ -96,13 +83,13 @@ export class ProjectState {
       const rowsFile = join(folder, 'rows.jsonl')
       const out = createWriteStream(rowsFile, { mode: 0o600 })
       const hash = createHash('sha256')
-      const counts = emptyCounts()
+      const counts = noCounts()
       const mediaNames = new Set<string>()
       let secretCount = 0
       let size = 0
       try {
         for await (const row of store.projectData.exportProject(projectId)) {
-          counts[COUNT_OF[row.kind]] += 1
+          counts[COUNT_OF_KIND[row.kind]] += 1
           if (row.kind === 'job' && row.record.mediaFile) mediaNames.add(row.record.mediaFile)
           const record = row.record as unknown as Record<string, unknown>
           for (const field of SECRET_FIELDS[row.kind]) {
@@ -233,7 +220,7 @@ export class ProjectState {
     const named = new Set<string>()
     let seal: PassphraseSeal | undefined
     let settings: ReturnType<typeof importableSettings> | undefined
-    let rowCounts = emptyCounts()
+    let rowCounts = noCounts()
     try {
       const manifest = await readStateArchive(source, {
         manifest: async (manifest) => {
@@ -271,13 +258,13 @@ export class ProjectState {
         },
         rows: async (bytes) => {
           const out = createWriteStream(rowsFile, { mode: 0o600 })
-          const counts = emptyCounts()
+          const counts = noCounts()
           let number = 0
           try {
             for await (const line of createInterface({ input: Readable.from(bytes), crlfDelay: Infinity })) {
               number += 1
               const row = parseRow(line, number)
-              counts[COUNT_OF[row.kind]] += 1
+              counts[COUNT_OF_KIND[row.kind]] += 1
               const record = row.record as unknown as Record<string, unknown>
               for (const field of SECRET_FIELDS[row.kind]) {
                 const value = record[field]
@@ -322,7 +309,7 @@ export class ProjectState {
         },
       })
       const counts = rowCounts
-      for (const key of Object.values(COUNT_OF)) {
+      for (const key of Object.values(COUNT_OF_KIND)) {
         if ((manifest.counts[key] ?? 0) !== counts[key])
           throw new ArchiveError(`rows.jsonl holds ${counts[key]} ${key}, the manifest says ${manifest.counts[key] ?? 0}: the archive was changed`)
       }
@@ -366,7 +353,7 @@ export class ProjectState {
 }
 
 export function checkSnapshotName(name: string): void {
-  if (!SNAPSHOT_NAME.test(name)) {
+  if (!SNAPSHOT_NAME_PATTERN.test(name)) {
     const message = 'A snapshot name is 1 to 64 of A-Z a-z 0-9 . _ -'
     throw new ServiceError('VALIDATION_ERROR', `Invalid snapshot name: ${message}`, [{ path: 'name', message }])
   }
@@ -381,7 +368,7 @@ function opensWith(secrets: SecretBox, keyCheck: string | null): boolean {
   }
 }
 
-const ROW_KINDS = new Set(Object.keys(COUNT_OF))
+const ROW_KINDS = new Set(Object.keys(COUNT_OF_KIND))
 
 /** One line of rows.jsonl: a row of a kind we know, with a record object (the store validates the record itself). */
 function parseRow(line: string, number: number): ProjectRow {

@@ -1,6 +1,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { isDatabaseBusy } from '../storage-errors'
 import {
   RequestJournalInUseError,
   type JournalBody,
@@ -156,7 +157,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600)
   } catch (error) {
     db.close()
-    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') throw new RequestJournalInUseError(file)
+    if (isDatabaseBusy(error)) throw new RequestJournalInUseError(file)
     throw error
   }
 

@@ -3,6 +3,7 @@ import { float32FromInt16 } from '../../../src/engines/audio/pcm-encoding'
 import { createResampler } from '../../../src/engines/audio/speex-resampler'
 import { parseWavPcm16Mono } from '../../../src/engines/audio/wav-file'
 import type { TtsEngine } from '../../../src/engines/tts/tts-engine'
+import { seededRandom } from '../../helpers/seeded-random'
 
 export const RATE = 16_000
 
@@ -30,13 +31,7 @@ export function concat(...pieces: (Float32Array | number)[]): Float32Array {
 
 /** Uniform white noise of the given RMS from a seeded PRNG (mulberry32): the same every run. */
 export function whiteNoise(length: number, rms: number, seed = 1): Float32Array {
-  let state = seed >>> 0
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = Math.imul(state ^ (state >>> 15), state | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
+  const random = seededRandom(seed)
   // Uniform on [-a, a] has RMS a / sqrt(3).
   return Float32Array.from({ length }, () => (random() * 2 - 1) * rms * Math.sqrt(3))
 }

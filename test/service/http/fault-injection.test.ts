@@ -17,20 +17,9 @@ import { join } from 'node:path'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { startTestService, waitForJobEnd, type TestService } from '../../helpers/test-service'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
+import { seededRandom } from '../../helpers/seeded-random'
 
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
-
-/** A small seeded generator (mulberry32): the rate test draws the same numbers on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let mixed = state
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1)
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61)
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read as plain JSON, each checked by the test
 type Json = any

@@ -176,14 +176,13 @@ describe('restore while jobs run', () => {
 
     // Whatever was in flight ends now (its compare-and-swap loses): give it time, then every GET is the snapshot's.
     const deadline = Date.now() + 20_000
-    let after = await everyGet(service)
     while (Date.now() < deadline) {
       const { running, waiting } = await service.runtime.store.jobs.queueCounts()
       if (running === 0 && waiting === 0) break
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     await new Promise((resolve) => setTimeout(resolve, 300))
-    after = await everyGet(service)
+    const after = await everyGet(service)
     for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
     expect([...after.keys()]).toEqual([...before.keys()])
     for (const id of queued) expect((await service.http('GET', `/v1/jobs?jobId=${id}`)).status).toBe(404)
