@@ -1,12 +1,12 @@
 import type { JournalBody, JournalEntryDetail } from '../../../../shared/api/request-journal'
-import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
-import { byteSize, formatCount, formatDateTime } from '../../lib/format'
+import { formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
 import { hashOf } from '../../store/hash-route'
 import { selectLocale, selectRequests } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
+import { useSizeText } from '../../ui/use-size-text'
 import { copyText } from '../../ui/copy-text'
 import { HttpStatus, pathWithQuery } from './requests-list'
 
@@ -19,16 +19,6 @@ function prettyText(body: JournalBody): string {
     return JSON.stringify(JSON.parse(text), null, 2)
   } catch {
     return text
-  }
-}
-
-function useSizeText() {
-  const t = useT()
-  const locale = useAppStore(selectLocale)
-  return (bytes: number | null) => {
-    if (bytes === null) return t('requests.sizeUnknown')
-    const { unit, n } = byteSize(bytes)
-    return t(`unit.${unit}` as MessageKey, { n: formatCount(n, locale) })
   }
 }
 
@@ -48,7 +38,7 @@ function Exchange({ title, headers, body, testId }: { title: string; headers: [s
                 {body.contentType}
               </code>
             ) : null}{' '}
-            {sizeText(body.size)}
+            {body.size === null ? t('requests.sizeUnknown') : sizeText(body.size)}
           </span>
         ) : null}
       </div>

@@ -10,13 +10,7 @@ import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { TableHead } from '../../ui/table-head'
-
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`
-}
+import { useSizeText } from '../../ui/use-size-text'
 
 /** PUTs `file` to a one-use import link, reporting upload progress; answers the service's error message, if any. */
 function uploadArchive(url: string, file: File, onProgress: (fraction: number) => void): Promise<string | undefined> {
@@ -50,6 +44,7 @@ export function SnapshotsCard() {
   const store = useStoreApi()
   const locale = useAppStore(selectLocale)
   const linkReturns = useAppStore(selectLinkReturns)
+  const sizeText = useSizeText()
   const [snapshots, setSnapshots] = useState<Snapshot[]>([])
   const [current, setCurrent] = useState<StateCounts | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
