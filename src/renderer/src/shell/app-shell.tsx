@@ -6,6 +6,8 @@ import { RequestsScreen } from '../features/requests/requests-screen'
 import { SettingsScreen } from '../features/settings/settings-screen'
 import { TemplatesScreen } from '../features/templates/templates-screen'
 import { WebhooksScreen } from '../features/webhooks/webhooks-screen'
+import { LiveCallBar } from '../features/test-call/live-call-bar'
+import { LiveTestCallProvider } from '../features/test-call/live-test-call'
 import { useAppStore } from '../store/app-context'
 import { selectLocale, selectScreen, selectUnauthorized } from '../store/selectors'
 import { Sidebar } from './sidebar'
@@ -25,7 +27,7 @@ const SCREENS = {
   requests: RequestsScreen,
 } as const
 
-/** Sidebar navigation, the current screen, the status bar. */
+/** Sidebar navigation, the current screen, the status bar; a running test call's bar above the screen. */
 export function AppShell() {
   useDocumentLocale()
   const screen = useAppStore(selectScreen)
@@ -34,13 +36,16 @@ export function AppShell() {
   if (unauthorized) return <TokenScreen reason="invalid" locale={locale} />
   const Screen = SCREENS[screen]
   return (
-    <div className="app">
-      <Sidebar />
-      <main className="content" id="main" tabIndex={-1}>
-        <Screen />
-      </main>
-      <StatusBar />
-      <Toasts />
-    </div>
+    <LiveTestCallProvider>
+      <div className="app">
+        <Sidebar />
+        <LiveCallBar />
+        <main className="content" id="main" tabIndex={-1}>
+          <Screen />
+        </main>
+        <StatusBar />
+        <Toasts />
+      </div>
+    </LiveTestCallProvider>
   )
 }

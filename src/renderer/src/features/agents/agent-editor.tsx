@@ -6,6 +6,7 @@ import { isOperatorError } from '../../api/operator-error'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { diffAgentDraft, draftDiffers, draftFromAgent, paramsOf, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
+import { forgetDraft, keepDraft, keptDraftToOffer } from '../../lib/draft-storage'
 import { fieldErrorsOf } from '../../lib/field-errors'
 import { fillPlaceholders } from '../../../../shared/text/placeholders'
 import { formatDateTime } from '../../lib/format'
@@ -60,6 +61,8 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
   const [shownProblems, setShownProblems] = useState<DraftProblem[]>([])
   const [saving, setSaving] = useState(false)
   const [confirmDelete, setConfirmDelete] = useState(false)
+  // A draft kept from before (the service restarted, the page reloaded, a new link): offered back once.
+  const [keptOffer, setKeptOffer] = useState(() => keptDraftToOffer(window.localStorage, agent))
 
   const pendingLeave = useAppStore(selectPendingLeave)
   const formRef = useRef<HTMLFormElement>(null)
@@ -99,6 +102,8 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
     try {
       const saved = await call('agents.update', { id: agent.id, changes: diff.changes })
       store.getState().upsertAgent(saved)
+      // Forgotten now, not by the effect: "Save and continue" may unmount the editor before it runs.
+      forgetDraft(window.localStorage, agent.id)
       setServerErrors({})
       setShownProblems([])
       setDraft(draftFromAgent(saved))
@@ -121,11 +126,27 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
     setShownProblems([])
   }
   useDraftGuard({ agentId: agent.id, agentName: agent.agentName, differs, save })
+  // Every change is kept in the page's storage; a draft back to the saved agent (saved, reverted) is forgotten.
+  // While the kept draft waits for the operator's answer it is left as it is.
+  useEffect(() => {
+    if (keptOffer) return
+    if (differs) keepDraft(window.localStorage, agent.id, draft)
+    else forgetDraft(window.localStorage, agent.id)
+  }, [keptOffer, differs, draft, agent.id])
+  const restoreKept = () => {
+    if (keptOffer) setDraft(keptOffer)
+    setKeptOffer(null)
+  }
+  const discardKept = () => {
+    forgetDraft(window.localStorage, agent.id)
+    setKeptOffer(null)
+  }
 
   const remove = async () => {
     try {
       await call('agents.delete', { id: agent.id })
       store.getState().removeAgent(agent.id)
+      forgetDraft(window.localStorage, agent.id)
       store.getState().setUnsavedDraft(null)
       store.getState().openAgent(null)
       store.getState().toast('success', t('agent.deleted', { name: agent.agentName }))
@@ -187,6 +208,19 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
           </button>
         </div>
       </header>
+      {keptOffer ? (
+        <div className="draft-offer" role="alert" data-testid="draft-offer">
+          <p>{t('draft.restoreTitle', { name: agent.agentName })}</p>
+          <div className="toolbar">
+            <button type="button" className="button" onClick={discardKept}>
+              {t('draft.restoreDiscard')}
+            </button>
+            <button type="button" className="button primary" onClick={restoreKept}>
+              {t('draft.restore')}
+            </button>
+          </div>
+        </div>
+      ) : null}
       <FieldErrors errors={generalErrors} />
 
       <section className="card" aria-labelledby="sec-identity">
@@ -413,7 +447,10 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
         agentName={agent.agentName}
         saving={saving}
         onSave={() => void save().then((saved) => store.getState().resolvePendingLeave(saved ? 'leave' : 'stay'))}
-        onDiscard={() => store.getState().resolvePendingLeave('leave')}
+        onDiscard={() => {
+          forgetDraft(window.localStorage, agent.id)
+          store.getState().resolvePendingLeave('leave')
+        }}
         onStay={() => store.getState().resolvePendingLeave('stay')}
       />
       <ConfirmDialog

@@ -3,6 +3,7 @@ import type { OperatorAgent } from '../../../../shared/ipc/operations'
 import { useT } from '../../i18n/use-t'
 import { useAppStore } from '../../store/app-context'
 import { selectPendingLeave } from '../../store/selectors'
+import { useLiveTestCall } from '../test-call/live-test-call'
 import { TestCallPanel } from '../test-call/test-call-panel'
 import { AgentEditor } from './agent-editor'
 
@@ -12,13 +13,16 @@ const VIEWS: readonly AgentView[] = ['settings', 'test']
 /**
  * An agent's two views, as tabs: its settings (the editor) and its Test call panel. Both stay
  * mounted once opened, so a draft survives a test call and a call runs on while the operator
- * edits (the call always uses the saved agent).
+ * edits (the call always uses the saved agent). Back on an agent whose call was made (it runs,
+ * or ended while away), the Test call tab shows it.
  */
 export function AgentViews({ agent }: { agent: OperatorAgent }) {
   const t = useT()
   const id = useId()
-  const [view, setView] = useState<AgentView>('settings')
-  const [testOpened, setTestOpened] = useState(false)
+  const { agent: callAgent, call, panelRequests } = useLiveTestCall()
+  const hasCall = callAgent?.id === agent.id && call.state !== null
+  const [view, setView] = useState<AgentView>(hasCall ? 'test' : 'settings')
+  const [testOpened, setTestOpened] = useState(hasCall)
   const tabRefs = useRef<Partial<Record<AgentView, HTMLButtonElement | null>>>({})
   const pendingLeave = useAppStore(selectPendingLeave)
   // Leaving with an unsaved draft asks in the editor: it must be in view to ask (state adjusted
@@ -27,6 +31,15 @@ export function AgentViews({ agent }: { agent: OperatorAgent }) {
   if (pendingLeave !== seenLeave) {
     setSeenLeave(pendingLeave)
     if (pendingLeave) setView('settings')
+  }
+  // The call bar's "Back to the call" on this agent: its Test call tab.
+  const [seenRequests, setSeenRequests] = useState(panelRequests)
+  if (panelRequests !== seenRequests) {
+    setSeenRequests(panelRequests)
+    if (hasCall) {
+      setView('test')
+      setTestOpened(true)
+    }
   }
 
   const show = (next: AgentView, focus = false) => {
@@ -71,7 +84,7 @@ export function AgentViews({ agent }: { agent: OperatorAgent }) {
       </div>
       {testOpened ? (
         <div role="tabpanel" id={`${id}-panel-test`} aria-labelledby={`${id}-tab-test`} hidden={view !== 'test'}>
-          <TestCallPanel agent={agent} />
+          <TestCallPanel agent={agent} shown={view === 'test'} />
         </div>
       ) : null}
     </>

@@ -3,14 +3,15 @@ import type { OperatorAgent } from '../../../../shared/ipc/operations'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { formatCount } from '../../lib/format'
-import { useAppStore, useOpenStream } from '../../store/app-context'
+import { useAppStore } from '../../store/app-context'
 import { selectLocale, selectUnsavedDraft } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { StatusBadge } from '../../ui/status-badge'
 import { EXAMPLE_TOOL, initialParams, loadToolDrafts, saveToolDrafts, toolProblems, toolsForCall, type ToolDraft } from './test-call-setup'
 import { formatCallTime, outcomeFields, type LiveCallState, type ToolCallView } from './test-call-state'
 import { ToolStubEditors } from './tool-stub-editors'
-import { useTestCall, type CallMode, type MicrophoneState } from './use-test-call'
+import { endReasonText, isRunning, useLiveTestCall } from './live-test-call'
+import type { CallMode, MicrophoneState } from './use-test-call'
 import { OperatorError } from '../../api/operator-error'
 import { errorText } from '../../lib/readable-errors'
 
@@ -24,53 +25,74 @@ const NOTICE_KEYS: Record<string, MessageKey> = {
   CALL_LOST: 'testCall.info.callLost',
 }
 
-/** The Test call panel of one agent: the call's settings, then the live call. */
-export function TestCallPanel({ agent }: { agent: OperatorAgent }) {
+/**
+ * The Test call panel of one agent: the call's settings, then the live call. The call itself is
+ * LiveTestCallProvider's (above the screens): this panel shows it when it is this agent's, and
+ * says when it is in view (`shown`) so that the call bar steps aside.
+ */
+export function TestCallPanel({ agent, shown }: { agent: OperatorAgent; shown: boolean }) {
   const t = useT()
-  const openStream = useOpenStream()
+  const live = useLiveTestCall()
+  const { call, showPanel } = live
+  const mine = live.agent?.id === agent.id
   const unsaved = useAppStore(selectUnsavedDraft)
-  const [params, setParams] = useState<Record<string, string>>(() => initialParams(agent))
+  // Back on a call made before: its values, not the agent's (Change the settings shows them).
+  const [params, setParams] = useState<Record<string, string>>(() => ({ ...initialParams(agent), ...(mine ? call.input?.params : undefined) }))
   const [tools, setToolsState] = useState<ToolDraft[]>(() => loadToolDrafts(window.localStorage, agent.id))
   const [showProblems, setShowProblems] = useState(false)
   const setTools = (next: ToolDraft[]) => {
     setToolsState(next)
     saveToolDrafts(window.localStorage, agent.id, next)
+    if (mine) call.setTools(next)
   }
-  const call = useTestCall(openStream, tools)
-  const lastMode = useRef<CallMode>('type')
   const panelRef = useRef<HTMLDivElement>(null)
+  const state = mine ? call.state : null
+  // Another agent's call that runs: one call at a time, ended there first (never silently here).
+  const otherRunning = !mine && live.agent !== null && isRunning(call) ? (call.state?.agentName ?? live.agent.name) : null
+
+  useEffect(() => (shown ? showPanel(agent.id) : undefined), [shown, showPanel, agent.id])
 
   const start = (mode: CallMode) => {
+    if (otherRunning !== null) return
     if (tools.some((tool) => toolProblems(tool, tools).length > 0)) {
       setShowProblems(true)
       requestAnimationFrame(() => panelRef.current?.querySelector<HTMLElement>('.test-call-tools [aria-invalid="true"]')?.focus())
       return
     }
     setShowProblems(false)
-    lastMode.current = mode
-    call.start(mode, { agentId: agent.id, params, tools: toolsForCall(tools) })
+    live.start({ id: agent.id, name: agent.agentName }, mode, { agentId: agent.id, params, tools: toolsForCall(tools) }, tools)
   }
 
   return (
-    <div ref={panelRef} className="test-call" data-reply-ms={call.replyLatencies.map((ms) => ms.toFixed(1)).join(',')}>
-      {call.state === null ? (
-        <CallSetup params={params} onParams={setParams} tools={tools} onTools={setTools} showProblems={showProblems} unsaved={unsaved?.agentId === agent.id} onStart={start} />
+    <div ref={panelRef} className="test-call" data-reply-ms={mine ? call.replyLatencies.map((ms) => ms.toFixed(1)).join(',') : ''}>
+      {state === null ? (
+        <CallSetup
+          params={params}
+          onParams={setParams}
+          tools={tools}
+          onTools={setTools}
+          showProblems={showProblems}
+          unsaved={unsaved?.agentId === agent.id}
+          otherRunning={otherRunning}
+          onStart={start}
+        />
       ) : (
         <LiveCall
-          state={call.state}
+          state={state}
           microphone={call.microphone}
+          hungUp={call.hungUp}
           lastReplyMs={call.replyLatencies.at(-1) ?? null}
           tools={tools}
           onTools={setTools}
           onSay={call.say}
           onMute={call.setMuted}
           onEnd={call.hangUp}
-          onAgain={() => start(lastMode.current)}
+          onAgain={() => start(call.mode ?? 'type')}
           onChange={call.reset}
         />
       )}
       <span className="visually-hidden" aria-live="polite">
-        {call.state ? t(`testCall.activity.${activityOf(call.state)}` as MessageKey) : ''}
+        {state ? t(`testCall.activity.${activityOf(state)}` as MessageKey) : ''}
       </span>
     </div>
   )
@@ -90,10 +112,12 @@ interface CallSetupProps {
   onTools(tools: ToolDraft[]): void
   showProblems: boolean
   unsaved: boolean
+  /** The agent of a call that runs now (another agent's): none can start here until it ends. */
+  otherRunning: string | null
   onStart(mode: CallMode): void
 }
 
-function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, onStart }: CallSetupProps) {
+function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, otherRunning, onStart }: CallSetupProps) {
   const t = useT()
   const id = useId()
   const names = Object.keys(params)
@@ -102,12 +126,17 @@ function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, on
     <div className="test-call-setup">
       <p className="muted">{t('testCall.intro')}</p>
       {unsaved ? <p className="field-hint warn">{t('testCall.usesSaved')}</p> : null}
+      {otherRunning !== null ? (
+        <p className="field-hint warn" data-testid="test-call-other-running">
+          {t('testCall.otherRunning', { name: otherRunning })}
+        </p>
+      ) : null}
       <div className="toolbar test-call-start">
-        <button type="button" className="button primary" data-testid="test-call-talk" onClick={() => onStart('talk')}>
+        <button type="button" className="button primary" data-testid="test-call-talk" aria-disabled={otherRunning !== null || undefined} onClick={() => onStart('talk')}>
           <Icon name="mic" size={16} />
           <span>{t('testCall.talk')}</span>
         </button>
-        <button type="button" className="button" data-testid="test-call-type" onClick={() => onStart('type')}>
+        <button type="button" className="button" data-testid="test-call-type" aria-disabled={otherRunning !== null || undefined} onClick={() => onStart('type')}>
           <Icon name="keyboard" size={16} />
           <span>{t('testCall.type')}</span>
         </button>
@@ -176,6 +205,8 @@ function uniqueName(tools: readonly ToolDraft[]): string {
 interface LiveCallProps {
   state: LiveCallState
   microphone: MicrophoneState
+  /** The operator hung up (said as such, though the service records the caller's hang-up). */
+  hungUp: boolean
   lastReplyMs: number | null
   tools: ToolDraft[]
   onTools(tools: ToolDraft[]): void
@@ -186,7 +217,7 @@ interface LiveCallProps {
   onChange(): void
 }
 
-function LiveCall({ state, microphone, lastReplyMs, tools, onTools, onSay, onMute, onEnd, onAgain, onChange }: LiveCallProps) {
+function LiveCall({ state, microphone, hungUp, lastReplyMs, tools, onTools, onSay, onMute, onEnd, onAgain, onChange }: LiveCallProps) {
   const t = useT()
   const locale = useAppStore(selectLocale)
   const [typed, setTyped] = useState('')
@@ -274,8 +305,8 @@ function LiveCall({ state, microphone, lastReplyMs, tools, onTools, onSay, onMut
         </ul>
       ) : null}
       {state.end ? (
-        <p className="test-call-end" data-testid="test-call-ended" data-end-reason={state.end.endReason}>
-          <StatusBadge status={state.end.status} /> {t(`calls.end.${state.end.endReason}` as MessageKey)}{' '}
+        <p className="test-call-end" data-testid="test-call-ended" data-end-reason={state.end.endReason} data-hung-up-by={hungUp ? 'operator' : undefined}>
+          <StatusBadge status={state.end.status} /> {endReasonText(t, state.end, hungUp)}{' '}
           <span className="muted">{t('testCall.duration', { n: formatCallTime(state.end.duration) })}</span>
           {state.end.error ? (
             <>

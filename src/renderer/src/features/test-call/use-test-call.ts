@@ -17,7 +17,16 @@ export interface TestCall {
   microphone: MicrophoneState
   /** Milliseconds from each typed turn sent to the first audio of the answer scheduled for playback. */
   replyLatencies: number[]
-  start(mode: CallMode, input: IpcStreamInput<'calls.test'>): void
+  /** When the call went live (Date.now() at `started`), for the elapsed time; null before. */
+  startedAt: number | null
+  /** The operator asked to hang up (the service then ends the call as the caller's hang-up). */
+  hungUp: boolean
+  /** The input of the last call started (Call again uses it). */
+  input: IpcStreamInput<'calls.test'> | null
+  /** Starts a call (one that runs is closed first); `tools` answer the agent's tool calls until setTools changes them. */
+  start(mode: CallMode, input: IpcStreamInput<'calls.test'>, tools: readonly ToolDraft[]): void
+  /** The stubs as the operator edits them during the call: the next tool call gets these. */
+  setTools(tools: readonly ToolDraft[]): void
   say(text: string): void
   setMuted(muted: boolean): void
   hangUp(): void
@@ -28,18 +37,19 @@ export interface TestCall {
 /**
  * One test call at a time: the stream, the agent's voice on a PcmPlayback, the microphone.
  * Marks are answered when playback reaches them, tool calls with the stub as it is at that
- * moment (`tools` is read when the call comes, not when the call started).
+ * moment (the tools last given, read when the call comes, not when the call started).
+ * Mounted once above the screens (LiveTestCallProvider): leaving the agent keeps the call.
  */
-export function useTestCall(openStream: OpenIpcStream, tools: readonly ToolDraft[]): TestCall {
+export function useTestCall(openStream: OpenIpcStream): TestCall {
   const [state, setState] = useState<LiveCallState | null>(null)
   const [mode, setMode] = useState<CallMode | null>(null)
   const [microphone, setMicrophone] = useState<MicrophoneState>({ kind: 'off' })
   const [replyLatencies, setReplyLatencies] = useState<number[]>([])
+  const [startedAt, setStartedAt] = useState<number | null>(null)
+  const [hungUp, setHungUp] = useState(false)
+  const [input, setInput] = useState<IpcStreamInput<'calls.test'> | null>(null)
   // The stubs as they are now, for tool calls answered from a frame listener.
-  const toolsRef = useRef(tools)
-  useEffect(() => {
-    toolsRef.current = tools
-  })
+  const toolsRef = useRef<readonly ToolDraft[]>([])
   const live = useRef<{ handle: IpcStreamHandle<'calls.test'>; playback: PcmPlayback; microphone: Microphone | null; closed: boolean; typedAt: number | null } | null>(null)
 
   /** Ends what runs: the stream, the microphone; playback too unless the goodbye may finish. */
@@ -62,14 +72,18 @@ export function useTestCall(openStream: OpenIpcStream, tools: readonly ToolDraft
   useEffect(() => close, [close])
 
   const start = useCallback(
-    (callMode: CallMode, input: IpcStreamInput<'calls.test'>) => {
+    (callMode: CallMode, callInput: IpcStreamInput<'calls.test'>, tools: readonly ToolDraft[]) => {
       close()
+      toolsRef.current = tools
       setMode(callMode)
+      setInput(callInput)
       setReplyLatencies([])
+      setStartedAt(null)
+      setHungUp(false)
       // Made inside the click: a context created in a gesture may play at once.
       const playback = new PcmPlayback()
       playback.resume()
-      const handle = openStream('calls.test', input)
+      const handle = openStream('calls.test', callInput)
       const current = { handle, playback, microphone: null as Microphone | null, closed: false, typedAt: null as number | null }
       live.current = current
       setState(CONNECTING)
@@ -99,6 +113,9 @@ export function useTestCall(openStream: OpenIpcStream, tools: readonly ToolDraft
             setState((previous) => previous && markToolAnswered(applyServerFrame(previous, frame), frame.id, answer))
             return
           }
+          case 'started':
+            setStartedAt(Date.now())
+            break
           case 'ended':
           case 'refused':
             // The goodbye plays out; the microphone stops now.
@@ -138,6 +155,10 @@ export function useTestCall(openStream: OpenIpcStream, tools: readonly ToolDraft
     [openStream, close, stop],
   )
 
+  const setTools = useCallback((tools: readonly ToolDraft[]) => {
+    toolsRef.current = tools
+  }, [])
+
   const say = useCallback((text: string) => {
     const current = live.current
     if (!current || current.closed) return
@@ -156,6 +177,7 @@ export function useTestCall(openStream: OpenIpcStream, tools: readonly ToolDraft
   const hangUp = useCallback(() => {
     const current = live.current
     if (!current || current.closed) return
+    setHungUp(true)
     current.handle.send({ type: 'hang-up' })
   }, [])
 
@@ -166,5 +188,5 @@ export function useTestCall(openStream: OpenIpcStream, tools: readonly ToolDraft
     setMicrophone({ kind: 'off' })
   }, [close])
 
-  return { state, mode, microphone, replyLatencies, start, say, setMuted, hangUp, reset }
+  return { state, mode, microphone, replyLatencies, startedAt, hungUp, input, start, setTools, say, setMuted, hangUp, reset }
 }
