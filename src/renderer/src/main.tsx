@@ -12,6 +12,9 @@ import './styles/app.css'
 
 const root = createRoot(document.getElementById('root')!)
 const resolution = resolveBridge()
+// A new link (the service restarted: a new token) opened in this tab changes only the hash, which
+// loads nothing: load the page again so that the token is taken (and a kept draft offered back).
+if (!window.voicedesk) window.addEventListener('hashchange', () => /[#&]token=/.test(window.location.hash) && window.location.reload())
 
 if (resolution.kind === 'no-token') {
   root.render(<TokenScreen reason="missing" locale={navigator.language.startsWith('ar') ? 'ar' : 'en'} />)
