@@ -50,7 +50,14 @@ export function useTestCall(openStream: OpenIpcStream): TestCall {
   const [input, setInput] = useState<IpcStreamInput<'calls.test'> | null>(null)
   // The stubs as they are now, for tool calls answered from a frame listener.
   const toolsRef = useRef<readonly ToolDraft[]>([])
-  const live = useRef<{ handle: IpcStreamHandle<'calls.test'>; playback: PcmPlayback; microphone: Microphone | null; closed: boolean; typedAt: number | null } | null>(null)
+  const live = useRef<{
+    handle: IpcStreamHandle<'calls.test'>
+    playback: PcmPlayback
+    microphone: Microphone | null
+    closed: boolean
+    typedAt: number | null
+    hangingUp: boolean
+  } | null>(null)
 
   /** Ends what runs: the stream, the microphone; playback too unless the goodbye may finish. */
   const stop = useCallback((keepPlaying: boolean) => {
@@ -84,7 +91,7 @@ export function useTestCall(openStream: OpenIpcStream): TestCall {
       const playback = new PcmPlayback()
       playback.resume()
       const handle = openStream('calls.test', callInput)
-      const current = { handle, playback, microphone: null as Microphone | null, closed: false, typedAt: null as number | null }
+      const current = { handle, playback, microphone: null as Microphone | null, closed: false, typedAt: null as number | null, hangingUp: false }
       live.current = current
       setState(CONNECTING)
       handle.onFrame((frame) => {
@@ -176,7 +183,9 @@ export function useTestCall(openStream: OpenIpcStream): TestCall {
 
   const hangUp = useCallback(() => {
     const current = live.current
-    if (!current || current.closed) return
+    // Once: a second click (the bar and the panel both have the button) sends nothing more.
+    if (!current || current.closed || current.hangingUp) return
+    current.hangingUp = true
     setHungUp(true)
     current.handle.send({ type: 'hang-up' })
   }, [])
