@@ -77,6 +77,7 @@ describe('a test call across screens', () => {
     const dataDir = makeTempDir('voicedesk-e2e-call-across')
     const { runtime, url } = await startRuntime(dataDir)
     const agentId = await addAgent(runtime, { agentName: 'Harbour desk', lang: 'en', greetingMessage: 'Harbour desk, good morning.' })
+    const otherAgentId = await addAgent(runtime, { agentName: 'Ferry line', lang: 'en', greetingMessage: 'Ferry line, hello.' })
     const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
     const page = await context.newPage()
     page.setDefaultTimeout(STEP_MS)
@@ -100,6 +101,18 @@ describe('a test call across screens', () => {
       await bar.waitFor()
       await shot(page, 'call-bar-1024x640-templates')
       expect((await conversation(url, runtime, jobId)).status).toBe('IN_PROGRESS')
+
+      // One call at a time: another agent's panel says which call runs and starts none.
+      await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/agents/${id}`), otherAgentId)
+      await page.getByTestId('agent-tab-test').click()
+      await page.getByTestId('test-call-other-running').getByText('A test call with Harbour desk is running').waitFor()
+      await expect(page.getByTestId('test-call-type').getAttribute('aria-disabled')).resolves.toBe('true')
+      // Pressed anyway (aria-disabled keeps it focusable): nothing starts.
+      await page.getByTestId('test-call-type').focus()
+      await page.keyboard.press('Enter')
+      await page.waitForTimeout(300)
+      expect(await page.getByTestId('test-call-transcript').count()).toBe(0)
+      await bar.waitFor()
 
       // Back to the call from the bar (by keyboard): the whole panel, the transcript as it was; the agent answers.
       await bar.getByRole('button', { name: 'Back to the call' }).focus()
