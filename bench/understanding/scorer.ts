@@ -194,7 +194,7 @@ export function faqQuestions(faq: string): string[] {
   return faq
     .split('\n')
     .flatMap((line) => line.match(/[^?؟\n]*[?؟]/g) ?? [])
-    .map((question) => question.replace(/^\s*(?:[-*•#]+|\d+[.)]|q\d*[:.]|س\d*[:.])\s*/i, '').replace(/\*+/g, '').trim())
+    .map((question) => question.replace(/\*+/g, '').replace(/^\s*(?:[-•#]+|\d+[.)]|q\d*[:.]|س\d*[:.])\s*/i, '').trim())
     .filter((question) => question.length > 1)
 }
 
