@@ -92,7 +92,7 @@ export function scoreText(text: CorpusText, parts: Record<string, string>): Text
   const covered = text.keyFacts.filter((fact) => carries(summary, fact.forms))
   const titles = titleLines(parts.titles ?? '')
   const questions = faqQuestions(parts.faq ?? '')
-  const tags = [...(parts.keywords ?? '').split(/[,،\n]/), ...((parts.twitterThread ?? '') + ' ' + (parts.threadsByInstagram ?? '')).match(/#[\p{L}\p{N}_]+/gu) ?? []]
+  const tags = [...(parts.keywords ?? '').split(/[,،\n]/), ...(((parts.twitterThread ?? '') + ' ' + (parts.threadsByInstagram ?? '')).match(/#[\p{L}\p{N}_]+/gu) ?? [])]
     .map((tag) => tag.trim())
     .filter(Boolean)
   return {
@@ -121,7 +121,15 @@ async function dialogueTurnTimes(agents: Map<string, CorpusAgent>, results: read
   for (const result of results) {
     const { body } = agents.get(result.agent)!
     const session = engine.startSession(
-      { agentName: body.agentName, lang: body.lang, greeting: body.greetingMessage, preamble: body.preamble, outcome: body.outcome, outcomeShape: body.outcomeResponseShape, smartCallEnd: true },
+      {
+        agentName: body.agentName,
+        lang: body.lang,
+        greeting: body.greetingMessage,
+        preamble: body.preamble,
+        outcome: body.outcome,
+        outcomeShape: body.outcomeResponseShape,
+        smartCallEnd: true,
+      },
       [],
     )
     await drain(session.open())
@@ -233,16 +241,33 @@ export async function runUnderstanding(options: UnderstandingOptions): Promise<U
       target: 'median <= required fields + 2',
     },
     worstScenarios: worst,
-    dialogueEngineTurnMs: { p50: round2(percentile(turnTimes, 50)), p95: round2(percentile(turnTimes, 95)), turns: turnTimes.length, target: '< 20 ms', note: 'the calls’ caller turns replayed through the offline engine in this process' },
+    dialogueEngineTurnMs: {
+      p50: round2(percentile(turnTimes, 50)),
+      p95: round2(percentile(turnTimes, 95)),
+      turns: turnTimes.length,
+      target: '< 20 ms',
+      note: 'the calls’ caller turns replayed through the offline engine in this process',
+    },
     texts: textResults.length,
-    summaryFactCoverage: { ...ratio(sum((result) => result.factsCovered), sum((result) => result.facts)), target: '>= 90 %' },
+    summaryFactCoverage: {
+      ...ratio(
+        sum((result) => result.factsCovered),
+        sum((result) => result.facts),
+      ),
+      target: '>= 90 %',
+    },
     summariesStatingARejectedValue: textResults.filter((result) => result.rejectedStated.length > 0).length,
     templateTitles: { count: sum((result) => result.templateTitles.length), target: 0 },
     greetingOrVocativeFaqQuestions: { count: sum((result) => result.greetingOrVocativeQuestions.length), target: 0 },
     templateFaqQuestions: { count: sum((result) => result.templateQuestions.length), target: 0 },
     greetingKeywordsOrHashtags: { count: sum((result) => result.greetingKeywordsOrHashtags.length), target: 0 },
     aiContentTwoThousandWordsMs: texts.length
-      ? { english: await aiContentTime(longText(corpus.texts, 'en', 2_000)), arabic: await aiContentTime(longText(corpus.texts, 'ar', 2_000)), target: '< 300 ms', note: 'all 12 parts, the offline engine in this process, the corpus texts joined to 2,000 words' }
+      ? {
+          english: await aiContentTime(longText(corpus.texts, 'en', 2_000)),
+          arabic: await aiContentTime(longText(corpus.texts, 'ar', 2_000)),
+          target: '< 300 ms',
+          note: 'all 12 parts, the offline engine in this process, the corpus texts joined to 2,000 words',
+        }
       : undefined,
   }
   return { summary, scenarios: scenarioResults, texts: textResults }

@@ -179,7 +179,8 @@ export function scenarioProblems(scenario: Scenario, agent: CorpusAgent | undefi
       for (const value of values) if (!members.includes(value)) problems.push(`${name}: ${String(value)} is not one of ${members.join(', ')}`)
     }
     if (field.kind === 'date') for (const value of values) if (!DateSpecSchema.safeParse(value).success) problems.push(`${name}: ${String(value)} is not a date spec`)
-    if (field.kind === 'time') for (const value of values) if (typeof value !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(value)) problems.push(`${name}: ${String(value)} is not HH:MM`)
+    if (field.kind === 'time')
+      for (const value of values) if (typeof value !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(value)) problems.push(`${name}: ${String(value)} is not HH:MM`)
     if (field.kind === 'integer' && !values.every(Number.isInteger)) problems.push(`${name}: expected an integer`)
     if (field.kind === 'boolean' && !values.every((value) => typeof value === 'boolean')) problems.push(`${name}: expected a boolean`)
   }

@@ -23,9 +23,30 @@ const END_TIMEOUT_MS = 15_000
 const EXTRA_TURNS = 6
 
 /** Words of a read-back (the agent checking what it has), in either language. */
-const READ_BACK_CUES = ['is that right', 'is that correct', 'correct?', 'confirm', 'did i get', 'is everything', 'صح', 'صحيح', 'تمام', 'اكد', 'نأكد', 'أأكد', 'مظبوط', 'مزبوط', 'مضبوط']
+const READ_BACK_CUES = [
+  'is that right',
+  'is that correct',
+  'correct?',
+  'confirm',
+  'did i get',
+  'is everything',
+  'صح',
+  'صحيح',
+  'تمام',
+  'اكد',
+  'نأكد',
+  'أأكد',
+  'مظبوط',
+  'مزبوط',
+  'مضبوط',
+]
 /** What the adaptive caller says to a question it cannot place. */
 const UNCLEAR = { en: 'Sorry, what do you need from me?', ar: 'عفوًا، ما فهمت شو المطلوب؟' } as const
+/** Asked about a field its scenario gives no answer for (an optional extra): a plain no. */
+const NOTHING_TO_ADD = { en: 'No, thanks.', ar: 'لا، شكرًا.' } as const
+/** "Anything else?" at the end of a call, in either language. */
+const ANYTHING_ELSE_CUES = ['anything else', 'something else', 'أي شيء آخر', 'اي شي ثاني', 'أي حاجة تانية', 'شي تاني']
+const ALL_DONE = { en: "No, that's all, thank you. Bye.", ar: 'لا، بس كذا، شكرًا. مع السلامة.' } as const
 
 export interface ScenarioResult {
   id: string
@@ -70,17 +91,19 @@ function questionOf(turn: string): string {
 }
 
 /** Which field (or the read-back) the agent asks about, from the cue words of the corpus agent. */
-export function placeQuestion(agent: CorpusAgent, turn: string, answered: ReadonlySet<string>): string | 'read-back' | undefined {
+export function placeQuestion(agent: CorpusAgent, turn: string, answered: ReadonlySet<string>): { field: string } | 'read-back' | 'anything-else' | undefined {
   const question = ` ${normaliseText(questionOf(turn))} `
   // Substrings, not words: Arabic joins clitics to the cue ("باسمك", "والوقت").
   const hits = (cue: string) => question.includes(normaliseText(cue))
+  if (ANYTHING_ELSE_CUES.some(hits)) return 'anything-else'
   const scores = Object.entries(agent.fields)
     .map(([name, field]) => ({ name, score: field.cues.filter(hits).length }))
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score || Number(answered.has(a.name)) - Number(answered.has(b.name)))
   const readBack = READ_BACK_CUES.some(hits)
   if (readBack && scores.length !== 1) return 'read-back'
-  return scores[0]?.name ?? (readBack ? 'read-back' : undefined)
+  if (scores[0]) return { field: scores[0].name }
+  return readBack ? 'read-back' : undefined
 }
 
 /** The next line of a list said once per ask: the last one is repeated. */
@@ -109,7 +132,12 @@ async function finished(service: BenchService, jobId: string): Promise<Conversat
 
 /** Runs one scenario as a call and scores its outcome; `now` is the moment relative dates are resolved against. */
 export async function runScenario(service: BenchService, agentId: string, agent: CorpusAgent, scenario: Scenario, now: Date): Promise<ScenarioResult> {
-  const { data } = await api<{ data: { jobId: string } }>(service, 'POST', '/v1/voice-agents/conversation-init', { voiceAgentId: agentId, params: {}, voiceEnablement: true, tools: [] })
+  const { data } = await api<{ data: { jobId: string } }>(service, 'POST', '/v1/voice-agents/conversation-init', {
+    voiceAgentId: agentId,
+    params: {},
+    voiceEnablement: true,
+    tools: [],
+  })
   const client = await SdkCallClient.connect(service.base, data.jobId, service.key)
   let closed = false
   void client.closed.then(() => (closed = true))
@@ -148,9 +176,16 @@ export async function runScenario(service: BenchService, agentId: string, agent:
       while (!closed && turns < required + EXTRA_TURNS) {
         const place = placeQuestion(agent, said, new Set(asked.keys()))
         let line: string
-        if (place === 'read-back') line = nextOf(caller.readBack, asked, 'read-back')
-        else if (place && caller.answers[place]) line = nextOf(caller.answers[place], asked, place)
-        else {
+        if (place === 'anything-else') {
+          // Said once; asked again, the caller hangs up as a person would.
+          if (asked.has(place)) break
+          asked.set(place, 1)
+          line = ALL_DONE[agent.body.lang]
+        } else if (place === 'read-back') line = nextOf(caller.readBack, asked, 'read-back')
+        else if (place) {
+          const answers = caller.answers[place.field]
+          line = answers ? nextOf(answers, asked, place.field) : NOTHING_TO_ADD[agent.body.lang]
+        } else {
           unplaced.push(said)
           line = UNCLEAR[agent.body.lang]
         }

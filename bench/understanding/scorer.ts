@@ -27,7 +27,7 @@ export function normaliseText(text: string): string {
     .replace(/ى/g, 'ي')
     .replace(/ؤ/g, 'و')
     .replace(/ئ/g, 'ي')
-    .replace(/[^\p{L}\p{N}:\-]+/gu, ' ')
+    .replace(/[^\p{L}\p{N}:-]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
 }
@@ -176,7 +176,12 @@ export const TEMPLATE_TITLE_PATTERNS: readonly RegExp[] = [
 export function titleLines(titles: string): string[] {
   return titles
     .split('\n')
-    .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').replace(/^["“«]|["”»]$/g, '').trim())
+    .map((line) =>
+      line
+        .replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '')
+        .replace(/^["“«]|["”»]$/g, '')
+        .trim(),
+    )
     .filter(Boolean)
 }
 
@@ -194,12 +199,21 @@ export function faqQuestions(faq: string): string[] {
   return faq
     .split('\n')
     .flatMap((line) => line.match(/[^?؟\n]*[?؟]/g) ?? [])
-    .map((question) => question.replace(/\*+/g, '').replace(/^\s*(?:[-•#]+|\d+[.)]|q\d*[:.]|س\d*[:.])\s*/i, '').trim())
+    .map((question) =>
+      question
+        .replace(/\*+/g, '')
+        .replace(/^\s*(?:[-•#]+|\d+[.)]|q\d*[:.]|س\d*[:.])\s*/i, '')
+        .trim(),
+    )
     .filter((question) => question.length > 1)
 }
 
 /** "What is said about …?" and its kin: a question about the text, not one it asks and answers. */
-export const TEMPLATE_QUESTION_PATTERNS: readonly RegExp[] = [/^what (is|was) said about\b/i, /^what does the (text|speaker|transcript) say about\b/i, /^ماذا (قيل|يقال|يقول النص) (عن|حول)/]
+export const TEMPLATE_QUESTION_PATTERNS: readonly RegExp[] = [
+  /^what (is|was) said about\b/i,
+  /^what does the (text|speaker|transcript) say about\b/i,
+  /^ماذا (قيل|يقال|يقول النص) (عن|حول)/,
+]
 
 const GREETING_WORDS_EN = /\b(hello|hi|hey|good (morning|afternoon|evening)|thanks|thank you|dear|welcome|goodbye|bye)\b/i
 const GREETING_WORDS_AR = ['مرحبا', 'اهلا', 'السلام عليكم', 'صباح الخير', 'مساء الخير', 'يعطيك العافيه', 'شكرا', 'مع السلامه', 'هلا']

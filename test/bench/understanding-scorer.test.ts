@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { carries, faqQuestions, holdsGreetingOrVocative, isTemplateQuestion, isTemplateTitle, normaliseText, parseTime, resolveDateSpec, scoreField } from '../../bench/understanding/scorer'
+import {
+  carries,
+  faqQuestions,
+  holdsGreetingOrVocative,
+  isTemplateQuestion,
+  isTemplateTitle,
+  normaliseText,
+  parseTime,
+  resolveDateSpec,
+  scoreField,
+} from '../../bench/understanding/scorer'
 
 // A Wednesday, 23:30 in London and already Thursday in Riyadh.
 const NOW = new Date('2026-11-25T23:30:00Z')
