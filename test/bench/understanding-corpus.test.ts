@@ -26,7 +26,9 @@ describe('the understanding corpus', () => {
   it('covers every behaviour in both languages, and every field kind', () => {
     for (const behaviour of COVERS.filter((name) => name !== 'dialect-numerals')) {
       for (const dialect of ['english', 'gulf', 'egyptian', 'levantine']) {
+        // Spelled identifiers and dates in words: once in English and once in Arabic is enough.
         if (behaviour === 'spelled-identifier' && dialect !== 'english' && dialect !== 'egyptian') continue
+        if (behaviour === 'date-in-words' && dialect !== 'english' && dialect !== 'gulf') continue
         expect(
           corpus.scenarios.some((scenario) => scenario.dialect === dialect && scenario.covers.includes(behaviour)),
           `${behaviour} in ${dialect}`,
