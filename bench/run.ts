@@ -22,6 +22,8 @@
  * the same bare node:http ceiling, and the journal rows written per second meanwhile.
  * `snapshot` a project's data out and back in at 100,000 jobs, on SQLite and PostgreSQL (bench/snapshot.ts).
  * `state-archive` a snapshot taken and restored as the service does it, archive written and read, at 100,000 jobs (bench/state-archive.ts).
+ * `understanding` the offline engine against the corpus (bench/understanding/bench.ts): outcome fields right per caller kind and
+ * language, turns per call, summary key facts, template titles and greeting questions; detail in bench/results/understanding.json.
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -51,6 +53,7 @@ import { benchTranscribe } from './transcribe'
 import { benchTts } from './tts'
 import { benchUiScroll } from './ui-scroll'
 import { benchUpload } from './upload'
+import { benchUnderstanding } from './understanding/bench'
 import { benchWebhooks } from './webhooks'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -335,6 +338,7 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
     ['transcribe', benchTranscribe],
     ['snapshot', benchSnapshot],
     ['stateArchive', benchStateArchive],
+    ['understanding', benchUnderstanding],
   ] as const) {
     results[key] = await measurePart()
     console.log(key, JSON.stringify(results[key], null, 2))
@@ -523,6 +527,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   journal: () => partOnly('journal', benchJournal),
   snapshot: () => partOnly('snapshot', benchSnapshot),
   'state-archive': () => partOnly('stateArchive', benchStateArchive),
+  understanding: () => partOnly('understanding', benchUnderstanding),
 }
 
 const part = process.argv[2]
