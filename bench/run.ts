@@ -22,6 +22,7 @@
  * the same bare node:http ceiling, and the journal rows written per second meanwhile.
  * `snapshot` a project's data out and back in at 100,000 jobs, on SQLite and PostgreSQL (bench/snapshot.ts).
  * `state-archive` a snapshot taken and restored as the service does it, archive written and read, at 100,000 jobs (bench/state-archive.ts).
+ * `starvation` a TTS job of one project while 4 media URLs of another drip a byte every 2 s: its completion time, with the runner's lanes and without (bench/starvation.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -39,6 +40,7 @@ import { benchAiContent } from './ai-content'
 import { benchJobs } from './jobs'
 import { benchSnapshot } from './snapshot'
 import { benchStateArchive } from './state-archive'
+import { benchStarvation } from './starvation'
 import pg from 'pg'
 import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
@@ -335,6 +337,7 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
     ['transcribe', benchTranscribe],
     ['snapshot', benchSnapshot],
     ['stateArchive', benchStateArchive],
+    ['starvation', benchStarvation],
   ] as const) {
     results[key] = await measurePart()
     console.log(key, JSON.stringify(results[key], null, 2))
@@ -523,6 +526,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   journal: () => partOnly('journal', benchJournal),
   snapshot: () => partOnly('snapshot', benchSnapshot),
   'state-archive': () => partOnly('stateArchive', benchStateArchive),
+  starvation: () => partOnly('starvation', benchStarvation),
 }
 
 const part = process.argv[2]

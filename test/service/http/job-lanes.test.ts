@@ -82,6 +82,9 @@ describe('job lanes', () => {
     const service = await serviceWithSpeech()
     const drip = await startDripServer()
     const other = await service.otherProject()
+    // The speech engine starts with the process's first TTS job (seconds on a loaded machine): started first, not measured.
+    const warmUp = await post(service, other.key, '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Warm up.' })
+    expect((await endOf(service, other.key, warmUp, 60_000)).status).toBe('COMPLETED')
     const dripping = []
     for (let index = 0; index < 4; index += 1) {
       dripping.push(await post(service, service.key, '/v1/jobs/transcribe', { model: 'General-V2.0', processingType: 'async', mediaUrl: `${drip.url}/a${index}.mp3` }))
@@ -91,18 +94,19 @@ describe('job lanes', () => {
 
     const queued = Date.now()
     const speech = await post(service, other.key, '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Your appointment is confirmed.' })
-    const spoken = await endOf(service, other.key, speech, 20_000)
+    const spoken = await endOf(service, other.key, speech, 30_000)
     const tookMs = Date.now() - queued
     expect(spoken.status, JSON.stringify(spoken.error)).toBe('COMPLETED')
-    // Measured about a second on a loaded 2-core machine; the bound is generous (the drips would hold it for ever).
-    expect(tookMs).toBeLessThan(10_000)
+    // Under a second on an idle 2-core machine (bench part `starvation`); the bound is generous for a loaded one.
+    // Without lanes the drips hold every slot and the job stays PENDING for as long as they drip.
+    expect(tookMs).toBeLessThan(15_000)
     // The other project's transcription takes the lane's free slot at once, ahead of the first project's waiting two.
     await post(service, other.key, '/v1/jobs/transcribe', { model: 'General-V2.0', processingType: 'async', mediaUrl: `${drip.url}/b.mp3` })
     await until(() => drip.asked.includes('/b.mp3'), 10_000, "the other project's media fetched")
     expect(drip.asked.slice(0, 2).sort()).toEqual(['/a0.mp3', '/a1.mp3'])
     expect(drip.asked).toHaveLength(3)
     for (const id of dripping) expect((await jobOf(service, service.key, id)).status).toBe('PENDING')
-  }, 60_000)
+  }, 120_000)
 
   it('ends each dripping fetch with MEDIA_FETCH_FAILED at the least rate, once, and then runs the waiting ones', async () => {
     // A least rate of 64 bytes/s over 1 s windows (instead of 4 KiB/s over 30 s): the same rule, quicker.
