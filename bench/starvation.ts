@@ -29,7 +29,10 @@ const TTS_RUNS = 5
 const BEFORE_LIMIT_MS = 20_000
 
 /** One run: the TTS completion times (ms) of TTS_RUNS jobs in turn, or how long the first stayed PENDING when it never ended. */
-async function measure(lanes: readonly JobLane[] | undefined, limitMs: number): Promise<{ firstTtsMs: number; completionMs: number[]; pendingAfterMs?: number; fetchesHeld: number }> {
+async function measure(
+  lanes: readonly JobLane[] | undefined,
+  limitMs: number,
+): Promise<{ firstTtsMs: number; completionMs: number[]; pendingAfterMs?: number; fetchesHeld: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-starvation-'))
   const open = new Set<object>()
   const drip = createServer((_request, response) => {

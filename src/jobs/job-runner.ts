@@ -229,7 +229,15 @@ export class JobRunner {
     }
   }
 
-  private async runHandler(loop: LeasedWorkerLoop<JobRecord>, job: JobRecord, signal: AbortSignal, progress: JobProgress, timeout: AbortSignal, stopSignal: AbortSignal, reported: () => boolean): Promise<void> {
+  private async runHandler(
+    loop: LeasedWorkerLoop<JobRecord>,
+    job: JobRecord,
+    signal: AbortSignal,
+    progress: JobProgress,
+    timeout: AbortSignal,
+    stopSignal: AbortSignal,
+    reported: () => boolean,
+  ): Promise<void> {
     try {
       this.options.onJobStarted?.(job)
     } catch (error) {
@@ -266,7 +274,14 @@ export class JobRunner {
     await this.end(loop, job, (jobs) => jobs.complete(job.id, this.owner, outcome, this.timestamp()))
   }
 
-  private async afterFailure(loop: LeasedWorkerLoop<JobRecord>, job: JobRecord, error: unknown, timeout: AbortSignal, stopSignal: AbortSignal, reportedProgress: boolean): Promise<void> {
+  private async afterFailure(
+    loop: LeasedWorkerLoop<JobRecord>,
+    job: JobRecord,
+    error: unknown,
+    timeout: AbortSignal,
+    stopSignal: AbortSignal,
+    reportedProgress: boolean,
+  ): Promise<void> {
     const { jobs } = this.options.store
     const release = () => jobs.release(job.id, this.owner)
     if (stopSignal.aborted) {

@@ -287,7 +287,11 @@ describe('usage', () => {
       const server = await startServe(dataDir, ['--port', '0', '--media-fetch-deadline', '1'], { env: { VOICEDESK_API_KEY: key } })
       const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' }
       const mediaUrl = `http://127.0.0.1:${(drip.address() as AddressInfo).port}/talk.mp3`
-      const created = await fetch(`${server.url}/v1/jobs/transcribe`, { method: 'POST', headers, body: JSON.stringify({ model: 'General-V2.0', processingType: 'async', mediaUrl }) })
+      const created = await fetch(`${server.url}/v1/jobs/transcribe`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: 'General-V2.0', processingType: 'async', mediaUrl }),
+      })
       const { id } = ((await created.json()) as { data: { id: string } }).data
       let job: { status: string; error?: { code: string; message: string } } = { status: 'PENDING' }
       for (const deadline = Date.now() + 15_000; job.status === 'PENDING' && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {

@@ -610,7 +610,7 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect((await store.jobs.list(P1, listAll)).records.map((record) => record.attempts)).toEqual(Array.from({ length: 10 }, () => 1))
     })
 
-    it("claims within a lane: its types only, a project with none of them running first, at most perProject of one project per owner", async () => {
+    it('claims within a lane: its types only, a project with none of them running first, at most perProject of one project per owner', async () => {
       const { store } = await open()
       const media = { types: ['TRANSCRIPTION'], perProject: 2 } as const
       const claim = async (owner: string, now = 100) => (await store.jobs.claimNext(owner, now, now + 900, media))?.id

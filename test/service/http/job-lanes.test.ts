@@ -52,7 +52,7 @@ async function serviceWithSpeech(config: Partial<RuntimeConfig> = {}): Promise<T
 async function post(service: TestService, key: string, url: string, body: unknown): Promise<string> {
   const response = await service.call('POST', url, { key, body })
   expect(response.statusCode, response.body).toBe(200)
-  return (response.json() as { data: { id: string } }).data.id
+  return response.json<{ data: { id: string } }>().data.id
 }
 
 async function jobOf(service: TestService, key: string, id: string): Promise<Job> {
@@ -119,7 +119,9 @@ describe('job lanes', () => {
     for (const [index, id] of ids.entries()) {
       const job = await endOf(service, service.key, id, 20_000)
       expect(job).toMatchObject({ status: 'FAILED', error: { code: 'MEDIA_FETCH_FAILED' } })
-      expect(job.error!.message).toMatch(new RegExp(`^${drip.url}/a${index}\\.mp3 sent the media too slowly \\(\\d bytes? in 1 s; at least 64 bytes per second are needed\\); nothing was kept$`))
+      expect(job.error!.message).toMatch(
+        new RegExp(`^${drip.url}/a${index}\\.mp3 sent the media too slowly \\(\\d bytes? in 1 s; at least 64 bytes per second are needed\\); nothing was kept$`),
+      )
     }
     // Not tried again: a slow host is slow the next time too.
     expect(drip.asked.map((path) => path.split('?')[0]).sort()).toEqual(['/a0.mp3', '/a1.mp3', '/a2.mp3', '/a3.mp3'])
