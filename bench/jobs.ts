@@ -225,7 +225,7 @@ export async function benchJobs({ listsOnly = false } = {}): Promise<Record<stri
     const ended = new EndedJobs()
     endHook = () => ended.ended('sqlite')
     results.throughput = {
-      method: `${THROUGHPUT_JOBS} AI-content jobs (offline engine, summary of 24 words) queued at once, one instance, concurrency 2: wake to the last job's end`,
+      method: `${THROUGHPUT_JOBS} AI-content jobs (offline engine, summary of 24 words) queued at once, one instance, one project (2 at a time: its share of the runner's quick lane): wake to the last job's end`,
       ...(await measureThroughput(runtime.store, template, THROUGHPUT_JOBS, [runtime], ended)),
     }
     return results

@@ -24,6 +24,7 @@
  * `state-archive` a snapshot taken and restored as the service does it, archive written and read, at 100,000 jobs (bench/state-archive.ts).
  * `understanding` the offline engine against the corpus (bench/understanding/bench.ts): outcome fields right per caller kind and
  * language, turns per call, summary key facts, template titles and greeting questions; detail in bench/results/understanding.json.
+ * `starvation` a TTS job of one project while 4 media URLs of another drip a byte every 2 s: its completion time, with the runner's lanes and without (bench/starvation.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
  * per second; after `npm run build`), and writes them over those figures in
@@ -41,6 +42,7 @@ import { benchAiContent } from './ai-content'
 import { benchJobs } from './jobs'
 import { benchSnapshot } from './snapshot'
 import { benchStateArchive } from './state-archive'
+import { benchStarvation } from './starvation'
 import pg from 'pg'
 import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
@@ -339,6 +341,7 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
     ['snapshot', benchSnapshot],
     ['stateArchive', benchStateArchive],
     ['understanding', benchUnderstanding],
+    ['starvation', benchStarvation],
   ] as const) {
     results[key] = await measurePart()
     console.log(key, JSON.stringify(results[key], null, 2))
@@ -528,6 +531,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   snapshot: () => partOnly('snapshot', benchSnapshot),
   'state-archive': () => partOnly('stateArchive', benchStateArchive),
   understanding: () => partOnly('understanding', benchUnderstanding),
+  starvation: () => partOnly('starvation', benchStarvation),
 }
 
 const part = process.argv[2]

@@ -31,7 +31,8 @@ const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with th
 Usage:
   voicedesk serve [--port N] [--host H] [--data-dir DIR | --database-url URL] [--log-level LEVEL] [--force-new]
                   [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
-                  [--max-media-size SIZE] [--media-fetch-timeout SECONDS] [--journal on|off] [--seed FILE]
+                  [--max-media-size SIZE] [--media-fetch-timeout SECONDS] [--media-fetch-deadline SECONDS]
+                  [--journal on|off] [--seed FILE]
   voicedesk keys create [--name NAME] [--data-dir DIR | --database-url URL]
   voicedesk keys list [--data-dir DIR | --database-url URL]
   voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
@@ -57,6 +58,8 @@ serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}
            --max-media-size  the largest media uploaded or fetched from a URL for a transcription
                              (bytes, or with a unit: 500MB, 2GiB; default 2GiB)
            --media-fetch-timeout  seconds a media URL's server may stay silent (default 30)
+           --media-fetch-deadline  seconds a media URL's whole fetch may take (default 600); a
+                             fetch slower than 4 KiB/s over 30 s ends sooner
            --journal         on (the default) or off: the request journal of /v1 requests and
                              sockets, read at /_voicedesk/requests (7 days, 50,000 entries at most)
            --force-new       start over with a new database when the old one went missing
@@ -116,6 +119,7 @@ const OPTIONS = {
   'allow-webhook-host': { type: 'string', multiple: true },
   'max-media-size': { type: 'string' },
   'media-fetch-timeout': { type: 'string' },
+  'media-fetch-deadline': { type: 'string' },
   journal: { type: 'string' },
   name: { type: 'string' },
   'base-url': { type: 'string' },
@@ -145,6 +149,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
     'allow-webhook-host',
     'max-media-size',
     'media-fetch-timeout',
+    'media-fetch-deadline',
     'journal',
     'seed',
   ],
@@ -185,7 +190,16 @@ function journalEnabled(values: Values): boolean {
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
 
-/** `--max-media-size 2GiB` and `--media-fetch-timeout 60`, as RuntimeConfig.mediaIntake. */
+/** `--media-fetch-timeout 60` or `--media-fetch-deadline 900`: seconds, as milliseconds; undefined when not given. */
+function secondsOption(values: Values, name: 'media-fetch-timeout' | 'media-fetch-deadline'): number | undefined {
+  const given = values[name]
+  if (given === undefined) return undefined
+  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(given) ? Number(given) : 0
+  if (!(seconds >= 0.001) || seconds > 86_400) throw new UsageError(`--${name} must be a number of seconds from 0.001 to 86400, not ${JSON.stringify(given)}`)
+  return Math.round(seconds * 1000)
+}
+
+/** `--max-media-size 2GiB`, `--media-fetch-timeout 60` and `--media-fetch-deadline 900`, as RuntimeConfig.mediaIntake. */
 function mediaIntakeOf(values: Values): RuntimeConfig['mediaIntake'] {
   const limits: NonNullable<RuntimeConfig['mediaIntake']> = {}
   const size = values['max-media-size']
@@ -196,12 +210,8 @@ function mediaIntakeOf(values: Values): RuntimeConfig['mediaIntake'] {
     if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`--max-media-size must be a size such as 2GiB, 500MB or 1048576 (bytes), not ${JSON.stringify(size)}`)
     limits.maxUploadBytes = limits.maxFetchBytes = bytes
   }
-  const timeout = values['media-fetch-timeout']
-  if (timeout !== undefined) {
-    const seconds = /^\s*\d+(\.\d+)?\s*$/.test(timeout) ? Number(timeout) : 0
-    if (!(seconds >= 0.001) || seconds > 86_400) throw new UsageError(`--media-fetch-timeout must be a number of seconds from 0.001 to 86400, not ${JSON.stringify(timeout)}`)
-    limits.fetchTimeoutMs = Math.round(seconds * 1000)
-  }
+  limits.fetchTimeoutMs = secondsOption(values, 'media-fetch-timeout')
+  limits.fetchDeadlineMs = secondsOption(values, 'media-fetch-deadline')
   return limits
 }
 

@@ -108,8 +108,8 @@ export interface RuntimeConfig {
   secretKey?: Buffer
   /** The service log (pino); silent by default, so tests and embedders choose. */
   log?: Logger
-  /** Job runner settings (defaults: 2 at a time, 120 s per try, 3 tries), and hooks for live views. */
-  jobs?: Pick<JobRunnerOptions, 'concurrency' | 'timeoutMs' | 'leaseMarginMs' | 'maxAttempts' | 'retryDelayMs' | 'onJobStarted' | 'onJobProgress' | 'onJobEnded'> & {
+  /** Job runner settings (defaults: the lanes of DEFAULT_JOB_LANES, 120 s per try, 3 tries), and hooks for live views. */
+  jobs?: Pick<JobRunnerOptions, 'lanes' | 'concurrency' | 'timeoutMs' | 'leaseMarginMs' | 'maxAttempts' | 'retryDelayMs' | 'onJobStarted' | 'onJobProgress' | 'onJobEnded'> & {
     /** How long stop() waits for running jobs. */
     graceMs?: number
   }
@@ -154,7 +154,8 @@ export interface RuntimeConfig {
   /**
    * Media taken in for transcription (uploads and URLs; docs/api.md, "Media intake"): sizes in
    * bytes (2 GiB each by default, `--max-media-size`), the fetch timeout (30 s of silence,
-   * `--media-fetch-timeout`) and the redirects followed (5).
+   * `--media-fetch-timeout`), the fetch deadline (10 minutes, `--media-fetch-deadline`), the least
+   * pace of a fetch (4 KiB/s over each 30 s; 0 for none) and the redirects followed (5).
    */
   mediaIntake?: Partial<MediaIntakeLimits>
   /**
@@ -377,7 +378,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       baseUrl: () => baseUrl,
       jobEnqueued: (job) => {
         jobChanged(job) // first: waking the runner may start the job at once, and "started" must follow "queued"
-        runner?.wake()
+        runner?.wake(job.type)
         store.announceWork('jobs')
       },
       webhookQueued: () => {
@@ -661,7 +662,7 @@ function journalFileOf(dataDir: string | undefined, storageLabel: string): strin
 function mediaIntakeLimits(given: Partial<MediaIntakeLimits> = {}): MediaIntakeLimits {
   const limits = { ...DEFAULT_MEDIA_INTAKE_LIMITS, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }
   for (const [name, value] of Object.entries(limits)) {
-    const least = name === 'maxRedirects' ? 0 : 1
+    const least = name === 'maxRedirects' || name === 'minFetchBytesPerSecond' ? 0 : 1
     if (!Number.isSafeInteger(value) || value < least) throw new Error(`RuntimeConfig.mediaIntake.${name} must be a whole number of at least ${least}, not ${String(value)}`)
   }
   return limits

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { z } from 'zod'
 import type { JobErrorCode } from '../shared/api/job-error-codes'
+import type { JobType } from '../shared/api/jobs'
 import type {
   ApiKeyRecord,
   AttemptOutcome,
@@ -78,6 +79,16 @@ export interface PhoneNumbersRepository {
 }
 
 /**
+ * What a claim of one of the runner's lanes may take (docs/api.md, "Jobs"): jobs of `types`, and
+ * at most `perProject` of one project under the claiming owner, so one project's jobs never
+ * hold every slot of the lane while another project waits.
+ */
+export interface JobClaimLane {
+  types: readonly JobType[]
+  perProject: number
+}
+
+/**
  * Jobs and their queue. A job is claimed under a lease (`owner` until `leaseUntil`, epoch ms):
  * the claim is one atomic compare-and-swap, so two workers (two processes, two instances) never
  * hold the same job, and a job whose worker died is claimed again once its lease ran out.
@@ -89,8 +100,13 @@ export interface JobsRepository {
   findByPreviewToken(token: string): Promise<JobRecord | undefined>
   /** The newest AI-content job made from `sourceId`. */
   newestFromSource(sourceId: string, projectId: string): Promise<JobRecord | undefined>
-  /** Leases the oldest runnable job to `owner` until `leaseUntil` (ms), counting its attempt, or answers undefined. */
-  claimNext(owner: string, now: number, leaseUntil: number): Promise<JobRecord | undefined>
+  /**
+   * Leases a runnable job to `owner` until `leaseUntil` (ms), counting its attempt, or answers
+   * undefined. Without a lane: the oldest of any type. With one: a job of the lane's types, the
+   * oldest of a project that has none of them running (on any runner); else the oldest of a
+   * project that holds fewer than `lane.perProject` of them under `owner`; else none.
+   */
+  claimNext(owner: string, now: number, leaseUntil: number, lane?: JobClaimLane): Promise<JobRecord | undefined>
   /**
    * Ends a job the owner still holds and answers it as ended (read in the same statement: no
    * second round trip); undefined when the lease was lost (the job is someone else's now).
@@ -108,8 +124,12 @@ export interface JobsRepository {
   release(id: string, owner: string): Promise<void>
   pendingLeaseOwners(): Promise<string[]>
   releaseLeasesOf(owner: string): Promise<number>
-  /** When the earliest waiting job may run (ms), if any waits; a leased job may run again once its lease ran out. */
-  nextRunAfter(): Promise<number | undefined>
+  /**
+   * When the earliest waiting job may run (ms), if any waits; a leased job may run again once its
+   * lease ran out. `types`: jobs of those types only; `after`: the earliest time later than it
+   * (a lane whose due jobs wait for its own slots needs no wake before then).
+   */
+  nextRunAfter(types?: readonly JobType[], after?: number): Promise<number | undefined>
   /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */
   queueCounts(): Promise<{ running: number; waiting: number }>
   /** Jobs, credits and media seconds of a project's jobs created since `since` (ISO 8601; '' for all), per type and status. */

@@ -19,6 +19,8 @@ export interface LeasedWork<T extends { id: string }> {
 export interface LeasedWorkerLoopOptions {
   /** Items worked on at once. */
   concurrency: number
+  /** The lease owner name; loops of one worker (the job runner's lanes) share one, so none takes another's leases for a dead owner's. */
+  owner?: string
   now?: () => number
   /** The data folder's disk-full state, shared with the runtime: while it lasts nothing is claimed and writes wait for space. */
   diskFull?: DiskFullCondition
@@ -39,7 +41,7 @@ export interface LeasedWorkerLoopOptions {
  * try again, anything else goes to `onError`.
  */
 export class LeasedWorkerLoop<T extends { id: string }> {
-  readonly owner = leaseOwnerName()
+  readonly owner: string
   private readonly running = new Map<string, Promise<void>>()
   private readonly stopController = new AbortController()
   private timer: NodeJS.Timeout | undefined
@@ -58,6 +60,7 @@ export class LeasedWorkerLoop<T extends { id: string }> {
     private readonly work: LeasedWork<T>,
     private readonly options: LeasedWorkerLoopOptions,
   ) {
+    this.owner = options.owner ?? leaseOwnerName()
     this.now = options.now ?? Date.now
     this.busyRetryMs = options.busyRetryMs ?? 1_000
     this.diskFull = options.diskFull ?? new DiskFullCondition()

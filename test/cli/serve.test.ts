@@ -2,7 +2,8 @@
 // on 127.0.0.1: start-up banner, auth, keys, usage errors, port handling and clean shutdown.
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { connect, createServer, type Server } from 'node:net'
+import { createServer as createHttpServer } from 'node:http'
+import { connect, createServer, type AddressInfo, type Server } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -254,6 +255,9 @@ describe('usage', () => {
     { args: ['--max-media-size', '2TB!'], message: /^voicedesk: --max-media-size must be a size/ },
     { args: ['--media-fetch-timeout=-3'], message: /^voicedesk: --media-fetch-timeout must be a number of seconds/ },
     { args: ['--media-fetch-timeout', 'soon'], message: /^voicedesk: --media-fetch-timeout must be a number of seconds/ },
+    { args: ['--media-fetch-deadline', '0'], message: /^voicedesk: --media-fetch-deadline must be a number of seconds from 0.001 to 86400, not "0"$/ },
+    { args: ['--media-fetch-deadline', 'later'], message: /^voicedesk: --media-fetch-deadline must be a number of seconds/ },
+    { args: ['--media-fetch-deadline', '90000'], message: /^voicedesk: --media-fetch-deadline must be a number of seconds/ },
   ])('serve $args exits 2 naming the media limit', async ({ args, message }) => {
     const result = await runCli(['serve', ...args, '--data-dir', makeTempDir()])
     expect(result.code, result.stderr).toBe(2)
@@ -262,8 +266,43 @@ describe('usage', () => {
   })
 
   it('starts with media limits given', async () => {
-    const server = await startServe(makeTempDir(), ['--port', '0', '--max-media-size', '500MB', '--media-fetch-timeout', '60'], { env: { VOICEDESK_API_KEY: newEnvKey() } })
+    const server = await startServe(makeTempDir(), ['--port', '0', '--max-media-size', '500MB', '--media-fetch-timeout', '60', '--media-fetch-deadline', '900'], {
+      env: { VOICEDESK_API_KEY: newEnvKey() },
+    })
     await stop(server)
+  })
+
+  it('ends a media fetch at --media-fetch-deadline, though its server sends a byte every 200 ms (never silent)', async () => {
+    // The media site is a loopback server written here that drips; the speech server is never reached (the fetch comes first).
+    const drip = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'audio/mpeg' })
+      const timer = setInterval(() => response.write('x'), 200)
+      response.on('close', () => clearInterval(timer))
+    })
+    await new Promise<void>((resolve) => drip.listen(0, '127.0.0.1', resolve))
+    try {
+      const dataDir = makeTempDir()
+      const key = newEnvKey()
+      expect((await runCli(['stt-engine', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--data-dir', dataDir])).code).toBe(0)
+      const server = await startServe(dataDir, ['--port', '0', '--media-fetch-deadline', '1'], { env: { VOICEDESK_API_KEY: key } })
+      const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' }
+      const mediaUrl = `http://127.0.0.1:${(drip.address() as AddressInfo).port}/talk.mp3`
+      const created = await fetch(`${server.url}/v1/jobs/transcribe`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: 'General-V2.0', processingType: 'async', mediaUrl }),
+      })
+      const { id } = ((await created.json()) as { data: { id: string } }).data
+      let job: { status: string; error?: { code: string; message: string } } = { status: 'PENDING' }
+      for (const deadline = Date.now() + 15_000; job.status === 'PENDING' && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        job = ((await (await fetch(`${server.url}/v1/jobs?jobId=${id}`, { headers })).json()) as { data: typeof job }).data
+      }
+      expect(job).toMatchObject({ status: 'FAILED', error: { code: 'MEDIA_FETCH_FAILED', message: `${mediaUrl} did not send the whole media within 1 s; nothing was kept` } })
+      await stop(server)
+    } finally {
+      drip.closeAllConnections()
+      await new Promise((resolve) => drip.close(resolve))
+    }
   })
 
   it('serve --journal maybe exits 2 naming the choices', async () => {

@@ -65,9 +65,11 @@ export class InMemoryJobs {
   readonly jobs: JobsRepository = {
     insert: async (record) => void this.rows.set(record.id, { ...record }),
     findById: async (id) => this.copy(id),
-    claimNext: async (owner, now, leaseUntil) => {
+    // A lane's types are honoured; its preference between projects is the real stores' (the store contract checks it).
+    claimNext: async (owner, now, leaseUntil, lane) => {
       const job = [...this.rows.values()]
         .filter((row) => row.status === 'PENDING' && row.runAfter <= now && (row.leaseOwner === null || (row.leaseExpiresAt ?? 0) < now))
+        .filter((row) => !lane || lane.types.includes(row.type))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))[0]
       if (!job) return undefined
       Object.assign(job, { leaseOwner: owner, leaseExpiresAt: leaseUntil, attempts: job.attempts + 1 })
@@ -92,8 +94,11 @@ export class InMemoryJobs {
       for (const job of held) Object.assign(job, { leaseOwner: null, leaseExpiresAt: null })
       return held.length
     },
-    nextRunAfter: async () => {
-      const due = this.pending().map((job) => (job.leaseOwner === null ? job.runAfter : Math.max(job.runAfter, (job.leaseExpiresAt ?? 0) + 1)))
+    nextRunAfter: async (types, after) => {
+      const due = this.pending()
+        .filter((job) => !types || types.includes(job.type))
+        .map((job) => (job.leaseOwner === null ? job.runAfter : Math.max(job.runAfter, (job.leaseExpiresAt ?? 0) + 1)))
+        .filter((at) => after === undefined || at > after)
       return due.length === 0 ? undefined : Math.min(...due)
     },
     findInProject: notInThisDouble('findInProject'),

@@ -609,6 +609,60 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(claimed.map((claim) => claim.id).sort()).toEqual(Array.from({ length: 10 }, (_, index) => `c${index}`))
       expect((await store.jobs.list(P1, listAll)).records.map((record) => record.attempts)).toEqual(Array.from({ length: 10 }, () => 1))
     })
+
+    it('claims within a lane: its types only, a project with none of them running first, at most perProject of one project per owner', async () => {
+      const { store } = await open()
+      const media = { types: ['TRANSCRIPTION'], perProject: 2 } as const
+      const claim = async (owner: string, now = 100) => (await store.jobs.claimNext(owner, now, now + 900, media))?.id
+      // Project 1 queued four transcriptions before project 2's one; the oldest job of all is a TTS job.
+      for (let index = 0; index < 4; index += 1) await store.jobs.insert(job({ id: `a${index}`, status: 'PENDING', createdAt: at(index + 1) }))
+      await store.jobs.insert(job({ id: 'b0', projectId: P2, apiKeyId: 'key-2', status: 'PENDING', createdAt: at(9) }))
+      await store.jobs.insert(job({ id: 'speech', type: 'TTS', projectId: P2, apiKeyId: 'key-2', status: 'PENDING', createdAt: at(0) }))
+      expect(await claim('w2')).toBe('a0')
+      // Project 1 has one running (on another runner): project 2's newer job goes first.
+      expect(await claim('w1')).toBe('b0')
+      expect(await claim('w1')).toBe('a1')
+      expect(await claim('w1')).toBe('a2')
+      // w1 holds two of project 1's: its share. Another runner has a share of its own.
+      expect(await claim('w1')).toBeUndefined()
+      expect(await claim('w2')).toBe('a3')
+      // The lane's next due time later than now: the first lease to run out; the TTS job is another lane's.
+      expect(await store.jobs.nextRunAfter(['TRANSCRIPTION'], 100)).toBe(1001)
+      expect(await store.jobs.nextRunAfter(['TTS'], 100)).toBeUndefined()
+      expect(await store.jobs.nextRunAfter(['TTS'])).toBe(0)
+      expect(await store.jobs.nextRunAfter()).toBe(0)
+      // A lease that ran out is not running: its job is claimable again, and counts for nobody's share.
+      expect(await claim('w1', 1001)).toBe('a0')
+      expect(await store.jobs.claimNext('w1', 1001, 2000, { types: ['TTS', 'AI_CONTENT'], perProject: 1 })).toMatchObject({ id: 'speech', attempts: 1 })
+      expect(await store.jobs.claimNext('w1', 1001, 2000)).toMatchObject({ id: 'a1', attempts: 2 })
+    })
+
+    it('gives each job of a lane to one claim, and no owner more than its share of a project, when 12 owners claim at once', async () => {
+      const { store, another } = await open()
+      const others = [store, await another(), await another()]
+      const lane = { types: ['TRANSCRIPTION'], perProject: 2 } as const
+      const projects = [P1, P2]
+      for (let index = 0; index < 30; index += 1) {
+        const projectId = projects[index % 2]!
+        await store.jobs.insert(job({ id: `m${index}`, projectId, apiKeyId: projectId === P1 ? 'key-1' : 'key-2', status: 'PENDING', createdAt: at(index) }))
+      }
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, async (_, owner) => {
+          const held: JobRecord[] = []
+          for (;;) {
+            const claimed = await others[owner % others.length]!.jobs.claimNext(`w${owner}`, 100, 10_000, lane)
+            if (!claimed) return held
+            held.push(claimed)
+          }
+        }),
+      )
+      const ids = claims.flat().map((claimed) => claimed.id)
+      expect(new Set(ids).size).toBe(ids.length)
+      expect(ids).toHaveLength(30)
+      for (const held of claims) {
+        for (const projectId of projects) expect(held.filter((claimed) => claimed.projectId === projectId).length).toBeLessThanOrEqual(2)
+      }
+    })
   })
 
   describe('webhook deliveries', () => {

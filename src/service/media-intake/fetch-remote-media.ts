@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream'
+import { pipeline, Transform, type Readable } from 'node:stream'
 import { Agent, buildConnector, request, type Dispatcher } from 'undici'
 import { MediaTooLargeError, describeBytes } from '../../store/media-errors'
 import type { MediaStore } from '../../store/ports'
@@ -11,6 +11,14 @@ export interface FetchRemoteMediaOptions {
   maxBytes: number
   /** A remote server silent this long (connecting, answering, or between two pieces of the body) ends the fetch. */
   timeoutMs: number
+  /** The whole fetch (redirects, connecting, the body) ends after this long, however steadily it moves. None by default. */
+  deadlineMs?: number
+  /**
+   * A body that brings fewer than `bytesPerSecond` × `windowMs` / 1000 bytes in a window of
+   * `windowMs` (counted from the answer's headers, window after window) ends the fetch: a
+   * server that drips a byte now and then is never silent long enough for `timeoutMs`.
+   */
+  minRate?: { bytesPerSecond: number; windowMs: number }
   /** Redirects followed before the URL is refused (5 by default). */
   maxRedirects?: number
   /** Ends the fetch (the job stopped); the abort's own error is thrown, not a MediaFetchError. */
@@ -63,8 +71,19 @@ const passing = (message: string, status?: number) => new MediaFetchError('MEDIA
  * reading at the first byte past it. Failures about the URL are MediaFetchError; a failure of
  * the store (a full disk) and the caller's abort are thrown as they are.
  */
-export async function fetchRemoteMedia(url: string, into: { media: MediaStore; name: string }, options: FetchRemoteMediaOptions): Promise<FetchedMedia> {
-  const maxRedirects = options.maxRedirects ?? 5
+export async function fetchRemoteMedia(url: string, into: { media: MediaStore; name: string }, given: FetchRemoteMediaOptions): Promise<FetchedMedia> {
+  const maxRedirects = given.maxRedirects ?? 5
+  // Our own limits (the deadline, the least rate) end the fetch through `cut`, its reason the MediaFetchError to throw.
+  const cut = new AbortController()
+  const deadline =
+    given.deadlineMs === undefined
+      ? undefined
+      : setTimeout(() => cut.abort(failed(`${describeUrl(url)} did not send the whole media within ${seconds(given.deadlineMs!)}; nothing was kept`)), given.deadlineMs)
+  const options: FetchRemoteMediaOptions & { cut: AbortController } = {
+    ...given,
+    cut,
+    signal: given.signal ? AbortSignal.any([given.signal, cut.signal]) : cut.signal,
+  }
   let current = parseMediaUrl(url)
   // Credentials in the URL go as Basic auth, to the origin they were given for only.
   let authorization = basicAuthorization(current)
@@ -99,8 +118,9 @@ export async function fetchRemoteMedia(url: string, into: { media: MediaStore; n
       return await storeBody(response, current, into, options)
     }
   } catch (error) {
-    throw asFetchError(error, current, options)
+    throw asFetchError(error, current, given, cut.signal)
   } finally {
+    clearTimeout(deadline)
     void dispatcher.destroy().catch(() => undefined)
   }
 }
@@ -143,7 +163,12 @@ async function send(url: URL, authorization: string | undefined, dispatcher: Dis
   return request(target, { method: 'GET', headers, dispatcher, signal: options.signal })
 }
 
-async function storeBody(response: Dispatcher.ResponseData, url: URL, into: { media: MediaStore; name: string }, options: FetchRemoteMediaOptions): Promise<FetchedMedia> {
+async function storeBody(
+  response: Dispatcher.ResponseData,
+  url: URL,
+  into: { media: MediaStore; name: string },
+  options: FetchRemoteMediaOptions & { cut: AbortController },
+): Promise<FetchedMedia> {
   const body = response.body as unknown as Readable
   const header = response.headers['content-type']
   const contentType = typeof header === 'string' && header.trim() !== '' ? header.split(';')[0]!.trim().toLowerCase() : null
@@ -157,8 +182,37 @@ async function storeBody(response: Dispatcher.ResponseData, url: URL, into: { me
     discard(body)
     throw new MediaFetchError('MEDIA_TOO_LARGE', `${describeUrl(url)} holds ${describeBytes(length)}, more than the limit of ${describeBytes(options.maxBytes)}`)
   }
-  const { size } = await into.media.putStream(into.name, body, { maxBytes: options.maxBytes, signal: options.signal })
-  return { size, contentType, from: 'remote' }
+  const metered = meteredBody(body, url, options)
+  try {
+    const { size } = await into.media.putStream(into.name, metered.stream, { maxBytes: options.maxBytes, signal: options.signal })
+    return { size, contentType, from: 'remote' }
+  } finally {
+    metered.stop()
+  }
+}
+
+/** The body as it is, its pace checked window after window against `options.minRate` (none: passed through unchecked). */
+function meteredBody(body: Readable, url: URL, options: FetchRemoteMediaOptions & { cut: AbortController }): { stream: Readable; stop: () => void } {
+  const rate = options.minRate
+  if (!rate || rate.bytesPerSecond <= 0) return { stream: body, stop: () => undefined }
+  const least = Math.ceil((rate.bytesPerSecond * rate.windowMs) / 1000)
+  let inWindow = 0
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      inWindow += chunk.length
+      done(null, chunk)
+    },
+  })
+  // The store reads the counter; a failure on either side ends both (the store's abort, the server's reset).
+  pipeline(body, counter, () => undefined)
+  const check = setInterval(() => {
+    if (inWindow < least) {
+      const pace = `${inWindow} ${inWindow === 1 ? 'byte' : 'bytes'} in ${seconds(rate.windowMs)}`
+      options.cut.abort(failed(`${describeUrl(url)} sent the media too slowly (${pace}; at least ${describeBytes(rate.bytesPerSecond)} per second are needed); nothing was kept`))
+    }
+    inWindow = 0
+  }, rate.windowMs)
+  return { stream: counter, stop: () => clearInterval(check) }
 }
 
 async function copyOwnMedia(source: MediaStore, name: string, into: { media: MediaStore; name: string }, options: FetchRemoteMediaOptions): Promise<FetchedMedia> {
@@ -188,9 +242,14 @@ const codeOf = (error: unknown): string | undefined => {
   return typeof cause === 'string' ? cause : undefined
 }
 
-/** What a failure means for the caller: ours as they are; network and protocol failures as MediaFetchError; the rest (the store's, an abort) untouched. */
-function asFetchError(error: unknown, url: URL, options: FetchRemoteMediaOptions): unknown {
+/**
+ * What a failure means for the caller: ours as they are (a deadline or a least rate passed: the
+ * reason `cut` was aborted with); network and protocol failures as MediaFetchError; the rest
+ * (the store's, the caller's abort) untouched.
+ */
+function asFetchError(error: unknown, url: URL, options: FetchRemoteMediaOptions, cut: AbortSignal): unknown {
   if (error instanceof MediaFetchError) return error
+  if (cut.aborted && !options.signal?.aborted) return cut.reason
   if (error instanceof MediaTooLargeError) {
     return new MediaFetchError('MEDIA_TOO_LARGE', `${describeUrl(url)} sent more than the limit of ${describeBytes(error.maxBytes)}; nothing was kept`)
   }

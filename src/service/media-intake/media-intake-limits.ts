@@ -6,6 +6,11 @@ export interface MediaIntakeLimits {
   maxFetchBytes: number
   /** A remote server silent this long (connecting, answering, or mid-body) ends the fetch. */
   fetchTimeoutMs: number
+  /** A fetch still running after this long ends, however steadily it moves. */
+  fetchDeadlineMs: number
+  /** The least pace of a fetched body, in bytes per second over each `fetchRateWindowMs` (0: none). */
+  minFetchBytesPerSecond: number
+  fetchRateWindowMs: number
   /** Redirects followed from a media URL before it is refused. */
   maxRedirects: number
 }
@@ -15,5 +20,10 @@ export const DEFAULT_MEDIA_INTAKE_LIMITS: MediaIntakeLimits = {
   maxUploadBytes: 2 * 1024 ** 3,
   maxFetchBytes: 2 * 1024 ** 3,
   fetchTimeoutMs: 30_000,
+  // A transcription's fetch holds one of the media lane's slots: a server that is slow on purpose
+  // (a drip of a byte every few seconds is never silent) gives it back after 30 s, any after 10 minutes.
+  fetchDeadlineMs: 10 * 60_000,
+  minFetchBytesPerSecond: 4 * 1024,
+  fetchRateWindowMs: 30_000,
   maxRedirects: 5,
 }

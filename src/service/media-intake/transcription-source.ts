@@ -31,6 +31,8 @@ export function transcriptionSource(options: TranscriptionSourceOptions) {
         {
           maxBytes: limits.maxFetchBytes,
           timeoutMs: limits.fetchTimeoutMs,
+          deadlineMs: limits.fetchDeadlineMs,
+          minRate: { bytesPerSecond: limits.minFetchBytesPerSecond, windowMs: limits.fetchRateWindowMs },
           maxRedirects: limits.maxRedirects,
           signal,
           addressPolicy: options.addressPolicy,

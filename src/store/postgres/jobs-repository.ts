@@ -4,7 +4,7 @@ import type { AiPart } from '../../shared/api/ai-parts'
 import type { JobErrorCode } from '../../shared/api/job-error-codes'
 import type { JobStatus, JobType } from '../../shared/api/jobs'
 import { readJsonColumn } from '../json-column'
-import type { JobsRepository, Page } from '../ports'
+import type { JobClaimLane, JobsRepository, Page } from '../ports'
 import type { JobListQuery, JobOutcome, JobRecord, JobSortField, JobStatisticsRow } from '../records'
 import type { Db } from './db'
 import { jobSearchLexemes, jobSearchQuery, jobSearchTerms, type SearchTerm } from './search-words'
@@ -107,13 +107,36 @@ export class PostgresJobsRepository implements JobsRepository {
    * concurrent claims take different jobs instead of waiting for each other; a row another
    * claim changed before the lock is checked again and passed over when no longer runnable.
    */
-  async claimNext(owner: string, now: number, leaseUntil: number): Promise<JobRecord | undefined> {
+  async claimNext(owner: string, now: number, leaseUntil: number, lane?: JobClaimLane): Promise<JobRecord | undefined> {
+    if (lane) return this.claimInLane(owner, now, leaseUntil, lane)
     return this.one(
       `UPDATE jobs j SET lease_owner = $1, lease_expires_at = $3, attempts = attempts + 1
         WHERE j.seq = (SELECT seq FROM jobs WHERE status = 'PENDING' AND run_after <= $2 AND (lease_owner IS NULL OR lease_expires_at < $2)
           ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING ${SELECT_COLUMNS}`,
       [owner, now, leaseUntil],
+    )
+  }
+
+  /**
+   * A lane's claim (see JobsRepository.claimNext), one statement as the plain claim: the oldest
+   * runnable job of the lane whose project has none of the lane's jobs running on any runner;
+   * else the oldest whose project holds fewer than `perProject` of them under `owner`. Claims of
+   * one owner and lane come one at a time (its worker loop), so that cap is exact.
+   */
+  private claimInLane(owner: string, now: number, leaseUntil: number, lane: JobClaimLane): Promise<JobRecord | undefined> {
+    const runnable = `status = 'PENDING' AND run_after <= $2 AND (lease_owner IS NULL OR lease_expires_at < $2) AND type = ANY($4::text[])`
+    const running = `status = 'PENDING' AND lease_owner IS NOT NULL AND lease_expires_at >= $2 AND type = ANY($4::text[])`
+    return this.one(
+      `UPDATE jobs j SET lease_owner = $1, lease_expires_at = $3, attempts = attempts + 1
+        WHERE j.seq = coalesce(
+          (SELECT seq FROM jobs WHERE ${runnable} AND project_id NOT IN (SELECT project_id FROM jobs WHERE ${running})
+            ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),
+          (SELECT seq FROM jobs WHERE ${runnable}
+            AND project_id NOT IN (SELECT project_id FROM jobs WHERE ${running} AND lease_owner = $1 GROUP BY project_id HAVING count(*) >= $5)
+            ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED))
+        RETURNING ${SELECT_COLUMNS}`,
+      [owner, now, leaseUntil, lane.types, lane.perProject],
     )
   }
 
@@ -190,11 +213,13 @@ export class PostgresJobsRepository implements JobsRepository {
     return rowCount ?? 0
   }
 
-  /** When the earliest waiting job may run (ms), if any waits. */
-  async nextRunAfter(): Promise<number | undefined> {
+  /** When the earliest waiting job (of `types`) may run (ms), later than `after` when given, if any waits. */
+  async nextRunAfter(types?: readonly JobType[], after?: number): Promise<number | undefined> {
     // A leased job falls due again when its lease runs out (its worker may have died).
     const { rows } = await this.db.query<{ at: number | null }>(
-      `SELECT min(CASE WHEN lease_owner IS NULL THEN run_after ELSE greatest(run_after, lease_expires_at + 1) END) AS at FROM jobs WHERE status = 'PENDING'`,
+      `SELECT min(due) AS at FROM (SELECT CASE WHEN lease_owner IS NULL THEN run_after ELSE greatest(run_after, lease_expires_at + 1) END AS due
+        FROM jobs WHERE status = 'PENDING' AND ($1::text[] IS NULL OR type = ANY($1::text[]))) pending WHERE $2::bigint IS NULL OR due > $2::bigint`,
+      [types ?? null, after ?? null],
     )
     return rows[0]?.at ?? undefined
   }

@@ -1,11 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3'
 import { JOB_COLUMNS } from '../columns'
-import type { JobsRepository } from '../ports'
+import type { JobClaimLane, JobsRepository } from '../ports'
 import type { JobRecord, JobSortField, JobListQuery, JobOutcome, JobStatisticsRow } from '../records'
 import { z } from 'zod'
 import type { AiPart } from '../../shared/api/ai-parts'
 import type { JobErrorCode } from '../../shared/api/job-error-codes'
-import type { JobStatus, JobType } from '../../shared/api/jobs'
+import { JOB_TYPES, type JobStatus, type JobType } from '../../shared/api/jobs'
 import { readJsonColumn } from '../json-column'
 
 const FIELDS = JOB_COLUMNS
@@ -86,6 +86,8 @@ export class SqliteJobsRepository implements JobsRepository {
     seqRange: Statement
   }
   private readonly listStatements = new Map<string, { page: Statement; count?: Statement }>()
+  /** One prepared claim and next-run read per lane (its types), made once. */
+  private readonly laneStatements = new Map<string, { claim: Statement; nextRunAfter: Statement }>()
 
   constructor(private readonly db: Database) {
     const columns = FIELDS.map(([, column]) => column).join(', ')
@@ -164,9 +166,11 @@ export class SqliteJobsRepository implements JobsRepository {
     return row && toRecord(row)
   }
 
-  /** Leases the oldest runnable job to `owner` until `leaseUntil` (ms), or answers undefined. */
-  async claimNext(owner: string, now: number, leaseUntil: number): Promise<JobRecord | undefined> {
-    const claimed = this.statements.claimNext.get({ owner, now, leaseUntil }) as { id: string } | undefined
+  /** Leases a runnable job to `owner` until `leaseUntil` (ms), or answers undefined: the oldest, or the lane's choice (see JobsRepository). */
+  async claimNext(owner: string, now: number, leaseUntil: number, lane?: JobClaimLane): Promise<JobRecord | undefined> {
+    const claimed = (
+      lane ? this.laneStatementsFor(lane.types).claim.get({ owner, now, leaseUntil, perProject: lane.perProject }) : this.statements.claimNext.get({ owner, now, leaseUntil })
+    ) as { id: string } | undefined
     return claimed && this.findById(claimed.id)
   }
 
@@ -211,9 +215,46 @@ export class SqliteJobsRepository implements JobsRepository {
     return this.statements.releaseOwner.run(owner).changes
   }
 
-  /** When the earliest waiting job may run (ms), if any waits. */
-  async nextRunAfter(): Promise<number | undefined> {
-    return (this.statements.nextRunAfter.get() as number | null) ?? undefined
+  /** When the earliest waiting job (of `types`) may run (ms), later than `after` when given, if any waits. */
+  async nextRunAfter(types?: readonly JobType[], after?: number): Promise<number | undefined> {
+    const next = types || after !== undefined ? this.laneStatementsFor(types ?? JOB_TYPES).nextRunAfter.get({ after: after ?? null }) : this.statements.nextRunAfter.get()
+    return (next as number | null) ?? undefined
+  }
+
+  /**
+   * A lane's claim, one statement (one atomic compare-and-swap, as the plain claim): the oldest
+   * runnable job of the lane whose project has none of the lane's jobs running on any runner;
+   * else the oldest whose project holds fewer than @perProject of them under @owner. A lease
+   * that ran out is not running (its job is claimable again).
+   */
+  private laneStatementsFor(types: readonly JobType[]): { claim: Statement; nextRunAfter: Statement } {
+    const key = types.join(',')
+    let statements = this.laneStatements.get(key)
+    if (statements) return statements
+    if (!types.every((type) => (JOB_TYPES as readonly string[]).includes(type))) throw new Error(`Unknown job type in ${key}`)
+    const inLane = `type IN (${types.map((type) => `'${type}'`).join(', ')})`
+    const runnable = `status = 'PENDING' AND run_after <= @now AND (lease_owner IS NULL OR lease_expires_at < @now) AND ${inLane}`
+    const running = `status = 'PENDING' AND lease_owner IS NOT NULL AND lease_expires_at >= @now AND ${inLane}`
+    statements = {
+      claim: this.db.prepare(`UPDATE jobs SET lease_owner = @owner, lease_expires_at = @leaseUntil, attempts = attempts + 1
+        WHERE seq = coalesce(
+          (SELECT seq FROM jobs INDEXED BY jobs_pending WHERE ${runnable}
+            AND project_id NOT IN (SELECT project_id FROM jobs INDEXED BY jobs_pending WHERE ${running})
+            ORDER BY created_at, id LIMIT 1),
+          (SELECT seq FROM jobs INDEXED BY jobs_pending WHERE ${runnable}
+            AND project_id NOT IN (SELECT project_id FROM jobs INDEXED BY jobs_pending WHERE ${running} AND lease_owner = @owner
+              GROUP BY project_id HAVING count(*) >= @perProject)
+            ORDER BY created_at, id LIMIT 1))
+        RETURNING id`),
+      nextRunAfter: this.db
+        .prepare(
+          `SELECT min(due) FROM (SELECT CASE WHEN lease_owner IS NULL THEN run_after ELSE max(run_after, lease_expires_at + 1) END AS due
+            FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND ${inLane}) WHERE @after IS NULL OR due > @after`,
+        )
+        .pluck(),
+    }
+    this.laneStatements.set(key, statements)
+    return statements
   }
 
   /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */

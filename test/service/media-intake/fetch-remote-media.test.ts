@@ -69,6 +69,21 @@ async function remoteSite(): Promise<{ base: string; requests: IncomingMessage[]
         }
         return pump()
       }
+      case '/drip':
+      case '/paced': {
+        // /drip: one byte every 50 ms, for ever (never silent for long, never done); /paced: 30 KB
+        // every 50 ms, 10 times (about 600 KB/s, a slow but honest server).
+        const drip = url.pathname === '/drip'
+        response.writeHead(200, { 'content-type': 'audio/mpeg' })
+        let sent = 0
+        const timer = setInterval(() => {
+          if (!drip && sent === 10) return void response.end()
+          response.write(drip ? CLIP.subarray(0, 1) : CLIP.subarray(0, 30_000))
+          sent += 1
+        }, 50)
+        response.on('close', () => clearInterval(timer))
+        return
+      }
       case '/silent':
         return // never answers
       case '/stalls':
@@ -193,6 +208,33 @@ describe('fetchRemoteMedia', () => {
     expect((await refusal(`${base}/stalls`)).message).toBe(`${base}/stalls stopped sending the media for 0.3 s; nothing was kept`)
     expect((await refusal('http://127.0.0.1:1/clip.mp3')).message).toMatch(/connection was refused \(ECONNREFUSED\)/)
     expect((await refusal('not a url')).message).toBe('The media URL is not a valid URL')
+  })
+
+  it('cuts a body that drips below the least rate, and a fetch past its deadline, keeping nothing; a slow but steady body passes', async () => {
+    const { base } = await remoteSite()
+    const minRate = { bytesPerSecond: 100, windowMs: 300 }
+    const slow = await setUp({ minRate }).refusal(`${base}/drip`)
+    expect(slow).toMatchObject({ code: 'MEDIA_FETCH_FAILED', transient: false })
+    expect(slow.message).toMatch(new RegExp(`^${base}/drip sent the media too slowly \\(\\d bytes? in 0\\.3 s; at least 100 bytes per second are needed\\); nothing was kept$`))
+    const late = await setUp({ deadlineMs: 400 }).refusal(`${base}/drip`)
+    expect(late).toMatchObject({ code: 'MEDIA_FETCH_FAILED', transient: false, message: `${base}/drip did not send the whole media within 0.4 s; nothing was kept` })
+    // The deadline counts from the start: a server that never answers is cut by it too, before its silence limit.
+    expect((await setUp({ deadlineMs: 300, timeoutMs: 5000 }).refusal(`${base}/silent`)).message).toBe(`${base}/silent did not send the whole media within 0.3 s; nothing was kept`)
+    const { fetchInto } = setUp({ minRate: { bytesPerSecond: 100_000, windowMs: 100 }, deadlineMs: 5000 })
+    expect(await fetchInto(`${base}/paced`)).toMatchObject({ size: 300_000, contentType: 'audio/mpeg' })
+  })
+
+  it('cuts 20 dripping fetches at once, each with its own error, and keeps nothing of any', async () => {
+    const { base } = await remoteSite()
+    const { directory, media } = setUp()
+    const options: FetchRemoteMediaOptions = { maxBytes: 1024 * 1024, timeoutMs: 2000, addressPolicy: new WebhookAddressPolicy(), minRate: { bytesPerSecond: 100, windowMs: 300 } }
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, index) => fetchRemoteMedia(`${base}/drip`, { media, name: `drip-${index}.mp3` }, options)))
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected')
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(MediaFetchError)
+      expect(((outcome as PromiseRejectedResult).reason as Error).message).toContain('sent the media too slowly')
+    }
+    expect(readdirSync(directory)).toEqual([])
   })
 
   it("reads this service's own /media URL from the media store, without HTTP", async () => {
