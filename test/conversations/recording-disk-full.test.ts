@@ -142,4 +142,19 @@ describe.skipIf(problem !== undefined)('a call that ends on a full disk', () => 
     expect(ended).toMatchObject({ status: 'COMPLETED', endReason: 'caller-hangup' })
     await expectRecordingOf(ended.recordingUrl, call.client)
   })
+
+  it('says a recording still waiting when the service stops is lost, after one more try', { timeout: 120_000 }, async () => {
+    const disk = smallDisk(32)
+    const { service, baseUrl, agentId } = await startOnSmallDisk(disk, 3 * MiB)
+    const call = await callWithLongSilence(service, baseUrl, agentId)
+    await expect.poll(async () => (await conversation(service, call.jobId)).transcript.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+    fillBut(disk, 2 * MiB)
+    await call.client.hangUp()
+    await expect.poll(async () => (await conversation(service, call.jobId)).recording, { timeout: 15_000 }).toBe('waiting: disk full')
+
+    await service.runtime.stop()
+    const again = await startTestService({ dataDir: service.dataDir, journal: { enabled: false } })
+    services.push(again)
+    expect(await conversation(again, call.jobId)).toMatchObject({ status: 'COMPLETED', recording: 'lost: disk full', recordingUrl: null })
+  })
 })
