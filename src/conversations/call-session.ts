@@ -6,10 +6,12 @@ import type { DialogueEvent, DialogueSession, DialogueTool, RespondOptions, Tool
 import type { SttEngine } from '../engines/stt/stt-engine'
 import { float32FromBase64, float32FromInt16, int16FromBase64, int16FromFloat32, joinSamples } from '../engines/audio/pcm-encoding'
 import { writeWavPcm16Mono } from '../engines/audio/wav-file'
-import type { MediaStore, Store, StoreTransaction } from '../store/ports'
+import type { DiskFullCondition } from '../store/disk-full-condition'
+import type { Store, StoreTransaction } from '../store/ports'
 import type { JobRecord, VoiceAgentRecord } from '../store/records'
 import { CALL_SAMPLE_RATE, type CallAudio, type TurnDetector } from './call-audio'
 import { CallRecording } from './call-recording'
+import type { RecordingsAwaitingRoom } from './recordings-awaiting-room'
 import { SpeechOutput, type Utterance } from './speech-output'
 
 /** What the agent is doing, as a caller would notice it. */
@@ -66,7 +68,12 @@ export interface CallSessionOptions {
   owner: string
   state: ConversationState
   store: Pick<Store, 'transaction'>
-  media: Pick<MediaStore, 'put'>
+  /** Where the recording is stored when the call ends (kept until there is room when the disk is full). */
+  recordings: Pick<RecordingsAwaitingRoom, 'store'>
+  /** The data disk's state: an end that meets a full disk is written once there is room. */
+  diskFull: Pick<DiskFullCondition, 'report' | 'whenSpaceIsBack'>
+  /** Aborted when the service stops: an end waiting for room gives up (its lease runs out; the next start ends it). */
+  stopping: AbortSignal
   audio: CallAudio
   dialogue: DialogueSession
   tools: readonly DialogueTool[]
@@ -559,7 +566,7 @@ export class CallSession {
   }
 
   private async finish(reason: EndReason, failure?: { code: JobErrorCode; message: string }): Promise<void> {
-    const { state, job, agent, owner } = this.options
+    const { state, job } = this.options
     const endedAt = this.options.now()
     state.endedAt = this.options.timestamp()
     this.stopWork()
@@ -571,47 +578,70 @@ export class CallSession {
       this.observe({ type: 'outcome', result: state.outcomeResult, complete: state.outcomeComplete, final: true })
     }
     const usageSeconds = round3((endedAt - this.startedAt) / 1000)
-    let recordingSaved = true
+    let endWritten!: () => void
+    const recording = await this.options.recordings.store(job.id, job.mediaFile!, this.recording.toWav(usageSeconds), new Promise((resolve) => (endWritten = resolve)))
+    const recordingSaved = recording === 'stored'
+    // The conversation tells a recording that waits for room (or was lost to a full disk) instead of a URL that answers 404.
+    if (recording === 'waiting: disk full' || recording === 'lost: disk full') state.recording = recording
     try {
-      await this.options.media.put(job.mediaFile!, this.recording.toWav(usageSeconds))
-    } catch (error) {
-      recordingSaved = false
-      this.options.onError(error, 'the call recording could not be stored')
-    }
-    await this.writes
-    const progress = { ...this.progress(), usageSeconds, totalCost: this.options.costOf(usageSeconds) }
-    try {
-      let queued = false
-      const ended = await this.options.store.transaction(async (tx) => {
-        if (!(await tx.conversations.save(job.id, owner, progress, this.options.now() + this.options.limits.leaseMs, this.options.timestamp()))) return false
-        const at = this.options.timestamp()
-        const written = failure
-          ? await tx.jobs.fail(job.id, owner, failure.code, failure.message, at)
-          : await tx.jobs.complete(job.id, owner, { jobResponse: progress.jobResponse, usageSeconds, totalCost: progress.totalCost }, at)
-        if (!written) return false
-        queued = await this.options.writeEvent(tx, { job, agent }, 'call.ended', {
-          status: failure ? 'FAILED' : 'COMPLETED',
-          endReason: reason,
-          duration: usageSeconds,
-          transcription: state.transcript,
-          outcomeResult: state.outcomeResult,
-          outcomeComplete: state.outcomeComplete,
-          callerGender: state.callerGender,
-          ...(failure ? { error: failure } : {}),
-          recordingSaved,
-        })
-        return true
-      })
-      if (queued) this.options.webhookQueued()
-      if (ended) {
-        this.options.changed({ ...job, status: failure ? 'FAILED' : 'COMPLETED' })
-        this.observe({ type: 'ended', status: failure ? 'FAILED' : 'COMPLETED', endReason: reason, duration: usageSeconds, ...(failure ? { error: failure } : {}) })
-      }
-    } catch (error) {
-      // The lease runs out and the runner ends the call as interrupted, keeping the last saved transcript.
-      this.options.onError(error, 'the end of the call could not be written')
+      await this.writeEnd(reason, usageSeconds, recordingSaved, failure)
+    } finally {
+      endWritten()
     }
     this.options.transport.close()
+  }
+
+  /**
+   * Writes the end (COMPLETED, or FAILED with `failure`) with its `call.ended` webhook, in one
+   * transaction; on a full disk, once there is room again, as a job's end would be.
+   */
+  private async writeEnd(reason: EndReason, usageSeconds: number, recordingSaved: boolean, failure?: { code: JobErrorCode; message: string }): Promise<void> {
+    const { diskFull, stopping } = this.options
+    await this.writes
+    for (;;) {
+      try {
+        return await this.writeEndOnce(reason, usageSeconds, recordingSaved, failure)
+      } catch (error) {
+        if (diskFull.report(error) && !stopping.aborted) {
+          await diskFull.whenSpaceIsBack(stopping)
+          if (!stopping.aborted) continue
+        }
+        // The lease runs out and the runner ends the call as interrupted, keeping the last saved transcript.
+        this.options.onError(error, 'the end of the call could not be written')
+        return
+      }
+    }
+  }
+
+  private async writeEndOnce(reason: EndReason, usageSeconds: number, recordingSaved: boolean, failure?: { code: JobErrorCode; message: string }): Promise<void> {
+    const { state, job, agent, owner } = this.options
+    const progress = { ...this.progress(), usageSeconds, totalCost: this.options.costOf(usageSeconds) }
+    let queued = false
+    const ended = await this.options.store.transaction(async (tx) => {
+      if (!(await tx.conversations.save(job.id, owner, progress, this.options.now() + this.options.limits.leaseMs, this.options.timestamp()))) return false
+      const at = this.options.timestamp()
+      const written = failure
+        ? await tx.jobs.fail(job.id, owner, failure.code, failure.message, at)
+        : await tx.jobs.complete(job.id, owner, { jobResponse: progress.jobResponse, usageSeconds, totalCost: progress.totalCost }, at)
+      if (!written) return false
+      queued = await this.options.writeEvent(tx, { job, agent }, 'call.ended', {
+        status: failure ? 'FAILED' : 'COMPLETED',
+        endReason: reason,
+        duration: usageSeconds,
+        transcription: state.transcript,
+        outcomeResult: state.outcomeResult,
+        outcomeComplete: state.outcomeComplete,
+        callerGender: state.callerGender,
+        ...(failure ? { error: failure } : {}),
+        recordingSaved,
+      })
+      return true
+    })
+    if (queued) this.options.webhookQueued()
+    if (ended) {
+      this.options.changed({ ...job, status: failure ? 'FAILED' : 'COMPLETED' })
+      this.observe({ type: 'ended', status: failure ? 'FAILED' : 'COMPLETED', endReason: reason, duration: usageSeconds, ...(failure ? { error: failure } : {}) })
+    }
   }
 
   private async extractOutcome(): Promise<void> {

@@ -4,14 +4,20 @@ import type { OutcomeShape } from '../shared/api/outcome-shape'
 import { fillPlaceholders } from '../shared/text/placeholders'
 import type { DialogueEngine, DialogueTool } from '../engines/dialogue/dialogue-engine'
 import type { SttEngine } from '../engines/stt/stt-engine'
+import type { DiskFullCondition } from '../store/disk-full-condition'
 import type { MediaStore, Store } from '../store/ports'
 import type { JobRecord } from '../store/records'
 import type { CallAudio } from './call-audio'
 import { CallSession, type CallEventWriter, type CallLimits, type CallTransport } from './call-session'
+import { DEFAULT_HELD_RECORDING_BYTES, RecordingsAwaitingRoom } from './recordings-awaiting-room'
 
 export interface ConversationHostOptions {
   store: Pick<Store, 'jobs' | 'voiceAgents' | 'conversations' | 'transaction'>
   media: Pick<MediaStore, 'put'>
+  /** The data disk's state: a recording that meets a full disk waits for room (RecordingsAwaitingRoom). */
+  diskFull: DiskFullCondition
+  /** Bytes of recordings that may wait for room at once (DEFAULT_HELD_RECORDING_BYTES). */
+  heldRecordingBytes?: number
   audio: CallAudio
   /** The engines a call starting now uses (settings may change between calls); stt undefined when recognition is off. */
   engines: () => Promise<{ dialogue: DialogueEngine; stt: SttEngine | undefined }>
@@ -24,6 +30,8 @@ export interface ConversationHostOptions {
   timestamp?: () => string
   webhookQueued: () => void
   changed: (job: JobRecord) => void
+  /** A recording that waited for room was stored, or lost: live views read call `jobId` again. */
+  recordingChanged: (jobId: string) => void
   /** Calls of a dead instance went back to the queue: wake the job runner, which ends them. */
   jobsRequeued: () => void
   onError: (error: unknown, context: string) => void
@@ -44,6 +52,9 @@ export const DEFAULT_CALL_LIMITS: CallLimits = {
  */
 export class ConversationHost {
   private readonly sessions = new Set<CallSession>()
+  private readonly recordings: RecordingsAwaitingRoom
+  /** Aborted by stop: ends waiting for room give up. */
+  private readonly stopController = new AbortController()
   private readonly limits: CallLimits
   private readonly now: () => number
   private readonly timestamp: () => string
@@ -54,6 +65,15 @@ export class ConversationHost {
     this.limits = { ...DEFAULT_CALL_LIMITS, ...options.limits }
     this.now = options.now ?? Date.now
     this.timestamp = options.timestamp ?? (() => new Date().toISOString())
+    this.recordings = new RecordingsAwaitingRoom({
+      media: options.media,
+      store: options.store,
+      diskFull: options.diskFull,
+      maxBytes: options.heldRecordingBytes ?? DEFAULT_HELD_RECORDING_BYTES,
+      timestamp: this.timestamp,
+      changed: options.recordingChanged,
+      onError: options.onError,
+    })
   }
 
   /** Live calls now. */
@@ -132,7 +152,9 @@ export class ConversationHost {
       owner: this.options.owner,
       state,
       store,
-      media: this.options.media,
+      recordings: this.recordings,
+      diskFull: this.options.diskFull,
+      stopping: this.stopController.signal,
       audio: this.options.audio,
       dialogue,
       tools,
@@ -152,11 +174,16 @@ export class ConversationHost {
     return session
   }
 
-  /** Ends every live call (`service-stopped`), writing each; then no new call connects. */
+  /**
+   * Ends every live call (`service-stopped`), writing each; then no new call connects. Recordings
+   * still waiting for room are tried once more, and marked lost when they still do not fit.
+   */
   async stop(): Promise<void> {
     this.stopping = true
+    this.stopController.abort()
     if (this.sweepTimer) clearInterval(this.sweepTimer)
     await Promise.all([...this.sessions].map((session) => session.end('service-stopped')))
+    await this.recordings.stop()
   }
 
   private async sweep(): Promise<void> {

@@ -146,7 +146,11 @@ export interface RuntimeConfig {
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
   /** Live calls: limits (lease, longest call, tool and outcome time limits) and how long a new conversation waits for its socket. */
-  calls?: Partial<CallLimits> & { socketDeadlineMs?: number }
+  calls?: Partial<CallLimits> & {
+    socketDeadlineMs?: number
+    /** Bytes of call recordings kept in memory while the disk is full (128 MiB; docs/api.md, "Recordings on a full disk"). */
+    heldRecordingBytes?: number
+  }
   /** Overrides the dialogue engine chosen in settings (which follows the AI engine). */
   dialogueEngine?: DialogueEngine
   /** Overrides the speech recognition chosen in settings; null turns it off. */
@@ -447,6 +451,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const calls = new ConversationHost({
       store,
       media,
+      diskFull,
+      heldRecordingBytes: config.calls?.heldRecordingBytes,
       audio: callEngines.audio,
       engines: () => callEngines.choose(),
       writeEvent: writeCallEvent,
@@ -456,6 +462,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       timestamp: () => now().toISOString(),
       webhookQueued: context.webhookQueued,
       changed: jobChanged,
+      recordingChanged: (jobId) =>
+        void store.jobs.findById(jobId).then(
+          (job) => job && jobChanged(job),
+          (error: unknown) => errorLog.error({ err: error }, 'live call: a stored recording could not be announced'),
+        ),
       jobsRequeued: () => {
         runner?.wake()
         store.announceWork('jobs')

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
 import type { z } from 'zod'
+import type { ConversationState } from '../shared/api/conversations'
 import type { JobErrorCode } from '../shared/api/job-error-codes'
 import type { JobType } from '../shared/api/jobs'
 import type {
@@ -158,6 +159,12 @@ export interface ConversationsRepository {
    * due at once and unleased, where the job runner ends them FAILED (CALL_INTERRUPTED). Answers how many.
    */
   requeueAbandoned(now: number): Promise<number>
+  /**
+   * Sets the `recording` of a conversation's state (`jobResponse.recording`), or removes it
+   * (undefined: the recording is stored), whatever the call's status: a recording waits for
+   * room after its call ended. False when there is no such conversation.
+   */
+  setRecording(id: string, recording: ConversationState['recording'], updatedAt: string): Promise<boolean>
 }
 
 /** Operator settings as JSON values under stable keys. */

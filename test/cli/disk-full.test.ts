@@ -3,12 +3,11 @@
  * Needs mount(8) with the right to mount (root here); without it the tests are skipped,
  * and the reason is printed.
  */
-import { execFileSync } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { fillDisk, mountProblem, smallDisk, unmountSmallDisks } from '../helpers/small-disk'
 import { startServe, type RunningServe } from '../helpers/spawn-cli'
-import { makeTempDir } from '../helpers/temp-dir'
 
 const KEY = 'vd_disk_full_test_key_0123456789abcdef'
 const VOICE = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
@@ -16,30 +15,9 @@ const SENTENCE = 'The quarterly report shows steady growth in every region, and 
 const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' }
 const env = { VOICEDESK_API_KEY: KEY }
 
-/** Why a tmpfs cannot be mounted here, or undefined when it can. */
-function mountProblem(): string | undefined {
-  const probe = makeTempDirOutsideTests()
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'pipe' })
-    execFileSync('umount', [probe], { stdio: 'pipe' })
-    return undefined
-  } catch (error) {
-    return `cannot mount a tmpfs (${(error as Error).message.split('\n')[0]})`
-  } finally {
-    rmSync(probe, { recursive: true, force: true })
-  }
-}
-
-function makeTempDirOutsideTests(): string {
-  const directory = join(process.env.TMPDIR ?? '/tmp', `voicedesk-mount-probe-${process.pid}`)
-  mkdirSync(directory, { recursive: true })
-  return directory
-}
-
 const problem = mountProblem()
 if (problem) console.warn(`disk-full tests skipped: ${problem}`)
 
-const mounts: string[] = []
 const services: RunningServe[] = []
 afterEach(async () => {
   // The processes first: a tmpfs with open files cannot be unmounted.
@@ -49,33 +27,8 @@ afterEach(async () => {
       await service.cli.waitForExit(10_000)
     }
   }
-  for (const mount of mounts.splice(0)) execFileSync('umount', [mount], { stdio: 'pipe' })
+  unmountSmallDisks()
 })
-
-function smallDisk(sizeMiB: number): string {
-  const directory = makeTempDir('voicedesk-small-disk')
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMiB}m`, 'tmpfs', directory], { stdio: 'pipe' })
-  mounts.push(directory)
-  return directory
-}
-
-/** Writes `file` until the disk has no room left. */
-function fillDisk(file: string): void {
-  const chunk = Buffer.alloc(1024 * 1024, 1)
-  const fd = openSync(file, 'w')
-  try {
-    for (let size = chunk.length; size >= 512;) {
-      try {
-        writeSync(fd, chunk, 0, size)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error
-        size = Math.floor(size / 2) // the last bytes too
-      }
-    }
-  } finally {
-    closeSync(fd)
-  }
-}
 
 async function serve(dataDir: string): Promise<RunningServe> {
   const service = await startServe(dataDir, ['--port', '0', '--log-level', 'warn'], { env })

@@ -489,6 +489,24 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
     })
   })
 
+  describe('a recording waiting for room', () => {
+    it('marks and clears the recording of a conversation’s state, whatever its status, and of conversations only', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ id: 'call', type: 'CONVERSATION', status: 'PENDING', text: null }))
+      await store.jobs.insert(job({ id: 'tts', type: 'TTS', status: 'PENDING' }))
+      await store.conversations.start('call', 'host-1', 30_000, { text: 'hi', jobResponse: { transcript: ['hi'] }, usageSeconds: 1, totalCost: 5 }, at(1))
+      await store.jobs.complete('call', 'host-1', { jobResponse: { transcript: ['hi'], recording: 'waiting: disk full' }, usageSeconds: 2, totalCost: 5 }, at(2))
+      expect(await store.conversations.setRecording('call', 'lost: disk full', at(3))).toBe(true)
+      expect(await store.jobs.findById('call')).toMatchObject({ status: 'COMPLETED', updatedAt: at(3), jobResponse: { transcript: ['hi'], recording: 'lost: disk full' } })
+      expect(await store.conversations.setRecording('call', undefined, at(4))).toBe(true)
+      const stored = await store.jobs.findById('call')
+      expect(stored?.jobResponse).toEqual({ transcript: ['hi'] })
+      expect(stored).toMatchObject({ status: 'COMPLETED', usageSeconds: 2, updatedAt: at(4) })
+      expect(await store.conversations.setRecording('tts', 'lost: disk full', at(5))).toBe(false)
+      expect(await store.conversations.setRecording('nothing', undefined, at(5))).toBe(false)
+    })
+  })
+
   describe('job queue', () => {
     it('claims the oldest runnable job under a lease, counting the attempt', async () => {
       const { store } = await open()

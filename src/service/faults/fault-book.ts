@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import { ERROR_STATUS } from '../../shared/api/errors'
-import { MAX_FAULT_DELAY_MS, type Fault, type FaultDelay, type FaultRule } from '../../shared/api/faults'
+import { MAX_FAULT_DELAY_MS, MAX_FAULT_RULES_PER_PROJECT, type Fault, type FaultDelay, type FaultRule } from '../../shared/api/faults'
 import type { JobErrorCode } from '../../shared/api/job-error-codes'
 import type { JobType } from '../../shared/api/jobs'
-import { pathGlobMatcher } from './path-glob'
+import { ServiceError } from '../ops/service-error'
+import { pathBasesOf, pathGlobBase, pathGlobMatcher } from './path-glob'
 
 /** What a request meets: a delay (ms, 0 for none), then an error answer or a dropped connection, or neither. */
 export interface RequestFault {
@@ -33,10 +34,23 @@ export interface WorkSubject {
 }
 
 interface StoredRule {
+  /** Its place in the order rules were added (matching keeps that order). */
+  seq: number
   fault: Fault
   path: ((path: string) => boolean) | undefined
   expiresAtMs: number | undefined
 }
+
+/** A project's active rules, oldest first, and those with a request effect by method and path base. */
+interface ProjectRules {
+  rules: StoredRule[]
+  /** Key: requestKey(method or '*', the glob's base, '' for any path). */
+  requestRules: Map<string, StoredRule[]>
+}
+
+const ANY_METHOD = '*'
+const requestKey = (method: string, base: string) => `${method} ${base}`
+const hasRequestEffect = (fault: Fault) => fault.delayMs !== undefined || fault.respond !== undefined || fault.dropConnection === true
 
 export interface FaultBookOptions {
   /** The runtime's clock: rules expire by it. */
@@ -45,6 +59,8 @@ export interface FaultBookOptions {
   random?: () => number
   /** Told after every change of a project's rules (added, removed, cleared, expired), with how many stay active. */
   onChanged?: (projectId: string, active: number) => void
+  /** Makes a rule's path test from its glob (pathGlobMatcher); tests wrap it to count the tests a request runs. */
+  pathMatcher?: (glob: string) => (path: string) => boolean
 }
 
 /** The contract's code for a status when it has one (503: UNAVAILABLE), else the status's name (429: TOO_MANY_REQUESTS). */
@@ -64,17 +80,23 @@ export function defaultCodeOf(status: number): string {
 
 /**
  * Fault-injection rules (docs/api.md, "Fault injection"): in memory, of this instance only
- * (a restart clears them, so a demo never inherits one), kept per project. Matching is in
- * the order rules were added; rules expire by the runtime's clock; `hits` counts every time a
- * rule applied (after its rate). With no rule at all, `empty` lets every hook return at once.
+ * (a restart clears them, so a demo never inherits one), kept per project, at most
+ * MAX_FAULT_RULES_PER_PROJECT each. Matching is in the order rules were added; a request looks
+ * only at rules of its method (or any) whose glob's literal base starts its path, so its cost
+ * follows the rules that can match it, not all of them. Rules expire by the runtime's clock;
+ * `hits` counts every time a rule applied (after its rate). With no rule at all, `empty` lets
+ * every hook return at once.
  */
 export class FaultBook {
-  private readonly projects = new Map<string, StoredRule[]>()
+  private readonly projects = new Map<string, ProjectRules>()
   private readonly random: () => number
+  private readonly pathMatcher: (glob: string) => (path: string) => boolean
+  private nextSeq = 0
   private expiryTimer: NodeJS.Timeout | undefined
 
   constructor(private readonly options: FaultBookOptions) {
     this.random = options.random ?? Math.random
+    this.pathMatcher = options.pathMatcher ?? pathGlobMatcher
   }
 
   /** True when no project has a rule: the hooks' fast path. */
@@ -82,7 +104,14 @@ export class FaultBook {
     return this.projects.size === 0
   }
 
+  /** Adds a rule; a project that has MAX_FAULT_RULES_PER_PROJECT active ones already is refused (CONFLICT). */
   add(projectId: string, rule: FaultRule): Fault {
+    if (this.active(projectId).length >= MAX_FAULT_RULES_PER_PROJECT) {
+      throw new ServiceError(
+        'CONFLICT',
+        `This project has ${MAX_FAULT_RULES_PER_PROJECT} fault rules, the most it may have: remove some (DELETE /_voicedesk/faults/{id}, or all with DELETE /_voicedesk/faults) before adding another`,
+      )
+    }
     const now = this.options.now()
     const { expiresInSeconds, expiresAt, ...given } = rule
     const expiry = expiresInSeconds !== undefined ? new Date(now.getTime() + expiresInSeconds * 1000) : expiresAt !== undefined ? new Date(expiresAt) : undefined
@@ -93,9 +122,16 @@ export class FaultBook {
       ...given,
       expiresAt: expiry?.toISOString() ?? null,
     }
-    const rules = this.projects.get(projectId) ?? []
-    rules.push({ fault, path: given.match.path === undefined ? undefined : pathGlobMatcher(given.match.path), expiresAtMs: expiry?.getTime() })
-    this.projects.set(projectId, rules)
+    const stored: StoredRule = {
+      seq: (this.nextSeq += 1),
+      fault,
+      path: given.match.path === undefined ? undefined : this.pathMatcher(given.match.path),
+      expiresAtMs: expiry?.getTime(),
+    }
+    const project: ProjectRules = this.projects.get(projectId) ?? { rules: [], requestRules: new Map() }
+    project.rules.push(stored)
+    indexRequestRule(project, stored)
+    this.projects.set(projectId, project)
     this.changed(projectId)
     return { ...fault }
   }
@@ -131,11 +167,10 @@ export class FaultBook {
 
   /** What a request of this project meets, or undefined. `path` without its query. */
   matchRequest(projectId: string, method: string, path: string): RequestFault | undefined {
-    if (this.empty) return undefined
+    if (this.empty || this.active(projectId).length === 0) return undefined
     let result: RequestFault | undefined
-    for (const rule of this.active(projectId)) {
+    for (const rule of this.requestCandidates(projectId, method, path)) {
       const { fault } = rule
-      if (fault.delayMs === undefined && fault.respond === undefined && !fault.dropConnection) continue
       const { match } = fault
       if (match.method !== undefined && match.method !== method) continue
       if (rule.path && !rule.path(path)) continue
@@ -193,6 +228,21 @@ export class FaultBook {
     return undefined
   }
 
+  /** The rules with a request effect whose method and path base allow `path`, oldest first. */
+  private requestCandidates(projectId: string, method: string, path: string): StoredRule[] {
+    const index = this.projects.get(projectId)?.requestRules
+    if (!index) return []
+    const buckets: StoredRule[][] = []
+    for (const base of pathBasesOf(path)) {
+      for (const key of [requestKey(method, base), requestKey(ANY_METHOD, base)]) {
+        const bucket = index.get(key)
+        if (bucket) buckets.push(bucket)
+      }
+    }
+    if (buckets.length === 1) return buckets[0]!
+    return buckets.flat().sort((a, b) => a.seq - b.seq)
+  }
+
   private worksOn(fault: Fault, job: WorkSubject): boolean {
     return (fault.match.jobType === undefined || fault.match.jobType === job.type) && (fault.match.agentId === undefined || fault.match.agentId === job.voiceAgentId)
   }
@@ -213,7 +263,7 @@ export class FaultBook {
 
   /** The project's rules that have not expired; expired ones are dropped here (and listeners told). */
   private active(projectId: string): StoredRule[] {
-    const rules = this.projects.get(projectId)
+    const rules = this.projects.get(projectId)?.rules
     if (!rules) return []
     const now = this.options.now().getTime()
     if (!rules.some((rule) => rule.expiresAtMs !== undefined && rule.expiresAtMs <= now)) return rules
@@ -223,14 +273,20 @@ export class FaultBook {
     return left
   }
 
+  /** Keeps `rules` as the project's (the list a caller changes in place is the stored one), indexed anew. */
   private store(projectId: string, rules: StoredRule[]): void {
-    if (rules.length === 0) this.projects.delete(projectId)
-    else this.projects.set(projectId, rules)
+    if (rules.length === 0) {
+      this.projects.delete(projectId)
+      return
+    }
+    const project: ProjectRules = { rules, requestRules: new Map() }
+    for (const rule of rules) indexRequestRule(project, rule)
+    this.projects.set(projectId, project)
   }
 
   private changed(projectId: string): void {
     this.scheduleExpiry()
-    this.options.onChanged?.(projectId, this.projects.get(projectId)?.length ?? 0)
+    this.options.onChanged?.(projectId, this.projects.get(projectId)?.rules.length ?? 0)
   }
 
   /** A timer at the next expiry, so the app's badge goes when a rule ends even if nothing asks. */
@@ -238,7 +294,7 @@ export class FaultBook {
     clearTimeout(this.expiryTimer)
     this.expiryTimer = undefined
     let next = Infinity
-    for (const rules of this.projects.values()) for (const rule of rules) if (rule.expiresAtMs !== undefined) next = Math.min(next, rule.expiresAtMs)
+    for (const { rules } of this.projects.values()) for (const rule of rules) if (rule.expiresAtMs !== undefined) next = Math.min(next, rule.expiresAtMs)
     if (next === Infinity) return
     const wait = Math.min(2 ** 31 - 1, Math.max(0, next - this.options.now().getTime()) + 5)
     this.expiryTimer = setTimeout(() => {
@@ -248,6 +304,16 @@ export class FaultBook {
     }, wait)
     this.expiryTimer.unref()
   }
+}
+
+/** Files a rule with a request effect under its method (or any) and its glob's base ('' for any path). */
+function indexRequestRule(project: ProjectRules, rule: StoredRule): void {
+  if (!hasRequestEffect(rule.fault)) return
+  const { method, path } = rule.fault.match
+  const key = requestKey(method ?? ANY_METHOD, path === undefined ? '' : pathGlobBase(path))
+  const bucket = project.requestRules.get(key)
+  if (bucket) bucket.push(rule)
+  else project.requestRules.set(key, [rule])
 }
 
 function isFailing(failWebhook: Fault['failWebhook']): boolean {

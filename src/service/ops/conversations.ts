@@ -1,7 +1,7 @@
 import { ConversationStateSchema, type Conversation, type ConversationInitBody, type ConversationState } from '../../shared/api/conversations'
 import { JobErrorCodeSchema } from '../../shared/api/job-error-codes'
 import type { JobRecord } from '../../store/records'
-import { baseRecord, mediaUrlOf, requireJob, titleFrom } from './jobs'
+import { baseRecord, mediaUrlOf, recordingStateOf, requireJob, titleFrom } from './jobs'
 import { unguessable } from './unguessable'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { conversationCost } from './prices'
@@ -76,6 +76,7 @@ export function toConversationDto(context: OpsContext, record: JobRecord): Conve
     agentName: record.agentDetails,
     duration,
     recordingUrl: mediaUrlOf(context, record),
+    recording: recordingStateOf(record),
     totalCost: record.totalCost,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

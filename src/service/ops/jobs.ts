@@ -11,6 +11,7 @@ import {
   type TextToSpeechBody,
   type TtsJob,
 } from '../../shared/api/jobs'
+import { ConversationStateSchema, type RecordingState } from '../../shared/api/conversations'
 import { JobErrorCodeSchema, type JobErrorCode } from '../../shared/api/job-error-codes'
 import { findVoice } from '../../shared/voices'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
@@ -56,11 +57,19 @@ export function playableMediaUrlOf(context: OpsContext, record: JobRecord): stri
 }
 
 /**
- * A call's recording is stored when the call itself ends it: COMPLETED, or FAILED because an
- * engine failed mid-call. A call that never started, or whose service died, has none.
+ * Where a call's recording is. It is stored when the call itself ends it: COMPLETED, or FAILED
+ * because an engine failed mid-call; unless the disk was full then, when the call's state says
+ * it waits for room or was lost (CallRecordings). A call that never started, or whose service
+ * died, has none.
  */
+export function recordingStateOf(record: JobRecord): RecordingState | null {
+  if (!(record.status === 'COMPLETED' || (record.status === 'FAILED' && record.errorCode === 'DIALOGUE_ENGINE_FAILED'))) return null
+  const stated = ConversationStateSchema.shape.recording.safeParse((record.jobResponse as { recording?: unknown } | null)?.recording)
+  return (stated.success ? stated.data : undefined) ?? 'stored'
+}
+
 function hasRecording(record: JobRecord): boolean {
-  return record.status === 'COMPLETED' || (record.status === 'FAILED' && record.errorCode === 'DIALOGUE_ENGINE_FAILED')
+  return recordingStateOf(record) === 'stored'
 }
 
 export function previewUrlOf(context: OpsContext, record: JobRecord): string {

@@ -130,8 +130,19 @@ export const ConversationStateSchema = z.object({
   params: z.record(z.string(), z.string()),
   /** The functions the caller's page offered at conversation-init. */
   tools: z.array(z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() })),
+  /** Only while the call's recording is not stored because the disk was full when it ended (see RecordingStateSchema). */
+  recording: z.enum(['waiting: disk full', 'lost: disk full']).optional(),
 })
 export type ConversationState = z.infer<typeof ConversationStateSchema>
+
+/**
+ * Where a call's recording is: `stored` (`recordingUrl` plays it), `waiting: disk full` (the
+ * disk was full when the call ended: it is kept in memory and stored once there is room),
+ * `lost: disk full` (more was waiting than the service keeps, or the service stopped before
+ * there was room). Null when the call has none (it never started, or its service died).
+ */
+export const RecordingStateSchema = z.enum(['stored', 'waiting: disk full', 'lost: disk full'])
+export type RecordingState = z.infer<typeof RecordingStateSchema>
 
 /** `GET /v1/voice-agents/conversation/{jobId}`. */
 export const ConversationSchema = ConversationStateSchema.extend({
@@ -143,8 +154,10 @@ export const ConversationSchema = ConversationStateSchema.extend({
   agentName: z.string().nullable(),
   /** Seconds from the call's start to its end (or to now, while it runs); null before it started. */
   duration: z.number().nullable(),
-  /** The call's audio (both sides, 16 kHz mono WAV) once it ended. */
+  /** The call's audio (both sides, 16 kHz mono WAV) once it ended and was stored. */
   recordingUrl: z.string().nullable(),
+  /** Whether the recording is stored, waits for room on a full disk, or was lost to one; null when the call has none. */
+  recording: RecordingStateSchema.nullable(),
   totalCost: z.number(),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,

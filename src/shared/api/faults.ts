@@ -10,6 +10,8 @@ export const FAULT_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', '
 export const MAX_FAULT_DELAY_MS = 60_000
 /** The longest `expiresInSeconds` (30 days). */
 export const MAX_FAULT_LIFETIME_SECONDS = 30 * 24 * 3600
+/** Active rules a project may hold: a test needs a handful; thousands only slow every request of the project. */
+export const MAX_FAULT_RULES_PER_PROJECT = 200
 
 /** Error codes a rule names: upper snake case, as the contract's own (`UNAVAILABLE`, `TTS_ENGINE_FAILED`). */
 const UpperSnakeCode = z

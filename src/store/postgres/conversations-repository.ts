@@ -1,3 +1,4 @@
+import type { ConversationState } from '../../shared/api/conversations'
 import type { ConversationsRepository } from '../ports'
 import type { ConversationProgress, JobRecord } from '../records'
 import type { Db } from './db'
@@ -41,6 +42,16 @@ export class PostgresConversationsRepository implements ConversationsRepository 
       [now],
     )
     return rowCount ?? 0
+  }
+
+  async setRecording(id: string, recording: ConversationState['recording'], updatedAt: string): Promise<boolean> {
+    // job_response is text holding JSON: changed as jsonb, kept as text.
+    const change = recording === undefined ? `job_response::jsonb - 'recording'` : `jsonb_set(job_response::jsonb, '{recording}', to_jsonb($3::text))`
+    const { rowCount } = await this.db.query(
+      `UPDATE jobs SET job_response = (${change})::text, updated_at = $2 WHERE id = $1 AND type = 'CONVERSATION' AND job_response IS NOT NULL`,
+      recording === undefined ? [id, updatedAt] : [id, updatedAt, recording],
+    )
+    return rowCount === 1
   }
 
   private progressValues(progress: ConversationProgress): unknown[] {

@@ -1,11 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3'
+import type { ConversationState } from '../../shared/api/conversations'
 import type { ConversationsRepository } from '../ports'
 import type { ConversationProgress, JobRecord } from '../records'
 import type { SqliteJobsRepository } from './jobs-repository'
 
 /** Live calls in the jobs table (see ConversationsRepository). */
 export class SqliteConversationsRepository implements ConversationsRepository {
-  private readonly statements: { start: Statement; save: Statement; requeueAbandoned: Statement }
+  private readonly statements: { start: Statement; save: Statement; requeueAbandoned: Statement; setRecording: Statement; removeRecording: Statement }
 
   constructor(
     db: Database,
@@ -21,6 +22,10 @@ export class SqliteConversationsRepository implements ConversationsRepository {
         WHERE id = @id AND lease_owner = @owner AND status = 'IN_PROGRESS'`),
       requeueAbandoned: db.prepare(`UPDATE jobs SET status = 'PENDING', lease_owner = NULL, lease_expires_at = NULL, run_after = @now
         WHERE seq IN (SELECT seq FROM jobs INDEXED BY jobs_in_progress WHERE status = 'IN_PROGRESS' AND lease_expires_at < @now)`),
+      setRecording: db.prepare(`UPDATE jobs SET job_response = json_set(job_response, '$.recording', @recording), updated_at = @updatedAt
+        WHERE id = @id AND type = 'CONVERSATION' AND json_valid(job_response)`),
+      removeRecording: db.prepare(`UPDATE jobs SET job_response = json_remove(job_response, '$.recording'), updated_at = @updatedAt
+        WHERE id = @id AND type = 'CONVERSATION' AND json_valid(job_response)`),
     }
   }
 
@@ -35,5 +40,10 @@ export class SqliteConversationsRepository implements ConversationsRepository {
 
   async requeueAbandoned(now: number): Promise<number> {
     return this.statements.requeueAbandoned.run({ now }).changes
+  }
+
+  async setRecording(id: string, recording: ConversationState['recording'], updatedAt: string): Promise<boolean> {
+    const statement = recording === undefined ? this.statements.removeRecording : this.statements.setRecording
+    return statement.run({ id, updatedAt, ...(recording === undefined ? {} : { recording }) }).changes === 1
   }
 }

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { VOICES } from '../../../src/shared/voices'
+import { MAX_FAULT_RULES_PER_PROJECT } from '../../../src/shared/api/faults'
 import { invokeOperation } from '../../../src/service/ipc/invoke-operation'
 import type { IpcEvent, IpcOutput } from '../../../src/shared/ipc/operations'
 import type { RuntimeConfig } from '../../../src/service/runtime'
@@ -226,6 +227,32 @@ describe('fault injection', () => {
     expect((await target.request('DELETE', '/_voicedesk/faults')).json.data).toEqual({ removed: 1 })
     expect((await target.request('GET', '/_voicedesk/faults')).json.data.faults).toEqual([])
     expect((await target.request('GET', '/_voicedesk/faults', undefined, 'vd_wrong_key_0000000000000000000000')).status).toBe(401)
+  })
+
+  it('holds at most 200 rules per project: 250 added at once leave 200, the rest refused 409 in the envelope', async () => {
+    const target = await listening()
+    const answers = await Promise.all(
+      Array.from({ length: 250 }, (_, index) => target.request('POST', '/_voicedesk/faults', { match: { path: `/v1/voice-agents/agent-${index}` }, delayMs: 1 })),
+    )
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(MAX_FAULT_RULES_PER_PROJECT)
+    const refused = answers.filter((answer) => answer.status !== 201)
+    expect(refused).toHaveLength(50)
+    for (const answer of refused) {
+      expect(answer.status).toBe(409)
+      expect(answer.json).toEqual({
+        success: false,
+        message: expect.stringMatching(/^This project has 200 fault rules, the most it may have: remove some/),
+        error: { code: 'CONFLICT', details: [] },
+      })
+    }
+    expect((await target.request('GET', '/_voicedesk/faults')).json.data.faults).toHaveLength(MAX_FAULT_RULES_PER_PROJECT)
+    // The rules kept still apply, another project has its own room, and the UI's way in is refused alike.
+    expect((await target.request('GET', '/v1/voice-agents/agent-0')).status).not.toBe(409)
+    await addFault(target, { delayMs: 1 }, (await target.service.otherProject()).key)
+    const viaIpc = await invokeOperation(target.service.runtime.operatorHandlers('desktop'), 'faults.add', { delayMs: 1 }, (error) => {
+      throw error
+    })
+    expect(viaIpc.ok ? undefined : viaIpc.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('200 fault rules') })
   })
 
   it('is managed over IPC too, in the default project, and tells the UI how many rules are active', async () => {

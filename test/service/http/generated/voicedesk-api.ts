@@ -1135,6 +1135,7 @@ export interface components {
           [key: string]: unknown
         }
       }[]
+      recording: ('stored' | 'waiting: disk full' | 'lost: disk full') | null
       /** Format: uuid */
       id: string
       /** Format: uuid */
@@ -1937,6 +1938,7 @@ export interface components {
           [key: string]: unknown
         }
       }[]
+      recording: ('stored' | 'waiting: disk full' | 'lost: disk full') | null
       /** Format: uuid */
       id: string
       /** Format: uuid */
