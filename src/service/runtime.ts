@@ -13,6 +13,8 @@ import { createEspeakTtsEngine, type TtsEngine } from '../engines/tts/tts-engine
 import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handler'
 import { createTranslationJobHandler } from '../jobs/handlers/translation-job-handler'
 import { removeLeftoverPartialMedia } from '../store/partial-media-files'
+import { describeBytes } from '../store/media-errors'
+import { removeDeadImportLeftovers } from './state/import-leftovers'
 import { FileMediaStore } from '../store/file-media-store'
 import { createWebRtcVoiceClassifier } from '../engines/audio/webrtc-voice-classifier'
 import { createTranscriptionJobHandler } from '../jobs/handlers/transcription-job-handler'
@@ -293,6 +295,14 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       const othersRunning = (await store.jobs.pendingLeaseOwners()).some((owner) => !isDeadLeaseOwner(owner, ''))
       removeLeftoverPartialMedia(mediaDir, othersRunning ? { olderThanMs: tryMs } : {})
     }
+    // What imports, restores and exports of processes killed meanwhile left: media no row names, temp folders.
+    const leftovers = await removeDeadImportLeftovers({ storage: storageLabel, media, jobs: store.jobs })
+    if (leftovers.folders > 0) {
+      log.warn(
+        { ...leftovers, storage: storageLabel },
+        `removed what ${leftovers.folders} interrupted imports, restores or exports left: ${leftovers.media} media files no job names (${describeBytes(leftovers.mediaBytes)}) and their temp folders (${describeBytes(leftovers.folderBytes)})`,
+      )
+    }
     const port = config.port ?? DEFAULT_PORT
     const host = config.host ?? DEFAULT_HOST
     let baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
@@ -518,6 +528,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const state = new ProjectState({
       store,
       media,
+      storage: storageLabel,
       secrets,
       // SQLite: the data folder's snapshots/; team mode: the database (every instance sees them).
       shelf: dataDir ? new FolderSnapshotShelf(join(dataDir, SNAPSHOTS_FOLDER)) : new MediaSnapshotShelf(media, store.settings),

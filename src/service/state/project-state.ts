@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { finished } from 'node:stream/promises'
 import type { Readable } from 'node:stream'
@@ -17,6 +16,7 @@ import { MEDIA_NAME } from '../ops/media-names'
 import { ServiceError } from '../ops/service-error'
 import { storageServiceError } from '../ops/storage-service-error'
 import { PassphraseSeal, WrongPassphraseError } from './passphrase-seal'
+import { exportFolderPrefix, ImportFolder } from './import-leftovers'
 import { exportSettings, importableSettings, SettingsFileSchema, type SettingsOutcome } from './portable-settings'
 import type { SnapshotInfo, SnapshotShelf } from './snapshot-shelf'
 import {
@@ -52,6 +52,8 @@ export const DEFAULT_MAX_IMPORT_BYTES = 16 * 1024 ** 3
 export interface ProjectStateOptions {
   store: Store
   media: MediaStore
+  /** Where the store is (the data folder's path, or the database's label): an import's temp folder says so, for removeDeadImportLeftovers. */
+  storage: string
   secrets: SecretBox
   shelf: SnapshotShelf
   version: string
@@ -89,7 +91,7 @@ export class ProjectState {
   async exportArchive(projectId: string, passphrase?: string): Promise<{ stream: Readable; manifest: Manifest }> {
     const { store, media, secrets } = this.options
     const seal = passphrase === undefined ? undefined : await PassphraseSeal.create(passphrase)
-    const folder = await mkdtemp(join(tmpdir(), 'voicedesk-export-'))
+    const folder = await mkdtemp(exportFolderPrefix())
     try {
       const rowsFile = join(folder, 'rows.jsonl')
       const out = createWriteStream(rowsFile, { mode: 0o600 })
@@ -226,8 +228,8 @@ export class ProjectState {
     const limit = byteLimit(maxBytes)
     raw.on('error', (error) => limit.stream.destroy(error))
     const source = raw.pipe(limit.stream)
-    const folder = await mkdtemp(join(tmpdir(), 'voicedesk-import-'))
-    const rowsFile = join(folder, 'rows.jsonl')
+    const folder = await ImportFolder.create(this.options.storage)
+    const rowsFile = folder.rowsFile
     const written: string[] = []
     const named = new Set<string>()
     let seal: PassphraseSeal | undefined
@@ -348,7 +350,7 @@ export class ProjectState {
       if (error instanceof ArchiveError) throw new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'body', message: error.message }])
       throw error
     } finally {
-      await rm(folder, { recursive: true, force: true })
+      await folder.remove()
     }
   }
 
