@@ -326,6 +326,8 @@ export class ProjectState {
               await finished(bytes)
               return
             }
+            // Listed first: if this process dies now, the next start knows the file is an unfinished import's.
+            await folder.noteMedia(name)
             await media.putStream(name, bytes, { maxBytes: size })
             written.push(name)
           },
