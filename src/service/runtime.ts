@@ -66,6 +66,7 @@ import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-int
 import { RequestJournal, type RequestJournalSettings } from './request-journal/request-journal'
 import { FaultBook, type FaultBookOptions } from './faults/fault-book'
 import { ProjectState } from './state/project-state'
+import type { ArchiveLimits } from './state/state-archive'
 import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
 import { OneUseLinks } from './one-use-links'
 import type { OperatorLinkKinds, OperatorLinks } from './operator-links'
@@ -175,6 +176,8 @@ export interface RuntimeConfig {
   seed?: string
   /** The largest archive an import reads, media included (16 GiB by default). */
   maxImportBytes?: number
+  /** What an archive may hold once ungzipped (DEFAULT_ARCHIVE_LIMITS by default; tests give small ones). */
+  archiveLimits?: Partial<ArchiveLimits>
   now?: () => Date
 }
 
@@ -535,6 +538,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       version: VERSION,
       now,
       maxImportBytes: config.maxImportBytes,
+      archiveLimits: config.archiveLimits,
       replaced: () => {
         // Work that came back with the rows (queued jobs, pending deliveries) runs again.
         runner?.wake()

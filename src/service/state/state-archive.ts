@@ -190,7 +190,8 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
       try {
         await call(...args)
       } catch (error) {
-        if (typeof error === 'object' && error !== null) consumerErrors.add(error)
+        // An entry destroyed under the consumer is the archive's failure (cut, damaged, past a limit), not the consumer's.
+        if (typeof error === 'object' && error !== null && !isStreamDestroyed(error)) consumerErrors.add(error)
         throw error
       }
     }
@@ -205,16 +206,17 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
   /** Counts the ungzipped bytes, failing at the first past the limit (lowered to the tar's end padding after its last entry). */
   let ungzipped = 0
   let allowedBytes = limits.maxBytes
+  let limitFailure: ArchiveError | undefined
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       ungzipped += chunk.length
       if (ungzipped <= allowedBytes) return callback(null, chunk)
       callback(
-        new ArchiveError(
+        (limitFailure = new ArchiveError(
           allowedBytes === limits.maxBytes
             ? `The archive holds more than ${describeBytes(limits.maxBytes)} once ungzipped, the most an import reads`
             : 'The archive goes on after media.sha256, its last entry: it was changed',
-        ),
+        )),
       )
     },
   })
@@ -336,12 +338,15 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
     counter.destroy()
     if (sourceFailure) throw sourceFailure
     if (error instanceof ArchiveError || (typeof error === 'object' && error !== null && consumerErrors.has(error))) throw error
-    if (gzipFailure) throw gzipFailure
+    const archiveFailure = gzipFailure ?? limitFailure
+    if (archiveFailure) throw archiveFailure
     if (isTarFailure(error)) throw new ArchiveError(`The archive is not a readable .tar.gz (${(error as Error).message})`)
+    if (isStreamDestroyed(error)) throw new ArchiveError('The archive ends in the middle of an entry: it was cut short or damaged')
     throw error
   }
   if (sourceFailure) throw sourceFailure
-  if (gzipFailure) throw gzipFailure
+  const archiveFailure = gzipFailure ?? limitFailure
+  if (archiveFailure) throw archiveFailure
   if (!manifest) throw new ArchiveError('The archive is empty: it is not a VoiceDesk state archive')
   if (!sawChecksums) throw new ArchiveError('The archive ends before media.sha256: it was cut short')
   return manifest
@@ -387,6 +392,11 @@ export async function* linesOf(bytes: AsyncIterable<Buffer>, maxLineBytes: numbe
     }
   }
   if (pendingLength > 0) yield line(Buffer.alloc(0))
+}
+
+/** tar-stream's error for an entry whose archive failed under it (its reader sees only this). */
+function isStreamDestroyed(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === 'STREAM_DESTROYED'
 }
 
 function isTarFailure(error: unknown): boolean {

@@ -158,6 +158,20 @@ describe('a damaged snapshot', () => {
   })
 })
 
+describe('an archive cut short', () => {
+  it('anywhere, in the middle of a media file too (found by the fuzz test: a 500), is a 400', async () => {
+    const { service, archive, empty } = await exportedAndEmptied()
+    // Every 1/50th of the way, and the last bytes one by one.
+    const cuts = [...Array.from({ length: 50 }, (_, index) => Math.floor((archive.length * index) / 50)), ...Array.from({ length: 20 }, (_, index) => archive.length - 1 - index)]
+    for (const cut of cuts) {
+      const refused = await refusal(await importState(service, archive.subarray(0, cut)))
+      expect(refused, `cut at ${cut} of ${archive.length}`).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['body'] })
+    }
+    await expectAlive(service)
+    expect(await everyGet(service)).toEqual(empty)
+  })
+})
+
 describe('nested gzip', () => {
   it('(an archive gzipped twice) is a 400', async () => {
     const { service, archive, empty } = await exportedAndEmptied()
