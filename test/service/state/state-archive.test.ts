@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import { pack, extract } from 'tar-stream'
 import { describe, expect, it } from 'vitest'
+import { archiveOf as packEntries, entriesOf } from '../../helpers/archive-entries'
 import { PassphraseSeal, WrongPassphraseError } from '../../../src/service/state/passphrase-seal'
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, linesOf, readStateArchive, writeStateArchive, type ArchiveLimits, type Manifest } from '../../../src/service/state/state-archive'
 
@@ -72,28 +72,14 @@ async function readAll(archive: Buffer, limits?: ArchiveLimits) {
   return seen
 }
 
-/** Rewrites the tar inside a .tar.gz: `change` may edit an entry's bytes (by name). */
+/** Rewrites the tar inside a .tar.gz: `change` may edit an entry's bytes (by name), or drop it (undefined). */
 async function repack(archive: Buffer, change: (name: string, bytes: Buffer) => Buffer | undefined): Promise<Buffer> {
-  const entries: { name: string; bytes: Buffer }[] = []
-  const reader = extract()
-  const done = (async () => {
-    for await (const entry of reader) {
-      const chunks: Buffer[] = []
-      for await (const chunk of entry) chunks.push(chunk as Buffer)
-      entries.push({ name: entry.header.name, bytes: Buffer.concat(chunks) })
-    }
-  })()
-  reader.end(gunzipSync(archive))
-  await done
-  const writer = pack()
-  for (const { name, bytes } of entries) {
-    const changed = change(name, bytes)
-    if (changed !== undefined) writer.entry({ name, size: changed.length }, changed)
-  }
-  writer.finalize()
-  const chunks: Buffer[] = []
-  for await (const chunk of writer) chunks.push(chunk as Buffer)
-  return gzipSync(Buffer.concat(chunks))
+  return packEntries(
+    (await entriesOf(archive)).flatMap(({ name, bytes }) => {
+      const changed = change(name, bytes)
+      return changed === undefined ? [] : [{ name, bytes: changed }]
+    }),
+  )
 }
 
 describe('the state archive', () => {
