@@ -89,6 +89,10 @@ describe('voicedesk import of an archive it never wrote', () => {
       expect(result.code).toBe(2)
       expect(mediaIn(dataDir)).toEqual([])
     }
+    // The same archive as a seed stops the start with one line naming the file; the service never answers.
+    const seeded = spawnCli(['serve', '--port', '0', '--data-dir', makeTempDir(), '--seed', bomb], { env: { VOICEDESK_API_KEY: KEY } })
+    expect((await seeded.waitForExit(30_000)).code).not.toBe(0)
+    expect(seeded.stderr()).toContain(`Seed ${bomb}: rows.jsonl line 1 is longer than 16 MiB`)
   })
 })
 

@@ -116,6 +116,7 @@ describe('a gzip bomb', () => {
       clearInterval(sampler)
     }
     peak = Math.max(peak, process.memoryUsage().rss)
+    console.log(`bomb: peak RSS growth ${Math.round((peak - before) / 1024 / 1024)} MiB`)
     expect(peak - before).toBeLessThan(150 * 1024 * 1024)
     await expectAlive(service)
     expect(await everyGet(service)).toEqual(empty)
