@@ -63,6 +63,7 @@ export async function benchStateArchive(): Promise<object> {
     const state = new ProjectState({
       store,
       media,
+      storage: folder,
       secrets: new SecretBox(randomBytes(32)),
       shelf: new FolderSnapshotShelf(join(folder, 'snapshots')),
       version: 'bench',

@@ -646,6 +646,7 @@ async function stateCommand(command: string, values: Values, positionals: string
     const state = new ProjectState({
       store,
       media,
+      storage: storage.kind === 'folder' ? storage.dataDir.path : storage.label,
       secrets: secretsOf(storage),
       shelf: folder ? new FolderSnapshotShelf(join(folder, SNAPSHOTS_FOLDER)) : new MediaSnapshotShelf(media, store.settings),
       version: VERSION,
@@ -675,7 +676,12 @@ async function stateCommand(command: string, values: Values, positionals: string
         source.once('open', () => opened())
         source.once('error', (error) => failed(new UsageError(`${given}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error.message}`)))
       })
-      const outcome = await state.importArchive(caller.projectId, source, { owner: caller, passphrase })
+      const outcome = await state.importArchive(caller.projectId, source, { owner: caller, passphrase }).catch((error: unknown) => {
+        // A file that is not a whole VoiceDesk archive (or past the limits) is the user's input: a usage error, exit 2.
+        if (error instanceof ServiceError && (error.code === 'PAYLOAD_TOO_LARGE' || error.details.some((detail) => detail.path === 'body')))
+          throw new UsageError(`${given}: ${error.message}`)
+        throw error
+      })
       const settings = outcome.settings.skipped.length ? `; settings left as they were: ${outcome.settings.skipped.join(', ')}` : ''
       say(`Imported ${countsText(outcome.counts)} into ${where}${settings}.`)
     } else if (command === 'snapshot') {

@@ -13,6 +13,8 @@ import { createEspeakTtsEngine, type TtsEngine } from '../engines/tts/tts-engine
 import { createAiContentJobHandler } from '../jobs/handlers/ai-content-job-handler'
 import { createTranslationJobHandler } from '../jobs/handlers/translation-job-handler'
 import { removeLeftoverPartialMedia } from '../store/partial-media-files'
+import { describeBytes } from '../store/media-errors'
+import { removeDeadImportLeftovers } from './state/import-leftovers'
 import { FileMediaStore } from '../store/file-media-store'
 import { createWebRtcVoiceClassifier } from '../engines/audio/webrtc-voice-classifier'
 import { createTranscriptionJobHandler } from '../jobs/handlers/transcription-job-handler'
@@ -64,6 +66,7 @@ import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-int
 import { RequestJournal, type RequestJournalSettings } from './request-journal/request-journal'
 import { FaultBook, type FaultBookOptions } from './faults/fault-book'
 import { ProjectState } from './state/project-state'
+import type { ArchiveLimits } from './state/state-archive'
 import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
 import { OneUseLinks } from './one-use-links'
 import type { OperatorLinkKinds, OperatorLinks } from './operator-links'
@@ -178,6 +181,8 @@ export interface RuntimeConfig {
   seed?: string
   /** The largest archive an import reads, media included (16 GiB by default). */
   maxImportBytes?: number
+  /** What an archive may hold once ungzipped (DEFAULT_ARCHIVE_LIMITS by default; tests give small ones). */
+  archiveLimits?: Partial<ArchiveLimits>
   now?: () => Date
 }
 
@@ -297,6 +302,14 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       const tryMs = (config.jobs?.timeoutMs ?? 120_000) + (config.jobs?.leaseMarginMs ?? 30_000)
       const othersRunning = (await store.jobs.pendingLeaseOwners()).some((owner) => !isDeadLeaseOwner(owner, ''))
       removeLeftoverPartialMedia(mediaDir, othersRunning ? { olderThanMs: tryMs } : {})
+    }
+    // What imports, restores and exports of processes killed meanwhile left: media no row names, temp folders.
+    const leftovers = await removeDeadImportLeftovers({ storage: storageLabel, media, jobs: store.jobs })
+    if (leftovers.folders > 0) {
+      log.warn(
+        { ...leftovers, storage: storageLabel },
+        `removed what ${leftovers.folders} interrupted imports, restores or exports left: ${leftovers.media} media files no job names (${describeBytes(leftovers.mediaBytes)}) and their temp folders (${describeBytes(leftovers.folderBytes)})`,
+      )
     }
     const port = config.port ?? DEFAULT_PORT
     const host = config.host ?? DEFAULT_HOST
@@ -530,12 +543,14 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const state = new ProjectState({
       store,
       media,
+      storage: storageLabel,
       secrets,
       // SQLite: the data folder's snapshots/; team mode: the database (every instance sees them).
       shelf: dataDir ? new FolderSnapshotShelf(join(dataDir, SNAPSHOTS_FOLDER)) : new MediaSnapshotShelf(media, store.settings),
       version: VERSION,
       now,
       maxImportBytes: config.maxImportBytes,
+      archiveLimits: config.archiveLimits,
       replaced: () => {
         // Work that came back with the rows (queued jobs, pending deliveries) runs again.
         runner?.wake()

@@ -124,6 +124,8 @@ export interface JobsRepository {
   /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */
   release(id: string, owner: string): Promise<void>
   pendingLeaseOwners(): Promise<string[]>
+  /** Those of `names` (MediaStore names) that a job of any project names as its `mediaFile`. */
+  namingMedia(names: readonly string[]): Promise<Set<string>>
   releaseLeasesOf(owner: string): Promise<number>
   /**
    * When the earliest waiting job may run (ms), if any waits; a leased job may run again once its

@@ -89,6 +89,7 @@ export class InMemoryJobs {
       this.whileHeld(id, owner, (job) => Object.assign(job, { leaseOwner: null, leaseExpiresAt: null, attempts: Math.max(job.attempts - 1, 0) }))
     },
     pendingLeaseOwners: async () => [...new Set(this.pending().flatMap((job) => (job.leaseOwner === null ? [] : [job.leaseOwner])))],
+    namingMedia: async (names) => new Set([...this.rows.values()].flatMap((job) => (job.mediaFile !== null && names.includes(job.mediaFile) ? [job.mediaFile] : []))),
     releaseLeasesOf: async (owner) => {
       const held = this.pending().filter((job) => job.leaseOwner === owner)
       for (const job of held) Object.assign(job, { leaseOwner: null, leaseExpiresAt: null })

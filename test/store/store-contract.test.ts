@@ -267,6 +267,15 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       await expect(store.jobs.insert(job({ id: 'source' }))).rejects.toThrow()
     })
 
+    it('says which media names a job names, in any project (what an interrupted import wrote and no row names is not)', async () => {
+      const { store } = await open()
+      await store.jobs.insert(job({ mediaFile: 'mine.wav' }))
+      await store.jobs.insert(job({ projectId: P2, apiKeyId: 'key-2', mediaFile: 'theirs.mp3' }))
+      await store.jobs.insert(job({ mediaFile: null }))
+      expect(await store.jobs.namingMedia(['mine.wav', 'theirs.mp3', 'orphan.wav', "o'quote.wav"])).toEqual(new Set(['mine.wav', 'theirs.mp3']))
+      expect(await store.jobs.namingMedia([])).toEqual(new Set())
+    })
+
     it('counts statistics per type and status since a time', async () => {
       const { store } = await open()
       await store.jobs.insert(job({ createdAt: at(1), totalCost: 1.5, usageSeconds: 10 }))

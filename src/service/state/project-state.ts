@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { finished } from 'node:stream/promises'
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { SNAPSHOT_NAME_PATTERN, StateCountsSchema } from '../../shared/api/state'
 import type { MediaStore, ReplacedProject, Store } from '../../store/ports'
 import type { KeyIdentity, ProjectCounts, ProjectRow } from '../../store/records'
@@ -18,9 +16,20 @@ import { MEDIA_NAME } from '../ops/media-names'
 import { ServiceError } from '../ops/service-error'
 import { storageServiceError } from '../ops/storage-service-error'
 import { PassphraseSeal, WrongPassphraseError } from './passphrase-seal'
+import { exportFolderPrefix, ImportFolder } from './import-leftovers'
 import { exportSettings, importableSettings, SettingsFileSchema, type SettingsOutcome } from './portable-settings'
 import type { SnapshotInfo, SnapshotShelf } from './snapshot-shelf'
-import { ArchiveError, ARCHIVE_FORMAT, ARCHIVE_VERSION, readStateArchive, writeStateArchive, type Manifest } from './state-archive'
+import {
+  ArchiveError,
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  DEFAULT_ARCHIVE_LIMITS,
+  linesOf,
+  readStateArchive,
+  writeStateArchive,
+  type ArchiveLimits,
+  type Manifest,
+} from './state-archive'
 
 /** The version of ProjectRow's shape that archives carry (ManifestSchema.schema). */
 export const ROW_SCHEMA_VERSION = 1
@@ -43,11 +52,15 @@ export const DEFAULT_MAX_IMPORT_BYTES = 16 * 1024 ** 3
 export interface ProjectStateOptions {
   store: Store
   media: MediaStore
+  /** Where the store is (the data folder's path, or the database's label): an import's temp folder says so, for removeDeadImportLeftovers. */
+  storage: string
   secrets: SecretBox
   shelf: SnapshotShelf
   version: string
   now: () => Date
   maxImportBytes?: number
+  /** What an archive may hold once ungzipped (DEFAULT_ARCHIVE_LIMITS unless the runtime says otherwise). */
+  archiveLimits?: Partial<ArchiveLimits>
   /** After a project's rows were replaced (import, restore, reset): wake the runner and the sender for the work that came back. */
   replaced?: (projectId: string) => void
 }
@@ -78,7 +91,7 @@ export class ProjectState {
   async exportArchive(projectId: string, passphrase?: string): Promise<{ stream: Readable; manifest: Manifest }> {
     const { store, media, secrets } = this.options
     const seal = passphrase === undefined ? undefined : await PassphraseSeal.create(passphrase)
-    const folder = await mkdtemp(join(tmpdir(), 'voicedesk-export-'))
+    const folder = await mkdtemp(exportFolderPrefix())
     try {
       const rowsFile = join(folder, 'rows.jsonl')
       const out = createWriteStream(rowsFile, { mode: 0o600 })
@@ -211,109 +224,122 @@ export class ProjectState {
   private async replaceFromArchive(projectId: string, raw: Readable, options: { owner: KeyIdentity; passphrase?: string; mode: ImportMode }): Promise<ImportOutcome> {
     const { store, media, secrets } = this.options
     const maxBytes = this.options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES
+    const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...this.options.archiveLimits }
     const limit = byteLimit(maxBytes)
     raw.on('error', (error) => limit.stream.destroy(error))
     const source = raw.pipe(limit.stream)
-    const folder = await mkdtemp(join(tmpdir(), 'voicedesk-import-'))
-    const rowsFile = join(folder, 'rows.jsonl')
+    const folder = await ImportFolder.create(this.options.storage)
+    const rowsFile = folder.rowsFile
     const written: string[] = []
     const named = new Set<string>()
     let seal: PassphraseSeal | undefined
     let settings: ReturnType<typeof importableSettings> | undefined
     let rowCounts = noCounts()
+    let declaredCounts: Manifest['counts'] = {}
     try {
-      const manifest = await readStateArchive(source, {
-        manifest: async (manifest) => {
-          if (options.mode === 'import') {
-            const counts = await store.projectData.projectCounts(projectId)
-            if (counts.agents + counts.phoneNumbers + counts.jobs > 0) {
+      const manifest = await readStateArchive(
+        source,
+        {
+          manifest: async (manifest) => {
+            declaredCounts = manifest.counts
+            if (options.mode === 'import') {
+              const counts = await store.projectData.projectCounts(projectId)
+              if (counts.agents + counts.phoneNumbers + counts.jobs > 0) {
+                throw new ServiceError(
+                  'CONFLICT',
+                  `The project is not empty (${counts.agents} agents, ${counts.phoneNumbers} phone numbers, ${counts.jobs} jobs): reset first (POST /_voicedesk/reset), then import`,
+                )
+              }
+            }
+            if (manifest.schema !== ROW_SCHEMA_VERSION)
+              throw new ArchiveError(`The archive's rows are of version ${manifest.schema}; this VoiceDesk reads version ${ROW_SCHEMA_VERSION}`)
+            if (manifest.sealed) {
+              if (!manifest.passphrase) throw new ArchiveError('manifest.json says the secrets are sealed but not how: the archive was changed')
+              if (options.passphrase === undefined) {
+                throw new ServiceError('VALIDATION_ERROR', "The archive's secrets are sealed under a passphrase: give it (header X-VoiceDesk-Passphrase)", [
+                  { path: 'passphrase', message: 'Required: the archive is sealed' },
+                ])
+              }
+              try {
+                seal = await PassphraseSeal.open(options.passphrase, manifest.passphrase)
+              } catch (error) {
+                if (error instanceof WrongPassphraseError) throw new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'passphrase', message: 'Does not open the archive' }])
+                throw error
+              }
+            } else if (manifest.secretCount > 0 && !opensWith(secrets, manifest.keyCheck)) {
               throw new ServiceError(
-                'CONFLICT',
-                `The project is not empty (${counts.agents} agents, ${counts.phoneNumbers} phone numbers, ${counts.jobs} jobs): reset first (POST /_voicedesk/reset), then import`,
+                'VALIDATION_ERROR',
+                "The archive's secrets (webhook secrets, provider tokens) are sealed with another service's key: export it again with a passphrase, and give the passphrase here",
+                [{ path: 'passphrase', message: 'The archive was exported without one' }],
               )
             }
-          }
-          if (manifest.schema !== ROW_SCHEMA_VERSION)
-            throw new ArchiveError(`The archive's rows are of version ${manifest.schema}; this VoiceDesk reads version ${ROW_SCHEMA_VERSION}`)
-          if (manifest.sealed) {
-            if (!manifest.passphrase) throw new ArchiveError('manifest.json says the secrets are sealed but not how: the archive was changed')
-            if (options.passphrase === undefined) {
-              throw new ServiceError('VALIDATION_ERROR', "The archive's secrets are sealed under a passphrase: give it (header X-VoiceDesk-Passphrase)", [
-                { path: 'passphrase', message: 'Required: the archive is sealed' },
-              ])
-            }
+          },
+          rows: async (lines) => {
+            const out = createWriteStream(rowsFile, { mode: 0o600 })
+            const counts = noCounts()
+            let number = 0
             try {
-              seal = await PassphraseSeal.open(options.passphrase, manifest.passphrase)
-            } catch (error) {
-              if (error instanceof WrongPassphraseError) throw new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'passphrase', message: 'Does not open the archive' }])
-              throw error
-            }
-          } else if (manifest.secretCount > 0 && !opensWith(secrets, manifest.keyCheck)) {
-            throw new ServiceError(
-              'VALIDATION_ERROR',
-              "The archive's secrets (webhook secrets, provider tokens) are sealed with another service's key: export it again with a passphrase, and give the passphrase here",
-              [{ path: 'passphrase', message: 'The archive was exported without one' }],
-            )
-          }
-        },
-        rows: async (bytes) => {
-          const out = createWriteStream(rowsFile, { mode: 0o600 })
-          const counts = noCounts()
-          let number = 0
-          try {
-            for await (const line of createInterface({ input: Readable.from(bytes), crlfDelay: Infinity })) {
-              number += 1
-              const row = parseRow(line, number)
-              counts[COUNT_OF_KIND[row.kind]] += 1
-              const record = row.record as unknown as Record<string, unknown>
-              for (const field of SECRET_FIELDS[row.kind]) {
-                const value = record[field]
-                if (typeof value !== 'string' || value === '') continue
-                if (seal) {
-                  try {
-                    record[field] = secrets.encrypt(seal.open(value))
-                  } catch {
-                    throw new ArchiveError(`rows.jsonl line ${number}: ${row.kind}.${field} is not sealed under the archive's passphrase: the archive was changed`)
+              for await (const line of lines) {
+                number += 1
+                const row = parseRow(line, number)
+                const key = COUNT_OF_KIND[row.kind]
+                counts[key] += 1
+                // Checked as they come: rows past the manifest's count are never written.
+                if (counts[key] > (declaredCounts[key] ?? 0))
+                  throw new ArchiveError(`rows.jsonl holds more ${key} than the ${declaredCounts[key] ?? 0} the manifest counts: the archive was changed`)
+                const record = row.record as unknown as Record<string, unknown>
+                for (const field of SECRET_FIELDS[row.kind]) {
+                  const value = record[field]
+                  if (typeof value !== 'string' || value === '') continue
+                  if (seal) {
+                    try {
+                      record[field] = secrets.encrypt(seal.open(value))
+                    } catch {
+                      throw new ArchiveError(`rows.jsonl line ${number}: ${row.kind}.${field} is not sealed under the archive's passphrase: the archive was changed`)
+                    }
                   }
                 }
-              }
-              if (row.kind === 'job' && row.record.mediaFile !== null && row.record.mediaFile !== undefined) {
-                if (typeof row.record.mediaFile !== 'string' || !MEDIA_NAME.test(row.record.mediaFile)) {
-                  throw new ArchiveError(`rows.jsonl line ${number}: job.mediaFile is not a media name VoiceDesk gives`)
+                if (row.kind === 'job' && row.record.mediaFile !== null && row.record.mediaFile !== undefined) {
+                  if (typeof row.record.mediaFile !== 'string' || !MEDIA_NAME.test(row.record.mediaFile)) {
+                    throw new ArchiveError(`rows.jsonl line ${number}: job.mediaFile is not a media name VoiceDesk gives`)
+                  }
+                  named.add(row.record.mediaFile)
                 }
-                named.add(row.record.mediaFile)
+                await writeLine(out, Buffer.from(JSON.stringify(row) + '\n'))
               }
-              await writeLine(out, Buffer.from(JSON.stringify(row) + '\n'))
+            } finally {
+              out.end()
+              await finished(out)
             }
-          } finally {
-            out.end()
-            await finished(out)
-          }
-          rowCounts = counts
+            rowCounts = counts
+          },
+          settings: async (json) => {
+            const parsed = SettingsFileSchema.safeParse(json)
+            if (!parsed.success) throw new ArchiveError('settings.json is not valid: the archive was changed')
+            if (options.mode === 'import') settings = importableSettings(parsed.data, secrets, seal, (message) => new ArchiveError(message))
+          },
+          media: async (name, size, bytes) => {
+            if (!named.has(name)) throw new ArchiveError(`The archive holds media/${name}, which no job names: it was changed`)
+            if ((await media.size(name)) !== undefined) {
+              // Already here (a restore on the same service): names are unguessable and never reused, so the bytes are these.
+              bytes.resume()
+              await finished(bytes)
+              return
+            }
+            // Listed first: if this process dies now, the next start knows the file is an unfinished import's.
+            await folder.noteMedia(name)
+            await media.putStream(name, bytes, { maxBytes: size })
+            written.push(name)
+          },
         },
-        settings: async (json) => {
-          const parsed = SettingsFileSchema.safeParse(json)
-          if (!parsed.success) throw new ArchiveError('settings.json is not valid: the archive was changed')
-          if (options.mode === 'import') settings = importableSettings(parsed.data, secrets, seal, (message) => new ArchiveError(message))
-        },
-        media: async (name, size, bytes) => {
-          if (!named.has(name)) throw new ArchiveError(`The archive holds media/${name}, which no job names: it was changed`)
-          if ((await media.size(name)) !== undefined) {
-            // Already here (a restore on the same service): names are unguessable and never reused, so the bytes are these.
-            bytes.resume()
-            await finished(bytes)
-            return
-          }
-          await media.putStream(name, bytes, { maxBytes: size })
-          written.push(name)
-        },
-      })
+        limits,
+      )
       const counts = rowCounts
       for (const key of Object.values(COUNT_OF_KIND)) {
         if ((manifest.counts[key] ?? 0) !== counts[key])
           throw new ArchiveError(`rows.jsonl holds ${counts[key]} ${key}, the manifest says ${manifest.counts[key] ?? 0}: the archive was changed`)
       }
-      const { counts: inserted, mediaBefore } = await this.replaceRows(projectId, readRows(rowsFile), options.owner)
+      const { counts: inserted, mediaBefore } = await this.replaceRows(projectId, readRows(rowsFile, limits), options.owner)
       for (const [key, value] of settings?.values ?? []) await store.settings.set(key, value)
       await this.removeMedia(mediaBefore.filter((name) => !named.has(name)))
       this.options.replaced?.(projectId)
@@ -326,7 +352,7 @@ export class ProjectState {
       if (error instanceof ArchiveError) throw new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'body', message: error.message }])
       throw error
     } finally {
-      await rm(folder, { recursive: true, force: true })
+      await folder.remove()
     }
   }
 
@@ -385,8 +411,9 @@ function parseRow(line: string, number: number): ProjectRow {
   return value as ProjectRow
 }
 
-async function* readRows(file: string): AsyncIterable<ProjectRow> {
-  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+/** The rows the import checked and wrote to `file`, one per line (lines the archive's limits bound). */
+async function* readRows(file: string, limits: ArchiveLimits): AsyncIterable<ProjectRow> {
+  for await (const line of linesOf(createReadStream(file), limits.maxLineBytes, limits.maxRows)) {
     if (line !== '') yield JSON.parse(line) as ProjectRow
   }
 }

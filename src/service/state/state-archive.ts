@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { Readable } from 'node:stream'
+import { Readable, Transform } from 'node:stream'
 import { createGunzip, createGzip } from 'node:zlib'
 import { extract, pack } from 'tar-stream'
 import { z } from 'zod'
+import { describeBytes } from '../../store/media-errors'
 import { MEDIA_NAME } from '../ops/media-names'
 
 /*
@@ -67,6 +68,29 @@ export class ArchiveError extends Error {
 }
 
 const MAX_SMALL_ENTRY = 16 * 1024 * 1024
+
+/**
+ * What an archive may hold, checked while it is read (docs/api.md, "State"): a bomb, a line
+ * with no end or rows without number are refused at the first byte past a limit, never after
+ * they were held or written whole.
+ */
+export interface ArchiveLimits {
+  /** The most bytes the tar holds once ungzipped, every entry and media file included. */
+  maxBytes: number
+  /** The longest line of rows.jsonl, in bytes. */
+  maxLineBytes: number
+  /** The most rows (lines of rows.jsonl) an archive holds. */
+  maxRows: number
+}
+
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
+  maxBytes: 32 * 1024 ** 3,
+  maxLineBytes: 16 * 1024 ** 2,
+  maxRows: 5_000_000,
+}
+
+/** What a tar may hold after its last entry: its end blocks and the padding of its last record (tar pads to 10 KiB). */
+const MAX_BYTES_AFTER_LAST_ENTRY = 64 * 1024
 
 /** A media file to put in the archive: its name, size and bytes (opened when its turn comes). */
 export interface ArchiveMedia {
@@ -141,8 +165,12 @@ export function writeStateArchive(parts: ArchiveParts): Readable {
 export interface ArchiveConsumer {
   /** The manifest, checked against its schema. Throw to refuse the archive (a wrong passphrase, a project not empty). */
   manifest(manifest: Manifest): Promise<void>
-  /** rows.jsonl's bytes; the reader checks its size and digest once consumed (throwing ArchiveError after this returned). */
-  rows(bytes: AsyncIterable<Buffer>): Promise<void>
+  /**
+   * rows.jsonl's lines (without their newline), each at most `maxLineBytes` and no more of
+   * them than the manifest counts; consume them all. The reader checks the entry's digest once
+   * consumed (throwing ArchiveError after this returned).
+   */
+  rows(lines: AsyncIterable<string>): Promise<void>
   settings(json: unknown): Promise<void>
   /** One media file; `bytes` must be consumed (or the reader waits). Its digest is checked at the end. */
   media(name: string, size: number, bytes: Readable): Promise<void>
@@ -153,7 +181,7 @@ export interface ArchiveConsumer {
  * size and digest; ArchiveError when the bytes are not a VoiceDesk state archive, are cut, or
  * were changed. The consumer's own errors come through as they are.
  */
-export async function readStateArchive(source: Readable, given: ArchiveConsumer): Promise<Manifest> {
+export async function readStateArchive(source: Readable, given: ArchiveConsumer, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<Manifest> {
   /** Errors the consumer threw: passed on as they are, never taken for a bad archive. */
   const consumerErrors = new WeakSet<object>()
   const guarded =
@@ -162,18 +190,37 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer)
       try {
         await call(...args)
       } catch (error) {
-        if (typeof error === 'object' && error !== null) consumerErrors.add(error)
+        // An entry destroyed under the consumer is the archive's failure (cut, damaged, past a limit), not the consumer's.
+        if (typeof error === 'object' && error !== null && !isStreamDestroyed(error)) consumerErrors.add(error)
         throw error
       }
     }
   const consumer: ArchiveConsumer = {
     manifest: guarded((manifest: Manifest) => given.manifest(manifest)),
-    rows: guarded((bytes: AsyncIterable<Buffer>) => given.rows(bytes)),
+    rows: guarded((lines: AsyncIterable<string>) => given.rows(lines)),
     settings: guarded((json: unknown) => given.settings(json)),
     media: guarded((name: string, size: number, bytes: Readable) => given.media(name, size, bytes)),
   }
   const gunzip = createGunzip()
   const tar = extract()
+  /** Counts the ungzipped bytes, failing at the first past the limit (lowered to the tar's end padding after its last entry). */
+  let ungzipped = 0
+  let allowedBytes = limits.maxBytes
+  let limitFailure: ArchiveError | undefined
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      ungzipped += chunk.length
+      if (ungzipped <= allowedBytes) return callback(null, chunk)
+      callback(
+        (limitFailure = new ArchiveError(
+          allowedBytes === limits.maxBytes
+            ? `The archive holds more than ${describeBytes(limits.maxBytes)} once ungzipped, the most an import reads`
+            : 'The archive goes on after media.sha256, its last entry: it was changed',
+        )),
+      )
+    },
+  })
+  counter.on('error', (error) => tar.destroy(error))
   /** The source's own failure (the client went away, a size limit): reported as it is, not as a bad archive. */
   let sourceFailure: Error | undefined
   let gzipFailure: ArchiveError | undefined
@@ -186,7 +233,7 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer)
     gzipFailure ??= new ArchiveError(`The archive is not a readable .tar.gz (${error.message})`)
     tar.destroy(gzipFailure)
   })
-  source.pipe(gunzip).pipe(tar)
+  source.pipe(gunzip).pipe(counter).pipe(tar)
 
   const order = ['manifest.json', 'rows.jsonl', 'settings.json']
   let manifest: Manifest | undefined
@@ -219,8 +266,11 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer)
           )
         }
         manifest = parsed.data
+        checkManifestLimits(manifest, limits)
         await consumer.manifest(manifest)
       } else if (name === 'rows.jsonl') {
+        const declared = manifest!.rows
+        if (size !== declared.size) throw new ArchiveError(`rows.jsonl is ${size} bytes, the manifest says ${declared.size}: the archive was changed or damaged`)
         const hash = createHash('sha256')
         let length = 0
         const counted = (async function* () {
@@ -231,11 +281,13 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer)
             yield bytes
           }
         })()
-        await consumer.rows(counted)
-        for await (const _rest of counted) {
+        const maxRows = Object.values(manifest!.counts).reduce((sum, count) => sum + count, 0)
+        const lines = linesOf(counted, limits.maxLineBytes, maxRows)
+        await consumer.rows(lines)
+        for await (const _rest of lines) {
           // drained: the digest covers every byte
         }
-        checkDigest(name, manifest!.rows, length, hash.digest('hex'))
+        checkDigest(name, declared, length, hash.digest('hex'))
       } else if (name === 'settings.json') {
         const bytes = await readSmall(entry, size, name)
         checkDigest(name, manifest!.settings, bytes.length, createHash('sha256').update(bytes).digest('hex'))
@@ -253,6 +305,9 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer)
             }
           })(),
         )
+        // The entry's own failure (a cut archive) comes through the tar's loop below; a consumer that
+        // stopped reading early must not turn it into an unhandled 'error' event.
+        bytes.on('error', () => undefined)
         await consumer.media(mediaName, size, bytes)
         bytes.resume()
         for await (const _rest of entry) {
@@ -261,6 +316,7 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer)
         mediaDigests.set(mediaName, hash.digest('hex'))
       } else if (name === 'media.sha256') {
         sawChecksums = true
+        allowedBytes = Math.min(allowedBytes, ungzipped + MAX_BYTES_AFTER_LAST_ENTRY)
         const listed = new Map<string, string>()
         for (const line of (await readSmall(entry, size, name)).toString('utf8').split('\n')) {
           if (line === '') continue
@@ -279,17 +335,68 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer)
   } catch (error) {
     source.unpipe()
     gunzip.destroy()
+    counter.destroy()
     if (sourceFailure) throw sourceFailure
     if (error instanceof ArchiveError || (typeof error === 'object' && error !== null && consumerErrors.has(error))) throw error
-    if (gzipFailure) throw gzipFailure
+    const archiveFailure = gzipFailure ?? limitFailure
+    if (archiveFailure) throw archiveFailure
     if (isTarFailure(error)) throw new ArchiveError(`The archive is not a readable .tar.gz (${(error as Error).message})`)
+    if (isStreamDestroyed(error)) throw new ArchiveError('The archive ends in the middle of an entry: it was cut short or damaged')
     throw error
   }
   if (sourceFailure) throw sourceFailure
-  if (gzipFailure) throw gzipFailure
+  const archiveFailure = gzipFailure ?? limitFailure
+  if (archiveFailure) throw archiveFailure
   if (!manifest) throw new ArchiveError('The archive is empty: it is not a VoiceDesk state archive')
   if (!sawChecksums) throw new ArchiveError('The archive ends before media.sha256: it was cut short')
   return manifest
+}
+
+function checkManifestLimits(manifest: Manifest, limits: ArchiveLimits): void {
+  if (manifest.rows.size > limits.maxBytes) {
+    throw new ArchiveError(`manifest.json says rows.jsonl is ${manifest.rows.size} bytes, more than the ${describeBytes(limits.maxBytes)} an import reads`)
+  }
+  const rows = Object.values(manifest.counts).reduce((sum, count) => sum + count, 0)
+  if (rows > limits.maxRows) throw new ArchiveError(`manifest.json counts ${rows} rows, more than the ${limits.maxRows} an import reads`)
+}
+
+/**
+ * The lines of `bytes` (split at \n, without it), refusing a line longer than `maxLineBytes`
+ * and more than `maxLines` lines as soon as it is met: a line is held in memory only up to the
+ * limit. Plain iteration, no stream in between, so a failure is one rejection where it arose.
+ */
+export async function* linesOf(bytes: AsyncIterable<Buffer>, maxLineBytes: number, maxLines: number): AsyncGenerator<string> {
+  let pending: Buffer[] = []
+  let pendingLength = 0
+  let count = 0
+  const line = (last: Buffer): string => {
+    count += 1
+    if (count > maxLines) throw new ArchiveError(`rows.jsonl holds more than the ${maxLines} rows the manifest counts: the archive was changed`)
+    const text = pending.length === 0 ? last.toString('utf8') : Buffer.concat([...pending, last]).toString('utf8')
+    pending = []
+    pendingLength = 0
+    return text
+  }
+  const tooLong = () => new ArchiveError(`rows.jsonl line ${count + 1} is longer than ${describeBytes(maxLineBytes)}, the longest row an import reads`)
+  for await (const chunk of bytes) {
+    let start = 0
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      if (pendingLength + end - start > maxLineBytes) throw tooLong()
+      yield line(chunk.subarray(start, end))
+      start = end + 1
+    }
+    if (start < chunk.length) {
+      pendingLength += chunk.length - start
+      if (pendingLength > maxLineBytes) throw tooLong()
+      pending.push(chunk.subarray(start))
+    }
+  }
+  if (pendingLength > 0) yield line(Buffer.alloc(0))
+}
+
+/** tar-stream's error for an entry whose archive failed under it (its reader sees only this). */
+function isStreamDestroyed(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === 'STREAM_DESTROYED'
 }
 
 function isTarFailure(error: unknown): boolean {

@@ -208,6 +208,11 @@ export class PostgresJobsRepository implements JobsRepository {
     return rows.map((row) => row.owner)
   }
 
+  async namingMedia(names: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ name: string }>('SELECT media_file AS name FROM jobs WHERE media_file = ANY($1::text[])', [names])
+    return new Set(rows.map((row) => row.name))
+  }
+
   async releaseLeasesOf(owner: string): Promise<number> {
     const { rowCount } = await this.db.query(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = $1`, [owner])
     return rowCount ?? 0

@@ -77,6 +77,7 @@ export class SqliteJobsRepository implements JobsRepository {
     heartbeat: Statement
     release: Statement
     leaseOwners: Statement
+    namingMedia: Statement
     releaseOwner: Statement
     nextRunAfter: Statement
     queueCounts: Statement
@@ -120,6 +121,8 @@ export class SqliteJobsRepository implements JobsRepository {
       release: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, attempts = max(attempts - 1, 0)
         WHERE id = ? AND lease_owner = ? AND status = 'PENDING'`),
       leaseOwners: db.prepare(`SELECT DISTINCT lease_owner FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NOT NULL`).pluck(),
+      // media_file is UNIQUE (indexed): one lookup per name of the JSON array.
+      namingMedia: db.prepare(`SELECT media_file FROM jobs WHERE media_file IN (SELECT value FROM json_each(?))`).pluck(),
       releaseOwner: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = ?`),
       // A leased job falls due again when its lease runs out (its worker may have died).
       nextRunAfter: db
@@ -209,6 +212,10 @@ export class SqliteJobsRepository implements JobsRepository {
 
   async pendingLeaseOwners(): Promise<string[]> {
     return this.statements.leaseOwners.all() as string[]
+  }
+
+  async namingMedia(names: readonly string[]): Promise<Set<string>> {
+    return new Set(this.statements.namingMedia.all(JSON.stringify(names)) as string[])
   }
 
   async releaseLeasesOf(owner: string): Promise<number> {

@@ -82,7 +82,8 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
   }
 
   async *exportProject(projectId: string): AsyncGenerator<ProjectRow> {
-    const folder = mkdtempSync(join(tmpdir(), 'voicedesk-export-'))
+    // Named for the process (as service/state/import-leftovers.ts expects): a later start removes it if this process dies meanwhile.
+    const folder = mkdtempSync(join(tmpdir(), `voicedesk-export-${process.pid}-`))
     try {
       const copyFile = join(folder, 'copy.db')
       await this.backupTo(copyFile)

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import { extract, pack } from 'tar-stream'
 import { describe, expect, it } from 'vitest'
+import { withRows } from '../../helpers/archive-entries'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 import { everyGet, exportState, importState, seedProject, startLiveService } from '../../helpers/project-state-fixture'
 
@@ -233,7 +232,7 @@ describe('an archive whose rows the store refuses', () => {
     for (const name of mediaNames) expect(await service.runtime.media.size(name)).toBeUndefined()
 
     // A row the store's schema refuses (an agent in a language there is none of), digests made right again.
-    const bad = await rewriteRows(archive, (rows) => rows.replace('"lang":"ar"', '"lang":"fr"'))
+    const bad = await withRows(archive, (rows) => rows.replace('"lang":"ar"', '"lang":"fr"'))
     const refused = await errorOf(await importState(service, bad))
     expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['body'] })
     expect(refused.message).toMatch(/^rows\.jsonl: Row \d+ \(agent [0-9a-f-]{36}\): .*lang/)
@@ -242,37 +241,6 @@ describe('an archive whose rows the store refuses', () => {
     expect(agents.data.agents).toEqual([])
   })
 })
-
-/** The archive with rows.jsonl changed by `change`, and the manifest's digest of it made to match. */
-async function rewriteRows(archive: Uint8Array, change: (rows: string) => string): Promise<Buffer> {
-  const entries: { name: string; bytes: Buffer }[] = []
-  const reader = extract()
-  const read = (async () => {
-    for await (const entry of reader) {
-      const chunks: Buffer[] = []
-      for await (const chunk of entry) chunks.push(chunk as Buffer)
-      entries.push({ name: entry.header.name, bytes: Buffer.concat(chunks) })
-    }
-  })()
-  reader.end(gunzipSync(archive))
-  await read
-  const rows = Buffer.from(change(entries.find((entry) => entry.name === 'rows.jsonl')!.bytes.toString('utf8')))
-  const writer = pack()
-  for (const entry of entries) {
-    let bytes = entry.bytes
-    if (entry.name === 'rows.jsonl') bytes = rows
-    if (entry.name === 'manifest.json') {
-      const manifest = JSON.parse(bytes.toString('utf8')) as { rows: { size: number; sha256: string } }
-      manifest.rows = { size: rows.length, sha256: createHash('sha256').update(rows).digest('hex') }
-      bytes = Buffer.from(JSON.stringify(manifest))
-    }
-    writer.entry({ name: entry.name, size: bytes.length }, bytes)
-  }
-  writer.finalize()
-  const chunks: Buffer[] = []
-  for await (const chunk of writer) chunks.push(chunk as Buffer)
-  return gzipSync(Buffer.concat(chunks))
-}
 
 describe('bad input to the state routes', () => {
   it('is answered in the envelope: no body, another type, a bad name, a bad passphrase header', async () => {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import { pack, extract } from 'tar-stream'
 import { describe, expect, it } from 'vitest'
+import { archiveOf as packEntries, entriesOf } from '../../helpers/archive-entries'
 import { PassphraseSeal, WrongPassphraseError } from '../../../src/service/state/passphrase-seal'
-import { ArchiveError, readStateArchive, writeStateArchive, type Manifest } from '../../../src/service/state/state-archive'
+import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, linesOf, readStateArchive, writeStateArchive, type ArchiveLimits, type Manifest } from '../../../src/service/state/state-archive'
 
 const MEDIA_A = `${'a'.repeat(32)}.wav`
 const MEDIA_B = `${'b'.repeat(32)}.mp3`
@@ -49,47 +49,37 @@ async function archiveOf(parts = sampleParts()): Promise<Buffer> {
   return Buffer.concat(chunks)
 }
 
-async function readAll(archive: Buffer) {
+async function readAll(archive: Buffer, limits?: ArchiveLimits) {
   const seen: { manifest?: Manifest; rows?: Buffer; settings?: unknown; media: Map<string, Buffer> } = { media: new Map() }
-  await readStateArchive(Readable.from([archive]), {
-    manifest: async (manifest) => void (seen.manifest = manifest),
-    rows: async (bytes) => {
-      const chunks: Buffer[] = []
-      for await (const chunk of bytes) chunks.push(chunk)
-      seen.rows = Buffer.concat(chunks)
+  await readStateArchive(
+    Readable.from([archive]),
+    {
+      manifest: async (manifest) => void (seen.manifest = manifest),
+      rows: async (lines) => {
+        const read: string[] = []
+        for await (const line of lines) read.push(line + '\n')
+        seen.rows = Buffer.from(read.join(''))
+      },
+      settings: async (json) => void (seen.settings = json),
+      media: async (name, _size, bytes) => {
+        const chunks: Buffer[] = []
+        for await (const chunk of bytes) chunks.push(chunk as Buffer)
+        seen.media.set(name, Buffer.concat(chunks))
+      },
     },
-    settings: async (json) => void (seen.settings = json),
-    media: async (name, _size, bytes) => {
-      const chunks: Buffer[] = []
-      for await (const chunk of bytes) chunks.push(chunk as Buffer)
-      seen.media.set(name, Buffer.concat(chunks))
-    },
-  })
+    limits,
+  )
   return seen
 }
 
-/** Rewrites the tar inside a .tar.gz: `change` may edit an entry's bytes (by name). */
+/** Rewrites the tar inside a .tar.gz: `change` may edit an entry's bytes (by name), or drop it (undefined). */
 async function repack(archive: Buffer, change: (name: string, bytes: Buffer) => Buffer | undefined): Promise<Buffer> {
-  const entries: { name: string; bytes: Buffer }[] = []
-  const reader = extract()
-  const done = (async () => {
-    for await (const entry of reader) {
-      const chunks: Buffer[] = []
-      for await (const chunk of entry) chunks.push(chunk as Buffer)
-      entries.push({ name: entry.header.name, bytes: Buffer.concat(chunks) })
-    }
-  })()
-  reader.end(gunzipSync(archive))
-  await done
-  const writer = pack()
-  for (const { name, bytes } of entries) {
-    const changed = change(name, bytes)
-    if (changed !== undefined) writer.entry({ name, size: changed.length }, changed)
-  }
-  writer.finalize()
-  const chunks: Buffer[] = []
-  for await (const chunk of writer) chunks.push(chunk as Buffer)
-  return gzipSync(Buffer.concat(chunks))
+  return packEntries(
+    (await entriesOf(archive)).flatMap(({ name, bytes }) => {
+      const changed = change(name, bytes)
+      return changed === undefined ? [] : [{ name, bytes: changed }]
+    }),
+  )
 }
 
 describe('the state archive', () => {
@@ -124,6 +114,44 @@ describe('the state archive', () => {
     const flipped = Buffer.from(archive)
     flipped[Math.floor(flipped.length / 2)]! ^= 0xff
     await expect(readAll(flipped)).rejects.toThrow(ArchiveError)
+  })
+})
+
+describe('the limits, checked while reading', () => {
+  const limits = (given: Partial<ArchiveLimits>): ArchiveLimits => ({ ...DEFAULT_ARCHIVE_LIMITS, ...given })
+
+  it('split rows.jsonl at \\n wherever the chunks end, keep a last line without one, and refuse a line too long', async () => {
+    const chunks = ['{"a":1}\n{"b"', ':2}\r\n', '\n', '{"c":3}'].map((text) => Buffer.from(text))
+    const lines: string[] = []
+    for await (const line of linesOf(Readable.from(chunks), 100, 10)) lines.push(line)
+    expect(lines).toEqual(['{"a":1}', '{"b":2}\r', '', '{"c":3}'])
+    const collect = async (source: Buffer[], maxLineBytes: number, maxLines: number) => {
+      for await (const _line of linesOf(Readable.from(source), maxLineBytes, maxLines)) {
+        // read on
+      }
+    }
+    await expect(collect([Buffer.from('12345'), Buffer.from('6\n')], 5, 10)).rejects.toThrow(/line 1 is longer than 5 bytes/)
+    await expect(collect([Buffer.from('ok\n123456\n')], 5, 10)).rejects.toThrow(/line 2 is longer than 5 bytes/)
+    await expect(collect([Buffer.from('a\nb\nc\n')], 5, 2)).rejects.toThrow(/more than the 2 rows the manifest counts/)
+    // Exactly at the limits is fine.
+    await collect([Buffer.from('12345\n12345')], 5, 2)
+  })
+
+  it('refuse an archive larger than the limit once ungzipped, a manifest counting too many rows, and bytes after the last entry', async () => {
+    const archive = await archiveOf()
+    await readAll(archive, limits({ maxBytes: gunzipSync(archive).length }))
+    await expect(readAll(archive, limits({ maxBytes: 50_000 }))).rejects.toThrow(/more than 48\.8 KiB once ungzipped/)
+    await expect(readAll(archive, limits({ maxRows: 1 }))).rejects.toThrow(/counts 2 rows, more than the 1 an import reads/)
+    await expect(readAll(archive, limits({ maxLineBytes: 10 }))).rejects.toThrow(/rows\.jsonl line 1 is longer than 10 bytes/)
+    // A gzip of zeros after the tar: its end blocks are fine, a bomb of them is not.
+    const tar = gunzipSync(archive)
+    await readAll(gzipSync(Buffer.concat([tar, Buffer.alloc(10_240)])))
+    await expect(readAll(gzipSync(Buffer.concat([tar, Buffer.alloc(8 * 1024 * 1024)])))).rejects.toThrow(/goes on after media\.sha256/)
+  })
+
+  it('refuse rows.jsonl of another size than the manifest says before reading it', async () => {
+    const changed = await repack(await archiveOf(), (name, bytes) => (name === 'rows.jsonl' ? Buffer.concat([bytes, Buffer.from('{"kind":"agent","record":{}}\n')]) : bytes))
+    await expect(readAll(changed)).rejects.toThrow(/rows\.jsonl is \d+ bytes, the manifest says \d+/)
   })
 })
 
