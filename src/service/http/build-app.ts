@@ -17,6 +17,7 @@ import type { HostAllowListOptions } from './host-allow-list'
 import { registerHostCheck } from './host-check'
 import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
+import { registerEmptyBodyRule } from './empty-body'
 import { registerMediaUploads } from './media-upload'
 import { buildAsyncApiDocument, socketProtocols } from './asyncapi-document'
 import { finishOpenApiDocument } from './openapi-document'
@@ -115,7 +116,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // At the root, before /v1's key check: preflights carry no key, and errors need the headers too.
   registerCors(app, options.corsOrigins)
 
-  // JSON only: text/plain and every other type is a 415, not a string handed to validation.
+  // JSON only: a text/plain body and every other type is a 415, not a string handed to validation;
+  // an empty body of any type is no body (registerEmptyBodyRule).
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
@@ -124,6 +126,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       done(error as Error, undefined)
     }
   })
+  registerEmptyBodyRule(app)
 
   // multipart/form-data, for the routes that opt in to uploads (config.mediaUpload); refused (415) by the rest.
   await registerMediaUploads(app)

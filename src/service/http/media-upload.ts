@@ -5,6 +5,7 @@ import type { ErrorCode, ErrorDetail } from '../../shared/api/errors'
 import { describeBytes, MediaTooLargeError } from '../../store/media-errors'
 import type { MediaStore } from '../../store/ports'
 import { validationDetails, validationSummary } from '../validation-details'
+import { declaresEmptyBody } from './empty-body'
 import { RequestError } from './request-error'
 import type { UploadForJournal } from './request-journal-capture'
 
@@ -42,10 +43,15 @@ const JSON_ONLY = 'Request bodies must be JSON, sent with Content-Type: applicat
 export async function registerMediaUploads(app: FastifyInstance): Promise<void> {
   await app.register(multipart, { limits: { ...UPLOAD_FIELD_LIMITS, files: 2, parts: UPLOAD_FIELD_LIMITS.fields + 2 } })
   app.addHook('preValidation', async (request, reply) => {
-    if (!request.isMultipart() || request.routeOptions.config.mediaUpload === true) return
+    if (!hasMultipartBody(request) || request.routeOptions.config.mediaUpload === true) return
     stopReadingBody(request, reply)
     throw new RequestError('UNSUPPORTED_MEDIA_TYPE', JSON_ONLY)
   })
+}
+
+/** A multipart body to read: an empty one is no body, whatever its type (registerEmptyBodyRule). */
+export function hasMultipartBody(request: FastifyRequest): boolean {
+  return request.isMultipart() && !declaresEmptyBody(request.headers)
 }
 
 export interface MediaUploadOptions<Fields extends z.ZodType> {
@@ -87,7 +93,7 @@ export async function readMediaUpload<Fields extends z.ZodType>(
   reply: FastifyReply,
   options: MediaUploadOptions<Fields>,
 ): Promise<MediaUpload<z.infer<Fields>>> {
-  if (!request.isMultipart()) {
+  if (!hasMultipartBody(request)) {
     throw refusal('UNSUPPORTED_MEDIA_TYPE', 'This request takes its media as multipart/form-data, with the media in a part named "file"')
   }
   const texts: Record<string, unknown> = {}
