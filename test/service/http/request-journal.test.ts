@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -20,6 +20,7 @@ import { keyHint } from '../../../src/service/ops/api-keys'
 import { VOICES } from '../../../src/shared/voices'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { startTestService, TEST_KEY, type TestService } from '../../helpers/test-service'
+import { onPostgres } from '../../helpers/test-engine'
 import type { RuntimeConfig } from '../../../src/service/runtime'
 import type { HarEntry } from '../../../src/service/request-journal/har'
 import type { CurlCommand } from '../../../src/service/request-journal/curl-command'
@@ -489,6 +490,41 @@ describe('the request journal', () => {
       await request('GET', '/v1/voices')
       expect((await journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voices'])
       expect(readdirSync(dataDir).filter((name) => name.startsWith('journal.db.broken-'))).toHaveLength(1)
+    }
+  })
+
+  it('makes the folders of its file private (0700), like the data folder', async () => {
+    const dataDir = makeTempDir()
+    const file = join(dataDir, 'journals', 'of-this-test', 'journal.db')
+    const { request, journal } = await listening({ journal: { file } }, dataDir)
+    await request('GET', '/v1/voices')
+    expect((await journal()).json.data.requests).toHaveLength(1)
+    for (const folder of [join(dataDir, 'journals'), join(dataDir, 'journals', 'of-this-test')]) expect(statSync(folder).mode & 0o777).toBe(0o700)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it.runIf(onPostgres)('keeps its team-mode file in a private folder of the temp folder (0700, also when it was 0755) and refuses one that is a link', async () => {
+    const temp = makeTempDir()
+    const folder = join(temp, 'voicedesk-journal')
+    mkdirSync(folder, { mode: 0o755 })
+    const previous = process.env.TMPDIR
+    process.env.TMPDIR = temp // os.tmpdir() reads it at every call
+    try {
+      const service = await startTestService({ journal: { file: undefined } })
+      expect((await service.call('GET', '/v1/voices')).statusCode).toBe(200)
+      expect(statSync(folder).mode & 0o777).toBe(0o700)
+      expect(readdirSync(folder).filter((name) => name.endsWith('.db'))).toHaveLength(1)
+      await service.runtime.stop()
+
+      const elsewhere = join(temp, 'elsewhere')
+      mkdirSync(elsewhere, { mode: 0o777 })
+      process.env.TMPDIR = join(temp, 'linked')
+      mkdirSync(process.env.TMPDIR)
+      symlinkSync(elsewhere, join(process.env.TMPDIR, 'voicedesk-journal'))
+      await expect(startTestService({ journal: { file: undefined } })).rejects.toThrow(/is a link or belongs to another user/)
+      expect(readdirSync(elsewhere)).toEqual([])
+    } finally {
+      process.env.TMPDIR = previous
     }
   })
 
