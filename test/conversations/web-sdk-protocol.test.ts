@@ -175,6 +175,27 @@ describe('a call over the web SDK protocol', () => {
     expect(otherKey.framesOf('info')).toEqual([expect.objectContaining({ code: 'NOT_FOUND' })])
   })
 
+  it('refuses a query parameter given twice (api_key or another) after the handshake too, in an info frame, and the call can still connect', async () => {
+    const setup = await setUpCall()
+    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' } } })
+    const jobId = init.json<{ data: { jobId: string } }>().data.jobId
+    const key = setup.service.key
+    // The client puts `api_key=<this>` in the URL as the SDK does: a key with `&api_key=…` after it repeats the parameter.
+    for (const repeatedQuery of [`${key}&api_key=${key}`, `${key}&api_key=vd_not_a_key_0123456789abcdef`, `${key}&lang=en&lang=ar`]) {
+      const refused = await SdkCallClient.connect(setup.baseUrl, jobId, repeatedQuery)
+      clients.push(refused)
+      expect(await refused.closed).toMatchObject({ code: 1000 })
+      const [info] = refused.framesOf('info')
+      expect(refused.framesOf('info')).toHaveLength(1)
+      expect(info).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^query\.(api_key|lang): Given more than once/) })
+    }
+    // Nothing was connected: the conversation is still PENDING, and a socket with the key once starts the call.
+    expect((await conversation(setup, jobId)).status).toBe('PENDING')
+    const client = await SdkCallClient.connect(setup.baseUrl, jobId, key)
+    clients.push(client)
+    expect(await client.nth('info', 1)).toMatchObject({ code: 'CALL_STARTED' })
+  })
+
   it('runs a typed call to its smart end: outcome valid against the shape, COMPLETED within 2 s, every webhook delivered', async () => {
     const setup = await setUpCall()
     const { jobId, client } = await startCall(setup)
