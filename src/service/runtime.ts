@@ -538,6 +538,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
       version: VERSION,
       log: errorLog,
+      clientFaultLog: log,
       media: mediaDir ? { directory: mediaDir } : { store: media },
       diskFull,
       hosts: { listenHost: host, allowedHosts: config.allowedHosts },

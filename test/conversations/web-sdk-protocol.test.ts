@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { ConversationEnvelopeSchema, type Conversation } from '../../src/shared/api/conversations'
 import { validateOutcome } from '../../src/engines/dialogue/outcome-validation'
 import type { OutcomeShape } from '../../src/shared/api/outcome-shape'
@@ -194,6 +196,33 @@ describe('a call over the web SDK protocol', () => {
     const client = await SdkCallClient.connect(setup.baseUrl, jobId, key)
     clients.push(client)
     expect(await client.nth('info', 1)).toMatchObject({ code: 'CALL_STARTED' })
+  })
+
+  it("closes a socket that sends a frame over 1 MiB with 1009 and logs it at info, not error: it is the client's fault", async () => {
+    const lines: { level: number; msg: string; err?: { code?: string } }[] = []
+    const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) })
+    const setup = await setUpCall({}, { log })
+    const tooBigFrame = { event: 'text', content: 'x'.repeat(1024 * 1024) }
+    // The call socket, deflated as the SDK's: the frame is over the limit once inflated.
+    const { jobId, client } = await startCall(setup)
+    client.send(tooBigFrame)
+    expect(await client.closed).toMatchObject({ code: 1009 })
+    // The realtime speech socket, not deflated.
+    const realtime = new WebSocket(`${setup.baseUrl.replace(/^http/, 'ws')}/v1/realtime/ws`, { headers: { authorization: `Token ${setup.service.key}` }, perMessageDeflate: false })
+    await new Promise((resolve, reject) => realtime.once('open', resolve).once('error', reject))
+    const realtimeClosed = new Promise<number>((resolve) => realtime.once('close', resolve))
+    realtime.send(JSON.stringify(tooBigFrame))
+    expect(await realtimeClosed).toBe(1009)
+
+    await expect.poll(() => lines.filter((line) => line.err?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH').length).toBe(2)
+    expect(lines.filter((line) => line.level >= 50)).toEqual([])
+    expect(lines.filter((line) => line.err?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH').map((line) => [line.level, line.msg])).toEqual([
+      [30, 'a call socket failed: the client broke the WebSocket protocol'],
+      [30, 'a realtime TTS socket failed: the client broke the WebSocket protocol'],
+    ])
+    // The call ended as the caller's going; the service answers on.
+    await expect.poll(async () => (await conversation(setup, jobId)).status, { timeout: 10_000 }).not.toBe('PENDING')
+    expect((await setup.service.call('GET', '/v1/voices')).statusCode).toBe(200)
   })
 
   it('runs a typed call to its smart end: outcome valid against the shape, COMPLETED within 2 s, every webhook delivered', async () => {
