@@ -226,6 +226,46 @@ describe('the request journal', () => {
     for (const secret of [TEST_KEY, WEBHOOK_SECRET, 'twilio-token-d41d8cd98f', 'vd_wrong_key_0123456789abcdefghij']) expect(bytes.includes(secret), secret).toBe(false)
   })
 
+  it('redacts secrets inside URLs in bodies (a webhookUrl’s ?token=, a signed URL, a password), in the entry, its curl, the HAR and the file', async () => {
+    const { service, baseUrl, journalFile, request } = await listening()
+    const secrets = ['url-token-5d41402abc', 'url-sig-7215ee9c7d', 'url-fragment-6f8db599', 'url-password-b6d767d2', 'url-key-e4da3b7fbb']
+    const webhookUrl = `http://127.0.0.1:9/calls?tenant=7&token=${secrets[0]}`
+    const agent = await request('POST', '/v1/voice-agents', { agentName: 'Hooked', webhookUrl })
+    expect(agent.status, JSON.stringify(agent.json)).toBe(200)
+    expect((agent.json.data as { webhookUrl: string }).webhookUrl).toBe(webhookUrl) // the service itself keeps the URL whole
+    const tts = await request('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Hi.', webhookUrl: `https://hooks.example.com/in?X-Amz-Signature=${secrets[1]}&v=2#access_token=${secrets[2]}` })
+    expect(tts.status).toBe(200)
+    const form = new FormData()
+    form.append('model', 'General-V2.0')
+    form.append('processingType', 'async')
+    form.append('webhookUrl', `http://127.0.0.1:9/t?key=${secrets[4]}`)
+    form.append('file', new Blob([Buffer.alloc(2000, 1)], { type: 'audio/wav' }), 'clip.wav')
+    expect((await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${TEST_KEY}` }, body: form })).status).toBe(200)
+    const fetched = await request('POST', '/v1/jobs/transcribe', { mediaUrl: `http://listener:${secrets[3]}@127.0.0.1:9/a.mp3`, model: 'General-V2.0', processingType: 'async' })
+    expect(fetched.status).toBe(200)
+
+    const listed = (await request('GET', '/_voicedesk/requests?method=POST')).json.data as { requests: Summary[] }
+    expect(listed.requests).toHaveLength(4)
+    const details = await Promise.all(listed.requests.map(async (entry) => (await request('GET', `/_voicedesk/requests/${entry.id}`)).json.data as Detail))
+    const agentEntry = details.find((detail) => detail.path === '/v1/voice-agents')!
+    expect(JSON.parse(agentEntry.requestBody!.text as string)).toEqual({ agentName: 'Hooked', webhookUrl: 'http://127.0.0.1:9/calls?tenant=7&token=%5BREDACTED%5D' })
+    expect(JSON.parse(agentEntry.responseBody!.text as string).data.webhookUrl).toBe('http://127.0.0.1:9/calls?tenant=7&token=%5BREDACTED%5D')
+    const ttsEntry = details.find((detail) => detail.path === '/v1/jobs/text-to-speech')!
+    expect(JSON.parse(ttsEntry.requestBody!.text as string).webhookUrl).toBe('https://hooks.example.com/in?X-Amz-Signature=%5BREDACTED%5D&v=2#access_token=%5BREDACTED%5D')
+    const fetchedEntry = details.find((detail) => detail.requestBody?.text?.includes('mediaUrl'))!
+    expect(JSON.parse(fetchedEntry.requestBody!.text as string).mediaUrl).toBe('http://listener:[REDACTED]@127.0.0.1:9/a.mp3')
+    const uploadEntry = details.find((detail) => detail.requestBody?.text?.includes('clip.wav'))!
+    expect(uploadEntry.requestBody!.text).toContain('http://127.0.0.1:9/t?key=%5BREDACTED%5D')
+
+    const har = await (await fetch(`${baseUrl}/_voicedesk/requests.har`, { headers: { authorization: `Token ${TEST_KEY}` } })).text()
+    expect(har).toContain('token=%5BREDACTED%5D')
+    for (const text of [JSON.stringify(details), har]) for (const secret of secrets) expect(text.includes(secret), secret).toBe(false)
+    await service.runtime.stop()
+    const bytes = Buffer.concat([journalFile, `${journalFile}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file)))
+    expect(bytes.includes('/v1/voice-agents')).toBe(true)
+    for (const secret of secrets) expect(bytes.includes(secret), secret).toBe(false)
+  })
+
   it('filters by method, path prefix, status class and time, pages by a cursor, and shows a project only its own', async () => {
     const { request, journal, service } = await listening()
     const startedAt = new Date().toISOString()
