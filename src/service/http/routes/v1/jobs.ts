@@ -56,6 +56,7 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
         media: context.media,
         name: (fileName) => sourceMediaName(fileName),
         maxBytes: context.mediaIntake.maxUploadBytes,
+        pace: context.mediaIntake,
       })
       uploads.set(request, upload.file.name)
       request.body = { ...upload.fields, title: upload.fields.title ?? titleOfUpload(upload.file.filename), mediaUrl: `${context.baseUrl()}/media/${upload.file.name}` }
