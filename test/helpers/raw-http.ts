@@ -26,7 +26,7 @@ export function rawRequest(port: number, bytes: string | Buffer, host = '127.0.0
       try {
         resolve(parseAnswer(Buffer.concat(chunks)))
       } catch (error) {
-        reject(error as Error)
+        reject(error)
       }
     })
     socket.write(bytes)
@@ -80,7 +80,7 @@ export function dripRequest(port: number, head: string, options: { piece: string
       try {
         resolve({ ...parseAnswer(Buffer.concat(chunks)), closedAfterMs: performance.now() - startedAt, answeredAfterMs })
       } catch (error) {
-        reject(error as Error)
+        reject(error)
       }
     })
     socket.write(head)

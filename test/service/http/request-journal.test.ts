@@ -233,7 +233,11 @@ describe('the request journal', () => {
     const agent = await request('POST', '/v1/voice-agents', { agentName: 'Hooked', webhookUrl })
     expect(agent.status, JSON.stringify(agent.json)).toBe(200)
     expect((agent.json.data as { webhookUrl: string }).webhookUrl).toBe(webhookUrl) // the service itself keeps the URL whole
-    const tts = await request('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Hi.', webhookUrl: `https://hooks.example.com/in?X-Amz-Signature=${secrets[1]}&v=2#access_token=${secrets[2]}` })
+    const tts = await request('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'Hi.',
+      webhookUrl: `https://hooks.example.com/in?X-Amz-Signature=${secrets[1]}&v=2#access_token=${secrets[2]}`,
+    })
     expect(tts.status).toBe(200)
     const form = new FormData()
     form.append('model', 'General-V2.0')

@@ -45,7 +45,8 @@ export async function registerWebSockets(app: FastifyInstance): Promise<void> {
  */
 export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOptions): void {
   const keyCheck = socketKeyCheck(options.authenticator, (request: FastifyRequest<StreamRoute>) => keyOf(request.query))
-  app.get<StreamRoute>('/stream/:jobId', { websocket: true, schema: { hide: true }, config: { repeatedQueryInFrames: true }, preValidation: keyCheck.preValidation }, (socket, request) => {
+  const config = { repeatedQueryInFrames: true }
+  app.get<StreamRoute>('/stream/:jobId', { websocket: true, schema: { hide: true }, config, preValidation: keyCheck.preValidation }, (socket, request) => {
     const transport = {
       send: (frame: ServerFrame) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
