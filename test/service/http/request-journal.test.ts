@@ -568,7 +568,8 @@ describe('the request journal', () => {
       await expect(startTestService({ journal: { file: undefined } })).rejects.toThrow(/is a link or belongs to another user/)
       expect(readdirSync(elsewhere)).toEqual([])
     } finally {
-      process.env.TMPDIR = previous
+      if (previous === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = previous
     }
   })
 
