@@ -184,9 +184,13 @@ describe('malformed requests', () => {
     }
     // The clone's body is optional: an empty form-typed one clones.
     expect(await send('POST', `/v1/voice-agents/clone?voiceAgentId=${agentId}`, 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n')).toBe('200 ok')
+    // A Content-Type that is no type at all stays a 415, empty body or not.
+    expect(await send('POST', '/v1/jobs/all', 'Content-Type: garbage\r\nContent-Length: 0\r\n')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
     // One byte is a body: of any type but JSON, 415, chunked or not.
     expect(await send('POST', '/v1/jobs/all', 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1\r\n', 'x')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
     expect(await send('POST', '/v1/voice-agents', 'Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\n', '1\r\nx\r\n0\r\n\r\n')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
+    // …answered at its first bytes: a body that says 50 MB and sends 1 KiB is not waited for.
+    expect(await send('POST', '/v1/voice-agents', 'Content-Type: text/plain\r\nContent-Length: 50000000\r\n', 'x'.repeat(1024))).toBe('415 UNSUPPORTED_MEDIA_TYPE')
   })
 
   it('answers bodies over 1 MiB with 413 and stores nothing', async () => {
