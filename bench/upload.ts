@@ -52,7 +52,13 @@ async function measure(config: Partial<RuntimeConfig>): Promise<UploadRun> {
       async (v1) => {
         requireApiKey(v1, new ApiKeyAuthenticator(runtime.context, () => undefined))
         v1.post('/bench-upload', { config: { mediaUpload: true } }, (request, reply) =>
-          readMediaUpload(request, reply, { fields: z.object({ title: z.string() }), media: runtime.media, name: `${randomUUID()}.mp4`, maxBytes: 2 * 1024 ** 3 }),
+          readMediaUpload(request, reply, {
+            fields: z.object({ title: z.string() }),
+            media: runtime.media,
+            name: `${randomUUID()}.mp4`,
+            maxBytes: 2 * 1024 ** 3,
+            pace: runtime.context.mediaIntake,
+          }),
         )
       },
       { prefix: '/v1' },

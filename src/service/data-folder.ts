@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { WRAPPED_KEY_FILE } from '../store/secret-box'
 
@@ -36,6 +36,20 @@ function isPrivate(path: string, mode: number): boolean {
 
 function setMode(path: string, mode: number): void {
   if (existsSync(path) && !isPrivate(path, mode)) chmodSync(path, mode)
+}
+
+/**
+ * A folder of VoiceDesk's outside the data folder (the team-mode journal's, in the shared temp
+ * folder) made private like the data folder: 0700, also when an older version made it with
+ * the default umask. One that is a link or another user's is refused: whoever owns it could
+ * read or swap what is written there.
+ */
+export function preparePrivateFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER })
+  const stat = lstatSync(dir)
+  const ours = process.getuid === undefined || stat.uid === process.getuid()
+  if (!stat.isDirectory() || !ours) throw new Error(`${dir} is a link or belongs to another user; remove it, or name another place for the file`)
+  setMode(dir, PRIVATE_FOLDER)
 }
 
 function describeFsError(error: NodeJS.ErrnoException): string {

@@ -59,7 +59,7 @@ import { effectiveCorsOrigins } from './cors-settings'
 import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
-import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, SNAPSHOTS_FOLDER, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
+import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, SNAPSHOTS_FOLDER, makeDatabaseFilesPrivate, prepareDataFolder, preparePrivateFolder } from './data-folder'
 import { announceRunningService } from './running-services'
 import { checkSealingKey } from './sealing-key-check'
 import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-intake/media-intake-limits'
@@ -565,6 +565,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
       version: VERSION,
       log: errorLog,
+      clientFaultLog: log,
       media: mediaDir ? { directory: mediaDir } : { store: media },
       diskFull,
       hosts: { listenHost: host, allowedHosts: config.allowedHosts },
@@ -675,13 +676,16 @@ function openOrReplaceJournalFile(file: string, nativeBinding: string | undefine
 
 /**
  * The journal's file when none is given: journal.db in the data folder; in team mode, where
- * no data folder exists, one per database (named after it, without its password) in the
- * system's temp folder, so a restart finds it and instances of other databases never share it.
+ * no data folder exists, one per database (named after it, without its password) in a folder
+ * of the system's temp folder, made private (0700) like a data folder, so a restart finds it
+ * and instances of other databases never share it.
  */
 function journalFileOf(dataDir: string | undefined, storageLabel: string): string {
   if (dataDir) return join(dataDir, JOURNAL_FILE)
   const name = createHash('sha256').update(storageLabel).digest('hex').slice(0, 16)
-  return join(tmpdir(), 'voicedesk-journal', `${name}.db`)
+  const folder = join(tmpdir(), 'voicedesk-journal')
+  preparePrivateFolder(folder)
+  return join(folder, `${name}.db`)
 }
 
 /** The limits given, over the defaults; a limit that is not a positive number is a mistake of the embedder. */

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { ConversationEnvelopeSchema, type Conversation } from '../../src/shared/api/conversations'
 import { validateOutcome } from '../../src/engines/dialogue/outcome-validation'
 import type { OutcomeShape } from '../../src/shared/api/outcome-shape'
@@ -173,6 +175,54 @@ describe('a call over the web SDK protocol', () => {
     clients.push(otherKey)
     expect(await otherKey.closed).toMatchObject({ code: 1000 })
     expect(otherKey.framesOf('info')).toEqual([expect.objectContaining({ code: 'NOT_FOUND' })])
+  })
+
+  it('refuses a query parameter given twice (api_key or another) after the handshake too, in an info frame, and the call can still connect', async () => {
+    const setup = await setUpCall()
+    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' } } })
+    const jobId = init.json<{ data: { jobId: string } }>().data.jobId
+    const key = setup.service.key
+    // The client puts `api_key=<this>` in the URL as the SDK does: a key with `&api_key=…` after it repeats the parameter.
+    for (const repeatedQuery of [`${key}&api_key=${key}`, `${key}&api_key=vd_not_a_key_0123456789abcdef`, `${key}&lang=en&lang=ar`]) {
+      const refused = await SdkCallClient.connect(setup.baseUrl, jobId, repeatedQuery)
+      clients.push(refused)
+      expect(await refused.closed).toMatchObject({ code: 1000 })
+      const [info] = refused.framesOf('info')
+      expect(refused.framesOf('info')).toHaveLength(1)
+      expect(info).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^query\.(api_key|lang): Given more than once/) })
+    }
+    // Nothing was connected: the conversation is still PENDING, and a socket with the key once starts the call.
+    expect((await conversation(setup, jobId)).status).toBe('PENDING')
+    const client = await SdkCallClient.connect(setup.baseUrl, jobId, key)
+    clients.push(client)
+    expect(await client.nth('info', 1)).toMatchObject({ code: 'CALL_STARTED' })
+  })
+
+  it("closes a socket that sends a frame over 1 MiB with 1009 and logs it at info, not error: it is the client's fault", async () => {
+    const lines: { level: number; msg: string; err?: { code?: string } }[] = []
+    const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) })
+    const setup = await setUpCall({}, { log })
+    const tooBigFrame = { event: 'text', content: 'x'.repeat(1024 * 1024) }
+    // The call socket, deflated as the SDK's: the frame is over the limit once inflated.
+    const { jobId, client } = await startCall(setup)
+    client.send(tooBigFrame)
+    expect(await client.closed).toMatchObject({ code: 1009 })
+    // The realtime speech socket, not deflated.
+    const realtime = new WebSocket(`${setup.baseUrl.replace(/^http/, 'ws')}/v1/realtime/ws`, { headers: { authorization: `Token ${setup.service.key}` }, perMessageDeflate: false })
+    await new Promise((resolve, reject) => realtime.once('open', resolve).once('error', reject))
+    const realtimeClosed = new Promise<number>((resolve) => realtime.once('close', resolve))
+    realtime.send(JSON.stringify(tooBigFrame))
+    expect(await realtimeClosed).toBe(1009)
+
+    await expect.poll(() => lines.filter((line) => line.err?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH').length).toBe(2)
+    expect(lines.filter((line) => line.level >= 50)).toEqual([])
+    expect(lines.filter((line) => line.err?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH').map((line) => [line.level, line.msg])).toEqual([
+      [30, 'a call socket failed: the client broke the WebSocket protocol'],
+      [30, 'a realtime TTS socket failed: the client broke the WebSocket protocol'],
+    ])
+    // The call ended as the caller's going; the service answers on.
+    await expect.poll(async () => (await conversation(setup, jobId)).status, { timeout: 10_000 }).not.toBe('PENDING')
+    expect((await setup.service.call('GET', '/v1/voices')).statusCode).toBe(200)
   })
 
   it('runs a typed call to its smart end: outcome valid against the shape, COMPLETED within 2 s, every webhook delivered', async () => {

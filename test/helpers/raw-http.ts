@@ -23,20 +23,67 @@ export function rawRequest(port: number, bytes: string | Buffer, host = '127.0.0
       if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error)
     })
     socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8')
-      const end = text.indexOf('\r\n\r\n')
-      if (end === -1) return reject(new Error(`No complete HTTP answer: ${JSON.stringify(text.slice(0, 200))}`))
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n')
-      const headers: Record<string, string> = {}
-      for (const line of lines) {
-        const colon = line.indexOf(':')
-        const name = line.slice(0, colon).trim().toLowerCase()
-        const value = line.slice(colon + 1).trim()
-        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
+      try {
+        resolve(parseAnswer(Buffer.concat(chunks)))
+      } catch (error) {
+        reject(error)
       }
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4) })
     })
     socket.write(bytes)
+  })
+}
+
+function parseAnswer(bytes: Buffer): RawAnswer {
+  const text = bytes.toString('utf8')
+  const end = text.indexOf('\r\n\r\n')
+  if (end === -1) throw new Error(`No complete HTTP answer: ${JSON.stringify(text.slice(0, 200))}`)
+  const [statusLine, ...lines] = text.slice(0, end).split('\r\n')
+  const headers: Record<string, string> = {}
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    const name = line.slice(0, colon).trim().toLowerCase()
+    const value = line.slice(colon + 1).trim()
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
+  }
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4) }
+}
+
+/** A slow client's answer, and when the server closed the connection on it. */
+export interface DripAnswer extends RawAnswer {
+  /** From the first byte sent to the server's close. */
+  closedAfterMs: number
+  /** When the answer's first byte arrived, from the first byte sent. */
+  answeredAfterMs: number
+}
+
+/**
+ * A slow-loris client: sends `head` (the request line, headers and the start of a body) at once,
+ * then one `piece` every `everyMs` (none with `everyMs: 0`: silence), never ending the body, and
+ * reads whatever the server answers until it closes the socket.
+ */
+export function dripRequest(port: number, head: string, options: { piece: string; everyMs: number }): Promise<DripAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1' })
+    const chunks: Buffer[] = []
+    const startedAt = performance.now()
+    let answeredAfterMs = -1
+    const drip = options.everyMs > 0 ? setInterval(() => socket.write(options.piece), options.everyMs) : undefined
+    socket.on('data', (chunk: Buffer) => {
+      if (answeredAfterMs < 0) answeredAfterMs = performance.now() - startedAt
+      chunks.push(chunk)
+    })
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error)
+    })
+    socket.on('close', () => {
+      clearInterval(drip)
+      try {
+        resolve({ ...parseAnswer(Buffer.concat(chunks)), closedAfterMs: performance.now() - startedAt, answeredAfterMs })
+      } catch (error) {
+        reject(error)
+      }
+    })
+    socket.write(head)
   })
 }
 

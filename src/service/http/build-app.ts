@@ -17,6 +17,7 @@ import type { HostAllowListOptions } from './host-allow-list'
 import { registerHostCheck } from './host-check'
 import { registerRepeatedQueryCheck } from './repeated-query-check'
 import { parseJsonBody } from './json-body-parser'
+import { registerEmptyBodyRule } from './empty-body'
 import { registerMediaUploads } from './media-upload'
 import { buildAsyncApiDocument, socketProtocols } from './asyncapi-document'
 import { finishOpenApiDocument } from './openapi-document'
@@ -50,6 +51,8 @@ export interface HttpAppOptions {
   version: string
   /** Where failures are logged (repeats summarised); Fastify's own per-request logger stays off (it costs every request). */
   log: ErrorLog
+  /** Where a client's own breaches of the WebSocket protocol are logged (a frame over the limit, closed 1009): info, not error. */
+  clientFaultLog: { info(fields: Record<string, unknown>, message: string): void }
   /** The folder of job audio, served at /media/. */
   /** Where /media/ reads job audio from. */
   media: MediaSource
@@ -71,6 +74,16 @@ export interface HttpAppOptions {
   faults?: FaultBook
   /** Export, import, snapshots and reset of a project (/_voicedesk/state, /reset, /snapshots); left out, not served. */
   state?: StateRouteOptions
+}
+
+/**
+ * ws's errors for a frame the client should not have sent (over maxPayload: closed 1009; bad
+ * UTF-8, a bad opcode, an unmasked frame: 1007/1002): ws closes the socket itself, and they are
+ * the client's fault, not the service's.
+ */
+function isClientProtocolError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith('WS_ERR_')
 }
 
 /**
@@ -106,6 +119,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorateRequest('caller', null)
+  /** A failure of a socket (or a realtime request), at error; ws's errors for what the client sent against the protocol are the client's: info. */
+  const socketFailure = (error: unknown, message: string, fields: Record<string, unknown> = {}) => {
+    if (isClientProtocolError(error)) options.clientFaultLog.info({ ...fields, err: error }, `${message}: the client broke the WebSocket protocol`)
+    else options.log.error({ ...fields, err: error }, message)
+  }
   const journalError = (error: unknown) => options.log.error({ err: error }, 'request journal: an entry could not be made')
   // Before the Host check and the key check: requests they refuse are journaled too.
   if (options.journal) registerRequestJournalCapture(app, options.journal, journalError)
@@ -115,7 +133,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // At the root, before /v1's key check: preflights carry no key, and errors need the headers too.
   registerCors(app, options.corsOrigins)
 
-  // JSON only: text/plain and every other type is a 415, not a string handed to validation.
+  // JSON only: a text/plain body and every other type is a 415, not a string handed to validation;
+  // an empty body of any type is no body (registerEmptyBodyRule).
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
@@ -124,6 +143,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       done(error as Error, undefined)
     }
   })
+  registerEmptyBodyRule(app)
 
   // multipart/form-data, for the routes that opt in to uploads (config.mediaUpload); refused (415) by the rest.
   await registerMediaUploads(app)
@@ -170,7 +190,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   const realtime: RealtimeSpeechOptions = {
     context: options.context,
     speech: options.speech,
-    onError: (error, what) => options.log.error({ err: error }, `${what} failed`),
+    onError: (error, what) => socketFailure(error, `${what} failed`),
   }
   let asyncApi: { baseUrl: string; document: Record<string, unknown> } | undefined
   /** Built once per address (the port is known only once listening). */
@@ -249,12 +269,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       authenticator: options.authenticator,
       connect: options.calls.connect,
       corsOrigins: options.corsOrigins,
-      onError: (error) => options.log.error({ err: error }, 'a call socket failed'),
+      onError: (error) => socketFailure(error, 'a call socket failed'),
       faults: options.faults,
     })
   }
   if (options.operator) {
-    await registerOperatorBridge(app, options.operator, (error, operation) => options.log.error({ err: error, operation }, 'operator UI operation failed'))
+    await registerOperatorBridge(app, options.operator, (error, operation) => socketFailure(error, 'operator UI operation failed', { operation }))
   }
   return app
 }

@@ -5,7 +5,9 @@ import type { ErrorCode, ErrorDetail } from '../../shared/api/errors'
 import { describeBytes, MediaTooLargeError } from '../../store/media-errors'
 import type { MediaStore } from '../../store/ports'
 import { validationDetails, validationSummary } from '../validation-details'
+import { declaresEmptyBody } from './empty-body'
 import { RequestError } from './request-error'
+import { watchUploadPace, type UploadPaceLimits } from './upload-pace'
 import type { UploadForJournal } from './request-journal-capture'
 
 declare module 'fastify' {
@@ -42,10 +44,15 @@ const JSON_ONLY = 'Request bodies must be JSON, sent with Content-Type: applicat
 export async function registerMediaUploads(app: FastifyInstance): Promise<void> {
   await app.register(multipart, { limits: { ...UPLOAD_FIELD_LIMITS, files: 2, parts: UPLOAD_FIELD_LIMITS.fields + 2 } })
   app.addHook('preValidation', async (request, reply) => {
-    if (!request.isMultipart() || request.routeOptions.config.mediaUpload === true) return
+    if (!hasMultipartBody(request) || request.routeOptions.config.mediaUpload === true) return
     stopReadingBody(request, reply)
     throw new RequestError('UNSUPPORTED_MEDIA_TYPE', JSON_ONLY)
   })
+}
+
+/** A multipart body to read: an empty one is no body, whatever its type (registerEmptyBodyRule). */
+export function hasMultipartBody(request: FastifyRequest): boolean {
+  return request.isMultipart() && !declaresEmptyBody(request.headers)
 }
 
 export interface MediaUploadOptions<Fields extends z.ZodType> {
@@ -55,6 +62,8 @@ export interface MediaUploadOptions<Fields extends z.ZodType> {
   /** Where the file is stored in `media`: a name, or one made from the file name the client gave (to keep its kind). */
   name: string | ((filename: string) => string)
   maxBytes: number
+  /** How slow an upload may be (RuntimeConfig.mediaIntake): a slower one is refused 408. */
+  pace: UploadPaceLimits
 }
 
 export interface MediaUpload<Fields> {
@@ -78,7 +87,8 @@ const invalid = (path: string, message: string) => refusal('VALIDATION_ERROR', v
  * `fields`. Every refusal is a RequestError in the contract's envelope naming the part
  * (`body.file`, `body.<field>`), and leaves nothing stored: no file part, two file parts, a file
  * over `maxBytes` (413), too many or too long text parts, invalid fields, a malformed or
- * cut-off body, a body that is not multipart (415). A full disk is thrown as the storage error
+ * cut-off body, a body that is not multipart (415), one that arrives too slowly (408, see
+ * watchUploadPace). A full disk is thrown as the storage error
  * it is (507 through the error handler). When the body was not read to its end, the rest is
  * not read either (see stopReadingBody).
  */
@@ -87,7 +97,7 @@ export async function readMediaUpload<Fields extends z.ZodType>(
   reply: FastifyReply,
   options: MediaUploadOptions<Fields>,
 ): Promise<MediaUpload<z.infer<Fields>>> {
-  if (!request.isMultipart()) {
+  if (!hasMultipartBody(request)) {
     throw refusal('UNSUPPORTED_MEDIA_TYPE', 'This request takes its media as multipart/form-data, with the media in a part named "file"')
   }
   const texts: Record<string, unknown> = {}
@@ -95,6 +105,14 @@ export async function readMediaUpload<Fields extends z.ZodType>(
   // What the request journal keeps of the upload: the text parts as they arrive, the file's name and size.
   const forJournal: UploadForJournal = { fields: texts, file: null }
   request.uploadForJournal = forJournal
+  let tooSlow: RequestError | undefined
+  const stopWatching = watchUploadPace(request.raw, options.pace, (refusal) => {
+    tooSlow = refusal
+    // Multipart's parser listens for the body's errors: this ends the iteration of the parts, and
+    // the file part's stream (the store drops what it wrote), without closing the socket as
+    // destroying the body would, so the 408 is still sent.
+    request.raw.emit('error', refusal)
+  })
   try {
     // One byte over the limit reaches the store, which refuses it (MediaTooLargeError): busboy alone would cut the file short silently.
     for await (const part of request.parts({ limits: { fileSize: options.maxBytes + 1 } })) {
@@ -119,10 +137,13 @@ export async function readMediaUpload<Fields extends z.ZodType>(
       texts[part.fieldname] = part.value
     }
   } catch (error) {
+    stopWatching()
     if (file) await options.media.delete(file.name)
+    if (tooSlow) reply.header('connection', 'close')
     stopReadingBody(request, reply)
-    throw uploadRefusal(error, options.maxBytes)
+    throw uploadRefusal(tooSlow ?? error, options.maxBytes)
   }
+  stopWatching()
   if (!file) throw invalid(`body.${FILE_PART}`, `A file part named "${FILE_PART}" is required`)
   const parsed = options.fields.safeParse(texts)
   if (!parsed.success) {

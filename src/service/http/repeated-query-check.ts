@@ -1,22 +1,38 @@
 import type { FastifyInstance } from 'fastify'
 import { errorEnvelope } from '../../shared/api/errors'
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A WebSocket route that answers a query parameter given twice in its own frames, after the
+     * handshake (it calls repeatedQueryParameter), because its client throws on a refused handshake.
+     */
+    repeatedQueryInFrames?: boolean
+  }
+}
+
+/** Why a repeated parameter is refused, in the envelope and in a socket's frame alike. */
+export const REPEATED_QUERY_MESSAGE = 'Given more than once; send each query parameter once'
+
+/** The first query parameter given more than once, undefined when each is given once. */
+export function repeatedQueryParameter(query: unknown): string | undefined {
+  const parameters = query as Record<string, unknown>
+  for (const name in parameters) if (Array.isArray(parameters[name])) return name
+  return undefined
+}
+
 /**
  * One rule for every route: a query parameter given more than once (`?token=a&token=b`) is a
  * 400 VALIDATION_ERROR naming it. Handlers and schemas then only ever see single strings, so
- * no route can meet an array where it expects text.
+ * no route can meet an array where it expects text. Routes with `repeatedQueryInFrames` refuse
+ * it themselves.
  */
 export function registerRepeatedQueryCheck(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.url.includes('&')) return done() // one parameter or none: nothing can repeat
-    const query = request.query as Record<string, unknown>
-    for (const name in query) {
-      if (Array.isArray(query[name])) {
-        const path = `query.${name}`
-        const message = 'Given more than once; send each query parameter once'
-        return reply.status(400).send(errorEnvelope('VALIDATION_ERROR', `Invalid request: ${path}: ${message}`, [{ path, message }]))
-      }
-    }
-    done()
+    const name = repeatedQueryParameter(request.query)
+    if (name === undefined || request.routeOptions.config.repeatedQueryInFrames === true) return done()
+    const path = `query.${name}`
+    reply.status(400).send(errorEnvelope('VALIDATION_ERROR', `Invalid request: ${path}: ${REPEATED_QUERY_MESSAGE}`, [{ path, message: REPEATED_QUERY_MESSAGE }]))
   })
 }

@@ -2,6 +2,13 @@
 export interface MediaIntakeLimits {
   /** The largest upload (the `file` part of a multipart request), in bytes. */
   maxUploadBytes: number
+  /** An upload that sends no byte for this long is refused (408). */
+  uploadIdleTimeoutMs: number
+  /** The least pace of an upload, in bytes per second over each `uploadRateWindowMs` (a drip is never idle). */
+  minUploadBytesPerSecond: number
+  uploadRateWindowMs: number
+  /** An upload still arriving after this long is refused, however steadily it moves. */
+  uploadDeadlineMs: number
   /** The largest media fetched from a URL, in bytes. */
   maxFetchBytes: number
   /** A remote server silent this long (connecting, answering, or mid-body) ends the fetch. */
@@ -18,6 +25,12 @@ export interface MediaIntakeLimits {
 export const DEFAULT_MEDIA_INTAKE_LIMITS: MediaIntakeLimits = {
   // Two hours of video at a common bitrate.
   maxUploadBytes: 2 * 1024 ** 3,
+  // A slow client holds a socket and a half-written file: one silent for 30 s, or slower than
+  // 4 KiB/s over 30 s, or still sending after an hour (2 GiB at 600 KB/s), is sent away.
+  uploadIdleTimeoutMs: 30_000,
+  minUploadBytesPerSecond: 4 * 1024,
+  uploadRateWindowMs: 30_000,
+  uploadDeadlineMs: 60 * 60_000,
   maxFetchBytes: 2 * 1024 ** 3,
   fetchTimeoutMs: 30_000,
   // A transcription's fetch holds one of the media lane's slots: a server that is slow on purpose

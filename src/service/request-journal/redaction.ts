@@ -15,11 +15,35 @@ export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', '
  */
 const SECRET_NAME = /(secret|password|passwd|token|api[-_]?key|authorization|credentials?)$/i
 
-/** A cheap test before parsing a body to redact it: no such name anywhere, nothing to do. */
-const MAY_HOLD_SECRET_NAME = /secret|passw|token|api[-_]?key|authorization|credential/i
+/**
+ * Query parameters that carry a secret, in the service's own URLs and in URLs inside bodies
+ * (a `webhookUrl` with `?token=`, a signed media URL's `X-Amz-Signature`, `?key=`, `?sig=`,
+ * `?auth=`): the field names above, and more, as URLs name their secrets more tersely.
+ */
+const SECRET_PARAMETER = /(secret|passw(or)?d|token|key|sig|signature|auth|authorization|credentials?)$/i
+
+/**
+ * A cheap test before parsing a body to redact it: no secret name, no URL parameter that may
+ * be one and no password in a URL anywhere, nothing to do.
+ */
+const MAY_HOLD_SECRET_NAME = /secret|passw|token|api[-_]?key|authorization|credential|[?&#][^=&#\s"]*(key|sig|signature|auth)=|:\/\/[^/?#\s"@]*@/i
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
+}
+
+/** An absolute URL (`https://…`, `wss://…`) as a string value of a body. */
+const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i
+/** The password of a URL's `user:password@`. */
+const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i
+
+/**
+ * A URL found in a body with its secrets redacted and the rest as sent: the password of
+ * `user:password@`, and secret parameters of its query and of its fragment (`#access_token=`).
+ */
+export function redactUrl(url: string): string {
+  const withoutPassword = url.replace(URL_PASSWORD, `$1${REDACTED}@`)
+  return withoutPassword.replace(/([?#])([^#]*)/g, (_match, mark: string, parameters: string) => mark + redactQuery(parameters))
 }
 
 /** A query string (without `?`) with the values of secret parameters redacted, the rest as sent. */
@@ -36,18 +60,23 @@ export function redactQuery(query: string): string {
       } catch {
         // a malformed escape: judged as written
       }
-      return equals !== -1 && isSecretName(name) ? `${rawName}=${encodeURIComponent(REDACTED)}` : pair
+      return equals !== -1 && SECRET_PARAMETER.test(name) ? `${rawName}=${encodeURIComponent(REDACTED)}` : pair
     })
     .join('&')
 }
 
 /**
  * A deep copy of a JSON value with the values of secret-named fields redacted. A string that
- * is itself a JSON object (an upload's `webhookAuth` text part) is redacted inside.
+ * is itself a JSON object (an upload's `webhookAuth` text part) is redacted inside, and one
+ * that is a URL (a `webhookUrl`, a `mediaUrl`) keeps no password or secret parameter.
  */
 export function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson)
-  if (typeof value === 'string') return value.startsWith('{') && MAY_HOLD_SECRET_NAME.test(value) ? redactJsonText(value) : value
+  if (typeof value === 'string') {
+    if (!MAY_HOLD_SECRET_NAME.test(value)) return value
+    if (value.startsWith('{')) return redactJsonText(value)
+    return ABSOLUTE_URL.test(value) ? redactUrl(value) : value
+  }
   if (value === null || typeof value !== 'object') return value
   const copy: Record<string, unknown> = {}
   for (const [name, field] of Object.entries(value)) copy[name] = isSecretName(name) && field !== null && field !== '' ? REDACTED : redactJson(field)

@@ -135,7 +135,8 @@ function startsWithPattern(prefix: string): string {
  * is refused: the runtime moves it aside and starts a new one.
  */
 export function openSqliteRequestJournal(file: string, options: { nativeBinding?: string } = {}): RequestJournalStore {
-  mkdirSync(dirname(file), { recursive: true })
+  // Folders it makes are private like the data folder: the file holds request bodies.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   const db: Database = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   try {
     // One writer per file: the connection takes the file's lock with its first write and never

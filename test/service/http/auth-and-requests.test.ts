@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { revokeApiKey } from '../../../src/service/ops/api-keys'
+import { rawRequest } from '../../helpers/raw-http'
 import { startTestService } from '../../helpers/test-service'
 import { testSqlOf } from '../../helpers/test-sql'
 
@@ -154,6 +155,42 @@ describe('malformed requests', () => {
       headers: { 'content-type': 'application/json; charset=utf-8' },
     })
     expect(withCharset.statusCode).toBe(200)
+  })
+
+  it('takes an empty body of any declared type as no body, on every route that takes a body (over a real socket)', async () => {
+    const service = await startTestService({ port: 0 })
+    await service.runtime.start()
+    const { port } = service.runtime.app.server.address() as { port: number }
+    const agentId = (await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Desk' } })).json().data.id as string
+    const send = async (method: string, url: string, headers: string, body = '') => {
+      const answer = await rawRequest(port, `${method} ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token ${service.key}\r\n${headers}Connection: close\r\n\r\n${body}`)
+      return `${answer.status} ${(JSON.parse(answer.body) as { error?: { code: string } }).error?.code ?? 'ok'}`
+    }
+    const routes = [...ROUTES.filter((route) => route.method !== 'GET'), { method: 'POST', url: `/v1/voice-agents/clone?voiceAgentId=${agentId}` }]
+    for (const { method, url } of routes) {
+      const withoutBody = await send(method, url, 'Content-Length: 0\r\n')
+      expect(withoutBody, `${method} ${url}`).not.toMatch(/^5/)
+      // axios's type for a POST without data, and others; an empty chunked body too.
+      for (const [headers, body] of [
+        ['Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n'],
+        ['Content-Type: text/plain\r\nContent-Length: 0\r\n'],
+        ['Content-Type: application/octet-stream\r\nContent-Length: 0\r\n'],
+        ['Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 0\r\n'],
+        ['Content-Type: application/json\r\nContent-Length: 0\r\n'],
+        ['Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\n', '0\r\n\r\n'],
+      ]) {
+        expect(await send(method, url, headers!, body), `${method} ${url} ${headers}`).toBe(withoutBody)
+      }
+    }
+    // The clone's body is optional: an empty form-typed one clones.
+    expect(await send('POST', `/v1/voice-agents/clone?voiceAgentId=${agentId}`, 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n')).toBe('200 ok')
+    // A Content-Type that is no type at all stays a 415, empty body or not.
+    expect(await send('POST', '/v1/jobs/all', 'Content-Type: garbage\r\nContent-Length: 0\r\n')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
+    // One byte is a body: of any type but JSON, 415, chunked or not.
+    expect(await send('POST', '/v1/jobs/all', 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1\r\n', 'x')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
+    expect(await send('POST', '/v1/voice-agents', 'Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\n', '1\r\nx\r\n0\r\n\r\n')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
+    // …answered at its first bytes: a body that says 50 MB and sends 1 KiB is not waited for.
+    expect(await send('POST', '/v1/voice-agents', 'Content-Type: text/plain\r\nContent-Length: 50000000\r\n', 'x'.repeat(1024))).toBe('415 UNSUPPORTED_MEDIA_TYPE')
   })
 
   it('answers bodies over 1 MiB with 413 and stores nothing', async () => {

@@ -12,8 +12,10 @@ import { ApiKeyAuthenticator } from '../../../src/service/ops/api-keys'
 import { requireApiKey } from '../../../src/service/http/auth'
 import { refuseWritesWhileDiskFull } from '../../../src/service/http/disk-full-gate'
 import { LINGER, readMediaUpload } from '../../../src/service/http/media-upload'
+import { invokeOperation } from '../../../src/service/ipc/invoke-operation'
 import type { Runtime, RuntimeConfig } from '../../../src/service/runtime'
 import type { PostgresStore } from '../../../src/store/postgres/store'
+import { dripRequest } from '../../helpers/raw-http'
 import { startTestService, TEST_KEY } from '../../helpers/test-service'
 
 /*
@@ -42,7 +44,7 @@ async function startWithTestRoutes(config: Partial<RuntimeConfig> = {}) {
       v1.post('/test-upload', { config: { mediaUpload: true } }, async (request, reply) => {
         const name = `${randomUUID()}.media`
         mediaNames.push(name)
-        return readMediaUpload(request, reply, { fields: Fields, media: runtime.media, name, maxBytes: LIMIT })
+        return readMediaUpload(request, reply, { fields: Fields, media: runtime.media, name, maxBytes: LIMIT, pace: runtime.context.mediaIntake })
       })
       v1.post('/test-json', async () => ({ ok: true }))
     },
@@ -265,3 +267,68 @@ function smallDisk(sizeMiB: number): string | undefined {
     return undefined
   }
 }
+
+describe('slow uploads (a slow-loris client on a real socket; limits shortened for the test)', () => {
+  /** The pace limits of the test: the defaults are 30 s silent, 4 KiB/s over 30 s, one hour in all. */
+  const PACE = { uploadIdleTimeoutMs: 500, minUploadBytesPerSecond: 256, uploadRateWindowMs: 500, uploadDeadlineMs: 2_000 }
+  /** Headers and a body up to the file's first byte; the file's bytes follow as the client drips them. */
+  const head = (path: string, fields: Record<string, string> = { title: 'Slow' }) =>
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token ${TEST_KEY}\r\nContent-Type: ${FORM}\r\nContent-Length: 100000000\r\n\r\n` +
+    Object.entries(fields)
+      .map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('') +
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.mp4"\r\nContent-Type: video/mp4\r\n\r\n`
+
+  function expectTimedOut(answer: Awaited<ReturnType<typeof dripRequest>>, message: RegExp, limitMs: number) {
+    expect(answer.status, answer.body).toBe(408)
+    expect(answer.headers.connection).toBe('close')
+    const envelope = JSON.parse(answer.body) as Answer['json']
+    expect(envelope).toMatchObject({ success: false, error: { code: 'REQUEST_TIMEOUT', details: [{ path: 'body', message: expect.stringMatching(message) }] } })
+    expect(envelope.message).toMatch(/nothing was kept/)
+    // Answered once the limit is met (checked a tenth of it apart), closed after the lingering read of a refused body.
+    expect(answer.answeredAfterMs).toBeGreaterThanOrEqual(limitMs - 50)
+    expect(answer.answeredAfterMs).toBeLessThan(limitMs + 1_000)
+    expect(answer.closedAfterMs).toBeLessThan(answer.answeredAfterMs + LINGER.ms + 1_000)
+  }
+
+  it('refuses a drip of a byte every 100 ms (408, slower than the least pace) and closes the socket, keeping nothing', async () => {
+    await startWithTestRoutes({ mediaIntake: PACE })
+    const answer = await dripRequest(port, head('/v1/test-upload'), { piece: 'x', everyMs: 100 })
+    expectTimedOut(answer, /slower than the least pace of 256 bytes\/s/, PACE.uploadRateWindowMs)
+    expect(await storedMedia()).toEqual([])
+  })
+
+  it('refuses an upload that falls silent (408) and one still steadily arriving at its deadline (408)', async () => {
+    await startWithTestRoutes({ mediaIntake: PACE })
+    const silent = await dripRequest(port, head('/v1/test-upload'), { piece: '', everyMs: 0 })
+    expectTimedOut(silent, /No byte of the upload arrived for 0\.5 s/, PACE.uploadIdleTimeoutMs)
+    const steady = await dripRequest(port, head('/v1/test-upload'), { piece: 'x'.repeat(200), everyMs: 50 }) // 4,000 B/s, over the least pace
+    expectTimedOut(steady, /took longer than 2 s/, PACE.uploadDeadlineMs)
+    expect(await storedMedia()).toEqual([])
+  })
+
+  it('sends 24 slow clients away at once on every upload route (the one-use link too), while a quick upload is kept', async () => {
+    await startWithTestRoutes({ mediaIntake: PACE })
+    const link = await invokeOperation(runtime.operatorHandlers('browser'), 'jobs.transcriptionUploadLink', {})
+    if (!link.ok) throw new Error(JSON.stringify(link.error))
+    const linkPath = new URL((link.data as { url: string }).url).pathname
+    const routes = [
+      ['/v1/test-upload', { title: 'Slow' }],
+      ['/v1/jobs/transcribe', { model: 'General-V2.0', processingType: 'async' }],
+      ['/v1/realtime/stt', {}],
+    ] as const
+    const slow = [...Array.from({ length: 21 }, (_, index) => routes[index % 3]!), [linkPath, {}] as const].map(([path, fields]) =>
+      dripRequest(port, head(path, fields), { piece: 'x', everyMs: 100 }),
+    )
+    const quick = await upload([{ name: 'title', value: 'Quick' }, file(64 * 1024)])
+    expect(quick.status, JSON.stringify(quick.json)).toBe(200)
+    const answers = await Promise.all(slow)
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 408))
+    for (const answer of answers) expect(answer.body).toMatch(/slower than the least pace/)
+    expect(await storedMedia()).toEqual([(quick.json as { file: { name: string } }).file.name])
+  })
+
+  it('keeps the defaults documented: 30 s silent, 4 KiB/s over 30 s, one hour in all', () => {
+    expect(runtime.context.mediaIntake).toMatchObject({ uploadIdleTimeoutMs: 30_000, minUploadBytesPerSecond: 4096, uploadRateWindowMs: 30_000, uploadDeadlineMs: 3_600_000 })
+  })
+})

@@ -1,8 +1,8 @@
 /**
  * Pipedream's Hamsa component, replayed request by request over real HTTP against a real
- * runtime listening on 127.0.0.1: the headers and bodies it sends (axios defaults, a lower-case
- * `authorization: Token …`, no body for List Jobs), and only what it reads from the answers.
- * See shared/design/clients.md, "Pipedream's Hamsa component".
+ * runtime listening on 127.0.0.1: the headers and bodies it sends (axios 1.x's headers, a
+ * lower-case `authorization: Token …`, List Jobs' POST with no body but axios's form type), and
+ * only what it reads from the answers. See shared/design/clients.md, "Pipedream's Hamsa component".
  */
 import { request as httpRequest } from 'node:http'
 import { describe, expect, it } from 'vitest'
@@ -17,7 +17,20 @@ import { startSpeechServerDouble } from '../../helpers/speech-server-double'
 import { STT_SETTING_KEY } from '../../../src/service/stt-settings'
 
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
-const AXIOS_ACCEPT = 'application/json, text/plain, */*'
+/** What axios 1.x sends with every request of the component. */
+const AXIOS_HEADERS = { accept: 'application/json, text/plain, */*', 'user-agent': 'axios/1.8.4', 'accept-encoding': 'gzip, compress, deflate, br' }
+
+/**
+ * The headers of one of the component's requests, as axios 1.x sets them: JSON data is
+ * `application/json`; a POST without data still gets its default form type, with
+ * `Content-Length: 0` (List Jobs, the job id options); a GET gets neither.
+ */
+function axiosHeaders(key: string, method: 'GET' | 'POST', payload: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { ...AXIOS_HEADERS, authorization: `Token ${key}` }
+  if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) })
+  else if (method === 'POST') Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' })
+  return headers
+}
 
 interface Answer {
   status: number
@@ -26,7 +39,7 @@ interface Answer {
 
 interface Pipedream {
   service: TestService
-  /** One request as the component's axios sends it: a JSON body only when `body` is given. */
+  /** One request as the component's axios sends it, header for header: a JSON body only when `body` is given. */
   send(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer>
 }
 
@@ -36,9 +49,8 @@ async function startPipedream(): Promise<Pipedream> {
   const { port } = service.runtime.app.server.address() as { port: number }
   const send = (method: 'GET' | 'POST', path: string, body?: unknown) =>
     new Promise<Answer>((resolve, reject) => {
-      const headers: Record<string, string> = { accept: AXIOS_ACCEPT, authorization: `Token ${service.key}` }
       const payload = body === undefined ? undefined : JSON.stringify(body)
-      if (payload !== undefined) headers['content-type'] = 'application/json'
+      const headers = axiosHeaders(service.key, method, payload)
       const outgoing = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (incoming) => {
         const chunks: Buffer[] = []
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -166,7 +178,14 @@ describe("Pipedream's Hamsa component, action by action", () => {
     expect(slice.body.data.map((voice: { name: string }) => voice.name)).toEqual(['Yousef', 'Rania'])
   })
 
-  it.todo('Transcribe Video: POST /v1/jobs/transcribe (transcription is items 1-3 of the issue, on another branch)')
+  it('List Jobs, 40 at once, as many workflow runs would', async () => {
+    const pipedream = await startPipedream()
+    const seeded = await seedJob(pipedream.service.runtime, { title: 'Support call' })
+    const projectId = await projectIdOf(pipedream)
+    const answers = await Promise.all(Array.from({ length: 40 }, () => pipedream.send('POST', `/v1/jobs/all?projectId=${projectId}`)))
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200))
+    for (const answer of answers) expect(answer.body.data.jobs.map((job: { id: string }) => job.id)).toEqual([seeded.id])
+  })
 })
 
 describe('what the component relies on, at its edges', () => {

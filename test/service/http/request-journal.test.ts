@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -20,6 +20,7 @@ import { keyHint } from '../../../src/service/ops/api-keys'
 import { VOICES } from '../../../src/shared/voices'
 import { makeTempDir } from '../../helpers/temp-dir'
 import { startTestService, TEST_KEY, type TestService } from '../../helpers/test-service'
+import { onPostgres } from '../../helpers/test-engine'
 import type { RuntimeConfig } from '../../../src/service/runtime'
 import type { HarEntry } from '../../../src/service/request-journal/har'
 import type { CurlCommand } from '../../../src/service/request-journal/curl-command'
@@ -223,6 +224,50 @@ describe('the request journal', () => {
     expect(bytes.length).toBeGreaterThan(0)
     expect(bytes.includes('/v1/voice-agents/phone-number')).toBe(true) // the file does hold the entries
     for (const secret of [TEST_KEY, WEBHOOK_SECRET, 'twilio-token-d41d8cd98f', 'vd_wrong_key_0123456789abcdefghij']) expect(bytes.includes(secret), secret).toBe(false)
+  })
+
+  it('redacts secrets inside URLs in bodies (a webhookUrl’s ?token=, a signed URL, a password), in the entry, its curl, the HAR and the file', async () => {
+    const { service, baseUrl, journalFile, request } = await listening()
+    const secrets = ['url-token-5d41402abc', 'url-sig-7215ee9c7d', 'url-fragment-6f8db599', 'url-password-b6d767d2', 'url-key-e4da3b7fbb']
+    const webhookUrl = `http://127.0.0.1:9/calls?tenant=7&token=${secrets[0]}`
+    const agent = await request('POST', '/v1/voice-agents', { agentName: 'Hooked', webhookUrl })
+    expect(agent.status, JSON.stringify(agent.json)).toBe(200)
+    expect((agent.json.data as { webhookUrl: string }).webhookUrl).toBe(webhookUrl) // the service itself keeps the URL whole
+    const tts = await request('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'Hi.',
+      webhookUrl: `https://hooks.example.com/in?X-Amz-Signature=${secrets[1]}&v=2#access_token=${secrets[2]}`,
+    })
+    expect(tts.status).toBe(200)
+    const form = new FormData()
+    form.append('model', 'General-V2.0')
+    form.append('processingType', 'async')
+    form.append('webhookUrl', `http://127.0.0.1:9/t?key=${secrets[4]}`)
+    form.append('file', new Blob([Buffer.alloc(2000, 1)], { type: 'audio/wav' }), 'clip.wav')
+    expect((await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${TEST_KEY}` }, body: form })).status).toBe(200)
+    const fetched = await request('POST', '/v1/jobs/transcribe', { mediaUrl: `http://listener:${secrets[3]}@127.0.0.1:9/a.mp3`, model: 'General-V2.0', processingType: 'async' })
+    expect(fetched.status).toBe(200)
+
+    const listed = (await request('GET', '/_voicedesk/requests?method=POST')).json.data as { requests: Summary[] }
+    expect(listed.requests).toHaveLength(4)
+    const details = await Promise.all(listed.requests.map(async (entry) => (await request('GET', `/_voicedesk/requests/${entry.id}`)).json.data as Detail))
+    const agentEntry = details.find((detail) => detail.path === '/v1/voice-agents')!
+    expect(JSON.parse(agentEntry.requestBody!.text as string)).toEqual({ agentName: 'Hooked', webhookUrl: 'http://127.0.0.1:9/calls?tenant=7&token=%5BREDACTED%5D' })
+    expect(JSON.parse(agentEntry.responseBody!.text as string).data.webhookUrl).toBe('http://127.0.0.1:9/calls?tenant=7&token=%5BREDACTED%5D')
+    const ttsEntry = details.find((detail) => detail.path === '/v1/jobs/text-to-speech')!
+    expect(JSON.parse(ttsEntry.requestBody!.text as string).webhookUrl).toBe('https://hooks.example.com/in?X-Amz-Signature=%5BREDACTED%5D&v=2#access_token=%5BREDACTED%5D')
+    const fetchedEntry = details.find((detail) => detail.requestBody?.text?.includes('mediaUrl'))!
+    expect(JSON.parse(fetchedEntry.requestBody!.text as string).mediaUrl).toBe('http://listener:[REDACTED]@127.0.0.1:9/a.mp3')
+    const uploadEntry = details.find((detail) => detail.requestBody?.text?.includes('clip.wav'))!
+    expect(uploadEntry.requestBody!.text).toContain('http://127.0.0.1:9/t?key=%5BREDACTED%5D')
+
+    const har = await (await fetch(`${baseUrl}/_voicedesk/requests.har`, { headers: { authorization: `Token ${TEST_KEY}` } })).text()
+    expect(har).toContain('token=%5BREDACTED%5D')
+    for (const text of [JSON.stringify(details), har]) for (const secret of secrets) expect(text.includes(secret), secret).toBe(false)
+    await service.runtime.stop()
+    const bytes = Buffer.concat([journalFile, `${journalFile}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file)))
+    expect(bytes.includes('/v1/voice-agents')).toBe(true)
+    for (const secret of secrets) expect(bytes.includes(secret), secret).toBe(false)
   })
 
   it('filters by method, path prefix, status class and time, pages by a cursor, and shows a project only its own', async () => {
@@ -489,6 +534,42 @@ describe('the request journal', () => {
       await request('GET', '/v1/voices')
       expect((await journal()).json.data.requests.map((entry) => entry.path)).toEqual(['/v1/voices'])
       expect(readdirSync(dataDir).filter((name) => name.startsWith('journal.db.broken-'))).toHaveLength(1)
+    }
+  })
+
+  it('makes the folders of its file private (0700), like the data folder', async () => {
+    const dataDir = makeTempDir()
+    const file = join(dataDir, 'journals', 'of-this-test', 'journal.db')
+    const { request, journal } = await listening({ journal: { file } }, dataDir)
+    await request('GET', '/v1/voices')
+    expect((await journal()).json.data.requests).toHaveLength(1)
+    for (const folder of [join(dataDir, 'journals'), join(dataDir, 'journals', 'of-this-test')]) expect(statSync(folder).mode & 0o777).toBe(0o700)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it.runIf(onPostgres)('keeps its team-mode file in a private folder of the temp folder (0700, also when it was 0755) and refuses one that is a link', async () => {
+    const temp = makeTempDir()
+    const folder = join(temp, 'voicedesk-journal')
+    mkdirSync(folder, { mode: 0o755 })
+    const previous = process.env.TMPDIR
+    process.env.TMPDIR = temp // os.tmpdir() reads it at every call
+    try {
+      const service = await startTestService({ journal: { file: undefined } })
+      expect((await service.call('GET', '/v1/voices')).statusCode).toBe(200)
+      expect(statSync(folder).mode & 0o777).toBe(0o700)
+      expect(readdirSync(folder).filter((name) => name.endsWith('.db'))).toHaveLength(1)
+      await service.runtime.stop()
+
+      const elsewhere = join(temp, 'elsewhere')
+      mkdirSync(elsewhere, { mode: 0o777 })
+      process.env.TMPDIR = join(temp, 'linked')
+      mkdirSync(process.env.TMPDIR)
+      symlinkSync(elsewhere, join(process.env.TMPDIR, 'voicedesk-journal'))
+      await expect(startTestService({ journal: { file: undefined } })).rejects.toThrow(/is a link or belongs to another user/)
+      expect(readdirSync(elsewhere)).toEqual([])
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = previous
     }
   })
 

@@ -5,6 +5,7 @@ import { ClientFrameSchema, type ClientFrame, type ServerFrame } from '../../../
 import type { ApiKeyAuthenticator } from '../../ops/api-keys'
 import type { Caller } from '../../ops/ops-context'
 import { originAllowed } from '../cors'
+import { REPEATED_QUERY_MESSAGE, repeatedQueryParameter } from '../repeated-query-check'
 import { socketKeyCheck } from '../socket-key-check'
 import type { FaultBook } from '../../faults/fault-book'
 
@@ -25,7 +26,8 @@ export interface StreamRouteOptions {
   faults?: FaultBook
 }
 
-type StreamRoute = { Params: { jobId: string }; Querystring: { api_key?: string } }
+/** A parameter given twice reaches the handler as an array (repeatedQueryInFrames): refused there, in a frame. */
+type StreamRoute = { Params: { jobId: string }; Querystring: { api_key?: string | string[] } }
 
 /** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few, a test call's audio under 100 KiB. */
 const MAX_FRAME_BYTES = 1024 * 1024
@@ -42,8 +44,9 @@ export async function registerWebSockets(app: FastifyInstance): Promise<void> {
  * handshake makes the SDK throw inside the page. Needs registerWebSockets first.
  */
 export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOptions): void {
-  const keyCheck = socketKeyCheck(options.authenticator, (request: FastifyRequest<StreamRoute>) => request.query.api_key)
-  app.get<StreamRoute>('/stream/:jobId', { websocket: true, schema: { hide: true }, preValidation: keyCheck.preValidation }, (socket, request) => {
+  const keyCheck = socketKeyCheck(options.authenticator, (request: FastifyRequest<StreamRoute>) => keyOf(request.query))
+  const config = { repeatedQueryInFrames: true }
+  app.get<StreamRoute>('/stream/:jobId', { websocket: true, schema: { hide: true }, config, preValidation: keyCheck.preValidation }, (socket, request) => {
     const transport = {
       send: (frame: ServerFrame) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
@@ -79,7 +82,9 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
       if (origin !== undefined && !originAllowed(origin, await options.corsOrigins())) {
         return refuse('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not start calls; allow it with --cors-origin or the CORS setting`)
       }
-      if (!request.query.api_key) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
+      const repeated = repeatedQueryParameter(request.query)
+      if (repeated !== undefined) return refuse('VALIDATION_ERROR', `query.${repeated}: ${REPEATED_QUERY_MESSAGE}`)
+      if (!keyOf(request.query)) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
       const caller = await keyCheck.outcomeOf(request)
       if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')
       const fault = options.faults?.empty === false ? options.faults.matchRequest(caller.projectId, 'GET', request.url.split('?')[0]!) : undefined
@@ -97,6 +102,11 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
       refuse('INTERNAL', 'The call could not start inside VoiceDesk; the service log has the details')
     })
   })
+}
+
+/** The key of `?api_key=`, when given once. */
+function keyOf(query: StreamRoute['Querystring']): string | undefined {
+  return typeof query.api_key === 'string' ? query.api_key : undefined
 }
 
 /** The events a client frame may carry, as the frame contract names them. */

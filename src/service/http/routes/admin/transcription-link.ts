@@ -41,6 +41,7 @@ export function registerTranscriptionLinkRoute(app: FastifyInstance, options: Tr
         media: context.media,
         name: (fileName) => sourceMediaName(fileName),
         maxBytes: context.mediaIntake.maxUploadBytes,
+        pace: context.mediaIntake,
       })
       const body = {
         ...link.fields,

@@ -21,7 +21,7 @@ import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, lis
 import type { OpsContext } from '../../../ops/ops-context'
 import { sourceMediaName } from '../../../ops/media-names'
 import { createTranscriptionJobFromUrl, jobSubtitles, titleOfUpload } from '../../../ops/transcription-jobs'
-import { readMediaUpload } from '../../media-upload'
+import { hasMultipartBody, readMediaUpload } from '../../media-upload'
 import { SUBTITLE_CONTENT_TYPES } from '../../../../shared/text/subtitles'
 import { callerOf } from '../../auth'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
@@ -50,12 +50,13 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
     // An upload is streamed into the media store first; the job then transcribes this service's
     // own URL of it, through the same body schema and use case as a JSON request.
     preValidation: async (request, reply) => {
-      if (!request.isMultipart()) return
+      if (!hasMultipartBody(request)) return
       const upload = await readMediaUpload(request, reply, {
         fields: TranscribeUploadFieldsSchema,
         media: context.media,
         name: (fileName) => sourceMediaName(fileName),
         maxBytes: context.mediaIntake.maxUploadBytes,
+        pace: context.mediaIntake,
       })
       uploads.set(request, upload.file.name)
       request.body = { ...upload.fields, title: upload.fields.title ?? titleOfUpload(upload.file.filename), mediaUrl: `${context.baseUrl()}/media/${upload.file.name}` }

@@ -97,6 +97,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
         media: options.context.media,
         name: (fileName) => sourceMediaName(fileName),
         maxBytes: Math.min(REALTIME_STT_MAX_BYTES, options.context.mediaIntake.maxUploadBytes),
+        pace: options.context.mediaIntake,
       })
       // The client went away: stop asking the speech server.
       const gone = new AbortController()
