@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli, spawnCli, startServe } from '../helpers/spawn-cli'
@@ -97,7 +97,12 @@ describe('data-folder commands and the folder a service uses', () => {
   /** The commands that only read, or write settings: run all at once (many CLIs on one folder). */
   const readers = (archive: string) => [['export', archive], ['snapshots'], ['keys', 'list'], ['ai-engine'], ['stt-engine'], ['webhook-secret']]
   /** The commands that change the project, in an order that works: one at a time. */
-  const writers = (archive: string, name: string) => [['snapshot', name], ['restore', name], ['reset', '--yes'], ['import', archive]]
+  const writers = (archive: string, name: string) => [
+    ['snapshot', name],
+    ['restore', name],
+    ['reset', '--yes'],
+    ['import', archive],
+  ]
 
   async function runEach(dataDir: string, archive: string, name: string, writersToRun = writers(archive, name)) {
     const run = (args: string[]) => runCli([...args, '--data-dir', dataDir], { timeoutMs: 30_000 }).then((result) => ({ args: args.join(' '), ...result }))
@@ -118,7 +123,10 @@ describe('data-folder commands and the folder a service uses', () => {
 
     for (const alone of await runEach(dataDir, archive, 'alone')) {
       const warnings = [...alone.stderr.matchAll(WARNING)]
-      expect(warnings.map((warning) => warning[1]), alone.args).toEqual([dataDir])
+      expect(
+        warnings.map((warning) => warning[1]),
+        alone.args,
+      ).toEqual([dataDir])
     }
   })
 
