@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs'
+import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs'
 import { mkdir, readFile, rename, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { pipeline } from 'node:stream/promises'
@@ -21,7 +21,8 @@ import { checkSealingKey, WrongSealingKeyError } from './sealing-key-check'
 import { defaultDataDir } from './data-dir'
 import { DATABASE_FILE, DataFolderError, MEDIA_FOLDER, SECRET_KEY_FILE, SNAPSHOTS_FOLDER, prepareDataFolder } from './data-folder'
 import { ProjectState } from './state/project-state'
-import { SNAPSHOT_NAME_PATTERN } from '../shared/api/state'
+import { SNAPSHOT_NAME_PATTERN, type StateCounts } from '../shared/api/state'
+import { counted } from '../shared/text/counted'
 import { FolderSnapshotShelf, MediaSnapshotShelf } from './state/snapshot-shelf'
 import { findRunningServices } from './running-services'
 import { installUnhandledRejectionGuard } from './unhandled-rejection-guard'
@@ -310,11 +311,36 @@ async function openStorageStore(storage: Storage): Promise<Store> {
   return (await openStorage(storage)).store
 }
 
-/** The store, and in team mode the media the database holds. */
-async function openStorage(storage: Storage): Promise<OpenedStore> {
+/**
+ * Every command that worked on a data folder warns, on stderr, when no running service uses that
+ * folder: the classic first-run mistake is a command run on the per-user default folder (or
+ * another) while the service runs on `./data`, which silently works on the wrong data. Said
+ * once the command succeeded, so a refusal stays one line.
+ */
+function warnWhenNoServiceUses(values: Values): void {
+  const storage = storageOf(values)
+  if (storage.kind === 'team' || findRunningServices(storage.dataDir.path).length > 0) return
+  process.stderr.write(
+    `Warning: no VoiceDesk service is using ${storage.dataDir.source} now; if yours runs on another folder, pass that folder with --data-dir (its "Data folder:" line says which).\n`,
+  )
+}
+
+/**
+ * The store, and in team mode the media the database holds. `onlyReads` names what a command
+ * that only reads would do (export, list snapshots): where the folder holds no database it
+ * refuses instead of creating an empty folder and reading nothing from it.
+ */
+async function openStorage(storage: Storage, onlyReads?: string): Promise<OpenedStore> {
   if (storage.kind === 'folder') {
-    prepare(storage.dataDir)
-    return openStore({ engine: 'sqlite', file: join(storage.dataDir.path, DATABASE_FILE) })
+    const { dataDir } = storage
+    const database = join(dataDir.path, DATABASE_FILE)
+    if (onlyReads !== undefined && !(existsSync(database) && statSync(database).size > 0)) {
+      throw new UsageError(
+        `${dataDir.source}: nothing to ${onlyReads} there, it holds no VoiceDesk data (no ${DATABASE_FILE}); is your service using another folder? Pass it with --data-dir`,
+      )
+    }
+    prepare(dataDir)
+    return openStore({ engine: 'sqlite', file: database })
   }
   let opened: OpenedStore | undefined
   try {
@@ -444,13 +470,13 @@ async function serve(values: Values): Promise<void> {
   say(lines.join('\n'))
 }
 
-/** Where the key just made will work: the services using this folder now, or how to start one. */
+/** Where the key just made will work: the services using this folder now, or how to start one (openStorage has warned then). */
 function servingNote(storage: Storage): string {
   if (storage.kind === 'team') return 'It works at once on every instance using this database.'
   const { dataDir } = storage
   const services = findRunningServices(dataDir.path)
   if (services.length > 0) return `It works at once on the service using this folder (${services.map((service) => service.url).join(', ')}).`
-  return `Warning: no VoiceDesk service is using this folder now; the key works once one runs with --data-dir ${dataDir.path}`
+  return `It works once a service runs with --data-dir ${dataDir.path}`
 }
 
 async function keys(values: Values, positionals: string[]): Promise<void> {
@@ -608,6 +634,19 @@ async function webhookSecret(values: Values, positionals: string[]): Promise<voi
 /** The state commands, with the one argument each takes (none for snapshots and reset). */
 const STATE_COMMANDS: Record<string, string | undefined> = { export: 'FILE', import: 'FILE', snapshot: 'NAME', restore: 'NAME', snapshots: undefined, reset: undefined }
 
+const STATE_COUNT_NOUNS: Record<keyof StateCounts, [one: string, other: string]> = {
+  agents: ['agent', 'agents'],
+  phoneNumbers: ['phone number', 'phone numbers'],
+  jobs: ['job', 'jobs'],
+  deliveries: ['webhook delivery', 'webhook deliveries'],
+  attempts: ['delivery attempt', 'delivery attempts'],
+}
+
+/** "1 agent, 2 phone numbers, 0 jobs, …" (an archive's manifest may lack a kind: none of it). */
+function countsText(counts: Partial<StateCounts>): string {
+  return (Object.keys(STATE_COUNT_NOUNS) as (keyof StateCounts)[]).map((kind) => counted(counts[kind] ?? 0, ...STATE_COUNT_NOUNS[kind])).join(', ')
+}
+
 /** --passphrase-file: the file's first line (a passphrase never goes on the command line, where `ps` shows it). */
 async function passphraseFrom(values: Values, forExport: boolean): Promise<string | undefined> {
   const file = values['passphrase-file']
@@ -635,7 +674,7 @@ async function stateCommand(command: string, values: Values, positionals: string
   }
   const passphrase = command === 'export' || command === 'import' ? await passphraseFrom(values, command === 'export') : undefined
   const storage = storageOf(values)
-  const { store, sharedMedia } = await openStorage(storage)
+  const { store, sharedMedia } = await openStorage(storage, command === 'export' ? 'export' : command === 'snapshots' ? 'list' : undefined)
   try {
     const now = () => new Date()
     const bootstrap = await bootstrapAccounts(store, now(), undefined, { createKey: false })
@@ -653,10 +692,6 @@ async function stateCommand(command: string, values: Values, positionals: string
       now,
     })
     const where = storage.kind === 'folder' ? `the data folder ${storage.dataDir.path}` : `the database ${storage.label}`
-    const countsText = (counts: object) =>
-      Object.entries(counts as Record<string, number>)
-        .map(([kind, count]) => `${count} ${kind}`)
-        .join(', ')
     if (command === 'export') {
       const file = resolve(expandHome(given!))
       const { stream, manifest } = await state.exportArchive(caller.projectId, passphrase)
@@ -686,14 +721,14 @@ async function stateCommand(command: string, values: Values, positionals: string
       say(`Imported ${countsText(outcome.counts)} into ${where}${settings}.`)
     } else if (command === 'snapshot') {
       const info = await state.takeSnapshot(caller.projectId, given!)
-      say(`Snapshot ${info.name}: ${countsText(info.counts)}, ${info.sizeBytes} bytes.`)
+      say(`Snapshot ${info.name}: ${countsText(info.counts)}, ${counted(info.sizeBytes, 'byte', 'bytes')}.`)
     } else if (command === 'restore') {
       const outcome = await state.restoreSnapshot(caller.projectId, given!, caller)
       say(`Restored snapshot ${given}: ${countsText(outcome.counts)}.`)
     } else if (command === 'snapshots') {
       const snapshots = await state.listSnapshots(caller.projectId)
       if (snapshots.length === 0) say(`No snapshots in ${where}.`)
-      for (const info of snapshots) say(`${info.name}  ${info.createdAt}  ${info.sizeBytes} bytes  ${countsText(info.counts)}`)
+      for (const info of snapshots) say(`${info.name}  ${info.createdAt}  ${counted(info.sizeBytes, 'byte', 'bytes')}  ${countsText(info.counts)}`)
     } else {
       const { removed } = await state.reset(caller.projectId)
       say(`Reset the default project of ${where}: removed ${countsText(removed)}; keys stay.`)
@@ -739,6 +774,7 @@ export async function main(argv: string[]): Promise<number> {
     else if (command === 'webhook-secret') await webhookSecret(values, rest)
     else if (command in STATE_COMMANDS) await stateCommand(command, values, rest)
     else await keys(values, rest)
+    warnWhenNoServiceUses(values)
     return 0
   } catch (raw) {
     const error = parseArgsError(raw as NodeJS.ErrnoException) ?? raw

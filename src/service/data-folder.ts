@@ -1,6 +1,7 @@
 import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { WRAPPED_KEY_FILE } from '../store/secret-box'
+import { counted } from '../shared/text/counted'
 
 export const DATABASE_FILE = 'voicedesk.db'
 export const SECRET_KEY_FILE = 'secret.key'
@@ -116,7 +117,7 @@ function checkDatabaseNotLost(dir: string, options: PrepareDataFolderOptions): v
   if (existsSync(join(dir, WRAPPED_KEY_FILE))) leftovers.push(`the desktop app's secret key (${WRAPPED_KEY_FILE})`)
   const media = join(dir, MEDIA_FOLDER)
   const mediaCount = existsSync(media) ? readdirSync(media).length : 0
-  if (mediaCount > 0) leftovers.push(`${mediaCount} media file${mediaCount === 1 ? '' : 's'}`)
+  if (mediaCount > 0) leftovers.push(counted(mediaCount, 'media file', 'media files'))
   if (leftovers.length === 0) return
   throw new DataFolderError(
     `${DATABASE_FILE} is ${existsSync(database) ? 'empty' : 'missing'}, but the folder still holds ${leftovers.join(' and ')}. ` +

@@ -183,12 +183,13 @@ describe('keys', () => {
     const alone = await runCli(['keys', 'create', '--data-dir', './somewhere'], { cwd })
     expect(alone.code, alone.stderr).toBe(0)
     expect(alone.stdout).toContain(`in the data folder ${join(cwd, 'somewhere')}.`)
-    expect(alone.stdout).toMatch(/^Warning: no VoiceDesk service is using this folder now; the key works once one runs with --data-dir /m)
+    expect(alone.stderr).toMatch(/^Warning: no VoiceDesk service is using --data-dir \.\/somewhere \(.*\) now; if yours runs on another folder, pass that folder with --data-dir/m)
+    expect(alone.stdout).toContain(`It works once a service runs with --data-dir ${join(cwd, 'somewhere')}`)
 
     const server = await startServe(join(cwd, 'somewhere'))
     const served = await runCli(['keys', 'create', '--data-dir', './somewhere'], { cwd })
     expect(served.stdout).toContain(`It works at once on the service using this folder (${server.url}).`)
-    expect(served.stdout).not.toMatch(/^Warning/m)
+    expect(served.stderr).not.toMatch(/^Warning/m)
     await stop(server)
 
     // A service killed without a chance to tidy up no longer counts.
@@ -196,7 +197,7 @@ describe('keys', () => {
     killed.cli.child.kill('SIGKILL')
     await killed.cli.waitForExit()
     const after = await runCli(['keys', 'create', '--data-dir', './somewhere'], { cwd })
-    expect(after.stdout).toMatch(/^Warning: no VoiceDesk service is using this folder now/m)
+    expect(after.stderr).toMatch(/^Warning: no VoiceDesk service is using --data-dir/m)
   })
 })
 

@@ -79,6 +79,20 @@ function waitForBanner(child: ChildProcess, output: () => string, timeoutMs: num
 }
 
 describe("README's two commands", () => {
+  it('names the start for later times: the run command without its install', () => {
+    const later = /\*\*Later starts\*\*[^`]*`([^`]+)`/.exec(README)?.[1]
+    expect(RUN_COMMAND).toMatch(/^npm install && /)
+    expect(later).toBe(RUN_COMMAND.replace(/^npm install && /, ''))
+  })
+
+  it('states the Node versions package.json and electron ask for', () => {
+    const ours = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node
+    const electrons = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node
+    const version = (range: string) => /(\d+\.\d+)/.exec(range)![1]!
+    expect(README).toContain(`Run the service (Node ${version(ours)} or newer)`)
+    expect(README).toMatch(new RegExp(`electron \\d+ wants Node ${version(electrons).replace('.', '\\.')} or newer, for \`npm start\``))
+  })
+
   it('.ci/run runs exactly the test command README.md gives', () => {
     const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
     const commands = ci.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#'))

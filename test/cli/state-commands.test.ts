@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli, spawnCli, startServe } from '../helpers/spawn-cli'
@@ -45,15 +45,15 @@ describe('voicedesk export, import, snapshot, restore, reset, snapshots', () => 
     const archive = join(makeTempDir(), 'state.tar.gz')
     const exported = await run('export', archive, '--passphrase-file', passphraseFile)
     expect(exported.code, exported.stderr).toBe(0)
-    expect(exported.stdout).toMatch(/Exported 2 agents, 1 phoneNumbers, 0 jobs/)
+    expect(exported.stdout).toMatch(/Exported 2 agents, 1 phone number, 0 jobs, 0 webhook deliveries, 0 delivery attempts from/)
 
     const snap = await run('snapshot', 'seeded')
     expect(snap.code, snap.stderr).toBe(0)
-    expect((await run('snapshots')).stdout).toMatch(/^seeded {2}\S+ {2}\d+ bytes {2}2 agents/m)
+    expect((await run('snapshots')).stdout).toMatch(/^seeded {2}\S+ {2}\d+ bytes {2}2 agents, 1 phone number, 0 jobs/m)
 
     expect((await run('reset')).code).toBe(2) // --yes is required
     const reset = await run('reset', '--yes')
-    expect(reset.stdout).toMatch(/removed 2 agents, 1 phoneNumbers/)
+    expect(reset.stdout).toMatch(/removed 2 agents, 1 phone number, 0 jobs/)
     const refusedImport = await run('import', archive)
     expect(refusedImport.code).toBe(1)
     expect(refusedImport.stderr).toMatch(/passphrase/)
@@ -87,5 +87,72 @@ describe('voicedesk export, import, snapshot, restore, reset, snapshots', () => 
     const good = writeSeed(dataDir, SEED, 'seed3.json')
     const started = await startServe(dataDir, ['--port', '0', '--seed', good], { env: { VOICEDESK_API_KEY: KEY } })
     expect(await agentsOf(started.url)).toHaveLength(2)
+  })
+})
+
+// The first-run mistake: the service runs on ./data, a command runs on another folder (the
+// per-user default when --data-dir is left out) and silently works on the wrong data.
+describe('data-folder commands and the folder a service uses', () => {
+  const WARNING = /^Warning: no VoiceDesk service is using --data-dir (\S+) now; if yours runs on another folder, pass that folder with --data-dir/gm
+  /** The commands that only read, or write settings: run all at once (many CLIs on one folder). */
+  const readers = (archive: string) => [['export', archive], ['snapshots'], ['keys', 'list'], ['ai-engine'], ['stt-engine'], ['webhook-secret']]
+  /** The commands that change the project, in an order that works: one at a time. */
+  const writers = (archive: string, name: string) => [
+    ['snapshot', name],
+    ['restore', name],
+    ['reset', '--yes'],
+    ['import', archive],
+  ]
+
+  async function runEach(dataDir: string, archive: string, name: string, writersToRun = writers(archive, name)) {
+    const run = (args: string[]) => runCli([...args, '--data-dir', dataDir], { timeoutMs: 30_000 }).then((result) => ({ args: args.join(' '), ...result }))
+    const results = await Promise.all(readers(archive).map(run))
+    for (const args of writersToRun) results.push(await run(args))
+    for (const result of results) expect(result.code, `${result.args}: ${result.stderr}`).toBe(0)
+    return results
+  }
+
+  it('each warns on stderr, once, when no running service uses the folder, and only then', { timeout: 90_000 }, async () => {
+    const dataDir = makeTempDir()
+    writeSeed(dataDir, SEED)
+    const archive = join(makeTempDir(), 'state.tar.gz')
+    const server = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: KEY } })
+    for (const served of await runEach(dataDir, archive, 'served', [['snapshot', 'served']])) expect(served.stderr, served.args).not.toMatch(/Warning/)
+    server.cli.child.kill('SIGTERM')
+    await server.cli.waitForExit(15_000)
+
+    for (const alone of await runEach(dataDir, archive, 'alone')) {
+      const warnings = [...alone.stderr.matchAll(WARNING)]
+      expect(
+        warnings.map((warning) => warning[1]),
+        alone.args,
+      ).toEqual([dataDir])
+    }
+  })
+
+  it('export and snapshots without --data-dir name the default folder, refuse when it holds nothing and do not create it', async () => {
+    const home = makeTempDir()
+    const defaultFolder = join(home, 'voicedesk') // env-paths: $XDG_DATA_HOME/voicedesk on Linux
+    const env = { XDG_DATA_HOME: home }
+    const archive = join(makeTempDir(), 'state.tar.gz')
+    for (const [args, verb] of [
+      [['export', archive], 'export'],
+      [['snapshots'], 'list'],
+    ] as const) {
+      const refused = await runCli([...args], { env })
+      expect(refused.code, refused.stderr).toBe(2)
+      expect(refused.stderr).toBe(
+        `voicedesk: the default data folder ${defaultFolder}: nothing to ${verb} there, it holds no VoiceDesk data (no voicedesk.db); is your service using another folder? Pass it with --data-dir\n`,
+      )
+      expect(refused.stdout).toBe('')
+      expect(existsSync(defaultFolder)).toBe(false)
+    }
+    expect(existsSync(archive)).toBe(false)
+
+    // An existing folder without a database is left exactly as it was (no media/ or snapshots/ made in it).
+    const empty = makeTempDir()
+    const refused = await runCli(['export', archive, '--data-dir', empty])
+    expect(refused.code).toBe(2)
+    expect(readdirSync(empty)).toEqual([])
   })
 })

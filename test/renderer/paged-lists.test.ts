@@ -10,6 +10,7 @@ import { OperatorError } from '../../src/renderer/src/api/operator-error'
 import { AGENT_CHOICES_PAGE, AGENTS_PAGE, NUMBERS_PAGE } from '../../src/renderer/src/store/agents-slice'
 import { createAppStore } from '../../src/renderer/src/store/app-store'
 import { hasMore, moreCount } from '../../src/renderer/src/store/paged-list'
+import { listShows } from '../../src/renderer/src/store/list-shows'
 import { agentFixture } from './agent-fixture'
 
 const uuid = (prefix: string, index: number) => `${prefix}-0000-4000-8000-${String(index).padStart(12, '0')}`
@@ -288,5 +289,52 @@ describe('the numbers list pages', () => {
     store.getState().removeNumber(phoneNumber(1).id)
     expect(store.getState().numbers).toMatchObject({ total: 129, filtered: 129 })
     expect(store.getState().numbers.items).toHaveLength(129)
+  })
+})
+
+// "No agents yet" once flashed for ~150 ms before "Loading…" when agents existed: the list said
+// empty before its first request went out. A list says empty only once an answer said so.
+describe('no false empty state', () => {
+  it('the agents and numbers lists are loading, never empty, until their first answer lands', async () => {
+    const service = pagingService(3, 0)
+    const store = createAppStore({ call: service.call })
+    expect(listShows(store.getState().agents)).toBe('loading') // before the first request
+    expect(listShows(store.getState().numbers)).toBe('loading')
+    void store.getState().loadAgents('')
+    void store.getState().loadNumbers()
+    expect(listShows(store.getState().agents)).toBe('loading') // on its way
+    await service.answer()
+    expect(listShows(store.getState().agents)).toBe('rows')
+    expect(listShows(store.getState().numbers)).toBe('empty') // the service said: none
+
+    // A search that matches nothing is empty once answered, and loading (not empty) meanwhile.
+    void store.getState().loadAgents('nobody')
+    expect(listShows(store.getState().agents)).not.toBe('empty')
+    await service.answer()
+    expect(listShows(store.getState().agents)).toBe('empty')
+  })
+
+  it('a first page that fails says so, not empty, and many lists at once each wait for their own answer', async () => {
+    const service = pagingService(0, 2)
+    const store = createAppStore({ call: service.call })
+    service.failNext()
+    void store.getState().loadAgents('')
+    void store.getState().loadNumbers()
+    const lists = () => [store.getState().agents, store.getState().numbers]
+    expect(lists().map(listShows)).toEqual(['loading', 'loading'])
+    await service.answerLast() // the numbers land first; the agents' failure is still on its way
+    expect(lists().map(listShows)).toEqual(['loading', 'rows'])
+    await service.answer()
+    expect(listShows(store.getState().agents)).toBe('error')
+  })
+
+  it.each([
+    { case: 'nothing loaded yet', list: { items: null, loaded: false, loading: false, error: null }, shows: 'loading' },
+    { case: 'rows kept while reloading', list: { items: [1], loaded: true, loading: true, error: null }, shows: 'rows' },
+    { case: 'an empty answer', list: { items: [], loaded: true, loading: false, error: null }, shows: 'empty' },
+    { case: 'a reload on its way after an empty answer', list: { items: [], loaded: true, loading: true, error: null }, shows: 'loading' },
+    { case: 'a first answer that failed', list: { items: [], loaded: false, loading: false, error: 'down' }, shows: 'error' },
+  ] as const)('$case: $shows', ({ list, shows }) => {
+    expect(listShows(list)).toBe(shows)
   })
 })

@@ -13,6 +13,8 @@ export interface PagedList<T> {
   search: string
   /** Page 1 of the search is on its way. */
   loading: boolean
+  /** Page 1 of some search has landed: until then the list is loading, never empty. */
+  loaded: boolean
   /** A further page is on its way. */
   loadingMore: boolean
   error: string | null
@@ -24,7 +26,7 @@ export interface PageAnswer<T> {
   filtered: number
 }
 
-export const emptyPagedList = <T>(): PagedList<T> => ({ items: [], total: 0, filtered: 0, search: '', loading: false, loadingMore: false, error: null })
+export const emptyPagedList = <T>(): PagedList<T> => ({ items: [], total: 0, filtered: 0, search: '', loading: false, loaded: false, loadingMore: false, error: null })
 
 /** Whether the service holds matching rows the list does not show yet. */
 export const hasMore = (list: Pick<PagedList<unknown>, 'items' | 'filtered'>) => list.items.length < list.filtered
@@ -52,7 +54,7 @@ export function pagedList<T extends { id: string }>({ pageSize, fetch, read, wri
       try {
         const answer = await fetch(1, search.trim())
         if (mine !== generation) return
-        write(() => ({ items: answer.items, total: answer.total, filtered: answer.filtered, loading: false, error: null }))
+        write(() => ({ items: answer.items, total: answer.total, filtered: answer.filtered, loading: false, loaded: true, error: null }))
       } catch (error) {
         if (mine !== generation) return
         write(() => ({ loading: false, error: messageOf(error) }))

@@ -7,6 +7,7 @@ import { hasMore, moreCount } from '../../store/paged-list'
 import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId, selectUnsavedDraft } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
+import { listShows } from '../../store/list-shows'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { AgentViews } from './agent-views'
 import { langTag } from '../../lib/voice-text'
@@ -67,6 +68,7 @@ export function AgentsScreen() {
     }
   }
 
+  const shows = listShows(agents)
   return (
     <div className="split">
       <section className="list-pane" aria-labelledby="agents-title">
@@ -89,7 +91,7 @@ export function AgentsScreen() {
           />
         </div>
         <p className="muted small" aria-live="polite">
-          {agents.loading ? t('common.loading') : agents.error ? null : count}
+          {shows === 'loading' || agents.loading ? t('common.loading') : agents.error ? null : count}
         </p>
         {agents.error && !agents.loading ? <LoadError error={agents.error} onRetry={() => void store.getState().loadAgents()} /> : null}
         <ul ref={listRef} className="item-list" aria-label={t('agents.title')}>
@@ -118,12 +120,12 @@ export function AgentsScreen() {
             {agents.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(agents, AGENTS_PAGE), locale) })}
           </button>
         ) : null}
-        {!agents.loading && !agents.error && agents.items.length === 0 && searching ? (
+        {shows === 'empty' && searching ? (
           <div className="empty">
             <p>{t('agents.noMatch')}</p>
           </div>
         ) : null}
-        {!agents.loading && !agents.error && agents.items.length === 0 && !searching ? (
+        {shows === 'empty' && !searching ? (
           <div className="empty">
             <p>{t('agents.empty')}</p>
             <button type="button" className="button" onClick={() => store.getState().navigate('templates')}>

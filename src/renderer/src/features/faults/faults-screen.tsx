@@ -16,6 +16,7 @@ import { Field } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { TableHead } from '../../ui/table-head'
+import { listShows } from '../../store/list-shows'
 
 type Effect = 'respond' | 'delay' | 'drop' | 'failJob' | 'failWebhook'
 const EFFECTS: readonly Effect[] = ['respond', 'delay', 'drop', 'failJob', 'failWebhook']
@@ -202,6 +203,7 @@ export function FaultsScreen() {
   )
 
   const items = faults.items ?? []
+  const shows = listShows({ ...faults, loaded: faults.items !== null })
   return (
     <div className="page">
       <header className="page-header">
@@ -234,8 +236,10 @@ export function FaultsScreen() {
           </button>
         </div>
         {faults.error && !faults.loading ? <LoadError error={faults.error} onRetry={() => void store.getState().loadFaults()} /> : null}
-        {items.length === 0 ? (
-          <p className="muted">{t('faults.none')}</p>
+        {shows !== 'rows' ? (
+          shows === 'error' ? null : (
+            <p className="muted">{shows === 'loading' ? t('common.loading') : t('faults.none')}</p>
+          )
         ) : (
           <div className="table-wrap">
             <table className="table" data-testid="faults-table">

@@ -1,5 +1,5 @@
 import type { Job } from '../../../../shared/api/jobs'
-import type { MessageKey } from '../../i18n/dictionary'
+import { pluralKey, type PluralForms } from '../../i18n/plural'
 import { useT } from '../../i18n/use-t'
 import { formatCount } from '../../lib/format'
 import { useAppStore } from '../../store/app-context'
@@ -9,7 +9,7 @@ import { selectLocale } from '../../store/selectors'
 import { StatusBadge } from '../../ui/status-badge'
 
 /** "1 attempt", "2 attempts"; in Arabic the dual and the forms for 3 to 10 and from 11 differ. */
-const ATTEMPTS_BY_PLURAL: Record<Intl.LDMLPluralRule, MessageKey> = {
+const ATTEMPTS: PluralForms = {
   zero: 'webhooks.attemptsN',
   one: 'webhooks.attemptsOne',
   two: 'webhooks.attemptsTwo',
@@ -17,8 +17,6 @@ const ATTEMPTS_BY_PLURAL: Record<Intl.LDMLPluralRule, MessageKey> = {
   many: 'webhooks.attemptsMany',
   other: 'webhooks.attemptsMany',
 }
-const pluralRules = new Map<string, Intl.PluralRules>()
-const plural = (locale: string) => pluralRules.get(locale) ?? pluralRules.set(locale, new Intl.PluralRules(locale)).get(locale)!
 
 /**
  * The webhooks a job sent (for a conversation, its agent's call events), oldest first: event,
@@ -57,7 +55,7 @@ export function JobDeliveries({ job, detail }: { job: Job; detail: JobDetail }) 
                 </a>
                 <StatusBadge status={delivery.status} />
                 <span className="muted small" data-testid="delivery-attempts">
-                  {t(ATTEMPTS_BY_PLURAL[plural(locale).select(delivery.attempts)], { n: formatCount(delivery.attempts, locale) })}
+                  {t(pluralKey(locale, delivery.attempts, ATTEMPTS), { n: formatCount(delivery.attempts, locale) })}
                 </span>
                 <span className="muted small">{delivery.lastStatusCode === null ? t('monitor.noAnswer') : t('monitor.lastAnswer', { code: String(delivery.lastStatusCode) })}</span>
                 {oneUrl ? null : (

@@ -4,8 +4,9 @@ import { TEXT_JOB_TYPES, type AiContentJob, type Job, type JobType } from '../..
 import type { MessageKey } from '../../i18n/dictionary'
 import type { JobErrorCode } from '../../../../shared/api/job-error-codes'
 import { useT } from '../../i18n/use-t'
+import { pluralKey } from '../../i18n/plural'
 import { errorText } from '../../lib/readable-errors'
-import { formatCost, formatDateTime } from '../../lib/format'
+import { formatCost, formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectJobDetail, selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
@@ -220,6 +221,7 @@ function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob |
 
 function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; sourceJobId: string; onClose(): void }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const call = useCall()
   const [parts, setParts] = useState<AiPart[]>(['summary', 'titles', 'keywords'])
   const { busy, error, create: createJob } = useJobCreation()
@@ -234,7 +236,12 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
       title={t('jobs.makeAiTitle')}
       onClose={onClose}
       actions={
-        <DialogActions onCancel={onClose} label={t('jobs.makeAiButton', { n: String(parts.length) })} onConfirm={() => void create()} disabled={busy || parts.length === 0} />
+        <DialogActions
+          onCancel={onClose}
+          label={t(pluralKey(locale, parts.length, { one: 'jobs.makeAiButtonOne', other: 'jobs.makeAiButton' }), { n: formatCount(parts.length, locale) })}
+          onConfirm={() => void create()}
+          disabled={busy || parts.length === 0}
+        />
       }
     >
       <fieldset className="fieldset parts-grid">

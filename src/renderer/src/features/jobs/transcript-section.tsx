@@ -4,7 +4,8 @@ import type { Job } from '../../../../shared/api/jobs'
 import { TRANSLATION_LANGUAGES, type TranslationLanguage } from '../../../../shared/api/translation-jobs'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
-import { formatClock } from '../../lib/format'
+import { pluralKey } from '../../i18n/plural'
+import { formatClock, formatCount } from '../../lib/format'
 import { errorText } from '../../lib/readable-errors'
 import { lineIndexAt, otherLanguage, subtitleFileName, transcriptViewOf, type TranscriptLine, type TranscriptView } from '../../lib/transcript-view'
 import { useAppStore, useCall } from '../../store/app-context'
@@ -128,6 +129,7 @@ export function TranscriptSection({ job, source, playableMediaUrl }: { job: Job;
  */
 function TranscriptLines({ view, position, canSeek, onSeek }: { view: TranscriptView; position: number; canSeek: boolean; onSeek(seconds: number): void }) {
   const t = useT()
+  const locale = useAppStore(selectLocale)
   const scroller = useRef<HTMLDivElement>(null)
   const { lines } = view
   const bilingual = lines.some((line) => line.source !== undefined)
@@ -156,7 +158,11 @@ function TranscriptLines({ view, position, canSeek, onSeek }: { view: Transcript
           <span>{t('transcript.translationColumn')}</span>
         </div>
       ) : null}
-      <ol className="plain-list" aria-label={t('transcript.linesLabel', { n: lines.length })} style={{ blockSize: virtualizer.getTotalSize(), position: 'relative' }}>
+      <ol
+        className="plain-list"
+        aria-label={t(pluralKey(locale, lines.length, { one: 'transcript.linesLabelOne', other: 'transcript.linesLabel' }), { n: formatCount(lines.length, locale) })}
+        style={{ blockSize: virtualizer.getTotalSize(), position: 'relative' }}
+      >
         {virtualizer.getVirtualItems().map((item) => {
           const line = lines[item.index]!
           return (

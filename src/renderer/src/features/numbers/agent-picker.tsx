@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
 import type { VoiceAgent } from '../../../../shared/api/voice-agents'
 import { useT } from '../../i18n/use-t'
+import { pluralKey } from '../../i18n/plural'
 import { formatCount } from '../../lib/format'
 import { AGENT_CHOICES_PAGE } from '../../store/agents-slice'
 import { useAppStore, useStoreApi } from '../../store/app-context'
@@ -128,7 +129,11 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
     if (choices.loading && choices.items.length === 0) status = t('common.loading')
     else if (choices.error) status = choices.error
     else if (choices.items.length === 0 && query.trim() !== '') status = t('numbers.pickerNoMatch', { search: query.trim() })
-    else status = t('numbers.pickerMatches', { shown: formatCount(choices.items.length, locale), filtered: formatCount(choices.filtered, locale) })
+    else
+      status = t(pluralKey(locale, choices.filtered, { one: 'numbers.pickerMatchesOne', other: 'numbers.pickerMatches' }), {
+        shown: formatCount(choices.items.length, locale),
+        filtered: formatCount(choices.filtered, locale),
+      })
   }
 
   return (

@@ -17,6 +17,7 @@ import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog } from '../../ui/modal-dialog'
 import { AgentPicker } from './agent-picker'
 import { TableHead } from '../../ui/table-head'
+import { listShows } from '../../store/list-shows'
 
 interface NewNumber {
   phoneNumber: string
@@ -32,6 +33,7 @@ export function NumbersScreen() {
   const store = useStoreApi()
   const call = useCall()
   const numbers = useAppStore(selectNumbers)
+  const numbersShow = listShows(numbers)
   const locale = useAppStore(selectLocale)
   const [form, setForm] = useState<NewNumber>(EMPTY)
   const [errors, setErrors] = useState<Record<string, string[]>>({})
@@ -199,9 +201,9 @@ export function NumbersScreen() {
 
       <section className="card" aria-labelledby="numbers-list-title">
         <h2 id="numbers-list-title">{t('numbers.listTitle', { n: formatCount(numbers.total, locale) })}</h2>
-        {numbers.items.length === 0 ? (
-          numbers.error && !numbers.loading ? null : (
-            <p className="muted">{numbers.loading ? t('common.loading') : t('numbers.empty')}</p>
+        {numbersShow !== 'rows' ? (
+          numbersShow === 'error' ? null : (
+            <p className="muted">{numbersShow === 'loading' ? t('common.loading') : t('numbers.empty')}</p>
           )
         ) : (
           <div className="table-wrap">

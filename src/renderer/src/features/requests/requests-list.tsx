@@ -6,6 +6,7 @@ import { formatCount, formatTimeOfDay } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
 import { isFilteredRequests, REQUESTS_PAGE_SIZE } from '../../store/requests-slice'
 import { selectLocale, selectRequests } from '../../store/selectors'
+import { listShows } from '../../store/list-shows'
 
 const ROW_HEIGHT = 36
 /** Rows from the end at which the next older page is asked for. */
@@ -38,6 +39,7 @@ export function RequestsList() {
   const locale = useAppStore(selectLocale)
   const scroller = useRef<HTMLDivElement>(null)
   const { rows } = requests
+  const shows = listShows({ items: rows, loaded: requests.loaded, loading: false, error: requests.error })
   // One more row while older pages remain: the loading row at the end.
   const count = rows.length + (requests.next !== null ? 1 : 0)
 
@@ -162,10 +164,8 @@ export function RequestsList() {
               )
             })}
           </div>
-          {requests.loaded && rows.length === 0 && !requests.error ? (
-            <p className="empty center">{isFilteredRequests(requests.filters) ? t('requests.noMatch') : t('requests.empty')}</p>
-          ) : null}
-          {!requests.loaded && !requests.error ? <p className="empty center">{t('common.loading')}</p> : null}
+          {shows === 'empty' ? <p className="empty center">{isFilteredRequests(requests.filters) ? t('requests.noMatch') : t('requests.empty')}</p> : null}
+          {shows === 'loading' ? <p className="empty center">{t('common.loading')}</p> : null}
         </div>
       </div>
     </>

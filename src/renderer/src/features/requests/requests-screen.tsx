@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { JOURNAL_METHODS } from '../../../../shared/api/request-journal'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
+import { pluralKey } from '../../i18n/plural'
 import { formatCount } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { isBackwardRange, isFilteredRequests, NO_REQUEST_FILTERS, requestFilterInput, STATUS_CLASSES, type RequestsFilters } from '../../store/requests-slice'
@@ -151,7 +152,7 @@ export function RequestsScreen() {
             </div>
             {requests.dropped > 0 ? (
               <p className="warning-note small" role="note">
-                {t('requests.dropped', { n: formatCount(requests.dropped, locale) })}
+                {t(pluralKey(locale, requests.dropped, { one: 'requests.droppedOne', other: 'requests.dropped' }), { n: formatCount(requests.dropped, locale) })}
               </p>
             ) : null}
             {requests.error ? <LoadError error={requests.error} onRetry={() => void store.getState().refreshRequests()} /> : null}

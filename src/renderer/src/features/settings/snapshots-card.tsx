@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react'
+import { listShows } from '../../store/list-shows'
+import { snapshotCountsText } from './snapshot-counts'
 import { SNAPSHOT_NAME_PATTERN, type Snapshot, type StateCounts } from '../../../../shared/api/state'
 import { useT } from '../../i18n/use-t'
 import { errorText, readableMessage } from '../../lib/readable-errors'
-import { formatCount, formatDateTime } from '../../lib/format'
+import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLinkReturns, selectLocale } from '../../store/selectors'
 import { Field } from '../../ui/field'
@@ -69,8 +71,9 @@ export function SnapshotsCard() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [linkReturns])
 
-  const countsText = (counts: StateCounts) =>
-    t('snapshots.counts', { agents: formatCount(counts.agents, locale), numbers: formatCount(counts.phoneNumbers, locale), jobs: formatCount(counts.jobs, locale) })
+  // `current` comes with the first answer: until then the table is loading, not empty.
+  const shows = listShows({ items: snapshots, loaded: current !== null, loading: false, error: loadError })
+  const countsText = (counts: StateCounts) => snapshotCountsText(locale, counts)
 
   const run = async (work: () => Promise<unknown>, done: string) => {
     setBusy(true)
@@ -201,10 +204,10 @@ export function SnapshotsCard() {
             actions
           />
           <tbody>
-            {snapshots.length === 0 ? (
+            {shows === 'loading' || shows === 'empty' ? (
               <tr>
                 <td colSpan={5} className="muted small">
-                  {t('snapshots.none')}
+                  {shows === 'loading' ? t('common.loading') : t('snapshots.none')}
                 </td>
               </tr>
             ) : null}

@@ -11,6 +11,7 @@ import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
 import { TableHead } from '../../ui/table-head'
+import { listShows } from '../../store/list-shows'
 
 /** The delivery journal: every webhook the service sent or will send, each attempt, and "send again". */
 export function WebhooksScreen() {
@@ -18,6 +19,8 @@ export function WebhooksScreen() {
   const store = useStoreApi()
   const call = useCall()
   const deliveries = useAppStore(selectDeliveries)
+  // `opened` once the screen asked for its first page: before that the list is loading, not empty.
+  const shows = listShows({ ...deliveries, loaded: deliveries.opened })
   const locale = useAppStore(selectLocale)
   const pages = Math.max(1, Math.ceil(deliveries.filtered / DELIVERIES_PAGE_SIZE))
   const detail = deliveries.detail
@@ -106,9 +109,7 @@ export function WebhooksScreen() {
               ))}
             </tbody>
           </table>
-          {deliveries.items.length === 0 && !(deliveries.error && !deliveries.loading) ? (
-            <p className="empty center">{deliveries.loading ? t('common.loading') : t('webhooks.empty')}</p>
-          ) : null}
+          {shows === 'loading' || shows === 'empty' ? <p className="empty center">{shows === 'loading' ? t('common.loading') : t('webhooks.empty')}</p> : null}
         </div>
         <nav className="pager" aria-label={t('common.pages')}>
           <button type="button" className="button" disabled={deliveries.page <= 1} onClick={() => void store.getState().loadDeliveries({ page: deliveries.page - 1 })}>
