@@ -6,13 +6,13 @@
  */
 import { createOfflineAiContentEngine } from '../../src/engines/ai-content/ai-content-engine'
 import { AI_PARTS } from '../../src/shared/api/ai-parts'
-import { aiContentTime, longText, scoreText } from './bench'
+import { aiContentTime, longText, scoreText, type TextResult } from './bench'
 import { loadCorpus } from './corpus'
 
 const verbose = process.argv.includes('--verbose')
 const corpus = loadCorpus()
 const engine = createOfflineAiContentEngine()
-const results = []
+const results: TextResult[] = []
 for (const text of corpus.texts) {
   const parts = await engine.generate({ text: text.text, parts: [...AI_PARTS] })
   const result = scoreText(text, parts)
@@ -21,7 +21,7 @@ for (const text of corpus.texts) {
   console.log(`${text.id}: ${result.factsCovered}/${result.facts}${flaws.length ? `\n  ${flaws.join('\n  ')}` : ''}`)
   if (verbose) console.log(`  SUMMARY ${result.summary}\n  TITLES ${parts.titles}\n  FAQ ${parts.faq}\n  KEYWORDS ${parts.keywords}\n`)
 }
-const sum = (pick: (result: (typeof results)[number]) => number) => results.reduce((total, result) => total + pick(result), 0)
+const sum = (pick: (result: TextResult) => number) => results.reduce((total, result) => total + pick(result), 0)
 const covered = sum((result) => result.factsCovered)
 const facts = sum((result) => result.facts)
 console.log(

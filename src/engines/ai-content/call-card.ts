@@ -291,6 +291,15 @@ function laterReplacesEarlier(sentences: readonly Sentence[], facts: readonly Fa
         ofKind.some((other) => reply.includes(other.sentence) && other.key !== fact.key)
       ;(superseded && turnedDown ? rejected : settled).push(fact)
     }
+    // Once turned down, every earlier mention of that value is the old one too ("She's booked for Wednesday at four").
+    const last = ofKind.at(-1)?.key
+    const given = new Set(rejected.filter((fact) => fact.kind === kind).map((fact) => fact.key))
+    for (const fact of [...settled]) {
+      if (fact.kind === kind && given.has(fact.key) && fact.key !== last) {
+        settled.splice(settled.indexOf(fact), 1)
+        rejected.push(fact)
+      }
+    }
   }
   return { settled, rejected }
 }

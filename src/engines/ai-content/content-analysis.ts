@@ -1,4 +1,5 @@
 import { normaliseArabic } from './arabic-normalisation'
+import { readCallCard, SWITCH, type CallCard } from './call-card'
 import { extractKeywords, type Keyword } from './keyword-extraction'
 import { rankSentences, type SentenceRanking } from './sentence-ranking'
 import { splitText, tidySentence, type Lang, type Sentence } from './text-analysis'
@@ -19,6 +20,8 @@ export interface AnalysedContent {
   ranking: SentenceRanking
   /** At least one. */
   topics: Topic[]
+  /** Who speaks and what the text settles (see call-card.ts); read before any part is written. */
+  card: CallCard
   /** The summary's sentence indexes, in the order of the text. */
   summaryIndexes: number[]
   /** Sentence `index` made presentable on its own (see tidySentence). */
@@ -65,15 +68,18 @@ export function analyseContent(text: string, lang: Lang, title?: string): Analys
   const ranking = rankSentences(sentences, termWeights)
   const topics = clusterTopics(keywords, sentences, ranking)
   const lines = new Map<number, string>()
+  const card = readCallCard(sentences, split.hasSpeakerLabels)
+  const kind: SourceKind = split.hasSpeakerLabels || personalShare(sentences) >= 0.03 ? 'conversation' : 'text'
   return {
     lang,
-    kind: split.hasSpeakerLabels || personalShare(sentences) >= 0.03 ? 'conversation' : 'text',
+    kind,
+    card,
     title: usableTitle(title),
     sentences,
     keywords,
     ranking,
     topics,
-    summaryIndexes: chooseSummary(sentences, ranking),
+    summaryIndexes: chooseSummary(sentences, ranking, card),
     line(index) {
       let line = lines.get(index)
       if (line === undefined) {
@@ -91,20 +97,58 @@ function summaryLength(sentenceCount: number): number {
   return Math.max(1, Math.min(7, sentenceCount - 1, Math.round(Math.sqrt(sentenceCount))))
 }
 
-/** Best-ranked sentences, skipping near-repeats of those already chosen (maximal marginal relevance), in text order. */
-function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking): number[] {
-  const wanted = summaryLength(sentences.length)
+/** Share of a short text's sentences a fact-led summary may quote: facts spread over most of a five-line article. */
+const FACT_SHARE = 0.6
+const MAX_SUMMARY_SENTENCES = 7
+
+/**
+ * The summary's sentences, in text order: those that carry the card's facts first (the
+ * commitment, why the caller called, objections, next steps, amounts, identifiers, figures),
+ * then the best-ranked, skipping near-repeats (maximal marginal relevance). A sentence that
+ * states a date or time given up, switches away from an option, or only greets is never chosen.
+ */
+function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking, card: CallCard): number[] {
+  const factsIn = new Map<number, number>()
+  for (const fact of card.facts) factsIn.set(fact.sentence, (factsIn.get(fact.sentence) ?? 0) + 1)
+  const ruledOut = summaryRuledOut(sentences, card)
+  const weight = (index: number) =>
+    2 * (factsIn.get(index) ?? 0) +
+    (index === card.commitment ? 3 : 0) +
+    (index === card.reason ? 3 : 0) +
+    (card.objections.includes(index) ? 2 : 0) +
+    (card.nextSteps.includes(index) ? 1 : 0) +
+    (ranking.scores[index] ?? 0)
+  const factual = sentences.filter((sentence) => !ruledOut.has(sentence.index) && weight(sentence.index) >= 2).length
+  const wanted = Math.min(MAX_SUMMARY_SENTENCES, Math.max(summaryLength(sentences.length), Math.min(factual, Math.ceil(sentences.length * FACT_SHARE))))
+  const order = sentences
+    .map((sentence) => sentence.index)
+    .filter((index) => !ruledOut.has(index))
+    .sort((a, b) => weight(b) - weight(a) || a - b)
   const chosen: number[] = []
   const skipped: number[] = []
-  for (const index of ranking.order) {
+  for (const index of order) {
     if (chosen.length >= wanted) break
-    if (sentences[index]!.isRepeat) continue
     const repeats = chosen.some((other) => ranking.similarity(index, other) > REDUNDANT_SIMILARITY)
-    if (repeats || sentences[index]!.wordCount < 5) skipped.push(index)
+    if (repeats || (sentences[index]!.wordCount < 5 && !factsIn.has(index))) skipped.push(index)
     else chosen.push(index)
   }
   for (const index of skipped) if (chosen.length < wanted) chosen.push(index)
+  if (chosen.length === 0) chosen.push(ranking.order.find((index) => !sentences[index]!.isRepeat) ?? 0)
   return chosen.sort((a, b) => a - b)
+}
+
+/** Sentences a summary must not quote: repeats, greetings only, a given-up date or time, a switch away from an option, an offer of alternatives the call moved past. */
+export function summaryRuledOut(sentences: readonly Sentence[], card: CallCard): Set<number> {
+  const out = new Set<number>(card.rejected.map((fact) => fact.sentence))
+  const conversation = card.roles.some((role) => role !== undefined)
+  for (const sentence of sentences) {
+    if (sentence.isRepeat || sentence.tokens.every((token) => token.stop)) out.add(sentence.index)
+    if (!conversation || sentence.index === card.commitment) continue
+    if (SWITCH.test(sentence.text)) out.add(sentence.index)
+    const offersAlternatives = card.roles[sentence.index] === 'agent' && /\bor\b|(?:^|\s)أو(?=\s)|(?:^|\s)ولا(?=\s)/.test(sentence.text)
+    if (offersAlternatives && card.commitment !== undefined && sentence.index < card.commitment) out.add(sentence.index)
+  }
+  return out
 }
 
 function personalShare(sentences: readonly Sentence[]): number {
