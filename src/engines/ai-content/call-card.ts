@@ -170,7 +170,7 @@ const arabicWeekdayKey = (text: string) => String(AR_WEEKDAYS.findIndex((forms) 
 
 const PATTERNS: readonly Pattern[] = [
   // Identifiers: letters and digits together (BN-58231, KX19 LMP), or a long number after a reference word.
-  { kind: 'identifier', regex: /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*(?:\s[A-Z]{2,4}\b(?![a-z]))?/g },
+  { kind: 'identifier', regex: /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]{4})[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*(?:\s[A-Z]{2,4}\b(?![a-z]))?/g },
   { kind: 'identifier', regex: /(?:number|account|order|reference|ref|ticket|case|رقم|حساب|طلب)\s*(?:is\s+|:\s*)?#?([\d\u0660-\u0669][\d\u0660-\u0669 -]{3,}[\d\u0660-\u0669])/giu, group: 1 },
   // Amounts: a number and a currency, either order of symbol.
   { kind: 'amount', regex: new RegExp(`[$£€]\\s?\\d[\\d,.]*(?:\\s?(?:k|thousand|million))?|\\b${EN_NUMBER}\\s+(?:thousand\\s+|million\\s+)?${EN_CURRENCY}\\b`, 'gi') },
@@ -353,6 +353,8 @@ function countedWords(match: string): string {
   const words = match.trim().replace(/^and\s+/i, '').replace(/[.,،]+$/, '').split(/\s+/)
   while (words.length > 1 && isFunctionWord(words.at(-1)!)) words.pop()
   const text = words.join(' ')
+  // A year ("in 2021, …") dates something; it counts nothing.
+  if (/^(?:19|20)\d{2}$/.test(words[0]!)) return ''
   if (words.length === 1 || words.slice(1).every(isFunctionWord)) return /\d{2}|و\S/.test(text) ? text : ''
   return text
 }

@@ -1,4 +1,5 @@
 import { normaliseArabic } from './arabic-normalisation'
+import { isGreetingWord } from './stop-words'
 import { readCallCard, SWITCH, type CallCard } from './call-card'
 import { extractKeywords, type Keyword } from './keyword-extraction'
 import { rankSentences, type SentenceRanking } from './sentence-ranking'
@@ -99,6 +100,8 @@ function summaryLength(sentenceCount: number): number {
 
 /** Share of a short text's sentences a fact-led summary may quote: facts spread over most of a five-line article. */
 const FACT_SHARE = 0.6
+/** A call repeats itself (offers, read-backs, courtesies): half its sentences hold what it settles. */
+const CALL_SHARE = 0.5
 const MAX_SUMMARY_SENTENCES = 7
 
 /**
@@ -108,8 +111,9 @@ const MAX_SUMMARY_SENTENCES = 7
  * states a date or time given up, switches away from an option, or only greets is never chosen.
  */
 function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking, card: CallCard): number[] {
+  // A name counts where it is news (the caller's own), not in the agent's "this is Karen" opener.
   const factsIn = new Map<number, number>()
-  for (const fact of card.facts) factsIn.set(fact.sentence, (factsIn.get(fact.sentence) ?? 0) + 1)
+  for (const fact of card.facts) if (fact.kind !== 'name' || card.roles[fact.sentence] !== 'agent') factsIn.set(fact.sentence, (factsIn.get(fact.sentence) ?? 0) + 1)
   const ruledOut = summaryRuledOut(sentences, card)
   const weight = (index: number) =>
     2 * (factsIn.get(index) ?? 0) +
@@ -117,9 +121,13 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking,
     (index === card.reason ? 3 : 0) +
     (card.objections.includes(index) ? 2 : 0) +
     (card.nextSteps.includes(index) ? 1 : 0) +
-    (ranking.scores[index] ?? 0)
+    (ranking.scores[index] ?? 0) -
+    (sentences[index]!.isQuestion && index !== card.commitment ? 2 : 0)
   const factual = sentences.filter((sentence) => !ruledOut.has(sentence.index) && weight(sentence.index) >= 2).length
-  const wanted = Math.min(MAX_SUMMARY_SENTENCES, Math.max(summaryLength(sentences.length), Math.min(factual, Math.ceil(sentences.length * FACT_SHARE))))
+  // In a call, the sentences with facts; a text without turns spreads its facts over most of its lines.
+  const conversation = card.roles.some((role) => role !== undefined)
+  const share = Math.ceil(sentences.length * (conversation ? CALL_SHARE : FACT_SHARE))
+  const wanted = Math.min(MAX_SUMMARY_SENTENCES, Math.max(summaryLength(sentences.length), !conversation || factual >= share ? share : Math.max(factual, share - 1)))
   const order = sentences
     .map((sentence) => sentence.index)
     .filter((index) => !ruledOut.has(index))
@@ -143,6 +151,12 @@ export function summaryRuledOut(sentences: readonly Sentence[], card: CallCard):
   const conversation = card.roles.some((role) => role !== undefined)
   for (const sentence of sentences) {
     if (sentence.isRepeat || sentence.tokens.every((token) => token.stop)) out.add(sentence.index)
+    // The agent's opener ("Swift Parcel, this is Omar", "أهلًا بك في …") names who answers, not what the call is about.
+    const factKinds = new Set(card.facts.filter((fact) => fact.sentence === sentence.index).map((fact) => fact.kind))
+    const opener = card.roles[sentence.index] === 'agent' && [...factKinds].every((kind) => kind === 'name') && (factKinds.size > 0 || sentence.tokens.some((token) => isGreetingWord(token.written.toLowerCase())))
+    if (opener && sentence.index <= 2) out.add(sentence.index)
+    // The caller's bare name in reply to "your name?" is in the card already.
+    if (card.callerName && sentence.text.replace(/[.!،,]+$/, '').trim() === card.callerName) out.add(sentence.index)
     if (!conversation || sentence.index === card.commitment) continue
     if (SWITCH.test(sentence.text)) out.add(sentence.index)
     const offersAlternatives = card.roles[sentence.index] === 'agent' && /\bor\b|(?:^|\s)أو(?=\s)|(?:^|\s)ولا(?=\s)/.test(sentence.text)

@@ -34,12 +34,18 @@ export function cardLine(content: AnalysedContent): CardLine {
   const rejectedKeys = new Set(card.rejected.map((fact) => `${fact.kind} ${fact.key}`))
   const facts = card.facts.filter((fact) => !rejectedKeys.has(`${fact.kind} ${fact.key}`))
   const whenSentence = card.commitment
-  const when = whenSentence === undefined ? [] : facts.filter((fact) => fact.sentence === whenSentence && (fact.kind === 'date' || fact.kind === 'time'))
   const conversation = card.roles.some((role) => role !== undefined)
+  // A call settles one date and time; a text's dates are its facts, its times mostly opening hours.
+  const when = conversation
+    ? whenSentence === undefined
+      ? []
+      : facts.filter((fact) => fact.sentence === whenSentence && (fact.kind === 'date' || fact.kind === 'time'))
+    : facts.filter((fact) => fact.kind === 'date').slice(0, 2)
   return {
     ...(card.callerName ? { caller: card.callerName } : {}),
-    ...(when.length > 0 ? { when: [...new Set(when.map((fact) => fact.text))].join(' ') } : {}),
-    people: card.people.filter((person) => !conversation || card.facts.some((fact) => fact.kind === 'name' && fact.text === person && card.roles[fact.sentence] !== 'agent' || /\S\s\S/.test(person))).slice(0, MAX_CARD_VALUES),
+    ...(when.length > 0 ? { when: [...new Set(when.map((fact) => fact.text))].join(conversation ? ' ' : ', ') } : {}),
+    // The caller addressed by title ("أستاذ طارق") is the caller again.
+    people: card.people.filter((person) => !card.callerName || !person.split(/\s+/).includes(card.callerName.split(/\s+/)[0]!)).filter((person) => /\S\s\S/.test(person)).slice(0, MAX_CARD_VALUES),
     amounts: valuesOf(facts, 'amount'),
     identifiers: valuesOf(facts, 'identifier'),
     figures: conversation ? [] : valuesOf(facts, 'quantity', 4),
