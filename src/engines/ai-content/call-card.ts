@@ -42,7 +42,12 @@ export interface CallCard {
   objections: number[]
   /** Sentences that promise what happens next. */
   nextSteps: number[]
+  /** The caller's answer to a choice offered ("a replacement or a refund?" → "A replacement"). */
+  decisions: number[]
 }
+
+/** An offer of alternatives: "X or Y?", "… ولا …؟", "… أو …؟". */
+export const ALTERNATIVES = /\bor\b|(?:^|\s)(?:أو|او|ولا|وإلا|والا)(?=\s)/
 
 const AGENT_LABELS = new Set(
   ['agent', 'operator', 'representative', 'rep', 'assistant', 'receptionist', 'advisor', 'adviser', 'support', 'staff', 'bot', 'الموظف', 'الموظفة', 'الوكيل', 'الوكيلة', 'المندوب', 'المندوبة', 'خدمة', 'المساعد', 'الاستقبال'].map(
@@ -178,13 +183,14 @@ const PATTERNS: readonly Pattern[] = [
   // Dates.
   {
     kind: 'date',
-    regex: new RegExp(`\\b(?:${EN_WEEKDAYS.join('|')})(?:\\s+the\\s+${EN_ORDINAL})?\\b`, 'gi'),
+    // "since Monday", "last Friday" date the past, not a slot.
+    regex: new RegExp(`(?<!\\b(?:since|last|from last)\\s)\\b(?:${EN_WEEKDAYS.join('|')})(?:\\s+the\\s+${EN_ORDINAL})?\\b`, 'gi'),
     key: (match) => String(EN_WEEKDAYS.indexOf(match[0].split(/\s/)[0]!.toLowerCase())),
   },
   { kind: 'date', regex: new RegExp(`\\b(?:the\\s+)?${EN_ORDINAL}\\s+of\\s+(?:${EN_MONTHS})\\b|\\b(?:${EN_MONTHS})\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b(?:tomorrow|the day after tomorrow)\\b`, 'gi') },
   {
     kind: 'date',
-    regex: new RegExp(`${AR_START}(?:يوم\\s+)?[وبل]?(?:${AR_WEEKDAYS.flat().join('|')})(?:\\s+(?:الجاي|الجاية|الجاي|القادم|الماضي))?${AR_END}`, 'gu'),
+    regex: new RegExp(`${AR_START}(?<!(?:منذ|من|من يوم)\\s)(?:يوم\\s+)?[وبل]?(?:${AR_WEEKDAYS.flat().join('|')})(?:\\s+(?:الجاي|الجاية|الجاي|القادم|الماضي))?${AR_END}`, 'gu'),
     key: (match) => arabicWeekdayKey(match[0]),
   },
   { kind: 'date', regex: new RegExp(`${AR_START}(?:ال\\p{L}+\\s+(?:عشر\\s+)?|[\\d\\u0660-\\u0669]{1,2}\\s+)(?:من\\s+)?(?:${AR_MONTHS})${AR_END}|${AR_START}(?:بكرة|بكره|بكرا|غدا|غدًا|بعد بكرة)${AR_END}`, 'gu') },
@@ -215,9 +221,9 @@ const AR_TITLED = new RegExp(`${AR_START}((?:الدكتور|الدكتورة|د�
 const NAME_QUESTION = /\bname\b|اسم|إسم|باسم مين|باسم من/i
 const NOT_A_NAME = new Set(['مين', 'ايش', 'إيش', 'شو', 'ماذا', 'من', 'hi', 'hello', 'hey', 'thanks', 'speaking', 'here', 'calling', 'sorry', 'fine', 'good', 'great', 'ok', 'okay', 'yes', 'no', 'not', 'the'])
 
-const OBJECTION = /\b(?:concern(?:ed)?|worried|too (?:expensive|much|high|late|early)|can't|cannot|can not|doesn't work|don't want|not interested|problem is|afraid|unhappy|expensive)\b|(?:ما يناسب|مش مناسب|ما يناسبني|مش فاضي|مش فاضية|ما أقدر|ما اقدر|مش هقدر|غالي|عالي|مو مناسب|ما بقدر|مش عاجب|للأسف)/i
-const NEXT_STEP = /\b(?:will|we'll|i'll|you'll|it'll|going to|booked|confirmed|scheduled|arranged|reserved|see you|send|sent|text you|email you|call you back)\b|(?:تم|اتحجز|سوف|سنقوم|رح|راح|بنرسل|هنبعت|هتكون|بيرجع|ترجع|توصلك|بيوصلك|بنبعت|نبعتلك|حجزت|فتحت|بستنا|منستنا|نستناك)/i
-const COMMITMENT = /\b(?:booked|confirmed|scheduled|arranged|reserved|set up|see you|is free|will be delivered|will come|will arrive)\b|(?:تم الحجز|تم|اتحجز|حجزت|حجزنا|مأكد|مؤكد|توصلك|بيوصلك|بستنا|نستناك|منستناك|فتحت)/i
+const OBJECTION = new RegExp(`\\b(?:concern(?:ed)?|worried|too (?:expensive|much|high|late|early)|can't|cannot|can not|doesn't work|don't want|not interested|problem is|afraid|unhappy|expensive)\\b|(?<![\\p{L}])[وف]?(?:ما يناسب|مش مناسب|ما يناسبني|مش فاضي|مش فاضية|ما أقدر|ما اقدر|مش هقدر|غالي|عالي|مو مناسب|ما بقدر|مش عاجب|للأسف)(?![\\p{L}])`, 'iu')
+const NEXT_STEP = new RegExp(`\\b(?:will|we'll|i'll|you'll|it'll|going to|booked|confirmed|scheduled|arranged|reserved|see you|send|sent|text you|email you|call you back)\\b|(?<![\\p{L}])[وف]?(?:تم|اتحجز|سوف|سنقوم|رح|راح|بنرسل|هنبعت|هتكون|بيرجع|ترجع|توصلك|بيوصلك|بنبعت|نبعتلك|حجزت|فتحت|بستنا|منستنا|نستناك)(?![\\p{L}])`, 'iu')
+const COMMITMENT = new RegExp(`\\b(?:booked|confirmed|scheduled|arranged|reserved|set up|see you|is free|will be delivered|will come|will arrive)\\b|(?<![\\p{L}])[وف]?(?:تم الحجز|تم|اتحجز|حجزت|حجزنا|مأكد|مؤكد|توصلك|بيوصلك|بستنا|نستناك|منستناك|فتحت)(?![\\p{L}])`, 'iu')
 
 /**
  * The call card of analysed sentences. `conversation` turns on later-replaces-earlier: in an
@@ -260,6 +266,7 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
     commitment,
     reason,
     objections: sentences.filter((sentence) => (roles[sentence.index] ?? 'caller') === 'caller' && OBJECTION.test(sentence.text)).map((sentence) => sentence.index),
+    decisions: choicesMade(sentences, roles),
     nextSteps: sentences.filter((sentence) => roles[sentence.index] !== 'caller' && NEXT_STEP.test(sentence.text) && !sentence.isQuestion).map((sentence) => sentence.index),
   }
 }
@@ -269,6 +276,23 @@ const REFUSAL =
   /\b(?:doesn't work|does not work|don't work|won't work|can't|cannot|can not|no good|not possible|taken|booked up|full|instead|rather|unavailable|not free|not available)\b|(?:^|[\s،,])(?:لا|لأ|مو|مب|مش|ما يناسب|ما ينفع|مينفعش|مفيش|ما في|مافي|ما فيه|ما بقدر|ما أقدر|ما اقدر|مش فاضي|مش فاضية|محجوز|بدل|بدال)(?=[\s،,.!?؟]|$)/i
 /** A caller switching to another option ("make it Thursday", "خلها الأكسنت", "instead"): the sentence names the option given up. */
 export const SWITCH = /\b(?:make it|instead|rather|switch to|change it to)\b|(?:^|[\s،,])(?:خلها|خليها|خليه|خله|خلّيها|بدل|بدال|خليني)(?=\s)/i
+
+/** The first sentence of each caller turn that answers an agent's question offering alternatives. */
+function choicesMade(sentences: readonly Sentence[], roles: readonly (Role | undefined)[]): number[] {
+  const decisions: number[] = []
+  let previousTurn: Sentence[] = []
+  let currentTurn: Sentence[] = []
+  for (const sentence of sentences) {
+    if (currentTurn.length > 0 && sentence.turn !== currentTurn[0]!.turn) {
+      previousTurn = currentTurn
+      currentTurn = []
+    }
+    currentTurn.push(sentence)
+    const opensCallerTurn = currentTurn.length === 1 && roles[sentence.index] === 'caller' && !sentence.isQuestion
+    if (opensCallerTurn && previousTurn.some((asked) => roles[asked.index] === 'agent' && asked.isQuestion && ALTERNATIVES.test(asked.text))) decisions.push(sentence.index)
+  }
+  return decisions
+}
 
 /**
  * Dates and times in a conversation: a value is given up when a later, different value of the

@@ -1,6 +1,6 @@
 import { normaliseArabic } from './arabic-normalisation'
 import { isGreetingWord } from './stop-words'
-import { readCallCard, SWITCH, type CallCard } from './call-card'
+import { ALTERNATIVES, readCallCard, SWITCH, type CallCard } from './call-card'
 import { extractKeywords, type Keyword } from './keyword-extraction'
 import { rankSentences, type SentenceRanking } from './sentence-ranking'
 import { splitText, tidySentence, type Lang, type Sentence } from './text-analysis'
@@ -65,11 +65,12 @@ export function analyseContent(text: string, lang: Lang, title?: string): Analys
   const split = splitText(text)
   const sentences = split.sentences
   if (sentences.length === 0) throw new Error('The source text has no words to write about')
+  const card = readCallCard(sentences, split.hasSpeakerLabels)
+  markScheduleWords(sentences, card)
   const { keywords, termWeights } = extractKeywords(sentences, KEYWORD_LIMIT)
   const ranking = rankSentences(sentences, termWeights)
   const topics = clusterTopics(keywords, sentences, ranking)
   const lines = new Map<number, string>()
-  const card = readCallCard(sentences, split.hasSpeakerLabels)
   const kind: SourceKind = split.hasSpeakerLabels || personalShare(sentences) >= 0.03 ? 'conversation' : 'text'
   return {
     lang,
@@ -119,6 +120,7 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking,
     2 * (factsIn.get(index) ?? 0) +
     (index === card.commitment ? 3 : 0) +
     (index === card.reason ? 3 : 0) +
+    (card.decisions.includes(index) ? 3 : 0) +
     (card.objections.includes(index) ? 2 : 0) +
     (card.nextSteps.includes(index) ? 1 : 0) +
     (ranking.scores[index] ?? 0) -
@@ -137,7 +139,7 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking,
   for (const index of order) {
     if (chosen.length >= wanted) break
     const repeats = chosen.some((other) => ranking.similarity(index, other) > REDUNDANT_SIMILARITY)
-    if (repeats || (sentences[index]!.wordCount < 5 && !factsIn.has(index))) skipped.push(index)
+    if (repeats || (sentences[index]!.wordCount < 5 && !factsIn.has(index) && !card.decisions.includes(index))) skipped.push(index)
     else chosen.push(index)
   }
   for (const index of skipped) if (chosen.length < wanted) chosen.push(index)
@@ -155,14 +157,29 @@ export function summaryRuledOut(sentences: readonly Sentence[], card: CallCard):
     const factKinds = new Set(card.facts.filter((fact) => fact.sentence === sentence.index).map((fact) => fact.kind))
     const opener = card.roles[sentence.index] === 'agent' && [...factKinds].every((kind) => kind === 'name') && (factKinds.size > 0 || sentence.tokens.some((token) => isGreetingWord(token.written.toLowerCase())))
     if (opener && sentence.index <= 2) out.add(sentence.index)
+    // A sentence whose content words are only names ("Hello Nina, it is Oliver Grant") is in the card already.
+    const nameWords = new Set(card.facts.filter((fact) => fact.kind === 'name' && fact.sentence === sentence.index).flatMap((fact) => fact.text.split(/\s+/)))
+    if (nameWords.size > 0 && sentence.tokens.every((token) => token.stop || nameWords.has(token.written))) out.add(sentence.index)
     // The caller's bare name in reply to "your name?" is in the card already.
     if (card.callerName && sentence.text.replace(/[.!،,]+$/, '').trim() === card.callerName) out.add(sentence.index)
     if (!conversation || sentence.index === card.commitment) continue
     if (SWITCH.test(sentence.text)) out.add(sentence.index)
-    const offersAlternatives = card.roles[sentence.index] === 'agent' && /\bor\b|(?:^|\s)أو(?=\s)|(?:^|\s)ولا(?=\s)/.test(sentence.text)
+    const offersAlternatives = card.roles[sentence.index] === 'agent' && ALTERNATIVES.test(sentence.text)
     if (offersAlternatives && card.commitment !== undefined && sentence.index < card.commitment) out.add(sentence.index)
   }
   return out
+}
+
+/**
+ * Words of a date or time ("Saturday", "quarter past", "الساعة") are the card's facts, not what
+ * a text is about: they become stop words so keywords, hashtags and topic titles name the topic.
+ */
+function markScheduleWords(sentences: readonly Sentence[], card: CallCard): void {
+  for (const fact of card.facts) {
+    if (fact.kind !== 'date' && fact.kind !== 'time') continue
+    const words = new Set(fact.text.split(/\s+/).map((word) => normaliseArabic(word.toLowerCase())))
+    for (const token of sentences[fact.sentence]!.tokens) if (words.has(normaliseArabic(token.written.toLowerCase()))) token.stop = true
+  }
 }
 
 function personalShare(sentences: readonly Sentence[]): number {

@@ -2,6 +2,7 @@ import type { AnalysedContent } from './content-analysis'
 import type { CardLine, Phrasebook } from './phrasebook'
 import type { Fact, FactKind } from './call-card'
 import { summaryRuledOut } from './content-analysis'
+import { SWITCH } from './call-card'
 import { normaliseArabic } from './arabic-normalisation'
 import { isGreetingWord } from './stop-words'
 import type { Keyword } from './keyword-extraction'
@@ -16,7 +17,7 @@ import type { Topic } from './topic-clustering'
 
 /** The call card's facts first, then the chosen sentences in the order of the text, as one paragraph. */
 export function writeSummary(content: AnalysedContent, book: Phrasebook): string {
-  return [book.cardLead(cardLine(content)), ...content.summaryIndexes.map((index) => content.line(index))].filter(Boolean).join(' ')
+  return [book.cardLead(cardLine(content, book)), ...content.summaryIndexes.map((index) => content.line(index))].filter(Boolean).join(' ')
 }
 
 const MAX_CARD_VALUES = 3
@@ -29,7 +30,7 @@ function valuesOf(facts: readonly Fact[], kind: FactKind, limit = MAX_CARD_VALUE
 }
 
 /** What the card puts first: who called, what was settled and when, who else, amounts, references; for a text without turns, its figures. */
-export function cardLine(content: AnalysedContent): CardLine {
+export function cardLine(content: AnalysedContent, book: Phrasebook): CardLine {
   const { card } = content
   const rejectedKeys = new Set(card.rejected.map((fact) => `${fact.kind} ${fact.key}`))
   const facts = card.facts.filter((fact) => !rejectedKeys.has(`${fact.kind} ${fact.key}`))
@@ -43,7 +44,7 @@ export function cardLine(content: AnalysedContent): CardLine {
     : facts.filter((fact) => fact.kind === 'date').slice(0, 2)
   return {
     ...(card.callerName ? { caller: card.callerName } : {}),
-    ...(when.length > 0 ? { when: [...new Set(when.map((fact) => fact.text))].join(conversation ? ' ' : ', ') } : {}),
+    ...(when.length > 0 ? { when: book.joinWhen([...new Set(when.map((fact) => fact.text))], conversation) } : {}),
     // The caller addressed by title ("أستاذ طارق") is the caller again.
     people: card.people.filter((person) => !card.callerName || !person.split(/\s+/).includes(card.callerName.split(/\s+/)[0]!)).filter((person) => /\S\s\S/.test(person)).slice(0, MAX_CARD_VALUES),
     amounts: valuesOf(facts, 'amount'),
@@ -70,7 +71,7 @@ export function writeTitles(content: AnalysedContent, book: Phrasebook): string 
  */
 export function titleCandidates(content: AnalysedContent, book: Phrasebook): string[] {
   const keywords = leadingKeywords(content)
-  const when = cardLine(content).when
+  const when = cardLine(content, book).when
   const [first, ...others] = book.titles(keywords.slice(0, 3))
   const candidates = [
     ...(when ? [book.titleWithWhen(keywords[0]!, when)] : []),
@@ -86,7 +87,8 @@ export function titleCandidates(content: AnalysedContent, book: Phrasebook): str
   for (const candidate of candidates) {
     if (candidate && candidate.toLowerCase() !== opening && !distinct.some((title) => title.toLowerCase() === candidate.toLowerCase())) distinct.push(candidate)
   }
-  return distinct.slice(0, 5)
+  // A text of one short sentence has nothing else to name it by.
+  return distinct.length > 0 ? distinct.slice(0, 5) : [candidates.find(Boolean)!]
 }
 
 /** Openers a commitment sentence starts with that a headline drops ("Great, you're booked…" → "Booked…"). */
@@ -110,7 +112,7 @@ export function writeIntroduction(content: AnalysedContent, book: Phrasebook): s
     .slice(0, 2)
     .sort((a, b) => a - b)
   return [
-    book.cardLead(cardLine(content)),
+    book.cardLead(cardLine(content, book)),
     book.introOpening(content.kind, leadingKeywords(content).slice(0, 4)),
     ...central.map((index) => content.line(index)),
     book.introClosing(content.topics.map((topic) => topic.keywords[0]!.display)),
@@ -145,6 +147,7 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
         sentence.isQuestion &&
         !sentence.isRepeat &&
         !rejectedSentences.has(sentence.index) &&
+        !SWITCH.test(sentence.text) &&
         !sentence.tokens.some((token) => token.speakerMention || isGreetingWord(token.written.toLowerCase())) &&
         sentence.tokens.some((token) => !token.stop) &&
         sentence.wordCount >= 4,
@@ -161,9 +164,12 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
 
   const ruledOut = summaryRuledOut(sentences, content.card)
   const answerable = (index: number) => !sentences[index]!.isQuestion && !ruledOut.has(index) && sentences[index]!.wordCount >= 4
+  // The card's facts keep the sentences that state them for their own questions (below).
+  const facts = factAnswers(content).filter(([, index]) => index !== undefined && answerable(index) && !usedAnswers.has(index))
+  const reserved = new Set(facts.map(([, index]) => index))
   // The overview is answered by the two most central sentences no reply used, in text order.
   const overview = ranking.order
-    .filter((index) => answerable(index) && !usedAnswers.has(index))
+    .filter((index) => answerable(index) && !usedAnswers.has(index) && !reserved.has(index))
     .slice(0, 2)
     .sort((a, b) => a - b)
   if (overview.length > 0) {
@@ -171,9 +177,9 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
     for (const index of overview) usedAnswers.add(index)
   }
   // Then what the card knows, each answered by the sentence that states it.
-  for (const [topic, index] of factAnswers(content)) {
+  for (const [topic, index] of facts) {
     if (pairs.length >= MAX_FAQ) break
-    if (index === undefined || !answerable(index) || usedAnswers.has(index)) continue
+    if (index === undefined || usedAnswers.has(index)) continue
     pairs.push({ question: book.factQuestions[topic], answer: content.line(index) })
     usedAnswers.add(index)
   }
@@ -201,6 +207,7 @@ function factAnswers(content: AnalysedContent): [keyof Phrasebook['factQuestions
   const conversation = card.roles.some((role) => role !== undefined)
   return [
     ['reason', card.reason],
+    ['decision', card.decisions.at(-1)],
     ['when', card.commitment],
     ['amount', firstWith('amount')],
     ['identifier', firstWith('identifier')],
@@ -315,6 +322,8 @@ function headlineFrom(content: AnalysedContent): string {
       !/^[وف]/.test(content.line(candidate)) &&
       !WEAK_OPENERS.has(opener.key) &&
       !WEAK_OPENERS.has(normaliseArabic(opener.written)) &&
+      // Greetings and the person addressed ("هلا يا سعود، …") make no headline.
+      !sentence.tokens.some((token) => token.speakerMention || isGreetingWord(token.written.toLowerCase())) &&
       sentence.tokens.some((token) => top.has(token.key))
     )
   })

@@ -21,10 +21,12 @@ export interface Phrasebook {
   titleFromSourceTitle(sourceTitle: string, keyword: string): string
   /** A title from the topic and what was settled ("Front Tooth Repair, Thursday at 2:30 pm"). */
   titleWithWhen(topic: string, when: string): string
+  /** A call's settled date and time as one phrase ("Saturday at 9:15"); a text's dates as a list. */
+  joinWhen(values: readonly string[], conversation: boolean): string
   /** The call card as one line: labelled facts, those present only. */
   cardLead(card: CardLine): string
   /** Questions the card's facts answer. */
-  readonly factQuestions: Record<'when' | 'amount' | 'identifier' | 'reason' | 'objection' | 'nextStep' | 'figures', string>
+  readonly factQuestions: Record<'when' | 'amount' | 'identifier' | 'reason' | 'decision' | 'objection' | 'nextStep' | 'figures', string>
   introOpening(kind: SourceKind, keywords: readonly string[]): string
   introClosing(topics: readonly string[]): string
   faqOverviewQuestion(kind: SourceKind): string
@@ -86,6 +88,7 @@ const english: Phrasebook = {
   },
   titleFromSourceTitle: (sourceTitle) => sourceTitle,
   titleWithWhen: (topic, when) => `${englishTitleCase(topic)}, ${when}`,
+  joinWhen: (values, conversation) => values.join(conversation ? ' at ' : ', '),
   cardLead: (card) =>
     labelled(
       [
@@ -104,6 +107,7 @@ const english: Phrasebook = {
     amount: 'How much does it cost?',
     identifier: 'What is the reference number?',
     reason: 'Why did the caller get in touch?',
+    decision: 'What did the caller choose?',
     objection: 'What concern came up?',
     nextStep: 'What happens next?',
     figures: 'What are the key figures?',
@@ -151,6 +155,7 @@ const arabic: Phrasebook = {
   },
   titleFromSourceTitle: (sourceTitle) => sourceTitle,
   titleWithWhen: (topic, when) => `${topic}، ${when}`,
+  joinWhen: (values, conversation) => values.join(conversation ? ' ' : '، '),
   cardLead: (card) =>
     labelled(
       [
@@ -169,6 +174,7 @@ const arabic: Phrasebook = {
     amount: 'كم التكلفة؟',
     identifier: 'ما الرقم المرجعي؟',
     reason: 'لماذا تواصل المتصل؟',
+    decision: 'ماذا اختار المتصل؟',
     objection: 'ما الاعتراض أو المشكلة التي طُرحت؟',
     nextStep: 'ما الخطوة التالية؟',
     figures: 'ما أبرز الأرقام؟',

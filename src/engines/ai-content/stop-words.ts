@@ -60,9 +60,10 @@ const ARABIC_GREETINGS_WRITTEN = `مرحبا مرحبًا أهلا أهلًا أ
   مشكور مشكورة مشكورين شكرًا تسلم تسلمي يسلمو يسلموا الله يخليك ما قصرت قصرتي العفو عفوًا حياك حياكم هلا وغلا تفضل تفضلي
   مع السلامة سلامتك باي أستاذ أستاذة ياأستاذ سيدي سيدتي حضرتك آسف آسفة آسفين متأسف للأسف`
 
-/** Spoken fillers and hesitations across dialects: يعني، طيب، خلاص… */
+/** Spoken fillers and hesitations across dialects (يعني، طيب، خلاص…), parts of the day and "suits me" (الصبح، يناسبني): how slots are talked about, never what a call is about. */
 const ARABIC_FILLERS_WRITTEN = `يعني طيب تمام خلاص اوكي أوكي ماشي حاضر إيه ايه أيوه أيوة آه اه ايوا امم اممم ااا بس والله يلا يالله
-  طب بقى برضه برضو كمان هيك يعني بصراحة صراحة زي ما لأ لا إي اي`
+  طب بقى برضه برضو كمان هيك يعني بصراحة صراحة زي ما لأ لا إي اي
+  يا أيا الصبح الصباح العصر الظهر المسا المساء بالليل يناسب يناسبني يناسبك تناسبني بيناسبني ينفع`
 
 /**
  * Dialect function words, one list a region. Gulf: ابي، وش، شلون، الحين، ترى…; Egyptian: عايز،

@@ -257,8 +257,17 @@ const ARABIC_REPORTING_VERBS = new Set(
   ].map(normaliseArabic),
 )
 
+/** Words after which a speaker gives their own name: "this is Karen", "معك سعود", "اسمي هند". */
+const SELF_INTRODUCTION_CUES = new Set(['معك', 'معاك', 'معكم', 'اسمي', 'انا', 'is', 'name', "i'm", "it's"].map(normaliseArabic))
+
 function markSpeakerMentions(sentence: string, tokens: Token[]): void {
   if (tokens.length < 2) return
+  for (let i = 1; i < tokens.length; i++) {
+    const cue = normaliseArabic(tokens[i - 1]!.written.toLowerCase())
+    const name = tokens[i]!
+    // Only a name: Arabic, or capitalised English ("this is Karen", not "this is great").
+    if (SELF_INTRODUCTION_CUES.has(cue) && (isArabicWord(name.written) ? !name.stop : /^\p{Lu}/u.test(name.written))) name.speakerMention = true
+  }
   if (/^\p{Lu}\p{Ll}+,/u.test(sentence)) tokens[0]!.speakerMention = true
   if (/,\s*\p{Lu}\p{Ll}+[.!?]*$/u.test(sentence)) tokens.at(-1)!.speakerMention = true
   for (let i = 1; i < tokens.length; i++) {
