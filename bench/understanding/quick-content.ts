@@ -17,7 +17,14 @@ for (const text of corpus.texts) {
   const parts = await engine.generate({ text: text.text, parts: [...AI_PARTS] })
   const result = scoreText(text, parts)
   results.push(result)
-  const flaws = [...result.missedFacts.map((fact) => `missed ${fact}`), ...result.rejectedStated.map((fact) => `states rejected ${fact}`), ...result.templateTitles.map((title) => `template title "${title}"`), ...result.templateQuestions.map((question) => `template question "${question}"`), ...result.greetingOrVocativeQuestions.map((question) => `greeting question "${question}"`), ...result.greetingKeywordsOrHashtags.map((tag) => `greeting tag "${tag}"`)]
+  const flaws = [
+    ...result.missedFacts.map((fact) => `missed ${fact}`),
+    ...result.rejectedStated.map((fact) => `states rejected ${fact}`),
+    ...result.templateTitles.map((title) => `template title "${title}"`),
+    ...result.templateQuestions.map((question) => `template question "${question}"`),
+    ...result.greetingOrVocativeQuestions.map((question) => `greeting question "${question}"`),
+    ...result.greetingKeywordsOrHashtags.map((tag) => `greeting tag "${tag}"`),
+  ]
   console.log(`${text.id}: ${result.factsCovered}/${result.facts}${flaws.length ? `\n  ${flaws.join('\n  ')}` : ''}`)
   if (verbose) console.log(`  SUMMARY ${result.summary}\n  TITLES ${parts.titles}\n  FAQ ${parts.faq}\n  KEYWORDS ${parts.keywords}\n`)
 }

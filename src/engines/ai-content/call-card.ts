@@ -50,12 +50,33 @@ export interface CallCard {
 export const ALTERNATIVES = /\bor\b|(?:^|\s)(?:أو|او|ولا|وإلا|والا)(?=\s)/
 
 const AGENT_LABELS = new Set(
-  ['agent', 'operator', 'representative', 'rep', 'assistant', 'receptionist', 'advisor', 'adviser', 'support', 'staff', 'bot', 'الموظف', 'الموظفة', 'الوكيل', 'الوكيلة', 'المندوب', 'المندوبة', 'خدمة', 'المساعد', 'الاستقبال'].map(
-    (word) => normaliseArabic(word),
-  ),
+  [
+    'agent',
+    'operator',
+    'representative',
+    'rep',
+    'assistant',
+    'receptionist',
+    'advisor',
+    'adviser',
+    'support',
+    'staff',
+    'bot',
+    'الموظف',
+    'الموظفة',
+    'الوكيل',
+    'الوكيلة',
+    'المندوب',
+    'المندوبة',
+    'خدمة',
+    'المساعد',
+    'الاستقبال',
+  ].map((word) => normaliseArabic(word)),
 )
 const CALLER_LABELS = new Set(
-  ['caller', 'customer', 'client', 'user', 'patient', 'guest', 'المتصل', 'المتصلة', 'العميل', 'العميلة', 'الزبون', 'الزبونة', 'المريض', 'المريضة'].map((word) => normaliseArabic(word)),
+  ['caller', 'customer', 'client', 'user', 'patient', 'guest', 'المتصل', 'المتصلة', 'العميل', 'العميلة', 'الزبون', 'الزبونة', 'المريض', 'المريضة'].map((word) =>
+    normaliseArabic(word),
+  ),
 )
 
 /** Each sentence's role: from role labels, or, in a text of exactly two speakers, the first to speak answers the call. */
@@ -79,7 +100,28 @@ export function speakerRoles(sentences: readonly Sentence[]): (Role | undefined)
 
 // ---- Number words (English; Arabic as written in MSA, Gulf, Egyptian and Levantine speech) ----
 
-const EN_UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen']
+const EN_UNITS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+]
 const EN_TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
 const EN_NUMBER_WORD = `(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million', 'half', 'a', 'and'].join('|')})`
 /** "sixty", "one hundred and eighty", "four and a half thousand", "forty-three": starts and ends on a number word. */
@@ -87,7 +129,8 @@ const EN_NUMBER = `(?:\\d[\\d,.]*|(?:${EN_NUMBER_WORD}[\\s-]+)*?(?:${[...EN_UNIT
 const EN_CURRENCY = '(?:dollars?|pounds?|euros?|riyals?|dirhams?|dinars?|pence|cents?|bucks|quid|rupees?|pesos?)'
 const EN_WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december'
-const EN_ORDINAL = '(?:\\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-\\w+|thirtieth|thirty-first)'
+const EN_ORDINAL =
+  '(?:\\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-\\w+|thirtieth|thirty-first)'
 const EN_HOUR = `(?:\\d{1,2}|${EN_UNITS.slice(1, 13).join('|')})`
 const EN_MINUTES = '(?:fifteen|thirty|forty-five|oh \\w+|\\d{2})'
 const EN_DAY_PART = "(?:in the (?:morning|afternoon|evening)|at night|a\\.?m\\.?|p\\.?m\\.?|o'clock)"
@@ -103,8 +146,17 @@ const AR_NUMBER_WORDS = `واحد واحدة اثنين اثنان اتنين ت
 const AR_NUMBER_WORD = `(?:${AR_NUMBER_WORDS.join('|')})`
 const AR_NUMBER = `(?:[\\d\\u0660-\\u0669][\\d\\u0660-\\u0669,.٫]*|${AR_NUMBER_WORD}(?:\\s+و?${AR_NUMBER_WORD})*)`
 const AR_CURRENCY = '(?:ريال|ريالات|جنيه|جنيهات|دينار|دنانير|درهم|دراهم|دولار|دولارات|ليرة|ليرات|يورو|شيكل|فلس)'
-const AR_WEEKDAYS: readonly (readonly string[])[] = [['الأحد', 'الاحد'], ['الاثنين', 'الإثنين', 'التنين', 'الاتنين'], ['الثلاثاء', 'التلات', 'التلاتاء'], ['الأربعاء', 'الاربعاء'], ['الخميس'], ['الجمعة', 'الجمعه'], ['السبت']]
-const AR_MONTHS = 'يناير|فبراير|مارس|أبريل|ابريل|مايو|يونيو|يوليو|أغسطس|اغسطس|سبتمبر|أكتوبر|اكتوبر|نوفمبر|ديسمبر|كانون الثاني|شباط|آذار|نيسان|أيار|حزيران|تموز|آب|أيلول|تشرين الأول|تشرين الثاني|كانون الأول'
+const AR_WEEKDAYS: readonly (readonly string[])[] = [
+  ['الأحد', 'الاحد'],
+  ['الاثنين', 'الإثنين', 'التنين', 'الاتنين'],
+  ['الثلاثاء', 'التلات', 'التلاتاء'],
+  ['الأربعاء', 'الاربعاء'],
+  ['الخميس'],
+  ['الجمعة', 'الجمعه'],
+  ['السبت'],
+]
+const AR_MONTHS =
+  'يناير|فبراير|مارس|أبريل|ابريل|مايو|يونيو|يوليو|أغسطس|اغسطس|سبتمبر|أكتوبر|اكتوبر|نوفمبر|ديسمبر|كانون الثاني|شباط|آذار|نيسان|أيار|حزيران|تموز|آب|أيلول|تشرين الأول|تشرين الثاني|كانون الأول'
 const AR_DAY_PART = '(?:الصبح|صباحا|صباحًا|الصباح|الظهر|العصر|المغرب|المسا|مساء|مساءً|بالليل|الليل|ص|م)'
 const AR_FRACTION = '(?:و?نص|ونصف|وربع|إلا ربع|الا ربع|إلا ربع|وتلت|وثلث)'
 /** Arabic word boundaries: JavaScript's \b knows only Latin letters. */
@@ -120,7 +172,10 @@ interface Pattern {
   group?: number
 }
 
-const plainKey = (text: string) => normaliseArabic(text.toLowerCase()).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
+const plainKey = (text: string) =>
+  normaliseArabic(text.toLowerCase())
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
 
 function englishNumberValue(text: string): number | undefined {
   const lower = text.toLowerCase().trim()
@@ -176,7 +231,11 @@ const arabicWeekdayKey = (text: string) => String(AR_WEEKDAYS.findIndex((forms) 
 const PATTERNS: readonly Pattern[] = [
   // Identifiers: letters and digits together (BN-58231, KX19 LMP), or a long number after a reference word.
   { kind: 'identifier', regex: /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]{4})[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*(?:\s[A-Z]{2,4}\b(?![a-z]))?/g },
-  { kind: 'identifier', regex: /(?:number|account|order|reference|ref|ticket|case|رقم|حساب|طلب)\s*(?:is\s+|:\s*)?#?([\d\u0660-\u0669][\d\u0660-\u0669 -]{3,}[\d\u0660-\u0669])/giu, group: 1 },
+  {
+    kind: 'identifier',
+    regex: /(?:number|account|order|reference|ref|ticket|case|رقم|حساب|طلب)\s*(?:is\s+|:\s*)?#?([\d\u0660-\u0669][\d\u0660-\u0669 -]{3,}[\d\u0660-\u0669])/giu,
+    group: 1,
+  },
   // Amounts: a number and a currency, either order of symbol.
   { kind: 'amount', regex: new RegExp(`[$£€]\\s?\\d[\\d,.]*(?:\\s?(?:k|thousand|million))?|\\b${EN_NUMBER}\\s+(?:thousand\\s+|million\\s+)?${EN_CURRENCY}\\b`, 'gi') },
   { kind: 'amount', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}\\s+(?:ألف\\s+|الف\\s+)?${AR_CURRENCY}${AR_END}`, 'gu') },
@@ -187,13 +246,25 @@ const PATTERNS: readonly Pattern[] = [
     regex: new RegExp(`(?<!\\b(?:since|last|from last)\\s)\\b(?:${EN_WEEKDAYS.join('|')})(?:\\s+the\\s+${EN_ORDINAL})?\\b`, 'gi'),
     key: (match) => String(EN_WEEKDAYS.indexOf(match[0].split(/\s/)[0]!.toLowerCase())),
   },
-  { kind: 'date', regex: new RegExp(`\\b(?:the\\s+)?${EN_ORDINAL}\\s+of\\s+(?:${EN_MONTHS})\\b|\\b(?:${EN_MONTHS})\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b(?:tomorrow|the day after tomorrow)\\b`, 'gi') },
+  {
+    kind: 'date',
+    regex: new RegExp(
+      `\\b(?:the\\s+)?${EN_ORDINAL}\\s+of\\s+(?:${EN_MONTHS})\\b|\\b(?:${EN_MONTHS})\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b(?:tomorrow|the day after tomorrow)\\b`,
+      'gi',
+    ),
+  },
   {
     kind: 'date',
     regex: new RegExp(`${AR_START}(?<!(?:منذ|من|من يوم)\\s)(?:يوم\\s+)?[وبل]?(?:${AR_WEEKDAYS.flat().join('|')})(?:\\s+(?:الجاي|الجاية|الجاي|القادم|الماضي))?${AR_END}`, 'gu'),
     key: (match) => arabicWeekdayKey(match[0]),
   },
-  { kind: 'date', regex: new RegExp(`${AR_START}(?:ال\\p{L}+\\s+(?:عشر\\s+)?|[\\d\\u0660-\\u0669]{1,2}\\s+)(?:من\\s+)?(?:${AR_MONTHS})${AR_END}|${AR_START}(?:بكرة|بكره|بكرا|غدا|غدًا|بعد بكرة)${AR_END}`, 'gu') },
+  {
+    kind: 'date',
+    regex: new RegExp(
+      `${AR_START}(?:ال\\p{L}+\\s+(?:عشر\\s+)?|[\\d\\u0660-\\u0669]{1,2}\\s+)(?:من\\s+)?(?:${AR_MONTHS})${AR_END}|${AR_START}(?:بكرة|بكره|بكرا|غدا|غدًا|بعد بكرة)${AR_END}`,
+      'gu',
+    ),
+  },
   // Times.
   {
     kind: 'time',
@@ -205,11 +276,20 @@ const PATTERNS: readonly Pattern[] = [
   },
   {
     kind: 'time',
-    regex: new RegExp(`${AR_START}(?:ال|ب)?ساعة\\s+([\\d\\u0660-\\u0669]{1,2}(?::[\\d\\u0660-\\u0669]{2})?|${AR_NUMBER_WORD}(?:\\s+عشر)?)(?:\\s+(${AR_FRACTION}))?(?:\\s+${AR_DAY_PART})?${AR_END}`, 'gu'),
+    regex: new RegExp(
+      `${AR_START}(?:ال|ب)?ساعة\\s+([\\d\\u0660-\\u0669]{1,2}(?::[\\d\\u0660-\\u0669]{2})?|${AR_NUMBER_WORD}(?:\\s+عشر)?)(?:\\s+(${AR_FRACTION}))?(?:\\s+${AR_DAY_PART})?${AR_END}`,
+      'gu',
+    ),
     key: arabicTimeKey,
   },
   // Quantities: a number and what it counts ("twelve cooling centres", "تلات غرف").
-  { kind: 'quantity', regex: new RegExp(`\\b(?:room|floor|gate|flat|unit|aisle)\\s+\\d+\\b|\\b${EN_NUMBER}(?:\\s+(?!(?:${EN_CURRENCY}|${EN_DAY_PART}|o'clock|and|or|of|to|at|in|the|a)\\b)[a-z][a-z-]+){1,2}`, 'gi') },
+  {
+    kind: 'quantity',
+    regex: new RegExp(
+      `\\b(?:room|floor|gate|flat|unit|aisle)\\s+\\d+\\b|\\b${EN_NUMBER}(?:\\s+(?!(?:${EN_CURRENCY}|${EN_DAY_PART}|o'clock|and|or|of|to|at|in|the|a)\\b)[a-z][a-z-]+){1,2}`,
+      'gi',
+    ),
+  },
   { kind: 'quantity', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!${AR_CURRENCY}|${AR_DAY_PART}|من|في|على|و)\\p{L}{2,}){1,2}`, 'gu') },
 ]
 
@@ -219,11 +299,44 @@ const EN_TITLED = /\b((?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][a-z]+)/g
 const AR_SELF_INTRODUCTION = new RegExp(`${AR_START}(?:معك|معاك|معكم|أنا|انا|اسمي|إسمي|باسم|بإسم)\\s+(\\p{L}{2,}(?:\\s+\\p{L}{2,})?)(?=\\s*(?:[،,.!؟?]|$))`, 'gu')
 const AR_TITLED = new RegExp(`${AR_START}((?:الدكتور|الدكتورة|دكتور|دكتورة|الأستاذ|الأستاذة|أستاذ|أستاذة|المهندس|المهندسة|مهندس|مهندسة)\\s+\\p{L}{2,})`, 'gu')
 const NAME_QUESTION = /\bname\b|اسم|إسم|باسم مين|باسم من/i
-const NOT_A_NAME = new Set(['مين', 'ايش', 'إيش', 'شو', 'ماذا', 'من', 'hi', 'hello', 'hey', 'thanks', 'speaking', 'here', 'calling', 'sorry', 'fine', 'good', 'great', 'ok', 'okay', 'yes', 'no', 'not', 'the'])
+const NOT_A_NAME = new Set([
+  'مين',
+  'ايش',
+  'إيش',
+  'شو',
+  'ماذا',
+  'من',
+  'hi',
+  'hello',
+  'hey',
+  'thanks',
+  'speaking',
+  'here',
+  'calling',
+  'sorry',
+  'fine',
+  'good',
+  'great',
+  'ok',
+  'okay',
+  'yes',
+  'no',
+  'not',
+  'the',
+])
 
-const OBJECTION = new RegExp(`\\b(?:concern(?:ed)?|worried|too (?:expensive|much|high|late|early)|can't|cannot|can not|doesn't work|don't want|not interested|problem is|afraid|unhappy|expensive)\\b|(?<![\\p{L}])[وف]?(?:ما يناسب|مش مناسب|ما يناسبني|مش فاضي|مش فاضية|ما أقدر|ما اقدر|مش هقدر|غالي|عالي|مو مناسب|ما بقدر|مش عاجب|للأسف)(?![\\p{L}])`, 'iu')
-const NEXT_STEP = new RegExp(`\\b(?:will|we'll|i'll|you'll|it'll|going to|booked|confirmed|scheduled|arranged|reserved|see you|send|sent|text you|email you|call you back)\\b|(?<![\\p{L}])[وف]?(?:تم|اتحجز|سوف|سنقوم|رح|راح|بنرسل|هنبعت|هتكون|بيرجع|ترجع|توصلك|بيوصلك|بنبعت|نبعتلك|حجزت|فتحت|بستنا|منستنا|نستناك)(?![\\p{L}])`, 'iu')
-const COMMITMENT = new RegExp(`\\b(?:booked|confirmed|scheduled|arranged|reserved|set up|see you|is free|will be delivered|will come|will arrive)\\b|(?<![\\p{L}])[وف]?(?:تم الحجز|تم|اتحجز|حجزت|حجزنا|مأكد|مؤكد|توصلك|بيوصلك|بستنا|نستناك|منستناك|فتحت)(?![\\p{L}])`, 'iu')
+const OBJECTION = new RegExp(
+  `\\b(?:concern(?:ed)?|worried|too (?:expensive|much|high|late|early)|can't|cannot|can not|doesn't work|don't want|not interested|problem is|afraid|unhappy|expensive)\\b|(?<![\\p{L}])[وف]?(?:ما يناسب|مش مناسب|ما يناسبني|مش فاضي|مش فاضية|ما أقدر|ما اقدر|مش هقدر|غالي|عالي|مو مناسب|ما بقدر|مش عاجب|للأسف)(?![\\p{L}])`,
+  'iu',
+)
+const NEXT_STEP = new RegExp(
+  `\\b(?:will|we'll|i'll|you'll|it'll|going to|booked|confirmed|scheduled|arranged|reserved|see you|send|sent|text you|email you|call you back)\\b|(?<![\\p{L}])[وف]?(?:تم|اتحجز|سوف|سنقوم|رح|راح|بنرسل|هنبعت|هتكون|بيرجع|ترجع|توصلك|بيوصلك|بنبعت|نبعتلك|حجزت|فتحت|بستنا|منستنا|نستناك)(?![\\p{L}])`,
+  'iu',
+)
+const COMMITMENT = new RegExp(
+  `\\b(?:booked|confirmed|scheduled|arranged|reserved|set up|see you|is free|will be delivered|will come|will arrive)\\b|(?<![\\p{L}])[وف]?(?:تم الحجز|تم|اتحجز|حجزت|حجزنا|مأكد|مؤكد|توصلك|بيوصلك|بستنا|نستناك|منستناك|فتحت)(?![\\p{L}])`,
+  'iu',
+)
 
 /**
  * The call card of analysed sentences. `conversation` turns on later-replaces-earlier: in an
@@ -243,14 +356,16 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
         // A span already read as a more specific kind (an amount) is not a quantity too.
         if (taken.some(([from, to]) => start < to && end > from)) continue
         taken.push([start, end])
-        facts.push({ kind: pattern.kind, text, key: pattern.key ? pattern.key(match as RegExpExecArray) : plainKey(text), sentence: sentence.index })
+        facts.push({ kind: pattern.kind, text, key: pattern.key ? pattern.key(match) : plainKey(text), sentence: sentence.index })
       }
     }
   }
   const names = readNames(sentences, roles)
   facts.push(...names.facts)
 
-  const { settled, rejected } = conversation ? laterReplacesEarlier(sentences, facts) : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] }
+  const { settled, rejected } = conversation
+    ? laterReplacesEarlier(sentences, facts)
+    : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] }
   const schedule = new Set(settled.map((fact) => fact.sentence))
   const commitmentCandidates = sentences.filter((sentence) => schedule.has(sentence.index) && COMMITMENT.test(sentence.text)).map((sentence) => sentence.index)
   const rejectedSentences = new Set(rejected.map((fact) => fact.sentence))
@@ -374,7 +489,11 @@ function readNames(sentences: readonly Sentence[], roles: readonly (Role | undef
  * value ("850", "تمنمية وخمسين"), not "one" or "two".
  */
 function countedWords(match: string): string {
-  const words = match.trim().replace(/^and\s+/i, '').replace(/[.,،]+$/, '').split(/\s+/)
+  const words = match
+    .trim()
+    .replace(/^and\s+/i, '')
+    .replace(/[.,،]+$/, '')
+    .split(/\s+/)
   while (words.length > 1 && isFunctionWord(words.at(-1)!)) words.pop()
   const text = words.join(' ')
   // A year ("in 2021, …") dates something; it counts nothing.

@@ -155,7 +155,10 @@ export function summaryRuledOut(sentences: readonly Sentence[], card: CallCard):
     if (sentence.isRepeat || sentence.tokens.every((token) => token.stop)) out.add(sentence.index)
     // The agent's opener ("Swift Parcel, this is Omar", "أهلًا بك في …") names who answers, not what the call is about.
     const factKinds = new Set(card.facts.filter((fact) => fact.sentence === sentence.index).map((fact) => fact.kind))
-    const opener = card.roles[sentence.index] === 'agent' && [...factKinds].every((kind) => kind === 'name') && (factKinds.size > 0 || sentence.tokens.some((token) => isGreetingWord(token.written.toLowerCase())))
+    const opener =
+      card.roles[sentence.index] === 'agent' &&
+      [...factKinds].every((kind) => kind === 'name') &&
+      (factKinds.size > 0 || sentence.tokens.some((token) => isGreetingWord(token.written.toLowerCase())))
     if (opener && sentence.index <= 2) out.add(sentence.index)
     // A sentence whose content words are only names ("Hello Nina, it is Oliver Grant") is in the card already.
     const nameWords = new Set(card.facts.filter((fact) => fact.kind === 'name' && fact.sentence === sentence.index).flatMap((fact) => fact.text.split(/\s+/)))

@@ -46,7 +46,10 @@ export function cardLine(content: AnalysedContent, book: Phrasebook): CardLine {
     ...(card.callerName ? { caller: card.callerName } : {}),
     ...(when.length > 0 ? { when: book.joinWhen([...new Set(when.map((fact) => fact.text))], conversation) } : {}),
     // The caller addressed by title ("أستاذ طارق") is the caller again.
-    people: card.people.filter((person) => !card.callerName || !person.split(/\s+/).includes(card.callerName.split(/\s+/)[0]!)).filter((person) => /\S\s\S/.test(person)).slice(0, MAX_CARD_VALUES),
+    people: card.people
+      .filter((person) => !card.callerName || !person.split(/\s+/).includes(card.callerName.split(/\s+/)[0]!))
+      .filter((person) => /\S\s\S/.test(person))
+      .slice(0, MAX_CARD_VALUES),
     amounts: valuesOf(facts, 'amount'),
     identifiers: valuesOf(facts, 'identifier'),
     figures: conversation ? [] : valuesOf(facts, 'quantity', 4),
@@ -73,13 +76,7 @@ export function titleCandidates(content: AnalysedContent, book: Phrasebook): str
   const keywords = leadingKeywords(content)
   const when = cardLine(content, book).when
   const [first, ...others] = book.titles(keywords.slice(0, 3))
-  const candidates = [
-    ...(when ? [book.titleWithWhen(keywords[0]!, when)] : []),
-    commitmentHeadline(content),
-    first!,
-    headlineFrom(content),
-    ...others,
-  ]
+  const candidates = [...(when ? [book.titleWithWhen(keywords[0]!, when)] : []), commitmentHeadline(content), first!, headlineFrom(content), ...others]
   if (content.title) candidates.splice(2, 0, book.titleFromSourceTitle(content.title, keywords[0]!))
   // The text's own opening line is where it starts, not what it is about.
   const opening = (content.sentences[0]?.text ?? '').replace(/[.!?؟…]+$/u, '').toLowerCase()
@@ -92,14 +89,18 @@ export function titleCandidates(content: AnalysedContent, book: Phrasebook): str
 }
 
 /** Openers a commitment sentence starts with that a headline drops ("Great, you're booked…" → "Booked…"). */
-const COMMITMENT_OPENER = /^(?:(?:great|lovely|perfect|done|okay|ok|right|sure|thanks|thank you|تمام|طيب|حاضر|خلاص|ممتاز)\b[,،.!]?\s+)*(?:(?:you're|you are|we're|we are|i've|we've|it's|it is|it'll be|it will be|she's|he's|she is|he is)\s+)?/i
+const COMMITMENT_OPENER =
+  /^(?:(?:great|lovely|perfect|done|okay|ok|right|sure|thanks|thank you|تمام|طيب|حاضر|خلاص|ممتاز)\b[,،.!]?\s+)*(?:(?:you're|you are|we're|we are|i've|we've|it's|it is|it'll be|it will be|she's|he's|she is|he is)\s+)?/i
 
 /** The sentence that states the main commitment, as a headline: its first clause, openers and pronouns dropped, no final stop. */
 function commitmentHeadline(content: AnalysedContent): string {
   const index = content.card.commitment
   if (index === undefined) return ''
   const clause = content.line(index).split(/(?<=\S)[,،;؛]\s+(?=(?:and|but|the|و|ف)\b|\p{Script=Arabic})/u)[0]!
-  const headline = clause.replace(COMMITMENT_OPENER, '').replace(/[.!…]+$/u, '').trim()
+  const headline = clause
+    .replace(COMMITMENT_OPENER, '')
+    .replace(/[.!…]+$/u, '')
+    .trim()
   const words = headline.split(/\s+/).length
   return words >= 3 && words <= 14 ? headline.charAt(0).toUpperCase() + headline.slice(1) : ''
 }

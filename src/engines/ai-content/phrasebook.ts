@@ -151,7 +151,11 @@ const arabic: Phrasebook = {
   headingCase: (text) => text,
   titles(keywords) {
     const [first, second, third] = keywords
-    return [...(second ? [`${first} ${arabicAnd(second)}`] : [first!]), ...(second && third ? [arabic.joinList([first!, second, third])] : []), ...(second ? [`${second} ${arabicAnd(first!)}`] : [])]
+    return [
+      ...(second ? [`${first} ${arabicAnd(second)}`] : [first!]),
+      ...(second && third ? [arabic.joinList([first!, second, third])] : []),
+      ...(second ? [`${second} ${arabicAnd(first!)}`] : []),
+    ]
   },
   titleFromSourceTitle: (sourceTitle) => sourceTitle,
   titleWithWhen: (topic, when) => `${topic}، ${when}`,

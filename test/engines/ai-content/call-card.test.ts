@@ -3,7 +3,7 @@ import { createOfflineAiContentEngine } from '../../../src/engines/ai-content/ai
 import { readCallCard } from '../../../src/engines/ai-content/call-card'
 import { isArabicStopWord, isGreetingWord } from '../../../src/engines/ai-content/stop-words'
 import { normaliseArabic } from '../../../src/engines/ai-content/arabic-normalisation'
-import { splitText } from '../../../src/engines/ai-content/text-analysis'
+import { splitText, tokenise } from '../../../src/engines/ai-content/text-analysis'
 
 // Our own calls, written for these tests (not from bench/corpus).
 const ENGLISH_CALL = [
@@ -87,7 +87,12 @@ describe('AI content from the call card', () => {
     expect(result.twitterThread!.match(/#\S+/g) ?? []).not.toContainEqual(expect.stringMatching(/هلا|سعود/))
     const english = await engine.generate({ text: ENGLISH_CALL, parts: ['titles', 'faq'] })
     expect(english.titles).not.toMatch(/What You Need to Know|in Focus|Key Takeaways|Closer Look/)
-    expect(english.faq!.split('\n').filter((line) => line.startsWith('Q:')).join('\n')).not.toMatch(/What is said about|Nina|Hello/)
+    expect(
+      english
+        .faq!.split('\n')
+        .filter((line) => line.startsWith('Q:'))
+        .join('\n'),
+    ).not.toMatch(/What is said about|Nina|Hello/)
     expect(english.faq).toContain('What was agreed, and when?')
   })
 
@@ -106,5 +111,28 @@ describe('dialect stop words, greetings and clitics', () => {
     expect(isGreetingWord('ومرحبا')).toBe(true)
     expect(isGreetingWord('hello')).toBe(true)
     expect(isGreetingWord('survey')).toBe(false)
+  })
+
+  it('never makes the person addressed a keyword: the name after يا, يا أستاذ, hi or thanks', async () => {
+    expect(
+      tokenise('تمام يا أستاذ كريم، الشحنة جاهزة')
+        .filter((token) => !token.stop)
+        .map((token) => token.display),
+    ).toEqual(['الشحنة', 'جاهزة'])
+    expect(
+      tokenise('Thanks Priya, the parcel is ready')
+        .filter((token) => !token.stop)
+        .map((token) => token.display),
+    ).toEqual(['parcel', 'ready'])
+    const text = [
+      'المتصل: يا كريم الشحنة ما وصلت.',
+      'الموظف: معليش، الشحنة بتوصل بكرة.',
+      'المتصل: طيب يا كريم، الشحنة فيها أدوية.',
+      'الموظف: الشحنة أولوية عندنا.',
+      'المتصل: شكرا يا كريم.',
+    ].join('\n')
+    const { keywords } = await createOfflineAiContentEngine().generate({ text, parts: ['keywords'] })
+    expect(keywords).toContain('الشحنة')
+    expect(keywords).not.toContain('كريم')
   })
 })
