@@ -63,7 +63,7 @@ const ARABIC_GREETINGS_WRITTEN = `مرحبا مرحبًا أهلا أهلًا أ
 /** Spoken fillers and hesitations across dialects (يعني، طيب، خلاص…), parts of the day and "suits me" (الصبح، يناسبني): how slots are talked about, never what a call is about. */
 const ARABIC_FILLERS_WRITTEN = `يعني طيب تمام خلاص اوكي أوكي ماشي حاضر إيه ايه أيوه أيوة آه اه ايوا امم اممم ااا بس والله يلا يالله
   طب بقى برضه برضو كمان هيك يعني بصراحة صراحة زي ما لأ لا إي اي
-  يا أيا الصبح الصباح العصر الظهر المسا المساء بالليل يناسب يناسبني يناسبك تناسبني بيناسبني ينفع`
+  يا أيا الأحد الاثنين الإثنين الثلاثاء الأربعاء الخميس الجمعة السبت الصبح الصباح العصر الظهر المسا المساء بالليل يناسب يناسبني يناسبك تناسبني بيناسبني ينفع`
 
 /**
  * Dialect function words, one list a region. Gulf: ابي، وش، شلون، الحين، ترى…; Egyptian: عايز،
@@ -132,6 +132,18 @@ const ENGLISH_GREETINGS = new Set(
   `hello hi hey hiya morning afternoon evening thanks thank cheers welcome goodbye bye dear sir madam ma'am sorry apologies
   pleasure lovely great perfect fine brilliant cool`.split(/\s+/),
 )
+
+/**
+ * Weekdays and number words ("forty-five") name when and how many: the call card reports them
+ * as facts; as keywords or hashtags they say nothing about the topic.
+ */
+const ENGLISH_WHEN_AND_HOW_MANY =
+  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|hundred|thousand|million|billion|noon|midnight)$/
+
+/** True for an English weekday or number word, lower-case. */
+export function isEnglishWhenOrHowMany(word: string): boolean {
+  return ENGLISH_WHEN_AND_HOW_MANY.test(word)
+}
 
 /**
  * A greeting or courtesy word (English "hello", "thanks", "lovely"; Arabic "مرحبا", "يعطيك

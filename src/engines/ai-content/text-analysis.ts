@@ -1,5 +1,5 @@
 import { arabicDisplayWord, arabicLightStem, isArabicWord, normaliseArabic, stripArabicMarks } from './arabic-normalisation'
-import { isArabicStopWord, isEnglishStopWord, isGreetingWord } from './stop-words'
+import { isArabicStopWord, isEnglishStopWord, isEnglishWhenOrHowMany, isGreetingWord } from './stop-words'
 
 /** The languages the offline engine writes in. */
 export type Lang = 'en' | 'ar'
@@ -299,7 +299,8 @@ function latinToken(raw: string, breakBefore: boolean, first: boolean): Token {
   const numeric = /^[\p{N}.,'-]+$/u.test(raw)
   const key = acronym ? base.replace(/s$/, '') : singularEnglish(base)
   // Contractions (don't, we're, I'll) are function words; so are one- and two-letter words, except acronyms like AI.
-  const stop = numeric || base.includes("'") || isEnglishStopWord(base) || isEnglishStopWord(key) || isGreetingWord(base) || (base.length < 3 && !acronym)
+  const stop =
+    numeric || base.includes("'") || isEnglishStopWord(base) || isEnglishStopWord(key) || isGreetingWord(base) || isEnglishWhenOrHowMany(base) || (base.length < 3 && !acronym)
   const capitalised = !first && /^\p{Lu}/u.test(raw)
   const display = acronym || capitalised ? raw.replace(/['’]s$/, '') : base
   return { display, written: display, key, stop, breakBefore, capitalised, speakerMention: false }
