@@ -94,6 +94,9 @@ describe('AI content from the call card', () => {
         .join('\n'),
     ).not.toMatch(/What is said about|Nina|Hello/)
     expect(english.faq).toContain('What was agreed, and when?')
+    expect(english.titles).toContain('Booked with Dr. Rowe on Saturday at 9:15')
+    const { keywords } = await engine.generate({ text: ENGLISH_CALL, parts: ['keywords'] })
+    expect(keywords).not.toMatch(/Saturday|Friday|forty-five|quarter|lovely|Nina/i)
   })
 
   it('writes the cards of many calls at once, each with its own facts', async () => {
