@@ -76,7 +76,7 @@ export function analyseContent(text: string, lang: Lang, title?: string): Analys
     lang,
     kind,
     card,
-    title: usableTitle(title),
+    title: usableTitle(title, text),
     sentences,
     keywords,
     ranking,
@@ -197,9 +197,13 @@ function personalShare(sentences: readonly Sentence[]): number {
   return total === 0 ? 0 : personal / total
 }
 
-/** A title worth reusing: has two or more words and is not a file name ("call-0412.wav"). */
-function usableTitle(title: string | undefined): string | undefined {
+/**
+ * A title worth reusing: has two or more words, is not a file name ("call-0412.wav") and is not
+ * just the text's opening cut short (a TTS job's title is its text's first 60 characters).
+ */
+function usableTitle(title: string | undefined, text: string): string | undefined {
   const trimmed = title?.replace(/\s+/g, ' ').trim()
   if (!trimmed || /\.[a-z0-9]{2,4}$/i.test(trimmed) || trimmed.split(' ').filter((word) => /\p{L}{2,}/u.test(word)).length < 2) return undefined
+  if (text.replace(/\s+/g, ' ').trim().startsWith(trimmed.replace(/…$/u, '').trimEnd())) return undefined
   return trimmed
 }

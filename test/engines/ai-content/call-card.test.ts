@@ -138,4 +138,25 @@ describe('dialect stop words, greetings and clitics', () => {
     expect(keywords).toContain('الشحنة')
     expect(keywords).not.toContain('كريم')
   })
+
+  it("does not reuse a source title that is only the text cut short (a TTS job's title)", async () => {
+    const cutShort = `${ENGLISH_CALL.replace(/\s+/g, ' ').slice(0, 59).trimEnd()}…`
+    const { titles } = await createOfflineAiContentEngine().generate({ text: ENGLISH_CALL, parts: ['titles'], title: cutShort })
+    expect(titles).not.toContain('Harbour Vets, this is')
+  })
+
+  it('reads pathological runs of numbers, dates and identifiers in bounded time (adversarial)', async () => {
+    const engine = createOfflineAiContentEngine()
+    for (const text of [
+      `Caller: ${Array(700).fill('one and a half thousand').join(' ')}.\nAgent: ok.`,
+      `${Array(800).fill('Monday the twelfth at half past').join(', ')}.`,
+      `المتصل: ${Array(1000).fill('خمسة وعشرين').join(' و')}.\nالموظف: تمام.`,
+      `${Array(500).fill('الساعة أربعة ونص العصر يوم الأحد').join('، ')}.`,
+    ]) {
+      const started = performance.now()
+      await engine.generate({ text, parts: ['summary', 'titles', 'faq'] })
+      // Linear reading takes well under a second here; a backtracking pattern would take minutes.
+      expect(performance.now() - started).toBeLessThan(3_000)
+    }
+  })
 })
