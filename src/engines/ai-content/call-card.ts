@@ -124,8 +124,8 @@ const EN_UNITS = [
 ]
 const EN_TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
 const EN_NUMBER_WORD = `(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million', 'half', 'a', 'and'].join('|')})`
-/** "sixty", "one hundred and eighty", "four and a half thousand", "forty-three": starts and ends on a number word. */
-const EN_NUMBER = `(?:\\d[\\d,.]*|(?:${EN_NUMBER_WORD}[\\s-]+)*?(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million'].join('|')}))`
+/** "sixty", "one hundred and eighty", "four and a half thousand", "forty-three", "850" (not a year): starts and ends on a number word. */
+const EN_NUMBER = `(?:(?!(?:19|20)\\d{2}\\b)\\d[\\d,.]*|(?:${EN_NUMBER_WORD}[\\s-]+)*?(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million'].join('|')}))`
 const EN_CURRENCY = '(?:dollars?|pounds?|euros?|riyals?|dirhams?|dinars?|pence|cents?|bucks|quid|rupees?|pesos?)'
 const EN_WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december'
@@ -290,7 +290,7 @@ const PATTERNS: readonly Pattern[] = [
       'gi',
     ),
   },
-  { kind: 'quantity', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!${AR_CURRENCY}|${AR_DAY_PART}|من|في|على|و)\\p{L}{2,}){1,2}`, 'gu') },
+  { kind: 'quantity', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!${AR_CURRENCY}|${AR_DAY_PART}|من|في|على|و)[\\p{L}\\p{M}]{2,}){1,2}`, 'gu') },
 ]
 
 /** English cue + name: "this is Karen", "it's Daniel Moss", "my name is …", "engineer named Priya"; titles: "Dr. Patel". */
@@ -496,13 +496,16 @@ function countedWords(match: string): string {
     .split(/\s+/)
   while (words.length > 1 && isFunctionWord(words.at(-1)!)) words.pop()
   const text = words.join(' ')
-  // A year ("in 2021, …") dates something; it counts nothing.
-  if (/^(?:19|20)\d{2}$/.test(words[0]!)) return ''
+  // A year ("in 2021, …") dates something; it counts nothing. Nor does "one" ("one of the trials", "إحدى التجارب").
+  const justOne = ONE.has(normaliseArabic(words[0]!.toLowerCase())) && !/^(?:hundred|thousand|million|and|half|مئة|مية|مائة|ألف|الف)/i.test(words[1] ?? '')
+  if (/^(?:19|20)\d{2}$/.test(words[0]!) || justOne) return ''
   if (words.length === 1 || words.slice(1).every(isFunctionWord)) return /\d{2}|و\S/.test(text) ? text : ''
   return text
 }
 
+const ONE = new Set(['one', 'a', 'واحد', 'واحدة', 'إحدى', 'احدى', 'أحد', 'احد'].map(normaliseArabic))
+
 const isFunctionWord = (word: string) => {
   const lower = word.toLowerCase().replace(/[.,،]+$/, '')
-  return /[^\p{L}]/u.test(lower) || (isArabicWord(lower) ? isArabicStopWord(normaliseArabic(lower)) : isEnglishStopWord(lower))
+  return /[^\p{L}\p{M}]/u.test(lower) || (isArabicWord(lower) ? isArabicStopWord(normaliseArabic(lower)) : isEnglishStopWord(lower))
 }

@@ -116,11 +116,15 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking,
   const factsIn = new Map<number, number>()
   for (const fact of card.facts) if (fact.kind !== 'name' || card.roles[fact.sentence] !== 'agent') factsIn.set(fact.sentence, (factsIn.get(fact.sentence) ?? 0) + 1)
   const ruledOut = summaryRuledOut(sentences, card)
+  // A caller's reply to the agent's question is what the call was asking for ("About a hundred and twenty people").
+  const answersAgent = (index: number) =>
+    index > 0 && card.roles[index] === 'caller' && card.roles[index - 1] === 'agent' && sentences[index - 1]!.isQuestion && !sentences[index]!.isQuestion
   const weight = (index: number) =>
     2 * (factsIn.get(index) ?? 0) +
     (index === card.commitment ? 3 : 0) +
     (index === card.reason ? 3 : 0) +
     (card.decisions.includes(index) ? 3 : 0) +
+    (answersAgent(index) ? 1 : 0) +
     (card.objections.includes(index) ? 2 : 0) +
     (card.nextSteps.includes(index) ? 1 : 0) +
     (ranking.scores[index] ?? 0) -

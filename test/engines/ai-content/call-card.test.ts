@@ -56,6 +56,16 @@ describe('the call card', () => {
     expect(new Set(gulf.rejected.map((fact) => fact.text))).toEqual(new Set(['يوم الاثنين', 'الاثنين', 'الساعة خمسة العصر']))
   })
 
+  it('reads figures of a text without turns, not years or "one of"', () => {
+    const quantities = (text: string) =>
+      cardOf(text)
+        .card.facts.filter((fact) => fact.kind === 'quantity')
+        .map((fact) => fact.text)
+    expect(quantities('One of the trials in 2019 used twelve soil sensors across the farm.')).toEqual(['twelve soil sensors'])
+    expect(quantities('About a hundred and twenty people, one site.')).toEqual(['a hundred and twenty people'])
+    expect(quantities('شاركت إحدى المدارس في التجربة، وركّبت خمسين لوحًا شمسيًا على السطح.')).toEqual(['خمسين لوحًا شمسيًا'])
+  })
+
   it('keeps two dates that answer different things (adversarial: no refusal, no counter-offer)', () => {
     const { card } = cardOf('Caller: My heating has been off since Monday.\nAgent: An engineer will come on Wednesday at noon.\nCaller: Thanks.')
     expect(card.rejected).toEqual([])
