@@ -127,6 +127,7 @@ const EN_NUMBER_WORD = `(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'm
 /** "sixty", "one hundred and eighty", "four and a half thousand", "forty-three", "850" (not a year): starts and ends on a number word. */
 const EN_NUMBER = `(?:(?!(?:19|20)\\d{2}\\b)\\d[\\d,.]*|(?:${EN_NUMBER_WORD}[\\s-]+)*?(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million'].join('|')}))`
 const EN_CURRENCY = '(?:dollars?|pounds?|euros?|riyals?|dirhams?|dinars?|pence|cents?|bucks|quid|rupees?|pesos?)'
+const CURRENCY_CODES = '(?:SAR|AED|USD|EUR|GBP|EGP|JOD|KWD|QAR|BHD|OMR|LBP|SYP|IQD|MAD|TND)'
 const EN_WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december'
 const EN_ORDINAL =
@@ -236,7 +237,10 @@ const PATTERNS: readonly Pattern[] = [
     regex: /(?:number|account|order|reference|ref|ticket|case|رقم|حساب|طلب)\s*(?:is\s+|:\s*)?#?([\d\u0660-\u0669][\d\u0660-\u0669 -]{3,}[\d\u0660-\u0669])/giu,
     group: 1,
   },
-  // Amounts: a number and a currency, either order of symbol.
+  // An email address is how to reach someone: a reference like any other.
+  { kind: 'identifier', regex: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
+  // Amounts: a number and a currency word, a symbol before it, or an ISO code either side ("SAR 200", "200 AED").
+  { kind: 'amount', regex: new RegExp(`\\b${CURRENCY_CODES}\\s?\\d[\\d,.]*|\\b\\d[\\d,.]*\\s?${CURRENCY_CODES}\\b`, 'g') },
   { kind: 'amount', regex: new RegExp(`[$£€]\\s?\\d[\\d,.]*(?:\\s?(?:k|thousand|million))?|\\b${EN_NUMBER}\\s+(?:thousand\\s+|million\\s+)?${EN_CURRENCY}\\b`, 'gi') },
   { kind: 'amount', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}\\s+(?:ألف\\s+|الف\\s+)?${AR_CURRENCY}${AR_END}`, 'gu') },
   // Dates.
@@ -459,7 +463,8 @@ function readNames(sentences: readonly Sentence[], roles: readonly (Role | undef
   let caller: string | undefined
   const people: string[] = []
   const add = (text: string, sentence: number, asCaller: boolean) => {
-    const name = text.trim()
+    // "أنا اسمي منى": the second cue is not part of the name.
+    const name = text.trim().replace(/^(?:اسمي|إسمي|my name is)\s+/iu, '')
     if (!name || name.split(/\s+/).some((word) => NOT_A_NAME.has(word.toLowerCase()))) return
     facts.push({ kind: 'name', text: name, key: plainKey(name), sentence })
     if (asCaller) caller ??= name

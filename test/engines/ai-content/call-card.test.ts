@@ -56,6 +56,13 @@ describe('the call card', () => {
     expect(new Set(gulf.rejected.map((fact) => fact.text))).toEqual(new Set(['يوم الاثنين', 'الاثنين', 'الساعة خمسة العصر']))
   })
 
+  it('reads emails, currency codes and a name after two cues', () => {
+    const { card } = cardOf(['الموظف: أهلًا، كيف أخدمك؟', 'المتصل: أنا اسمي منى، أبي أرجّع جهاز بقيمة SAR 1,250.', 'الموظف: أرسل لك الرابط على mona.k@example.org الحين.'].join('\n'))
+    expect(card.callerName).toBe('منى')
+    expect(card.facts.filter((fact) => fact.kind === 'amount').map((fact) => fact.text)).toEqual(['SAR 1,250'])
+    expect(card.facts.filter((fact) => fact.kind === 'identifier').map((fact) => fact.text)).toEqual(['mona.k@example.org'])
+  })
+
   it('reads figures of a text without turns, not years or "one of"', () => {
     const quantities = (text: string) =>
       cardOf(text)
