@@ -229,6 +229,7 @@ function arabicTimeKey(match: RegExpExecArray): string {
 
 const arabicWeekdayKey = (text: string) => String(AR_WEEKDAYS.findIndex((forms) => forms.some((form) => normaliseArabic(text).includes(normaliseArabic(form)))))
 
+// A bare hour after "at" ("at four", "at ten on Monday") is a time only where a time can end: "at one point" is not one.
 const PATTERNS: readonly Pattern[] = [
   // Identifiers: letters and digits together (BN-58231, KX19 LMP), or a long number after a reference word.
   { kind: 'identifier', regex: /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]{4})[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*(?:\s[A-Z]{2,4}\b(?![a-z]))?/g },
@@ -273,7 +274,7 @@ const PATTERNS: readonly Pattern[] = [
   {
     kind: 'time',
     regex: new RegExp(
-      `\\b(?:half|quarter)\\s+(?:past|to)\\s+${EN_HOUR}(?:\\s+${EN_DAY_PART})?|\\b\\d{1,2}:\\d{2}(?:\\s?(?:a\\.?m\\.?|p\\.?m\\.?))?|\\b\\d{1,2}\\s?(?:a\\.?m\\.?|p\\.?m\\.?)|\\b(?<=at\\s)${EN_HOUR}(?:\\s+${EN_MINUTES})?(?:\\s+${EN_DAY_PART})?\\b|\\b${EN_HOUR}(?:\\s+${EN_MINUTES})?\\s+${EN_DAY_PART}|\\b${EN_HOUR}\\s+(?:fifteen|thirty|forty-five)\\b`,
+      `\\b(?:half|quarter)\\s+(?:past|to)\\s+${EN_HOUR}(?:\\s+${EN_DAY_PART})?|\\b\\d{1,2}:\\d{2}(?:\\s?(?:a\\.?m\\.?|p\\.?m\\.?))?|\\b\\d{1,2}\\s?(?:a\\.?m\\.?|p\\.?m\\.?)|\\b(?<=at\\s)${EN_HOUR}(?:\\s+${EN_MINUTES})?(?:\\s+${EN_DAY_PART})?\\b(?=\\s*(?:[.,;!?]|$)|\\s+(?:on|with|for|then|and|is|works|tomorrow|today|sharp)\\b)|\\b${EN_HOUR}(?:\\s+${EN_MINUTES})?\\s+${EN_DAY_PART}|\\b${EN_HOUR}\\s+(?:fifteen|thirty|forty-five)\\b`,
       'gi',
     ),
     key: (match) => englishTimeKey(match[0]),

@@ -73,6 +73,15 @@ describe('the call card', () => {
     expect(quantities('شاركت إحدى المدارس في التجربة، وركّبت خمسين لوحًا شمسيًا على السطح.')).toEqual(['خمسين لوحًا شمسيًا'])
   })
 
+  it('reads "at four" as a time and "at one point" as none', () => {
+    const times = (text: string) =>
+      cardOf(text)
+        .card.facts.filter((fact) => fact.kind === 'time')
+        .map((fact) => fact.key)
+    expect(times('Agent: Thursday at four works. At one point the line dropped.\nCaller: Good.')).toEqual(['4:00'])
+    expect(times('Agent: See you at ten on Monday.\nCaller: At half past two instead?')).toEqual(['10:00', '2:30'])
+  })
+
   it('keeps two dates that answer different things (adversarial: no refusal, no counter-offer)', () => {
     const { card } = cardOf('Caller: My heating has been off since Monday.\nAgent: An engineer will come on Wednesday at noon.\nCaller: Thanks.')
     expect(card.rejected).toEqual([])
