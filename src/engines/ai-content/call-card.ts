@@ -295,7 +295,7 @@ const PATTERNS: readonly Pattern[] = [
       'gi',
     ),
   },
-  { kind: 'quantity', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!${AR_CURRENCY}|${AR_DAY_PART}|من|في|على|و)[\\p{L}\\p{M}]{2,}){1,2}`, 'gu') },
+  { kind: 'quantity', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!(?:${AR_CURRENCY}|${AR_DAY_PART}|من|في|على)(?![\\p{L}\\p{M}])|و)[\\p{L}\\p{M}]{2,}){1,2}`, 'gu') },
 ]
 
 /** English cue + name: "this is Karen", "it's Daniel Moss", "my name is …", "engineer named Priya"; titles: "Dr. Patel". */

@@ -70,6 +70,8 @@ describe('the call card', () => {
         .map((fact) => fact.text)
     expect(quantities('One of the trials in 2019 used twelve soil sensors across the farm.')).toEqual(['twelve soil sensors'])
     expect(quantities('About a hundred and twenty people, one site.')).toEqual(['a hundred and twenty people'])
+    // Words opening with م or ص are counted things, not the day-part letters of "٥ م".
+    expect(quantities('افتتحت البلدية مئتين وخمسين متجرًا، ثم خمسة مصانع جديدة.')).toEqual(['مئتين وخمسين متجرًا', 'خمسة مصانع جديدة'])
     expect(quantities('شاركت إحدى المدارس في التجربة، وركّبت خمسين لوحًا شمسيًا على السطح.')).toEqual(['خمسين لوحًا شمسيًا'])
   })
 
