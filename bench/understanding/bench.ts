@@ -143,7 +143,7 @@ async function dialogueTurnTimes(agents: Map<string, CorpusAgent>, results: read
 }
 
 /** The corpus texts of a language joined and repeated to at least `words` words. */
-function longText(texts: readonly CorpusText[], lang: 'ar' | 'en', words: number): string {
+export function longText(texts: readonly CorpusText[], lang: 'ar' | 'en', words: number): string {
   const pieces = texts.filter((text) => text.lang === lang).map((text) => text.text)
   const out: string[] = []
   let count = 0
@@ -155,7 +155,7 @@ function longText(texts: readonly CorpusText[], lang: 'ar' | 'en', words: number
   return out.join('\n\n')
 }
 
-async function aiContentTime(text: string, runs: number): Promise<{ p50: number; max: number; words: number }> {
+export async function aiContentTime(text: string, runs: number): Promise<{ p50: number; max: number; words: number }> {
   const engine = createOfflineAiContentEngine()
   await engine.generate({ text, parts: [...AI_PARTS] })
   const samples: number[] = []

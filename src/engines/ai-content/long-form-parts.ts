@@ -1,6 +1,10 @@
 import type { AnalysedContent } from './content-analysis'
-import type { Phrasebook } from './phrasebook'
+import type { CardLine, Phrasebook } from './phrasebook'
+import type { Fact, FactKind } from './call-card'
+import { summaryRuledOut } from './content-analysis'
+import { SWITCH } from './call-card'
 import { normaliseArabic } from './arabic-normalisation'
+import { isGreetingWord } from './stop-words'
 import type { Keyword } from './keyword-extraction'
 import type { Topic } from './topic-clustering'
 
@@ -11,9 +15,45 @@ import type { Topic } from './topic-clustering'
  * phrasebook supplies the connecting words.
  */
 
-/** Extractive summary: the chosen sentences, in the order of the text, as one paragraph. */
-export function writeSummary(content: AnalysedContent): string {
-  return content.summaryIndexes.map((index) => content.line(index)).join(' ')
+/** The call card's facts first, then the chosen sentences in the order of the text, as one paragraph. */
+export function writeSummary(content: AnalysedContent, book: Phrasebook): string {
+  return [book.cardLead(cardLine(content, book)), ...content.summaryIndexes.map((index) => content.line(index))].filter(Boolean).join(' ')
+}
+
+const MAX_CARD_VALUES = 3
+
+/** Distinct values of one kind, as written, first mention first; an Arabic ب or ل fused to a number dropped (بمئتين ريال → مئتين ريال). */
+function valuesOf(facts: readonly Fact[], kind: FactKind, limit = MAX_CARD_VALUES): string[] {
+  const seen = new Map<string, string>()
+  for (const fact of facts) if (fact.kind === kind && !seen.has(fact.key)) seen.set(fact.key, fact.text.replace(/^[بل](?=\p{Script=Arabic}{3})/u, ''))
+  return [...seen.values()].slice(0, limit)
+}
+
+/** What the card puts first: who called, what was settled and when, who else, amounts, references; for a text without turns, its figures. */
+export function cardLine(content: AnalysedContent, book: Phrasebook): CardLine {
+  const { card } = content
+  const rejectedKeys = new Set(card.rejected.map((fact) => `${fact.kind} ${fact.key}`))
+  const facts = card.facts.filter((fact) => !rejectedKeys.has(`${fact.kind} ${fact.key}`))
+  const whenSentence = card.commitment
+  const conversation = card.roles.some((role) => role !== undefined)
+  // A call settles one date and time; a text's dates are its facts, its times mostly opening hours.
+  const when = conversation
+    ? whenSentence === undefined
+      ? []
+      : facts.filter((fact) => fact.sentence === whenSentence && (fact.kind === 'date' || fact.kind === 'time'))
+    : facts.filter((fact) => fact.kind === 'date').slice(0, 2)
+  return {
+    ...(card.callerName ? { caller: card.callerName } : {}),
+    ...(when.length > 0 ? { when: book.joinWhen([...new Set(when.map((fact) => fact.text))], conversation) } : {}),
+    // The caller addressed by title ("أستاذ طارق") is the caller again.
+    people: card.people
+      .filter((person) => !card.callerName || !person.split(/\s+/).includes(card.callerName.split(/\s+/)[0]!))
+      .filter((person) => /\S\s\S/.test(person))
+      .slice(0, MAX_CARD_VALUES),
+    amounts: valuesOf(facts, 'amount'),
+    identifiers: valuesOf(facts, 'identifier'),
+    figures: conversation ? [] : valuesOf(facts, 'quantity', 4),
+  }
 }
 
 /** The keywords, best first, on one line. */
@@ -34,23 +74,46 @@ export function writeTitles(content: AnalysedContent, book: Phrasebook): string 
  */
 export function titleCandidates(content: AnalysedContent, book: Phrasebook): string[] {
   const keywords = leadingKeywords(content)
+  const when = cardLine(content, book).when
   const [first, ...others] = book.titles(keywords.slice(0, 3))
-  const candidates = [first!, headlineFrom(content), ...others]
+  const candidates = [...(when ? [book.titleWithWhen(keywords[0]!, when)] : []), commitmentHeadline(content), first!, headlineFrom(content), ...others]
   if (content.title) candidates.splice(2, 0, book.titleFromSourceTitle(content.title, keywords[0]!))
+  // The text's own opening line is where it starts, not what it is about.
+  const opening = (content.sentences[0]?.text ?? '').replace(/[.!?؟…]+$/u, '').toLowerCase()
   const distinct: string[] = []
   for (const candidate of candidates) {
-    if (candidate && !distinct.some((title) => title.toLowerCase() === candidate.toLowerCase())) distinct.push(candidate)
+    if (candidate && candidate.toLowerCase() !== opening && !distinct.some((title) => title.toLowerCase() === candidate.toLowerCase())) distinct.push(candidate)
   }
-  return distinct.slice(0, 5)
+  // A text of one short sentence has nothing else to name it by.
+  return distinct.length > 0 ? distinct.slice(0, 5) : [candidates.find(Boolean)!]
+}
+
+/** Openers a commitment sentence starts with that a headline drops ("Great, you're booked…" → "Booked…"). */
+const COMMITMENT_OPENER =
+  /^(?:(?:great|lovely|perfect|done|okay|ok|right|sure|thanks|thank you|تمام|طيب|حاضر|خلاص|ممتاز)\b[,،.!]?\s+)*(?:(?:you're|you are|we're|we are|i've|we've|it's|it is|it'll be|it will be|she's|he's|she is|he is)\s+)?/i
+
+/** The sentence that states the main commitment, as a headline: its first clause, openers and pronouns dropped, no final stop. */
+function commitmentHeadline(content: AnalysedContent): string {
+  const index = content.card.commitment
+  if (index === undefined) return ''
+  const clause = content.line(index).split(/(?<=\S)[,،;؛]\s+(?=(?:and|but|the|و|ف)\b|\p{Script=Arabic})/u)[0]!
+  const headline = clause
+    .replace(COMMITMENT_OPENER, '')
+    .replace(/[.!…]+$/u, '')
+    .trim()
+  const words = headline.split(/\s+/).length
+  return words >= 3 && words <= 14 ? headline.charAt(0).toUpperCase() + headline.slice(1) : ''
 }
 
 /** The opening paragraph: what the text is about, its two most central sentences, what follows. */
 export function writeIntroduction(content: AnalysedContent, book: Phrasebook): string {
+  const ruledOut = summaryRuledOut(content.sentences, content.card)
   const central = content.ranking.order
-    .filter((index) => !content.sentences[index]!.isQuestion && !content.sentences[index]!.isRepeat)
+    .filter((index) => !content.sentences[index]!.isQuestion && !ruledOut.has(index))
     .slice(0, 2)
     .sort((a, b) => a - b)
   return [
+    book.cardLead(cardLine(content, book)),
     book.introOpening(content.kind, leadingKeywords(content).slice(0, 4)),
     ...central.map((index) => content.line(index)),
     book.introClosing(content.topics.map((topic) => topic.keywords[0]!.display)),
@@ -76,8 +139,20 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
   const usedAnswers = new Set<number>()
   const { sentences, ranking } = content
 
+  const card = content.card
+  const rejectedSentences = new Set(card.rejected.map((fact) => fact.sentence))
+  // A question holding a greeting or a vocative ("Hi Karen, can you…") or a slot given up is no FAQ.
   const asked = sentences
-    .filter((sentence) => sentence.isQuestion && !sentence.isRepeat && sentence.tokens.some((token) => !token.stop) && sentence.wordCount >= 4)
+    .filter(
+      (sentence) =>
+        sentence.isQuestion &&
+        !sentence.isRepeat &&
+        !rejectedSentences.has(sentence.index) &&
+        !SWITCH.test(sentence.text) &&
+        !sentence.tokens.some((token) => token.speakerMention || isGreetingWord(token.written.toLowerCase())) &&
+        sentence.tokens.some((token) => !token.stop) &&
+        sentence.wordCount >= 4,
+    )
     .map((question) => ({ question, answer: answerTo(content, question.index) }))
     .filter((pair): pair is { question: typeof pair.question; answer: number[] } => pair.answer.length > 0)
     .sort((a, b) => ranking.scores[b.answer[0]!]! - ranking.scores[a.answer[0]!]! || a.question.index - b.question.index)
@@ -88,19 +163,31 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
     for (const index of answer) usedAnswers.add(index)
   }
 
-  const answerable = (index: number) => !sentences[index]!.isQuestion && !sentences[index]!.isRepeat && sentences[index]!.wordCount >= 4
+  const ruledOut = summaryRuledOut(sentences, content.card)
+  const answerable = (index: number) => !sentences[index]!.isQuestion && !ruledOut.has(index) && sentences[index]!.wordCount >= 4
+  // The card's facts keep the sentences that state them for their own questions (below).
+  const facts = factAnswers(content).filter(([, index]) => index !== undefined && answerable(index) && !usedAnswers.has(index))
+  const reserved = new Set(facts.map(([, index]) => index))
   // The overview is answered by the two most central sentences no reply used, in text order.
   const overview = ranking.order
-    .filter((index) => answerable(index) && !usedAnswers.has(index))
+    .filter((index) => answerable(index) && !usedAnswers.has(index) && !reserved.has(index))
     .slice(0, 2)
     .sort((a, b) => a - b)
   if (overview.length > 0) {
     pairs.unshift({ question: book.faqOverviewQuestion(content.kind), answer: overview.map((index) => content.line(index)).join(' ') })
     for (const index of overview) usedAnswers.add(index)
   }
+  // Then what the card knows, each answered by the sentence that states it.
+  for (const [topic, index] of facts) {
+    if (pairs.length >= MAX_FAQ) break
+    if (index === undefined || usedAnswers.has(index)) continue
+    pairs.push({ question: book.factQuestions[topic], answer: content.line(index) })
+    usedAnswers.add(index)
+  }
+  // Only a text with too few questions and facts falls back to asking about its keywords.
   let template = 0
   for (const keyword of content.keywords) {
-    if (pairs.length >= MAX_FAQ) break
+    if (pairs.length >= 3) break
     const best = [...keyword.sentenceIndexes].filter((index) => answerable(index) && !usedAnswers.has(index)).sort((a, b) => ranking.scores[b]! - ranking.scores[a]! || a - b)[0]
     if (best === undefined) continue
     const ask = book.faqKeywordQuestions[template++ % book.faqKeywordQuestions.length]!
@@ -112,6 +199,23 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
     pairs.push({ question: book.faqOverviewQuestion(content.kind), answer: content.line(ranking.order[0]!) })
   }
   return pairs.map(({ question, answer }) => `${book.faqLabels.question}: ${question}\n${book.faqLabels.answer}: ${answer}`).join('\n\n')
+}
+
+/** Sentences that state what the card knows, one per kind of fact, in the order an FAQ asks. */
+function factAnswers(content: AnalysedContent): [keyof Phrasebook['factQuestions'], number | undefined][] {
+  const { card } = content
+  const firstWith = (kind: FactKind) => card.facts.find((fact) => fact.kind === kind && !card.rejected.includes(fact))?.sentence
+  const conversation = card.roles.some((role) => role !== undefined)
+  return [
+    ['reason', card.reason],
+    ['decision', card.decisions.at(-1)],
+    ['when', card.commitment],
+    ['amount', firstWith('amount')],
+    ['identifier', firstWith('identifier')],
+    ['objection', card.objections[0]],
+    ['nextStep', card.nextSteps.filter((index) => index !== card.commitment).at(-1)],
+    ...(conversation ? [] : ([['figures', firstWith('quantity')]] as [keyof Phrasebook['factQuestions'], number | undefined][])),
+  ]
 }
 
 /** The one or two sentences after a question, from the next turn when the text has turns. */
@@ -219,6 +323,8 @@ function headlineFrom(content: AnalysedContent): string {
       !/^[وف]/.test(content.line(candidate)) &&
       !WEAK_OPENERS.has(opener.key) &&
       !WEAK_OPENERS.has(normaliseArabic(opener.written)) &&
+      // Greetings and the person addressed ("هلا يا سعود، …") make no headline.
+      !sentence.tokens.some((token) => token.speakerMention || isGreetingWord(token.written.toLowerCase())) &&
       sentence.tokens.some((token) => top.has(token.key))
     )
   })

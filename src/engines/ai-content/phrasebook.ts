@@ -15,10 +15,18 @@ export interface Phrasebook {
   joinList(items: readonly string[]): string
   /** A keyword as written in a heading or title (English Title Case; Arabic unchanged). */
   headingCase(text: string): string
-  /** Candidate titles; `keywords` has at least one entry. */
+  /** Candidate titles from the topic keywords (no fixed suffix); `keywords` has at least one entry. */
   titles(keywords: readonly string[]): string[]
   /** A title built on the source job's own title. */
   titleFromSourceTitle(sourceTitle: string, keyword: string): string
+  /** A title from the topic and what was settled ("Front Tooth Repair, Thursday at 2:30 pm"). */
+  titleWithWhen(topic: string, when: string): string
+  /** A call's settled date and time as one phrase ("Saturday at 9:15"); a text's dates as a list. */
+  joinWhen(values: readonly string[], conversation: boolean): string
+  /** The call card as one line: labelled facts, those present only. */
+  cardLead(card: CardLine): string
+  /** Questions the card's facts answer. */
+  readonly factQuestions: Record<'when' | 'amount' | 'identifier' | 'reason' | 'decision' | 'objection' | 'nextStep' | 'figures', string>
   introOpening(kind: SourceKind, keywords: readonly string[]): string
   introClosing(topics: readonly string[]): string
   faqOverviewQuestion(kind: SourceKind): string
@@ -38,6 +46,21 @@ export interface Phrasebook {
   readonly youtubeInThisVideo: string
   readonly youtubeKeywordsLabel: string
   readonly youtubeCallToAction: string
+}
+
+/** What the call card puts first, as written in the text. */
+export interface CardLine {
+  caller?: string
+  when?: string
+  people: string[]
+  amounts: string[]
+  identifiers: string[]
+  figures: string[]
+}
+
+function labelled(pairs: readonly [string, string | readonly string[] | undefined][], separator: string, end: string): string {
+  const present = pairs.map(([label, value]) => [label, typeof value === 'string' ? value : value?.join(separator)] as const).filter(([, value]) => value)
+  return present.map(([label, value]) => `${label}: ${value}${end}`).join(' ')
 }
 
 const SMALL_ENGLISH_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'as', 'vs'])
@@ -61,15 +84,34 @@ const english: Phrasebook = {
   headingCase: englishTitleCase,
   titles(keywords) {
     const [first, second, third] = keywords.map(englishTitleCase)
-    return [
-      `${first}: What You Need to Know`,
-      ...(second ? [`${first} and ${second}: Key Takeaways`] : []),
-      ...(third ? [`${first}, ${second} and ${third} Explained`] : []),
-      `A Closer Look at ${first}`,
-      `${first} in Brief`,
-    ]
+    return [...(second ? [`${first} and ${second}`] : [first!]), ...(third ? [`${first}, ${second} and ${third}`] : []), ...(second ? [`${second} and ${first}`] : [])]
   },
-  titleFromSourceTitle: (sourceTitle, keyword) => `${sourceTitle}: ${englishTitleCase(keyword)} in Focus`,
+  titleFromSourceTitle: (sourceTitle) => sourceTitle,
+  titleWithWhen: (topic, when) => `${englishTitleCase(topic)}, ${when}`,
+  joinWhen: (values, conversation) => values.join(conversation ? ' at ' : ', '),
+  cardLead: (card) =>
+    labelled(
+      [
+        ['Caller', card.caller],
+        ['When', card.when],
+        ['With', card.people],
+        ['Amounts', card.amounts],
+        ['Reference', card.identifiers],
+        ['Figures', card.figures],
+      ],
+      ', ',
+      '.',
+    ),
+  factQuestions: {
+    when: 'What was agreed, and when?',
+    amount: 'How much does it cost?',
+    identifier: 'What is the reference number?',
+    reason: 'Why did the caller get in touch?',
+    decision: 'What did the caller choose?',
+    objection: 'What concern came up?',
+    nextStep: 'What happens next?',
+    figures: 'What are the key figures?',
+  },
   introOpening(kind, keywords) {
     const [first, ...rest] = keywords
     const opening = `This ${englishNoun(kind)} focuses on ${first}`
@@ -77,11 +119,7 @@ const english: Phrasebook = {
   },
   introClosing: (topics) => `Read on for the key points on ${english.joinList(topics)}.`,
   faqOverviewQuestion: (kind) => `What is this ${englishNoun(kind)} about?`,
-  faqKeywordQuestions: [
-    (keyword) => `What is said about ${keyword}?`,
-    (keyword) => `What is the key point about ${keyword}?`,
-    (keyword) => `What should you know about ${keyword}?`,
-  ],
+  faqKeywordQuestions: [(keyword) => `What is the key point about ${keyword}?`, (keyword) => `What should you know about ${keyword}?`],
   faqLabels: { question: 'Q', answer: 'A' },
   keyTakeawaysHeading: 'Key Takeaways',
   conclusionHeading: 'Conclusion',
@@ -114,14 +152,37 @@ const arabic: Phrasebook = {
   titles(keywords) {
     const [first, second, third] = keywords
     return [
-      `${first}: كل ما تحتاج إلى معرفته`,
-      ...(second ? [`${first} ${arabicAnd(second)}: أبرز النقاط`] : []),
-      ...(second && third ? [`قراءة في ${arabic.joinList([first!, second, third])}`] : []),
-      `نظرة أقرب إلى ${first}`,
-      `${first} في سطور`,
+      ...(second ? [`${first} ${arabicAnd(second)}`] : [first!]),
+      ...(second && third ? [arabic.joinList([first!, second, third])] : []),
+      ...(second ? [`${second} ${arabicAnd(first!)}`] : []),
     ]
   },
-  titleFromSourceTitle: (sourceTitle, keyword) => `${sourceTitle}: التركيز على ${keyword}`,
+  titleFromSourceTitle: (sourceTitle) => sourceTitle,
+  titleWithWhen: (topic, when) => `${topic}، ${when}`,
+  joinWhen: (values, conversation) => values.join(conversation ? ' ' : '، '),
+  cardLead: (card) =>
+    labelled(
+      [
+        ['المتصل', card.caller],
+        ['الموعد', card.when],
+        ['مع', card.people],
+        ['المبالغ', card.amounts],
+        ['الرقم المرجعي', card.identifiers],
+        ['أرقام', card.figures],
+      ],
+      '، ',
+      '.',
+    ),
+  factQuestions: {
+    when: 'ما الذي تم الاتفاق عليه، ومتى؟',
+    amount: 'كم التكلفة؟',
+    identifier: 'ما الرقم المرجعي؟',
+    reason: 'لماذا تواصل المتصل؟',
+    decision: 'ماذا اختار المتصل؟',
+    objection: 'ما الاعتراض أو المشكلة التي طُرحت؟',
+    nextStep: 'ما الخطوة التالية؟',
+    figures: 'ما أبرز الأرقام؟',
+  },
   introOpening(kind, keywords) {
     const [first, ...rest] = keywords
     // The verb agrees with the subject: المحادثة is feminine, النص masculine.
@@ -132,7 +193,7 @@ const arabic: Phrasebook = {
   },
   introClosing: (topics) => `وفيما يلي أبرز النقاط حول ${arabic.joinList(topics)}.`,
   faqOverviewQuestion: (kind) => (kind === 'conversation' ? 'ما موضوع هذه المحادثة؟' : 'ما موضوع هذا النص؟'),
-  faqKeywordQuestions: [(keyword) => `ماذا قيل عن ${keyword}؟`, (keyword) => `ما أبرز ما ورد حول ${keyword}؟`, (keyword) => `ما الذي ينبغي معرفته عن ${keyword}؟`],
+  faqKeywordQuestions: [(keyword) => `ما أبرز ما ورد حول ${keyword}؟`, (keyword) => `ما الذي ينبغي معرفته عن ${keyword}؟`],
   faqLabels: { question: 'س', answer: 'ج' },
   keyTakeawaysHeading: 'أبرز النقاط',
   conclusionHeading: 'الخلاصة',

@@ -52,7 +52,37 @@ const ARABIC_STOP_WRITTEN = `من إلى الى عن على في مع هذا ه�
   وحدها ما زال لازال يزال تزال مازال إلخ واحد واحدة اثنان اثنين ثلاث ثلاثة أربع أربعة خمس خمسة ستة سبعة ثمانية تسعة عشر عشرة
   عشرين ثلاثين أربعين خمسين ستين سبعين ثمانين تسعين مئة مائة المئة المائة ألف آلاف مليون ضد لدي عليك عليكم إنهم أنهم فإن وإن`
 
-const ARABIC_STOP = new Set(ARABIC_STOP_WRITTEN.split(/\s+/).filter(Boolean).map(normaliseArabic))
+/**
+ * Greetings, courtesies and call openers in Arabic: they open and close calls, say nothing
+ * about them, and must never become a keyword, hashtag or title word.
+ */
+const ARABIC_GREETINGS_WRITTEN = `مرحبا مرحبًا أهلا أهلًا أهلين هلا هلو السلام سلام عليكم وعليكم صباح مساء الخير النور الفل العافية يعطيك يعطيكم
+  مشكور مشكورة مشكورين شكرًا تسلم تسلمي يسلمو يسلموا الله يخليك ما قصرت قصرتي العفو عفوًا حياك حياكم هلا وغلا تفضل تفضلي
+  مع السلامة سلامتك باي أستاذ أستاذة ياأستاذ سيدي سيدتي حضرتك آسف آسفة آسفين متأسف للأسف`
+
+/** Spoken fillers and hesitations across dialects (يعني، طيب، خلاص…), parts of the day and "suits me" (الصبح، يناسبني): how slots are talked about, never what a call is about. */
+const ARABIC_FILLERS_WRITTEN = `يعني طيب تمام خلاص اوكي أوكي ماشي حاضر إيه ايه أيوه أيوة آه اه ايوا امم اممم ااا بس والله يلا يالله
+  طب بقى برضه برضو كمان هيك يعني بصراحة صراحة زي ما لأ لا إي اي
+  يا أيا الأحد الاثنين الإثنين الثلاثاء الأربعاء الخميس الجمعة السبت الصبح الصباح العصر الظهر المسا المساء بالليل يناسب يناسبني يناسبك تناسبني بيناسبني ينفع`
+
+/**
+ * Dialect function words, one list a region. Gulf: ابي، وش، شلون، الحين، ترى…; Egyptian: عايز،
+ * إزاي، ده، دي، مش، فين…; Levantine: بدي، شو، هلق، هيك، منيح، كتير…; each as usually written.
+ */
+const GULF_STOP_WRITTEN = `ابي أبي ابغى أبغى ابغي تبي تبغى نبي يبي وش ايش إيش شلون شلونك الحين توه توني ترى مو موب ماني مب عاد
+  اللي هذي هاذي ذي ذا حق حقي حقك حقت وايد زين يبيله عشان علشان شي شيء فيه ماله ماعليه لين`
+const EGYPTIAN_STOP_WRITTEN = `عايز عايزة عايزين عاوز ازاي إزاي ده دي دول مش مفيش فين امتى إمتى ليه كده كدا اللي بتاع بتاعت بتاعي بتاعك
+  أوي اوي خالص عشان علشان حاجة حاجه يعني بقى لسه لسة هو هي احنا إحنا انت إنت انتي إنتي هنا فيه معلش`
+const LEVANTINE_STOP_WRITTEN = `بدي بدك بدنا بدكن بدو شو شي ليش وين هلق هلأ هيك هيدا هيدي هاد هاي هدول منيح منيحة كتير كثير لسا لسه
+  عم رح راح إي اي ايه مش مو فيي فيك فينا معي معك معو كمان هون هنيك شوي شوية اللي يلي لأنو لانو انو إنو`
+
+const ARABIC_STOP = new Set(
+  [ARABIC_STOP_WRITTEN, ARABIC_GREETINGS_WRITTEN, ARABIC_FILLERS_WRITTEN, GULF_STOP_WRITTEN, EGYPTIAN_STOP_WRITTEN, LEVANTINE_STOP_WRITTEN]
+    .join(' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(normaliseArabic),
+)
 
 /** Everyday Arabic words (reporting verbs, generic nouns), stored as light stems. */
 const ARABIC_COMMON = new Set(
@@ -79,9 +109,53 @@ export function isEnglishCommonWord(word: string): boolean {
  */
 export function isArabicStopWord(normalised: string): boolean {
   if (ARABIC_STOP.has(normalised)) return true
-  const withoutParticle = normalised.replace(/^(?:[وف][بلك]?|[بلك])/, '')
-  return withoutParticle !== normalised && withoutParticle.length > 1 && ARABIC_STOP.has(withoutParticle)
+  return arabicCliticForms(normalised).some((form) => ARABIC_STOP.has(form))
 }
+
+/**
+ * The word without the clitics speech fuses to it: a leading conjunction and preposition (و، ف،
+ * ب، ل، ك), the vocative يا written joined (ياأحمد), the dialect future and progressive prefixes
+ * (ح، هـ، ب، رح) and a trailing pronoun (ـك، ـكم، ـه، ـها، ـي، ـنا), each tried alone; only
+ * forms of two letters or more.
+ */
+export function arabicCliticForms(normalised: string): string[] {
+  const forms = new Set<string>()
+  const front = [/^(?:[وف][بلك]?|[بلك])/, /^يا(?=\p{L}{2})/u, /^(?:[وف]?(?:ح|ه|ب|رح)(?=[يتنا]\p{L}{2}))/u]
+  const back = /(?:كم|كن|ها|هم|نا|ك|ه|ي)$/
+  for (const pattern of front) forms.add(normalised.replace(pattern, ''))
+  for (const form of [...forms, normalised]) forms.add(form.replace(back, ''))
+  forms.delete(normalised)
+  return [...forms].filter((form) => form.length > 1)
+}
+
+const ENGLISH_GREETINGS = new Set(
+  `hello hi hey hiya morning afternoon evening thanks thank cheers welcome goodbye bye dear sir madam ma'am sorry apologies
+  pleasure lovely great perfect fine brilliant cool`.split(/\s+/),
+)
+
+/**
+ * Weekdays and number words ("forty-five") name when and how many: the call card reports them
+ * as facts; as keywords or hashtags they say nothing about the topic.
+ */
+const ENGLISH_WHEN_AND_HOW_MANY =
+  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|hundred|thousand|million|billion|noon|midnight)$/
+
+/** True for an English weekday or number word, lower-case. */
+export function isEnglishWhenOrHowMany(word: string): boolean {
+  return ENGLISH_WHEN_AND_HOW_MANY.test(word)
+}
+
+/**
+ * A greeting or courtesy word (English "hello", "thanks", "lovely"; Arabic "مرحبا", "يعطيك
+ * العافية", "مشكور"), for keeping them out of keywords, hashtags and titles. English lower-case.
+ */
+export function isGreetingWord(word: string): boolean {
+  if (ENGLISH_GREETINGS.has(word)) return true
+  const normalised = normaliseArabic(word)
+  return ARABIC_GREETING_SET.has(normalised) || arabicCliticForms(normalised).some((form) => ARABIC_GREETING_SET.has(form))
+}
+
+const ARABIC_GREETING_SET = new Set(ARABIC_GREETINGS_WRITTEN.split(/\s+/).filter(Boolean).map(normaliseArabic))
 
 /** True for an everyday Arabic word; `stem` comes from arabicLightStem. */
 export function isArabicCommonStem(stem: string): boolean {

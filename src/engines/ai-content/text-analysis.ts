@@ -1,5 +1,5 @@
 import { arabicDisplayWord, arabicLightStem, isArabicWord, normaliseArabic, stripArabicMarks } from './arabic-normalisation'
-import { isArabicStopWord, isEnglishStopWord } from './stop-words'
+import { isArabicStopWord, isEnglishStopWord, isEnglishWhenOrHowMany, isGreetingWord } from './stop-words'
 
 /** The languages the offline engine writes in. */
 export type Lang = 'en' | 'ar'
@@ -40,6 +40,8 @@ export interface Sentence {
   turn: number
   /** Says the same as an earlier sentence (same words, any case or punctuation): counted and quoted once. */
   isRepeat: boolean
+  /** The speaker label its line began with ("Agent", "المتصل"), when it had one. */
+  speaker?: string
 }
 
 export interface SplitText {
@@ -109,8 +111,10 @@ export function splitText(text: string): SplitText {
   lines.forEach((line, turn) => {
     const label = SPEAKER_LABEL.exec(line)
     let content = line
+    let speaker: string | undefined
     if (label && isSpeakerLabel(label[1]!)) {
       content = line.slice(label[0].length)
+      speaker = label[1]!
       hasSpeakerLabels = true
     }
     for (const piece of splitLineIntoSentences(content)) {
@@ -128,6 +132,7 @@ export function splitText(text: string): SplitText {
           isQuestion: /[?؟]["'”’»)\]]*$/.test(chunk),
           turn,
           isRepeat,
+          ...(speaker === undefined ? {} : { speaker }),
         })
       }
     }
@@ -193,7 +198,31 @@ export function tokenise(sentence: string): Token[] {
     tokens.push(isArabicWord(raw) ? arabicToken(raw, breakBefore) : latinToken(raw, breakBefore, tokens.length === 0))
   }
   markSpeakerMentions(sentence, tokens)
+  markVocatives(tokens)
   return tokens
+}
+
+/** Titles that may stand between a vocative or greeting and the name (يا أستاذ طارق, hi Dr Patel). */
+const ADDRESS_TITLES = new Set(['استاذ', 'استاذه', 'دكتور', 'دكتوره', 'اخ', 'اخت', 'ست', 'مدام', 'sir', 'mr', 'mrs', 'ms', 'dr', 'miss'])
+
+/**
+ * The person addressed ("يا أحمد", "Hi Karen", "thanks, Sam") is who is spoken to, not what is
+ * spoken about: the name after a vocative يا or an English greeting becomes a stop word, never
+ * a keyword, hashtag or FAQ topic.
+ */
+function markVocatives(tokens: Token[]): void {
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const word = tokens[i]!.written
+    const vocative = normaliseArabic(word) === 'يا' || (!isArabicWord(word) && /^(?:hi|hello|hey|thanks|dear|bye|goodbye|sorry)$/i.test(word))
+    if (!vocative) continue
+    let next = i + 1
+    if (ADDRESS_TITLES.has(normaliseArabic(tokens[next]!.written.toLowerCase())) && next + 1 < tokens.length) tokens[next++]!.stop = true
+    const name = tokens[next]!
+    if (isArabicWord(name.written) || /^\p{Lu}/u.test(name.written)) {
+      name.stop = true
+      name.speakerMention = true
+    }
+  }
 }
 
 /** Arabic reporting verbs (normalised, without a leading و or ف): the word after one is usually the speaker. */
@@ -228,8 +257,17 @@ const ARABIC_REPORTING_VERBS = new Set(
   ].map(normaliseArabic),
 )
 
+/** Words after which a speaker gives their own name: "this is Karen", "معك سعود", "اسمي هند". */
+const SELF_INTRODUCTION_CUES = new Set(['معك', 'معاك', 'معكم', 'اسمي', 'انا', 'is', 'name', "i'm", "it's"].map(normaliseArabic))
+
 function markSpeakerMentions(sentence: string, tokens: Token[]): void {
   if (tokens.length < 2) return
+  for (let i = 1; i < tokens.length; i++) {
+    const cue = normaliseArabic(tokens[i - 1]!.written.toLowerCase())
+    const name = tokens[i]!
+    // Only a name: Arabic, or capitalised English ("this is Karen", not "this is great").
+    if (SELF_INTRODUCTION_CUES.has(cue) && (isArabicWord(name.written) ? !name.stop : /^\p{Lu}/u.test(name.written))) name.speakerMention = true
+  }
   if (/^\p{Lu}\p{Ll}+,/u.test(sentence)) tokens[0]!.speakerMention = true
   if (/,\s*\p{Lu}\p{Ll}+[.!?]*$/u.test(sentence)) tokens.at(-1)!.speakerMention = true
   for (let i = 1; i < tokens.length; i++) {
@@ -261,7 +299,8 @@ function latinToken(raw: string, breakBefore: boolean, first: boolean): Token {
   const numeric = /^[\p{N}.,'-]+$/u.test(raw)
   const key = acronym ? base.replace(/s$/, '') : singularEnglish(base)
   // Contractions (don't, we're, I'll) are function words; so are one- and two-letter words, except acronyms like AI.
-  const stop = numeric || base.includes("'") || isEnglishStopWord(base) || isEnglishStopWord(key) || (base.length < 3 && !acronym)
+  const stop =
+    numeric || base.includes("'") || isEnglishStopWord(base) || isEnglishStopWord(key) || isGreetingWord(base) || isEnglishWhenOrHowMany(base) || (base.length < 3 && !acronym)
   const capitalised = !first && /^\p{Lu}/u.test(raw)
   const display = acronym || capitalised ? raw.replace(/['’]s$/, '') : base
   return { display, written: display, key, stop, breakBefore, capitalised, speakerMention: false }

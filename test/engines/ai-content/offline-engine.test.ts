@@ -27,6 +27,9 @@ function quotesSource(sentence: string, source: string): boolean {
   return flatten(source).includes(sentence.slice(1))
 }
 
+/** A labelled line of the call card the summary leads with ("Amounts: sixty dollars."). */
+const CARD_LINE = /^(Caller|When|With|Amounts|Reference|Figures|المتصل|الموعد|مع|المبالغ|الرقم المرجعي|أرقام): (.+)\.$/u
+
 const keywordList = (keywords: string) =>
   keywords
     .split(/[,،]\s*|\n/)
@@ -71,11 +74,15 @@ describe.each(cases)('the offline engine on $name', ({ text, lang, characteristi
     }
   })
 
-  it('summarises with fewer sentences, each taken from the source', async () => {
+  it('summarises with fewer sentences, each taken from the source, after the call card whose values the source holds', async () => {
     const summary = sentencesOf((await all()).summary!)
-    expect(summary.length).toBeGreaterThan(0)
-    expect(summary.length).toBeLessThan(sentencesOf(text).length)
-    for (const sentence of summary) expect(quotesSource(sentence, text), sentence).toBe(true)
+    const card = summary.filter((sentence) => CARD_LINE.test(sentence))
+    const quoted = summary.filter((sentence) => !CARD_LINE.test(sentence))
+    expect(quoted.length).toBeGreaterThan(0)
+    expect(quoted.length).toBeLessThan(sentencesOf(text).length)
+    expect(summary.slice(0, card.length)).toEqual(card)
+    for (const sentence of quoted) expect(quotesSource(sentence, text), sentence).toBe(true)
+    for (const line of card) for (const value of CARD_LINE.exec(line)![2]!.split(/[,،] /)) expect(flatten(text), line).toContain(value)
   })
 
   it('finds keywords that characterise the text and no stop words', async () => {
