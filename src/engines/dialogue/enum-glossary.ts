@@ -52,9 +52,25 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   complaint: ['complain', 'complaint', 'unhappy', 'شكوي', 'اشتكي', 'مزعج'],
   emergency: ['emergency', 'urgent', 'fire', 'ambulance', 'طوارئ', 'حريق', 'اسعاف', 'عاجل'],
   urgent: ['urgent', 'asap', 'عاجل', 'ضروري', 'مستعجل'],
-  late: ['late', 'delayed', 'متاخر', 'تاخر', 'تاخير'],
-  damaged: ['damaged', 'broken', 'تالف', 'مكسور', 'خربان'],
-  missing: ['missing', 'not there', 'ناقص', 'مفقود', 'ما وصل'],
+  late: ['late', 'delayed', 'took ages', 'still waiting', 'متاخر', 'تاخر', 'تاخير', 'اتاخر', 'تاخرت', 'اتاخرت'],
+  damaged: ['damaged', 'broken', 'smashed', 'cracked', 'crushed', 'تالف', 'مكسور', 'متكسر', 'مكسر', 'خربان', 'بايظ', 'معطوب', 'مضروب'],
+  missing: ['missing', 'not there', 'not all', 'incomplete', 'ناقص', 'ناقصين', 'نواقص', 'مفقود', 'مش كامل', 'مو كامل'],
+  // "never arrived": its own words, never "arrived" alone (a parcel that arrived broken is damaged).
+  never: ['never came', 'never arrived', 'never got', 'did not arrive', "didn't arrive", "hasn't arrived", "didn't come", 'not delivered', 'ما وصل', 'ما وصلني', 'ماوصل', 'ما وصلت', 'موصلش', 'ما وصلش', 'موصلتش', 'ما اجا', 'ما اجاني', 'ما جا', 'مجاش', 'ما اجى'],
+  item: ['not what i ordered', 'wrong one', 'different item', 'غير اللي طلبته', 'مش اللي طلبته', 'مو اللي طلبته', 'غلط'],
+  // Places to sit
+  outdoor: ['outside', 'outdoors', 'terrace', 'patio', 'برا', 'بره', 'خارج', 'خارجي', 'تراس'],
+  family: ['family', 'families', 'kids', 'عائلات', 'عائلي', 'عائله', 'عيله', 'عايله', 'العوائل', 'عوائل'],
+  window: ['by the window', 'window seat', 'view', 'شباك', 'الشباك', 'نافذه'],
+  // Clinic departments
+  general: ['general', 'check-up', 'checkup', 'check up', 'gp', 'family doctor', 'طب عام', 'عام', 'كشف عام', 'فحص عام', 'دكتور عام', 'باطنيه'],
+  dental: ['dentist', 'tooth', 'teeth', 'toothache', 'filling', 'اسنان', 'سن', 'ضرس', 'ضروس', 'دكتور اسنان'],
+  dermatology: ['skin', 'rash', 'dermatologist', 'acne', 'eczema', 'جلديه', 'جلد', 'بشره', 'حبوب', 'اكزيما'],
+  pediatrics: ['child', 'children', 'kid', 'my son', 'my daughter', 'baby', 'pediatrician', 'paediatrics', 'اطفال', 'طفل', 'ابني', 'بنتي', 'ولدي', 'بنوتي', 'ابنتي'],
+  // What a customer liked
+  taste: ['taste', 'tasty', 'delicious', 'flavour', 'flavor', 'fresh', 'طعم', 'لذيذ', 'مذاق', 'طعمه'],
+  price: ['price', 'prices', 'cheap', 'affordable', 'cost', 'value', 'سعر', 'اسعار', 'رخيص', 'رخيصه'],
+  service: ['service', 'staff', 'friendly', 'polite', 'خدمه', 'تعامل', 'الموظفين', 'الاستقبال'],
   // Scales
   low: ['low', 'not urgent', 'minor', 'منخفض', 'بسيط', 'مو مستعجل'],
   medium: ['medium', 'moderate', 'somewhat', 'متوسط', 'نوعا ما'],

@@ -1,5 +1,5 @@
 import { arabicLightStem } from '../ai-content/arabic-normalisation'
-import { doesNotKnow, isOnlyFillers, plainWords, saysGoodbye, saysNothing, wantsRepeat, yesOrNo } from './caller-intents'
+import { doesNotKnow, isOnlyFillers, plainWords, saysGoodbye, saysNothing, wantsRepeat, withoutOpeners, yesOrNo } from './caller-intents'
 import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, DialogueOutcome, DialogueSession, DialogueTurn, RespondOptions } from './dialogue-engine'
 import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
@@ -152,9 +152,12 @@ class OfflineSession implements DialogueSession {
     return events
   }
 
-  private step(text: string): DialogueEvent[] {
+  private step(heard: string): DialogueEvent[] {
     if (this.phase === 'ended') return []
-    if (text.trim().length > 0) this.callerTurns++
+    if (heard.trim().length > 0) this.callerTurns++
+    // "ألو", "Hi", "السلام عليكم": a greeting is answered, never read as a value.
+    const text = withoutOpeners(heard)
+    if (text === '' && !isOnlyFillers(heard) && this.phase !== 'chat') return [{ type: 'say', text: this.phrases.hello }, ...(this.lastQuestion ? [{ type: 'say' as const, text: this.lastQuestion }] : [])]
     if (saysGoodbye(text)) return this.goodbye()
     if (wantsRepeat(text) && this.lastQuestion) return [{ type: 'say', text: this.lastQuestion }]
     switch (this.phase) {

@@ -79,6 +79,8 @@ export interface DialoguePhrases {
   /** The question again, shorter, after an answer that could not be understood. */
   simpleQuestion(slot: Slot): string
   readonly didNotCatch: string
+  /** The answer to a caller's bare greeting ("Hi", "ألو"), before the question again. */
+  readonly hello: string
   readonly moveOn: string
   readonly acknowledgements: readonly string[]
   /** A field's name in a read-back. */
@@ -126,6 +128,7 @@ function englishPhrases(): DialoguePhrases {
       return `And the ${slot.label}?`
     },
     didNotCatch: "Sorry, I didn't catch that.",
+    hello: 'Hello!',
     moveOn: "No problem, let's move on.",
     acknowledgements: ['Thank you.', 'Got it.', 'Great.', 'Thanks.'],
     label: (slot) => slot.label,
@@ -185,6 +188,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
       return `${phrases.label(slot)}؟${offer(slot)}`
     },
     didNotCatch: `عفوًا، لم أفهم. ممكن ${repeatVerb} بطريقة أخرى؟`,
+    hello: 'أهلًا وسهلًا!',
     moveOn: 'لا بأس، ننتقل إلى السؤال التالي.',
     acknowledgements: ['شكرًا.', 'تمام.', 'ممتاز.', `شكرًا ${you}.`],
     label(slot) {
