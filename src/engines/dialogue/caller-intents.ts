@@ -190,6 +190,21 @@ const DONT_KNOW = [
   'لست متاكدا',
   'ما بعرف',
   'بعرفش',
+  // Not remembering, or going to look: no value yet either.
+  "don't remember",
+  "can't remember",
+  'hang on',
+  'let me check',
+  'مش فاكر',
+  'مش فاكره',
+  'مو متذكر',
+  'ما اتذكر',
+  'مش متذكر',
+  'ناسي',
+  'نسيت',
+  'ما بتذكر',
+  'لحظه ادور',
+  'لحظه ادوره',
 ]
 /** "I don't know", "مش عارف": the field stays empty and the dialogue moves on. */
 export function doesNotKnow(text: string): boolean {

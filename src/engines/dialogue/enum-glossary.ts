@@ -56,8 +56,8 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   damaged: ['damaged', 'broken', 'smashed', 'cracked', 'crushed', 'تالف', 'مكسور', 'متكسر', 'مكسر', 'خربان', 'بايظ', 'معطوب', 'مضروب'],
   missing: ['missing', 'not there', 'not all', 'incomplete', 'ناقص', 'ناقصين', 'نواقص', 'مفقود', 'مش كامل', 'مو كامل'],
   // "never arrived": its own words, never "arrived" alone (a parcel that arrived broken is damaged).
-  never: ['never came', 'never arrived', 'never got', 'did not arrive', "didn't arrive", "hasn't arrived", "didn't come", 'not delivered', 'ما وصل', 'ما وصلني', 'ماوصل', 'ما وصلت', 'موصلش', 'ما وصلش', 'موصلتش', 'ما اجا', 'ما اجاني', 'ما جا', 'مجاش', 'ما اجى'],
-  item: ['not what i ordered', 'wrong one', 'different item', 'غير اللي طلبته', 'مش اللي طلبته', 'مو اللي طلبته', 'غلط'],
+  never: ['never came', 'never arrived', 'never showed up', "didn't show up", 'never turned up', 'never got', 'did not arrive', "didn't arrive", "hasn't arrived", "didn't come", 'not delivered', 'ما وصل', 'ما وصلني', 'ماوصل', 'ما وصلت', 'موصلش', 'ما وصلش', 'موصلتش', 'ما اجا', 'ما اجاني', 'ما جا', 'مجاش', 'ما اجى'],
+  item: ['not what i ordered', 'wrong one', 'wrong thing', 'wrong size', 'wrong colour', 'wrong color', 'different item', 'غير اللي طلبته', 'مش اللي طلبته', 'مو اللي طلبته', 'غلط'],
   // Places to sit
   outdoor: ['outside', 'outdoors', 'terrace', 'patio', 'برا', 'بره', 'خارج', 'خارجي', 'تراس'],
   family: ['family', 'families', 'kids', 'عائلات', 'عائلي', 'عائله', 'عيله', 'عايله', 'العوائل', 'عوائل'],

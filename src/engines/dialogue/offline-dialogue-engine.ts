@@ -5,6 +5,7 @@ import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
 import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
 import { extractSlotValue, type SlotValue } from './value-extraction'
+import { isIdentifierField } from './spoken-identifiers'
 import { splitSentences } from './spoken-sentences'
 
 /**
@@ -20,8 +21,8 @@ export interface OfflineDialogueOptions {
 
 type Phase = 'asking' | 'confirming' | 'closed' | 'ended' | 'chat'
 
-/** At most this many "sorry, again?" per field before the field is left empty. */
-const MAX_REASKS = 2
+/** At most this many "sorry, again?" in a row per field before the dialogue moves on (the field comes back once before the read-back). */
+const MAX_REASKS = 1
 
 const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undecided)$/
 const DATEISH = new Set(['date', 'time', 'datetime'])
@@ -71,6 +72,9 @@ class OfflineSession implements DialogueSession {
   private readonly values = new Map<string, SlotValue>()
   private readonly asked = new Set<string>()
   private readonly skipped = new Set<string>()
+  /** Fields the caller could not answer yet ("let me look"): asked once more before the read-back, never again after. */
+  private readonly askLater = new Set<string>()
+  private readonly askedAgain = new Set<string>()
   private readonly failures = new Map<string, number>()
   private phrases: DialoguePhrases
   private phase: Phase
@@ -189,6 +193,7 @@ class OfflineSession implements DialogueSession {
     const id = slotId(slot)
     if (doesNotKnow(text) && !(slot.kind === 'enum' && extractSlotValue(slot, text, this.now()) !== undefined)) {
       this.skipped.add(id)
+      if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
@@ -213,6 +218,7 @@ class OfflineSession implements DialogueSession {
     this.failures.set(id, failures)
     if (failures > MAX_REASKS) {
       this.skipped.add(id)
+      if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
     this.lastQuestion = this.phrases.simpleQuestion(slot)
@@ -270,8 +276,9 @@ class OfflineSession implements DialogueSession {
     for (const slot of this.askable) {
       if (slot === current || this.values.has(slotId(slot))) continue
       const dateAllowed = DATEISH.has(slot.kind) && !currentTakesAnything && open(slot.kind) === 1
-      if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed) continue
-      if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email') continue
+      const identifier = slot.kind === 'text' && isIdentifierField(slot.label, slot.shape.description)
+      if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed && !identifier) continue
+      if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email' && !identifier) continue
       const value = extractSlotValue(slot, text, this.now(), true)
       if (value !== undefined) {
         this.values.set(slotId(slot), value)
@@ -296,6 +303,15 @@ class OfflineSession implements DialogueSession {
     let next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
     while (next && this.fillFromSharedMember(next)) next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
     if (next) return this.ask(next)
+    const later = this.askable.find((slot) => this.askLater.has(slotId(slot)) && !this.values.has(slotId(slot)))
+    if (later) {
+      this.askLater.delete(slotId(later))
+      this.askedAgain.add(slotId(later))
+      this.skipped.delete(slotId(later))
+      this.failures.set(slotId(later), MAX_REASKS)
+      const events = this.ask(later)
+      return [{ type: 'say', text: this.phrases.beforeWeFinish }, ...events]
+    }
     if (this.values.size === 0) return this.close()
     this.phase = 'confirming'
     return this.readBack()

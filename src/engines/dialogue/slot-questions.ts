@@ -81,6 +81,8 @@ export interface DialoguePhrases {
   readonly didNotCatch: string
   /** The answer to a caller's bare greeting ("Hi", "ألو"), before the question again. */
   readonly hello: string
+  /** Said before asking again, once, a field the caller could not answer earlier. */
+  readonly beforeWeFinish: string
   readonly moveOn: string
   readonly acknowledgements: readonly string[]
   /** A field's name in a read-back. */
@@ -129,6 +131,7 @@ function englishPhrases(): DialoguePhrases {
     },
     didNotCatch: "Sorry, I didn't catch that.",
     hello: 'Hello!',
+    beforeWeFinish: 'Before we finish, let me come back to one thing.',
     moveOn: "No problem, let's move on.",
     acknowledgements: ['Thank you.', 'Got it.', 'Great.', 'Thanks.'],
     label: (slot) => slot.label,
@@ -189,6 +192,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
     },
     didNotCatch: `عفوًا، لم أفهم. ممكن ${repeatVerb} بطريقة أخرى؟`,
     hello: 'أهلًا وسهلًا!',
+    beforeWeFinish: 'قبل أن نُنهي، أرجع لسؤال واحد.',
     moveOn: 'لا بأس، ننتقل إلى السؤال التالي.',
     acknowledgements: ['شكرًا.', 'تمام.', 'ممتاز.', `شكرًا ${you}.`],
     label(slot) {

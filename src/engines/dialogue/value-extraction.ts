@@ -4,6 +4,7 @@ import { doesNotKnow, plainWords, saysNothing, trimFillers, withoutOpeners, yesO
 import { ENUM_WORD_SYNONYMS } from './enum-glossary'
 import type { Slot } from './slot-plan'
 import { extractDate, extractTime } from './spoken-dates'
+import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { findNumbers, toWesternDigits } from './spoken-numbers'
 
 /**
@@ -358,6 +359,15 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
       return items.length > 0 ? items : undefined
     }
     case 'text': {
+      // "Order number", "booking reference": letters, digits and separators, as said or spelled.
+      if (isIdentifierField(slot.label, slot.shape.description)) {
+        const identifier = extractIdentifier(text, { dashAfterLetters: /\bdash\b|\bhyphen\b|شرطة|شرطه/i.test(slot.shape.description ?? '') })
+        // Unasked, only a code with letters in it, or one the caller names as the field ("order 48213").
+        if (strict) return identifier && (/[A-Z]/.test(identifier) || mentionsField(slot, text)) ? identifier : undefined
+        if (identifier !== undefined) return identifier
+        // A sentence is not a code: asked again rather than stored.
+        return plainWords(words).split(' ').length <= 2 ? freeText(words) : undefined
+      }
       if (strict) return undefined
       // "Room number" and the like: the digits when there are some.
       if (/\bnumber\b|رقم/.test(`${slot.label} ${slot.shape.description ?? ''}`)) {
@@ -374,4 +384,12 @@ function freeText(words: string): string | undefined {
   const plain = plainWords(words)
   if (plain.length === 0 || (yesOrNo(plain) !== undefined && plain.split(' ').length <= 2)) return undefined
   return words
+}
+
+/** Whether the turn names the field by a word of its label ("order", "رقم الطلب"). */
+function mentionsField(slot: Slot, text: string): boolean {
+  const said = new Set(plainWords(text).split(' ').map(stemOf))
+  return plainWords(slot.label)
+    .split(' ')
+    .some((word) => word.length >= 3 && said.has(stemOf(word)))
 }
