@@ -4,8 +4,9 @@ import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, Dialog
 import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
 import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
-import { extractSlotValue, type SlotValue } from './value-extraction'
+import { extractSlotValue, type ExtractionContext, type SlotValue } from './value-extraction'
 import { isIdentifierField } from './spoken-identifiers'
+import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
 
 /**
@@ -77,6 +78,7 @@ class OfflineSession implements DialogueSession {
   private readonly askedAgain = new Set<string>()
   private readonly failures = new Map<string, number>()
   private phrases: DialoguePhrases
+  private readonly context: ExtractionContext
   private phase: Phase
   private current: Slot | undefined
   private lastQuestion = ''
@@ -93,7 +95,13 @@ class OfflineSession implements DialogueSession {
     this.slots = planSlots(agent.outcomeShape)
     this.askable = this.slots.filter((slot) => !slot.inferred)
     this.phrases = dialoguePhrases(agent.lang, undefined)
+    this.context = { hours: openingHours(`${agent.preamble} ${agent.greeting}`) }
     this.phase = this.askable.length > 0 ? 'asking' : 'chat'
+  }
+
+  /** A field's value in a turn, read with what the agent's own words say (its opening hours). */
+  private extract(slot: Slot, text: string, strict = false): SlotValue | undefined {
+    return extractSlotValue(slot, text, this.now(), strict, this.context)
   }
 
   setCallerTraits(traits: CallerTraits): void {
@@ -191,7 +199,7 @@ class OfflineSession implements DialogueSession {
     const slot = this.current
     if (!slot) return this.askNext()
     const id = slotId(slot)
-    if (doesNotKnow(text) && !(slot.kind === 'enum' && extractSlotValue(slot, text, this.now()) !== undefined)) {
+    if (doesNotKnow(text) && !(slot.kind === 'enum' && this.extract(slot, text) !== undefined)) {
       this.skipped.add(id)
       if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
@@ -201,7 +209,7 @@ class OfflineSession implements DialogueSession {
       const other = this.mentionedSlot(text)
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
-    const value = isOnlyFillers(text) ? undefined : extractSlotValue(slot, text, this.now())
+    const value = isOnlyFillers(text) ? undefined : this.extract(slot, text)
     // "No" / "nothing" to an optional question that has no empty value: the field is simply left out.
     if (value === undefined && !slot.required && saysNothing(text)) {
       this.skipped.add(id)
@@ -238,7 +246,7 @@ class OfflineSession implements DialogueSession {
     if (open) {
       for (const slot of this.askable) {
         if (slot.kind !== 'enum-list' || this.values.has(slotId(slot))) continue
-        const value = extractSlotValue(slot, text, this.now())
+        const value = this.extract(slot, text)
         if (value !== undefined) {
           this.values.set(slotId(slot), value)
           filled++
@@ -247,7 +255,7 @@ class OfflineSession implements DialogueSession {
     }
     // The greeting often asks the first enum field in other words ("book, change or cancel?").
     if (first && first.kind === 'enum' && !this.values.has(slotId(first))) {
-      const value = extractSlotValue(first, text, this.now())
+      const value = this.extract(first, text)
       // A bare "yes" to "Do you have a minute?" is no answer to it, while "yes, I'd like to book" is.
       if (value !== undefined && (yesOrNo(text) === undefined || plainWords(text).split(' ').length > 2)) {
         this.values.set(slotId(first), value)
@@ -279,7 +287,7 @@ class OfflineSession implements DialogueSession {
       const identifier = slot.kind === 'text' && isIdentifierField(slot.label, slot.shape.description)
       if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed && !identifier) continue
       if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email' && !identifier) continue
-      const value = extractSlotValue(slot, text, this.now(), true)
+      const value = this.extract(slot, text, true)
       if (value !== undefined) {
         this.values.set(slotId(slot), value)
         filled++
@@ -373,7 +381,7 @@ class OfflineSession implements DialogueSession {
   private applyCorrections(text: string): boolean {
     const slot = this.mentionedSlot(text)
     if (slot) {
-      const value = extractSlotValue(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''), this.now())
+      const value = this.extract(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''))
       if (value !== undefined && JSON.stringify(value) !== JSON.stringify(this.values.get(slotId(slot)))) {
         this.values.set(slotId(slot), value)
         return true
@@ -384,7 +392,7 @@ class OfflineSession implements DialogueSession {
     let changed = false
     for (const candidate of this.askable) {
       if (!['name', 'email', 'phone'].includes(candidate.kind)) continue
-      const value = extractSlotValue(candidate, text, this.now(), true)
+      const value = this.extract(candidate, text, true)
       if (value !== undefined && value !== this.values.get(slotId(candidate))) {
         this.values.set(slotId(candidate), value)
         changed = true

@@ -3,7 +3,7 @@ import { arabicLightStem, isArabicWord, normaliseArabic } from '../ai-content/ar
 import { doesNotKnow, plainWords, saysNothing, trimFillers, withoutOpeners, yesOrNo } from './caller-intents'
 import { ENUM_WORD_SYNONYMS } from './enum-glossary'
 import type { Slot } from './slot-plan'
-import { extractDate, extractTime } from './spoken-dates'
+import { extractDate, extractTime, type OpeningHours } from './spoken-dates'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { findNumbers, toWesternDigits } from './spoken-numbers'
 
@@ -13,6 +13,11 @@ import { findNumbers, toWesternDigits } from './spoken-numbers'
  * about: only unmistakable values count there (a name after "my name is", a number followed by
  * the thing it counts, an email address), so a side remark never fills the wrong field.
  */
+
+/** What the agent's own words tell the extraction: the hours it keeps. */
+export interface ExtractionContext {
+  hours?: OpeningHours
+}
 
 export type SlotValue = string | number | boolean | string[] | (string | number | boolean | null)[]
 
@@ -304,7 +309,7 @@ export function splitList(text: string): string[] {
  * fields whose description does not insist on a format accept the caller's words when no date
  * or time can be read ("sometime next week" for a callback time).
  */
-export function extractSlotValue(slot: Slot, text: string, now: Date, strict = false): SlotValue | undefined {
+export function extractSlotValue(slot: Slot, text: string, now: Date, strict = false, context: ExtractionContext = {}): SlotValue | undefined {
   const words = trimFillers(text)
   if (words.length === 0) return undefined
   const strictFormat = /yyyy-mm-dd|hh:mm/i.test(slot.shape.description ?? '')
@@ -320,10 +325,10 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
     case 'date':
       return extractDate(text, now) ?? (strict || strictFormat ? undefined : freeText(words))
     case 'time':
-      return extractTime(text) ?? (strict || strictFormat ? undefined : freeText(words))
+      return extractTime(text, { hours: context.hours, asked: !strict }) ?? (strict || strictFormat ? undefined : freeText(words))
     case 'datetime': {
       const date = extractDate(text, now)
-      const time = extractTime(text)
+      const time = extractTime(text, { hours: context.hours })
       if (date && time) return `${date} ${time}`
       return date ?? time ?? (strict ? undefined : freeText(words))
     }

@@ -4,6 +4,8 @@ import { createOfflineDialogueEngine } from '../../../src/engines/dialogue/offli
 import type { DialogueAgent } from '../../../src/engines/dialogue/dialogue-engine'
 import { planSlots, type Slot } from '../../../src/engines/dialogue/slot-plan'
 import { describedMemberNames, extractName, extractSlotValue } from '../../../src/engines/dialogue/value-extraction'
+import { extractTime, openingHours } from '../../../src/engines/dialogue/spoken-dates'
+import { extractIdentifier } from '../../../src/engines/dialogue/spoken-identifiers'
 import type { OutcomeShape } from '../../../src/shared/api/outcome-shape'
 import { collect, said } from './template-agents'
 
@@ -109,5 +111,57 @@ describe('greetings and names', () => {
     expect(session.outcomeSoFar!().result).toEqual({})
     await collect(session.respond('أنا سلمى الراشد'))
     expect(session.outcomeSoFar!().result).toEqual({ guestName: 'سلمى الراشد' })
+  })
+})
+
+describe('identifiers as people say them', () => {
+  it.each([
+    ['My booking code is ZK-40118.', {}, 'ZK-40118'],
+    ['T R seven seven zero one four', { dashAfterLetters: true }, 'TR-77014'],
+    ['جي إتش شرطة تسعة صفر واحد اتنين ستة', {}, 'GH-90126'],
+    ['F as in Frank, Y as in yellow, dash, three three one five nine', {}, 'FY-33159'],
+    // A later code in the same turn replaces an earlier one.
+    ['رقمه AB-10001، لا غلطت، AB-10010', {}, 'AB-10010'],
+    ['It is CD-55501, I ordered it last week', {}, 'CD-55501'],
+    ['double four seven one two', {}, '44712'],
+    ['٤٥٢٠٩', {}, '45209'],
+    ['I really have no idea', {}, undefined],
+  ])('%s → %s', (text, options, expected) => {
+    expect(extractIdentifier(text, options)).toBe(expected)
+  })
+
+  it('an order-number field keeps letters, and a sentence is never stored as the code', () => {
+    const [order] = planSlots({ type: 'object', properties: { orderRef: { type: 'string', description: 'Order number: three letters, a dash, four digits' } }, required: ['orderRef'] })
+    expect(extractSlotValue(order!, 'it is QWE-1234', NOW)).toBe('QWE-1234')
+    expect(extractSlotValue(order!, 'I will have to look for it in my emails', NOW)).toBeUndefined()
+    // Unasked, only a code with letters, or one the caller names as the field.
+    expect(extractSlotValue(order!, 'we are 12345 strong', NOW, true)).toBeUndefined()
+    expect(extractSlotValue(order!, 'the order is 88123', NOW, true)).toBe('88123')
+  })
+})
+
+describe('times in words, read inside the opening hours', () => {
+  it('finds the hours an agent keeps in its own words', () => {
+    expect(openingHours('Our bakery is open from seven in the morning to two in the afternoon.')).toEqual({ opens: 7, closes: 14 })
+    expect(openingHours('نستقبلكم من الساعة الخامسة مساءً حتى منتصف الليل.')).toEqual({ opens: 17, closes: 24 })
+    expect(openingHours('Deliveries take three to five days.')).toBeUndefined()
+  })
+
+  it.each([
+    ['ستة ونص المسا', {}, '18:30'],
+    ['عشرة وربع الصبح', {}, '10:15'],
+    ['حداشر الضهر', { asked: true }, '11:00'],
+    ['eleven fifteen', { asked: true }, '11:15'],
+    ['seven in the evening', {}, '19:00'],
+    // Said bare: inside the hours when only one reading is.
+    ['سبعة', { asked: true, hours: { opens: 17, closes: 24 } }, '19:00'],
+    ['at nine', { hours: { opens: 7, closes: 14 } }, '09:00'],
+    ['at nine', { hours: { opens: 17, closes: 23 } }, '21:00'],
+  ])('%s → %s', (text, context, expected) => {
+    expect(extractTime(text, context)).toBe(expected)
+  })
+
+  it('a bare number is not a time unless a time was asked', () => {
+    expect(extractTime('تسعة')).toBeUndefined()
   })
 })
