@@ -5,7 +5,7 @@ import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
 import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
 import { extractSlotValue, type ExtractionContext, type SlotValue } from './value-extraction'
-import { isIdentifierField } from './spoken-identifiers'
+import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
 
@@ -25,9 +25,14 @@ type Phase = 'asking' | 'confirming' | 'closed' | 'ended' | 'chat'
 /** At most this many "sorry, again?" in a row per field before the dialogue moves on (the field comes back once before the read-back). */
 const MAX_REASKS = 1
 
+/** Words that take a value back ("not Thursday", "مو الخميس", "I meant"), on plain words. */
+const TAKE_BACK = /(?:^|\s)(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather|لا|مو|مش|مب|مهو|اقصد|قصدي|خلها|خليها|خليه|خلیه|بدل|غلطت|عفوا)(?:\s|$)/
+const TAKE_BACK_PREFIX = /^.*?\b(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather)\b|^.*?(?:لا|لأ|مو|مش|اقصد|قصدي|خلها|خليها|خليه|بدل|غلطت)(?=\s|$)/i
+/** Kinds of field a taken-back value can correct without the caller naming the field. */
+const CORRECTABLE = new Set(['date', 'time', 'datetime', 'integer', 'number', 'enum', 'text', 'name'])
 const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undecided)$/
 const DATEISH = new Set(['date', 'time', 'datetime'])
-const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'number', 'enum', 'enum-list'])
+const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'number', 'enum', 'enum-list', 'boolean'])
 
 async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): AsyncIterable<DialogueEvent> {
   for (const event of events) {
@@ -204,6 +209,8 @@ class OfflineSession implements DialogueSession {
       if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
+    // "Not Thursday, Friday", "لا مو الخميس، الجمعة": a value taken back and replaced, whichever field it was.
+    if (this.applyTakenBack(text)) return [this.acknowledgement(), ...this.ask(slot)]
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
     if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
       const other = this.mentionedSlot(text)
@@ -354,7 +361,7 @@ class OfflineSession implements DialogueSession {
 
   private confirmStep(text: string): DialogueEvent[] {
     const answer = yesOrNo(text)
-    const corrected = this.applyCorrections(text)
+    const corrected = this.applyTakenBack(text) || this.applyCorrections(text)
     if (corrected) {
       return [{ type: 'say', text: this.phrases.acknowledgements[0]! }, ...this.readBack()]
     }
@@ -375,6 +382,37 @@ class OfflineSession implements DialogueSession {
       return [{ type: 'say', text: this.phrases.whatToChange.split(/[.!]/)[0]! + '.' }, ...this.ask(last)]
     }
     return [{ type: 'say', text: this.phrases.didNotCatch }, ...this.readBack()]
+  }
+
+  /**
+   * "Not Thursday, Friday", "Actually no, make it eight", "لا مو الخميس، خلها الجمعة", "مش كده،
+   * PD-12354": after a word that takes something back, the value said next replaces the filled
+   * field of its kind, preferring the field whose current value is the one taken back.
+   */
+  private applyTakenBack(text: string): boolean {
+    const segments = text.split(/\s*[,،;]\s*|(?<=[.!?؟])\s+/).filter(Boolean)
+    // The last part that takes back: "actually no, not Friday, Sunday" → "not Friday", then "Sunday".
+    const negation = segments.findLastIndex((segment) => TAKE_BACK.test(plainWords(segment)))
+    // A turn that names its field ("no, the time is 7:30") is for applyCorrections.
+    if (negation < 0 || this.mentionedSlot(text)) return false
+    const taken = segments.slice(0, negation + 1).join(' ')
+    const rest = segments.slice(negation + 1).join(', ') || segments[negation]!.replace(TAKE_BACK_PREFIX, '')
+    let best: { slot: Slot; value: SlotValue; score: number } | undefined
+    for (const slot of this.askable) {
+      const id = slotId(slot)
+      if (!this.values.has(id) || !CORRECTABLE.has(slot.kind)) continue
+      if (slot.kind === 'text' && !isIdentifierField(slot.label, slot.shape.description)) continue
+      // Only a value read as its kind (never the free-text fallback): a date, a time, a number, a code, a member.
+      const fresh = slot.kind === 'text' ? extractIdentifier(rest) : this.extract(slot, rest, slot.kind !== 'integer' && slot.kind !== 'number' && slot.kind !== 'enum')
+      if (fresh === undefined || JSON.stringify(fresh) === JSON.stringify(this.values.get(id))) continue
+      const old = this.extract(slot, taken, true)
+      // The field whose value was taken back first; then the kinds least likely to be read by mistake (a bare number last).
+      const score = (JSON.stringify(old) === JSON.stringify(this.values.get(id)) ? 10 : 0) + (slot.kind === 'integer' || slot.kind === 'number' ? 0 : 1)
+      if (!best || score > best.score) best = { slot, value: fresh, score }
+    }
+    if (!best) return false
+    this.values.set(slotId(best.slot), best.value)
+    return true
   }
 
   /** "No, the time is 8 pm": a field named in the turn, with a new value in it, is corrected at once. */

@@ -1,5 +1,6 @@
 import { ARABIC_MEMBER_LABELS } from './enum-glossary'
 import { humanise, type Slot } from './slot-plan'
+import { describedMemberNames } from './value-extraction'
 import { spokenDateTime } from './spoken-dates'
 
 /**
@@ -69,8 +70,11 @@ const QUESTION_WORDS = /^(what|how|when|where|which|who|whether|why|the|a|an|you
 function englishMember(member: unknown): string {
   return typeof member === 'string' ? humanise(member) : String(member)
 }
-function arabicMember(member: unknown): string | undefined {
+function arabicMember(member: unknown, slot?: Slot): string | undefined {
   if (typeof member !== 'string') return String(member)
+  // The name the field's own Arabic description gives the member ("خارجي" for outdoor) comes first.
+  const described = slot ? describedMemberNames(slot.shape.description, slot.members).get(member) : undefined
+  if (described && /[\u0600-\u06FF]/.test(described)) return described
   return ARABIC_MEMBER_LABELS[member] ?? (/[\u0600-\u06FF]/.test(member) ? member : undefined)
 }
 
@@ -172,23 +176,26 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
   const you = female ? 'لكِ' : 'لك'
   const repeatVerb = female ? 'تعيدي' : 'تعيد'
   const need = female ? 'تحتاجين' : 'تحتاج'
-  const offer = (slot: Slot) => {
-    const labels = slot.members.map(arabicMember)
-    return labels.length > 0 && labels.length <= MAX_OFFERED && labels.every((label) => label !== undefined) ? ` ${joinArabic(labels, 'أو')}؟` : ''
+  /** The members as choices, in one question with the field ("القسم: طب عام أو أسنان؟"), or '' when they cannot all be said in Arabic. */
+  const choices = (slot: Slot) => {
+    const labels = slot.members.map((member) => arabicMember(member, slot))
+    return labels.length > 0 && labels.length <= MAX_OFFERED && labels.every((label) => label !== undefined) ? joinArabic(labels, 'أو') : ''
   }
+  // A description that already names the members is not followed by them again.
+  const offer = (slot: Slot) => (describedMemberNames(slot.shape.description, slot.members).size > 0 || !choices(slot) ? '' : `: ${choices(slot)}`)
   const phrases: DialoguePhrases = {
     question(slot) {
       const description = coreDescription(slot.shape.description ?? '')
       const arabicDescription = /[\u0600-\u06FF]/.test(description) ? description : ''
       if (slot.kind === 'boolean' && /^صحيح إن /.test(arabicDescription)) return `هل ${arabicDescription.replace(/^صحيح إن /, '')}؟`
       if (slot.kind === 'boolean' && /^صحيح /.test(arabicDescription)) return `هل ينطبق ذلك: ${arabicDescription.replace(/^صحيح /, '')}؟`
-      if (!arabicDescription) return `${say} ${slot.label}؟${offer(slot)}`
+      if (!arabicDescription) return `${say} ${slot.label}${offer(slot)}؟`
       const many = slot.kind === 'list' ? ' يمكنك ذكر أكثر من واحد.' : ''
-      return `${say} ${arabicDescription}؟${offer(slot)}${many}`
+      return `${say} ${arabicDescription}${offer(slot)}؟${many}`
     },
     simpleQuestion(slot) {
       if (slot.kind === 'boolean') return `نعم أو لا: ${phrases.question(slot)}`
-      return `${phrases.label(slot)}؟${offer(slot)}`
+      return choices(slot) ? `${phrases.label(slot)}: ${choices(slot)}؟` : `${phrases.label(slot)}؟`
     },
     didNotCatch: `عفوًا، لم أفهم. ممكن ${repeatVerb} بطريقة أخرى؟`,
     hello: 'أهلًا وسهلًا!',
@@ -208,10 +215,10 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
         return value.length === 0
           ? 'لا شيء'
           : joinArabic(
-              value.map((item) => (slot.kind === 'enum-list' ? (arabicMember(item) ?? humanise(String(item))) : String(item))),
+              value.map((item) => (slot.kind === 'enum-list' ? (arabicMember(item, slot) ?? humanise(String(item))) : String(item))),
               'و',
             )
-      if (slot.members.length > 0) return arabicMember(value) ?? humanise(String(value))
+      if (slot.members.length > 0) return arabicMember(value, slot) ?? humanise(String(value))
       return ['date', 'time', 'datetime'].includes(slot.kind) ? spokenDateTime(String(value), 'ar') : String(value)
     },
     readBack: (items) => `دعني أتأكد: ${items.join('، ')}. هل هذا صحيح؟`,

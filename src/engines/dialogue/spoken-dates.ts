@@ -93,6 +93,14 @@ export function extractDate(text: string, now: Date): string | undefined {
     return resolveDayMonth(now, day, month - 1, slashed[3] === undefined ? undefined : Number(slashed[3]))
   }
 
+  // The past, for dates of something that happened ("the last order", "when it came").
+  if (/\bday before yesterday\b/.test(plain) || /(^|\s)(اول امس|اول امبارح|اول مبارح|اول البارح)(\s|$)/.test(arabic)) return isoDate(addDays(now, -2))
+  if (/\byesterday\b/.test(plain) || /(^|\s)(امس|الامس|مبارح|امبارح|البارح|امبارحه)(\s|$)/.test(arabic)) return isoDate(addDays(now, -1))
+  const ago = /\b(\w+) days? ago\b/.exec(plain) ?? /(?:^|\s)(?:من|قبل)\s+(يومين|\S+ ايام)(?:\s|$)/.exec(arabic)
+  if (ago) {
+    const days = ago[1] === 'يومين' ? 2 : findNumbers(ago[1]!)[0]?.value
+    if (days !== undefined && days <= 60) return isoDate(addDays(now, -days))
+  }
   if (/\bday after tomorrow\b/.test(plain) || /بعد (بكره|بكرا|بكرة|غد|غدا|باكر)/.test(arabic)) return isoDate(addDays(now, 2))
   if (/\btomorrow\b/.test(plain) || /(^|\s)(بكره|بكرا|غدا|غد|باكر|الغد|بكير)(\s|$)/.test(arabic)) return isoDate(addDays(now, 1))
   if (/\b(today|tonight|this (morning|afternoon|evening))\b/.test(plain) || /(^|\s)(اليوم|الليله|النهارده|هاليوم)(\s|$)/.test(arabic)) return isoDate(now)

@@ -338,11 +338,8 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
       if (value === undefined) return undefined
       return slot.kind === 'integer' ? Math.round(value) : value
     }
-    case 'boolean': {
-      if (strict) return undefined
-      const answer = yesOrNo(text)
-      return answer === undefined ? undefined : answer === 'yes'
-    }
+    case 'boolean':
+      return booleanByMeaning(slot, text, strict)
     case 'enum': {
       const member = extractEnum(text, slot, strict)
       if (member !== undefined) return member as SlotValue
@@ -397,4 +394,42 @@ function mentionsField(slot: Slot, text: string): boolean {
   return plainWords(slot.label)
     .split(' ')
     .some((word) => word.length >= 3 && said.has(stemOf(word)))
+}
+
+const WANTS = /\b(?:i want|i'd like|i would like|i need|we need|we'll need|please)\b|(?:^|\s)(?:عايز|عايزه|ابي|ابغي|ابغى|بدي|اريد|حاب|حابه|محتاج|محتاجه|نبي|نبغى)(?:\s|$)/
+const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز)(?:\s|$)/
+const FIRST_TIME = /\b(?:never been|first time|first visit|new patient|never visited)\b|(?:^|\s)(?:اول مره|اول زياره|عمري ما|ما قد|ما جيت|اول مرة)(?:\s|$)/
+const BEEN_BEFORE = /\b(?:been before|before|already|last (?:year|time|month))\b|(?:^|\s)(?:قبل|من قبل|سبق|جيت|جانا|زرت)(?:\s|$)/
+/** Words of a boolean field's name that carry its meaning ("high chair", "refund"), not the verb around it. */
+const BOOLEAN_FILLER_WORDS = new Set(['is', 'has', 'wants', 'want', 'needs', 'need', 'would', 'does', 'can', 'will', 'did', 'was'])
+
+/**
+ * A yes or no from what the caller said: the yes/no word, or what the words mean for this field
+ * ("I've been before" to a first-visit question is no; "عايزة استرجاع الفلوس" to a refund
+ * question is yes). Unasked, only a turn that names the field ("we'll need a high chair").
+ */
+function booleanByMeaning(slot: Slot, text: string, strict: boolean): boolean | undefined {
+  const plain = plainWords(text)
+  const negated = NEGATED.test(plain)
+  if (strict) {
+    const keys = plainWords(slot.label)
+      .split(' ')
+      .filter((word) => word.length >= 3 && !BOOLEAN_FILLER_WORDS.has(word))
+    return keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `)) && WANTS.test(plain) ? !negated : undefined
+  }
+  // A first-visit question: "never been" means yes, "been before" means no, whatever the yes/no word.
+  if (/\bfirst\b|اول/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))) {
+    if (FIRST_TIME.test(plain)) return true
+    if (BEEN_BEFORE.test(plain)) return false
+  }
+  const answer = yesOrNo(text)
+  if (answer !== undefined) return answer === 'yes'
+  // "I'd like my money back", "أبي فلوسي ترجع": a wish said outright answers the question.
+  if (WANTS.test(plain)) return !negated
+  // "I make the decisions": the field's own word, said of oneself.
+  const keys = plainWords(`${slot.label}`)
+    .split(' ')
+    .filter((word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word))
+  if (keys.some((word) => plain.split(' ').some((said) => said.startsWith(word.slice(0, 6))))) return !negated
+  return undefined
 }

@@ -239,7 +239,7 @@ describe('offline dialogue: event registration confirmation (Arabic)', () => {
     expect(said(answers[1]!)).toBe('شكرًا. ممكن تقول لي موقف المسجل من الحضور؟')
     expect(said(answers[3]!)).toContain('الترتيبات الخاصة التي طلبها المسجل')
     expect(said(answers[4]!)).toContain('واتساب أو البريد الإلكتروني أو الاثنين أو لا شيء؟')
-    expect(said(answers[5]!)).toBe('ممكن تقول لي الوسيلة المفضلة لاستلام رمز الدخول أو الرابط والتذكير؟ واتساب أو البريد الإلكتروني أو الاثنين أو لا شيء؟')
+    expect(said(answers[5]!)).toBe('ممكن تقول لي الوسيلة المفضلة لاستلام رمز الدخول أو الرابط والتذكير: واتساب أو البريد الإلكتروني أو الاثنين أو لا شيء؟')
     expect(outcome.result).toMatchObject({
       attendeeReached: true,
       attendanceStatus: 'confirmed',

@@ -165,3 +165,87 @@ describe('times in words, read inside the opening hours', () => {
     expect(extractTime('تسعة')).toBeUndefined()
   })
 })
+
+describe('yes and no by meaning, and dates in the past', () => {
+  const booleans = new Map(
+    planSlots({
+      type: 'object',
+      properties: {
+        firstStay: { type: 'boolean', description: 'Whether this is the guest’s first stay with us' },
+        wantsInvoice: { type: 'boolean', description: 'Whether the caller wants a printed invoice' },
+        needsParking: { type: 'boolean', description: 'Whether they need a parking space' },
+      },
+      required: ['firstStay', 'wantsInvoice', 'needsParking'],
+    }).map((slot) => [slot.key, slot]),
+  )
+  it.each([
+    ['firstStay', "Yes, we've stayed with you before", false],
+    ['firstStay', 'أول مرة أجي عندكم', true],
+    ['firstStay', 'لا، جيت قبل سنتين', false],
+    ['wantsInvoice', 'بدي فاتورة مطبوعة لو سمحت', true],
+    ['wantsInvoice', "I don't want any paper, thanks", false],
+    ['needsParking', 'Sure', true],
+    ['needsParking', 'the weather is nice', undefined],
+  ])('%s: %s → %s', (field, text, expected) => {
+    expect(extractSlotValue(booleans.get(field)!, text, NOW)).toBe(expected)
+  })
+
+  it('unasked, a boolean only when the turn names the field and wants it', () => {
+    expect(extractSlotValue(booleans.get('needsParking')!, "we'll need parking for two cars", NOW, true)).toBe(true)
+    expect(extractSlotValue(booleans.get('needsParking')!, 'the parking looked full', NOW, true)).toBeUndefined()
+  })
+
+  it.each([
+    ['yesterday afternoon', '2026-03-09'],
+    ['امبارح بالليل', '2026-03-09'],
+    ['أول أمس', '2026-03-08'],
+    ['قبل يومين', '2026-03-08'],
+    ['three days ago', '2026-03-07'],
+  ])('%s → %s', (text, expected) => {
+    const [date] = planSlots({ type: 'object', properties: { visitDate: { type: 'string', description: 'When they came' } }, required: ['visitDate'] })
+    expect(extractSlotValue(date!, text, NOW)).toBe(expected)
+  })
+})
+
+describe('corrections without naming the field', () => {
+  const shape: OutcomeShape = {
+    type: 'object',
+    properties: {
+      guests: { type: 'integer', description: 'How many guests' },
+      visitDate: { type: 'string', description: 'The day of the visit' },
+      visitTime: { type: 'string', description: 'The time of the visit' },
+      ticket: { type: 'string', description: 'Ticket number' },
+    },
+    required: ['guests', 'visitDate', 'visitTime', 'ticket'],
+  }
+  const agent = (lang: 'ar' | 'en'): DialogueAgent => ({ agentName: 'Museum', lang, greeting: '', preamble: 'Open from ten in the morning to six in the evening.', outcome: '', outcomeShape: shape, smartCallEnd: true })
+
+  it('takes a value back at the read-back, in English and Arabic, and reads back again', async () => {
+    const english = createOfflineDialogueEngine({ now: () => NOW }).startSession(agent('en'), [])
+    await collect(english.open())
+    for (const turn of ['four', 'on Thursday', 'at 2 pm', 'TK-5521']) await collect(english.respond(turn))
+    const reply = said(await collect(english.respond('Not Thursday, Saturday.')))
+    expect(reply).toContain('Let me read that back')
+    expect(english.outcomeSoFar!().result).toMatchObject({ visitDate: '2026-03-14', guests: 4, visitTime: '14:00' })
+
+    const arabic = createOfflineDialogueEngine({ now: () => NOW }).startSession(agent('ar'), [])
+    await collect(arabic.open())
+    for (const turn of ['خمسة', 'الأحد', 'الساعة ثلاثة العصر', 'TK-5521']) await collect(arabic.respond(turn))
+    await collect(arabic.respond('لا مش الأحد، خليها الاثنين'))
+    expect(arabic.outcomeSoFar!().result).toMatchObject({ visitDate: '2026-03-16', guests: 5, visitTime: '15:00' })
+  })
+
+  it('takes a value back while another field is asked, and a code corrected in the same turn keeps the last', async () => {
+    const session = createOfflineDialogueEngine({ now: () => NOW }).startSession(agent('en'), [])
+    await collect(session.open())
+    await collect(session.respond('six of us'))
+    await collect(session.respond('Friday'))
+    // Asked the time, the caller goes back to the day.
+    const reply = said(await collect(session.respond('actually no, not Friday, Sunday')))
+    expect(reply).toMatch(/time/i)
+    expect(session.outcomeSoFar!().result).toMatchObject({ guests: 6, visitDate: '2026-03-15' })
+    await collect(session.respond('half past eleven'))
+    await collect(session.respond('MP-40012, no wait, MP-40021'))
+    expect(session.outcomeSoFar!().result).toMatchObject({ visitTime: '11:30', ticket: 'MP-40021' })
+  })
+})
