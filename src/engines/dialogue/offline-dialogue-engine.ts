@@ -28,6 +28,13 @@ const MAX_REASKS = 1
 /** Words that take a value back ("not Thursday", "مو الخميس", "I meant"), on plain words. */
 const TAKE_BACK = /(?:^|\s)(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather|لا|مو|مش|مب|مهو|اقصد|قصدي|خلها|خليها|خليه|خلیه|بدل|غلطت|عفوا)(?:\s|$)/
 const TAKE_BACK_PREFIX = /^.*?\b(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather)\b|^.*?(?:لا|لأ|مو|مش|اقصد|قصدي|خلها|خليها|خليه|بدل|غلطت)(?=\s|$)/i
+/** The turn after its last part that takes something back ("four, no, five" → "five"); the whole turn when none does. */
+function afterTakeBack(text: string): string {
+  const segments = text.split(/\s*[,،;]\s*/).filter(Boolean)
+  const last = segments.findLastIndex((segment) => TAKE_BACK.test(plainWords(segment)))
+  if (last < 0) return text
+  return segments.slice(last + 1).join(', ') || segments[last]!.replace(TAKE_BACK_PREFIX, '')
+}
 /** Kinds of field a taken-back value can correct without the caller naming the field. */
 const CORRECTABLE = new Set(['date', 'time', 'datetime', 'integer', 'number', 'enum', 'text', 'name'])
 const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undecided)$/
@@ -216,7 +223,9 @@ class OfflineSession implements DialogueSession {
       const other = this.mentionedSlot(text)
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
-    const value = isOnlyFillers(text) ? undefined : this.extract(slot, text)
+    // "Four, no, five": the value after the last take-back word is the answer.
+    const corrected = afterTakeBack(text)
+    const value = isOnlyFillers(text) ? undefined : ((corrected !== text && corrected !== '' ? this.extract(slot, corrected) : undefined) ?? this.extract(slot, text))
     // "No" / "nothing" to an optional question that has no empty value: the field is simply left out.
     if (value === undefined && !slot.required && saysNothing(text)) {
       this.skipped.add(id)
@@ -290,10 +299,11 @@ class OfflineSession implements DialogueSession {
     const open = (kind: string) => this.askable.filter((slot) => slot.kind === kind && !this.values.has(slotId(slot)) && slot !== current).length
     for (const slot of this.askable) {
       if (slot === current || this.values.has(slotId(slot))) continue
-      const dateAllowed = DATEISH.has(slot.kind) && !currentTakesAnything && open(slot.kind) === 1
+      // A time said with the day asked for ("Thursday, quarter past four") fills the time too, and the other way round.
+      const dateAllowed = DATEISH.has(slot.kind) && (!currentTakesAnything || DATEISH.has(current.kind)) && open(slot.kind) === 1
       const identifier = slot.kind === 'text' && isIdentifierField(slot.label, slot.shape.description)
       if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed && !identifier) continue
-      if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email' && !identifier) continue
+      if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email' && !identifier && !(dateAllowed && DATEISH.has(current.kind))) continue
       const value = this.extract(slot, text, true)
       if (value !== undefined) {
         this.values.set(slotId(slot), value)

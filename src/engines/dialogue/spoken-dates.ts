@@ -134,7 +134,9 @@ export function extractDate(text: string, now: Date): string | undefined {
   // "on the 5th", "the fifth", "يوم ٥": a day of this month, or of the next once it has passed.
   for (let i = 0; i < tokens.length; i++) {
     const ordinal = englishOrdinal(tokens[i]!) ?? /^(\d{1,2})(st|nd|rd|th)$/.exec(tokens[i]!)?.[1]
-    const cue = tokens[i - 1] === 'the' || normalised[i - 1] === 'يوم' || normalised[i - 1] === 'بتاريخ'
+    const cue = tokens[i - 1] === 'the' || tokens[i - 1] === 'on' || normalised[i - 1] === 'يوم' || normalised[i - 1] === 'بتاريخ'
+    // A bare ordinal is a day only as a short answer ("the fifth", "fifth"), not in "my first time".
+    if (!cue && tokens.length > 2) continue
     const value = ordinal !== undefined ? Number(ordinal) : cue ? findNumbers(tokens[i]!)[0]?.value : undefined
     if (value === undefined || value < 1 || value > 31 || (!cue && ordinal === undefined)) continue
     const thisMonth = new Date(now.getFullYear(), now.getMonth(), value)
@@ -219,7 +221,8 @@ export function extractTime(text: string, context: TimeContext = {}): string | u
     hour = Number(clock[1])
     if (clock[2] && /^\d+$/.test(clock[2])) minute = Number(clock[2])
   }
-  const english = /\b(?:at|around|by|for)\s+([a-z]+(?:[ -][a-z]+)?|\d{1,2})\b(?:\s+o'?clock)?/.exec(plain) ?? /\b([a-z]+|\d{1,2})\s+o'?clock\b/.exec(plain)
+  // Not "for": "a table for three" is a count.
+  const english = /\b(?:at|around|by)\s+([a-z]+(?:[ -][a-z]+)?|\d{1,2})\b(?:\s+o'?clock)?/.exec(plain) ?? /\b([a-z]+|\d{1,2})\s+o'?clock\b/.exec(plain)
   if (hour === undefined && english) {
     const words = english[1]!.split(/[ -]/)
     const first = findNumbers(words[0]!)[0]?.value

@@ -5,7 +5,7 @@ import { ENUM_WORD_SYNONYMS } from './enum-glossary'
 import type { Slot } from './slot-plan'
 import { extractDate, extractTime, type OpeningHours } from './spoken-dates'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
-import { findNumbers, toWesternDigits } from './spoken-numbers'
+import { findNumbers, numberTokens, toWesternDigits } from './spoken-numbers'
 
 /**
  * Typed values from what a caller said, one extractor per kind of field. Each returns undefined
@@ -197,6 +197,16 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
   const found = findNumbers(text)
   if (!strict) return found[0]?.value
   const fieldWords = plainWords(`${slot.label} ${slot.shape.description ?? ''}`)
+  // "A table for four", "طاولة لأربعة": a count after "for" / ل, where the field counts people or things.
+  if (/number|count|size|how many|عدد/.test(fieldWords)) {
+    const tokens = numberTokens(text)
+    for (let i = 0; i < tokens.length; i++) {
+      const joined = /^ل/.test(tokens[i]!) && isArabicWord(tokens[i]!) ? findNumbers(tokens[i]!.slice(1))[0] : undefined
+      const after = tokens[i] === 'for' ? findNumbers(tokens.slice(i + 1, i + 3).join(' '))[0] : undefined
+      const value = joined?.value ?? (after && !/^(am|pm|o'?clock|minutes?|hours?|days?|weeks?|months?|years?)$/.test(after.next) ? after.value : undefined)
+      if (value !== undefined && value >= 1 && value <= 50) return value
+    }
+  }
   const fits = found.find((number) => {
     const noun = plainWords(number.next)
     if (noun.length < 3) return false
@@ -268,14 +278,15 @@ export function matchEnumMembers(
   members.forEach((member, index) => {
     if (typeof member !== 'string') return
     const own = plainWords(member.replace(/_/g, ' '))
-    const phrases = strict ? [own] : memberPhrases(member, described.get(member))
+    // Unasked, only whole words of at least four letters count: the member's own, the description's name for it, or the glossary's.
+    const phrases = memberPhrases(member, described.get(member)).filter((phrase) => !strict || phrase.replace(/ /g, '').length >= 4)
     let score = Infinity
     for (const phrase of phrases) {
       const d = phraseDistance(words, phrase.split(' ').map(stemOf).join(' '))
+      if (strict && d > 0) continue
       // An exact match on the member's own words beats a synonym shared with another member.
       score = Math.min(score, phrase === own ? d : d + 0.5)
     }
-    if (strict && (score > 0 || own.length < 4)) return
     if (score < Infinity) scored.push({ member, score, index })
   })
   return scored.sort((a, b) => a.score - b.score || a.index - b.index).map((entry) => entry.member)
@@ -411,14 +422,17 @@ const BOOLEAN_FILLER_WORDS = new Set(['is', 'has', 'wants', 'want', 'needs', 'ne
 function booleanByMeaning(slot: Slot, text: string, strict: boolean): boolean | undefined {
   const plain = plainWords(text)
   const negated = NEGATED.test(plain)
+  const firstVisitField = /\bfirst\b|اول/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
   if (strict) {
+    // "It's my first time with you", "جانا قبل": said of a first-visit field even unasked.
+    if (firstVisitField && FIRST_TIME.test(plain)) return true
     const keys = plainWords(slot.label)
       .split(' ')
       .filter((word) => word.length >= 3 && !BOOLEAN_FILLER_WORDS.has(word))
     return keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `)) && WANTS.test(plain) ? !negated : undefined
   }
   // A first-visit question: "never been" means yes, "been before" means no, whatever the yes/no word.
-  if (/\bfirst\b|اول/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))) {
+  if (firstVisitField) {
     if (FIRST_TIME.test(plain)) return true
     if (BEEN_BEFORE.test(plain)) return false
   }

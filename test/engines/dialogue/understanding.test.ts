@@ -249,3 +249,53 @@ describe('corrections without naming the field', () => {
     expect(session.outcomeSoFar!().result).toMatchObject({ visitTime: '11:30', ticket: 'MP-40021' })
   })
 })
+
+describe('callers who speak in their own order', () => {
+  const shape: OutcomeShape = {
+    type: 'object',
+    properties: {
+      guestName: { type: 'string', description: 'The name for the booking' },
+      guestCount: { type: 'integer', description: 'How many people' },
+      bookingDate: { type: 'string', description: 'The day' },
+      bookingTime: { type: 'string', description: 'The time' },
+      area: { type: 'string', enum: ['inside', 'garden', 'rooftop'], description: 'المكان: داخل أو الحديقة أو السطح' },
+      firstTime: { type: 'boolean', description: 'Whether it is their first time here' },
+    },
+    required: ['guestName', 'guestCount', 'bookingDate', 'bookingTime', 'area', 'firstTime'],
+  }
+  const start = (lang: 'ar' | 'en') => {
+    const session = createOfflineDialogueEngine({ now: () => NOW }).startSession(
+      { agentName: 'Cafe', lang, greeting: '', preamble: 'We open from five in the evening to midnight.', outcome: '', outcomeShape: shape, smartCallEnd: true },
+      [],
+    )
+    return session
+  }
+
+  it('fills every field a turn holds, whatever was asked (Arabic)', async () => {
+    const session = start('ar')
+    await collect(session.open())
+    await collect(session.respond('مساء الخير، بدي طاولة لستة يوم السبت على السطح'))
+    expect(session.outcomeSoFar!().result).toMatchObject({ guestCount: 6, bookingDate: '2026-03-14', area: 'rooftop' })
+    await collect(session.respond('الساعة تسعة، وهاي أول مرة نيجي'))
+    expect(session.outcomeSoFar!().result).toMatchObject({ bookingTime: '21:00', firstTime: true })
+  })
+
+  it('fills every field a turn holds, whatever was asked (English)', async () => {
+    const session = start('en')
+    await collect(session.open())
+    await collect(session.respond("Hi, a table for three in the garden please, it's my first time"))
+    expect(session.outcomeSoFar!().result).toMatchObject({ guestCount: 3, area: 'garden', firstTime: true })
+    // Asked the day, the caller gives the time with it.
+    await collect(session.respond('Lena Fischer'))
+    await collect(session.respond('Friday, half past seven'))
+    expect(session.outcomeSoFar!().result).toMatchObject({ guestName: 'Lena Fischer', bookingDate: '2026-03-13', bookingTime: '19:30' })
+  })
+
+  it('takes the value after a take-back in the answer to the question asked ("two, no, four")', async () => {
+    const session = start('en')
+    await collect(session.open())
+    await collect(session.respond('Noor Saleh'))
+    await collect(session.respond('two, no, four of us'))
+    expect(session.outcomeSoFar!().result).toMatchObject({ guestCount: 4 })
+  })
+})
