@@ -35,6 +35,8 @@ function afterTakeBack(text: string): string {
   if (last < 0) return text
   return segments.slice(last + 1).join(', ') || segments[last]!.replace(TAKE_BACK_PREFIX, '')
 }
+/** Numbers compete: asked one, a caller naming another ("the bill is 2,800") gives that one. */
+const NUMERIC = new Set(['integer', 'number'])
 /** Kinds of field a taken-back value can correct without the caller naming the field. */
 const CORRECTABLE = new Set(['date', 'time', 'datetime', 'integer', 'number', 'enum', 'text', 'name'])
 const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undecided)$/
@@ -216,6 +218,15 @@ class OfflineSession implements DialogueSession {
       if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
+    // "Our bill is about 2,800" asked the staff count: the number goes to the field the turn names, not the one asked.
+    const named = this.mentionedSlot(text)
+    if (named && named !== slot && !this.values.has(slotId(named)) && NUMERIC.has(named.kind) && NUMERIC.has(slot.kind) && !this.mentions(slot, text)) {
+      const elsewhere = this.extract(named, text)
+      if (elsewhere !== undefined) {
+        this.values.set(slotId(named), elsewhere)
+        return [this.acknowledgement(), ...this.ask(slot)]
+      }
+    }
     // "Not Thursday, Friday", "لا مو الخميس، الجمعة": a value taken back and replaced, whichever field it was.
     if (this.applyTakenBack(text)) return [this.acknowledgement(), ...this.ask(slot)]
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
@@ -224,7 +235,8 @@ class OfflineSession implements DialogueSession {
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
     // "Four, no, five": the value after the last take-back word is the answer.
-    const corrected = afterTakeBack(text)
+    // Not for yes/no fields: "لا، بس أبي أعرف" is a no, not a take-back.
+    const corrected = slot.kind === 'boolean' ? text : afterTakeBack(text)
     const value = isOnlyFillers(text) ? undefined : ((corrected !== text && corrected !== '' ? this.extract(slot, corrected) : undefined) ?? this.extract(slot, text))
     // "No" / "nothing" to an optional question that has no empty value: the field is simply left out.
     if (value === undefined && !slot.required && saysNothing(text)) {
@@ -447,6 +459,16 @@ class OfflineSession implements DialogueSession {
       }
     }
     return changed
+  }
+
+  /** Whether the turn holds a keyword of this field. */
+  private mentions(slot: Slot, text: string): boolean {
+    const words = new Set(
+      plainWords(text)
+        .split(' ')
+        .map((word) => arabicLightStem(word)),
+    )
+    return [...slotKeywords(slot)].some((keyword) => words.has(keyword))
   }
 
   private mentionedSlot(text: string): Slot | undefined {

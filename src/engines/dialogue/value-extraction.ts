@@ -190,7 +190,7 @@ export function extractPhone(text: string): string | undefined {
 }
 
 const COUNT_NOUNS =
-  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|pax|of us|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
+  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|pax|of us|staff|employees|workers|موظف|موظفين|عامل|عمال|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
 
 /** A number; when strict, only one followed by a counting noun that fits the field ("3 tickets" for a party size). */
 export function extractNumber(text: string, slot: Slot, strict: boolean): number | undefined {

@@ -299,3 +299,41 @@ describe('callers who speak in their own order', () => {
     expect(session.outcomeSoFar!().result).toMatchObject({ guestCount: 4 })
   })
 })
+
+describe('numbers that name their field, and a no that is not a take-back', () => {
+  const shape: OutcomeShape = {
+    type: 'object',
+    properties: {
+      teamSize: { type: 'integer', description: 'How many people work there' },
+      monthlyRent: { type: 'integer', description: 'The monthly rent in dollars' },
+      wantsCall: { type: 'boolean', description: 'Whether they want a call back' },
+    },
+    required: ['teamSize', 'monthlyRent', 'wantsCall'],
+  }
+  const start = () => {
+    const session = createOfflineDialogueEngine({ now: () => NOW }).startSession(
+      { agentName: 'Offices', lang: 'en', greeting: '', preamble: '', outcome: '', outcomeShape: shape, smartCallEnd: true },
+      [],
+    )
+    return session
+  }
+
+  it('asked one number, a turn that names another field gives it that one, and the question stays', async () => {
+    const session = start()
+    await collect(session.open())
+    const reply = said(await collect(session.respond('well the rent is killing us, about nineteen hundred')))
+    expect(session.outcomeSoFar!().result).toEqual({ monthlyRent: 1900 })
+    expect(reply).toMatch(/how many people work there/i)
+    await collect(session.respond('we are nine staff'))
+    expect(session.outcomeSoFar!().result).toEqual({ monthlyRent: 1900, teamSize: 9 })
+  })
+
+  it('"no, but I want to know why" to a yes/no question is a no', async () => {
+    const session = start()
+    await collect(session.open())
+    await collect(session.respond('nine people'))
+    await collect(session.respond('1900'))
+    await collect(session.respond('لا، بس أبي أعرف ليش'))
+    expect(session.outcomeSoFar!().result).toMatchObject({ wantsCall: false })
+  })
+})
