@@ -313,7 +313,8 @@ class OfflineSession implements DialogueSession {
       if (slot === current || this.values.has(slotId(slot))) continue
       // A time said with the day asked for ("Thursday, quarter past four") fills the time too, and the other way round.
       const dateAllowed = DATEISH.has(slot.kind) && (!currentTakesAnything || DATEISH.has(current.kind)) && open(slot.kind) === 1
-      const identifier = slot.kind === 'text' && isIdentifierField(slot.label, slot.shape.description)
+      // A code answers the code asked for, never a second code field as well.
+      const identifier = slot.kind === 'text' && isIdentifierField(slot.label, slot.shape.description) && !(current && current.kind === 'text' && isIdentifierField(current.label, current.shape.description))
       if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed && !identifier) continue
       if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email' && !identifier && !(dateAllowed && DATEISH.has(current.kind))) continue
       const value = this.extract(slot, text, true)

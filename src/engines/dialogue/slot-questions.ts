@@ -27,6 +27,8 @@ function coreDescription(description: string): string {
       '',
     )
     .replace(/\s+(?:as YYYY-MM-DD|as 24-hour HH:MM|as HH:MM)/g, '')
+    // A format note is for the outcome writer, not the caller: "order number, two letters, a dash and five digits".
+    .replace(/[,:]\s*(?:(?:one|two|three|four|five|six|\d+) (?:letters?|digits?|characters?)|a (?:dash|hyphen)|(?:and|then) )[^.;]*$/i, '')
     .replace(/\s*(?:كما أكده|كما ذكرها العميل|بكلماته|بكلمات العميل|بصيغة YYYY-MM-DD)\s*/g, ' ')
     .replace(/\s+([،,])/gu, '$1')
     .replace(/\s{2,}/g, ' ')
@@ -163,6 +165,49 @@ function englishPhrases(): DialoguePhrases {
   return phrases
 }
 
+/** Arabic for the words English field names are made of, so an Arabic agent never says an English word. */
+const ARABIC_FIELD_WORDS: Readonly<Record<string, string>> = {
+  'order number': 'رقم الطلب',
+  'booking reference': 'رقم الحجز',
+  'reference number': 'الرقم المرجعي',
+  'account number': 'رقم الحساب',
+  'phone number': 'رقم الجوال',
+  'full name': 'الاسم الكامل',
+  'customer name': 'الاسم',
+  'email address': 'البريد الإلكتروني',
+  name: 'الاسم',
+  email: 'البريد الإلكتروني',
+  phone: 'رقم الجوال',
+  mobile: 'رقم الجوال',
+  date: 'التاريخ',
+  time: 'الوقت',
+  address: 'العنوان',
+  city: 'المدينة',
+  reason: 'السبب',
+  notes: 'الملاحظات',
+  order: 'الطلب',
+  number: 'الرقم',
+  reference: 'الرقم المرجعي',
+  'tracking code': 'رمز التتبع',
+  code: 'الرمز',
+  amount: 'المبلغ',
+  quantity: 'الكمية',
+  issue: 'المشكلة',
+  problem: 'المشكلة',
+  department: 'القسم',
+  age: 'العمر',
+  budget: 'الميزانية',
+}
+
+/** A field's name in Arabic: the glossary's phrase for its English words, or a neutral "this information". */
+function arabicLabel(slot: Slot): string {
+  if (/[\u0600-\u06FF]/.test(slot.label)) return slot.label
+  const phrase = Object.keys(ARABIC_FIELD_WORDS)
+    .sort((a, b) => b.length - a.length)
+    .find((words) => ` ${slot.label} `.includes(` ${words} `))
+  return phrase ? ARABIC_FIELD_WORDS[phrase]! : 'هذه المعلومة'
+}
+
 function joinArabic(items: readonly string[], conjunction: 'و' | 'أو'): string {
   if (items.length <= 1) return items[0] ?? ''
   return conjunction === 'و' ? [items[0], ...items.slice(1).map((item) => `و${item}`)].join(' ') : items.join(' أو ')
@@ -189,7 +234,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
       const arabicDescription = /[\u0600-\u06FF]/.test(description) ? description : ''
       if (slot.kind === 'boolean' && /^صحيح إن /.test(arabicDescription)) return `هل ${arabicDescription.replace(/^صحيح إن /, '')}؟`
       if (slot.kind === 'boolean' && /^صحيح /.test(arabicDescription)) return `هل ينطبق ذلك: ${arabicDescription.replace(/^صحيح /, '')}؟`
-      if (!arabicDescription) return `${say} ${slot.label}${offer(slot)}؟`
+      if (!arabicDescription) return `${say} ${arabicLabel(slot)}${offer(slot)}؟`
       const many = slot.kind === 'list' ? ' يمكنك ذكر أكثر من واحد.' : ''
       return `${say} ${arabicDescription}${offer(slot)}؟${many}`
     },
@@ -204,7 +249,7 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
     acknowledgements: ['شكرًا.', 'تمام.', 'ممتاز.', `شكرًا ${you}.`],
     label(slot) {
       const description = coreDescription(slot.shape.description ?? '').replace(/^صحيح (إن )?/, '')
-      if (!/[\u0600-\u06FF]/.test(description)) return slot.label
+      if (!/[\u0600-\u06FF]/.test(description)) return arabicLabel(slot)
       // The first few words name the field well enough for a read-back: "رقم غرفة النزيل".
       const words = description.split(/[،,:]| مثل | كما /)[0]!.split(' ')
       return words.slice(0, words.length <= 8 ? 8 : 5).join(' ')

@@ -337,3 +337,28 @@ describe('numbers that name their field, and a no that is not a take-back', () =
     expect(session.outcomeSoFar!().result).toMatchObject({ wantsCall: false })
   })
 })
+
+describe('speaking like a person', () => {
+  const shape: OutcomeShape = {
+    type: 'object',
+    properties: {
+      orderNumber: { type: 'string', description: 'Order number: three letters, a dash, four digits' },
+      trackingCode: { type: 'string', description: 'The tracking code, two letters then six digits' },
+    },
+    required: ['orderNumber', 'trackingCode'],
+  }
+  it('an Arabic agent never says the English words of a field described in English; no format notes in English', async () => {
+    const arabic = createOfflineDialogueEngine({ now: () => NOW }).startSession({ agentName: 'x', lang: 'ar', greeting: '', preamble: '', outcome: '', outcomeShape: shape, smartCallEnd: true }, [])
+    const question = said(await collect(arabic.open()))
+    expect(question).toContain('رقم الطلب')
+    expect(question).not.toMatch(/[A-Za-z]/)
+    const second = said(await collect(arabic.respond('ABC-1234')))
+    expect(second).toContain('رمز التتبع')
+    expect(second).not.toMatch(/[A-Za-z]/)
+    expect(arabic.outcomeSoFar!().result).toEqual({ orderNumber: 'ABC-1234' })
+    const english = createOfflineDialogueEngine({ now: () => NOW }).startSession({ agentName: 'x', lang: 'en', greeting: '', preamble: '', outcome: '', outcomeShape: shape, smartCallEnd: true }, [])
+    const asked = said(await collect(english.open()))
+    expect(asked).toContain('order number')
+    expect(asked).not.toMatch(/letters|digits|dash/)
+  })
+})
