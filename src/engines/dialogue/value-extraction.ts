@@ -330,18 +330,18 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
     case 'name':
       return extractName(text, strict)
     case 'email':
-      return extractEmail(text) ?? (strict ? undefined : freeText(words))
+      return extractEmail(text) ?? (strict ? undefined : freeText(words, text))
     case 'phone':
       return extractPhone(text)
     case 'date':
-      return extractDate(text, now) ?? (strict || strictFormat ? undefined : freeText(words))
+      return extractDate(text, now) ?? (strict || strictFormat ? undefined : freeText(words, text))
     case 'time':
-      return extractTime(text, { hours: context.hours, asked: !strict }) ?? (strict || strictFormat ? undefined : freeText(words))
+      return extractTime(text, { hours: context.hours, asked: !strict }) ?? (strict || strictFormat ? undefined : freeText(words, text))
     case 'datetime': {
       const date = extractDate(text, now)
       const time = extractTime(text, { hours: context.hours })
       if (date && time) return `${date} ${time}`
-      return date ?? time ?? (strict ? undefined : freeText(words))
+      return date ?? time ?? (strict ? undefined : freeText(words, text))
     }
     case 'integer':
     case 'number': {
@@ -379,7 +379,7 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
         if (strict) return identifier && (/[A-Z]/.test(identifier) || mentionsField(slot, text)) ? identifier : undefined
         if (identifier !== undefined) return identifier
         // A sentence is not a code: asked again rather than stored.
-        return plainWords(words).split(' ').length <= 2 ? freeText(words) : undefined
+        return plainWords(words).split(' ').length <= 2 ? freeText(words, text) : undefined
       }
       if (strict) return undefined
       // "Room number" and the like: the digits when there are some.
@@ -387,13 +387,15 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
         const digits = /\d[\d\s-]*\d|\d/.exec(toWesternDigits(text))?.[0] ?? findNumbers(text)[0]?.value
         if (digits !== undefined) return String(digits).replace(/[\s-]/g, '')
       }
-      return freeText(words)
+      return freeText(words, text)
     }
   }
 }
 
 /** Free text is kept as said, minus fillers; a lone yes/no is no value for a text field. */
-function freeText(words: string): string | undefined {
+function freeText(words: string, said: string): string | undefined {
+  // A question is never a value ("do you have parking?" asked for the date).
+  if (/[?؟]\s*$/.test(said.trim())) return undefined
   const plain = plainWords(words)
   if (plain.length === 0 || (yesOrNo(plain) !== undefined && plain.split(' ').length <= 2)) return undefined
   return words

@@ -362,3 +362,16 @@ describe('speaking like a person', () => {
     expect(asked).not.toMatch(/letters|digits|dash/)
   })
 })
+
+describe('off-topic questions', () => {
+  it('are never stored as a value of a free-form field', () => {
+    const [when, why] = planSlots({
+      type: 'object',
+      properties: { callbackDate: { type: 'string', description: 'When to call back' }, reason: { type: 'string', description: 'Why they called' } },
+      required: ['callbackDate', 'reason'],
+    })
+    expect(extractSlotValue(when!, 'do you open on Sundays?', NOW)).toBeUndefined()
+    expect(extractSlotValue(when!, 'sometime next week', NOW)).toBe('sometime next week')
+    expect(extractSlotValue(why!, 'هل عندكم موقف؟', NOW)).toBeUndefined()
+  })
+})
