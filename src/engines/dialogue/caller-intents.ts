@@ -344,7 +344,7 @@ const LONGEST_OPENER = Math.max(...OPENERS.map((opener) => opener.split(' ').len
 /** The turn without the greetings and hesitations it opens with: "ألو، أنا ياسمين" → "أنا ياسمين"; "" when that was all. */
 export function withoutOpeners(text: string): string {
   let words = text.trim().split(/\s+/).filter(Boolean)
-  for (let found = true; found && words.length > 0; ) {
+  for (let found = true; found && words.length > 0;) {
     found = false
     for (let size = Math.min(LONGEST_OPENER, words.length); size >= 1; size--) {
       if (OPENER_SET.has(plainWords(words.slice(0, size).join(' ')))) {

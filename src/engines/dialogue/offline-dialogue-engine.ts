@@ -183,7 +183,8 @@ class OfflineSession implements DialogueSession {
     if (heard.trim().length > 0) this.callerTurns++
     // "ألو", "Hi", "السلام عليكم": a greeting is answered, never read as a value.
     const text = withoutOpeners(heard)
-    if (text === '' && !isOnlyFillers(heard) && this.phase !== 'chat') return [{ type: 'say', text: this.phrases.hello }, ...(this.lastQuestion ? [{ type: 'say' as const, text: this.lastQuestion }] : [])]
+    if (text === '' && !isOnlyFillers(heard) && this.phase !== 'chat')
+      return [{ type: 'say', text: this.phrases.hello }, ...(this.lastQuestion ? [{ type: 'say' as const, text: this.lastQuestion }] : [])]
     if (saysGoodbye(text)) return this.goodbye()
     if (wantsRepeat(text) && this.lastQuestion) return [{ type: 'say', text: this.lastQuestion }]
     switch (this.phase) {
@@ -314,7 +315,10 @@ class OfflineSession implements DialogueSession {
       // A time said with the day asked for ("Thursday, quarter past four") fills the time too, and the other way round.
       const dateAllowed = DATEISH.has(slot.kind) && (!currentTakesAnything || DATEISH.has(current.kind)) && open(slot.kind) === 1
       // A code answers the code asked for, never a second code field as well.
-      const identifier = slot.kind === 'text' && isIdentifierField(slot.label, slot.shape.description) && !(current && current.kind === 'text' && isIdentifierField(current.label, current.shape.description))
+      const identifier =
+        slot.kind === 'text' &&
+        isIdentifierField(slot.label, slot.shape.description) &&
+        !(current && current.kind === 'text' && isIdentifierField(current.label, current.shape.description))
       if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed && !identifier) continue
       if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email' && !identifier && !(dateAllowed && DATEISH.has(current.kind))) continue
       const value = this.extract(slot, text, true)

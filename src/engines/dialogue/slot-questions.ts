@@ -17,23 +17,25 @@ const MAX_OFFERED = 6
 
 /** A description cut to its first clause, without notes for the outcome writer ("as YYYY-MM-DD", "; empty string if …"). */
 function coreDescription(description: string): string {
-  return description
-    .split(/[;؛]/)[0]!
-    .replace(/[.،,:\s]+$/u, '')
-    .replace(/\s*\((?:[^)]*)\)/g, '')
-    .replace(/,?\s+as (?:the )?(?:caller|candidate|customer|guest|they|you) (?:stated|said|gave|confirmed) it$/i, '')
-    .replace(
-      /,?\s+(?:as confirmed(?: on the call)?|as the caller said it|in their words|in the caller[’']s words|in your words|as yyyy-mm-dd|as 24-hour hh:mm|as hh:mm|by their own account|e\.g\..*)$/i,
-      '',
-    )
-    .replace(/\s+(?:as YYYY-MM-DD|as 24-hour HH:MM|as HH:MM)/g, '')
-    // A format note is for the outcome writer, not the caller: "order number, two letters, a dash and five digits".
-    .replace(/[,:]\s*(?:(?:one|two|three|four|five|six|\d+) (?:letters?|digits?|characters?)|a (?:dash|hyphen)|(?:and|then) )[^.;]*$/i, '')
-    .replace(/\s*(?:كما أكده|كما ذكرها العميل|بكلماته|بكلمات العميل|بصيغة YYYY-MM-DD)\s*/g, ' ')
-    .replace(/\s+([،,])/gu, '$1')
-    .replace(/\s{2,}/g, ' ')
-    .replace(/[.،,:\s]+$/u, '')
-    .trim()
+  return (
+    description
+      .split(/[;؛]/)[0]!
+      .replace(/[.،,:\s]+$/u, '')
+      .replace(/\s*\((?:[^)]*)\)/g, '')
+      .replace(/,?\s+as (?:the )?(?:caller|candidate|customer|guest|they|you) (?:stated|said|gave|confirmed) it$/i, '')
+      .replace(
+        /,?\s+(?:as confirmed(?: on the call)?|as the caller said it|in their words|in the caller[’']s words|in your words|as yyyy-mm-dd|as 24-hour hh:mm|as hh:mm|by their own account|e\.g\..*)$/i,
+        '',
+      )
+      .replace(/\s+(?:as YYYY-MM-DD|as 24-hour HH:MM|as HH:MM)/g, '')
+      // A format note is for the outcome writer, not the caller: "order number, two letters, a dash and five digits".
+      .replace(/[,:]\s*(?:(?:one|two|three|four|five|six|\d+) (?:letters?|digits?|characters?)|a (?:dash|hyphen)|(?:and|then) )[^.;]*$/i, '')
+      .replace(/\s*(?:كما أكده|كما ذكرها العميل|بكلماته|بكلمات العميل|بصيغة YYYY-MM-DD)\s*/g, ' ')
+      .replace(/\s+([،,])/gu, '$1')
+      .replace(/\s{2,}/g, ' ')
+      .replace(/[.،,:\s]+$/u, '')
+      .trim()
+  )
 }
 
 const SUBJECTS = /\bthe (caller|customer|candidate|applicant|guest)([’']s)?\b/gi

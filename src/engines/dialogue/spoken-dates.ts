@@ -203,7 +203,8 @@ export function openingHours(text: string): OpeningHours | undefined {
   return undefined
 }
 
-const DAY_PART = /\b(?:morning|afternoon|evening|night|tonight|am|pm)\b|صباح|الصبح|الصباح|مساء|المسا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|الفجر|(?:^|\s)(?:ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)(?:\s|$)/
+const DAY_PART =
+  /\b(?:morning|afternoon|evening|night|tonight|am|pm)\b|صباح|الصبح|الصباح|مساء|المسا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|الفجر|(?:^|\s)(?:ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)(?:\s|$)/
 
 export function extractTime(text: string, context: TimeContext = {}): string | undefined {
   const plain = toWesternDigits(text)

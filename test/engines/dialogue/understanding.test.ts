@@ -131,7 +131,11 @@ describe('identifiers as people say them', () => {
   })
 
   it('an order-number field keeps letters, and a sentence is never stored as the code', () => {
-    const [order] = planSlots({ type: 'object', properties: { orderRef: { type: 'string', description: 'Order number: three letters, a dash, four digits' } }, required: ['orderRef'] })
+    const [order] = planSlots({
+      type: 'object',
+      properties: { orderRef: { type: 'string', description: 'Order number: three letters, a dash, four digits' } },
+      required: ['orderRef'],
+    })
     expect(extractSlotValue(order!, 'it is QWE-1234', NOW)).toBe('QWE-1234')
     expect(extractSlotValue(order!, 'I will have to look for it in my emails', NOW)).toBeUndefined()
     // Unasked, only a code with letters, or one the caller names as the field.
@@ -218,7 +222,15 @@ describe('corrections without naming the field', () => {
     },
     required: ['guests', 'visitDate', 'visitTime', 'ticket'],
   }
-  const agent = (lang: 'ar' | 'en'): DialogueAgent => ({ agentName: 'Museum', lang, greeting: '', preamble: 'Open from ten in the morning to six in the evening.', outcome: '', outcomeShape: shape, smartCallEnd: true })
+  const agent = (lang: 'ar' | 'en'): DialogueAgent => ({
+    agentName: 'Museum',
+    lang,
+    greeting: '',
+    preamble: 'Open from ten in the morning to six in the evening.',
+    outcome: '',
+    outcomeShape: shape,
+    smartCallEnd: true,
+  })
 
   it('takes a value back at the read-back, in English and Arabic, and reads back again', async () => {
     const english = createOfflineDialogueEngine({ now: () => NOW }).startSession(agent('en'), [])
@@ -348,7 +360,10 @@ describe('speaking like a person', () => {
     required: ['orderNumber', 'trackingCode'],
   }
   it('an Arabic agent never says the English words of a field described in English; no format notes in English', async () => {
-    const arabic = createOfflineDialogueEngine({ now: () => NOW }).startSession({ agentName: 'x', lang: 'ar', greeting: '', preamble: '', outcome: '', outcomeShape: shape, smartCallEnd: true }, [])
+    const arabic = createOfflineDialogueEngine({ now: () => NOW }).startSession(
+      { agentName: 'x', lang: 'ar', greeting: '', preamble: '', outcome: '', outcomeShape: shape, smartCallEnd: true },
+      [],
+    )
     const question = said(await collect(arabic.open()))
     expect(question).toContain('رقم الطلب')
     expect(question).not.toMatch(/[A-Za-z]/)
@@ -356,7 +371,10 @@ describe('speaking like a person', () => {
     expect(second).toContain('رمز التتبع')
     expect(second).not.toMatch(/[A-Za-z]/)
     expect(arabic.outcomeSoFar!().result).toEqual({ orderNumber: 'ABC-1234' })
-    const english = createOfflineDialogueEngine({ now: () => NOW }).startSession({ agentName: 'x', lang: 'en', greeting: '', preamble: '', outcome: '', outcomeShape: shape, smartCallEnd: true }, [])
+    const english = createOfflineDialogueEngine({ now: () => NOW }).startSession(
+      { agentName: 'x', lang: 'en', greeting: '', preamble: '', outcome: '', outcomeShape: shape, smartCallEnd: true },
+      [],
+    )
     const asked = said(await collect(english.open()))
     expect(asked).toContain('order number')
     expect(asked).not.toMatch(/letters|digits|dash/)
