@@ -130,6 +130,66 @@ async function finished(service: BenchService, jobId: string): Promise<Conversat
   }
 }
 
+/** One side of a call as the caller sees it: the agent's turns, however they travel (the socket, or the engine in process). */
+export interface CallLine {
+  /** The agent's opening (greeting and first question). */
+  opening(): Promise<string>
+  /** Says one caller turn; answers what the agent said back. */
+  say(line: string): Promise<string>
+  /** Whether the agent has ended the call. */
+  closed(): boolean
+}
+
+/** The scenario's caller talking over `line` (adaptive or scripted, as the scenario says); answers the caller turns and unplaced questions. */
+export async function talkAsCaller(agent: CorpusAgent, scenario: Scenario, line: CallLine): Promise<{ turns: number; unplaced: string[] }> {
+  const required = agent.body.outcomeResponseShape.required?.length ?? 0
+  const unplaced: string[] = []
+  let turns = 0
+  const say = (text: string) => {
+    turns += 1
+    return line.say(text)
+  }
+  let said = await line.opening()
+  const caller = scenario.caller
+  if (caller.kind === 'own-order') {
+    for (const text of caller.lines) {
+      if (line.closed()) break
+      said = await say(text)
+    }
+    return { turns, unplaced }
+  }
+  const asked = new Map<string, number>()
+  if (caller.opening && !line.closed()) said = await say(caller.opening)
+  while (!line.closed() && turns < required + EXTRA_TURNS) {
+    const place = placeQuestion(agent, said, new Set(asked.keys()))
+    let text: string
+    if (place === 'anything-else') {
+      // Said once; asked again, the caller hangs up as a person would.
+      if (asked.has(place)) break
+      asked.set(place, 1)
+      text = ALL_DONE[agent.body.lang]
+    } else if (place === 'read-back') text = nextOf(caller.readBack, asked, 'read-back')
+    else if (place) {
+      const answers = caller.answers[place.field]
+      text = answers ? nextOf(answers, asked, place.field) : NOTHING_TO_ADD[agent.body.lang]
+    } else {
+      unplaced.push(said)
+      text = UNCLEAR[agent.body.lang]
+    }
+    said = await say(text)
+  }
+  return { turns, unplaced }
+}
+
+/** A finished call's outcome scored field by field against the scenario. */
+export function scoreOutcome(agent: CorpusAgent, scenario: Scenario, outcome: Record<string, unknown>, now: Date): Record<string, FieldScore> {
+  const fields: Record<string, FieldScore> = {}
+  for (const [name, expected] of Object.entries(scenario.expected)) {
+    fields[name] = scoreField(agent.fields[name]!.kind, expected, outcome[name], { timeZone: scenario.timeZone, now })
+  }
+  return fields
+}
+
 /** Runs one scenario as a call and scores its outcome; `now` is the moment relative dates are resolved against. */
 export async function runScenario(service: BenchService, agentId: string, agent: CorpusAgent, scenario: Scenario, now: Date): Promise<ScenarioResult> {
   const { data } = await api<{ data: { jobId: string } }>(service, 'POST', '/v1/voice-agents/conversation-init', {
@@ -142,8 +202,6 @@ export async function runScenario(service: BenchService, agentId: string, agent:
   let closed = false
   void client.closed.then(() => (closed = true))
   const required = agent.body.outcomeResponseShape.required?.length ?? 0
-  const unplaced: string[] = []
-  let turns = 0
   let heardAnswers = 0
   /** Waits for the agent's n-th utterance to be heard (its mark) or the call's end; answers what it said. */
   const agentTurn = async (marks: number): Promise<string> => {
@@ -156,52 +214,23 @@ export async function runScenario(service: BenchService, agentId: string, agent:
     heardAnswers = answers.length
     return said
   }
-  const say = async (line: string): Promise<string> => {
-    turns += 1
-    const marks = client.framesOf('mark').length
-    client.send({ event: 'text', content: line })
-    return agentTurn(marks + 1)
-  }
+  let talk: { turns: number; unplaced: string[] }
   try {
-    let said = await agentTurn(1)
-    const caller = scenario.caller
-    if (caller.kind === 'own-order') {
-      for (const line of caller.lines) {
-        if (closed) break
-        said = await say(line)
-      }
-    } else {
-      const asked = new Map<string, number>()
-      if (caller.opening && !closed) said = await say(caller.opening)
-      while (!closed && turns < required + EXTRA_TURNS) {
-        const place = placeQuestion(agent, said, new Set(asked.keys()))
-        let line: string
-        if (place === 'anything-else') {
-          // Said once; asked again, the caller hangs up as a person would.
-          if (asked.has(place)) break
-          asked.set(place, 1)
-          line = ALL_DONE[agent.body.lang]
-        } else if (place === 'read-back') line = nextOf(caller.readBack, asked, 'read-back')
-        else if (place) {
-          const answers = caller.answers[place.field]
-          line = answers ? nextOf(answers, asked, place.field) : NOTHING_TO_ADD[agent.body.lang]
-        } else {
-          unplaced.push(said)
-          line = UNCLEAR[agent.body.lang]
-        }
-        said = await say(line)
-      }
-    }
+    talk = await talkAsCaller(agent, scenario, {
+      opening: () => agentTurn(1),
+      say: (line) => {
+        const marks = client.framesOf('mark').length
+        client.send({ event: 'text', content: line })
+        return agentTurn(marks + 1)
+      },
+      closed: () => closed,
+    })
     if (!closed) await client.hangUp()
   } finally {
     client.close()
   }
   const call = await finished(service, data.jobId)
-  const outcome = call.outcomeResult ?? {}
-  const fields: Record<string, FieldScore> = {}
-  for (const [name, expected] of Object.entries(scenario.expected)) {
-    fields[name] = scoreField(agent.fields[name]!.kind, expected, outcome[name], { timeZone: scenario.timeZone, now })
-  }
+  const fields = scoreOutcome(agent, scenario, call.outcomeResult ?? {}, now)
   return {
     id: scenario.id,
     agent: scenario.agent,
@@ -209,13 +238,13 @@ export async function runScenario(service: BenchService, agentId: string, agent:
     dialect: scenario.dialect,
     callerKind: callerKindOf(scenario),
     covers: scenario.covers,
-    turns,
+    turns: talk.turns,
     requiredFields: required,
     status: call.status,
     endReason: call.endReason,
     fields,
     wrong: Object.keys(fields).filter((name) => !fields[name]!.right),
     transcript: call.transcript.map(({ role, content }) => ({ role, content })),
-    unplacedQuestions: unplaced,
+    unplacedQuestions: talk.unplaced,
   }
 }

@@ -190,6 +190,21 @@ const DONT_KNOW = [
   'لست متاكدا',
   'ما بعرف',
   'بعرفش',
+  // Not remembering, or going to look: no value yet either.
+  "don't remember",
+  "can't remember",
+  'hang on',
+  'let me check',
+  'مش فاكر',
+  'مش فاكره',
+  'مو متذكر',
+  'ما اتذكر',
+  'مش متذكر',
+  'ناسي',
+  'نسيت',
+  'ما بتذكر',
+  'لحظه ادور',
+  'لحظه ادوره',
 ]
 /** "I don't know", "مش عارف": the field stays empty and the dialogue moves on. */
 export function doesNotKnow(text: string): boolean {
@@ -276,4 +291,68 @@ export function isOnlyFillers(text: string): boolean {
     .split(' ')
     .filter((word) => word.length > 0)
   return words.every((word) => FILLERS.has(word))
+}
+
+/** Greetings and hesitations a caller opens a turn with, normalised; never a value ("ألو" is not a name). */
+const OPENERS = [
+  'hi',
+  'hello',
+  'hey',
+  'hiya',
+  'good morning',
+  'good afternoon',
+  'good evening',
+  'hi there',
+  'hello there',
+  'hey there',
+  'الو',
+  'هلا',
+  'هلا والله',
+  'هلا هلا',
+  'مرحبا',
+  'مرحبتين',
+  'مراحب',
+  'اهلا',
+  'اهلين',
+  'اهلا وسهلا',
+  'السلام عليكم',
+  'سلام عليكم',
+  'السلام عليكم ورحمه الله',
+  'وعليكم السلام',
+  'سلام',
+  'مساء الخير',
+  'صباح الخير',
+  'مساء النور',
+  'صباح النور',
+  'يا هلا',
+  'ها',
+  // Hesitations only: "yeah", "ok" and "اه" open a yes and stay.
+  'um',
+  'umm',
+  'uh',
+  'er',
+  'erm',
+  'hmm',
+  'امم',
+  'ام',
+  'اممم',
+  'يعني',
+]
+const OPENER_SET = new Set(OPENERS)
+const LONGEST_OPENER = Math.max(...OPENERS.map((opener) => opener.split(' ').length))
+
+/** The turn without the greetings and hesitations it opens with: "ألو، أنا ياسمين" → "أنا ياسمين"; "" when that was all. */
+export function withoutOpeners(text: string): string {
+  let words = text.trim().split(/\s+/).filter(Boolean)
+  for (let found = true; found && words.length > 0;) {
+    found = false
+    for (let size = Math.min(LONGEST_OPENER, words.length); size >= 1; size--) {
+      if (OPENER_SET.has(plainWords(words.slice(0, size).join(' ')))) {
+        words = words.slice(size)
+        found = true
+        break
+      }
+    }
+  }
+  return words.join(' ').replace(/^[\s,،.!؟?]+/u, '')
 }

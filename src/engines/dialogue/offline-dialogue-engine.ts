@@ -1,10 +1,12 @@
 import { arabicLightStem } from '../ai-content/arabic-normalisation'
-import { doesNotKnow, isOnlyFillers, plainWords, saysGoodbye, saysNothing, wantsRepeat, yesOrNo } from './caller-intents'
+import { doesNotKnow, isOnlyFillers, plainWords, saysGoodbye, saysNothing, wantsRepeat, withoutOpeners, yesOrNo } from './caller-intents'
 import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, DialogueOutcome, DialogueSession, DialogueTurn, RespondOptions } from './dialogue-engine'
 import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
 import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
-import { extractSlotValue, type SlotValue } from './value-extraction'
+import { extractSlotValue, type ExtractionContext, type SlotValue } from './value-extraction'
+import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
+import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
 
 /**
@@ -20,12 +22,26 @@ export interface OfflineDialogueOptions {
 
 type Phase = 'asking' | 'confirming' | 'closed' | 'ended' | 'chat'
 
-/** At most this many "sorry, again?" per field before the field is left empty. */
-const MAX_REASKS = 2
+/** At most this many "sorry, again?" in a row per field before the dialogue moves on (the field comes back once before the read-back). */
+const MAX_REASKS = 1
 
+/** Words that take a value back ("not Thursday", "مو الخميس", "I meant"), on plain words. */
+const TAKE_BACK = /(?:^|\s)(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather|لا|مو|مش|مب|مهو|اقصد|قصدي|خلها|خليها|خليه|خلیه|بدل|غلطت|عفوا)(?:\s|$)/
+const TAKE_BACK_PREFIX = /^.*?\b(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather)\b|^.*?(?:لا|لأ|مو|مش|اقصد|قصدي|خلها|خليها|خليه|بدل|غلطت)(?=\s|$)/i
+/** The turn after its last part that takes something back ("four, no, five" → "five"); the whole turn when none does. */
+function afterTakeBack(text: string): string {
+  const segments = text.split(/\s*[,،;]\s*/).filter(Boolean)
+  const last = segments.findLastIndex((segment) => TAKE_BACK.test(plainWords(segment)))
+  if (last < 0) return text
+  return segments.slice(last + 1).join(', ') || segments[last]!.replace(TAKE_BACK_PREFIX, '')
+}
+/** Numbers compete: asked one, a caller naming another ("the bill is 2,800") gives that one. */
+const NUMERIC = new Set(['integer', 'number'])
+/** Kinds of field a taken-back value can correct without the caller naming the field. */
+const CORRECTABLE = new Set(['date', 'time', 'datetime', 'integer', 'number', 'enum', 'text', 'name'])
 const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undecided)$/
 const DATEISH = new Set(['date', 'time', 'datetime'])
-const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'number', 'enum', 'enum-list'])
+const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'number', 'enum', 'enum-list', 'boolean'])
 
 async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): AsyncIterable<DialogueEvent> {
   for (const event of events) {
@@ -71,8 +87,12 @@ class OfflineSession implements DialogueSession {
   private readonly values = new Map<string, SlotValue>()
   private readonly asked = new Set<string>()
   private readonly skipped = new Set<string>()
+  /** Fields the caller could not answer yet ("let me look"): asked once more before the read-back, never again after. */
+  private readonly askLater = new Set<string>()
+  private readonly askedAgain = new Set<string>()
   private readonly failures = new Map<string, number>()
   private phrases: DialoguePhrases
+  private readonly context: ExtractionContext
   private phase: Phase
   private current: Slot | undefined
   private lastQuestion = ''
@@ -89,7 +109,13 @@ class OfflineSession implements DialogueSession {
     this.slots = planSlots(agent.outcomeShape)
     this.askable = this.slots.filter((slot) => !slot.inferred)
     this.phrases = dialoguePhrases(agent.lang, undefined)
+    this.context = { hours: openingHours(`${agent.preamble} ${agent.greeting}`) }
     this.phase = this.askable.length > 0 ? 'asking' : 'chat'
+  }
+
+  /** A field's value in a turn, read with what the agent's own words say (its opening hours). */
+  private extract(slot: Slot, text: string, strict = false): SlotValue | undefined {
+    return extractSlotValue(slot, text, this.now(), strict, this.context)
   }
 
   setCallerTraits(traits: CallerTraits): void {
@@ -152,9 +178,13 @@ class OfflineSession implements DialogueSession {
     return events
   }
 
-  private step(text: string): DialogueEvent[] {
+  private step(heard: string): DialogueEvent[] {
     if (this.phase === 'ended') return []
-    if (text.trim().length > 0) this.callerTurns++
+    if (heard.trim().length > 0) this.callerTurns++
+    // "ألو", "Hi", "السلام عليكم": a greeting is answered, never read as a value.
+    const text = withoutOpeners(heard)
+    if (text === '' && !isOnlyFillers(heard) && this.phase !== 'chat')
+      return [{ type: 'say', text: this.phrases.hello }, ...(this.lastQuestion ? [{ type: 'say' as const, text: this.lastQuestion }] : [])]
     if (saysGoodbye(text)) return this.goodbye()
     if (wantsRepeat(text) && this.lastQuestion) return [{ type: 'say', text: this.lastQuestion }]
     switch (this.phase) {
@@ -184,16 +214,31 @@ class OfflineSession implements DialogueSession {
     const slot = this.current
     if (!slot) return this.askNext()
     const id = slotId(slot)
-    if (doesNotKnow(text) && !(slot.kind === 'enum' && extractSlotValue(slot, text, this.now()) !== undefined)) {
+    if (doesNotKnow(text) && !(slot.kind === 'enum' && this.extract(slot, text) !== undefined)) {
       this.skipped.add(id)
+      if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
+    // "Our bill is about 2,800" asked the staff count: the number goes to the field the turn names, not the one asked.
+    const named = this.mentionedSlot(text)
+    if (named && named !== slot && !this.values.has(slotId(named)) && NUMERIC.has(named.kind) && NUMERIC.has(slot.kind) && !this.mentions(slot, text)) {
+      const elsewhere = this.extract(named, text)
+      if (elsewhere !== undefined) {
+        this.values.set(slotId(named), elsewhere)
+        return [this.acknowledgement(), ...this.ask(slot)]
+      }
+    }
+    // "Not Thursday, Friday", "لا مو الخميس، الجمعة": a value taken back and replaced, whichever field it was.
+    if (this.applyTakenBack(text)) return [this.acknowledgement(), ...this.ask(slot)]
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
     if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
       const other = this.mentionedSlot(text)
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
-    const value = isOnlyFillers(text) ? undefined : extractSlotValue(slot, text, this.now())
+    // "Four, no, five": the value after the last take-back word is the answer.
+    // Not for yes/no fields: "لا، بس أبي أعرف" is a no, not a take-back.
+    const corrected = slot.kind === 'boolean' ? text : afterTakeBack(text)
+    const value = isOnlyFillers(text) ? undefined : ((corrected !== text && corrected !== '' ? this.extract(slot, corrected) : undefined) ?? this.extract(slot, text))
     // "No" / "nothing" to an optional question that has no empty value: the field is simply left out.
     if (value === undefined && !slot.required && saysNothing(text)) {
       this.skipped.add(id)
@@ -210,6 +255,7 @@ class OfflineSession implements DialogueSession {
     this.failures.set(id, failures)
     if (failures > MAX_REASKS) {
       this.skipped.add(id)
+      if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
     this.lastQuestion = this.phrases.simpleQuestion(slot)
@@ -229,7 +275,7 @@ class OfflineSession implements DialogueSession {
     if (open) {
       for (const slot of this.askable) {
         if (slot.kind !== 'enum-list' || this.values.has(slotId(slot))) continue
-        const value = extractSlotValue(slot, text, this.now())
+        const value = this.extract(slot, text)
         if (value !== undefined) {
           this.values.set(slotId(slot), value)
           filled++
@@ -238,7 +284,7 @@ class OfflineSession implements DialogueSession {
     }
     // The greeting often asks the first enum field in other words ("book, change or cancel?").
     if (first && first.kind === 'enum' && !this.values.has(slotId(first))) {
-      const value = extractSlotValue(first, text, this.now())
+      const value = this.extract(first, text)
       // A bare "yes" to "Do you have a minute?" is no answer to it, while "yes, I'd like to book" is.
       if (value !== undefined && (yesOrNo(text) === undefined || plainWords(text).split(' ').length > 2)) {
         this.values.set(slotId(first), value)
@@ -266,10 +312,16 @@ class OfflineSession implements DialogueSession {
     const open = (kind: string) => this.askable.filter((slot) => slot.kind === kind && !this.values.has(slotId(slot)) && slot !== current).length
     for (const slot of this.askable) {
       if (slot === current || this.values.has(slotId(slot))) continue
-      const dateAllowed = DATEISH.has(slot.kind) && !currentTakesAnything && open(slot.kind) === 1
-      if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed) continue
-      if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email') continue
-      const value = extractSlotValue(slot, text, this.now(), true)
+      // A time said with the day asked for ("Thursday, quarter past four") fills the time too, and the other way round.
+      const dateAllowed = DATEISH.has(slot.kind) && (!currentTakesAnything || DATEISH.has(current.kind)) && open(slot.kind) === 1
+      // A code answers the code asked for, never a second code field as well.
+      const identifier =
+        slot.kind === 'text' &&
+        isIdentifierField(slot.label, slot.shape.description) &&
+        !(current && current.kind === 'text' && isIdentifierField(current.label, current.shape.description))
+      if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed && !identifier) continue
+      if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email' && !identifier && !(dateAllowed && DATEISH.has(current.kind))) continue
+      const value = this.extract(slot, text, true)
       if (value !== undefined) {
         this.values.set(slotId(slot), value)
         filled++
@@ -293,6 +345,15 @@ class OfflineSession implements DialogueSession {
     let next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
     while (next && this.fillFromSharedMember(next)) next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
     if (next) return this.ask(next)
+    const later = this.askable.find((slot) => this.askLater.has(slotId(slot)) && !this.values.has(slotId(slot)))
+    if (later) {
+      this.askLater.delete(slotId(later))
+      this.askedAgain.add(slotId(later))
+      this.skipped.delete(slotId(later))
+      this.failures.set(slotId(later), MAX_REASKS)
+      const events = this.ask(later)
+      return [{ type: 'say', text: this.phrases.beforeWeFinish }, ...events]
+    }
     if (this.values.size === 0) return this.close()
     this.phase = 'confirming'
     return this.readBack()
@@ -327,7 +388,7 @@ class OfflineSession implements DialogueSession {
 
   private confirmStep(text: string): DialogueEvent[] {
     const answer = yesOrNo(text)
-    const corrected = this.applyCorrections(text)
+    const corrected = this.applyTakenBack(text) || this.applyCorrections(text)
     if (corrected) {
       return [{ type: 'say', text: this.phrases.acknowledgements[0]! }, ...this.readBack()]
     }
@@ -350,11 +411,42 @@ class OfflineSession implements DialogueSession {
     return [{ type: 'say', text: this.phrases.didNotCatch }, ...this.readBack()]
   }
 
+  /**
+   * "Not Thursday, Friday", "Actually no, make it eight", "لا مو الخميس، خلها الجمعة", "مش كده،
+   * PD-12354": after a word that takes something back, the value said next replaces the filled
+   * field of its kind, preferring the field whose current value is the one taken back.
+   */
+  private applyTakenBack(text: string): boolean {
+    const segments = text.split(/\s*[,،;]\s*|(?<=[.!?؟])\s+/).filter(Boolean)
+    // The last part that takes back: "actually no, not Friday, Sunday" → "not Friday", then "Sunday".
+    const negation = segments.findLastIndex((segment) => TAKE_BACK.test(plainWords(segment)))
+    // A turn that names its field ("no, the time is 7:30") is for applyCorrections.
+    if (negation < 0 || this.mentionedSlot(text)) return false
+    const taken = segments.slice(0, negation + 1).join(' ')
+    const rest = segments.slice(negation + 1).join(', ') || segments[negation]!.replace(TAKE_BACK_PREFIX, '')
+    let best: { slot: Slot; value: SlotValue; score: number } | undefined
+    for (const slot of this.askable) {
+      const id = slotId(slot)
+      if (!this.values.has(id) || !CORRECTABLE.has(slot.kind)) continue
+      if (slot.kind === 'text' && !isIdentifierField(slot.label, slot.shape.description)) continue
+      // Only a value read as its kind (never the free-text fallback): a date, a time, a number, a code, a member.
+      const fresh = slot.kind === 'text' ? extractIdentifier(rest) : this.extract(slot, rest, slot.kind !== 'integer' && slot.kind !== 'number' && slot.kind !== 'enum')
+      if (fresh === undefined || JSON.stringify(fresh) === JSON.stringify(this.values.get(id))) continue
+      const old = this.extract(slot, taken, true)
+      // The field whose value was taken back first; then the kinds least likely to be read by mistake (a bare number last).
+      const score = (JSON.stringify(old) === JSON.stringify(this.values.get(id)) ? 10 : 0) + (slot.kind === 'integer' || slot.kind === 'number' ? 0 : 1)
+      if (!best || score > best.score) best = { slot, value: fresh, score }
+    }
+    if (!best) return false
+    this.values.set(slotId(best.slot), best.value)
+    return true
+  }
+
   /** "No, the time is 8 pm": a field named in the turn, with a new value in it, is corrected at once. */
   private applyCorrections(text: string): boolean {
     const slot = this.mentionedSlot(text)
     if (slot) {
-      const value = extractSlotValue(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''), this.now())
+      const value = this.extract(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''))
       if (value !== undefined && JSON.stringify(value) !== JSON.stringify(this.values.get(slotId(slot)))) {
         this.values.set(slotId(slot), value)
         return true
@@ -365,13 +457,23 @@ class OfflineSession implements DialogueSession {
     let changed = false
     for (const candidate of this.askable) {
       if (!['name', 'email', 'phone'].includes(candidate.kind)) continue
-      const value = extractSlotValue(candidate, text, this.now(), true)
+      const value = this.extract(candidate, text, true)
       if (value !== undefined && value !== this.values.get(slotId(candidate))) {
         this.values.set(slotId(candidate), value)
         changed = true
       }
     }
     return changed
+  }
+
+  /** Whether the turn holds a keyword of this field. */
+  private mentions(slot: Slot, text: string): boolean {
+    const words = new Set(
+      plainWords(text)
+        .split(' ')
+        .map((word) => arabicLightStem(word)),
+    )
+    return [...slotKeywords(slot)].some((keyword) => words.has(keyword))
   }
 
   private mentionedSlot(text: string): Slot | undefined {

@@ -93,6 +93,14 @@ export function extractDate(text: string, now: Date): string | undefined {
     return resolveDayMonth(now, day, month - 1, slashed[3] === undefined ? undefined : Number(slashed[3]))
   }
 
+  // The past, for dates of something that happened ("the last order", "when it came").
+  if (/\bday before yesterday\b/.test(plain) || /(^|\s)(اول امس|اول امبارح|اول مبارح|اول البارح)(\s|$)/.test(arabic)) return isoDate(addDays(now, -2))
+  if (/\byesterday\b/.test(plain) || /(^|\s)(امس|الامس|مبارح|امبارح|البارح|امبارحه)(\s|$)/.test(arabic)) return isoDate(addDays(now, -1))
+  const ago = /\b(\w+) days? ago\b/.exec(plain) ?? /(?:^|\s)(?:من|قبل)\s+(يومين|\S+ ايام)(?:\s|$)/.exec(arabic)
+  if (ago) {
+    const days = ago[1] === 'يومين' ? 2 : findNumbers(ago[1]!)[0]?.value
+    if (days !== undefined && days <= 60) return isoDate(addDays(now, -days))
+  }
   if (/\bday after tomorrow\b/.test(plain) || /بعد (بكره|بكرا|بكرة|غد|غدا|باكر)/.test(arabic)) return isoDate(addDays(now, 2))
   if (/\btomorrow\b/.test(plain) || /(^|\s)(بكره|بكرا|غدا|غد|باكر|الغد|بكير)(\s|$)/.test(arabic)) return isoDate(addDays(now, 1))
   if (/\b(today|tonight|this (morning|afternoon|evening))\b/.test(plain) || /(^|\s)(اليوم|الليله|النهارده|هاليوم)(\s|$)/.test(arabic)) return isoDate(now)
@@ -126,7 +134,9 @@ export function extractDate(text: string, now: Date): string | undefined {
   // "on the 5th", "the fifth", "يوم ٥": a day of this month, or of the next once it has passed.
   for (let i = 0; i < tokens.length; i++) {
     const ordinal = englishOrdinal(tokens[i]!) ?? /^(\d{1,2})(st|nd|rd|th)$/.exec(tokens[i]!)?.[1]
-    const cue = tokens[i - 1] === 'the' || normalised[i - 1] === 'يوم' || normalised[i - 1] === 'بتاريخ'
+    const cue = tokens[i - 1] === 'the' || tokens[i - 1] === 'on' || normalised[i - 1] === 'يوم' || normalised[i - 1] === 'بتاريخ'
+    // A bare ordinal is a day only as a short answer ("the fifth", "fifth"), not in "my first time".
+    if (!cue && tokens.length > 2) continue
     const value = ordinal !== undefined ? Number(ordinal) : cue ? findNumbers(tokens[i]!)[0]?.value : undefined
     if (value === undefined || value < 1 || value > 31 || (!cue && ordinal === undefined)) continue
     const thisMonth = new Date(now.getFullYear(), now.getMonth(), value)
@@ -153,14 +163,50 @@ const ARABIC_HOURS: Record<string, number> = {
   'الحاديه عشر': 11,
   'الحاديه عشره': 11,
 }
-const PM_WORDS = /\b(pm|p\.m\.|evening|tonight|afternoon|night)\b|مساء|مساءا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|بعد الظهر/
+const PM_WORDS = /\b(pm|p\.m\.|evening|tonight|afternoon|night)\b|مساء|مساءا|المسا|بالمسا|مسا(?:\s|$)|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|بعد الظهر/
 const AM_WORDS = /\b(am|a\.m\.|morning)\b|صباحا|صباح|الصبح|الصباح|الفجر|فجرا/
 
 /**
  * A time the caller said, as 24-hour HH:MM, or undefined. Without am/pm, hours 1 to 6 are read
  * as afternoon: nobody books a table or an appointment at 3 in the morning.
  */
-export function extractTime(text: string): string | undefined {
+export interface TimeContext {
+  /** The hours the business keeps (from the agent's own words): an hour said without am/pm is read inside them ("eight" at a restaurant open 13–24 is 20:00). */
+  hours?: OpeningHours
+  /** The caller was asked for a time: a bare hour ("تسعة", "nine fifteen") is one. */
+  asked?: boolean
+}
+
+/** Opening hours as 0–24 hours; `closes` 24 for midnight. */
+export interface OpeningHours {
+  opens: number
+  closes: number
+}
+
+// Normalised: إلى → الي, حتى → حتي.
+const RANGE_WORDS = /^(?:to|until|till|الي|حتي|لين|لحد|لغايه)$/
+
+/** The first "X to Y" in the text where both sides are times ("from noon to eleven at night", "من الثامنة صباحًا إلى الثامنة مساءً"). */
+export function openingHours(text: string): OpeningHours | undefined {
+  for (const sentence of normaliseArabic(toWesternDigits(text).toLowerCase()).split(/[.;؛\n]+/)) {
+    const words = sentence.split(/[\s,،]+/).filter(Boolean)
+    for (let i = 1; i < words.length - 1; i++) {
+      if (!RANGE_WORDS.test(words[i]!)) continue
+      const opens = extractTime(words.slice(Math.max(0, i - 5), i).join(' '))
+      const closes = extractTime(words.slice(i + 1, i + 6).join(' '))
+      if (!opens || !closes) continue
+      const hourOf = (hhmm: string) => Number(hhmm.slice(0, 2)) + Number(hhmm.slice(3)) / 60
+      const close = hourOf(closes) === 0 ? 24 : hourOf(closes)
+      if (close > hourOf(opens)) return { opens: hourOf(opens), closes: close }
+    }
+  }
+  return undefined
+}
+
+const DAY_PART =
+  /\b(?:morning|afternoon|evening|night|tonight|am|pm)\b|صباح|الصبح|الصباح|مساء|المسا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|الفجر|(?:^|\s)(?:ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)(?:\s|$)/
+
+export function extractTime(text: string, context: TimeContext = {}): string | undefined {
   const plain = toWesternDigits(text)
     .toLowerCase()
     .replace(/\ba\.m\./g, 'am')
@@ -176,7 +222,8 @@ export function extractTime(text: string): string | undefined {
     hour = Number(clock[1])
     if (clock[2] && /^\d+$/.test(clock[2])) minute = Number(clock[2])
   }
-  const english = /\b(?:at|around|by|for)\s+([a-z]+(?:[ -][a-z]+)?|\d{1,2})\b(?:\s+o'?clock)?/.exec(plain) ?? /\b([a-z]+|\d{1,2})\s+o'?clock\b/.exec(plain)
+  // Not "for": "a table for three" is a count.
+  const english = /\b(?:at|around|by)\s+([a-z]+(?:[ -][a-z]+)?|\d{1,2})\b(?:\s+o'?clock)?/.exec(plain) ?? /\b([a-z]+|\d{1,2})\s+o'?clock\b/.exec(plain)
   if (hour === undefined && english) {
     const words = english[1]!.split(/[ -]/)
     const first = findNumbers(words[0]!)[0]?.value
@@ -220,12 +267,35 @@ export function extractTime(text: string): string | undefined {
       }
     }
   }
+  if (hour === undefined && (context.asked || DAY_PART.test(arabic))) {
+    // "تسعة بالليل", "عشرة ونص الصبح", "nine fifteen", "ten in the morning": an hour said bare, minutes after it.
+    const numbers = findNumbers(plain).filter((number) => number.value >= 0 && number.value < 60)
+    const first = numbers[0]
+    if (first && first.value >= 1 && first.value <= 12) {
+      hour = first.value
+      const next = numbers[1]
+      if (next && next.start <= first.start + 2 && next.value >= 1 && !/(ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)/.test(arabic)) minute = next.value
+      if (/(ونص|والنصف|ونصف)(\s|$)/.test(arabic)) minute = 30
+      else if (/(وربع|والربع)(\s|$)/.test(arabic)) minute = 15
+      else if (/(وثلث|والثلث)(\s|$)/.test(arabic)) minute = 20
+      else if (/(الا ربع|الا الربع)(\s|$)/.test(arabic)) {
+        hour -= 1
+        minute = 45
+      }
+    }
+  }
   if (hour === undefined || hour > 23 || minute > 59) return undefined
   const pm = /\bpm\b/.test(plain) || (PM_WORDS.test(arabic) && !/\bam\b/.test(plain))
   const am = /\bam\b/.test(plain) || AM_WORDS.test(arabic)
+  const hours = context.hours
   if (pm && hour < 12) hour += 12
   else if (am && hour === 12) hour = 0
-  else if (!am && !pm && hour >= 1 && hour <= 6) hour += 12
+  else if (!am && !pm && hour >= 1 && hour <= 12 && hours) {
+    // Said without am/pm: the reading that falls inside the opening hours, when only one does.
+    const inside = [hour % 12, (hour % 12) + 12].filter((candidate) => candidate + minute / 60 >= hours.opens && candidate + minute / 60 < hours.closes)
+    if (inside.length === 1) hour = inside[0]!
+    else if (hour <= 6) hour += 12
+  } else if (!am && !pm && hour >= 1 && hour <= 6) hour += 12
   return `${pad(hour)}:${pad(minute)}`
 }
 

@@ -315,3 +315,13 @@ const ENGLISH_ORDINALS: Record<string, number> = {
 export function englishOrdinal(word: string): number | undefined {
   return ENGLISH_ORDINALS[word.toLowerCase()]
 }
+
+/** A single digit said as a word, in English ("oh" too) or Arabic and its dialects: "five" → 5, "تمانية" → 8. */
+export function digitWordValue(token: string): number | undefined {
+  const lower = token.toLowerCase()
+  if (lower === 'oh' || lower === 'o') return 0
+  const english = ENGLISH_UNITS[lower]
+  if (english !== undefined) return english <= 9 ? english : undefined
+  const arabic = ARABIC_UNITS[normaliseArabic(token)]
+  return arabic !== undefined && arabic <= 9 ? arabic : undefined
+}

@@ -1,10 +1,11 @@
 import { distance } from 'fastest-levenshtein'
-import { isArabicWord, normaliseArabic } from '../ai-content/arabic-normalisation'
-import { doesNotKnow, plainWords, saysNothing, trimFillers, yesOrNo } from './caller-intents'
+import { arabicLightStem, isArabicWord, normaliseArabic } from '../ai-content/arabic-normalisation'
+import { doesNotKnow, plainWords, saysNothing, trimFillers, withoutOpeners, yesOrNo } from './caller-intents'
 import { ENUM_WORD_SYNONYMS } from './enum-glossary'
 import type { Slot } from './slot-plan'
-import { extractDate, extractTime } from './spoken-dates'
-import { findNumbers, toWesternDigits } from './spoken-numbers'
+import { extractDate, extractTime, type OpeningHours } from './spoken-dates'
+import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
+import { findNumbers, numberTokens, toWesternDigits } from './spoken-numbers'
 
 /**
  * Typed values from what a caller said, one extractor per kind of field. Each returns undefined
@@ -13,13 +14,93 @@ import { findNumbers, toWesternDigits } from './spoken-numbers'
  * the thing it counts, an email address), so a side remark never fills the wrong field.
  */
 
+/** What the agent's own words tell the extraction: the hours it keeps. */
+export interface ExtractionContext {
+  hours?: OpeningHours
+}
+
 export type SlotValue = string | number | boolean | string[] | (string | number | boolean | null)[]
 
-const NAME_CUES_EN = /\b(?:my name is|my name's|name is|this is|i am|i'm|im|it's|call me|under the name(?: of)?|under|it is)\s+(.+)$/i
-const NAME_CUES_AR = /(?:^|\s)(?:اسمي|انا اسمي|معك|معاك|انا|الاسم|باسم|اسم)\s+(.+)$/
-// Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything).
-const STRONG_NAME_CUES_EN = /\b(?:my name is|my name's|call me|i am|i'm)\s+(.+)$/i
-const STRONG_NAME_CUES_AR = /(?:^|\s)(?:اسمي|انا اسمي)\s+(.+)$/
+const NAME_CUES_EN = /\b(?:my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|under the name(?: of)?|under|it is)\s+(.+)$/i
+const NAME_CUES_AR = /(?:^|\s)(?:اسمي|[اأ]نا اسمي|اسمه|اسمها|معك|معاك|[اأ]نا|الاسم|باسم|اسم)\s+(.+)$/
+// Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything);
+// "أنا …" only where the turn starts with it (after any greeting).
+const STRONG_NAME_CUES_EN = /\b(?:my name is|my name's|(?:his|her|the) name is|name's|call me|i am|i'm)\s+(.+)$/i
+const STRONG_NAME_CUES_AR = /(?:^|\s)(?:اسمي|[اأ]نا اسمي|اسمه|اسمها|الاسم|باسم)\s+(.+)$|^[اأ]نا\s+(.+)$/
+/** Words a name never starts with: questions, prepositions, pronouns, verbs of wanting ("for a check-up", "هو انتو فاتحين"). */
+const NOT_NAME_STARTS = new Set([
+  ...[
+    'for',
+    'at',
+    'on',
+    'in',
+    'to',
+    'with',
+    'about',
+    'do',
+    'does',
+    'did',
+    'are',
+    'is',
+    'can',
+    'could',
+    'what',
+    'when',
+    'where',
+    'how',
+    'why',
+    'which',
+    'who',
+    'we',
+    'my',
+    'our',
+    'it',
+    'there',
+    'next',
+    'this',
+    'tomorrow',
+    'today',
+  ],
+  ...[
+    'هو',
+    'هي',
+    'انتو',
+    'انتم',
+    'انت',
+    'عندكم',
+    'في',
+    'على',
+    'عن',
+    'متى',
+    'كيف',
+    'وين',
+    'فين',
+    'ليش',
+    'ليه',
+    'هل',
+    'شو',
+    'ايش',
+    'وش',
+    'ممكن',
+    'عايز',
+    'عايزه',
+    'بدي',
+    'ابي',
+    'ابغي',
+    'ابغى',
+    'حاب',
+    'بتصل',
+    'كنت',
+    'مش',
+    'مو',
+    'ما',
+    'جاي',
+    'تمام',
+    'الطلب',
+    'بكره',
+    'اليوم',
+  ],
+])
 const NAME_STOP_EN = /\s+(?:and|but|i|i'm|i'd|we|from|calling|here|speaking|please|for|who|with|,)\b.*$/i
 // Written as said, before normalisation: alef and yaa in their several forms.
 const NAME_STOP_AR = /\s+و?(?:[اأ]بغ[يى]|[اأ]ب[يى]|[اأ]ريد|عندي|بدي|[اأ]حتاج|حاب|من)(?:\s.*)?$/
@@ -53,26 +134,70 @@ const NOT_NAMES = new Set([
   'عندي',
 ])
 
-/** A person's name: after a cue ("my name is", "I'm", "اسمي"), or the whole short answer when asked for it. */
-export function extractName(text: string, strict: boolean): string | undefined {
-  const clean = trimFillers(text.replace(/[.!?؟]+$/g, ''))
-  const arabic = isArabicWord(clean)
-  const cues = strict ? (arabic ? STRONG_NAME_CUES_AR : STRONG_NAME_CUES_EN) : arabic ? NAME_CUES_AR : NAME_CUES_EN
-  const cued = cues.exec(clean)
-  let name = cued?.[1]
-  if (name === undefined) {
-    if (strict) return undefined
-    name = clean
-  }
-  name = name
-    .split(/[,،.]/)[0]!
-    .replace(arabic ? NAME_STOP_AR : NAME_STOP_EN, '')
-    .trim()
-  const words = name.split(/\s+/).filter((word) => word.length > 0)
-  if (words.length === 0 || words.length > 4 || NOT_NAMES.has(plainWords(words[0]!))) return undefined
+/** Everyday English words that are not names ("Great", "Sunday lunch", "I'd like a table"). */
+const COMMON_ENGLISH = new Set(
+  (
+    "i i'd i'll i've me my we we're us our you your he she it it's they them a an the this that these those and or but so if then " +
+    'am is are was were be been have has had do does did will would can could should shall may might must not no yes yeah ok okay ' +
+    'hi hello hey thanks thank cheers please sorry great good fine right sure well just actually really maybe also too very ' +
+    'like want need book booking table order parcel refund replacement appointment check-up checkup visit clinic call ' +
+    'today tomorrow tonight morning afternoon evening night noon lunch dinner breakfast week weekend next last ' +
+    'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december ' +
+    'one two three four five six seven eight nine ten people adults kids children name number time date there here what when where who how why which'
+  ).split(' '),
+)
+const isNumberWord = (word: string) => findNumbers(word).length > 0
+
+/** Whether a few words can be a person's name: no digits, no question, no everyday words; capitalised where the turn has capitals at all. */
+function plausibleName(words: readonly string[], cased: boolean): boolean {
+  if (words.length === 0 || words.length > 4) return false
+  const first = plainWords(words[0]!)
+  if (NOT_NAMES.has(first) || NOT_NAME_STARTS.has(first)) return false
+  if (words.some((word) => /\d/.test(word))) return false
+  if (isArabicWord(words[0]!)) return !words.some((word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)))
   // "I'm having trouble", "I'm interested": a state, not a name.
-  if (!isArabicWord(words[0]!) && /(?:ing|ed)$/i.test(words[0]!)) return undefined
-  if (words.some((word) => /\d/.test(word))) return undefined
+  if (/(?:ing|ed)$/i.test(words[0]!)) return false
+  if (words.some((word) => COMMON_ENGLISH.has(word.toLowerCase()) || isNumberWord(word))) return false
+  return !cased || words.every((word) => /^[A-Z]/.test(word))
+}
+/** Arabic words of a booking or an order that a name is never made of. */
+const NOT_NAME_WORDS_AR = new Set(
+  'الطلب طلب طاوله ترابيزه موعد حجز بكره بكرا اليوم الساعه الاحد الاثنين الثلاثاء الاربعاء الخميس الجمعه السبت برا جوا جلسه قسم مكسور وصل الاوردر فلوس عايز عايزه بدي ابي ابغي'.split(
+    ' ',
+  ),
+)
+
+/** A person's name: after a cue ("my name is", "I'm", "اسمي") anywhere in the turn, or, asked for it, the part of the answer that looks like a name. */
+export function extractName(text: string, strict: boolean): string | undefined {
+  // Questions are never names ("are you open on Friday?"): only the turn's statements are read.
+  const statements = withoutOpeners(text.replace(/[’‘]/g, "'"))
+    .split(/(?<=[.!?؟])\s+/)
+    .filter((sentence) => !/[?؟]\s*$/.test(sentence))
+  const clean = trimFillers(withoutOpeners(statements.join(' ')).replace(/[.!]+$/g, ''))
+  if (clean === '') return undefined
+  const arabic = isArabicWord(clean)
+  const cased = !arabic && /[A-Z]/.test(clean) && /[a-z]/.test(clean)
+  const cues = strict ? (arabic ? STRONG_NAME_CUES_AR : STRONG_NAME_CUES_EN) : arabic ? NAME_CUES_AR : NAME_CUES_EN
+  const tidy = (name: string) =>
+    trimFillers(withoutOpeners(name.split(/[,،.]/)[0]!))
+      .replace(arabic ? NAME_STOP_AR : NAME_STOP_EN, '')
+      .trim()
+      .split(/\s+/)
+      .filter((word) => word.length > 0)
+  // A cue in any part of the turn: "…, name's James Carter"; the last one said wins.
+  const segments = clean.split(/\s*[,،;]\s*/)
+  let words: string[] | undefined
+  for (let i = segments.length - 1; i >= 0 && !words; i--) {
+    const cued = cues.exec(segments.slice(i).join(', '))
+    const candidate = cued ? tidy(cued[1] ?? cued[2] ?? '') : undefined
+    if (candidate && plausibleName(candidate, cased)) words = candidate
+  }
+  if (!words && !strict) {
+    // Asked for the name: the part of the answer that can be one ("for me, Peter Novak").
+    const parts = arabic ? [segments[0]!] : segments.slice().reverse()
+    words = parts.map(tidy).find((candidate) => plausibleName(candidate, cased))
+  }
+  if (!words) return undefined
   // Spoken-to-text gives lower case in English: capitalise names for the read-back and the outcome.
   return words.map((word) => (isArabicWord(word) ? word : word.charAt(0).toUpperCase() + word.slice(1))).join(' ')
 }
@@ -136,13 +261,23 @@ export function extractPhone(text: string): string | undefined {
 }
 
 const COUNT_NOUNS =
-  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|pax|of us|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
+  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|pax|of us|staff|employees|workers|موظف|موظفين|عامل|عمال|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
 
 /** A number; when strict, only one followed by a counting noun that fits the field ("3 tickets" for a party size). */
 export function extractNumber(text: string, slot: Slot, strict: boolean): number | undefined {
   const found = findNumbers(text)
   if (!strict) return found[0]?.value
   const fieldWords = plainWords(`${slot.label} ${slot.shape.description ?? ''}`)
+  // "A table for four", "طاولة لأربعة": a count after "for" / ل, where the field counts people or things.
+  if (/number|count|size|how many|عدد/.test(fieldWords)) {
+    const tokens = numberTokens(text)
+    for (let i = 0; i < tokens.length; i++) {
+      const joined = /^ل/.test(tokens[i]!) && isArabicWord(tokens[i]!) ? findNumbers(tokens[i]!.slice(1))[0] : undefined
+      const after = tokens[i] === 'for' ? findNumbers(tokens.slice(i + 1, i + 3).join(' '))[0] : undefined
+      const value = joined?.value ?? (after && !/^(am|pm|o'?clock|minutes?|hours?|days?|weeks?|months?|years?)$/.test(after.next) ? after.value : undefined)
+      if (value !== undefined && value >= 1 && value <= 50) return value
+    }
+  }
   const fits = found.find((number) => {
     const noun = plainWords(number.next)
     if (noun.length < 3) return false
@@ -152,14 +287,38 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
   return fits?.value
 }
 
-/** Words and short phrases a member may be called by: its own words and the glossary's. */
-function memberPhrases(member: string): string[] {
+/** Words and short phrases a member may be called by: its own words, the glossary's, and the name the field's description gives it. */
+function memberPhrases(member: string, described: string | undefined): string[] {
   const words = plainWords(member.replace(/_/g, ' '))
   const phrases = new Set([words])
+  if (described) phrases.add(plainWords(described))
   if (isArabicWord(member)) return [...phrases]
   for (const word of words.split(' ')) for (const synonym of ENUM_WORD_SYNONYMS[word] ?? []) phrases.add(plainWords(synonym))
   return [...phrases].filter((phrase) => phrase.length > 0)
 }
+
+/**
+ * The names a field's description gives its members, in their order ("القسم: طب عام أو أسنان أو
+ * جلدية أو أطفال", "where: inside, the terrace or by the window"): matched to the members by
+ * position, and only when the description lists exactly as many as there are.
+ */
+export function describedMemberNames(description: string | undefined, members: readonly unknown[]): Map<string, string> {
+  const names = new Map<string, string>()
+  const named = members.filter((member): member is string => typeof member === 'string')
+  if (!description || named.length < 2 || named.length !== members.length) return names
+  const list = description.includes(':') ? description.slice(description.lastIndexOf(':') + 1) : description
+  const items = list
+    .replace(/[.؟?]+\s*$/, '')
+    .split(/\s*[,،]\s*(?:or\s+|أو\s+|او\s+)?|\s+(?:or|أو|او)\s+/i)
+    .map((item) => item.trim())
+    .filter(Boolean)
+  if (items.length !== named.length) return names
+  named.forEach((member, index) => names.set(member, items[index]!))
+  return names
+}
+
+/** An Arabic word without its article, clitics and endings (خارجية → خارجي); other words as they are. */
+const stemOf = (word: string) => (isArabicWord(word) ? arabicLightStem(word) : word)
 
 /** How well the caller's words match a phrase: 0 is exact, higher is worse; Infinity when they do not. */
 function phraseDistance(callerWords: string[], phrase: string): number {
@@ -179,20 +338,26 @@ function phraseDistance(callerWords: string[], phrase: string): number {
 }
 
 /** Enum members the caller named, best match first. */
-export function matchEnumMembers(text: string, members: readonly (string | number | boolean | null)[], strict: boolean): (string | number | boolean | null)[] {
-  const words = plainWords(text).split(' ')
+export function matchEnumMembers(
+  text: string,
+  members: readonly (string | number | boolean | null)[],
+  strict: boolean,
+  described: ReadonlyMap<string, string> = new Map(),
+): (string | number | boolean | null)[] {
+  const words = plainWords(text).split(' ').map(stemOf)
   const scored: { member: string | number | boolean | null; score: number; index: number }[] = []
   members.forEach((member, index) => {
     if (typeof member !== 'string') return
     const own = plainWords(member.replace(/_/g, ' '))
-    const phrases = strict ? [own] : memberPhrases(member)
+    // Unasked, only whole words of at least four letters count: the member's own, the description's name for it, or the glossary's.
+    const phrases = memberPhrases(member, described.get(member)).filter((phrase) => !strict || phrase.replace(/ /g, '').length >= 4)
     let score = Infinity
     for (const phrase of phrases) {
-      const d = phraseDistance(words, phrase)
+      const d = phraseDistance(words, phrase.split(' ').map(stemOf).join(' '))
+      if (strict && d > 0) continue
       // An exact match on the member's own words beats a synonym shared with another member.
       score = Math.min(score, phrase === own ? d : d + 0.5)
     }
-    if (strict && (score > 0 || own.length < 4)) return
     if (score < Infinity) scored.push({ member, score, index })
   })
   return scored.sort((a, b) => a.score - b.score || a.index - b.index).map((entry) => entry.member)
@@ -200,7 +365,7 @@ export function matchEnumMembers(text: string, members: readonly (string | numbe
 
 /** One enum member; yes/no answers also pick the members that mean yes or no, and "I don't know" an "unknown"-like one. */
 export function extractEnum(text: string, slot: Slot, strict: boolean): string | number | boolean | null | undefined {
-  const [best] = matchEnumMembers(text, slot.members, strict)
+  const [best] = matchEnumMembers(text, slot.members, strict, describedMemberNames(slot.shape.description, slot.members))
   if (best !== undefined) return best
   if (strict) return undefined
   // Numbers and booleans in an enum are matched by value.
@@ -226,7 +391,7 @@ export function splitList(text: string): string[] {
  * fields whose description does not insist on a format accept the caller's words when no date
  * or time can be read ("sometime next week" for a callback time).
  */
-export function extractSlotValue(slot: Slot, text: string, now: Date, strict = false): SlotValue | undefined {
+export function extractSlotValue(slot: Slot, text: string, now: Date, strict = false, context: ExtractionContext = {}): SlotValue | undefined {
   const words = trimFillers(text)
   if (words.length === 0) return undefined
   const strictFormat = /yyyy-mm-dd|hh:mm/i.test(slot.shape.description ?? '')
@@ -236,18 +401,18 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
     case 'name':
       return extractName(text, strict)
     case 'email':
-      return extractEmail(text) ?? (strict ? undefined : freeText(words))
+      return extractEmail(text) ?? (strict ? undefined : freeText(words, text))
     case 'phone':
       return extractPhone(text)
     case 'date':
-      return extractDate(text, now) ?? (strict || strictFormat ? undefined : freeText(words))
+      return extractDate(text, now) ?? (strict || strictFormat ? undefined : freeText(words, text))
     case 'time':
-      return extractTime(text) ?? (strict || strictFormat ? undefined : freeText(words))
+      return extractTime(text, { hours: context.hours, asked: !strict }) ?? (strict || strictFormat ? undefined : freeText(words, text))
     case 'datetime': {
       const date = extractDate(text, now)
-      const time = extractTime(text)
+      const time = extractTime(text, { hours: context.hours })
       if (date && time) return `${date} ${time}`
-      return date ?? time ?? (strict ? undefined : freeText(words))
+      return date ?? time ?? (strict ? undefined : freeText(words, text))
     }
     case 'integer':
     case 'number': {
@@ -255,11 +420,8 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
       if (value === undefined) return undefined
       return slot.kind === 'integer' ? Math.round(value) : value
     }
-    case 'boolean': {
-      if (strict) return undefined
-      const answer = yesOrNo(text)
-      return answer === undefined ? undefined : answer === 'yes'
-    }
+    case 'boolean':
+      return booleanByMeaning(slot, text, strict)
     case 'enum': {
       const member = extractEnum(text, slot, strict)
       if (member !== undefined) return member as SlotValue
@@ -270,7 +432,7 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
       return slot.members.find((member) => typeof member === 'string' && pattern.test(member)) as SlotValue | undefined
     }
     case 'enum-list': {
-      const members = matchEnumMembers(text, slot.members, strict)
+      const members = matchEnumMembers(text, slot.members, strict, describedMemberNames(slot.shape.description, slot.members))
       return members.length > 0 ? members : undefined
     }
     case 'list': {
@@ -281,20 +443,80 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
       return items.length > 0 ? items : undefined
     }
     case 'text': {
+      // "Order number", "booking reference": letters, digits and separators, as said or spelled.
+      if (isIdentifierField(slot.label, slot.shape.description)) {
+        const identifier = extractIdentifier(text, { dashAfterLetters: /\bdash\b|\bhyphen\b|شرطة|شرطه/i.test(slot.shape.description ?? '') })
+        // Unasked, only a code with letters in it, or one the caller names as the field ("order 48213").
+        if (strict) return identifier && (/[A-Z]/.test(identifier) || mentionsField(slot, text)) ? identifier : undefined
+        if (identifier !== undefined) return identifier
+        // A sentence is not a code: asked again rather than stored.
+        return plainWords(words).split(' ').length <= 2 ? freeText(words, text) : undefined
+      }
       if (strict) return undefined
       // "Room number" and the like: the digits when there are some.
       if (/\bnumber\b|رقم/.test(`${slot.label} ${slot.shape.description ?? ''}`)) {
         const digits = /\d[\d\s-]*\d|\d/.exec(toWesternDigits(text))?.[0] ?? findNumbers(text)[0]?.value
         if (digits !== undefined) return String(digits).replace(/[\s-]/g, '')
       }
-      return freeText(words)
+      return freeText(words, text)
     }
   }
 }
 
 /** Free text is kept as said, minus fillers; a lone yes/no is no value for a text field. */
-function freeText(words: string): string | undefined {
+function freeText(words: string, said: string): string | undefined {
+  // A question is never a value ("do you have parking?" asked for the date).
+  if (/[?؟]\s*$/.test(said.trim())) return undefined
   const plain = plainWords(words)
   if (plain.length === 0 || (yesOrNo(plain) !== undefined && plain.split(' ').length <= 2)) return undefined
   return words
+}
+
+/** Whether the turn names the field by a word of its label ("order", "رقم الطلب"). */
+function mentionsField(slot: Slot, text: string): boolean {
+  const said = new Set(plainWords(text).split(' ').map(stemOf))
+  return plainWords(slot.label)
+    .split(' ')
+    .some((word) => word.length >= 3 && said.has(stemOf(word)))
+}
+
+const WANTS = /\b(?:i want|i'd like|i would like|i need|we need|we'll need|please)\b|(?:^|\s)(?:عايز|عايزه|ابي|ابغي|ابغى|بدي|اريد|حاب|حابه|محتاج|محتاجه|نبي|نبغى)(?:\s|$)/
+const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز)(?:\s|$)/
+const FIRST_TIME = /\b(?:never been|first time|first visit|new patient|never visited)\b|(?:^|\s)(?:اول مره|اول زياره|عمري ما|ما قد|ما جيت|اول مرة)(?:\s|$)/
+const BEEN_BEFORE = /\b(?:been before|before|already|last (?:year|time|month))\b|(?:^|\s)(?:قبل|من قبل|سبق|جيت|جانا|زرت)(?:\s|$)/
+/** Words of a boolean field's name that carry its meaning ("high chair", "refund"), not the verb around it. */
+const BOOLEAN_FILLER_WORDS = new Set(['is', 'has', 'wants', 'want', 'needs', 'need', 'would', 'does', 'can', 'will', 'did', 'was'])
+
+/**
+ * A yes or no from what the caller said: the yes/no word, or what the words mean for this field
+ * ("I've been before" to a first-visit question is no; "عايزة استرجاع الفلوس" to a refund
+ * question is yes). Unasked, only a turn that names the field ("we'll need a high chair").
+ */
+function booleanByMeaning(slot: Slot, text: string, strict: boolean): boolean | undefined {
+  const plain = plainWords(text)
+  const negated = NEGATED.test(plain)
+  const firstVisitField = /\bfirst\b|اول/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
+  if (strict) {
+    // "It's my first time with you", "جانا قبل": said of a first-visit field even unasked.
+    if (firstVisitField && FIRST_TIME.test(plain)) return true
+    const keys = plainWords(slot.label)
+      .split(' ')
+      .filter((word) => word.length >= 3 && !BOOLEAN_FILLER_WORDS.has(word))
+    return keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `)) && WANTS.test(plain) ? !negated : undefined
+  }
+  // A first-visit question: "never been" means yes, "been before" means no, whatever the yes/no word.
+  if (firstVisitField) {
+    if (FIRST_TIME.test(plain)) return true
+    if (BEEN_BEFORE.test(plain)) return false
+  }
+  const answer = yesOrNo(text)
+  if (answer !== undefined) return answer === 'yes'
+  // "I'd like my money back", "أبي فلوسي ترجع": a wish said outright answers the question.
+  if (WANTS.test(plain)) return !negated
+  // "I make the decisions": the field's own word, said of oneself.
+  const keys = plainWords(`${slot.label}`)
+    .split(' ')
+    .filter((word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word))
+  if (keys.some((word) => plain.split(' ').some((said) => said.startsWith(word.slice(0, 6))))) return !negated
+  return undefined
 }
