@@ -46,7 +46,7 @@ describe('Settings > Snapshots (Arabic, 1024×640)', () => {
       await card.getByRole('button', { name: 'التقط لقطة' }).click()
       await card.getByRole('cell', { name: 'demo-1', exact: true }).waitFor()
       // Its contents column is optional: at 1024 px it gives way to the actions (in the DOM all the same).
-      expect(await card.getByText('1 وكيل، 0 رقم، 0 مهمة').count()).toBe(1)
+      expect(await card.getByText('وكيل واحد، 0 رقم، 0 مهمة').count()).toBe(1)
       // No English left on the Arabic card (names, ids and the browser's own file picker aside).
       const latin = (await latinUiText(page)).filter((text) => !/^(No file chosen|Choose File)$/.test(text))
       expect(latin).toEqual([])
@@ -58,7 +58,7 @@ describe('Settings > Snapshots (Arabic, 1024×640)', () => {
       const dialog = page.getByRole('dialog', { name: 'استعادة اللقطة demo-1؟' })
       await dialog.waitFor()
       // It names what will be lost: what the project holds now.
-      await dialog.getByText(/كل ما في المشروع الآن \(1 وكيل، 0 رقم، 0 مهمة\)/).waitFor()
+      await dialog.getByText(/كل ما في المشروع الآن \(وكيل واحد، 0 رقم، 0 مهمة\)/).waitFor()
       await shot(page, 'settings-snapshots-restore-confirm-ar')
       await dialog.getByRole('button', { name: 'استعادة', exact: true }).click()
       await page.getByText('استُعيدت اللقطة demo-1.').waitFor()

@@ -18,7 +18,7 @@ export const JOB_ERROR_MEANINGS = {
     'No speech recognition server is set: `voicedesk stt-engine openai-compatible --base-url URL` (or Settings in the app) chooses one. Never a made-up transcript.',
   STT_ENGINE_FAILED: 'The speech recognition server failed; the message says how (unreachable, timed out, an error answer). Tried again while tries remain when it may pass.',
   MEDIA_FETCH_FAILED:
-    'The media URL could not be fetched: the message says why (an error status, a web page instead of media, an address webhooks may not reach, too many redirects).',
+    'The media URL could not be fetched: the message says why (an error status, a web page instead of media, an address webhooks may not reach, too many redirects, too slow or past the fetch deadline).',
   MEDIA_TOO_LARGE: 'The media is larger than this VoiceDesk takes (see "Media intake").',
   MEDIA_UNREADABLE: 'The media is not audio or video the decoder can read (corrupt, or another kind of file).',
   MEDIA_HAS_NO_AUDIO: 'The media has no audio track (a silent video).',
