@@ -2,7 +2,6 @@ import { stemmer } from 'stemmer'
 import { arabicLightStem, isArabicWord, normaliseArabic } from '../ai-content/arabic-normalisation'
 import { arabicCliticForms, isArabicStopWord, isEnglishStopWord } from '../ai-content/stop-words'
 import { plainWords } from './caller-intents'
-import { splitSentences } from './spoken-sentences'
 import { spellLatinForArabic } from './spoken-words'
 
 /**
@@ -21,6 +20,13 @@ const QUESTION_OPENING =
 export function asksQuestion(text: string): boolean {
   if (/[?؟]\s*$/.test(text.trim())) return true
   return QUESTION_OPENING.test(plainWords(text))
+}
+
+const ABOUT_THE_BUSINESS =
+  /^(?:(?:do|does|can) (?:you|the \w+) (?:have|offer|serve|take|accept|sell|allow|provide)|is there|are there|عندكم|عندك|فيه|في عندكم|هل (?:عندكم|لديكم|يوجد|فيه|في))(?:\s|$)/
+/** "Do you have high chairs?", "عندكم مواقف؟": a question about what the business has, never a change to the caller's answers. */
+export function asksAboutTheBusiness(text: string): boolean {
+  return asksQuestion(text) && ABOUT_THE_BUSINESS.test(plainWords(text).replace(/^(?:wait|sorry|and|oh|also|طيب|بس|و)\s+/, ''))
 }
 
 const WHO_IS_THIS = [
@@ -61,9 +67,24 @@ const FAMILIES: readonly (readonly string[])[] = [
   ['child', 'kid', 'famili', 'chair', 'اطفال', 'عائلات', 'عائل', 'طفل'],
 ]
 const FAMILY_OF = new Map<string, string>(FAMILIES.flatMap((family) => family.map((word) => [word, `#${family[0]}`] as const)))
+const FAMILY_MEMBERS = new Map<string, readonly string[]>(FAMILIES.map((family) => [`#${family[0]}`, family]))
+
+/** Keys already worked out, word by word: a long preamble repeats its words. Bounded, and simply emptied when full. */
+const KEY_CACHE = new Map<string, string[]>()
+const KEY_CACHE_LIMIT = 50_000
+const FAMILY_PREFIXES = [...FAMILY_OF.entries()].filter(([member]) => member.length >= 4)
+
+function keysOf(word: string): string[] {
+  let keys = KEY_CACHE.get(word)
+  if (keys) return keys
+  if (KEY_CACHE.size >= KEY_CACHE_LIMIT) KEY_CACHE.clear()
+  keys = computeKeys(word)
+  KEY_CACHE.set(word, keys)
+  return keys
+}
 
 /** The keys a word can match by: its stem, an Arabic verb's stem without its person prefix, and its word family. */
-function keysOf(word: string): string[] {
+function computeKeys(word: string): string[] {
   const keys: string[] = []
   if (isArabicWord(word)) {
     const normalised = normaliseArabic(word)
@@ -79,7 +100,7 @@ function keysOf(word: string): string[] {
     if (lower.length < 3 || isEnglishStopWord(lower) || QUESTION_FILLER.has(lower)) return []
     keys.push(stemmer(lower))
   }
-  const families = keys.map((key) => FAMILY_OF.get(key) ?? [...FAMILY_OF.entries()].find(([member]) => member.length >= 4 && key.startsWith(member))?.[1])
+  const families = keys.map((key) => FAMILY_OF.get(key) ?? FAMILY_PREFIXES.find(([member]) => key.startsWith(member))?.[1])
   return [...new Set([...keys, ...families.filter((family): family is string => family !== undefined)])]
 }
 
@@ -109,19 +130,21 @@ function asSaid(sentence: string, lang: 'ar' | 'en'): string | undefined {
 }
 
 export interface PreambleIndex {
-  sentences: { said: string; keys: Set<string> }[]
+  /** Each sentence as said, with its plain words; its keys are worked out only when a question's words appear in it. */
+  sentences: { said: string; plain: string; keys?: Set<string> }[]
   /** What the agent does, as it tells a caller ("We take table bookings for Olive Grove, …"): the first "You <verb> …" sentence. */
   introduction?: string
 }
 
-/** The preamble's sentences with their keys, built once per call. Instructions are left out. */
+/** The preamble's sentences, built once per call, cheaply (a 50 KB preamble in a few milliseconds). Instructions are left out. */
 export function indexPreamble(preamble: string, lang: 'ar' | 'en'): PreambleIndex {
   const sentences: PreambleIndex['sentences'] = []
   let introduction: string | undefined
-  for (const sentence of splitSentences(preamble)) {
+  // A plain split on sentence stops: the speech splitter is built for streams, too slow for a long preamble.
+  for (const sentence of preamble.split(/(?<=[.!?؟…])\s+|\n+/)) {
     const said = asSaid(sentence, lang)
     if (!said || said.length > 400) continue
-    sentences.push({ said, keys: keySet(sentence) })
+    sentences.push({ said, plain: plainWords(sentence) })
     if (!introduction && /^(?:you|أنت|انت)\s/i.test(sentence.trim())) introduction = said
   }
   return { sentences, introduction }
@@ -137,13 +160,18 @@ const MAX_ANSWER_SENTENCES = 2
 export function answerFromPreamble(question: string, index: PreambleIndex): string | undefined {
   const asked = keySet(question)
   if (asked.size === 0) return undefined
+  // Only sentences holding one of the question's stems (or a word of its families) are read word by word.
+  const needles = [...asked].flatMap((key) => (key.startsWith('#') ? (FAMILY_MEMBERS.get(key) ?? []) : [key]))
   let best = 0
-  const scored = index.sentences.map((sentence, position) => {
-    let score = 0
-    for (const key of asked) if (sentence.keys.has(key)) score += key.startsWith('#') ? 1 : 1.5
-    best = Math.max(best, score)
-    return { sentence, position, score }
-  })
+  const scored = index.sentences
+    .filter((sentence) => needles.some((needle) => sentence.plain.includes(needle)))
+    .map((sentence) => {
+      const keys = (sentence.keys ??= keySet(sentence.plain))
+      let score = 0
+      for (const key of asked) if (keys.has(key)) score += key.startsWith('#') ? 1 : 1.5
+      best = Math.max(best, score)
+      return { sentence, score }
+    })
   if (best === 0) return undefined
   return scored
     .filter((entry) => entry.score === best)

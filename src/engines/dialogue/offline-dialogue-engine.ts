@@ -8,7 +8,7 @@ import { extractSlotValue, type ExtractionContext, type SlotValue } from './valu
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
-import { answerFromPreamble, asksQuestion, asksWhoThisIs, indexPreamble, type PreambleIndex } from './off-topic'
+import { answerFromPreamble, asksAboutTheBusiness, asksQuestion, asksWhoThisIs, indexPreamble, type PreambleIndex } from './off-topic'
 
 /**
  * The offline dialogue engine: a deterministic slot-filler that walks the agent's outcome shape
@@ -307,6 +307,10 @@ class OfflineSession implements DialogueSession {
   /** The answer to a greeting that ended with a question ("Are you calling to book?", "How can I help?"). */
   private greetingAnswer(text: string): DialogueEvent[] {
     this.greetingQuestionPending = false
+    // "How can I help?" — "When are you open?": the answer, then the first question.
+    if (asksQuestion(text) && !doesNotKnow(text) && this.fillUnasked(text, undefined) === 0) {
+      return [{ type: 'say', text: answerFromPreamble(text, this.preamble()) ?? this.phrases.notSure }, ...this.askNext()]
+    }
     const [first] = this.askable
     let filled = this.fillUnasked(text, undefined)
     const open = yesOrNo(text) === undefined && plainWords(text).split(' ').length >= 3
@@ -427,7 +431,7 @@ class OfflineSession implements DialogueSession {
 
   private confirmStep(text: string): DialogueEvent[] {
     const answer = yesOrNo(text)
-    if (answer === undefined && asksQuestion(text) && !this.mentionedSlot(text)) return this.answerQuestion(text)
+    if (answer === undefined && asksQuestion(text) && (asksAboutTheBusiness(text) || !this.mentionedSlot(text))) return this.answerQuestion(text)
     const corrected = this.applyTakenBack(text) || this.applyCorrections(text)
     if (corrected) {
       return [{ type: 'say', text: this.phrases.acknowledgements[0]! }, ...this.readBack()]

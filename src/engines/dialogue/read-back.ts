@@ -1,5 +1,5 @@
 import { arabicSecondPerson, englishSecondPerson } from './second-person'
-import { arabicNumber, dateInWords, englishNumber, spellLatinForArabic, timeInWords } from './spoken-words'
+import { arabicCountOf, arabicNumber, dateInWords, englishNumber, spellLatinForArabic, timeInWords } from './spoken-words'
 import { arabicLabel, arabicMember, coreDescription, englishMember } from './field-words'
 import type { Gender } from './slot-questions'
 import type { Slot } from './slot-plan'
@@ -55,7 +55,9 @@ function englishCount(slot: Slot, n: number): string {
   if (howMany) {
     const noun = n === 1 ? howMany[1]!.replace(/^people$/i, 'person').replace(/s$/, '') : howMany[1]!
     const rest = howMany[2]!.replace(/^(?:are|is|will be)\s+/i, '')
-    return rest === howMany[2] ? `${words} ${noun} who ${rest}` : `${words} ${noun} ${rest}`
+    // "people who work at the company", but "widgets of batch one" and "people coming".
+    const joined = rest !== howMany[2] || /^(?:of|for|in|at|on|per|to|from|with|you)\b/.test(rest)
+    return joined ? `${words} ${noun} ${rest}` : `${words} ${noun} who ${rest}`
   }
   const scale = /^(.+?)\s+(?:from|between)\s+(\w+)\s+(?:to|and)\s+(\w+)$/i.exec(description)
   if (scale) return `${scale[1]} at ${words} out of ${scale[3]}`
@@ -121,18 +123,10 @@ function arabicFieldName(slot: Slot, gender: Gender): string {
   return arabicSecondPerson(words.join(' '), gender)
 }
 
-/** Feminine-counted nouns ("مرة") take the short number: ثلاث مرات، خمس مرات. */
-const SHORT_NUMBERS = ['', '', '', 'ثلاث', 'أربع', 'خمس', 'ست', 'سبع', 'ثماني', 'تسع', 'عشر']
-function arabicTimes(n: number): string {
-  if (n === 1) return 'مرة واحدة'
-  if (n === 2) return 'مرتين'
-  return n <= 10 ? `${SHORT_NUMBERS[n]} مرات` : `${arabicNumber(n)} مرة`
-}
-
 function arabicCount(slot: Slot, n: number, gender: Gender): string {
   const description = arabicSecondPerson(coreDescription(slot.shape.description ?? ''), gender)
   const times = /^كم (?:مرة|مره)\s+(.+)$/.exec(description)
-  if (times) return `${times[1]} ${arabicTimes(n)}`
+  if (times) return `${times[1]} ${arabicCountOf(n, 'مرة', 'مرات')}`
   const scale = /^(.+?)\s+من\s+(\S+)\s+(?:إلى|الى|ل)\s*(\S+)$/.exec(description)
   if (scale && /[\u0600-\u06FF]/.test(scale[1]!)) return `${scale[1]} ${arabicNumber(n)} من ${scale[3]}`
   return `${arabicFieldName(slot, gender)} ${arabicNumber(n)}`

@@ -55,6 +55,9 @@ const secondPersonVerb = (verb: string, gender: Gender) => `ت${verb.slice(1)}${
 /** A word with "you" joined: "اسم" → "اسمك", "رغبة" → "رغبتك", "أعجب" → "أعجبك". */
 const withYou = (word: string, gender: Gender) => `${word.replace(/ة$/, 'ت')}${gender === 'female' ? 'كِ' : 'ك'}`
 
+/** A past verb said of the caller: "أكد" → "أكدت", "طلبها" → "طلبتها" (تِ to a woman). */
+const pastSecondPerson = (verb: string, gender: Gender) => verb.replace(/(ها|هم)?$/, `${gender === 'female' ? 'تِ' : 'ت'}$1`)
+
 /** Arabic: the caller named in the third person becomes "you"; text that names no caller comes back unchanged. */
 export function arabicSecondPerson(text: string, gender: Gender): string {
   // Punctuation becomes a word of its own for a moment: "العميل:" is the subject with a colon after it.
@@ -85,23 +88,24 @@ export function arabicSecondPerson(text: string, gender: Gender): string {
       out[out.length - 1] = secondPersonVerb(verbBefore, gender)
       out.push(before)
     } else if (isImperfect(before)) out.push(secondPersonVerb(before, gender))
-    // "هل أكد العميل": after هل the word is a past verb, and the caller did it ("هل أكدت").
-    else if (verbBefore === 'هل') out.push(`${before}${gender === 'female' ? 'تِ' : 'ت'}`)
+    // "هل أكد العميل", "الذي التزم العميل": after هل or a relative the word is a past verb, and the caller did it ("هل أكدت").
+    else if (verbBefore !== undefined && /^(?:هل|الذي|التي|الذين|اللذين|اللتين)$/.test(verbBefore)) out.push(pastSecondPerson(before, gender))
     // "التي طلبها المسجل": a past verb carrying its object takes the caller as its doer ("طلبتها").
-    else if (!before.startsWith('ال') && /^.{2,}(?:ها|هم)$/.test(before)) out.push(before.replace(/(ها|هم)$/, `${gender === 'female' ? 'تِ' : 'ت'}$1`))
+    else if (!before.startsWith('ال') && /^.{2,}(?:ها|هم)$/.test(before)) out.push(pastSecondPerson(before, gender))
     else if (STANDING_PREPOSITIONS.has(before) || !before.startsWith('ال')) out.push(withYou(before, gender))
     else out.push(before, word)
   }
   // "هل ينصح أصدقاءه": no subject word, but the verb and the pronoun that follows speak of the caller.
   const verbAt = out[0] === 'هل' ? 1 : 0
+  let pronouns = false
   if (!changed && out[verbAt] && isImperfect(out[verbAt]) && out.slice(verbAt + 1).some((word) => /[^\sة]{3,}ه$/.test(word))) {
     out[verbAt] = secondPersonVerb(out[verbAt], gender)
-    changed = true
+    changed = pronouns = true
   }
   if (!changed) return text
-  // The caller's own things: "أصدقاءه" → "أصدقاءك" once the sentence speaks to them.
+  // There the pronoun is the caller too: "أصدقاءه" → "أصدقاءك" (not after a named subject: in "التزم العميل بسداده" it is the amount).
   return out
-    .map((word, index) => (index > 0 && /^[^\s]{3,}[^ة]ه$/.test(word) && !/الله$/.test(word) ? withYou(word.slice(0, -1), gender) : word))
+    .map((word, index) => (pronouns && index > 0 && /^[^\s]{3,}[^ة]ه$/.test(word) && !/الله$/.test(word) ? withYou(word.slice(0, -1), gender) : word))
     .join(' ')
     .replace(/ ([:،,.؟?]+)/g, '$1')
 }

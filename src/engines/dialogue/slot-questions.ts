@@ -89,11 +89,13 @@ function englishDirect(slot: Slot): string {
   const whether = /^(?:whether|true if|if) (.+)$/i.exec(subject)
   if (whether) return englishYesNo(whether[1]!) ?? `Is it true that ${whether[1]}?`
   if (!WH.test(subject)) return `What's ${subject}?`
-  const inverted = subject
-    .replace(/^(.+?) you (would|will|can|are|were|should|could|have) (.+)$/i, '$1 $2 you $3')
-    .replace(/^((?:what|when|where|which|why|how)\b.*?) you (\w+) (.+)$/i, (match, head: string, verb: string, rest: string) =>
-      /^(?:would|will|can|are|were|should|could|have|do|did)$/.test(verb) ? match : `${head} do you ${verb} ${rest}`,
-    )
+  const auxiliary = subject.replace(/^(.+?) you (would|will|can|are|were|should|could|have) (.+)$/i, '$1 $2 you $3')
+  const inverted =
+    auxiliary !== subject
+      ? auxiliary
+      : subject.replace(/^((?:what|when|where|which|why|how)\b.*?) you (\w+) (.+)$/i, (match, head: string, verb: string, rest: string) =>
+          /^(?:would|will|can|are|were|should|could|have|do|did)$/.test(verb) ? match : `${head} do you ${verb} ${rest}`,
+        )
   return `${upperFirst(inverted)}?`
 }
 

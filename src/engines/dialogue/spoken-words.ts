@@ -68,6 +68,17 @@ export function arabicNumber(n: number): string {
   return head + (n % scale ? ` و${arabicNumber(n % scale)}` : '')
 }
 
+/** Numbers before a feminine noun counted from three to ten take the short form: ثلاث مرات، خمس دقائق. */
+const AR_SHORT = ['', '', '', 'ثلاث', 'أربع', 'خمس', 'ست', 'سبع', 'ثماني', 'تسع', 'عشر']
+const AR_DUALS: Readonly<Record<string, string>> = { مرة: 'مرتين', دقيقة: 'دقيقتين' }
+
+/** A count of a feminine noun: "مرة واحدة", "مرتين", "خمس مرات", "خمسة عشر مرة". */
+export function arabicCountOf(n: number, singular: string, plural: string): string {
+  if (n === 1) return `${singular} واحدة`
+  if (n === 2) return AR_DUALS[singular] ?? `${arabicNumber(2)} ${plural}`
+  return n <= 10 ? `${AR_SHORT[n]} ${plural}` : `${arabicNumber(n)} ${singular}`
+}
+
 const AR_ORDINALS = ['', 'الأول', 'الثاني', 'الثالث', 'الرابع', 'الخامس', 'السادس', 'السابع', 'الثامن', 'التاسع', 'العاشر']
 /** 1–31 as the day of a month: "التاسع والعشرين", "الحادي عشر". */
 export function arabicDayOrdinal(n: number): string {
@@ -134,8 +145,7 @@ export function timeInWords(hhmm: string, lang: 'ar' | 'en'): string {
   if (minute === 15) return `${clock(hour)} والربع ${arabicDayPart(hour)}`
   if (minute === 30) return `${clock(hour)} والنصف ${arabicDayPart(hour)}`
   if (minute === 45) return `${clock(hour + 1)} إلا ربعًا ${arabicDayPart((hour + 1) % 24)}`
-  const minutes = minute >= 3 && minute <= 10 ? 'دقائق' : 'دقيقة'
-  return `${clock(hour)} و${arabicNumber(minute)} ${minutes} ${arabicDayPart(hour)}`
+  return `${clock(hour)} و${arabicCountOf(minute, 'دقيقة', 'دقائق')} ${arabicDayPart(hour)}`
 }
 
 /** A date, a time, or "date time" in words; anything else unchanged. */
