@@ -56,6 +56,8 @@ const PACKAGES = [
   { packages: ['@echogarden/fvad-wasm', '@echogarden/speex-resampler-wasm', 'pitchfinder'], from: '^src/engines/' },
   // The dialogue: outcomes checked against the agent's shape, enum members matched by edit distance.
   { packages: ['ajv', 'fastest-levenshtein'], from: '^src/engines/' },
+  // English word stems for answering a caller's question from the agent's preamble (dialogue/off-topic.ts).
+  { packages: ['stemmer'], from: '^src/engines/dialogue/' },
   { packages: ['pino'], from: '^src/(service|main)/' },
   { packages: ['env-paths', 'libphonenumber-js'], from: '^src/service/' },
   // State archives (.tar.gz): written and read by the state feature only.

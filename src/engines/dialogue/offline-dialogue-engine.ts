@@ -8,6 +8,7 @@ import { extractSlotValue, type ExtractionContext, type SlotValue } from './valu
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
+import { answerFromPreamble, asksAboutTheBusiness, asksQuestion, asksWhoThisIs, indexPreamble, type PreambleIndex } from './off-topic'
 
 /**
  * The offline dialogue engine: a deterministic slot-filler that walks the agent's outcome shape
@@ -101,6 +102,9 @@ class OfflineSession implements DialogueSession {
   private confirmed = false
   private endedEarly = false
   private acks = 0
+  /** The agent's last turn, for "say that again"; the preamble's sentences, indexed at the first question the caller asks. */
+  private lastSaid: DialogueEvent[] = []
+  private preambleIndex: PreambleIndex | undefined
 
   constructor(
     private readonly agent: DialogueAgent,
@@ -127,7 +131,11 @@ class OfflineSession implements DialogueSession {
   }
 
   respond(callerText: string, options?: RespondOptions): AsyncIterable<DialogueEvent> {
-    return stream(this.step(callerText), options?.signal)
+    const events = this.step(callerText)
+    // What is said again on "repeat": the turn without its "thank you".
+    const said = events.filter((event) => event.type === 'say' && !this.phrases.acknowledgements.includes(event.text))
+    if (said.length > 0) this.lastSaid = said
+    return stream(events, options?.signal)
   }
 
   reprompt(options?: RespondOptions): AsyncIterable<DialogueEvent> {
@@ -186,9 +194,12 @@ class OfflineSession implements DialogueSession {
     if (text === '' && !isOnlyFillers(heard) && this.phase !== 'chat')
       return [{ type: 'say', text: this.phrases.hello }, ...(this.lastQuestion ? [{ type: 'say' as const, text: this.lastQuestion }] : [])]
     if (saysGoodbye(text)) return this.goodbye()
+    if (wantsRepeat(text) && this.lastSaid.length > 0) return this.lastSaid
     if (wantsRepeat(text) && this.lastQuestion) return [{ type: 'say', text: this.lastQuestion }]
+    if (asksWhoThisIs(text)) return [{ type: 'say', text: this.phrases.whoIAm(this.agent.agentName, this.preamble().introduction) }, ...this.pendingAgain()]
     switch (this.phase) {
       case 'chat':
+        if (asksQuestion(text)) return this.answerQuestion(text)
         return [{ type: 'say', text: this.phrases.chatAcknowledgements[this.acks++ % this.phrases.chatAcknowledgements.length]! }]
       case 'closed':
         if (saysNothing(text) || yesOrNo(text) === 'no') return this.goodbye()
@@ -214,6 +225,13 @@ class OfflineSession implements DialogueSession {
     const slot = this.current
     if (!slot) return this.askNext()
     const id = slotId(slot)
+    // "Do you have parking?": the caller's own question is answered, never stored; then the question again, in other words.
+    if (asksQuestion(text) && !doesNotKnow(text) && this.extract(slot, text) === undefined && this.fillUnasked(text, slot) === 0) return this.answerQuestion(text)
+    // "I'm not sure" to a choice: the choices are offered once before the dialogue moves on.
+    if (slot.kind === 'enum' && slot.members.length <= 6 && !this.failures.has(id) && (doesNotKnow(text) || isOnlyFillers(text)) && this.extract(slot, text) === undefined) {
+      this.failures.set(id, 1)
+      return this.reask(slot)
+    }
     if (doesNotKnow(text) && !(slot.kind === 'enum' && this.extract(slot, text) !== undefined)) {
       this.skipped.add(id)
       if (!this.askedAgain.has(id)) this.askLater.add(id)
@@ -258,16 +276,41 @@ class OfflineSession implements DialogueSession {
       if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
-    this.lastQuestion = this.phrases.simpleQuestion(slot)
-    return [
-      { type: 'say', text: this.phrases.didNotCatch },
-      { type: 'say', text: this.lastQuestion },
-    ]
+    return this.reask(slot)
+  }
+
+  /** The field asked again after an answer that was not understood, in words that change from one re-ask to the next. */
+  private reask(slot: Slot): DialogueEvent[] {
+    this.lastQuestion = this.phrases.reask(slot, this.callerTurns)
+    return splitSentences(this.lastQuestion).map((text) => ({ type: 'say', text }))
+  }
+
+  private preamble(): PreambleIndex {
+    return (this.preambleIndex ??= indexPreamble(this.agent.preamble, this.agent.lang))
+  }
+
+  /** The caller's own question, answered from the agent's preamble or honestly not, then what the agent was waiting for. */
+  private answerQuestion(text: string): DialogueEvent[] {
+    const answer = answerFromPreamble(text, this.preamble())
+    return [{ type: 'say', text: answer ?? this.phrases.notSure }, ...this.pendingAgain()]
+  }
+
+  /** What the agent was waiting for, asked again in other words: the field, the read-back, or nothing in a free chat. */
+  private pendingAgain(): DialogueEvent[] {
+    if (this.phase === 'asking' && this.current && !this.greetingQuestionPending) {
+      this.lastQuestion = this.phrases.askAgain(this.current, this.callerTurns)
+      return [{ type: 'say', text: this.lastQuestion }]
+    }
+    return this.lastQuestion ? [{ type: 'say', text: this.lastQuestion }] : []
   }
 
   /** The answer to a greeting that ended with a question ("Are you calling to book?", "How can I help?"). */
   private greetingAnswer(text: string): DialogueEvent[] {
     this.greetingQuestionPending = false
+    // "How can I help?" — "When are you open?": the answer, then the first question.
+    if (asksQuestion(text) && !doesNotKnow(text) && this.fillUnasked(text, undefined) === 0) {
+      return [{ type: 'say', text: answerFromPreamble(text, this.preamble()) ?? this.phrases.notSure }, ...this.askNext()]
+    }
     const [first] = this.askable
     let filled = this.fillUnasked(text, undefined)
     const open = yesOrNo(text) === undefined && plainWords(text).split(' ').length >= 3
@@ -381,13 +424,14 @@ class OfflineSession implements DialogueSession {
   private readBack(): DialogueEvent[] {
     const items = this.askable
       .filter((slot) => this.values.has(slotId(slot)) && this.values.get(slotId(slot)) !== '')
-      .map((slot) => `${this.phrases.label(slot)}: ${this.phrases.valueText(slot, this.values.get(slotId(slot)))}`)
-    this.lastQuestion = this.phrases.readBack(items)
+      .map((slot) => ({ slot, value: this.values.get(slotId(slot)) }))
+    this.lastQuestion = this.phrases.readBack(items, this.now())
     return [{ type: 'say', text: this.lastQuestion }]
   }
 
   private confirmStep(text: string): DialogueEvent[] {
     const answer = yesOrNo(text)
+    if (answer === undefined && asksQuestion(text) && (asksAboutTheBusiness(text) || !this.mentionedSlot(text))) return this.answerQuestion(text)
     const corrected = this.applyTakenBack(text) || this.applyCorrections(text)
     if (corrected) {
       return [{ type: 'say', text: this.phrases.acknowledgements[0]! }, ...this.readBack()]

@@ -1,13 +1,17 @@
-import { ARABIC_MEMBER_LABELS } from './enum-glossary'
-import { humanise, type Slot } from './slot-plan'
+import { arabicLabel, arabicMember, coreDescription, englishMember } from './field-words'
+import { arabicReadBack, englishReadBack, type ReadBackItem } from './read-back'
+import { arabicSecondPerson, englishSecondPerson } from './second-person'
+import type { Slot } from './slot-plan'
+import { spellLatinForArabic } from './spoken-words'
 import { describedMemberNames } from './value-extraction'
-import { spokenDateTime } from './spoken-dates'
 
 /**
  * Everything the offline engine says, in English and Arabic: questions built from a field's
- * description (or its name), read-backs, and the fixed lines around them. Arabic addresses the
- * caller as a man or a woman when their gender is known; when it is not, the masculine form is
- * used, as the conventional generic address in spoken and written Arabic.
+ * description (or its name) and said to the caller in the second person, re-asks in other words,
+ * read-backs, and the fixed lines around them. Arabic is one register throughout: plain spoken
+ * Standard Arabic (no case endings, "ممكن" as the polite opener, no dialect words). It addresses
+ * the caller as a man or a woman when their gender is known; when it is not, the masculine form
+ * is used, as the conventional generic address in spoken and written Arabic.
  */
 
 export type Gender = 'male' | 'female' | undefined
@@ -15,76 +19,22 @@ export type Gender = 'male' | 'female' | undefined
 /** Enums with at most this many members are offered in the question. */
 const MAX_OFFERED = 6
 
-/** A description cut to its first clause, without notes for the outcome writer ("as YYYY-MM-DD", "; empty string if …"). */
-function coreDescription(description: string): string {
-  return (
-    description
-      .split(/[;؛]/)[0]!
-      .replace(/[.،,:\s]+$/u, '')
-      .replace(/\s*\((?:[^)]*)\)/g, '')
-      .replace(/,?\s+as (?:the )?(?:caller|candidate|customer|guest|they|you) (?:stated|said|gave|confirmed) it$/i, '')
-      .replace(
-        /,?\s+(?:as confirmed(?: on the call)?|as the caller said it|in their words|in the caller[’']s words|in your words|as yyyy-mm-dd|as 24-hour hh:mm|as hh:mm|by their own account|e\.g\..*)$/i,
-        '',
-      )
-      .replace(/\s+(?:as YYYY-MM-DD|as 24-hour HH:MM|as HH:MM)/g, '')
-      // A format note is for the outcome writer, not the caller: "order number, two letters, a dash and five digits".
-      .replace(/[,:]\s*(?:(?:one|two|three|four|five|six|\d+) (?:letters?|digits?|characters?)|a (?:dash|hyphen)|(?:and|then) )[^.;]*$/i, '')
-      .replace(/\s*(?:كما أكده|كما ذكرها العميل|بكلماته|بكلمات العميل|بصيغة YYYY-MM-DD)\s*/g, ' ')
-      .replace(/\s+([،,])/gu, '$1')
-      .replace(/\s{2,}/g, ' ')
-      .replace(/[.،,:\s]+$/u, '')
-      .trim()
-  )
-}
-
-const SUBJECTS = /\bthe (caller|customer|candidate|applicant|guest)([’']s)?\b/gi
-const VERB_AGREEMENT: Record<string, string> = {
-  is: 'are',
-  was: 'were',
-  has: 'have',
-  does: 'do',
-  meets: 'meet',
-  wants: 'want',
-  needs: 'need',
-  prefers: 'prefer',
-  plans: 'plan',
-  asks: 'ask',
-  likes: 'like',
-  gives: 'give',
-}
-
-/** English descriptions speak of "the caller": asked of the caller, they say "you". */
-function toSecondPerson(text: string): string {
-  return (
-    text
-      .replace(SUBJECTS, (_match, _who: string, possessive?: string) => (possessive ? 'your' : 'you'))
-      .replace(/\byou (\w+)\b/g, (match, verb: string) => (VERB_AGREEMENT[verb] ? `you ${VERB_AGREEMENT[verb]}` : match))
-      // "you asked ... or was transferred": the second verb agrees too.
-      .replace(/\b(or|and) (is|was|has)\b/g, (match, joiner: string, verb: string) => (/\byou\b/.test(text.replace(SUBJECTS, 'you')) ? `${joiner} ${VERB_AGREEMENT[verb]}` : match))
-      .replace(/\b(their)\b/g, 'your')
-      .replace(/\bthey\b/g, 'you')
-  )
-}
-
 const lowerFirst = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text)
+const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+/** One of a few wordings, chosen by a number the dialogue keeps (its turn count): stable for a call, varied across re-asks. */
+const pick = <T>(options: readonly T[], attempt: number): T => options[Math.abs(attempt) % options.length]!
 
-const QUESTION_WORDS = /^(what|how|when|where|which|who|whether|why|the|a|an|your|any|one)\b/i
-
-function englishMember(member: unknown): string {
-  return typeof member === 'string' ? humanise(member) : String(member)
-}
-function arabicMember(member: unknown, slot?: Slot): string | undefined {
-  if (typeof member !== 'string') return String(member)
-  // The name the field's own Arabic description gives the member ("خارجي" for outdoor) comes first.
-  const described = slot ? describedMemberNames(slot.shape.description, slot.members).get(member) : undefined
-  if (described && /[\u0600-\u06FF]/.test(described)) return described
-  return ARABIC_MEMBER_LABELS[member] ?? (/[\u0600-\u06FF]/.test(member) ? member : undefined)
-}
+const QUESTION_WORDS = /^(what|how|when|where|which|who|whether|why|the|a|an|your|any|one|if)\b/i
+const WH = /^(what|how many|how much|how long|how often|how|when|where|which|who|why)\b/i
 
 export interface DialoguePhrases {
+  /** The first time a field is asked. */
   question(slot: Slot): string
-  /** The question again, shorter, after an answer that could not be understood. */
+  /** The question again after an answer that could not be understood; `attempt` picks the wording. Enums offer their members. */
+  reask(slot: Slot, attempt: number): string
+  /** The question again after the caller's own question was answered, in other words. */
+  askAgain(slot: Slot, attempt: number): string
+  /** The question again, shorter, after a silence. */
   simpleQuestion(slot: Slot): string
   readonly didNotCatch: string
   /** The answer to a caller's bare greeting ("Hi", "ألو"), before the question again. */
@@ -93,69 +43,103 @@ export interface DialoguePhrases {
   readonly beforeWeFinish: string
   readonly moveOn: string
   readonly acknowledgements: readonly string[]
-  /** A field's name in a read-back. */
-  label(slot: Slot): string
-  /** A value as read back. */
-  valueText(slot: Slot, value: unknown): string
-  readBack(items: readonly string[]): string
+  /** The read-back of what the agent has, as one sentence (two for long agents) ending in a yes/no question. */
+  readBack(items: readonly ReadBackItem[], now: Date): string
   readonly confirmAgain: string
   readonly whatToChange: string
   closing(complete: boolean, keepListening: boolean): string
   readonly anythingElseReply: string
   readonly goodbye: string
   readonly chatAcknowledgements: readonly string[]
+  /** Said when the agent's own words hold no answer to the caller's question. */
+  readonly notSure: string
+  /** The answer to "who is this?": the agent's name, and what it does when its preamble says so. */
+  whoIAm(name: string, about: string | undefined): string
 }
 
 function joinEnglish(items: readonly string[], conjunction: string): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`
 }
 
-function englishPhrases(): DialoguePhrases {
-  const offer = (slot: Slot) => {
-    const members = slot.members.filter((member) => member !== null).map(englishMember)
-    return members.length > 0 && members.length <= MAX_OFFERED ? `: ${joinEnglish(members, 'or')}` : ''
+/** What an English question asks about, said to the caller: "your full name", "how many people are coming", "whether you need a high chair". */
+function englishSubject(slot: Slot): string {
+  const description = coreDescription(slot.shape.description ?? '')
+  if (!description) {
+    if (slot.kind === 'name' && /^(?:customer|caller|contact|guest|client|full)?\s*name$/.test(slot.label)) return 'your name'
+    return englishSecondPerson(`the ${slot.label}`)
   }
+  const subject = lowerFirst(description)
+  return englishSecondPerson(QUESTION_WORDS.test(subject) || /^(?:true if|if) /i.test(subject) ? subject : `the ${subject}`)
+}
+
+/** "you need a high chair" → "Do you need a high chair?"; undefined when the statement cannot be turned round simply. */
+function englishYesNo(statement: string): string | undefined {
+  const auxiliary = /^(you|this|it|that|there) (are|is|were|was|will|can|would|should)\b(.*)$/i.exec(statement)
+  if (auxiliary) return `${upperFirst(auxiliary[2]!)} ${auxiliary[1]}${auxiliary[3]}?`
+  const verb = /^you (\w+)(.*)$/i.exec(statement)
+  // Not a past tense ("you asked …"): that question is asked as "Is it true that …".
+  const past = verb && ((/(?:ed|en)$/.test(verb[1]!) && !/eed$/.test(verb[1]!)) || /^(?:had|did|got|made|went|were|was)$/.test(verb[1]!))
+  if (verb && !past) return `Do you ${verb[1]}${verb[2]}?`
+  return undefined
+}
+
+/** A field's subject as a direct question: "where you would like to sit" → "Where would you like to sit?", "your full name" → "What's your full name?". */
+function englishDirect(slot: Slot): string {
+  const subject = englishSubject(slot)
+  const whether = /^(?:whether|true if|if) (.+)$/i.exec(subject)
+  if (whether) return englishYesNo(whether[1]!) ?? `Is it true that ${whether[1]}?`
+  if (!WH.test(subject)) return `What's ${subject}?`
+  const auxiliary = subject.replace(/^(.+?) you (would|will|can|are|were|should|could|have) (.+)$/i, '$1 $2 you $3')
+  const inverted =
+    auxiliary !== subject
+      ? auxiliary
+      : subject.replace(/^((?:what|when|where|which|why|how)\b.*?) you (\w+) (.+)$/i, (match, head: string, verb: string, rest: string) =>
+          /^(?:would|will|can|are|were|should|could|have|do|did)$/.test(verb) ? match : `${head} do you ${verb} ${rest}`,
+        )
+  return `${upperFirst(inverted)}?`
+}
+
+function englishPhrases(): DialoguePhrases {
+  const choices = (slot: Slot) => {
+    const members = slot.members.filter((member) => member !== null).map(englishMember)
+    return members.length > 0 && members.length <= MAX_OFFERED ? joinEnglish(members, 'or') : ''
+  }
+  const offer = (slot: Slot) => (choices(slot) ? `: ${choices(slot)}` : '')
+  const withChoices = (question: string, slot: Slot) => (choices(slot) ? `${question.replace(/\?$/, '')}: ${choices(slot)}?` : question)
   const phrases: DialoguePhrases = {
     question(slot) {
       const description = coreDescription(slot.shape.description ?? '')
-      if (slot.kind === 'boolean' && /^true if /i.test(description)) {
-        return `Is it true that ${toSecondPerson(description.replace(/^true if /i, ''))}?`
+      const subject = englishSubject(slot)
+      if (slot.kind === 'boolean') {
+        const statement = /^(?:whether|true if) (.+)$/i.exec(subject)?.[1]
+        const direct = statement ? englishYesNo(statement) : undefined
+        if (direct) return direct
+        if (statement && /^true if /i.test(description)) return `Is it true that ${statement}?`
       }
-      if (!description) {
-        if (slot.kind === 'name') return `May I have the ${slot.label}?`
-        return `What is the ${slot.label}${offer(slot)}?`
-      }
-      let subject = lowerFirst(description)
-      if (!QUESTION_WORDS.test(subject)) subject = `the ${subject}`
-      subject = toSecondPerson(subject)
+      if (!description && slot.kind === 'name') return `May I have ${subject}?`
+      if (!description) return `What is ${subject}${offer(slot)}?`
       const many = slot.kind === 'list' ? ' You can name several.' : ''
       return `Could you tell me ${subject}${offer(slot)}?${many}`
     },
+    reask(slot, attempt) {
+      const direct = englishDirect(slot)
+      if (slot.kind === 'boolean') return pick([`Sorry, I didn't quite catch that. ${direct}`, `Just a yes or no is fine: ${lowerFirst(direct)}`], attempt)
+      if (choices(slot)) return pick([`Sorry, I didn't quite catch that. ${withChoices(direct, slot)}`, `Let me put it another way. ${withChoices(direct, slot)}`], attempt)
+      return pick([`Sorry, I didn't quite catch that. ${direct}`, `Sorry, could you tell me ${englishSubject(slot)} once more?`, `Let me ask that another way. ${direct}`], attempt)
+    },
+    askAgain(slot, attempt) {
+      const direct = withChoices(englishDirect(slot), slot)
+      return pick([`So, ${lowerFirst(direct)}`, `Coming back to my question: ${lowerFirst(direct)}`, `Now, ${lowerFirst(direct)}`], attempt)
+    },
     simpleQuestion(slot) {
-      if (slot.kind === 'boolean') return `Yes or no: ${lowerFirst(phrases.question(slot))}`
-      const members = slot.members.filter((member) => member !== null).map(englishMember)
-      if (members.length > 0 && members.length <= MAX_OFFERED) return `The ${slot.label}: ${joinEnglish(members, 'or')}?`
-      return `And the ${slot.label}?`
+      return withChoices(englishDirect(slot), slot)
     },
     didNotCatch: "Sorry, I didn't catch that.",
     hello: 'Hello!',
     beforeWeFinish: 'Before we finish, let me come back to one thing.',
     moveOn: "No problem, let's move on.",
     acknowledgements: ['Thank you.', 'Got it.', 'Great.', 'Thanks.'],
-    label: (slot) => slot.label,
-    valueText(slot, value) {
-      if (typeof value === 'boolean') return value ? 'yes' : 'no'
-      if (Array.isArray(value))
-        return value.length === 0
-          ? 'none'
-          : joinEnglish(
-              value.map((item) => (slot.kind === 'enum-list' ? englishMember(item) : String(item))),
-              'and',
-            )
-      if (slot.members.length > 0) return englishMember(value)
-      return ['date', 'time', 'datetime'].includes(slot.kind) ? spokenDateTime(String(value), 'en') : String(value)
-    },
-    readBack: (items) => `Let me read that back: ${items.join('; ')}. Is that right?`,
+    readBack: (items, now) => englishReadBack(items, now),
     confirmAgain: 'Thank you. Is everything correct now?',
     whatToChange: 'Sorry about that. What should I change?',
     closing: (complete, keepListening) =>
@@ -163,57 +147,18 @@ function englishPhrases(): DialoguePhrases {
     anythingElseReply: "I've noted that, and a colleague will follow up. Is there anything else?",
     goodbye: 'Thank you for calling. Goodbye!',
     chatAcknowledgements: ['I see.', 'Understood.', 'Thank you, please go on.', 'Got it.'],
+    notSure: "I'm not sure about that, I'm afraid; the team can tell you.",
+    whoIAm: (name, about) => `This is ${name}.${about ? ` ${about}` : ''}`,
   }
   return phrases
-}
-
-/** Arabic for the words English field names are made of, so an Arabic agent never says an English word. */
-const ARABIC_FIELD_WORDS: Readonly<Record<string, string>> = {
-  'order number': 'رقم الطلب',
-  'booking reference': 'رقم الحجز',
-  'reference number': 'الرقم المرجعي',
-  'account number': 'رقم الحساب',
-  'phone number': 'رقم الجوال',
-  'full name': 'الاسم الكامل',
-  'customer name': 'الاسم',
-  'email address': 'البريد الإلكتروني',
-  name: 'الاسم',
-  email: 'البريد الإلكتروني',
-  phone: 'رقم الجوال',
-  mobile: 'رقم الجوال',
-  date: 'التاريخ',
-  time: 'الوقت',
-  address: 'العنوان',
-  city: 'المدينة',
-  reason: 'السبب',
-  notes: 'الملاحظات',
-  order: 'الطلب',
-  number: 'الرقم',
-  reference: 'الرقم المرجعي',
-  'tracking code': 'رمز التتبع',
-  code: 'الرمز',
-  amount: 'المبلغ',
-  quantity: 'الكمية',
-  issue: 'المشكلة',
-  problem: 'المشكلة',
-  department: 'القسم',
-  age: 'العمر',
-  budget: 'الميزانية',
-}
-
-/** A field's name in Arabic: the glossary's phrase for its English words, or a neutral "this information". */
-function arabicLabel(slot: Slot): string {
-  if (/[\u0600-\u06FF]/.test(slot.label)) return slot.label
-  const phrase = Object.keys(ARABIC_FIELD_WORDS)
-    .sort((a, b) => b.length - a.length)
-    .find((words) => ` ${slot.label} `.includes(` ${words} `))
-  return phrase ? ARABIC_FIELD_WORDS[phrase]! : 'هذه المعلومة'
 }
 
 function joinArabic(items: readonly string[], conjunction: 'و' | 'أو'): string {
   if (items.length <= 1) return items[0] ?? ''
   return conjunction === 'و' ? [items[0], ...items.slice(1).map((item) => `و${item}`)].join(' ') : items.join(' أو ')
 }
+
+const ARABIC_QUESTION_WORDS = /^(?:كم|هل|ما|ماذا|متى|أين|اين|أي|اي|كيف|لماذا|من)(?:\s|$)/
 
 function arabicPhrases(gender: Gender): DialoguePhrases {
   const female = gender === 'female'
@@ -223,59 +168,63 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
   const you = female ? 'لكِ' : 'لك'
   const repeatVerb = female ? 'تعيدي' : 'تعيد'
   const need = female ? 'تحتاجين' : 'تحتاج'
-  /** The members as choices, in one question with the field ("القسم: طب عام أو أسنان؟"), or '' when they cannot all be said in Arabic. */
+  const suits = female ? 'يناسبكِ' : 'يناسبك'
+  /** The members as choices ("طب عام أو أسنان"), or '' when they cannot all be said in Arabic. */
   const choices = (slot: Slot) => {
     const labels = slot.members.map((member) => arabicMember(member, slot))
     return labels.length > 0 && labels.length <= MAX_OFFERED && labels.every((label) => label !== undefined) ? joinArabic(labels, 'أو') : ''
   }
   // A description that already names the members is not followed by them again.
   const offer = (slot: Slot) => (describedMemberNames(slot.shape.description, slot.members).size > 0 || !choices(slot) ? '' : `: ${choices(slot)}`)
+  /** What the question asks about, to the caller: "اسمك الكامل", "هل تريد استرجاع المبلغ", "رقم الطلب". */
+  const subject = (slot: Slot) => {
+    const description = coreDescription(slot.shape.description ?? '')
+    if (!/[\u0600-\u06FF]/.test(description)) return arabicLabel(slot)
+    return arabicSecondPerson(description.replace(/^صحيح إن /, 'هل '), gender)
+  }
+  /** The subject as a direct question, without its mark: "ما اسمك الكامل", "هل تريد استرجاع المبلغ". */
+  const direct = (slot: Slot) => {
+    const asked = subject(slot).split(/:/)[0]!.trim()
+    if (/^صحيح /.test(asked)) return `هل ينطبق ذلك: ${asked.replace(/^صحيح /, '')}`
+    return ARABIC_QUESTION_WORDS.test(asked) ? asked : `ما ${asked}`
+  }
+  const withChoices = (question: string, slot: Slot) => (choices(slot) ? `${question}: ${choices(slot)}` : question)
   const phrases: DialoguePhrases = {
     question(slot) {
-      const description = coreDescription(slot.shape.description ?? '')
-      const arabicDescription = /[\u0600-\u06FF]/.test(description) ? description : ''
-      if (slot.kind === 'boolean' && /^صحيح إن /.test(arabicDescription)) return `هل ${arabicDescription.replace(/^صحيح إن /, '')}؟`
-      if (slot.kind === 'boolean' && /^صحيح /.test(arabicDescription)) return `هل ينطبق ذلك: ${arabicDescription.replace(/^صحيح /, '')}؟`
-      if (!arabicDescription) return `${say} ${arabicLabel(slot)}${offer(slot)}؟`
+      const asked = subject(slot)
+      if (slot.kind === 'boolean' && /^هل /.test(asked)) return `${asked}؟`
+      if (slot.kind === 'boolean' && /^صحيح /.test(asked)) return `${direct(slot)}؟`
       const many = slot.kind === 'list' ? ' يمكنك ذكر أكثر من واحد.' : ''
-      return `${say} ${arabicDescription}${offer(slot)}؟${many}`
+      if (ARABIC_QUESTION_WORDS.test(asked) && !/^(?:ما|من)\s/.test(asked)) return `${asked}${offer(slot)}؟${many}`
+      return `${say} ${asked}${offer(slot)}؟${many}`
+    },
+    reask(slot, attempt) {
+      if (slot.kind === 'boolean') return pick([`عفوًا، لم أفهم جيدًا. ${direct(slot)}؟`, `يكفي نعم أو لا: ${direct(slot)}؟`], attempt)
+      if (choices(slot))
+        return pick([`عفوًا، لم أفهم جيدًا. ${withChoices(direct(slot), slot)}؟`, `أي واحد ${suits} في ${subject(slot).split(':')[0]!.trim()}: ${choices(slot)}؟`], attempt)
+      return pick([`عفوًا، لم أفهم جيدًا. ${direct(slot)}؟`, `معذرة، ممكن ${repeatVerb} لي ${subject(slot)}؟`, `دعني أسأل بطريقة أخرى: ${direct(slot)}؟`], attempt)
+    },
+    askAgain(slot, attempt) {
+      return pick([`والآن، ${withChoices(direct(slot), slot)}؟`, `نرجع إلى سؤالي: ${withChoices(direct(slot), slot)}؟`], attempt)
     },
     simpleQuestion(slot) {
-      if (slot.kind === 'boolean') return `نعم أو لا: ${phrases.question(slot)}`
-      return choices(slot) ? `${phrases.label(slot)}: ${choices(slot)}؟` : `${phrases.label(slot)}؟`
+      return `${withChoices(direct(slot), slot)}؟`
     },
     didNotCatch: `عفوًا، لم أفهم. ممكن ${repeatVerb} بطريقة أخرى؟`,
     hello: 'أهلًا وسهلًا!',
     beforeWeFinish: 'قبل أن نُنهي، أرجع لسؤال واحد.',
     moveOn: 'لا بأس، ننتقل إلى السؤال التالي.',
-    acknowledgements: ['شكرًا.', 'تمام.', 'ممتاز.', `شكرًا ${you}.`],
-    label(slot) {
-      const description = coreDescription(slot.shape.description ?? '').replace(/^صحيح (إن )?/, '')
-      if (!/[\u0600-\u06FF]/.test(description)) return arabicLabel(slot)
-      // The first few words name the field well enough for a read-back: "رقم غرفة النزيل".
-      const words = description.split(/[،,:]| مثل | كما /)[0]!.split(' ')
-      return words.slice(0, words.length <= 8 ? 8 : 5).join(' ')
-    },
-    valueText(slot, value) {
-      if (typeof value === 'boolean') return value ? 'نعم' : 'لا'
-      if (Array.isArray(value))
-        return value.length === 0
-          ? 'لا شيء'
-          : joinArabic(
-              value.map((item) => (slot.kind === 'enum-list' ? (arabicMember(item, slot) ?? humanise(String(item))) : String(item))),
-              'و',
-            )
-      if (slot.members.length > 0) return arabicMember(value, slot) ?? humanise(String(value))
-      return ['date', 'time', 'datetime'].includes(slot.kind) ? spokenDateTime(String(value), 'ar') : String(value)
-    },
-    readBack: (items) => `دعني أتأكد: ${items.join('، ')}. هل هذا صحيح؟`,
+    acknowledgements: ['شكرًا.', 'حسنًا.', 'ممتاز.', `شكرًا ${you}.`],
+    readBack: (items, now) => arabicReadBack(items, now, gender),
     confirmAgain: `شكرًا ${you}. هل كل شيء صحيح الآن؟`,
     whatToChange: `عذرًا. ${please}، ما الذي أصححه؟`,
     closing: (complete, keepListening) =>
       `${complete ? `شكرًا ${you}، سجلت كل ما أحتاجه.` : `شكرًا ${you}، وسيتابع معك أحد الزملاء فيما ينقص.`}${keepListening ? ` هل ${need} أي شيء آخر؟` : ' مع السلامة.'}`,
     anythingElseReply: `سجلت ذلك، وسيتابع معك أحد الزملاء. هل ${need} أي شيء آخر؟`,
     goodbye: `شكرًا ${you} على وقتك. مع السلامة.`,
-    chatAcknowledgements: ['فهمت.', 'تمام.', `شكرًا، ${please}.`, 'واضح.'],
+    chatAcknowledgements: ['فهمت.', 'حسنًا.', `شكرًا، ${please}.`, 'واضح.'],
+    notSure: `لست متأكدًا من ذلك للأسف، يستطيع الفريق أن يفيد${female ? 'كِ' : 'ك'} فيه.`,
+    whoIAm: (name, about) => `معك ${spellLatinForArabic(name)}.${about ? ` ${about}` : ''}`,
   }
   return phrases
 }

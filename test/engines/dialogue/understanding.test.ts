@@ -237,7 +237,7 @@ describe('corrections without naming the field', () => {
     await collect(english.open())
     for (const turn of ['four', 'on Thursday', 'at 2 pm', 'TK-5521']) await collect(english.respond(turn))
     const reply = said(await collect(english.respond('Not Thursday, Saturday.')))
-    expect(reply).toContain('Let me read that back')
+    expect(reply).toContain("So that's")
     expect(english.outcomeSoFar!().result).toMatchObject({ visitDate: '2026-03-14', guests: 4, visitTime: '14:00' })
 
     const arabic = createOfflineDialogueEngine({ now: () => NOW }).startSession(agent('ar'), [])
