@@ -7,7 +7,7 @@ import { ar } from '../../src/renderer/src/i18n/ar'
 import { en } from '../../src/renderer/src/i18n/en'
 import { translate, type MessageKey } from '../../src/renderer/src/i18n/dictionary'
 
-const placeholdersOf = (message: string): string[] => [...new Set(Array.from(message.matchAll(/\{(\w+)\}/g), (match) => match[1]))].sort()
+const placeholdersOf = (message: string): string[] => [...new Set(Array.from(message.matchAll(/\{(\w+)\}/g), (match) => match[1] ?? ''))].sort()
 
 /** The count an Arabic message for one or two (`…One`, `…Two`) may leave out: the noun's form says it ("وكيلان", two agents). */
 const COUNT_SAID_BY_THE_NOUN = new Set(['n', 'filtered'])
