@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { createBrowserBridge } from '../api/browser-bridge'
 import { tokenFromPasted, UI_TOKEN_STORAGE_KEY } from '../api/ui-token'
 import { translate, type MessageKey, type UiLocale } from '../i18n/dictionary'
+import { TextField } from '../ui/field'
 
 type Problem = 'notAToken' | 'refused' | 'unreachable' | null
 
@@ -45,24 +46,15 @@ export function TokenScreen({ reason, locale = 'en' }: { reason: 'missing' | 'in
             void submit()
           }}
         >
-          <label className="field">
-            <span>{t('token.pasteLabel')}</span>
-            <input
-              className="input"
-              dir="ltr"
-              autoComplete="off"
-              spellCheck={false}
-              value={pasted}
-              aria-invalid={problem !== null || undefined}
-              aria-describedby={problem ? 'token-problem' : undefined}
-              onChange={(event) => (setPasted(event.target.value), setProblem(null))}
-            />
-          </label>
-          {problem ? (
-            <p id="token-problem" className="field-error">
-              {t(`token.problem.${problem}`)}
-            </p>
-          ) : null}
+          <TextField
+            label={t('token.pasteLabel')}
+            errors={problem ? [t(`token.problem.${problem}`)] : undefined}
+            dir="ltr"
+            autoComplete="off"
+            spellCheck={false}
+            value={pasted}
+            onChange={(value) => (setPasted(value), setProblem(null))}
+          />
           <div className="toolbar end">
             <button type="submit" className="button primary" disabled={pasted.trim() === ''} aria-busy={checking || undefined}>
               {t('token.open')}

@@ -1,3 +1,6 @@
+import type { ReactNode } from 'react'
+import { TextField } from './field'
+
 export interface CodeTextareaProps {
   id: string
   value: string
@@ -28,4 +31,18 @@ export function CodeTextarea({ id, value, rows, describedBy, invalid, placeholde
       onChange={(event) => onChange(event.target.value)}
     />
   )
+}
+
+interface CodeFieldProps {
+  label: string
+  hint?: ReactNode
+  errors?: readonly string[]
+  rows: number
+  value: string
+  onChange(value: string): void
+}
+
+/** A labelled field of JSON or other code, written as a CodeTextarea is: monospaced, left to right, not spell-checked. */
+export function CodeField(props: CodeFieldProps) {
+  return <TextField {...props} inputClassName="mono" dir="ltr" spellCheck={false} />
 }

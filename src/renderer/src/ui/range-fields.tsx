@@ -13,32 +13,19 @@ interface RangeFieldsProps {
 
 /** A "from" and a "to" field of a list's filters: each bounds the other's picker, and a backward range is said in place. */
 export function RangeFields({ type, labels, from, to, onChange, backwards, errorId }: RangeFieldsProps) {
+  // Each end bounds the other's picker; "to" carries the backward range's error.
+  const ends = [
+    { end: 'from', value: from, bounds: { max: to || undefined } },
+    { end: 'to', value: to, bounds: { min: from || undefined, 'aria-invalid': backwards ? true : undefined, 'aria-describedby': backwards ? errorId : undefined } },
+  ] as const
   return (
     <>
-      <label className="inline-field">
-        <span>{labels.from}</span>
-        <input
-          className="input"
-          type={type}
-          step={type === 'datetime-local' ? 1 : undefined}
-          value={from}
-          max={to || undefined}
-          onChange={(event) => onChange('from', event.target.value)}
-        />
-      </label>
-      <label className="inline-field">
-        <span>{labels.to}</span>
-        <input
-          className="input"
-          type={type}
-          step={type === 'datetime-local' ? 1 : undefined}
-          value={to}
-          min={from || undefined}
-          aria-invalid={backwards ? true : undefined}
-          aria-describedby={backwards ? errorId : undefined}
-          onChange={(event) => onChange('to', event.target.value)}
-        />
-      </label>
+      {ends.map(({ end, value, bounds }) => (
+        <label key={end} className="inline-field">
+          <span>{labels[end]}</span>
+          <input className="input" type={type} step={type === 'datetime-local' ? 1 : undefined} value={value} {...bounds} onChange={(event) => onChange(end, event.target.value)} />
+        </label>
+      ))}
       {backwards ? (
         <span id={errorId} className="field-error inline" role="alert">
           {backwards}

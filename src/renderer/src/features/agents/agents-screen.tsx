@@ -5,6 +5,7 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { AGENTS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
 import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId, selectUnsavedDraft } from '../../store/selectors'
+import { TextField } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { listShows } from '../../store/list-shows'
@@ -157,10 +158,7 @@ export function AgentsScreen() {
             void create()
           }}
         >
-          <label className="field">
-            <span>{t('agent.name')}</span>
-            <input className="input" dir="auto" data-autofocus value={newName} onChange={(event) => setNewName(event.target.value)} />
-          </label>
+          <TextField label={t('agent.name')} data-autofocus value={newName} onChange={setNewName} />
         </form>
       </ModalDialog>
     </div>

@@ -12,6 +12,7 @@ import { selectJobDetail, selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
+import { Check } from '../../ui/field'
 import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
 import { ConversationSection } from './conversation-section'
@@ -247,10 +248,7 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
       <fieldset className="fieldset parts-grid">
         <legend>{t('jobs.pickParts')}</legend>
         {AI_PARTS.map((part) => (
-          <label key={part} className="check">
-            <input type="checkbox" checked={parts.includes(part)} onChange={(event) => toggle(part, event.target.checked)} />
-            <span>{t(partKey(part))}</span>
-          </label>
+          <Check key={part} label={t(partKey(part))} checked={parts.includes(part)} onChange={(checked) => toggle(part, checked)} />
         ))}
       </fieldset>
       <div className="toolbar">

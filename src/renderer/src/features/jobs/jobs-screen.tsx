@@ -7,6 +7,7 @@ import { useAppStore, useStoreApi } from '../../store/app-context'
 import { selectJobs, selectLocale } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
+import { FilterSelect, Options } from '../../ui/field'
 import { RangeFields } from '../../ui/range-fields'
 import { JobDetailPanel } from './job-detail'
 import { JobsTable } from './jobs-table'
@@ -67,32 +68,18 @@ export function JobsScreen() {
               onChange={(event) => setSearch(event.target.value)}
             />
           </div>
-          <label className="inline-field">
-            <span>{t('jobs.status')}</span>
-            <select
-              className="input"
-              value={jobs.query.status ?? ''}
-              onChange={(event) => store.getState().setJobsQuery({ status: (event.target.value || null) as JobStatus | null })}
-            >
-              <option value="">{t('common.all')}</option>
-              {JOB_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {t(`status.${status}` as MessageKey)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline-field">
-            <span>{t('jobs.type')}</span>
-            <select className="input" value={jobs.query.type ?? ''} onChange={(event) => store.getState().setJobsQuery({ type: (event.target.value || null) as JobType | null })}>
-              <option value="">{t('common.all')}</option>
-              {JOB_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {t(`jobType.${type}` as MessageKey)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label={t('jobs.status')}
+            value={jobs.query.status ?? ''}
+            onChange={(value) => store.getState().setJobsQuery({ status: (value || null) as JobStatus | null })}
+          >
+            <option value="">{t('common.all')}</option>
+            <Options values={JOB_STATUSES} label={(status) => t(`status.${status}` as MessageKey)} />
+          </FilterSelect>
+          <FilterSelect label={t('jobs.type')} value={jobs.query.type ?? ''} onChange={(value) => store.getState().setJobsQuery({ type: (value || null) as JobType | null })}>
+            <option value="">{t('common.all')}</option>
+            <Options values={JOB_TYPES} label={(type) => t(`jobType.${type}` as MessageKey)} />
+          </FilterSelect>
           <RangeFields
             type="date"
             labels={{ from: t('jobs.createdFrom'), to: t('jobs.createdTo') }}

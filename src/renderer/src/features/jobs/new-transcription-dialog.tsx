@@ -3,7 +3,7 @@ import type { Job } from '../../../../shared/api/jobs'
 import { OperatorError } from '../../api/operator-error'
 import { useT } from '../../i18n/use-t'
 import { useCall } from '../../store/app-context'
-import { Field } from '../../ui/field'
+import { Check, FileField, SelectField, TextField } from '../../ui/field'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { useJobCreation } from './use-job-creation'
@@ -117,74 +117,34 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
         <fieldset className="fieldset" disabled={busy}>
           <legend>{t('jobs.transcriptionSource')}</legend>
           {(['file', 'url'] as const).map((choice) => (
-            <label key={choice} className="check">
-              <input type="radio" name="transcription-source" value={choice} checked={source === choice} onChange={() => (setSource(choice), setError(null))} />
-              <span>{t(choice === 'file' ? 'jobs.sourceFile' : 'jobs.sourceUrl')}</span>
-            </label>
+            <Check
+              key={choice}
+              label={t(choice === 'file' ? 'jobs.sourceFile' : 'jobs.sourceUrl')}
+              checked={source === choice}
+              radio={{ name: 'transcription-source', value: choice }}
+              onChange={() => (setSource(choice), setError(null))}
+            />
           ))}
         </fieldset>
         {source === 'file' ? (
-          <Field label={t('jobs.mediaFile')}>
-            {({ id, describedBy }) => (
-              <input
-                id={id}
-                ref={fileInput}
-                className="input"
-                type="file"
-                accept="audio/*,video/*"
-                disabled={busy}
-                aria-describedby={describedBy}
-                onChange={(event) => (setFile(event.target.files?.[0] ?? null), setError(null))}
-              />
-            )}
-          </Field>
+          <FileField label={t('jobs.mediaFile')} accept="audio/*,video/*" disabled={busy} inputRef={fileInput} onChange={(file) => (setFile(file), setError(null))} />
         ) : (
-          <Field label={t('jobs.mediaUrl')}>
-            {({ id, describedBy }) => (
-              <input
-                id={id}
-                className="input"
-                dir="ltr"
-                type="url"
-                value={mediaUrl}
-                disabled={busy}
-                placeholder="https://example.com/call.mp3"
-                aria-describedby={describedBy}
-                onChange={(event) => (setMediaUrl(event.target.value), setError(null))}
-              />
-            )}
-          </Field>
+          <TextField
+            label={t('jobs.mediaUrl')}
+            dir="ltr"
+            type="url"
+            value={mediaUrl}
+            disabled={busy}
+            placeholder="https://example.com/call.mp3"
+            onChange={(value) => (setMediaUrl(value), setError(null))}
+          />
         )}
-        <Field label={t('jobs.titleOptional')}>
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              className="input"
-              dir="auto"
-              maxLength={200}
-              value={title}
-              disabled={busy}
-              aria-describedby={describedBy}
-              onChange={(event) => setTitle(event.target.value)}
-            />
-          )}
-        </Field>
-        <Field label={t('jobs.spokenLanguage')}>
-          {({ id, describedBy }) => (
-            <select
-              id={id}
-              className="input"
-              value={language}
-              disabled={busy}
-              aria-describedby={describedBy}
-              onChange={(event) => setLanguage(event.target.value as SpokenLanguage)}
-            >
-              <option value="auto">{t('jobs.languageAuto')}</option>
-              <option value="ar">{t('lang.ar')}</option>
-              <option value="en">{t('lang.en')}</option>
-            </select>
-          )}
-        </Field>
+        <TextField label={t('jobs.titleOptional')} maxLength={200} value={title} disabled={busy} onChange={setTitle} />
+        <SelectField label={t('jobs.spokenLanguage')} value={language} disabled={busy} onChange={(value) => setLanguage(value as SpokenLanguage)}>
+          <option value="auto">{t('jobs.languageAuto')}</option>
+          <option value="ar">{t('lang.ar')}</option>
+          <option value="en">{t('lang.en')}</option>
+        </SelectField>
         {progress !== null ? (
           <div className="inline-form">
             <ProgressBar fraction={progress} label={t('jobs.uploading')} />

@@ -7,7 +7,7 @@ import { fieldErrorsOf } from '../../lib/field-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale, selectVoices } from '../../store/selectors'
 import { focusFirstError } from '../../ui/focus-first-error'
-import { Field } from '../../ui/field'
+import { SelectField, TextField } from '../../ui/field'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { voiceAccent } from '../../lib/voice-text'
 
@@ -70,53 +70,37 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
           void create()
         }}
       >
-        <Field label={t('jobs.voice')} errors={errors.voiceId}>
-          {({ id, describedBy }) => (
-            <select id={id} className="input" value={voiceId} aria-describedby={describedBy} onChange={(event) => setVoiceId(event.target.value)}>
-              {(['en', 'ar'] as const).map((lang) => (
-                <optgroup key={lang} label={t(lang === 'ar' ? 'lang.ar' : 'lang.en')}>
-                  {voices
-                    .filter((voice) => voice.lang === lang)
-                    .map((voice) => (
-                      <option key={voice.id} value={voice.id}>
-                        {`${voice.name} · ${voiceAccent(voice.accent, t)}`}
-                      </option>
-                    ))}
-                </optgroup>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={t('jobs.text')} hint={t('jobs.textCount', { n: String(text.length), max: String(TTS_TEXT_MAX) })} errors={errors.text}>
-          {({ id, describedBy, invalid }) => (
-            <textarea
-              id={id}
-              className="input"
-              dir="auto"
-              rows={6}
-              maxLength={TTS_TEXT_MAX}
-              value={text}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              onChange={(event) => setText(event.target.value)}
-            />
-          )}
-        </Field>
-        <Field label={t('jobs.webhookOptional')} errors={errors.webhookUrl}>
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              className="input"
-              dir="ltr"
-              type="url"
-              value={webhookUrl}
-              placeholder="https://example.com/hooks/tts"
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              onChange={(event) => setWebhookUrl(event.target.value)}
-            />
-          )}
-        </Field>
+        <SelectField label={t('jobs.voice')} errors={errors.voiceId} value={voiceId} onChange={setVoiceId}>
+          {(['en', 'ar'] as const).map((lang) => (
+            <optgroup key={lang} label={t(lang === 'ar' ? 'lang.ar' : 'lang.en')}>
+              {voices
+                .filter((voice) => voice.lang === lang)
+                .map((voice) => (
+                  <option key={voice.id} value={voice.id}>
+                    {`${voice.name} · ${voiceAccent(voice.accent, t)}`}
+                  </option>
+                ))}
+            </optgroup>
+          ))}
+        </SelectField>
+        <TextField
+          label={t('jobs.text')}
+          hint={t('jobs.textCount', { n: String(text.length), max: String(TTS_TEXT_MAX) })}
+          errors={errors.text}
+          rows={6}
+          maxLength={TTS_TEXT_MAX}
+          value={text}
+          onChange={setText}
+        />
+        <TextField
+          label={t('jobs.webhookOptional')}
+          errors={errors.webhookUrl}
+          dir="ltr"
+          type="url"
+          value={webhookUrl}
+          placeholder="https://example.com/hooks/tts"
+          onChange={setWebhookUrl}
+        />
         {errors[''] ? (
           <p className="field-error" role="alert">
             {errors[''].join(' ')}

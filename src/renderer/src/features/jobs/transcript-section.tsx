@@ -12,6 +12,7 @@ import { useAppStore, useCall } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
 import { Icon } from '../../ui/icon'
+import { Check } from '../../ui/field'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { useJobCreation } from './use-job-creation'
@@ -326,10 +327,13 @@ function TranslateDialog({ open, jobId, suggested, onClose }: { open: boolean; j
       <fieldset className="fieldset">
         <legend>{t('transcript.into')}</legend>
         {TRANSLATION_LANGUAGES.map((language) => (
-          <label key={language} className="check">
-            <input type="radio" name="translate-to" value={language} checked={toLng === language} onChange={() => setToLng(language)} />
-            <span>{t(`lang.${language}` as MessageKey)}</span>
-          </label>
+          <Check
+            key={language}
+            label={t(`lang.${language}` as MessageKey)}
+            checked={toLng === language}
+            radio={{ name: 'translate-to', value: language }}
+            onChange={() => setToLng(language)}
+          />
         ))}
       </fieldset>
       <p className="small muted">{t('transcript.translateHint')}</p>

@@ -11,7 +11,7 @@ import { NUMBERS_PAGE } from '../../store/agents-slice'
 import { hasMore, moreCount } from '../../store/paged-list'
 import { selectLocale, selectNumbers } from '../../store/selectors'
 import { focusFirstError } from '../../ui/focus-first-error'
-import { Field } from '../../ui/field'
+import { textBinder, TextField } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog } from '../../ui/modal-dialog'
@@ -57,6 +57,7 @@ export function NumbersScreen() {
     setForm((current) => ({ ...current, [key]: value }))
     setErrors(({ [key]: _gone, ...rest }) => rest)
   }
+  const bind = textBinder(form, update, (key) => errors[key])
 
   const formRef = useRef<HTMLFormElement>(null)
   const register = async () => {
@@ -123,68 +124,21 @@ export function NumbersScreen() {
       >
         <h2 id="register-title">{t('numbers.register')}</h2>
         <div className="grid-4">
-          <Field
+          <TextField
             label={t('numbers.phoneNumber')}
             hint={check.state === 'valid' ? t('numbers.willStore', { e164: check.e164 }) : t('numbers.e164Hint')}
             errors={[...(check.state === 'invalid' ? [readableMessage(check.message, locale)] : []), ...(errors.phoneNumber ?? [])]}
-          >
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input mono"
-                dir="ltr"
-                inputMode="tel"
-                autoComplete="off"
-                placeholder="+15551234567"
-                value={form.phoneNumber}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                onChange={(event) => update('phoneNumber', event.target.value)}
-              />
-            )}
-          </Field>
-          <Field label={t('numbers.label')} errors={errors.label}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input"
-                dir="auto"
-                value={form.label}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                onChange={(event) => update('label', event.target.value)}
-              />
-            )}
-          </Field>
-          <Field label={t('numbers.accountSid')} errors={errors.providerAccountSid}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input mono"
-                dir="ltr"
-                autoComplete="off"
-                value={form.providerAccountSid}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                onChange={(event) => update('providerAccountSid', event.target.value)}
-              />
-            )}
-          </Field>
-          <Field label={t('numbers.authToken')} hint={t('numbers.authTokenHint')} errors={errors.providerAuthToken}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input"
-                dir="ltr"
-                type="password"
-                autoComplete="new-password"
-                value={form.providerAuthToken}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                onChange={(event) => update('providerAuthToken', event.target.value)}
-              />
-            )}
-          </Field>
+            inputClassName="mono"
+            dir="ltr"
+            inputMode="tel"
+            autoComplete="off"
+            placeholder="+15551234567"
+            value={form.phoneNumber}
+            onChange={(value) => update('phoneNumber', value)}
+          />
+          <TextField label={t('numbers.label')} {...bind('label')} />
+          <TextField label={t('numbers.accountSid')} {...bind('providerAccountSid')} inputClassName="mono" dir="ltr" autoComplete="off" />
+          <TextField label={t('numbers.authToken')} hint={t('numbers.authTokenHint')} {...bind('providerAuthToken')} dir="ltr" type="password" autoComplete="new-password" />
         </div>
         {errors[''] || errors.type ? (
           <p className="field-error" role="alert">

@@ -10,6 +10,7 @@ import { selectLocale, selectRequests } from '../../store/selectors'
 import { downloadText } from '../../ui/copy-text'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
+import { FilterSelect, Options } from '../../ui/field'
 import { RangeFields } from '../../ui/range-fields'
 import { RequestDetailPanel } from './request-detail'
 import { RequestsList } from './requests-list'
@@ -101,17 +102,10 @@ export function RequestsScreen() {
         ) : (
           <>
             <div className="filters" role="search" aria-label={t('requests.filters')}>
-              <label className="inline-field">
-                <span>{t('requests.method')}</span>
-                <select className="input" value={filters.method} onChange={(event) => setFilter({ method: event.target.value })}>
-                  <option value="">{t('common.all')}</option>
-                  {JOURNAL_METHODS.map((method) => (
-                    <option key={method} value={method}>
-                      {method}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <FilterSelect label={t('requests.method')} value={filters.method} onChange={(value) => setFilter({ method: value })}>
+                <option value="">{t('common.all')}</option>
+                <Options values={JOURNAL_METHODS} />
+              </FilterSelect>
               <label className="inline-field">
                 <span>{t('requests.path')}</span>
                 <input
@@ -124,17 +118,10 @@ export function RequestsScreen() {
                   onChange={(event) => setPath(event.target.value)}
                 />
               </label>
-              <label className="inline-field">
-                <span>{t('requests.status')}</span>
-                <select className="input" value={filters.status} onChange={(event) => setFilter({ status: event.target.value })}>
-                  <option value="">{t('common.all')}</option>
-                  {STATUS_CLASSES.map((statusClass) => (
-                    <option key={statusClass} value={statusClass}>
-                      {`${statusClass} · ${t(`requests.class.${statusClass}` as MessageKey)}`}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <FilterSelect label={t('requests.status')} value={filters.status} onChange={(value) => setFilter({ status: value })}>
+                <option value="">{t('common.all')}</option>
+                <Options values={STATUS_CLASSES} label={(statusClass) => `${statusClass} · ${t(`requests.class.${statusClass}` as MessageKey)}`} />
+              </FilterSelect>
               <RangeFields
                 type="datetime-local"
                 labels={{ from: t('requests.from'), to: t('requests.to') }}

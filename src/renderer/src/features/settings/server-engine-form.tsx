@@ -8,7 +8,7 @@ import { fieldErrorsOf } from '../../lib/field-errors'
 import { formatCount } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
-import { Field } from '../../ui/field'
+import { Check, TextField } from '../../ui/field'
 import { focusFirstError } from '../../ui/focus-first-error'
 
 /** What the settings read shows of an engine that is either built in (or off) or an OpenAI-compatible server. */
@@ -192,72 +192,45 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
             {props.help}
           </p>
         ) : null}
-        <label className="check">
-          <input type="radio" name={`${id}-engine`} checked={!server} onChange={() => setServer(false)} />
-          <span>{props.noServerLabel}</span>
-        </label>
-        <label className="check">
-          <input type="radio" name={`${id}-engine`} checked={server} onChange={() => setServer(true)} />
-          <span>{props.serverLabel}</span>
-        </label>
+        <Check label={props.noServerLabel} checked={!server} radio={{ name: `${id}-engine` }} onChange={() => setServer(false)} />
+        <Check label={props.serverLabel} checked={server} radio={{ name: `${id}-engine` }} onChange={() => setServer(true)} />
       </fieldset>
       {server ? (
         <div className="grid-3">
-          <Field label={t('settings.baseUrl')} errors={errorsOf('baseUrl')}>
-            {({ id: inputId, describedBy, invalid }) => (
-              <input
-                id={inputId}
-                className="input"
-                dir="ltr"
-                type="url"
-                inputMode="url"
-                spellCheck={false}
-                placeholder={props.baseUrlPlaceholder}
-                value={baseUrl}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                aria-required
-                onChange={(event) => setBaseUrl(event.target.value)}
-              />
-            )}
-          </Field>
-          <Field label={modelOptional ? t('settings.modelOptional') : t('settings.model')} errors={errorsOf('model')}>
-            {({ id: inputId, describedBy, invalid }) => (
-              <input
-                id={inputId}
-                className="input"
-                dir="ltr"
-                spellCheck={false}
-                maxLength={200}
-                placeholder={modelOptional?.placeholder}
-                value={model}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                aria-required={!modelOptional || undefined}
-                onChange={(event) => setModel(event.target.value)}
-              />
-            )}
-          </Field>
-          <Field
+          <TextField
+            label={t('settings.baseUrl')}
+            errors={errorsOf('baseUrl')}
+            required
+            dir="ltr"
+            type="url"
+            inputMode="url"
+            spellCheck={false}
+            placeholder={props.baseUrlPlaceholder}
+            value={baseUrl}
+            onChange={setBaseUrl}
+          />
+          <TextField
+            label={modelOptional ? t('settings.modelOptional') : t('settings.model')}
+            errors={errorsOf('model')}
+            required={!modelOptional}
+            dir="ltr"
+            spellCheck={false}
+            maxLength={200}
+            placeholder={modelOptional?.placeholder}
+            value={model}
+            onChange={setModel}
+          />
+          <TextField
             label={t('settings.apiKeyOptional')}
             hint={stored?.server && stored.hasApiKey ? t('settings.apiKeyKept') : t('settings.apiKeyWriteOnly')}
             errors={errorsOf('apiKey')}
-          >
-            {({ id: inputId, describedBy, invalid }) => (
-              <input
-                id={inputId}
-                className="input"
-                dir="ltr"
-                type="password"
-                autoComplete="off"
-                maxLength={500}
-                value={apiKey}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                onChange={(event) => setApiKey(event.target.value)}
-              />
-            )}
-          </Field>
+            dir="ltr"
+            type="password"
+            autoComplete="off"
+            maxLength={500}
+            value={apiKey}
+            onChange={setApiKey}
+          />
         </div>
       ) : null}
       {unplaced.length > 0 ? (

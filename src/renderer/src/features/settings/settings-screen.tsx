@@ -9,13 +9,13 @@ import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLinkReturns, selectLocale, selectTheme } from '../../store/selectors'
 import type { ThemeChoice } from '../../store/ui-slice'
 import { CopyButton } from '../../ui/copy-button'
-import { Field } from '../../ui/field'
+import { SelectField, TextField } from '../../ui/field'
 import { focusFirstError } from '../../ui/focus-first-error'
 import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 import { ServerEngineForm } from './server-engine-form'
 import { SnapshotsCard } from './snapshots-card'
-import { CodeTextarea } from '../../ui/code-textarea'
+import { CodeField } from '../../ui/code-textarea'
 import { TableHead } from '../../ui/table-head'
 
 /** API keys, where the service keeps its data, the AI engine and speech recognition, browser access to /v1, and the UI's own language and theme. */
@@ -44,27 +44,19 @@ function AppearanceCard() {
     <section className="card" aria-labelledby="appearance-title">
       <h2 id="appearance-title">{t('settings.appearance')}</h2>
       <div className="grid-2">
-        <Field label={t('settings.language')}>
-          {({ id }) => (
-            <select id={id} className="input" value={locale} onChange={(event) => store.getState().setLocale(event.target.value === 'ar' ? 'ar' : 'en')}>
-              <option value="en" lang="en">
-                English
-              </option>
-              <option value="ar" lang="ar">
-                العربية
-              </option>
-            </select>
-          )}
-        </Field>
-        <Field label={t('settings.theme')}>
-          {({ id }) => (
-            <select id={id} className="input" value={theme} onChange={(event) => store.getState().setTheme(event.target.value as ThemeChoice)}>
-              <option value="system">{t('theme.system')}</option>
-              <option value="light">{t('theme.light')}</option>
-              <option value="dark">{t('theme.dark')}</option>
-            </select>
-          )}
-        </Field>
+        <SelectField label={t('settings.language')} value={locale} onChange={(value) => store.getState().setLocale(value === 'ar' ? 'ar' : 'en')}>
+          <option value="en" lang="en">
+            English
+          </option>
+          <option value="ar" lang="ar">
+            العربية
+          </option>
+        </SelectField>
+        <SelectField label={t('settings.theme')} value={theme} onChange={(value) => store.getState().setTheme(value as ThemeChoice)}>
+          <option value="system">{t('theme.system')}</option>
+          <option value="light">{t('theme.light')}</option>
+          <option value="dark">{t('theme.dark')}</option>
+        </SelectField>
       </div>
     </section>
   )
@@ -129,21 +121,7 @@ function KeysCard() {
           if (name.trim()) void create()
         }}
       >
-        <Field label={t('keys.name')} errors={error ? [error] : undefined}>
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              className="input"
-              dir="auto"
-              maxLength={100}
-              value={name}
-              placeholder={t('keys.namePlaceholder')}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              onChange={(event) => setName(event.target.value)}
-            />
-          )}
-        </Field>
+        <TextField label={t('keys.name')} errors={error ? [error] : undefined} maxLength={100} value={name} placeholder={t('keys.namePlaceholder')} onChange={setName} />
         <button type="submit" className="button primary" disabled={name.trim() === ''}>
           {t('keys.create')}
         </button>
@@ -341,13 +319,14 @@ function CorsCard() {
           void save(origins())
         }}
       >
-        <Field
+        <CodeField
           label={t('settings.corsOrigins')}
           hint={cors?.source === 'cli' ? t('settings.corsCli') : cors?.source === 'default' ? t('settings.corsDefault') : t('settings.corsHint')}
           errors={errors.length > 0 ? errors : undefined}
-        >
-          {({ id, describedBy, invalid }) => <CodeTextarea id={id} rows={3} value={text} describedBy={describedBy} invalid={invalid} onChange={setText} />}
-        </Field>
+          rows={3}
+          value={text}
+          onChange={setText}
+        />
         <div className="toolbar end">
           <button type="button" className="button" onClick={() => void save(null)}>
             {t('settings.resetCors')}

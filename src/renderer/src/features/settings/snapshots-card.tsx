@@ -7,7 +7,7 @@ import { errorText, readableMessage } from '../../lib/readable-errors'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLinkReturns, selectLocale } from '../../store/selectors'
-import { Field } from '../../ui/field'
+import { FileField, TextField } from '../../ui/field'
 import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
@@ -173,21 +173,15 @@ export function SnapshotsCard() {
           take()
         }}
       >
-        <Field label={t('snapshots.newName')} errors={nameError ? [nameError] : undefined}>
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              className="input"
-              dir="ltr"
-              maxLength={64}
-              value={name}
-              placeholder="demo-1"
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              onChange={(event) => (setName(event.target.value), setNameError(null))}
-            />
-          )}
-        </Field>
+        <TextField
+          label={t('snapshots.newName')}
+          errors={nameError ? [nameError] : undefined}
+          dir="ltr"
+          maxLength={64}
+          value={name}
+          placeholder="demo-1"
+          onChange={(value) => (setName(value), setNameError(null))}
+        />
         <button type="submit" className="button primary" disabled={busy || name.trim() === ''}>
           {t('snapshots.take')}
         </button>
@@ -249,35 +243,20 @@ export function SnapshotsCard() {
       <h3>{t('snapshots.archive')}</h3>
       <p className="muted small">{t('snapshots.archiveIntro')}</p>
       <div className="inline-form">
-        <Field label={t('snapshots.passphraseOptional')}>
-          {({ id }) => (
-            <input id={id} className="input" type="password" autoComplete="new-password" value={exportPassphrase} onChange={(event) => setExportPassphrase(event.target.value)} />
-          )}
-        </Field>
+        <TextField label={t('snapshots.passphraseOptional')} dir="inherit" type="password" autoComplete="new-password" value={exportPassphrase} onChange={setExportPassphrase} />
         <button type="button" className="button" onClick={() => void download()} disabled={exportPassphrase !== '' && exportPassphrase.length < 8}>
           {t('snapshots.export')}
         </button>
       </div>
       <div className="inline-form">
-        <Field label={t('snapshots.importFile')} errors={importError ? [importError] : undefined}>
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              ref={fileInput}
-              className="input"
-              type="file"
-              accept=".tar.gz,.tgz,application/gzip"
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              onChange={(event) => (setImportFile(event.target.files?.[0] ?? null), setImportError(null))}
-            />
-          )}
-        </Field>
-        <Field label={t('snapshots.passphraseIfSealed')}>
-          {({ id }) => (
-            <input id={id} className="input" type="password" autoComplete="off" value={importPassphrase} onChange={(event) => setImportPassphrase(event.target.value)} />
-          )}
-        </Field>
+        <FileField
+          label={t('snapshots.importFile')}
+          errors={importError ? [importError] : undefined}
+          accept=".tar.gz,.tgz,application/gzip"
+          inputRef={fileInput}
+          onChange={(file) => (setImportFile(file), setImportError(null))}
+        />
+        <TextField label={t('snapshots.passphraseIfSealed')} dir="inherit" type="password" autoComplete="off" value={importPassphrase} onChange={setImportPassphrase} />
         <button type="button" className="button" onClick={() => void upload()} disabled={!importFile || importProgress !== null}>
           {t('snapshots.import')}
         </button>

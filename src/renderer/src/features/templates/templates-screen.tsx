@@ -6,7 +6,7 @@ import { errorText } from '../../lib/readable-errors'
 import { fieldErrorLinesOf } from '../../lib/field-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale, selectTemplates } from '../../store/selectors'
-import { Field } from '../../ui/field'
+import { TextField } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
@@ -106,21 +106,7 @@ export function TemplatesScreen() {
             void clone()
           }}
         >
-          <Field label={t('templates.newName')} errors={errors}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input"
-                dir="auto"
-                data-autofocus
-                maxLength={100}
-                value={name}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                onChange={(event) => setName(event.target.value)}
-              />
-            )}
-          </Field>
+          <TextField label={t('templates.newName')} errors={errors} data-autofocus maxLength={100} value={name} onChange={setName} />
         </form>
       </ModalDialog>
     </div>

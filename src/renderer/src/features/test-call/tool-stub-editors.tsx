@@ -1,9 +1,9 @@
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
-import { Field } from '../../ui/field'
+import { TextField } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { toolProblems, type ToolDraft, type ToolProblem } from './test-call-setup'
-import { CodeTextarea } from '../../ui/code-textarea'
+import { CodeField } from '../../ui/code-textarea'
 
 const PROBLEM_KEYS: Record<ToolProblem, MessageKey> = {
   badName: 'testCall.problem.badName',
@@ -37,21 +37,17 @@ export function ToolStubEditors({ tools, onChange, stubsOnly }: { tools: ToolDra
           <li key={index} className="test-call-tool" data-testid="test-call-tool">
             {stubsOnly ? null : (
               <div className="test-call-tool-head">
-                <Field label={t('testCall.toolName')} errors={errorsOf('name')} className="grow">
-                  {({ id, describedBy, invalid }) => (
-                    <input
-                      id={id}
-                      className="input mono"
-                      dir="ltr"
-                      value={tool.name}
-                      maxLength={64}
-                      spellCheck={false}
-                      aria-describedby={describedBy}
-                      aria-invalid={invalid || undefined}
-                      onChange={(event) => update(index, { name: event.target.value })}
-                    />
-                  )}
-                </Field>
+                <TextField
+                  label={t('testCall.toolName')}
+                  errors={errorsOf('name')}
+                  className="grow"
+                  inputClassName="mono"
+                  dir="ltr"
+                  value={tool.name}
+                  maxLength={64}
+                  spellCheck={false}
+                  onChange={(value) => update(index, { name: value })}
+                />
                 <button
                   type="button"
                   className="button ghost icon-only"
@@ -64,32 +60,19 @@ export function ToolStubEditors({ tools, onChange, stubsOnly }: { tools: ToolDra
               </div>
             )}
             {stubsOnly ? null : (
-              <Field label={t('testCall.toolDescription')}>
-                {({ id }) => (
-                  <input id={id} className="input" dir="auto" value={tool.description} maxLength={2_000} onChange={(event) => update(index, { description: event.target.value })} />
-                )}
-              </Field>
+              <TextField label={t('testCall.toolDescription')} value={tool.description} maxLength={2_000} onChange={(value) => update(index, { description: value })} />
             )}
             {stubsOnly ? null : (
-              <Field label={t('testCall.toolParameters')} errors={errorsOf('parameters')}>
-                {({ id, describedBy, invalid }) => (
-                  <CodeTextarea
-                    id={id}
-                    rows={4}
-                    value={tool.parametersText}
-                    describedBy={describedBy}
-                    invalid={invalid}
-                    onChange={(value) => update(index, { parametersText: value })}
-                  />
-                )}
-              </Field>
+              <CodeField
+                label={t('testCall.toolParameters')}
+                errors={errorsOf('parameters')}
+                rows={4}
+                value={tool.parametersText}
+                onChange={(value) => update(index, { parametersText: value })}
+              />
             )}
             {stubsOnly ? <code className="test-call-tool-name">{tool.name}</code> : null}
-            <Field label={t('testCall.toolStub')} errors={errorsOf('stub')}>
-              {({ id, describedBy, invalid }) => (
-                <CodeTextarea id={id} rows={3} value={tool.stubText} describedBy={describedBy} invalid={invalid} onChange={(value) => update(index, { stubText: value })} />
-              )}
-            </Field>
+            <CodeField label={t('testCall.toolStub')} errors={errorsOf('stub')} rows={3} value={tool.stubText} onChange={(value) => update(index, { stubText: value })} />
           </li>
         )
       })}

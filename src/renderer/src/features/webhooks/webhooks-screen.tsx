@@ -10,6 +10,7 @@ import { DELIVERIES_PAGE_SIZE, type DeliveryStatus } from '../../store/webhooks-
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { StatusBadge } from '../../ui/status-badge'
+import { FilterSelect, Options } from '../../ui/field'
 import { TableHead } from '../../ui/table-head'
 import { listShows } from '../../store/list-shows'
 
@@ -52,21 +53,14 @@ export function WebhooksScreen() {
           </button>
         </header>
         <div className="filters">
-          <label className="inline-field">
-            <span>{t('webhooks.status')}</span>
-            <select
-              className="input"
-              value={deliveries.status ?? ''}
-              onChange={(event) => void store.getState().loadDeliveries({ status: (event.target.value || null) as DeliveryStatus | null })}
-            >
-              <option value="">{t('common.all')}</option>
-              {DELIVERY_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {t(`status.${status}` as MessageKey)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label={t('webhooks.status')}
+            value={deliveries.status ?? ''}
+            onChange={(value) => void store.getState().loadDeliveries({ status: (value || null) as DeliveryStatus | null })}
+          >
+            <option value="">{t('common.all')}</option>
+            <Options values={DELIVERY_STATUSES} label={(status) => t(`status.${status}` as MessageKey)} />
+          </FilterSelect>
           <span className="muted small counts">{t('jobs.counts', { filtered: String(deliveries.filtered), total: String(deliveries.total) })}</span>
         </div>
         {deliveries.error && !deliveries.loading ? <LoadError error={deliveries.error} onRetry={() => void store.getState().loadDeliveries()} /> : null}
