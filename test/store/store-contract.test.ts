@@ -453,11 +453,12 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       const { store } = await open()
       const target = { projectId: P1, url: 'https://example.test/hook', authKey: null, authSecret: null }
       // @ts-expect-error the store is not a transaction handle
-      const handle: StoreTransaction = store
+      const notAHandle: StoreTransaction = store
+      expect(notAHandle).toBe(store)
       const misuse = store.transaction(async (tx) => {
         await tx.jobs.insert(job({ id: 't1' }))
         // @ts-expect-error a write that belongs to the caller's transaction takes its handle, never the store
-        await storeWebhook(handle, target, 'job.completed', {}, { jobId: 't1', now: new Date(at(1)) })
+        await storeWebhook(store, target, 'job.completed', {}, { jobId: 't1', now: new Date(at(1)) })
       })
       await expect(misuse).rejects.toThrow(StoreUsedInsideTransactionError)
       await expect(misuse).rejects.toThrow("use the transaction's handle (tx.webhookDeliveries.insert)")
