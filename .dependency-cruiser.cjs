@@ -1,16 +1,21 @@
 // @ts-check
 /**
- * The one-way rule of docs/architecture, failing closed: every dependency of a module under
- * src/ (import, side-effect import, `export … from`, `require`, `import()`, type-only imports
- * included) must match one `allowed` rule below, or it is a `not-in-allowed` error. So an
- * import that no rule classifies (a new package, a new top-level folder) fails until a rule
- * says where it may go. Checked by test/architecture/dependency-rule.test.ts, which also
- * cruises test/architecture/fixtures/ to prove that each kind of crossing is caught.
+ * The one-way rule of docs/architecture.md (the plan: ../shared/design/architecture.md, "The
+ * house as it stands"), failing closed: every dependency of a module under src/ (import,
+ * side-effect import, `export … from`, `require`, `import()`, type-only imports included) must
+ * match one `allowed` rule below, or it is a `not-in-allowed` error. So an import that no rule
+ * classifies (a new package, a new top-level folder) fails until a rule says where it may go.
+ * The `forbidden` rules then cut what the floors alone would let through. Checked by
+ * `npm run lint:deps` and test/architecture/dependency-rule.test.ts, which also cruises
+ * test/architecture/fixtures/crossings/ to prove that each rule catches its crossing.
  *
  *   shared <- store <- workers <- engines/jobs/conversations <- webhooks <- service <- main;  preload and renderer import only shared.
  *
- * Inside store, the engines (store/sqlite, store/postgres) are reached only through the port
- * (store/ports.ts) and store/open-store.ts: no layer above names an engine.
+ * Cuts: webhooks never imports jobs (a job's webhook is written through the outbox the
+ * service hands the runner); main never imports store (the desktop's key policy is a runtime
+ * option); service/ops never imports service/http (use cases know no transport); no circular
+ * imports. Inside store, the engines (store/sqlite, store/postgres) are reached only through the
+ * port (store/ports.ts) and store/open-store.ts: no layer above names an engine.
  */
 
 /** The layers each layer may import (itself included). engines are pure: no store. */
@@ -23,9 +28,11 @@ const LAYERS = {
   jobs: ['shared', 'store', 'workers', 'engines', 'jobs'],
   // Live calls, beside jobs: engines and the store port, no HTTP; their webhooks are written through an injected writer.
   conversations: ['shared', 'store', 'workers', 'engines', 'conversations'],
-  webhooks: ['shared', 'store', 'workers', 'engines', 'jobs', 'webhooks'],
+  // Not jobs: the outbox takes the job record it is handed (the runner calls it through an injected hook).
+  webhooks: ['shared', 'store', 'workers', 'engines', 'webhooks'],
   service: ['shared', 'store', 'workers', 'engines', 'jobs', 'conversations', 'webhooks', 'service'],
-  main: ['shared', 'store', 'workers', 'engines', 'jobs', 'conversations', 'webhooks', 'service', 'main'],
+  // Not store: the Electron shell passes its choices (data folder, keychain) to the runtime, which opens the store.
+  main: ['shared', 'workers', 'engines', 'jobs', 'conversations', 'webhooks', 'service', 'main'],
   preload: ['shared', 'preload'],
   renderer: ['shared', 'renderer'],
 }
@@ -110,6 +117,29 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/store/' },
       to: { path: '^src/store/(sqlite|postgres)/' },
+    },
+    {
+      name: 'ops-without-http',
+      comment: 'Use cases (service/ops) serve both transports (HTTP and IPC): they never import the HTTP adapter.',
+      severity: 'error',
+      from: { path: '^src/service/ops/' },
+      to: { path: '^src/service/http/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type-only ones included (the renderer store has its own rule below).',
+      severity: 'error',
+      from: { pathNot: '^src/renderer/src/store/' },
+      to: { circular: true },
+    },
+    {
+      // zustand's slices pattern: each slice names the whole state it reads (a type), and the
+      // store joins the slices. That cycle is types only; one of values would be an error.
+      name: 'no-circular-at-run-time',
+      comment: 'In the renderer store, a cycle must pass through a type-only import.',
+      severity: 'error',
+      from: { path: '^src/renderer/src/store/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
       name: 'not-to-unresolvable',

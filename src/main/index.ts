@@ -6,7 +6,6 @@ import { IPC_EVENT_CHANNEL } from '../shared/ipc/operations'
 import { createRuntime, type Runtime } from '../service/runtime'
 import { installUnhandledRejectionGuard } from '../service/unhandled-rejection-guard'
 import { createMainWindow, isOwnWindowFrame, type RendererSource } from './create-window'
-import { loadDesktopSecretKey } from './desktop-secret-key'
 import { registerOperations } from './register-operations'
 import { registerStreams } from './register-streams'
 
@@ -47,7 +46,7 @@ async function startRuntime(): Promise<Runtime> {
     dataDir,
     nativeBinding: electronSqliteBinding(),
     resourcesDir: app.isPackaged ? join(process.resourcesPath, 'resources') : undefined,
-    secretKey: loadDesktopSecretKey({ safeStorage, dataDir, warn: (message) => log.warn(message) }),
+    keychain: safeStorage,
     log,
   })
   await started.start().catch((error: NodeJS.ErrnoException) => {

@@ -33,7 +33,8 @@ import { conversationCost } from './ops/prices'
 import { JobRunner, type JobRunnerOptions } from '../jobs/job-runner'
 import { isDeadLeaseOwner } from '../workers/lease-owner'
 import { DiskFullCondition, type DiskFullConditionOptions } from '../store/disk-full-condition'
-import { loadOrCreateKeyFile, SecretBox } from '../store/secret-box'
+import { SecretBox } from '../store/secret-box'
+import { loadSecretKey, type SecretKeychain } from './secret-key'
 import { openRequestJournalStore, openStore } from '../store/open-store'
 import type { MediaStore, Store, StoreTransaction } from '../store/ports'
 import { RequestJournalInUseError, type RequestJournalStore } from '../store/request-journal'
@@ -59,7 +60,7 @@ import { effectiveCorsOrigins } from './cors-settings'
 import { RepeatedErrorLog } from './repeated-error-log'
 import { loadTemplateCatalogue } from './templates-catalogue'
 import { webhookSigningSettings } from './webhook-settings'
-import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SECRET_KEY_FILE, SNAPSHOTS_FOLDER, makeDatabaseFilesPrivate, prepareDataFolder, preparePrivateFolder } from './data-folder'
+import { DATABASE_FILE, JOURNAL_FILE, MEDIA_FOLDER, SNAPSHOTS_FOLDER, makeDatabaseFilesPrivate, prepareDataFolder, preparePrivateFolder } from './data-folder'
 import { announceRunningService } from './running-services'
 import { checkSealingKey } from './sealing-key-check'
 import { DEFAULT_MEDIA_INTAKE_LIMITS, type MediaIntakeLimits } from './media-intake/media-intake-limits'
@@ -109,6 +110,8 @@ export interface RuntimeConfig {
   nativeBinding?: string
   /** The key that seals secrets at rest; by default a key file in the data folder (required in team mode). */
   secretKey?: Buffer
+  /** The desktop's key policy: keep the data folder's key wrapped by this keychain (Electron's safeStorage), not in a plain file. */
+  keychain?: SecretKeychain
   /** The service log (pino); silent by default, so tests and embedders choose. */
   log?: Logger
   /** Job runner settings (defaults: the lanes of DEFAULT_JOB_LANES, 120 s per try, 3 tries), and hooks for live views. */
@@ -262,7 +265,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   } else {
     prepareDataFolder(dataDir, { forceNew: config.forceNew })
   }
-  const secrets = new SecretBox(config.secretKey ?? loadOrCreateKeyFile(join(dataDir!, SECRET_KEY_FILE)))
+  const secrets = new SecretBox(config.secretKey ?? loadSecretKey({ dataDir: dataDir!, keychain: config.keychain, warn: (message) => config.log?.warn(message) }))
   const { store, sharedMedia } = await openStore(
     config.database
       ? { engine: 'postgres', url: config.database.url, poolSize: config.database.poolSize }

@@ -277,11 +277,24 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveriesRepository
 }
 
+declare const transactionHandle: unique symbol
+
+/**
+ * The mark of a transaction's handle, which only `Store.transaction` gives out: the store has
+ * the same repositories but not the mark, so it cannot be passed where a handle is asked for.
+ */
+export interface TransactionHandle {
+  readonly [transactionHandle]: true
+}
+
 /**
  * The handle of an open transaction: its repositories read what the transaction wrote, and
  * write into it. Valid only until the work passed to `Store.transaction` settles.
  */
-export type StoreTransaction = Repositories
+export type StoreTransaction = Repositories & TransactionHandle
+
+/** Some of a transaction's repositories: what a function that writes as part of its caller's transaction takes. */
+export type TransactionPart<K extends keyof Repositories> = Pick<Repositories, K> & TransactionHandle
 
 /** Media a job made (audio), by its unguessable name, where every instance of the service can read it. */
 export interface MediaStore {
@@ -319,9 +332,12 @@ export interface Store extends Repositories {
   readonly projectData: ProjectDataRepository
   /**
    * Runs `work` in one transaction: all of it is written, or none. `work` must use the
-   * handle's repositories (not the store's, which wait until the transaction ended) and must
-   * not wait on anything but them: the transaction holds the write lock (SQLite) or a pooled
-   * connection (PostgreSQL) while it runs.
+   * handle's repositories and must not wait on anything but them: the transaction holds the
+   * write lock (SQLite) or a pooled connection (PostgreSQL) while it runs. The store's own
+   * repositories (and `transaction` itself), called from inside `work` (its async context),
+   * reject with StoreUsedInsideTransactionError: on SQLite they would wait for the transaction
+   * to end, forever; on PostgreSQL they would run outside it. Called from elsewhere meanwhile,
+   * they run as usual (SQLite: after the transaction).
    */
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>
   /**

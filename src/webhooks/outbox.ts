@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { CallEventEnvelope } from '../shared/api/conversations'
 import type { CallEvent, WebhookEvent } from '../shared/api/webhooks'
-import type { Repositories } from '../store/ports'
+import type { TransactionPart } from '../store/ports'
 import type { JobRecord, VoiceAgentRecord } from '../store/records'
 
 /** `msg_` and 32 hex digits: the delivery's id and its `webhook-id` header. */
@@ -25,7 +25,7 @@ export interface WebhookTarget {
  * here: every attempt sends these bytes. Answers the delivery's id.
  */
 export async function storeWebhook(
-  tx: Pick<Repositories, 'webhookDeliveries'>,
+  tx: TransactionPart<'webhookDeliveries'>,
   target: WebhookTarget,
   event: string,
   body: unknown,
@@ -54,7 +54,7 @@ export interface JobWebhookOutboxOptions {
  * The job runner's `onJobEnding`: the webhook of a job that has just ended, when it has a
  * webhookUrl, written through the transaction that ends the job (the outbox pattern).
  */
-export function jobWebhookOutbox(options: JobWebhookOutboxOptions): (tx: Pick<Repositories, 'webhookDeliveries'>, job: JobRecord) => Promise<void> {
+export function jobWebhookOutbox(options: JobWebhookOutboxOptions): (tx: TransactionPart<'webhookDeliveries'>, job: JobRecord) => Promise<void> {
   return async (tx, job) => {
     if (job.type === 'CONVERSATION') return // conversations tell their agent's webhook (conversationEndedOutbox)
     if (!job.webhookUrl || (job.status !== 'COMPLETED' && job.status !== 'FAILED')) return
@@ -82,7 +82,7 @@ export interface CallEventSource {
  */
 export function callEventOutbox(
   options: CallEventOutboxOptions,
-): (tx: Pick<Repositories, 'webhookDeliveries'>, call: CallEventSource, event: CallEvent, data: Record<string, unknown>) => Promise<boolean> {
+): (tx: TransactionPart<'webhookDeliveries'>, call: CallEventSource, event: CallEvent, data: Record<string, unknown>) => Promise<boolean> {
   return async (tx, { job, agent }, event, data) => {
     if (!agent.webhookUrl) return false
     const now = options.now()
@@ -105,7 +105,7 @@ export function callEventOutbox(
  * The runner's end of a conversation (a socket that never opened, a call whose instance died):
  * `call.ended` to the agent's webhook, with what the record kept.
  */
-export function conversationEndedOutbox(options: CallEventOutboxOptions): (tx: Pick<Repositories, 'webhookDeliveries' | 'voiceAgents'>, job: JobRecord) => Promise<boolean> {
+export function conversationEndedOutbox(options: CallEventOutboxOptions): (tx: TransactionPart<'webhookDeliveries' | 'voiceAgents'>, job: JobRecord) => Promise<boolean> {
   const write = callEventOutbox(options)
   return async (tx, job) => {
     if (job.type !== 'CONVERSATION' || !job.voiceAgentId) return false

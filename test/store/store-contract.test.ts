@@ -4,7 +4,10 @@ import { text } from 'node:stream/consumers'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { Store } from '../../src/store/ports'
+import type { Store, StoreTransaction } from '../../src/store/ports'
+import { StoreUsedInsideTransactionError } from '../../src/store/transaction-guard'
+import { storeWebhook } from '../../src/webhooks/outbox'
+import { deferred } from '../helpers/in-memory-leased-work'
 import { PostgresMediaStore } from '../../src/store/postgres/media-store'
 import { PostgresAccountsRepository } from '../../src/store/postgres/accounts-repository'
 import { clientDb } from '../../src/store/postgres/db'
@@ -423,23 +426,73 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
 
     it('rolls all of it back when the work throws, and keeps what was written outside it meanwhile', async () => {
       const { store } = await open()
-      let outsideRead: Promise<JobRecord | undefined> | undefined
-      let outsideWrite: Promise<void> | undefined
-      await expect(
-        store.transaction(async (tx) => {
-          await tx.jobs.insert(job({ id: 't1' }))
-          await tx.settings.set('inside', true)
-          outsideRead = store.jobs.findById('t1')
-          outsideWrite = store.settings.set('outside', true)
-          throw new Error('no')
-        }),
-      ).rejects.toThrow('no')
+      const wrote = deferred()
+      const release = deferred()
+      const transaction = store.transaction(async (tx) => {
+        await tx.jobs.insert(job({ id: 't1' }))
+        await tx.settings.set('inside', true)
+        wrote.resolve()
+        await release.promise
+        throw new Error('no')
+      })
+      await wrote.promise
+      // Another caller (this test, outside the work) while the transaction is open.
+      const outsideRead = store.jobs.findById('t1')
+      const outsideWrite = store.settings.set('outside', true)
+      release.resolve()
+      await expect(transaction).rejects.toThrow('no')
       expect(await outsideRead).toBeUndefined()
       await outsideWrite
       expect(await store.jobs.findById('t1')).toBeUndefined()
       expect(await store.settings.get('inside', z.boolean())).toBeUndefined()
       expect(await store.settings.get('outside', z.boolean())).toBe(true)
       expect((await store.jobs.list(P1, listAll)).total).toBe(0)
+    })
+
+    it('refuses the store inside its own transaction: the misuse does not compile, and forced, rejects by name and commits nothing', async () => {
+      const { store } = await open()
+      const target = { projectId: P1, url: 'https://example.test/hook', authKey: null, authSecret: null }
+      // @ts-expect-error the store is not a transaction handle
+      const notAHandle: StoreTransaction = store
+      expect(notAHandle).toBe(store)
+      const misuse = store.transaction(async (tx) => {
+        await tx.jobs.insert(job({ id: 't1' }))
+        // @ts-expect-error a write that belongs to the caller's transaction takes its handle, never the store
+        await storeWebhook(store, target, 'job.completed', {}, { jobId: 't1', now: new Date(at(1)) })
+      })
+      await expect(misuse).rejects.toThrow(StoreUsedInsideTransactionError)
+      await expect(misuse).rejects.toThrow("use the transaction's handle (tx.webhookDeliveries.insert)")
+      expect(await store.jobs.findById('t1')).toBeUndefined()
+      expect((await store.webhookDeliveries.list(P1, { limit: 10, offset: 0 })).total).toBe(0)
+      // A read, and a transaction nested in another's work, are refused alike (each would wait for ever on SQLite).
+      const refused = await store.transaction(async () =>
+        Promise.allSettled([store.accounts.findDefaultProject(), store.jobs.findById('t1'), store.transaction(async () => 'nested')]),
+      )
+      expect(refused.map((answer) => answer.status === 'rejected' && (answer.reason as Error).name)).toEqual(Array(3).fill('StoreUsedInsideTransactionError'))
+      // The store still serves, and so does the handle.
+      expect(await store.transaction(async (tx) => (await tx.accounts.findDefaultProject())?.id)).toBe(P1)
+    })
+
+    it('lets through many callers outside the work while it is open, and what the work left running once it ended', async () => {
+      const { store } = await open()
+      const inside = deferred()
+      const release = deferred()
+      const ended = deferred()
+      let leftRunning: Promise<JobRecord | undefined> | undefined
+      const transaction = store.transaction(async (tx) => {
+        await tx.jobs.insert(job({ id: 't1' }))
+        // Started in the work's context, run once the transaction ended: not a misuse.
+        leftRunning = ended.promise.then(() => store.jobs.findById('t1'))
+        inside.resolve()
+        await release.promise
+      })
+      await inside.promise
+      const outside = Array.from({ length: 20 }, (_, index) => (index % 2 ? store.jobs.findById('t1') : store.settings.set(`outside-${index}`, index)))
+      release.resolve()
+      await transaction
+      await expect(Promise.all(outside)).resolves.toHaveLength(20)
+      ended.resolve()
+      expect((await leftRunning)?.id).toBe('t1')
     })
 
     it('rolls back a failing statement with the rest', async () => {

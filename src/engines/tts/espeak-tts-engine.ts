@@ -1,7 +1,7 @@
 import { endianness } from 'node:os'
 import { EspeakWorkerThread, type SpeechTask } from './espeak-worker-thread'
 import { escapeForEspeak, normaliseSpeechText } from './speech-text'
-import type { SpeechResult, TtsEngine } from './tts-engine'
+import type { SpeechResult, TtsEngine } from './tts-engine-contract'
 import { TtsEngineError } from './tts-engine-error'
 import { voiceProfileFor } from './voice-profiles'
 import { encodeWavPcm16Mono } from './wav-encoding'

@@ -3,7 +3,6 @@ import { HttpUrlSchema, humanName, TimestampSchema, UuidSchema } from '../api/co
 import { EndReasonSchema } from '../api/conversations'
 import { CALL_OUTCOME_STATES } from '../call-outcome'
 import { CorsOriginsSchema } from '../api/cors'
-import { ErrorEnvelopeSchema } from '../api/errors'
 import { FaultRuleInputSchema, FaultSchema } from '../api/faults'
 import {
   AiContentBodySchema,
@@ -25,6 +24,7 @@ import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, Upda
 import { VoiceSchema } from '../api/voices'
 import { DeliveryIdSchema, DELIVERY_STATUSES, WebhookDeliveryDetailSchema, WebhookDeliverySchema } from '../api/webhooks'
 import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName, type SameNames } from './operation-names'
+import { IpcErrorSchema, type IpcError } from './ipc-error'
 import type { OpenIpcStream } from './streams'
 
 export { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName }
@@ -351,13 +351,7 @@ export type IpcInput<N extends IpcOperationName> = z.input<IpcOperations[N]['inp
 export type IpcParsedInput<N extends IpcOperationName> = z.output<IpcOperations[N]['input']>
 export type IpcOutput<N extends IpcOperationName> = z.output<IpcOperations[N]['output']>
 
-/** The error of a refused operation: the /v1 envelope's `error` with its message. */
-export const IpcErrorSchema = z.object({
-  code: ErrorEnvelopeSchema.shape.error.shape.code,
-  message: z.string(),
-  details: ErrorEnvelopeSchema.shape.error.shape.details,
-})
-export type IpcError = z.infer<typeof IpcErrorSchema>
+export { IpcErrorSchema, type IpcError }
 
 /**
  * What every operation answers, on both transports. A result rather than a thrown error:

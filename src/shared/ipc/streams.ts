@@ -4,7 +4,7 @@ import { EndReasonSchema, ToolCallRecordSchema, TranscriptTurnSchema } from '../
 import { JobErrorSchema } from '../api/jobs'
 import { PLACEHOLDER_NAME } from '../api/voice-agents'
 import { IPC_STREAM_CHANNEL, IPC_STREAM_NAMES, type IpcStreamName, type SameNames } from './operation-names'
-import { IpcErrorSchema, type IpcError } from './operations'
+import { IpcErrorSchema, type IpcError } from './ipc-error'
 
 export { IPC_STREAM_CHANNEL, IPC_STREAM_NAMES, type IpcStreamName }
 

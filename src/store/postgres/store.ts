@@ -13,6 +13,7 @@ import { PostgresProjectDataRepository } from './project-data-repository'
 import { PostgresSettingsRepository } from './settings-repository'
 import { PostgresVoiceAgentsRepository } from './voice-agents-repository'
 import { PostgresWebhookDeliveriesRepository } from './webhook-deliveries-repository'
+import { TransactionGuard } from '../transaction-guard'
 
 /** The channel the schema's triggers NOTIFY when a statement changed rows (see migration 0005). */
 export const CHANGES_CHANNEL = 'voicedesk_changes'
@@ -198,7 +199,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     notifications = listener
     await listener.start()
 
-    const outside = tracked(repositoriesOn(poolDb(pool)), () => (ownWrites += 1))
+    const guard = new TransactionGuard()
+    // Called from a transaction's work, these would run on another connection, outside it: the guard refuses.
+    const outside = guard.guard(tracked(repositoriesOn(poolDb(pool)), () => (ownWrites += 1)))
     let closed = false
     return {
       engine: 'postgres',
@@ -213,9 +216,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       projectData: new PostgresProjectDataRepository(pool),
       changeVersion: () => (listener.listening ? `${ownWrites}:${otherCommits}` : `${ownWrites}:${otherCommits}:unheard-${(unheard += 1)}`),
       async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+        guard.check('transaction')
         let wrote = false
         try {
-          return await inTransaction(pool, (client) => work(tracked(repositoriesOn(clientDb(client)), () => (wrote = true))))
+          // Only transaction() makes repositories on a transaction's client into the handle.
+          return await inTransaction(pool, (client) => guard.run(() => work(tracked(repositoriesOn(clientDb(client)), () => (wrote = true)) as StoreTransaction)))
         } finally {
           // After COMMIT (or ROLLBACK: nothing changed then, but a failed COMMIT may not say whether it happened).
           if (wrote) ownWrites += 1

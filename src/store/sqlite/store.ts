@@ -10,6 +10,7 @@ import { SqliteProjectDataRepository } from './project-data-repository'
 import { SqliteSettingsRepository } from './settings-repository'
 import { SqliteVoiceAgentsRepository } from './voice-agents-repository'
 import { SqliteWebhookDeliveriesRepository } from './webhook-deliveries-repository'
+import { StoreUsedInsideTransactionError, TransactionGuard } from '../transaction-guard'
 
 /** How soon a commit by another process on the same file shows in changeVersion(). */
 export const OTHER_WRITERS_CHECK_MS = 1
@@ -24,15 +25,19 @@ export interface SqliteStore extends Store {
 /**
  * Wraps every method of `repository` so that, while a transaction holds the connection, a call
  * from outside it waits for its turn instead of landing inside the transaction (one connection
- * carries one transaction). When no transaction is open, the call runs at once.
+ * carries one transaction). When no transaction is open, the call runs at once (no other check
+ * on the hot path). A call from the transaction's own work would wait for itself: it rejects
+ * with StoreUsedInsideTransactionError instead.
  */
-function outsideTransactions<R extends object>(repository: R, turns: ConnectionTurns): R {
+function outsideTransactions<R extends object>(repositoryName: string, repository: R, turns: ConnectionTurns, guard: TransactionGuard): R {
   const wrapped: Record<string, unknown> = {}
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(repository))) {
     const method = (repository as Record<string, unknown>)[name]
     if (name === 'constructor' || typeof method !== 'function') continue
     const call = (args: unknown[]): unknown => (method as (...args: unknown[]) => unknown).apply(repository, args)
-    wrapped[name] = (...args: unknown[]) => (turns.busy ? turns.run(() => call(args)) : call(args))
+    const waitForTurn = (args: unknown[]): unknown =>
+      guard.inside ? Promise.reject(new StoreUsedInsideTransactionError(`${repositoryName}.${name}`)) : turns.run(() => call(args))
+    wrapped[name] = (...args: unknown[]) => (turns.busy ? waitForTurn(args) : call(args))
   }
   return wrapped as R
 }
@@ -55,7 +60,7 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
     return `${ownWrites.get() as number}:${otherWrites}`
   }
   const jobs = new SqliteJobsRepository(db)
-  const inTransaction: StoreTransaction = {
+  const repositories: Repositories = {
     accounts: new SqliteAccountsRepository(db),
     voiceAgents: new SqliteVoiceAgentsRepository(db),
     phoneNumbers: new SqlitePhoneNumbersRepository(db),
@@ -64,19 +69,26 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
     settings: new SqliteSettingsRepository(db),
     webhookDeliveries: new SqliteWebhookDeliveriesRepository(db),
   }
+  // The one connection's repositories are the handle: only transaction() gives them out so.
+  const inTransaction = repositories as StoreTransaction
   const turns = new ConnectionTurns()
-  const outside = Object.fromEntries(Object.entries(inTransaction).map(([name, repository]) => [name, outsideTransactions(repository, turns)])) as unknown as Repositories
+  const guard = new TransactionGuard()
+  const outside = Object.fromEntries(
+    Object.entries(repositories).map(([name, repository]) => [name, outsideTransactions(name, repository as object, turns, guard)]),
+  ) as unknown as Repositories
   // IMMEDIATE takes the write lock as the transaction begins, waiting up to the busy timeout:
   // one that read first and upgraded later would fail with SQLITE_BUSY_SNAPSHOT when another
   // process wrote meanwhile.
   const begin = db.prepare('BEGIN IMMEDIATE')
   const commit = db.prepare('COMMIT')
   const rollback = db.prepare('ROLLBACK')
-  const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
-    turns.run(async () => {
+  const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
+    // Nested in another's work, it would wait for that one to end: for ever.
+    if (guard.inside) return Promise.reject(new StoreUsedInsideTransactionError('transaction'))
+    return turns.run(async () => {
       begin.run()
       try {
-        const result = await work(inTransaction)
+        const result = await guard.run(() => work(inTransaction))
         commit.run()
         return result
       } catch (error) {
@@ -85,6 +97,7 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
         throw error
       }
     })
+  }
   return {
     engine: 'sqlite',
     db,

@@ -11,7 +11,7 @@ import type { OperatorEvents } from '../../ipc/operator-events'
 import type { OperatorHandlers } from '../../ipc/operator-handlers'
 import type { OperatorStreamHandlers } from '../../ipc/operator-streams'
 import { ServiceError } from '../../ops/service-error'
-import { registerOperatorStreamRoute } from './operator-streams'
+import { registerOperatorStreamRoute, type OperationFailureLogger } from './operator-streams'
 
 export interface OperatorBridgeOptions {
   /** The browser transport's handler table (service.info says host 'browser'). */
@@ -24,9 +24,6 @@ export interface OperatorBridgeOptions {
   /** The built renderer; /app/ answers 404 without it. */
   rendererDir?: string
 }
-
-/** Logs what failed inside an operation (the caller gets INTERNAL and no details). */
-export type OperationFailureLogger = (error: unknown, operation: string) => void
 
 /** A comment line on every event stream this often, so proxies and browsers keep it open. */
 export const HEARTBEAT_MS = 15_000

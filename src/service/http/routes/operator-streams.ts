@@ -3,7 +3,9 @@ import type { WebSocket } from 'ws'
 import { BROWSER_STREAMS, IPC_STREAM_NAMES, type IpcStreamName } from '../../../shared/ipc/streams'
 import type { IpcError } from '../../../shared/ipc/operations'
 import { openOperatorStream, refuseStream, type OperatorStreamConnection, type OperatorStreamHandlers, type StreamCarrier } from '../../ipc/operator-streams'
-import type { OperationFailureLogger } from './operator-bridge'
+
+/** Logs what failed inside an operation (the caller gets INTERNAL and no details). */
+export type OperationFailureLogger = (error: unknown, operation: string) => void
 
 export interface OperatorStreamRouteOptions {
   streams: OperatorStreamHandlers

@@ -1,0 +1,35 @@
+/* What every text-to-speech engine offers; its own file so that an engine and the factory that starts it (tts-engine.ts) both import it without a cycle. */
+
+/** Synthesized speech. */
+export interface SpeechResult {
+  /** A complete RIFF/WAVE file: canonical 44-byte header, PCM 16-bit mono at `sampleRate`. */
+  wav: Buffer
+  sampleRate: number
+  /** Samples / sampleRate. */
+  durationSeconds: number
+}
+
+/** Offline text to speech for the catalogue voices. Rejects only with TtsEngineError. */
+export interface TtsEngine {
+  /**
+   * Speaks `text` (plain text, any length; whitespace is normalised, markup is read out, not
+   * obeyed) with one of the 14 catalogue voices (src/shared/voices.ts ids).
+   * Rejects with code UNKNOWN_VOICE for another id, EMPTY_TEXT when nothing speakable is
+   * left, ABORTED as soon as `signal` aborts, WORKER_CRASHED when the worker thread died
+   * mid-synthesis (the next call starts a new one), ENGINE_CLOSED after close().
+   * Calls may overlap: they queue and are served in order.
+   */
+  synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechResult>
+  /**
+   * The same speech, handed over chunk by chunk as eSpeak makes it (PCM 16-bit LE mono at
+   * `sampleRate`, a few hundred ms each) rather than whole: resolves once the last chunk has
+   * been given, with no `wav`. Rejects like synthesize; no chunk comes after it settles.
+   */
+  synthesizeStream(text: string, voiceId: string, onChunk: (pcm: Buffer, sampleRate: number) => void, signal?: AbortSignal): Promise<Omit<SpeechResult, 'wav'>>
+  /**
+   * Stops the engine: terminates its worker threads and fails calls still waiting with
+   * ENGINE_CLOSED. Idempotent. A closed engine stays closed: later calls reject with
+   * ENGINE_CLOSED (a stopping runtime must not bring the worker back).
+   */
+  close(): Promise<void>
+}
