@@ -3,12 +3,14 @@ import { defineConfig } from 'vitest/config'
 
 /**
  * Files run side by side. Most of the suite waits rather than computes (a browser, sockets, audio
- * played in real time, PostgreSQL), so on 2 cores 4 forks keep both cores busy where vitest's
- * default (cores - 1 = 1) ran one file at a time. Every file has its own temp folders
- * (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child processes; the build
- * in out/ is only read. VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
+ * played in real time, PostgreSQL), so on 2 cores 3 forks keep both cores busy where vitest's
+ * default (cores - 1 = 1) ran one file at a time. Not more: the CPU-heavy files (decoding hours
+ * of audio, importing archives) then get two thirds of a core and stay well inside the 30 s
+ * test timeout; at 4 forks on a machine already busy they did not. Every file has its own temp
+ * folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child processes;
+ * the build in out/ is only read. VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
  */
-const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || Math.max(2, availableParallelism() * 2)
+const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism() + 1
 
 /**
  * Files asserting wall-clock bounds that are the product's promise, not the test's patience:

@@ -53,7 +53,9 @@ const RUNS_ON_SQLITE = { create: 900, update: 1000, clone: 600, addNumber: 900, 
  * refusals (poison, size limit) run on SQLite only. Each request is two or three round trips
  * to the server there, ~15 ms each on a quiet machine.
  */
-const RUNS = onPostgres ? { ...RUNS_ON_SQLITE, create: 450, update: 500, clone: 300, addNumber: 450, assign: 350, unassign: 250, deleteAgent: 200, deleteNumber: 200 } : RUNS_ON_SQLITE
+const RUNS = onPostgres
+  ? { ...RUNS_ON_SQLITE, create: 450, update: 500, clone: 300, addNumber: 450, assign: 350, unassign: 250, deleteAgent: 200, deleteNumber: 200 }
+  : RUNS_ON_SQLITE
 /** On PostgreSQL, the cases that reach the store (see RUNS). */
 const casesOf = onPostgres ? storedBodyCases : bodyCases
 /** Every test here runs thousands of requests: give it room beyond the 30 s default. */
