@@ -1,25 +1,64 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+
+/**
+ * Files run side by side. Most of the suite waits rather than computes (a browser, sockets, audio
+ * played in real time, PostgreSQL), so on 2 cores 3 forks keep both cores busy where vitest's
+ * default (cores - 1 = 1) ran one file at a time. Not more: the CPU-heavy files (decoding hours
+ * of audio, importing archives) then get two thirds of a core and stay well inside the 30 s
+ * test timeout; at 4 forks on a machine already busy they did not. Every file has its own temp
+ * folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child processes;
+ * the build in out/ is only read. VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
+ */
+const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism() + 1
+
+/**
+ * Files asserting wall-clock bounds that are the product's promise, not the test's patience:
+ * audio sent ahead of real time, a typed turn answered within 2 s, a call ended within 2 s of
+ * its last frame. Beside three other files on 2 cores these bounds measure the machine; they run
+ * after the rest, one file at a time (the `alone` group), on both engines.
+ */
+const ALONE = ['test/conversations/web-sdk-protocol.test.ts', 'test/conversations/test-call-stream.test.ts']
+
+/**
+ * What runs again on PostgreSQL: where storage is touched in ways that differ by engine
+ * (transactions, leases and locks, JSON and text rules such as NUL and lone surrogates, search,
+ * counts, media in the database, migrations, concurrency, team mode, live calls' records).
+ * Routes that answer before storage is reached run on SQLite only: the API documents (openapi,
+ * asyncapi), CORS, the Host check, Node's HTTP parser refusals (client-errors), realtime speech
+ * (engine work; the one row it writes is a job like those jobs.test.ts stores on both). The
+ * store contract suites (test/store) run both engines inside the sqlite project, on a cluster
+ * of their own (helpers/store-fixtures lazyPostgresCluster).
+ */
+const SQLITE_ONLY_HTTP = [
+  'test/service/http/openapi.test.ts',
+  'test/service/http/asyncapi.test.ts',
+  'test/service/http/cors.test.ts',
+  'test/service/http/host-check.test.ts',
+  'test/service/http/client-errors.test.ts',
+  'test/service/http/realtime-tts.test.ts',
+]
+const ON_POSTGRES = ['test/service/http/**/*.test.ts', 'test/team/**/*.test.ts', 'test/conversations/**/*.test.ts']
+const POSTGRES = { env: { VOICEDESK_TEST_ENGINE: 'postgres' }, globalSetup: ['test/helpers/postgres-global-setup.ts'] }
 
 export default defineConfig({
   test: {
     environment: 'node',
     // Native SQLite and real servers: separate processes keep each file's state its own.
     pool: 'forks',
+    maxWorkers: WORKERS,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // The default reporter, then the ten slowest files of the run.
+    reporters: ['default', './test/helpers/slowest-files-reporter.ts'],
     projects: [
       // Everything, on SQLite (the embedded default).
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/team/**'] } },
-      // The HTTP suite, team mode and live calls again, on a real PostgreSQL cluster started for the run.
-      {
-        extends: true,
-        test: {
-          name: 'postgres',
-          include: ['test/service/http/**/*.test.ts', 'test/team/**/*.test.ts', 'test/conversations/**/*.test.ts'],
-          env: { VOICEDESK_TEST_ENGINE: 'postgres' },
-          globalSetup: ['test/helpers/postgres-global-setup.ts'],
-        },
-      },
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/team/**', ...ALONE] } },
+      // What differs by engine, again on a real PostgreSQL cluster started for the run.
+      { extends: true, test: { name: 'postgres', include: ON_POSTGRES, exclude: [...SQLITE_ONLY_HTTP, ...ALONE], ...POSTGRES } },
+      // The wall-clock files, after the others, one at a time.
+      { extends: true, test: { name: 'sqlite-alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'postgres-alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 2 }, ...POSTGRES } },
     ],
   },
 })

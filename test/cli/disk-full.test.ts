@@ -7,7 +7,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fillDisk, mountProblem, smallDisk, unmountSmallDisks } from '../helpers/small-disk'
-import { startServe, type RunningServe } from '../helpers/spawn-cli'
+import { killChildren, startServe, type RunningServe } from '../helpers/spawn-cli'
 
 const KEY = 'vd_disk_full_test_key_0123456789abcdef'
 const VOICE = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
@@ -27,6 +27,8 @@ afterEach(async () => {
       await service.cli.waitForExit(10_000)
     }
   }
+  // Also a child whose start timed out before it was listed: left alive, it would keep the disk mounted.
+  await killChildren()
   unmountSmallDisks()
 })
 

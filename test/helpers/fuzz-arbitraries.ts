@@ -289,6 +289,15 @@ export function bodyCases(spec: BodySpec): fc.Arbitrary<BodyCase> {
 }
 
 /**
+ * The cases that reach storage: valid bodies and valid bodies with one field changed. What
+ * bodyCases adds (malformed JSON, wrong types, unknown or polluted keys, other content types)
+ * is refused by the parser or the schema before any store is called, the same on every engine.
+ */
+export function storedBodyCases(spec: BodySpec): fc.Arbitrary<BodyCase> {
+  return fc.oneof({ weight: 3, arbitrary: nearValid(spec) }, { weight: 1, arbitrary: validBody(spec) })
+}
+
+/**
  * An error answer is exactly the contract's envelope (no stack, no Fastify fields such as
  * statusCode), with a status this endpoint family may give and a code that status carries.
  */

@@ -44,7 +44,14 @@ export interface SpawnOptions {
 
 const children = new Set<ChildProcess>()
 
-afterEach(async () => {
+afterEach(() => killChildren())
+
+/**
+ * SIGKILLs every CLI child still alive and waits for them to exit. Also for a test's own
+ * teardown that needs them gone first (a tmpfs with open files cannot be unmounted), including
+ * children whose start timed out before the test got hold of them.
+ */
+export async function killChildren(): Promise<void> {
   const leftovers = [...children]
   children.clear()
   await Promise.all(
@@ -57,7 +64,7 @@ afterEach(async () => {
         }),
     ),
   )
-})
+}
 
 export function childEnv(extra: SpawnOptions['env'] = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}

@@ -12,15 +12,20 @@ export const onPostgres = TEST_ENGINE === 'postgres'
 
 let databases = 0
 
-/** A new, empty database in the run's cluster; answers its URL. */
-export async function createTestDatabase(): Promise<string> {
+/**
+ * A new database in the run's cluster, its name unique to this file's process; answers its URL.
+ * Empty, or with `migrated` a copy of the template the global setup migrated (the schema only, no rows).
+ * FILE_COPY: with fsync off, copying a small template is ~4 times quicker than PostgreSQL 15's default WAL_LOG.
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<string> {
   const adminUrl = inject('postgresUrl')
   databases += 1
   const name = `vd_${process.pid}_${databases}_${randomBytes(3).toString('hex')}`
+  const template = options.migrated ? ` TEMPLATE ${inject('postgresTemplate')}` : ''
   const client = new pg.Client({ connectionString: adminUrl })
   await client.connect()
   try {
-    await client.query(`CREATE DATABASE ${name}`)
+    await client.query(`CREATE DATABASE ${name}${template} STRATEGY FILE_COPY`)
   } finally {
     await client.end()
   }

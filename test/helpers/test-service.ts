@@ -40,7 +40,7 @@ const teamDatabases = new Map<string, { url: string; secretKey: Buffer }>()
 async function teamStorageFor(dataDir: string): Promise<Pick<RuntimeConfig, 'database' | 'secretKey'>> {
   let storage = teamDatabases.get(dataDir)
   if (!storage) {
-    storage = { url: await createTestDatabase(), secretKey: randomBytes(32) }
+    storage = { url: await createTestDatabase({ migrated: true }), secretKey: randomBytes(32) }
     teamDatabases.set(dataDir, storage)
   }
   return { database: { url: storage.url }, secretKey: storage.secretKey }
