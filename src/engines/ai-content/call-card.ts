@@ -1,7 +1,8 @@
 import { isArabicWord, normaliseArabic } from './arabic-normalisation'
 import { isArabicStopWord, isEnglishStopWord } from './stop-words'
 import type { Sentence } from './text-analysis'
-import { AR_START, PATTERNS, plainKey, type Fact, type FactKind } from './card-patterns'
+import { readReplacements } from './value-replacement'
+import { AR_START, identifierLabel, PATTERNS, plainKey, type Fact, type FactKind } from './card-patterns'
 
 export type { Fact, FactKind }
 
@@ -26,6 +27,10 @@ export interface CallCard {
   rejected: Fact[]
   /** The date and time the conversation settles on (the last one of each kind), in its words. */
   settled: Fact[]
+  /** Values a text says replace others ("moves from March 3 to March 17": March 17), first mention first. */
+  targets: Fact[]
+  /** Spans of a sentence that only name a given-up value ("from March 3 "), cut when the sentence is quoted. */
+  strikes: Map<number, [number, number][]>
   /** The sentence that states the main commitment (a booking, a delivery, a refund), if any. */
   commitment: number | undefined
   /** The caller's first sentence with content: why they called. */
@@ -36,6 +41,11 @@ export interface CallCard {
   nextSteps: number[]
   /** The caller's answer to a choice offered ("a replacement or a refund?" → "A replacement"). */
   decisions: number[]
+  /**
+   * What was agreed beyond the main commitment: a caller's request the agent grants ("Can I have a
+   * courtesy car?" → "Yes, …"; "تقدرون توصلوني؟" → "إيه، …"), or a decision in notes ("Rana agreed…", "اتفقنا…").
+   */
+  agreed: number[]
 }
 
 /** An offer of alternatives: "X or Y?", "… ولا …؟", "… أو …؟". */
@@ -148,26 +158,40 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
     for (const pattern of PATTERNS) {
       for (const match of sentence.text.matchAll(pattern.regex)) {
         const text = pattern.kind === 'quantity' ? countedWords(match[0]) : (pattern.group ? match[pattern.group] : match[0])!.trim().replace(/[.,،]+$/, '')
-        if (!text) continue
+        if (!text || (pattern.accept && !pattern.accept(text))) continue
         const start = match.index
         const end = start + match[0].length
         // A span already read as a more specific kind (an amount) is not a quantity too.
         if (taken.some(([from, to]) => start < to && end > from)) continue
         taken.push([start, end])
-        facts.push({ kind: pattern.kind, text, key: pattern.key ? pattern.key(match) : plainKey(text), sentence: sentence.index })
+        const at = start + Math.max(0, match[0].indexOf(text))
+        const fact: Fact = { kind: pattern.kind, text, key: pattern.key ? pattern.key(match) : plainKey(text), sentence: sentence.index, start: at, end: at + text.length }
+        if (fact.kind === 'identifier') fact.label = identifierLabel(text, sentence.text.slice(0, at), askedBefore(sentences, sentence.index))
+        facts.push(fact)
       }
     }
   }
   const names = readNames(sentences, roles)
   facts.push(...names.facts)
 
-  const { settled, rejected } = conversation
+  // In a call, a later date or time replaces a turned-down one; in any text, one it says replaces another ("moved from … to …").
+  const replaced = readReplacements(sentences, facts)
+  const base = conversation
     ? laterReplacesEarlier(sentences, facts)
-    : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] }
+    : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] as Fact[] }
+  const rejected = [...new Set([...base.rejected, ...replaced.rejected, ...earlierMentions(facts, replaced.rejected, replaced.targets)])]
+  const settled = base.settled.filter((fact) => !rejected.includes(fact))
+  const card = { rejected, strikes: replaced.strikes }
   const schedule = new Set(settled.map((fact) => fact.sentence))
   const commitmentCandidates = sentences.filter((sentence) => schedule.has(sentence.index) && COMMITMENT.test(sentence.text)).map((sentence) => sentence.index)
-  const rejectedSentences = new Set(rejected.map((fact) => fact.sentence))
-  const commitment = commitmentCandidates.filter((index) => !rejectedSentences.has(index)).at(-1) ?? [...schedule].filter((index) => !rejectedSentences.has(index)).at(-1)
+  const rejectedSentences = new Set(rejected.filter((fact) => quotesRejected(card, fact.sentence)).map((fact) => fact.sentence))
+  const moved = replaced.targets.map((fact) => fact.sentence).filter((index) => !rejectedSentences.has(index))
+  // A text's decision is the value it moved; a call's is what it booked.
+  const commitment =
+    (conversation ? undefined : moved.at(-1)) ??
+    commitmentCandidates.filter((index) => !rejectedSentences.has(index)).at(-1) ??
+    moved.at(-1) ??
+    [...schedule].filter((index) => !rejectedSentences.has(index)).at(-1)
   const reason = sentences.find((sentence) => roles[sentence.index] === 'caller' && !sentence.isQuestion && sentence.tokens.filter((token) => !token.stop).length >= 3)?.index
   return {
     roles,
@@ -176,12 +200,26 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
     people: names.people,
     rejected,
     settled,
+    targets: replaced.targets,
+    strikes: replaced.strikes,
     commitment,
     reason,
     objections: sentences.filter((sentence) => (roles[sentence.index] ?? 'caller') === 'caller' && OBJECTION.test(sentence.text)).map((sentence) => sentence.index),
     decisions: choicesMade(sentences, roles),
+    agreed: [...grantedRequests(sentences, roles), ...sentences.filter((sentence) => !sentence.isQuestion && AGREED.test(sentence.text)).map((sentence) => sentence.index)],
     nextSteps: sentences.filter((sentence) => roles[sentence.index] !== 'caller' && NEXT_STEP.test(sentence.text) && !sentence.isQuestion).map((sentence) => sentence.index),
   }
+}
+
+/** Whether sentence `index` still states a given-up value once its struck spans are cut. */
+export function quotesRejected(card: Pick<CallCard, 'rejected' | 'strikes'>, index: number): boolean {
+  const spans = card.strikes.get(index) ?? []
+  return card.rejected.some((fact) => fact.sentence === index && !spans.some(([from, to]) => fact.start >= from && fact.end <= to))
+}
+
+/** Earlier mentions of a value a text gave up ("The launch is March 3. … moved from March 3 to …"): the old value too. */
+function earlierMentions(facts: readonly Fact[], given: readonly Fact[], targets: readonly Fact[]): Fact[] {
+  return facts.filter((fact) => !targets.includes(fact) && given.some((old) => old !== fact && old.kind === fact.kind && old.key === fact.key && fact.sentence <= old.sentence))
 }
 
 /** A turn that turns an offer down: "doesn't work", "can't", "taken", "لا، …", "مش فاضية", "مفيش مكان". */
@@ -189,6 +227,24 @@ const REFUSAL =
   /\b(?:doesn't work|does not work|don't work|won't work|can't|cannot|can not|no good|not possible|taken|booked up|full|instead|rather|unavailable|not free|not available)\b|(?:^|[\s،,])(?:لا|لأ|مو|مب|مش|ما يناسب|ما ينفع|مينفعش|مفيش|ما في|مافي|ما فيه|ما بقدر|ما أقدر|ما اقدر|مش فاضي|مش فاضية|محجوز|بدل|بدال)(?=[\s،,.!?؟]|$)/i
 /** A caller switching to another option ("make it Thursday", "خلها الأكسنت", "instead"): the sentence names the option given up. */
 export const SWITCH = /\b(?:make it|instead|rather|switch to|change it to)\b|(?:^|[\s،,])(?:خلها|خليها|خليه|خله|خلّيها|بدل|بدال|خليني)(?=\s)/i
+
+/** A request: "can I / could you / is it possible", "ممكن", "تقدرون", "فيه إمكانية", "بقدر". */
+const REQUEST = /\b(?:can|could|may) (?:i|we|you)\b|\bis it possible\b|\bdo you (?:have|offer|do)\b|(?<![\p{L}])[وف]?(?:ممكن|تقدر|تقدرون|تقدري|تقدروا|بتقدر|بتقدروا|فيه|في إمكانية|عندكم|بقدر|اقدر|أقدر|ينفع|يصير)(?![\p{L}])/iu
+/** A reply that grants it. */
+const GRANTED = /^(?:yes|yeah|yep|sure|of course|certainly|absolutely|no problem|definitely)\b|^(?:إيه|ايه|اي|أي|ايوه|أيوه|أيوا|ايوا|نعم|أكيد|اكيد|طبعا|طبعًا|أبشر|ابشر|تمام|ولا يهمك|عادي|إي|اه|آه)(?![\p{L}])/iu
+/** A decision written down in notes: "agreed", "decided", "approved", "اتفقنا", "قررنا", "وافق". */
+const AGREED = /\b(?:agreed|decided|approved|signed off)\b|(?<![\p{L}])[وف]?(?:اتفقنا|اتفقوا|قررنا|تقرر|وافق|وافقت|وافقوا|وافقنا|اعتمدنا|تمت الموافقة)(?![\p{L}])/iu
+
+/** A caller's request that the agent's next turn grants: the request states what was agreed. */
+function grantedRequests(sentences: readonly Sentence[], roles: readonly (Role | undefined)[]): number[] {
+  return sentences
+    .filter((sentence) => sentence.isQuestion && roles[sentence.index] === 'caller' && REQUEST.test(sentence.text))
+    .filter((sentence) => {
+      const reply = replyTurn(sentences, sentence.index)[0]
+      return reply !== undefined && roles[reply] === 'agent' && GRANTED.test(sentences[reply]!.text.trim())
+    })
+    .map((sentence) => sentence.index)
+}
 
 /** The first sentence of each caller turn that answers an agent's question offering alternatives. */
 function choicesMade(sentences: readonly Sentence[], roles: readonly (Role | undefined)[]): number[] {
@@ -241,6 +297,15 @@ function laterReplacesEarlier(sentences: readonly Sentence[], facts: readonly Fa
   return { settled, rejected }
 }
 
+/** Questions of the few sentences before `index`, nearest first: what a bare read-back answers. */
+function askedBefore(sentences: readonly Sentence[], index: number): string[] {
+  return sentences
+    .slice(Math.max(0, index - 3), index)
+    .filter((sentence) => sentence.isQuestion)
+    .map((sentence) => sentence.text)
+    .reverse()
+}
+
 /** The sentences of the next speaker turn after `index`'s turn. */
 function replyTurn(sentences: readonly Sentence[], index: number): number[] {
   const turn = sentences[index]!.turn
@@ -260,7 +325,8 @@ function readNames(sentences: readonly Sentence[], roles: readonly (Role | undef
     // "أنا اسمي منى": the second cue is not part of the name.
     const name = text.trim().replace(/^(?:اسمي|إسمي|my name is)\s+/iu, '')
     if (!name || name.split(/\s+/).some((word) => NOT_A_NAME.has(word.toLowerCase()))) return
-    facts.push({ kind: 'name', text: name, key: plainKey(name), sentence })
+    const at = Math.max(0, sentences[sentence]!.text.indexOf(name))
+    facts.push({ kind: 'name', text: name, key: plainKey(name), sentence, start: at, end: at + name.length })
     if (asCaller) caller ??= name
     else if (!people.includes(name)) people.push(name)
   }

@@ -15,7 +15,15 @@ export interface Fact {
   /** Compared to tell one value from another (a weekday's number, a time as h:mm). */
   key: string
   sentence: number
+  /** Where it stands in its sentence's text (UTF-16 offsets), end excluded. */
+  start: number
+  end: number
+  /** What an identifier refers to, from its shape and the words around it (see identifierLabel). */
+  label?: IdentifierLabel
 }
+
+/** What an identifier is: a registration plate is no booking reference, a phone number no order. */
+export type IdentifierLabel = 'plate' | 'order' | 'booking' | 'account' | 'case' | 'file' | 'invoice' | 'tracking' | 'phone' | 'email' | 'reference'
 
 
 const EN_UNITS = [
@@ -89,6 +97,8 @@ export interface Pattern {
   key?: (match: RegExpExecArray) => string
   /** The group holding the value when the match includes a cue word. */
   group?: number
+  /** A last check on the matched text. */
+  accept?: (text: string) => boolean
 }
 
 export const plainKey = (text: string) =>
@@ -137,15 +147,41 @@ const AR_HOURS: Record<string, number> = Object.fromEntries(
   ).flatMap(([hour, words]) => words.split(' ').map((word) => [normaliseArabic(word), hour])),
 )
 
-function arabicTimeKey(match: RegExpExecArray): string {
-  const hourText = match[1]!.replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
+/** An Arabic clock time as `h:mm` on a 12-hour dial, from its hour ("عشرة", "١٠:٣٠") and fraction ("ونص", "إلا ربع"). */
+function arabicClockKey(hourWords: string, fraction: string | undefined, whole: string): string {
+  const hourText = hourWords.replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
   const hour = /^\d+/.test(hourText) ? Number(/^\d+/.exec(hourText)![0]) : AR_HOURS[normaliseArabic(hourText.split(/\s/)[0]!)]
-  if (hour === undefined) return plainKey(match[0])
-  const minutes = /:(\d{2})/.exec(hourText)?.[1] ?? (/نص/.test(match[2] ?? '') ? '30' : /ربع/.test(match[2] ?? '') ? (/ا?لا/.test(match[2]!) ? '45' : '15') : '00')
-  return `${(/ا?لا ربع/.test(match[2] ?? '') ? hour + 11 : hour) % 12}:${minutes}`
+  if (hour === undefined) return plainKey(whole)
+  const minutes = /:(\d{2})/.exec(hourText)?.[1] ?? (/نص/.test(fraction ?? '') ? '30' : /ربع/.test(fraction ?? '') ? (/ا?لا/.test(fraction!) ? '45' : '15') : '00')
+  return `${(/ا?لا ربع/.test(fraction ?? '') ? hour + 11 : hour) % 12}:${minutes}`
 }
 
-const arabicWeekdayKey = (text: string) => String(AR_WEEKDAYS.findIndex((forms) => forms.some((form) => normaliseArabic(text).includes(normaliseArabic(form)))))
+const arabicTimeKey = (match: RegExpExecArray) => arabicClockKey(match[1]!, match[2], match[0])
+
+const arabicWeekdayKey = (text: string) =>
+  String(AR_WEEKDAYS.findIndex((forms) => forms.some((form) => normaliseArabic(text.replace(/^(?:يوم\s+)?[وف]?لل/u, 'ال')).includes(normaliseArabic(form)))))
+/** A weekday with ل fused on: "للخميس" is ل + الخميس with the alef dropped. */
+const AR_WEEKDAY_AFTER_LI = AR_WEEKDAYS.flat()
+  .filter((form) => form.startsWith('ال'))
+  .map((form) => `لل${form.slice(2)}`)
+/** An hour as said in Arabic: digits ("10", "١٠:٣٠") or words ("عشرة", "خمسة عشر", "اتناشر"). */
+const AR_HOUR = `(?:[\\d\\u0660-\\u0669]{1,2}(?::[\\d\\u0660-\\u0669]{2})?|${AR_NUMBER_WORD}(?:\\s+عشر)?)`
+/** An hour with its fraction, optionally after الساعة: the two ends of a window. */
+const AR_WINDOW_END = `(?:(?:ال|ب)?ساعة\\s+)?(${AR_HOUR})(?:\\s+(${AR_FRACTION}))?`
+
+/** A window "between ten and twelve" as `10:00-12:00`, each end keyed like a single time. */
+function englishWindowKey(match: RegExpExecArray): string {
+  return `${englishTimeKey(match[1]!)}-${englishTimeKey(match[2]!)}`
+}
+
+/** "بين الساعة عشرة واتناشر" (groups 1-2 and 5-6) or "من الساعة عشرة لحد اتناشر" (groups 3-4 and 5-6). */
+function arabicWindowKey(match: RegExpExecArray): string {
+  return `${arabicClockKey(match[1] ?? match[3]!, match[2] ?? match[4], match[0])}-${arabicClockKey(match[5]!, match[6], match[0])}`
+}
+
+/** Digits of a phone number written with spaces or dashes ("07700 900 412", "+971 50 123 4567"): 9 to 15 of them. */
+const PHONE = /(?<![\p{L}\p{N}-])(?:\+\d{1,3}[\s-]?)?0?\d{2,5}(?:[\s-]\d{2,5}){1,4}(?![\p{L}\p{N}-])/gu
+const phoneDigits = (text: string) => text.replace(/\D/g, '').length
 
 // A bare hour after "at" ("at four", "at ten on Monday") is a time only where a time can end: "at one point" is not one.
 export const PATTERNS: readonly Pattern[] = [
@@ -156,6 +192,8 @@ export const PATTERNS: readonly Pattern[] = [
     regex: /(?:number|account|order|reference|ref|ticket|case|رقم|حساب|طلب)\s*(?:is\s+|:\s*)?#?([\d\u0660-\u0669][\d\u0660-\u0669 -]{3,}[\d\u0660-\u0669])/giu,
     group: 1,
   },
+  // A phone number: a leading 0 or +, 9 to 15 digits in groups (a price or a year never looks like this).
+  { kind: 'identifier', regex: PHONE, accept: (text) => /^[+0]/.test(text) && phoneDigits(text) >= 9 && phoneDigits(text) <= 15 },
   // An email address is how to reach someone: a reference like any other.
   { kind: 'identifier', regex: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
   // Amounts: a number and a currency word, a symbol before it, or an ISO code either side ("SAR 200", "200 AED").
@@ -178,15 +216,47 @@ export const PATTERNS: readonly Pattern[] = [
   },
   {
     kind: 'date',
-    regex: new RegExp(`${AR_START}(?<!(?:منذ|من|من يوم)\\s)(?:يوم\\s+)?[وبل]?(?:${AR_WEEKDAYS.flat().join('|')})(?:\\s+(?:الجاي|الجاية|الجاي|القادم|الماضي))?${AR_END}`, 'gu'),
+    regex: new RegExp(`${AR_START}(?<!(?:منذ|من|من يوم)\\s)(?:يوم\\s+)?(?:[وبل]?(?:${AR_WEEKDAYS.flat().join('|')})|[وف]?(?:${AR_WEEKDAY_AFTER_LI.join('|')}))(?:\\s+(?:الجاي|الجاية|الجاي|القادم|الماضي))?${AR_END}`, 'gu'),
     key: (match) => arabicWeekdayKey(match[0]),
   },
   {
     kind: 'date',
     regex: new RegExp(
-      `${AR_START}(?:ال\\p{L}+\\s+(?:عشر\\s+)?|[\\d\\u0660-\\u0669]{1,2}\\s+)(?:من\\s+)?(?:${AR_MONTHS})${AR_END}|${AR_START}(?:بكرة|بكره|بكرا|غدا|غدًا|بعد بكرة)${AR_END}`,
+      `${AR_START}(?:ال\\p{L}+\\s+(?:عشر\\s+)?|[\\d\\u0660-\\u0669]{1,2}\\s+|[لب]?${AR_NUMBER_WORD}(?:\\s+عشر)?\\s+)(?:من\\s+)?(?:${AR_MONTHS})${AR_END}|${AR_START}(?:بكرة|بكره|بكرا|غدا|غدًا|بعد بكرة)${AR_END}`,
       'gu',
     ),
+  },
+  // Parts of a month or week: "the end of the month", "early March", "أول الشهر", "آخر الأسبوع", "الأسبوع الجاي".
+  {
+    kind: 'date',
+    regex: new RegExp(
+      `\\b(?:the\\s+)?(?:start|beginning|end|middle)\\s+of\\s+(?:the\\s+|next\\s+|this\\s+)?(?:month|week|year|${EN_MONTHS})\\b|\\b(?:early|mid|late)[\\s-](?:${EN_MONTHS})\\b|\\bnext\\s+(?:week|month)\\b`,
+      'gi',
+    ),
+  },
+  {
+    kind: 'date',
+    regex: new RegExp(
+      `${AR_START}(?:[وبل]|لل)?(?:أول|اول|آخر|اخر|نص|منتصف|نهاية|بداية|مطلع)\\s+(?:الشهر|شهر\\s+\\p{L}+|الأسبوع|الاسبوع|الجمعة|السنة|${AR_MONTHS})(?:\\s+(?:الجاي|الجاية|الجاي|القادم|القادمة|هذا))?${AR_END}|${AR_START}[وبل]?(?:الأسبوع|الاسبوع|الشهر|الجمعة)\\s+(?:الجاي|الجاية|القادم|القادمة|اللي جاي)${AR_END}`,
+      'gu',
+    ),
+  },
+  // Time windows, before single times: "between ten and twelve", "10 to 12 am", "بين الساعة عشرة واتناشر".
+  {
+    kind: 'time',
+    regex: new RegExp(
+      `\\bbetween\\s+(${EN_HOUR}(?::\\d{2})?(?:\\s?(?:a\\.?m\\.?|p\\.?m\\.?))?)\\s+and\\s+(${EN_HOUR}(?::\\d{2})?(?:\\s?(?:a\\.?m\\.?|p\\.?m\\.?))?)(?:\\s+${EN_DAY_PART})?|\\b(?:from\\s+)?(${EN_HOUR}(?::\\d{2})?)\\s*(?:-|–|to|till|until)\\s*(${EN_HOUR}(?::\\d{2})?)\\s*(?:a\\.?m\\.?|p\\.?m\\.?|${EN_DAY_PART})`,
+      'gi',
+    ),
+    key: (match) => (match[1] ? englishWindowKey(match) : `${englishTimeKey(match[3]!)}-${englishTimeKey(match[4]!)}`),
+  },
+  {
+    kind: 'time',
+    regex: new RegExp(
+      `${AR_START}(?:بين\\s+${AR_WINDOW_END}\\s+و\\s*|من\\s+(?:ال|ب)?ساعة\\s+(${AR_HOUR})(?:\\s+(${AR_FRACTION}))?\\s+(?:إلى|الى|لحد|لين|حتى|لغاية|ل)\\s*)${AR_WINDOW_END}(?:\\s+${AR_DAY_PART})?${AR_END}`,
+      'gu',
+    ),
+    key: arabicWindowKey,
   },
   // Times.
   {
@@ -215,3 +285,53 @@ export const PATTERNS: readonly Pattern[] = [
   },
   { kind: 'quantity', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!(?:${AR_CURRENCY}|${AR_DAY_PART}|من|في|على)(?![\\p{L}\\p{M}])|و)[\\p{L}\\p{M}]{2,}){1,2}`, 'gu') },
 ]
+
+/**
+ * Words that say what an identifier is, nearest first wins ("booking reference KM-4410" is a
+ * booking). Arabic cues match inside words, so clitics need no list (للأوردر، بالحجز، جوالي).
+ */
+const IDENTIFIER_CUES: readonly [IdentifierLabel, RegExp][] = [
+  ['plate', /\b(?:registration|reg|plates?|number plate|licen[cs]e plate)\b|لوح[ةه]|نمر[ةه]/giu],
+  ['order', /\border\b|أوردر|اوردر|اردر|طلب/giu],
+  ['booking', /\b(?:booking|reservation|appointment|confirmation)\b|حجز|موعد/giu],
+  ['account', /\b(?:account|membership|customer number)\b|حساب|عضوي[ةه]/giu],
+  ['case', /\b(?:ticket|case|complaint|claim|incident)\b|بلاغ|شكوى|شكوي|تذكر[ةه]|مطالب[ةه]/giu],
+  ['file', /\b(?:file|record|patient number)\b|ملف/giu],
+  ['invoice', /\b(?:invoice|bill)\b|فاتور[ةه]/giu],
+  ['tracking', /\b(?:tracking|parcel|shipment|consignment|waybill)\b|شحن[ةه]|تتبع|بوليص[ةه]/giu],
+  ['phone', /\b(?:phone|mobile|cell|call me|ring me|reach me|text me|my number|whatsapp)\b|جوال|موبايل|تلفون|تليفون|هاتف|رقمي|واتس/giu],
+]
+/** How far before an identifier its cue may stand: a few words, not the start of a long sentence. */
+const CUE_REACH = 40
+/** A British registration (two letters, two digits, three letters) needs no cue. */
+const UK_PLATE = /^[A-Z]{2}\d{2}\s?[A-Z]{3}$/
+
+/** The nearest cue in `text` (searched from its end), as a label and how far from the end it stands. */
+function nearestCue(text: string): { label: IdentifierLabel; distance: number } | undefined {
+  let best: { label: IdentifierLabel; distance: number } | undefined
+  for (const [label, cue] of IDENTIFIER_CUES) {
+    for (const match of text.matchAll(cue)) {
+      const distance = text.length - (match.index + match[0].length)
+      if (!best || distance < best.distance) best = { label, distance }
+    }
+  }
+  return best
+}
+
+/**
+ * What an identifier is, by its shape (an email, a phone number, a British plate) and by the
+ * words before it in its sentence; a read-back ("WN18 KPT, got it") takes the word of the
+ * question that asked for it a few sentences before ("What's the registration?").
+ */
+export function identifierLabel(text: string, before: string, askedBefore: readonly string[]): IdentifierLabel {
+  if (text.includes('@')) return 'email'
+  if (/^[+0]/.test(text) && phoneDigits(text) >= 9 && !/[A-Za-z]/.test(text)) return 'phone'
+  const near = nearestCue(before.slice(-CUE_REACH))
+  if (near) return near.label
+  if (UK_PLATE.test(text)) return 'plate'
+  for (const question of askedBefore) {
+    const asked = nearestCue(question)
+    if (asked) return asked.label
+  }
+  return 'reference'
+}
