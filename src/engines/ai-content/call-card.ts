@@ -229,7 +229,7 @@ const REFUSAL =
 export const SWITCH = /\b(?:make it|instead|rather|switch to|change it to)\b|(?:^|[\s،,])(?:خلها|خليها|خليه|خله|خلّيها|بدل|بدال|خليني)(?=\s)/i
 
 /** A request: "can I / could you / is it possible", "ممكن", "تقدرون", "فيه إمكانية", "بقدر". */
-const REQUEST = /\b(?:can|could|may) (?:i|we|you)\b|\bis it possible\b|\bdo you (?:have|offer|do)\b|(?<![\p{L}])[وف]?(?:ممكن|تقدر|تقدرون|تقدري|تقدروا|بتقدر|بتقدروا|فيه|في إمكانية|عندكم|بقدر|اقدر|أقدر|ينفع|يصير)(?![\p{L}])/iu
+const REQUEST = /\b(?:can|could|may) (?:i|we|you)\b|\bis it possible\b|\bdo you (?:have|offer|do)\b|(?<![\p{L}])[وف]?(?:ممكن|فيك|فيكي|فيكم|تقدر|تقدرون|تقدري|تقدروا|بتقدر|بتقدروا|فيه|في إمكانية|عندكم|بقدر|اقدر|أقدر|ينفع|يصير)(?![\p{L}])/iu
 /** A reply that grants it. */
 const GRANTED = /^(?:yes|yeah|yep|sure|of course|certainly|absolutely|no problem|definitely)\b|^(?:إيه|ايه|اي|أي|ايوه|أيوه|أيوا|ايوا|نعم|أكيد|اكيد|طبعا|طبعًا|أبشر|ابشر|تمام|ولا يهمك|عادي|إي|اه|آه)(?![\p{L}])/iu
 /** A decision written down in notes: "agreed", "decided", "approved", "اتفقنا", "قررنا", "وافق". */

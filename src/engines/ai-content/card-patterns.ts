@@ -23,7 +23,7 @@ export interface Fact {
 }
 
 /** What an identifier is: a registration plate is no booking reference, a phone number no order. */
-export type IdentifierLabel = 'plate' | 'order' | 'booking' | 'account' | 'case' | 'file' | 'invoice' | 'tracking' | 'phone' | 'email' | 'reference'
+export type IdentifierLabel = 'plate' | 'prescription' | 'order' | 'booking' | 'account' | 'case' | 'file' | 'invoice' | 'tracking' | 'phone' | 'email' | 'reference'
 
 
 const EN_UNITS = [
@@ -204,8 +204,10 @@ export const PATTERNS: readonly Pattern[] = [
   {
     kind: 'date',
     // "since Monday", "last Friday" date the past, not a slot.
-    regex: new RegExp(`(?<!\\b(?:since|last|from last)\\s)\\b(?:${EN_WEEKDAYS.join('|')})(?:\\s+the\\s+${EN_ORDINAL})?\\b`, 'gi'),
-    key: (match) => String(EN_WEEKDAYS.indexOf(match[0].split(/\s/)[0]!.toLowerCase())),
+    // "on Mondays" is the Monday of every week.
+    regex: new RegExp(`(?<!\\b(?:since|last|from last)\\s)\\b(?:${EN_WEEKDAYS.join('|')})s?(?:\\s+the\\s+${EN_ORDINAL})?\\b`, 'gi'),
+    // "Saturday the 9th" and "Saturday the 16th" are two dates: the ordinal is part of the value.
+    key: (match) => [String(EN_WEEKDAYS.indexOf(match[0].split(/\s/)[0]!.toLowerCase().replace(/s$/, ''))), ...match[0].toLowerCase().split(/\s+/).slice(2)].join(' '),
   },
   {
     kind: 'date',
@@ -222,7 +224,7 @@ export const PATTERNS: readonly Pattern[] = [
   {
     kind: 'date',
     regex: new RegExp(
-      `${AR_START}(?:ال\\p{L}+\\s+(?:عشر\\s+)?|[\\d\\u0660-\\u0669]{1,2}\\s+|[لب]?${AR_NUMBER_WORD}(?:\\s+عشر)?\\s+)(?:من\\s+)?(?:${AR_MONTHS})${AR_END}|${AR_START}(?:بكرة|بكره|بكرا|غدا|غدًا|بعد بكرة)${AR_END}`,
+      `${AR_START}(?:ال\\p{L}+\\s+(?:عشر\\s+)?|[\\d\\u0660-\\u0669]{1,2}\\s+|[لب]?${AR_NUMBER_WORD}(?:\\s+عشر)?\\s+)(?:من\\s+)?(?:${AR_MONTHS})${AR_END}|${AR_START}(?:بعد\\s+(?:بكرة|بكره|بكرا|غدا|غدًا)|بكرة|بكره|بكرا|غدا|غدًا)${AR_END}`,
       'gu',
     ),
   },
@@ -292,6 +294,7 @@ export const PATTERNS: readonly Pattern[] = [
  */
 const IDENTIFIER_CUES: readonly [IdentifierLabel, RegExp][] = [
   ['plate', /\b(?:registration|reg|plates?|number plate|licen[cs]e plate)\b|لوح[ةه]|نمر[ةه]/giu],
+  ['prescription', /\b(?:prescription|rx)\b|وصف[ةه]|روشت[ةه]/giu],
   ['order', /\border\b|أوردر|اوردر|اردر|طلب/giu],
   ['booking', /\b(?:booking|reservation|appointment|confirmation)\b|حجز|موعد/giu],
   ['account', /\b(?:account|membership|customer number)\b|حساب|عضوي[ةه]/giu],

@@ -86,7 +86,8 @@ export function analyseContent(text: string, lang: Lang, title?: string): Analys
     line(index) {
       let line = lines.get(index)
       if (line === undefined) {
-        line = tidySentence(withoutStrikes(sentences[index]!.text, card.strikes.get(index)))
+        // A bullet ("- ", "• ") is layout of the source, not part of the sentence.
+        line = tidySentence(withoutStrikes(sentences[index]!.text, card.strikes.get(index)).replace(/^[-*•]\s+/, ''))
         lines.set(index, line)
       }
       return line

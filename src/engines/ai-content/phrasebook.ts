@@ -62,6 +62,7 @@ export interface CardLine {
 
 const ENGLISH_IDENTIFIER_LABELS: Record<IdentifierLabel, string> = {
   plate: 'Registration',
+  prescription: 'Prescription',
   order: 'Order',
   booking: 'Booking',
   account: 'Account',
@@ -76,6 +77,7 @@ const ENGLISH_IDENTIFIER_LABELS: Record<IdentifierLabel, string> = {
 
 const ARABIC_IDENTIFIER_LABELS: Record<IdentifierLabel, string> = {
   plate: 'رقم اللوحة',
+  prescription: 'رقم الوصفة',
   order: 'رقم الطلب',
   booking: 'رقم الحجز',
   account: 'رقم الحساب',

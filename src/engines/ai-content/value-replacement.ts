@@ -5,7 +5,7 @@ import type { Sentence } from './text-analysis'
  * A later value replacing an earlier one as a text says it in so many words, in a call or in
  * notes: "the launch moves from March 3 to March 17", "Friday instead of Thursday", "pushed to
  * the 17th", "اتأجل من أول الشهر لخمسة عشر", "الخميس بدل الأربعاء", "صار الأحد", "خليناه الساعة
- * أربعة". Dates and times only: "sales grew from 1 to 1.2 million" keeps both figures as facts.
+ * أربعة", "Thursday instead?". Dates and times only: "sales grew from 1 to 1.2 million" keeps both figures as facts.
  */
 export interface Replacements {
   /** The values given up. */
@@ -27,7 +27,9 @@ const TO_CUE = /^\s*,?\s*(?:(?:to|until|till|→|->|–)\s+(?:the\s+|on\s+)?|(?:
 const INSTEAD_CUE = /(?:\b(?:instead of|rather than|in place of|not)\s+(?:the\s+|on\s+|at\s+)?|(?<![\p{L}])(?:بدل|بدال|بدلا من|بدلًا من|عوضا عن|عوضًا عن|عوض|مش|مو|مب|ليس|وليس|مهو)\s+(?:يوم\s+)?)$/iu
 /** Right before the new value when the old one was said before: "pushed to …", "is now …", "اتأجل لـ …", "صار …", "خليناه …". */
 const MOVED_TO_CUE =
-  /(?:\b(?:mov(?:e|es|ed)|push(?:es|ed)|postponed|rescheduled|changed|shifted|delayed|bumped|brought forward|put back|pulled forward|slipped)(?:\s+[\w']+){0,3}?\s+(?:back\s+|forward\s+)?(?:to|until|till|for)\s+(?:the\s+|on\s+)?|\b(?:is|it's|are)\s+now\s+(?:on\s+|at\s+|the\s+)?|(?<![\p{L}])[وف]?(?:اتأجل|اتاجل|تأجل|تاجل|اتأجلت|تأجلت|أجلنا|اجلنا|أجلناه|أجلناها|نأجله|نأجلها|انتقل|اتنقل|انتقلت|اتنقلت|نقلنا|نقلناه|نقلناها|غيرناه|غيرناها|تغير|اتغير|حطيناه|حطيناها|قدمناه|قدمناها|أخرناه|أخرناها|خليناه|خليناها|خلينا|خليه|خليها|خلها|خله|صار|صارت|أصبح|أصبحت|اصبح|اصبحت)(?:\s+(?:\p{L}+))?\s+(?:(?:إلى|الى|على|يوم|ليوم|لـ?)\s*)?)$/iu
+  /(?:\b(?:mov(?:e|es|ed)|push(?:es|ed)|postponed|rescheduled|changed|shifted|delayed|bumped|brought forward|put back|pulled forward|slipped)(?:\s+[\w']+){0,3}?\s+(?:back\s+|forward\s+)?(?:to|until|till|for)\s+(?:the\s+|on\s+)?|\b(?:is|it's|are)\s+now\s+(?:on\s+|at\s+|the\s+)?|(?<![\p{L}])[وف]?(?:اتأجل|اتاجل|تأجل|تاجل|اتأجلت|تأجلت|أجلنا|اجلنا|أجلناه|أجلناها|نأجله|نأجلها|انتقل|اتنقل|انتقلت|اتنقلت|نقلنا|نقلناه|نقلناها|غيرناه|غيرناها|تغير|اتغير|حطيناه|حطيناها|قدمناه|قدمناها|أخرناه|أخرناها|خليناه|خليناها|خلينا|خليه|خليها|خلها|خله|صار|صارت|بقى|بقت|بقا|أصبح|أصبحت|اصبح|اصبحت)(?:\s+(?:\p{L}+))?\s+(?:(?:إلى|الى|على|يوم|ليوم|لـ?)\s*)?)$/iu
+/** Right after the new value: "… on Thursday instead?", "… الخميس بدالها". */
+const INSTEAD_AFTER = /^\s*(?:[\w']+\s+){0,2}?instead\b|^\s*(?:بدالها|بدالو|بداله|بدلها|بدله|بدلا منه|بدلا منها|عوضها|عوضه)(?![\p{L}])/iu
 /** How many sentences back a "pushed to …" may reach for the value it replaces. */
 const MOVED_TO_REACH = 2
 
@@ -65,7 +67,8 @@ export function readReplacements(sentences: readonly Sentence[], facts: readonly
       }
     }
     for (const target of here) {
-      if (targets.has(target) || rejected.has(target) || !MOVED_TO_CUE.test(text.slice(0, target.start))) continue
+      const moves = MOVED_TO_CUE.test(text.slice(0, target.start)) || INSTEAD_AFTER.test(text.slice(target.end))
+      if (targets.has(target) || rejected.has(target) || !moves) continue
       const earlier = schedule.filter(
         (fact) =>
           fact.kind === target.kind &&
