@@ -180,7 +180,7 @@ function arabicWindowKey(match: RegExpExecArray): string {
 }
 
 /** Digits of a phone number written with spaces or dashes ("07700 900 412", "+971 50 123 4567"): 9 to 15 of them. */
-const PHONE = /(?<![\p{L}\p{N}-])(?:\+\d{1,3}[\s-]?)?0?\d{2,5}(?:[\s-]\d{2,5}){1,4}(?![\p{L}\p{N}-])/gu
+const PHONE = /(?<![\p{L}\p{N}-])(?:(?:\+\d{1,3}[\s-]?)?0?\d{2,5}(?:[\s-]\d{2,5}){1,4}|[+0]\d{8,14})(?![\p{L}\p{N}-])/gu
 const phoneDigits = (text: string) => text.replace(/\D/g, '').length
 
 // A bare hour after "at" ("at four", "at ten on Monday") is a time only where a time can end: "at one point" is not one.
@@ -272,7 +272,7 @@ export const PATTERNS: readonly Pattern[] = [
   {
     kind: 'time',
     regex: new RegExp(
-      `${AR_START}(?:ال|ب)?ساعة\\s+([\\d\\u0660-\\u0669]{1,2}(?::[\\d\\u0660-\\u0669]{2})?|${AR_NUMBER_WORD}(?:\\s+عشر)?)(?:\\s+(${AR_FRACTION}))?(?:\\s+${AR_DAY_PART})?${AR_END}`,
+      `${AR_START}(?:ال|ب|لل)?ساعة\\s+([\\d\\u0660-\\u0669]{1,2}(?::[\\d\\u0660-\\u0669]{2})?|${AR_NUMBER_WORD}(?:\\s+عشر)?)(?:\\s+(${AR_FRACTION}))?(?:\\s+${AR_DAY_PART})?${AR_END}`,
       'gu',
     ),
     key: arabicTimeKey,

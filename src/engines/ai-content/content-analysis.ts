@@ -144,7 +144,9 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking,
   // In a call, the sentences with facts; a text without turns spreads its facts over most of its lines.
   const conversation = card.roles.some((role) => role !== undefined)
   const share = Math.ceil(sentences.length * (conversation ? CALL_SHARE : pointList ? POINT_SHARE : FACT_SHARE))
-  const wanted = Math.min(MAX_SUMMARY_SENTENCES, Math.max(summaryLength(sentences.length), !conversation || factual >= share ? share : Math.max(factual, share - 1)))
+  // A request the agent granted ("Could you put a cot in the room?" → "Of course") is a commitment of its own: room is made for it.
+  const granted = conversation ? card.agreed.filter((index) => !ruledOut.has(index)).length : 0
+  const wanted = Math.min(MAX_SUMMARY_SENTENCES, Math.max(summaryLength(sentences.length), !conversation || factual >= share ? share : Math.max(factual, share - 1)) + granted)
   const order = sentences
     .map((sentence) => sentence.index)
     .filter((index) => !ruledOut.has(index))
