@@ -100,7 +100,6 @@ export function speakerRoles(sentences: readonly Sentence[]): (Role | undefined)
   return sentences.map((sentence) => (sentence.speaker === undefined ? undefined : byLabel.get(sentence.speaker)))
 }
 
-
 /** English cue + name: "this is Karen", "it's Daniel Moss", "my name is …", "engineer named Priya"; titles: "Dr. Patel". */
 const EN_SELF_INTRODUCTION = /\b(?:this is|it's|it is|my name is|my name's|i'm|i am|name is|named|call me)\s+((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?)/g
 const EN_TITLED = /\b((?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][a-z]+)/g
@@ -176,9 +175,7 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
 
   // In a call, a later date or time replaces a turned-down one; in any text, one it says replaces another ("moved from … to …").
   const replaced = readReplacements(sentences, facts)
-  const base = conversation
-    ? laterReplacesEarlier(sentences, facts)
-    : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] as Fact[] }
+  const base = conversation ? laterReplacesEarlier(sentences, facts) : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] as Fact[] }
   const rejected = [...new Set([...base.rejected, ...replaced.rejected, ...earlierMentions(facts, replaced.rejected, replaced.targets)])]
   const settled = base.settled.filter((fact) => !rejected.includes(fact))
   const card = { rejected, strikes: replaced.strikes }
@@ -229,9 +226,11 @@ const REFUSAL =
 export const SWITCH = /\b(?:make it|instead|rather|switch to|change it to)\b|(?:^|[\s،,])(?:خلها|خليها|خليه|خله|خلّيها|بدل|بدال|خليني)(?=\s)/i
 
 /** A request: "can I / could you / is it possible", "ممكن", "تقدرون", "فيه إمكانية", "بقدر". */
-const REQUEST = /\b(?:can|could|may) (?:i|we|you)\b|\bis it possible\b|\bdo you (?:have|offer|do)\b|(?<![\p{L}])[وف]?(?:ممكن|فيك|فيكي|فيكم|تقدر|تقدرون|تقدري|تقدروا|بتقدر|بتقدروا|فيه|في إمكانية|عندكم|بقدر|اقدر|أقدر|ينفع|يصير)(?![\p{L}])/iu
+const REQUEST =
+  /\b(?:can|could|may) (?:i|we|you)\b|\bis it possible\b|\bdo you (?:have|offer|do)\b|(?<![\p{L}])[وف]?(?:ممكن|فيك|فيكي|فيكم|تقدر|تقدرون|تقدري|تقدروا|بتقدر|بتقدروا|فيه|في إمكانية|عندكم|بقدر|اقدر|أقدر|ينفع|يصير)(?![\p{L}])/iu
 /** A reply that grants it. */
-const GRANTED = /^(?:yes|yeah|yep|sure|of course|certainly|absolutely|no problem|definitely)\b|^(?:إيه|ايه|اي|أي|ايوه|أيوه|أيوا|ايوا|نعم|أكيد|اكيد|طبعا|طبعًا|أبشر|ابشر|تمام|ولا يهمك|عادي|إي|اه|آه)(?![\p{L}])/iu
+const GRANTED =
+  /^(?:yes|yeah|yep|sure|of course|certainly|absolutely|no problem|definitely)\b|^(?:إيه|ايه|اي|أي|ايوه|أيوه|أيوا|ايوا|نعم|أكيد|اكيد|طبعا|طبعًا|أبشر|ابشر|تمام|ولا يهمك|عادي|إي|اه|آه)(?![\p{L}])/iu
 /** A decision written down in notes: "agreed", "decided", "approved", "اتفقنا", "قررنا", "وافق". */
 const AGREED = /\b(?:agreed|decided|approved|signed off)\b|(?<![\p{L}])[وف]?(?:اتفقنا|اتفقوا|قررنا|تقرر|وافق|وافقت|وافقوا|وافقنا|اعتمدنا|تمت الموافقة)(?![\p{L}])/iu
 

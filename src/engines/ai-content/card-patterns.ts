@@ -25,7 +25,6 @@ export interface Fact {
 /** What an identifier is: a registration plate is no booking reference, a phone number no order. */
 export type IdentifierLabel = 'plate' | 'prescription' | 'order' | 'booking' | 'account' | 'case' | 'file' | 'invoice' | 'tracking' | 'phone' | 'email' | 'reference'
 
-
 const EN_UNITS = [
   'zero',
   'one',
@@ -218,7 +217,10 @@ export const PATTERNS: readonly Pattern[] = [
   },
   {
     kind: 'date',
-    regex: new RegExp(`${AR_START}(?<!(?:منذ|من|من يوم)\\s)(?:يوم\\s+)?(?:[وبل]?(?:${AR_WEEKDAYS.flat().join('|')})|[وف]?(?:${AR_WEEKDAY_AFTER_LI.join('|')}))(?:\\s+(?:الجاي|الجاية|الجاي|القادم|الماضي))?${AR_END}`, 'gu'),
+    regex: new RegExp(
+      `${AR_START}(?<!(?:منذ|من|من يوم)\\s)(?:يوم\\s+)?(?:[وبل]?(?:${AR_WEEKDAYS.flat().join('|')})|[وف]?(?:${AR_WEEKDAY_AFTER_LI.join('|')}))(?:\\s+(?:الجاي|الجاية|الجاي|القادم|الماضي))?${AR_END}`,
+      'gu',
+    ),
     key: (match) => arabicWeekdayKey(match[0]),
   },
   {

@@ -233,7 +233,7 @@ const NOT_A_REFERENCE = new Set<IdentifierLabel | undefined>(['plate', 'phone', 
 /** Sentences that state what the card knows, one per kind of fact, in the order an FAQ asks. */
 function factAnswers(content: AnalysedContent): [keyof Phrasebook['factQuestions'], number | undefined][] {
   const { card } = content
-  const firstWith = (kind: FactKind) => card.facts.find((fact) => fact.kind === kind && !card.rejected.includes(fact) && !NOT_A_REFERENCE.has(fact.label!))?.sentence
+  const firstWith = (kind: FactKind) => card.facts.find((fact) => fact.kind === kind && !card.rejected.includes(fact) && !NOT_A_REFERENCE.has(fact.label))?.sentence
   const conversation = card.roles.some((role) => role !== undefined)
   return [
     ['reason', card.reason],
@@ -379,4 +379,5 @@ function headlineMaterial(content: AnalysedContent, index: number): boolean {
 }
 
 /** The speaker's own words ("I paid…", "أنا دافعة…", "عايزة فلوسي"): a quote, not a headline. */
-const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|me|my|we|we're|we've|we'll|our|us)\b|(?<![\p{L}])(?:أنا|انا|احنا|إحنا|نحن|عندي|بدي|أبي|ابي|أبغى|ابغى|عايز|عايزة|ياريت|يا ريت)(?![\p{L}])/iu
+const FIRST_PERSON =
+  /\b(?:i|i'm|i've|i'd|i'll|me|my|we|we're|we've|we'll|our|us)\b|(?<![\p{L}])(?:أنا|انا|احنا|إحنا|نحن|عندي|بدي|أبي|ابي|أبغى|ابغى|عايز|عايزة|ياريت|يا ريت)(?![\p{L}])/iu

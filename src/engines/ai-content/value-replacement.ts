@@ -24,7 +24,8 @@ const FROM_CUE = /(?:\bfrom\s+(?:the\s+|on\s+)?|(?<![\p{L}])من\s+(?:يوم\s+)
 /** Between the old and the new value: "… to …", "… إلى …", "… لحد …"; a bare ل is fused to the new value. */
 const TO_CUE = /^\s*,?\s*(?:(?:to|until|till|→|->|–)\s+(?:the\s+|on\s+)?|(?:إلى|الى|لحد|لين|حتى|لغاية|ليوم)\s+(?:يوم\s+)?|لـ?\s*|\s*)$/iu
 /** Right before a value given up however the sentence goes on: "instead of …", "rather than …", "بدل …", "مش …". */
-const INSTEAD_CUE = /(?:\b(?:instead of|rather than|in place of|not)\s+(?:the\s+|on\s+|at\s+)?|(?<![\p{L}])(?:بدل|بدال|بدلا من|بدلًا من|عوضا عن|عوضًا عن|عوض|مش|مو|مب|ليس|وليس|مهو)\s+(?:يوم\s+)?)$/iu
+const INSTEAD_CUE =
+  /(?:\b(?:instead of|rather than|in place of|not)\s+(?:the\s+|on\s+|at\s+)?|(?<![\p{L}])(?:بدل|بدال|بدلا من|بدلًا من|عوضا عن|عوضًا عن|عوض|مش|مو|مب|ليس|وليس|مهو)\s+(?:يوم\s+)?)$/iu
 /** Right before the new value when the old one was said before: "pushed to …", "is now …", "اتأجل لـ …", "صار …", "خليناه …". */
 const MOVED_TO_CUE =
   /(?:\b(?:mov(?:e|es|ed)|push(?:es|ed)|postponed|rescheduled|changed|shifted|delayed|bumped|brought forward|put back|pulled forward|slipped)(?:\s+[\w']+){0,3}?\s+(?:back\s+|forward\s+)?(?:to|until|till|for)\s+(?:the\s+|on\s+)?|\b(?:is|it's|are)\s+now\s+(?:on\s+|at\s+|the\s+)?|(?<![\p{L}])[وف]?(?:اتأجل|اتاجل|تأجل|تاجل|اتأجلت|تأجلت|أجلنا|اجلنا|أجلناه|أجلناها|نأجله|نأجلها|انتقل|اتنقل|انتقلت|اتنقلت|نقلنا|نقلناه|نقلناها|غيرناه|غيرناها|تغير|اتغير|حطيناه|حطيناها|قدمناه|قدمناها|أخرناه|أخرناها|خليناه|خليناها|خلينا|خليه|خليها|خلها|خله|صار|صارت|بقى|بقت|بقا|أصبح|أصبحت|اصبح|اصبحت)(?:\s+(?:\p{L}+))?\s+(?:(?:إلى|الى|على|يوم|ليوم|لـ?)\s*)?)$/iu

@@ -40,8 +40,16 @@ describe('a later value replaces an earlier one, in notes as in calls', () => {
 
   it('quotes the sentence with the old value cut out, and titles and the card lead name the new one', async () => {
     for (const [text, old, kept] of [
-      ['Team notes.\n1. The store opening moves from April 2 to April 9 because the fridges are late.\n2. Lena orders the signage.\n3. The rent is 2,100 dollars a month.', /April 2\b/, 'April 9'],
-      ['ملاحظات الاجتماع.\n١. نقلنا افتتاح الفرع من ٢ أبريل إلى ٩ أبريل لأن الثلاجات تأخرت.\n٢. لينا مسؤولة عن اللوحات.\n٣. الإيجار ألفين دينار بالشهر.', /(?<![\d٠-٩])٢ أبريل/, '٩ أبريل'],
+      [
+        'Team notes.\n1. The store opening moves from April 2 to April 9 because the fridges are late.\n2. Lena orders the signage.\n3. The rent is 2,100 dollars a month.',
+        /April 2\b/,
+        'April 9',
+      ],
+      [
+        'ملاحظات الاجتماع.\n١. نقلنا افتتاح الفرع من ٢ أبريل إلى ٩ أبريل لأن الثلاجات تأخرت.\n٢. لينا مسؤولة عن اللوحات.\n٣. الإيجار ألفين دينار بالشهر.',
+        /(?<![\d٠-٩])٢ أبريل/,
+        '٩ أبريل',
+      ],
     ] as const) {
       const parts = await engine.generate({ text, parts: ['summary', 'titles', 'introduction', 'faq'] })
       for (const part of Object.values(parts)) expect(part).not.toMatch(old)
@@ -98,7 +106,8 @@ describe('values people say', () => {
 
 describe('what the summary and the titles are made of', () => {
   it('keeps a request the agent grants, in both languages', async () => {
-    const english = 'Agent: Seaview Hotel, Mark speaking.\nCaller: Hi, I have a room booked for Friday.\nCaller: Could you put a baby cot in the room?\nAgent: Of course, I have added it to your booking.\nCaller: Thanks.'
+    const english =
+      'Agent: Seaview Hotel, Mark speaking.\nCaller: Hi, I have a room booked for Friday.\nCaller: Could you put a baby cot in the room?\nAgent: Of course, I have added it to your booking.\nCaller: Thanks.'
     expect((await engine.generate({ text: english, parts: ['summary'] })).summary).toContain('baby cot')
     const arabic = 'الموظف: فندق البحر، معك سامي.\nالمتصل: عندي حجز يوم الجمعة.\nالمتصل: فيكم تحطولي سرير أطفال بالغرفة؟\nالموظف: أكيد، ضفناه على حجزك.\nالمتصل: يسلمو.'
     expect((await engine.generate({ text: arabic, parts: ['summary'] })).summary).toContain('سرير أطفال')
