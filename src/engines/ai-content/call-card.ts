@@ -1,6 +1,10 @@
 import { isArabicWord, normaliseArabic } from './arabic-normalisation'
 import { isArabicStopWord, isEnglishStopWord } from './stop-words'
 import type { Sentence } from './text-analysis'
+import { readReplacements } from './value-replacement'
+import { AR_START, identifierLabel, PATTERNS, plainKey, type Fact, type FactKind } from './card-patterns'
+
+export type { Fact, FactKind }
 
 /**
  * The "call card": what a conversation (or a short text) settles, read once before any part is
@@ -11,17 +15,6 @@ import type { Sentence } from './text-analysis'
  */
 
 export type Role = 'agent' | 'caller'
-export type FactKind = 'date' | 'time' | 'amount' | 'identifier' | 'quantity' | 'name'
-
-export interface Fact {
-  kind: FactKind
-  /** As written in the sentence (a name without its cue word). */
-  text: string
-  /** Compared to tell one value from another (a weekday's number, a time as h:mm). */
-  key: string
-  sentence: number
-}
-
 export interface CallCard {
   /** Speaker of each sentence, when the text says who speaks. */
   roles: (Role | undefined)[]
@@ -34,6 +27,10 @@ export interface CallCard {
   rejected: Fact[]
   /** The date and time the conversation settles on (the last one of each kind), in its words. */
   settled: Fact[]
+  /** Values a text says replace others ("moves from March 3 to March 17": March 17), first mention first. */
+  targets: Fact[]
+  /** Spans of a sentence that only name a given-up value ("from March 3 "), cut when the sentence is quoted. */
+  strikes: Map<number, [number, number][]>
   /** The sentence that states the main commitment (a booking, a delivery, a refund), if any. */
   commitment: number | undefined
   /** The caller's first sentence with content: why they called. */
@@ -44,6 +41,11 @@ export interface CallCard {
   nextSteps: number[]
   /** The caller's answer to a choice offered ("a replacement or a refund?" → "A replacement"). */
   decisions: number[]
+  /**
+   * What was agreed beyond the main commitment: a caller's request the agent grants ("Can I have a
+   * courtesy car?" → "Yes, …"; "تقدرون توصلوني؟" → "إيه، …"), or a decision in notes ("Rana agreed…", "اتفقنا…").
+   */
+  agreed: number[]
 }
 
 /** An offer of alternatives: "X or Y?", "… ولا …؟", "… أو …؟". */
@@ -97,206 +99,6 @@ export function speakerRoles(sentences: readonly Sentence[]): (Role | undefined)
   }
   return sentences.map((sentence) => (sentence.speaker === undefined ? undefined : byLabel.get(sentence.speaker)))
 }
-
-// ---- Number words (English; Arabic as written in MSA, Gulf, Egyptian and Levantine speech) ----
-
-const EN_UNITS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-]
-const EN_TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
-const EN_NUMBER_WORD = `(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million', 'half', 'a', 'and'].join('|')})`
-/** "sixty", "one hundred and eighty", "four and a half thousand", "forty-three", "850" (not a year): starts and ends on a number word. */
-const EN_NUMBER = `(?:(?!(?:19|20)\\d{2}\\b)\\d[\\d,.]*|(?:${EN_NUMBER_WORD}[\\s-]+)*?(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million'].join('|')}))`
-const EN_CURRENCY = '(?:dollars?|pounds?|euros?|riyals?|dirhams?|dinars?|pence|cents?|bucks|quid|rupees?|pesos?)'
-const CURRENCY_CODES = '(?:SAR|AED|USD|EUR|GBP|EGP|JOD|KWD|QAR|BHD|OMR|LBP|SYP|IQD|MAD|TND)'
-const EN_WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
-const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december'
-const EN_ORDINAL =
-  '(?:\\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-\\w+|thirtieth|thirty-first)'
-const EN_HOUR = `(?:\\d{1,2}|${EN_UNITS.slice(1, 13).join('|')})`
-const EN_MINUTES = '(?:fifteen|thirty|forty-five|oh \\w+|\\d{2})'
-const EN_DAY_PART = "(?:in the (?:morning|afternoon|evening)|at night|a\\.?m\\.?|p\\.?m\\.?|o'clock)"
-
-/** Arabic number words; a leading ب or ل (بمئتين، لستة) is allowed by the patterns. */
-const AR_NUMBER_WORDS = `واحد واحدة اثنين اثنان اتنين تنين ثلاث ثلاثة تلات تلاتة أربع أربعة اربع اربعة خمس خمسة ست ستة سبع سبعة ثمان ثماني ثمانية تمان تمانية تمن
-  تسع تسعة عشر عشرة عشرين عشرون ثلاثين تلاتين أربعين اربعين خمسين ستين سبعين ثمانين تمانين تسعين مية مئة مائة مئتين مئتان ميتين
-  ثلاثمية ثلاثمئة تلاتمية تلتمية أربعمية أربعمئة اربعمية خمسمية خمسمئة ستمية ستمئة سبعمية سبعمئة ثمانمية ثمانمئة تمنمية تمانمية تسعمية تسعمئة
-  ألف الف آلاف ألفين الفين مليون نص نصف ربع حداش حداشر احدعشر أحد إحدى اثنعشر اتناشر`
-  .split(/\s+/)
-  .filter(Boolean)
-  .sort((a, b) => b.length - a.length)
-const AR_NUMBER_WORD = `(?:${AR_NUMBER_WORDS.join('|')})`
-const AR_NUMBER = `(?:[\\d\\u0660-\\u0669][\\d\\u0660-\\u0669,.٫]*|${AR_NUMBER_WORD}(?:\\s+و?${AR_NUMBER_WORD})*)`
-const AR_CURRENCY = '(?:ريال|ريالات|جنيه|جنيهات|دينار|دنانير|درهم|دراهم|دولار|دولارات|ليرة|ليرات|يورو|شيكل|فلس)'
-const AR_WEEKDAYS: readonly (readonly string[])[] = [
-  ['الأحد', 'الاحد'],
-  ['الاثنين', 'الإثنين', 'التنين', 'الاتنين'],
-  ['الثلاثاء', 'التلات', 'التلاتاء'],
-  ['الأربعاء', 'الاربعاء'],
-  ['الخميس'],
-  ['الجمعة', 'الجمعه'],
-  ['السبت'],
-]
-const AR_MONTHS =
-  'يناير|فبراير|مارس|أبريل|ابريل|مايو|يونيو|يوليو|أغسطس|اغسطس|سبتمبر|أكتوبر|اكتوبر|نوفمبر|ديسمبر|كانون الثاني|شباط|آذار|نيسان|أيار|حزيران|تموز|آب|أيلول|تشرين الأول|تشرين الثاني|كانون الأول'
-const AR_DAY_PART = '(?:الصبح|صباحا|صباحًا|الصباح|الظهر|العصر|المغرب|المسا|مساء|مساءً|بالليل|الليل|ص|م)'
-const AR_FRACTION = '(?:و?نص|ونصف|وربع|إلا ربع|الا ربع|إلا ربع|وتلت|وثلث)'
-/** Arabic word boundaries: JavaScript's \b knows only Latin letters. */
-const AR_START = '(?<![\\p{L}\\p{N}])'
-const AR_END = '(?![\\p{L}\\p{N}])'
-
-interface Pattern {
-  kind: FactKind
-  regex: RegExp
-  /** The value compared; by default the matched text normalised. */
-  key?: (match: RegExpExecArray) => string
-  /** The group holding the value when the match includes a cue word. */
-  group?: number
-}
-
-const plainKey = (text: string) =>
-  normaliseArabic(text.toLowerCase())
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-
-function englishNumberValue(text: string): number | undefined {
-  const lower = text.toLowerCase().trim()
-  if (/^\d{1,2}$/.test(lower)) return Number(lower)
-  const unit = EN_UNITS.indexOf(lower)
-  return unit >= 0 ? unit : undefined
-}
-
-/** A time as `h:mm` on a 12-hour dial: "half past two", "2:30 pm" and "two thirty" are one time. */
-function englishTimeKey(text: string): string {
-  const lower = text.toLowerCase().replace(/^at\s+/, '')
-  const half = /^(half|quarter) (past|to) (\w+)/.exec(lower)
-  if (half) {
-    const hour = englishNumberValue(half[3]!) ?? 0
-    if (half[1] === 'half') return `${hour % 12}:30`
-    return half[2] === 'past' ? `${hour % 12}:15` : `${(hour + 11) % 12}:45`
-  }
-  const clock = /^(\w+)(?::(\d{2})|\s+(fifteen|thirty|forty-five))?/.exec(lower)
-  const hour = englishNumberValue(clock?.[1] ?? '') ?? -1
-  const minutes = clock?.[2] ?? { fifteen: '15', thirty: '30', 'forty-five': '45' }[clock?.[3] ?? ''] ?? '00'
-  return hour < 0 ? plainKey(text) : `${hour % 12}:${minutes}`
-}
-
-const AR_HOURS: Record<string, number> = Object.fromEntries(
-  (
-    [
-      [1, 'واحد واحدة'],
-      [2, 'اثنين اتنين تنين'],
-      [3, 'ثلاث ثلاثة تلات تلاتة'],
-      [4, 'أربع أربعة اربع اربعة'],
-      [5, 'خمس خمسة'],
-      [6, 'ست ستة'],
-      [7, 'سبع سبعة'],
-      [8, 'ثمان ثماني ثمانية تمان تمانية'],
-      [9, 'تسع تسعة'],
-      [10, 'عشر عشرة'],
-      [11, 'حداش حداشر احدعشر'],
-      [12, 'اثنعشر اتناشر'],
-    ] as const
-  ).flatMap(([hour, words]) => words.split(' ').map((word) => [normaliseArabic(word), hour])),
-)
-
-function arabicTimeKey(match: RegExpExecArray): string {
-  const hourText = match[1]!.replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
-  const hour = /^\d+/.test(hourText) ? Number(/^\d+/.exec(hourText)![0]) : AR_HOURS[normaliseArabic(hourText.split(/\s/)[0]!)]
-  if (hour === undefined) return plainKey(match[0])
-  const minutes = /:(\d{2})/.exec(hourText)?.[1] ?? (/نص/.test(match[2] ?? '') ? '30' : /ربع/.test(match[2] ?? '') ? (/ا?لا/.test(match[2]!) ? '45' : '15') : '00')
-  return `${(/ا?لا ربع/.test(match[2] ?? '') ? hour + 11 : hour) % 12}:${minutes}`
-}
-
-const arabicWeekdayKey = (text: string) => String(AR_WEEKDAYS.findIndex((forms) => forms.some((form) => normaliseArabic(text).includes(normaliseArabic(form)))))
-
-// A bare hour after "at" ("at four", "at ten on Monday") is a time only where a time can end: "at one point" is not one.
-const PATTERNS: readonly Pattern[] = [
-  // Identifiers: letters and digits together (BN-58231, KX19 LMP), or a long number after a reference word.
-  { kind: 'identifier', regex: /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]{4})[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*(?:\s[A-Z]{2,4}\b(?![a-z]))?/g },
-  {
-    kind: 'identifier',
-    regex: /(?:number|account|order|reference|ref|ticket|case|رقم|حساب|طلب)\s*(?:is\s+|:\s*)?#?([\d\u0660-\u0669][\d\u0660-\u0669 -]{3,}[\d\u0660-\u0669])/giu,
-    group: 1,
-  },
-  // An email address is how to reach someone: a reference like any other.
-  { kind: 'identifier', regex: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
-  // Amounts: a number and a currency word, a symbol before it, or an ISO code either side ("SAR 200", "200 AED").
-  { kind: 'amount', regex: new RegExp(`\\b${CURRENCY_CODES}\\s?\\d[\\d,.]*|\\b\\d[\\d,.]*\\s?${CURRENCY_CODES}\\b`, 'g') },
-  { kind: 'amount', regex: new RegExp(`[$£€]\\s?\\d[\\d,.]*(?:\\s?(?:k|thousand|million))?|\\b${EN_NUMBER}\\s+(?:thousand\\s+|million\\s+)?${EN_CURRENCY}\\b`, 'gi') },
-  { kind: 'amount', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}\\s+(?:ألف\\s+|الف\\s+)?${AR_CURRENCY}${AR_END}`, 'gu') },
-  // Dates.
-  {
-    kind: 'date',
-    // "since Monday", "last Friday" date the past, not a slot.
-    regex: new RegExp(`(?<!\\b(?:since|last|from last)\\s)\\b(?:${EN_WEEKDAYS.join('|')})(?:\\s+the\\s+${EN_ORDINAL})?\\b`, 'gi'),
-    key: (match) => String(EN_WEEKDAYS.indexOf(match[0].split(/\s/)[0]!.toLowerCase())),
-  },
-  {
-    kind: 'date',
-    regex: new RegExp(
-      `\\b(?:the\\s+)?${EN_ORDINAL}\\s+of\\s+(?:${EN_MONTHS})\\b|\\b(?:${EN_MONTHS})\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b(?:tomorrow|the day after tomorrow)\\b`,
-      'gi',
-    ),
-  },
-  {
-    kind: 'date',
-    regex: new RegExp(`${AR_START}(?<!(?:منذ|من|من يوم)\\s)(?:يوم\\s+)?[وبل]?(?:${AR_WEEKDAYS.flat().join('|')})(?:\\s+(?:الجاي|الجاية|الجاي|القادم|الماضي))?${AR_END}`, 'gu'),
-    key: (match) => arabicWeekdayKey(match[0]),
-  },
-  {
-    kind: 'date',
-    regex: new RegExp(
-      `${AR_START}(?:ال\\p{L}+\\s+(?:عشر\\s+)?|[\\d\\u0660-\\u0669]{1,2}\\s+)(?:من\\s+)?(?:${AR_MONTHS})${AR_END}|${AR_START}(?:بكرة|بكره|بكرا|غدا|غدًا|بعد بكرة)${AR_END}`,
-      'gu',
-    ),
-  },
-  // Times.
-  {
-    kind: 'time',
-    regex: new RegExp(
-      `\\b(?:half|quarter)\\s+(?:past|to)\\s+${EN_HOUR}(?:\\s+${EN_DAY_PART})?|\\b\\d{1,2}:\\d{2}(?:\\s?(?:a\\.?m\\.?|p\\.?m\\.?))?|\\b\\d{1,2}\\s?(?:a\\.?m\\.?|p\\.?m\\.?)|\\b(?<=at\\s)${EN_HOUR}(?:\\s+${EN_MINUTES})?(?:\\s+${EN_DAY_PART})?\\b(?=\\s*(?:[.,;!?]|$)|\\s+(?:on|with|for|then|and|is|works|tomorrow|today|sharp)\\b)|\\b${EN_HOUR}(?:\\s+${EN_MINUTES})?\\s+${EN_DAY_PART}|\\b${EN_HOUR}\\s+(?:fifteen|thirty|forty-five)\\b`,
-      'gi',
-    ),
-    key: (match) => englishTimeKey(match[0]),
-  },
-  {
-    kind: 'time',
-    regex: new RegExp(
-      `${AR_START}(?:ال|ب)?ساعة\\s+([\\d\\u0660-\\u0669]{1,2}(?::[\\d\\u0660-\\u0669]{2})?|${AR_NUMBER_WORD}(?:\\s+عشر)?)(?:\\s+(${AR_FRACTION}))?(?:\\s+${AR_DAY_PART})?${AR_END}`,
-      'gu',
-    ),
-    key: arabicTimeKey,
-  },
-  // Quantities: a number and what it counts ("twelve cooling centres", "تلات غرف").
-  {
-    kind: 'quantity',
-    regex: new RegExp(
-      `\\b(?:room|floor|gate|flat|unit|aisle)\\s+\\d+\\b|\\b${EN_NUMBER}(?:\\s+(?!(?:${EN_CURRENCY}|${EN_DAY_PART}|o'clock|and|or|of|to|at|in|the|a)\\b)[a-z][a-z-]+){1,2}`,
-      'gi',
-    ),
-  },
-  { kind: 'quantity', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!(?:${AR_CURRENCY}|${AR_DAY_PART}|من|في|على)(?![\\p{L}\\p{M}])|و)[\\p{L}\\p{M}]{2,}){1,2}`, 'gu') },
-]
 
 /** English cue + name: "this is Karen", "it's Daniel Moss", "my name is …", "engineer named Priya"; titles: "Dr. Patel". */
 const EN_SELF_INTRODUCTION = /\b(?:this is|it's|it is|my name is|my name's|i'm|i am|name is|named|call me)\s+((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?)/g
@@ -355,26 +157,38 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
     for (const pattern of PATTERNS) {
       for (const match of sentence.text.matchAll(pattern.regex)) {
         const text = pattern.kind === 'quantity' ? countedWords(match[0]) : (pattern.group ? match[pattern.group] : match[0])!.trim().replace(/[.,،]+$/, '')
-        if (!text) continue
+        if (!text || (pattern.accept && !pattern.accept(text))) continue
         const start = match.index
         const end = start + match[0].length
         // A span already read as a more specific kind (an amount) is not a quantity too.
         if (taken.some(([from, to]) => start < to && end > from)) continue
         taken.push([start, end])
-        facts.push({ kind: pattern.kind, text, key: pattern.key ? pattern.key(match) : plainKey(text), sentence: sentence.index })
+        const at = start + Math.max(0, match[0].indexOf(text))
+        const fact: Fact = { kind: pattern.kind, text, key: pattern.key ? pattern.key(match) : plainKey(text), sentence: sentence.index, start: at, end: at + text.length }
+        if (fact.kind === 'identifier') fact.label = identifierLabel(text, sentence.text.slice(0, at), askedBefore(sentences, sentence.index))
+        facts.push(fact)
       }
     }
   }
   const names = readNames(sentences, roles)
   facts.push(...names.facts)
 
-  const { settled, rejected } = conversation
-    ? laterReplacesEarlier(sentences, facts)
-    : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] }
+  // In a call, a later date or time replaces a turned-down one; in any text, one it says replaces another ("moved from … to …").
+  const replaced = readReplacements(sentences, facts)
+  const base = conversation ? laterReplacesEarlier(sentences, facts) : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] as Fact[] }
+  const rejected = [...new Set([...base.rejected, ...replaced.rejected, ...earlierMentions(facts, replaced.rejected, replaced.targets)])]
+  const settled = base.settled.filter((fact) => !rejected.includes(fact))
+  const card = { rejected, strikes: replaced.strikes }
   const schedule = new Set(settled.map((fact) => fact.sentence))
   const commitmentCandidates = sentences.filter((sentence) => schedule.has(sentence.index) && COMMITMENT.test(sentence.text)).map((sentence) => sentence.index)
-  const rejectedSentences = new Set(rejected.map((fact) => fact.sentence))
-  const commitment = commitmentCandidates.filter((index) => !rejectedSentences.has(index)).at(-1) ?? [...schedule].filter((index) => !rejectedSentences.has(index)).at(-1)
+  const rejectedSentences = new Set(rejected.filter((fact) => quotesRejected(card, fact.sentence)).map((fact) => fact.sentence))
+  const moved = replaced.targets.map((fact) => fact.sentence).filter((index) => !rejectedSentences.has(index))
+  // A text's decision is the value it moved; a call's is what it booked.
+  const commitment =
+    (conversation ? undefined : moved.at(-1)) ??
+    commitmentCandidates.filter((index) => !rejectedSentences.has(index)).at(-1) ??
+    moved.at(-1) ??
+    [...schedule].filter((index) => !rejectedSentences.has(index)).at(-1)
   const reason = sentences.find((sentence) => roles[sentence.index] === 'caller' && !sentence.isQuestion && sentence.tokens.filter((token) => !token.stop).length >= 3)?.index
   return {
     roles,
@@ -383,12 +197,26 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
     people: names.people,
     rejected,
     settled,
+    targets: replaced.targets,
+    strikes: replaced.strikes,
     commitment,
     reason,
     objections: sentences.filter((sentence) => (roles[sentence.index] ?? 'caller') === 'caller' && OBJECTION.test(sentence.text)).map((sentence) => sentence.index),
     decisions: choicesMade(sentences, roles),
+    agreed: [...grantedRequests(sentences, roles), ...sentences.filter((sentence) => !sentence.isQuestion && AGREED.test(sentence.text)).map((sentence) => sentence.index)],
     nextSteps: sentences.filter((sentence) => roles[sentence.index] !== 'caller' && NEXT_STEP.test(sentence.text) && !sentence.isQuestion).map((sentence) => sentence.index),
   }
+}
+
+/** Whether sentence `index` still states a given-up value once its struck spans are cut. */
+export function quotesRejected(card: Pick<CallCard, 'rejected' | 'strikes'>, index: number): boolean {
+  const spans = card.strikes.get(index) ?? []
+  return card.rejected.some((fact) => fact.sentence === index && !spans.some(([from, to]) => fact.start >= from && fact.end <= to))
+}
+
+/** Earlier mentions of a value a text gave up ("The launch is March 3. … moved from March 3 to …"): the old value too. */
+function earlierMentions(facts: readonly Fact[], given: readonly Fact[], targets: readonly Fact[]): Fact[] {
+  return facts.filter((fact) => !targets.includes(fact) && given.some((old) => old !== fact && old.kind === fact.kind && old.key === fact.key && fact.sentence <= old.sentence))
 }
 
 /** A turn that turns an offer down: "doesn't work", "can't", "taken", "لا، …", "مش فاضية", "مفيش مكان". */
@@ -396,6 +224,26 @@ const REFUSAL =
   /\b(?:doesn't work|does not work|don't work|won't work|can't|cannot|can not|no good|not possible|taken|booked up|full|instead|rather|unavailable|not free|not available)\b|(?:^|[\s،,])(?:لا|لأ|مو|مب|مش|ما يناسب|ما ينفع|مينفعش|مفيش|ما في|مافي|ما فيه|ما بقدر|ما أقدر|ما اقدر|مش فاضي|مش فاضية|محجوز|بدل|بدال)(?=[\s،,.!?؟]|$)/i
 /** A caller switching to another option ("make it Thursday", "خلها الأكسنت", "instead"): the sentence names the option given up. */
 export const SWITCH = /\b(?:make it|instead|rather|switch to|change it to)\b|(?:^|[\s،,])(?:خلها|خليها|خليه|خله|خلّيها|بدل|بدال|خليني)(?=\s)/i
+
+/** A request: "can I / could you / is it possible", "ممكن", "تقدرون", "فيه إمكانية", "بقدر". */
+const REQUEST =
+  /\b(?:can|could|may) (?:i|we|you)\b|\bis it possible\b|\bdo you (?:have|offer|do)\b|(?<![\p{L}])[وف]?(?:ممكن|فيك|فيكي|فيكم|تقدر|تقدرون|تقدري|تقدروا|بتقدر|بتقدروا|فيه|في إمكانية|عندكم|بقدر|اقدر|أقدر|ينفع|يصير)(?![\p{L}])/iu
+/** A reply that grants it. */
+const GRANTED =
+  /^(?:yes|yeah|yep|sure|of course|certainly|absolutely|no problem|definitely)\b|^(?:إيه|ايه|اي|أي|ايوه|أيوه|أيوا|ايوا|نعم|أكيد|اكيد|طبعا|طبعًا|أبشر|ابشر|تمام|ولا يهمك|عادي|إي|اه|آه)(?![\p{L}])/iu
+/** A decision written down in notes: "agreed", "decided", "approved", "اتفقنا", "قررنا", "وافق". */
+const AGREED = /\b(?:agreed|decided|approved|signed off)\b|(?<![\p{L}])[وف]?(?:اتفقنا|اتفقوا|قررنا|تقرر|وافق|وافقت|وافقوا|وافقنا|اعتمدنا|تمت الموافقة)(?![\p{L}])/iu
+
+/** A caller's request that the agent's next turn grants: the request states what was agreed. */
+function grantedRequests(sentences: readonly Sentence[], roles: readonly (Role | undefined)[]): number[] {
+  return sentences
+    .filter((sentence) => sentence.isQuestion && roles[sentence.index] === 'caller' && REQUEST.test(sentence.text))
+    .filter((sentence) => {
+      const reply = replyTurn(sentences, sentence.index)[0]
+      return reply !== undefined && roles[reply] === 'agent' && GRANTED.test(sentences[reply]!.text.trim())
+    })
+    .map((sentence) => sentence.index)
+}
 
 /** The first sentence of each caller turn that answers an agent's question offering alternatives. */
 function choicesMade(sentences: readonly Sentence[], roles: readonly (Role | undefined)[]): number[] {
@@ -448,6 +296,15 @@ function laterReplacesEarlier(sentences: readonly Sentence[], facts: readonly Fa
   return { settled, rejected }
 }
 
+/** Questions of the few sentences before `index`, nearest first: what a bare read-back answers. */
+function askedBefore(sentences: readonly Sentence[], index: number): string[] {
+  return sentences
+    .slice(Math.max(0, index - 3), index)
+    .filter((sentence) => sentence.isQuestion)
+    .map((sentence) => sentence.text)
+    .reverse()
+}
+
 /** The sentences of the next speaker turn after `index`'s turn. */
 function replyTurn(sentences: readonly Sentence[], index: number): number[] {
   const turn = sentences[index]!.turn
@@ -467,7 +324,8 @@ function readNames(sentences: readonly Sentence[], roles: readonly (Role | undef
     // "أنا اسمي منى": the second cue is not part of the name.
     const name = text.trim().replace(/^(?:اسمي|إسمي|my name is)\s+/iu, '')
     if (!name || name.split(/\s+/).some((word) => NOT_A_NAME.has(word.toLowerCase()))) return
-    facts.push({ kind: 'name', text: name, key: plainKey(name), sentence })
+    const at = Math.max(0, sentences[sentence]!.text.indexOf(name))
+    facts.push({ kind: 'name', text: name, key: plainKey(name), sentence, start: at, end: at + name.length })
     if (asCaller) caller ??= name
     else if (!people.includes(name)) people.push(name)
   }

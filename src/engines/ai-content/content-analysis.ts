@@ -1,9 +1,10 @@
 import { normaliseArabic } from './arabic-normalisation'
 import { isGreetingWord } from './stop-words'
-import { ALTERNATIVES, readCallCard, SWITCH, type CallCard } from './call-card'
+import { ALTERNATIVES, quotesRejected, readCallCard, SWITCH, type CallCard } from './call-card'
+import { withoutStrikes } from './value-replacement'
 import { extractKeywords, type Keyword } from './keyword-extraction'
 import { rankSentences, type SentenceRanking } from './sentence-ranking'
-import { splitText, tidySentence, type Lang, type Sentence } from './text-analysis'
+import { LIST_MARKER, splitText, tidySentence, type Lang, type Sentence } from './text-analysis'
 import { clusterTopics, type Topic } from './topic-clustering'
 
 /** Whether the source reads as people talking (a call, an interview) or as written text; only changes wording. */
@@ -25,7 +26,7 @@ export interface AnalysedContent {
   card: CallCard
   /** The summary's sentence indexes, in the order of the text. */
   summaryIndexes: number[]
-  /** Sentence `index` made presentable on its own (see tidySentence). */
+  /** Sentence `index` made presentable on its own (see tidySentence), without the spans that only name a given-up value. */
   line(index: number): string
 }
 
@@ -81,11 +82,12 @@ export function analyseContent(text: string, lang: Lang, title?: string): Analys
     keywords,
     ranking,
     topics,
-    summaryIndexes: chooseSummary(sentences, ranking, card),
+    summaryIndexes: chooseSummary(sentences, ranking, card, isPointList(text)),
     line(index) {
       let line = lines.get(index)
       if (line === undefined) {
-        line = tidySentence(sentences[index]!.text)
+        // A bullet ("- ", "• ") is layout of the source, not part of the sentence.
+        line = tidySentence(withoutStrikes(sentences[index]!.text, card.strikes.get(index)).replace(/^[-*•]\s+/, ''))
         lines.set(index, line)
       }
       return line
@@ -104,6 +106,14 @@ const FACT_SHARE = 0.6
 /** A call repeats itself (offers, read-backs, courtesies): half its sentences hold what it settles. */
 const CALL_SHARE = 0.5
 const MAX_SUMMARY_SENTENCES = 7
+/** Notes laid out as points ("1. …", "ثانيًا: …"): each point is a decision or an owner, so most of them are kept. */
+const POINT_SHARE = 0.8
+const MIN_POINTS = 3
+
+/** Whether a text is laid out as numbered or bulleted points, like meeting notes. */
+function isPointList(text: string): boolean {
+  return text.split('\n').filter((line) => LIST_MARKER.test(line.trim()) || /^\s*[-*•]\s/.test(line)).length >= MIN_POINTS
+}
 
 /**
  * The summary's sentences, in text order: those that carry the card's facts first (the
@@ -111,7 +121,7 @@ const MAX_SUMMARY_SENTENCES = 7
  * then the best-ranked, skipping near-repeats (maximal marginal relevance). A sentence that
  * states a date or time given up, switches away from an option, or only greets is never chosen.
  */
-function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking, card: CallCard): number[] {
+function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking, card: CallCard, pointList: boolean): number[] {
   // A name counts where it is news (the caller's own), not in the agent's "this is Karen" opener.
   const factsIn = new Map<number, number>()
   for (const fact of card.facts) if (fact.kind !== 'name' || card.roles[fact.sentence] !== 'agent') factsIn.set(fact.sentence, (factsIn.get(fact.sentence) ?? 0) + 1)
@@ -124,16 +134,19 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking,
     (index === card.commitment ? 3 : 0) +
     (index === card.reason ? 3 : 0) +
     (card.decisions.includes(index) ? 3 : 0) +
+    (card.agreed.includes(index) ? 3 : 0) +
     (answersAgent(index) ? 1 : 0) +
     (card.objections.includes(index) ? 2 : 0) +
     (card.nextSteps.includes(index) ? 1 : 0) +
     (ranking.scores[index] ?? 0) -
-    (sentences[index]!.isQuestion && index !== card.commitment ? 2 : 0)
+    (sentences[index]!.isQuestion && index !== card.commitment && !card.agreed.includes(index) ? 2 : 0)
   const factual = sentences.filter((sentence) => !ruledOut.has(sentence.index) && weight(sentence.index) >= 2).length
   // In a call, the sentences with facts; a text without turns spreads its facts over most of its lines.
   const conversation = card.roles.some((role) => role !== undefined)
-  const share = Math.ceil(sentences.length * (conversation ? CALL_SHARE : FACT_SHARE))
-  const wanted = Math.min(MAX_SUMMARY_SENTENCES, Math.max(summaryLength(sentences.length), !conversation || factual >= share ? share : Math.max(factual, share - 1)))
+  const share = Math.ceil(sentences.length * (conversation ? CALL_SHARE : pointList ? POINT_SHARE : FACT_SHARE))
+  // A request the agent granted ("Could you put a cot in the room?" → "Of course") is a commitment of its own: room is made for it.
+  const granted = conversation ? card.agreed.filter((index) => !ruledOut.has(index)).length : 0
+  const wanted = Math.min(MAX_SUMMARY_SENTENCES, Math.max(summaryLength(sentences.length), !conversation || factual >= share ? share : Math.max(factual, share - 1)) + granted)
   const order = sentences
     .map((sentence) => sentence.index)
     .filter((index) => !ruledOut.has(index))
@@ -153,7 +166,8 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking,
 
 /** Sentences a summary must not quote: repeats, greetings only, a given-up date or time, a switch away from an option, an offer of alternatives the call moved past. */
 export function summaryRuledOut(sentences: readonly Sentence[], card: CallCard): Set<number> {
-  const out = new Set<number>(card.rejected.map((fact) => fact.sentence))
+  // A sentence that moves a value ("from March 3 to March 17") is quoted with the old value cut out.
+  const out = new Set<number>(card.rejected.map((fact) => fact.sentence).filter((index) => quotesRejected(card, index)))
   const conversation = card.roles.some((role) => role !== undefined)
   for (const sentence of sentences) {
     if (sentence.isRepeat || sentence.tokens.every((token) => token.stop)) out.add(sentence.index)

@@ -1,10 +1,12 @@
 import type { AnalysedContent } from './content-analysis'
 import type { CardLine, Phrasebook } from './phrasebook'
 import type { Fact, FactKind } from './call-card'
+import type { IdentifierLabel } from './card-patterns'
 import { summaryRuledOut } from './content-analysis'
-import { SWITCH } from './call-card'
+import { quotesRejected, SWITCH } from './call-card'
 import { normaliseArabic } from './arabic-normalisation'
 import { isGreetingWord } from './stop-words'
+import { LIST_MARKER } from './text-analysis'
 import type { Keyword } from './keyword-extraction'
 import type { Topic } from './topic-clustering'
 
@@ -41,7 +43,7 @@ export function cardLine(content: AnalysedContent, book: Phrasebook): CardLine {
     ? whenSentence === undefined
       ? []
       : facts.filter((fact) => fact.sentence === whenSentence && (fact.kind === 'date' || fact.kind === 'time'))
-    : facts.filter((fact) => fact.kind === 'date').slice(0, 2)
+    : textWhen(facts, card.targets)
   return {
     ...(card.callerName ? { caller: card.callerName } : {}),
     ...(when.length > 0 ? { when: book.joinWhen([...new Set(when.map((fact) => fact.text))], conversation) } : {}),
@@ -51,9 +53,32 @@ export function cardLine(content: AnalysedContent, book: Phrasebook): CardLine {
       .filter((person) => /\S\s\S/.test(person))
       .slice(0, MAX_CARD_VALUES),
     amounts: valuesOf(facts, 'amount'),
-    identifiers: valuesOf(facts, 'identifier'),
+    identifiers: identifierGroups(facts),
     figures: conversation ? [] : valuesOf(facts, 'quantity', 4),
   }
+}
+
+/**
+ * A text's dates: those it moved something to come first ("moves to March 17"), else its first
+ * two; a time said with the first date joins it ("tomorrow between ten and twelve").
+ */
+function textWhen(facts: readonly Fact[], targets: readonly Fact[]): Fact[] {
+  const dates = facts.filter((fact) => fact.kind === 'date')
+  const moved = dates.filter((fact) => targets.includes(fact))
+  const chosen = moved.length > 0 ? moved.slice(0, 2) : dates.slice(0, 2)
+  const first = chosen[0]
+  const time = first && facts.find((fact) => fact.kind === 'time' && fact.sentence === first.sentence && fact.start > first.start)
+  return time ? [first, time, ...chosen.slice(1)] : chosen
+}
+
+/** Identifiers by what they are (plate, order, booking, phone…), each label once, in order of first mention. */
+function identifierGroups(facts: readonly Fact[]): [IdentifierLabel, string[]][] {
+  const groups = new Map<IdentifierLabel, string[]>()
+  for (const value of valuesOf(facts, 'identifier', 2 * MAX_CARD_VALUES)) {
+    const label = facts.find((fact) => fact.kind === 'identifier' && fact.text === value)?.label ?? 'reference'
+    groups.set(label, [...(groups.get(label) ?? []), value])
+  }
+  return [...groups.entries()]
 }
 
 /** The keywords, best first, on one line. */
@@ -95,13 +120,14 @@ const COMMITMENT_OPENER =
 /** The sentence that states the main commitment, as a headline: its first clause, openers and pronouns dropped, no final stop. */
 function commitmentHeadline(content: AnalysedContent): string {
   const index = content.card.commitment
-  if (index === undefined) return ''
-  const clause = content.line(index).split(/(?<=\S)[,،;؛]\s+(?=(?:and|but|the|و|ف)\b|\p{Script=Arabic})/u)[0]!
+  if (index === undefined || !headlineMaterial(content, index)) return ''
+  const clause = withoutListMarker(content.line(index)).split(/(?<=\S)[,،;؛]\s+(?=(?:and|but|the|و|ف)\b|\p{Script=Arabic})/u)[0]!
   const headline = clause
     .replace(COMMITMENT_OPENER, '')
     .replace(/[.!…]+$/u, '')
     .trim()
   const words = headline.split(/\s+/).length
+  if (FIRST_PERSON.test(headline)) return ''
   return words >= 3 && words <= 14 ? headline.charAt(0).toUpperCase() + headline.slice(1) : ''
 }
 
@@ -140,7 +166,7 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
   const { sentences, ranking } = content
 
   const card = content.card
-  const rejectedSentences = new Set(card.rejected.map((fact) => fact.sentence))
+  const rejectedSentences = new Set(card.rejected.map((fact) => fact.sentence).filter((index) => quotesRejected(card, index)))
   // A question holding a greeting or a vocative ("Hi Karen, can you…") or a slot given up is no FAQ.
   const asked = sentences
     .filter(
@@ -201,10 +227,13 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
   return pairs.map(({ question, answer }) => `${book.faqLabels.question}: ${question}\n${book.faqLabels.answer}: ${answer}`).join('\n\n')
 }
 
+/** Identifiers that answer no "What is the reference number?": how to reach someone, or the car itself. */
+const NOT_A_REFERENCE = new Set<IdentifierLabel | undefined>(['plate', 'phone', 'email'])
+
 /** Sentences that state what the card knows, one per kind of fact, in the order an FAQ asks. */
 function factAnswers(content: AnalysedContent): [keyof Phrasebook['factQuestions'], number | undefined][] {
   const { card } = content
-  const firstWith = (kind: FactKind) => card.facts.find((fact) => fact.kind === kind && !card.rejected.includes(fact))?.sentence
+  const firstWith = (kind: FactKind) => card.facts.find((fact) => fact.kind === kind && !card.rejected.includes(fact) && !NOT_A_REFERENCE.has(fact.label))?.sentence
   const conversation = card.roles.some((role) => role !== undefined)
   return [
     ['reason', card.reason],
@@ -309,14 +338,17 @@ const WEAK_OPENERS = new Set([
   ...['أنا', 'نحن', 'أنت', 'هو', 'هي', 'هم', 'هذا', 'هذه', 'لكن', 'ولكن', 'ثم', 'لذلك', 'كما'].map(normaliseArabic),
 ])
 
-/** A short, self-contained central sentence about the top keyword, as a headline (no final stop). */
+/** A short, self-contained central sentence of a written text about the top keyword, as a headline (no final stop). */
 function headlineFrom(content: AnalysedContent): string {
+  // In a call or a message, every sentence is someone's words to someone: the commitment and the topic name it.
+  if (content.kind !== 'text') return ''
   const top = new Set(content.keywords[0]?.wordKeys ?? [])
   const index = content.ranking.order.slice(0, 12).find((candidate) => {
     const sentence = content.sentences[candidate]!
     const opener = sentence.tokens[0]!
     return (
-      !sentence.isQuestion &&
+      headlineMaterial(content, candidate) &&
+      !PERSONAL_OPENERS.test(content.line(candidate)) &&
       sentence.wordCount >= 5 &&
       sentence.wordCount <= 12 &&
       // An Arabic sentence opening with the conjunction و or ف continues the one before it.
@@ -328,5 +360,24 @@ function headlineFrom(content: AnalysedContent): string {
       sentence.tokens.some((token) => top.has(token.key))
     )
   })
-  return index === undefined ? '' : content.line(index).replace(/[.!…]+$/u, '')
+  return index === undefined ? '' : withoutListMarker(content.line(index)).replace(/[.!…]+$/u, '')
 }
+
+const withoutListMarker = (line: string) => line.replace(LIST_MARKER, '')
+/** A sentence that speaks to or as someone ("I", "we", "أنا", "احنا"): a quote, not a headline. */
+const PERSONAL_OPENERS = /^(?:i|i'm|i've|i'd|we|we're|we've|you|you're|my|our|your|please)\b|^(?:أنا|انا|احنا|إحنا|نحن|انت|إنت|أنت|انتي|إنتي|ياريت|يا ريت|لو سمحت)(?![\p{L}])/iu
+
+/**
+ * Whether a sentence can give a headline: not a question, not a "Label: …" line of notes
+ * ("Present: …", "الحضور: …"; a list marker is fine), and, in a call or a message, not the
+ * words of one speaker to another (first or second person).
+ */
+function headlineMaterial(content: AnalysedContent, index: number): boolean {
+  const sentence = content.sentences[index]!
+  const line = withoutListMarker(content.line(index))
+  return !sentence.isQuestion && !/^[^\s:]+(?:\s[^\s:]+)?:\s/u.test(line)
+}
+
+/** The speaker's own words ("I paid…", "أنا دافعة…", "عايزة فلوسي"): a quote, not a headline. */
+const FIRST_PERSON =
+  /\b(?:i|i'm|i've|i'd|i'll|me|my|we|we're|we've|we'll|our|us)\b|(?<![\p{L}])(?:أنا|انا|احنا|إحنا|نحن|عندي|بدي|أبي|ابي|أبغى|ابغى|عايز|عايزة|ياريت|يا ريت)(?![\p{L}])/iu

@@ -1,5 +1,6 @@
 import type { SourceKind } from './content-analysis'
 import type { Lang } from './text-analysis'
+import type { IdentifierLabel } from './card-patterns'
 
 /**
  * The fixed wording the offline engine adds around sentences taken from the source (headings,
@@ -54,9 +55,43 @@ export interface CardLine {
   when?: string
   people: string[]
   amounts: string[]
-  identifiers: string[]
+  /** Identifiers grouped by what they are, each group labelled in the card ("Registration: WN18 KPT."). */
+  identifiers: [IdentifierLabel, string[]][]
   figures: string[]
 }
+
+const ENGLISH_IDENTIFIER_LABELS: Record<IdentifierLabel, string> = {
+  plate: 'Registration',
+  prescription: 'Prescription',
+  order: 'Order',
+  booking: 'Booking',
+  account: 'Account',
+  case: 'Case',
+  file: 'File',
+  invoice: 'Invoice',
+  tracking: 'Tracking',
+  phone: 'Phone',
+  email: 'Email',
+  reference: 'Reference',
+}
+
+const ARABIC_IDENTIFIER_LABELS: Record<IdentifierLabel, string> = {
+  plate: 'رقم اللوحة',
+  prescription: 'رقم الوصفة',
+  order: 'رقم الطلب',
+  booking: 'رقم الحجز',
+  account: 'رقم الحساب',
+  case: 'رقم البلاغ',
+  file: 'رقم الملف',
+  invoice: 'رقم الفاتورة',
+  tracking: 'رقم الشحنة',
+  phone: 'الهاتف',
+  email: 'البريد الإلكتروني',
+  reference: 'الرقم المرجعي',
+}
+
+const labelledIdentifiers = (groups: CardLine['identifiers'], labels: Record<IdentifierLabel, string>) =>
+  groups.map(([label, values]) => [labels[label], values] as [string, readonly string[]])
 
 function labelled(pairs: readonly [string, string | readonly string[] | undefined][], separator: string, end: string): string {
   const present = pairs.map(([label, value]) => [label, typeof value === 'string' ? value : value?.join(separator)] as const).filter(([, value]) => value)
@@ -88,7 +123,9 @@ const english: Phrasebook = {
   },
   titleFromSourceTitle: (sourceTitle) => sourceTitle,
   titleWithWhen: (topic, when) => `${englishTitleCase(topic)}, ${when}`,
-  joinWhen: (values, conversation) => values.join(conversation ? ' at ' : ', '),
+  // "tomorrow between ten and twelve", "Friday at 9:30": a time that opens with its own preposition takes no "at".
+  joinWhen: (values, conversation) =>
+    values.reduce((joined, value, i) => (i === 0 ? value : `${joined}${/^(?:between|from|at|by|before|after)\b/i.test(value) ? ' ' : conversation ? ' at ' : ', '}${value}`), ''),
   cardLead: (card) =>
     labelled(
       [
@@ -96,7 +133,7 @@ const english: Phrasebook = {
         ['When', card.when],
         ['With', card.people],
         ['Amounts', card.amounts],
-        ['Reference', card.identifiers],
+        ...labelledIdentifiers(card.identifiers, ENGLISH_IDENTIFIER_LABELS),
         ['Figures', card.figures],
       ],
       ', ',
@@ -167,7 +204,7 @@ const arabic: Phrasebook = {
         ['الموعد', card.when],
         ['مع', card.people],
         ['المبالغ', card.amounts],
-        ['الرقم المرجعي', card.identifiers],
+        ...labelledIdentifiers(card.identifiers, ARABIC_IDENTIFIER_LABELS),
         ['أرقام', card.figures],
       ],
       '، ',

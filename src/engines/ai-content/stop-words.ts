@@ -57,7 +57,7 @@ const ARABIC_STOP_WRITTEN = `من إلى الى عن على في مع هذا ه�
  * about them, and must never become a keyword, hashtag or title word.
  */
 const ARABIC_GREETINGS_WRITTEN = `مرحبا مرحبًا أهلا أهلًا أهلين هلا هلو السلام سلام عليكم وعليكم صباح مساء الخير النور الفل العافية يعطيك يعطيكم
-  مشكور مشكورة مشكورين شكرًا تسلم تسلمي يسلمو يسلموا الله يخليك ما قصرت قصرتي العفو عفوًا حياك حياكم هلا وغلا تفضل تفضلي
+  مشكور مشكورة مشكورين شكرًا تسلم تسلمي يسلمو يسلموا الله يخليك ما قصرت قصرتي العفو عفوًا حياك حياكم هلا وغلا تفضل تفضلي تكرم تكرمي تكرموا تكرمو
   مع السلامة سلامتك باي أستاذ أستاذة ياأستاذ سيدي سيدتي حضرتك آسف آسفة آسفين متأسف للأسف`
 
 /** Spoken fillers and hesitations across dialects (يعني، طيب، خلاص…), parts of the day and "suits me" (الصبح، يناسبني): how slots are talked about, never what a call is about. */

@@ -50,6 +50,10 @@ export interface SplitText {
   hasSpeakerLabels: boolean
 }
 
+/** "1.", "- ", "ثانيًا:", "Secondly," before a point of a note: layout, not part of a headline. */
+export const LIST_MARKER =
+  /^(?:[-*•]\s+|(?:\d{1,2}|[a-z])[.)]\s+|(?:(?:first|second|third|fourth|fifth)(?:ly)?|finally|lastly|(?:أول|اول|ثاني|ثالث|رابع|خامس|سادس|سابع|ثامن|تاسع|عاشر|أخير|اخير)[\u064B-\u0652]*ا?[\u064B-\u0652]*)\s*[:،,]\s*)/iu
+
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu
 const ENGLISH_ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd', 'jr', 'sr', 'approx', 'dept', 'fig', 'u.s', 'u.k'])
 const SPEAKER_WORDS = new Set([
