@@ -59,6 +59,8 @@ const PACKAGES = [
   // Address checks: the Host allow-list (HTTP) and the webhook target policy (arriving from another branch).
   { packages: ['ipaddr\\.js'], from: '^src/(service/http|webhooks)/' },
   { packages: ['@echogarden/espeak-ng-emscripten'], from: '^src/engines/tts/' },
+  // Numbers in English words for the voice (speakable-text).
+  { packages: ['to-words'], from: '^src/engines/tts/' },
   // Audio for live calls: resampling, voice activity, pitch (engines are pure: no store, no HTTP).
   { packages: ['@echogarden/fvad-wasm', '@echogarden/speex-resampler-wasm', 'pitchfinder'], from: '^src/engines/' },
   // The dialogue: outcomes checked against the agent's shape, enum members matched by edit distance.

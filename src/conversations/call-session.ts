@@ -98,6 +98,15 @@ export interface CallSessionOptions {
 const PRE_ROLL_MS = 400
 /** Caller audio kept for the gender estimate: a few seconds of speech are plenty. */
 const GENDER_SAMPLE_LIMIT = 6 * CALL_SAMPLE_RATE
+/**
+ * Said once, the first time a caller speaks while no speech recognition is set: the agent hears
+ * that someone spoke but not the words, so it says so rather than staying silent turn after turn.
+ */
+export const TYPED_ONLY_NOTICE: Readonly<Record<'ar' | 'en', string>> = {
+  en: "Sorry, I can't understand spoken words right now. Please type your answer instead.",
+  ar: 'عذرًا، لا أستطيع فهم الكلام المنطوق الآن. من فضلك اكتب إجابتك.',
+}
+
 /** How often an observed call looks again at what the agent is doing (playback ends with no event of its own). */
 const ACTIVITY_CHECK_MS = 100
 
@@ -130,6 +139,8 @@ export class CallSession {
   /** The caller's speech so far, for the gender estimate (up to GENDER_SAMPLE_LIMIT). */
   private voiceHeard: Float32Array = new Float32Array(0)
   private answered = false
+  /** The caller was told, once, that only typed answers are understood (no speech recognition). */
+  private toldTypedOnly = false
   private toolCounter = 0
   private readonly pendingTools = new Map<string, (result: ToolResult) => void>()
   private readonly timers: ReturnType<typeof setTimeout>[] = []
@@ -337,6 +348,10 @@ export class CallSession {
     const { stt, agent } = this.options
     if (!stt) {
       await this.addTurn({ role: 'caller', content: '', startTime, endTime, unrecognised: true })
+      if (!this.toldTypedOnly) {
+        this.toldTypedOnly = true
+        await this.agentSays(oneLine(TYPED_ONLY_NOTICE[agent.lang]), 'speech')
+      }
       return
     }
     let text: string

@@ -12,6 +12,7 @@ import { startTestService, type TestService } from '../helpers/test-service'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 import type { RuntimeConfig } from '../../src/service/runtime'
 import { STT_SETTING_KEY } from '../../src/service/stt-settings'
+import { TYPED_ONLY_NOTICE } from '../../src/conversations/call-session'
 import { startWeatherModelDouble } from '../helpers/weather-model-double'
 
 /*
@@ -320,6 +321,42 @@ describe('a call over the web SDK protocol', () => {
     const heard = await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'caller' && turn.unrecognised))
     expect(heard).toBe(true)
   }, 120_000)
+
+  it.each([
+    ['en', CALLER_VOICES.en, 'Hello, my name is Sara and I need a table for two.', 'Hello, thanks for calling Olive Grove.'],
+    ['ar', CALLER_VOICES.ar, 'مرحبا، اسمي سارة وأريد طاولة لشخصين.', 'أهلًا بك في مطعم الزيتون.'],
+  ] as const)(
+    'with no speech recognition, tells a speaking caller once, in the agent’s language (%s), that it takes typed answers; typed turns still work',
+    async (lang, voice, said, greeting) => {
+      const setup = await setUpCall({ lang, greetingMessage: greeting, pokeMessages: [], interrupt: false })
+      const { jobId, client } = await startCall(setup)
+      await client.nth('mark', 1, 15_000)
+      const speech = await spokenSamples(said, voice)
+      const answersBefore = client.framesOf('answer').length
+      await client.speak(speech)
+      await client.silence(1_200)
+      const notice = await client.nth('answer', answersBefore + 1, 30_000)
+      expect(notice.content).toBe(TYPED_ONLY_NOTICE[lang])
+      // Spoken again once the notice was heard: written as unrecognised, but the notice is not repeated.
+      expect(await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'agent' && turn.content === TYPED_ONLY_NOTICE[lang]))).toBe(true)
+      await client.speak(speech)
+      await client.silence(1_200)
+      const unrecognised = (turns: Conversation['transcript']) => turns.filter((turn) => turn.role === 'caller' && turn.unrecognised).length
+      expect(await waitForTurn(setup, jobId, (turns) => unrecognised(turns) === 2)).toBe(true)
+      client.send({ event: 'text', content: lang === 'ar' ? 'اسمي سارة علي' : 'My name is Sara Ali' })
+      const answersBeforeTyped = client.framesOf('answer').length
+      await client.nth('transcription', 1, 30_000)
+      await client.nth('answer', answersBeforeTyped + 1, 30_000)
+      await client.hangUp()
+      const { call } = await ended(setup, jobId, Date.now())
+      const agentSaid = call.transcript.filter((turn) => turn.role === 'agent').map((turn) => turn.content)
+      expect(agentSaid.filter((content) => content === TYPED_ONLY_NOTICE[lang])).toHaveLength(1)
+      expect(client.framesOf('answer').filter((frame) => frame.content === TYPED_ONLY_NOTICE[lang])).toHaveLength(1)
+      expect(call.transcript.find((turn) => turn.role === 'caller' && turn.kind === 'typed')).toMatchObject({ content: lang === 'ar' ? 'اسمي سارة علي' : 'My name is Sara Ali' })
+      expect(agentSaid.length).toBeGreaterThanOrEqual(3)
+    },
+    120_000,
+  )
 
   it('recognises spoken turns through an OpenAI-compatible speech server (a loopback double standing for one outside this machine)', async () => {
     const scripted = ['My name is Omar Khalid']

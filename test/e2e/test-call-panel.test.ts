@@ -321,6 +321,33 @@ describe('tools in a test call', () => {
   }, 180_000)
 })
 
+describe('a spoken test call with no speech recognition engine', () => {
+  it('says so before the call, and its offers work: the engine settings, or typing instead', async () => {
+    const agentId = await cloneTemplate('Restaurant Reservations', 'Olive Grove, no engine')
+    const context = await plainBrowser!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    const problems = collectProblems(page)
+    try {
+      await openTestCall(page, agentId)
+      await page.getByTestId('test-call-talk').click()
+      await expect(page.getByTestId('test-call-no-stt').textContent()).resolves.toContain('No speech recognition engine is set')
+      // No call started: the setup is still there, and no live call.
+      await expect(page.getByTestId('test-call-transcript').count()).resolves.toBe(0)
+      await page.getByTestId('test-call-no-stt-settings').click()
+      await poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toContain('settings')
+      await openTestCall(page, agentId)
+      await page.getByTestId('test-call-talk').click()
+      await page.getByTestId('test-call-no-stt-type').click()
+      await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent')).toBe(true)
+      await sayTyped(page, 'I would like a table for two tonight')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+})
+
 describe('the panel in Arabic, small and large', () => {
   it('has no English on it, says the microphone was refused while typing works, and never scrolls the shell at 1024×640', async () => {
     const agentId = await cloneTemplate('كونسيرج الفندق', 'كونسيرج فندق النخيل')
@@ -337,8 +364,13 @@ describe('the panel in Arabic, small and large', () => {
       expect(await latinUiText(page)).toEqual([])
       await shot(page, 'test-call-arabic-setup')
 
-      // Talk without a microphone this browser will give: a clear message; typing still works.
+      // Talk with no speech recognition engine set: the panel says so first, in Arabic, and offers typing or the settings.
       await page.getByTestId('test-call-talk').click()
+      await page.getByTestId('test-call-no-stt').waitFor()
+      expect(await latinUiText(page)).toEqual([])
+      await shot(page, 'test-call-arabic-no-stt')
+      // Talk anyway, without a microphone this browser will give: a clear message; typing still works.
+      await page.getByTestId('test-call-no-stt-talk').click()
       await poll(() => page.getByTestId('test-call-mic-problem').isVisible()).toBe(true)
       await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent')).toBe(true)
       await sayTyped(page, 'أريد حجز طاولة في المطعم الليلة')

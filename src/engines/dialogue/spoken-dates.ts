@@ -29,7 +29,7 @@ const ARABIC_WEEKDAYS = [
   ['الجمعه', 'جمعه'],
   ['السبت', 'سبت'],
 ]
-const ENGLISH_MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+export const ENGLISH_MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
 /** Normalised Arabic month names: the Gregorian loan names, then the Levantine ones. */
 const ARABIC_MONTHS = [
   ['يناير', 'كانون الثاني'],
@@ -300,7 +300,7 @@ export function extractTime(text: string, context: TimeContext = {}): string | u
 }
 
 const ARABIC_WEEKDAY_NAMES = ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس', 'الجمعة', 'السبت']
-const ARABIC_MONTH_NAMES = ['يناير', 'فبراير', 'مارس', 'أبريل', 'مايو', 'يونيو', 'يوليو', 'أغسطس', 'سبتمبر', 'أكتوبر', 'نوفمبر', 'ديسمبر']
+export const ARABIC_MONTH_NAMES = ['يناير', 'فبراير', 'مارس', 'أبريل', 'مايو', 'يونيو', 'يوليو', 'أغسطس', 'سبتمبر', 'أكتوبر', 'نوفمبر', 'ديسمبر']
 
 /** A YYYY-MM-DD date as read back to the caller: "Friday 13 November 2026", "الجمعة 13 نوفمبر 2026". */
 export function spokenDate(iso: string, lang: 'ar' | 'en'): string {

@@ -1,9 +1,10 @@
 import { endianness } from 'node:os'
 import { EspeakWorkerThread, type SpeechTask } from './espeak-worker-thread'
+import { speakableText } from './speakable-text'
 import { escapeForEspeak, normaliseSpeechText } from './speech-text'
 import type { SpeechResult, TtsEngine } from './tts-engine-contract'
 import { TtsEngineError } from './tts-engine-error'
-import { voiceProfileFor } from './voice-profiles'
+import { speechLanguageOf, voiceProfileFor } from './voice-profiles'
 import { encodeWavPcm16Mono } from './wav-encoding'
 
 /**
@@ -48,21 +49,29 @@ export class EspeakTtsEngine implements TtsEngine {
     return { sampleRate, durationSeconds: samples / sampleRate }
   }
 
-  /** Queues one synthesis; `onChunk` makes it a streaming one. */
+  async phonemes(text: string, voiceId: string, signal?: AbortSignal): Promise<string> {
+    const { ipa } = await this.speak(text, voiceId, signal, undefined, true)
+    return (ipa ?? '').trim()
+  }
+
+  /** Queues one synthesis; `onChunk` makes it a streaming one, `phonemes` one that answers with phonemes only. */
   private async speak(
     text: string,
     voiceId: string,
     signal: AbortSignal | undefined,
     onChunk?: (pcm: ArrayBuffer, sampleRate: number) => void,
-  ): Promise<{ pcm: ArrayBuffer; sampleRate: number }> {
+    phonemes = false,
+  ): Promise<{ pcm: ArrayBuffer; sampleRate: number; ipa?: string | undefined }> {
     if (this.closing) throw new TtsEngineError('ENGINE_CLOSED', 'The TTS engine is closed')
     const profile = voiceProfileFor(voiceId)
     if (!profile) throw new TtsEngineError('UNKNOWN_VOICE', `Unknown voice id "${voiceId}": it is not one of the 14 catalogue voices`)
     if (signal?.aborted) throw abortedError(signal)
-    const spoken = normaliseSpeechText(text)
-    if (!spoken) throw new TtsEngineError('EMPTY_TEXT', 'There is no text to speak')
+    const normalised = normaliseSpeechText(text)
+    if (!normalised) throw new TtsEngineError('EMPTY_TEXT', 'There is no text to speak')
+    // Digits, times, amounts… as words, and Arabic with its vowels, in the voice's own language.
+    const spoken = speakableText(normalised, speechLanguageOf(profile))
 
-    return new Promise<{ pcm: ArrayBuffer; sampleRate: number }>((resolve, reject) => {
+    return new Promise<{ pcm: ArrayBuffer; sampleRate: number; ipa?: string | undefined }>((resolve, reject) => {
       const id = this.nextId++
       let settled = false
       const onAbort = () => {
@@ -77,14 +86,14 @@ export class EspeakTtsEngine implements TtsEngine {
         signal?.removeEventListener('abort', onAbort)
       }
       const task: SpeechTask = {
-        request: { type: 'synthesize', id, text: escapeForEspeak(spoken), ...profile, stream: onChunk !== undefined },
+        request: { type: 'synthesize', id, text: escapeForEspeak(spoken), ...profile, stream: onChunk !== undefined, ...(phonemes ? { phonemes } : {}) },
         get settled() {
           return settled
         },
-        succeed: (pcm, sampleRate) => {
+        succeed: (pcm, sampleRate, ipa) => {
           if (settled) return
           settle()
-          resolve({ pcm, sampleRate })
+          resolve({ pcm, sampleRate, ipa })
         },
         ...(onChunk ? { chunk: onChunk } : {}),
         fail: (error) => {

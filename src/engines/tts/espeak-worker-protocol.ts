@@ -27,6 +27,8 @@ export interface SynthesizeRequest {
   range: number
   /** Post each chunk of audio as eSpeak makes it (`chunk` messages), and no samples with `speech`. */
   stream: boolean
+  /** Answer with the phonemes eSpeak says (IPA, `_` between phonemes) in `speech.ipa`, and no samples. */
+  phonemes?: boolean
 }
 
 /** Worker to main thread. */
@@ -36,6 +38,6 @@ export type EspeakWorkerMessage =
   /** Streaming requests: the next chunk of PCM (16-bit mono, platform byte order) of request `id`, transferred. */
   | { type: 'chunk'; id: number; pcm: ArrayBuffer }
   /** The PCM (16-bit mono, platform byte order) of request `id`, transferred; empty when cancelled or streamed. */
-  | { type: 'speech'; id: number; pcm: ArrayBuffer; cancelled: boolean }
+  | { type: 'speech'; id: number; pcm: ArrayBuffer; cancelled: boolean; ipa?: string }
   /** Request `id` failed inside eSpeak; the worker is still usable. */
   | { type: 'failed'; id: number; message: string }

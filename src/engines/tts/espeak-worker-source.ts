@@ -13,7 +13,8 @@
  *   new module.eSpeakNGWorker(): get_samplerate() -> 22050; set_voice(name) -> 0 when found
  *     (name may carry a variant: 'en-us+f3'); set_rate(wpm), set_pitch(0-99),
  *     set_range(0-99), which persist across set_voice; synthesize(text, callback) calls
- *     callback(int16Chunk, events) as audio is produced, and stops early when it returns true.
+ *     callback(int16Chunk, events) as audio is produced, and stops early when it returns true;
+ *     synthesize_ipa(text) -> { code, ipa }: the phonemes it would say, as IPA, with no audio.
  */
 export const ESPEAK_WORKER_SOURCE = /* js */ `
 'use strict'
@@ -31,6 +32,11 @@ function speak(request) {
   espeak.set_rate(request.rate)
   espeak.set_pitch(request.pitch)
   espeak.set_range(request.range)
+  if (request.phonemes) {
+    const { code, ipa } = espeak.synthesize_ipa(request.text)
+    if (code !== 0) throw new Error('eSpeak could not give the phonemes (code ' + code + ')')
+    return { samples: new Int16Array(0), cancelled: false, ipa }
+  }
   const chunks = []
   let length = 0
   let cancelled = false
@@ -62,8 +68,8 @@ async function start() {
   espeak = new module.eSpeakNGWorker()
   parentPort.on('message', (request) => {
     try {
-      const { samples, cancelled } = speak(request)
-      parentPort.postMessage({ type: 'speech', id: request.id, pcm: samples.buffer, cancelled }, [samples.buffer])
+      const { samples, cancelled, ipa } = speak(request)
+      parentPort.postMessage({ type: 'speech', id: request.id, pcm: samples.buffer, cancelled, ipa }, [samples.buffer])
     } catch (error) {
       parentPort.postMessage({ type: 'failed', id: request.id, message: String((error && error.message) || error) })
     }

@@ -7,7 +7,7 @@ import { TtsEngineError } from './tts-engine-error'
 export interface SpeechTask {
   readonly request: SynthesizeRequest
   readonly settled: boolean
-  succeed(pcm: ArrayBuffer, sampleRate: number): void
+  succeed(pcm: ArrayBuffer, sampleRate: number, ipa?: string): void
   /** A streaming task's next chunk of audio, before it succeeds. */
   chunk?(pcm: ArrayBuffer, sampleRate: number): void
   fail(error: TtsEngineError): void
@@ -126,7 +126,7 @@ export class EspeakWorkerThread {
     this.task = undefined
     this.worker?.unref()
     if (message.type === 'failed') task.fail(new TtsEngineError('SYNTHESIS_FAILED', `eSpeak failed: ${message.message}`))
-    else if (!message.cancelled) task.succeed(message.pcm, this.sampleRate)
+    else if (!message.cancelled) task.succeed(message.pcm, this.sampleRate, message.ipa)
     // A cancelled task was failed with ABORTED when its signal fired.
     this.events.idle()
   }

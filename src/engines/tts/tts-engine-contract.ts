@@ -13,7 +13,8 @@ export interface SpeechResult {
 export interface TtsEngine {
   /**
    * Speaks `text` (plain text, any length; whitespace is normalised, markup is read out, not
-   * obeyed) with one of the 14 catalogue voices (src/shared/voices.ts ids).
+   * obeyed; digits, times, dates, amounts, emails and identifiers are said as words in the
+   * voice's language, see speakable-text.ts) with one of the 14 catalogue voices (src/shared/voices.ts ids).
    * Rejects with code UNKNOWN_VOICE for another id, EMPTY_TEXT when nothing speakable is
    * left, ABORTED as soon as `signal` aborts, WORKER_CRASHED when the worker thread died
    * mid-synthesis (the next call starts a new one), ENGINE_CLOSED after close().
@@ -26,6 +27,12 @@ export interface TtsEngine {
    * been given, with no `wav`. Rejects like synthesize; no chunk comes after it settles.
    */
   synthesizeStream(text: string, voiceId: string, onChunk: (pcm: Buffer, sampleRate: number) => void, signal?: AbortSignal): Promise<Omit<SpeechResult, 'wav'>>
+  /**
+   * The phonemes eSpeak would say for `text` with this voice (IPA, `_` between phonemes of a
+   * word), after the same preparation as synthesize, and no audio: to check what the voice
+   * says (tests, diagnostics). Rejects like synthesize.
+   */
+  phonemes(text: string, voiceId: string, signal?: AbortSignal): Promise<string>
   /**
    * Stops the engine: terminates its worker threads and fails calls still waiting with
    * ENGINE_CLOSED. Idempotent. A closed engine stays closed: later calls reject with

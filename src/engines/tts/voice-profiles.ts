@@ -53,6 +53,11 @@ export const VOICE_PROFILES: Readonly<Record<string, Readonly<VoiceProfile>>> = 
   'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7': { espeakVoice: 'ar+f1', rate: 190, pitch: 64, range: 65 },
 }
 
+/** The language a profile speaks: what its text is made speakable in. */
+export function speechLanguageOf(profile: Readonly<VoiceProfile>): 'ar' | 'en' {
+  return profile.espeakVoice.startsWith('ar') ? 'ar' : 'en'
+}
+
 /** The profile of a catalogue voice id, or undefined for an id outside the catalogue. */
 export function voiceProfileFor(voiceId: string): Readonly<VoiceProfile> | undefined {
   return Object.hasOwn(VOICE_PROFILES, voiceId) ? VOICE_PROFILES[voiceId] : undefined

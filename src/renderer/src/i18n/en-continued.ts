@@ -43,6 +43,11 @@ export const EN_CONTINUED = {
   'testCall.talk': 'Talk',
   'testCall.type': 'Type',
   'testCall.startHint': 'Talk uses the microphone and you can type too; Type needs no microphone.',
+  'testCall.noStt':
+    'No speech recognition engine is set: the agent will hear that you speak, but not your words, and will ask you to type. Type your turns instead, or set up an engine in Settings.',
+  'testCall.noStt.type': 'Type instead',
+  'testCall.noStt.settings': 'Open the engine settings',
+  'testCall.noStt.talkAnyway': 'Talk anyway',
   'testCall.activity.connecting': 'Connecting…',
   'testCall.activity.listening': 'Listening',
   'testCall.activity.thinking': 'Thinking',

@@ -3,7 +3,7 @@ import type { OperatorAgent } from '../../../../shared/ipc/operations'
 import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { formatCount } from '../../lib/format'
-import { useAppStore } from '../../store/app-context'
+import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale, selectUnsavedDraft } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
 import { StatusBadge } from '../../ui/status-badge'
@@ -40,6 +40,10 @@ export function TestCallPanel({ agent, shown }: { agent: OperatorAgent; shown: b
   const [params, setParams] = useState<Record<string, string>>(() => ({ ...initialParams(agent), ...(mine ? call.input?.params : undefined) }))
   const [tools, setToolsState] = useState<ToolDraft[]>(() => loadToolDrafts(window.localStorage, agent.id))
   const [showProblems, setShowProblems] = useState(false)
+  // A spoken call asked for while no speech recognition engine is set: say so first, and offer typing or the settings.
+  const [noSpeechRecognition, setNoSpeechRecognition] = useState(false)
+  const callService = useCall()
+  const store = useStoreApi()
   const setTools = (next: ToolDraft[]) => {
     setToolsState(next)
     saveToolDrafts(window.localStorage, agent.id, next)
@@ -52,7 +56,17 @@ export function TestCallPanel({ agent, shown }: { agent: OperatorAgent; shown: b
 
   useEffect(() => (shown ? showPanel(agent.id) : undefined), [shown, showPanel, agent.id])
 
+  /** Talk first checks that words can be recognised: without an engine the agent would only hear that you speak. */
+  const requestStart = async (mode: CallMode) => {
+    if (mode === 'talk' && otherRunning === null) {
+      const settings = await callService('settings.get', {}).catch(() => null)
+      if (settings?.speechRecognition.engine === 'off') return setNoSpeechRecognition(true)
+    }
+    start(mode)
+  }
+
   const start = (mode: CallMode) => {
+    setNoSpeechRecognition(false)
     if (otherRunning !== null) return
     if (tools.some((tool) => toolProblems(tool, tools).length > 0)) {
       setShowProblems(true)
@@ -74,7 +88,10 @@ export function TestCallPanel({ agent, shown }: { agent: OperatorAgent; shown: b
           showProblems={showProblems}
           unsaved={unsaved?.agentId === agent.id}
           otherRunning={otherRunning}
-          onStart={start}
+          onStart={(mode) => void requestStart(mode)}
+          onTalkAnyway={() => start('talk')}
+          noSpeechRecognition={noSpeechRecognition}
+          onOpenSettings={() => store.getState().navigate('settings')}
         />
       ) : (
         <LiveCall
@@ -115,9 +132,13 @@ interface CallSetupProps {
   /** The agent of a call that runs now (another agent's): none can start here until it ends. */
   otherRunning: string | null
   onStart(mode: CallMode): void
+  /** Talk was asked for with no speech recognition engine set: the offer to type or set one up shows. */
+  noSpeechRecognition: boolean
+  onOpenSettings(): void
+  onTalkAnyway(): void
 }
 
-function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, otherRunning, onStart }: CallSetupProps) {
+function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, otherRunning, onStart, noSpeechRecognition, onOpenSettings, onTalkAnyway }: CallSetupProps) {
   const t = useT()
   const id = useId()
   const names = Object.keys(params)
@@ -142,6 +163,23 @@ function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, ot
         </button>
         <span className="muted small">{t('testCall.startHint')}</span>
       </div>
+      {noSpeechRecognition ? (
+        <div className="field-hint warn" role="alert" data-testid="test-call-no-stt">
+          <p>{t('testCall.noStt')}</p>
+          <div className="toolbar">
+            <button type="button" className="button primary" data-testid="test-call-no-stt-type" onClick={() => onStart('type')}>
+              <Icon name="keyboard" size={16} />
+              <span>{t('testCall.noStt.type')}</span>
+            </button>
+            <button type="button" className="button" data-testid="test-call-no-stt-settings" onClick={onOpenSettings}>
+              <span>{t('testCall.noStt.settings')}</span>
+            </button>
+            <button type="button" className="button" data-testid="test-call-no-stt-talk" onClick={onTalkAnyway}>
+              <span>{t('testCall.noStt.talkAnyway')}</span>
+            </button>
+          </div>
+        </div>
+      ) : null}
       {showProblems && invalidTools ? (
         <p className="field-error" role="alert">
           {t('testCall.toolsInvalid')}
