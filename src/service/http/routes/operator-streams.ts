@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { WebSocket } from 'ws'
 import { BROWSER_STREAMS, IPC_STREAM_NAMES, type IpcStreamName } from '../../../shared/ipc/streams'
 import type { IpcError } from '../../../shared/ipc/operations'
-import { openOperatorStream, refuseStream, type OperatorStreamConnection, type OperatorStreamHandlers, type StreamCarrier } from '../../ipc/operator-streams'
+import { openOperatorStream, refuseStream, type OperatorStreamConnection, type OperatorStreamHandlers, type StreamCarrier } from '../../operator/operator-streams'
 import type { OperationFailureLogger } from './operator-bridge'
 
 export interface OperatorStreamRouteOptions {

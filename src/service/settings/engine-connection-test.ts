@@ -1,7 +1,7 @@
-import { probeChatServer, probeSpeechServer } from '../engines/model-server/server-probe'
-import type { EngineTestResult } from '../shared/ipc/operations'
-import type { SecretBox } from '../store/secret-box'
-import type { Store } from '../store/ports'
+import { probeChatServer, probeSpeechServer } from '../../engines/model-server/server-probe'
+import type { EngineTestResult } from '../../shared/ipc/operations'
+import type { SecretBox } from '../../store/secret-box'
+import type { Store } from '../../store/ports'
 import { readAiContentSetting } from './ai-content-settings'
 import { readSttSetting } from './stt-settings'
 

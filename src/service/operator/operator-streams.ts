@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { IpcError } from '../../shared/ipc/operations'
 import { IPC_STREAMS, type IpcStreamName, type IpcStreamParsedInput, type IpcStreamServerFrame, type IpcStreams } from '../../shared/ipc/streams'
-import { validationDetails, validationSummary } from '../validation-details'
+import { validationDetails, validationSummary } from '../ops/validation-details'
 import { ipcErrorOf, type InternalErrorLogger } from './invoke-operation'
 
 /** A client frame after validation (defaults applied). */

@@ -1,6 +1,6 @@
 import { type z } from 'zod'
-import { CorsOriginsSchema, DEFAULT_CORS_ORIGINS } from '../shared/api/cors'
-import type { Store } from '../store/ports'
+import { CorsOriginsSchema, DEFAULT_CORS_ORIGINS } from '../../shared/api/cors'
+import type { Store } from '../../store/ports'
 
 const SETTING_KEY = 'corsOrigins'
 

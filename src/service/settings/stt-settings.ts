@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { createOpenAiCompatibleSttEngine } from '../engines/stt/openai-compatible-stt-engine'
-import type { SttEngine } from '../engines/stt/stt-engine'
-import type { SecretBox } from '../store/secret-box'
-import type { Store } from '../store/ports'
+import { createOpenAiCompatibleSttEngine } from '../../engines/stt/openai-compatible-stt-engine'
+import type { SttEngine } from '../../engines/stt/stt-engine'
+import type { SecretBox } from '../../store/secret-box'
+import type { Store } from '../../store/ports'
 
 /**
  * The `speechRecognition` setting: off (the default: no weights ship with VoiceDesk), or an

@@ -1,4 +1,4 @@
-import { unguessable } from './ops/unguessable'
+import { unguessable } from './unguessable'
 
 /** How long a one-use link of the operator UI stays good. */
 export const LINK_LIFETIME_MS = 5 * 60_000

@@ -2,7 +2,7 @@ import type { ErrorDetail } from '../../shared/api/errors'
 import { IPC_OPERATIONS, type IpcError, type IpcOperationName, type IpcResult } from '../../shared/ipc/operations'
 import { ServiceError, withDetailPaths } from '../ops/service-error'
 import { storageServiceError } from '../ops/storage-service-error'
-import { validationDetails, validationSummary } from '../validation-details'
+import { validationDetails, validationSummary } from '../ops/validation-details'
 import type { OperatorHandlers } from './operator-handlers'
 
 /** Logs a failure that is VoiceDesk's fault; the caller only learns that one happened. */

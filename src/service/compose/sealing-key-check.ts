@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { SecretBox } from '../store/secret-box'
-import type { Store } from '../store/ports'
+import type { SecretBox } from '../../store/secret-box'
+import type { Store } from '../../store/ports'
 
 /** A value sealed with the key the database's secrets are sealed with, kept to recognise that key. */
 const SETTING_KEY = 'sealingKeyCheck'

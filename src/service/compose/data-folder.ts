@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { WRAPPED_KEY_FILE } from '../store/secret-box'
-import { counted } from '../shared/text/counted'
+import { WRAPPED_KEY_FILE } from '../../store/secret-box'
+import { counted } from '../../shared/text/counted'
 
 export const DATABASE_FILE = 'voicedesk.db'
 export const SECRET_KEY_FILE = 'secret.key'

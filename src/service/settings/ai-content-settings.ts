@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import type { AiContentEngine } from '../engines/ai-content/ai-content-engine'
-import { createOfflineAiContentEngine } from '../engines/ai-content/ai-content-engine'
-import { createOpenAiCompatibleEngine } from '../engines/ai-content/openai-compatible-engine'
-import type { SecretBox } from '../store/secret-box'
-import type { Store } from '../store/ports'
-import { JOB_MODELS } from './ops/jobs'
+import type { AiContentEngine } from '../../engines/ai-content/ai-content-engine'
+import { createOfflineAiContentEngine } from '../../engines/ai-content/ai-content-engine'
+import { createOpenAiCompatibleEngine } from '../../engines/ai-content/openai-compatible-engine'
+import type { SecretBox } from '../../store/secret-box'
+import type { Store } from '../../store/ports'
+import { JOB_MODELS } from '../ops/jobs'
 
 /**
  * The `aiContent` setting: the offline engine (the default), or an OpenAI-compatible chat

@@ -1,5 +1,5 @@
-import type { KeyIdentity } from '../store/records'
-import type { TranscriptionLinkFields } from '../shared/api/jobs'
+import type { KeyIdentity } from '../../store/records'
+import type { TranscriptionLinkFields } from '../../shared/api/jobs'
 import type { OneUseLinks } from './one-use-links'
 
 /** What each of the operator UI's one-use links carries. */

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../shared/api/errors'
+import type { ErrorDetail } from '../../shared/api/errors'
 
 /**
  * One zod issue, as either transport meets it: zod's own (IPC validates with the contract's

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { TimestampSchema, UuidSchema } from '../shared/api/common'
-import { OutcomeResponseShapeSchema } from '../shared/api/outcome-shape'
-import { LangSchema, ParamsSchema, PLACEHOLDER_NAME, type VoiceAgentTemplate } from '../shared/api/voice-agents'
-import { findVoice, VOICE_IDS } from '../shared/voices'
+import { TimestampSchema, UuidSchema } from '../../shared/api/common'
+import { OutcomeResponseShapeSchema } from '../../shared/api/outcome-shape'
+import { LangSchema, ParamsSchema, PLACEHOLDER_NAME, type VoiceAgentTemplate } from '../../shared/api/voice-agents'
+import { findVoice, VOICE_IDS } from '../../shared/voices'
 
 /** One template as shipped in resources/templates/*.json. */
 export const TemplateFileSchema = z

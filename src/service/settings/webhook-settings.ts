@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { SecretBox } from '../store/secret-box'
-import type { Store } from '../store/ports'
-import { generateSigningSecret, signingKeyOf } from '../webhooks/webhook-signature'
+import type { SecretBox } from '../../store/secret-box'
+import type { Store } from '../../store/ports'
+import { generateSigningSecret, signingKeyOf } from '../../webhooks/webhook-signature'
 
 /** The `webhooks` setting: the operator's Standard Webhooks signing secret, sealed at rest. */
 export const WebhookSettingSchema = z.object({ signingSecretSealed: z.string().optional() })

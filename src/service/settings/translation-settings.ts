@@ -1,6 +1,6 @@
-import { createOpenAiCompatibleTranslationEngine, type TranslationEngine } from '../engines/ai-content/translation-engine'
-import type { Store } from '../store/ports'
-import type { SecretBox } from '../store/secret-box'
+import { createOpenAiCompatibleTranslationEngine, type TranslationEngine } from '../../engines/ai-content/translation-engine'
+import type { Store } from '../../store/ports'
+import type { SecretBox } from '../../store/secret-box'
 import { readAiContentSetting } from './ai-content-settings'
 
 /*
