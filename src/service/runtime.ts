@@ -41,7 +41,6 @@ import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
 import { callEventOutbox, conversationEndedOutbox, jobWebhookOutbox } from '../webhooks/outbox'
 import { WebhookSender, type WebhookSenderOptions } from '../webhooks/webhook-sender'
 import { buildHttpApp } from './http/build-app'
-import { toJobDto } from './ops/jobs'
 import type { IpcEvent } from '../shared/ipc/operations'
 import type { JobRecord } from '../store/records'
 import type { AttemptOutcome, AttemptRecord, DeliveryRecord } from '../store/records'
@@ -417,7 +416,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       socketDeadlineMs: config.calls?.socketDeadlineMs,
       mediaIntake: mediaIntakeLimits(config.mediaIntake),
     }
-    const jobOutbox = jobWebhookOutbox({ describeJob: (job) => toJobDto(context, job), now })
+    const jobOutbox = jobWebhookOutbox({ baseUrl: () => baseUrl, now })
     const callEndedOutbox = conversationEndedOutbox({ now })
     const outbox = async (tx: StoreTransaction, job: JobRecord) => {
       await jobOutbox(tx, job)
