@@ -91,13 +91,13 @@ module.exports = {
     })),
     {
       // The runtime composes the HTTP app and holds it by its type; it never calls Fastify itself.
-      comment: 'runtime.ts names FastifyInstance (a type-only import)',
-      from: { path: '^src/service/runtime\\.ts$' },
+      comment: 'compose/ names FastifyInstance (a type-only import)',
+      from: { path: '^src/service/compose/' },
       to: { path: packagePath(['fastify']), dependencyTypes: ['type-only'] },
     },
     {
       comment: 'the runtime reads its version from package.json',
-      from: { path: '^src/service/runtime\\.ts$' },
+      from: { path: '^src/service/compose/config\\.ts$' },
       to: { path: '^package\\.json$' },
     },
   ],
