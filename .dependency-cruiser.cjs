@@ -79,6 +79,49 @@ const PACKAGES = [
   { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+'], from: '^src/renderer/' },
 ]
 
+/**
+ * Rooms inside src/service (issue 24), forbidden arrows on top of the layers above:
+ *   runtime.ts, cli.ts + cli/  the entry points; they (and the desktop, src/main) alone reach compose/;
+ *   compose/                   the wiring: storage, engines, workers, calls, operator bridge, HTTP;
+ *   http/                      the HTTP transport (/v1, admin, browser mode's /ipc carrier);
+ *   operator/                  the operator UI's handler table, carried by http/ and by Electron's IPC (src/main);
+ *   ops/, settings/            use cases and settings use cases, shared by both transports;
+ *   state/, faults/, request-journal/, media-intake/  features the use cases and transports call.
+ * Each rule has a planted crossing in test/architecture/fixtures/service-rooms that must fail.
+ */
+const SERVICE_ENTRY_POINTS = '^src/(service/(runtime\\.ts$|cli\\.ts$|cli/|compose/)|main/)'
+const SERVICE_BELOW_TRANSPORTS = '^src/service/(ops|settings|state|faults|request-journal|media-intake)/'
+const SERVICE_ROOM_RULES = [
+  {
+    name: 'service-compose-from-entry-points',
+    comment: 'The wiring (compose/, runtime.ts) is reached only from the entry points: runtime.ts, the CLI and the desktop.',
+    severity: 'error',
+    from: { path: '^src/', pathNot: SERVICE_ENTRY_POINTS },
+    to: { path: '^src/service/(compose/|runtime\\.ts$)' },
+  },
+  {
+    name: 'service-transports-apart',
+    comment: 'The transports do not reach into each other: the operator bridge and the desktop never import http/.',
+    severity: 'error',
+    from: { path: '^src/(service/operator|main)/' },
+    to: { path: '^src/service/http/' },
+  },
+  {
+    name: 'service-use-cases-below-transports',
+    comment: 'Use cases, settings and features never import a transport, the operator bridge, the CLI or the wiring (ops -> http has its own rule beside the layer rules).',
+    severity: 'error',
+    from: { path: SERVICE_BELOW_TRANSPORTS },
+    to: { path: '^src/service/(operator/|cli/|compose/|cli\\.ts$|runtime\\.ts$)' },
+  },
+  {
+    name: 'service-settings-not-http',
+    comment: 'Settings use cases and features never import the HTTP transport.',
+    severity: 'error',
+    from: { path: '^src/service/(settings|state|faults|request-journal|media-intake)/' },
+    to: { path: '^src/service/http/' },
+  },
+]
+
 const packagePath = (names) => `(^|/)node_modules/(${names.join('|')})/`
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -102,17 +145,18 @@ module.exports = {
     })),
     {
       // The runtime composes the HTTP app and holds it by its type; it never calls Fastify itself.
-      comment: 'runtime.ts names FastifyInstance (a type-only import)',
-      from: { path: '^src/service/runtime\\.ts$' },
+      comment: 'compose/ names FastifyInstance (a type-only import)',
+      from: { path: '^src/service/compose/' },
       to: { path: packagePath(['fastify']), dependencyTypes: ['type-only'] },
     },
     {
       comment: 'the runtime reads its version from package.json',
-      from: { path: '^src/service/runtime\\.ts$' },
+      from: { path: '^src/service/compose/config\\.ts$' },
       to: { path: '^package\\.json$' },
     },
   ],
   forbidden: [
+    ...SERVICE_ROOM_RULES,
     {
       name: 'engine-behind-the-port',
       comment: 'Only store/ itself (open-store.ts, and each engine its own folder) names a storage engine; the rest use ports.ts.',

@@ -20,7 +20,7 @@ import { JOB_TYPES } from '../src/shared/api/jobs'
 import { VOICES } from '../src/shared/voices'
 import { createProject } from '../src/service/ops/api-keys'
 import { createRuntime } from '../src/service/runtime'
-import { STT_SETTING_KEY } from '../src/service/stt-settings'
+import { STT_SETTING_KEY } from '../src/service/settings/stt-settings'
 
 const KEY = 'vd_bench_starvation_0123456789abcdef0123'
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id

@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron'
 import { IPC_OPERATION_NAMES, ipcChannelOf, type IpcResult } from '../shared/ipc/operations'
-import { invokeOperation, type InternalErrorLogger } from '../service/ipc/invoke-operation'
-import type { OperatorHandlers } from '../service/ipc/operator-handlers'
+import { invokeOperation, type InternalErrorLogger } from '../service/operator/invoke-operation'
+import type { OperatorHandlers } from '../service/operator/operator-handlers'
 
 export interface RegisterOperationsOptions {
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>

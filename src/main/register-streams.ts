@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainEvent, MessagePortMain } from 'electron'
 import { IPC_STREAM_CHANNEL } from '../shared/ipc/operation-names'
-import type { InternalErrorLogger } from '../service/ipc/invoke-operation'
-import { openOperatorStream, refuseStream, type OperatorStreamHandlers, type StreamCarrier } from '../service/ipc/operator-streams'
+import type { InternalErrorLogger } from '../service/operator/invoke-operation'
+import { openOperatorStream, refuseStream, type OperatorStreamHandlers, type StreamCarrier } from '../service/operator/operator-streams'
 
 export interface RegisterStreamsOptions {
   ipcMain: Pick<IpcMain, 'on' | 'removeListener'>

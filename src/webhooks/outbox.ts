@@ -3,6 +3,7 @@ import type { CallEventEnvelope } from '../shared/api/conversations'
 import type { CallEvent, WebhookEvent } from '../shared/api/webhooks'
 import type { TransactionPart } from '../store/ports'
 import type { JobRecord, VoiceAgentRecord } from '../store/records'
+import { jobPayload } from './job-payload'
 
 /** `msg_` and 32 hex digits: the delivery's id and its `webhook-id` header. */
 function newDeliveryId(): string {
@@ -45,8 +46,8 @@ export async function storeWebhook(
 }
 
 export interface JobWebhookOutboxOptions {
-  /** The job as the API shows it (GET /v1/jobs): the `data` of the event's body. */
-  describeJob: (job: JobRecord) => unknown
+  /** Where clients reach this service now: the media URLs in the job's payload (jobPayload) start with it. */
+  baseUrl: () => string
   now: () => Date
 }
 
@@ -60,7 +61,7 @@ export function jobWebhookOutbox(options: JobWebhookOutboxOptions): (tx: Transac
     if (!job.webhookUrl || (job.status !== 'COMPLETED' && job.status !== 'FAILED')) return
     const event: WebhookEvent = job.status === 'COMPLETED' ? 'job.completed' : 'job.failed'
     const target = { projectId: job.projectId, url: job.webhookUrl, authKey: job.webhookAuthKey, authSecret: job.webhookAuthSecret }
-    await storeWebhook(tx, target, event, { event, data: options.describeJob(job) }, { jobId: job.id, now: options.now() })
+    await storeWebhook(tx, target, event, { event, data: jobPayload(job, options.baseUrl()) }, { jobId: job.id, now: options.now() })
   }
 }
 

@@ -1,9 +1,6 @@
-import { cruise, type ICruiseResult } from 'dependency-cruiser'
-import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options'
-import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config'
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { arrowsOf, cruiseSrc, ROOT } from './cruise'
 
 /**
  * The one-way rule of docs/architecture.md, as dependency-cruiser checks it with the repository's
@@ -13,25 +10,7 @@ import { describe, expect, it } from 'vitest'
  * never service/http, no cycles. The rule set is an allow-list, so it fails closed: a dependency
  * no rule classifies is an error. Each rule has a crossing in fixtures/crossings that it must catch.
  */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const FIXTURE = resolve(ROOT, 'test/architecture/fixtures/crossings')
-const TS_CONFIG = resolve(ROOT, 'tsconfig.node.json')
-
-async function cruiseSrc(baseDir: string): Promise<ICruiseResult> {
-  const options = await extractDepcruiseOptions(resolve(ROOT, '.dependency-cruiser.cjs'))
-  const { output } = await cruise(['src'], { ...options, baseDir, tsConfig: { fileName: TS_CONFIG } }, {}, { tsConfig: extractTSConfig(TS_CONFIG) })
-  if (typeof output === 'string') throw new Error('dependency-cruiser answered text, not a result')
-  return output
-}
-
-/** `from -> to`, with an npm target shortened to its package name and a core module to `node:`. */
-function arrowsOf(result: ICruiseResult): string[] {
-  return result.summary.violations.map((violation) => {
-    const to = violation.to.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? violation.to
-    const target = result.modules.flatMap((module) => module.dependencies).find((dependency) => dependency.resolved === violation.to)
-    return `${violation.from} -> ${target?.coreModule ? `node:${to}` : to} (${violation.rule.name})`
-  })
-}
 
 describe('the dependency rule', () => {
   it('holds for src/, and the cruise saw the whole tree (every layer, packages and built-ins resolved)', async () => {

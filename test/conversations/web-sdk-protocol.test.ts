@@ -11,7 +11,7 @@ import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { startTestService, type TestService } from '../helpers/test-service'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 import type { RuntimeConfig } from '../../src/service/runtime'
-import { STT_SETTING_KEY } from '../../src/service/stt-settings'
+import { STT_SETTING_KEY } from '../../src/service/settings/stt-settings'
 import { TYPED_ONLY_NOTICE } from '../../src/conversations/call-session'
 import { startWeatherModelDouble } from '../helpers/weather-model-double'
 

@@ -6,8 +6,8 @@
 // server, outside this machine: it answers what it measured ("heard N s").
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { invokeOperation } from '../../src/service/ipc/invoke-operation'
-import { STT_SETTING_KEY } from '../../src/service/stt-settings'
+import { invokeOperation } from '../../src/service/operator/invoke-operation'
+import { STT_SETTING_KEY } from '../../src/service/settings/stt-settings'
 import { speechWav } from '../helpers/speech-media'
 import { startSpeechServerDouble, type SpeechServerDouble } from '../helpers/speech-server-double'
 import { SHELL_AT_REST, goToNth, latinUiText, launchChromium, openConsole, poll, shellOffsets, shot } from './page-helpers'

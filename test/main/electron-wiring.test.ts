@@ -10,7 +10,7 @@ import type { BrowserWindow as ElectronBrowserWindow, BrowserWindowConstructorOp
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type VoiceDeskBridge } from '../../src/shared/ipc/operations'
 import { IPC_STREAM_CHANNEL, type IpcStreamClose, type TestCallServerFrame } from '../../src/shared/ipc/streams'
-import type { OperatorHandlers } from '../../src/service/ipc/operator-handlers'
+import type { OperatorHandlers } from '../../src/service/operator/operator-handlers'
 import { startTestService } from '../helpers/test-service'
 
 /** The fake `electron`: just enough of BrowserWindow, shell, ipcMain, ipcRenderer and contextBridge to observe the wiring. */

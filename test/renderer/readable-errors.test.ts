@@ -8,7 +8,7 @@ import { errorText, isolate, readableAt, readableMessage } from '../../src/rende
 import { checkOutcomeShapeText } from '../../src/renderer/src/lib/outcome-shape-text'
 import { checkPhoneNumber } from '../../src/renderer/src/lib/phone-number'
 import { webhookErrorText } from '../../src/renderer/src/lib/webhook-error-text'
-import { validationDetails } from '../../src/service/validation-details'
+import { validationDetails } from '../../src/service/ops/validation-details'
 
 /** What the service would answer for this input of an operation (the same function builds its details). */
 function refusal(operation: keyof typeof IPC_OPERATIONS, input: unknown): ErrorDetail[] {

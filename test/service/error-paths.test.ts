@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fieldErrorsOf } from '../../src/renderer/src/lib/field-errors'
 import type { IpcOperationName } from '../../src/shared/ipc/operations'
-import { invokeOperation } from '../../src/service/ipc/invoke-operation'
+import { invokeOperation } from '../../src/service/operator/invoke-operation'
 import { startTestService, type TestService } from '../helpers/test-service'
 
 const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'

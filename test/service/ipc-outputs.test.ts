@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { IPC_OPERATION_NAMES, IPC_OPERATIONS, type IpcInput, type IpcOperationName, type IpcOutput } from '../../src/shared/ipc/operations'
-import { invokeOperation } from '../../src/service/ipc/invoke-operation'
+import { invokeOperation } from '../../src/service/operator/invoke-operation'
 import { seedJob } from '../helpers/seed-jobs'
 import { startTestService } from '../helpers/test-service'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { writeWavPcm16Mono } from '../../src/engines/audio/wav-file'
-import { invokeOperation } from '../../src/service/ipc/invoke-operation'
+import { invokeOperation } from '../../src/service/operator/invoke-operation'
 import { sourceMediaName } from '../../src/service/ops/media-names'
 import type { IpcInput, IpcOperationName, IpcOutput, IpcResult } from '../../src/shared/ipc/operations'
 import { seedJob } from '../helpers/seed-jobs'

@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest'
 import { retryJob } from '../../src/service/ops/jobs'
 import { listDeliveries } from '../../src/service/ops/webhooks'
-import { toJobDto } from '../../src/service/ops/jobs'
 import { jobWebhookOutbox } from '../../src/webhooks/outbox'
 import { ServiceError } from '../../src/service/ops/service-error'
 import { seedJob } from '../helpers/seed-jobs'
@@ -52,7 +51,7 @@ describe('retrying a FAILED job', () => {
       webhookAuthSecret: runtime.context.secrets.encrypt('a-long-enough-secret'),
     })
     // The webhook the job's end would have stored, as the runner's outbox stores it.
-    const outbox = jobWebhookOutbox({ describeJob: (job) => toJobDto(runtime.context, job), now: runtime.context.now })
+    const outbox = jobWebhookOutbox({ baseUrl: runtime.context.baseUrl, now: runtime.context.now })
     await runtime.store.transaction((tx) => outbox(tx, failed))
     runtime.context.webhookQueued()
     await receiver.waitForRequests(1)

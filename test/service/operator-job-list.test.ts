@@ -5,7 +5,7 @@
  * handler table of a real runtime on a real SQLite file.
  */
 import { describe, expect, it } from 'vitest'
-import { invokeOperation } from '../../src/service/ipc/invoke-operation'
+import { invokeOperation } from '../../src/service/operator/invoke-operation'
 import { conversationNotStarted } from '../../src/service/ops/conversations'
 import { IPC_OPERATIONS, type IpcOutput } from '../../src/shared/ipc/operations'
 import { seedJob } from '../helpers/seed-jobs'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RepeatedErrorLog } from '../../src/service/repeated-error-log'
+import { RepeatedErrorLog } from '../../src/service/ops/repeated-error-log'
 
 function recorder() {
   const lines: { fields: Record<string, unknown>; message: string }[] = []

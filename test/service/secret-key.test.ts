@@ -5,9 +5,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { SECRET_KEY_FILE as PLAIN_KEY_FILE } from '../../src/service/data-folder'
+import { SECRET_KEY_FILE as PLAIN_KEY_FILE } from '../../src/service/compose/data-folder'
 import { createRuntime } from '../../src/service/runtime'
-import { loadSecretKey } from '../../src/service/secret-key'
+import { loadSecretKey } from '../../src/service/compose/secret-key'
 import { WRAPPED_KEY_FILE } from '../../src/store/secret-box'
 import { makeTempDir } from '../helpers/temp-dir'
 

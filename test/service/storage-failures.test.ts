@@ -6,7 +6,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { invokeOperation } from '../../src/service/ipc/invoke-operation'
+import { invokeOperation } from '../../src/service/operator/invoke-operation'
 import { storageServiceError } from '../../src/service/ops/storage-service-error'
 import { startTestService, sqliteDatabaseOf } from '../helpers/test-service'
 

@@ -6,7 +6,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
-import { createSttEngine, readSttSetting, saveSttSetting, STT_SETTING_KEY, sttSettingView, type SttSetting } from '../../src/service/stt-settings'
+import { createSttEngine, readSttSetting, saveSttSetting, STT_SETTING_KEY, sttSettingView, type SttSetting } from '../../src/service/settings/stt-settings'
 import { SecretBox } from '../../src/store/secret-box'
 import type { Store } from '../../src/store/ports'
 

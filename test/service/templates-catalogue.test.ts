@@ -2,7 +2,7 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { loadTemplateCatalogue, placeholdersIn } from '../../src/service/templates-catalogue'
+import { loadTemplateCatalogue, placeholdersIn } from '../../src/service/ops/templates-catalogue'
 import { makeTempDir } from '../helpers/temp-dir'
 
 const SHIPPED = fileURLToPath(new URL('../../resources/templates', import.meta.url))

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { CreateVoiceAgentBodySchema } from '../../src/shared/api/voice-agents'
-import { invokeOperation } from '../../src/service/ipc/invoke-operation'
-import { validationDetails, validationSummary } from '../../src/service/validation-details'
+import { invokeOperation } from '../../src/service/operator/invoke-operation'
+import { validationDetails, validationSummary } from '../../src/service/ops/validation-details'
 import { startTestService } from '../helpers/test-service'
 
 const issuesOf = (schema: z.ZodType, value: unknown) => {

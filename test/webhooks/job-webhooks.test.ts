@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { DeliveryDetailEnvelopeSchema, DeliveryListEnvelopeSchema, type WebhookDeliveryDetail } from '../../src/shared/api/webhooks'
-import { webhookSigningSettings } from '../../src/service/webhook-settings'
+import { webhookSigningSettings } from '../../src/service/settings/webhook-settings'
 import { seedJob } from '../helpers/seed-jobs'
 import { startTestService, type TestService } from '../helpers/test-service'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'

@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { ERROR_STATUS, errorEnvelope, type ErrorCode } from '../../shared/api/errors'
 import { ServiceError, withDetailPaths } from '../ops/service-error'
 import { storageServiceError } from '../ops/storage-service-error'
-import { joinPath, validationDetails, validationSummary, type ValidationIssue } from '../validation-details'
+import { joinPath, validationDetails, validationSummary, type ValidationIssue } from '../ops/validation-details'
 import { RequestError } from './request-error'
 
 /** Where Fastify says a validation failed, in the words of our error paths. */

@@ -1,5 +1,5 @@
 import secureJson from 'secure-json-parse'
-import { validationSummary } from '../validation-details'
+import { validationSummary } from '../ops/validation-details'
 import { RequestError } from './request-error'
 
 /** Deeper bodies are refused before validation, so no schema ever recurses without bound. */

@@ -11,8 +11,6 @@ import {
   type TextToSpeechBody,
   type TtsJob,
 } from '../../shared/api/jobs'
-import { ConversationStateSchema, type RecordingState } from '../../shared/api/conversations'
-import { JobErrorCodeSchema, type JobErrorCode } from '../../shared/api/job-error-codes'
 import { findVoice } from '../../shared/voices'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
 import { searchWords, type JobRecord } from '../../store/records'
@@ -22,6 +20,7 @@ import { aiContentCost, mediaCost, ttsCost } from './prices'
 import { notFound, ServiceError } from './service-error'
 import { requireWebhookTarget } from './webhook-target'
 import { unguessable } from './unguessable'
+import { jobErrorOf, jobMediaUrl, jobPayload, usageTimeOf } from '../../webhooks/job-payload'
 
 /** What the service answers in `model` and `systemModelKey` for the work it does itself. */
 export const JOB_MODELS = {
@@ -44,10 +43,7 @@ export function titleFrom(text: string, max = 60): string {
 }
 
 export function mediaUrlOf(context: OpsContext, record: JobRecord): string | null {
-  if (record.type === 'CONVERSATION' && !hasRecording(record)) return null
-  // A transcription shows the URL its client gave; an upload, where this service serves it.
-  if (record.sourceUrl !== null) return record.sourceUrl
-  return record.mediaFile ? `${context.baseUrl()}/media/${record.mediaFile}` : null
+  return jobMediaUrl(record, context.baseUrl())
 }
 
 /** Where this service plays a job's media from: a transcription's source once it is stored here (a page's player may not load other sites). */
@@ -56,75 +52,13 @@ export function playableMediaUrlOf(context: OpsContext, record: JobRecord): stri
   return mediaUrlOf(context, record)
 }
 
-/**
- * Where a call's recording is. It is stored when the call itself ends it: COMPLETED, or FAILED
- * because an engine failed mid-call; unless the disk was full then, when the call's state says
- * it waits for room or was lost (CallRecordings). A call that never started, or whose service
- * died, has none.
- */
-export function recordingStateOf(record: JobRecord): RecordingState | null {
-  if (!(record.status === 'COMPLETED' || (record.status === 'FAILED' && record.errorCode === 'DIALOGUE_ENGINE_FAILED'))) return null
-  const stated = ConversationStateSchema.shape.recording.safeParse((record.jobResponse as { recording?: unknown } | null)?.recording)
-  return (stated.success ? stated.data : undefined) ?? 'stored'
-}
-
-function hasRecording(record: JobRecord): boolean {
-  return recordingStateOf(record) === 'stored'
-}
-
 export function previewUrlOf(context: OpsContext, record: JobRecord): string {
   return `${context.baseUrl()}/preview/${record.previewToken}`
 }
 
-/** The stored response, with the URLs composed for the address the service has now. */
-function jobResponseOf(context: OpsContext, record: JobRecord): Record<string, unknown> | null {
-  if (record.type === 'TTS') return { text: record.text ?? '', ttsMediaFile: mediaUrlOf(context, record) }
-  return record.jobResponse
-}
-
-/**
- * A FAILED job's error. A stored code outside the contract's list (a record written by another
- * version, or by hand) is shown as INTERNAL with its message, so the answer keeps to its schema.
- */
-function errorOf(record: JobRecord): { error?: { code: JobErrorCode; message: string } } {
-  if (record.status !== 'FAILED') return {}
-  const code = JobErrorCodeSchema.safeParse(record.errorCode)
-  return { error: { code: code.success ? code.data : 'INTERNAL', message: record.errorMessage ?? 'The job failed' } }
-}
-
-function usageTimeOf(record: JobRecord): string | null {
-  return record.usageSeconds === null ? null : record.usageSeconds.toFixed(3)
-}
-
+/** GET /v1/jobs/:id: the same shape the webhooks room sends in job.completed and job.failed. */
 export function toJobDto(context: OpsContext, record: JobRecord): Job {
-  return {
-    id: record.id,
-    title: record.title,
-    model: record.model,
-    type: record.type,
-    processingType: record.processingType,
-    webhookUrl: record.webhookUrl,
-    totalCost: record.totalCost,
-    usageTime: usageTimeOf(record),
-    fromLng: record.fromLng,
-    toLng: record.toLng,
-    fromScript: record.fromScript,
-    toScript: record.toScript,
-    mediaUrl: mediaUrlOf(context, record),
-    jobResponse: jobResponseOf(context, record),
-    status: record.status,
-    ...errorOf(record),
-    relevantJobId: record.relevantJobId,
-    agentDetails: record.agentDetails,
-    apiKeyId: record.apiKeyId,
-    billingId: null,
-    userId: record.userId,
-    systemModelKey: record.systemModelKey,
-    voiceAgentId: record.voiceAgentId,
-    ...(record.status === 'PENDING' && record.progress !== null ? { progress: record.progress } : {}),
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-  }
+  return jobPayload(record, context.baseUrl())
 }
 
 export function toTtsJobDto(context: OpsContext, record: JobRecord): TtsJob {
@@ -137,7 +71,7 @@ export function toTtsJobDto(context: OpsContext, record: JobRecord): TtsJob {
     webhookUrl: record.webhookUrl,
     model: record.model,
     status: record.status,
-    ...errorOf(record),
+    ...jobErrorOf(record),
     totalCost: record.totalCost,
     apiKeyId: record.apiKeyId,
     userId: record.userId,
@@ -161,7 +95,7 @@ export function toAiContentJobDto(context: OpsContext, record: JobRecord): AiCon
     mediaUrl: null,
     jobResponse: record.status === 'COMPLETED' ? (record.jobResponse as AiContentJob['jobResponse']) : null,
     status: record.status,
-    ...errorOf(record),
+    ...jobErrorOf(record),
     relevantJobId: record.relevantJobId!,
     apiKeyId: record.apiKeyId,
     billingId: null,

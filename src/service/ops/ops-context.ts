@@ -4,7 +4,7 @@ import type { SecretBox } from '../../store/secret-box'
 import type { MediaStore, Store } from '../../store/ports'
 import type { WebhookAddressPolicy } from '../../webhooks/webhook-address-policy'
 import type { MediaIntakeLimits } from '../media-intake/media-intake-limits'
-import type { TemplateCatalogue } from '../templates-catalogue'
+import type { TemplateCatalogue } from './templates-catalogue'
 import type { ReadCache } from './read-cache'
 
 /** The local SIP endpoint that phone numbers point at (contract: "local SIP settings"). */

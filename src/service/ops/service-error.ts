@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../../shared/api/errors'
-import { joinPath, validationSummary } from '../validation-details'
+import { joinPath, validationSummary } from './validation-details'
 
 /**
  * A failure the caller can act on; each transport turns it into its answer (the /v1 envelope,

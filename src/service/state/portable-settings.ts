@@ -2,9 +2,9 @@ import { z } from 'zod'
 import { CorsOriginsSchema } from '../../shared/api/cors'
 import type { SecretBox } from '../../store/secret-box'
 import type { SettingsRepository } from '../../store/ports'
-import { AiContentSettingSchema } from '../ai-content-settings'
-import { STT_SETTING_KEY, SttSettingSchema } from '../stt-settings'
-import { WebhookSettingSchema } from '../webhook-settings'
+import { AiContentSettingSchema } from '../settings/ai-content-settings'
+import { STT_SETTING_KEY, SttSettingSchema } from '../settings/stt-settings'
+import { WebhookSettingSchema } from '../settings/webhook-settings'
 import type { PassphraseSeal } from './passphrase-seal'
 
 /**

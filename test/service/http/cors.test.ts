@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { invokeOperation } from '../../../src/service/ipc/invoke-operation'
+import { invokeOperation } from '../../../src/service/operator/invoke-operation'
 import type { RuntimeConfig } from '../../../src/service/runtime'
 import { startTestService } from '../../helpers/test-service'
 

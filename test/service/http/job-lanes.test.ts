@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { STT_SETTING_KEY } from '../../../src/service/stt-settings'
+import { STT_SETTING_KEY } from '../../../src/service/settings/stt-settings'
 import type { RuntimeConfig } from '../../../src/service/runtime'
 import { JobReadSchema, type Job } from '../../../src/shared/api/jobs'
 import { VOICES } from '../../../src/shared/voices'

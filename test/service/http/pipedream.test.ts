@@ -14,7 +14,7 @@ import { seedJob, seedJobs } from '../../helpers/seed-jobs'
 import { startTestService, type TestService } from '../../helpers/test-service'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 import { startSpeechServerDouble } from '../../helpers/speech-server-double'
-import { STT_SETTING_KEY } from '../../../src/service/stt-settings'
+import { STT_SETTING_KEY } from '../../../src/service/settings/stt-settings'
 
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
 /** What axios 1.x sends with every request of the component. */

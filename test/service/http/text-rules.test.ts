@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { invokeOperation } from '../../../src/service/ipc/invoke-operation'
+import { invokeOperation } from '../../../src/service/operator/invoke-operation'
 import { createApiKey } from '../../../src/service/ops/api-keys'
 import { startTestService, type TestService } from '../../helpers/test-service'
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { TranslationResponseSchema } from '../../../src/shared/api/translation-jobs'
-import { saveAiContentSetting } from '../../../src/service/ai-content-settings'
+import { saveAiContentSetting } from '../../../src/service/settings/ai-content-settings'
 import { retryJob } from '../../../src/service/ops/jobs'
 import { seedJob } from '../../helpers/seed-jobs'
 import { startTestService, type TestService, waitForJobEnd } from '../../helpers/test-service'

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { WebSocket } from 'ws'
 import { BROWSER_STREAMS, IPC_STREAM_NAMES, type IpcStreamName } from '../../../shared/ipc/streams'
 import type { IpcError } from '../../../shared/ipc/operations'
-import { openOperatorStream, refuseStream, type OperatorStreamConnection, type OperatorStreamHandlers, type StreamCarrier } from '../../ipc/operator-streams'
+import { openOperatorStream, refuseStream, type OperatorStreamConnection, type OperatorStreamHandlers, type StreamCarrier } from '../../operator/operator-streams'
 
 /** Logs what failed inside an operation (the caller gets INTERNAL and no details). */
 export type OperationFailureLogger = (error: unknown, operation: string) => void

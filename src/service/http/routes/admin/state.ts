@@ -7,7 +7,7 @@ import { ExportPassphraseSchema, ImportPassphraseSchema, PASSPHRASE_HEADER, Snap
 import type { KeyIdentity } from '../../../../store/records'
 import { ServiceError } from '../../../ops/service-error'
 import type { ProjectState } from '../../../state/project-state'
-import type { OperatorLinks } from '../../../operator-links'
+import type { OperatorLinks } from '../../../ops/operator-links'
 import { ARCHIVE_CONTENT_TYPE } from '../../../state/state-archive'
 import { callerOf } from '../../auth'
 import { RequestError } from '../../request-error'

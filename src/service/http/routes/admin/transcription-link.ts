@@ -6,7 +6,7 @@ import { sourceMediaName } from '../../../ops/media-names'
 import type { OpsContext } from '../../../ops/ops-context'
 import { ServiceError } from '../../../ops/service-error'
 import { createTranscriptionJobFromUrl, titleOfUpload } from '../../../ops/transcription-jobs'
-import type { OperatorLinks } from '../../../operator-links'
+import type { OperatorLinks } from '../../../ops/operator-links'
 import { readMediaUpload } from '../../media-upload'
 import { LinkParamsSchema } from './state'
 

@@ -1,0 +1,73 @@
+import { DEFAULT_HOST, DEFAULT_PORT, VERSION } from '../runtime'
+import { defaultDataDir } from '../compose/data-dir'
+
+/** `voicedesk --help`. */
+export const USAGE = `VoiceDesk ${VERSION}: a local workbench for voice agents, with the /v1 service.
+
+Usage:
+  voicedesk serve [--port N] [--host H] [--data-dir DIR | --database-url URL] [--log-level LEVEL] [--force-new]
+                  [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
+                  [--max-media-size SIZE] [--media-fetch-timeout SECONDS] [--media-fetch-deadline SECONDS]
+                  [--journal on|off] [--seed FILE]
+  voicedesk keys create [--name NAME] [--data-dir DIR | --database-url URL]
+  voicedesk keys list [--data-dir DIR | --database-url URL]
+  voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
+  voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR | --database-url URL]
+  voicedesk stt-engine [off | openai-compatible --base-url URL [--model NAME] [--api-key KEY]] [--data-dir DIR | --database-url URL]
+  voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR | --database-url URL]
+  voicedesk export FILE [--passphrase-file F] [--data-dir DIR | --database-url URL]
+  voicedesk import FILE [--passphrase-file F] [--data-dir DIR | --database-url URL]
+  voicedesk snapshot NAME | restore NAME | snapshots [--data-dir DIR | --database-url URL]
+  voicedesk reset --yes [--data-dir DIR | --database-url URL]
+  voicedesk --version | --help
+
+In a checkout, run it as "npx voicedesk ..." (or "npm run serve -- ...").
+
+serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}:${DEFAULT_PORT}
+           unless --port / VOICEDESK_PORT say otherwise (0 picks a free port).
+           VOICEDESK_API_KEY, if set, is a key that will work (for demos and CI; at least
+           20 characters of A-Z a-z 0-9 _ -).
+           --allowed-host    another name clients may use in the Host header (a proxy, a LAN name)
+           --cors-origin     a web origin allowed to call /v1 (* for any); replaces the default
+                             (http://localhost:* and http://127.0.0.1:*)
+           --allow-webhook-host  a webhook host allowed although its address is link-local
+           --max-media-size  the largest media uploaded or fetched from a URL for a transcription
+                             (bytes, or with a unit: 500MB, 2GiB; default 2GiB)
+           --media-fetch-timeout  seconds a media URL's server may stay silent (default 30)
+           --media-fetch-deadline  seconds a media URL's whole fetch may take (default 600); a
+                             fetch slower than 4 KiB/s over 30 s ends sooner
+           --journal         on (the default) or off: the request journal of /v1 requests and
+                             sockets, read at /_voicedesk/requests (7 days, 50,000 entries at most)
+           --force-new       start over with a new database when the old one went missing
+           --seed            a seed applied when the default project is empty: JSON of agents and
+                             phone numbers, or a state archive (.tar.gz); default: the data folder's
+                             voicedesk.seed.json, if any. A bad seed stops the start.
+keys       Manages the API keys of the default project. A new key is shown once.
+ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
+           OpenAI-compatible chat endpoint such as a local Ollama (base URL .../v1).
+           Takes effect at the next start of the service. Translation jobs need the
+           OpenAI-compatible one (offline: they fail, LLM_ENGINE_NOT_CONFIGURED); they read
+           the choice for each job.
+stt-engine Shows or chooses speech recognition for live calls: off (the default), or an
+           OpenAI-compatible /audio/transcriptions server such as whisper.cpp's server,
+           speaches or LocalAI (base URL .../v1). Takes effect at the next start.
+export     Writes the default project's state (agents, numbers, jobs and their media, webhook
+           deliveries, settings) to FILE (.tar.gz). Secrets stay sealed with this data folder's
+           key, and settings' secrets are left out; with --passphrase-file (a file whose first
+           line is the passphrase, 8 characters or more) they are sealed under the passphrase,
+           so another service can import them.
+import     Reads FILE into the default project, which must be empty (reset first).
+snapshot   Keeps the project's state under NAME (A-Z a-z 0-9 . _ -, up to 64); snapshots lists
+           them; restore NAME puts the project back as it was (settings stay as they are).
+reset      Empties the default project (agents, numbers, jobs, deliveries); keys stay. Needs --yes.
+webhook-secret
+           Shows whether webhooks are signed, or sets the Standard Webhooks signing secret
+           (generate prints a new one once; give it to your receivers). A running service
+           follows within a second.
+
+Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}
+
+Team mode: --database-url postgres://USER:PASSWORD@HOST:5432/DB (or VOICEDESK_DATABASE_URL) runs
+on PostgreSQL 15 or newer instead of a data folder; any number of instances may share one
+database. Every instance needs the same VOICEDESK_SECRET_KEY (32 random bytes in base64 or
+hex; make one with: openssl rand -base64 32).`

@@ -1,0 +1,93 @@
+import { createResampler, type Resampler } from '../../engines/audio/speex-resampler'
+import { estimateGender } from '../../engines/audio/caller-gender'
+import { createTurnDetector } from '../../engines/audio/turn-detector'
+import { parseWavPcm16Mono } from '../../engines/audio/wav-file'
+import type { DialogueEngine } from '../../engines/dialogue/dialogue-engine'
+import { createOfflineDialogueEngine } from '../../engines/dialogue/offline-dialogue-engine'
+import { createOpenAiCompatibleDialogueEngine } from '../../engines/dialogue/openai-compatible-dialogue-engine'
+import type { SttEngine } from '../../engines/stt/stt-engine'
+import type { TtsEngine } from '../../engines/tts/tts-engine'
+import { CALL_SAMPLE_RATE, type CallAudio } from '../../conversations/call-audio'
+import type { SecretBox } from '../../store/secret-box'
+import type { Store } from '../../store/ports'
+import { readAiContentSetting } from '../settings/ai-content-settings'
+import { createSttEngine } from '../settings/stt-settings'
+
+/** The engines one call uses, chosen when it starts (a changed setting counts from the next call). */
+export interface ChosenCallEngines {
+  dialogue: DialogueEngine
+  stt: SttEngine | undefined
+}
+
+export interface CallEnginesOptions {
+  store: Store
+  secrets: SecretBox
+  /** The warm eSpeak engine the runtime shares with TTS jobs. */
+  speech: () => Promise<TtsEngine>
+  /** Overrides of the settings (tests, embedders). */
+  dialogue?: DialogueEngine
+  stt?: SttEngine | null
+}
+
+/**
+ * The engines of live calls, as the settings choose them: the dialogue follows the AI engine
+ * (`voicedesk ai-engine`: offline slot filling, or an OpenAI-compatible chat model), speech
+ * recognition its own setting (`voicedesk stt-engine`: off by default, no weights ship). Both
+ * are read when a call is made, so a change made by the CLI in another process counts too.
+ */
+export class CallEngines {
+  readonly audio: CallAudio
+  private resampler: Promise<Resampler> | undefined
+
+  constructor(private readonly options: CallEnginesOptions) {
+    this.audio = {
+      speak: (text, voiceId, signal) => this.speak(text, voiceId, signal),
+      turnDetector: () => createTurnDetector({ sampleRate: CALL_SAMPLE_RATE }),
+      estimateGender,
+    }
+  }
+
+  async choose(): Promise<ChosenCallEngines> {
+    const { store, secrets } = this.options
+    let dialogue = this.options.dialogue
+    if (!dialogue) {
+      const setting = await readAiContentSetting(store)
+      dialogue =
+        setting.engine === 'offline'
+          ? createOfflineDialogueEngine()
+          : createOpenAiCompatibleDialogueEngine({
+              baseUrl: setting.baseUrl,
+              model: setting.model,
+              apiKey: setting.apiKeySealed ? secrets.decrypt(setting.apiKeySealed) : undefined,
+              timeoutMs: setting.timeoutMs,
+            })
+    }
+    return { dialogue, stt: await this.stt() }
+  }
+
+  private async stt(): Promise<SttEngine | undefined> {
+    return this.options.stt === undefined ? createSttEngine(this.options.store, this.options.secrets) : (this.options.stt ?? undefined)
+  }
+
+  /** What a call made now would use, for its record: the dialogue engine (and its model), speech recognition. */
+  async describe(): Promise<{ dialogue: string; model: string; stt: { engine: string; model: string } | null }> {
+    // The settings alone say it: no dialogue engine is made just to be named.
+    const setting = this.options.dialogue ? undefined : await readAiContentSetting(this.options.store)
+    const dialogue = this.options.dialogue?.name ?? (setting?.engine === 'openai-compatible' ? 'openai-compatible' : 'offline')
+    const model = setting?.engine === 'openai-compatible' ? setting.model : dialogue === 'offline' ? 'voicedesk-slot-filling' : dialogue
+    const stt = await this.stt()
+    return { dialogue, model, stt: stt ? { engine: stt.name, model: stt.model } : null }
+  }
+
+  /** The agent's voice at the call's rate: eSpeak speaks at 22050 Hz, the SDK plays 16 kHz. */
+  private async speak(text: string, voiceId: string, signal?: AbortSignal): Promise<Int16Array> {
+    const speech = await (await this.options.speech()).synthesize(text, voiceId, signal)
+    const audio = parseWavPcm16Mono(speech.wav)
+    if (audio.sampleRate === CALL_SAMPLE_RATE) return audio.samples
+    this.resampler ??= createResampler(audio.sampleRate, CALL_SAMPLE_RATE).catch((error: unknown) => {
+      this.resampler = undefined
+      throw error
+    })
+    return (await this.resampler).resample(audio.samples)
+  }
+}
