@@ -1,7 +1,6 @@
-import { arabicSecondPerson, englishSecondPerson } from './second-person'
+import { arabicSecondPerson, englishSecondPerson, type Gender } from './second-person'
 import { arabicCountOf, arabicNumber, dateInWords, englishNumber, spellLatinForArabic, timeInWords } from './spoken-words'
 import { arabicLabel, arabicMember, coreDescription, englishMember } from './field-words'
-import type { Gender } from './slot-questions'
 import type { Slot } from './slot-plan'
 
 /**

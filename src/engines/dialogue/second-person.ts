@@ -1,4 +1,5 @@
-import type { Gender } from './slot-questions'
+/** The caller's grammatical gender when the agent knows it (Arabic verbs and pronouns follow it). */
+export type Gender = 'male' | 'female' | undefined
 
 /**
  * Field descriptions speak of the caller in the third person ("اسم العميل الكامل", "the caller's

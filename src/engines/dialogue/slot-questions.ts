@@ -1,6 +1,6 @@
 import { arabicLabel, arabicMember, coreDescription, englishMember } from './field-words'
 import { arabicReadBack, englishReadBack, type ReadBackItem } from './read-back'
-import { arabicSecondPerson, englishSecondPerson } from './second-person'
+import { arabicSecondPerson, englishSecondPerson, type Gender } from './second-person'
 import type { Slot } from './slot-plan'
 import { spellLatinForArabic } from './spoken-words'
 import { describedMemberNames } from './value-extraction'
@@ -14,7 +14,7 @@ import { describedMemberNames } from './value-extraction'
  * is used, as the conventional generic address in spoken and written Arabic.
  */
 
-export type Gender = 'male' | 'female' | undefined
+export type { Gender } from './second-person'
 
 /** Enums with at most this many members are offered in the question. */
 const MAX_OFFERED = 6
