@@ -256,9 +256,13 @@ describe('the OpenAI-compatible dialogue engine: tools', () => {
     expect(await collect(session.respond('Weather?', { callTool: never }))).toEqual([say('The weather service is slow today.')])
     expect(seen[1]!.body.messages.at(-1)!.content).toBe('Error: the tool getWeather did not answer within 100 ms')
 
+    // The abort comes while the tool runs (not on a timer, which a busy machine can make fire before the model has asked for it).
     const controller = new AbortController()
-    const waiting = collect(session.respond('Weather again?', { signal: controller.signal, callTool: never }))
-    setTimeout(() => controller.abort(new Error('hung up')), 20)
+    const toolRuns = () => {
+      setImmediate(() => controller.abort(new Error('hung up')))
+      return never()
+    }
+    const waiting = collect(session.respond('Weather again?', { signal: controller.signal, callTool: toolRuns }))
     await expect(waiting).rejects.toThrow('hung up')
     // The interrupted call is still answered in the history the next turn sends.
     await collect(session.respond('Never mind.'))
