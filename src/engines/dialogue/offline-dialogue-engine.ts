@@ -8,6 +8,7 @@ import { extractSlotValue, type ExtractionContext, type SlotValue } from './valu
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
+import { takeBack } from './take-back'
 
 /**
  * The offline dialogue engine: a deterministic slot-filler that walks the agent's outcome shape
@@ -25,15 +26,9 @@ type Phase = 'asking' | 'confirming' | 'closed' | 'ended' | 'chat'
 /** At most this many "sorry, again?" in a row per field before the dialogue moves on (the field comes back once before the read-back). */
 const MAX_REASKS = 1
 
-/** Words that take a value back ("not Thursday", "مو الخميس", "I meant"), on plain words. */
-const TAKE_BACK = /(?:^|\s)(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather|لا|مو|مش|مب|مهو|اقصد|قصدي|خلها|خليها|خليه|خلیه|بدل|غلطت|عفوا)(?:\s|$)/
-const TAKE_BACK_PREFIX = /^.*?\b(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather)\b|^.*?(?:لا|لأ|مو|مش|اقصد|قصدي|خلها|خليها|خليه|بدل|غلطت)(?=\s|$)/i
-/** The turn after its last part that takes something back ("four, no, five" → "five"); the whole turn when none does. */
+/** The turn's new value after a take-back ("four, no, five" → "five"); the whole turn when nothing is taken back. */
 function afterTakeBack(text: string): string {
-  const segments = text.split(/\s*[,،;]\s*/).filter(Boolean)
-  const last = segments.findLastIndex((segment) => TAKE_BACK.test(plainWords(segment)))
-  if (last < 0) return text
-  return segments.slice(last + 1).join(', ') || segments[last]!.replace(TAKE_BACK_PREFIX, '')
+  return takeBack(text)?.fresh || text
 }
 /** Numbers compete: asked one, a caller naming another ("the bill is 2,800") gives that one. */
 const NUMERIC = new Set(['integer', 'number'])
@@ -417,13 +412,10 @@ class OfflineSession implements DialogueSession {
    * field of its kind, preferring the field whose current value is the one taken back.
    */
   private applyTakenBack(text: string): boolean {
-    const segments = text.split(/\s*[,،;]\s*|(?<=[.!?؟])\s+/).filter(Boolean)
-    // The last part that takes back: "actually no, not Friday, Sunday" → "not Friday", then "Sunday".
-    const negation = segments.findLastIndex((segment) => TAKE_BACK.test(plainWords(segment)))
+    const taken = takeBack(text)
     // A turn that names its field ("no, the time is 7:30") is for applyCorrections.
-    if (negation < 0 || this.mentionedSlot(text)) return false
-    const taken = segments.slice(0, negation + 1).join(' ')
-    const rest = segments.slice(negation + 1).join(', ') || segments[negation]!.replace(TAKE_BACK_PREFIX, '')
+    if (!taken?.corrects || !taken.fresh || this.mentionedSlot(text)) return false
+    const rest = taken.fresh
     let best: { slot: Slot; value: SlotValue; score: number } | undefined
     for (const slot of this.askable) {
       const id = slotId(slot)
@@ -432,7 +424,7 @@ class OfflineSession implements DialogueSession {
       // Only a value read as its kind (never the free-text fallback): a date, a time, a number, a code, a member.
       const fresh = slot.kind === 'text' ? extractIdentifier(rest) : this.extract(slot, rest, slot.kind !== 'integer' && slot.kind !== 'number' && slot.kind !== 'enum')
       if (fresh === undefined || JSON.stringify(fresh) === JSON.stringify(this.values.get(id))) continue
-      const old = this.extract(slot, taken, true)
+      const old = taken.old ? this.extract(slot, taken.old, true) : undefined
       // The field whose value was taken back first; then the kinds least likely to be read by mistake (a bare number last).
       const score = (JSON.stringify(old) === JSON.stringify(this.values.get(id)) ? 10 : 0) + (slot.kind === 'integer' || slot.kind === 'number' ? 0 : 1)
       if (!best || score > best.score) best = { slot, value: fresh, score }
@@ -446,7 +438,8 @@ class OfflineSession implements DialogueSession {
   private applyCorrections(text: string): boolean {
     const slot = this.mentionedSlot(text)
     if (slot) {
-      const value = this.extract(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''))
+      const fresh = takeBack(text)?.fresh
+      const value = (fresh ? this.extract(slot, fresh) : undefined) ?? this.extract(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''))
       if (value !== undefined && JSON.stringify(value) !== JSON.stringify(this.values.get(slotId(slot)))) {
         this.values.set(slotId(slot), value)
         return true
