@@ -5,7 +5,8 @@ import { ENUM_WORD_SYNONYMS } from './enum-glossary'
 import type { Slot } from './slot-plan'
 import { extractDate, extractTime, type OpeningHours } from './spoken-dates'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
-import { findNumbers, numberTokens, toWesternDigits } from './spoken-numbers'
+import { isTimeline, memberByHorizon, withoutRates } from './time-horizons'
+import { findNumbers, numberTokens, toWesternDigits, type FoundNumber } from './spoken-numbers'
 
 /**
  * Typed values from what a caller said, one extractor per kind of field. Each returns undefined
@@ -266,7 +267,7 @@ const COUNT_NOUNS =
 /** A number; when strict, only one followed by a counting noun that fits the field ("3 tickets" for a party size). */
 export function extractNumber(text: string, slot: Slot, strict: boolean): number | undefined {
   const found = findNumbers(text)
-  if (!strict) return found[0]?.value
+  if (!strict) return answeredNumber(text, found, slot)
   const fieldWords = plainWords(`${slot.label} ${slot.shape.description ?? ''}`)
   // "A table for four", "طاولة لأربعة": a count after "for" / ل, where the field counts people or things.
   if (/number|count|size|how many|عدد/.test(fieldWords)) {
@@ -285,6 +286,29 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
     return fieldWords.includes(stem) || (COUNT_NOUNS.test(noun) && /number|count|size|how many|عدد/.test(fieldWords))
   })
   return fits?.value
+}
+
+const PEOPLE_NOUNS = /^(adults?|kids|children|child|people|persons?|guests?|بالغين|كبار|اطفال|صغار|اشخاص|ضيوف|اولاد|عيال)$/
+const TOTAL_CUE = /\b(?:family|party|group|total|all|altogether) of$|^(?:عائله|عيله|مجموعه)$/
+
+/**
+ * The number that answers a count question, when the turn says several. A total said as one
+ * ("a family of four") wins; parts of a party add up ("two adults and three kids" → 5); a scale's
+ * top is dropped ("four out of five" → 4); digits said one by one join ("two five" → 25); else
+ * the last number said, since people restate and settle ("thirty? thirty-two", "eight or nine" → 9).
+ */
+function answeredNumber(text: string, found: FoundNumber[], slot: Slot): number | undefined {
+  if (found.length <= 1) return found[0]?.value
+  const tokens = numberTokens(text)
+  const total = found.find((number) => TOTAL_CUE.test(tokens.slice(Math.max(0, number.start - 3), number.start).join(' ')))
+  if (total) return total.value
+  // "four out of five", "أربعة من خمسة": the second is the scale.
+  const kept = found.filter((number, index) => index === 0 || !/(?:^|\s)(?:out of|من)$/.test(tokens.slice(Math.max(0, number.start - 2), number.start).join(' ')))
+  const counts = /number|count|size|how many|عدد/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
+  if (counts && kept.length > 1 && kept.every((number) => PEOPLE_NOUNS.test(plainWords(number.next)))) return kept.reduce((sum, number) => sum + number.value, 0)
+  const digits = kept.every((number, index) => number.value <= 9 && Number.isInteger(number.value) && (index === 0 || number.start === kept[index - 1]!.start + 1))
+  if (digits && kept.length === found.length) return Number(kept.map((number) => number.value).join(''))
+  return kept.at(-1)?.value
 }
 
 /** Words and short phrases a member may be called by: its own words, the glossary's, and the name the field's description gives it. */
@@ -364,7 +388,12 @@ export function matchEnumMembers(
 }
 
 /** One enum member; yes/no answers also pick the members that mean yes or no, and "I don't know" an "unknown"-like one. */
-export function extractEnum(text: string, slot: Slot, strict: boolean): string | number | boolean | null | undefined {
+export function extractEnum(said: string, slot: Slot, strict: boolean): string | number | boolean | null | undefined {
+  // Timelines by how far ahead ("within three months" → this_quarter); "a month" is how often, not when.
+  const timeline = isTimeline(slot.members)
+  const byHorizon = timeline ? memberByHorizon(said, slot.members) : undefined
+  if (byHorizon !== undefined) return byHorizon
+  const text = timeline ? withoutRates(said) : said
   const [best] = matchEnumMembers(text, slot.members, strict, describedMemberNames(slot.shape.description, slot.members))
   if (best !== undefined) return best
   if (strict) return undefined
