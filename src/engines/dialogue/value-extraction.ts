@@ -478,8 +478,8 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
         // Unasked, only a code with letters in it, or one the caller names as the field ("order 48213").
         if (strict) return identifier && (/[A-Z]/.test(identifier) || mentionsField(slot, text)) ? identifier : undefined
         if (identifier !== undefined) return identifier
-        // A sentence is not a code: asked again rather than stored.
-        return plainWords(words).split(' ').length <= 2 ? freeText(words, text) : undefined
+        // A sentence is not a code, nor are words without a digit ("Tom Fisher"): asked again rather than stored.
+        return plainWords(words).split(' ').length <= 2 && /\d/.test(toWesternDigits(words)) ? freeText(words, text) : undefined
       }
       if (strict) return undefined
       // "Room number" and the like: the digits when there are some.
