@@ -535,12 +535,50 @@ function mentionsField(slot: Slot, text: string): boolean {
     .some((word) => word.length >= 3 && said.has(stemOf(word)))
 }
 
-const WANTS = /\b(?:i want|i'd like|i would like|i need|we need|we'll need|please)\b|(?:^|\s)(?:عايز|عايزه|ابي|ابغي|ابغى|بدي|اريد|حاب|حابه|محتاج|محتاجه|نبي|نبغى)(?:\s|$)/
-const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز)(?:\s|$)/
-const FIRST_TIME = /\b(?:never been|first time|first visit|new patient|never visited)\b|(?:^|\s)(?:اول مره|اول زياره|عمري ما|ما قد|ما جيت|اول مرة)(?:\s|$)/
-const BEEN_BEFORE = /\b(?:been before|before|already|last (?:year|time|month))\b|(?:^|\s)(?:قبل|من قبل|سبق|جيت|جانا|زرت)(?:\s|$)/
+const WANTS = /\b(?:i want|i'd like|i would like|i need|we need|we'll need|i'd rather|i would rather|i'd prefer|i prefer|please)\b|(?:^|\s)(?:عايز|عايزه|ابي|ابغي|ابغى|بدي|اريد|حاب|حابه|محتاج|محتاجه|نبي|نبغى|ياريت|يا ريت)(?:\s|$)/
+const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't|without)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز|بدون|بلاش)(?:\s|$)/
+/** "Not that I don't want it", "مش إني ما بدي": two negations that say yes. */
+const DOUBLE_NEGATIVE = /\bnot that i (?:don't|do not|wouldn't|won't)\b|\bit's not that i (?:don't|do not)\b|\bi wouldn't say no\b|\bcan't say no\b|(?:^|\s)(?:مش انه? ما|مو انه? ما|مش اني ما|مو اني ما|ما بقول لا|ما اقول لا|ما عندي مانع|ما في مانع|مافي مانع|معنديش مانع)(?:\s|$)/
+const FIRST_TIME = /\b(?:never been|first time|first visit|new patient|never visited|hasn't been|has not been|haven't been|have not been|not been before)\b|(?:^|\s)(?:اول مره|اول زياره|عمري ما|ما قد|ما جيت|اول مرة|ما جا قبل|ما اجت قبل|مش جايه قبل|مش جاي قبل)(?:\s|$)/
+const BEEN_BEFORE = /\b(?:been before|before|already|last (?:year|time|month)|years ago|a while ago|ago|been to you|been here|been there|came before|visited before|seen you before)\b|(?:^|\s)(?:قبل|من قبل|سبق|جيت|جانا|زرت|زمان)(?:\s|$)/
+/** Unasked, only a visit said outright ("she's been to you before", "جيت قبل كده"). */
+const BEEN_BEFORE_SAID = /\b(?:(?:i've|i have|she's|he's|she has|he has|we've|they've) been (?:to you|here|there|before|in)|came (?:to you )?before|visited (?:you )?before|seen (?:you|the doctor) before)\b|(?:^|\s)(?:جيت قبل|جات قبل|جه قبل|جا قبل|زرتكم قبل|جيتكم قبل|سبق وجيت|سبق زرت)(?:\s|$)/
 /** Words of a boolean field's name that carry its meaning ("high chair", "refund"), not the verb around it. */
 const BOOLEAN_FILLER_WORDS = new Set(['is', 'has', 'wants', 'want', 'needs', 'need', 'would', 'does', 'can', 'will', 'did', 'was'])
+
+/** What people call the two sides of a common choice, normalised (ة → ه). */
+const CHOICE_WORDS: Readonly<Record<string, readonly string[]>> = {
+  refund: ['refund', 'money back', 'my money', 'reimburse', 'استرجاع', 'استرداد', 'فلوسي', 'فلوس', 'المبلغ', 'ترجعولي', 'رجعولي', 'ترجع'],
+  money: ['refund', 'money back', 'my money', 'استرجاع', 'استرداد', 'فلوسي', 'فلوس', 'المبلغ'],
+  redelivery: ['redeliver', 'redelivery', 'new delivery', 'another delivery', 'deliver again', 'send again', 'send it again', 'send them again', 'again delivery', 'replace', 'replacement', 'resend', 'new one', 'اعاده التوصيل', 'ترسلونه', 'ترسلوه', 'تبعتوه', 'ابعتوه', 'تبعتوا', 'مره ثانيه', 'مره تانيه', 'تاني', 'ثاني', 'بدل', 'تبديل', 'استبدال'],
+  delivery: ['redeliver', 'redelivery', 'new delivery', 'another delivery', 'deliver again', 'send again', 'send it again', 'send them again', 'again delivery', 'replace', 'replacement', 'resend', 'اعاده التوصيل', 'ترسلونه', 'تبعتوه', 'مره ثانيه', 'مره تانيه'],
+}
+const ALIASES: Readonly<Record<string, string>> = { توصيل: 'redelivery', استرجاع: 'refund', مبلغ: 'refund', replacement: 'redelivery', resend: 'redelivery' }
+const choiceWords = (word: string) => CHOICE_WORDS[word] ?? CHOICE_WORDS[ALIASES[word.replace(/^(ال|ب)/, '')] ?? ''] ?? []
+/** "Whether the caller wants their money back rather than a new delivery": the two sides of the choice. */
+const CHOICE = /(?:wants?|prefers?|would like|needs?|يريد|يفضل|يبغى|يبي)\s+(.+?)\s+(?:rather than|instead of|over|بدل|بدلا من|وليس)\s+(.+)$/i
+
+/** Whether the caller's words name one side of a choice: its own words (4+ letters) or what people call it. */
+function namesSide(plain: string, side: string): boolean {
+  const said = ` ${plain} `
+  const words = plainWords(side)
+    .split(' ')
+    .filter((word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word) && !['their', 'your', 'they', 'them', 'with', 'from'].includes(word))
+  return words.some(
+    (word) => said.includes(` ${word}`) || choiceWords(word).some((synonym) => said.includes(` ${plainWords(synonym)} `)),
+  )
+}
+
+/** A yes or no from a field that is a choice between two things: the side the caller names, or the one they turn down. */
+function booleanByChoice(slot: Slot, plain: string): boolean | undefined {
+  const choice = CHOICE.exec(slot.shape.description ?? '')
+  if (!choice) return undefined
+  const first = namesSide(plain, choice[1]!) || namesSide(plain, slot.label)
+  const second = namesSide(plain, choice[2]!)
+  if (first === second) return first && second ? true : undefined
+  const negated = NEGATED.test(plain) && !DOUBLE_NEGATIVE.test(plain)
+  return first ? !negated : negated
+}
 
 /**
  * A yes or no from what the caller said: the yes/no word, or what the words mean for this field
@@ -549,22 +587,34 @@ const BOOLEAN_FILLER_WORDS = new Set(['is', 'has', 'wants', 'want', 'needs', 'ne
  */
 function booleanByMeaning(slot: Slot, text: string, strict: boolean): boolean | undefined {
   const plain = plainWords(text)
-  const negated = NEGATED.test(plain)
+  const negated = NEGATED.test(plain) && !DOUBLE_NEGATIVE.test(plain)
   const firstVisitField = /\bfirst\b|اول/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
   if (strict) {
     // "It's my first time with you", "جانا قبل": said of a first-visit field even unasked.
     if (firstVisitField && FIRST_TIME.test(plain)) return true
+    if (firstVisitField && BEEN_BEFORE_SAID.test(plain)) return false
     const keys = plainWords(slot.label)
       .split(' ')
       .filter((word) => word.length >= 3 && !BOOLEAN_FILLER_WORDS.has(word))
-    return keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `)) && WANTS.test(plain) ? !negated : undefined
+    const named = keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `))
+    // "We'll need a high chair" is yes, "no high chair" / "without a high chair" no; a choice said with a wish ("I want my money back").
+    if (named && (WANTS.test(plain) || /(?:^|\s)(?:no|without|بدون|بلاش|ما في|مافي)\s/.test(plain))) return !negated
+    return WANTS.test(plain) ? booleanByChoice(slot, plain) : undefined
   }
+  // A question back ("courtesy car, what is this?") answers nothing.
+  if (/[?؟]\s*$/.test(text.trim()) && yesOrNo(text) === undefined) return undefined
+  if (DOUBLE_NEGATIVE.test(plain)) return true
   // A first-visit question: "never been" means yes, "been before" means no, whatever the yes/no word.
   if (firstVisitField) {
     if (FIRST_TIME.test(plain)) return true
     if (BEEN_BEFORE.test(plain)) return false
   }
   const answer = yesOrNo(text)
+  // The first word settles it ("no, just send it again"); otherwise the side of the choice named.
+  const first = plain.split(' ')[0]!
+  if (answer !== undefined && yesOrNo(first) === answer) return answer === 'yes'
+  const chosen = booleanByChoice(slot, plain)
+  if (chosen !== undefined) return chosen
   if (answer !== undefined) return answer === 'yes'
   // "I'd like my money back", "أبي فلوسي ترجع": a wish said outright answers the question.
   if (WANTS.test(plain)) return !negated
