@@ -1,5 +1,19 @@
 import { arabicLightStem } from '../ai-content/arabic-normalisation'
-import { doesNotKnow, isOnlyFillers, plainWords, saysGoodbye, saysNothing, wantsRepeat, withoutOpeners, yesOrNo } from './caller-intents'
+import {
+  asksWhoIsThis,
+  doesNotKnow,
+  isOnlyFillers,
+  plainWords,
+  saysGoodbye,
+  saysNothing,
+  statesIntent,
+  wantsRepeat,
+  wantsToWait,
+  withoutInfoQuestions,
+  withoutOpeners,
+  yesOrNo,
+} from './caller-intents'
+import { moveReplies } from './move-replies'
 import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, DialogueOutcome, DialogueSession, DialogueTurn, RespondOptions } from './dialogue-engine'
 import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
@@ -182,6 +196,12 @@ class OfflineSession implements DialogueSession {
       return [{ type: 'say', text: this.phrases.hello }, ...(this.lastQuestion ? [{ type: 'say' as const, text: this.lastQuestion }] : [])]
     if (saysGoodbye(text)) return this.goodbye()
     if (wantsRepeat(text) && this.lastQuestion) return [{ type: 'say', text: this.lastQuestion }]
+    // "Wait", "لحظة": the question stays open; "who is this?": who, then the question again.
+    if (this.phase !== 'chat' && wantsToWait(text)) return [{ type: 'say', text: moveReplies(this.agent.lang).takeYourTime }]
+    if (asksWhoIsThis(text)) {
+      const who: DialogueEvent = { type: 'say', text: moveReplies(this.agent.lang).whoIsThis(this.agent.agentName) }
+      return this.lastQuestion && this.phase !== 'chat' ? [who, { type: 'say', text: this.lastQuestion }] : [who]
+    }
     switch (this.phase) {
       case 'chat':
         return [{ type: 'say', text: this.phrases.chatAcknowledgements[this.acks++ % this.phrases.chatAcknowledgements.length]! }]
@@ -204,12 +224,22 @@ class OfflineSession implements DialogueSession {
     ]
   }
 
-  private askingStep(text: string): DialogueEvent[] {
+  private askingStep(said: string): DialogueEvent[] {
+    // "Do you have vegetarian food?" asks; it answers nothing (a proposal such as "is Monday possible?" does).
+    const text = withoutInfoQuestions(said)
     if (this.greetingQuestionPending) return this.greetingAnswer(text)
     const slot = this.current
     if (!slot) return this.askNext()
     const id = slotId(slot)
     if (doesNotKnow(text) && !(slot.kind === 'enum' && this.extract(slot, text) !== undefined)) {
+      // "I'm not sure, maybe fifteen hundred": the value after the doubt is the answer.
+      const hedged = this.hedgedValue(slot, text)
+      const others = this.fillUnasked(text, slot)
+      if (hedged !== undefined) {
+        this.values.set(id, hedged)
+        return [this.acknowledgement(), ...this.askNext()]
+      }
+      if (others > 0 && !this.mentions(slot, text)) return [this.acknowledgement(), ...this.ask(slot)]
       this.skipped.add(id)
       if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
@@ -246,6 +276,8 @@ class OfflineSession implements DialogueSession {
       return [this.acknowledgement(), ...this.askNext()]
     }
     if (others > 0) return [this.acknowledgement(), ...this.ask(slot)]
+    // "Dave Price." asked for the plate: a bare name answers the open name field.
+    if (this.fillBareName(text, slot)) return [this.acknowledgement(), ...this.ask(slot)]
     const failures = (this.failures.get(id) ?? 0) + 1
     this.failures.set(id, failures)
     if (failures > MAX_REASKS) {
@@ -255,9 +287,33 @@ class OfflineSession implements DialogueSession {
     }
     this.lastQuestion = this.phrases.simpleQuestion(slot)
     return [
-      { type: 'say', text: this.phrases.didNotCatch },
+      // "I want to book a table for my parents' anniversary": what the call is for, heard and acknowledged, not "sorry?".
+      statesIntent(text) && failures === 1 ? this.acknowledgement() : { type: 'say', text: this.phrases.didNotCatch },
       { type: 'say', text: this.lastQuestion },
     ]
+  }
+
+  /** A typed value said after a doubt ("not sure, maybe eight", "مش متأكد، يمكن مرتين"), never free text. */
+  private hedgedValue(slot: Slot, text: string): SlotValue | undefined {
+    const parts = text.split(/\s*[,،;.!?؟]\s*/).filter(Boolean)
+    const doubt = parts.findLastIndex((part) => doesNotKnow(part))
+    const rest = parts.slice(doubt + 1).join(', ')
+    if (rest === '' || doesNotKnow(rest)) return undefined
+    if (slot.kind === 'text' && !isIdentifierField(slot.label, slot.shape.description)) return undefined
+    const loose = slot.kind === 'integer' || slot.kind === 'number' || slot.kind === 'enum' || slot.kind === 'boolean'
+    return this.extract(slot, rest, !loose)
+  }
+
+  /** A turn that is only a name ("Tom Fisher."), said while something else is asked, fills the name field still open. */
+  private fillBareName(text: string, current: Slot): boolean {
+    const slot = this.askable.find((candidate) => candidate.kind === 'name' && candidate !== current && !this.values.has(slotId(candidate)))
+    if (!slot || /\d/.test(text) || plainWords(text).split(' ').length > 4 || !/^[\s\p{Lu}][^]*\p{Ll}/u.test(text.trim())) return false
+    const words = text.trim().replace(/[.!]+$/, '').split(/\s+/)
+    if (words.length < 2 || !words.every((word) => /^\p{Lu}/u.test(word))) return false
+    const name = this.extract(slot, text)
+    if (typeof name !== 'string') return false
+    this.values.set(slotId(slot), name)
+    return true
   }
 
   /** The answer to a greeting that ended with a question ("Are you calling to book?", "How can I help?"). */

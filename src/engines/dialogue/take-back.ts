@@ -17,6 +17,8 @@ export interface TakeBack {
 
 /** A part that is only a no: "no", "nope", "لا", "لأ", "no no". */
 const BARE_NO = /^(?:(?:no|nope|nah|لا|لاء)\s*)+(?:(?:wait|sorry|hang on|my bad|my mistake|لحظه|عفوا|استني|استنا|اصبر|غلطت|غلطانه|غلطان)\s*)*$/
+/** Politeness around a no ("no, thanks"), never a value. */
+const POLITE = /^(?:thanks|thank you|thanks a lot|please|cheers|شكرا|مشكور|مشكوره|لو سمحت|الله يعافيك|يعطيك العافيه)$/
 /** "Sorry", "wait", "عفوًا": a no only between two values ("four, sorry, five"), else nothing. */
 const SOFT_NO = /^(?:(?:oh|sorry|oops|wait|hang on|my bad|my mistake|actually|عفوا|اسف|لحظه|اه|استني|استنا|اصبر|غلطت|غلطانه|غلطان)\s*)+$/
 /** A part that names the old value: "not Thursday", "it's not eleven", "مو الخميس", "مش كده". */
@@ -43,6 +45,7 @@ function ownWords(part: string, kept: string, head: boolean): string {
 function classify(part: string): Part {
   const words = plainWords(part)
   if (BARE_NO.test(words)) return { role: 'no', words }
+  if (POLITE.test(words)) return { role: 'plain', words: '' }
   if (SOFT_NO.test(words)) return { role: 'soft', words }
   const tail = (kept: string) => ownWords(part, kept, false)
   const old = OLD_START.exec(words)
