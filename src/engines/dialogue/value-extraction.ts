@@ -5,6 +5,7 @@ import { ENUM_WORD_SYNONYMS } from './enum-glossary'
 import type { Slot } from './slot-plan'
 import { extractDate, extractTime, type OpeningHours } from './spoken-dates'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
+import { takeBack } from './take-back'
 import { isTimeline, memberByHorizon, withoutRates } from './time-horizons'
 import { findNumbers, numberTokens, toWesternDigits, type FoundNumber } from './spoken-numbers'
 
@@ -550,34 +551,46 @@ const BOOLEAN_FILLER_WORDS = new Set(['is', 'has', 'wants', 'want', 'needs', 'ne
 const CHOICE_WORDS: Readonly<Record<string, readonly string[]>> = {
   refund: ['refund', 'money back', 'my money', 'reimburse', 'استرجاع', 'استرداد', 'فلوسي', 'فلوس', 'المبلغ', 'ترجعولي', 'رجعولي', 'ترجع'],
   money: ['refund', 'money back', 'my money', 'استرجاع', 'استرداد', 'فلوسي', 'فلوس', 'المبلغ'],
-  redelivery: ['redeliver', 'redelivery', 'new delivery', 'another delivery', 'deliver again', 'send again', 'send it again', 'send them again', 'again delivery', 'replace', 'replacement', 'resend', 'new one', 'اعاده التوصيل', 'ترسلونه', 'ترسلوه', 'تبعتوه', 'ابعتوه', 'تبعتوا', 'مره ثانيه', 'مره تانيه', 'تاني', 'ثاني', 'بدل', 'تبديل', 'استبدال'],
-  delivery: ['redeliver', 'redelivery', 'new delivery', 'another delivery', 'deliver again', 'send again', 'send it again', 'send them again', 'again delivery', 'replace', 'replacement', 'resend', 'اعاده التوصيل', 'ترسلونه', 'تبعتوه', 'مره ثانيه', 'مره تانيه'],
+  redelivery: ['redeliver', 'redelivery', 'sent again', 'ship it again', 'send another', 'another one', 'new delivery', 'another delivery', 'deliver again', 'send again', 'send it again', 'send them again', 'again delivery', 'replace', 'replacement', 'resend', 'new one', 'اعاده التوصيل', 'ترسلونه', 'ترسلوه', 'تبعتوه', 'ابعتوه', 'تبعتوا', 'مره ثانيه', 'مره تانيه', 'تاني', 'ثاني', 'بدل', 'تبديل', 'استبدال'],
+  delivery: ['redeliver', 'redelivery', 'sent again', 'ship it again', 'send another', 'another one', 'new delivery', 'another delivery', 'deliver again', 'send again', 'send it again', 'send them again', 'again delivery', 'replace', 'replacement', 'resend', 'اعاده التوصيل', 'ترسلونه', 'تبعتوه', 'مره ثانيه', 'مره تانيه'],
 }
 const ALIASES: Readonly<Record<string, string>> = { توصيل: 'redelivery', استرجاع: 'refund', مبلغ: 'refund', replacement: 'redelivery', resend: 'redelivery' }
 const choiceWords = (word: string) => CHOICE_WORDS[word] ?? CHOICE_WORDS[ALIASES[word.replace(/^(ال|ب)/, '')] ?? ''] ?? []
 /** "Whether the caller wants their money back rather than a new delivery": the two sides of the choice. */
 const CHOICE = /(?:wants?|prefers?|would like|needs?|يريد|يفضل|يبغى|يبي)\s+(.+?)\s+(?:rather than|instead of|over|بدل|بدلا من|وليس)\s+(.+)$/i
 
-/** Whether the caller's words name one side of a choice: its own words (4+ letters) or what people call it. */
-function namesSide(plain: string, side: string): boolean {
+/** Where the caller's words last name one side of a choice (its own words of 4+ letters, or what people call it), as a word index; -1 when they do not. */
+function sideMention(plain: string, side: string): number {
   const said = ` ${plain} `
   const words = plainWords(side)
     .split(' ')
     .filter((word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word) && !['their', 'your', 'they', 'them', 'with', 'from'].includes(word))
-  return words.some(
-    (word) => said.includes(` ${word}`) || choiceWords(word).some((synonym) => said.includes(` ${plainWords(synonym)} `)),
-  )
+  let last = -1
+  for (const phrase of words.flatMap((word) => [word, ...choiceWords(word).map((synonym) => plainWords(synonym))])) {
+    const at = said.lastIndexOf(` ${phrase}`)
+    if (at >= 0) last = Math.max(last, said.slice(0, at).split(' ').length - 1)
+  }
+  return last
 }
 
-/** A yes or no from a field that is a choice between two things: the side the caller names, or the one they turn down. */
+/** A negation in the few words before a mention: "no refund", "I don't want my money back", "not waiting for another delivery". */
+function negatedAt(plain: string, index: number): boolean {
+  const before = plain.split(' ').slice(Math.max(0, index - 5), index).join(' ')
+  return NEGATED.test(before) && !DOUBLE_NEGATIVE.test(before)
+}
+
+/** A yes or no from a field that is a choice between two things: the side the caller wants, or the one they turn down; the later said wins. */
 function booleanByChoice(slot: Slot, plain: string): boolean | undefined {
   const choice = CHOICE.exec(slot.shape.description ?? '')
   if (!choice) return undefined
-  const first = namesSide(plain, choice[1]!) || namesSide(plain, slot.label)
-  const second = namesSide(plain, choice[2]!)
-  if (first === second) return first && second ? true : undefined
-  const negated = NEGATED.test(plain) && !DOUBLE_NEGATIVE.test(plain)
-  return first ? !negated : negated
+  const first = Math.max(sideMention(plain, choice[1]!), sideMention(plain, slot.label))
+  const second = sideMention(plain, choice[2]!)
+  if (first < 0 && second < 0) return undefined
+  const firstWanted = first >= 0 && !negatedAt(plain, first)
+  const secondWanted = second >= 0 && !negatedAt(plain, second)
+  if (first >= 0 && second >= 0 && firstWanted !== secondWanted) return firstWanted
+  if (first >= 0 && (second < 0 || first > second)) return firstWanted
+  return !secondWanted
 }
 
 /**
@@ -613,7 +626,9 @@ function booleanByMeaning(slot: Slot, text: string, strict: boolean): boolean | 
   // The first word settles it ("no, just send it again"); otherwise the side of the choice named.
   const first = plain.split(' ')[0]!
   if (answer !== undefined && yesOrNo(first) === answer) return answer === 'yes'
-  const chosen = booleanByChoice(slot, plain)
+  // "A refund. Actually no, a replacement": the side after the take-back.
+  const taken = takeBack(text)
+  const chosen = (taken?.corrects && taken.fresh ? booleanByChoice(slot, plainWords(taken.fresh)) : undefined) ?? booleanByChoice(slot, plain)
   if (chosen !== undefined) return chosen
   if (answer !== undefined) return answer === 'yes'
   // "I'd like my money back", "أبي فلوسي ترجع": a wish said outright answers the question.
