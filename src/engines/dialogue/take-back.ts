@@ -42,7 +42,7 @@ function ownWords(part: string, kept: string, head: boolean): string {
   return words.join(' ').replace(/[.!?؟,،]+$/u, '')
 }
 
-function classify(part: string): Part {
+function classify(part: string, index: number): Part {
   const words = plainWords(part)
   if (BARE_NO.test(words)) return { role: 'no', words }
   if (POLITE.test(words)) return { role: 'plain', words: '' }
@@ -55,8 +55,8 @@ function classify(part: string): Part {
   const freshEnd = FRESH_END.exec(words)
   if (freshEnd) return { role: 'fresh', words: ownWords(part, freshEnd[1]!, true) }
   if (WRONG_ONLY.test(words)) return { role: 'wrong', words }
-  // "No, Friday", "لا الجمعة": a no followed by the new value.
-  const led = /^(?:no|nope|لا|لاء)\s+(.+)$/.exec(words)
+  // "No, Friday", "لا الجمعة": a no followed by the new value, at the start (later, "…, no refund" says no to a thing).
+  const led = index === 0 ? /^(?:no|nope|لا|لاء)\s+(.+)$/.exec(words) : null
   if (led) return { role: 'fresh', words: tail(led[1]!) }
   return { role: 'plain', words: part.replace(/[.!?؟]+$/u, '').trim() }
 }
