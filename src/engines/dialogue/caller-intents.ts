@@ -1,4 +1,5 @@
 import { normaliseArabic } from '../ai-content/arabic-normalisation'
+import { isArabicLetterName } from './spoken-identifiers'
 
 /**
  * What a caller's turn means beyond its values: yes or no, "say that again", goodbye, "I don't
@@ -440,7 +441,8 @@ export function withoutOpeners(text: string): string {
   for (let found = true; found && words.length > 0;) {
     found = false
     for (let size = Math.min(LONGEST_OPENER, words.length); size >= 1; size--) {
-      if (OPENER_SET.has(plainWords(words.slice(0, size).join(' ')))) {
+      // "إم آر ٤٤٧١": "إم" is the letter M here, not a hesitation.
+      if (OPENER_SET.has(plainWords(words.slice(0, size).join(' '))) && !(size === 1 && isArabicLetterName(words[0]!) && isArabicLetterName(words[1] ?? ''))) {
         words = words.slice(size)
         found = true
         break

@@ -21,6 +21,7 @@ import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
 import { extractSlotValue, type ExtractionContext, type SlotValue } from './value-extraction'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
+import { findNumbers } from './spoken-numbers'
 import { splitSentences } from './spoken-sentences'
 import { takeBack } from './take-back'
 
@@ -61,8 +62,9 @@ async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): 
 
 /** Words of a field's name and description a caller might use to point at it ("the time", "رقم الغرفة"). */
 function slotKeywords(slot: Slot): Set<string> {
-  const words = plainWords(`${slot.label} ${slot.shape.description ?? ''}`.split(/[;؛.]/)[0]!).split(' ')
-  return new Set(words.filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word)).map((word) => arabicLightStem(word)))
+  // The description up to its format note ("رقم ملف المريض: حرفان ثم شرطة ثم أربعة أرقام" points with "ملف", never with "أربعة").
+  const words = plainWords(`${slot.label} ${slot.shape.description ?? ''}`.split(/[;؛.:,،(]/)[0]!).split(' ')
+  return new Set(words.filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word) && findNumbers(word).length === 0).map((word) => arabicLightStem(word)))
 }
 const GENERIC_WORDS = new Set([
   'the',
@@ -478,11 +480,14 @@ class OfflineSession implements DialogueSession {
       if (!this.values.has(id) || !CORRECTABLE.has(slot.kind)) continue
       if (slot.kind === 'text' && !isIdentifierField(slot.label, slot.shape.description)) continue
       // Only a value read as its kind (never the free-text fallback): a date, a time, a number, a code, a member.
-      const fresh = slot.kind === 'text' ? extractIdentifier(rest) : this.extract(slot, rest, slot.kind !== 'integer' && slot.kind !== 'number' && slot.kind !== 'enum')
-      if (fresh === undefined || JSON.stringify(fresh) === JSON.stringify(this.values.get(id))) continue
       const old = taken.old ? this.extract(slot, taken.old, true) : undefined
+      const wasThis = old !== undefined && JSON.stringify(old) === JSON.stringify(this.values.get(id))
+      // "Not four, five" of a time: the field taken back reads "five" as its own kind, as when asked.
+      const loose = wasThis || slot.kind === 'integer' || slot.kind === 'number' || slot.kind === 'enum'
+      const fresh = slot.kind === 'text' ? extractIdentifier(rest) : this.extract(slot, rest, !loose || (wasThis && slot.kind === 'name'))
+      if (fresh === undefined || JSON.stringify(fresh) === JSON.stringify(this.values.get(id))) continue
       // The field whose value was taken back first; then the kinds least likely to be read by mistake (a bare number last).
-      const score = (JSON.stringify(old) === JSON.stringify(this.values.get(id)) ? 10 : 0) + (slot.kind === 'integer' || slot.kind === 'number' ? 0 : 1)
+      const score = (wasThis ? 10 : 0) + (slot.kind === 'integer' || slot.kind === 'number' ? 0 : 1)
       if (!best || score > best.score) best = { slot, value: fresh, score }
     }
     if (!best) return false

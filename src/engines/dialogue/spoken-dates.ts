@@ -175,7 +175,8 @@ const ARABIC_HOURS: Record<string, number> = {
   'الحاديه عشر': 11,
   'الحاديه عشره': 11,
 }
-const PM_WORDS = /\b(pm|p\.m\.|evening|tonight|afternoon|night)\b|مساء|مساءا|المسا|بالمسا|مسا(?:\s|$)|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|بعد الظهر/
+const PM_WORDS = /\b(pm|p\.m\.|evening|tonight|afternoon|night)\b|مساء|مساءا|المسا|بالمسا|مسا(?:\s|$)|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|بعد الظهر|الضهر|ضهرا|بعد الضهر/
+const NOON_WORDS = /بعد الظهر|بعد الضهر|الظهر|ظهرا|الضهر|ضهرا/
 const AM_WORDS = /\b(am|a\.m\.|morning)\b|صباحا|صباح|الصبح|الصباح|الفجر|فجرا/
 
 /**
@@ -216,9 +217,23 @@ export function openingHours(text: string): OpeningHours | undefined {
 }
 
 const DAY_PART =
-  /\b(?:morning|afternoon|evening|night|tonight|am|pm)\b|صباح|الصبح|الصباح|مساء|المسا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|الفجر|(?:^|\s)(?:ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)(?:\s|$)/
+  /\b(?:morning|afternoon|evening|night|tonight|am|pm)\b|صباح|الصبح|الصباح|مساء|المسا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|الضهر|ضهرا|الفجر|(?:^|\s)(?:ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)(?:\s|$)/
 
 export function extractTime(text: string, context: TimeContext = {}): string | undefined {
+  // "Fasting from the night before, could he come at eight in the morning?": a part that says its own time of day wins.
+  const parts = text.split(/\s*[,،;.?؟!]\s*/).filter(Boolean)
+  if (parts.length > 1) {
+    const words = (part: string) => normaliseArabic(toWesternDigits(part).toLowerCase())
+    for (const part of parts.reverse()) {
+      if (!(AM_WORDS.test(words(part)) || PM_WORDS.test(words(part)))) continue
+      const time = timeIn(part, context)
+      if (time !== undefined) return time
+    }
+  }
+  return timeIn(text, context)
+}
+
+function timeIn(text: string, context: TimeContext): string | undefined {
   const plain = toWesternDigits(text)
     .toLowerCase()
     .replace(/\ba\.m\./g, 'am')
@@ -297,7 +312,9 @@ export function extractTime(text: string, context: TimeContext = {}): string | u
     }
   }
   if (hour === undefined || hour > 23 || minute > 59) return undefined
-  const pm = /\bpm\b/.test(plain) || (PM_WORDS.test(arabic) && !/\bam\b/.test(plain))
+  // Noon words place 11 before noon ("حداشر الضهر") and 2 after it.
+  const noonOnly = NOON_WORDS.test(arabic) && !PM_WORDS.test(arabic.replace(new RegExp(NOON_WORDS.source, 'g'), ' ')) && hour >= 9 && hour <= 11
+  const pm = /\bpm\b/.test(plain) || (PM_WORDS.test(arabic) && !/\bam\b/.test(plain) && !noonOnly)
   const am = /\bam\b/.test(plain) || AM_WORDS.test(arabic)
   const hours = context.hours
   if (pm && hour < 12) hour += 12

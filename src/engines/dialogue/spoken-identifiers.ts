@@ -56,6 +56,9 @@ function identifierPiece(token: string): string | undefined {
   return ARABIC_LETTER_NAMES[lower]
 }
 
+/** Whether a word is a Latin letter as Arabic speakers say it ("إم", "آر"). */
+export const isArabicLetterName = (word: string) => ARABIC_LETTER_NAMES[normaliseArabic(word.toLowerCase()).replace(/[،,.]+$/, '')] !== undefined
+
 export interface IdentifierOptions {
   /** The field's description asks for a dash between the letters and the digits ("two letters, a dash, five digits"). */
   dashAfterLetters?: boolean

@@ -41,7 +41,8 @@ const ENGLISH_UNITS: Record<string, number> = {
   nineteen: 19,
 }
 const ENGLISH_TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 }
-const ENGLISH_SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000 }
+// "Two grand": a thousand, as people say money.
+const ENGLISH_SCALES: Record<string, number> = { hundred: 100, thousand: 1000, grand: 1000, million: 1_000_000 }
 
 /** Standard and dialect spellings, after normaliseArabic (ة → ه, أ/إ/آ → ا, ى → ي). */
 const ARABIC_UNITS: Record<string, number> = {
@@ -54,6 +55,7 @@ const ARABIC_UNITS: Record<string, number> = {
   اثنين: 2,
   اثنان: 2,
   اتنين: 2,
+  تنتين: 2,
   ثنين: 2,
   اثنتين: 2,
   ثنتين: 2,

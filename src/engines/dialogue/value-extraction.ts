@@ -24,12 +24,13 @@ export interface ExtractionContext {
 export type SlotValue = string | number | boolean | string[] | (string | number | boolean | null)[]
 
 // Longest first: at one place in the turn, "it's under" must win over "it's".
-const UNDER_NAME_EN = "(?:it's |it is |it'll be |booked |book it |put it |that's |reservation's |booking's |the (?:booking|reservation|table|order) is )?(?:under(?: the name(?: of)?| my name,?)?|in the name of)"
+const UNDER_NAME_EN =
+  "(?:it's |it is |it'll be |booked |book it |put it |that's |reservation's |booking's |the (?:booking|reservation|table|order) is )?(?:under(?: the name(?: of)?| my name,?)?|in the name of)|for my (?:husband|wife|son|daughter|father|mother|dad|mum|mom|brother|sister|partner|grandson|granddaughter),?"
 const NAME_CUES_EN = new RegExp(
   `\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|it is)\\s+(.+)$`,
   'i',
 )
-const UNDER_NAME_AR = '(?:الحجز |الطلب )?(?:باسم|ب[اإ]سم|على اسم|علي اسم|عاسم|ع اسم|تحت اسم)'
+const UNDER_NAME_AR = '(?:الحجز |الطلب )?(?:باسم|ب[اإ]سم|على اسم|علي اسم|عاسم|ع اسم|تحت اسم)|ل(?:جوزي|زوجي|زوجتي|مرتي|ابوي|ابويا|[أا]بي|[أا]مي|ابني|[اإ]بني|بنتي|ولدي|[اأ]خوي|[اأ]ختي|[اأ]خويا|[اأ]ختي)'
 const NAME_CUES_AR = new RegExp(`(?:^|\\s)(?:${UNDER_NAME_AR}|اسمي|[اأ]نا اسمي|اسمه|اسمها|معك|معاك|[اأ]نا|الاسم|اسم)\\s+(.+)$`)
 // Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything);
 // "أنا …" only where the turn starts with it (after any greeting).
@@ -163,7 +164,8 @@ function plausibleName(words: readonly string[], cased: boolean): boolean {
   const first = plainWords(words[0]!)
   if (NOT_NAMES.has(first) || NOT_NAME_STARTS.has(first)) return false
   if (words.some((word) => /\d/.test(word))) return false
-  if (isArabicWord(words[0]!)) return !words.some((word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)))
+  // Arabic has no capitals: no number, no everyday word, no negated verb ("معندوش", "مفيش").
+  if (isArabicWord(words[0]!)) return !words.some((word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)) || /^ما?.{2,}ش$/.test(normaliseArabic(word)))
   // "I'm having trouble", "I'm interested": a state, not a name (while "Ahmed" and "Mohammed" are names).
   if (/(?:ing|ed)$/.test(words[0]!) && (cased || /ing$|[^aeiou]ed$|ied$/i.test(words[0]!)) && !/^(?:ahmed|mohammed|muhammad|hamed|saeed|mohamed|sayed|ed|ted|fred|ned)$/i.test(words[0]!)) return false
   // Letters spelled one by one are how a name is spelled, not the name ("L E E", "K L M").
@@ -174,6 +176,7 @@ function plausibleName(words: readonly string[], cased: boolean): boolean {
 }
 /** Arabic words of a booking or an order that a name is never made of. */
 const NOT_NAME_WORDS_AR = new Set(
+  'تحويل ورقه دكتور الدكتور تحليل اشعه سونار صايم ايوه اه لا مفيش معندوش ماعنديش عندي معي معايا ' +
   'الطلب طلب طاوله ترابيزه موعد حجز بكره بكرا اليوم الساعه الاحد الاثنين الثلاثاء الاربعاء الخميس الجمعه السبت برا جوا جلسه قسم مكسور وصل الاوردر فلوس عايز عايزه بدي ابي ابغي'.split(
     ' ',
   ),
@@ -342,7 +345,7 @@ function answeredNumber(text: string, found: FoundNumber[], slot: Slot): number 
 function memberPhrases(member: string, described: string | undefined): string[] {
   const words = plainWords(member.replace(/_/g, ' '))
   const phrases = new Set([words])
-  if (described) phrases.add(plainWords(described))
+  for (const name of described?.split('|') ?? []) phrases.add(plainWords(name))
   if (isArabicWord(member)) return [...phrases]
   for (const word of words.split(' ')) for (const synonym of ENUM_WORD_SYNONYMS[word] ?? []) phrases.add(plainWords(synonym))
   return [...phrases].filter((phrase) => phrase.length > 0)
@@ -364,7 +367,8 @@ export function describedMemberNames(description: string | undefined, members: r
     .map((item) => item.trim())
     .filter(Boolean)
   if (items.length !== named.length) return names
-  named.forEach((member, index) => names.set(member, items[index]!))
+  // "أشعة صوتية (سونار)": the name in brackets is another name for the same member.
+  named.forEach((member, index) => names.set(member, items[index]!.replace(/\s*[(（]\s*([^)）]+?)\s*[)）]\s*/g, '|$1').replace(/\|$/, '')))
   return names
 }
 
@@ -537,7 +541,10 @@ function mentionsField(slot: Slot, text: string): boolean {
 }
 
 const WANTS = /\b(?:i want|i'd like|i would like|i need|we need|we'll need|i'd rather|i would rather|i'd prefer|i prefer|please)\b|(?:^|\s)(?:عايز|عايزه|ابي|ابغي|ابغى|بدي|اريد|حاب|حابه|محتاج|محتاجه|نبي|نبغى|ياريت|يا ريت)(?:\s|$)/
-const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't|without)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز|بدون|بلاش)(?:\s|$)/
+// "معندوش", "مفيش": the Egyptian negation wraps the verb.
+const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't|without)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز|بدون|بلاش|م[^\s]{2,}ش)(?:\s|$)/
+/** "I have one", "معايا تحويل", "عندي ورقة": having the thing the field asks about. */
+const HAS = /\b(?:i have|i've got|i got|we have|he has|she has|with me)\b|(?:^|\s)(?:معي|معايا|معاي|عندي|معه|معاه|عنده|معها|عندها)(?:\s|$)/
 /** "Not that I don't want it", "مش إني ما بدي": two negations that say yes. */
 const DOUBLE_NEGATIVE = /\bnot that i (?:don't|do not|wouldn't|won't)\b|\bit's not that i (?:don't|do not)\b|\bi wouldn't say no\b|\bcan't say no\b|(?:^|\s)(?:مش انه? ما|مو انه? ما|مش اني ما|مو اني ما|ما بقول لا|ما اقول لا|ما عندي مانع|ما في مانع|مافي مانع|معنديش مانع)(?:\s|$)/
 const FIRST_TIME = /\b(?:never been|first time|first visit|new patient|never visited|hasn't been|has not been|haven't been|have not been|not been before)\b|(?:^|\s)(?:اول مره|اول زياره|عمري ما|ما قد|ما جيت|اول مرة|ما جا قبل|ما اجت قبل|مش جايه قبل|مش جاي قبل)(?:\s|$)/
@@ -609,9 +616,16 @@ function booleanByMeaning(slot: Slot, text: string, strict: boolean): boolean | 
     const keys = plainWords(slot.label)
       .split(' ')
       .filter((word) => word.length >= 3 && !BOOLEAN_FILLER_WORDS.has(word))
-    const named = keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `))
-    // "We'll need a high chair" is yes, "no high chair" / "without a high chair" no; a choice said with a wish ("I want my money back").
-    if (named && (WANTS.test(plain) || /(?:^|\s)(?:no|without|بدون|بلاش|ما في|مافي)\s/.test(plain))) return !negated
+    // An Arabic turn names a field with an English key by its description's words ("تحويل" for hasReferral).
+    const described = plainWords(slot.shape.description ?? '')
+      .split(' ')
+      .filter((word) => word.length >= 4 && isArabicWord(word) && !/^(?:هل|الذي|التي|العميل|المريض|النزيل)$/.test(word))
+    const stems = new Set(plain.split(' ').map(stemOf))
+    const named =
+      (keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `))) ||
+      (isArabicWord(plain) && described.length > 0 && described.some((word) => stems.has(stemOf(word))))
+    // "We'll need a high chair" is yes, "no high chair" / "معندوش تحويل" no, "معايا تحويل" yes; a choice said with a wish ("I want my money back").
+    if (named && (WANTS.test(plain) || HAS.test(plain) || NEGATED.test(plain))) return !negated
     return WANTS.test(plain) ? booleanByChoice(slot, plain) : undefined
   }
   // A question back ("courtesy car, what is this?") answers nothing.
