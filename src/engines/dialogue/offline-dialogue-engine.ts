@@ -272,7 +272,9 @@ class OfflineSession implements DialogueSession {
       return [this.acknowledgement(), ...this.askNext()]
     }
     const others = this.fillUnasked(text, slot)
-    if (value !== undefined) {
+    // Words kept as a date or time ("sometime next week") only when the turn was about nothing else.
+    const wordsOnly = DATEISH.has(slot.kind) && typeof value === 'string' && !/\d/.test(value)
+    if (value !== undefined && !(wordsOnly && others > 0)) {
       this.values.set(id, value)
       this.skipped.delete(id)
       return [this.acknowledgement(), ...this.askNext()]

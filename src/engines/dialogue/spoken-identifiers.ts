@@ -94,7 +94,9 @@ export function extractIdentifier(text: string, options: IdentifierOptions = {})
       while (isGlue(tokens[j])) j++
       if (identifierPiece(tokens[j] ?? '') !== undefined) continue
     }
-    let piece = identifierPiece(tokens[i]!)
+    // "KX19 ABC": a written group of capitals continues a code already begun.
+    const continues = run.length > 0 && /^[A-Z]{2,4}$/.test(tokens[i]!) && !/^(?:OK|NO|YES|AND|THE)$/.test(tokens[i]!) && /\d/.test(run.join('')) && !run.join('').includes('-')
+    let piece = continues ? tokens[i] : identifierPiece(tokens[i]!)
     // A lone letter belongs to a code only beside another piece of it ("B N five…"), not "…, I ordered".
     let after = i + 1
     while (isGlue(tokens[after])) after++

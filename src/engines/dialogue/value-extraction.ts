@@ -233,12 +233,24 @@ export function extractName(said: string, strict: boolean): string | undefined {
   return words.map((word) => (isArabicWord(word) ? word : word.charAt(0).toUpperCase() + word.slice(1))).join(' ')
 }
 
-const SPOKEN_AT = /\s+(?:at|آت)\s+/gi
-const SPOKEN_DOT = /\s+(?:dot|دوت|نقطه|نقطة)\s+/gi
+const SPOKEN_AT = /\s+(?:at|آت|ات|أت)\s+/gi
+const SPOKEN_DOT = /\s+(?:dot|دوت|نقطه|نقطة|دot)\s+/gi
+const SPOKEN_SYMBOLS: [RegExp, string][] = [
+  [/\s*\b(?:underscore|under score)\b\s*|\s*(?:اندر سكور|اندرسكور|شرطه سفليه|شرطة سفلية)\s*/gi, '_'],
+  [/\s*\b(?:dash|hyphen)\b\s*|\s+(?:داش|شرطه|شرطة)\s+/gi, '-'],
+]
+/** "all one word", "no spaces": said of the name before the @, which is then joined. */
+const ONE_WORD = /[\s,،]*\b(?:all one word|one word|no spaces?|all together|together)\b[\s,،]*|[\s,،]*(?:كلها كلمه وحده|كلمه وحده|بدون مسافات|لزق)[\s,،]*/gi
 
-/** An email address, written or spelled out ("sara dot ali at example dot com"). */
+/** An email address, written or spelled out ("sara dot ali at example dot com", "jordan underscore reyes at…", "gareth lloyd, all one word, at…"). */
 export function extractEmail(text: string): string | undefined {
-  const spoken = text.replace(SPOKEN_DOT, '.').replace(SPOKEN_AT, '@')
+  let said = text
+  for (const [pattern, symbol] of SPOKEN_SYMBOLS) said = said.replace(pattern, symbol)
+  // The name before "at" said as two words and joined: "gareth lloyd, all one word, at hotmail…".
+  const joined = ONE_WORD.test(said)
+  said = said.replace(ONE_WORD, ' ')
+  if (joined) said = said.replace(/(\b[\p{L}\d._-]+)\s+([\p{L}\d._-]+)(?=\s+(?:at|آت|ات|أت)\s+)/u, '$1$2')
+  const spoken = said.replace(SPOKEN_DOT, '.').replace(SPOKEN_AT, '@')
   const match = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(spoken.replace(/\s*@\s*/g, '@'))
   return match?.[0].toLowerCase().replace(/\.$/, '')
 }
@@ -292,7 +304,7 @@ export function extractPhone(text: string): string | undefined {
 }
 
 const COUNT_NOUNS =
-  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|pax|of us|staff|employees|workers|موظف|موظفين|عامل|عمال|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
+  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|things?|pieces?|bottles?|boxes?|packs?|bags?|products?|pax|of us|staff|employees|workers|حاجات|اشياء|قطع|قطعه|موظف|موظفين|عامل|عمال|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
 
 /** A number; when strict, only one followed by a counting noun that fits the field ("3 tickets" for a party size). */
 export function extractNumber(text: string, slot: Slot, strict: boolean): number | undefined {
@@ -309,6 +321,15 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
       if (value !== undefined && value >= 1 && value <= 50) return value
     }
   }
+  // "Bill's about two grand": a number said just after a word of the field's name.
+  const labelWords = plainWords(slot.label)
+    .split(' ')
+    .filter((word) => word.length >= 4)
+  const tokens = numberTokens(text)
+  const named = found.find((number) =>
+    tokens.slice(Math.max(0, number.start - 3), number.start).some((token) => labelWords.some((word) => plainWords(token).startsWith(word.slice(0, 4)))),
+  )
+  if (named) return named.value
   const fits = found.find((number) => {
     const noun = plainWords(number.next)
     if (noun.length < 3) return false
