@@ -141,9 +141,7 @@ const REPEAT = [
   'نعم؟',
 ]
 /** Words around a request that add nothing to it ("could you", "please", "ممكن", "لو سمحت"). */
-const REQUEST_PADDING = new Set(
-  'sorry could can would you please the question that it again me what ممكن لو سمحت سمحتي بالله عفوا السؤال مره كمان يا ريت ياريت'.split(' '),
-)
+const REQUEST_PADDING = new Set('sorry could can would you please the question that it again me what ممكن لو سمحت سمحتي بالله عفوا السؤال مره كمان يا ريت ياريت'.split(' '))
 /** Whether, without `phrases` and padding, nothing is left of the turn: "could you repeat that, please?" but not "send it again please". */
 function onlySays(words: string, phrases: readonly string[]): boolean {
   let rest = ` ${words} `

@@ -1,4 +1,3 @@
-import { arabicLightStem } from '../ai-content/arabic-normalisation'
 import {
   asksWhoIsThis,
   doesNotKnow,
@@ -21,8 +20,8 @@ import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
 import { extractSlotValue, type ExtractionContext, type SlotValue } from './value-extraction'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
-import { findNumbers } from './spoken-numbers'
 import { splitSentences } from './spoken-sentences'
+import { mentionedSlot, mentions } from './slot-mentions'
 import { takeBack } from './take-back'
 
 /**
@@ -59,38 +58,6 @@ async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): 
     yield event
   }
 }
-
-/** Words of a field's name and description a caller might use to point at it ("the time", "رقم الغرفة"). */
-function slotKeywords(slot: Slot): Set<string> {
-  // The description up to its format note ("رقم ملف المريض: حرفان ثم شرطة ثم أربعة أرقام" points with "ملف", never with "أربعة").
-  const words = plainWords(`${slot.label} ${slot.shape.description ?? ''}`.split(/[;؛.:,،(]/)[0]!).split(' ')
-  return new Set(words.filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word) && findNumbers(word).length === 0).map((word) => arabicLightStem(word)))
-}
-const GENERIC_WORDS = new Set([
-  'the',
-  'and',
-  'for',
-  'with',
-  'what',
-  'how',
-  'caller',
-  'customer',
-  "caller's",
-  'true',
-  'from',
-  'one',
-  'any',
-  'you',
-  'your',
-  'this',
-  'that',
-  'العميل',
-  'النزيل',
-  'صحيح',
-  'التي',
-  'الذي',
-  'كما',
-])
 
 class OfflineSession implements DialogueSession {
   private readonly slots: Slot[]
@@ -241,14 +208,14 @@ class OfflineSession implements DialogueSession {
         this.values.set(id, hedged)
         return [this.acknowledgement(), ...this.askNext()]
       }
-      if (others > 0 && !this.mentions(slot, text)) return [this.acknowledgement(), ...this.ask(slot)]
+      if (others > 0 && !mentions(slot, text)) return [this.acknowledgement(), ...this.ask(slot)]
       this.skipped.add(id)
       if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
     // "Our bill is about 2,800" asked the staff count: the number goes to the field the turn names, not the one asked.
-    const named = this.mentionedSlot(text)
-    if (named && named !== slot && !this.values.has(slotId(named)) && NUMERIC.has(named.kind) && NUMERIC.has(slot.kind) && !this.mentions(slot, text)) {
+    const named = mentionedSlot(this.askable, text)
+    if (named && named !== slot && !this.values.has(slotId(named)) && NUMERIC.has(named.kind) && NUMERIC.has(slot.kind) && !mentions(slot, text)) {
       const elsewhere = this.extract(named, text)
       if (elsewhere !== undefined) {
         this.values.set(slotId(named), elsewhere)
@@ -259,7 +226,7 @@ class OfflineSession implements DialogueSession {
     if (this.applyTakenBack(text)) return [this.acknowledgement(), ...this.ask(slot)]
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
     if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
-      const other = this.mentionedSlot(text)
+      const other = mentionedSlot(this.askable, text)
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
     // "Four, no, five": the value after the last take-back word is the answer.
@@ -312,7 +279,10 @@ class OfflineSession implements DialogueSession {
   private fillBareName(text: string, current: Slot): boolean {
     const slot = this.askable.find((candidate) => candidate.kind === 'name' && candidate !== current && !this.values.has(slotId(candidate)))
     if (!slot || /\d/.test(text) || plainWords(text).split(' ').length > 4 || !/^[\s\p{Lu}][^]*\p{Ll}/u.test(text.trim())) return false
-    const words = text.trim().replace(/[.!]+$/, '').split(/\s+/)
+    const words = text
+      .trim()
+      .replace(/[.!]+$/, '')
+      .split(/\s+/)
     if (words.length < 2 || !words.every((word) => /^\p{Lu}/u.test(word))) return false
     const name = this.extract(slot, text)
     if (typeof name !== 'string') return false
@@ -451,7 +421,7 @@ class OfflineSession implements DialogueSession {
       this.confirmed = true
       return this.close()
     }
-    const mentioned = this.mentionedSlot(text)
+    const mentioned = mentionedSlot(this.askable, text)
     if (mentioned) {
       this.phase = 'asking'
       return this.ask(mentioned)
@@ -474,7 +444,7 @@ class OfflineSession implements DialogueSession {
   private applyTakenBack(text: string): boolean {
     const taken = takeBack(text)
     // A turn that names its field ("no, the time is 7:30") is for applyCorrections.
-    if (!taken?.corrects || !taken.fresh || this.mentionedSlot(text)) return false
+    if (!taken?.corrects || !taken.fresh || mentionedSlot(this.askable, text)) return false
     const rest = taken.fresh
     let best: { slot: Slot; value: SlotValue; score: number } | undefined
     for (const slot of this.askable) {
@@ -482,7 +452,8 @@ class OfflineSession implements DialogueSession {
       if (!this.values.has(id) || !CORRECTABLE.has(slot.kind)) continue
       if (slot.kind === 'text' && !isIdentifierField(slot.label, slot.shape.description)) continue
       // Only a value read as its kind (never the free-text fallback): a date, a time, a number, a code, a member.
-      const old = taken.old ? this.extract(slot, taken.old, true) : undefined
+      // The value taken back is read as an answer would be ("not five" of a time is five o'clock within the hours).
+      const old = taken.old ? this.extract(slot, taken.old, slot.kind === 'text' || slot.kind === 'name') : undefined
       const wasThis = old !== undefined && JSON.stringify(old) === JSON.stringify(this.values.get(id))
       // "Not four, five" of a time: the field taken back reads "five" as its own kind, as when asked.
       const loose = wasThis || slot.kind === 'integer' || slot.kind === 'number' || slot.kind === 'enum'
@@ -499,7 +470,7 @@ class OfflineSession implements DialogueSession {
 
   /** "No, the time is 8 pm": a field named in the turn, with a new value in it, is corrected at once. */
   private applyCorrections(text: string): boolean {
-    const slot = this.mentionedSlot(text)
+    const slot = mentionedSlot(this.askable, text)
     if (slot) {
       const fresh = takeBack(text)?.fresh
       const value = (fresh ? this.extract(slot, fresh) : undefined) ?? this.extract(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''))
@@ -520,32 +491,6 @@ class OfflineSession implements DialogueSession {
       }
     }
     return changed
-  }
-
-  /** Whether the turn holds a keyword of this field. */
-  private mentions(slot: Slot, text: string): boolean {
-    const words = new Set(
-      plainWords(text)
-        .split(' ')
-        .map((word) => arabicLightStem(word)),
-    )
-    return [...slotKeywords(slot)].some((keyword) => words.has(keyword))
-  }
-
-  private mentionedSlot(text: string): Slot | undefined {
-    const words = new Set(
-      plainWords(text)
-        .split(' ')
-        .map((word) => arabicLightStem(word)),
-    )
-    let best: { slot: Slot; score: number } | undefined
-    for (const slot of this.askable) {
-      const keywords = slotKeywords(slot)
-      let score = 0
-      for (const keyword of keywords) if (words.has(keyword)) score++
-      if (score > 0 && (!best || score > best.score)) best = { slot, score }
-    }
-    return best?.slot
   }
 
   private close(): DialogueEvent[] {

@@ -116,5 +116,8 @@ export function extractIdentifier(text: string, options: IdentifierOptions = {})
 /** A text field that holds a code rather than words: an order, booking or reference number (not a phone). */
 export function isIdentifierField(label: string, description: string | undefined): boolean {
   const words = `${label} ${description ?? ''}`
-  return /\b(?:number|id|code|reference|ref|registration|reg|plate|licen[cs]e|serial|policy|tracking|letters and digits)\b|رقم|كود|رمز|مرجع|لوحه|لوحة|ملف/i.test(words) && !/phone|mobile|telephone|هاتف|جوال|موبايل|تلفون/i.test(words)
+  return (
+    /\b(?:number|id|code|reference|ref|registration|reg|plate|licen[cs]e|serial|policy|tracking|letters and digits)\b|رقم|كود|رمز|مرجع|لوحه|لوحة|ملف/i.test(words) &&
+    !/phone|mobile|telephone|هاتف|جوال|موبايل|تلفون/i.test(words)
+  )
 }

@@ -22,7 +22,8 @@ const POLITE = /^(?:thanks|thank you|thanks a lot|please|cheers|شكرا|مشك�
 /** "Sorry", "wait", "عفوًا": a no only between two values ("four, sorry, five"), else nothing. */
 const SOFT_NO = /^(?:(?:oh|sorry|oops|wait|hang on|my bad|my mistake|actually|عفوا|اسف|لحظه|اه|استني|استنا|اصبر|غلطت|غلطانه|غلطان)\s*)+$/
 /** A part that names the old value: "not Thursday", "it's not eleven", "مو الخميس", "مش كده". */
-const OLD_START = /^(?:(?:no|sorry|oh|oops|actually|لا|عفوا)\s+)*(?:not|it's not|it is not|isn't|it isn't|مو|مش|مب|موب|ماهو|مهو|مهوب|مش هو|مو هو|i said|قلت|قلتلك|قلت لك)\s+(.+)$/
+const OLD_START =
+  /^(?:(?:no|sorry|oh|oops|actually|لا|عفوا)\s+)*(?:(?!i\b|i'm\b|we\b|you\b|انا\b)[^\s]+\s+(?:[^\s]+\s+)?(?=(?:is not|isn't|wasn't|not|مش|مو|مب)\s))?(?:is not|isn't|wasn't|not|it's not|it is not|isn't|it isn't|مو|مش|مب|موب|ماهو|مهو|مهوب|مش هو|مو هو|i said|قلت|قلتلك|قلت لك)\s+(.+)$/
 /** A part that introduces the new value: "I meant…", "make it…", "خلها…", "قصدي…"; or one that ends with "instead". */
 const FRESH_START =
   /^(?:(?:no|sorry|oh|actually|so|لا|عفوا|يعني)\s+)*(?:i meant|i mean|i meant to say|make it|change it to|it should be|should be|it's actually|actually|let's say|lets say|rather|قصدي|اقصد|كنت اقصد|خلها|خليها|خليه|خلوها|خلوه|خليهم|خلي|بدلها|غيرها|غيره|صلحها|صححها|الصح|الصحيح)\s+(.+)$/

@@ -27,17 +27,23 @@ export function memberHorizon(member: string): number | undefined {
 
 /** Fixed phrases, checked in order; each one's horizon in days. */
 const PHRASES: [RegExp, number][] = [
-  [/\b(?:asap|as soon as possible|right away|immediately|straight away|this week|next week|urgent(?:ly)?)\b|(?:^|\s)(?:فورا|باسرع وقت|على طول|عالسريع|الاسبوع الجاي|هالاسبوع|هذا الاسبوع|مستعجل)(?:\s|$)/, 7],
+  [
+    /\b(?:asap|as soon as possible|right away|immediately|straight away|this week|next week|urgent(?:ly)?)\b|(?:^|\s)(?:فورا|باسرع وقت|على طول|عالسريع|الاسبوع الجاي|هالاسبوع|هذا الاسبوع|مستعجل)(?:\s|$)/,
+    7,
+  ],
   [/\bnext month\b|(?:^|\s)(?:الشهر الجاي|الشهر القادم|الشهر اللي جاي|الشهر الي جاي|الشهر الجاي ان شاء الله)(?:\s|$)/, 60],
   [/\bnext quarter\b|(?:^|\s)(?:الربع الجاي|الربع القادم)(?:\s|$)/, 180],
   [/\bthis month\b|(?:^|\s)(?:هالشهر|هذا الشهر|الشهر هذا|هاد الشهر|ده الشهر|الشهر ده)(?:\s|$)/, 30],
   [/\bthis quarter\b|(?:^|\s)(?:هالربع|هذا الربع|الربع هذا)(?:\s|$)/, 90],
   [/\bhalf a year\b|(?:^|\s)(?:نص سنه|نصف سنه)(?:\s|$)/, 180],
   [/\bnext year\b|(?:^|\s)(?:السنه الجايه|السنه القادمه|العام القادم|العام الجاي)(?:\s|$)/, 730],
-  [/\b(?:this year|(?:by|before|until|till) the end of the year|end of the year|within the year)\b|(?:^|\s)(?:هالسنه|هذي السنه|هذه السنه|السنه هذي|السنه دي|هالسنه|قبل نهايه السنه|اخر السنه|اخر السنه هذي|اخر السنه دي)(?:\s|$)/, 365],
+  [
+    /\b(?:this year|(?:by|before|until|till) the end of the year|end of the year|within the year)\b|(?:^|\s)(?:هالسنه|هذي السنه|هذه السنه|السنه هذي|السنه دي|هالسنه|قبل نهايه السنه|اخر السنه|اخر السنه هذي|اخر السنه دي)(?:\s|$)/,
+    365,
+  ],
 ]
 /** "within three months", "in the next 2 weeks", "خلال شهرين", "بعد ٣ شهور": a count of periods ahead. */
-const COUNTED_EN = /\b(?:within|in|inside|over|next|coming)\s+(?:the\s+)?(?:next\s+|coming\s+)?((?:[\w-]+\s+){0,3}?)(days?|weeks?|months?|quarters?|years?)\b/
+const COUNTED_EN = /\b(?:(?:within|in|inside|over|next|coming)\s+(?:the\s+)?(?:next\s+|coming\s+)?)?((?:[\w-]+\s+){0,3}?)(days?|weeks?|months?|quarters?|years?)\b/
 const COUNTED_AR = /(?:^|\s)(?:خلال|في خلال|بعد|جوا|جوه|في)\s+(\S+(?:\s\S+)?)/
 
 /** The horizon the caller speaks of, in days, or undefined. */
@@ -46,14 +52,14 @@ export function spokenHorizon(text: string): number | undefined {
   for (const [pattern, days] of PHRASES) if (pattern.test(words)) return days
   const english = COUNTED_EN.exec(words)
   if (english) {
-    const count = /couple/.test(english[0]) ? 2 : /few/.test(english[0]) ? 3 : (findNumbers(english[0])[0]?.value ?? 1)
+    const count = /couple/.test(english[0]) ? 2 : /few/.test(english[0]) ? 3 : (findNumbers(english[0]).at(-1)?.value ?? 1)
     return count * DAYS[english[2]!]!
   }
   const arabic = COUNTED_AR.exec(words)
   const unit = arabic && AR_DAYS.find(([pattern]) => pattern.test(arabic[1]!))
   if (unit) {
     // The dual is its own count: شهرين, اسبوعين, سنتين.
-    const count = /شهرين|اسبوعين|سنتين/.test(arabic![1]!) ? 2 : (findNumbers(arabic![1]!)[0]?.value ?? 1)
+    const count = /شهرين|اسبوعين|سنتين/.test(arabic[1]!) ? 2 : (findNumbers(arabic[1]!)[0]?.value ?? 1)
     return count * unit[1]
   }
   return undefined

@@ -1,11 +1,11 @@
 import { distance } from 'fastest-levenshtein'
-import { arabicLightStem, isArabicWord, normaliseArabic } from '../ai-content/arabic-normalisation'
+import { isArabicWord, normaliseArabic } from '../ai-content/arabic-normalisation'
 import { doesNotKnow, plainWords, saysNothing, trimFillers, withoutOpeners, yesOrNo } from './caller-intents'
 import { ENUM_WORD_SYNONYMS } from './enum-glossary'
 import type { Slot } from './slot-plan'
 import { extractDate, extractTime, type OpeningHours } from './spoken-dates'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
-import { takeBack } from './take-back'
+import { booleanByMeaning, stemOf } from './spoken-booleans'
 import { isTimeline, memberByHorizon, withoutRates } from './time-horizons'
 import { findNumbers, numberTokens, toWesternDigits, type FoundNumber } from './spoken-numbers'
 
@@ -26,11 +26,9 @@ export type SlotValue = string | number | boolean | string[] | (string | number 
 // Longest first: at one place in the turn, "it's under" must win over "it's".
 const UNDER_NAME_EN =
   "(?:it's |it is |it'll be |booked |book it |put it |that's |reservation's |booking's |the (?:booking|reservation|table|order) is )?(?:under(?: the name(?: of)?| my name,?)?|in the name of)|for my (?:husband|wife|son|daughter|father|mother|dad|mum|mom|brother|sister|partner|grandson|granddaughter),?"
-const NAME_CUES_EN = new RegExp(
-  `\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|it is)\\s+(.+)$`,
-  'i',
-)
-const UNDER_NAME_AR = '(?:الحجز |الطلب )?(?:باسم|ب[اإ]سم|على اسم|علي اسم|عاسم|ع اسم|تحت اسم)|ل(?:جوزي|زوجي|زوجتي|مرتي|ابوي|ابويا|[أا]بي|[أا]مي|ابني|[اإ]بني|بنتي|ولدي|[اأ]خوي|[اأ]ختي|[اأ]خويا|[اأ]ختي)'
+const NAME_CUES_EN = new RegExp(`\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|it is)\\s+(.+)$`, 'i')
+const UNDER_NAME_AR =
+  '(?:الحجز |الطلب )?(?:باسم|ب[اإ]سم|على اسم|علي اسم|عاسم|ع اسم|تحت اسم)|ل(?:جوزي|زوجي|زوجتي|مرتي|ابوي|ابويا|[أا]بي|[أا]مي|ابني|[اإ]بني|بنتي|ولدي|[اأ]خوي|[اأ]ختي|[اأ]خويا|[اأ]ختي)'
 const NAME_CUES_AR = new RegExp(`(?:^|\\s)(?:${UNDER_NAME_AR}|اسمي|[اأ]نا اسمي|اسمه|اسمها|معك|معاك|[اأ]نا|الاسم|اسم)\\s+(.+)$`)
 // Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything);
 // "أنا …" only where the turn starts with it (after any greeting).
@@ -167,7 +165,12 @@ function plausibleName(words: readonly string[], cased: boolean): boolean {
   // Arabic has no capitals: no number, no everyday word, no negated verb ("معندوش", "مفيش").
   if (isArabicWord(words[0]!)) return !words.some((word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)) || /^ما?.{2,}ش$/.test(normaliseArabic(word)))
   // "I'm having trouble", "I'm interested": a state, not a name (while "Ahmed" and "Mohammed" are names).
-  if (/(?:ing|ed)$/.test(words[0]!) && (cased || /ing$|[^aeiou]ed$|ied$/i.test(words[0]!)) && !/^(?:ahmed|mohammed|muhammad|hamed|saeed|mohamed|sayed|ed|ted|fred|ned)$/i.test(words[0]!)) return false
+  if (
+    /(?:ing|ed)$/.test(words[0]!) &&
+    (cased || /ing$|[^aeiou]ed$|ied$/i.test(words[0]!)) &&
+    !/^(?:ahmed|mohammed|muhammad|hamed|saeed|mohamed|sayed|ed|ted|fred|ned)$/i.test(words[0]!)
+  )
+    return false
   // Letters spelled one by one are how a name is spelled, not the name ("L E E", "K L M").
   const letters = words.filter((word) => /^[A-Za-z]\.?$/.test(word))
   if (letters.length > 1 || (letters.length === 1 && (words.length === 1 || /^[A-Za-z]\.?$/.test(words.at(-1)!)))) return false
@@ -176,10 +179,10 @@ function plausibleName(words: readonly string[], cased: boolean): boolean {
 }
 /** Arabic words of a booking or an order that a name is never made of. */
 const NOT_NAME_WORDS_AR = new Set(
-  'تحويل ورقه دكتور الدكتور تحليل اشعه سونار صايم ايوه اه لا مفيش معندوش ماعنديش عندي معي معايا ' +
-  'الطلب طلب طاوله ترابيزه موعد حجز بكره بكرا اليوم الساعه الاحد الاثنين الثلاثاء الاربعاء الخميس الجمعه السبت برا جوا جلسه قسم مكسور وصل الاوردر فلوس عايز عايزه بدي ابي ابغي'.split(
-    ' ',
-  ),
+  (
+    'تحويل ورقه دكتور الدكتور تحليل اشعه سونار صايم ايوه اه لا مفيش معندوش ماعنديش عندي معي معايا ' +
+    'الطلب طلب طاوله ترابيزه موعد حجز بكره بكرا اليوم الساعه الاحد الاثنين الثلاثاء الاربعاء الخميس الجمعه السبت برا جوا جلسه قسم مكسور وصل الاوردر فلوس عايز عايزه بدي ابي ابغي'
+  ).split(' '),
 )
 
 /** Two or more capital letters said one by one, with what introduces them ("that's L E E", "S, I, O, B…", "L-E-E"). */
@@ -330,6 +333,10 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
     tokens.slice(Math.max(0, number.start - 3), number.start).some((token) => labelWords.some((word) => plainWords(token).startsWith(word.slice(0, 4)))),
   )
   if (named) return named.value
+  // "Two of us", "تلاتة منا": a count of the callers themselves.
+  const ofUs = /(\S+(?:[\s-]\S+)?)\s+of us\b/.exec(plainWords(text))
+  const counted = ofUs && /number|count|size|how many|عدد/.test(fieldWords) ? findNumbers(ofUs[1]!).at(-1) : undefined
+  if (counted) return counted.value
   const fits = found.find((number) => {
     const noun = plainWords(number.next)
     if (noun.length < 3) return false
@@ -392,9 +399,6 @@ export function describedMemberNames(description: string | undefined, members: r
   named.forEach((member, index) => names.set(member, items[index]!.replace(/\s*[(（]\s*([^)）]+?)\s*[)）]\s*/g, '|$1').replace(/\|$/, '')))
   return names
 }
-
-/** An Arabic word without its article, clitics and endings (خارجية → خارجي); other words as they are. */
-const stemOf = (word: string) => (isArabicWord(word) ? arabicLightStem(word) : word)
 
 /** How well the caller's words match a phrase: 0 is exact, higher is worse; Infinity when they do not. */
 function phraseDistance(callerWords: string[], phrase: string): number {
@@ -559,119 +563,4 @@ function mentionsField(slot: Slot, text: string): boolean {
   return plainWords(slot.label)
     .split(' ')
     .some((word) => word.length >= 3 && said.has(stemOf(word)))
-}
-
-const WANTS = /\b(?:i want|i'd like|i would like|i need|we need|we'll need|i'd rather|i would rather|i'd prefer|i prefer|please)\b|(?:^|\s)(?:عايز|عايزه|ابي|ابغي|ابغى|بدي|اريد|حاب|حابه|محتاج|محتاجه|نبي|نبغى|ياريت|يا ريت)(?:\s|$)/
-// "معندوش", "مفيش": the Egyptian negation wraps the verb.
-const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't|without)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز|بدون|بلاش|م[^\s]{2,}ش)(?:\s|$)/
-/** "I have one", "معايا تحويل", "عندي ورقة": having the thing the field asks about. */
-const HAS = /\b(?:i have|i've got|i got|we have|he has|she has|with me)\b|(?:^|\s)(?:معي|معايا|معاي|عندي|معه|معاه|عنده|معها|عندها)(?:\s|$)/
-/** "Not that I don't want it", "مش إني ما بدي": two negations that say yes. */
-const DOUBLE_NEGATIVE = /\bnot that i (?:don't|do not|wouldn't|won't)\b|\bit's not that i (?:don't|do not)\b|\bi wouldn't say no\b|\bcan't say no\b|(?:^|\s)(?:مش انه? ما|مو انه? ما|مش اني ما|مو اني ما|ما بقول لا|ما اقول لا|ما عندي مانع|ما في مانع|مافي مانع|معنديش مانع)(?:\s|$)/
-const FIRST_TIME = /\b(?:never been|first time|first visit|new patient|never visited|hasn't been|has not been|haven't been|have not been|not been before)\b|(?:^|\s)(?:اول مره|اول زياره|عمري ما|ما قد|ما جيت|اول مرة|ما جا قبل|ما اجت قبل|مش جايه قبل|مش جاي قبل)(?:\s|$)/
-const BEEN_BEFORE = /\b(?:been before|before|already|last (?:year|time|month)|years ago|a while ago|ago|been to you|been here|been there|came before|visited before|seen you before)\b|(?:^|\s)(?:قبل|من قبل|سبق|جيت|جانا|زرت|زمان)(?:\s|$)/
-/** Unasked, only a visit said outright ("she's been to you before", "جيت قبل كده"). */
-const BEEN_BEFORE_SAID = /\b(?:(?:i've|i have|she's|he's|she has|he has|we've|they've) been (?:to you|here|there|before|in)|came (?:to you )?before|visited (?:you )?before|seen (?:you|the doctor) before)\b|(?:^|\s)(?:جيت قبل|جات قبل|جه قبل|جا قبل|زرتكم قبل|جيتكم قبل|سبق وجيت|سبق زرت)(?:\s|$)/
-/** Words of a boolean field's name that carry its meaning ("high chair", "refund"), not the verb around it. */
-const BOOLEAN_FILLER_WORDS = new Set(['is', 'has', 'wants', 'want', 'needs', 'need', 'would', 'does', 'can', 'will', 'did', 'was'])
-
-/** What people call the two sides of a common choice, normalised (ة → ه). */
-const CHOICE_WORDS: Readonly<Record<string, readonly string[]>> = {
-  refund: ['refund', 'money back', 'my money', 'reimburse', 'استرجاع', 'استرداد', 'فلوسي', 'فلوس', 'المبلغ', 'ترجعولي', 'رجعولي', 'ترجع'],
-  money: ['refund', 'money back', 'my money', 'استرجاع', 'استرداد', 'فلوسي', 'فلوس', 'المبلغ'],
-  redelivery: ['redeliver', 'redelivery', 'sent again', 'ship it again', 'send another', 'another one', 'new delivery', 'another delivery', 'deliver again', 'send again', 'send it again', 'send them again', 'again delivery', 'replace', 'replacement', 'resend', 'new one', 'اعاده التوصيل', 'ترسلونه', 'ترسلوه', 'تبعتوه', 'ابعتوه', 'تبعتوا', 'مره ثانيه', 'مره تانيه', 'تاني', 'ثاني', 'بدل', 'تبديل', 'استبدال'],
-  delivery: ['redeliver', 'redelivery', 'sent again', 'ship it again', 'send another', 'another one', 'new delivery', 'another delivery', 'deliver again', 'send again', 'send it again', 'send them again', 'again delivery', 'replace', 'replacement', 'resend', 'اعاده التوصيل', 'ترسلونه', 'تبعتوه', 'مره ثانيه', 'مره تانيه'],
-}
-const ALIASES: Readonly<Record<string, string>> = { توصيل: 'redelivery', استرجاع: 'refund', مبلغ: 'refund', replacement: 'redelivery', resend: 'redelivery' }
-const choiceWords = (word: string) => CHOICE_WORDS[word] ?? CHOICE_WORDS[ALIASES[word.replace(/^(ال|ب)/, '')] ?? ''] ?? []
-/** "Whether the caller wants their money back rather than a new delivery": the two sides of the choice. */
-const CHOICE = /(?:wants?|prefers?|would like|needs?|يريد|يفضل|يبغى|يبي)\s+(.+?)\s+(?:rather than|instead of|over|بدل|بدلا من|وليس)\s+(.+)$/i
-
-/** Where the caller's words last name one side of a choice (its own words of 4+ letters, or what people call it), as a word index; -1 when they do not. */
-function sideMention(plain: string, side: string): number {
-  const said = ` ${plain} `
-  const words = plainWords(side)
-    .split(' ')
-    .filter((word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word) && !['their', 'your', 'they', 'them', 'with', 'from'].includes(word))
-  let last = -1
-  for (const phrase of words.flatMap((word) => [word, ...choiceWords(word).map((synonym) => plainWords(synonym))])) {
-    const at = said.lastIndexOf(` ${phrase}`)
-    if (at >= 0) last = Math.max(last, said.slice(0, at).split(' ').length - 1)
-  }
-  return last
-}
-
-/** A negation in the few words before a mention: "no refund", "I don't want my money back", "not waiting for another delivery". */
-function negatedAt(plain: string, index: number): boolean {
-  const before = plain.split(' ').slice(Math.max(0, index - 5), index).join(' ')
-  return NEGATED.test(before) && !DOUBLE_NEGATIVE.test(before)
-}
-
-/** A yes or no from a field that is a choice between two things: the side the caller wants, or the one they turn down; the later said wins. */
-function booleanByChoice(slot: Slot, plain: string): boolean | undefined {
-  const choice = CHOICE.exec(slot.shape.description ?? '')
-  if (!choice) return undefined
-  const first = Math.max(sideMention(plain, choice[1]!), sideMention(plain, slot.label))
-  const second = sideMention(plain, choice[2]!)
-  if (first < 0 && second < 0) return undefined
-  const firstWanted = first >= 0 && !negatedAt(plain, first)
-  const secondWanted = second >= 0 && !negatedAt(plain, second)
-  if (first >= 0 && second >= 0 && firstWanted !== secondWanted) return firstWanted
-  if (first >= 0 && (second < 0 || first > second)) return firstWanted
-  return !secondWanted
-}
-
-/**
- * A yes or no from what the caller said: the yes/no word, or what the words mean for this field
- * ("I've been before" to a first-visit question is no; "عايزة استرجاع الفلوس" to a refund
- * question is yes). Unasked, only a turn that names the field ("we'll need a high chair").
- */
-function booleanByMeaning(slot: Slot, text: string, strict: boolean): boolean | undefined {
-  const plain = plainWords(text)
-  const negated = NEGATED.test(plain) && !DOUBLE_NEGATIVE.test(plain)
-  const firstVisitField = /\bfirst\b|اول/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
-  if (strict) {
-    // "It's my first time with you", "جانا قبل": said of a first-visit field even unasked.
-    if (firstVisitField && FIRST_TIME.test(plain)) return true
-    if (firstVisitField && BEEN_BEFORE_SAID.test(plain)) return false
-    const keys = plainWords(slot.label)
-      .split(' ')
-      .filter((word) => word.length >= 3 && !BOOLEAN_FILLER_WORDS.has(word))
-    // An Arabic turn names a field with an English key by its description's words ("تحويل" for hasReferral).
-    const described = plainWords(slot.shape.description ?? '')
-      .split(' ')
-      .filter((word) => word.length >= 4 && isArabicWord(word) && !/^(?:هل|الذي|التي|العميل|المريض|النزيل)$/.test(word))
-    const stems = new Set(plain.split(' ').map(stemOf))
-    const named =
-      (keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `))) ||
-      (isArabicWord(plain) && described.length > 0 && described.some((word) => stems.has(stemOf(word))))
-    // "We'll need a high chair" is yes, "no high chair" / "معندوش تحويل" no, "معايا تحويل" yes; a choice said with a wish ("I want my money back").
-    if (named && (WANTS.test(plain) || HAS.test(plain) || NEGATED.test(plain))) return !negated
-    return WANTS.test(plain) ? booleanByChoice(slot, plain) : undefined
-  }
-  // A question back ("courtesy car, what is this?") answers nothing.
-  if (/[?؟]\s*$/.test(text.trim()) && yesOrNo(text) === undefined) return undefined
-  if (DOUBLE_NEGATIVE.test(plain)) return true
-  // A first-visit question: "never been" means yes, "been before" means no, whatever the yes/no word.
-  if (firstVisitField) {
-    if (FIRST_TIME.test(plain)) return true
-    if (BEEN_BEFORE.test(plain)) return false
-  }
-  const answer = yesOrNo(text)
-  // The first word settles it ("no, just send it again"); otherwise the side of the choice named.
-  const first = plain.split(' ')[0]!
-  if (answer !== undefined && yesOrNo(first) === answer) return answer === 'yes'
-  // "A refund. Actually no, a replacement": the side after the take-back.
-  const taken = takeBack(text)
-  const chosen = (taken?.corrects && taken.fresh ? booleanByChoice(slot, plainWords(taken.fresh)) : undefined) ?? booleanByChoice(slot, plain)
-  if (chosen !== undefined) return chosen
-  if (answer !== undefined) return answer === 'yes'
-  // "I'd like my money back", "أبي فلوسي ترجع": a wish said outright answers the question.
-  if (WANTS.test(plain)) return !negated
-  // "I make the decisions": the field's own word, said of oneself.
-  const keys = plainWords(`${slot.label}`)
-    .split(' ')
-    .filter((word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word))
-  if (keys.some((word) => plain.split(' ').some((said) => said.startsWith(word.slice(0, 6))))) return !negated
-  return undefined
 }
