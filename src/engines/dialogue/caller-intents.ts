@@ -1,4 +1,5 @@
 import { normaliseArabic } from '../ai-content/arabic-normalisation'
+import { isArabicLetterName } from './spoken-identifiers'
 
 /**
  * What a caller's turn means beyond its values: yes or no, "say that again", goodbye, "I don't
@@ -139,10 +140,98 @@ const REPEAT = [
   'مش واضح',
   'نعم؟',
 ]
-/** "Say that again", "ممكن تعيد": the caller wants the last question again. */
+/** Words around a request that add nothing to it ("could you", "please", "ممكن", "لو سمحت"). */
+const REQUEST_PADDING = new Set('sorry could can would you please the question that it again me what ممكن لو سمحت سمحتي بالله عفوا السؤال مره كمان يا ريت ياريت'.split(' '))
+/** Whether, without `phrases` and padding, nothing is left of the turn: "could you repeat that, please?" but not "send it again please". */
+function onlySays(words: string, phrases: readonly string[]): boolean {
+  let rest = ` ${words} `
+  for (const phrase of [...phrases].sort((a, b) => b.length - a.length)) rest = rest.split(` ${phrase} `).join('  ')
+  return rest.split(' ').every((word) => word === '' || REQUEST_PADDING.has(word))
+}
+
+/** "Say that again", "ممكن تعيد": the caller wants the last question again (and says nothing else). */
 export function wantsRepeat(text: string): boolean {
   const words = plainWords(text)
-  return words.split(' ').length <= 6 && hasPhrase(words, REPEAT)
+  return words.split(' ').length <= 8 && hasPhrase(words, REPEAT) && onlySays(words, REPEAT)
+}
+
+const WAIT = [
+  'لحظه ادوره',
+  'لحظه ادور',
+  'let me check',
+  'hang on',
+  'wait',
+  'wait a second',
+  'wait a moment',
+  'hold on',
+  'one moment',
+  'one sec',
+  'one second',
+  'just a moment',
+  'just a second',
+  'give me a second',
+  'give me a moment',
+  'let me look',
+  'let me see',
+  'let me find it',
+  'لحظه',
+  'لحظه من فضلك',
+  'ثانيه',
+  'ثواني',
+  'دقيقه',
+  'استنى',
+  'استني',
+  'اصبر',
+  'انتظر',
+  'خليني اشوف',
+  'خليني اتاكد',
+  'ثانيه وحده',
+  'دقيقه وحده',
+]
+/** "Wait", "hang on, let me check", "لحظة": the caller needs a moment, and says nothing else. */
+export function wantsToWait(text: string): boolean {
+  const words = plainWords(text)
+  return hasPhrase(words, WAIT) && onlySays(words, [...WAIT, 'um', 'umm', 'uh', 'ok', 'okay', 'yeah', 'اه', 'طيب', 'يعني', 'i need to', 'i have to', 'for it'])
+}
+
+const WHO = [
+  'who is this',
+  "who's this",
+  'who am i speaking to',
+  'who am i speaking with',
+  'who am i talking to',
+  'who are you',
+  'who is calling',
+  "who's calling",
+  'is this a real person',
+  'are you a robot',
+  'are you a person',
+  'مين معي',
+  'مين معاي',
+  'مين معايا',
+  'مين انت',
+  'مين حضرتك',
+  'مين حضرتك',
+  'من انت',
+  'من معي',
+  'منو معي',
+  'منو انت',
+  'مين بيحكي',
+  'مين عم يحكي',
+  'مين اللي معي',
+  'انت روبوت',
+  'انت انسان',
+]
+/** "Who is this?", "مين معي؟": the caller asks who they are talking to. */
+export function asksWhoIsThis(text: string): boolean {
+  return hasPhrase(plainWords(text), WHO)
+}
+
+/** "I want to book a table for my parents' anniversary", "بدي احجز": what the call is for, said in place of the answer. */
+const INTENT =
+  /^(?:(?:so|well|yes|yeah|ok|okay|hi|hello|um+|uh+)\s+)*(?:i want|i'd like|i would like|i need|i'm calling|i am calling|i was hoping|i'm looking|we want|we'd like|we need|calling)\s+(?:to|a|an|about|for|some)\b|(?:^|\s)(?:بدي|ابي|ابغي|ابغى|عايز|عايزه|حاب|حابه|اريد|محتاج|محتاجه|بتصل|متصل|نبي|نبغى|بدنا)\s+\S+/
+export function statesIntent(text: string): boolean {
+  return INTENT.test(plainWords(text))
 }
 
 const GOODBYE = [
@@ -171,6 +260,13 @@ export function saysGoodbye(text: string): boolean {
 
 const DONT_KNOW = [
   "i don't know",
+  "don't know",
+  "i've no idea",
+  'no clue',
+  "haven't a clue",
+  'مدري',
+  'معرفش',
+  'ما عرف',
   'i do not know',
   'dont know',
   'not sure',
@@ -190,11 +286,9 @@ const DONT_KNOW = [
   'لست متاكدا',
   'ما بعرف',
   'بعرفش',
-  // Not remembering, or going to look: no value yet either.
+  // Not remembering: no value yet either ("let me check" is a wait, see wantsToWait).
   "don't remember",
   "can't remember",
-  'hang on',
-  'let me check',
   'مش فاكر',
   'مش فاكره',
   'مو متذكر',
@@ -203,8 +297,6 @@ const DONT_KNOW = [
   'ناسي',
   'نسيت',
   'ما بتذكر',
-  'لحظه ادور',
-  'لحظه ادوره',
 ]
 /** "I don't know", "مش عارف": the field stays empty and the dialogue moves on. */
 export function doesNotKnow(text: string): boolean {
@@ -347,7 +439,8 @@ export function withoutOpeners(text: string): string {
   for (let found = true; found && words.length > 0;) {
     found = false
     for (let size = Math.min(LONGEST_OPENER, words.length); size >= 1; size--) {
-      if (OPENER_SET.has(plainWords(words.slice(0, size).join(' ')))) {
+      // "إم آر ٤٤٧١": "إم" is the letter M here, not a hesitation.
+      if (OPENER_SET.has(plainWords(words.slice(0, size).join(' '))) && !(size === 1 && isArabicLetterName(words[0]!) && isArabicLetterName(words[1] ?? ''))) {
         words = words.slice(size)
         found = true
         break
@@ -355,4 +448,22 @@ export function withoutOpeners(text: string): string {
     }
   }
   return words.join(' ').replace(/^[\s,،.!؟?]+/u, '')
+}
+
+/** How a question for information starts ("do you have…", "are you open…", "عندكم…", "متى…"), after fillers. */
+const INFO_QUESTION =
+  /^(?:(?:oh|sorry|and|so|but|also|well|um+|uh+|هو|طيب|و|بس|عفوا|سؤال)\s+)*(?:do you|does|are you|are there|is there|what|when|where|how|why|which|who|have you|will you|do they|هل|عندكم|عندك|في عندكم|فيه|انتو|انتم|انتوا|متى|امتى|وين|فين|كيف|ازاي|ليش|ليه|شو|ايش|وش|قديش|كم|بكم|مين|فاتحين|تفتحون|بتفتحوا)(?:\s|$)/
+/** Questions that propose a value ("is it possible on Monday?", "can you do tomorrow at eight?") stay. */
+const PROPOSAL = /\b(?:possible|available|free|alright|all right|ok|okay|work for you|doable)\b|(?:^|\s)(?:ممكن|ينفع|يمشي|مناسب|فاضي|فاضيين)(?:\s|$)/
+
+/** The turn without its questions for information ("Do you have vegetarian food?", "هو انتو فاتحين يوم الجمعة؟"): they ask, they do not answer. */
+export function withoutInfoQuestions(text: string): string {
+  return text
+    .split(/(?<=[.!?؟])\s+/)
+    .filter((sentence) => {
+      if (!/[?؟]\s*$/.test(sentence)) return true
+      const words = plainWords(withoutOpeners(sentence))
+      return !INFO_QUESTION.test(words) || PROPOSAL.test(words)
+    })
+    .join(' ')
 }

@@ -54,7 +54,25 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   urgent: ['urgent', 'asap', 'عاجل', 'ضروري', 'مستعجل'],
   late: ['late', 'delayed', 'took ages', 'still waiting', 'متاخر', 'تاخر', 'تاخير', 'اتاخر', 'تاخرت', 'اتاخرت'],
   damaged: ['damaged', 'broken', 'smashed', 'cracked', 'crushed', 'تالف', 'مكسور', 'متكسر', 'مكسر', 'خربان', 'بايظ', 'معطوب', 'مضروب'],
-  missing: ['missing', 'not there', 'not all', 'incomplete', 'ناقص', 'ناقصين', 'نواقص', 'مفقود', 'مش كامل', 'مو كامل'],
+  missing: [
+    'missing',
+    'not there',
+    'not all',
+    'incomplete',
+    "wasn't in",
+    "weren't in",
+    'left out',
+    'forgot',
+    'forgotten',
+    "didn't get",
+    'not in the bag',
+    'ناقص',
+    'ناقصين',
+    'نواقص',
+    'مفقود',
+    'مش كامل',
+    'مو كامل',
+  ],
   // "never arrived": its own words, never "arrived" alone (a parcel that arrived broken is damaged).
   never: [
     'never came',
@@ -95,7 +113,7 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
     'غلط',
   ],
   // Places to sit
-  outdoor: ['outside', 'outdoors', 'terrace', 'patio', 'برا', 'بره', 'خارج', 'خارجي', 'تراس'],
+  outdoor: ['outside', 'outdoors', 'terrace', 'patio', 'برا', 'بره', 'برى', 'خارج', 'خارجي', 'تراس', 'في الهوا', 'الهوا الطلق', 'برات'],
   family: ['family', 'families', 'kids', 'عائلات', 'عائلي', 'عائله', 'عيله', 'عايله', 'العوائل', 'عوائل'],
   window: ['by the window', 'window seat', 'view', 'شباك', 'الشباك', 'نافذه'],
   // Clinic departments
@@ -111,7 +129,7 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   low: ['low', 'not urgent', 'minor', 'منخفض', 'بسيط', 'مو مستعجل'],
   medium: ['medium', 'moderate', 'somewhat', 'متوسط', 'نوعا ما'],
   high: ['high', 'urgent', 'very urgent', 'critical', 'عالي', 'مستعجل', 'ضروري', 'عاجل'],
-  indoor: ['inside', 'indoors', 'داخل', 'جوه', 'داخلي'],
+  indoor: ['inside', 'indoors', 'داخل', 'جوه', 'جوا', 'جوى', 'داخلي', 'جوات', 'بالداخل'],
   terrace: ['outside', 'outdoor', 'patio', 'terrace', 'برا', 'خارج', 'التراس', 'تراس'],
   accessible: ['wheelchair', 'accessible', 'كرسي متحرك'],
   preference: ['no preference', "don't mind", 'anywhere', 'any', 'لا يهم', 'مش فارقه', 'اي مكان'],
@@ -130,6 +148,32 @@ export const ENUM_WORD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   review: ['review', 'check the bill', 'مراجعه', 'راجعوا'],
   verify: ['verify', 'check', 'تحقق', 'تاكد', 'تتاكدوا'],
   later: ['later', 'not soon', 'next year', 'بعدين', 'لاحقا', 'السنه الجايه'],
+  // Imaging and lab tests
+  blood: ['blood', 'bloods', 'blood work', 'blood test', 'تحليل', 'تحاليل', 'دم', 'سحب دم', 'تحليل دم'],
+  ray: ['x-ray', 'xray', 'x ray', 'اشعه عاديه', 'اشعه سينيه', 'اكس راي', 'اكسراي', 'اشعه اكس', 'صوره اشعه', 'صوره للصدر'],
+  ultrasound: ['ultrasound', 'sonar', 'scan of the', 'سونار', 'السونار', 'ايكو', 'اشعه صوتيه', 'موجات صوتيه'],
+  mri: ['mri', 'magnetic', 'رنين', 'الرنين', 'رنين مغناطيسي', 'ام ار اي'],
+  // Food that went bad
+  spoiled: [
+    'spoiled',
+    'spoilt',
+    'gone off',
+    'was off',
+    'were off',
+    'sour',
+    'rotten',
+    'mouldy',
+    'moldy',
+    'expired',
+    'out of date',
+    'stale',
+    'فاسد',
+    'خربان',
+    'منتهي',
+    'حامض',
+    'معفن',
+    'بايظ',
+  ],
 }
 
 /** How a member is read out in Arabic, when the glossary knows one. */

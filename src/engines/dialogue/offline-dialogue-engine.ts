@@ -1,5 +1,18 @@
-import { arabicLightStem } from '../ai-content/arabic-normalisation'
-import { doesNotKnow, isOnlyFillers, plainWords, saysGoodbye, saysNothing, wantsRepeat, withoutOpeners, yesOrNo } from './caller-intents'
+import {
+  asksWhoIsThis,
+  doesNotKnow,
+  isOnlyFillers,
+  plainWords,
+  saysGoodbye,
+  saysNothing,
+  statesIntent,
+  wantsRepeat,
+  wantsToWait,
+  withoutInfoQuestions,
+  withoutOpeners,
+  yesOrNo,
+} from './caller-intents'
+import { moveReplies } from './move-replies'
 import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, DialogueOutcome, DialogueSession, DialogueTurn, RespondOptions } from './dialogue-engine'
 import { bestValidPartial, validateOutcome } from './outcome-validation'
 import { planSlots, slotId, type Slot } from './slot-plan'
@@ -9,6 +22,8 @@ import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
 import { answerFromPreamble, asksAboutTheBusiness, asksQuestion, asksWhoThisIs, indexPreamble, type PreambleIndex } from './off-topic'
+import { mentionedSlot, mentions } from './slot-mentions'
+import { takeBack } from './take-back'
 
 /**
  * The offline dialogue engine: a deterministic slot-filler that walks the agent's outcome shape
@@ -26,15 +41,9 @@ type Phase = 'asking' | 'confirming' | 'closed' | 'ended' | 'chat'
 /** At most this many "sorry, again?" in a row per field before the dialogue moves on (the field comes back once before the read-back). */
 const MAX_REASKS = 1
 
-/** Words that take a value back ("not Thursday", "مو الخميس", "I meant"), on plain words. */
-const TAKE_BACK = /(?:^|\s)(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather|لا|مو|مش|مب|مهو|اقصد|قصدي|خلها|خليها|خليه|خلیه|بدل|غلطت|عفوا)(?:\s|$)/
-const TAKE_BACK_PREFIX = /^.*?\b(?:not|no|actually|i meant|i mean|make it|change it to|instead|rather)\b|^.*?(?:لا|لأ|مو|مش|اقصد|قصدي|خلها|خليها|خليه|بدل|غلطت)(?=\s|$)/i
-/** The turn after its last part that takes something back ("four, no, five" → "five"); the whole turn when none does. */
+/** The turn's new value after a take-back ("four, no, five" → "five"); the whole turn when nothing is taken back. */
 function afterTakeBack(text: string): string {
-  const segments = text.split(/\s*[,،;]\s*/).filter(Boolean)
-  const last = segments.findLastIndex((segment) => TAKE_BACK.test(plainWords(segment)))
-  if (last < 0) return text
-  return segments.slice(last + 1).join(', ') || segments[last]!.replace(TAKE_BACK_PREFIX, '')
+  return takeBack(text)?.fresh || text
 }
 /** Numbers compete: asked one, a caller naming another ("the bill is 2,800") gives that one. */
 const NUMERIC = new Set(['integer', 'number'])
@@ -50,37 +59,6 @@ async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): 
     yield event
   }
 }
-
-/** Words of a field's name and description a caller might use to point at it ("the time", "رقم الغرفة"). */
-function slotKeywords(slot: Slot): Set<string> {
-  const words = plainWords(`${slot.label} ${slot.shape.description ?? ''}`.split(/[;؛.]/)[0]!).split(' ')
-  return new Set(words.filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word)).map((word) => arabicLightStem(word)))
-}
-const GENERIC_WORDS = new Set([
-  'the',
-  'and',
-  'for',
-  'with',
-  'what',
-  'how',
-  'caller',
-  'customer',
-  "caller's",
-  'true',
-  'from',
-  'one',
-  'any',
-  'you',
-  'your',
-  'this',
-  'that',
-  'العميل',
-  'النزيل',
-  'صحيح',
-  'التي',
-  'الذي',
-  'كما',
-])
 
 class OfflineSession implements DialogueSession {
   private readonly slots: Slot[]
@@ -196,7 +174,9 @@ class OfflineSession implements DialogueSession {
     if (saysGoodbye(text)) return this.goodbye()
     if (wantsRepeat(text) && this.lastSaid.length > 0) return this.lastSaid
     if (wantsRepeat(text) && this.lastQuestion) return [{ type: 'say', text: this.lastQuestion }]
-    if (asksWhoThisIs(text)) return [{ type: 'say', text: this.phrases.whoIAm(this.agent.agentName, this.preamble().introduction) }, ...this.pendingAgain()]
+    // "Wait", "لحظة": the question stays open; "who is this?": who, then what the agent was waiting for.
+    if (this.phase !== 'chat' && wantsToWait(text)) return [{ type: 'say', text: moveReplies(this.agent.lang).takeYourTime }]
+    if (asksWhoThisIs(text) || asksWhoIsThis(text)) return [{ type: 'say', text: this.phrases.whoIAm(this.agent.agentName, this.preamble().introduction) }, ...this.pendingAgain()]
     switch (this.phase) {
       case 'chat':
         if (asksQuestion(text)) return this.answerQuestion(text)
@@ -220,7 +200,9 @@ class OfflineSession implements DialogueSession {
     ]
   }
 
-  private askingStep(text: string): DialogueEvent[] {
+  private askingStep(said: string): DialogueEvent[] {
+    // "Do you have vegetarian food?" asks; it answers nothing (a proposal such as "is Monday possible?" does).
+    const text = withoutInfoQuestions(said)
     if (this.greetingQuestionPending) return this.greetingAnswer(text)
     const slot = this.current
     if (!slot) return this.askNext()
@@ -233,13 +215,21 @@ class OfflineSession implements DialogueSession {
       return this.reask(slot)
     }
     if (doesNotKnow(text) && !(slot.kind === 'enum' && this.extract(slot, text) !== undefined)) {
+      // "I'm not sure, maybe fifteen hundred": the value after the doubt is the answer.
+      const hedged = this.hedgedValue(slot, text)
+      const others = this.fillUnasked(text, slot)
+      if (hedged !== undefined) {
+        this.values.set(id, hedged)
+        return [this.acknowledgement(), ...this.askNext()]
+      }
+      if (others > 0 && !mentions(slot, text)) return [this.acknowledgement(), ...this.ask(slot)]
       this.skipped.add(id)
       if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
     }
     // "Our bill is about 2,800" asked the staff count: the number goes to the field the turn names, not the one asked.
-    const named = this.mentionedSlot(text)
-    if (named && named !== slot && !this.values.has(slotId(named)) && NUMERIC.has(named.kind) && NUMERIC.has(slot.kind) && !this.mentions(slot, text)) {
+    const named = mentionedSlot(this.askable, text)
+    if (named && named !== slot && !this.values.has(slotId(named)) && NUMERIC.has(named.kind) && NUMERIC.has(slot.kind) && !mentions(slot, text)) {
       const elsewhere = this.extract(named, text)
       if (elsewhere !== undefined) {
         this.values.set(slotId(named), elsewhere)
@@ -250,7 +240,7 @@ class OfflineSession implements DialogueSession {
     if (this.applyTakenBack(text)) return [this.acknowledgement(), ...this.ask(slot)]
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
     if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
-      const other = this.mentionedSlot(text)
+      const other = mentionedSlot(this.askable, text)
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
     }
     // "Four, no, five": the value after the last take-back word is the answer.
@@ -263,18 +253,27 @@ class OfflineSession implements DialogueSession {
       return [this.acknowledgement(), ...this.askNext()]
     }
     const others = this.fillUnasked(text, slot)
-    if (value !== undefined) {
+    // Words kept as a date or time ("sometime next week") only when the turn was about nothing else.
+    const wordsOnly = DATEISH.has(slot.kind) && typeof value === 'string' && !/\d/.test(value)
+    if (value !== undefined && !(wordsOnly && others > 0)) {
       this.values.set(id, value)
       this.skipped.delete(id)
       return [this.acknowledgement(), ...this.askNext()]
     }
     if (others > 0) return [this.acknowledgement(), ...this.ask(slot)]
+    // "Dave Price." asked for the plate: a bare name answers the open name field.
+    if (this.fillBareName(text, slot)) return [this.acknowledgement(), ...this.ask(slot)]
     const failures = (this.failures.get(id) ?? 0) + 1
     this.failures.set(id, failures)
     if (failures > MAX_REASKS) {
       this.skipped.add(id)
       if (!this.askedAgain.has(id)) this.askLater.add(id)
       return [{ type: 'say', text: this.phrases.moveOn }, ...this.askNext()]
+    }
+    // "I want to book a table for my parents' anniversary": what the call is for, heard and acknowledged, not "sorry?".
+    if (statesIntent(text) && failures === 1) {
+      this.lastQuestion = this.phrases.askAgain(slot, this.callerTurns)
+      return [this.acknowledgement(), { type: 'say', text: this.lastQuestion }]
     }
     return this.reask(slot)
   }
@@ -302,6 +301,32 @@ class OfflineSession implements DialogueSession {
       return [{ type: 'say', text: this.lastQuestion }]
     }
     return this.lastQuestion ? [{ type: 'say', text: this.lastQuestion }] : []
+  }
+
+  /** A typed value said after a doubt ("not sure, maybe eight", "مش متأكد، يمكن مرتين"), never free text. */
+  private hedgedValue(slot: Slot, text: string): SlotValue | undefined {
+    const parts = text.split(/\s*[,،;.!?؟]\s*/).filter(Boolean)
+    const doubt = parts.findLastIndex((part) => doesNotKnow(part))
+    const rest = parts.slice(doubt + 1).join(', ')
+    if (rest === '' || doesNotKnow(rest)) return undefined
+    if (slot.kind === 'text' && !isIdentifierField(slot.label, slot.shape.description)) return undefined
+    const loose = slot.kind === 'integer' || slot.kind === 'number' || slot.kind === 'enum' || slot.kind === 'boolean'
+    return this.extract(slot, rest, !loose)
+  }
+
+  /** A turn that is only a name ("Tom Fisher."), said while something else is asked, fills the name field still open. */
+  private fillBareName(text: string, current: Slot): boolean {
+    const slot = this.askable.find((candidate) => candidate.kind === 'name' && candidate !== current && !this.values.has(slotId(candidate)))
+    if (!slot || /\d/.test(text) || plainWords(text).split(' ').length > 4 || !/^[\s\p{Lu}][^]*\p{Ll}/u.test(text.trim())) return false
+    const words = text
+      .trim()
+      .replace(/[.!]+$/, '')
+      .split(/\s+/)
+    if (words.length < 2 || !words.every((word) => /^\p{Lu}/u.test(word))) return false
+    const name = this.extract(slot, text)
+    if (typeof name !== 'string') return false
+    this.values.set(slotId(slot), name)
+    return true
   }
 
   /** The answer to a greeting that ended with a question ("Are you calling to book?", "How can I help?"). */
@@ -431,7 +456,7 @@ class OfflineSession implements DialogueSession {
 
   private confirmStep(text: string): DialogueEvent[] {
     const answer = yesOrNo(text)
-    if (answer === undefined && asksQuestion(text) && (asksAboutTheBusiness(text) || !this.mentionedSlot(text))) return this.answerQuestion(text)
+    if (answer === undefined && asksQuestion(text) && (asksAboutTheBusiness(text) || !mentionedSlot(this.askable, text))) return this.answerQuestion(text)
     const corrected = this.applyTakenBack(text) || this.applyCorrections(text)
     if (corrected) {
       return [{ type: 'say', text: this.phrases.acknowledgements[0]! }, ...this.readBack()]
@@ -440,7 +465,7 @@ class OfflineSession implements DialogueSession {
       this.confirmed = true
       return this.close()
     }
-    const mentioned = this.mentionedSlot(text)
+    const mentioned = mentionedSlot(this.askable, text)
     if (mentioned) {
       this.phase = 'asking'
       return this.ask(mentioned)
@@ -461,24 +486,25 @@ class OfflineSession implements DialogueSession {
    * field of its kind, preferring the field whose current value is the one taken back.
    */
   private applyTakenBack(text: string): boolean {
-    const segments = text.split(/\s*[,،;]\s*|(?<=[.!?؟])\s+/).filter(Boolean)
-    // The last part that takes back: "actually no, not Friday, Sunday" → "not Friday", then "Sunday".
-    const negation = segments.findLastIndex((segment) => TAKE_BACK.test(plainWords(segment)))
+    const taken = takeBack(text)
     // A turn that names its field ("no, the time is 7:30") is for applyCorrections.
-    if (negation < 0 || this.mentionedSlot(text)) return false
-    const taken = segments.slice(0, negation + 1).join(' ')
-    const rest = segments.slice(negation + 1).join(', ') || segments[negation]!.replace(TAKE_BACK_PREFIX, '')
+    if (!taken?.corrects || !taken.fresh || mentionedSlot(this.askable, text)) return false
+    const rest = taken.fresh
     let best: { slot: Slot; value: SlotValue; score: number } | undefined
     for (const slot of this.askable) {
       const id = slotId(slot)
       if (!this.values.has(id) || !CORRECTABLE.has(slot.kind)) continue
       if (slot.kind === 'text' && !isIdentifierField(slot.label, slot.shape.description)) continue
       // Only a value read as its kind (never the free-text fallback): a date, a time, a number, a code, a member.
-      const fresh = slot.kind === 'text' ? extractIdentifier(rest) : this.extract(slot, rest, slot.kind !== 'integer' && slot.kind !== 'number' && slot.kind !== 'enum')
+      // The value taken back is read as an answer would be ("not five" of a time is five o'clock within the hours).
+      const old = taken.old ? this.extract(slot, taken.old, slot.kind === 'text' || slot.kind === 'name') : undefined
+      const wasThis = old !== undefined && JSON.stringify(old) === JSON.stringify(this.values.get(id))
+      // "Not four, five" of a time: the field taken back reads "five" as its own kind, as when asked.
+      const loose = wasThis || slot.kind === 'integer' || slot.kind === 'number' || slot.kind === 'enum'
+      const fresh = slot.kind === 'text' ? extractIdentifier(rest) : this.extract(slot, rest, !loose || (wasThis && slot.kind === 'name'))
       if (fresh === undefined || JSON.stringify(fresh) === JSON.stringify(this.values.get(id))) continue
-      const old = this.extract(slot, taken, true)
       // The field whose value was taken back first; then the kinds least likely to be read by mistake (a bare number last).
-      const score = (JSON.stringify(old) === JSON.stringify(this.values.get(id)) ? 10 : 0) + (slot.kind === 'integer' || slot.kind === 'number' ? 0 : 1)
+      const score = (wasThis ? 10 : 0) + (slot.kind === 'integer' || slot.kind === 'number' ? 0 : 1)
       if (!best || score > best.score) best = { slot, value: fresh, score }
     }
     if (!best) return false
@@ -488,9 +514,10 @@ class OfflineSession implements DialogueSession {
 
   /** "No, the time is 8 pm": a field named in the turn, with a new value in it, is corrected at once. */
   private applyCorrections(text: string): boolean {
-    const slot = this.mentionedSlot(text)
+    const slot = mentionedSlot(this.askable, text)
     if (slot) {
-      const value = this.extract(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''))
+      const fresh = takeBack(text)?.fresh
+      const value = (fresh ? this.extract(slot, fresh) : undefined) ?? this.extract(slot, text.replace(/^\s*(no|nope|لا|لأ)[\s,،]+/i, ''))
       if (value !== undefined && JSON.stringify(value) !== JSON.stringify(this.values.get(slotId(slot)))) {
         this.values.set(slotId(slot), value)
         return true
@@ -508,32 +535,6 @@ class OfflineSession implements DialogueSession {
       }
     }
     return changed
-  }
-
-  /** Whether the turn holds a keyword of this field. */
-  private mentions(slot: Slot, text: string): boolean {
-    const words = new Set(
-      plainWords(text)
-        .split(' ')
-        .map((word) => arabicLightStem(word)),
-    )
-    return [...slotKeywords(slot)].some((keyword) => words.has(keyword))
-  }
-
-  private mentionedSlot(text: string): Slot | undefined {
-    const words = new Set(
-      plainWords(text)
-        .split(' ')
-        .map((word) => arabicLightStem(word)),
-    )
-    let best: { slot: Slot; score: number } | undefined
-    for (const slot of this.askable) {
-      const keywords = slotKeywords(slot)
-      let score = 0
-      for (const keyword of keywords) if (words.has(keyword)) score++
-      if (score > 0 && (!best || score > best.score)) best = { slot, score }
-    }
-    return best?.slot
   }
 
   private close(): DialogueEvent[] {

@@ -119,8 +119,9 @@ export function extractDate(text: string, now: Date): string | undefined {
     const numbers = findNumbers(text)
     const before = numbers.filter((n) => n.start < i && n.start >= i - 3).at(-1)
     const after = numbers.find((n) => n.start > i && n.start <= i + 2)
-    const ordinalBefore = englishOrdinal(tokens[i - 1] === 'of' ? (tokens[i - 2] ?? '') : (tokens[i - 1] ?? ''))
-    const day = ordinalBefore ?? (before && before.value <= 31 ? before.value : after && after.value <= 31 ? after.value : undefined)
+    const ordinalBefore = compoundOrdinal(tokens, tokens[i - 1] === 'of' ? i - 2 : i - 1)
+    const ordinalAfter = [i + 1, i + 2, i + 3].map((j) => compoundOrdinal(tokens, j)).find((value) => value !== undefined)
+    const day = ordinalBefore ?? ordinalAfter ?? (before && before.value <= 31 ? before.value : after && after.value <= 31 ? after.value : undefined)
     const year = numbers.find((n) => n.value >= 1900 && n.value <= 2100)?.value
     if (day !== undefined) return resolveDayMonth(now, day, month, year)
   }
@@ -133,7 +134,9 @@ export function extractDate(text: string, now: Date): string | undefined {
   }
   // "on the 5th", "the fifth", "يوم ٥": a day of this month, or of the next once it has passed.
   for (let i = 0; i < tokens.length; i++) {
-    const ordinal = englishOrdinal(tokens[i]!) ?? /^(\d{1,2})(st|nd|rd|th)$/.exec(tokens[i]!)?.[1]
+    // "the twenty-first": the tens word and the ordinal after it are one day.
+    const tens = TENS_OF_DAYS[tokens[i]!] !== undefined && englishOrdinal(tokens[i + 1] ?? '') !== undefined
+    const ordinal = tens ? compoundOrdinal(tokens, i + 1) : (englishOrdinal(tokens[i]!) ?? /^(\d{1,2})(st|nd|rd|th)$/.exec(tokens[i]!)?.[1])
     const cue = tokens[i - 1] === 'the' || tokens[i - 1] === 'on' || normalised[i - 1] === 'يوم' || normalised[i - 1] === 'بتاريخ'
     // A bare ordinal is a day only as a short answer ("the fifth", "fifth"), not in "my first time".
     if (!cue && tokens.length > 2) continue
@@ -144,6 +147,15 @@ export function extractDate(text: string, now: Date): string | undefined {
     return isoDate(passed ? new Date(now.getFullYear(), now.getMonth() + 1, value) : thisMonth)
   }
   return undefined
+}
+
+const TENS_OF_DAYS: Record<string, number> = { twenty: 20, thirty: 30 }
+/** An English ordinal at `index`, with a tens word before it ("twenty first" → 21). */
+function compoundOrdinal(tokens: readonly string[], index: number): number | undefined {
+  const ordinal = englishOrdinal(tokens[index] ?? '')
+  if (ordinal === undefined) return undefined
+  const tens = ordinal < 10 ? (TENS_OF_DAYS[tokens[index - 1] ?? ''] ?? 0) : 0
+  return tens + ordinal
 }
 
 const ARABIC_HOURS: Record<string, number> = {
@@ -163,7 +175,9 @@ const ARABIC_HOURS: Record<string, number> = {
   'الحاديه عشر': 11,
   'الحاديه عشره': 11,
 }
-const PM_WORDS = /\b(pm|p\.m\.|evening|tonight|afternoon|night)\b|مساء|مساءا|المسا|بالمسا|مسا(?:\s|$)|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|بعد الظهر/
+const PM_WORDS =
+  /\b(pm|p\.m\.|evening|tonight|afternoon|night)\b|مساء|مساءا|المسا|بالمسا|مسا(?:\s|$)|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|بعد الظهر|الضهر|ضهرا|بعد الضهر/
+const NOON_WORDS = /بعد الظهر|بعد الضهر|الظهر|ظهرا|الضهر|ضهرا/
 const AM_WORDS = /\b(am|a\.m\.|morning)\b|صباحا|صباح|الصبح|الصباح|الفجر|فجرا/
 
 /**
@@ -204,9 +218,23 @@ export function openingHours(text: string): OpeningHours | undefined {
 }
 
 const DAY_PART =
-  /\b(?:morning|afternoon|evening|night|tonight|am|pm)\b|صباح|الصبح|الصباح|مساء|المسا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|الفجر|(?:^|\s)(?:ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)(?:\s|$)/
+  /\b(?:morning|afternoon|evening|night|tonight|am|pm)\b|صباح|الصبح|الصباح|مساء|المسا|بالليل|الليل|العصر|عصرا|المغرب|العشاء|الظهر|ظهرا|الضهر|ضهرا|الفجر|(?:^|\s)(?:ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)(?:\s|$)/
 
 export function extractTime(text: string, context: TimeContext = {}): string | undefined {
+  // "Fasting from the night before, could he come at eight in the morning?": a part that says its own time of day wins.
+  const parts = text.split(/\s*[,،;.?؟!]\s*/).filter(Boolean)
+  if (parts.length > 1) {
+    const words = (part: string) => normaliseArabic(toWesternDigits(part).toLowerCase())
+    for (const part of parts.reverse()) {
+      if (!(AM_WORDS.test(words(part)) || PM_WORDS.test(words(part)))) continue
+      const time = timeIn(part, context)
+      if (time !== undefined) return time
+    }
+  }
+  return timeIn(text, context)
+}
+
+function timeIn(text: string, context: TimeContext): string | undefined {
   const plain = toWesternDigits(text)
     .toLowerCase()
     .replace(/\ba\.m\./g, 'am')
@@ -285,7 +313,9 @@ export function extractTime(text: string, context: TimeContext = {}): string | u
     }
   }
   if (hour === undefined || hour > 23 || minute > 59) return undefined
-  const pm = /\bpm\b/.test(plain) || (PM_WORDS.test(arabic) && !/\bam\b/.test(plain))
+  // Noon words place 11 before noon ("حداشر الضهر") and 2 after it.
+  const noonOnly = NOON_WORDS.test(arabic) && !PM_WORDS.test(arabic.replace(new RegExp(NOON_WORDS.source, 'g'), ' ')) && hour >= 9 && hour <= 11
+  const pm = /\bpm\b/.test(plain) || (PM_WORDS.test(arabic) && !/\bam\b/.test(plain) && !noonOnly)
   const am = /\bam\b/.test(plain) || AM_WORDS.test(arabic)
   const hours = context.hours
   if (pm && hour < 12) hour += 12

@@ -41,6 +41,9 @@ const ARABIC_LETTER_NAMES: Readonly<Record<string, string>> = {
 }
 const SEPARATOR_WORDS = new Set(['dash', 'hyphen', 'minus', 'شرطه', 'داش', 'شحطه', '-'])
 const REPEATERS: Readonly<Record<string, number>> = { double: 2, triple: 3, دبل: 2 }
+/** Words said between the pieces of a code that are no part of it ("C F, then, one seven", "space", "وبعدين"). */
+const GLUE_WORDS = new Set(['then', 'and', 'space', 'um', 'umm', 'uh', 'er', 'erm', 'so', 'ثم', 'بعدين', 'وبعدين', 'سبيس', 'و', 'بعدها'])
+const isGlue = (token: string | undefined) => token !== undefined && GLUE_WORDS.has(normaliseArabic(token.toLowerCase()))
 
 /** One token of a spoken identifier as the characters it stands for, or undefined when it is no part of one. */
 function identifierPiece(token: string): string | undefined {
@@ -52,6 +55,9 @@ function identifierPiece(token: string): string | undefined {
   if (digit !== undefined) return String(digit)
   return ARABIC_LETTER_NAMES[lower]
 }
+
+/** Whether a word is a Latin letter as Arabic speakers say it ("إم", "آر"). */
+export const isArabicLetterName = (word: string) => ARABIC_LETTER_NAMES[normaliseArabic(word.toLowerCase()).replace(/[،,.]+$/, '')] !== undefined
 
 export interface IdentifierOptions {
   /** The field's description asks for a dash between the letters and the digits ("two letters, a dash, five digits"). */
@@ -82,9 +88,21 @@ export function extractIdentifier(text: string, options: IdentifierOptions = {})
       i++
       continue
     }
-    let piece = identifierPiece(tokens[i]!)
+    // Glue between two pieces ("K L, then, M") keeps the code going.
+    if (run.length > 0 && isGlue(tokens[i])) {
+      let j = i
+      while (isGlue(tokens[j])) j++
+      if (identifierPiece(tokens[j] ?? '') !== undefined) continue
+    }
+    // "KX19 ABC": a written group of capitals continues a code already begun.
+    const continues = run.length > 0 && /^[A-Z]{2,4}$/.test(tokens[i]!) && !/^(?:OK|NO|YES|AND|THE)$/.test(tokens[i]!) && /\d/.test(run.join('')) && !run.join('').includes('-')
+    let piece = continues ? tokens[i] : identifierPiece(tokens[i]!)
     // A lone letter belongs to a code only beside another piece of it ("B N five…"), not "…, I ordered".
-    if (piece !== undefined && /^[A-Za-z]$/.test(tokens[i]!) && identifierPiece(tokens[i + 1] ?? '') === undefined) piece = undefined
+    let after = i + 1
+    while (isGlue(tokens[after])) after++
+    // …or after a letter or digit spelled one by one ("K L M." ends on its M).
+    const spelledBefore = run.length > 0 && /^[A-Z0-9]$/.test(run.at(-1)!) && /^[A-Za-z]$|^[^\d]+$/.test(tokens[i - 1] ?? '')
+    if (piece !== undefined && /^[A-Za-z]$/.test(tokens[i]!) && !spelledBefore && identifierPiece(tokens[after] ?? '') === undefined) piece = undefined
     if (piece === undefined) flush()
     else run.push(piece)
   }
@@ -98,5 +116,8 @@ export function extractIdentifier(text: string, options: IdentifierOptions = {})
 /** A text field that holds a code rather than words: an order, booking or reference number (not a phone). */
 export function isIdentifierField(label: string, description: string | undefined): boolean {
   const words = `${label} ${description ?? ''}`
-  return /\b(?:number|id|code|reference|ref)\b|رقم|كود|رمز|مرجع/i.test(words) && !/phone|mobile|telephone|هاتف|جوال|موبايل|تلفون/i.test(words)
+  return (
+    /\b(?:number|id|code|reference|ref|registration|reg|plate|licen[cs]e|serial|policy|tracking|letters and digits)\b|رقم|كود|رمز|مرجع|لوحه|لوحة|ملف/i.test(words) &&
+    !/phone|mobile|telephone|هاتف|جوال|موبايل|تلفون/i.test(words)
+  )
 }

@@ -18,6 +18,8 @@ export function toWesternDigits(text: string): string {
 
 const ENGLISH_UNITS: Record<string, number> = {
   zero: 0,
+  // "twice a month": a count said as how often.
+  twice: 2,
   one: 1,
   two: 2,
   three: 3,
@@ -39,17 +41,21 @@ const ENGLISH_UNITS: Record<string, number> = {
   nineteen: 19,
 }
 const ENGLISH_TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 }
-const ENGLISH_SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000 }
+// "Two grand": a thousand, as people say money.
+const ENGLISH_SCALES: Record<string, number> = { hundred: 100, thousand: 1000, grand: 1000, million: 1_000_000 }
 
 /** Standard and dialect spellings, after normaliseArabic (ة → ه, أ/إ/آ → ا, ى → ي). */
 const ARABIC_UNITS: Record<string, number> = {
   صفر: 0,
+  // "مرتين بالشهر": the dual of مرة is a count.
+  مرتين: 2,
   واحد: 1,
   واحده: 1,
   وحده: 1,
   اثنين: 2,
   اثنان: 2,
   اتنين: 2,
+  تنتين: 2,
   ثنين: 2,
   اثنتين: 2,
   ثنتين: 2,
@@ -234,7 +240,8 @@ export function findNumbers(text: string): FoundNumber[] {
           current = 0
         }
       } else {
-        const continues = start >= 0 && last !== 'digits' && (english.kind === 'unit' ? last === 'tens' || last === 'scale' : last === 'scale')
+        // "twenty five" is one number, "sixty, sixteen" two: only a digit follows a tens word.
+        const continues = start >= 0 && last !== 'digits' && (english.kind === 'unit' ? (last === 'tens' && english.value < 10) || last === 'scale' : last === 'scale')
         if (!continues) flush(i)
         if (start < 0) start = i
         current += english.value

@@ -1,11 +1,13 @@
 import { distance } from 'fastest-levenshtein'
-import { arabicLightStem, isArabicWord, normaliseArabic } from '../ai-content/arabic-normalisation'
+import { isArabicWord, normaliseArabic } from '../ai-content/arabic-normalisation'
 import { doesNotKnow, plainWords, saysNothing, trimFillers, withoutOpeners, yesOrNo } from './caller-intents'
 import { ENUM_WORD_SYNONYMS } from './enum-glossary'
 import type { Slot } from './slot-plan'
 import { extractDate, extractTime, type OpeningHours } from './spoken-dates'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
-import { findNumbers, numberTokens, toWesternDigits } from './spoken-numbers'
+import { booleanByMeaning, stemOf } from './spoken-booleans'
+import { isTimeline, memberByHorizon, withoutRates } from './time-horizons'
+import { findNumbers, numberTokens, toWesternDigits, type FoundNumber } from './spoken-numbers'
 
 /**
  * Typed values from what a caller said, one extractor per kind of field. Each returns undefined
@@ -21,12 +23,18 @@ export interface ExtractionContext {
 
 export type SlotValue = string | number | boolean | string[] | (string | number | boolean | null)[]
 
-const NAME_CUES_EN = /\b(?:my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|under the name(?: of)?|under|it is)\s+(.+)$/i
-const NAME_CUES_AR = /(?:^|\s)(?:اسمي|[اأ]نا اسمي|اسمه|اسمها|معك|معاك|[اأ]نا|الاسم|باسم|اسم)\s+(.+)$/
+// Longest first: at one place in the turn, "it's under" must win over "it's".
+const UNDER_NAME_EN =
+  "(?:it's |it is |it'll be |booked |book it |put it |that's |reservation's |booking's |the (?:booking|reservation|table|order) is )?(?:under(?: the name(?: of)?| my name,?)?|in the name of)|for my (?:husband|wife|son|daughter|father|mother|dad|mum|mom|brother|sister|partner|grandson|granddaughter),?"
+const NAME_CUES_EN = new RegExp(`\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|it is)\\s+(.+)$`, 'i')
+const UNDER_NAME_AR =
+  '(?:الحجز |الطلب )?(?:باسم|ب[اإ]سم|على اسم|علي اسم|عاسم|ع اسم|تحت اسم)|ل(?:جوزي|زوجي|زوجتي|مرتي|ابوي|ابويا|[أا]بي|[أا]مي|ابني|[اإ]بني|بنتي|ولدي|[اأ]خوي|[اأ]ختي|[اأ]خويا|[اأ]ختي)'
+const NAME_CUES_AR = new RegExp(`(?:^|\\s)(?:${UNDER_NAME_AR}|اسمي|[اأ]نا اسمي|اسمه|اسمها|معك|معاك|[اأ]نا|الاسم|اسم)\\s+(.+)$`)
 // Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything);
 // "أنا …" only where the turn starts with it (after any greeting).
-const STRONG_NAME_CUES_EN = /\b(?:my name is|my name's|(?:his|her|the) name is|name's|call me|i am|i'm)\s+(.+)$/i
-const STRONG_NAME_CUES_AR = /(?:^|\s)(?:اسمي|[اأ]نا اسمي|اسمه|اسمها|الاسم|باسم)\s+(.+)$|^[اأ]نا\s+(.+)$/
+// "It's under Lucy Hamilton", "the booking is in the name of…", "على اسم…": a name given late, while something else is asked.
+const STRONG_NAME_CUES_EN = new RegExp(`\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name's|call me|i am|i'm)\\s+(.+)$`, 'i')
+const STRONG_NAME_CUES_AR = new RegExp(`(?:^|\\s)(?:${UNDER_NAME_AR}|اسمي|[اأ]نا اسمي|اسمه|اسمها|الاسم)\\s+(.+)$|^[اأ]نا\\s+(.+)$`)
 /** Words a name never starts with: questions, prepositions, pronouns, verbs of wanting ("for a check-up", "هو انتو فاتحين"). */
 const NOT_NAME_STARTS = new Set([
   ...[
@@ -137,7 +145,7 @@ const NOT_NAMES = new Set([
 /** Everyday English words that are not names ("Great", "Sunday lunch", "I'd like a table"). */
 const COMMON_ENGLISH = new Set(
   (
-    "i i'd i'll i've me my we we're us our you your he she it it's they them a an the this that these those and or but so if then " +
+    "i i'd i'll i've i'm im me my we we're us our you your he she it it's they them a an the this that these those and or but so if then " +
     'am is are was were be been have has had do does did will would can could should shall may might must not no yes yeah ok okay ' +
     'hi hello hey thanks thank cheers please sorry great good fine right sure well just actually really maybe also too very ' +
     'like want need book booking table order parcel refund replacement appointment check-up checkup visit clinic call ' +
@@ -154,29 +162,49 @@ function plausibleName(words: readonly string[], cased: boolean): boolean {
   const first = plainWords(words[0]!)
   if (NOT_NAMES.has(first) || NOT_NAME_STARTS.has(first)) return false
   if (words.some((word) => /\d/.test(word))) return false
-  if (isArabicWord(words[0]!)) return !words.some((word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)))
-  // "I'm having trouble", "I'm interested": a state, not a name.
-  if (/(?:ing|ed)$/i.test(words[0]!)) return false
+  // Arabic has no capitals: no number, no everyday word, no negated verb ("معندوش", "مفيش").
+  if (isArabicWord(words[0]!)) return !words.some((word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)) || /^ما?.{2,}ش$/.test(normaliseArabic(word)))
+  // "I'm having trouble", "I'm interested": a state, not a name (while "Ahmed" and "Mohammed" are names).
+  if (
+    /(?:ing|ed)$/.test(words[0]!) &&
+    (cased || /ing$|[^aeiou]ed$|ied$/i.test(words[0]!)) &&
+    !/^(?:ahmed|mohammed|muhammad|hamed|saeed|mohamed|sayed|ed|ted|fred|ned)$/i.test(words[0]!)
+  )
+    return false
+  // Letters spelled one by one are how a name is spelled, not the name ("L E E", "K L M").
+  const letters = words.filter((word) => /^[A-Za-z]\.?$/.test(word))
+  if (letters.length > 1 || (letters.length === 1 && (words.length === 1 || /^[A-Za-z]\.?$/.test(words.at(-1)!)))) return false
   if (words.some((word) => COMMON_ENGLISH.has(word.toLowerCase()) || isNumberWord(word))) return false
   return !cased || words.every((word) => /^[A-Z]/.test(word))
 }
 /** Arabic words of a booking or an order that a name is never made of. */
 const NOT_NAME_WORDS_AR = new Set(
-  'الطلب طلب طاوله ترابيزه موعد حجز بكره بكرا اليوم الساعه الاحد الاثنين الثلاثاء الاربعاء الخميس الجمعه السبت برا جوا جلسه قسم مكسور وصل الاوردر فلوس عايز عايزه بدي ابي ابغي'.split(
-    ' ',
-  ),
+  (
+    'تحويل ورقه دكتور الدكتور تحليل اشعه سونار صايم ايوه اه لا مفيش معندوش ماعنديش عندي معي معايا ' +
+    'الطلب طلب طاوله ترابيزه موعد حجز بكره بكرا اليوم الساعه الاحد الاثنين الثلاثاء الاربعاء الخميس الجمعه السبت برا جوا جلسه قسم مكسور وصل الاوردر فلوس عايز عايزه بدي ابي ابغي'
+  ).split(' '),
 )
 
+/** Two or more capital letters said one by one, with what introduces them ("that's L E E", "S, I, O, B…", "L-E-E"). */
+const SPELLED_RUN = /(?:\b(?:that's|that is|spelled|spelt|spelling)\s+)?\b[A-Z]\b(?:[\s,.-]+[A-Z]\b)+\.?/g
+
 /** A person's name: after a cue ("my name is", "I'm", "اسمي") anywhere in the turn, or, asked for it, the part of the answer that looks like a name. */
-export function extractName(text: string, strict: boolean): string | undefined {
+export function extractName(said: string, strict: boolean): string | undefined {
+  // "Grace Lee, that's L E E", "Lee, L-E-E": the spelling is set aside, and used only when it is all there is.
+  const spelled: string[] = []
+  const text = said.replace(SPELLED_RUN, (run) => {
+    spelled.push(run.replace(/[^A-Za-z]/g, ''))
+    return ', '
+  })
   // Questions are never names ("are you open on Friday?"): only the turn's statements are read.
   const statements = withoutOpeners(text.replace(/[’‘]/g, "'"))
     .split(/(?<=[.!?؟])\s+/)
     .filter((sentence) => !/[?؟]\s*$/.test(sentence))
-  const clean = trimFillers(withoutOpeners(statements.join(' ')).replace(/[.!]+$/g, ''))
-  if (clean === '') return undefined
+  const joined = withoutOpeners(statements.join(' ')).replace(/[.!]+$/g, '')
+  const clean = trimFillers(joined)
   const arabic = isArabicWord(clean)
-  const cased = !arabic && /[A-Z]/.test(clean) && /[a-z]/.test(clean)
+  // Capitals tell names apart only where the caller's turn has both cases at all.
+  const cased = !arabic && /[A-Z]/.test(said) && /[a-z]/.test(said)
   const cues = strict ? (arabic ? STRONG_NAME_CUES_AR : STRONG_NAME_CUES_EN) : arabic ? NAME_CUES_AR : NAME_CUES_EN
   const tidy = (name: string) =>
     trimFillers(withoutOpeners(name.split(/[,،.]/)[0]!))
@@ -185,29 +213,47 @@ export function extractName(text: string, strict: boolean): string | undefined {
       .split(/\s+/)
       .filter((word) => word.length > 0)
   // A cue in any part of the turn: "…, name's James Carter"; the last one said wins.
-  const segments = clean.split(/\s*[,،;]\s*/)
+  const cueSegments = joined.split(/\s*[,،;]\s*/)
   let words: string[] | undefined
-  for (let i = segments.length - 1; i >= 0 && !words; i--) {
-    const cued = cues.exec(segments.slice(i).join(', '))
+  for (let i = cueSegments.length - 1; i >= 0 && !words && clean !== ''; i--) {
+    const cued = cues.exec(cueSegments.slice(i).join(', '))
     const candidate = cued ? tidy(cued[1] ?? cued[2] ?? '') : undefined
     if (candidate && plausibleName(candidate, cased)) words = candidate
   }
-  if (!words && !strict) {
-    // Asked for the name: the part of the answer that can be one ("for me, Peter Novak").
+  const segments = clean.split(/\s*[,،;]\s*/)
+  if (!words && !strict && clean !== '') {
+    // Asked for the name: the part of the answer that can be one ("for me, Peter Novak"); the fullest when several can.
     const parts = arabic ? [segments[0]!] : segments.slice().reverse()
-    words = parts.map(tidy).find((candidate) => plausibleName(candidate, cased))
+    const candidates = parts.map(tidy).filter((candidate) => plausibleName(candidate, cased))
+    words = candidates.reduce<string[] | undefined>((best, candidate) => (!best || candidate.length > best.length ? candidate : best), undefined)
+  }
+  if (!words && !strict && spelled.length > 0 && !/\d|\b(?:one|two|three|four|five|six|seven|eight|nine|zero)\b/i.test(said)) {
+    const spelledWords = spelled.filter((word) => /[aeiouy]/i.test(word)).map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+    if (spelledWords.length > 0 && spelledWords.length <= 3) words = spelledWords
   }
   if (!words) return undefined
   // Spoken-to-text gives lower case in English: capitalise names for the read-back and the outcome.
   return words.map((word) => (isArabicWord(word) ? word : word.charAt(0).toUpperCase() + word.slice(1))).join(' ')
 }
 
-const SPOKEN_AT = /\s+(?:at|آت)\s+/gi
-const SPOKEN_DOT = /\s+(?:dot|دوت|نقطه|نقطة)\s+/gi
+const SPOKEN_AT = /\s+(?:at|آت|ات|أت)\s+/gi
+const SPOKEN_DOT = /\s+(?:dot|دوت|نقطه|نقطة|دot)\s+/gi
+const SPOKEN_SYMBOLS: [RegExp, string][] = [
+  [/\s*\b(?:underscore|under score)\b\s*|\s*(?:اندر سكور|اندرسكور|شرطه سفليه|شرطة سفلية)\s*/gi, '_'],
+  [/\s*\b(?:dash|hyphen)\b\s*|\s+(?:داش|شرطه|شرطة)\s+/gi, '-'],
+]
+/** "all one word", "no spaces": said of the name before the @, which is then joined. */
+const ONE_WORD = /[\s,،]*\b(?:all one word|one word|no spaces?|all together|together)\b[\s,،]*|[\s,،]*(?:كلها كلمه وحده|كلمه وحده|بدون مسافات|لزق)[\s,،]*/gi
 
-/** An email address, written or spelled out ("sara dot ali at example dot com"). */
+/** An email address, written or spelled out ("sara dot ali at example dot com", "jordan underscore reyes at…", "gareth lloyd, all one word, at…"). */
 export function extractEmail(text: string): string | undefined {
-  const spoken = text.replace(SPOKEN_DOT, '.').replace(SPOKEN_AT, '@')
+  let said = text
+  for (const [pattern, symbol] of SPOKEN_SYMBOLS) said = said.replace(pattern, symbol)
+  // The name before "at" said as two words and joined: "gareth lloyd, all one word, at hotmail…".
+  const joined = ONE_WORD.test(said)
+  said = said.replace(ONE_WORD, ' ')
+  if (joined) said = said.replace(/(\b[\p{L}\d._-]+)\s+([\p{L}\d._-]+)(?=\s+(?:at|آت|ات|أت)\s+)/u, '$1$2')
+  const spoken = said.replace(SPOKEN_DOT, '.').replace(SPOKEN_AT, '@')
   const match = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(spoken.replace(/\s*@\s*/g, '@'))
   return match?.[0].toLowerCase().replace(/\.$/, '')
 }
@@ -261,12 +307,12 @@ export function extractPhone(text: string): string | undefined {
 }
 
 const COUNT_NOUNS =
-  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|pax|of us|staff|employees|workers|موظف|موظفين|عامل|عمال|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
+  /^(people|persons?|guests?|adults?|kids|children|tickets?|seats?|rooms?|bedrooms?|nights?|items?|units?|things?|pieces?|bottles?|boxes?|packs?|bags?|products?|pax|of us|staff|employees|workers|حاجات|اشياء|قطع|قطعه|موظف|موظفين|عامل|عمال|اشخاص|شخص|افراد|نفر|انفار|ضيوف|تذاكر|تذكره|غرف|غرفه|مقاعد|ليالي|ليله)$/
 
 /** A number; when strict, only one followed by a counting noun that fits the field ("3 tickets" for a party size). */
 export function extractNumber(text: string, slot: Slot, strict: boolean): number | undefined {
   const found = findNumbers(text)
-  if (!strict) return found[0]?.value
+  if (!strict) return answeredNumber(text, found, slot)
   const fieldWords = plainWords(`${slot.label} ${slot.shape.description ?? ''}`)
   // "A table for four", "طاولة لأربعة": a count after "for" / ل, where the field counts people or things.
   if (/number|count|size|how many|عدد/.test(fieldWords)) {
@@ -278,6 +324,19 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
       if (value !== undefined && value >= 1 && value <= 50) return value
     }
   }
+  // "Bill's about two grand": a number said just after a word of the field's name.
+  const labelWords = plainWords(slot.label)
+    .split(' ')
+    .filter((word) => word.length >= 4)
+  const tokens = numberTokens(text)
+  const named = found.find((number) =>
+    tokens.slice(Math.max(0, number.start - 3), number.start).some((token) => labelWords.some((word) => plainWords(token).startsWith(word.slice(0, 4)))),
+  )
+  if (named) return named.value
+  // "Two of us", "تلاتة منا": a count of the callers themselves.
+  const ofUs = /(\S+(?:[\s-]\S+)?)\s+of us\b/.exec(plainWords(text))
+  const counted = ofUs && /number|count|size|how many|عدد/.test(fieldWords) ? findNumbers(ofUs[1]!).at(-1) : undefined
+  if (counted) return counted.value
   const fits = found.find((number) => {
     const noun = plainWords(number.next)
     if (noun.length < 3) return false
@@ -287,11 +346,34 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
   return fits?.value
 }
 
+const PEOPLE_NOUNS = /^(adults?|kids|children|child|people|persons?|guests?|بالغين|كبار|اطفال|صغار|اشخاص|ضيوف|اولاد|عيال)$/
+const TOTAL_CUE = /\b(?:family|party|group|total|all|altogether) of$|^(?:عائله|عيله|مجموعه)$/
+
+/**
+ * The number that answers a count question, when the turn says several. A total said as one
+ * ("a family of four") wins; parts of a party add up ("two adults and three kids" → 5); a scale's
+ * top is dropped ("four out of five" → 4); digits said one by one join ("two five" → 25); else
+ * the last number said, since people restate and settle ("thirty? thirty-two", "eight or nine" → 9).
+ */
+function answeredNumber(text: string, found: FoundNumber[], slot: Slot): number | undefined {
+  if (found.length <= 1) return found[0]?.value
+  const tokens = numberTokens(text)
+  const total = found.find((number) => TOTAL_CUE.test(tokens.slice(Math.max(0, number.start - 3), number.start).join(' ')))
+  if (total) return total.value
+  // "four out of five", "أربعة من خمسة": the second is the scale.
+  const kept = found.filter((number, index) => index === 0 || !/(?:^|\s)(?:out of|من)$/.test(tokens.slice(Math.max(0, number.start - 2), number.start).join(' ')))
+  const counts = /number|count|size|how many|عدد/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
+  if (counts && kept.length > 1 && kept.every((number) => PEOPLE_NOUNS.test(plainWords(number.next)))) return kept.reduce((sum, number) => sum + number.value, 0)
+  const digits = kept.every((number, index) => number.value <= 9 && Number.isInteger(number.value) && (index === 0 || number.start === kept[index - 1]!.start + 1))
+  if (digits && kept.length === found.length) return Number(kept.map((number) => number.value).join(''))
+  return kept.at(-1)?.value
+}
+
 /** Words and short phrases a member may be called by: its own words, the glossary's, and the name the field's description gives it. */
 function memberPhrases(member: string, described: string | undefined): string[] {
   const words = plainWords(member.replace(/_/g, ' '))
   const phrases = new Set([words])
-  if (described) phrases.add(plainWords(described))
+  for (const name of described?.split('|') ?? []) phrases.add(plainWords(name))
   if (isArabicWord(member)) return [...phrases]
   for (const word of words.split(' ')) for (const synonym of ENUM_WORD_SYNONYMS[word] ?? []) phrases.add(plainWords(synonym))
   return [...phrases].filter((phrase) => phrase.length > 0)
@@ -313,12 +395,10 @@ export function describedMemberNames(description: string | undefined, members: r
     .map((item) => item.trim())
     .filter(Boolean)
   if (items.length !== named.length) return names
-  named.forEach((member, index) => names.set(member, items[index]!))
+  // "أشعة صوتية (سونار)": the name in brackets is another name for the same member.
+  named.forEach((member, index) => names.set(member, items[index]!.replace(/\s*[(（]\s*([^)）]+?)\s*[)）]\s*/g, '|$1').replace(/\|$/, '')))
   return names
 }
-
-/** An Arabic word without its article, clitics and endings (خارجية → خارجي); other words as they are. */
-const stemOf = (word: string) => (isArabicWord(word) ? arabicLightStem(word) : word)
 
 /** How well the caller's words match a phrase: 0 is exact, higher is worse; Infinity when they do not. */
 function phraseDistance(callerWords: string[], phrase: string): number {
@@ -364,7 +444,12 @@ export function matchEnumMembers(
 }
 
 /** One enum member; yes/no answers also pick the members that mean yes or no, and "I don't know" an "unknown"-like one. */
-export function extractEnum(text: string, slot: Slot, strict: boolean): string | number | boolean | null | undefined {
+export function extractEnum(said: string, slot: Slot, strict: boolean): string | number | boolean | null | undefined {
+  // Timelines by how far ahead ("within three months" → this_quarter); "a month" is how often, not when.
+  const timeline = isTimeline(slot.members)
+  const byHorizon = timeline ? memberByHorizon(said, slot.members) : undefined
+  if (byHorizon !== undefined) return byHorizon
+  const text = timeline ? withoutRates(said) : said
   const [best] = matchEnumMembers(text, slot.members, strict, describedMemberNames(slot.shape.description, slot.members))
   if (best !== undefined) return best
   if (strict) return undefined
@@ -449,8 +534,8 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
         // Unasked, only a code with letters in it, or one the caller names as the field ("order 48213").
         if (strict) return identifier && (/[A-Z]/.test(identifier) || mentionsField(slot, text)) ? identifier : undefined
         if (identifier !== undefined) return identifier
-        // A sentence is not a code: asked again rather than stored.
-        return plainWords(words).split(' ').length <= 2 ? freeText(words, text) : undefined
+        // A sentence is not a code, nor are words without a digit ("Tom Fisher"): asked again rather than stored.
+        return plainWords(words).split(' ').length <= 2 && /\d/.test(toWesternDigits(words)) ? freeText(words, text) : undefined
       }
       if (strict) return undefined
       // "Room number" and the like: the digits when there are some.
@@ -478,45 +563,4 @@ function mentionsField(slot: Slot, text: string): boolean {
   return plainWords(slot.label)
     .split(' ')
     .some((word) => word.length >= 3 && said.has(stemOf(word)))
-}
-
-const WANTS = /\b(?:i want|i'd like|i would like|i need|we need|we'll need|please)\b|(?:^|\s)(?:عايز|عايزه|ابي|ابغي|ابغى|بدي|اريد|حاب|حابه|محتاج|محتاجه|نبي|نبغى)(?:\s|$)/
-const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز)(?:\s|$)/
-const FIRST_TIME = /\b(?:never been|first time|first visit|new patient|never visited)\b|(?:^|\s)(?:اول مره|اول زياره|عمري ما|ما قد|ما جيت|اول مرة)(?:\s|$)/
-const BEEN_BEFORE = /\b(?:been before|before|already|last (?:year|time|month))\b|(?:^|\s)(?:قبل|من قبل|سبق|جيت|جانا|زرت)(?:\s|$)/
-/** Words of a boolean field's name that carry its meaning ("high chair", "refund"), not the verb around it. */
-const BOOLEAN_FILLER_WORDS = new Set(['is', 'has', 'wants', 'want', 'needs', 'need', 'would', 'does', 'can', 'will', 'did', 'was'])
-
-/**
- * A yes or no from what the caller said: the yes/no word, or what the words mean for this field
- * ("I've been before" to a first-visit question is no; "عايزة استرجاع الفلوس" to a refund
- * question is yes). Unasked, only a turn that names the field ("we'll need a high chair").
- */
-function booleanByMeaning(slot: Slot, text: string, strict: boolean): boolean | undefined {
-  const plain = plainWords(text)
-  const negated = NEGATED.test(plain)
-  const firstVisitField = /\bfirst\b|اول/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
-  if (strict) {
-    // "It's my first time with you", "جانا قبل": said of a first-visit field even unasked.
-    if (firstVisitField && FIRST_TIME.test(plain)) return true
-    const keys = plainWords(slot.label)
-      .split(' ')
-      .filter((word) => word.length >= 3 && !BOOLEAN_FILLER_WORDS.has(word))
-    return keys.length > 0 && keys.every((word) => ` ${plain} `.includes(` ${word} `)) && WANTS.test(plain) ? !negated : undefined
-  }
-  // A first-visit question: "never been" means yes, "been before" means no, whatever the yes/no word.
-  if (firstVisitField) {
-    if (FIRST_TIME.test(plain)) return true
-    if (BEEN_BEFORE.test(plain)) return false
-  }
-  const answer = yesOrNo(text)
-  if (answer !== undefined) return answer === 'yes'
-  // "I'd like my money back", "أبي فلوسي ترجع": a wish said outright answers the question.
-  if (WANTS.test(plain)) return !negated
-  // "I make the decisions": the field's own word, said of oneself.
-  const keys = plainWords(`${slot.label}`)
-    .split(' ')
-    .filter((word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word))
-  if (keys.some((word) => plain.split(' ').some((said) => said.startsWith(word.slice(0, 6))))) return !negated
-  return undefined
 }
