@@ -203,12 +203,13 @@ class OfflineSession implements DialogueSession {
   private askingStep(said: string): DialogueEvent[] {
     // "Do you have vegetarian food?" asks; it answers nothing (a proposal such as "is Monday possible?" does).
     const text = withoutInfoQuestions(said)
-    if (this.greetingQuestionPending) return this.greetingAnswer(text)
+    if (this.greetingQuestionPending) return this.greetingAnswer(text, said)
     const slot = this.current
     if (!slot) return this.askNext()
     const id = slotId(slot)
     // "Do you have parking?": the caller's own question is answered, never stored; then the question again, in other words.
-    if (asksQuestion(text) && !doesNotKnow(text) && this.extract(slot, text) === undefined && this.fillUnasked(text, slot) === 0) return this.answerQuestion(text)
+    // Asked of the turn as said: the question's own sentence is what `text` no longer holds.
+    if (asksQuestion(said) && !doesNotKnow(said) && this.extract(slot, text) === undefined && this.fillUnasked(text, slot) === 0) return this.answerQuestion(said)
     // "I'm not sure" to a choice: the choices are offered once before the dialogue moves on.
     if (slot.kind === 'enum' && slot.members.length <= 6 && !this.failures.has(id) && (doesNotKnow(text) || isOnlyFillers(text)) && this.extract(slot, text) === undefined) {
       this.failures.set(id, 1)
@@ -330,11 +331,12 @@ class OfflineSession implements DialogueSession {
   }
 
   /** The answer to a greeting that ended with a question ("Are you calling to book?", "How can I help?"). */
-  private greetingAnswer(text: string): DialogueEvent[] {
+  /** `text` is the turn without its questions for information; `said` is the turn as said. */
+  private greetingAnswer(text: string, said: string): DialogueEvent[] {
     this.greetingQuestionPending = false
     // "How can I help?" — "When are you open?": the answer, then the first question.
-    if (asksQuestion(text) && !doesNotKnow(text) && this.fillUnasked(text, undefined) === 0) {
-      return [{ type: 'say', text: answerFromPreamble(text, this.preamble()) ?? this.phrases.notSure }, ...this.askNext()]
+    if (asksQuestion(said) && !doesNotKnow(said) && this.fillUnasked(text, undefined) === 0) {
+      return [{ type: 'say', text: answerFromPreamble(said, this.preamble()) ?? this.phrases.notSure }, ...this.askNext()]
     }
     const [first] = this.askable
     let filled = this.fillUnasked(text, undefined)

@@ -490,14 +490,14 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
     case 'phone':
       return extractPhone(text)
     case 'date':
-      return extractDate(text, now) ?? (strict || strictFormat ? undefined : freeText(words, text))
+      return extractDate(text, now) ?? (strict || strictFormat ? undefined : timeWords(words, text))
     case 'time':
-      return extractTime(text, { hours: context.hours, asked: !strict }) ?? (strict || strictFormat ? undefined : freeText(words, text))
+      return extractTime(text, { hours: context.hours, asked: !strict }) ?? (strict || strictFormat ? undefined : timeWords(words, text))
     case 'datetime': {
       const date = extractDate(text, now)
       const time = extractTime(text, { hours: context.hours })
       if (date && time) return `${date} ${time}`
-      return date ?? time ?? (strict ? undefined : freeText(words, text))
+      return date ?? time ?? (strict ? undefined : timeWords(words, text))
     }
     case 'integer':
     case 'number': {
@@ -555,6 +555,19 @@ function freeText(words: string, said: string): string | undefined {
   const plain = plainWords(words)
   if (plain.length === 0 || (yesOrNo(plain) !== undefined && plain.split(' ').length <= 2)) return undefined
   return words
+}
+
+/**
+ * Words that speak of when ("sometime next week", "بعد العصر", "whenever suits"): the caller's own
+ * words kept for a date or time field that could not be read as one. A hesitation ("اسمه... إيه...
+ * دي أول مرة") speaks of no time and is no value.
+ */
+const SPEAKS_OF_TIME =
+  /\b(?:weeks?|weekends?|months?|years?|mornings?|afternoons?|evenings?|nights?|noon|midday|lunch(?:time)?|today|tomorrow|tonight|soon|later|asap|any ?time|whenever|early|late|o'?clock|hours?|days?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b|(?:^|\s)(?:[وبل]?(?:ال)?)(?:أسبوع|اسبوع|أسابيع|شهر|سنة|صبح|صباح|ظهر|ضهر|عصر|مغرب|عشا|مسا|مساء|ليل|يوم|بكرة|بكرا|بكره|ويكند|نهاية|آخر|بداية|ساعة|وقت|قريب)(?=\s|$|[،,.!])/iu
+
+function timeWords(words: string, said: string): string | undefined {
+  const kept = freeText(words, said)
+  return kept !== undefined && SPEAKS_OF_TIME.test(kept) ? kept : undefined
 }
 
 /** Whether the turn names the field by a word of its label ("order", "رقم الطلب"). */

@@ -392,4 +392,13 @@ describe('off-topic questions', () => {
     expect(extractSlotValue(when!, 'sometime next week', NOW)).toBe('sometime next week')
     expect(extractSlotValue(why!, 'هل عندكم موقف؟', NOW)).toBeUndefined()
   })
+
+  it("keep a caller's words for a date only when they speak of a time, never a hesitation", () => {
+    const [when] = planSlots({ type: 'object', properties: { callbackDate: { type: 'string', description: 'When to call back' } }, required: ['callbackDate'] })
+    expect(extractSlotValue(when!, 'whenever suits you really', NOW)).toBe('whenever suits you really')
+    expect(extractSlotValue(when!, 'بعد العصر إن شاء الله', NOW)).toBe('بعد العصر إن شاء الله')
+    expect(extractSlotValue(when!, 'آخر الأسبوع', NOW)).toBe('آخر الأسبوع')
+    expect(extractSlotValue(when!, 'اسمه... إيه... دي أول مرة ييجي عندكم', NOW)).toBeUndefined()
+    expect(extractSlotValue(when!, 'um, let me think, my wife handles that', NOW)).toBeUndefined()
+  })
 })
