@@ -14,7 +14,7 @@ import {
 } from './caller-intents'
 import { moveReplies } from './move-replies'
 import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, DialogueOutcome, DialogueSession, DialogueTurn, RespondOptions } from './dialogue-engine'
-import { bestValidPartial, validateOutcome } from './outcome-validation'
+import { finalOutcome, outcomeSoFar } from './outcome-assembly'
 import { planSlots, slotId, type Slot } from './slot-plan'
 import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
 import { extractSlotValue, type ExtractionContext, type SlotValue } from './value-extraction'
@@ -129,25 +129,13 @@ class OfflineSession implements DialogueSession {
       for (const turn of transcript) if (turn.role === 'caller') replay.step(turn.text)
       return replay.outcome([])
     }
-    return Promise.resolve(this.buildOutcome())
+    const { values, asked, callerTurns, confirmed, endedEarly } = this
+    return Promise.resolve(finalOutcome(this.agent.outcomeShape, this.slots, { values, asked, callerTurns, confirmed, endedEarly }))
   }
 
   /** The fields filled so far, each only in a value its shape accepts; nothing inferred (that is for the end). */
   outcomeSoFar(): DialogueOutcome {
-    const shape = this.agent.outcomeShape
-    if (!shape) return { result: null, complete: true }
-    const raw: Record<string, unknown> = {}
-    for (const slot of this.slots) {
-      const id = slotId(slot)
-      if (!this.values.has(id)) continue
-      const coerced = coerce(slot, this.values.get(id))
-      if (coerced === undefined) continue
-      let node = raw
-      for (const key of slot.path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>
-      node[slot.key] = coerced
-    }
-    const result = bestValidPartial(shape, raw) ?? {}
-    return { result, complete: validateOutcome(shape, result).valid }
+    return outcomeSoFar(this.agent.outcomeShape, this.slots, this.values)
   }
 
   // ---- the dialogue, one synchronous step per turn ----
@@ -552,86 +540,6 @@ class OfflineSession implements DialogueSession {
     this.phase = 'closed'
     this.lastQuestion = this.phrases.closing(complete, true)
     return [{ type: 'say', text: this.lastQuestion }]
-  }
-
-  // ---- the outcome ----
-
-  private inferredValue(slot: Slot): unknown {
-    const members = slot.members.filter((member): member is string => typeof member === 'string')
-    const pick = (pattern: RegExp) => members.find((member) => pattern.test(member))
-    switch (slot.inferred) {
-      case 'reached':
-        return this.callerTurns > 0
-      case 'call-status':
-        if (this.confirmed) return pick(/confirm|complet|logged|created|promise|interview_requested|^request/) ?? members[0]
-        if (this.endedEarly || this.callerTurns > 0) return pick(/incomplete|partial|no_commitment|hung_up/)
-        return undefined
-      case 'sentiment':
-        return pick(/^neutral$/) ?? members[Math.floor((members.length - 1) / 2)]
-      case 'derived': {
-        // NPS categories follow from the score the caller gave.
-        const score = [...this.values.entries()].find(([id]) => /nps/i.test(id))?.[1]
-        if (typeof score === 'number' && members.includes('promoter')) return score >= 9 ? 'promoter' : score >= 7 ? 'passive' : 'detractor'
-        return pick(/not_answered|unknown|none/)
-      }
-      default:
-        return undefined
-    }
-  }
-
-  private buildOutcome(): DialogueOutcome {
-    const shape = this.agent.outcomeShape
-    if (!shape) return { result: null, complete: true }
-    const raw: Record<string, unknown> = {}
-    for (const slot of this.slots) {
-      const id = slotId(slot)
-      let value: unknown = this.values.has(id) ? this.values.get(id) : this.inferredValue(slot)
-      // A field asked and left unanswered is empty where the shape says empty means "not given".
-      if (value === undefined && slot.emptyAllowed && slot.required && this.asked.has(id)) value = slot.shape.type === 'array' ? [] : ''
-      if (value === undefined) continue
-      const coerced = coerce(slot, value)
-      if (coerced === undefined) continue
-      let node = raw
-      for (const key of slot.path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>
-      node[slot.key] = coerced
-    }
-    dropIncompleteOptionalObjects(shape, raw)
-    const result = bestValidPartial(shape, raw) ?? {}
-    const { valid, errors } = validateOutcome(shape, result)
-    if (shape.type !== 'object' || !shape.properties || Object.keys(shape.properties).length === 0) return { result, complete: valid }
-    const problems = errors.map((error) => error.replace(/^\/ must have required property '(.+)'$/, 'missing required field $1'))
-    return valid ? { result, complete: true } : { result, complete: false, problems }
-  }
-}
-
-/** A value in the field's declared type, or undefined when it cannot be one. */
-function coerce(slot: Slot, value: unknown): unknown {
-  const type = slot.shape.type
-  if (type === 'array') {
-    const items: unknown[] = Array.isArray(value) ? value : [value]
-    const itemType = slot.shape.items?.type
-    return items.map((item) => (itemType === 'string' ? String(item) : itemType === 'integer' ? Math.round(Number(item)) : item))
-  }
-  if (type === 'string') return typeof value === 'string' ? value : String(value)
-  if (type === 'integer' || type === 'number') {
-    const number = typeof value === 'number' ? value : Number(String(value).replace(/[^\d.-]/g, ''))
-    if (!Number.isFinite(number)) return undefined
-    return type === 'integer' ? Math.round(number) : number
-  }
-  if (type === 'boolean') return typeof value === 'boolean' ? value : undefined
-  return value
-}
-
-/** Optional nested objects that lack their own required fields are left out rather than made invalid. */
-function dropIncompleteOptionalObjects(shape: DialogueAgent['outcomeShape'], value: Record<string, unknown>): void {
-  if (!shape?.properties) return
-  const required = new Set(shape.required ?? [])
-  for (const [key, child] of Object.entries(shape.properties)) {
-    const nested = value[key]
-    if (child.type !== 'object' || typeof nested !== 'object' || nested === null) continue
-    dropIncompleteOptionalObjects(child, nested as Record<string, unknown>)
-    const missing = (child.required ?? []).some((name) => !(name in nested))
-    if (missing && !required.has(key)) delete value[key]
   }
 }
 
