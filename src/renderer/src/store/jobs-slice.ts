@@ -88,8 +88,9 @@ export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search:
 
 /** The start of a local calendar day (YYYY-MM-DD), `days` later, as an ISO instant: the operator's day is the machine's. */
 function startOfLocalDay(date: string, days = 0): string {
-  const [year, month, day] = date.split('-').map(Number)
-  return new Date(year!, month! - 1, day! + days).toISOString()
+  // A part that is missing reads as NaN: an invalid date, as a malformed part would give.
+  const [year = NaN, month = NaN, day = NaN] = date.split('-').map(Number)
+  return new Date(year, month - 1, day + days).toISOString()
 }
 
 /** The list's input for a query: the filters, and the dates as the range of instants jobs.list takes ([from's start, the day after to's start)). */
@@ -313,7 +314,8 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       const pages: Record<number, OperatorJobListItem[]> = {}
       for (const [page, rows] of Object.entries(shown)) {
         const index = rows.findIndex((row) => row.id === job.id)
-        if (index === -1 || (rows[index]!.status === job.status && rows[index]!.title === job.title)) pages[Number(page)] = rows
+        const current = rows[index]
+        if (current === undefined || (current.status === job.status && current.title === job.title)) pages[Number(page)] = rows
         else {
           touched = true
           pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))

@@ -74,18 +74,20 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
 
   const fields = () => ({ title: title.trim() || undefined, language: language === 'auto' ? undefined : language })
   const start = async () => {
-    if (source === 'file' && !file) {
+    // The file to send; null when the media is a URL.
+    const toUpload = source === 'file' ? file : null
+    if (source === 'file' && !toUpload) {
       setError(t('jobs.chooseFileFirst'))
       fileInput.current?.focus()
       return
     }
     let canceled = false
     const make = async (): Promise<Job> => {
-      if (source === 'url') return call('jobs.createTranscription', { mediaUrl: mediaUrl.trim(), ...fields() })
+      if (toUpload === null) return call('jobs.createTranscription', { mediaUrl: mediaUrl.trim(), ...fields() })
       const { url } = await call('jobs.transcriptionUploadLink', fields())
       setProgress(0)
       try {
-        return await uploadMedia(url, file!, setProgress, (request) => (upload.current = request))
+        return await uploadMedia(url, toUpload, setProgress, (request) => (upload.current = request))
       } catch (caught) {
         canceled = caught instanceof UploadCanceled
         throw caught
