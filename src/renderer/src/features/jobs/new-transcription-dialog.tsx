@@ -7,6 +7,7 @@ import { Check, FileField, SelectField, TextField } from '../../ui/field'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { useJobCreation } from './use-job-creation'
+import { SubmitForm } from '../../ui/submit-form'
 
 type Source = 'file' | 'url'
 type SpokenLanguage = 'auto' | 'ar' | 'en'
@@ -107,15 +108,7 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
       onClose={close}
       actions={<DialogActions onCancel={close} label={t('jobs.startTranscription')} form="transcription-form" disabled={busy || (source === 'url' && mediaUrl.trim() === '')} />}
     >
-      <form
-        id="transcription-form"
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          void start()
-        }}
-      >
+      <SubmitForm id="transcription-form" className="stack" noValidate onSubmit={() => void start()}>
         <fieldset className="fieldset" disabled={busy}>
           <legend>{t('jobs.transcriptionSource')}</legend>
           {(['file', 'url'] as const).map((choice) => (
@@ -160,7 +153,7 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
             {error}
           </p>
         ) : null}
-      </form>
+      </SubmitForm>
     </ModalDialog>
   )
 }

@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../ui/modal-dialog'
 import { AgentPicker } from './agent-picker'
 import { TableHead } from '../../ui/table-head'
 import { listShows } from '../../store/list-shows'
+import { SubmitForm } from '../../ui/submit-form'
 
 interface NewNumber {
   phoneNumber: string
@@ -112,13 +113,12 @@ export function NumbersScreen() {
           <p className="muted">{t('numbers.intro')}</p>
         </div>
       </header>
-      <form
+      <SubmitForm
         ref={formRef}
         className="card"
         aria-labelledby="register-title"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
+        onSubmit={() => {
           if (canRegister) void register()
         }}
       >
@@ -151,7 +151,7 @@ export function NumbersScreen() {
             <span>{t('numbers.registerButton')}</span>
           </button>
         </div>
-      </form>
+      </SubmitForm>
 
       <section className="card" aria-labelledby="numbers-list-title">
         <h2 id="numbers-list-title">{t('numbers.listTitle', { n: formatCount(numbers.total, locale) })}</h2>

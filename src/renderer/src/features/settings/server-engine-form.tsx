@@ -10,6 +10,7 @@ import { useAppStore, useStoreApi } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
 import { Check, TextField } from '../../ui/field'
 import { focusFirstError } from '../../ui/focus-first-error'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** What the settings read shows of an engine that is either built in (or off) or an OpenAI-compatible server. */
 export interface StoredServerEngine {
@@ -175,16 +176,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     .flatMap(([, messages]) => messages)
 
   return (
-    <form
-      ref={formRef}
-      className="stack"
-      noValidate
-      aria-labelledby={`${id}-legend`}
-      onSubmit={(event) => {
-        event.preventDefault()
-        void submit()
-      }}
-    >
+    <SubmitForm ref={formRef} className="stack" noValidate aria-labelledby={`${id}-legend`} onSubmit={() => void submit()}>
       <fieldset className="fieldset" aria-describedby={props.help ? `${id}-help` : undefined}>
         <legend id={`${id}-legend`}>{props.legend}</legend>
         {props.help ? (
@@ -264,6 +256,6 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
           <code dir="ltr">{shownTest.message}</code>
         </details>
       ) : null}
-    </form>
+    </SubmitForm>
   )
 }

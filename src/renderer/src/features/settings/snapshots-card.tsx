@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { TableHead } from '../../ui/table-head'
 import { useSizeText } from '../../ui/use-size-text'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** PUTs `file` to a one-use import link, reporting upload progress; answers the service's error message, if any. */
 function uploadArchive(url: string, file: File, onProgress: (fraction: number) => void): Promise<string | undefined> {
@@ -166,13 +167,7 @@ export function SnapshotsCard() {
     <section className="card" aria-labelledby="snapshots-title">
       <h2 id="snapshots-title">{t('snapshots.title')}</h2>
       <p className="muted small">{t('snapshots.intro')}</p>
-      <form
-        className="inline-form"
-        onSubmit={(event) => {
-          event.preventDefault()
-          take()
-        }}
-      >
+      <SubmitForm className="inline-form" onSubmit={take}>
         <TextField
           label={t('snapshots.newName')}
           errors={nameError ? [nameError] : undefined}
@@ -185,7 +180,7 @@ export function SnapshotsCard() {
         <button type="submit" className="button primary" disabled={busy || name.trim() === ''}>
           {t('snapshots.take')}
         </button>
-      </form>
+      </SubmitForm>
       <div className="table-wrap">
         <table className="table" aria-label={t('snapshots.title')}>
           <TableHead
