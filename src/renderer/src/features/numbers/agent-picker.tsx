@@ -43,13 +43,7 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
   // Only the open picker follows the matches: a table of closed ones does not re-render as they come.
   const choices = useAppStore((state) => (open ? selectAgentChoices(state) : CLOSED))
 
-  const options: Choice[] = open
-    ? [
-        { kind: 'none' },
-        ...choices.items.map((agent): Choice => ({ kind: 'agent', agent })),
-        ...(hasMore(choices) && !choices.loading ? [{ kind: 'more', count: moreCount(choices, AGENT_CHOICES_PAGE) } as const] : []),
-      ]
-    : []
+  const options = open ? choicesOf(choices) : []
   const optionId = (index: number) => `${baseId}-option-${index}`
 
   usePopoverShown(popupRef, open)
@@ -187,6 +181,15 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
       </div>
     </div>
   )
+}
+
+/** The open list's options: "unassigned", the agents loaded, and "Show more" while more match. */
+function choicesOf(choices: PagedList<VoiceAgent>): Choice[] {
+  return [
+    { kind: 'none' },
+    ...choices.items.map((agent): Choice => ({ kind: 'agent', agent })),
+    ...(hasMore(choices) && !choices.loading ? [{ kind: 'more', count: moreCount(choices, AGENT_CHOICES_PAGE) } as const] : []),
+  ]
 }
 
 /** The popover follows `open` (it lives in the top layer, outside React's rendering). */
