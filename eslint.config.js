@@ -65,5 +65,25 @@ export default tseslint.config(
       'react-hooks/incompatible-library': 'off',
     },
   },
+  {
+    // Size and honesty rules, the renderer first (issue 24); the other folders of src follow.
+    // A `!` tells the compiler "trust me" where a check, a named error or a truer type would say
+    // why; a component over 150 lines or a file over 600 is several rooms that want their own names.
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      'max-lines': ['error', { max: 600 }],
+    },
+  },
+  {
+    // For now only: another change is reworking the test-call panel (its LiveCall is 169 lines and
+    // reads two map entries with `!`); it is cut and checked like the rest when that change lands.
+    files: ['src/renderer/src/features/test-call/test-call-panel.tsx'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'max-lines-per-function': 'off',
+    },
+  },
   prettier,
 )

@@ -10,7 +10,9 @@ import { AppProvider } from './store/app-context'
 import { createAppStore } from './store/app-store'
 import './styles/app.css'
 
-const root = createRoot(document.getElementById('root')!)
+const container = document.getElementById('root')
+if (!container) throw new Error('index.html has no #root element to render the UI into')
+const root = createRoot(container)
 const resolution = resolveBridge()
 // A new link (the service restarted: a new token) opened in this tab changes only the hash, which
 // loads nothing: load the page again so that the token is taken (and a kept draft offered back).

@@ -32,7 +32,7 @@ export function takeUiToken({ location, history, storage }: TokenSources): strin
  */
 export function tokenFromPasted(pasted: string): string | null {
   const text = pasted.trim()
-  const inFragment = /[#&]token=([^&\s]+)/.exec(text)
-  if (inFragment) return decodeURIComponent(inFragment[1]!)
+  const inFragment = /[#&]token=([^&\s]+)/.exec(text)?.[1]
+  if (inFragment !== undefined) return decodeURIComponent(inFragment)
   return /^[A-Za-z0-9_~.-]{16,}$/.test(text) ? text : null
 }

@@ -17,8 +17,9 @@ export function checkOutcomeShapeText(text: string): OutcomeShapeCheck {
   }
   const result = OutcomeResponseShapeSchema.safeParse(value)
   if (result.success) return { ok: true, shape: result.data }
-  const issue = result.error.issues[0]!
-  return { ok: false, path: issue.path.map(String).join('.'), message: issue.message }
+  // zod reports at least one issue on failure; its first is the one the editor points at.
+  const issue = result.error.issues[0]
+  return { ok: false, path: issue?.path.map(String).join('.') ?? '', message: issue?.message ?? result.error.message }
 }
 
 /** Pretty JSON for the editor; '' for no shape. */

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../../shared/api/errors'
 import { isOperatorError } from '../api/operator-error'
 import { translate, type MessageKey, type MessageVars, type UiLocale } from '../i18n/dictionary'
+import { group } from './regex-group'
 
 /**
  * The service's validation messages come from zod (pinned, so its English wording is stable) and
@@ -16,15 +17,15 @@ const RULES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => [Messag
   [/^Too small: expected array to have (>=|>|exactly )(\d+) items$/, (m) => ['errors.tooFew', { n: atLeast(m) }]],
   [/^Too big: expected array to have (<=|<|exactly )(\d+) items$/, (m) => ['errors.tooMany', { n: atMost(m) }]],
   [/^Too big: expected (?:record|map|object) to have (<=|<|exactly )(\d+) \w+$/, (m) => ['errors.tooMany', { n: atMost(m) }]],
-  [/^Too small: expected (?:number|int|bigint) to be (>=|>)(-?[\d.]+)$/, (m) => (m[1] === '>' ? ['errors.moreThan', { n: m[2]! }] : ['errors.atLeast', { n: m[2]! }])],
-  [/^Too big: expected (?:number|int|bigint) to be (<=|<)(-?[\d.]+)$/, (m) => (m[1] === '<' ? ['errors.lessThan', { n: m[2]! }] : ['errors.atMost', { n: m[2]! }])],
+  [/^Too small: expected (?:number|int|bigint) to be (>=|>)(-?[\d.]+)$/, (m) => (m[1] === '>' ? ['errors.moreThan', { n: group(m, 2) }] : ['errors.atLeast', { n: group(m, 2) }])],
+  [/^Too big: expected (?:number|int|bigint) to be (<=|<)(-?[\d.]+)$/, (m) => (m[1] === '<' ? ['errors.lessThan', { n: group(m, 2) }] : ['errors.atMost', { n: group(m, 2) }])],
   // zod: types and choices.
   [/^Invalid input: expected \w+, received undefined$/, () => ['errors.required']],
   [/^Invalid input: expected int, received number$/, () => ['errors.wholeNumber']],
   [/^Invalid input: expected number, received \w+$/, () => ['errors.number']],
   [/^Invalid input: expected boolean, received \w+$/, () => ['errors.yesOrNo']],
-  [/^Invalid option: expected one of (.+)$/, (m) => ['errors.oneOf', { options: optionsOf(m[1]!) }]],
-  [/^Invalid input: expected (".*"|-?[\d.]+|true|false|null)$/, (m) => ['errors.mustBe', { value: optionsOf(m[1]!) }]],
+  [/^Invalid option: expected one of (.+)$/, (m) => ['errors.oneOf', { options: optionsOf(group(m, 1)) }]],
+  [/^Invalid input: expected (".*"|-?[\d.]+|true|false|null)$/, (m) => ['errors.mustBe', { value: optionsOf(group(m, 1)) }]],
   [/^Invalid URL$/, () => ['errors.url']],
   [/^Invalid (?:ISO datetime|ISO date)$/, () => ['errors.dateTime']],
   [/^Invalid email address$/, () => ['errors.email']],
@@ -36,14 +37,14 @@ const RULES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => [Messag
   // The service's own wordings (src/shared/api/*, src/service/ops/*).
   [/^Required$|^Must not be empty or only spaces$/, () => ['errors.required']],
   [/^Placeholder names start with a letter|^Must be a placeholder name/, () => ['errors.placeholderName']],
-  [/^At most (\d+) params$/, (m) => ['errors.tooManyParams', { n: m[1]! }]],
-  [/^Preamble is larger than (\d+) kB$/, (m) => ['errors.preambleTooLarge', { n: m[1]! }]],
+  [/^At most (\d+) params$/, (m) => ['errors.tooManyParams', { n: group(m, 1) }]],
+  [/^Preamble is larger than (\d+) kB$/, (m) => ['errors.preambleTooLarge', { n: group(m, 1) }]],
   [/^Must be one of the \d+ voice ids/, () => ['errors.voice']],
   [/^properties and required are only allowed when type is object$/, () => ['errors.shapeObjectOnly']],
   [/^items is only allowed when type is array$/, () => ['errors.shapeArrayOnly']],
-  [/^required names "(.*)", which is not in properties$/, (m) => ['errors.shapeRequiredUnknown', { name: m[1]! }]],
-  [/^Shape is nested deeper than (\d+) levels$/, (m) => ['errors.shapeTooDeep', { n: m[1]! }]],
-  [/^Shape is larger than (\d+) KiB$/, (m) => ['errors.shapeTooLarge', { n: m[1]! }]],
+  [/^required names "(.*)", which is not in properties$/, (m) => ['errors.shapeRequiredUnknown', { name: group(m, 1) }]],
+  [/^Shape is nested deeper than (\d+) levels$/, (m) => ['errors.shapeTooDeep', { n: group(m, 1) }]],
+  [/^Shape is larger than (\d+) KiB$/, (m) => ['errors.shapeTooLarge', { n: group(m, 1) }]],
   [/^Each tool name may appear once$/, () => ['errors.toolTwice']],
   [/^Each part may be asked for once$/, () => ['errors.partTwice']],
   [/^Must be 1 to 64 letters, digits, _ or -$/, () => ['errors.toolName']],
@@ -53,12 +54,12 @@ const RULES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => [Messag
   [/^Must not contain the NUL character/, () => ['errors.nul']],
   [/^Is sent in an HTTP header/, () => ['errors.headerValue']],
   [/^Already registered$/, () => ['errors.alreadyRegistered']],
-  [/^(\S+) is not a possible number for its country code$/, (m) => ['errors.impossibleNumber', { number: m[1]! }]],
-  [/^(\S+) is .+; webhooks are not sent there/, (m) => ['errors.webhookHostRefused', { host: m[1]! }]],
+  [/^(\S+) is not a possible number for its country code$/, (m) => ['errors.impossibleNumber', { number: group(m, 1) }]],
+  [/^(\S+) is .+; webhooks are not sent there/, (m) => ['errors.webhookHostRefused', { host: group(m, 1) }]],
   [/^Nothing in this text can be spoken$/, () => ['errors.nothingToSpeak']],
   [/^(?:job \S+ is|the text is) already in \w+: ask for the other language/, () => ['errors.alreadyInLanguage']],
   [/^Not a COMPLETED job$/, () => ['errors.notCompleted']],
-  [/^Nested deeper than (\d+) levels$/, (m) => ['errors.shapeTooDeep', { n: m[1]! }]],
+  [/^Nested deeper than (\d+) levels$/, (m) => ['errors.shapeTooDeep', { n: group(m, 1) }]],
   // JSON.parse, in Chromium's and Node's words.
   [/JSON|Unexpected (token|end|non-whitespace)|Expected .* after/, () => ['errors.notJson']],
 ]

@@ -46,7 +46,7 @@ function durationOf(job: Job, segments: readonly { end: number }[]): number | nu
   if (job.type === 'TRANSCRIPTION' && typeof response?.durationSeconds === 'number') return response.durationSeconds
   const usage = job.usageTime === null ? NaN : Number(job.usageTime)
   if (Number.isFinite(usage) && usage > 0) return usage
-  return segments.length > 0 ? segments[segments.length - 1]!.end : null
+  return segments.at(-1)?.end ?? null
 }
 
 /**
@@ -80,7 +80,10 @@ export function transcriptViewOf(job: Job, source: Job | null): TranscriptView |
     return {
       kind: 'translation',
       text,
-      lines: segments.map(({ start, end, text: said }, index) => ({ start, end, text: said, ...(paired ? { source: sourceSegments[index]!.text } : {}) })),
+      lines: segments.map(({ start, end, text: said }, index) => {
+        const heard = paired ? sourceSegments[index]?.text : undefined
+        return { start, end, text: said, ...(heard === undefined ? {} : { source: heard }) }
+      }),
       fromLng: fromLng ?? job.fromLng,
       toLng,
       durationSeconds: segments.length > 0 ? durationOf(job, segments) : null,
@@ -97,7 +100,8 @@ export function lineIndexAt(lines: readonly { start: number }[], position: numbe
   let found = -1
   while (low <= high) {
     const middle = (low + high) >> 1
-    if (lines[middle]!.start <= position + 0.05) {
+    const line = lines[middle]
+    if (line !== undefined && line.start <= position + 0.05) {
       found = middle
       low = middle + 1
     } else high = middle - 1

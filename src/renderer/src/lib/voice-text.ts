@@ -22,9 +22,15 @@ const DESCRIPTION_KEYS: Record<string, MessageKey> = {
 }
 
 /** A voice's accent in the UI's language (as the service wrote it when it is a new one). */
-export const voiceAccent = (accent: string, t: Translate) => (Object.hasOwn(ACCENT_KEYS, accent) ? t(ACCENT_KEYS[accent]!) : accent)
+export const voiceAccent = (accent: string, t: Translate) => textOrOwn(ACCENT_KEYS, accent, t)
 
-export const voiceDescription = (description: string, t: Translate) => (Object.hasOwn(DESCRIPTION_KEYS, description) ? t(DESCRIPTION_KEYS[description]!) : description)
+export const voiceDescription = (description: string, t: Translate) => textOrOwn(DESCRIPTION_KEYS, description, t)
+
+/** The dictionary's words for a text the table knows (its own keys only: not `constructor`), else the text itself. */
+function textOrOwn(keys: Record<string, MessageKey>, text: string, t: Translate): string {
+  const key = Object.hasOwn(keys, text) ? keys[text] : undefined
+  return key === undefined ? text : t(key)
+}
 
 /** The short tag of an agent's language (EN / AR; in Arabic: إنج / عرب). */
 export const langTag = (lang: 'ar' | 'en', t: Translate) => t(lang === 'ar' ? 'lang.tag.ar' : 'lang.tag.en')

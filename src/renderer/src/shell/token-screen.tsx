@@ -3,6 +3,7 @@ import { createBrowserBridge } from '../api/browser-bridge'
 import { tokenFromPasted, UI_TOKEN_STORAGE_KEY } from '../api/ui-token'
 import { translate, type MessageKey, type UiLocale } from '../i18n/dictionary'
 import { TextField } from '../ui/field'
+import { SubmitForm } from '../ui/submit-form'
 
 type Problem = 'notAToken' | 'refused' | 'unreachable' | null
 
@@ -38,14 +39,7 @@ export function TokenScreen({ reason, locale = 'en' }: { reason: 'missing' | 'in
           <code>{'voicedesk serve\n…\nOperator UI: http://127.0.0.1:8740/app/#token=…'}</code>
         </pre>
         <p>{t('token.hint')}</p>
-        <form
-          className="token-form"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault()
-            void submit()
-          }}
-        >
+        <SubmitForm className="token-form" noValidate onSubmit={() => void submit()}>
           <TextField
             label={t('token.pasteLabel')}
             errors={problem ? [t(`token.problem.${problem}`)] : undefined}
@@ -60,7 +54,7 @@ export function TokenScreen({ reason, locale = 'en' }: { reason: 'missing' | 'in
               {t('token.open')}
             </button>
           </div>
-        </form>
+        </SubmitForm>
       </div>
     </main>
   )

@@ -13,9 +13,9 @@ export const LINK_CHECK_MS = 10_000
 export const LINK_TIMEOUT_MS = 5_000
 /** Failures in a row before the link is called lost (still retried, less often). */
 export const LOST_AFTER_FAILURES = 3
-const RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000]
+const RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000] as const
 
-export const retryDelayMs = (failures: number) => RETRY_MS[Math.min(failures, RETRY_MS.length) - 1] ?? RETRY_MS[0]!
+export const retryDelayMs = (failures: number) => RETRY_MS[Math.min(failures, RETRY_MS.length) - 1] ?? RETRY_MS[0]
 
 export interface ConnectionSlice {
   link: {

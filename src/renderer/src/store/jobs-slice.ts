@@ -3,6 +3,7 @@ import type { SORT_FIELDS } from '../../../shared/api/jobs'
 import type { WebhookDelivery } from '../../../shared/api/webhooks'
 import type { IpcEvent, OperatorJobListItem } from '../../../shared/ipc/operations'
 import { isOperatorError } from '../api/operator-error'
+import type { Call } from '../api/call'
 import type { SliceCreator } from './app-store'
 import { messageOf } from '../api/operator-error'
 
@@ -81,15 +82,19 @@ export interface JobsSlice {
   /** The "N new jobs" bar: shows the held rows (the table scrolls to the top). */
   showNewJobs(): void
   /** From a job.changed event. */
-  jobChanged(job: Extract<IpcEvent, { type: 'job.changed' }>['job']): void
+  jobChanged(job: ChangedJob): void
 }
+
+/** A job as the live `job.changed` event carries it. */
+type ChangedJob = Extract<IpcEvent, { type: 'job.changed' }>['job']
 
 export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', createdFrom: '', createdTo: '', sortField: 'createdAt', sortDirection: 'desc' }
 
 /** The start of a local calendar day (YYYY-MM-DD), `days` later, as an ISO instant: the operator's day is the machine's. */
 function startOfLocalDay(date: string, days = 0): string {
-  const [year, month, day] = date.split('-').map(Number)
-  return new Date(year!, month! - 1, day! + days).toISOString()
+  // A part that is missing reads as NaN: an invalid date, as a malformed part would give.
+  const [year = NaN, month = NaN, day = NaN] = date.split('-').map(Number)
+  return new Date(year, month - 1, day + days).toISOString()
 }
 
 /** The list's input for a query: the filters, and the dates as the range of instants jobs.list takes ([from's start, the day after to's start)). */
@@ -264,38 +269,9 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       if (id === null) return
       const stillSelected = () => get().jobs.selectedId === id
       try {
-        const [{ job, previewUrl, playableMediaUrl }, { deliveries, deliveriesTotal }] = await Promise.all([
-          call('jobs.get', { id }),
-          call('webhooks.list', { jobId: id, take: JOB_DELIVERIES_SHOWN, skip: 1 }).then(
-            // The journal lists newest first; a job's story reads oldest first (call.started … call.ended).
-            (answer) => ({ deliveries: [...answer.deliveries].reverse(), deliveriesTotal: answer.filtered }),
-            () => ({ deliveries: [], deliveriesTotal: 0 }),
-          ),
-        ])
-        let aiContent: AiContentJob | null = null
-        if (job.type === 'AI_CONTENT' || job.status === 'COMPLETED') {
-          try {
-            aiContent = await call('jobs.getAiContent', { id })
-          } catch (error) {
-            // A text job with no AI content made from it yet: NOT_FOUND, nothing to show.
-            if (!isOperatorError(error) || (error.code !== 'NOT_FOUND' && error.code !== 'CONFLICT' && error.code !== 'VALIDATION_ERROR')) throw error
-          }
-        }
-        // A finished translation's source, read once while the same one stays open (it no longer changes).
-        let source: Job | null = null
-        if (job.type === 'TRANSLATION' && job.status === 'COMPLETED' && job.relevantJobId) {
-          const shown = get().jobs.detail?.source
-          source =
-            shown?.id === job.relevantJobId
-              ? shown
-              : await call('jobs.get', { id: job.relevantJobId }).then(
-                  (answer) => answer.job,
-                  // Deleted or unreadable: the translation shows without its source beside it.
-                  () => null,
-                )
-        }
+        const read = await readJobDetail(call, id, get().jobs.detail?.source ?? null)
         if (!stillSelected()) return
-        patch({ detail: { id, job, previewUrl, playableMediaUrl, source, aiContent, deliveries, deliveriesTotal, loading: false, error: null } })
+        patch({ detail: { id, ...read, loading: false, error: null } })
       } catch (error) {
         if (!stillSelected()) return
         patch((jobs) => ({ detail: jobs.detail && { ...jobs.detail, loading: false, error: messageOf(error) } }))
@@ -308,19 +284,62 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       if (detail && (detail.id === job.id || job.type === 'AI_CONTENT')) detailTypesSeen.add(job.type)
       // Rows already shown take the new status at once; the refresh brings the rest. A job that is
       // not shown changes nothing: no new state, so the list does not render again for it.
-      const shown = get().jobs.pages
-      let touched = false
-      const pages: Record<number, OperatorJobListItem[]> = {}
-      for (const [page, rows] of Object.entries(shown)) {
-        const index = rows.findIndex((row) => row.id === job.id)
-        if (index === -1 || (rows[index]!.status === job.status && rows[index]!.title === job.title)) pages[Number(page)] = rows
-        else {
-          touched = true
-          pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
-        }
-      }
-      if (touched) patch({ pages })
+      const pages = pagesWithJob(get().jobs.pages, job)
+      if (pages) patch({ pages })
       scheduleRefresh()
     },
   }
+}
+
+/**
+ * What the detail pane shows of a job: the job, its deliveries, its AI content and (a finished
+ * translation) its source. `shownSource` is the source already read for the open job: reused.
+ */
+async function readJobDetail(call: Call, id: string, shownSource: Job | null): Promise<Omit<JobDetail, 'id' | 'loading' | 'error'>> {
+  const [{ job, previewUrl, playableMediaUrl }, { deliveries, deliveriesTotal }] = await Promise.all([
+    call('jobs.get', { id }),
+    call('webhooks.list', { jobId: id, take: JOB_DELIVERIES_SHOWN, skip: 1 }).then(
+      // The journal lists newest first; a job's story reads oldest first (call.started … call.ended).
+      (answer) => ({ deliveries: [...answer.deliveries].reverse(), deliveriesTotal: answer.filtered }),
+      () => ({ deliveries: [], deliveriesTotal: 0 }),
+    ),
+  ])
+  let aiContent: AiContentJob | null = null
+  if (job.type === 'AI_CONTENT' || job.status === 'COMPLETED') {
+    try {
+      aiContent = await call('jobs.getAiContent', { id })
+    } catch (error) {
+      // A text job with no AI content made from it yet: NOT_FOUND, nothing to show.
+      if (!isOperatorError(error) || (error.code !== 'NOT_FOUND' && error.code !== 'CONFLICT' && error.code !== 'VALIDATION_ERROR')) throw error
+    }
+  }
+  // A finished translation's source, read once while the same one stays open (it no longer changes).
+  let source: Job | null = null
+  if (job.type === 'TRANSLATION' && job.status === 'COMPLETED' && job.relevantJobId) {
+    source =
+      shownSource?.id === job.relevantJobId
+        ? shownSource
+        : await call('jobs.get', { id: job.relevantJobId }).then(
+            (answer) => answer.job,
+            // Deleted or unreadable: the translation shows without its source beside it.
+            () => null,
+          )
+  }
+  return { job, previewUrl, playableMediaUrl, source, aiContent, deliveries, deliveriesTotal }
+}
+
+/** The loaded pages with a changed job's status and title in its row; null when no shown row changes. */
+function pagesWithJob(shown: Record<number, OperatorJobListItem[]>, job: ChangedJob): Record<number, OperatorJobListItem[]> | null {
+  let touched = false
+  const pages: Record<number, OperatorJobListItem[]> = {}
+  for (const [page, rows] of Object.entries(shown)) {
+    const index = rows.findIndex((row) => row.id === job.id)
+    const current = rows[index]
+    if (current === undefined || (current.status === job.status && current.title === job.title)) pages[Number(page)] = rows
+    else {
+      touched = true
+      pages[Number(page)] = rows.map((row, at) => (at === index ? { ...row, status: job.status, title: job.title } : row))
+    }
+  }
+  return touched ? pages : null
 }

@@ -2,8 +2,11 @@
  * A few line icons drawn inline (no icon font, nothing fetched: the CSP allows only 'self').
  * Names follow the lucide set, which templates use for their `icon`.
  */
+/** Also what a name without a drawing gets. */
+const BOT_PATH = 'M12 8V4H8 M4 8h16v12H4z M2 14h2 M20 14h2 M9 13v2 M15 13v2'
+
 const PATHS: Record<string, string> = {
-  bot: 'M12 8V4H8 M4 8h16v12H4z M2 14h2 M20 14h2 M9 13v2 M15 13v2',
+  bot: BOT_PATH,
   'layout-template': 'M3 3h18v7H3z M3 14h7v7H3z M14 14h7v7h-7z',
   phone:
     'M22 16.9v3a2 2 0 0 1-2.2 2 19.8 19.8 0 0 1-8.6-3.1 19.5 19.5 0 0 1-6-6A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1 1 .4 1.9.7 2.8a2 2 0 0 1-.5 2.1L8 9.9a16 16 0 0 0 6 6l1.3-1.3a2 2 0 0 1 2.1-.4c.9.3 1.8.6 2.8.7a2 2 0 0 1 1.7 2z',
@@ -50,7 +53,7 @@ const PATHS: Record<string, string> = {
 }
 
 export function Icon({ name, size = 18 }: { name: string; size?: number }) {
-  const path = PATHS[name] ?? PATHS.bot!
+  const path = PATHS[name] ?? BOT_PATH
   return (
     <svg
       className="icon"

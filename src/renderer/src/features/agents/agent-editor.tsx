@@ -14,6 +14,7 @@ import { AgentOutcomeSection } from './agent-outcome-section'
 import { AgentWebhookSection } from './agent-webhook-section'
 import { LeaveDraftDialog } from './leave-draft-dialog'
 import { useAgentForm } from './use-agent-form'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** Every editable property of one agent, a section a card. Save sends only what changed; refusals are shown beside their fields. */
 export function AgentEditor({ agent }: { agent: OperatorAgent }) {
@@ -25,16 +26,7 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
   const sectionProps = { draft, set, errorsOf, bind }
 
   return (
-    <form
-      ref={formRef}
-      className="editor"
-      aria-label={t('agent.editorLabel', { name: agent.agentName })}
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        void save()
-      }}
-    >
+    <SubmitForm ref={formRef} className="editor" aria-label={t('agent.editorLabel', { name: agent.agentName })} noValidate onSubmit={() => void save()}>
       <AgentEditorHeader agent={agent} differs={differs} saving={saving} onRevert={revert} />
       {kept ? <KeptDraftOffer agentName={agent.agentName} onRestore={kept.restore} onDiscard={kept.discard} /> : null}
       <FieldErrors errors={generalErrors} />
@@ -56,6 +48,6 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
         }}
         onStay={() => store.getState().resolvePendingLeave('stay')}
       />
-    </form>
+    </SubmitForm>
   )
 }

@@ -12,6 +12,7 @@ import { listShows } from '../../store/list-shows'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { AgentViews } from './agent-views'
 import { langTag } from '../../lib/voice-text'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** Agents: a searchable list beside the editor of the open one. */
 export function AgentsScreen() {
@@ -151,15 +152,9 @@ export function AgentsScreen() {
         onClose={() => setCreating(false)}
         actions={<DialogActions onCancel={() => setCreating(false)} label={t('agents.create')} form="new-agent-form" disabled={newName.trim() === ''} />}
       >
-        <form
-          id="new-agent-form"
-          onSubmit={(event) => {
-            event.preventDefault()
-            void create()
-          }}
-        >
+        <SubmitForm id="new-agent-form" onSubmit={() => void create()}>
           <TextField label={t('agent.name')} data-autofocus value={newName} onChange={setNewName} />
-        </form>
+        </SubmitForm>
       </ModalDialog>
     </div>
   )

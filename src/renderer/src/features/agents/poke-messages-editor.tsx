@@ -8,7 +8,8 @@ export function PokeMessagesEditor({ messages, onChange }: { messages: string[];
   const move = (from: number, to: number) => {
     const next = [...messages]
     const [item] = next.splice(from, 1)
-    next.splice(to, 0, item!)
+    if (item === undefined) return // `from` is past the list's end: nothing to move.
+    next.splice(to, 0, item)
     onChange(next)
   }
   return (

@@ -97,10 +97,11 @@ export function errorsByField(details: readonly ErrorDetail[], locale: UiLocale)
   const byField: Record<string, string[]> = {}
   for (const detail of details) {
     const path = fieldPathOf(detail.path)
-    const known = Object.keys(FIELD_OF)
-      .filter((prefix) => path === prefix || path.startsWith(`${prefix}.`))
-      .sort((a, b) => b.length - a.length)[0]
-    const field = known === undefined ? '' : FIELD_OF[known]!
+    // The longest known prefix of the path names the field; none: the form's general errors.
+    const field =
+      Object.entries(FIELD_OF)
+        .filter(([prefix]) => path === prefix || path.startsWith(`${prefix}.`))
+        .sort(([a], [b]) => b.length - a.length)[0]?.[1] ?? ''
     // A rate the service refuses is about the fraction; the field is in percent.
     const message = field === 'ratePercent' ? detail.message.replace(/(\d+(?:\.\d+)?)$/, (n) => String(Number(n) * 100)) : detail.message
     ;(byField[field] ??= []).push(readableAt('', message, locale))

@@ -11,6 +11,7 @@ import { Options, SelectField, TextField } from '../../ui/field'
 import { focusFirstError } from '../../ui/focus-first-error'
 import { Icon } from '../../ui/icon'
 import { EFFECTS, EMPTY_FAULT_DRAFT, errorsByField, ON_REQUESTS, ruleOf, type Effect, type FaultDraft } from './fault-draft'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** What each part of the form reads and writes. */
 interface FaultFieldsProps {
@@ -159,16 +160,7 @@ export function FaultRuleForm() {
 
   const fields = { draft, update, errors }
   return (
-    <form
-      ref={formRef}
-      className="card"
-      aria-labelledby="fault-add-title"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        void add()
-      }}
-    >
+    <SubmitForm ref={formRef} className="card" aria-labelledby="fault-add-title" noValidate onSubmit={() => void add()}>
       <h2 id="fault-add-title">{t('faults.addTitle')}</h2>
       <div className="grid-4">
         <FaultMatchFields {...fields} />
@@ -188,6 +180,6 @@ export function FaultRuleForm() {
           <span>{t('faults.add')}</span>
         </button>
       </div>
-    </form>
+    </SubmitForm>
   )
 }

@@ -29,7 +29,7 @@ export function JobDeliveries({ job, detail }: { job: Job; detail: JobDetail }) 
   const isCall = job.type === 'CONVERSATION'
   // A call's events all go to its agent's one URL: said once, not on every row.
   const urls = [...new Set(detail.deliveries.map((delivery) => delivery.url))]
-  const oneUrl = urls.length === 1 ? urls[0]! : null
+  const oneUrl = urls.length === 1 ? (urls[0] ?? null) : null
   return (
     <section className="detail-section" aria-labelledby="job-deliveries">
       <h3 id="job-deliveries">{isCall ? t('monitor.webhooks') : t('jobs.deliveries')}</h3>

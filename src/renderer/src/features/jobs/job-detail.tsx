@@ -182,7 +182,11 @@ function RetryJob({ jobId }: { jobId: string }) {
 function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob | null; isAiJob: boolean; canMake: boolean; onMake(): void }) {
   const t = useT()
   const store = useStoreApi()
-  const parts = ai?.jobResponse ? AI_PARTS.filter((part) => typeof ai.jobResponse?.[part] === 'string') : []
+  // Each part the job answered, with its text (a part not asked for is absent).
+  const parts = AI_PARTS.flatMap((part) => {
+    const text = ai?.jobResponse?.[part]
+    return typeof text === 'string' ? [{ part, text }] : []
+  })
   return (
     <section className="detail-section" aria-labelledby="job-ai">
       <header className="section-header">
@@ -205,14 +209,14 @@ function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob |
       {ai === null ? <p className="muted">{t('jobs.aiNone')}</p> : null}
       {ai && ai.status === 'PENDING' ? <p className="muted">{t('jobs.aiPending')}</p> : null}
       {ai && ai.status === 'FAILED' && ai.error ? <JobErrorBox error={ai.error} /> : null}
-      {parts.map((part) => (
+      {parts.map(({ part, text }) => (
         <article key={part} className="ai-part" aria-labelledby={`part-${part}`}>
           <header className="section-header">
             <h4 id={`part-${part}`}>{t(partKey(part))}</h4>
-            <CopyButton text={ai!.jobResponse![part]!} label={t(partKey(part))} compact />
+            <CopyButton text={text} label={t(partKey(part))} compact />
           </header>
           <div className="ai-part-text" dir="auto">
-            {ai!.jobResponse![part]}
+            {text}
           </div>
         </article>
       ))}

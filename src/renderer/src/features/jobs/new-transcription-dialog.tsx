@@ -7,6 +7,7 @@ import { Check, FileField, SelectField, TextField } from '../../ui/field'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { useJobCreation } from './use-job-creation'
+import { SubmitForm } from '../../ui/submit-form'
 
 type Source = 'file' | 'url'
 type SpokenLanguage = 'auto' | 'ar' | 'en'
@@ -74,18 +75,20 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
 
   const fields = () => ({ title: title.trim() || undefined, language: language === 'auto' ? undefined : language })
   const start = async () => {
-    if (source === 'file' && !file) {
+    // The file to send; null when the media is a URL.
+    const toUpload = source === 'file' ? file : null
+    if (source === 'file' && !toUpload) {
       setError(t('jobs.chooseFileFirst'))
       fileInput.current?.focus()
       return
     }
     let canceled = false
     const make = async (): Promise<Job> => {
-      if (source === 'url') return call('jobs.createTranscription', { mediaUrl: mediaUrl.trim(), ...fields() })
+      if (toUpload === null) return call('jobs.createTranscription', { mediaUrl: mediaUrl.trim(), ...fields() })
       const { url } = await call('jobs.transcriptionUploadLink', fields())
       setProgress(0)
       try {
-        return await uploadMedia(url, file!, setProgress, (request) => (upload.current = request))
+        return await uploadMedia(url, toUpload, setProgress, (request) => (upload.current = request))
       } catch (caught) {
         canceled = caught instanceof UploadCanceled
         throw caught
@@ -105,15 +108,7 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
       onClose={close}
       actions={<DialogActions onCancel={close} label={t('jobs.startTranscription')} form="transcription-form" disabled={busy || (source === 'url' && mediaUrl.trim() === '')} />}
     >
-      <form
-        id="transcription-form"
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          void start()
-        }}
-      >
+      <SubmitForm id="transcription-form" className="stack" noValidate onSubmit={() => void start()}>
         <fieldset className="fieldset" disabled={busy}>
           <legend>{t('jobs.transcriptionSource')}</legend>
           {(['file', 'url'] as const).map((choice) => (
@@ -158,7 +153,7 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
             {error}
           </p>
         ) : null}
-      </form>
+      </SubmitForm>
     </ModalDialog>
   )
 }

@@ -10,6 +10,7 @@ import { focusFirstError } from '../../ui/focus-first-error'
 import { SelectField, TextField } from '../../ui/field'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { voiceAccent } from '../../lib/voice-text'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** A text-to-speech job: a voice and the text. The new job opens in the detail panel. */
 export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -60,16 +61,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       onClose={onClose}
       actions={<DialogActions onCancel={onClose} label={t('jobs.createTts')} form="tts-form" disabled={busy || text.trim() === '' || voiceId === ''} />}
     >
-      <form
-        ref={formRef}
-        id="tts-form"
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          void create()
-        }}
-      >
+      <SubmitForm ref={formRef} id="tts-form" className="stack" noValidate onSubmit={() => void create()}>
         <SelectField label={t('jobs.voice')} errors={errors.voiceId} value={voiceId} onChange={setVoiceId}>
           {(['en', 'ar'] as const).map((lang) => (
             <optgroup key={lang} label={t(lang === 'ar' ? 'lang.ar' : 'lang.en')}>
@@ -106,7 +98,7 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
             {errors[''].join(' ')}
           </p>
         ) : null}
-      </form>
+      </SubmitForm>
     </ModalDialog>
   )
 }

@@ -165,7 +165,8 @@ function TranscriptLines({ view, position, canSeek, onSeek }: { view: Transcript
         style={{ blockSize: virtualizer.getTotalSize(), position: 'relative' }}
       >
         {virtualizer.getVirtualItems().map((item) => {
-          const line = lines[item.index]!
+          const line = lines[item.index]
+          if (line === undefined) return null // the virtualizer counts lines.length: never past the end
           return (
             <li
               key={item.index}

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { PhoneNumber } from '../../../../shared/api/phone-numbers'
 import type { VoiceAgent } from '../../../../shared/api/voice-agents'
-import { useT } from '../../i18n/use-t'
+import { useT, type Translate } from '../../i18n/use-t'
+import type { UiLocale } from '../../i18n/dictionary'
 import { pluralKey } from '../../i18n/plural'
 import { formatCount } from '../../lib/format'
 import { AGENT_CHOICES_PAGE } from '../../store/agents-slice'
@@ -42,22 +43,10 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
   // Only the open picker follows the matches: a table of closed ones does not re-render as they come.
   const choices = useAppStore((state) => (open ? selectAgentChoices(state) : CLOSED))
 
-  const options: Choice[] = open
-    ? [
-        { kind: 'none' },
-        ...choices.items.map((agent): Choice => ({ kind: 'agent', agent })),
-        ...(hasMore(choices) && !choices.loading ? [{ kind: 'more', count: moreCount(choices, AGENT_CHOICES_PAGE) } as const] : []),
-      ]
-    : []
+  const options = open ? choicesOf(choices) : []
   const optionId = (index: number) => `${baseId}-option-${index}`
 
-  // The popover follows `open`.
-  useEffect(() => {
-    const popup = popupRef.current
-    if (!popup) return
-    if (open && !popup.matches(':popover-open')) popup.showPopover()
-    if (!open && popup.matches(':popover-open')) popup.hidePopover()
-  }, [open])
+  usePopoverShown(popupRef, open)
   // Typing searches, once the operator pauses.
   const query = open && text !== currentName ? text : ''
   useEffect(() => {
@@ -124,17 +113,7 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
     }
   }
 
-  let status = ''
-  if (open) {
-    if (choices.loading && choices.items.length === 0) status = t('common.loading')
-    else if (choices.error) status = choices.error
-    else if (choices.items.length === 0 && query.trim() !== '') status = t('numbers.pickerNoMatch', { search: query.trim() })
-    else
-      status = t(pluralKey(locale, choices.filtered, { one: 'numbers.pickerMatchesOne', other: 'numbers.pickerMatches' }), {
-        shown: formatCount(choices.items.length, locale),
-        filtered: formatCount(choices.filtered, locale),
-      })
-  }
+  const status = open ? statusOf(choices, query, locale, t) : ''
 
   return (
     <div className="picker" style={{ anchorName }}>
@@ -190,20 +169,7 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
                 onMouseMove={() => index !== active && setActive(index)}
                 onClick={() => choose(choice)}
               >
-                {choice.kind === 'none' ? (
-                  <span className="muted">{t('numbers.unassignedOption')}</span>
-                ) : choice.kind === 'more' ? (
-                  <span>{choices.loadingMore ? t('common.loading') : t('numbers.pickerMore', { n: formatCount(choice.count, locale) })}</span>
-                ) : (
-                  <>
-                    <span className="picker-name" dir="auto">
-                      {choice.agent.agentName}
-                    </span>
-                    <span className="item-meta">
-                      <span className="tag">{langTag(choice.agent.lang, t)}</span> <bdi>{choice.agent.voiceRecord.name}</bdi>
-                    </span>
-                  </>
-                )}
+                <ChoiceText choice={choice} loadingMore={choices.loadingMore} />
                 {selected ? <Icon name="check" size={14} /> : null}
               </li>
             )
@@ -214,5 +180,53 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
         </p>
       </div>
     </div>
+  )
+}
+
+/** The open list's options: "unassigned", the agents loaded, and "Show more" while more match. */
+function choicesOf(choices: PagedList<VoiceAgent>): Choice[] {
+  return [
+    { kind: 'none' },
+    ...choices.items.map((agent): Choice => ({ kind: 'agent', agent })),
+    ...(hasMore(choices) && !choices.loading ? [{ kind: 'more', count: moreCount(choices, AGENT_CHOICES_PAGE) } as const] : []),
+  ]
+}
+
+/** The popover follows `open` (it lives in the top layer, outside React's rendering). */
+function usePopoverShown(popupRef: RefObject<HTMLElement | null>, open: boolean) {
+  useEffect(() => {
+    const popup = popupRef.current
+    if (!popup) return
+    if (open && !popup.matches(':popover-open')) popup.showPopover()
+    if (!open && popup.matches(':popover-open')) popup.hidePopover()
+  }, [popupRef, open])
+}
+
+/** What the open list holds, for the live region: loading, an error, no match, or how many match. */
+function statusOf(choices: PagedList<VoiceAgent>, query: string, locale: UiLocale, t: Translate): string {
+  if (choices.loading && choices.items.length === 0) return t('common.loading')
+  if (choices.error) return choices.error
+  if (choices.items.length === 0 && query.trim() !== '') return t('numbers.pickerNoMatch', { search: query.trim() })
+  return t(pluralKey(locale, choices.filtered, { one: 'numbers.pickerMatchesOne', other: 'numbers.pickerMatches' }), {
+    shown: formatCount(choices.items.length, locale),
+    filtered: formatCount(choices.filtered, locale),
+  })
+}
+
+/** One option's text: "unassigned", "Show n more", or an agent's name with its language and voice. */
+function ChoiceText({ choice, loadingMore }: { choice: Choice; loadingMore: boolean }) {
+  const t = useT()
+  const locale = useAppStore(selectLocale)
+  if (choice.kind === 'none') return <span className="muted">{t('numbers.unassignedOption')}</span>
+  if (choice.kind === 'more') return <span>{loadingMore ? t('common.loading') : t('numbers.pickerMore', { n: formatCount(choice.count, locale) })}</span>
+  return (
+    <>
+      <span className="picker-name" dir="auto">
+        {choice.agent.agentName}
+      </span>
+      <span className="item-meta">
+        <span className="tag">{langTag(choice.agent.lang, t)}</span> <bdi>{choice.agent.voiceRecord.name}</bdi>
+      </span>
+    </>
   )
 }

@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../ui/modal-dialog'
 import { AgentPicker } from './agent-picker'
 import { TableHead } from '../../ui/table-head'
 import { listShows } from '../../store/list-shows'
+import { SubmitForm } from '../../ui/submit-form'
 
 interface NewNumber {
   phoneNumber: string
@@ -35,11 +36,7 @@ export function NumbersScreen() {
   const numbers = useAppStore(selectNumbers)
   const numbersShow = listShows(numbers)
   const locale = useAppStore(selectLocale)
-  const [form, setForm] = useState<NewNumber>(EMPTY)
-  const [errors, setErrors] = useState<Record<string, string[]>>({})
-  const [busy, setBusy] = useState(false)
   const [deleting, setDeleting] = useState<PhoneNumber | null>(null)
-  const check = checkPhoneNumber(form.phoneNumber)
 
   useEffect(() => {
     void store.getState().loadNumbers()
@@ -51,30 +48,6 @@ export function NumbersScreen() {
     const before = store.getState().numbers.items.length
     await store.getState().loadMoreNumbers()
     if (!button.isConnected) tableRef.current?.querySelectorAll<HTMLInputElement>('[role="combobox"]')[before]?.focus()
-  }
-
-  const update = (key: keyof NewNumber, value: string) => {
-    setForm((current) => ({ ...current, [key]: value }))
-    setErrors(({ [key]: _gone, ...rest }) => rest)
-  }
-  const bind = textBinder(form, update, (key) => errors[key])
-
-  const formRef = useRef<HTMLFormElement>(null)
-  const register = async () => {
-    setBusy(true)
-    try {
-      const number = await call('numbers.add', { type: 'TELEPHONY', ...form })
-      store.getState().upsertNumber(number)
-      setForm(EMPTY)
-      setErrors({})
-      store.getState().toast('success', t('numbers.registered', { number: number.number }))
-    } catch (error) {
-      if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details, locale))
-      else setErrors({ '': [errorText(error, locale)] })
-      requestAnimationFrame(() => focusFirstError(formRef.current))
-    } finally {
-      setBusy(false)
-    }
   }
 
   const assign = async (number: PhoneNumber, agentId: string) => {
@@ -103,7 +76,6 @@ export function NumbersScreen() {
     }
   }
 
-  const canRegister = check.state === 'valid' && form.label.trim() !== '' && form.providerAccountSid.trim() !== '' && form.providerAuthToken !== ''
   return (
     <div className="page">
       <header className="page-header">
@@ -112,46 +84,7 @@ export function NumbersScreen() {
           <p className="muted">{t('numbers.intro')}</p>
         </div>
       </header>
-      <form
-        ref={formRef}
-        className="card"
-        aria-labelledby="register-title"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          if (canRegister) void register()
-        }}
-      >
-        <h2 id="register-title">{t('numbers.register')}</h2>
-        <div className="grid-4">
-          <TextField
-            label={t('numbers.phoneNumber')}
-            hint={check.state === 'valid' ? t('numbers.willStore', { e164: check.e164 }) : t('numbers.e164Hint')}
-            errors={[...(check.state === 'invalid' ? [readableMessage(check.message, locale)] : []), ...(errors.phoneNumber ?? [])]}
-            inputClassName="mono"
-            dir="ltr"
-            inputMode="tel"
-            autoComplete="off"
-            placeholder="+15551234567"
-            value={form.phoneNumber}
-            onChange={(value) => update('phoneNumber', value)}
-          />
-          <TextField label={t('numbers.label')} {...bind('label')} />
-          <TextField label={t('numbers.accountSid')} {...bind('providerAccountSid')} inputClassName="mono" dir="ltr" autoComplete="off" />
-          <TextField label={t('numbers.authToken')} hint={t('numbers.authTokenHint')} {...bind('providerAuthToken')} dir="ltr" type="password" autoComplete="new-password" />
-        </div>
-        {errors[''] || errors.type ? (
-          <p className="field-error" role="alert">
-            {[...(errors[''] ?? []), ...(errors.type ?? [])].join(' ')}
-          </p>
-        ) : null}
-        <div className="toolbar end">
-          <button type="submit" className="button primary" disabled={!canRegister || busy}>
-            <Icon name="plus" size={16} />
-            <span>{t('numbers.registerButton')}</span>
-          </button>
-        </div>
-      </form>
+      <RegisterNumberCard />
 
       <section className="card" aria-labelledby="numbers-list-title">
         <h2 id="numbers-list-title">{t('numbers.listTitle', { n: formatCount(numbers.total, locale) })}</h2>
@@ -231,5 +164,83 @@ export function NumbersScreen() {
         onCancel={() => setDeleting(null)}
       />
     </div>
+  )
+}
+
+/** The card that registers a number at the provider: checks the number as typed, shows the service's refusals by field. */
+function RegisterNumberCard() {
+  const t = useT()
+  const store = useStoreApi()
+  const call = useCall()
+  const locale = useAppStore(selectLocale)
+  const [form, setForm] = useState<NewNumber>(EMPTY)
+  const [errors, setErrors] = useState<Record<string, string[]>>({})
+  const [busy, setBusy] = useState(false)
+  const check = checkPhoneNumber(form.phoneNumber)
+  const update = (key: keyof NewNumber, value: string) => {
+    setForm((current) => ({ ...current, [key]: value }))
+    setErrors(({ [key]: _gone, ...rest }) => rest)
+  }
+  const bind = textBinder(form, update, (key) => errors[key])
+
+  const formRef = useRef<HTMLFormElement>(null)
+  const register = async () => {
+    setBusy(true)
+    try {
+      const number = await call('numbers.add', { type: 'TELEPHONY', ...form })
+      store.getState().upsertNumber(number)
+      setForm(EMPTY)
+      setErrors({})
+      store.getState().toast('success', t('numbers.registered', { number: number.number }))
+    } catch (error) {
+      if (isOperatorError(error) && error.details.length > 0) setErrors(fieldErrorsOf(error.details, locale))
+      else setErrors({ '': [errorText(error, locale)] })
+      requestAnimationFrame(() => focusFirstError(formRef.current))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const canRegister = check.state === 'valid' && form.label.trim() !== '' && form.providerAccountSid.trim() !== '' && form.providerAuthToken !== ''
+  return (
+    <SubmitForm
+      ref={formRef}
+      className="card"
+      aria-labelledby="register-title"
+      noValidate
+      onSubmit={() => {
+        if (canRegister) void register()
+      }}
+    >
+      <h2 id="register-title">{t('numbers.register')}</h2>
+      <div className="grid-4">
+        <TextField
+          label={t('numbers.phoneNumber')}
+          hint={check.state === 'valid' ? t('numbers.willStore', { e164: check.e164 }) : t('numbers.e164Hint')}
+          errors={[...(check.state === 'invalid' ? [readableMessage(check.message, locale)] : []), ...(errors.phoneNumber ?? [])]}
+          inputClassName="mono"
+          dir="ltr"
+          inputMode="tel"
+          autoComplete="off"
+          placeholder="+15551234567"
+          value={form.phoneNumber}
+          onChange={(value) => update('phoneNumber', value)}
+        />
+        <TextField label={t('numbers.label')} {...bind('label')} />
+        <TextField label={t('numbers.accountSid')} {...bind('providerAccountSid')} inputClassName="mono" dir="ltr" autoComplete="off" />
+        <TextField label={t('numbers.authToken')} hint={t('numbers.authTokenHint')} {...bind('providerAuthToken')} dir="ltr" type="password" autoComplete="new-password" />
+      </div>
+      {errors[''] || errors.type ? (
+        <p className="field-error" role="alert">
+          {[...(errors[''] ?? []), ...(errors.type ?? [])].join(' ')}
+        </p>
+      ) : null}
+      <div className="toolbar end">
+        <button type="submit" className="button primary" disabled={!canRegister || busy}>
+          <Icon name="plus" size={16} />
+          <span>{t('numbers.registerButton')}</span>
+        </button>
+      </div>
+    </SubmitForm>
   )
 }

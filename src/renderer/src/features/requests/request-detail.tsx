@@ -142,16 +142,7 @@ export function RequestDetailPanel() {
             )}
             <dt>{t('requests.key')}</dt>
             <dd>{detail.keyHint ? <code dir="ltr">{detail.keyHint}</code> : t('requests.noKey')}</dd>
-            {detail.resourceId ? (
-              <>
-                <dt>{t('requests.touched')}</dt>
-                <dd>
-                  <button type="button" className="link-button" onClick={() => openJob(detail.resourceId!)} aria-label={t('requests.openJob', { id: detail.resourceId })}>
-                    <code dir="ltr">{detail.resourceId}</code>
-                  </button>
-                </dd>
-              </>
-            ) : null}
+            {detail.resourceId ? <TouchedJob id={detail.resourceId} onOpen={openJob} /> : null}
           </dl>
           {detail.socket ? <SocketFacts socket={detail.socket} /> : null}
           <CurlSection detail={detail} onCopy={(command) => void copyCurl(command)} />
@@ -160,6 +151,21 @@ export function RequestDetailPanel() {
         </>
       ) : null}
     </aside>
+  )
+}
+
+/** The job a request made or read, as a link that opens it on the jobs screen. */
+function TouchedJob({ id, onOpen }: { id: string; onOpen(id: string): void }) {
+  const t = useT()
+  return (
+    <>
+      <dt>{t('requests.touched')}</dt>
+      <dd>
+        <button type="button" className="link-button" onClick={() => onOpen(id)} aria-label={t('requests.openJob', { id })}>
+          <code dir="ltr">{id}</code>
+        </button>
+      </dd>
+    </>
   )
 }
 

@@ -10,6 +10,7 @@ import { useAppStore, useStoreApi } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
 import { Check, TextField } from '../../ui/field'
 import { focusFirstError } from '../../ui/focus-first-error'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** What the settings read shows of an engine that is either built in (or off) or an OpenAI-compatible server. */
 export interface StoredServerEngine {
@@ -136,6 +137,12 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     return false
   }
 
+  /** The service refused the test or the save: its reasons beside their fields, the focus on the first. */
+  const refused = (caught: unknown) => {
+    setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [errorText(caught, locale)] })
+    requestAnimationFrame(() => focusFirstError(formRef.current))
+  }
+
   const testConnection = async () => {
     if (!checkedForSending()) return
     setTesting(true)
@@ -143,8 +150,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     try {
       setTested({ values: formValues, result: await props.test(choice()) })
     } catch (caught) {
-      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [errorText(caught, locale)] })
-      requestAnimationFrame(() => focusFirstError(formRef.current))
+      refused(caught)
     } finally {
       setTesting(false)
     }
@@ -159,14 +165,13 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
       setApiKey('')
       store.getState().toast('success', props.savedMessage)
     } catch (caught) {
-      setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [errorText(caught, locale)] })
-      requestAnimationFrame(() => focusFirstError(formRef.current))
+      refused(caught)
     } finally {
       setSaving(false)
     }
   }
 
-  const errorsOf = (field: 'baseUrl' | 'model' | 'apiKey') => {
+  const errorsOf = (field: ServerField) => {
     const problem = field === 'apiKey' ? undefined : problems[field]
     return problem ? [t(problem)] : refusals[field]
   }
@@ -175,16 +180,7 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     .flatMap(([, messages]) => messages)
 
   return (
-    <form
-      ref={formRef}
-      className="stack"
-      noValidate
-      aria-labelledby={`${id}-legend`}
-      onSubmit={(event) => {
-        event.preventDefault()
-        void submit()
-      }}
-    >
+    <SubmitForm ref={formRef} className="stack" noValidate aria-labelledby={`${id}-legend`} onSubmit={() => void submit()}>
       <fieldset className="fieldset" aria-describedby={props.help ? `${id}-help` : undefined}>
         <legend id={`${id}-legend`}>{props.legend}</legend>
         {props.help ? (
@@ -196,42 +192,14 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
         <Check label={props.serverLabel} checked={server} radio={{ name: `${id}-engine` }} onChange={() => setServer(true)} />
       </fieldset>
       {server ? (
-        <div className="grid-3">
-          <TextField
-            label={t('settings.baseUrl')}
-            errors={errorsOf('baseUrl')}
-            required
-            dir="ltr"
-            type="url"
-            inputMode="url"
-            spellCheck={false}
-            placeholder={props.baseUrlPlaceholder}
-            value={baseUrl}
-            onChange={setBaseUrl}
-          />
-          <TextField
-            label={modelOptional ? t('settings.modelOptional') : t('settings.model')}
-            errors={errorsOf('model')}
-            required={!modelOptional}
-            dir="ltr"
-            spellCheck={false}
-            maxLength={200}
-            placeholder={modelOptional?.placeholder}
-            value={model}
-            onChange={setModel}
-          />
-          <TextField
-            label={t('settings.apiKeyOptional')}
-            hint={stored?.server && stored.hasApiKey ? t('settings.apiKeyKept') : t('settings.apiKeyWriteOnly')}
-            errors={errorsOf('apiKey')}
-            dir="ltr"
-            type="password"
-            autoComplete="off"
-            maxLength={500}
-            value={apiKey}
-            onChange={setApiKey}
-          />
-        </div>
+        <ServerFields
+          fields={{ baseUrl, model, apiKey }}
+          set={{ baseUrl: setBaseUrl, model: setModel, apiKey: setApiKey }}
+          errorsOf={errorsOf}
+          baseUrlPlaceholder={props.baseUrlPlaceholder}
+          modelOptional={modelOptional}
+          keyKept={Boolean(stored?.server && stored.hasApiKey)}
+        />
       ) : null}
       {unplaced.length > 0 ? (
         <p className="field-error" role="alert">
@@ -264,6 +232,61 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
           <code dir="ltr">{shownTest.message}</code>
         </details>
       ) : null}
-    </form>
+    </SubmitForm>
+  )
+}
+
+type ServerField = 'baseUrl' | 'model' | 'apiKey'
+
+interface ServerFieldsProps {
+  fields: Record<ServerField, string>
+  set: Record<ServerField, (value: string) => void>
+  errorsOf(field: ServerField): readonly string[] | undefined
+  baseUrlPlaceholder: string
+  modelOptional: ServerEngineFormProps['modelOptional']
+  /** A key is stored: leaving the field empty keeps it. */
+  keyKept: boolean
+}
+
+/** The server's base URL, model and write-only API key. */
+function ServerFields({ fields, set, errorsOf, baseUrlPlaceholder, modelOptional, keyKept }: ServerFieldsProps) {
+  const t = useT()
+  return (
+    <div className="grid-3">
+      <TextField
+        label={t('settings.baseUrl')}
+        errors={errorsOf('baseUrl')}
+        required
+        dir="ltr"
+        type="url"
+        inputMode="url"
+        spellCheck={false}
+        placeholder={baseUrlPlaceholder}
+        value={fields.baseUrl}
+        onChange={set.baseUrl}
+      />
+      <TextField
+        label={modelOptional ? t('settings.modelOptional') : t('settings.model')}
+        errors={errorsOf('model')}
+        required={!modelOptional}
+        dir="ltr"
+        spellCheck={false}
+        maxLength={200}
+        placeholder={modelOptional?.placeholder}
+        value={fields.model}
+        onChange={set.model}
+      />
+      <TextField
+        label={t('settings.apiKeyOptional')}
+        hint={keyKept ? t('settings.apiKeyKept') : t('settings.apiKeyWriteOnly')}
+        errors={errorsOf('apiKey')}
+        dir="ltr"
+        type="password"
+        autoComplete="off"
+        maxLength={500}
+        value={fields.apiKey}
+        onChange={set.apiKey}
+      />
+    </div>
   )
 }

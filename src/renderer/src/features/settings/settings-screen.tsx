@@ -17,6 +17,7 @@ import { ServerEngineForm } from './server-engine-form'
 import { SnapshotsCard } from './snapshots-card'
 import { CodeField } from '../../ui/code-textarea'
 import { TableHead } from '../../ui/table-head'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** API keys, where the service keeps its data, the AI engine and speech recognition, browser access to /v1, and the UI's own language and theme. */
 export function SettingsScreen() {
@@ -114,10 +115,9 @@ function KeysCard() {
     <section className="card" aria-labelledby="keys-title">
       <h2 id="keys-title">{t('keys.title')}</h2>
       <p className="muted small">{t('keys.intro')}</p>
-      <form
+      <SubmitForm
         className="inline-form"
-        onSubmit={(event) => {
-          event.preventDefault()
+        onSubmit={() => {
           if (name.trim()) void create()
         }}
       >
@@ -125,7 +125,7 @@ function KeysCard() {
         <button type="submit" className="button primary" disabled={name.trim() === ''}>
           {t('keys.create')}
         </button>
-      </form>
+      </SubmitForm>
       <div className="table-wrap">
         <table className="table">
           <TableHead
@@ -310,15 +310,7 @@ function CorsCard() {
   return (
     <section className="card" aria-labelledby="cors-title">
       <h2 id="cors-title">{t('settings.cors')}</h2>
-      <form
-        ref={corsFormRef}
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          void save(origins())
-        }}
-      >
+      <SubmitForm ref={corsFormRef} className="stack" noValidate onSubmit={() => void save(origins())}>
         <CodeField
           label={t('settings.corsOrigins')}
           hint={cors?.source === 'cli' ? t('settings.corsCli') : cors?.source === 'default' ? t('settings.corsDefault') : t('settings.corsHint')}
@@ -335,7 +327,7 @@ function CorsCard() {
             {t('settings.saveCors')}
           </button>
         </div>
-      </form>
+      </SubmitForm>
     </section>
   )
 }

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react'
 import { listShows } from '../../store/list-shows'
 import { snapshotCountsText } from './snapshot-counts'
 import { SNAPSHOT_NAME_PATTERN, type Snapshot, type StateCounts } from '../../../../shared/api/state'
-import { useT } from '../../i18n/use-t'
+import { useT, type Translate } from '../../i18n/use-t'
+import type { UiLocale } from '../../i18n/dictionary'
 import { errorText, readableMessage } from '../../lib/readable-errors'
 import { formatDateTime } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
@@ -13,6 +14,7 @@ import { ConfirmDialog } from '../../ui/modal-dialog'
 import { ProgressBar } from '../../ui/progress-bar'
 import { TableHead } from '../../ui/table-head'
 import { useSizeText } from '../../ui/use-size-text'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** PUTs `file` to a one-use import link, reporting upload progress; answers the service's error message, if any. */
 function uploadArchive(url: string, file: File, onProgress: (fraction: number) => void): Promise<string | undefined> {
@@ -54,12 +56,6 @@ export function SnapshotsCard() {
   const [nameError, setNameError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [confirming, setConfirming] = useState<Confirming>(null)
-  const [exportPassphrase, setExportPassphrase] = useState('')
-  const [importPassphrase, setImportPassphrase] = useState('')
-  const [importFile, setImportFile] = useState<File | null>(null)
-  const [importProgress, setImportProgress] = useState<number | null>(null)
-  const [importError, setImportError] = useState<string | null>(null)
-  const fileInput = useRef<HTMLInputElement>(null)
 
   const load = () =>
     call('state.snapshots', {}).then(
@@ -102,59 +98,7 @@ export function SnapshotsCard() {
     )
   }
 
-  const download = async () => {
-    try {
-      const { url } = await call('state.exportLink', exportPassphrase ? { passphrase: exportPassphrase } : {})
-      const link = document.createElement('a')
-      link.href = url
-      link.download = ''
-      document.body.append(link)
-      link.click()
-      link.remove()
-    } catch (caught) {
-      store.getState().toastError(caught)
-    }
-  }
-
-  const upload = async () => {
-    if (!importFile) return
-    setImportError(null)
-    setImportProgress(0)
-    try {
-      const { url } = await call('state.importLink', importPassphrase ? { passphrase: importPassphrase } : {})
-      const failure = await uploadArchive(url, importFile, setImportProgress)
-      if (failure) setImportError(failure === 'network' ? t('snapshots.importNetwork') : readableMessage(failure, locale))
-      else {
-        store.getState().toast('success', t('snapshots.imported', { file: importFile.name }))
-        setImportFile(null)
-        if (fileInput.current) fileInput.current.value = ''
-      }
-    } catch (caught) {
-      setImportError(errorText(caught, locale))
-    } finally {
-      setImportProgress(null)
-      void load()
-    }
-  }
-
-  const confirmText = (): { title: string; explanation: string; label: string } => {
-    if (confirming?.kind === 'restore') {
-      return {
-        title: t('snapshots.restoreTitle', { name: confirming.snapshot.name }),
-        explanation: t('snapshots.restoreExplain', {
-          now: current ? countsText(current) : '…',
-          time: formatDateTime(confirming.snapshot.createdAt, locale),
-          then: countsText(confirming.snapshot.counts),
-        }),
-        label: t('snapshots.restore'),
-      }
-    }
-    if (confirming?.kind === 'delete') {
-      return { title: t('snapshots.deleteTitle', { name: confirming.snapshot.name }), explanation: t('snapshots.deleteExplain'), label: t('common.delete') }
-    }
-    return { title: t('snapshots.resetTitle'), explanation: t('snapshots.resetExplain', { now: current ? countsText(current) : '…' }), label: t('snapshots.reset') }
-  }
-  const dialog = confirmText()
+  const dialog = confirmText(confirming, current, locale, t)
   const confirm = () => {
     const chosen = confirming
     if (chosen?.kind === 'restore') void run(() => call('state.restore', { name: chosen.snapshot.name }), t('snapshots.restored', { name: chosen.snapshot.name }))
@@ -166,13 +110,7 @@ export function SnapshotsCard() {
     <section className="card" aria-labelledby="snapshots-title">
       <h2 id="snapshots-title">{t('snapshots.title')}</h2>
       <p className="muted small">{t('snapshots.intro')}</p>
-      <form
-        className="inline-form"
-        onSubmit={(event) => {
-          event.preventDefault()
-          take()
-        }}
-      >
+      <SubmitForm className="inline-form" onSubmit={take}>
         <TextField
           label={t('snapshots.newName')}
           errors={nameError ? [nameError] : undefined}
@@ -185,7 +123,7 @@ export function SnapshotsCard() {
         <button type="submit" className="button primary" disabled={busy || name.trim() === ''}>
           {t('snapshots.take')}
         </button>
-      </form>
+      </SubmitForm>
       <div className="table-wrap">
         <table className="table" aria-label={t('snapshots.title')}>
           <TableHead
@@ -240,6 +178,95 @@ export function SnapshotsCard() {
       </div>
       {loadError ? <LoadError error={loadError} onRetry={() => void load()} /> : null}
 
+      <ArchiveSection afterImport={() => void load()} />
+
+      <h3>{t('snapshots.resetHeading')}</h3>
+      <p className="muted small">{t('snapshots.resetIntro')}</p>
+      <button type="button" className="button danger" disabled={busy} onClick={() => setConfirming({ kind: 'reset' })}>
+        {t('snapshots.reset')}
+      </button>
+
+      <ConfirmDialog
+        open={confirming !== null}
+        title={dialog.title}
+        explanation={dialog.explanation}
+        confirmLabel={dialog.label}
+        onConfirm={confirm}
+        onCancel={() => setConfirming(null)}
+      />
+    </section>
+  )
+}
+
+/** The question asked before a restore, a delete or a reset, naming what will be lost. */
+function confirmText(confirming: Confirming, current: StateCounts | null, locale: UiLocale, t: Translate): { title: string; explanation: string; label: string } {
+  if (confirming?.kind === 'restore') {
+    return {
+      title: t('snapshots.restoreTitle', { name: confirming.snapshot.name }),
+      explanation: t('snapshots.restoreExplain', {
+        now: current ? snapshotCountsText(locale, current) : '…',
+        time: formatDateTime(confirming.snapshot.createdAt, locale),
+        then: snapshotCountsText(locale, confirming.snapshot.counts),
+      }),
+      label: t('snapshots.restore'),
+    }
+  }
+  if (confirming?.kind === 'delete') {
+    return { title: t('snapshots.deleteTitle', { name: confirming.snapshot.name }), explanation: t('snapshots.deleteExplain'), label: t('common.delete') }
+  }
+  return { title: t('snapshots.resetTitle'), explanation: t('snapshots.resetExplain', { now: current ? snapshotCountsText(locale, current) : '…' }), label: t('snapshots.reset') }
+}
+
+/** The archive of the whole project: download (sealed with a passphrase, if given) or import. */
+function ArchiveSection({ afterImport }: { /** After each import, taken or refused: the list reads again. */ afterImport(): void }) {
+  const t = useT()
+  const call = useCall()
+  const store = useStoreApi()
+  const locale = useAppStore(selectLocale)
+  const [exportPassphrase, setExportPassphrase] = useState('')
+  const [importPassphrase, setImportPassphrase] = useState('')
+  const [importFile, setImportFile] = useState<File | null>(null)
+  const [importProgress, setImportProgress] = useState<number | null>(null)
+  const [importError, setImportError] = useState<string | null>(null)
+  const fileInput = useRef<HTMLInputElement>(null)
+
+  const download = async () => {
+    try {
+      const { url } = await call('state.exportLink', exportPassphrase ? { passphrase: exportPassphrase } : {})
+      const link = document.createElement('a')
+      link.href = url
+      link.download = ''
+      document.body.append(link)
+      link.click()
+      link.remove()
+    } catch (caught) {
+      store.getState().toastError(caught)
+    }
+  }
+
+  const upload = async () => {
+    if (!importFile) return
+    setImportError(null)
+    setImportProgress(0)
+    try {
+      const { url } = await call('state.importLink', importPassphrase ? { passphrase: importPassphrase } : {})
+      const failure = await uploadArchive(url, importFile, setImportProgress)
+      if (failure) setImportError(failure === 'network' ? t('snapshots.importNetwork') : readableMessage(failure, locale))
+      else {
+        store.getState().toast('success', t('snapshots.imported', { file: importFile.name }))
+        setImportFile(null)
+        if (fileInput.current) fileInput.current.value = ''
+      }
+    } catch (caught) {
+      setImportError(errorText(caught, locale))
+    } finally {
+      setImportProgress(null)
+      afterImport()
+    }
+  }
+
+  return (
+    <>
       <h3>{t('snapshots.archive')}</h3>
       <p className="muted small">{t('snapshots.archiveIntro')}</p>
       <div className="inline-form">
@@ -262,21 +289,6 @@ export function SnapshotsCard() {
         </button>
       </div>
       {importProgress !== null ? <ProgressBar fraction={importProgress} label={t('snapshots.importing')} /> : null}
-
-      <h3>{t('snapshots.resetHeading')}</h3>
-      <p className="muted small">{t('snapshots.resetIntro')}</p>
-      <button type="button" className="button danger" disabled={busy} onClick={() => setConfirming({ kind: 'reset' })}>
-        {t('snapshots.reset')}
-      </button>
-
-      <ConfirmDialog
-        open={confirming !== null}
-        title={dialog.title}
-        explanation={dialog.explanation}
-        confirmLabel={dialog.label}
-        onConfirm={confirm}
-        onCancel={() => setConfirming(null)}
-      />
-    </section>
+    </>
   )
 }

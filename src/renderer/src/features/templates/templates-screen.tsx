@@ -10,6 +10,7 @@ import { TextField } from '../../ui/field'
 import { Icon } from '../../ui/icon'
 import { LoadError } from '../../ui/load-error'
 import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
+import { SubmitForm } from '../../ui/submit-form'
 
 /** Ready-made agents to start from: clone one under a name, then edit the copy. */
 export function TemplatesScreen() {
@@ -99,15 +100,9 @@ export function TemplatesScreen() {
         onClose={() => setCloning(null)}
         actions={<DialogActions onCancel={() => setCloning(null)} label={t('templates.cloneAndEdit')} form="clone-form" disabled={busy || name.trim() === ''} />}
       >
-        <form
-          id="clone-form"
-          onSubmit={(event) => {
-            event.preventDefault()
-            void clone()
-          }}
-        >
+        <SubmitForm id="clone-form" onSubmit={() => void clone()}>
           <TextField label={t('templates.newName')} errors={errors} data-autofocus maxLength={100} value={name} onChange={setName} />
-        </form>
+        </SubmitForm>
       </ModalDialog>
     </div>
   )

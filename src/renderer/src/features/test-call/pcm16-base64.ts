@@ -7,8 +7,8 @@
 export function floatToPcm16Base64(samples: Float32Array): string {
   const bytes = new Uint8Array(samples.length * 2)
   const view = new DataView(bytes.buffer)
-  for (let index = 0; index < samples.length; index += 1) {
-    const clamped = Math.max(-1, Math.min(1, samples[index]!))
+  for (const [index, sample] of samples.entries()) {
+    const clamped = Math.max(-1, Math.min(1, sample))
     view.setInt16(index * 2, Math.round(clamped < 0 ? clamped * 0x8000 : clamped * 0x7fff), true)
   }
   return bytesToBase64(bytes)

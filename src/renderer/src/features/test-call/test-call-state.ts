@@ -130,8 +130,8 @@ const timeOf = (entry: TranscriptEntry) => (entry.kind === 'turn' ? entry.turn.s
  * during an agent's turn arrives before that turn and is shown after it.
  */
 function inTimeOrder(transcript: readonly TranscriptEntry[], entry: TranscriptEntry): TranscriptEntry[] {
-  let index = transcript.length
-  while (index > 0 && timeOf(transcript[index - 1]!) > timeOf(entry)) index -= 1
+  // After the last entry that is not later than this one.
+  const index = transcript.findLastIndex((earlier) => timeOf(earlier) <= timeOf(entry)) + 1
   return [...transcript.slice(0, index), entry, ...transcript.slice(index)]
 }
 

@@ -18,27 +18,15 @@ import { listShows } from '../../store/list-shows'
 export function WebhooksScreen() {
   const t = useT()
   const store = useStoreApi()
-  const call = useCall()
   const deliveries = useAppStore(selectDeliveries)
   // `opened` once the screen asked for its first page: before that the list is loading, not empty.
   const shows = listShows({ ...deliveries, loaded: deliveries.opened })
   const locale = useAppStore(selectLocale)
   const pages = Math.max(1, Math.ceil(deliveries.filtered / DELIVERIES_PAGE_SIZE))
-  const detail = deliveries.detail
 
   useEffect(() => {
     void store.getState().loadDeliveries()
   }, [store])
-
-  const redeliver = async (id: string) => {
-    try {
-      const delivery = await call('webhooks.redeliver', { id })
-      store.getState().deliveryReplaced(delivery)
-      store.getState().toast('info', t('webhooks.resent'))
-    } catch (error) {
-      store.getState().toastError(error)
-    }
-  }
 
   return (
     <div className={`split ${deliveries.selectedId ? 'with-detail' : ''}`}>
@@ -115,93 +103,115 @@ export function WebhooksScreen() {
           </button>
         </nav>
       </section>
-      {deliveries.selectedId ? (
-        <aside className="detail-pane" aria-labelledby="delivery-title">
-          <header className="pane-header">
-            <h2 id="delivery-title">{t('webhooks.delivery')}</h2>
-            <button type="button" className="button icon-button ghost" aria-label={t('common.close')} onClick={() => void store.getState().selectDelivery(null)}>
-              <Icon name="x" size={16} />
-            </button>
-          </header>
-          {detail ? (
-            <>
-              <dl className="facts">
-                <dt>{t('webhooks.status')}</dt>
-                <dd>
-                  <StatusBadge status={detail.status} />
-                </dd>
-                <dt>{t('webhooks.id')}</dt>
-                <dd>
-                  <code dir="ltr" className="small">
-                    {detail.id}
-                  </code>
-                </dd>
-                <dt>{t('webhooks.url')}</dt>
-                <dd>
-                  <code dir="ltr" className="small">
-                    {detail.url}
-                  </code>
-                </dd>
-                <dt>{t('webhooks.auth')}</dt>
-                <dd>{detail.hasAuthorization ? t('webhooks.authYes') : t('webhooks.authNo')}</dd>
-                <dt>{t('webhooks.next')}</dt>
-                <dd>{detail.nextAttemptAt ? formatDateTime(detail.nextAttemptAt, locale) : '—'}</dd>
-                {detail.jobId ? (
-                  <>
-                    <dt>{t('webhooks.job')}</dt>
-                    <dd>
-                      <button
-                        type="button"
-                        className="link-button"
-                        onClick={() => {
-                          store.getState().navigate('jobs')
-                          store.getState().selectJob(detail.jobId)
-                        }}
-                      >
-                        <code dir="ltr">{detail.jobId}</code>
-                      </button>
-                    </dd>
-                  </>
-                ) : null}
-              </dl>
-              <div className="toolbar">
-                <button type="button" className="button primary" disabled={detail.sending} onClick={() => void redeliver(detail.id)}>
-                  <Icon name="refresh" size={14} />
-                  <span>{t('webhooks.sendAgain')}</span>
-                </button>
-              </div>
-              <h3>{t('webhooks.attemptLog')}</h3>
-              {detail.attemptLog.length === 0 ? <p className="muted">{t('webhooks.noAttempts')}</p> : null}
-              <ol className="attempts">
-                {detail.attemptLog.map((attempt) => (
-                  <li key={attempt.attempt} className={attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'bad'}>
-                    <div>
-                      <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} ·{' '}
-                      {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
-                    </div>
-                    {attempt.error ? <div className="field-error">{webhookErrorText(attempt.error, locale)}</div> : null}
-                    {attempt.responseExcerpt ? (
-                      <pre className="excerpt" dir="ltr">
-                        {attempt.responseExcerpt}
-                      </pre>
-                    ) : null}
-                  </li>
-                ))}
-              </ol>
-              <details>
-                <summary>{t('webhooks.payload')}</summary>
-                <pre className="excerpt" dir="ltr">
-                  {JSON.stringify(detail.payload, null, 2)}
-                </pre>
-              </details>
-            </>
-          ) : deliveries.detailError ? (
-            <LoadError error={deliveries.detailError} failed={t('webhooks.detailFailed')} onRetry={() => void store.getState().selectDelivery(deliveries.selectedId)} />
-          ) : (
-            <p className="muted">{t('common.loading')}</p>
-          )}
-        </aside>
-      ) : null}
+      {deliveries.selectedId ? <DeliveryDetailPane /> : null}
     </div>
+  )
+}
+
+/** The open delivery: its facts, "send again", every attempt and the payload. */
+function DeliveryDetailPane() {
+  const t = useT()
+  const store = useStoreApi()
+  const call = useCall()
+  const deliveries = useAppStore(selectDeliveries)
+  const locale = useAppStore(selectLocale)
+  const detail = deliveries.detail
+
+  const redeliver = async (id: string) => {
+    try {
+      const delivery = await call('webhooks.redeliver', { id })
+      store.getState().deliveryReplaced(delivery)
+      store.getState().toast('info', t('webhooks.resent'))
+    } catch (error) {
+      store.getState().toastError(error)
+    }
+  }
+
+  return (
+    <aside className="detail-pane" aria-labelledby="delivery-title">
+      <header className="pane-header">
+        <h2 id="delivery-title">{t('webhooks.delivery')}</h2>
+        <button type="button" className="button icon-button ghost" aria-label={t('common.close')} onClick={() => void store.getState().selectDelivery(null)}>
+          <Icon name="x" size={16} />
+        </button>
+      </header>
+      {detail ? (
+        <>
+          <dl className="facts">
+            <dt>{t('webhooks.status')}</dt>
+            <dd>
+              <StatusBadge status={detail.status} />
+            </dd>
+            <dt>{t('webhooks.id')}</dt>
+            <dd>
+              <code dir="ltr" className="small">
+                {detail.id}
+              </code>
+            </dd>
+            <dt>{t('webhooks.url')}</dt>
+            <dd>
+              <code dir="ltr" className="small">
+                {detail.url}
+              </code>
+            </dd>
+            <dt>{t('webhooks.auth')}</dt>
+            <dd>{detail.hasAuthorization ? t('webhooks.authYes') : t('webhooks.authNo')}</dd>
+            <dt>{t('webhooks.next')}</dt>
+            <dd>{detail.nextAttemptAt ? formatDateTime(detail.nextAttemptAt, locale) : '—'}</dd>
+            {detail.jobId ? (
+              <>
+                <dt>{t('webhooks.job')}</dt>
+                <dd>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => {
+                      store.getState().navigate('jobs')
+                      store.getState().selectJob(detail.jobId)
+                    }}
+                  >
+                    <code dir="ltr">{detail.jobId}</code>
+                  </button>
+                </dd>
+              </>
+            ) : null}
+          </dl>
+          <div className="toolbar">
+            <button type="button" className="button primary" disabled={detail.sending} onClick={() => void redeliver(detail.id)}>
+              <Icon name="refresh" size={14} />
+              <span>{t('webhooks.sendAgain')}</span>
+            </button>
+          </div>
+          <h3>{t('webhooks.attemptLog')}</h3>
+          {detail.attemptLog.length === 0 ? <p className="muted">{t('webhooks.noAttempts')}</p> : null}
+          <ol className="attempts">
+            {detail.attemptLog.map((attempt) => (
+              <li key={attempt.attempt} className={attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'bad'}>
+                <div>
+                  <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} ·{' '}
+                  {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
+                </div>
+                {attempt.error ? <div className="field-error">{webhookErrorText(attempt.error, locale)}</div> : null}
+                {attempt.responseExcerpt ? (
+                  <pre className="excerpt" dir="ltr">
+                    {attempt.responseExcerpt}
+                  </pre>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+          <details>
+            <summary>{t('webhooks.payload')}</summary>
+            <pre className="excerpt" dir="ltr">
+              {JSON.stringify(detail.payload, null, 2)}
+            </pre>
+          </details>
+        </>
+      ) : deliveries.detailError ? (
+        <LoadError error={deliveries.detailError} failed={t('webhooks.detailFailed')} onRetry={() => void store.getState().selectDelivery(deliveries.selectedId)} />
+      ) : (
+        <p className="muted">{t('common.loading')}</p>
+      )}
+    </aside>
   )
 }
