@@ -230,7 +230,12 @@ describe('a key revoked by another process (team mode)', () => {
     // As `voicedesk keys revoke` on another machine would: a write on the shared database, not through this instance.
     await withDatabase(databaseUrl, (client) => client.query('UPDATE api_keys SET revoked_at = now() WHERE key_hash = $1', [hashApiKey(KEY)]))
     const revokedAt = Date.now()
-    await waitFor('the revoked key refused', async () => (await instance.call('GET', '/v1/voices')).status, (status) => status === 401, 1_000)
+    await waitFor(
+      'the revoked key refused',
+      async () => (await instance.call('GET', '/v1/voices')).status,
+      (status) => status === 401,
+      1_000,
+    )
     expect(Date.now() - revokedAt).toBeLessThan(1_000)
     const after = await Promise.all(Array.from({ length: 20 }, () => instance.call('GET', '/v1/voices')))
     expect(after.map((answer) => answer.status)).toEqual(Array(20).fill(401))
