@@ -19,7 +19,9 @@
  * `transcribe` a transcription job's whole pipeline (streamed upload, decode, VAD, windows sent to a loopback
  * speech server) on 10-minute and 2-hour media: speed and memory (RSS growth), on files and on PostgreSQL (bench/transcribe.ts).
  * `journal` the GET of an agent with the request journal on and off (`--journal off`), each as a ratio to
- * the same bare node:http ceiling, and the journal rows written per second meanwhile.
+ * the same bare node:http ceiling, the CPU each process spends per request, and the journal rows written per second meanwhile.
+ * `hot-path` what each hook on that GET costs (auth, Host check, CORS, faults, journal capture, the handler), from a
+ * profile of the served process under the same load (bench/hot-path.ts).
  * `snapshot` a project's data out and back in at 100,000 jobs, on SQLite and PostgreSQL (bench/snapshot.ts).
  * `state-archive` a snapshot taken and restored as the service does it, archive written and read, at 100,000 jobs (bench/state-archive.ts).
  * `understanding` the offline engine against the corpus (bench/understanding/bench.ts): outcome fields right per caller kind and
@@ -46,7 +48,8 @@ import { benchStarvation } from './starvation'
 import pg from 'pg'
 import type { PostgresCluster } from '../test/helpers/postgres-cluster'
 import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postgres'
-import { freePort, stopChild, waitForLine } from './processes'
+import { cpuTimeMs, freePort, stopChild, waitForLine } from './processes'
+import { benchHotPath } from './hot-path'
 import { benchCalls } from './calls'
 import { benchDecode } from './decode'
 import { benchPanel } from './panel'
@@ -115,9 +118,17 @@ async function timeStartup(dataDir: string, command: keyof typeof START_COMMANDS
   }
 }
 
-async function load(url: string, headers: Record<string, string>): Promise<{ requestsPerSecond: number; p99Ms: number; errors: number; non2xx: number }> {
+/** One round of load; with the serving process's `pid`, also the CPU it spent per request (µs, from /proc; undefined elsewhere). */
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  pid?: number,
+): Promise<{ requestsPerSecond: number; p99Ms: number; errors: number; non2xx: number; cpuUsPerRequest?: number }> {
+  const cpuBefore = cpuTimeMs(pid)
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: ROUND_SECONDS, pipelining: 1 })
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx }
+  const cpuAfter = cpuTimeMs(pid)
+  const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : round(((cpuAfter - cpuBefore) * 1000) / result.requests.total)
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx, cpuUsPerRequest }
 }
 
 /** Clones the first template agent through the API: answers its URL and the body of its GET. */
@@ -317,6 +328,8 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
   // The journal's own GET rounds (its bare ceiling measured again, alternating with them).
   results.journal = await benchJournal()
   console.log('journal', JSON.stringify(results.journal, null, 2))
+  results.hotPath = await hotPath()
+  console.log('hotPath', JSON.stringify(results.hotPath, null, 2))
   // In-process measurements, after the HTTP ones so they do not share the CPU with them.
   results.jobs = await benchJobs()
   console.log('jobs', results.jobs)
@@ -445,11 +458,11 @@ async function benchJournal(): Promise<object> {
       })
       children.push(child)
       await waitForLine(child, /listening on (http:\/\/\S+)/)
-      return `http://127.0.0.1:${port}`
+      return { base: `http://127.0.0.1:${port}`, pid: child.pid }
     }
     const headers = { authorization: `Token ${KEY}` }
-    const onBase = await serve('journal-on', [])
-    const offBase = await serve('journal-off', ['--journal', 'off'])
+    const { base: onBase, pid: onPid } = await serve('journal-on', [])
+    const { base: offBase, pid: offPid } = await serve('journal-off', ['--journal', 'off'])
     const on = await benchAgent(onBase, headers)
     const off = await benchAgent(offBase, headers)
     const bare = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], { env: { ...process.env, BARE_BODY: on.body }, stdio: ['ignore', 'pipe', 'inherit'] })
@@ -464,11 +477,18 @@ async function benchJournal(): Promise<object> {
     }
     const before = await rows()
     let onRequests = 0
-    const rounds: { bare: number; journalOn: number; journalOff: number; journalOnP99Ms: number; journalOffP99Ms: number }[] = []
+    const rounds: {
+      bare: number
+      journalOn: number
+      journalOff: number
+      journalOnP99Ms: number
+      journalOffP99Ms: number
+      cpuUsPerRequest: { bare?: number; journalOn?: number; journalOff?: number }
+    }[] = []
     for (let index = 0; index < ROUNDS; index += 1) {
-      const ceiling = await load(bareUrl!, headers)
-      const withJournal = await load(on.agentUrl, headers)
-      const without = await load(off.agentUrl, headers)
+      const ceiling = await load(bareUrl!, headers, bare.pid)
+      const withJournal = await load(on.agentUrl, headers, onPid)
+      const without = await load(off.agentUrl, headers, offPid)
       for (const [name, result] of [
         ['on', withJournal],
         ['off', without],
@@ -482,6 +502,7 @@ async function benchJournal(): Promise<object> {
         journalOff: round(without.requestsPerSecond),
         journalOnP99Ms: withJournal.p99Ms,
         journalOffP99Ms: without.p99Ms,
+        cpuUsPerRequest: { bare: ceiling.cpuUsPerRequest, journalOn: withJournal.cpuUsPerRequest, journalOff: without.cpuUsPerRequest },
       })
       console.log(`round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, journal on ${withJournal.requestsPerSecond}, off ${without.requestsPerSecond}`)
     }
@@ -499,7 +520,15 @@ async function benchJournal(): Promise<object> {
       journalOffMedianRps: median((row) => row.journalOff),
       ratioOn: Number((median((row) => row.journalOn) / bareMedian).toFixed(3)),
       ratioOff: Number((median((row) => row.journalOff) / bareMedian).toFixed(3)),
-      target: 'ratioOn >= 0.5',
+      target: 'ratioOn >= 0.6',
+      cpuUsPerRequestMedian: Object.fromEntries(
+        (['bare', 'journalOn', 'journalOff'] as const).map((name) => {
+          const values = rounds.map((row) => row.cpuUsPerRequest[name]).filter((value): value is number => value !== undefined)
+          return [name, values.length === 0 ? null : percentile(values, 50)]
+        }),
+      ),
+      cpuNote:
+        "CPU time (user + system, /proc) the serving process spent per request in each round: steadier than req/s on a shared machine, since another process's load takes the CPU away but does not add to it",
       rows: {
         written: after.lastId - before.lastId,
         requestsServed: Math.round(onRequests),
@@ -515,6 +544,11 @@ async function benchJournal(): Promise<object> {
   }
 }
 
+/** What each hook on the GET agent's path costs (bench/hot-path.ts), under the journal part's load. */
+function hotPath(): Promise<object> {
+  return benchHotPath({ cli: CLI, key: KEY, connections: CONNECTIONS, seconds: ROUND_SECONDS, agent: benchAgent })
+}
+
 /** The parts `npx tsx bench/run.ts <part>` runs alone (see the header). */
 const PARTS: Record<string, () => Promise<void>> = {
   postgres: () => postgresOnly(false),
@@ -528,6 +562,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   upload: () => partOnly('upload', benchUpload),
   transcribe: () => partOnly('transcribe', benchTranscribe),
   journal: () => partOnly('journal', benchJournal),
+  'hot-path': () => partOnly('hotPath', hotPath),
   snapshot: () => partOnly('snapshot', benchSnapshot),
   'state-archive': () => partOnly('stateArchive', benchStateArchive),
   understanding: () => partOnly('understanding', benchUnderstanding),

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
+import { hashApiKey } from '../../src/service/ops/api-keys'
 import { createTestDatabase } from '../helpers/test-engine'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
 import { ROOT } from '../helpers/spawn-cli'
@@ -217,4 +218,26 @@ describe('two instances on one PostgreSQL database', () => {
     expect(head.subarray(0, 4).toString('latin1')).toBe('RIFF')
     expect(head.subarray(8, 12).toString('latin1')).toBe('WAVE')
   }, 300_000)
+})
+
+describe('a key revoked by another process (team mode)', () => {
+  it('stops working on an instance that had it cached within a second (the commit notification), and stays refused', async () => {
+    const databaseUrl = await createTestDatabase()
+    const instance = await startInstance(databaseUrl, randomBytes(32).toString('base64'))
+    // Many requests at once, so the key is answered from the instance's cache when it is revoked.
+    const before = await Promise.all(Array.from({ length: 20 }, () => instance.call('GET', '/v1/voices')))
+    expect(before.map((answer) => answer.status)).toEqual(Array(20).fill(200))
+    // As `voicedesk keys revoke` on another machine would: a write on the shared database, not through this instance.
+    await withDatabase(databaseUrl, (client) => client.query('UPDATE api_keys SET revoked_at = now() WHERE key_hash = $1', [hashApiKey(KEY)]))
+    const revokedAt = Date.now()
+    await waitFor(
+      'the revoked key refused',
+      async () => (await instance.call('GET', '/v1/voices')).status,
+      (status) => status === 401,
+      1_000,
+    )
+    expect(Date.now() - revokedAt).toBeLessThan(1_000)
+    const after = await Promise.all(Array.from({ length: 20 }, () => instance.call('GET', '/v1/voices')))
+    expect(after.map((answer) => answer.status)).toEqual(Array(20).fill(401))
+  }, 120_000)
 })

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorEnvelope } from '../../shared/api/errors'
 
 /** How long a browser may reuse a preflight's answer (Chromium caps it at two hours). */
@@ -30,26 +30,35 @@ export function originAllowed(origin: string, allowList: readonly string[]): boo
  * /ipc, /app, /media, /preview and the event stream stay same-origin: no header there.
  */
 export function registerCors(app: FastifyInstance, allowList: () => readonly string[] | Promise<readonly string[]>): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const origin = request.headers.origin
-    if (origin === undefined || !request.url.startsWith('/v1/')) return
+  /** Sets the headers; answers a preflight itself and then says so (true): the request goes no further. */
+  const answer = async (request: FastifyRequest, reply: FastifyReply, origin: string): Promise<boolean> => {
     const list = await allowList()
     const allowed = originAllowed(origin, list)
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined
     if (allowed) allowOrigin(reply, list.includes('*') ? '*' : origin)
     else reply.header('vary', 'Origin')
-    if (!preflight) return
+    if (!preflight) return false
     if (!allowed) {
-      return reply
+      reply
         .status(403)
         .send(errorEnvelope('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not call /v1 from a browser; allow it with --cors-origin or the CORS setting`))
+      return true
     }
-    return reply
+    reply
       .status(204)
       .header('access-control-allow-methods', ALLOWED_METHODS)
       .header('access-control-allow-headers', ALLOWED_HEADERS)
       .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_SECONDS))
       .send()
+    return true
+  }
+  // A callback hook: a request without Origin (every server-to-server call) costs two reads, no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const origin = request.headers.origin
+    if (origin === undefined || !request.url.startsWith('/v1/')) return done()
+    answer(request, reply, origin).then((answered) => {
+      if (!answered) done()
+    }, done)
   })
 }
 

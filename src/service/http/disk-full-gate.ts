@@ -13,9 +13,9 @@ const READING_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * nothing more is piled onto a disk that has no room. Reads go on. Runs after the key check.
  */
 export function refuseWritesWhileDiskFull(app: FastifyInstance, diskFull: DiskFullCondition): void {
-  app.addHook('onRequest', async (request) => {
-    if (!diskFull.isFull || READING_METHODS.has(request.method)) return
-    if (READING_POSTS.has(request.routeOptions.url ?? '')) return
-    throw diskFullServiceError()
+  // A callback hook: while the disk has room (always but for rare moments) it costs one read, no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!diskFull.isFull || READING_METHODS.has(request.method) || READING_POSTS.has(request.routeOptions.url ?? '')) return done()
+    done(diskFullServiceError())
   })
 }

@@ -223,6 +223,13 @@ export function ensureAppIdentity(store: Store, now: Date, bootstrap: Pick<Boots
   })
 }
 
+const AUTHORIZATION = /^(?:Token|Bearer) +(\S+)\s*$/i
+
+/** The key of an `Authorization` value, `Token <key>` or `Bearer <key>`; undefined for anything else. */
+function keyOf(header: string | undefined): string | undefined {
+  return header ? AUTHORIZATION.exec(header)?.[1] : undefined
+}
+
 /** Resolves `Authorization` header values to a caller; one instance per runtime. */
 export class ApiKeyAuthenticator {
   private readonly lastTouched = new Map<string, number>()
@@ -238,11 +245,21 @@ export class ApiKeyAuthenticator {
 
   /** `Token <key>` (the seed) or `Bearer <key>`; anything else is undefined, never a throw. */
   async authenticate(header: string | undefined): Promise<Caller | undefined> {
-    if (!header) return undefined
-    const match = /^(?:Token|Bearer) +(\S+)\s*$/i.exec(header)
-    if (!match) return undefined
-    const key = match[1]!
+    const key = keyOf(header)
+    if (key === undefined) return undefined
     const caller = this.callers.peek(key) ?? (await this.callers.get(key, () => this.context.store.accounts.findActiveKeyByHash(hashApiKey(key))))
+    if (caller) this.touch(caller.apiKeyId)
+    return caller
+  }
+
+  /**
+   * The caller of a key looked up since the database last changed (see ReadCache), without a
+   * read or a promise: the hot path of every request. Undefined when it must be read
+   * (authenticate), never a stale answer: a revoked key moves the change version.
+   */
+  knownCaller(header: string | undefined): Caller | undefined {
+    const key = keyOf(header)
+    const caller = key === undefined ? undefined : this.callers.peek(key)
     if (caller) this.touch(caller.apiKeyId)
     return caller
   }
