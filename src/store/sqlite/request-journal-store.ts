@@ -68,6 +68,23 @@ const CACHED_BATCHES = 16
 /** Index rows per INSERT: one statement for many rows costs less than a statement each. */
 const ROWS_PER_INSERT = 20
 
+/** The index rows a filter selects, newest first: the SQL (one statement per shape of filter) and its values, but the limit. */
+function listQuery(filter: JournalFilter): { sql: string; values: unknown[] } {
+  const where = ['project_id = ?']
+  const values: unknown[] = [filter.projectId]
+  const condition = (sql: string, ...given: unknown[]) => {
+    where.push(sql)
+    values.push(...given)
+  }
+  if (filter.method !== undefined) condition('method = ?', filter.method)
+  if (filter.pathPrefix !== undefined) condition("path LIKE ? ESCAPE '\\'", startsWithPattern(filter.pathPrefix))
+  if (filter.statusClass !== undefined) condition('status >= ? AND status < ?', filter.statusClass * 100, filter.statusClass * 100 + 100)
+  if (filter.from !== undefined) condition('started_at >= ?', filter.from)
+  if (filter.to !== undefined) condition('started_at < ?', filter.to)
+  if (filter.before !== undefined) condition('id < ?', filter.before)
+  return { sql: `SELECT id, batch_id FROM journal_index WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`, values }
+}
+
 /** A LIKE pattern matching strings that start with `prefix` (its % and _ taken literally). */
 function startsWithPattern(prefix: string): string {
   return prefix.replace(/[\\%_]/g, (character) => `\\${character}`) + '%'
@@ -225,19 +242,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     },
     indexPending: (budgetMs = Infinity) => indexSome(performance.now() + budgetMs),
     list: (filter: JournalFilter) => {
-      const where = ['project_id = ?']
-      const values: unknown[] = [filter.projectId]
-      const condition = (sql: string, ...given: unknown[]) => {
-        where.push(sql)
-        values.push(...given)
-      }
-      if (filter.method !== undefined) condition('method = ?', filter.method)
-      if (filter.pathPrefix !== undefined) condition("path LIKE ? ESCAPE '\\'", startsWithPattern(filter.pathPrefix))
-      if (filter.statusClass !== undefined) condition('status >= ? AND status < ?', filter.statusClass * 100, filter.statusClass * 100 + 100)
-      if (filter.from !== undefined) condition('started_at >= ?', filter.from)
-      if (filter.to !== undefined) condition('started_at < ?', filter.to)
-      if (filter.before !== undefined) condition('id < ?', filter.before)
-      const sql = `SELECT id, batch_id FROM journal_index WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`
+      const { sql, values } = listQuery(filter)
       let statement = listStatements.get(sql)
       if (!statement) listStatements.set(sql, (statement = db.prepare<unknown[], { id: number; batch_id: number }>(sql)))
       const bodies = new Map<number, JournalBody | null>()
