@@ -19,9 +19,11 @@ export class CallRecording {
     for (let index = 0; index < samples.length; index += 1, position += 1) {
       const blockIndex = Math.floor(position / BLOCK)
       const block = (this.blocks[blockIndex] ??= new Int16Array(BLOCK))
-      const value = samples instanceof Float32Array ? Math.round(Math.max(-1, Math.min(1, samples[index]!)) * 32767) : samples[index]!
+      // Indices inside the loop's bounds: a typed array reads a number there, so `?? 0` never applies.
+      const sample = samples[index] ?? 0
+      const value = samples instanceof Float32Array ? Math.round(Math.max(-1, Math.min(1, sample)) * 32767) : sample
       const offset = position % BLOCK
-      block[offset] = Math.max(-32768, Math.min(32767, block[offset]! + value))
+      block[offset] = Math.max(-32768, Math.min(32767, (block[offset] ?? 0) + value))
     }
     this.length = Math.max(this.length, position)
   }
@@ -37,7 +39,7 @@ export class CallRecording {
     const pcm = Buffer.alloc(samples * 2)
     for (let position = 0; position < this.length; position += 1) {
       const block = this.blocks[Math.floor(position / BLOCK)]
-      if (block) pcm.writeInt16LE(block[position % BLOCK]!, position * 2)
+      if (block) pcm.writeInt16LE(block[position % BLOCK] ?? 0, position * 2)
     }
     return encodeWavPcm16Mono(pcm, CALL_SAMPLE_RATE)
   }

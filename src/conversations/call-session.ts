@@ -1,101 +1,19 @@
-import type { ConversationState, EndReason, ToolCallRecord, TranscriptTurn } from '../shared/api/conversations'
+import type { EndReason, ToolCallRecord, TranscriptTurn } from '../shared/api/conversations'
 import type { JobErrorCode } from '../shared/api/job-error-codes'
 import type { CallEvent } from '../shared/api/webhooks'
 import type { ClientFrame, ServerFrame } from '../shared/api/stream-frames'
-import type { DialogueEvent, DialogueSession, DialogueTool, RespondOptions, ToolResult } from '../engines/dialogue/dialogue-engine'
-import type { SttEngine } from '../engines/stt/stt-engine'
+import type { DialogueEvent, RespondOptions, ToolResult } from '../engines/dialogue/dialogue-engine'
+import { present } from '../shared/present'
 import { float32FromBase64, float32FromInt16, int16FromBase64, int16FromFloat32, joinSamples } from '../engines/audio/pcm-encoding'
 import { writeWavPcm16Mono } from '../engines/audio/wav-file'
-import type { DiskFullCondition } from '../store/disk-full-condition'
-import type { Store, StoreTransaction } from '../store/ports'
-import type { JobRecord, VoiceAgentRecord } from '../store/records'
-import { CALL_SAMPLE_RATE, type CallAudio, type TurnDetector } from './call-audio'
+import { CALL_SAMPLE_RATE, type TurnDetector } from './call-audio'
+import type { CallActivity, CallObservation, CallSessionOptions } from './call-session-options'
 import { CallRecording } from './call-recording'
-import type { RecordingsAwaitingRoom } from './recordings-awaiting-room'
+import { CallerSpeechCapture } from './caller-speech-capture'
 import { SpeechOutput, type Utterance } from './speech-output'
 
-/** What the agent is doing, as a caller would notice it. */
-export type CallActivity = 'listening' | 'thinking' | 'speaking'
+export type { CallActivity, CallEventWriter, CallLimits, CallObservation, CallSessionOptions, CallTransport } from './call-session-options'
 
-/**
- * What a call tells an observer beyond the SDK's frames (the operator UI's test call shows it
- * live): times are seconds from the call's start, as in the transcript.
- */
-export type CallObservation =
-  /** Speaking while the agent's audio is made or plays (until the caller's side echoes its mark), thinking while a turn is being answered, listening otherwise. */
-  | { type: 'activity'; activity: CallActivity }
-  /** A finished turn, as written to the conversation. */
-  | { type: 'turn'; turn: TranscriptTurn }
-  | { type: 'barge-in'; at: number }
-  /** The agent spoke after the caller's silence. */
-  | { type: 'poke'; at: number; content: string }
-  | { type: 'tool-call'; id: string; name: string; arguments: Record<string, unknown>; at: number }
-  | { type: 'tool-result'; call: ToolCallRecord }
-  /** The outcome as far as the dialogue knows it (`final` false, engines that can tell), then as extracted at the end (`final` true). */
-  | { type: 'outcome'; result: unknown; complete: boolean | null; final: boolean }
-  /** The end was written. */
-  | { type: 'ended'; status: 'COMPLETED' | 'FAILED'; endReason: EndReason; duration: number; error?: { code: JobErrorCode; message: string } }
-
-/** Where the call's frames go: the SDK's WebSocket, or the operator UI's stream. */
-export interface CallTransport {
-  send(frame: ServerFrame): void
-  /** Ends the connection cleanly (WebSocket close 1000). */
-  close(): void
-  /** Told what the frames do not carry; the SDK's socket has none (and the call is the same without). */
-  observe?(observation: CallObservation): void
-}
-
-/** Writes one of the agent's webhook events through `tx`; answers whether a delivery was stored. */
-export type CallEventWriter = (tx: StoreTransaction, call: { job: JobRecord; agent: VoiceAgentRecord }, event: CallEvent, data: Record<string, unknown>) => Promise<boolean>
-
-export interface CallLimits {
-  /** How long the call's lease lasts; it is renewed three times as often. */
-  leaseMs: number
-  /** The longest call VoiceDesk holds (then it ends with `max-duration`). */
-  maxDurationMs: number
-  /** How long a tool call waits for the page's `tools_response`. */
-  toolTimeoutMs: number
-  /** How long the outcome may take once the call ended (a model can be slow). */
-  outcomeTimeoutMs: number
-  /** A call whose socket sends no `start` begins anyway after this long. */
-  startGraceMs: number
-}
-
-export interface CallSessionOptions {
-  job: JobRecord
-  agent: VoiceAgentRecord
-  /** The lease owner the call runs under. */
-  owner: string
-  state: ConversationState
-  store: Pick<Store, 'transaction'>
-  /** Where the recording is stored when the call ends (kept until there is room when the disk is full). */
-  recordings: Pick<RecordingsAwaitingRoom, 'store'>
-  /** The data disk's state: an end that meets a full disk is written once there is room. */
-  diskFull: Pick<DiskFullCondition, 'report' | 'whenSpaceIsBack'>
-  /** Aborted when the service stops: an end waiting for room gives up (its lease runs out; the next start ends it). */
-  stopping: AbortSignal
-  audio: CallAudio
-  dialogue: DialogueSession
-  tools: readonly DialogueTool[]
-  stt: SttEngine | undefined
-  transport: CallTransport
-  writeEvent: CallEventWriter
-  limits: CallLimits
-  /** Credits for a call of `seconds`. */
-  costOf: (seconds: number) => number
-  /** Milliseconds, monotonic enough for a call (Date.now in the service). */
-  now: () => number
-  timestamp: () => string
-  /** A delivery was stored: wake the sender. */
-  webhookQueued: () => void
-  /** The call's record changed (live views). */
-  changed: (job: JobRecord) => void
-  /** A fault of VoiceDesk, for the log. */
-  onError: (error: unknown, context: string) => void
-}
-
-/** Audio kept before a detected start of speech: the detector fires once speech has lasted a while. */
-const PRE_ROLL_MS = 400
 /** Caller audio kept for the gender estimate: a few seconds of speech are plenty. */
 const GENDER_SAMPLE_LIMIT = 6 * CALL_SAMPLE_RATE
 /**
@@ -130,11 +48,7 @@ export class CallSession {
   private queuedWork = 0
   /** Writes in order (progress and events). */
   private writes: Promise<unknown> = Promise.resolve()
-  private capturing: Float32Array[] | undefined
-  private captureStartedAt = 0
-  private preRoll: Float32Array[] = []
-  private preRollSamples = 0
-  private callerCursorMs = 0
+  private readonly caller: CallerSpeechCapture
   private silentMs = 0
   /** The caller's speech so far, for the gender estimate (up to GENDER_SAMPLE_LIMIT). */
   private voiceHeard: Float32Array = new Float32Array(0)
@@ -155,6 +69,7 @@ export class CallSession {
 
   constructor(private readonly options: CallSessionOptions) {
     this.startedAt = options.now()
+    this.caller = new CallerSpeechCapture(this.recording, this.startedAt)
     this.done = new Promise((resolve) => (this.resolveDone = resolve))
     this.output = new SpeechOutput({
       audio: options.audio,
@@ -269,32 +184,18 @@ export class CallSession {
   }
 
   private hear(samples: Float32Array): void {
-    const now = this.options.now()
-    // Frames come in real time; a pause (none sent) leaves a gap on the timeline, as it did for the caller.
-    const wallMs = now - this.startedAt - (samples.length * 1000) / CALL_SAMPLE_RATE
-    if (wallMs > this.callerCursorMs + 250) this.callerCursorMs = wallMs
-    this.recording.add(samples, this.callerCursorMs)
-    this.callerCursorMs += (samples.length * 1000) / CALL_SAMPLE_RATE
+    this.caller.place(samples, this.options.now())
     for (const event of this.detector?.push(samples) ?? []) {
       if (event.type === 'speech-start') this.callerStartedSpeaking()
       else this.callerStoppedSpeaking()
     }
-    if (this.capturing) {
-      this.capturing.push(samples)
-      return
-    }
-    this.preRoll.push(samples)
-    this.preRollSamples += samples.length
-    while (this.preRollSamples - this.preRoll[0]!.length >= (PRE_ROLL_MS * CALL_SAMPLE_RATE) / 1000) this.preRollSamples -= this.preRoll.shift()!.length
+    if (this.caller.keep(samples)) return
     this.countSilence((samples.length * 1000) / CALL_SAMPLE_RATE)
   }
 
   private callerStartedSpeaking(): void {
     this.silentMs = 0
-    this.capturing = [...this.preRoll]
-    this.captureStartedAt = Math.max(0, this.callerCursorMs - this.preRollSamples / (CALL_SAMPLE_RATE / 1000))
-    this.preRoll = []
-    this.preRollSamples = 0
+    this.caller.startTurn()
     if (this.options.agent.interrupt && this.output.speaking && this.output.clear()) {
       this.options.state.bargeIns += 1
       this.observe({ type: 'barge-in', at: this.seconds() })
@@ -302,14 +203,10 @@ export class CallSession {
   }
 
   private callerStoppedSpeaking(): void {
-    const captured = this.capturing
-    this.capturing = undefined
-    if (!captured) return
-    const audio = joinSamples(captured, (length) => new Float32Array(length))
-    this.learnGender(audio)
-    const startTime = this.captureStartedAt / 1000
-    const endTime = this.callerCursorMs / 1000
-    this.enqueue(() => this.callerSpoke(audio, startTime, endTime))
+    const turn = this.caller.endTurn()
+    if (!turn) return
+    this.learnGender(turn.audio)
+    this.enqueue(() => this.callerSpoke(turn.audio, turn.startTime, turn.endTime))
   }
 
   /** Silence accrues only over frames the caller sends while nobody speaks and nothing is being answered. */
@@ -324,8 +221,8 @@ export class CallSession {
     this.silentMs = 0
     const pokes = this.options.agent.pokeMessages
     const state = this.options.state
-    if (state.pokes < pokes.length) {
-      const message = pokes[state.pokes]!
+    const message = pokes[state.pokes]
+    if (message !== undefined) {
       state.pokes += 1
       this.observe({ type: 'poke', at: this.seconds(), content: message })
       this.enqueue(() => this.agentSays(oneLine(message), 'poke'))
@@ -594,7 +491,12 @@ export class CallSession {
     }
     const usageSeconds = round3((endedAt - this.startedAt) / 1000)
     let endWritten!: () => void
-    const recording = await this.options.recordings.store(job.id, job.mediaFile!, this.recording.toWav(usageSeconds), new Promise((resolve) => (endWritten = resolve)))
+    const recording = await this.options.recordings.store(
+      job.id,
+      present(job.mediaFile, `the recording's file of call ${job.id}`),
+      this.recording.toWav(usageSeconds),
+      new Promise((resolve) => (endWritten = resolve)),
+    )
     const recordingSaved = recording === 'stored'
     // The conversation tells a recording that waits for room (or was lost to a full disk) instead of a URL that answers 404.
     if (recording === 'waiting: disk full' || recording === 'lost: disk full') state.recording = recording

@@ -189,8 +189,7 @@ export class SpeechOutput {
     this.pumpTimer = undefined
     if (this.closed) return
     const now = this.options.now()
-    while (this.pending.length > 0) {
-      const item = this.pending[0]!
+    for (let item = this.pending[0]; item; item = this.pending[0]) {
       if (item.kind === 'mark') {
         this.pending.shift()
         this.sendMark(item.utterance as UtteranceState)

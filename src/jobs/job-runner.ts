@@ -184,7 +184,7 @@ export class JobRunner {
   /** Fills free slots from the queue (of the lane of `type`, when given). Cheap to call: the service calls it on every enqueue. Never throws. */
   wake(type?: JobType): void {
     this.loops.forEach((loop, index) => {
-      if (type === undefined || this.lanes[index]!.types.includes(type)) loop.wake()
+      if (type === undefined || this.lanes[index]?.types.includes(type)) loop.wake()
     })
   }
 

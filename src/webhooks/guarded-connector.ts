@@ -28,14 +28,18 @@ export function guardedLookup(policy: WebhookAddressPolicy, lookup: Lookup = dns
       const all = addresses as LookupAddress[]
       const usable = all.filter((entry) => refusedAddressReason(entry.address) === undefined)
       const first = all[0]
-      if (usable.length === 0 || !first) {
+      const [chosen] = usable
+      if (chosen === undefined || !first) {
         return callback(
-          first ? refusal(hostname, first.address, refusedAddressReason(first.address)!) : Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }),
+          // None usable: the first address is one of the refused, and says why.
+          first
+            ? refusal(hostname, first.address, refusedAddressReason(first.address) ?? 'refused')
+            : Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }),
           [],
         )
       }
       if (options.all) return callback(null, usable)
-      callback(null, usable[0]!.address, usable[0]!.family)
+      callback(null, chosen.address, chosen.family)
     })
   }
 }

@@ -105,7 +105,7 @@ export async function* streamChat(chat: ChatServer, body: Record<string, unknown
       armTimer()
       buffered += chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true })
       const lines = buffered.split(/\r?\n/)
-      buffered = chunk.done ? '' : lines.pop()!
+      buffered = chunk.done ? '' : (lines.pop() ?? '')
       for (const line of lines) {
         if (!line.startsWith('data:')) continue // event:, id:, comments, blank separators
         const data = line.slice(5).trim()

@@ -66,7 +66,7 @@ async function probe(options: ServerProbeOptions, what: string, transcribeWithou
     message: redact(found.message),
     elapsedMs: Math.round(performance.now() - started),
   })
-  const Server = what[0]!.toUpperCase() + what.slice(1)
+  const Server = what.charAt(0).toUpperCase() + what.slice(1)
   const timeout = AbortSignal.timeout(timeoutMs)
   let answer: { status: number; statusText: string; text: string }
   try {

@@ -276,7 +276,7 @@ function diacritiseWord(word: string): string {
   const key = bare(word)
   const known = LEXICON.get(key)
   if (known) return known
-  const clitic = CLITICS[key[0]!]
+  const clitic = CLITICS[key.charAt(0)]
   const rest = clitic && key.length > 2 ? LEXICON.get(key.slice(1)) : undefined
   return rest ? clitic + rest : word
 }

@@ -5,6 +5,8 @@
  * Words end in their pausal form (ة as ه), as a speaker stops on them.
  */
 
+import { present } from '../../shared/present'
+
 const UNITS = ['صِفْر', 'وَاحِد', 'اثْنَان', 'ثَلَاثَة', 'أَرْبَعَة', 'خَمْسَة', 'سِتَّة', 'سَبْعَة', 'ثَمَانِيَة', 'تِسْعَة', 'عَشَرَة']
 const TEENS = ['', 'أَحَدَ عَشَرَ', 'اثْنَا عَشَرَ', 'ثَلَاثَةَ عَشَرَ', 'أَرْبَعَةَ عَشَرَ', 'خَمْسَةَ عَشَرَ', 'سِتَّةَ عَشَرَ', 'سَبْعَةَ عَشَرَ', 'ثَمَانِيَةَ عَشَرَ', 'تِسْعَةَ عَشَرَ']
 const TENS = ['', '', 'عِشْرُون', 'ثَلَاثُون', 'أَرْبَعُون', 'خَمْسُون', 'سِتُّون', 'سَبْعُون', 'ثَمَانُون', 'تِسْعُون']
@@ -42,29 +44,39 @@ export function pausal(word: string): string {
   return word.replace(/([\u064E\u0651]*)ة(?=\s|$)/g, (_, marks: string) => `${marks.includes('\u064E') ? marks : `\u064E${marks}`}ه`)
 }
 
+/** The word at `index` of one of the tables above; every caller's index is in range by its arithmetic. */
+function word(table: readonly string[], index: number): string {
+  return present(table[index], `Arabic number word ${index}`)
+}
+
 /** 1-999 as words joined by "وَ". */
 function belowThousand(n: number): string[] {
   const parts: string[] = []
   const hundreds = Math.floor(n / 100)
   const rest = n % 100
-  if (hundreds > 0) parts.push(HUNDREDS[hundreds]!)
+  if (hundreds > 0) parts.push(word(HUNDREDS, hundreds))
   if (rest === 0) return parts
-  if (rest <= 10) parts.push(UNITS[rest]!)
-  else if (rest < 20) parts.push(TEENS[rest - 10]!)
+  if (rest <= 10) parts.push(word(UNITS, rest))
+  else if (rest < 20) parts.push(word(TEENS, rest - 10))
   else {
     const unit = rest % 10
     // Arabic says the unit before the tens: "وَاحِد وَعِشْرُون".
-    if (unit > 0) parts.push(UNITS[unit]!)
-    parts.push(TENS[Math.floor(rest / 10)]!)
+    if (unit > 0) parts.push(word(UNITS, unit))
+    parts.push(word(TENS, Math.floor(rest / 10)))
   }
   return parts
 }
 
 /** A whole number 0..ARABIC_CARDINAL_LIMIT in words; undefined beyond it. */
 export function arabicCardinal(value: bigint | number): string | undefined {
-  let n = BigInt(value)
-  if (n < 0n || n > ARABIC_CARDINAL_LIMIT) return undefined
-  if (n === 0n) return UNITS[0]
+  const n = BigInt(value)
+  return n < 0n || n > ARABIC_CARDINAL_LIMIT ? undefined : cardinalWords(n)
+}
+
+/** A number known to be within 0..ARABIC_CARDINAL_LIMIT, in words. */
+function cardinalWords(value: bigint): string {
+  let n = value
+  if (n === 0n) return word(UNITS, 0)
   const parts: string[] = []
   for (const scale of SCALES) {
     const count = Number(n / scale.value)
@@ -82,7 +94,7 @@ const PAUSAL_UNITS = UNITS.map(pausal)
 
 /** Each digit as its word: phone numbers, codes, digits after the decimal point. */
 export function arabicDigits(digits: string): string {
-  return (digits.match(/\d/g) ?? []).map((digit) => PAUSAL_UNITS[Number(digit)]!).join(' ')
+  return (digits.match(/\d/g) ?? []).map((digit) => word(PAUSAL_UNITS, Number(digit))).join(' ')
 }
 
 /** The hour of a clock time (1-12) as Standard Arabic says it, a feminine ordinal: "الْعَاشِرَة". */
@@ -90,12 +102,12 @@ const CLOCK_HOURS = ['', 'الْوَاحِدَة', 'الثَّانِيَة', 'ا
 
 /** A clock time, 12-hour: "الْعَاشِرَه وَالنِّصْف". Quarter and half hours as people say them. */
 export function arabicClock(hour12: number, minute: number): string {
-  const hour = CLOCK_HOURS[hour12]!
+  const hour = word(CLOCK_HOURS, hour12)
   if (minute === 0) return pausal(hour)
   if (minute === 15) return pausal(`${hour} وَالرُّبْع`)
   if (minute === 30) return pausal(`${hour} وَالنِّصْف`)
-  if (minute === 45) return pausal(`${CLOCK_HOURS[(hour12 % 12) + 1]!} إِلَّا رُبْعًا`)
-  const minutes = minute === 1 ? 'دَقِيقَة' : minute === 2 ? 'دَقِيقَتَان' : `${arabicCardinal(minute)!} ${minute <= 10 ? 'دَقَائِق' : 'دَقِيقَة'}`
+  if (minute === 45) return pausal(`${word(CLOCK_HOURS, (hour12 % 12) + 1)} إِلَّا رُبْعًا`)
+  const minutes = minute === 1 ? 'دَقِيقَة' : minute === 2 ? 'دَقِيقَتَان' : `${cardinalWords(BigInt(minute))} ${minute <= 10 ? 'دَقَائِق' : 'دَقِيقَة'}`
   return pausal(`${hour} وَ${minutes}`)
 }
 

@@ -75,7 +75,7 @@ export class EspeakTtsEngine implements TtsEngine {
       const id = this.nextId++
       let settled = false
       const onAbort = () => {
-        task.fail(abortedError(signal!))
+        task.fail(abortedError(signal))
         const queued = this.queue.indexOf(task)
         if (queued >= 0) this.queue.splice(queued, 1)
         // Rejected already; the thread running it (if any) stops it and frees itself.
@@ -129,8 +129,9 @@ export class EspeakTtsEngine implements TtsEngine {
   }
 }
 
-function abortedError(signal: AbortSignal): TtsEngineError {
-  return new TtsEngineError('ABORTED', 'Speech synthesis was aborted', { cause: signal.reason })
+// Undefined only in a listener's closure, which TypeScript cannot see is on the signal it was added to.
+function abortedError(signal: AbortSignal | undefined): TtsEngineError {
+  return new TtsEngineError('ABORTED', 'Speech synthesis was aborted', { cause: signal?.reason })
 }
 
 /** The worker sends samples in the platform's byte order; WAV and streamed PCM are little-endian. */

@@ -131,8 +131,8 @@ function say(speaker: Speaker, language: SpeechLanguage, groups: Groups): string
 
 /** The matched text's words, with a space against a neighbouring letter or digit so they never fuse with it. */
 function padded(words: string, text: string, offset: number, length: number): string {
-  const before = offset > 0 && /[\p{L}\p{N}]/u.test(text[offset - 1]!) ? ' ' : ''
-  const after = offset + length < text.length && /[\p{L}\p{N}]/u.test(text[offset + length]!) ? ' ' : ''
+  const before = offset > 0 && /[\p{L}\p{N}]/u.test(text.charAt(offset - 1)) ? ' ' : ''
+  const after = offset + length < text.length && /[\p{L}\p{N}]/u.test(text.charAt(offset + length)) ? ' ' : ''
   return `${before}${words}${after}`
 }
 

@@ -1,3 +1,4 @@
+import { present } from '../../shared/present'
 import { ARABIC_MONTH_NAMES, ENGLISH_MONTHS } from '../dialogue/spoken-dates'
 import { arabicCardinal, arabicClock, arabicDigits, arabicLetterNames } from './arabic-number-words'
 import { englishCardinal, englishClock, englishDigits, englishLetterNames, englishOrdinal, englishYear } from './english-number-words'
@@ -89,7 +90,7 @@ function makeSpeaker(words: {
       const unitName = whole === '1' ? names.one : names.many
       if (!fraction || /^0+$/.test(fraction)) return `${units} ${unitName}`
       if (fraction.length !== 2) return `${number(written)} ${names.many}`
-      return `${units} ${unitName}${words.and}${words.cardinal(BigInt(fraction))!} ${names.subunit}`
+      return `${units} ${unitName}${words.and}${present(words.cardinal(BigInt(fraction)), `the words for ${fraction}`)} ${names.subunit}`
     },
   }
 }
@@ -105,7 +106,7 @@ export const ENGLISH_SPEAKER: Speaker = {
     return `${englishClock(hour12, minute)}${suffix}`
   },
   date(day, month, year) {
-    const said = `${ENGLISH_MONTHS[month - 1]!} ${englishOrdinal(day)}`
+    const said = `${present(ENGLISH_MONTHS[month - 1], `month ${month}`)} ${englishOrdinal(day)}`
     return year === undefined ? said : `${said}, ${englishYear(year)}`
   },
   percent: (written) => `${ENGLISH_SPEAKER.number(written)} percent`,
@@ -125,8 +126,8 @@ export const ARABIC_SPEAKER: Speaker = {
     return `${arabicClock(hour12, minute)}${suffix}`
   },
   date(day, month, year) {
-    const said = `${arabicCardinal(day)!} ${ARABIC_MONTH_NAMES[month - 1]!}`
-    return year === undefined ? said : `${said} ${arabicCardinal(year)!}`
+    const said = `${present(arabicCardinal(day), `the words for day ${day}`)} ${present(ARABIC_MONTH_NAMES[month - 1], `month ${month}`)}`
+    return year === undefined ? said : `${said} ${present(arabicCardinal(year), `the words for ${year}`)}`
   },
   percent: (written) => `${ARABIC_SPEAKER.number(written)} بِالْمِائَه`,
   symbols: { dot: 'نُقْطَه', at: 'آتْ', dash: 'شَرْطَه', underscore: 'أَنْدَرْسْكُور', plus: 'زَائِد' },

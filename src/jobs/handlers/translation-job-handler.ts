@@ -26,18 +26,18 @@ export function createTranslationJobHandler(options: { engine: () => Promise<Tra
     if (!engine) throw new JobError('LLM_ENGINE_NOT_CONFIGURED', LLM_ENGINE_NOT_CONFIGURED_MESSAGE)
     const source = job.relevantJobId ? await options.jobs.findById(job.relevantJobId) : undefined
     if (job.relevantJobId && !source?.text?.trim()) throw new JobError('SOURCE_JOB_MISSING', `The source job ${job.relevantJobId} is gone or has no text`)
-    const sourceText = source ? source.text! : job.text
+    const sourceText = source ? source.text : job.text
     if (!sourceText?.trim()) throw new JobError('INVALID_JOB', 'The translation job has neither a source job nor a text')
 
     const languages: TranslationLanguages = { from: job.fromLng, to: to.data }
     // A failed report (the job's lease was lost) is the runner's matter, not the engine's.
     let lostLease: unknown
-    const report = (done: number, total: number) =>
-      progress!.report(total === 0 ? 1 : done / total).catch((error: unknown) => {
+    const report = (reports: ProgressReports) => (done: number, total: number) =>
+      reports.report(total === 0 ? 1 : done / total).catch((error: unknown) => {
         lostLease = error
         throw error
       })
-    const run: TranslationRun = { signal, onProgress: progress ? report : undefined }
+    const run: TranslationRun = { signal, onProgress: progress ? report(progress) : undefined }
     const segments = source ? segmentsOf(source) : undefined
     let response: TranslationResponse
     try {

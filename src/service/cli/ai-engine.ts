@@ -2,6 +2,7 @@ import { AiContentSettingSchema } from '../settings/ai-content-settings'
 import { refuseExtraArguments, UsageError, type Values } from './args'
 import { say } from './say'
 import { openStorageStore, secretsOf, storageOf } from './storage'
+import { present } from '../../shared/present'
 
 const AI_ENGINE_EXAMPLE = 'voicedesk ai-engine openai-compatible --base-url http://127.0.0.1:11434/v1 --model llama3.2'
 
@@ -38,7 +39,7 @@ export async function aiEngine(values: Values, positionals: string[]): Promise<v
           }
     const parsed = AiContentSettingSchema.safeParse(setting)
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!
+      const issue = present(parsed.error.issues[0], 'the first issue of a failed parse')
       const flag = issue.path[0] === 'baseUrl' ? `--base-url ${values['base-url']}` : `--${String(issue.path[0])}`
       throw new UsageError(`${flag}: ${issue.message}; as in: ${AI_ENGINE_EXAMPLE}`)
     }

@@ -67,7 +67,8 @@ export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
 }
 
 export function refuseOtherOptions(command: string, values: Values): void {
-  const allowed = COMMAND_OPTIONS[command]!
+  const allowed = COMMAND_OPTIONS[command]
+  if (!allowed) throw new UsageError(`Unknown command ${JSON.stringify(command)}: use ${COMMANDS} (see voicedesk --help)`)
   for (const name of Object.keys(values) as OptionName[]) {
     if (name === 'help' || name === 'version' || allowed.includes(name)) continue
     throw new UsageError(`${command} does not take --${name} (it takes ${allowed.map((option) => `--${option}`).join(', ')})`)
@@ -106,7 +107,7 @@ export function mediaIntakeOf(values: Values): RuntimeConfig['mediaIntake'] {
   const size = values['max-media-size']
   if (size !== undefined) {
     const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(size)
-    const unit = match && SIZE_UNITS[match[2]!.toLowerCase()]
+    const unit = match && SIZE_UNITS[(match[2] ?? '').toLowerCase()]
     const bytes = match && unit ? Math.floor(Number(match[1]) * unit) : 0
     if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`--max-media-size must be a size such as 2GiB, 500MB or 1048576 (bytes), not ${JSON.stringify(size)}`)
     limits.maxUploadBytes = limits.maxFetchBytes = bytes

@@ -14,6 +14,7 @@ import { FolderSnapshotShelf, MediaSnapshotShelf } from '../state/snapshot-shelf
 import { expandHome, refuseExtraArguments, UsageError, type Values } from './args'
 import { say } from './say'
 import { openStorage, secretsOf, storageOf } from './storage'
+import { present } from '../../shared/present'
 
 /** export, import, snapshot, restore, snapshots and reset: the default project's state, on the storage a command names. */
 
@@ -52,10 +53,11 @@ async function passphraseFrom(values: Values, forExport: boolean): Promise<strin
 export async function stateCommand(command: string, values: Values, positionals: string[]): Promise<void> {
   const argument = STATE_COMMANDS[command]
   refuseExtraArguments(command, positionals, argument ? 1 : 0, argument ? `one ${argument}` : 'no arguments')
-  const [given] = positionals
+  // '' for the commands without an argument (refused above when given one).
+  const [given = ''] = positionals
   if (argument && !given) throw new UsageError(`${command} needs ${argument} (see voicedesk --help)`)
   if (command === 'reset' && !values.yes) throw new UsageError('reset empties the default project (agents, numbers, jobs, deliveries; keys stay): add --yes to do it')
-  if ((command === 'snapshot' || command === 'restore') && !SNAPSHOT_NAME_PATTERN.test(given!)) {
+  if ((command === 'snapshot' || command === 'restore') && !SNAPSHOT_NAME_PATTERN.test(given)) {
     throw new UsageError(`Snapshot name ${JSON.stringify(given)}: a name is 1 to 64 of A-Z a-z 0-9 . _ -`)
   }
   const passphrase = command === 'export' || command === 'import' ? await passphraseFrom(values, command === 'export') : undefined
@@ -66,7 +68,8 @@ export async function stateCommand(command: string, values: Values, positionals:
     const bootstrap = await bootstrapAccounts(store, now(), undefined, { createKey: false })
     const caller = await ensureAppIdentity(store, now(), bootstrap)
     const folder = storage.kind === 'folder' ? storage.dataDir.path : undefined
-    const media = sharedMedia ?? new FileMediaStore(join(folder!, MEDIA_FOLDER))
+    // A store without shared media is a data folder's.
+    const media = sharedMedia ?? new FileMediaStore(join(present(folder, 'the data folder'), MEDIA_FOLDER))
     if (folder) await mkdir(join(folder, MEDIA_FOLDER), { recursive: true, mode: 0o700 })
     const state = new ProjectState({
       store,
@@ -79,7 +82,7 @@ export async function stateCommand(command: string, values: Values, positionals:
     })
     const where = storage.kind === 'folder' ? `the data folder ${storage.dataDir.path}` : `the database ${storage.label}`
     if (command === 'export') {
-      const file = resolve(expandHome(given!))
+      const file = resolve(expandHome(given))
       const { stream, manifest } = await state.exportArchive(caller.projectId, passphrase)
       const aside = `${file}.partial`
       try {
@@ -91,7 +94,7 @@ export async function stateCommand(command: string, values: Values, positionals:
       }
       say(`Exported ${countsText(manifest.counts)} from ${where} to ${file}${passphrase ? ' (secrets sealed under the passphrase)' : ''}.`)
     } else if (command === 'import') {
-      const file = resolve(expandHome(given!))
+      const file = resolve(expandHome(given))
       const source = createReadStream(file)
       await new Promise<void>((opened, failed) => {
         source.once('open', () => opened())
@@ -106,10 +109,10 @@ export async function stateCommand(command: string, values: Values, positionals:
       const settings = outcome.settings.skipped.length ? `; settings left as they were: ${outcome.settings.skipped.join(', ')}` : ''
       say(`Imported ${countsText(outcome.counts)} into ${where}${settings}.`)
     } else if (command === 'snapshot') {
-      const info = await state.takeSnapshot(caller.projectId, given!)
+      const info = await state.takeSnapshot(caller.projectId, given)
       say(`Snapshot ${info.name}: ${countsText(info.counts)}, ${counted(info.sizeBytes, 'byte', 'bytes')}.`)
     } else if (command === 'restore') {
-      const outcome = await state.restoreSnapshot(caller.projectId, given!, caller)
+      const outcome = await state.restoreSnapshot(caller.projectId, given, caller)
       say(`Restored snapshot ${given}: ${countsText(outcome.counts)}.`)
     } else if (command === 'snapshots') {
       const snapshots = await state.listSnapshots(caller.projectId)

@@ -3,6 +3,7 @@ import { readSttSetting, saveSttSetting, type SttSettingChange } from '../settin
 import { refuseExtraArguments, UsageError, type Values } from './args'
 import { say } from './say'
 import { openStorageStore, secretsOf, storageOf } from './storage'
+import { present } from '../../shared/present'
 
 const STT_ENGINE_EXAMPLE = 'voicedesk stt-engine openai-compatible --base-url http://127.0.0.1:8080/v1'
 
@@ -33,7 +34,7 @@ export async function sttEngine(values: Values, positionals: string[]): Promise<
       await saveSttSetting(store, secretsOf(storage), change)
     } catch (error) {
       if (!(error instanceof z.ZodError)) throw error
-      const issue = error.issues[0]!
+      const issue = present(error.issues[0], 'the first issue of a failed parse')
       const flag = issue.path[0] === 'baseUrl' ? `--base-url ${values['base-url']}` : `--${String(issue.path[0])}`
       throw new UsageError(`${flag}: ${issue.message}; as in: ${STT_ENGINE_EXAMPLE}`)
     }

@@ -13,6 +13,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, VERSION, type RuntimeConfig } from './confi
 import type { RuntimeEngines } from './engines'
 import type { OperatorBridge } from './operator'
 import type { RuntimeStorage } from './storage'
+import { present } from '../../shared/present'
 
 /** Where the service listens, and the base URL clients reach it at (known for sure once it listens: port 0 picks one). */
 export class ServiceAddress {
@@ -59,9 +60,10 @@ export async function composeHttp({ config, storage, engines, context, address, 
   const { store, errorLog } = storage
   // The setting is read again only after a write to the database (this process's or another's).
   const corsSetting = new ReadCache<readonly string[]>(() => store.changeVersion(), 1)
-  const corsOrigins = config.corsOrigins?.length
-    ? () => config.corsOrigins!
-    : async () => corsSetting.peek('origins') ?? (await corsSetting.get('origins', async () => (await effectiveCorsOrigins(store, undefined)).origins))!
+  const configured = config.corsOrigins
+  const corsOrigins = configured?.length
+    ? () => configured
+    : async () => corsSetting.peek('origins') ?? present(await corsSetting.get('origins', async () => (await effectiveCorsOrigins(store, undefined)).origins), 'the CORS origins')
   return buildHttpApp({
     context,
     authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),

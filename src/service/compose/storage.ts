@@ -20,6 +20,7 @@ import { FolderSnapshotShelf, MediaSnapshotShelf } from '../state/snapshot-shelf
 import { databaseLabel, DEFAULT_SIP_SETTINGS, SipSettingsSchema, VERSION, type RuntimeConfig } from './config'
 import { DATABASE_FILE, MEDIA_FOLDER, SNAPSHOTS_FOLDER, makeDatabaseFilesPrivate, prepareDataFolder } from './data-folder'
 import { checkSealingKey } from './sealing-key-check'
+import { present } from '../../shared/present'
 
 /** Where the data is and what holds it: the store, media, the key that seals secrets, the accounts, the logs. */
 export interface RuntimeStorage {
@@ -57,13 +58,15 @@ export async function composeStorage(config: RuntimeConfig, now: () => Date): Pr
   } else {
     prepareDataFolder(dataDir, { forceNew: config.forceNew })
   }
-  const secrets = new SecretBox(config.secretKey ?? loadSecretKey({ dataDir: dataDir!, keychain: config.keychain, warn: (message) => config.log?.warn(message) }))
+  // Past the checks above, a store without config.database has its data folder.
+  const folder = (): string => present(dataDir, 'RuntimeConfig.dataDir')
+  const secrets = new SecretBox(config.secretKey ?? loadSecretKey({ dataDir: folder(), keychain: config.keychain, warn: (message) => config.log?.warn(message) }))
   const { store, sharedMedia } = await openStore(
     config.database
       ? { engine: 'postgres', url: config.database.url, poolSize: config.database.poolSize }
-      : { engine: 'sqlite', file: join(dataDir!, DATABASE_FILE), nativeBinding: config.nativeBinding },
+      : { engine: 'sqlite', file: join(folder(), DATABASE_FILE), nativeBinding: config.nativeBinding },
   )
-  const storageLabel = config.database ? databaseLabel(config.database.url) : dataDir!
+  const storageLabel = config.database ? databaseLabel(config.database.url) : folder()
   try {
     if (dataDir) makeDatabaseFilesPrivate(dataDir)
     else await checkSealingKey(store, secrets)
@@ -74,7 +77,7 @@ export async function composeStorage(config: RuntimeConfig, now: () => Date): Pr
     const errorLog = new RepeatedErrorLog(log)
     const mediaDir = dataDir && join(dataDir, MEDIA_FOLDER)
     if (mediaDir) mkdirSync(mediaDir, { recursive: true })
-    const media = sharedMedia ?? new FileMediaStore(mediaDir!)
+    const media = sharedMedia ?? new FileMediaStore(present(mediaDir, 'the media folder'))
     // One line when the disk fills, one when it has room again: not one per failed write. In
     // team mode it is the database server's disk: no folder to watch, so writes are tried again soon.
     const diskFull = new DiskFullCondition({

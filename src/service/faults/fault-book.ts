@@ -147,9 +147,10 @@ export class FaultBook {
     const index = rules.findIndex((rule) => rule.fault.id === id)
     if (index === -1) return undefined
     const [removed] = rules.splice(index, 1)
+    if (removed === undefined) return undefined
     this.store(projectId, rules)
     this.changed(projectId)
-    return { ...removed!.fault }
+    return { ...removed.fault }
   }
 
   /** Removes every rule of the project; answers how many there were. */
@@ -239,7 +240,8 @@ export class FaultBook {
         if (bucket) buckets.push(bucket)
       }
     }
-    if (buckets.length === 1) return buckets[0]!
+    const [only] = buckets
+    if (only && buckets.length === 1) return only
     return buckets.flat().sort((a, b) => a.seq - b.seq)
   }
 

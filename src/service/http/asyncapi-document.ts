@@ -111,11 +111,11 @@ function toComponents(named: Map<string, z.ZodType>, io: 'input' | 'output'): Re
 function reachable(components: Record<string, JsonObject>, roots: Iterable<string>): Record<string, JsonObject> {
   const kept: Record<string, JsonObject> = {}
   const pending = [...roots]
-  while (pending.length > 0) {
-    const id = pending.pop()!
-    if (kept[id] || !components[id]) continue
-    kept[id] = components[id]
-    for (const match of JSON.stringify(components[id]).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) pending.push(match[1]!)
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    const component = components[id]
+    if (kept[id] || !component) continue
+    kept[id] = component
+    for (const [, ref] of JSON.stringify(component).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) if (ref) pending.push(ref)
   }
   return Object.fromEntries(Object.entries(kept).sort(([a], [b]) => a.localeCompare(b)))
 }

@@ -96,6 +96,32 @@ const ZOD_COMPILERS = { buildValidator: () => validatorCompiler, buildSerializer
   NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
 >
 
+/** The OpenAPI 3.1 document of every route registered after it, from their zod schemas (served at /v1/openapi.json). */
+async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'VoiceDesk /v1',
+        version,
+        description: 'Voice agents, phone numbers and jobs, served locally by VoiceDesk. See docs/api.md for every decision.',
+      },
+      components: {
+        securitySchemes: {
+          apiKeyToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'The value `Token <API key>` (or `Bearer <API key>`).',
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: finishOpenApiDocument,
+  })
+}
+
 /** Builds the HTTP service. It never listens: the runtime (or a test's `inject`) decides that. */
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -158,28 +184,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.status(404).send(errorEnvelope('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`))
   })
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'VoiceDesk /v1',
-        version: options.version,
-        description: 'Voice agents, phone numbers and jobs, served locally by VoiceDesk. See docs/api.md for every decision.',
-      },
-      components: {
-        securitySchemes: {
-          apiKeyToken: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Authorization',
-            description: 'The value `Token <API key>` (or `Bearer <API key>`).',
-          },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-    transformObject: finishOpenApiDocument,
-  })
+  await registerOpenApi(app, options.version)
 
   app.withTypeProvider<ZodTypeProvider>().get('/healthz', {
     schema: { tags: ['Service'], summary: 'Readiness check (no key needed)', operationId: 'getHealth', response: { 200: HealthSchema } },

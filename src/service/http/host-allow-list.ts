@@ -43,7 +43,7 @@ function isLoopback(host: string): boolean {
 function interfaceAddresses(): Set<string> {
   const addresses = new Set<string>()
   for (const entries of Object.values(networkInterfaces())) {
-    for (const entry of entries ?? []) addresses.add(ipaddr.process(entry.address.split('%')[0]!).toString())
+    for (const entry of entries ?? []) addresses.add(ipaddr.process(entry.address.replace(/%.*$/, '')).toString())
   }
   return addresses
 }

@@ -15,8 +15,8 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u
  */
 function findBodyProblem(value: unknown): { path: string; message: string } | undefined {
   const pending: [unknown, number, string][] = [[value, 1, 'body']]
-  while (pending.length > 0) {
-    const [node, depth, path] = pending.pop()!
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth, path] = next
     if (typeof node === 'string') {
       if (LONE_SURROGATE.test(node)) return { path, message: 'Text holds a lone UTF-16 surrogate' }
       continue

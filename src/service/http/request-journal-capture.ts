@@ -39,7 +39,7 @@ function keysSent(headers: IncomingHttpHeaders, query: unknown): string[] {
   const keys: string[] = []
   const authorization = headers.authorization
   const match = authorization === undefined ? null : KEY_IN_AUTHORIZATION.exec(authorization)
-  if (match) keys.push(match[1]!)
+  if (match?.[1]) keys.push(match[1])
   const header = headers['x-api-key']
   if (typeof header === 'string') keys.push(header)
   const apiKey = (query as Record<string, unknown> | undefined)?.api_key
@@ -110,7 +110,7 @@ const answerBuffers = new WeakMap<Buffer, { contentType: string | null; secrets:
 /** The answer's body, redacted and cut; the same answer (and key) gives the same object, which the store keeps once. */
 function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unknown>>, secrets: string[]): JournalBody | null {
   const contentType = contentTypeOf(headers)
-  const secretsKey = secrets.length === 1 ? secrets[0]! : secrets.join('\n')
+  const secretsKey = secrets.join('\n')
   if (typeof payload === 'string') {
     if (payload === '') return null
     const known = recentAnswers.get(payload)

@@ -75,10 +75,11 @@ export async function fetchRemoteMedia(url: string, into: { media: MediaStore; n
   const maxRedirects = given.maxRedirects ?? 5
   // Our own limits (the deadline, the least rate) end the fetch through `cut`, its reason the MediaFetchError to throw.
   const cut = new AbortController()
+  const deadlineMs = given.deadlineMs
   const deadline =
-    given.deadlineMs === undefined
+    deadlineMs === undefined
       ? undefined
-      : setTimeout(() => cut.abort(failed(`${describeUrl(url)} did not send the whole media within ${seconds(given.deadlineMs!)}; nothing was kept`)), given.deadlineMs)
+      : setTimeout(() => cut.abort(failed(`${describeUrl(url)} did not send the whole media within ${seconds(deadlineMs)}; nothing was kept`)), deadlineMs)
   const options: FetchRemoteMediaOptions & { cut: AbortController } = {
     ...given,
     cut,
@@ -171,7 +172,7 @@ async function storeBody(
 ): Promise<FetchedMedia> {
   const body = response.body as unknown as Readable
   const header = response.headers['content-type']
-  const contentType = typeof header === 'string' && header.trim() !== '' ? header.split(';')[0]!.trim().toLowerCase() : null
+  const contentType = typeof header === 'string' && header.trim() !== '' ? (header.split(';')[0] ?? '').trim().toLowerCase() : null
   if (contentType !== null && !MEDIA_TYPE.test(contentType)) {
     discard(body)
     const what = contentType === 'text/html' || contentType === 'application/xhtml+xml' ? `a web page (${contentType})` : contentType

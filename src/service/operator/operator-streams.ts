@@ -3,6 +3,7 @@ import type { IpcError } from '../../shared/ipc/operations'
 import { IPC_STREAMS, type IpcStreamName, type IpcStreamParsedInput, type IpcStreamServerFrame, type IpcStreams } from '../../shared/ipc/streams'
 import { validationDetails, validationSummary } from '../ops/validation-details'
 import { ipcErrorOf, type InternalErrorLogger } from './invoke-operation'
+import { present } from '../../shared/present'
 
 /** A client frame after validation (defaults applied). */
 export type IpcStreamParsedClientFrame<N extends IpcStreamName> = z.output<IpcStreams[N]['client']>
@@ -105,7 +106,7 @@ export function openOperatorStream(
       return
     }
     try {
-      run!.receive(parsed.data)
+      present(run, 'the running stream').receive(parsed.data)
     } catch (error) {
       logInternal(error, name)
     }
@@ -142,7 +143,7 @@ export function openOperatorStream(
       openerClosed = true
       if (state === 'running') {
         state = 'closed'
-        run!.closed()
+        present(run, 'the running stream').closed()
       }
     },
   }

@@ -100,7 +100,8 @@ export function bootstrapAccounts(store: Store, now: Date, fixedKey?: string, op
     // The app's own key cannot be used over HTTP, so it does not count as a key the operator has.
     const appKeyId = await appKeyIdOf(tx)
     const keys = (await tx.accounts.listKeys(project.id)).filter((key) => !key.revokedAt && key.id !== appKeyId)
-    if (keys.length > 0) return { projectId: project.id, userId, keySource: 'existing' as const, keyHint: keys[0]!.keyHint }
+    const [shown] = keys
+    if (shown) return { projectId: project.id, userId, keySource: 'existing' as const, keyHint: shown.keyHint }
     if (options.createKey === false) return { projectId: project.id, userId, keySource: 'existing' as const, keyHint: '' }
     const key = generateApiKey()
     await insertKey(tx, project.id, userId, 'Default key', key, at)

@@ -21,6 +21,7 @@ import { notFound, ServiceError } from './service-error'
 import { requireWebhookTarget } from './webhook-target'
 import { unguessable } from './unguessable'
 import { jobErrorOf, jobMediaUrl, jobPayload, usageTimeOf } from '../../webhooks/job-payload'
+import { present } from '../../shared/present'
 
 /** What the service answers in `model` and `systemModelKey` for the work it does itself. */
 export const JOB_MODELS = {
@@ -62,7 +63,8 @@ export function toJobDto(context: OpsContext, record: JobRecord): Job {
 }
 
 export function toTtsJobDto(context: OpsContext, record: JobRecord): TtsJob {
-  const mediaUrl = mediaUrlOf(context, record)!
+  // A TTS job is made with its media file and voice (createTtsJob).
+  const mediaUrl = present(mediaUrlOf(context, record), `the media of TTS job ${record.id}`)
   return {
     id: record.id,
     title: record.title,
@@ -75,7 +77,7 @@ export function toTtsJobDto(context: OpsContext, record: JobRecord): TtsJob {
     totalCost: record.totalCost,
     apiKeyId: record.apiKeyId,
     userId: record.userId,
-    ttsVoiceId: record.voiceId!,
+    ttsVoiceId: present(record.voiceId, `the voice of TTS job ${record.id}`),
     jobResponse: { text: record.text ?? '', ttsMediaFile: mediaUrl },
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
@@ -96,7 +98,7 @@ export function toAiContentJobDto(context: OpsContext, record: JobRecord): AiCon
     jobResponse: record.status === 'COMPLETED' ? (record.jobResponse as AiContentJob['jobResponse']) : null,
     status: record.status,
     ...jobErrorOf(record),
-    relevantJobId: record.relevantJobId!,
+    relevantJobId: present(record.relevantJobId, `the source job of AI content job ${record.id}`),
     apiKeyId: record.apiKeyId,
     billingId: null,
     userId: record.userId,

@@ -6,6 +6,7 @@ import type { Repositories } from '../../store/ports'
 import type { PhoneNumberView } from '../../store/records'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { invalid, notFound, ServiceError } from './service-error'
+import { present } from '../../shared/present'
 
 export function toPhoneNumberDto(context: OpsContext, view: PhoneNumberView): PhoneNumber {
   return {
@@ -58,7 +59,7 @@ export async function addPhoneNumber(context: OpsContext, caller: Caller, body: 
         createdAt: at,
         updatedAt: at,
       })
-      return toPhoneNumberDto(context, (await tx.phoneNumbers.findInProject(id, caller.projectId))!)
+      return toPhoneNumberDto(context, present(await tx.phoneNumbers.findInProject(id, caller.projectId), `phone number ${id}, just added`))
     })
   } catch (error) {
     // Two adds of one number at once (two instances on PostgreSQL): the second meets the unique index.
@@ -99,7 +100,7 @@ export function assignPhoneNumber(context: OpsContext, caller: Caller, body: Ass
     if (!(await tx.voiceAgents.findInProject(body.voiceAgentId, caller.projectId))) throw notFound('voice agent', body.voiceAgentId)
     const view = await requireNumber(tx, caller, body.phoneNumber)
     if (view.voiceAgentId !== body.voiceAgentId) await tx.phoneNumbers.setAgent(view.id, body.voiceAgentId, timestamp(context))
-    return toPhoneNumberDto(context, (await tx.phoneNumbers.findInProject(view.id, caller.projectId))!)
+    return toPhoneNumberDto(context, present(await tx.phoneNumbers.findInProject(view.id, caller.projectId), `phone number ${view.id}`))
   })
 }
 
@@ -108,7 +109,7 @@ export function unassignPhoneNumber(context: OpsContext, caller: Caller, body: U
   return context.store.transaction(async (tx) => {
     const view = await requireNumber(tx, caller, body.phoneNumber)
     if (view.voiceAgentId !== null) await tx.phoneNumbers.setAgent(view.id, null, timestamp(context))
-    return toPhoneNumberDto(context, (await tx.phoneNumbers.findInProject(view.id, caller.projectId))!)
+    return toPhoneNumberDto(context, present(await tx.phoneNumbers.findInProject(view.id, caller.projectId), `phone number ${view.id}`))
   })
 }
 

@@ -8,11 +8,18 @@ import { baseRecord, JOB_MODELS, titleFrom } from './jobs'
 import { timestamp, type Caller, type OpsContext } from './ops-context'
 import { ttsCost } from './prices'
 import { invalid } from './service-error'
+import { present } from '../../shared/present'
+
+type Resampler = Awaited<ReturnType<typeof createResampler>>
 
 /** The catalogue voice a request names, by id or by name in any case (the first voice field given). */
 export function realtimeVoiceOf(body: RealtimeTtsBody): Voice {
-  const field = VOICE_FIELDS.find((name) => body[name] !== undefined)!
-  const ref = body[field]!
+  // The body's schema requires one of the voice fields.
+  const field = present(
+    VOICE_FIELDS.find((name) => body[name] !== undefined),
+    'a voice field',
+  )
+  const ref = present(body[field], field)
   const voice = VOICES.find((candidate) => candidate.id === ref.toLowerCase() || candidate.name.toLowerCase() === ref.toLowerCase())
   if (!voice) throw invalid(field, `Unknown voice ${JSON.stringify(ref.slice(0, 100))}: use an id or name listed by GET /v1/voices`)
   return voice
@@ -84,7 +91,7 @@ export async function speakStreaming(
     )
     return { seconds: speech.durationSeconds, bytes }
   }
-  let resampler: Awaited<ReturnType<typeof createResampler>> | undefined
+  let resampler: Resampler | undefined
   let samples = 0
   try {
     // The engine's rate is known from its first chunk; the resampler starts then (its WASM is loaded once per process).
@@ -98,11 +105,11 @@ export async function speakStreaming(
           starting.push(
             createResampler(sampleRate, REALTIME_PCM_SAMPLE_RATE).then((made) => {
               resampler = made
-              for (const waiting of pending.splice(0)) push(waiting)
+              for (const waiting of pending.splice(0)) push(made, waiting)
             }),
           )
         }
-        if (resampler) push(pcm)
+        if (resampler) push(resampler, pcm)
         else pending.push(pcm)
       },
       signal,
@@ -118,8 +125,8 @@ export async function speakStreaming(
     resampler?.dispose()
   }
 
-  function push(pcm: Buffer) {
-    const out = resampler!.push(int16FromPcm16(pcm))
+  function push(into: Resampler, pcm: Buffer) {
+    const out = into.push(int16FromPcm16(pcm))
     samples += out.length
     send(pcm16FromInt16(out))
   }

@@ -44,7 +44,7 @@ export function listJournalPage(journal: RequestJournal, projectId: string, quer
   const page = entries.slice(0, take)
   return {
     requests: page.map(journalSummaryOf),
-    next: entries.length > take ? page[page.length - 1]!.id : null,
+    next: entries.length > take ? (page.at(-1)?.id ?? null) : null,
     dropped: journal.dropped,
   }
 }

@@ -1,5 +1,6 @@
 import { storageFailureOf } from '../../store/storage-errors'
 import { ServiceError } from './service-error'
+import { present } from '../../shared/present'
 
 /** A write that waited the whole busy timeout for another process is worth trying again a second later. */
 export const BUSY_RETRY_AFTER_SECONDS = 1
@@ -28,5 +29,5 @@ export function storageServiceError(error: unknown): ServiceError | undefined {
 
 /** The 507 a write gets while the data folder's disk is known to be full (before it is even tried). */
 export function diskFullServiceError(): ServiceError {
-  return storageServiceError({ code: 'SQLITE_FULL' })!
+  return present(storageServiceError({ code: 'SQLITE_FULL' }), 'the disk-full error')
 }

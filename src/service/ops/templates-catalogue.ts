@@ -5,6 +5,7 @@ import { TimestampSchema, UuidSchema } from '../../shared/api/common'
 import { OutcomeResponseShapeSchema } from '../../shared/api/outcome-shape'
 import { LangSchema, ParamsSchema, PLACEHOLDER_NAME, type VoiceAgentTemplate } from '../../shared/api/voice-agents'
 import { findVoice, VOICE_IDS } from '../../shared/voices'
+import { present } from '../../shared/present'
 
 /** One template as shipped in resources/templates/*.json. */
 export const TemplateFileSchema = z
@@ -33,7 +34,7 @@ const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g
 
 /** Names of the `{{placeholders}}` used in a text. */
 export function placeholdersIn(text: string): string[] {
-  return [...text.matchAll(PLACEHOLDER)].map((match) => match[1]!).filter((name) => PLACEHOLDER_NAME.test(name))
+  return [...text.matchAll(PLACEHOLDER)].flatMap(([, name]) => (name !== undefined && PLACEHOLDER_NAME.test(name) ? [name] : []))
 }
 
 export interface TemplateCatalogue {
@@ -55,7 +56,7 @@ function toTemplateDto(template: TemplateFile): VoiceAgentTemplate {
     projectId: null,
     apiKeyId: null,
     voiceRecordId: template.voiceId,
-    voice: findVoice(template.voiceId)!.name,
+    voice: present(findVoice(template.voiceId), `the voice ${template.voiceId}`).name,
     isTemplate: true,
     icon: template.icon,
     createdAt: template.createdAt,

@@ -7,6 +7,7 @@ import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { mediaCost, translationTextCost } from './prices'
 import { invalid, ServiceError } from './service-error'
 import { requireWebhookTarget } from './webhook-target'
+import { present } from '../../shared/present'
 
 /** Job types whose COMPLETED result a translation starts from. */
 const TRANSLATABLE_TYPES: readonly JobRecord['type'][] = ['TRANSCRIPTION', 'TRANSLATION']
@@ -22,7 +23,8 @@ const LANGUAGE_NAMES: Record<string, string> = { ar: 'Arabic', en: 'English' }
 export async function createTranslationJob(context: OpsContext, caller: Caller, body: TranslateBody): Promise<Job> {
   if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'webhookUrl')
   const source = body.jobId === undefined ? undefined : await translatableSource(context, caller, body.jobId)
-  const sourceText = source ? source.text! : body.text!
+  // The body's schema requires jobId or text; translatableSource a source with text.
+  const sourceText = present(source ? source.text : body.text, 'the text to translate')
   const fromLng = body.fromLng ?? (source ? languageOfJob(source) : guessSourceLanguage(sourceText))
   if (fromLng === body.toLng) {
     const whose = source ? `job ${source.id} is` : 'the text is'

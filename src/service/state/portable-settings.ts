@@ -6,6 +6,7 @@ import { AiContentSettingSchema } from '../settings/ai-content-settings'
 import { STT_SETTING_KEY, SttSettingSchema } from '../settings/stt-settings'
 import { WebhookSettingSchema } from '../settings/webhook-settings'
 import type { PassphraseSeal } from './passphrase-seal'
+import { present } from '../../shared/present'
 
 /**
  * The settings an archive carries: those a user sets (engines, CORS, webhook signing), by key,
@@ -74,7 +75,7 @@ export function importableSettings(
 ): { values: Map<string, unknown>; outcome: SettingsOutcome } {
   const values = new Map<string, unknown>()
   const outcome: SettingsOutcome = { applied: [], skipped: [] }
-  const incomplete = new Set(file.secretsRemoved.map((path) => path.split('.')[0]!))
+  const incomplete = new Set(file.secretsRemoved.map((path) => path.split('.')[0] ?? path))
   for (const [key, raw] of Object.entries(file.settings)) {
     const schema = PORTABLE_SETTINGS[key]
     if (!schema || incomplete.has(key)) {
@@ -92,7 +93,7 @@ export function importableSettings(
       value = copy
     }
     const parsed = schema.safeParse(value)
-    if (!parsed.success) throw refuse(`settings.json: ${key} is not a valid setting (${parsed.error.issues[0]!.message})`)
+    if (!parsed.success) throw refuse(`settings.json: ${key} is not a valid setting (${present(parsed.error.issues[0], 'the first issue of a failed parse').message})`)
     values.set(key, parsed.data)
     outcome.applied.push(key)
   }

@@ -9,6 +9,7 @@ import { addPhoneNumber, assignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError } from '../ops/service-error'
 import { createVoiceAgent } from '../ops/voice-agents'
 import type { ProjectState } from './project-state'
+import { present } from '../../shared/present'
 
 /** The seed file a data folder may hold, applied at start when the default project is empty. */
 export const SEED_FILE = 'voicedesk.seed.json'
@@ -66,7 +67,7 @@ export async function applySeed(file: string, context: OpsContext, state: Projec
   }
   const parsed = SeedSchema.safeParse(raw)
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
+    const issue = present(parsed.error.issues[0], 'the first issue of a failed parse')
     throw new SeedError(file, pathOf(issue.path), issue.message)
   }
   const seed = parsed.data

@@ -5,6 +5,7 @@ import { extract, pack } from 'tar-stream'
 import { z } from 'zod'
 import { describeBytes } from '../../store/media-errors'
 import { MEDIA_NAME } from '../ops/media-names'
+import { present } from '../../shared/present'
 
 /*
  * The state archive (docs/api.md, "State: export, import, snapshots, reset"): a gzipped tar
@@ -176,6 +177,40 @@ export interface ArchiveConsumer {
   media(name: string, size: number, bytes: Readable): Promise<void>
 }
 
+/** manifest.json, checked: ArchiveError when it is not a VoiceDesk manifest this version reads. */
+function parseManifest(bytes: Buffer, name: string): Manifest {
+  const parsed = ManifestSchema.safeParse(parseJson(bytes, name))
+  if (parsed.success) return parsed.data
+  const issue = present(parsed.error.issues[0], 'the first issue of a failed parse')
+  throw new ArchiveError(
+    issue.path[0] === 'format'
+      ? 'manifest.json is not of a VoiceDesk state archive (format is not "voicedesk-state")'
+      : issue.path[0] === 'version'
+        ? `The archive is of a version this VoiceDesk does not read (it reads version ${ARCHIVE_VERSION})`
+        : `manifest.json is not valid: ${issue.path.join('.') || 'the manifest'}: ${issue.message}`,
+  )
+}
+
+/** The manifest, which the entries' order puts before every other entry (checked as they come). */
+function readFirst(manifest: Manifest | undefined): Manifest {
+  return present(manifest, 'manifest.json, the first entry')
+}
+
+/** media.sha256 (`<digest>  <name>` lines) against the digests of the media entries read before it. */
+function checkMediaDigests(bytes: Buffer, mediaDigests: ReadonlyMap<string, string>): void {
+  const listed = new Map<string, string>()
+  for (const line of bytes.toString('utf8').split('\n')) {
+    if (line === '') continue
+    const [, digest, mediaName] = /^([0-9a-f]{64}) {2}(\S+)$/.exec(line) ?? []
+    if (digest === undefined || mediaName === undefined) throw new ArchiveError('media.sha256 is not valid: the archive was changed')
+    listed.set(mediaName, digest)
+  }
+  for (const [mediaName, digest] of mediaDigests) {
+    if (listed.get(mediaName) !== digest) throw new ArchiveError(`media/${mediaName} does not match its digest: the archive was changed or damaged`)
+  }
+  if (listed.size !== mediaDigests.size) throw new ArchiveError('The archive lacks media that media.sha256 lists: it was cut or changed')
+}
+
 /**
  * Reads an archive from `source`, calling `consumer` for each entry in order, and checks every
  * size and digest; ArchiveError when the bytes are not a VoiceDesk state archive, are cut, or
@@ -254,22 +289,11 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
         )
       }
       if (name === 'manifest.json') {
-        const parsed = ManifestSchema.safeParse(parseJson(await readSmall(entry, size, name), name))
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!
-          throw new ArchiveError(
-            issue.path[0] === 'format'
-              ? 'manifest.json is not of a VoiceDesk state archive (format is not "voicedesk-state")'
-              : issue.path[0] === 'version'
-                ? `The archive is of a version this VoiceDesk does not read (it reads version ${ARCHIVE_VERSION})`
-                : `manifest.json is not valid: ${issue.path.join('.') || 'the manifest'}: ${issue.message}`,
-          )
-        }
-        manifest = parsed.data
+        manifest = parseManifest(await readSmall(entry, size, name), name)
         checkManifestLimits(manifest, limits)
         await consumer.manifest(manifest)
       } else if (name === 'rows.jsonl') {
-        const declared = manifest!.rows
+        const declared = readFirst(manifest).rows
         if (size !== declared.size) throw new ArchiveError(`rows.jsonl is ${size} bytes, the manifest says ${declared.size}: the archive was changed or damaged`)
         const hash = createHash('sha256')
         let length = 0
@@ -281,7 +305,7 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
             yield bytes
           }
         })()
-        const maxRows = Object.values(manifest!.counts).reduce((sum, count) => sum + count, 0)
+        const maxRows = Object.values(readFirst(manifest).counts).reduce((sum, count) => sum + count, 0)
         const lines = linesOf(counted, limits.maxLineBytes, maxRows)
         await consumer.rows(lines)
         for await (const _rest of lines) {
@@ -290,7 +314,7 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
         checkDigest(name, declared, length, hash.digest('hex'))
       } else if (name === 'settings.json') {
         const bytes = await readSmall(entry, size, name)
-        checkDigest(name, manifest!.settings, bytes.length, createHash('sha256').update(bytes).digest('hex'))
+        checkDigest(name, readFirst(manifest).settings, bytes.length, createHash('sha256').update(bytes).digest('hex'))
         await consumer.settings(parseJson(bytes, name))
       } else if (name.startsWith('media/')) {
         const mediaName = name.slice('media/'.length)
@@ -317,17 +341,7 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
       } else if (name === 'media.sha256') {
         sawChecksums = true
         allowedBytes = Math.min(allowedBytes, ungzipped + MAX_BYTES_AFTER_LAST_ENTRY)
-        const listed = new Map<string, string>()
-        for (const line of (await readSmall(entry, size, name)).toString('utf8').split('\n')) {
-          if (line === '') continue
-          const match = /^([0-9a-f]{64}) {2}(\S+)$/.exec(line)
-          if (!match) throw new ArchiveError('media.sha256 is not valid: the archive was changed')
-          listed.set(match[2]!, match[1]!)
-        }
-        for (const [mediaName, digest] of mediaDigests) {
-          if (listed.get(mediaName) !== digest) throw new ArchiveError(`media/${mediaName} does not match its digest: the archive was changed or damaged`)
-        }
-        if (listed.size !== mediaDigests.size) throw new ArchiveError('The archive lacks media that media.sha256 lists: it was cut or changed')
+        checkMediaDigests(await readSmall(entry, size, name), mediaDigests)
       } else {
         throw new ArchiveError(`The archive holds ${name}, which a VoiceDesk state archive never does: it was changed, or is not one`)
       }

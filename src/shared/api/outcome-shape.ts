@@ -59,8 +59,8 @@ export const OutcomeShapeNode: z.ZodType<OutcomeShape> = z
 function shapeDepth(value: unknown): number {
   let deepest = 0
   const pending: [unknown, number][] = [[value, 1]]
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next
     if (typeof node !== 'object' || node === null) continue
     deepest = Math.max(deepest, depth)
     if (depth > OUTCOME_SHAPE_MAX_DEPTH) break

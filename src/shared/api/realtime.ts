@@ -50,8 +50,9 @@ export const RealtimeTtsBodySchema = z
   .superRefine((body, context) => {
     const given = VOICE_FIELDS.filter((field) => body[field] !== undefined)
     if (given.length === 0) context.addIssue({ code: 'custom', path: ['voiceId'], message: 'Required: the voice, as voiceId (or voice, voice_id, speaker)' })
-    if (new Set(given.map((field) => body[field]!.toLowerCase())).size > 1) {
-      context.addIssue({ code: 'custom', path: [given[1]!], message: `Names another voice than ${given[0]}: give the voice once` })
+    const [first, second] = given
+    if (second !== undefined && new Set(given.map((field) => body[field]?.toLowerCase())).size > 1) {
+      context.addIssue({ code: 'custom', path: [second], message: `Names another voice than ${first}: give the voice once` })
     }
     if (body.mulaw === true)
       context.addIssue({ code: 'custom', path: ['mulaw'], message: 'μ-law audio is not served: leave mulaw out or false, and ask format "pcm" for 16 kHz PCM' })

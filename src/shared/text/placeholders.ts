@@ -15,7 +15,7 @@ export type TemplateSegment = { kind: 'text'; text: string } | { kind: 'placehol
 /** Whether params fill `name`: an empty or blank value does not count as filled. */
 export function placeholderState(params: Readonly<Record<string, string>>, name: string): PlaceholderState {
   if (!Object.hasOwn(params, name)) return 'missing'
-  return params[name]!.trim() === '' ? 'empty' : 'filled'
+  return (params[name] ?? '').trim() === '' ? 'empty' : 'filled'
 }
 
 /** Splits a template into text and placeholders; each placeholder carries its value from params, if any. */
@@ -25,7 +25,8 @@ export function splitPlaceholders(template: string, params: Readonly<Record<stri
   for (const match of template.matchAll(PLACEHOLDER)) {
     const index = match.index
     if (index > last) segments.push({ kind: 'text', text: template.slice(last, index) })
-    const name = match[1]!
+    // PLACEHOLDER's one group takes part in every match.
+    const name = match[1] ?? ''
     segments.push({ kind: 'placeholder', name, raw: match[0], value: Object.hasOwn(params, name) ? params[name] : undefined, state: placeholderState(params, name) })
     last = index + match[0].length
   }

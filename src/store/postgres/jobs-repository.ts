@@ -8,6 +8,7 @@ import type { JobClaimLane, JobsRepository, Page } from '../ports'
 import type { JobListQuery, JobOutcome, JobRecord, JobSortField, JobStatisticsRow } from '../records'
 import type { Db } from './db'
 import { jobSearchLexemes, jobSearchQuery, jobSearchTerms, type SearchTerm } from './search-words'
+import { present } from '../../shared/present'
 
 const FIELDS = JOB_COLUMNS
 /** Columns read under their record names, so a row is a record but for the JSON columns. */
@@ -267,7 +268,7 @@ export class PostgresJobsRepository implements JobsRepository {
       )
       const deltas = counts.reduce((sum, row) => sum + row.deltas, 0)
       const total = counts.reduce((sum, row) => sum + row.count, 0)
-      const search = searching ? await this.searchQuery(db, query.words!) : undefined
+      const search = searching && query.words ? await this.searchQuery(db, query.words) : undefined
       if (searching && search === undefined) return { page: { records: [], total, filtered: 0 }, deltas }
       // The jobs the status and type filters alone select: exact, from the counts.
       const scope = counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
@@ -346,7 +347,8 @@ export class PostgresJobsRepository implements JobsRepository {
     const idsOf = new Map<string, number[]>()
     let countable = true
     for (const [index, term] of distinct.entries()) {
-      const row = rows[index]!
+      // One row per term: the query's UNION ALL has one SELECT (an aggregate) per term.
+      const row = present(rows[index], `the words of search term ${index}`)
       if (row.words.length === 0) return undefined
       if (row.words.length > MAX_EXPANSION) countable = false
       else {
@@ -355,7 +357,7 @@ export class PostgresJobsRepository implements JobsRepository {
       }
     }
     const tsquery = jobSearchQuery(words, expansions)
-    return countable ? { tsquery, wordIds: [...new Set(terms.map(keyOf))].map((key) => idsOf.get(key)!) } : { tsquery }
+    return countable ? { tsquery, wordIds: [...new Set(terms.map(keyOf))].map((key) => present(idsOf.get(key), `the word ids of ${key}`)) } : { tsquery }
   }
 
   /**

@@ -4,6 +4,7 @@ import { checkedRows, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABL
 import type { ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
 import { encodeText, inTransaction, query } from './db'
 import { jobSearchLexemes } from './search-words'
+import { present } from '../../shared/present'
 
 /** Rows fetched from the export's cursor at a time. */
 const FETCH_ROWS = 1_000
@@ -113,8 +114,9 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
       const counts = noCounts()
       let batch: { rowNumber: number; row: ProjectRow }[] = []
       const flush = async () => {
-        if (batch.length === 0) return
-        const table = TABLE_OF_KIND[batch[0]!.row.kind]
+        const [head] = batch
+        if (head === undefined) return
+        const table = TABLE_OF_KIND[head.row.kind]
         const pending = batch
         batch = []
         await client.query('SAVEPOINT project_rows')
@@ -138,7 +140,8 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
       }
 
       for await (const { rowNumber, row } of checkedRows(rows, projectId, known, counts)) {
-        if (batch.length > 0 && (batch[0]!.row.kind !== row.kind || batch.length >= INSERT_ROWS)) await flush()
+        const head = batch[0]
+        if (head && (head.row.kind !== row.kind || batch.length >= INSERT_ROWS)) await flush()
         batch.push({ rowNumber, row })
       }
       await flush()
@@ -149,7 +152,7 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
   async projectCounts(projectId: string): Promise<ProjectCounts> {
     const selects = ROW_TABLES.map((table) => `(SELECT count(*) FROM ${table.table} t WHERE ${table.ofProject('$1')}) AS "${COUNT_OF_KIND[table.kind]}"`)
     const { rows } = await this.pool.query<ProjectCounts>(`SELECT ${selects.join(', ')}`, [projectId])
-    return rows[0]!
+    return present(rows[0], 'the counts row')
   }
 }
 

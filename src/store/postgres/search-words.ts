@@ -62,7 +62,8 @@ export function jobSearchQuery(words: string[], expansions: ReadonlyMap<string, 
       if (!prefix) return quote(word)
       const expanded = expansions.get(word)
       if (!expanded || expanded.length === 0) return `${quote(word)}:*`
-      return expanded.length === 1 ? quote(expanded[0]!) : `(${expanded.map(quote).join(' | ')})`
+      const [only] = expanded
+      return only !== undefined && expanded.length === 1 ? quote(only) : `(${expanded.map(quote).join(' | ')})`
     })
     .join(' & ')
 }

@@ -7,6 +7,7 @@ import type { AiPart } from '../../shared/api/ai-parts'
 import type { JobErrorCode } from '../../shared/api/job-error-codes'
 import { JOB_TYPES, type JobStatus, type JobType } from '../../shared/api/jobs'
 import { readJsonColumn } from '../json-column'
+import { present } from '../../shared/present'
 
 const FIELDS = JOB_COLUMNS
 /** Columns read under their record names, so a row is a record but for the JSON columns. */
@@ -55,7 +56,7 @@ function matchQuery(projectId: string, query: JobListQuery, onlyProjectWithJobs:
   if (query.status) scope.push(`"s${query.status.toLowerCase()}"`)
   if (query.type) scope.push(`"t${query.type.toLowerCase().replaceAll('_', '')}"`)
   // A single letter matches as a word only: as a prefix it would match most of the index.
-  const terms = query.words!.map((word) => ([...word].length > 1 ? `"${word}"*` : `"${word}"`))
+  const terms = present(query.words, 'the search words').map((word) => ([...word].length > 1 ? `"${word}"*` : `"${word}"`))
   const words = `{title text} : (${terms.join(' AND ')})`
   return scope.length > 0 ? `scope : (${scope.join(' AND ')}) AND ${words}` : words
 }
@@ -305,13 +306,13 @@ export class SqliteJobsRepository implements JobsRepository {
         if (seqs.first === null) return { records: [], total, filtered: 0 }
       }
       const rows = page.all({ ...bound, match, ...seqs }) as JobRow[]
-      return { records: rows.map(toRecord), total, filtered: count!.get({ ...bound, match, ...seqs }) as number }
+      return { records: rows.map(toRecord), total, filtered: present(count, 'the count of a listing by id or range').get({ ...bound, match, ...seqs }) as number }
     }
     if (query.words?.length) {
       const onlyProjectWithJobs = (this.statements.projectsWithJobs.get() as number) <= 1 && total > 0
       const match = matchQuery(projectId, query, onlyProjectWithJobs)
       const rows = page.all({ ...bound, match }) as JobRow[]
-      return { records: rows.map(toRecord), total, filtered: count!.get({ match }) as number }
+      return { records: rows.map(toRecord), total, filtered: present(count, 'the count of a search').get({ match }) as number }
     }
     const rows = page.all(bound) as JobRow[]
     const filtered = counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)

@@ -115,7 +115,7 @@ export function lineIndexAt(lines: readonly { start: number }[], position: numbe
  * Arabic and other letters stay as they are.
  */
 export function subtitleFileName(title: string, format: 'srt' | 'vtt'): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not hold
   const cleaned = [...title.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, ' ').replace(/\s+/g, ' ')]
     .slice(0, 80)
     .join('')

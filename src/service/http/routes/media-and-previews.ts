@@ -67,17 +67,18 @@ async function sendStoredMedia(store: MediaStore, name: string, request: Fastify
   // Only a range needs the size first; a whole file is opened at once (open answers its size).
   const size = header === undefined ? undefined : await store.size(name)
   if (header !== undefined && size === undefined) return notFound()
-  const ranges = header === undefined ? undefined : parseRange(size!, header, { combine: true })
+  const ranges = header === undefined || size === undefined ? undefined : parseRange(size, header, { combine: true })
   if (ranges === -1) {
     return reply.status(416).header('content-range', `bytes */${size}`).send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))
   }
   // A malformed header (-2), or several ranges at once: the whole file, as a server may answer either.
-  if (ranges === undefined || ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) {
+  const range = ranges === undefined || ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1 ? undefined : ranges[0]
+  if (range === undefined) {
     const opened = await store.open(name)
     if (!opened) return notFound()
     return audio().status(200).header('content-length', opened.size).send(opened.stream)
   }
-  const { start, end } = ranges[0]!
+  const { start, end } = range
   const opened = await store.open(name, { start, end })
   if (!opened) return notFound()
   return audio()

@@ -87,7 +87,7 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
       if (!keyOf(request.query)) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
       const caller = await keyCheck.outcomeOf(request)
       if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')
-      const fault = options.faults?.empty === false ? options.faults.matchRequest(caller.projectId, 'GET', request.url.split('?')[0]!) : undefined
+      const fault = options.faults?.empty === false ? options.faults.matchRequest(caller.projectId, 'GET', request.url.split('?')[0] ?? request.url) : undefined
       if (fault) {
         if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
         if (fault.respond) return refuse(fault.respond.code, fault.respond.message)

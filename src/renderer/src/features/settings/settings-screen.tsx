@@ -87,7 +87,7 @@ function KeysCard() {
   // Again when the link to the service returns after a break.
   useEffect(() => {
     void load()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- load is remade every render; the keys are read again only when the link returns
   }, [linkReturns])
 
   const create = async () => {
@@ -214,7 +214,7 @@ function ServiceCard() {
   // Again when the link to the service returns after a break (not "Loading…" for ever).
   useEffect(() => {
     void load()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- load is remade every render; the settings are read again only when the link returns
   }, [linkReturns])
 
   const ai = settings?.aiContent
@@ -288,7 +288,7 @@ function CorsCard() {
   }
   useEffect(() => {
     call('settings.get', {}).then(show, (caught: unknown) => store.getState().toastError(caught))
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once when the card opens; show and store are stable in effect
   }, [])
 
   const save = async (corsOrigins: string[] | null) => {

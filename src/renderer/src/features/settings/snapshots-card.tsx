@@ -64,7 +64,7 @@ export function SnapshotsCard() {
     )
   useEffect(() => {
     void load()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- load is remade every render; the snapshots are read again only when the link returns
   }, [linkReturns])
 
   // `current` comes with the first answer: until then the table is loading, not empty.

@@ -11,6 +11,7 @@ import type { OperatorLinks } from '../../../ops/operator-links'
 import { ARCHIVE_CONTENT_TYPE } from '../../../state/state-archive'
 import { callerOf } from '../../auth'
 import { RequestError } from '../../request-error'
+import { present } from '../../../../shared/present'
 
 export interface StateRouteOptions {
   state: ProjectState
@@ -45,7 +46,7 @@ function passphraseOf(request: FastifyRequest, schema: z.ZodType<string>): strin
   if (raw === undefined) return undefined
   const parsed = schema.safeParse(Array.isArray(raw) ? raw[0] : raw)
   if (!parsed.success) {
-    const message = parsed.error.issues[0]!.message
+    const message = present(parsed.error.issues[0], 'the first issue of a failed parse').message
     throw new RequestError('VALIDATION_ERROR', `Invalid request: headers.${PASSPHRASE_HEADER}: ${message}`, [{ path: `headers.${PASSPHRASE_HEADER}`, message }])
   }
   return parsed.data

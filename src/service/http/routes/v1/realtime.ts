@@ -31,6 +31,7 @@ import { callerOf } from '../../auth'
 import { socketKeyCheck } from '../../socket-key-check'
 import type { SocketProtocol } from '../../asyncapi-document'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
+import { present } from '../../../../shared/present'
 
 const tags = ['Realtime speech']
 
@@ -108,7 +109,8 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
         const transcript = await options.context.media.withLocalFile(upload.file.name, (path) =>
           transcribeNow(options.context, callerOf(request), stt, { path, fileName: upload.file.filename, ...upload.fields }, gone.signal),
         )
-        return ok(transcript!)
+        // The upload was just stored: its local file is there.
+        return ok(present(transcript, 'the uploaded media file'))
       } finally {
         await options.context.media.delete(upload.file.name)
       }
