@@ -127,8 +127,15 @@ async function load(
   const cpuBefore = cpuTimeMs(pid)
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: ROUND_SECONDS, pipelining: 1 })
   const cpuAfter = cpuTimeMs(pid)
-  const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : round(((cpuAfter - cpuBefore) * 1000) / result.requests.total)
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx, cpuUsPerRequest }
+  const cpuUsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : round(((cpuAfter - cpuBefore) * 1000) / result.requests.total)
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    cpuUsPerRequest,
+  }
 }
 
 /** Clones the first template agent through the API: answers its URL and the body of its GET. */
@@ -158,7 +165,13 @@ function comparison(results: Record<string, unknown>): Record<string, unknown> {
     const theirs = postgres.jobs[name] as Timing | undefined
     if (!name.endsWith('Ms') || typeof value !== 'object' || !theirs || !('p99' in theirs)) continue
     const ours = value as Timing
-    lists[name] = { sqliteP50: ours.p50, postgresP50: theirs.p50, sqliteP99: ours.p99, postgresP99: theirs.p99, p99Ratio: Number((theirs.p99 / ours.p99).toFixed(1)) }
+    lists[name] = {
+      sqliteP50: ours.p50,
+      postgresP50: theirs.p50,
+      sqliteP99: ours.p99,
+      postgresP99: theirs.p99,
+      p99Ratio: Number((theirs.p99 / ours.p99).toFixed(1)),
+    }
   }
   const pickup = sqliteJobs.pickupLatencyMs as Timing
   const pickupAcross = postgres.jobs.pickupAcrossInstancesMs as Timing
@@ -173,14 +186,21 @@ function comparison(results: Record<string, unknown>): Record<string, unknown> {
     getVoiceAgentRatioToBare: { sqlite: agent.ratio, postgres: agent.postgres.ratio },
     jobListsAt: `${String(sqliteJobs.jobs)} jobs (SQLite) / ${String(postgres.jobs.jobs)} jobs (PostgreSQL), ms through listJobs`,
     jobLists: lists,
-    pickupMs: { sqliteSameInstanceP50: pickup.p50, postgresAcrossInstancesP50: pickupAcross.p50, sqliteSameInstanceP99: pickup.p99, postgresAcrossInstancesP99: pickupAcross.p99 },
+    pickupMs: {
+      sqliteSameInstanceP50: pickup.p50,
+      postgresAcrossInstancesP50: pickupAcross.p50,
+      sqliteSameInstanceP99: pickup.p99,
+      postgresAcrossInstancesP99: pickupAcross.p99,
+    },
     jobsPerSecond: {
       sqliteOneInstanceInProcess: sqliteThroughput.jobsPerSecond,
       postgresOneInstanceInProcess: pgThroughput.oneInstanceInThisProcess.jobsPerSecond,
       postgresOneInstanceProcess: pgThroughput.oneInstance.jobsPerSecond,
       postgresTwoInstanceProcesses: pgThroughput.twoInstances.jobsPerSecond,
       postgresTwoToOneRatio: pgThroughput.twoToOneRatio,
-      postgresToSqliteInProcessRatio: Number((pgThroughput.oneInstanceInThisProcess.jobsPerSecond / sqliteThroughput.jobsPerSecond).toFixed(3)),
+      postgresToSqliteInProcessRatio: Number(
+        (pgThroughput.oneInstanceInThisProcess.jobsPerSecond / sqliteThroughput.jobsPerSecond).toFixed(3),
+      ),
     },
   }
 }
@@ -202,7 +222,11 @@ async function main(): Promise<void> {
 }
 
 /** Every measurement, in order; the PostgreSQL cluster is started between the start-up runs and the GET, and handed to `clusterStarted`. */
-async function measure(workDir: string, results: Record<string, unknown>, clusterStarted: (cluster: PostgresCluster) => void): Promise<void> {
+async function measure(
+  workDir: string,
+  results: Record<string, unknown>,
+  clusterStarted: (cluster: PostgresCluster) => void,
+): Promise<void> {
   let cluster: PostgresCluster | undefined
   let skipped: string | undefined
   let postgresVersion: string | undefined
@@ -217,7 +241,11 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
     }
     const viaNpm: number[] = []
     for (let run = 0; run < 5; run += 1) viaNpm.push(await timeStartup(join(workDir, `startup-${run}`), 'npmRunServe'))
-    const summary = (values: number[]) => ({ p50: round(percentile(values, 50)), p90: round(percentile(values, 90)), max: round(Math.max(...values)) })
+    const summary = (values: number[]) => ({
+      p50: round(percentile(values, 50)),
+      p90: round(percentile(values, 90)),
+      max: round(Math.max(...values)),
+    })
     results.startup = {
       method: 'spawn to the first 200 on GET /healthz',
       runs: STARTUP_RUNS,
@@ -263,7 +291,14 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
     const bareBody = await (await fetch(bareUrl!)).text()
     if (bareBody !== body) throw new Error('the bare server does not answer the same bytes')
 
-    const rounds: { bare: number; voicedesk: number; voicedeskP99Ms: number; bareP99Ms: number; postgres?: number; postgresP99Ms?: number }[] = []
+    const rounds: {
+      bare: number
+      voicedesk: number
+      voicedeskP99Ms: number
+      bareP99Ms: number
+      postgres?: number
+      postgresP99Ms?: number
+    }[] = []
     await load(bareUrl!, headers) // warm-up, not counted
     await load(agentUrl, headers)
     if (teamAgent) await load(teamAgent.agentUrl, headers)
@@ -284,7 +319,9 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
         row.postgresP99Ms = team.p99Ms
       }
       rounds.push(row)
-      console.log(`round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, voicedesk ${ours.requestsPerSecond} req/s, on PostgreSQL ${row.postgres ?? '-'} req/s`)
+      console.log(
+        `round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, voicedesk ${ours.requestsPerSecond} req/s, on PostgreSQL ${row.postgres ?? '-'} req/s`,
+      )
     }
     const bareMedian = percentile(
       rounds.map((r) => r.bare),
@@ -311,14 +348,20 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
       postgres:
         teamAgent && teamMedian !== undefined
           ? {
-              method: "'serve --database-url' on a throwaway cluster (one instance, pool of 10), the same agent cloned; ratio to the same bare ceiling",
+              method:
+                "'serve --database-url' on a throwaway cluster (one instance, pool of 10), the same agent cloned; ratio to the same bare ceiling",
               responseBytes: Buffer.byteLength(teamAgent.body),
               voicedeskMedianRps: teamMedian,
               ratio: Number((teamMedian / bareMedian).toFixed(3)),
             }
           : { skipped: skipped! },
     }
-    console.log('getVoiceAgent ratio', (oursMedian / bareMedian).toFixed(3), 'on PostgreSQL', teamMedian === undefined ? '-' : (teamMedian / bareMedian).toFixed(3))
+    console.log(
+      'getVoiceAgent ratio',
+      (oursMedian / bareMedian).toFixed(3),
+      'on PostgreSQL',
+      teamMedian === undefined ? '-' : (teamMedian / bareMedian).toFixed(3),
+    )
     await stopChild(bare)
     await stopChild(service)
     if (teamService) await stopChild(teamService)
@@ -424,7 +467,11 @@ async function jobListsOnly(): Promise<void> {
   const file = join(ROOT, 'bench/results/latest.json')
   const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
   const measured = await benchJobs({ listsOnly: true })
-  results.jobs = { ...(results.jobs as Record<string, unknown>), ...measured, listsOnlyRun: { date: new Date().toISOString(), node: process.version } }
+  results.jobs = {
+    ...(results.jobs as Record<string, unknown>),
+    ...measured,
+    listsOnlyRun: { date: new Date().toISOString(), node: process.version },
+  }
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
   console.log(JSON.stringify(measured, null, 2))
 }
@@ -465,14 +512,19 @@ async function benchJournal(): Promise<object> {
     const { base: offBase, pid: offPid } = await serve('journal-off', ['--journal', 'off'])
     const on = await benchAgent(onBase, headers)
     const off = await benchAgent(offBase, headers)
-    const bare = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], { env: { ...process.env, BARE_BODY: on.body }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const bare = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], {
+      env: { ...process.env, BARE_BODY: on.body },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     children.push(bare)
     const [, bareUrl] = await waitForLine(bare, /listening on (http:\/\/\S+)/)
     await load(bareUrl!, headers) // warm-up, not counted
     await load(on.agentUrl, headers)
     await load(off.agentUrl, headers)
     const rows = async () => {
-      const answer = (await (await fetch(`${onBase}/_voicedesk/requests?take=1`, { headers })).json()) as { data: { requests: { id: number }[]; dropped: number } }
+      const answer = (await (await fetch(`${onBase}/_voicedesk/requests?take=1`, { headers })).json()) as {
+        data: { requests: { id: number }[]; dropped: number }
+      }
       return { lastId: answer.data.requests[0]?.id ?? 0, dropped: answer.data.dropped }
     }
     const before = await rows()
@@ -504,7 +556,9 @@ async function benchJournal(): Promise<object> {
         journalOffP99Ms: without.p99Ms,
         cpuUsPerRequest: { bare: ceiling.cpuUsPerRequest, journalOn: withJournal.cpuUsPerRequest, journalOff: without.cpuUsPerRequest },
       })
-      console.log(`round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, journal on ${withJournal.requestsPerSecond}, off ${without.requestsPerSecond}`)
+      console.log(
+        `round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, journal on ${withJournal.requestsPerSecond}, off ${without.requestsPerSecond}`,
+      )
     }
     // The first read after the load: it writes the queue and indexes what the load left unindexed (the idle service had time to index some already).
     const readStarted = performance.now()

@@ -110,7 +110,14 @@ describe('the jobs slice', () => {
     await service.flush()
     const before = service.calls.length
     for (let index = 0; index < 20; index += 1) {
-      store.getState().handleEvent({ type: 'job.changed', job: { id: jobRowFixture(3).id, status: 'FAILED', type: 'TTS', title: 'Job 3' }, runningJobs: 1, pendingJobs: 4 })
+      store
+        .getState()
+        .handleEvent({
+          type: 'job.changed',
+          job: { id: jobRowFixture(3).id, status: 'FAILED', type: 'TTS', title: 'Job 3' },
+          runningJobs: 1,
+          pendingJobs: 4,
+        })
     }
     expect(jobAt(store.getState().jobs, 3)?.status).toBe('FAILED')
     expect(store.getState().service).toMatchObject({ runningJobs: 1, pendingJobs: 4 })
@@ -151,7 +158,10 @@ describe('the agents and ui slices', () => {
 
   it('keeps language and theme in the preferences, and toasts go away by themselves', () => {
     const values = new Map<string, string>()
-    const preferences = { getItem: (key: string) => values.get(key) ?? null, setItem: (key: string, value: string) => void values.set(key, value) }
+    const preferences = {
+      getItem: (key: string) => values.get(key) ?? null,
+      setItem: (key: string, value: string) => void values.set(key, value),
+    }
     const clock = manualClock()
     const store = createAppStore({ call: fakeService(0).call, preferences, schedule: clock.schedule })
     store.getState().setLocale('ar')
@@ -164,6 +174,8 @@ describe('the agents and ui slices', () => {
   })
 
   it('writes a curl example with a placeholder, never a real key', () => {
-    expect(curlExample('http://127.0.0.1:8740')).toBe('curl -H "Authorization: Token <your-api-key>" http://127.0.0.1:8740/v1/voice-agents/templates')
+    expect(curlExample('http://127.0.0.1:8740')).toBe(
+      'curl -H "Authorization: Token <your-api-key>" http://127.0.0.1:8740/v1/voice-agents/templates',
+    )
   })
 })

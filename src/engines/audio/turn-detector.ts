@@ -42,7 +42,9 @@ export interface TurnDetectorOptions {
 export async function createTurnDetector(options: TurnDetectorOptions = {}): Promise<TurnDetector> {
   const sampleRate = options.sampleRate ?? 16_000
   const classifier =
-    options.detector === 'webrtc' ? await createWebRtcVoiceClassifier({ ...options.webrtc, sampleRate }) : createEnergyVoiceClassifier({ ...options.energy, sampleRate })
+    options.detector === 'webrtc'
+      ? await createWebRtcVoiceClassifier({ ...options.webrtc, sampleRate })
+      : createEnergyVoiceClassifier({ ...options.energy, sampleRate })
   return turnDetectorOver(classifier, { ...options, sampleRate })
 }
 
