@@ -19,7 +19,8 @@
  * `transcribe` a transcription job's whole pipeline (streamed upload, decode, VAD, windows sent to a loopback
  * speech server) on 10-minute and 2-hour media: speed and memory (RSS growth), on files and on PostgreSQL (bench/transcribe.ts).
  * `journal` the GET of an agent with the request journal on and off (`--journal off`), each as a ratio to
- * the same bare node:http ceiling, the CPU each process spends per request, and the journal rows written per second meanwhile.
+ * the same bare node:http ceiling, the CPU each process spends per request, and the journal rows written per second meanwhile
+ * (with BENCH_BASELINE_CLI=<another build's out/main/cli.js>, that build too, journal on, in the same rounds: a before/after).
  * `hot-path` what each hook on that GET costs (auth, Host check, CORS, faults, journal capture, the handler), from a
  * profile of the served process under the same load (bench/hot-path.ts).
  * `snapshot` a project's data out and back in at 100,000 jobs, on SQLite and PostgreSQL (bench/snapshot.ts).
@@ -497,9 +498,9 @@ async function benchJournal(): Promise<object> {
   const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-journal-'))
   const children: ChildProcess[] = []
   try {
-    const serve = async (name: string, options: string[]) => {
+    const serve = async (name: string, options: string[], cli = CLI) => {
       const port = await freePort()
-      const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--data-dir', join(workDir, name), ...options], {
+      const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', join(workDir, name), ...options], {
         env: { ...process.env, VOICEDESK_API_KEY: KEY },
         stdio: ['ignore', 'pipe', 'inherit'],
       })
@@ -512,6 +513,10 @@ async function benchJournal(): Promise<object> {
     const { base: offBase, pid: offPid } = await serve('journal-off', ['--journal', 'off'])
     const on = await benchAgent(onBase, headers)
     const off = await benchAgent(offBase, headers)
+    // BENCH_BASELINE_CLI: another build's cli.js (say main's), journal on, in the same alternating rounds: a before/after in one run.
+    const baselineCli = process.env.BENCH_BASELINE_CLI
+    const baseline = baselineCli ? await serve('baseline-journal-on', [], baselineCli) : undefined
+    const baselineAgent = baseline ? await benchAgent(baseline.base, headers) : undefined
     const bare = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], {
       env: { ...process.env, BARE_BODY: on.body },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -521,6 +526,7 @@ async function benchJournal(): Promise<object> {
     await load(bareUrl!, headers) // warm-up, not counted
     await load(on.agentUrl, headers)
     await load(off.agentUrl, headers)
+    if (baselineAgent) await load(baselineAgent.agentUrl, headers)
     const rows = async () => {
       const answer = (await (await fetch(`${onBase}/_voicedesk/requests?take=1`, { headers })).json()) as {
         data: { requests: { id: number }[]; dropped: number }
@@ -535,12 +541,14 @@ async function benchJournal(): Promise<object> {
       journalOff: number
       journalOnP99Ms: number
       journalOffP99Ms: number
-      cpuUsPerRequest: { bare?: number; journalOn?: number; journalOff?: number }
+      cpuUsPerRequest: { bare?: number; journalOn?: number; journalOff?: number; baselineOn?: number }
+      baselineOn?: number
     }[] = []
     for (let index = 0; index < ROUNDS; index += 1) {
       const ceiling = await load(bareUrl!, headers, bare.pid)
       const withJournal = await load(on.agentUrl, headers, onPid)
       const without = await load(off.agentUrl, headers, offPid)
+      const before = baselineAgent ? await load(baselineAgent.agentUrl, headers, baseline?.pid) : undefined
       for (const [name, result] of [
         ['on', withJournal],
         ['off', without],
@@ -554,10 +562,16 @@ async function benchJournal(): Promise<object> {
         journalOff: round(without.requestsPerSecond),
         journalOnP99Ms: withJournal.p99Ms,
         journalOffP99Ms: without.p99Ms,
-        cpuUsPerRequest: { bare: ceiling.cpuUsPerRequest, journalOn: withJournal.cpuUsPerRequest, journalOff: without.cpuUsPerRequest },
+        cpuUsPerRequest: {
+          bare: ceiling.cpuUsPerRequest,
+          journalOn: withJournal.cpuUsPerRequest,
+          journalOff: without.cpuUsPerRequest,
+          baselineOn: before?.cpuUsPerRequest,
+        },
+        ...(before ? { baselineOn: round(before.requestsPerSecond) } : {}),
       })
       console.log(
-        `round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, journal on ${withJournal.requestsPerSecond}, off ${without.requestsPerSecond}`,
+        `round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, journal on ${withJournal.requestsPerSecond}, off ${without.requestsPerSecond}${before ? `, baseline on ${before.requestsPerSecond}` : ''}`,
       )
     }
     // The first read after the load: it writes the queue and indexes what the load left unindexed (the idle service had time to index some already).
@@ -574,9 +588,12 @@ async function benchJournal(): Promise<object> {
       journalOffMedianRps: median((row) => row.journalOff),
       ratioOn: Number((median((row) => row.journalOn) / bareMedian).toFixed(3)),
       ratioOff: Number((median((row) => row.journalOff) / bareMedian).toFixed(3)),
+      ...(baselineCli
+        ? { baseline: { cli: baselineCli, ratioOn: Number((median((row) => row.baselineOn!) / bareMedian).toFixed(3)) } }
+        : {}),
       target: 'ratioOn >= 0.6',
       cpuUsPerRequestMedian: Object.fromEntries(
-        (['bare', 'journalOn', 'journalOff'] as const).map((name) => {
+        (['bare', 'journalOn', 'journalOff', 'baselineOn'] as const).map((name) => {
           const values = rounds.map((row) => row.cpuUsPerRequest[name]).filter((value): value is number => value !== undefined)
           return [name, values.length === 0 ? null : percentile(values, 50)]
         }),

@@ -27,7 +27,7 @@ interface OpenTransaction {
  * from there. Work the transaction started and left running after it settled is let through.
  * The async context is tracked only while a transaction is open: on Node 20 an enabled
  * AsyncLocalStorage runs a hook for every promise of the process, and that cost every HTTP
- * request some 8% of its CPU for ever after the start-up's first transaction.
+ * request a few % of its CPU (in the profile) for ever after the start-up's first transaction.
  */
 export class TransactionGuard {
   private readonly context = new AsyncLocalStorage<OpenTransaction>()
