@@ -104,17 +104,15 @@ async function openTestCall(page: Page, agentId: string): Promise<void> {
 }
 
 const transcriptTurns = (page: Page) =>
-  page
-    .getByTestId('test-call-transcript')
-    .evaluate((list) =>
-      [
-        ...(
-          list as unknown as {
-            querySelectorAll(selector: string): Iterable<{ dataset: Record<string, string>; textContent: string | null }>
-          }
-        ).querySelectorAll('[data-role]'),
-      ].map((item) => ({ role: item.dataset.role!, kind: item.dataset.kind!, text: item.textContent ?? '' })),
-    )
+  page.getByTestId('test-call-transcript').evaluate((list) =>
+    [
+      ...(
+        list as unknown as {
+          querySelectorAll(selector: string): Iterable<{ dataset: Record<string, string>; textContent: string | null }>
+        }
+      ).querySelectorAll('[data-role]'),
+    ].map((item) => ({ role: item.dataset.role!, kind: item.dataset.kind!, text: item.textContent ?? '' })),
+  )
 
 const activity = (page: Page) => page.getByTestId('test-call-activity').getAttribute('data-activity')
 

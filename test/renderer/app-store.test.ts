@@ -110,14 +110,12 @@ describe('the jobs slice', () => {
     await service.flush()
     const before = service.calls.length
     for (let index = 0; index < 20; index += 1) {
-      store
-        .getState()
-        .handleEvent({
-          type: 'job.changed',
-          job: { id: jobRowFixture(3).id, status: 'FAILED', type: 'TTS', title: 'Job 3' },
-          runningJobs: 1,
-          pendingJobs: 4,
-        })
+      store.getState().handleEvent({
+        type: 'job.changed',
+        job: { id: jobRowFixture(3).id, status: 'FAILED', type: 'TTS', title: 'Job 3' },
+        runningJobs: 1,
+        pendingJobs: 4,
+      })
     }
     expect(jobAt(store.getState().jobs, 3)?.status).toBe('FAILED')
     expect(store.getState().service).toMatchObject({ runningJobs: 1, pendingJobs: 4 })

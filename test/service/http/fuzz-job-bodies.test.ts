@@ -700,12 +700,10 @@ const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
     expected: accepted([200]),
   }),
   // A job's webhookAuth may give one part, or none (Pipedream sends each part optional).
-  fc
-    .constantFrom<unknown>({ authKey: 'k' }, { authSecret: 's' }, {})
-    .map((webhookAuth): BodyCase => ({
-      body: { voiceId: VOICE, text: 'hi', webhookUrl: VALID_WEBHOOK_URLS[0], webhookAuth },
-      expected: accepted([200]),
-    })),
+  fc.constantFrom<unknown>({ authKey: 'k' }, { authSecret: 's' }, {}).map((webhookAuth): BodyCase => ({
+    body: { voiceId: VOICE, text: 'hi', webhookUrl: VALID_WEBHOOK_URLS[0], webhookAuth },
+    expected: accepted([200]),
+  })),
   // The voice: one of the 14 ids, exactly as listed.
   fc
     .oneof(
