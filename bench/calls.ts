@@ -101,9 +101,7 @@ interface Service {
 }
 
 async function startService(dataDir: string, sttUrl: string): Promise<Service> {
-  const engine = spawnSync(process.execPath, [BIN, 'stt-engine', 'openai-compatible', '--base-url', sttUrl, '--data-dir', dataDir], {
-    encoding: 'utf8',
-  })
+  const engine = spawnSync(process.execPath, [BIN, 'stt-engine', 'openai-compatible', '--base-url', sttUrl, '--data-dir', dataDir], { encoding: 'utf8' })
   if (engine.status !== 0) throw new Error(`stt-engine failed: ${engine.stderr}`)
   const port = await freePort()
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data-dir', dataDir], {
@@ -122,11 +120,7 @@ async function startService(dataDir: string, sttUrl: string): Promise<Service> {
       greetingMessage: 'Hello, thanks for calling.',
       outcomeResponseShape: {
         type: 'object',
-        properties: {
-          customerName: { type: 'string' },
-          guests: { type: 'integer' },
-          notes: { type: 'string', description: 'Anything else' },
-        },
+        properties: { customerName: { type: 'string' }, guests: { type: 'integer' }, notes: { type: 'string', description: 'Anything else' } },
         required: ['customerName', 'guests', 'notes'],
       },
       silenceThreshold: 60,
@@ -174,11 +168,7 @@ async function measureGreetings(service: Service): Promise<number[]> {
   return times
 }
 
-async function measureVoiceTurns(
-  service: Service,
-  speech: Float32Array,
-  sttHandlingMs: number[],
-): Promise<{ added: number[]; total: number[] }> {
+async function measureVoiceTurns(service: Service, speech: Float32Array, sttHandlingMs: number[]): Promise<{ added: number[]; total: number[] }> {
   const added: number[] = []
   const total: number[] = []
   while (total.length < VOICE_TURNS) {
@@ -272,12 +262,7 @@ export async function benchCalls(): Promise<CallsBenchResult> {
     const voice = await measureVoiceTurns(service, speech, stt.handlingMs)
     const concurrent = await measureConcurrentCalls(service)
     return {
-      firstGreetingAudioMs: {
-        p50: round(percentile(greetings, 50)),
-        p99: round(percentile(greetings, 99)),
-        runs: greetings.length,
-        target: 'p50 < 400 ms',
-      },
+      firstGreetingAudioMs: { p50: round(percentile(greetings, 50)), p99: round(percentile(greetings, 99)), runs: greetings.length, target: 'p50 < 400 ms' },
       voiceToVoiceAddedMs: {
         p50: round(percentile(voice.added, 50)),
         p99: round(percentile(voice.added, 99)),

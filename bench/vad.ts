@@ -70,8 +70,7 @@ function hum(length: number, seed: number): Float32Array {
   for (let index = 0; index < length; index += 1) {
     const time = index / RATE
     let value = 0
-    for (let harmonic = 1; harmonic <= 6; harmonic += 1)
-      value += Math.sin(2 * Math.PI * 50 * harmonic * time + phases[harmonic - 1]!) / harmonic
+    for (let harmonic = 1; harmonic <= 6; harmonic += 1) value += Math.sin(2 * Math.PI * 50 * harmonic * time + phases[harmonic - 1]!) / harmonic
     out[index] = value * (1 + 0.1 * Math.sin(2 * Math.PI * 0.3 * time))
   }
   return out
@@ -87,8 +86,7 @@ function power(samples: Float32Array, from = 0, to = samples.length): number {
 function voicedSpan(samples: Float32Array): [number, number] {
   const window = RATE / 100
   const levels: number[] = []
-  for (let offset = 0; offset + window <= samples.length; offset += window)
-    levels.push(10 * Math.log10(power(samples, offset, offset + window) + 1e-12))
+  for (let offset = 0; offset + window <= samples.length; offset += window) levels.push(10 * Math.log10(power(samples, offset, offset + window) + 1e-12))
   const threshold = Math.max(...levels) - 40
   const first = levels.findIndex((level) => level >= threshold)
   const last = levels.length - 1 - [...levels].reverse().findIndex((level) => level >= threshold)
@@ -115,9 +113,7 @@ async function buildStream(): Promise<Stream> {
   try {
     for (const [index, utterance] of UTTERANCES.entries()) {
       silence(gapSeconds[index]!)
-      const speech = float32FromInt16(
-        resampler.resample(parseWavPcm16Mono((await tts.synthesize(utterance.text, utterance.voiceId)).wav).samples),
-      )
+      const speech = float32FromInt16(resampler.resample(parseWavPcm16Mono((await tts.synthesize(utterance.text, utterance.voiceId)).wav).samples))
       const [from, to] = voicedSpan(speech)
       spans.push([length + from, length + to])
       pieces.push(speech)
@@ -188,8 +184,7 @@ async function run(detector: Detector, audio: Float32Array): Promise<Run> {
   const events: Run['events'] = []
   const started = process.cpuUsage()
   for (let offset = 0; offset + FRAME <= audio.length; offset += FRAME) {
-    for (const event of turns.push(audio.subarray(offset, offset + FRAME)))
-      events.push({ event, emittedMs: ((offset + FRAME) * 1000) / RATE })
+    for (const event of turns.push(audio.subarray(offset, offset + FRAME))) events.push({ event, emittedMs: ((offset + FRAME) * 1000) / RATE })
   }
   const used = process.cpuUsage(started)
   turns.dispose()
@@ -256,11 +251,7 @@ async function main(): Promise<void> {
   const noiseOnly: { name: string; audio: Float32Array }[] = []
   for (const [kind, make] of Object.entries({ white: whiteNoise, hum })) {
     // The same levels as the mixes above: noise as loud as in the 20 and 5 dB cases.
-    for (const snr of [20, 5])
-      noiseOnly.push({
-        name: `${kind} at the 5 dB level`.replace('5', String(snr)),
-        audio: mix(silence, make(silence.length, 99 + snr), speech, snr),
-      })
+    for (const snr of [20, 5]) noiseOnly.push({ name: `${kind} at the 5 dB level`.replace('5', String(snr)), audio: mix(silence, make(silence.length, 99 + snr), speech, snr) })
   }
 
   const results: Record<string, unknown> = {}
@@ -281,11 +272,7 @@ async function main(): Promise<void> {
       audioSeconds += condition.audio.length / RATE
       falseTurnStarts[condition.name] = result.events.filter(({ event }) => event.type === 'speech-start').length
     }
-    results[detector.name] = {
-      speech: speechConditions,
-      falseTurnStartsOnNoiseOnly: falseTurnStarts,
-      cpuMsPerAudioSecond: round(cpuMs / audioSeconds, 4),
-    }
+    results[detector.name] = { speech: speechConditions, falseTurnStartsOnNoiseOnly: falseTurnStarts, cpuMsPerAudioSecond: round(cpuMs / audioSeconds, 4) }
     const row = Object.entries(speechConditions as Record<string, ReturnType<typeof scoreSpeech>>)
       .map(
         ([name, score]) =>

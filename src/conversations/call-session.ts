@@ -4,18 +4,18 @@ import type { CallEvent } from '../shared/api/webhooks'
 import type { ClientFrame, ServerFrame } from '../shared/api/stream-frames'
 import type { DialogueEvent, RespondOptions, ToolResult } from '../engines/dialogue/dialogue-engine'
 import { present } from '../shared/present'
-import { float32FromBase64, float32FromInt16, int16FromBase64, int16FromFloat32 } from '../engines/audio/pcm-encoding'
+import { float32FromBase64, float32FromInt16, int16FromBase64, int16FromFloat32, joinSamples } from '../engines/audio/pcm-encoding'
 import { writeWavPcm16Mono } from '../engines/audio/wav-file'
 import { CALL_SAMPLE_RATE, type TurnDetector } from './call-audio'
 import type { CallActivity, CallObservation, CallSessionOptions } from './call-session-options'
-import { extractCallOutcome } from './call-outcome'
-import { CallerGenderEstimate } from './caller-gender'
 import { CallRecording } from './call-recording'
 import { CallerSpeechCapture } from './caller-speech-capture'
 import { SpeechOutput, type Utterance } from './speech-output'
 
 export type { CallActivity, CallEventWriter, CallLimits, CallObservation, CallSessionOptions, CallTransport } from './call-session-options'
 
+/** Caller audio kept for the gender estimate: a few seconds of speech are plenty. */
+const GENDER_SAMPLE_LIMIT = 6 * CALL_SAMPLE_RATE
 /**
  * Said once, the first time a caller speaks while no speech recognition is set: the agent hears
  * that someone spoke but not the words, so it says so rather than staying silent turn after turn.
@@ -50,7 +50,8 @@ export class CallSession {
   private writes: Promise<unknown> = Promise.resolve()
   private readonly caller: CallerSpeechCapture
   private silentMs = 0
-  private readonly gender: CallerGenderEstimate
+  /** The caller's speech so far, for the gender estimate (up to GENDER_SAMPLE_LIMIT). */
+  private voiceHeard: Float32Array = new Float32Array(0)
   private answered = false
   /** The caller was told, once, that only typed answers are understood (no speech recognition). */
   private toldTypedOnly = false
@@ -69,7 +70,6 @@ export class CallSession {
   constructor(private readonly options: CallSessionOptions) {
     this.startedAt = options.now()
     this.caller = new CallerSpeechCapture(this.recording, this.startedAt)
-    this.gender = new CallerGenderEstimate(options)
     this.done = new Promise((resolve) => (this.resolveDone = resolve))
     this.output = new SpeechOutput({
       audio: options.audio,
@@ -111,11 +111,7 @@ export class CallSession {
         try {
           samples = float32FromBase64(frame.media.payload)
         } catch {
-          return this.send({
-            event: 'info',
-            code: 'INVALID_FRAME',
-            message: 'A media payload must be base64 Float32 LE samples (a multiple of 4 bytes)',
-          })
+          return this.send({ event: 'info', code: 'INVALID_FRAME', message: 'A media payload must be base64 Float32 LE samples (a multiple of 4 bytes)' })
         }
         return this.hear(samples)
       }
@@ -209,7 +205,7 @@ export class CallSession {
   private callerStoppedSpeaking(): void {
     const turn = this.caller.endTurn()
     if (!turn) return
-    this.gender.hear(turn.audio)
+    this.learnGender(turn.audio)
     this.enqueue(() => this.callerSpoke(turn.audio, turn.startTime, turn.endTime))
   }
 
@@ -232,6 +228,16 @@ export class CallSession {
       this.enqueue(() => this.agentSays(oneLine(message), 'poke'))
     } else if (pokes.length > 0) {
       void this.end('silence')
+    }
+  }
+
+  private learnGender(audio: Float32Array): void {
+    if (!this.options.agent.tools.genderDetection || this.voiceHeard.length >= GENDER_SAMPLE_LIMIT) return
+    this.voiceHeard = joinSamples([this.voiceHeard, audio], (length) => new Float32Array(length))
+    const gender = this.options.audio.estimateGender(this.voiceHeard, CALL_SAMPLE_RATE)
+    if (gender && gender !== this.options.state.callerGender) {
+      this.options.state.callerGender = gender
+      this.options.dialogue.setCallerTraits({ gender })
     }
   }
 
@@ -342,10 +348,7 @@ export class CallSession {
     this.options.state.toolCalls.push(record)
     this.observe({ type: 'tool-call', id, name, arguments: args, at: record.at })
     const result = await new Promise<ToolResult>((resolve) => {
-      const timer = setTimeout(
-        () => resolve({ ok: false, error: `The page did not answer within ${this.options.limits.toolTimeoutMs} ms` }),
-        this.options.limits.toolTimeoutMs,
-      )
+      const timer = setTimeout(() => resolve({ ok: false, error: `The page did not answer within ${this.options.limits.toolTimeoutMs} ms` }), this.options.limits.toolTimeoutMs)
       this.pendingTools.set(id, (answer) => {
         clearTimeout(timer)
         resolve(answer)
@@ -444,13 +447,7 @@ export class CallSession {
       try {
         let queued = false
         const kept = await this.options.store.transaction(async (tx) => {
-          const saved = await tx.conversations.save(
-            job.id,
-            owner,
-            this.progress(),
-            this.options.now() + limits.leaseMs,
-            this.options.timestamp(),
-          )
+          const saved = await tx.conversations.save(job.id, owner, this.progress(), this.options.now() + limits.leaseMs, this.options.timestamp())
           if (saved && event) queued = await this.options.writeEvent(tx, { job, agent }, event, data)
           return saved
         })
@@ -489,7 +486,7 @@ export class CallSession {
     await Promise.race([this.work, delay(1_000)])
     state.endReason = reason
     if (!failure) {
-      await extractCallOutcome(this.options)
+      await this.extractOutcome()
       this.observe({ type: 'outcome', result: state.outcomeResult, complete: state.outcomeComplete, final: true })
     }
     const usageSeconds = round3((endedAt - this.startedAt) / 1000)
@@ -515,12 +512,7 @@ export class CallSession {
    * Writes the end (COMPLETED, or FAILED with `failure`) with its `call.ended` webhook, in one
    * transaction; on a full disk, once there is room again, as a job's end would be.
    */
-  private async writeEnd(
-    reason: EndReason,
-    usageSeconds: number,
-    recordingSaved: boolean,
-    failure?: { code: JobErrorCode; message: string },
-  ): Promise<void> {
+  private async writeEnd(reason: EndReason, usageSeconds: number, recordingSaved: boolean, failure?: { code: JobErrorCode; message: string }): Promise<void> {
     const { diskFull, stopping } = this.options
     await this.writes
     for (;;) {
@@ -538,20 +530,12 @@ export class CallSession {
     }
   }
 
-  private async writeEndOnce(
-    reason: EndReason,
-    usageSeconds: number,
-    recordingSaved: boolean,
-    failure?: { code: JobErrorCode; message: string },
-  ): Promise<void> {
+  private async writeEndOnce(reason: EndReason, usageSeconds: number, recordingSaved: boolean, failure?: { code: JobErrorCode; message: string }): Promise<void> {
     const { state, job, agent, owner } = this.options
     const progress = { ...this.progress(), usageSeconds, totalCost: this.options.costOf(usageSeconds) }
     let queued = false
     const ended = await this.options.store.transaction(async (tx) => {
-      if (
-        !(await tx.conversations.save(job.id, owner, progress, this.options.now() + this.options.limits.leaseMs, this.options.timestamp()))
-      )
-        return false
+      if (!(await tx.conversations.save(job.id, owner, progress, this.options.now() + this.options.limits.leaseMs, this.options.timestamp()))) return false
       const at = this.options.timestamp()
       const written = failure
         ? await tx.jobs.fail(job.id, owner, failure.code, failure.message, at)
@@ -573,13 +557,28 @@ export class CallSession {
     if (queued) this.options.webhookQueued()
     if (ended) {
       this.options.changed({ ...job, status: failure ? 'FAILED' : 'COMPLETED' })
-      this.observe({
-        type: 'ended',
-        status: failure ? 'FAILED' : 'COMPLETED',
-        endReason: reason,
-        duration: usageSeconds,
-        ...(failure ? { error: failure } : {}),
-      })
+      this.observe({ type: 'ended', status: failure ? 'FAILED' : 'COMPLETED', endReason: reason, duration: usageSeconds, ...(failure ? { error: failure } : {}) })
+    }
+  }
+
+  private async extractOutcome(): Promise<void> {
+    const { state, dialogue, limits } = this.options
+    const signal = AbortSignal.timeout(limits.outcomeTimeoutMs)
+    try {
+      const outcome = await Promise.race([
+        dialogue.outcome(
+          state.transcript.filter((turn) => turn.content).map((turn) => ({ role: turn.role, text: turn.content })),
+          signal,
+        ),
+        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(`The outcome took longer than ${limits.outcomeTimeoutMs} ms`)), { once: true })),
+      ])
+      state.outcomeResult = outcome.result ?? null
+      state.outcomeComplete = this.options.agent.outcomeResponseShape ? outcome.complete : null
+      if (outcome.problems?.length) state.outcomeProblems = outcome.problems
+    } catch (error) {
+      state.outcomeResult = null
+      state.outcomeComplete = false
+      state.outcomeProblems = [(error as Error).message]
     }
   }
 }

@@ -68,10 +68,6 @@ export class CallerSpeechCapture {
     const captured = this.capturing
     this.capturing = undefined
     if (!captured) return undefined
-    return {
-      audio: joinSamples(captured, (length) => new Float32Array(length)),
-      startTime: this.captureStartedAt / 1000,
-      endTime: this.cursorMs / 1000,
-    }
+    return { audio: joinSamples(captured, (length) => new Float32Array(length)), startTime: this.captureStartedAt / 1000, endTime: this.cursorMs / 1000 }
   }
 }

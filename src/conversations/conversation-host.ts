@@ -101,37 +101,21 @@ export class ConversationHost {
     if (this.stopping) return refuse('UNAVAILABLE', 'The service is stopping; start a new conversation once it is back')
     const { store } = this.options
     const job = await store.jobs.findInProject(jobId, projectId)
-    if (!job || job.type !== 'CONVERSATION')
-      return refuse('NOT_FOUND', `No conversation ${jobId} in this key's project (start one with POST /v1/voice-agents/conversation-init)`)
+    if (!job || job.type !== 'CONVERSATION') return refuse('NOT_FOUND', `No conversation ${jobId} in this key's project (start one with POST /v1/voice-agents/conversation-init)`)
     if (job.status !== 'PENDING') {
-      return refuse(
-        'CONVERSATION_NOT_PENDING',
-        `Conversation ${jobId} is ${job.status}: a conversation is connected once; start a new one with conversation-init`,
-      )
+      return refuse('CONVERSATION_NOT_PENDING', `Conversation ${jobId} is ${job.status}: a conversation is connected once; start a new one with conversation-init`)
     }
     const stored = ConversationStateSchema.safeParse(job.jobResponse)
     if (!stored.success) return refuse('INTERNAL', `Conversation ${jobId} has a damaged record`)
     const state: ConversationState = { ...stored.data, startedAt: this.timestamp() }
     const agent = job.voiceAgentId ? await store.voiceAgents.findInProject(job.voiceAgentId, projectId) : undefined
     const leaseUntil = () => this.now() + this.limits.leaseMs
-    const progress = {
-      text: '',
-      jobResponse: state as unknown as Record<string, unknown>,
-      usageSeconds: 0,
-      totalCost: this.options.costOf(0),
-    }
+    const progress = { text: '', jobResponse: state as unknown as Record<string, unknown>, usageSeconds: 0, totalCost: this.options.costOf(0) }
     if (!agent) {
       const ended = await store.transaction(async (tx) => {
         const started = await tx.conversations.start(job.id, this.options.owner, leaseUntil(), progress, this.timestamp())
         return (
-          started &&
-          (await tx.jobs.fail(
-            job.id,
-            this.options.owner,
-            'AGENT_MISSING',
-            'The voice agent of this conversation was deleted before the call started',
-            this.timestamp(),
-          ))
+          started && (await tx.jobs.fail(job.id, this.options.owner, 'AGENT_MISSING', 'The voice agent of this conversation was deleted before the call started', this.timestamp()))
         )
       })
       if (ended) this.options.changed({ ...job, status: 'FAILED' })
@@ -148,11 +132,7 @@ export class ConversationHost {
     this.options.changed(started)
 
     const params = state.params
-    const tools: DialogueTool[] = state.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-    }))
+    const tools: DialogueTool[] = state.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }))
     const engines = await this.options.engines()
     const dialogue = engines.dialogue.startSession(
       {

@@ -213,10 +213,7 @@ export interface DeliveryRecord {
   deliveredAt: string | null
 }
 
-export type NewDelivery = Pick<
-  DeliveryRecord,
-  'id' | 'projectId' | 'event' | 'jobId' | 'url' | 'authKey' | 'authSecret' | 'payload' | 'createdAt'
-> & {
+export type NewDelivery = Pick<DeliveryRecord, 'id' | 'projectId' | 'event' | 'jobId' | 'url' | 'authKey' | 'authSecret' | 'payload' | 'createdAt'> & {
   /** When the first attempt is due (ms). */
   dueAt: number
 }

@@ -41,12 +41,7 @@ export class SdkCallClient {
   }
 
   /** Opens `/stream/{jobId}?api_key=<key>` as the SDK does (WS_URL `ws://host/stream`), and sends `start`. */
-  static async connect(
-    baseUrl: string,
-    jobId: string,
-    apiKey: string,
-    options: { origin?: string; sendStart?: boolean } = {},
-  ): Promise<SdkCallClient> {
+  static async connect(baseUrl: string, jobId: string, apiKey: string, options: { origin?: string; sendStart?: boolean } = {}): Promise<SdkCallClient> {
     const url = `${baseUrl.replace(/^http/, 'ws')}/stream/${jobId}?api_key=${apiKey}`
     const socket = new WebSocket(url, { perMessageDeflate: true, ...(options.origin ? { origin: options.origin } : {}) })
     const client = new SdkCallClient(socket)
@@ -64,18 +59,12 @@ export class SdkCallClient {
 
   /** Frames of one kind, in order. */
   framesOf<E extends ServerFrame['event']>(event: E): Extract<ServerFrame, { event: E }>[] {
-    return this.frames
-      .map((received) => received.frame)
-      .filter((frame): frame is Extract<ServerFrame, { event: E }> => frame.event === event)
+    return this.frames.map((received) => received.frame).filter((frame): frame is Extract<ServerFrame, { event: E }> => frame.event === event)
   }
 
   /** Resolves when `predicate` holds, checked at every frame; rejects after `timeoutMs`, saying what was received. */
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs = 10_000, what = 'a condition'): Promise<T> {
-    return this.waiters.waitFor(
-      predicate,
-      timeoutMs,
-      () => `Timed out after ${timeoutMs} ms waiting for ${what}; frames: ${this.summary()}`,
-    )
+    return this.waiters.waitFor(predicate, timeoutMs, () => `Timed out after ${timeoutMs} ms waiting for ${what}; frames: ${this.summary()}`)
   }
 
   /** Waits for the n-th frame of `event` (1-based). */

@@ -42,9 +42,7 @@ export interface TurnDetectorOptions {
 export async function createTurnDetector(options: TurnDetectorOptions = {}): Promise<TurnDetector> {
   const sampleRate = options.sampleRate ?? 16_000
   const classifier =
-    options.detector === 'webrtc'
-      ? await createWebRtcVoiceClassifier({ ...options.webrtc, sampleRate })
-      : createEnergyVoiceClassifier({ ...options.energy, sampleRate })
+    options.detector === 'webrtc' ? await createWebRtcVoiceClassifier({ ...options.webrtc, sampleRate }) : createEnergyVoiceClassifier({ ...options.energy, sampleRate })
   return turnDetectorOver(classifier, { ...options, sampleRate })
 }
 

@@ -7,7 +7,6 @@ import { extractDate, extractTime, type OpeningHours } from './spoken-dates'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { booleanByMeaning, stemOf } from './spoken-booleans'
 import { isTimeline, memberByHorizon, withoutRates } from './time-horizons'
-import { extractEmail, extractPhone } from './spoken-contacts'
 import { findNumbers, numberTokens, toWesternDigits, type FoundNumber } from './spoken-numbers'
 
 /**
@@ -22,27 +21,19 @@ export interface ExtractionContext {
   hours?: OpeningHours
 }
 
-export { extractEmail, extractPhone }
-
 export type SlotValue = string | number | boolean | string[] | (string | number | boolean | null)[]
 
 // Longest first: at one place in the turn, "it's under" must win over "it's".
 const UNDER_NAME_EN =
   "(?:it's |it is |it'll be |booked |book it |put it |that's |reservation's |booking's |the (?:booking|reservation|table|order) is )?(?:under(?: the name(?: of)?| my name,?)?|in the name of)|for my (?:husband|wife|son|daughter|father|mother|dad|mum|mom|brother|sister|partner|grandson|granddaughter),?"
-const NAME_CUES_EN = new RegExp(
-  `\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|it is)\\s+(.+)$`,
-  'i',
-)
+const NAME_CUES_EN = new RegExp(`\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|it is)\\s+(.+)$`, 'i')
 const UNDER_NAME_AR =
   '(?:الحجز |الطلب )?(?:باسم|ب[اإ]سم|على اسم|علي اسم|عاسم|ع اسم|تحت اسم)|ل(?:جوزي|زوجي|زوجتي|مرتي|ابوي|ابويا|[أا]بي|[أا]مي|ابني|[اإ]بني|بنتي|ولدي|[اأ]خوي|[اأ]ختي|[اأ]خويا|[اأ]ختي)'
 const NAME_CUES_AR = new RegExp(`(?:^|\\s)(?:${UNDER_NAME_AR}|اسمي|[اأ]نا اسمي|اسمه|اسمها|معك|معاك|[اأ]نا|الاسم|اسم)\\s+(.+)$`)
 // Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything);
 // "أنا …" only where the turn starts with it (after any greeting).
 // "It's under Lucy Hamilton", "the booking is in the name of…", "على اسم…": a name given late, while something else is asked.
-const STRONG_NAME_CUES_EN = new RegExp(
-  `\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name's|call me|i am|i'm)\\s+(.+)$`,
-  'i',
-)
+const STRONG_NAME_CUES_EN = new RegExp(`\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name's|call me|i am|i'm)\\s+(.+)$`, 'i')
 const STRONG_NAME_CUES_AR = new RegExp(`(?:^|\\s)(?:${UNDER_NAME_AR}|اسمي|[اأ]نا اسمي|اسمه|اسمها|الاسم)\\s+(.+)$|^[اأ]نا\\s+(.+)$`)
 /** Words a name never starts with: questions, prepositions, pronouns, verbs of wanting ("for a check-up", "هو انتو فاتحين"). */
 const NOT_NAME_STARTS = new Set([
@@ -172,10 +163,7 @@ function plausibleName(words: readonly string[], cased: boolean): boolean {
   if (NOT_NAMES.has(first) || NOT_NAME_STARTS.has(first)) return false
   if (words.some((word) => /\d/.test(word))) return false
   // Arabic has no capitals: no number, no everyday word, no negated verb ("معندوش", "مفيش").
-  if (isArabicWord(words[0]!))
-    return !words.some(
-      (word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)) || /^ما?.{2,}ش$/.test(normaliseArabic(word)),
-    )
+  if (isArabicWord(words[0]!)) return !words.some((word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)) || /^ما?.{2,}ش$/.test(normaliseArabic(word)))
   // "I'm having trouble", "I'm interested": a state, not a name (while "Ahmed" and "Mohammed" are names).
   if (
     /(?:ing|ed)$/.test(words[0]!) &&
@@ -237,20 +225,85 @@ export function extractName(said: string, strict: boolean): string | undefined {
     // Asked for the name: the part of the answer that can be one ("for me, Peter Novak"); the fullest when several can.
     const parts = arabic ? [segments[0]!] : segments.slice().reverse()
     const candidates = parts.map(tidy).filter((candidate) => plausibleName(candidate, cased))
-    words = candidates.reduce<string[] | undefined>(
-      (best, candidate) => (!best || candidate.length > best.length ? candidate : best),
-      undefined,
-    )
+    words = candidates.reduce<string[] | undefined>((best, candidate) => (!best || candidate.length > best.length ? candidate : best), undefined)
   }
   if (!words && !strict && spelled.length > 0 && !/\d|\b(?:one|two|three|four|five|six|seven|eight|nine|zero)\b/i.test(said)) {
-    const spelledWords = spelled
-      .filter((word) => /[aeiouy]/i.test(word))
-      .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+    const spelledWords = spelled.filter((word) => /[aeiouy]/i.test(word)).map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
     if (spelledWords.length > 0 && spelledWords.length <= 3) words = spelledWords
   }
   if (!words) return undefined
   // Spoken-to-text gives lower case in English: capitalise names for the read-back and the outcome.
   return words.map((word) => (isArabicWord(word) ? word : word.charAt(0).toUpperCase() + word.slice(1))).join(' ')
+}
+
+const SPOKEN_AT = /\s+(?:at|آت|ات|أت)\s+/gi
+const SPOKEN_DOT = /\s+(?:dot|دوت|نقطه|نقطة|دot)\s+/gi
+const SPOKEN_SYMBOLS: [RegExp, string][] = [
+  [/\s*\b(?:underscore|under score)\b\s*|\s*(?:اندر سكور|اندرسكور|شرطه سفليه|شرطة سفلية)\s*/gi, '_'],
+  [/\s*\b(?:dash|hyphen)\b\s*|\s+(?:داش|شرطه|شرطة)\s+/gi, '-'],
+]
+/** "all one word", "no spaces": said of the name before the @, which is then joined. */
+const ONE_WORD = /[\s,،]*\b(?:all one word|one word|no spaces?|all together|together)\b[\s,،]*|[\s,،]*(?:كلها كلمه وحده|كلمه وحده|بدون مسافات|لزق)[\s,،]*/gi
+
+/** An email address, written or spelled out ("sara dot ali at example dot com", "jordan underscore reyes at…", "gareth lloyd, all one word, at…"). */
+export function extractEmail(text: string): string | undefined {
+  let said = text
+  for (const [pattern, symbol] of SPOKEN_SYMBOLS) said = said.replace(pattern, symbol)
+  // The name before "at" said as two words and joined: "gareth lloyd, all one word, at hotmail…".
+  const joined = ONE_WORD.test(said)
+  said = said.replace(ONE_WORD, ' ')
+  if (joined) said = said.replace(/(\b[\p{L}\d._-]+)\s+([\p{L}\d._-]+)(?=\s+(?:at|آت|ات|أت)\s+)/u, '$1$2')
+  const spoken = said.replace(SPOKEN_DOT, '.').replace(SPOKEN_AT, '@')
+  const match = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(spoken.replace(/\s*@\s*/g, '@'))
+  return match?.[0].toLowerCase().replace(/\.$/, '')
+}
+
+const DIGIT_WORDS: Record<string, string> = {
+  zero: '0',
+  oh: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  صفر: '0',
+  واحد: '1',
+  اثنين: '2',
+  اتنين: '2',
+  ثلاثه: '3',
+  تلاته: '3',
+  اربعه: '4',
+  خمسه: '5',
+  سته: '6',
+  سبعه: '7',
+  ثمانيه: '8',
+  تمانيه: '8',
+  تسعه: '9',
+}
+
+/** A phone number of 7 to 15 digits, said as digits or digit by digit ("oh five five ..."), with + kept. */
+export function extractPhone(text: string): string | undefined {
+  const words = toWesternDigits(text)
+    .toLowerCase()
+    .split(/[\s,،.-]+/)
+    .map((word) => DIGIT_WORDS[normaliseArabic(word)] ?? word)
+  let best = ''
+  let run = ''
+  for (const word of [...words, '']) {
+    if (/^\+?[\d()]+$/.test(word)) run += word
+    else if (word === 'double' || word === 'triple') continue
+    else {
+      if (run.replace(/\D/g, '').length > best.replace(/\D/g, '').length) best = run
+      run = ''
+    }
+  }
+  const digits = best.replace(/[^\d+]/g, '')
+  const count = digits.replace(/\D/g, '').length
+  return count >= 7 && count <= 15 ? digits : undefined
 }
 
 const COUNT_NOUNS =
@@ -267,9 +320,7 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
     for (let i = 0; i < tokens.length; i++) {
       const joined = /^ل/.test(tokens[i]!) && isArabicWord(tokens[i]!) ? findNumbers(tokens[i]!.slice(1))[0] : undefined
       const after = tokens[i] === 'for' ? findNumbers(tokens.slice(i + 1, i + 3).join(' '))[0] : undefined
-      const value =
-        joined?.value ??
-        (after && !/^(am|pm|o'?clock|minutes?|hours?|days?|weeks?|months?|years?)$/.test(after.next) ? after.value : undefined)
+      const value = joined?.value ?? (after && !/^(am|pm|o'?clock|minutes?|hours?|days?|weeks?|months?|years?)$/.test(after.next) ? after.value : undefined)
       if (value !== undefined && value >= 1 && value <= 50) return value
     }
   }
@@ -279,9 +330,7 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
     .filter((word) => word.length >= 4)
   const tokens = numberTokens(text)
   const named = found.find((number) =>
-    tokens
-      .slice(Math.max(0, number.start - 3), number.start)
-      .some((token) => labelWords.some((word) => plainWords(token).startsWith(word.slice(0, 4)))),
+    tokens.slice(Math.max(0, number.start - 3), number.start).some((token) => labelWords.some((word) => plainWords(token).startsWith(word.slice(0, 4)))),
   )
   if (named) return named.value
   // "Two of us", "تلاتة منا": a count of the callers themselves.
@@ -312,15 +361,10 @@ function answeredNumber(text: string, found: FoundNumber[], slot: Slot): number 
   const total = found.find((number) => TOTAL_CUE.test(tokens.slice(Math.max(0, number.start - 3), number.start).join(' ')))
   if (total) return total.value
   // "four out of five", "أربعة من خمسة": the second is the scale.
-  const kept = found.filter(
-    (number, index) => index === 0 || !/(?:^|\s)(?:out of|من)$/.test(tokens.slice(Math.max(0, number.start - 2), number.start).join(' ')),
-  )
+  const kept = found.filter((number, index) => index === 0 || !/(?:^|\s)(?:out of|من)$/.test(tokens.slice(Math.max(0, number.start - 2), number.start).join(' ')))
   const counts = /number|count|size|how many|عدد/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
-  if (counts && kept.length > 1 && kept.every((number) => PEOPLE_NOUNS.test(plainWords(number.next))))
-    return kept.reduce((sum, number) => sum + number.value, 0)
-  const digits = kept.every(
-    (number, index) => number.value <= 9 && Number.isInteger(number.value) && (index === 0 || number.start === kept[index - 1]!.start + 1),
-  )
+  if (counts && kept.length > 1 && kept.every((number) => PEOPLE_NOUNS.test(plainWords(number.next)))) return kept.reduce((sum, number) => sum + number.value, 0)
+  const digits = kept.every((number, index) => number.value <= 9 && Number.isInteger(number.value) && (index === 0 || number.start === kept[index - 1]!.start + 1))
   if (digits && kept.length === found.length) return Number(kept.map((number) => number.value).join(''))
   return kept.at(-1)?.value
 }
@@ -368,8 +412,7 @@ function phraseDistance(callerWords: string[], phrase: string): number {
     const d = distance(window, phrase)
     if (d <= allowed) best = Math.min(best, d)
     // "cancel" for "cancellation", "book" for "booking": a shared start of at least 4 letters.
-    else if (size === 1 && Math.min(window.length, phrase.length) >= 4 && (phrase.startsWith(window) || window.startsWith(phrase)))
-      best = Math.min(best, 1.5)
+    else if (size === 1 && Math.min(window.length, phrase.length) >= 4 && (phrase.startsWith(window) || window.startsWith(phrase))) best = Math.min(best, 1.5)
   }
   return best
 }
@@ -413,8 +456,7 @@ export function extractEnum(said: string, slot: Slot, strict: boolean): string |
   // Numbers and booleans in an enum are matched by value.
   const number = findNumbers(text)[0]?.value
   if (number !== undefined && slot.members.includes(number)) return number
-  if (doesNotKnow(text))
-    return slot.members.find((member) => typeof member === 'string' && /unclear|unknown|undecided|not_sure|other/.test(member))
+  if (doesNotKnow(text)) return slot.members.find((member) => typeof member === 'string' && /unclear|unknown|undecided|not_sure|other/.test(member))
   return undefined
 }
 
@@ -434,19 +476,12 @@ export function splitList(text: string): string[] {
  * fields whose description does not insist on a format accept the caller's words when no date
  * or time can be read ("sometime next week" for a callback time).
  */
-export function extractSlotValue(
-  slot: Slot,
-  text: string,
-  now: Date,
-  strict = false,
-  context: ExtractionContext = {},
-): SlotValue | undefined {
+export function extractSlotValue(slot: Slot, text: string, now: Date, strict = false, context: ExtractionContext = {}): SlotValue | undefined {
   const words = trimFillers(text)
   if (words.length === 0) return undefined
   const strictFormat = /yyyy-mm-dd|hh:mm/i.test(slot.shape.description ?? '')
   // A plain "no" / "nothing" is an empty answer where the shape allows one.
-  if (!strict && slot.emptyAllowed && slot.kind !== 'boolean' && slot.kind !== 'enum' && saysNothing(text))
-    return slot.shape.type === 'array' ? [] : ''
+  if (!strict && slot.emptyAllowed && slot.kind !== 'boolean' && slot.kind !== 'enum' && saysNothing(text)) return slot.shape.type === 'array' ? [] : ''
   switch (slot.kind) {
     case 'name':
       return extractName(text, strict)
@@ -495,9 +530,7 @@ export function extractSlotValue(
     case 'text': {
       // "Order number", "booking reference": letters, digits and separators, as said or spelled.
       if (isIdentifierField(slot.label, slot.shape.description)) {
-        const identifier = extractIdentifier(text, {
-          dashAfterLetters: /\bdash\b|\bhyphen\b|شرطة|شرطه/i.test(slot.shape.description ?? ''),
-        })
+        const identifier = extractIdentifier(text, { dashAfterLetters: /\bdash\b|\bhyphen\b|شرطة|شرطه/i.test(slot.shape.description ?? '') })
         // Unasked, only a code with letters in it, or one the caller names as the field ("order 48213").
         if (strict) return identifier && (/[A-Z]/.test(identifier) || mentionsField(slot, text)) ? identifier : undefined
         if (identifier !== undefined) return identifier

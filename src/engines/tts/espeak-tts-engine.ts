@@ -39,12 +39,7 @@ export class EspeakTtsEngine implements TtsEngine {
     return speechResult(pcm, sampleRate)
   }
 
-  async synthesizeStream(
-    text: string,
-    voiceId: string,
-    onChunk: (pcm: Buffer, sampleRate: number) => void,
-    signal?: AbortSignal,
-  ): Promise<Omit<SpeechResult, 'wav'>> {
+  async synthesizeStream(text: string, voiceId: string, onChunk: (pcm: Buffer, sampleRate: number) => void, signal?: AbortSignal): Promise<Omit<SpeechResult, 'wav'>> {
     let samples = 0
     const { sampleRate } = await this.speak(text, voiceId, signal, (pcm, rate) => {
       const bytes = littleEndian(pcm)
@@ -91,14 +86,7 @@ export class EspeakTtsEngine implements TtsEngine {
         signal?.removeEventListener('abort', onAbort)
       }
       const task: SpeechTask = {
-        request: {
-          type: 'synthesize',
-          id,
-          text: escapeForEspeak(spoken),
-          ...profile,
-          stream: onChunk !== undefined,
-          ...(phonemes ? { phonemes } : {}),
-        },
+        request: { type: 'synthesize', id, text: escapeForEspeak(spoken), ...profile, stream: onChunk !== undefined, ...(phonemes ? { phonemes } : {}) },
         get settled() {
           return settled
         },

@@ -42,8 +42,6 @@ function resolveEspeakModule(): string {
     // The package has no "exports" map: this is its "main", espeak-ng.js, with espeak-ng.data beside it.
     return createRequire(import.meta.url).resolve('@echogarden/espeak-ng-emscripten')
   } catch (error) {
-    throw new TtsEngineError('START_FAILED', 'eSpeak NG is not installed: @echogarden/espeak-ng-emscripten cannot be resolved', {
-      cause: error,
-    })
+    throw new TtsEngineError('START_FAILED', 'eSpeak NG is not installed: @echogarden/espeak-ng-emscripten cannot be resolved', { cause: error })
   }
 }

@@ -44,10 +44,7 @@ export const ToolsSchema = z
 export type Tools = z.infer<typeof ToolsSchema>
 
 export const ParamsSchema = z
-  .record(
-    z.string().regex(PLACEHOLDER_NAME, 'Placeholder names start with a letter or _ and hold only letters, digits and _'),
-    z.string().max(AGENT_LIMITS.paramValue),
-  )
+  .record(z.string().regex(PLACEHOLDER_NAME, 'Placeholder names start with a letter or _ and hold only letters, digits and _'), z.string().max(AGENT_LIMITS.paramValue))
   .refine((params) => Object.keys(params).length <= AGENT_LIMITS.params, {
     message: `At most ${AGENT_LIMITS.params} params`,
   })
@@ -57,12 +54,9 @@ export const ParamsSchema = z
 export const PreambleInputSchema = z
   .unknown()
   .refine((value) => value !== undefined, { message: 'Required' })
-  .refine(
-    (value) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value)).length <= AGENT_LIMITS.preambleBytes,
-    {
-      message: `Preamble is larger than ${AGENT_LIMITS.preambleBytes / 1000} kB`,
-    },
-  )
+  .refine((value) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value)).length <= AGENT_LIMITS.preambleBytes, {
+    message: `Preamble is larger than ${AGENT_LIMITS.preambleBytes / 1000} kB`,
+  })
   .meta({ description: 'Any JSON value; a non-string is stored as its JSON text.' })
 
 export function preambleText(value: unknown): string {
@@ -168,9 +162,7 @@ export const VoiceAgentSchema = z
     voiceRecordId: UuidSchema,
     voiceRecord: VoiceRecordSchema,
     webhookUrl: z.string().nullable(),
-    webhookAuth: z
-      .object({ authKey: z.string(), authSecret: z.string().meta({ description: 'Masked: the secret is never returned.' }) })
-      .nullable(),
+    webhookAuth: z.object({ authKey: z.string(), authSecret: z.string().meta({ description: 'Masked: the secret is never returned.' }) }).nullable(),
     params: z.record(z.string(), z.string()),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -197,7 +189,5 @@ export type VoiceAgentTemplate = z.infer<typeof VoiceAgentTemplateSchema>
 export const VoiceAgentEnvelopeSchema = envelopeOf(VoiceAgentSchema)
 export type VoiceAgentEnvelope = z.infer<typeof VoiceAgentEnvelopeSchema>
 export const VoiceAgentTemplatesEnvelopeSchema = envelopeOf(z.array(VoiceAgentTemplateSchema))
-export const VoiceAgentListEnvelopeSchema = envelopeOf(
-  z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }),
-)
+export const VoiceAgentListEnvelopeSchema = envelopeOf(z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }))
 export const DeletedEnvelopeSchema = envelopeOf(z.object({ id: UuidSchema, deleted: z.literal(true) }))

@@ -88,15 +88,7 @@ export interface JobsSlice {
 /** A job as the live `job.changed` event carries it. */
 type ChangedJob = Extract<IpcEvent, { type: 'job.changed' }>['job']
 
-export const INITIAL_JOBS_QUERY: JobsQuery = {
-  status: null,
-  type: null,
-  search: '',
-  createdFrom: '',
-  createdTo: '',
-  sortField: 'createdAt',
-  sortDirection: 'desc',
-}
+export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', createdFrom: '', createdTo: '', sortField: 'createdAt', sortDirection: 'desc' }
 
 /** The start of a local calendar day (YYYY-MM-DD), `days` later, as an ISO instant: the operator's day is the machine's. */
 function startOfLocalDay(date: string, days = 0): string {
@@ -120,8 +112,7 @@ export function jobsListInput(query: JobsQuery, page: number, take: number) {
 }
 
 /** Whether a query narrows the list (the empty list then says "no job matches" rather than "no jobs yet"). */
-export const isFilteredQuery = (query: JobsQuery) =>
-  Boolean(query.search || query.status || query.type || query.createdFrom || query.createdTo)
+export const isFilteredQuery = (query: JobsQuery) => Boolean(query.search || query.status || query.type || query.createdFrom || query.createdTo)
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, schedule }) => {
   const patch = (changes: Partial<JobsState> | ((jobs: JobsState) => Partial<JobsState>)) =>
@@ -139,14 +130,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       patch((jobs) => {
         const { [page]: _loading, ...loading } = jobs.loading
         const { [page]: _stale, ...stale } = jobs.stale
-        return {
-          pages: { ...jobs.pages, [page]: answer.jobs },
-          loading,
-          stale,
-          total: answer.total,
-          filtered: answer.filtered,
-          error: null,
-        }
+        return { pages: { ...jobs.pages, [page]: answer.jobs }, loading, stale, total: answer.total, filtered: answer.filtered, error: null }
       })
       if (fetchAgain.delete(page)) void fetchPage(page)
     } catch (error) {
@@ -244,16 +228,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       fetchAgain.clear()
       heldFrom = null
       // A new query starts at the top (the table scrolls there), with every row it has.
-      patch((jobs) => ({
-        query: { ...jobs.query, ...changes },
-        generation: jobs.generation + 1,
-        pages: {},
-        stale: {},
-        loading: {},
-        filtered: null,
-        atTop: true,
-        newJobs: 0,
-      }))
+      patch((jobs) => ({ query: { ...jobs.query, ...changes }, generation: jobs.generation + 1, pages: {}, stale: {}, loading: {}, filtered: null, atTop: true, newJobs: 0 }))
       ensurePages([1])
     },
 
@@ -284,18 +259,7 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       if (id === null) return patch({ selectedId: null, detail: null })
       patch({
         selectedId: id,
-        detail: {
-          id,
-          job: null,
-          previewUrl: null,
-          playableMediaUrl: null,
-          source: null,
-          aiContent: null,
-          deliveries: [],
-          deliveriesTotal: 0,
-          loading: true,
-          error: null,
-        },
+        detail: { id, job: null, previewUrl: null, playableMediaUrl: null, source: null, aiContent: null, deliveries: [], deliveriesTotal: 0, loading: true, error: null },
       })
       void get().reloadJobDetail()
     },
@@ -346,8 +310,7 @@ async function readJobDetail(call: Call, id: string, shownSource: Job | null): P
       aiContent = await call('jobs.getAiContent', { id })
     } catch (error) {
       // A text job with no AI content made from it yet: NOT_FOUND, nothing to show.
-      if (!isOperatorError(error) || (error.code !== 'NOT_FOUND' && error.code !== 'CONFLICT' && error.code !== 'VALIDATION_ERROR'))
-        throw error
+      if (!isOperatorError(error) || (error.code !== 'NOT_FOUND' && error.code !== 'CONFLICT' && error.code !== 'VALIDATION_ERROR')) throw error
     }
   }
   // A finished translation's source, read once while the same one stays open (it no longer changes).

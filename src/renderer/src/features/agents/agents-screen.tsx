@@ -55,11 +55,7 @@ export function AgentsScreen() {
 
   const searching = agents.search.trim() !== ''
   const count = searching
-    ? t('agents.countSearch', {
-        shown: formatCount(agents.items.length, locale),
-        filtered: formatCount(agents.filtered, locale),
-        total: formatCount(agents.total, locale),
-      })
+    ? t('agents.countSearch', { shown: formatCount(agents.items.length, locale), filtered: formatCount(agents.filtered, locale), total: formatCount(agents.total, locale) })
     : t('agents.count', { shown: formatCount(agents.items.length, locale), total: formatCount(agents.filtered, locale) })
 
   const create = async () => {
@@ -103,17 +99,10 @@ export function AgentsScreen() {
         <ul ref={listRef} className="item-list" aria-label={t('agents.title')}>
           {agents.items.map((agent) => (
             <li key={agent.id}>
-              <button
-                type="button"
-                className="item"
-                aria-current={agent.id === openId ? 'true' : undefined}
-                onClick={() => store.getState().openAgent(agent.id)}
-              >
+              <button type="button" className="item" aria-current={agent.id === openId ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
                 <span className="item-title" dir="auto">
                   {agent.agentName}
-                  {unsaved?.agentId === agent.id ? (
-                    <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} />
-                  ) : null}
+                  {unsaved?.agentId === agent.id ? <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} /> : null}
                 </span>
                 <span className="item-meta">
                   <span className="tag">{langTag(agent.lang, t)}</span> <bdi>{agent.voiceRecord.name}</bdi>
@@ -161,14 +150,7 @@ export function AgentsScreen() {
         open={creating}
         title={t('agents.newTitle')}
         onClose={() => setCreating(false)}
-        actions={
-          <DialogActions
-            onCancel={() => setCreating(false)}
-            label={t('agents.create')}
-            form="new-agent-form"
-            disabled={newName.trim() === ''}
-          />
-        }
+        actions={<DialogActions onCancel={() => setCreating(false)} label={t('agents.create')} form="new-agent-form" disabled={newName.trim() === ''} />}
       >
         <SubmitForm id="new-agent-form" onSubmit={() => void create()}>
           <TextField label={t('agent.name')} data-autofocus value={newName} onChange={setNewName} />

@@ -64,14 +64,7 @@ export function JobsTable() {
 
   const sortBy = (field: JobSortField) => {
     const { query } = store.getState().jobs
-    const direction =
-      query.sortField === field
-        ? query.sortDirection === 'asc'
-          ? 'desc'
-          : 'asc'
-        : field === 'createdAt' || field === 'cost'
-          ? 'desc'
-          : 'asc'
+    const direction = query.sortField === field ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'cost' ? 'desc' : 'asc'
     store.getState().setJobsQuery({ sortField: field, sortDirection: direction })
   }
 
@@ -133,14 +126,7 @@ export function JobsTable() {
                   aria-current={selected ? 'true' : undefined}
                   tabIndex={job ? 0 : -1}
                   className={`jobs-row ${selected ? 'selected' : ''} ${job ? '' : 'loading'}`}
-                  style={{
-                    position: 'absolute',
-                    insetInlineStart: 0,
-                    top: 0,
-                    width: '100%',
-                    height: item.size,
-                    transform: `translateY(${item.start}px)`,
-                  }}
+                  style={{ position: 'absolute', insetInlineStart: 0, top: 0, width: '100%', height: item.size, transform: `translateY(${item.start}px)` }}
                   onClick={() => job && store.getState().selectJob(job.id)}
                   onKeyDown={(event) => onRowKey(event, item.index, job?.id)}
                 >

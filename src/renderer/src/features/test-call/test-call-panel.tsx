@@ -37,10 +37,7 @@ export function TestCallPanel({ agent, shown }: { agent: OperatorAgent; shown: b
   const mine = live.agent?.id === agent.id
   const unsaved = useAppStore(selectUnsavedDraft)
   // Back on a call made before: its values, not the agent's (Change the settings shows them).
-  const [params, setParams] = useState<Record<string, string>>(() => ({
-    ...initialParams(agent),
-    ...(mine ? call.input?.params : undefined),
-  }))
+  const [params, setParams] = useState<Record<string, string>>(() => ({ ...initialParams(agent), ...(mine ? call.input?.params : undefined) }))
   const [tools, setToolsState] = useState<ToolDraft[]>(() => loadToolDrafts(window.localStorage, agent.id))
   const [showProblems, setShowProblems] = useState(false)
   // A spoken call asked for while no speech recognition engine is set: say so first, and offer typing or the settings.
@@ -141,19 +138,7 @@ interface CallSetupProps {
   onTalkAnyway(): void
 }
 
-function CallSetup({
-  params,
-  onParams,
-  tools,
-  onTools,
-  showProblems,
-  unsaved,
-  otherRunning,
-  onStart,
-  noSpeechRecognition,
-  onOpenSettings,
-  onTalkAnyway,
-}: CallSetupProps) {
+function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, otherRunning, onStart, noSpeechRecognition, onOpenSettings, onTalkAnyway }: CallSetupProps) {
   const t = useT()
   const id = useId()
   const names = Object.keys(params)
@@ -168,23 +153,11 @@ function CallSetup({
         </p>
       ) : null}
       <div className="toolbar test-call-start">
-        <button
-          type="button"
-          className="button primary"
-          data-testid="test-call-talk"
-          aria-disabled={otherRunning !== null || undefined}
-          onClick={() => onStart('talk')}
-        >
+        <button type="button" className="button primary" data-testid="test-call-talk" aria-disabled={otherRunning !== null || undefined} onClick={() => onStart('talk')}>
           <Icon name="mic" size={16} />
           <span>{t('testCall.talk')}</span>
         </button>
-        <button
-          type="button"
-          className="button"
-          data-testid="test-call-type"
-          aria-disabled={otherRunning !== null || undefined}
-          onClick={() => onStart('type')}
-        >
+        <button type="button" className="button" data-testid="test-call-type" aria-disabled={otherRunning !== null || undefined} onClick={() => onStart('type')}>
           <Icon name="keyboard" size={16} />
           <span>{t('testCall.type')}</span>
         </button>
@@ -318,9 +291,7 @@ function LiveCall({ state, microphone, hungUp, lastReplyMs, tools, onTools, onSa
           {t(`testCall.activity.${activity}` as MessageKey)}
         </span>
         <MicrophoneStatus microphone={microphone} />
-        {lastReplyMs !== null ? (
-          <span className="muted small">{t('testCall.lastReply', { ms: formatCount(Math.round(lastReplyMs), locale) })}</span>
-        ) : null}
+        {lastReplyMs !== null ? <span className="muted small">{t('testCall.lastReply', { ms: formatCount(Math.round(lastReplyMs), locale) })}</span> : null}
         <div className="toolbar test-call-actions">
           {!over && microphone.kind === 'on' ? (
             <button type="button" className="button" aria-pressed={microphone.muted} onClick={() => onMute(!microphone.muted)}>
@@ -372,12 +343,7 @@ function LiveCall({ state, microphone, hungUp, lastReplyMs, tools, onTools, onSa
         </ul>
       ) : null}
       {state.end ? (
-        <p
-          className="test-call-end"
-          data-testid="test-call-ended"
-          data-end-reason={state.end.endReason}
-          data-hung-up-by={hungUp ? 'operator' : undefined}
-        >
+        <p className="test-call-end" data-testid="test-call-ended" data-end-reason={state.end.endReason} data-hung-up-by={hungUp ? 'operator' : undefined}>
           <StatusBadge status={state.end.status} /> {endReasonText(t, state.end, hungUp)}{' '}
           <span className="muted">{t('testCall.duration', { n: formatCallTime(state.end.duration) })}</span>
           {state.end.error ? (
@@ -395,34 +361,18 @@ function LiveCall({ state, microphone, hungUp, lastReplyMs, tools, onTools, onSa
       <div className="test-call-columns">
         <section className="test-call-conversation" aria-label={t('testCall.transcript')}>
           <h3>{t('testCall.transcript')}</h3>
-          <ol
-            ref={transcriptRef}
-            className="plain-list test-call-transcript"
-            data-testid="test-call-transcript"
-            tabIndex={0}
-            aria-label={t('testCall.transcript')}
-          >
+          <ol ref={transcriptRef} className="plain-list test-call-transcript" data-testid="test-call-transcript" tabIndex={0} aria-label={t('testCall.transcript')}>
             {state.transcript.map((entry, index) =>
               entry.kind === 'barge-in' ? (
                 <li key={index} className="transcript-mark" data-kind="barge-in">
                   <span className="tag">{formatCallTime(entry.at)}</span> {t('testCall.bargeIn')}
                 </li>
               ) : (
-                <li
-                  key={index}
-                  className={`transcript-turn role-${entry.turn.role}`}
-                  data-role={entry.turn.role}
-                  data-kind={entry.turn.kind ?? 'speech'}
-                >
-                  <span className="tag">{formatCallTime(entry.turn.startTime)}</span>{' '}
-                  <strong>{entry.turn.role === 'agent' ? t('calls.agent') : t('calls.caller')}</strong>
+                <li key={index} className={`transcript-turn role-${entry.turn.role}`} data-role={entry.turn.role} data-kind={entry.turn.kind ?? 'speech'}>
+                  <span className="tag">{formatCallTime(entry.turn.startTime)}</span> <strong>{entry.turn.role === 'agent' ? t('calls.agent') : t('calls.caller')}</strong>
                   {entry.turn.kind === 'typed' ? <span className="tag">{t('testCall.typed')}</span> : null}
                   {entry.turn.kind === 'poke' ? <span className="tag tag-warn">{t('testCall.poke')}</span> : null}{' '}
-                  {entry.turn.unrecognised ? (
-                    <em className="muted">{t('calls.unrecognised')}</em>
-                  ) : (
-                    <span dir="auto">{entry.turn.content}</span>
-                  )}
+                  {entry.turn.unrecognised ? <em className="muted">{t('calls.unrecognised')}</em> : <span dir="auto">{entry.turn.content}</span>}
                   {entry.turn.interrupted ? <em className="muted"> {t('calls.interrupted')}</em> : null}
                 </li>
               ),
@@ -487,13 +437,7 @@ function MicrophoneStatus({ microphone }: { microphone: MicrophoneState }) {
   const t = useT()
   if (microphone.kind === 'problem') return null
   const key: MessageKey =
-    microphone.kind === 'on'
-      ? microphone.muted
-        ? 'testCall.mic.muted'
-        : 'testCall.mic.on'
-      : microphone.kind === 'starting'
-        ? 'testCall.mic.starting'
-        : 'testCall.mic.off'
+    microphone.kind === 'on' ? (microphone.muted ? 'testCall.mic.muted' : 'testCall.mic.on') : microphone.kind === 'starting' ? 'testCall.mic.starting' : 'testCall.mic.off'
   return (
     <span className="muted small test-call-mic" data-mic={microphone.kind === 'on' && microphone.muted ? 'muted' : microphone.kind}>
       <Icon name={microphone.kind === 'on' && !microphone.muted ? 'mic' : 'mic-off'} size={14} /> {t(key)}
@@ -509,11 +453,7 @@ function OutcomeView({ state }: { state: LiveCallState }) {
     <section aria-label={t('testCall.outcome')} data-testid="test-call-outcome" data-final={outcome?.final ? 'true' : 'false'}>
       <h3>
         {t('testCall.outcome')}{' '}
-        {outcome ? (
-          <span className={`tag ${outcome.final ? 'tag-ok' : ''}`}>
-            {outcome.final ? t('testCall.outcomeFinal') : t('testCall.outcomeSoFar')}
-          </span>
-        ) : null}{' '}
+        {outcome ? <span className={`tag ${outcome.final ? 'tag-ok' : ''}`}>{outcome.final ? t('testCall.outcomeFinal') : t('testCall.outcomeSoFar')}</span> : null}{' '}
         {outcome?.complete === true ? <span className="tag tag-ok">{t('testCall.outcomeComplete')}</span> : null}
         {outcome?.complete === false ? <span className="tag tag-warn">{t('testCall.outcomeIncomplete')}</span> : null}
       </h3>

@@ -9,8 +9,7 @@ import { stubAnswerFor, type ToolDraft } from './test-call-setup'
 export type CallMode = 'talk' | 'type'
 
 /** The microphone's part in a call: off (typing only), starting, on, muted, or a problem (typing still works). */
-export type MicrophoneState =
-  { kind: 'off' } | { kind: 'starting' } | { kind: 'on'; muted: boolean } | { kind: 'problem'; problem: MicrophoneProblem }
+export type MicrophoneState = { kind: 'off' } | { kind: 'starting' } | { kind: 'on'; muted: boolean } | { kind: 'problem'; problem: MicrophoneProblem }
 
 export interface TestCall {
   state: LiveCallState | null
@@ -92,14 +91,7 @@ export function useTestCall(openStream: OpenIpcStream): TestCall {
       const playback = new PcmPlayback()
       playback.resume()
       const handle = openStream('calls.test', callInput)
-      const current = {
-        handle,
-        playback,
-        microphone: null as Microphone | null,
-        closed: false,
-        typedAt: null as number | null,
-        hangingUp: false,
-      }
+      const current = { handle, playback, microphone: null as Microphone | null, closed: false, typedAt: null as number | null, hangingUp: false }
       live.current = current
       setState(CONNECTING)
       handle.onFrame((frame) => {

@@ -15,15 +15,7 @@ import {
   VoiceAgentTemplatesEnvelopeSchema,
 } from '../../../../shared/api/voice-agents'
 import type { OpsContext } from '../../../ops/ops-context'
-import {
-  cloneVoiceAgent,
-  createVoiceAgent,
-  deleteVoiceAgent,
-  getVoiceAgentEnvelopeBytes,
-  listTemplates,
-  listVoiceAgents,
-  updateVoiceAgent,
-} from '../../../ops/voice-agents'
+import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgentEnvelopeBytes, listTemplates, listVoiceAgents, updateVoiceAgent } from '../../../ops/voice-agents'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
 import { callerOf } from '../../auth'
 
