@@ -1037,30 +1037,52 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    TranslateBodyInput: {
-      /**
-       * Format: uuid
-       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
-       */
-      jobId?: string
-      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
-      text?: string
+    AddPhoneNumberBodyInput: {
       /** @enum {string} */
-      toLng: 'ar' | 'en'
-      /**
-       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
-       * @enum {string}
-       */
-      fromLng?: 'ar' | 'en'
-      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
-      title?: string
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
+      type: 'TELEPHONY'
+      phoneNumber: string
+      label: string
+      providerAccountSid: string
+      /** @description Encrypted at rest, never returned. */
+      providerAuthToken: string
+    }
+    AssignNumberBodyInput: {
+      /** Format: uuid */
+      voiceAgentId: string
+      phoneNumber: string
+    }
+    UnassignNumberBodyInput: {
+      phoneNumber: string
+    }
+    PhoneNumberInput: {
+      /** Format: uuid */
+      id: string
+      number: string
+      label: string
+      /** @enum {string} */
+      type: 'TELEPHONY'
+      /** Format: uuid */
+      userId: string
+      sipInboundConfigs: {
+        originationUri: string
       }
+      sipOutboundConfigs: {
+        address: string
+        transportType: string
+        customHeaders: {
+          [key: string]: string
+        }
+      }
+      voiceAgentId: string | null
+      voiceAgent: {
+        /** Format: uuid */
+        id: string
+        name: string
+      } | null
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
     }
     ConversationInitBodyInput: {
       /** Format: uuid */
@@ -1156,52 +1178,52 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    AddPhoneNumberBodyInput: {
+    RealtimeTtsBodyInput: {
+      text: string
+      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
+      voiceId?: string
+      /** @description Same as voiceId. */
+      voice?: string
+      /** @description Same as voiceId. */
+      voice_id?: string
+      /** @description Same as voiceId (the cloud's realtime name for it). */
+      speaker?: string
+      /**
+       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
+       * @enum {string}
+       */
+      format?: 'wav' | 'pcm'
+      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
+      mulaw?: boolean
+      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
+      dialect?: string
+      /** @description Accepted for cloud clients and not used: the voice decides the language. */
+      languageId?: string
+    }
+    TranslateBodyInput: {
+      /**
+       * Format: uuid
+       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
+       */
+      jobId?: string
+      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
+      text?: string
       /** @enum {string} */
-      type: 'TELEPHONY'
-      phoneNumber: string
-      label: string
-      providerAccountSid: string
-      /** @description Encrypted at rest, never returned. */
-      providerAuthToken: string
-    }
-    AssignNumberBodyInput: {
-      /** Format: uuid */
-      voiceAgentId: string
-      phoneNumber: string
-    }
-    UnassignNumberBodyInput: {
-      phoneNumber: string
-    }
-    PhoneNumberInput: {
-      /** Format: uuid */
-      id: string
-      number: string
-      label: string
-      /** @enum {string} */
-      type: 'TELEPHONY'
-      /** Format: uuid */
-      userId: string
-      sipInboundConfigs: {
-        originationUri: string
+      toLng: 'ar' | 'en'
+      /**
+       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
+       * @enum {string}
+       */
+      fromLng?: 'ar' | 'en'
+      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
+      title?: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
       }
-      sipOutboundConfigs: {
-        address: string
-        transportType: string
-        customHeaders: {
-          [key: string]: string
-        }
-      }
-      voiceAgentId: string | null
-      voiceAgent: {
-        /** Format: uuid */
-        id: string
-        name: string
-      } | null
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
     }
     VoiceInput: {
       /** Format: uuid */
@@ -1277,28 +1299,6 @@ export interface components {
       deliveredAt: string | null
       payload: unknown
       attemptLog: components['schemas']['WebhookAttemptInput'][]
-    }
-    RealtimeTtsBodyInput: {
-      text: string
-      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
-      voiceId?: string
-      /** @description Same as voiceId. */
-      voice?: string
-      /** @description Same as voiceId. */
-      voice_id?: string
-      /** @description Same as voiceId (the cloud's realtime name for it). */
-      speaker?: string
-      /**
-       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
-       * @enum {string}
-       */
-      format?: 'wav' | 'pcm'
-      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
-      mulaw?: boolean
-      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
-      dialect?: string
-      /** @description Accepted for cloud clients and not used: the voice decides the language. */
-      languageId?: string
     }
     ProjectInput: {
       /** Format: uuid */
@@ -1840,30 +1840,52 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    TranslateBody: {
-      /**
-       * Format: uuid
-       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
-       */
-      jobId?: string
-      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
-      text?: string
+    AddPhoneNumberBody: {
       /** @enum {string} */
-      toLng: 'ar' | 'en'
-      /**
-       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
-       * @enum {string}
-       */
-      fromLng?: 'ar' | 'en'
-      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
-      title?: string
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
+      type: 'TELEPHONY'
+      phoneNumber: unknown
+      label: string
+      providerAccountSid: string
+      /** @description Encrypted at rest, never returned. */
+      providerAuthToken: string
+    }
+    AssignNumberBody: {
+      /** Format: uuid */
+      voiceAgentId: string
+      phoneNumber: unknown
+    }
+    UnassignNumberBody: {
+      phoneNumber: unknown
+    }
+    PhoneNumber: {
+      /** Format: uuid */
+      id: string
+      number: string
+      label: string
+      /** @enum {string} */
+      type: 'TELEPHONY'
+      /** Format: uuid */
+      userId: string
+      sipInboundConfigs: {
+        originationUri: string
       }
+      sipOutboundConfigs: {
+        address: string
+        transportType: string
+        customHeaders: {
+          [key: string]: string
+        }
+      }
+      voiceAgentId: string | null
+      voiceAgent: {
+        /** Format: uuid */
+        id: string
+        name: string
+      } | null
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
     }
     ConversationInitBody: {
       /** Format: uuid */
@@ -1959,52 +1981,52 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    AddPhoneNumberBody: {
+    RealtimeTtsBody: {
+      text: string
+      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
+      voiceId?: string
+      /** @description Same as voiceId. */
+      voice?: string
+      /** @description Same as voiceId. */
+      voice_id?: string
+      /** @description Same as voiceId (the cloud's realtime name for it). */
+      speaker?: string
+      /**
+       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
+       * @enum {string}
+       */
+      format?: 'wav' | 'pcm'
+      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
+      mulaw?: boolean
+      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
+      dialect?: string
+      /** @description Accepted for cloud clients and not used: the voice decides the language. */
+      languageId?: string
+    }
+    TranslateBody: {
+      /**
+       * Format: uuid
+       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
+       */
+      jobId?: string
+      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
+      text?: string
       /** @enum {string} */
-      type: 'TELEPHONY'
-      phoneNumber: unknown
-      label: string
-      providerAccountSid: string
-      /** @description Encrypted at rest, never returned. */
-      providerAuthToken: string
-    }
-    AssignNumberBody: {
-      /** Format: uuid */
-      voiceAgentId: string
-      phoneNumber: unknown
-    }
-    UnassignNumberBody: {
-      phoneNumber: unknown
-    }
-    PhoneNumber: {
-      /** Format: uuid */
-      id: string
-      number: string
-      label: string
-      /** @enum {string} */
-      type: 'TELEPHONY'
-      /** Format: uuid */
-      userId: string
-      sipInboundConfigs: {
-        originationUri: string
+      toLng: 'ar' | 'en'
+      /**
+       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
+       * @enum {string}
+       */
+      fromLng?: 'ar' | 'en'
+      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
+      title?: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
       }
-      sipOutboundConfigs: {
-        address: string
-        transportType: string
-        customHeaders: {
-          [key: string]: string
-        }
-      }
-      voiceAgentId: string | null
-      voiceAgent: {
-        /** Format: uuid */
-        id: string
-        name: string
-      } | null
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
     }
     Voice: {
       /** Format: uuid */
@@ -2080,28 +2102,6 @@ export interface components {
       deliveredAt: string | null
       payload: unknown
       attemptLog: components['schemas']['WebhookAttempt'][]
-    }
-    RealtimeTtsBody: {
-      text: string
-      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
-      voiceId?: string
-      /** @description Same as voiceId. */
-      voice?: string
-      /** @description Same as voiceId. */
-      voice_id?: string
-      /** @description Same as voiceId (the cloud's realtime name for it). */
-      speaker?: string
-      /**
-       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
-       * @enum {string}
-       */
-      format?: 'wav' | 'pcm'
-      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
-      mulaw?: boolean
-      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
-      dialect?: string
-      /** @description Accepted for cloud clients and not used: the voice decides the language. */
-      languageId?: string
     }
     Project: {
       /** Format: uuid */
