@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config'
  * folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child processes;
  * the build in out/ is only read. VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
  */
-const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism() + 1
+const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism()
 
 /**
  * Files asserting wall-clock bounds that are the product's promise, not the test's patience:
