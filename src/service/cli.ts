@@ -1,17 +1,13 @@
 import { parseArgs } from 'node:util'
-import { ServiceError } from './ops/service-error'
-import { VERSION } from './runtime'
-import { aiEngine } from './cli/ai-engine'
+import { VERSION } from './compose/config'
 import { COMMAND_OPTIONS, COMMANDS, OPTIONS, parseArgsError, refuseExtraArguments, refuseOtherOptions, UsageError } from './cli/args'
-import { keys } from './cli/keys'
-import { serve } from './cli/serve'
-import { STATE_COMMANDS, stateCommand } from './cli/state-commands'
-import { warnWhenNoServiceUses } from './cli/storage'
-import { sttEngine } from './cli/stt-engine'
 import { USAGE } from './cli/usage'
-import { webhookSecret } from './cli/webhook-secret'
 
-/** The `voicedesk` command (bin/voicedesk.js runs its bundle, out/main/cli.js): one file per command in cli/. */
+/**
+ * The `voicedesk` command (bin/voicedesk.js runs its bundle, out/main/cli.js): one file per command in cli/.
+ * Each command's module is loaded only when that command runs, so --help, --version and a mistyped
+ * command answer at once instead of after loading the whole service (storage drivers, HTTP, engines).
+ */
 
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -30,15 +26,15 @@ export async function main(argv: string[]): Promise<number> {
     refuseOtherOptions(command, values)
     if (command === 'serve') {
       refuseExtraArguments('serve', rest, 0, 'no arguments, only options')
-      await serve(values)
+      await (await import('./cli/serve')).serve(values)
       return -1 // keeps running until a signal
     }
-    if (command === 'ai-engine') await aiEngine(values, rest)
-    else if (command === 'stt-engine') await sttEngine(values, rest)
-    else if (command === 'webhook-secret') await webhookSecret(values, rest)
-    else if (command in STATE_COMMANDS) await stateCommand(command, values, rest)
-    else await keys(values, rest)
-    warnWhenNoServiceUses(values)
+    if (command === 'ai-engine') await (await import('./cli/ai-engine')).aiEngine(values, rest)
+    else if (command === 'stt-engine') await (await import('./cli/stt-engine')).sttEngine(values, rest)
+    else if (command === 'webhook-secret') await (await import('./cli/webhook-secret')).webhookSecret(values, rest)
+    else if (command === 'keys') await (await import('./cli/keys')).keys(values, rest)
+    else await (await import('./cli/state-commands')).stateCommand(command, values, rest)
+    ;(await import('./cli/storage')).warnWhenNoServiceUses(values)
     return 0
   } catch (raw) {
     const error = parseArgsError(raw as NodeJS.ErrnoException) ?? raw
@@ -46,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`voicedesk: ${error.message}\n`)
       return 2
     }
-    const message = error instanceof ServiceError || error instanceof Error ? error.message : String(error)
+    const message = error instanceof Error ? error.message : String(error)
     process.stderr.write(`voicedesk: ${message}\n`)
     return 1
   }

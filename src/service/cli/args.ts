@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { parseArgs } from 'node:util'
-import { DEFAULT_PORT, type RuntimeConfig } from '../runtime'
+import { DEFAULT_PORT, type RuntimeConfig } from '../compose/config'
 
 /** The command line as node:util's parseArgs reads it, and the checks of its options' values. */
 

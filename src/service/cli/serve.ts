@@ -2,7 +2,8 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
 import { fixedApiKeyProblem } from '../ops/api-keys'
-import { DEFAULT_HOST, DEFAULT_PORT, VERSION, createRuntime, type Runtime } from '../runtime'
+import { DEFAULT_HOST, DEFAULT_PORT, VERSION } from '../compose/config'
+import type { Runtime } from '../runtime'
 import { installUnhandledRejectionGuard } from '../compose/unhandled-rejection-guard'
 import { expandHome, journalEnabled, mediaIntakeOf, parsePort, UsageError, type Values } from './args'
 import { say } from './say'
@@ -70,6 +71,8 @@ export async function serve(values: Values): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'))
   const storageConfig = storage.kind === 'folder' ? { dataDir: storage.dataDir.path } : { database: { url: storage.url }, secretKey: storage.secretKey }
   try {
+    // The service itself loads once the command line has been checked: a mistake answers at once.
+    const { createRuntime } = await import('../runtime')
     runtime = await createRuntime({
       ...storageConfig,
       port,

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadOrCreateKeyFile, SecretBox } from '../../store/secret-box'
-import { openStore, type OpenedStore } from '../../store/open-store'
+import type { OpenedStore } from '../../store/open-store'
 import type { Store } from '../../store/ports'
 import { databaseLabel } from '../runtime'
 import { checkSealingKey, WrongSealingKeyError } from '../compose/sealing-key-check'
@@ -116,6 +116,8 @@ export function warnWhenNoServiceUses(values: Values): void {
  * refuses instead of creating an empty folder and reading nothing from it.
  */
 export async function openStorage(storage: Storage, onlyReads?: string): Promise<OpenedStore> {
+  // Loaded here, not at the top: the storage drivers are the heaviest part of a command's start.
+  const { openStore } = await import('../../store/open-store')
   if (storage.kind === 'folder') {
     const { dataDir } = storage
     const database = join(dataDir.path, DATABASE_FILE)

@@ -1,4 +1,4 @@
-import { DEFAULT_HOST, DEFAULT_PORT, VERSION } from '../runtime'
+import { DEFAULT_HOST, DEFAULT_PORT, VERSION } from '../compose/config'
 import { defaultDataDir } from '../compose/data-dir'
 
 /** `voicedesk --help`. */
