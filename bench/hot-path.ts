@@ -7,6 +7,9 @@
  * `// src/…` line, which is how a sample's function is traced back to its file. Figures are µs
  * of CPU per request under the profiler (which adds its own share), to compare with each
  * other and with the whole; `cpuUsPerRequest` in the journal part is the unprofiled total.
+ * A sample's time is wall-clock time: on a shared machine the process is often descheduled
+ * between two samples, which inflates every figure alike. So each is also given scaled to the
+ * CPU time the process really spent meanwhile (from /proc): `cpuUsPerRequest`.
  */
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
@@ -15,7 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
-import { freePort, stopChild, waitForLine } from './processes'
+import { cpuTimeMs, freePort, stopChild, waitForLine } from './processes'
 
 interface ProfileNode {
   id: number
@@ -133,6 +136,20 @@ function inspectorSession(url: string): Promise<{ send(method: string, params?: 
   })
 }
 
+/** The frames with the most self time (where the CPU was when sampled), by function and place. */
+export function topSelfFrames(profile: Profile, count: number): [string, number][] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const totals = new Map<string, number>()
+  profile.samples.forEach((id, index) => {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame
+    if (functionName === '(idle)') return
+    const place = url.replace(/^.*\/node_modules\//, '').replace(/^.*\/out\/main\/(chunks\/)?/, 'out/')
+    const name = `${functionName || '(anonymous)'}${place ? ` ${place}:${lineNumber + 1}` : ''}`
+    totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0))
+  })
+  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, count)
+}
+
 export interface HotPathOptions {
   cli: string
   key: string
@@ -168,7 +185,9 @@ export async function benchHotPath(options: HotPathOptions): Promise<object> {
     await inspector.send('Profiler.enable')
     await inspector.send('Profiler.setSamplingInterval', { interval: 200 })
     await inspector.send('Profiler.start')
+    const cpuBefore = cpuTimeMs(child.pid)
     const result = await load()
+    const cpuAfter = cpuTimeMs(child.pid)
     const { profile } = (await inspector.send('Profiler.stop')) as { profile: Profile }
     inspector.close()
     if (result.errors || result.non2xx) throw new Error(`hot path: ${result.non2xx} non-2xx and ${result.errors} errors`)
@@ -176,12 +195,18 @@ export async function benchHotPath(options: HotPathOptions): Promise<object> {
     const totals = attribute(profile)
     const busyUs = [...totals.values()].reduce((sum, value) => sum + value, 0)
     const perRequest = (us: number) => Math.round((us / requests) * 100) / 100
+    // Wall-clock samples to CPU time: the share each piece had of the busy samples, of the CPU the process spent.
+    const cpuUs = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) * 1000
+    const toCpu = (us: number) => (cpuUs === undefined ? undefined : perRequest((us / busyUs) * cpuUs))
     return {
       method: `GET /v1/voice-agents/{id}, journal on, ${options.connections} connections for ${options.seconds} s after a warm-up, profiled (200 µs sampling) through the inspector; each sample to the outermost service piece on its stack`,
       requests,
       requestsPerSecondProfiled: Math.round(result.requests.average),
       busyUsPerRequest: perRequest(busyUs),
       usPerRequest: Object.fromEntries([...totals].sort((a, b) => b[1] - a[1]).map(([piece, us]) => [piece, perRequest(us)])),
+      cpuUsPerRequest: cpuUs === undefined ? null : perRequest(cpuUs),
+      cpuUsPerRequestByPiece: Object.fromEntries([...totals].sort((a, b) => b[1] - a[1]).map(([piece, us]) => [piece, toCpu(us)])),
+      topSelfFramesCpuUsPerRequest: Object.fromEntries(topSelfFrames(profile, 25).map(([frame, us]) => [frame, toCpu(us)])),
       note: "Fastify's share includes running each hook (a promise per async hook); a callback hook that answers at once costs its function's time only. Node's share includes the socket writes (writev), which the bare ceiling pays too.",
     }
   } finally {

@@ -140,6 +140,11 @@ export async function getVoiceAgent(context: OpsContext, caller: Caller, id: str
  * bytes, from the read cache. Serializing and encoding the agent again would cost more
  * than all the rest of the request.
  */
+/** The envelope bytes of an agent read since the database last changed, without a read or a promise; undefined when it must be read. */
+export function knownVoiceAgentEnvelopeBytes(context: OpsContext, caller: Caller, id: string): Buffer | undefined {
+  return context.agentEnvelopes.peek(`${caller.projectId}:${id}`)
+}
+
 export async function getVoiceAgentEnvelopeBytes(context: OpsContext, caller: Caller, id: string): Promise<Buffer> {
   const key = `${caller.projectId}:${id}`
   const bytes =

@@ -157,6 +157,27 @@ describe('POST, GET, list and DELETE /v1/voice-agents', () => {
     expect(number).toMatchObject({ voiceAgentId: null, voiceAgent: null })
   })
 
+  it('answers a cached agent at once (no promise), many at once, and never after it changed or went', async () => {
+    const service = await startTestService()
+    const agent = await createAgent(service)
+    const url = `/v1/voice-agents/${agent.id}`
+    const first = await service.call('GET', url)
+    // The rest come from the read cache, by the handler's synchronous path: the same bytes and type.
+    const repeats = await Promise.all(Array.from({ length: 40 }, () => service.call('GET', url)))
+    for (const repeat of repeats) {
+      expect(repeat.statusCode).toBe(200)
+      expect(repeat.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(repeat.body).toBe(first.body)
+    }
+    await service.call('PATCH', url, { body: { agentName: 'Renamed once cached' } })
+    expect((await service.call('GET', url)).json().data.agentName).toBe('Renamed once cached')
+    expect((await service.call('GET', url)).json().data.agentName).toBe('Renamed once cached')
+    await service.call('DELETE', url)
+    expect((await service.call('GET', url)).statusCode).toBe(404)
+    // An unknown id is not answered from the cache either.
+    expect((await service.call('GET', `/v1/voice-agents/${agent.id}x`)).statusCode).toBe(404)
+  })
+
   it('serves GET from its read cache but never stale: not after a PATCH, nor after another process wrote the file', async () => {
     const service = await startTestService()
     const agent = await createAgent(service)

@@ -15,7 +15,16 @@ import {
   VoiceAgentTemplatesEnvelopeSchema,
 } from '../../../../shared/api/voice-agents'
 import type { OpsContext } from '../../../ops/ops-context'
-import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgentEnvelopeBytes, listTemplates, listVoiceAgents, updateVoiceAgent } from '../../../ops/voice-agents'
+import {
+  cloneVoiceAgent,
+  createVoiceAgent,
+  deleteVoiceAgent,
+  getVoiceAgentEnvelopeBytes,
+  knownVoiceAgentEnvelopeBytes,
+  listTemplates,
+  listVoiceAgents,
+  updateVoiceAgent,
+} from '../../../ops/voice-agents'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
 import { callerOf } from '../../auth'
 
@@ -83,9 +92,15 @@ export function registerVoiceAgentRoutes(app: FastifyInstance, context: OpsConte
     },
     // The hot read path sends prepared JSON bytes, which Fastify passes through unserialized;
     // the response schema above still documents it, and the tests parse it with that schema.
-    handler: async (request, reply) => {
-      const bytes = await getVoiceAgentEnvelopeBytes(context, callerOf(request), request.params.voiceAgentId)
-      return reply.type('application/json; charset=utf-8').send(bytes as unknown as VoiceAgentEnvelope)
+    // Not an async handler: an agent read since the database last changed is sent at once, with no promise.
+    handler: (request, reply) => {
+      const send = (bytes: Buffer): void => {
+        reply.type('application/json; charset=utf-8').send(bytes as unknown as VoiceAgentEnvelope)
+      }
+      const caller = callerOf(request)
+      const known = knownVoiceAgentEnvelopeBytes(context, caller, request.params.voiceAgentId)
+      if (known) return send(known)
+      return getVoiceAgentEnvelopeBytes(context, caller, request.params.voiceAgentId).then(send)
     },
   })
 
