@@ -189,3 +189,14 @@ describe('the cap on concurrent calls', () => {
     }
   })
 })
+
+describe("the call socket's compression", () => {
+  it('declines permessage-deflate when the SDK offers it (docs/api.md, "No compression"): the call runs uncompressed', async () => {
+    const setup = await setUp(2)
+    const client = await dial(setup, await conversationInit(setup))
+    expect(firstInfo(client)).toBe('CALL_STARTED')
+    expect(client.extensions).toBe('')
+    await client.nth('mark', 1, 15_000)
+    expect(client.agentAudioSeconds).toBeGreaterThan(0.5)
+  })
+})
