@@ -9,7 +9,8 @@
  * - voice-to-voice overhead: the caller's end of voice (real speech) to the agent's first audio,
  *   less the 600 ms of silence that ends a turn and the speech server's own time (target p50 < 150 ms);
  * - CPU per call: the service process's CPU time over the run, divided by the calls.
- * It runs twice: with the callers offering permessage-deflate (as browsers do) and without.
+ * It runs twice: with the callers offering permessage-deflate (as browsers do) and without; then
+ * `deflateCost` alternates ten calls with and without the offer, no flood, for the service's CPU time.
  * Speech recognition is a loopback double that answers at once (it stands for a server outside
  * this machine, whose time is not VoiceDesk's); the dialogue is the offline engine.
  * The bench reports; it never fails on a target.
