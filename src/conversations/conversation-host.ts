@@ -18,6 +18,8 @@ export interface ConversationHostOptions {
   diskFull: DiskFullCondition
   /** Bytes of recordings that may wait for room at once (DEFAULT_HELD_RECORDING_BYTES). */
   heldRecordingBytes?: number
+  /** The most calls this instance runs at once (DEFAULT_MAX_CALLS; `serve --max-calls`); the next is refused, TOO_MANY_CALLS. */
+  maxCalls?: number
   audio: CallAudio
   /** The engines a call starting now uses (settings may change between calls); stt undefined when recognition is off. */
   engines: () => Promise<{ dialogue: DialogueEngine; stt: SttEngine | undefined }>
@@ -35,6 +37,14 @@ export interface ConversationHostOptions {
   /** Calls of a dead instance went back to the queue: wake the job runner, which ends them. */
   jobsRequeued: () => void
   onError: (error: unknown, context: string) => void
+}
+
+/** Concurrent calls of one instance unless told otherwise (docs/api.md, "How many calls at once"). */
+export const DEFAULT_MAX_CALLS = 50
+
+/** A cap on concurrent calls: a whole number from 1 to 10,000; anything else is a mistake of the caller. */
+export function maxCallsProblem(value: number): string | undefined {
+  return Number.isSafeInteger(value) && value >= 1 && value <= 10_000 ? undefined : `must be a whole number from 1 to 10000, not ${String(value)}`
 }
 
 export const DEFAULT_CALL_LIMITS: CallLimits = {
@@ -58,6 +68,9 @@ export class ConversationHost {
   private readonly limits: CallLimits
   private readonly now: () => number
   private readonly timestamp: () => string
+  private readonly maxCalls: number
+  /** Calls holding one of the maxCalls places: from the moment their connection passed the checks until their session finished. */
+  private placesTaken = 0
   private sweepTimer: ReturnType<typeof setInterval> | undefined
   private stopping = false
 
@@ -65,6 +78,9 @@ export class ConversationHost {
     this.limits = { ...DEFAULT_CALL_LIMITS, ...options.limits }
     this.now = options.now ?? Date.now
     this.timestamp = options.timestamp ?? (() => new Date().toISOString())
+    this.maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS
+    const problem = maxCallsProblem(this.maxCalls)
+    if (problem) throw new Error(`The cap on concurrent calls (maxCalls) ${problem}`)
     this.recordings = new RecordingsAwaitingRoom({
       media: options.media,
       store: options.store,
@@ -79,6 +95,11 @@ export class ConversationHost {
   /** Live calls now. */
   get activeCalls(): number {
     return this.sessions.size
+  }
+
+  /** Places of the cap taken now: live calls and connections still starting. */
+  get callPlacesTaken(): number {
+    return this.placesTaken
   }
 
   start(): void {
@@ -107,7 +128,28 @@ export class ConversationHost {
     }
     const stored = ConversationStateSchema.safeParse(job.jobResponse)
     if (!stored.success) return refuse('INTERNAL', `Conversation ${jobId} has a damaged record`)
-    const state: ConversationState = { ...stored.data, startedAt: this.timestamp() }
+    // Taken and checked with no await between, so calls connecting at once never pass the cap together.
+    if (this.placesTaken >= this.maxCalls) return this.refuseOverCap(job, projectId, stored.data, refuse)
+    this.placesTaken += 1
+    let session: CallSession | undefined
+    try {
+      session = await this.open(job, projectId, { ...stored.data, startedAt: this.timestamp() }, transport, refuse)
+    } finally {
+      if (!session) this.placesTaken -= 1
+    }
+    return session
+  }
+
+  /** Starts the conversation of a connection that has a place: answers its session, or undefined when refused. */
+  private async open(
+    job: JobRecord,
+    projectId: string,
+    state: ConversationState,
+    transport: CallTransport,
+    refuse: (code: string, message: string) => undefined,
+  ): Promise<CallSession | undefined> {
+    const { store } = this.options
+    const jobId = job.id
     const agent = job.voiceAgentId ? await store.voiceAgents.findInProject(job.voiceAgentId, projectId) : undefined
     const leaseUntil = () => this.now() + this.limits.leaseMs
     const progress = { text: '', jobResponse: state as unknown as Record<string, unknown>, usageSeconds: 0, totalCost: this.options.costOf(0) }
@@ -170,8 +212,43 @@ export class ConversationHost {
       onError: this.options.onError,
     })
     this.sessions.add(session)
-    void session.finished.then(() => this.sessions.delete(session))
+    void session.finished.then(() => {
+      this.sessions.delete(session)
+      this.placesTaken -= 1
+    })
     return session
+  }
+
+  /**
+   * A connection over the cap: its conversation ends FAILED (TOO_MANY_CALLS) with its
+   * `call.ended` webhook, and the socket hears why. A call that never started takes no place.
+   */
+  private async refuseOverCap(job: JobRecord, projectId: string, state: ConversationState, refuse: (code: string, message: string) => undefined): Promise<undefined> {
+    const { store, owner } = this.options
+    const message = `All ${this.maxCalls} places for concurrent calls on this service are taken (--max-calls ${this.maxCalls}): start a new conversation when a call ends`
+    const agent = job.voiceAgentId ? await store.voiceAgents.findInProject(job.voiceAgentId, projectId) : undefined
+    const progress = { text: '', jobResponse: state as unknown as Record<string, unknown>, usageSeconds: 0, totalCost: this.options.costOf(0) }
+    let queued = false
+    const outcome = await store.transaction(async (tx) => {
+      if (!(await tx.conversations.start(job.id, owner, this.now() + this.limits.leaseMs, progress, this.timestamp()))) return 'taken'
+      if (!(await tx.jobs.fail(job.id, owner, 'TOO_MANY_CALLS', message, this.timestamp()))) return 'taken'
+      if (agent) {
+        const error = { code: 'TOO_MANY_CALLS', message }
+        queued = await this.options.writeEvent(tx, { job, agent }, 'call.ended', {
+          status: 'FAILED',
+          endReason: 'error',
+          duration: 0,
+          transcription: [],
+          outcomeResult: null,
+          error,
+        })
+      }
+      return 'failed'
+    })
+    if (queued) this.options.webhookQueued()
+    if (outcome === 'taken') return refuse('CONVERSATION_NOT_PENDING', `Conversation ${job.id} was connected already`)
+    this.options.changed({ ...job, status: 'FAILED' })
+    return refuse('TOO_MANY_CALLS', message)
   }
 
   /**

@@ -6,6 +6,7 @@ import { loadTemplateCatalogue } from './ops/templates-catalogue'
 import type { RequestJournal } from './request-journal/request-journal'
 import { applySeed } from './state/seed'
 import { composeCalls } from './compose/calls'
+import { maxCallsProblem } from '../conversations/conversation-host'
 import { findResourcesDir, mediaIntakeLimits, type Runtime, type RuntimeConfig } from './compose/config'
 import { composeContext } from './compose/context'
 import { composeEngines } from './compose/engines'
@@ -25,6 +26,9 @@ export { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SIP_SETTINGS, VERSION, databaseLabe
  */
 export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   const now = config.now ?? (() => new Date())
+  // Checked before anything opens: a wrong cap is the embedder's mistake, and nothing is left to close.
+  const capProblem = config.calls?.maxConcurrent === undefined ? undefined : maxCallsProblem(config.calls.maxConcurrent)
+  if (capProblem) throw new Error(`RuntimeConfig.calls.maxConcurrent ${capProblem}`)
   const templates = loadTemplateCatalogue(join(config.resourcesDir ?? findResourcesDir(), 'templates'))
   const storage = await composeStorage(config, now)
   const { store, dataDir, diskFull, errorLog } = storage

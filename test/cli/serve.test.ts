@@ -305,6 +305,13 @@ describe('usage', () => {
     }
   })
 
+  it.each([['0'], ['2.5'], ['10001']])('serve --max-calls %j exits 2 naming the range', async (given) => {
+    const result = await runCli(['serve', `--max-calls=${given}`, '--data-dir', makeTempDir()])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr.trimEnd()).toBe(`voicedesk: --max-calls must be a whole number of calls from 1 to 10000, not ${JSON.stringify(given)}`)
+    expect(result.stdout).not.toMatch(/listening on/)
+  })
+
   it('serve --journal maybe exits 2 naming the choices', async () => {
     const result = await runCli(['serve', '--journal', 'maybe', '--data-dir', makeTempDir()])
     expect(result.code, result.stderr).toBe(2)

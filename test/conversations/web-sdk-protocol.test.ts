@@ -204,7 +204,7 @@ describe('a call over the web SDK protocol', () => {
     const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) })
     const setup = await setUpCall({}, { log })
     const tooBigFrame = { event: 'text', content: 'x'.repeat(1024 * 1024) }
-    // The call socket, deflated as the SDK's: the frame is over the limit once inflated.
+    // The call socket (offering deflate, as the SDK does; the service declines it).
     const { jobId, client } = await startCall(setup)
     client.send(tooBigFrame)
     expect(await client.closed).toMatchObject({ code: 1009 })

@@ -41,9 +41,14 @@ export class SdkCallClient {
   }
 
   /** Opens `/stream/{jobId}?api_key=<key>` as the SDK does (WS_URL `ws://host/stream`), and sends `start`. */
-  static async connect(baseUrl: string, jobId: string, apiKey: string, options: { origin?: string; sendStart?: boolean } = {}): Promise<SdkCallClient> {
+  static async connect(
+    baseUrl: string,
+    jobId: string,
+    apiKey: string,
+    options: { origin?: string; sendStart?: boolean; /** Offer permessage-deflate, as browsers do (default true). */ perMessageDeflate?: boolean } = {},
+  ): Promise<SdkCallClient> {
     const url = `${baseUrl.replace(/^http/, 'ws')}/stream/${jobId}?api_key=${apiKey}`
-    const socket = new WebSocket(url, { perMessageDeflate: true, ...(options.origin ? { origin: options.origin } : {}) })
+    const socket = new WebSocket(url, { perMessageDeflate: options.perMessageDeflate ?? true, ...(options.origin ? { origin: options.origin } : {}) })
     const client = new SdkCallClient(socket)
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve())
@@ -51,6 +56,11 @@ export class SdkCallClient {
     })
     if (options.sendStart !== false) client.send({ event: 'start', streamSid: 'WEBSDK' })
     return client
+  }
+
+  /** The extensions the server accepted in the handshake ('' for none; 'permessage-deflate…' when frames are compressed). */
+  get extensions(): string {
+    return this.socket.extensions
   }
 
   send(frame: Record<string, unknown>): void {

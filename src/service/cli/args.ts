@@ -21,6 +21,7 @@ export const OPTIONS = {
   'max-media-size': { type: 'string' },
   'media-fetch-timeout': { type: 'string' },
   'media-fetch-deadline': { type: 'string' },
+  'max-calls': { type: 'string' },
   journal: { type: 'string' },
   name: { type: 'string' },
   'base-url': { type: 'string' },
@@ -51,6 +52,7 @@ export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
     'max-media-size',
     'media-fetch-timeout',
     'media-fetch-deadline',
+    'max-calls',
     'journal',
     'seed',
   ],
@@ -115,6 +117,15 @@ export function mediaIntakeOf(values: Values): RuntimeConfig['mediaIntake'] {
   limits.fetchTimeoutMs = secondsOption(values, 'media-fetch-timeout')
   limits.fetchDeadlineMs = secondsOption(values, 'media-fetch-deadline')
   return limits
+}
+
+/** `--max-calls 20`: the cap on this instance's concurrent calls; undefined when not given (the default, 50). */
+export function maxCallsOf(values: Values): number | undefined {
+  const given = values['max-calls']
+  if (given === undefined) return undefined
+  const calls = /^\s*\d+\s*$/.test(given) ? Number(given) : 0
+  if (calls < 1 || calls > 10_000) throw new UsageError(`--max-calls must be a whole number of calls from 1 to 10000, not ${JSON.stringify(given)}`)
+  return calls
 }
 
 export function parsePort(raw: string | undefined, source: string): number {

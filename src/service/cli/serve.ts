@@ -5,7 +5,7 @@ import { fixedApiKeyProblem } from '../ops/api-keys'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION } from '../compose/config'
 import type { Runtime } from '../runtime'
 import { installUnhandledRejectionGuard } from '../compose/unhandled-rejection-guard'
-import { expandHome, journalEnabled, mediaIntakeOf, parsePort, UsageError, type Values } from './args'
+import { expandHome, journalEnabled, maxCallsOf, mediaIntakeOf, parsePort, UsageError, type Values } from './args'
 import { say } from './say'
 import { databaseProblem, prepare, storageOf } from './storage'
 
@@ -43,6 +43,7 @@ export async function serve(values: Values): Promise<void> {
   const logLevel = values['log-level'] ?? 'warn'
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`)
   const journalOn = journalEnabled(values)
+  const maxCalls = maxCallsOf(values)
   const key = fixedApiKey()
   const storage = storageOf(values)
   if (storage.kind === 'folder') prepare(storage.dataDir, values['force-new'])
@@ -83,6 +84,7 @@ export async function serve(values: Values): Promise<void> {
       corsOrigins: values['cors-origin'],
       allowWebhookHosts: values['allow-webhook-host'],
       mediaIntake: mediaIntakeOf(values),
+      calls: { maxConcurrent: maxCalls },
       journal: { enabled: journalOn },
       seed: values.seed !== undefined ? resolve(expandHome(values.seed)) : undefined,
       // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.

@@ -25,6 +25,7 @@ export function composeCalls({ config, storage, engines, workers, feed, now }: C
     media: storage.media,
     diskFull: storage.diskFull,
     heldRecordingBytes: config.calls?.heldRecordingBytes,
+    maxCalls: config.calls?.maxConcurrent,
     audio: engines.calls.audio,
     engines: () => engines.calls.choose(),
     writeEvent: callEventOutbox({ now }),

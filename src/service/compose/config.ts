@@ -112,6 +112,8 @@ export interface RuntimeConfig {
     socketDeadlineMs?: number
     /** Bytes of call recordings kept in memory while the disk is full (128 MiB; docs/api.md, "Recordings on a full disk"). */
     heldRecordingBytes?: number
+    /** The most calls this instance runs at once (50; `serve --max-calls`; docs/api.md, "How many calls at once"); in team mode, per instance. */
+    maxConcurrent?: number
   }
   /** Overrides the dialogue engine chosen in settings (which follows the AI engine). */
   dialogueEngine?: DialogueEngine

@@ -30,6 +30,8 @@ export const JOB_ERROR_MEANINGS = {
   CONVERSATION_NOT_STARTED: 'No socket opened the conversation within a minute of conversation-init.',
   CALL_INTERRUPTED: 'The service running the call stopped (a crash or a kill) mid-call; the transcript up to then is kept.',
   AGENT_MISSING: "The conversation's voice agent was deleted before the call could start.",
+  TOO_MANY_CALLS:
+    'The service already ran as many calls as it takes at once (`voicedesk serve --max-calls`, 50 by default) when the socket connected; start a new conversation once one ends.',
   DIALOGUE_ENGINE_FAILED: 'The dialogue engine (the AI engine chosen for calls) failed mid-call; the message says how (e.g. the model server could not be reached).',
   CRASHED: "VoiceDesk stopped (a crash or a kill) during each of the job's 3 tries; it is not tried again.",
   INTERNAL: 'A fault of VoiceDesk; the service log has the details.',

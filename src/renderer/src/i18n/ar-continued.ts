@@ -214,6 +214,7 @@ export const AR_CONTINUED: Record<ContinuedKey, string> = {
   'jobError.CONVERSATION_NOT_STARTED': 'لم يتصل أي متصل خلال دقيقة.',
   'jobError.CALL_INTERRUPTED': 'توقفت الخدمة أثناء المكالمة؛ حُفظ النص حتى تلك اللحظة.',
   'jobError.AGENT_MISSING': 'حُذف الوكيل قبل أن تبدأ المكالمة.',
+  'jobError.TOO_MANY_CALLS': 'كانت الخدمة تدير أقصى عدد من المكالمات المتزامنة؛ ابدأ مكالمة جديدة عندما تنتهي إحداها.',
   'jobError.DIALOGUE_ENGINE_FAILED': 'فشل محرك الذكاء الاصطناعي أثناء المكالمة.',
   'jobError.CRASHED': 'توقف VoiceDesk أثناء كل واحدة من المحاولات الثلاث؛ لن يُعاد تشغيلها.',
   'jobError.INTERNAL': 'خلل في VoiceDesk؛ التفاصيل في سجل الخدمة.',

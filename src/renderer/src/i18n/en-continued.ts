@@ -214,6 +214,7 @@ export const EN_CONTINUED = {
   'jobError.CONVERSATION_NOT_STARTED': 'No caller connected within a minute.',
   'jobError.CALL_INTERRUPTED': 'The service stopped during the call; the transcript up to then is kept.',
   'jobError.AGENT_MISSING': 'The agent was deleted before the call could start.',
+  'jobError.TOO_MANY_CALLS': 'The service was already running as many calls as it takes at once; start a new call once one ends.',
   'jobError.DIALOGUE_ENGINE_FAILED': 'The AI engine failed during the call.',
   'jobError.CRASHED': 'VoiceDesk stopped during each of the three tries; it is not tried again.',
   'jobError.INTERNAL': 'A fault of VoiceDesk; the service log has the details.',

@@ -32,9 +32,14 @@ type StreamRoute = { Params: { jobId: string }; Querystring: { api_key?: string 
 /** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few, a test call's audio under 100 KiB. */
 const MAX_FRAME_BYTES = 1024 * 1024
 
-/** WebSockets for the app (the SDK's call socket, the operator UI's streams): registered once, before their routes. */
+/**
+ * WebSockets for the app (the SDK's call socket, the operator UI's streams): registered once, before their routes.
+ * permessage-deflate is declined (the handshake answers without it, and the socket works uncompressed): on calls it
+ * added about 55 % to the service's CPU (mostly inflating the microphone's 125 frames a second, which a threshold on our
+ * sends cannot skip) to save a third of 43 KB/s of the agent's audio, nothing on loopback or a LAN (bench/results/calls.json, deflateCost).
+ */
 export async function registerWebSockets(app: FastifyInstance): Promise<void> {
-  await app.register(websocket, { options: { perMessageDeflate: true, maxPayload: MAX_FRAME_BYTES } })
+  await app.register(websocket, { options: { perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES } })
 }
 
 /**
