@@ -176,7 +176,9 @@ export class EspeakTtsEngine implements TtsEngine {
     for (const thread of this.threads) {
       if (this.queue.size === 0) break
       if (!thread.ready || thread.busy) continue
-      const task = this.queue.shift()
+      let task = this.queue.shift()
+      // An aborted task leaves the queue when its signal fires; one settled some other way is not worth a worker.
+      while (task?.settled) task = this.queue.shift()
       if (task) thread.run(task)
     }
     // Threads loading already will take some of what waits; each further task gets a thread of its own.
