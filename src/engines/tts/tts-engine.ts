@@ -40,7 +40,7 @@ export interface EspeakTtsEngineOptions {
  * the worker's code travels as a string and eSpeak is resolved from node_modules.
  */
 export async function createEspeakTtsEngine(options: EspeakTtsEngineOptions = {}): Promise<TtsEngine> {
-  const workers = options.workers ?? speechWorkersFor(process.env)
+  const workers = options.workers ?? poolSizeFromEnvironment()
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`)
   const engine = new EspeakTtsEngine({
     espeakModulePath: options.espeakModulePath ?? resolveEspeakModule(),
@@ -70,6 +70,15 @@ export function speechWorkersFor(env: Readonly<Record<string, string | undefined
     return workers
   }
   return Math.min(MAX_DEFAULT_SPEECH_WORKERS, Math.max(MIN_DEFAULT_SPEECH_WORKERS, cores))
+}
+
+/** The default size, a bad VOICEDESK_TTS_WORKERS failing the start as any start failure does (a TTS job then says why). */
+function poolSizeFromEnvironment(): number {
+  try {
+    return speechWorkersFor(process.env)
+  } catch (error) {
+    throw new TtsEngineError('START_FAILED', (error as Error).message, { cause: error })
+  }
 }
 
 function resolveEspeakModule(): string {
