@@ -1,9 +1,10 @@
 /**
- * The most characters one request to a worker carries (~20 s of speech, well under 0.2 s of
- * synthesis on a warm worker). A longer text is spoken segment by segment, each queued anew,
- * so a 5,000-character job holds a worker no longer than this before a call's sentence can run.
+ * The most characters one request to a worker carries (a sentence or two, ~10 s of speech: about
+ * 50 ms of synthesis on a quiet warm worker, a few hundred on a loaded 2-core machine). A longer text
+ * is spoken segment by segment, each queued anew, so a 5,000-character job holds a worker no longer
+ * than this before a call's sentence can run. 300 measured twice as slow a first call audio (bench/tts-pool.ts).
  */
-export const MAX_SEGMENT_CHARS = 300
+export const MAX_SEGMENT_CHARS = 150
 
 /**
  * Cuts speakable text into segments of at most `maxChars`, at sentence ends where it can

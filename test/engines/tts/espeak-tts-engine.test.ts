@@ -99,7 +99,8 @@ describe('the eSpeak TTS engine', () => {
     // No two voices of a language speak the same text at the same pitch and pace.
     const signatures = results.map((speech, index) => `${VOICES[index]!.lang} ${Math.round(pitches[index]! / 5)} ${speech.durationSeconds.toFixed(1)}`)
     expect(new Set(signatures).size).toBe(VOICES.length)
-  })
+    // The first test on a cold pool: each worker warms up on its own (V8 optimises the synthesizer per thread).
+  }, 60_000)
 
   it('makes two voices sound different: pitch for gender, pace for the rate', async () => {
     const [ava, ethan, harper, oliver, layla, omar] = await Promise.all(
