@@ -27,6 +27,7 @@
  * `state-archive` a snapshot taken and restored as the service does it, archive written and read, at 100,000 jobs (bench/state-archive.ts).
  * `understanding` the offline engine against the corpus (bench/understanding/bench.ts): outcome fields right per caller kind and
  * language, turns per call, summary key facts, template titles and greeting questions; detail in bench/results/understanding.json.
+ * `tts-pool` first greeting audio of 5 and 20 calls starting together while 200 TTS jobs wait, the speech pool against the engine as it was (bench/tts-pool.ts).
  * `starvation` a TTS job of one project while 4 media URLs of another drip a byte every 2 s: its completion time, with the runner's lanes and without (bench/starvation.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
@@ -57,6 +58,7 @@ import { benchPanel } from './panel'
 import { benchRealtimeTts } from './realtime-tts'
 import { benchTranscribe } from './transcribe'
 import { benchTts } from './tts'
+import { benchTtsPool } from './tts-pool'
 import { benchUiScroll } from './ui-scroll'
 import { benchUpload } from './upload'
 import { benchUnderstanding } from './understanding/bench'
@@ -384,6 +386,7 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
     ['stateArchive', benchStateArchive],
     ['understanding', benchUnderstanding],
     ['starvation', benchStarvation],
+    ['ttsPool', benchTtsPool],
   ] as const) {
     results[key] = await measurePart()
     console.log(key, JSON.stringify(results[key], null, 2))
@@ -621,6 +624,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   'state-archive': () => partOnly('stateArchive', benchStateArchive),
   understanding: () => partOnly('understanding', benchUnderstanding),
   starvation: () => partOnly('starvation', benchStarvation),
+  'tts-pool': () => partOnly('ttsPool', benchTtsPool),
 }
 
 const part = process.argv[2]

@@ -3,7 +3,7 @@ import type { EspeakWorkerData, EspeakWorkerMessage, SynthesizeRequest } from '.
 import { ESPEAK_WORKER_SOURCE } from './espeak-worker-source'
 import { TtsEngineError } from './tts-engine-error'
 
-/** One synthesis as the engine tracks it: settles once, by result, error or abort. */
+/** One request to a worker (a whole synthesis, or one segment of it): settles once, by result, error or abort. */
 export interface SpeechTask {
   readonly request: SynthesizeRequest
   readonly settled: boolean
@@ -14,22 +14,22 @@ export interface SpeechTask {
 }
 
 export interface EspeakWorkerThreadEvents {
-  /** The thread has no task any more: give it the next one. */
+  /** The thread is ready and has no task: give it the next one. */
   idle(): void
-  /** The worker could not start; the task it was started for has been failed already. */
-  startFailed(error: TtsEngineError): void
 }
 
 /**
- * One warm eSpeak instance in a worker thread, running one task at a time. Starts on
- * demand, and again on demand after a crash. The thread keeps the process alive only
- * while it starts or works, so an idle engine never holds a CLI or test run open.
+ * One warm eSpeak instance in a worker thread, running one task at a time. It is started by
+ * the pool when work waits (and again after a crash), and run() is only called once it is
+ * ready. The thread keeps the process alive only while it starts or works, so an idle engine
+ * never holds a CLI or test run open; release() ends an idle one to give its memory back.
  */
 export class EspeakWorkerThread {
   private worker: Worker | undefined
   private starting: Promise<number> | undefined
   private task: SpeechTask | undefined
   private sampleRate = 0
+  private loaded = false
   private stopped = false
   private readonly cancelSlot = new Int32Array(new SharedArrayBuffer(4))
 
@@ -40,6 +40,16 @@ export class EspeakWorkerThread {
 
   get busy(): boolean {
     return this.task !== undefined
+  }
+
+  /** eSpeak is loaded and the thread can take a task. */
+  get ready(): boolean {
+    return this.loaded && this.worker !== undefined
+  }
+
+  /** A worker is loading or loaded. */
+  get started(): boolean {
+    return this.starting !== undefined
   }
 
   /** Starts the worker unless it runs already; resolves with its sample rate once eSpeak is loaded. */
@@ -54,8 +64,9 @@ export class EspeakWorkerThread {
       worker.on('message', (message: EspeakWorkerMessage) => {
         if (message.type === 'ready') {
           ready = true
+          this.loaded = this.worker === worker
           this.sampleRate = message.sampleRate
-          if (!this.task) worker.unref()
+          worker.unref()
           resolve(message.sampleRate)
         } else if (message.type === 'chunk') {
           if (this.task?.request.id === message.id && !this.task.settled) this.task.chunk?.(message.pcm, this.sampleRate)
@@ -67,14 +78,13 @@ export class EspeakWorkerThread {
         failure = error
       })
       worker.on('exit', (code) => {
-        if (this.worker === worker) {
-          this.worker = undefined
-          this.starting = undefined
-        }
+        // A released worker is no longer this thread's: its exit is expected and changes nothing.
+        const current = this.worker === worker
+        if (current) this.forget()
         const reason = failure?.message ?? `exit code ${code}`
         if (!ready) {
           reject(new TtsEngineError('START_FAILED', `eSpeak could not start in its worker thread: ${reason}`, { cause: failure }))
-        } else if (!this.stopped) {
+        } else if (current && !this.stopped) {
           this.crashed(reason, failure)
         }
       })
@@ -82,26 +92,13 @@ export class EspeakWorkerThread {
     return this.starting
   }
 
-  /** Runs a task: starts the worker if needed, sends the request, settles the task on reply. */
-  async run(task: SpeechTask): Promise<void> {
+  /** Sends a task to the ready, idle worker; the task settles on its reply (or the worker's crash). */
+  run(task: SpeechTask): void {
+    const worker = this.worker
+    if (!this.ready || this.busy || !worker) throw new Error('EspeakWorkerThread.run needs a ready, idle thread')
     this.task = task
-    try {
-      await this.start()
-    } catch (error) {
-      this.task = undefined
-      const startError = error as TtsEngineError
-      task.fail(startError)
-      if (!this.stopped) this.events.startFailed(startError)
-      return
-    }
-    if (task.settled || !this.worker) {
-      // Aborted (or the engine closed) while the worker was starting.
-      this.task = undefined
-      this.events.idle()
-      return
-    }
-    this.worker.ref()
-    this.worker.postMessage(task.request)
+    worker.ref()
+    worker.postMessage(task.request)
   }
 
   /**
@@ -112,12 +109,26 @@ export class EspeakWorkerThread {
     if (this.task?.request.id === id) Atomics.store(this.cancelSlot, 0, id)
   }
 
+  /** Ends an idle worker to free its memory; the pool starts it again when work needs it. */
+  release(): void {
+    if (this.busy || !this.ready) return
+    const worker = this.worker
+    this.forget()
+    void worker?.terminate()
+  }
+
   /** Terminates the worker for good, failing the task in flight with `error`. */
   async stop(error: TtsEngineError): Promise<void> {
     this.stopped = true
     this.task?.fail(error)
     this.task = undefined
     await this.worker?.terminate()
+  }
+
+  private forget(): void {
+    this.worker = undefined
+    this.starting = undefined
+    this.loaded = false
   }
 
   private finish(message: Exclude<EspeakWorkerMessage, { type: 'ready' } | { type: 'chunk' }>): void {

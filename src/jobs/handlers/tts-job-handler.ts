@@ -29,7 +29,8 @@ export function createTtsJobHandler(options: { engine: () => Promise<TtsEngine>;
     if (!job.text || !job.voiceId || !job.mediaFile) throw new JobError('INVALID_JOB', 'The TTS job has no text, voice or media name')
     let speech
     try {
-      speech = await (await options.engine()).synthesize(job.text, job.voiceId, signal)
+      // Batch: every live call's sentence and realtime request goes first; a long text yields between its segments.
+      speech = await (await options.engine()).synthesize(job.text, job.voiceId, { signal, priority: 'batch' })
     } catch (error) {
       throw asJobError(error, signal)
     }

@@ -1,7 +1,6 @@
 import { createResampler, type Resampler } from '../../engines/audio/speex-resampler'
 import { estimateGender } from '../../engines/audio/caller-gender'
 import { createTurnDetector } from '../../engines/audio/turn-detector'
-import { parseWavPcm16Mono } from '../../engines/audio/wav-file'
 import type { DialogueEngine } from '../../engines/dialogue/dialogue-engine'
 import { createOfflineDialogueEngine } from '../../engines/dialogue/offline-dialogue-engine'
 import { createOpenAiCompatibleDialogueEngine } from '../../engines/dialogue/openai-compatible-dialogue-engine'
@@ -79,10 +78,12 @@ export class CallEngines {
     return { dialogue, model, stt: stt ? { engine: stt.name, model: stt.model } : null }
   }
 
-  /** The agent's voice at the call's rate: eSpeak speaks at 22050 Hz, the SDK plays 16 kHz. */
+  /**
+   * The agent's voice at the call's rate: eSpeak speaks at 22050 Hz, the SDK plays 16 kHz. Live:
+   * ahead of TTS jobs; the call's sentences share its signal, so they are one flow, served in turn with other calls'.
+   */
   private async speak(text: string, voiceId: string, signal?: AbortSignal): Promise<Int16Array> {
-    const speech = await (await this.options.speech()).synthesize(text, voiceId, signal)
-    const audio = parseWavPcm16Mono(speech.wav)
+    const audio = await (await this.options.speech()).synthesizePcm(text, voiceId, { signal, priority: 'live' })
     if (audio.sampleRate === CALL_SAMPLE_RATE) return audio.samples
     this.resampler ??= createResampler(audio.sampleRate, CALL_SAMPLE_RATE).catch((error: unknown) => {
       this.resampler = undefined

@@ -99,7 +99,8 @@ describe('the eSpeak TTS engine', () => {
     // No two voices of a language speak the same text at the same pitch and pace.
     const signatures = results.map((speech, index) => `${VOICES[index]!.lang} ${Math.round(pitches[index]! / 5)} ${speech.durationSeconds.toFixed(1)}`)
     expect(new Set(signatures).size).toBe(VOICES.length)
-  })
+    // The first test on a cold pool: each worker warms up on its own (V8 optimises the synthesizer per thread).
+  }, 60_000)
 
   it('makes two voices sound different: pitch for gender, pace for the rate', async () => {
     const [ava, ethan, harper, oliver, layla, omar] = await Promise.all(
@@ -271,5 +272,38 @@ describe('the engine lifecycle', () => {
     } finally {
       await pool.close()
     }
+  })
+
+  it('puts a call ahead of TTS jobs: a call sentence asked for behind 30 queued jobs finishes before nearly all of them', async () => {
+    const pool = await createEspeakTtsEngine({ workers: 2 })
+    const jobs = new AbortController()
+    try {
+      const finished: string[] = []
+      // Each job about 600 characters (two segments), as TTS jobs are spoken: whole WAVs, batch priority.
+      const queued = Array.from({ length: 30 }, (_, index) =>
+        pool.synthesize(textOf(600), index % 2 ? OMAR : ETHAN, { signal: jobs.signal, priority: 'batch' }).then(
+          () => finished.push(`job ${index}`),
+          (error: unknown) => expect(error).toMatchObject({ code: 'ABORTED' }),
+        ),
+      )
+      const call = await pool.synthesizePcm('Hello, thank you for calling. How can I help you today?', AVA, { priority: 'live' })
+      finished.push('call')
+      expect(call.sampleRate).toBe(22050)
+      expect(call.durationSeconds).toBeCloseTo(call.samples.length / 22050, 10)
+      expect(rms(call.samples)).toBeGreaterThan(500)
+      // The jobs each worker held a segment of when the call came may finish first, no more.
+      expect(finished.indexOf('call')).toBeLessThanOrEqual(2)
+      jobs.abort()
+      await Promise.all(queued)
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('hands a call the same speech as PCM that a job gets as WAV', async () => {
+    const [pcm, wav] = await Promise.all([engine.synthesizePcm(ENGLISH, AVA), engine.synthesize(ENGLISH, AVA, { priority: 'batch' })])
+    expect(Math.abs(pcm.durationSeconds - wav.durationSeconds)).toBeLessThan(0.05)
+    expect(rms(pcm.samples)).toBeGreaterThan(500)
+    expect(await rejection(engine.synthesizePcm('  ', AVA))).toMatchObject({ code: 'EMPTY_TEXT' })
   })
 })
