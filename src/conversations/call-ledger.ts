@@ -3,6 +3,7 @@ import type { JobErrorCode } from '../shared/api/job-error-codes'
 import type { CallEvent } from '../shared/api/webhooks'
 import { present } from '../shared/present'
 import { CallRecording } from './call-recording'
+import { CallerClock } from './caller-clock'
 import type { CallSessionOptions } from './call-session-options'
 
 export type CallLedgerOptions = Pick<
@@ -41,6 +42,8 @@ export type CallFailure = { code: JobErrorCode; message: string }
  */
 export class CallLedger {
   readonly recording = new CallRecording()
+  /** Where the caller's audio lies on the call's timeline. */
+  readonly callerClock = new CallerClock()
   /** Writes in order (progress and events). */
   private writes: Promise<unknown> = Promise.resolve()
 
@@ -96,7 +99,7 @@ export class CallLedger {
     const recording = await this.options.recordings.store(
       job.id,
       present(job.mediaFile, `the recording's file of call ${job.id}`),
-      this.recording.toWav(usageSeconds),
+      this.recording.toWav(usageSeconds, this.callerClock.placement()),
       new Promise((resolve) => (endWritten = resolve)),
     )
     const recordingSaved = recording === 'stored'

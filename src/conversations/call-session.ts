@@ -7,7 +7,7 @@ import { CALL_SAMPLE_RATE } from './call-audio'
 import { CallLedger, round3, type CallFailure } from './call-ledger'
 import { CallObserver } from './call-observer'
 import type { CallActivity, CallSessionOptions } from './call-session-options'
-import { CallerTurns } from './caller-turns'
+import { CallerTurns, DEFAULT_TURN_TAKING } from './caller-turns'
 import { SpeechOutput, type Utterance } from './speech-output'
 import { ToolBridge } from './tool-bridge'
 
@@ -64,7 +64,7 @@ export class CallSession {
       voiceId: options.agent.voiceId,
       now: options.now,
       send: (frame) => this.send(frame),
-      onAudio: (samples, playsAt) => this.ledger.recording.add(samples, playsAt - this.startedAt),
+      onAudio: (samples, playsAt) => this.ledger.recording.addAgent(samples, playsAt - this.startedAt),
       onError: (error) => options.onError(error, 'the agent voice failed on a sentence'),
     })
     this.tools = new ToolBridge({
@@ -78,7 +78,9 @@ export class CallSession {
     })
     this.caller = new CallerTurns({
       ...options,
+      turnTaking: DEFAULT_TURN_TAKING,
       recording: this.ledger.recording,
+      clock: this.ledger.callerClock,
       startedAt: this.startedAt,
       awaitingCaller: () => this.begun && !this.output.speaking && this.queuedWork === 0,
       speechStarted: () => this.bargeIn(),
