@@ -7,7 +7,7 @@ import { CALL_SAMPLE_RATE } from './call-audio'
 import { CallLedger, round3, type CallFailure } from './call-ledger'
 import { CallObserver } from './call-observer'
 import type { CallActivity, CallSessionOptions } from './call-session-options'
-import { CallerTurns, DEFAULT_TURN_TAKING } from './caller-turns'
+import { CallerTurns } from './caller-turns'
 import { SpeechOutput, type Utterance } from './speech-output'
 import { ToolBridge } from './tool-bridge'
 
@@ -78,7 +78,7 @@ export class CallSession {
     })
     this.caller = new CallerTurns({
       ...options,
-      turnTaking: DEFAULT_TURN_TAKING,
+      turnTaking: { endOfTurnSilenceMs: options.agent.endOfTurnSilenceMs, maxCallerTurnMs: options.agent.maxCallerTurnSeconds * 1000 },
       recording: this.ledger.recording,
       clock: this.ledger.callerClock,
       startedAt: this.startedAt,

@@ -647,6 +647,10 @@ export interface components {
       realTime?: boolean
       silenceThreshold?: number
       interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
       outcome?: string
       outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
       webhookUrl?: string | null
@@ -689,6 +693,10 @@ export interface components {
       realTime?: boolean
       silenceThreshold?: number
       interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
       outcome?: string
       outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
       webhookUrl?: string | null
@@ -737,6 +745,8 @@ export interface components {
       realTime: boolean
       silenceThreshold: number
       interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
       outcome: string
       outcomeResponseShape: components['schemas']['OutcomeShapeInput'] | null
       /** Format: uuid */
@@ -781,6 +791,8 @@ export interface components {
       realTime: boolean
       silenceThreshold: number
       interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
       outcome: string
       /** @description Templates are global: they belong to no project. */
       projectId: null
@@ -1449,6 +1461,10 @@ export interface components {
       realTime?: boolean
       silenceThreshold?: number
       interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
       outcome?: string
       outcomeResponseShape?: components['schemas']['OutcomeShape'] | null
       webhookUrl?: string | null
@@ -1491,6 +1507,10 @@ export interface components {
       realTime?: boolean
       silenceThreshold?: number
       interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
       outcome?: string
       outcomeResponseShape?: components['schemas']['OutcomeShape'] | null
       webhookUrl?: string | null
@@ -1539,6 +1559,8 @@ export interface components {
       realTime: boolean
       silenceThreshold: number
       interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
       outcome: string
       outcomeResponseShape: components['schemas']['OutcomeShape'] | null
       /** Format: uuid */
@@ -1583,6 +1605,8 @@ export interface components {
       realTime: boolean
       silenceThreshold: number
       interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
       outcome: string
       /** @description Templates are global: they belong to no project. */
       projectId: null
