@@ -14,8 +14,8 @@ export type { TurnDetector }
 export interface CallAudio {
   /** The agent's voice: text to PCM 16-bit mono at CALL_SAMPLE_RATE. */
   speak(text: string, voiceId: string, signal?: AbortSignal): Promise<Int16Array>
-  /** A turn detector for one caller. */
-  turnDetector(): Promise<TurnDetector>
+  /** A turn detector for one caller; `trailingSilenceMs` is the silence after the voice that ends a turn. */
+  turnDetector(options?: { trailingSilenceMs?: number }): Promise<TurnDetector>
   /** The caller's gender from the pitch of their voiced speech, when there is enough of it. */
   estimateGender(samples: Float32Array, sampleRate: number): 'male' | 'female' | undefined
 }

@@ -39,6 +39,8 @@ const AGENT_COLUMNS = [
   ['pokeMessages', 'poke_messages'],
   ['realTime', 'real_time'],
   ['silenceThreshold', 'silence_threshold'],
+  ['endOfTurnSilenceMs', 'end_of_turn_silence_ms'],
+  ['maxCallerTurnSeconds', 'max_caller_turn_seconds'],
   ['interrupt', 'interrupt'],
   ['outcome', 'outcome'],
   ['outcomeResponseShape', 'outcome_response_shape'],
@@ -142,6 +144,9 @@ const AgentRecordSchema = z.strictObject({
   realTime: z.boolean(),
   silenceThreshold: int32,
   interrupt: z.boolean(),
+  // An archive made before these fields existed holds the defaults.
+  endOfTurnSilenceMs: int32.default(600),
+  maxCallerTurnSeconds: int32.default(15),
   outcome: text,
   outcomeResponseShape: z.record(z.string(), z.unknown()).nullable(),
   voiceId: text,

@@ -46,6 +46,10 @@ export interface VoiceAgentRecord {
   realTime: boolean
   silenceThreshold: number
   interrupt: boolean
+  /** Silence after the caller's voice that ends their turn (ms). */
+  endOfTurnSilenceMs: number
+  /** The longest caller turn before the agent answers (s). */
+  maxCallerTurnSeconds: number
   outcome: string
   outcomeResponseShape: Record<string, unknown> | null
   voiceId: string

@@ -6,7 +6,8 @@ import { WebSocket } from 'ws'
 import { ConversationEnvelopeSchema, type Conversation } from '../../src/shared/api/conversations'
 import { validateOutcome } from '../../src/engines/dialogue/outcome-validation'
 import type { OutcomeShape } from '../../src/shared/api/outcome-shape'
-import { SdkCallClient } from '../helpers/sdk-call-client'
+import { SDK_FRAME_SAMPLES, SdkCallClient, quietNoise } from '../helpers/sdk-call-client'
+import { voicedSpanMs } from '../engines/audio/call-audio'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { startTestService, type TestService } from '../helpers/test-service'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
@@ -447,6 +448,47 @@ describe('a call over the web SDK protocol', () => {
     expect(call.dialogueEngine).toBe('openai-compatible')
     const events = (await setup.receiver.waitForRequests(6, 10_000)).map((request) => JSON.parse(request.body) as { eventType: string; data: { toolCall?: unknown } })
     expect(events.find((event) => event.eventType === 'tool.executed')?.data.toolCall).toMatchObject({ name: 'getWeather', response: { forecast: 'sunny', degrees: 31 } })
+  }, 120_000)
+
+  it('keeps each caller’s clock: two calls at once, one sending 500 ms bursts, save the turn where the voice was and a recording as long as the call', async () => {
+    const setup = await setUpCall({ greetingMessage: 'Hello.', pokeMessages: [], interrupt: false, outcomeResponseShape: null, tools: {} })
+    const speech = await spokenSamples('I would like a table for two tonight.', CALLER_VOICES.en)
+    // 2 s of a quiet room, the sentence, 1.5 s: sent from the socket's first frame on, so the voice's place in the call is known.
+    const audio = new Float32Array(Math.round(3.5 * 16_000) + speech.length)
+    audio.set(quietNoise(audio.length))
+    audio.set(speech, 2 * 16_000)
+    const [voiceStartMs, voiceEndMs] = voicedSpanMs(speech).map((ms) => 2_000 + ms) as [number, number]
+    const send = async (client: SdkCallClient, burstFrames: number) => {
+      for (let start = 0; start < audio.length; start += SDK_FRAME_SAMPLES * burstFrames) {
+        for (let frame = start; frame < Math.min(audio.length, start + SDK_FRAME_SAMPLES * burstFrames); frame += SDK_FRAME_SAMPLES) {
+          const bytes = Buffer.from(audio.slice(frame, frame + SDK_FRAME_SAMPLES).buffer)
+          client.send({ event: 'media', streamSid: 'WEBSDK', media: { payload: bytes.toString('base64') } })
+        }
+        await new Promise((resolve) => setTimeout(resolve, (burstFrames * SDK_FRAME_SAMPLES * 1000) / 16_000))
+      }
+    }
+    // Each starts sending as its socket opens: frames before the call is set up wait for it, so the call's time 0 is the first frame's.
+    const calling = async (burstFrames: number) => {
+      const call = await startCall(setup)
+      await send(call.client, burstFrames)
+      return call
+    }
+    const [steady, bursty] = await Promise.all([calling(5), calling(62)])
+    for (const { client, jobId } of [steady, bursty]) {
+      expect(await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'caller'))).toBe(true)
+      await client.hangUp()
+      const { call } = await ended(setup, jobId, Date.now())
+      const turn = call.transcript.find((candidate) => candidate.role === 'caller')!
+      // The turn spans the voice (not the pre-roll, not the endpointing silence, not the gaps between bursts): within 30 ms
+      // (frames decided 8 ms at a time, the voice measured in 10 ms windows). Where it starts depends on when this
+      // process, busy with both calls, got to send the first frame: the exact place is the caller-turns unit test's.
+      const where = JSON.stringify({ turn, voiceStartMs, voiceEndMs })
+      expect(Math.abs((turn.endTime - turn.startTime) * 1000 - (voiceEndMs - voiceStartMs)), where).toBeLessThanOrEqual(30)
+      expect(turn.startTime * 1000, where).toBeGreaterThanOrEqual(voiceStartMs - 30)
+      expect(turn.startTime * 1000, where).toBeLessThan(voiceStartMs + 1_000)
+      const wav = Buffer.from(await (await fetch(call.recordingUrl!)).arrayBuffer())
+      expect(Math.abs((wav.length - 44) / 2 / 16_000 - call.duration!)).toBeLessThanOrEqual(0.1)
+    }
   }, 120_000)
 
   it('a conversation whose socket never opens ends FAILED, and its agent hears of it', async () => {

@@ -41,6 +41,8 @@ export function agentRecord(fields: Partial<VoiceAgentRecord> = {}): VoiceAgentR
     realTime: true,
     silenceThreshold: 700,
     interrupt: false,
+    endOfTurnSilenceMs: 600,
+    maxCallerTurnSeconds: 15,
     outcome: 'summary',
     outcomeResponseShape: { resolved: 'boolean' },
     voiceId: 'en-1',

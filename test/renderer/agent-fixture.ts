@@ -13,6 +13,8 @@ export function agentFixture(overrides: Partial<OperatorAgent> = {}): OperatorAg
     realTime: false,
     silenceThreshold: 5,
     interrupt: true,
+    endOfTurnSilenceMs: 600,
+    maxCallerTurnSeconds: 15,
     outcome: 'Summarise the call.',
     outcomeResponseShape: { type: 'object', properties: { resolved: { type: 'boolean' } }, required: ['resolved'] },
     projectId: '4d7b8f1e-2222-4c1e-9d55-0f2b1f7d9a02',

@@ -41,7 +41,7 @@ export class CallEngines {
   constructor(private readonly options: CallEnginesOptions) {
     this.audio = {
       speak: (text, voiceId, signal) => this.speak(text, voiceId, signal),
-      turnDetector: () => createTurnDetector({ sampleRate: CALL_SAMPLE_RATE }),
+      turnDetector: (options) => createTurnDetector({ ...options, sampleRate: CALL_SAMPLE_RATE }),
       estimateGender,
     }
   }

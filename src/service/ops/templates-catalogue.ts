@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { TimestampSchema, UuidSchema } from '../../shared/api/common'
 import { OutcomeResponseShapeSchema } from '../../shared/api/outcome-shape'
-import { LangSchema, ParamsSchema, PLACEHOLDER_NAME, type VoiceAgentTemplate } from '../../shared/api/voice-agents'
+import { LangSchema, ParamsSchema, PLACEHOLDER_NAME, TURN_TAKING_DEFAULTS, type VoiceAgentTemplate } from '../../shared/api/voice-agents'
 import { findVoice, VOICE_IDS } from '../../shared/voices'
 import { present } from '../../shared/present'
 
@@ -46,7 +46,8 @@ export interface TemplateCatalogue {
 /** The settings of a template that an agent made from it takes over as they are. */
 export function templateAgentSettings(template: TemplateFile) {
   const { agentName, description, greetingMessage, preamble, lang, pokeMessages, realTime, silenceThreshold, interrupt, outcome } = template
-  return { agentName, description, greetingMessage, preamble, lang, pokeMessages, realTime, silenceThreshold, interrupt, outcome }
+  // Templates name no turn-taking of their own: an agent made from one takes the defaults.
+  return { agentName, description, greetingMessage, preamble, lang, pokeMessages, realTime, silenceThreshold, interrupt, ...TURN_TAKING_DEFAULTS, outcome }
 }
 
 function toTemplateDto(template: TemplateFile): VoiceAgentTemplate {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   AGENT_LIMITS,
+  TURN_TAKING_DEFAULTS,
   preambleText,
   type CloneVoiceAgentBody,
   type CreateVoiceAgentBody,
@@ -45,6 +46,8 @@ export function toVoiceAgentDto(context: OpsContext, record: VoiceAgentRecord): 
     realTime: record.realTime,
     silenceThreshold: record.silenceThreshold,
     interrupt: record.interrupt,
+    endOfTurnSilenceMs: record.endOfTurnSilenceMs,
+    maxCallerTurnSeconds: record.maxCallerTurnSeconds,
     outcome: record.outcome,
     // Checked against OutcomeResponseShapeSchema when it was written; stored as it came.
     outcomeResponseShape: record.outcomeResponseShape as OutcomeShape | null,
@@ -74,6 +77,8 @@ function applyChanges(context: OpsContext, record: VoiceAgentRecord, changes: Up
   if (changes.realTime !== undefined) next.realTime = changes.realTime
   if (changes.silenceThreshold !== undefined) next.silenceThreshold = changes.silenceThreshold
   if (changes.interrupt !== undefined) next.interrupt = changes.interrupt
+  if (changes.endOfTurnSilenceMs !== undefined) next.endOfTurnSilenceMs = changes.endOfTurnSilenceMs
+  if (changes.maxCallerTurnSeconds !== undefined) next.maxCallerTurnSeconds = changes.maxCallerTurnSeconds
   if (changes.outcome !== undefined) next.outcome = changes.outcome
   if (changes.outcomeResponseShape !== undefined) {
     next.outcomeResponseShape = changes.outcomeResponseShape as Record<string, unknown> | null
@@ -108,6 +113,7 @@ export async function createVoiceAgent(context: OpsContext, caller: Caller, body
     realTime: true,
     silenceThreshold: DEFAULT_SILENCE_THRESHOLD,
     interrupt: true,
+    ...TURN_TAKING_DEFAULTS,
     outcome: '',
     outcomeResponseShape: null,
     voiceId: defaultVoiceFor(lang).id,

@@ -16,7 +16,14 @@ export const AGENT_LIMITS = {
   paramValue: 10_000,
   silenceThresholdMin: 1,
   silenceThresholdMax: 3_600,
+  endOfTurnSilenceMsMin: 200,
+  endOfTurnSilenceMsMax: 5_000,
+  maxCallerTurnSecondsMin: 5,
+  maxCallerTurnSecondsMax: 120,
 } as const
+
+/** Turn-taking defaults: an agent that names neither waits 600 ms of silence, and answers a caller who never pauses after 15 s. */
+export const TURN_TAKING_DEFAULTS = { endOfTurnSilenceMs: 600, maxCallerTurnSeconds: 15 } as const
 
 export const LANGS = ['ar', 'en'] as const
 export const LangSchema = z.enum(LANGS)
@@ -72,6 +79,20 @@ const editableFields = {
   realTime: z.boolean(),
   silenceThreshold: z.number().int().min(AGENT_LIMITS.silenceThresholdMin).max(AGENT_LIMITS.silenceThresholdMax),
   interrupt: z.boolean(),
+  endOfTurnSilenceMs: z
+    .number()
+    .int()
+    .min(AGENT_LIMITS.endOfTurnSilenceMsMin)
+    .max(AGENT_LIMITS.endOfTurnSilenceMsMax)
+    .meta({ description: `Milliseconds of silence after the caller's voice that end their turn, ${AGENT_LIMITS.endOfTurnSilenceMsMin} to ${AGENT_LIMITS.endOfTurnSilenceMsMax}.` }),
+  maxCallerTurnSeconds: z
+    .number()
+    .int()
+    .min(AGENT_LIMITS.maxCallerTurnSecondsMin)
+    .max(AGENT_LIMITS.maxCallerTurnSecondsMax)
+    .meta({
+      description: `The longest caller turn in seconds, ${AGENT_LIMITS.maxCallerTurnSecondsMin} to ${AGENT_LIMITS.maxCallerTurnSecondsMax}: then the agent answers what it heard.`,
+    }),
   outcome: z.string().max(AGENT_LIMITS.outcome),
   outcomeResponseShape: OutcomeResponseShapeSchema.nullable(),
   webhookUrl: HttpUrlSchema.nullable(),
@@ -92,6 +113,8 @@ export const UpdateVoiceAgentBodySchema = z
     realTime: editableFields.realTime.optional(),
     silenceThreshold: editableFields.silenceThreshold.optional(),
     interrupt: editableFields.interrupt.optional(),
+    endOfTurnSilenceMs: editableFields.endOfTurnSilenceMs.optional(),
+    maxCallerTurnSeconds: editableFields.maxCallerTurnSeconds.optional(),
     outcome: editableFields.outcome.optional(),
     outcomeResponseShape: editableFields.outcomeResponseShape.optional(),
     webhookUrl: editableFields.webhookUrl.optional(),
@@ -149,6 +172,8 @@ const agentSettingsFields = {
   realTime: z.boolean(),
   silenceThreshold: z.number().int(),
   interrupt: z.boolean(),
+  endOfTurnSilenceMs: z.number().int(),
+  maxCallerTurnSeconds: z.number().int(),
   outcome: z.string(),
 }
 

@@ -18,6 +18,8 @@ interface VoiceAgentRow {
   poke_messages: string
   real_time: boolean
   silence_threshold: number
+  end_of_turn_silence_ms: number
+  max_caller_turn_seconds: number
   interrupt: boolean
   outcome: string
   outcome_response_shape: string | null
@@ -50,6 +52,8 @@ function toRecord(row: VoiceAgentRow): VoiceAgentRecord {
     pokeMessages: readJsonColumn(StringListSchema, row.poke_messages, 'poke_messages'),
     realTime: row.real_time,
     silenceThreshold: row.silence_threshold,
+    endOfTurnSilenceMs: row.end_of_turn_silence_ms,
+    maxCallerTurnSeconds: row.max_caller_turn_seconds,
     interrupt: row.interrupt,
     outcome: row.outcome,
     outcomeResponseShape: row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
@@ -78,6 +82,8 @@ const COLUMNS: [keyof VoiceAgentRow, (record: VoiceAgentRecord) => unknown][] = 
   ['poke_messages', (r) => JSON.stringify(r.pokeMessages)],
   ['real_time', (r) => r.realTime],
   ['silence_threshold', (r) => r.silenceThreshold],
+  ['end_of_turn_silence_ms', (r) => r.endOfTurnSilenceMs],
+  ['max_caller_turn_seconds', (r) => r.maxCallerTurnSeconds],
   ['interrupt', (r) => r.interrupt],
   ['outcome', (r) => r.outcome],
   ['outcome_response_shape', (r) => (r.outcomeResponseShape === null ? null : JSON.stringify(r.outcomeResponseShape))],

@@ -17,6 +17,8 @@ interface VoiceAgentRow {
   poke_messages: string
   real_time: number
   silence_threshold: number
+  end_of_turn_silence_ms: number
+  max_caller_turn_seconds: number
   interrupt: number
   outcome: string
   outcome_response_shape: string | null
@@ -49,6 +51,8 @@ function toRecord(row: VoiceAgentRow): VoiceAgentRecord {
     pokeMessages: readJsonColumn(StringListSchema, row.poke_messages, 'poke_messages'),
     realTime: row.real_time === 1,
     silenceThreshold: row.silence_threshold,
+    endOfTurnSilenceMs: row.end_of_turn_silence_ms,
+    maxCallerTurnSeconds: row.max_caller_turn_seconds,
     interrupt: row.interrupt === 1,
     outcome: row.outcome,
     outcomeResponseShape: row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
@@ -77,6 +81,8 @@ function toRow(record: VoiceAgentRecord): VoiceAgentRow {
     poke_messages: JSON.stringify(record.pokeMessages),
     real_time: record.realTime ? 1 : 0,
     silence_threshold: record.silenceThreshold,
+    end_of_turn_silence_ms: record.endOfTurnSilenceMs,
+    max_caller_turn_seconds: record.maxCallerTurnSeconds,
     interrupt: record.interrupt ? 1 : 0,
     outcome: record.outcome,
     outcome_response_shape: record.outcomeResponseShape === null ? null : JSON.stringify(record.outcomeResponseShape),
@@ -93,7 +99,7 @@ function toRow(record: VoiceAgentRecord): VoiceAgentRow {
 }
 
 const COLUMNS = `id, project_id, api_key_id, agent_name, description, greeting_message, preamble, lang,
-  poke_messages, real_time, silence_threshold, interrupt, outcome, outcome_response_shape, voice_id,
+  poke_messages, real_time, silence_threshold, end_of_turn_silence_ms, max_caller_turn_seconds, interrupt, outcome, outcome_response_shape, voice_id,
   tools, params, webhook_url, webhook_auth_key, webhook_auth_secret, source_id, created_at, updated_at`
 
 const FILTER = `project_id = @projectId

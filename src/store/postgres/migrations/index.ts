@@ -9,6 +9,7 @@ import { jobWords } from './0007-job-words'
 import { jobSearchTable } from './0008-job-search-table'
 import { conversations } from './0009-conversations'
 import { jobSourceUrlAndProgress } from './0010-job-source-url-and-progress'
+import { agentTurnTaking } from './0011-agent-turn-taking'
 
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   jobSearchTable,
   conversations,
   jobSourceUrlAndProgress,
+  agentTurnTaking,
 ]

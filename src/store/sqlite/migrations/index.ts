@@ -5,6 +5,7 @@ import { webhooks } from './0003-webhooks'
 import { shortKeyHints } from './0004-short-key-hints'
 import { conversations } from './0005-conversations'
 import { jobSourceUrlAndProgress } from './0006-job-source-url-and-progress'
+import { agentTurnTaking } from './0007-agent-turn-taking'
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, shortKeyHints, conversations, jobSourceUrlAndProgress]
+export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, shortKeyHints, conversations, jobSourceUrlAndProgress, agentTurnTaking]

@@ -648,6 +648,10 @@ export interface components {
       realTime?: boolean
       silenceThreshold?: number
       interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
       outcome?: string
       outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
       webhookUrl?: string | null
@@ -690,6 +694,10 @@ export interface components {
       realTime?: boolean
       silenceThreshold?: number
       interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
       outcome?: string
       outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
       webhookUrl?: string | null
@@ -738,6 +746,8 @@ export interface components {
       realTime: boolean
       silenceThreshold: number
       interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
       outcome: string
       outcomeResponseShape: components['schemas']['OutcomeShapeInput'] | null
       /** Format: uuid */
@@ -782,6 +792,8 @@ export interface components {
       realTime: boolean
       silenceThreshold: number
       interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
       outcome: string
       /** @description Templates are global: they belong to no project. */
       projectId: null
@@ -1451,6 +1463,10 @@ export interface components {
       realTime?: boolean
       silenceThreshold?: number
       interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
       outcome?: string
       outcomeResponseShape?: components['schemas']['OutcomeShape'] | null
       webhookUrl?: string | null
@@ -1493,6 +1509,10 @@ export interface components {
       realTime?: boolean
       silenceThreshold?: number
       interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
       outcome?: string
       outcomeResponseShape?: components['schemas']['OutcomeShape'] | null
       webhookUrl?: string | null
@@ -1541,6 +1561,8 @@ export interface components {
       realTime: boolean
       silenceThreshold: number
       interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
       outcome: string
       outcomeResponseShape: components['schemas']['OutcomeShape'] | null
       /** Format: uuid */
@@ -1585,6 +1607,8 @@ export interface components {
       realTime: boolean
       silenceThreshold: number
       interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
       outcome: string
       /** @description Templates are global: they belong to no project. */
       projectId: null
