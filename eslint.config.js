@@ -103,14 +103,5 @@ export default tseslint.config(
       'max-lines': ['error', { max: 600 }],
     },
   },
-  {
-    // For now only: another change is reworking the test-call panel (its LiveCall is 169 lines and
-    // reads two map entries with `!`); it is cut and checked like the rest when that change lands.
-    files: ['src/renderer/src/features/test-call/test-call-panel.tsx'],
-    rules: {
-      '@typescript-eslint/no-non-null-assertion': 'off',
-      'max-lines-per-function': 'off',
-    },
-  },
   prettier,
 )

@@ -122,9 +122,27 @@ async function registerOpenApi(app: FastifyInstance, version: string): Promise<v
   })
 }
 
-/** Builds the HTTP service. It never listens: the runtime (or a test's `inject`) decides that. */
-export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
+/**
+ * JSON only: a text/plain body and every other type is a 415, not a string handed to validation;
+ * an empty body of any type is no body (registerEmptyBodyRule). multipart/form-data only for
+ * the routes that opt in to uploads (config.mediaUpload); refused (415) by the rest.
+ */
+async function registerBodyParsers(app: FastifyInstance): Promise<void> {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
+  registerEmptyBodyRule(app)
+  await registerMediaUploads(app)
+}
+
+/** Fastify as this service runs it: no logger, zod compilers, and the envelope for errors met before any route. */
+function createFastify(): FastifyInstance {
+  return Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
@@ -142,6 +160,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       return reply.status(400).send(errorEnvelope('VALIDATION_ERROR', 'The URL is malformed (a bad percent-escape)', [{ path: 'url', message: error.message }]))
     },
   })
+}
+
+/** Builds the HTTP service. It never listens: the runtime (or a test's `inject`) decides that. */
+export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const app = createFastify()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorateRequest('caller', null)
@@ -159,20 +182,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // At the root, before /v1's key check: preflights carry no key, and errors need the headers too.
   registerCors(app, options.corsOrigins)
 
-  // JSON only: a text/plain body and every other type is a 415, not a string handed to validation;
-  // an empty body of any type is no body (registerEmptyBodyRule).
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(body as Buffer))
-    } catch (error) {
-      done(error as Error, undefined)
-    }
-  })
-  registerEmptyBodyRule(app)
-
-  // multipart/form-data, for the routes that opt in to uploads (config.mediaUpload); refused (415) by the rest.
-  await registerMediaUploads(app)
+  await registerBodyParsers(app)
 
   app.setErrorHandler(
     createErrorHandler(

@@ -123,25 +123,7 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
   const deleteOrphanBodies = db.prepare('DELETE FROM journal_bodies WHERE last_batch_id < ?')
   const listStatements = new Map<string, BetterSqlite3.Statement<unknown[], { id: number; batch_id: number }>>()
 
-  const lastRow = db
-    .prepare<[], { batch: number | null; entry: number | null; first: number | null }>(
-      'SELECT max(id) AS batch, max(last_id) AS entry, min(first_id) AS first FROM journal_batches',
-    )
-    .get()
-  // An aggregate without GROUP BY answers one row, of nulls when the table is empty.
-  const last = present(lastRow, 'the journal batches aggregate')
-  let nextBatchId = (last.batch ?? 0) + 1
-  const savedFloor = db.prepare<[], number>('SELECT first_kept_id FROM journal_floor').pluck().get()
-  // After the last entry, or after the floor when retention emptied the journal: ids only grow.
-  let nextEntryId = Math.max((last.entry ?? 0) + 1, savedFloor ?? 0)
-  /**
-   * Entries below this id are gone (retention); those from it up to nextEntryId are kept. The
-   * batch it falls in may still hold older ones: they are never indexed, and the floor is saved
-   * so a restart knows it.
-   */
-  let floorId = Math.max(last.first ?? nextEntryId, savedFloor ?? 0)
-  /** Every batch up to this id is indexed; those after it are not (indexing goes oldest first). */
-  let indexedThrough = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM journal_batches WHERE indexed = 1').pluck().get() ?? 0
+  let { nextBatchId, nextEntryId, floorId, indexedThrough } = readPositions(db)
 
   const bodies = new JournalBodies(db)
 
@@ -260,6 +242,30 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
     prune: (retention) => pruneAll(retention),
     close: () => db.close(),
   }
+}
+
+/** Where a journal file stands when opened: the next ids, the retention floor, how far it is indexed. */
+function readPositions(db: Database): { nextBatchId: number; nextEntryId: number; floorId: number; indexedThrough: number } {
+  const lastRow = db
+    .prepare<[], { batch: number | null; entry: number | null; first: number | null }>(
+      'SELECT max(id) AS batch, max(last_id) AS entry, min(first_id) AS first FROM journal_batches',
+    )
+    .get()
+  // An aggregate without GROUP BY answers one row, of nulls when the table is empty.
+  const last = present(lastRow, 'the journal batches aggregate')
+  const nextBatchId = (last.batch ?? 0) + 1
+  const savedFloor = db.prepare<[], number>('SELECT first_kept_id FROM journal_floor').pluck().get()
+  // After the last entry, or after the floor when retention emptied the journal: ids only grow.
+  const nextEntryId = Math.max((last.entry ?? 0) + 1, savedFloor ?? 0)
+  /**
+   * Entries below this id are gone (retention); those from it up to nextEntryId are kept. The
+   * batch it falls in may still hold older ones: they are never indexed, and the floor is saved
+   * so a restart knows it.
+   */
+  const floorId = Math.max(last.first ?? nextEntryId, savedFloor ?? 0)
+  /** Every batch up to this id is indexed; those after it are not (indexing goes oldest first). */
+  const indexedThrough = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM journal_batches WHERE indexed = 1').pluck().get() ?? 0
+  return { nextBatchId, nextEntryId, floorId, indexedThrough }
 }
 
 /**

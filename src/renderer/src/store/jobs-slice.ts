@@ -4,7 +4,7 @@ import type { WebhookDelivery } from '../../../shared/api/webhooks'
 import type { IpcEvent, OperatorJobListItem } from '../../../shared/ipc/operations'
 import { isOperatorError } from '../api/operator-error'
 import type { Call } from '../api/call'
-import type { SliceCreator } from './app-store'
+import type { GetState, SliceCreator } from './app-store'
 import { messageOf } from '../api/operator-error'
 
 /** Rows fetched per jobs.list call: the contract's largest page. */
@@ -115,9 +115,99 @@ export function jobsListInput(query: JobsQuery, page: number, take: number) {
 export const isFilteredQuery = (query: JobsQuery) => Boolean(query.search || query.status || query.type || query.createdFrom || query.createdTo)
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, schedule }) => {
-  const patch = (changes: Partial<JobsState> | ((jobs: JobsState) => Partial<JobsState>)) =>
-    set((state) => ({ jobs: { ...state.jobs, ...(typeof changes === 'function' ? changes(state.jobs) : changes) } }))
+  const patch: PatchJobs = (changes) => set((state) => ({ jobs: { ...state.jobs, ...(typeof changes === 'function' ? changes(state.jobs) : changes) } }))
+  const rows = createJobRows(patch, get, call, schedule)
 
+  return {
+    jobs: {
+      query: INITIAL_JOBS_QUERY,
+      generation: 0,
+      total: null,
+      filtered: null,
+      pages: {},
+      stale: {},
+      loading: {},
+      visiblePages: [],
+      error: null,
+      selectedId: null,
+      detail: null,
+      atTop: true,
+      newJobs: 0,
+    },
+
+    setJobsQuery(changes) {
+      rows.forgetQuery()
+      // A new query starts at the top (the table scrolls there), with every row it has.
+      patch((jobs) => ({ query: { ...jobs.query, ...changes }, generation: jobs.generation + 1, pages: {}, stale: {}, loading: {}, filtered: null, atTop: true, newJobs: 0 }))
+      rows.ensurePages([1])
+    },
+
+    showJobPages(pages) {
+      const unique = [...new Set(pages)].sort((a, b) => a - b)
+      const current = get().jobs.visiblePages
+      if (unique.length !== current.length || unique.some((page, index) => page !== current[index])) patch({ visiblePages: unique })
+      rows.ensurePages(unique)
+    },
+
+    refreshJobs() {
+      rows.refreshNow()
+    },
+
+    setJobsAtTop(atTop) {
+      if (get().jobs.atTop === atTop) return
+      patch({ atTop })
+      if (atTop && rows.holding()) rows.refreshAll()
+    },
+
+    showNewJobs() {
+      // The table goes to the top: its first page is what is shown next.
+      patch({ atTop: true, visiblePages: [1] })
+      rows.refreshAll()
+    },
+
+    selectJob(id) {
+      if (id === null) return patch({ selectedId: null, detail: null })
+      patch({
+        selectedId: id,
+        detail: { id, job: null, previewUrl: null, playableMediaUrl: null, source: null, aiContent: null, deliveries: [], deliveriesTotal: 0, loading: true, error: null },
+      })
+      void get().reloadJobDetail()
+    },
+
+    async reloadJobDetail() {
+      const id = get().jobs.selectedId
+      if (id === null) return
+      const stillSelected = () => get().jobs.selectedId === id
+      try {
+        const read = await readJobDetail(call, id, get().jobs.detail?.source ?? null)
+        if (!stillSelected()) return
+        patch({ detail: { id, ...read, loading: false, error: null } })
+      } catch (error) {
+        if (!stillSelected()) return
+        patch((jobs) => ({ detail: jobs.detail && { ...jobs.detail, loading: false, error: messageOf(error) } }))
+      }
+    },
+
+    jobChanged(job) {
+      const detail = get().jobs.detail
+      // The open job itself, or any AI content (it may have been made from the open job).
+      if (detail && (detail.id === job.id || job.type === 'AI_CONTENT')) rows.detailTouchedBy(job.type)
+      // Rows already shown take the new status at once; the refresh brings the rest. A job that is
+      // not shown changes nothing: no new state, so the list does not render again for it.
+      const pages = pagesWithJob(get().jobs.pages, job)
+      if (pages) patch({ pages })
+      rows.scheduleRefresh()
+    },
+  }
+}
+
+type PatchJobs = (changes: Partial<JobsState> | ((jobs: JobsState) => Partial<JobsState>)) => void
+
+/**
+ * The table's rows: pages fetched as they come into view, and refreshed live (coalesced) when
+ * jobs change, held behind the "N new jobs" bar while the table is scrolled down.
+ */
+function createJobRows(patch: PatchJobs, get: GetState, call: Call, schedule: (run: () => void, ms: number) => () => void) {
   /** Pages that went stale while a request for them was on its way: fetched once more when it lands. */
   const fetchAgain = new Set<number>()
 
@@ -208,85 +298,20 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
   }
 
   return {
-    jobs: {
-      query: INITIAL_JOBS_QUERY,
-      generation: 0,
-      total: null,
-      filtered: null,
-      pages: {},
-      stale: {},
-      loading: {},
-      visiblePages: [],
-      error: null,
-      selectedId: null,
-      detail: null,
-      atTop: true,
-      newJobs: 0,
-    },
-
-    setJobsQuery(changes) {
+    ensurePages,
+    refreshNow,
+    refreshAll,
+    scheduleRefresh,
+    /** A new query: nothing of the old one is fetched again or held. */
+    forgetQuery() {
       fetchAgain.clear()
       heldFrom = null
-      // A new query starts at the top (the table scrolls there), with every row it has.
-      patch((jobs) => ({ query: { ...jobs.query, ...changes }, generation: jobs.generation + 1, pages: {}, stale: {}, loading: {}, filtered: null, atTop: true, newJobs: 0 }))
-      ensurePages([1])
     },
-
-    showJobPages(pages) {
-      const unique = [...new Set(pages)].sort((a, b) => a - b)
-      const current = get().jobs.visiblePages
-      if (unique.length !== current.length || unique.some((page, index) => page !== current[index])) patch({ visiblePages: unique })
-      ensurePages(unique)
-    },
-
-    refreshJobs() {
-      refreshNow()
-    },
-
-    setJobsAtTop(atTop) {
-      if (get().jobs.atTop === atTop) return
-      patch({ atTop })
-      if (atTop && heldFrom !== null) refreshAll()
-    },
-
-    showNewJobs() {
-      // The table goes to the top: its first page is what is shown next.
-      patch({ atTop: true, visiblePages: [1] })
-      refreshAll()
-    },
-
-    selectJob(id) {
-      if (id === null) return patch({ selectedId: null, detail: null })
-      patch({
-        selectedId: id,
-        detail: { id, job: null, previewUrl: null, playableMediaUrl: null, source: null, aiContent: null, deliveries: [], deliveriesTotal: 0, loading: true, error: null },
-      })
-      void get().reloadJobDetail()
-    },
-
-    async reloadJobDetail() {
-      const id = get().jobs.selectedId
-      if (id === null) return
-      const stillSelected = () => get().jobs.selectedId === id
-      try {
-        const read = await readJobDetail(call, id, get().jobs.detail?.source ?? null)
-        if (!stillSelected()) return
-        patch({ detail: { id, ...read, loading: false, error: null } })
-      } catch (error) {
-        if (!stillSelected()) return
-        patch((jobs) => ({ detail: jobs.detail && { ...jobs.detail, loading: false, error: messageOf(error) } }))
-      }
-    },
-
-    jobChanged(job) {
-      const detail = get().jobs.detail
-      // The open job itself, or any AI content (it may have been made from the open job).
-      if (detail && (detail.id === job.id || job.type === 'AI_CONTENT')) detailTypesSeen.add(job.type)
-      // Rows already shown take the new status at once; the refresh brings the rest. A job that is
-      // not shown changes nothing: no new state, so the list does not render again for it.
-      const pages = pagesWithJob(get().jobs.pages, job)
-      if (pages) patch({ pages })
-      scheduleRefresh()
+    /** Whether new rows are held behind the bar. */
+    holding: () => heldFrom !== null,
+    /** A change that concerns the open job's detail: it is read again with the next refresh. */
+    detailTouchedBy(type: string) {
+      detailTypesSeen.add(type)
     },
   }
 }

@@ -1,9 +1,12 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react'
 
 interface FieldProps {
-  label: string
+  /** Words, or markup (a placeholder's `{{name}}` in code). */
+  label: ReactNode
   /** Shown under the control; also its accessible description. */
   hint?: ReactNode
+  /** The hint is a warning (shown in the warning colour), not an error: the form can still be sent. */
+  hintWarns?: boolean
   errors?: readonly string[]
   children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode
   className?: string
@@ -14,7 +17,7 @@ interface FieldProps {
  * For a control of its own (a voice picker, a code editor, a file); a plain text field or
  * select is a TextField or a SelectField.
  */
-export function Field({ label, hint, errors, children, className }: FieldProps) {
+export function Field({ label, hint, hintWarns, errors, children, className }: FieldProps) {
   const id = useId()
   const hintId = `${id}-hint`
   const errorId = `${id}-error`
@@ -25,7 +28,7 @@ export function Field({ label, hint, errors, children, className }: FieldProps) 
       <label htmlFor={id}>{label}</label>
       {children({ id, describedBy, invalid })}
       {hint ? (
-        <div id={hintId} className="field-hint">
+        <div id={hintId} className={hintWarns ? 'field-hint warn' : 'field-hint'}>
           {hint}
         </div>
       ) : null}
@@ -48,8 +51,9 @@ export function FieldErrors({ errors, id }: { errors?: readonly string[]; id?: s
 
 /** What every labelled control of a form says about itself. */
 interface LabelledProps {
-  label: string
+  label: ReactNode
   hint?: ReactNode
+  hintWarns?: boolean
   errors?: readonly string[]
   /** Extra class names of the control, after `input` (`mono`, `narrow`). */
   inputClassName?: string
@@ -82,9 +86,9 @@ interface TextFieldProps extends LabelledProps, NativeInputProps {
 const classOf = (extra: string | undefined) => (extra ? `input ${extra}` : 'input')
 
 /** A labelled text input (or textarea, with `rows`), its hint and errors wired by `aria-describedby`. */
-export function TextField({ label, hint, errors, inputClassName, className, required, value, onChange, dir = 'auto', rows, ...native }: TextFieldProps) {
+export function TextField({ label, hint, hintWarns, errors, inputClassName, className, required, value, onChange, dir = 'auto', rows, ...native }: TextFieldProps) {
   return (
-    <Field label={label} hint={hint} errors={errors} className={className}>
+    <Field label={label} hint={hint} hintWarns={hintWarns} errors={errors} className={className}>
       {({ id, describedBy, invalid }) => {
         const wired = {
           id,

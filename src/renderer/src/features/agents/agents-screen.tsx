@@ -13,6 +13,7 @@ import { DialogActions, ModalDialog } from '../../ui/modal-dialog'
 import { AgentViews } from './agent-views'
 import { langTag } from '../../lib/voice-text'
 import { SubmitForm } from '../../ui/submit-form'
+import type { OperatorAgent } from '../../../../shared/ipc/operations'
 
 /** Agents: a searchable list beside the editor of the open one. */
 export function AgentsScreen() {
@@ -26,7 +27,6 @@ export function AgentsScreen() {
   const unsaved = useAppStore(selectUnsavedDraft)
   const [search, setSearch] = useState(agents.search)
   const [creating, setCreating] = useState(false)
-  const [newName, setNewName] = useState('')
 
   const listRef = useRef<HTMLUListElement>(null)
   useEffect(() => {
@@ -58,18 +58,6 @@ export function AgentsScreen() {
     ? t('agents.countSearch', { shown: formatCount(agents.items.length, locale), filtered: formatCount(agents.filtered, locale), total: formatCount(agents.total, locale) })
     : t('agents.count', { shown: formatCount(agents.items.length, locale), total: formatCount(agents.filtered, locale) })
 
-  const create = async () => {
-    try {
-      const agent = await call('agents.create', { agentName: newName.trim() })
-      store.getState().upsertAgent(agent)
-      store.getState().openAgent(agent.id)
-      setCreating(false)
-      setNewName('')
-    } catch (error) {
-      store.getState().toastError(error)
-    }
-  }
-
   const shows = listShows(agents)
   return (
     <div className="split">
@@ -98,17 +86,7 @@ export function AgentsScreen() {
         {agents.error && !agents.loading ? <LoadError error={agents.error} onRetry={() => void store.getState().loadAgents()} /> : null}
         <ul ref={listRef} className="item-list" aria-label={t('agents.title')}>
           {agents.items.map((agent) => (
-            <li key={agent.id}>
-              <button type="button" className="item" aria-current={agent.id === openId ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
-                <span className="item-title" dir="auto">
-                  {agent.agentName}
-                  {unsaved?.agentId === agent.id ? <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} /> : null}
-                </span>
-                <span className="item-meta">
-                  <span className="tag">{langTag(agent.lang, t)}</span> <bdi>{agent.voiceRecord.name}</bdi>
-                </span>
-              </button>
-            </li>
+            <AgentItem key={agent.id} agent={agent} open={agent.id === openId} unsaved={unsaved?.agentId === agent.id} />
           ))}
         </ul>
         {hasMore(agents) && !agents.loading ? (
@@ -122,19 +100,7 @@ export function AgentsScreen() {
             {agents.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(agents, AGENTS_PAGE), locale) })}
           </button>
         ) : null}
-        {shows === 'empty' && searching ? (
-          <div className="empty">
-            <p>{t('agents.noMatch')}</p>
-          </div>
-        ) : null}
-        {shows === 'empty' && !searching ? (
-          <div className="empty">
-            <p>{t('agents.empty')}</p>
-            <button type="button" className="button" onClick={() => store.getState().navigate('templates')}>
-              {t('agents.browseTemplates')}
-            </button>
-          </div>
-        ) : null}
+        {shows === 'empty' ? <NoAgents searching={searching} /> : null}
       </section>
       <section className="detail-pane" aria-label={t('agents.editor')}>
         {open ? (
@@ -146,16 +112,78 @@ export function AgentsScreen() {
           </div>
         )}
       </section>
-      <ModalDialog
-        open={creating}
-        title={t('agents.newTitle')}
-        onClose={() => setCreating(false)}
-        actions={<DialogActions onCancel={() => setCreating(false)} label={t('agents.create')} form="new-agent-form" disabled={newName.trim() === ''} />}
-      >
-        <SubmitForm id="new-agent-form" onSubmit={() => void create()}>
-          <TextField label={t('agent.name')} data-autofocus value={newName} onChange={setNewName} />
-        </SubmitForm>
-      </ModalDialog>
+      <NewAgentDialog open={creating} onClose={() => setCreating(false)} />
     </div>
+  )
+}
+
+/** One agent of the list: its name (a dot while it has unsaved changes), language and voice. */
+function AgentItem({ agent, open, unsaved }: { agent: OperatorAgent; open: boolean; unsaved: boolean }) {
+  const t = useT()
+  const store = useStoreApi()
+  return (
+    <li>
+      <button type="button" className="item" aria-current={open ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
+        <span className="item-title" dir="auto">
+          {agent.agentName}
+          {unsaved ? <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} /> : null}
+        </span>
+        <span className="item-meta">
+          <span className="tag">{langTag(agent.lang, t)}</span> <bdi>{agent.voiceRecord.name}</bdi>
+        </span>
+      </button>
+    </li>
+  )
+}
+
+/** An empty list: no agent matches the search, or there is none yet (the templates make one). */
+function NoAgents({ searching }: { searching: boolean }) {
+  const t = useT()
+  const store = useStoreApi()
+  if (searching) {
+    return (
+      <div className="empty">
+        <p>{t('agents.noMatch')}</p>
+      </div>
+    )
+  }
+  return (
+    <div className="empty">
+      <p>{t('agents.empty')}</p>
+      <button type="button" className="button" onClick={() => store.getState().navigate('templates')}>
+        {t('agents.browseTemplates')}
+      </button>
+    </div>
+  )
+}
+
+/** "New agent": a name, then the agent is made and opened. */
+function NewAgentDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const t = useT()
+  const store = useStoreApi()
+  const call = useCall()
+  const [name, setName] = useState('')
+  const create = async () => {
+    try {
+      const agent = await call('agents.create', { agentName: name.trim() })
+      store.getState().upsertAgent(agent)
+      store.getState().openAgent(agent.id)
+      onClose()
+      setName('')
+    } catch (error) {
+      store.getState().toastError(error)
+    }
+  }
+  return (
+    <ModalDialog
+      open={open}
+      title={t('agents.newTitle')}
+      onClose={onClose}
+      actions={<DialogActions onCancel={onClose} label={t('agents.create')} form="new-agent-form" disabled={name.trim() === ''} />}
+    >
+      <SubmitForm id="new-agent-form" onSubmit={() => void create()}>
+        <TextField label={t('agent.name')} data-autofocus value={name} onChange={setName} />
+      </SubmitForm>
+    </ModalDialog>
   )
 }

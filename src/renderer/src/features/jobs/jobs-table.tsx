@@ -4,11 +4,12 @@ import type { MessageKey } from '../../i18n/dictionary'
 import { useT } from '../../i18n/use-t'
 import { formatCost, formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
-import { isFilteredQuery, type JobSortField } from '../../store/jobs-slice'
+import { isFilteredQuery, type JobSortField, type JobsQuery } from '../../store/jobs-slice'
 import { jobAt, jobRowCount, pagesForRange, selectJobs, selectLocale } from '../../store/selectors'
 import { ProgressBar } from '../../ui/progress-bar'
 import { StatusBadge } from '../../ui/status-badge'
 import { CallGlanceCell } from './call-glance'
+import type { OperatorJobListItem } from '../../../../shared/ipc/operations'
 
 const ROW_HEIGHT = 40
 
@@ -62,12 +63,6 @@ export function JobsTable() {
     virtualizer.scrollToOffset(0)
   }
 
-  const sortBy = (field: JobSortField) => {
-    const { query } = store.getState().jobs
-    const direction = query.sortField === field ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'cost' ? 'desc' : 'asc'
-    store.getState().setJobsQuery({ sortField: field, sortDirection: direction })
-  }
-
   const onRowKey = (event: KeyboardEvent<HTMLDivElement>, index: number, id: string | undefined) => {
     if ((event.key === 'Enter' || event.key === ' ') && id) {
       event.preventDefault()
@@ -92,24 +87,9 @@ export function JobsTable() {
       <div className="jobs-table" role="table" aria-label={t('jobs.tableLabel')} aria-rowcount={count + 1}>
         <div role="rowgroup" className="jobs-head">
           <div role="row" className="jobs-row head" aria-rowindex={1}>
-            {COLUMNS.map((column) => {
-              const active = jobs.query.sortField === column.field
-              return (
-                <div
-                  key={column.field}
-                  role="columnheader"
-                  className={`cell cell-${column.field}`}
-                  aria-sort={active ? (jobs.query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
-                >
-                  <button type="button" className="sort-button" onClick={() => sortBy(column.field)}>
-                    {t(column.label)}
-                    <span aria-hidden="true" className="sort-mark">
-                      {active ? (jobs.query.sortDirection === 'asc' ? '▲' : '▼') : ''}
-                    </span>
-                  </button>
-                </div>
-              )
-            })}
+            {COLUMNS.map((column) => (
+              <SortHeader key={column.field} column={column} query={jobs.query} />
+            ))}
           </div>
         </div>
         <div ref={scroller} className="jobs-scroll" role="rowgroup" onScroll={onScroll}>
@@ -130,44 +110,71 @@ export function JobsTable() {
                   onClick={() => job && store.getState().selectJob(job.id)}
                   onKeyDown={(event) => onRowKey(event, item.index, job?.id)}
                 >
-                  {job ? (
-                    <>
-                      <div role="cell" className="cell cell-status">
-                        <StatusBadge status={job.status} />
-                      </div>
-                      <div role="cell" className="cell cell-type">
-                        {t(`jobType.${job.type}` as MessageKey)}
-                      </div>
-                      {job.type === 'CONVERSATION' ? (
-                        <CallGlanceCell job={job} />
-                      ) : job.progress !== undefined && job.status === 'PENDING' ? (
-                        <div role="cell" className="cell cell-title with-progress" title={job.title}>
-                          <span className="title-text" dir="auto">
-                            {job.title}
-                          </span>
-                          <ProgressBar fraction={job.progress} label={t('transcript.progressOf', { title: job.title })} compact />
-                        </div>
-                      ) : (
-                        <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
-                          {job.title}
-                        </div>
-                      )}
-                      <div role="cell" className="cell cell-cost num">
-                        {formatCost(job.cost, locale)}
-                      </div>
-                      <div role="cell" className="cell cell-createdAt small">
-                        {formatDateTime(job.createdAt, locale)}
-                      </div>
-                    </>
-                  ) : (
-                    <div role="cell" className="cell skeleton" aria-label={t('common.loading')} />
-                  )}
+                  {job ? <JobCells job={job} /> : <div role="cell" className="cell skeleton" aria-label={t('common.loading')} />}
                 </div>
               )
             })}
           </div>
           {jobs.filtered === 0 ? <p className="empty center">{isFilteredQuery(jobs.query) ? t('jobs.noMatch') : t('jobs.empty')}</p> : null}
         </div>
+      </div>
+    </>
+  )
+}
+
+/** A column's header: sorts by it, the other way when it already does. */
+function SortHeader({ column, query }: { column: (typeof COLUMNS)[number]; query: JobsQuery }) {
+  const t = useT()
+  const store = useStoreApi()
+  const active = query.sortField === column.field
+  const sortBy = (field: JobSortField) => {
+    const { query } = store.getState().jobs
+    const direction = query.sortField === field ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'cost' ? 'desc' : 'asc'
+    store.getState().setJobsQuery({ sortField: field, sortDirection: direction })
+  }
+  return (
+    <div role="columnheader" className={`cell cell-${column.field}`} aria-sort={active ? (query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <button type="button" className="sort-button" onClick={() => sortBy(column.field)}>
+        {t(column.label)}
+        <span aria-hidden="true" className="sort-mark">
+          {active ? (query.sortDirection === 'asc' ? '▲' : '▼') : ''}
+        </span>
+      </button>
+    </div>
+  )
+}
+
+/** A loaded row's cells: status, type, title (a call's glance, or a transcription's progress), cost, when made. */
+function JobCells({ job }: { job: OperatorJobListItem }) {
+  const t = useT()
+  const locale = useAppStore(selectLocale)
+  return (
+    <>
+      <div role="cell" className="cell cell-status">
+        <StatusBadge status={job.status} />
+      </div>
+      <div role="cell" className="cell cell-type">
+        {t(`jobType.${job.type}` as MessageKey)}
+      </div>
+      {job.type === 'CONVERSATION' ? (
+        <CallGlanceCell job={job} />
+      ) : job.progress !== undefined && job.status === 'PENDING' ? (
+        <div role="cell" className="cell cell-title with-progress" title={job.title}>
+          <span className="title-text" dir="auto">
+            {job.title}
+          </span>
+          <ProgressBar fraction={job.progress} label={t('transcript.progressOf', { title: job.title })} compact />
+        </div>
+      ) : (
+        <div role="cell" className="cell cell-title" dir="auto" title={job.title}>
+          {job.title}
+        </div>
+      )}
+      <div role="cell" className="cell cell-cost num">
+        {formatCost(job.cost, locale)}
+      </div>
+      <div role="cell" className="cell cell-createdAt small">
+        {formatDateTime(job.createdAt, locale)}
       </div>
     </>
   )

@@ -28,25 +28,97 @@ type Choice = { kind: 'none' } | { kind: 'agent'; agent: VoiceAgent } | { kind: 
  */
 export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoose(agentId: string): void }) {
   const t = useT()
-  const store = useStoreApi()
   const locale = useAppStore(selectLocale)
   const baseId = useId()
   const listId = `${baseId}-list`
   const statusId = `${baseId}-status`
   const anchorName = `--agent-picker-${baseId.replace(/[^A-Za-z0-9_-]/g, '')}`
+  const optionId = (index: number) => `${baseId}-option-${index}`
   const inputRef = useRef<HTMLInputElement>(null)
   const popupRef = useRef<HTMLDivElement>(null)
+  const { open, text, active, setActive, choices, options, query, openList, close, choose, type, onKeyDown } = usePickerState(number, onChoose, baseId)
+  usePopoverShown(popupRef, open)
+
+  const status = open ? statusOf(choices, query, locale, t) : ''
+
+  return (
+    <div className="picker" style={{ anchorName }}>
+      <input
+        ref={inputRef}
+        className="input picker-input"
+        role="combobox"
+        dir="auto"
+        autoComplete="off"
+        spellCheck={false}
+        aria-label={t('numbers.assignTo', { number: number.number })}
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
+        aria-describedby={open ? statusId : undefined}
+        placeholder={t('numbers.pickerPlaceholder')}
+        value={text}
+        onChange={(event) => type(event.target.value)}
+        onClick={openList}
+        onKeyDown={onKeyDown}
+        onBlur={close}
+      />
+      <button
+        type="button"
+        className="picker-toggle"
+        tabIndex={-1}
+        aria-label={t('numbers.pickerToggle', { number: number.number })}
+        aria-expanded={open}
+        aria-controls={listId}
+        // Keeps focus in the field: the list closes when the field loses it.
+        onMouseDown={(event) => event.preventDefault()}
+        onClick={() => (open ? close() : (openList(), inputRef.current?.focus()))}
+      >
+        <Icon name="chevron-down" size={16} />
+      </button>
+      {/* Pressing anywhere in the popup (an option, its scrollbar) keeps focus in the field. */}
+      <div ref={popupRef} popover="manual" className="picker-popup" style={{ positionAnchor: anchorName }} onMouseDown={(event) => event.preventDefault()}>
+        <ul id={listId} role="listbox" aria-label={t('numbers.assignTo', { number: number.number })} className="picker-list">
+          {options.map((choice, index) => {
+            const selected = choice.kind === 'agent' ? choice.agent.id === number.voiceAgentId : choice.kind === 'none' && number.voiceAgentId === null
+            return (
+              <li
+                key={choice.kind === 'agent' ? choice.agent.id : choice.kind}
+                id={optionId(index)}
+                role="option"
+                aria-selected={selected}
+                className={`picker-option${index === active ? ' active' : ''}${choice.kind === 'more' ? ' more' : ''}`}
+                onMouseMove={() => index !== active && setActive(index)}
+                onClick={() => choose(choice)}
+              >
+                <ChoiceText choice={choice} loadingMore={choices.loadingMore} />
+                {selected ? <Icon name="check" size={14} /> : null}
+              </li>
+            )
+          })}
+        </ul>
+        <p id={statusId} className="picker-status" aria-live="polite">
+          {status}
+        </p>
+      </div>
+    </div>
+  )
+}
+
+/**
+ * What the picker is doing: open or not, the text typed, the active option, the matches (searched
+ * once the operator pauses), and the keys of the combobox pattern.
+ */
+function usePickerState(number: PhoneNumber, onChoose: (agentId: string) => void, baseId: string) {
+  const store = useStoreApi()
   const [open, setOpen] = useState(false)
   const [text, setText] = useState('')
   const [active, setActive] = useState(-1)
   const currentName = number.voiceAgent?.name ?? ''
   // Only the open picker follows the matches: a table of closed ones does not re-render as they come.
   const choices = useAppStore((state) => (open ? selectAgentChoices(state) : CLOSED))
-
   const options = open ? choicesOf(choices) : []
-  const optionId = (index: number) => `${baseId}-option-${index}`
 
-  usePopoverShown(popupRef, open)
   // Typing searches, once the operator pauses.
   const query = open && text !== currentName ? text : ''
   useEffect(() => {
@@ -57,7 +129,6 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
   useEffect(() => {
     if (active >= 0) document.getElementById(`${baseId}-option-${active}`)?.scrollIntoView({ block: 'nearest' })
   }, [active, baseId])
-
   const openList = () => {
     if (open) return
     setText(currentName)
@@ -113,74 +184,13 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
     }
   }
 
-  const status = open ? statusOf(choices, query, locale, t) : ''
+  const type = (typed: string) => {
+    if (!open) setOpen(true)
+    setText(typed)
+    setActive(-1)
+  }
 
-  return (
-    <div className="picker" style={{ anchorName }}>
-      <input
-        ref={inputRef}
-        className="input picker-input"
-        role="combobox"
-        dir="auto"
-        autoComplete="off"
-        spellCheck={false}
-        aria-label={t('numbers.assignTo', { number: number.number })}
-        aria-autocomplete="list"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
-        aria-describedby={open ? statusId : undefined}
-        placeholder={t('numbers.pickerPlaceholder')}
-        value={open ? text : currentName}
-        onChange={(event) => {
-          if (!open) setOpen(true)
-          setText(event.target.value)
-          setActive(-1)
-        }}
-        onClick={openList}
-        onKeyDown={onKeyDown}
-        onBlur={close}
-      />
-      <button
-        type="button"
-        className="picker-toggle"
-        tabIndex={-1}
-        aria-label={t('numbers.pickerToggle', { number: number.number })}
-        aria-expanded={open}
-        aria-controls={listId}
-        // Keeps focus in the field: the list closes when the field loses it.
-        onMouseDown={(event) => event.preventDefault()}
-        onClick={() => (open ? close() : (openList(), inputRef.current?.focus()))}
-      >
-        <Icon name="chevron-down" size={16} />
-      </button>
-      {/* Pressing anywhere in the popup (an option, its scrollbar) keeps focus in the field. */}
-      <div ref={popupRef} popover="manual" className="picker-popup" style={{ positionAnchor: anchorName }} onMouseDown={(event) => event.preventDefault()}>
-        <ul id={listId} role="listbox" aria-label={t('numbers.assignTo', { number: number.number })} className="picker-list">
-          {options.map((choice, index) => {
-            const selected = choice.kind === 'agent' ? choice.agent.id === number.voiceAgentId : choice.kind === 'none' && number.voiceAgentId === null
-            return (
-              <li
-                key={choice.kind === 'agent' ? choice.agent.id : choice.kind}
-                id={optionId(index)}
-                role="option"
-                aria-selected={selected}
-                className={`picker-option${index === active ? ' active' : ''}${choice.kind === 'more' ? ' more' : ''}`}
-                onMouseMove={() => index !== active && setActive(index)}
-                onClick={() => choose(choice)}
-              >
-                <ChoiceText choice={choice} loadingMore={choices.loadingMore} />
-                {selected ? <Icon name="check" size={14} /> : null}
-              </li>
-            )
-          })}
-        </ul>
-        <p id={statusId} className="picker-status" aria-live="polite">
-          {status}
-        </p>
-      </div>
-    </div>
-  )
+  return { open, text: open ? text : currentName, active, setActive, choices, options, query, openList, close, choose, type, onKeyDown }
 }
 
 /** The open list's options: "unassigned", the agents loaded, and "Show more" while more match. */

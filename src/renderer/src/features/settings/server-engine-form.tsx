@@ -77,6 +77,16 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/** What the form's server fields lack, checked before the service sees them. */
+function problemsOf(baseUrl: string, model: string, modelOptional: boolean): Problems {
+  const found: Problems = {}
+  const url = baseUrl.trim()
+  if (url === '') found.baseUrl = 'settings.problem.baseUrlNeeded'
+  else if (!isHttpUrl(url)) found.baseUrl = 'settings.problem.baseUrlInvalid'
+  if (!modelOptional && model.trim() === '') found.model = 'settings.problem.modelNeeded'
+  return found
+}
+
 /**
  * One engine's choice in the settings (the AI engine, speech recognition): none or an
  * OpenAI-compatible server with its base URL, model and write-only API key. Checked here first
@@ -114,22 +124,12 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     }
   }
 
-  const check = (): Problems => {
-    if (!server) return {}
-    const found: Problems = {}
-    const url = baseUrl.trim()
-    if (url === '') found.baseUrl = 'settings.problem.baseUrlNeeded'
-    else if (!isHttpUrl(url)) found.baseUrl = 'settings.problem.baseUrlInvalid'
-    if (!modelOptional && model.trim() === '') found.model = 'settings.problem.modelNeeded'
-    return found
-  }
-
   const choice = (): ServerEngineChoice => ({ baseUrl: baseUrl.trim(), ...(model.trim() ? { model: model.trim() } : {}), ...(apiKey ? { apiKey } : {}) })
   const formValues = JSON.stringify([server, baseUrl.trim(), model.trim(), apiKey])
 
   /** Checks the form as it stands: answers whether it can be sent, else shows why and focuses the first field to fix. */
   const checkedForSending = (): boolean => {
-    const found = check()
+    const found = server ? problemsOf(baseUrl, model, modelOptional !== undefined) : {}
     setProblems(found)
     setRefusals({})
     if (Object.keys(found).length === 0) return true
@@ -206,32 +206,15 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
           {unplaced.join(' ')}
         </p>
       ) : null}
-      <div className="toolbar end engine-actions">
-        {server ? (
-          <>
-            <p className={`engine-test small ${shownTest ? (shownTest.ok ? 'ok' : 'bad') : ''}`} role="status" aria-live="polite" id={`${id}-test`}>
-              {testing ? t('settings.test.running') : null}
-              {shownTest ? (
-                <>
-                  <span>{testSentence(shownTest, t)}</span> <span className="muted">({t('unit.ms', { n: formatCount(shownTest.elapsedMs, locale) })})</span>
-                </>
-              ) : null}
-            </p>
-            <button type="button" className="button" disabled={testing || !stored} aria-describedby={`${id}-test`} onClick={() => void testConnection()}>
-              {t('settings.testConnection')}
-            </button>
-          </>
-        ) : null}
-        <button type="submit" className="button primary" disabled={saving || !stored}>
-          {saving ? t('common.saving') : props.saveLabel}
-        </button>
-      </div>
-      {shownTest && !shownTest.ok ? (
-        <details className="engine-test-details small">
-          <summary>{t('settings.test.serverSaid')}</summary>
-          <code dir="ltr">{shownTest.message}</code>
-        </details>
-      ) : null}
+      <EngineActions
+        server={server}
+        ready={stored !== null}
+        testing={testing}
+        saving={saving}
+        shownTest={shownTest}
+        saveLabel={props.saveLabel}
+        onTest={() => void testConnection()}
+      />
     </SubmitForm>
   )
 }
@@ -288,5 +271,54 @@ function ServerFields({ fields, set, errorsOf, baseUrlPlaceholder, modelOptional
         onChange={set.apiKey}
       />
     </div>
+  )
+}
+
+interface EngineActionsProps {
+  server: boolean
+  /** The stored choice is read: until then nothing can be tested or saved. */
+  ready: boolean
+  testing: boolean
+  saving: boolean
+  /** The last test's answer, while the form still holds the values it tested. */
+  shownTest: EngineTestResult | null
+  saveLabel: string
+  onTest(): void
+}
+
+/** "Test connection" with its answer (and what the server said when it failed), and the save button. */
+function EngineActions({ server, ready, testing, saving, shownTest, saveLabel, onTest }: EngineActionsProps) {
+  const t = useT()
+  const id = useId()
+  const locale = useAppStore(selectLocale)
+  return (
+    <>
+      <div className="toolbar end engine-actions">
+        {server ? (
+          <>
+            <p className={`engine-test small ${shownTest ? (shownTest.ok ? 'ok' : 'bad') : ''}`} role="status" aria-live="polite" id={`${id}-test`}>
+              {testing ? t('settings.test.running') : null}
+              {shownTest ? (
+                <>
+                  <span>{testSentence(shownTest, t)}</span> <span className="muted">({t('unit.ms', { n: formatCount(shownTest.elapsedMs, locale) })})</span>
+                </>
+              ) : null}
+            </p>
+            <button type="button" className="button" disabled={testing || !ready} aria-describedby={`${id}-test`} onClick={onTest}>
+              {t('settings.testConnection')}
+            </button>
+          </>
+        ) : null}
+        <button type="submit" className="button primary" disabled={saving || !ready}>
+          {saving ? t('common.saving') : saveLabel}
+        </button>
+      </div>
+      {shownTest && !shownTest.ok ? (
+        <details className="engine-test-details small">
+          <summary>{t('settings.test.serverSaid')}</summary>
+          <code dir="ltr">{shownTest.message}</code>
+        </details>
+      ) : null}
+    </>
   )
 }

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react'
 import type { IpcError } from '../../../../shared/ipc/operations'
-import type { IpcStreamHandle, IpcStreamInput, OpenIpcStream } from '../../../../shared/ipc/streams'
+import type { IpcStreamHandle, IpcStreamInput, IpcStreamServerFrame, OpenIpcStream } from '../../../../shared/ipc/streams'
 import { MicrophoneError, startMicrophone, type Microphone, type MicrophoneProblem } from './microphone-capture'
 import { PcmPlayback } from './pcm-playback'
 import { applyServerFrame, applyStreamClosed, CONNECTING, markToolAnswered, type LiveCallState } from './test-call-state'
@@ -34,6 +34,17 @@ export interface TestCall {
   reset(): void
 }
 
+/** The call that runs: its stream, playback and microphone, and where it stands. */
+interface LiveCall {
+  handle: IpcStreamHandle<'calls.test'>
+  playback: PcmPlayback
+  microphone: Microphone | null
+  closed: boolean
+  /** When the last typed turn was sent, until the first audio of its answer. */
+  typedAt: number | null
+  hangingUp: boolean
+}
+
 /**
  * One test call at a time: the stream, the agent's voice on a PcmPlayback, the microphone.
  * Marks are answered when playback reaches them, tool calls with the stub as it is at that
@@ -50,14 +61,7 @@ export function useTestCall(openStream: OpenIpcStream): TestCall {
   const [input, setInput] = useState<IpcStreamInput<'calls.test'> | null>(null)
   // The stubs as they are now, for tool calls answered from a frame listener.
   const toolsRef = useRef<readonly ToolDraft[]>([])
-  const live = useRef<{
-    handle: IpcStreamHandle<'calls.test'>
-    playback: PcmPlayback
-    microphone: Microphone | null
-    closed: boolean
-    typedAt: number | null
-    hangingUp: boolean
-  } | null>(null)
+  const live = useRef<LiveCall | null>(null)
 
   /** Ends what runs: the stream, the microphone; playback too unless the goodbye may finish. */
   const stop = useCallback((keepPlaying: boolean) => {
@@ -91,45 +95,12 @@ export function useTestCall(openStream: OpenIpcStream): TestCall {
       const playback = new PcmPlayback()
       playback.resume()
       const handle = openStream('calls.test', callInput)
-      const current = { handle, playback, microphone: null as Microphone | null, closed: false, typedAt: null as number | null, hangingUp: false }
+      const current: LiveCall = { handle, playback, microphone: null, closed: false, typedAt: null, hangingUp: false }
       live.current = current
       setState(CONNECTING)
       handle.onFrame((frame) => {
         if (live.current !== current) return
-        switch (frame.type) {
-          case 'audio': {
-            playback.enqueue(frame.pcm16)
-            if (current.typedAt !== null) {
-              const latency = performance.now() - current.typedAt
-              current.typedAt = null
-              setReplyLatencies((list) => [...list, latency])
-            }
-            break
-          }
-          case 'mark':
-            playback.mark(() => {
-              if (!current.closed) handle.send({ type: 'played', mark: frame.name })
-            })
-            break
-          case 'clear':
-            playback.clear()
-            break
-          case 'tool-call': {
-            const answer = stubAnswerFor(toolsRef.current, frame.name)
-            handle.send({ type: 'tool-response', id: frame.id, response: answer })
-            setState((previous) => previous && markToolAnswered(applyServerFrame(previous, frame), frame.id, answer))
-            return
-          }
-          case 'started':
-            setStartedAt(Date.now())
-            break
-          case 'ended':
-          case 'refused':
-            // The goodbye plays out; the microphone stops now.
-            stop(true)
-            break
-        }
-        setState((previous) => previous && applyServerFrame(previous, frame))
+        onServerFrame(frame, current, { tools: () => toolsRef.current, setState, setStartedAt, setReplyLatencies, stop })
       })
       handle.onClose((closed) => {
         if (live.current !== current) return
@@ -145,19 +116,7 @@ export function useTestCall(openStream: OpenIpcStream): TestCall {
         return
       }
       setMicrophone({ kind: 'starting' })
-      startMicrophone((pcm16) => {
-        if (!current.closed) handle.send({ type: 'audio', pcm16 })
-      }).then(
-        (started) => {
-          if (live.current !== current || current.closed) return started.stop()
-          current.microphone = started
-          setMicrophone({ kind: 'on', muted: false })
-        },
-        (error: unknown) => {
-          if (live.current !== current) return
-          setMicrophone({ kind: 'problem', problem: error instanceof MicrophoneError ? error.problem : 'failed' })
-        },
-      )
+      connectMicrophone(current, () => live.current === current, setMicrophone)
     },
     [openStream, close, stop],
   )
@@ -198,4 +157,69 @@ export function useTestCall(openStream: OpenIpcStream): TestCall {
   }, [close])
 
   return { state, mode, microphone, replyLatencies, startedAt, hungUp, input, start, setTools, say, setMuted, hangUp, reset }
+}
+
+interface FrameEffects {
+  /** The stubs as they are now (tool calls are answered with these, not those the call started with). */
+  tools(): readonly ToolDraft[]
+  setState: Dispatch<SetStateAction<LiveCallState | null>>
+  setStartedAt(at: number): void
+  setReplyLatencies: Dispatch<SetStateAction<number[]>>
+  stop(keepPlaying: boolean): void
+}
+
+/** A frame of the service: audio played, marks answered when played, tool calls answered from the stubs, the state brought up to date. */
+function onServerFrame(frame: IpcStreamServerFrame<'calls.test'>, current: LiveCall, effects: FrameEffects): void {
+  const { playback, handle } = current
+  switch (frame.type) {
+    case 'audio': {
+      playback.enqueue(frame.pcm16)
+      if (current.typedAt !== null) {
+        const latency = performance.now() - current.typedAt
+        current.typedAt = null
+        effects.setReplyLatencies((list) => [...list, latency])
+      }
+      break
+    }
+    case 'mark':
+      playback.mark(() => {
+        if (!current.closed) handle.send({ type: 'played', mark: frame.name })
+      })
+      break
+    case 'clear':
+      playback.clear()
+      break
+    case 'tool-call': {
+      const answer = stubAnswerFor(effects.tools(), frame.name)
+      handle.send({ type: 'tool-response', id: frame.id, response: answer })
+      effects.setState((previous) => previous && markToolAnswered(applyServerFrame(previous, frame), frame.id, answer))
+      return
+    }
+    case 'started':
+      effects.setStartedAt(Date.now())
+      break
+    case 'ended':
+    case 'refused':
+      // The goodbye plays out; the microphone stops now.
+      effects.stop(true)
+      break
+  }
+  effects.setState((previous) => previous && applyServerFrame(previous, frame))
+}
+
+/** Starts the microphone and sends what it hears; a call closed (or replaced) before it starts stops it at once. */
+function connectMicrophone(current: LiveCall, stillCurrent: () => boolean, setMicrophone: (state: MicrophoneState) => void): void {
+  startMicrophone((pcm16) => {
+    if (!current.closed) current.handle.send({ type: 'audio', pcm16 })
+  }).then(
+    (started) => {
+      if (!stillCurrent() || current.closed) return started.stop()
+      current.microphone = started
+      setMicrophone({ kind: 'on', muted: false })
+    },
+    (error: unknown) => {
+      if (!stillCurrent()) return
+      setMicrophone({ kind: 'problem', problem: error instanceof MicrophoneError ? error.problem : 'failed' })
+    },
+  )
 }
