@@ -11,7 +11,7 @@ export interface EnergyVoiceClassifierOptions {
   floorRiseMs?: number
   /** How fast it falls towards a quieter one, in ms; 0 falls at once, to the quietest frame (which made a crowd's flicker a voice). Default 300. */
   floorFallMs?: number
-  /** The first audio only teaches the floor (a call starts with its room, and the agent greets first). Default 300 ms. */
+  /** Over the first audio the floor falls at once, so a call that opens on speech finds its quiet gaps fast (a crowd may then start one turn in that second). Default 1000 ms. */
   learnMs?: number
   /** The level is the power averaged over about this long, so a crowd's flicker is not a voice; 0 is each frame alone. Default 50. */
   smoothingMs?: number
@@ -32,7 +32,7 @@ export function createEnergyVoiceClassifier(options: EnergyVoiceClassifierOption
   const riseMs = options.floorRiseMs ?? 2_000
   const fallMs = options.floorFallMs ?? 300
   const smoothingMs = options.smoothingMs ?? 50
-  const learnSamples = ((options.learnMs ?? 300) * (options.sampleRate ?? 16_000)) / 1_000
+  const learnSamples = ((options.learnMs ?? 1_000) * (options.sampleRate ?? 16_000)) / 1_000
   let samplesSeen = 0
   const sampleRate = options.sampleRate ?? 16_000
   /** The share of the way towards a target that `ms` of audio covers in this frame. */
@@ -59,13 +59,9 @@ export function createEnergyVoiceClassifier(options: EnergyVoiceClassifierOption
       const level = 10 * Math.log10(Math.min(smoothedPower, loudest) + 1e-12)
       floor ??= level
       samplesSeen += frame.length
-      if (samplesSeen <= learnSamples) {
-        floor += (level - floor) * step(frameMs, 100)
-        return false
-      }
       const threshold = floor + (voice ? stopAbove : startAbove)
       voice = level >= Math.max(threshold, minimum)
-      if (level < floor) floor += (level - floor) * step(frameMs, fallMs)
+      if (level < floor) floor += (level - floor) * step(frameMs, samplesSeen <= learnSamples ? 0 : fallMs)
       else if (!voice) floor += (level - floor) * step(frameMs, riseMs)
       return voice
     },
