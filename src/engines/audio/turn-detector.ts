@@ -26,7 +26,7 @@ export interface TurnDetectorOptions {
    * bench/vad.ts (bench/results/vad.json): 44 eSpeak caller turns (English, Arabic, women, men)
    * in white noise, 8-talker babble and hum at 20/10/5 dB. At 5 dB the energy detector (level over
    * 50 ms against a floor that falls in 300 ms) finds 98 % of turns in babble, 84 % in white noise
-   * and 89 % in hum, and starts at most 1 turn a minute on noise alone, for 0.2 ms CPU per second
+   * and 89 % in hum, and starts 0-2 turns a minute on noise alone (2 on quiet babble), for 0.2 ms CPU per second
    * of audio. TEN VAD gated by it finds the same (the gate decides) for 7 ms; TEN or Silero alone
    * hear babble as one endless turn; WebRTC VAD (any mode) calls 10 dB noise speech.
    */
