@@ -46,7 +46,7 @@ const DETECTORS: Detector[] = [
   { name: 'ten 0.5/0.35', create: () => createTenVoiceClassifier() },
   { name: 'ten 0.7/0.5', create: () => createTenVoiceClassifier({ startProbability: 0.7, stopProbability: 0.5 }) },
   { name: 'webrtc mode 3 + energy', create: async () => allOfVoiceClassifiers([await createWebRtcVoiceClassifier({ mode: 3 }), createEnergyVoiceClassifier()]) },
-  { name: 'ten + energy (the default)', create: async () => allOfVoiceClassifiers([await createTenVoiceClassifier(), createEnergyVoiceClassifier()]) },
+  { name: 'ten + energy', create: async () => allOfVoiceClassifiers([await createTenVoiceClassifier(), createEnergyVoiceClassifier()]) },
 ]
 
 interface OrtLike {
