@@ -1,42 +1,68 @@
 import type { VoiceClassifier } from './voice-classifier'
 
 export interface EnergyVoiceClassifierOptions {
-  /** dB above the noise floor at which a voice starts. Default 9 (bench/vad.ts: 12 misses more speech in noise, 8 starts turns on hum). */
+  /** dB above the noise floor at which a voice starts. Default 6 (bench/vad.ts). */
   startAboveFloorDb?: number
-  /** dB above the noise floor below which it stops (lower than the start: hysteresis). Default 4. */
+  /** dB above the noise floor below which it stops (lower than the start: hysteresis). Default 3. */
   stopAboveFloorDb?: number
   /** Never a voice below this level, however quiet the room. Default -55 dBFS. */
   minimumDbfs?: number
-  /** How fast the floor rises towards a louder background, in ms (it falls at once). Default 2000. */
+  /** How fast the floor rises towards a louder background, in ms. Default 2000. */
   floorRiseMs?: number
+  /** How fast it falls towards a quieter one, in ms; 0 falls at once, to the quietest frame (which made a crowd's flicker a voice). Default 300. */
+  floorFallMs?: number
+  /** Over the first audio the floor falls at once, so a call that opens on speech finds its quiet gaps fast (a crowd may then start one turn in that second). Default 1000 ms. */
+  learnMs?: number
+  /** The level is the power averaged over about this long, so a crowd's flicker is not a voice; 0 is each frame alone. Default 50. */
+  smoothingMs?: number
   sampleRate?: number
 }
 
 /**
- * Level-based voice detection: each frame's RMS in dBFS compared with an adaptive noise floor,
- * with a higher threshold to start than to stop so a voice does not flicker at its edges. The
- * floor follows quieter frames at once and louder ones slowly, and only outside a voice, so a
- * steady hum or hiss is learnt as background within a few seconds.
+ * Level-based voice detection: the power over the last ~50 ms in dBFS compared with an adaptive
+ * noise floor, with a higher threshold to start than to stop so a voice does not flicker at its
+ * edges. The floor follows quieter audio within ~300 ms and louder audio slowly, and only outside
+ * a voice, so a steady hum, hiss or crowd is learnt as background within a few seconds, and a
+ * voice is what stands out from it.
  */
 export function createEnergyVoiceClassifier(options: EnergyVoiceClassifierOptions = {}): VoiceClassifier {
-  const startAbove = options.startAboveFloorDb ?? 9
-  const stopAbove = options.stopAboveFloorDb ?? 4
+  const startAbove = options.startAboveFloorDb ?? 6
+  const stopAbove = options.stopAboveFloorDb ?? 3
   const minimum = options.minimumDbfs ?? -55
   const riseMs = options.floorRiseMs ?? 2_000
+  const fallMs = options.floorFallMs ?? 300
+  const smoothingMs = options.smoothingMs ?? 50
+  const learnSamples = ((options.learnMs ?? 1_000) * (options.sampleRate ?? 16_000)) / 1_000
+  let samplesSeen = 0
   const sampleRate = options.sampleRate ?? 16_000
+  /** The share of the way towards a target that `ms` of audio covers in this frame. */
+  const step = (frameMs: number, ms: number) => (ms <= 0 ? 1 : Math.min(1, frameMs / ms))
+  let smoothedPower: number | undefined
+  /** The last frames' powers over smoothingMs: the smoothed power never exceeds their loudest, so after a voice it drops at once, even in silence. */
+  const recent: { power: number; samples: number }[] = []
+  let recentSamples = 0
   let floor: number | undefined
   let voice = false
   return {
     isVoice(frame) {
       if (frame.length === 0) return voice
+      const frameMs = (frame.length * 1_000) / sampleRate
       let sum = 0
       for (const sample of frame) sum += sample * sample
-      const level = 10 * Math.log10(sum / frame.length + 1e-12)
+      const power = sum / frame.length
+      smoothedPower = smoothedPower === undefined ? power : smoothedPower + (power - smoothedPower) * step(frameMs, smoothingMs)
+      recent.push({ power, samples: frame.length })
+      recentSamples += frame.length
+      while (recent.length > 1 && recentSamples - recent[0]!.samples >= (smoothingMs * sampleRate) / 1_000) recentSamples -= recent.shift()!.samples
+      let loudest = 0
+      for (const entry of recent) loudest = Math.max(loudest, entry.power)
+      const level = 10 * Math.log10(Math.min(smoothedPower, loudest) + 1e-12)
       floor ??= level
+      samplesSeen += frame.length
       const threshold = floor + (voice ? stopAbove : startAbove)
       voice = level >= Math.max(threshold, minimum)
-      if (level < floor) floor = level
-      else if (!voice) floor += (level - floor) * Math.min(1, (frame.length / sampleRate) * (1_000 / riseMs))
+      if (level < floor) floor += (level - floor) * step(frameMs, samplesSeen <= learnSamples ? 0 : fallMs)
+      else if (!voice) floor += (level - floor) * step(frameMs, riseMs)
       return voice
     },
     dispose() {},

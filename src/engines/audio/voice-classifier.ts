@@ -7,3 +7,17 @@ export interface VoiceClassifier {
   isVoice(frame: Float32Array): boolean
   dispose(): void
 }
+
+/** A voice only where every classifier hears one (each is fed every frame, so each keeps its own state). */
+export function allOfVoiceClassifiers(classifiers: VoiceClassifier[]): VoiceClassifier {
+  return {
+    isVoice(frame) {
+      let voice = true
+      for (const classifier of classifiers) voice = classifier.isVoice(frame) && voice
+      return voice
+    },
+    dispose() {
+      for (const classifier of classifiers) classifier.dispose()
+    },
+  }
+}

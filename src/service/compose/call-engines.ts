@@ -7,6 +7,7 @@ import { createOpenAiCompatibleDialogueEngine } from '../../engines/dialogue/ope
 import type { SttEngine } from '../../engines/stt/stt-engine'
 import type { TtsEngine } from '../../engines/tts/tts-engine'
 import { CALL_SAMPLE_RATE, type CallAudio } from '../../conversations/call-audio'
+import type { Logger } from 'pino'
 import type { SecretBox } from '../../store/secret-box'
 import type { Store } from '../../store/ports'
 import { readAiContentSetting } from '../settings/ai-content-settings'
@@ -26,6 +27,8 @@ export interface CallEnginesOptions {
   /** Overrides of the settings (tests, embedders). */
   dialogue?: DialogueEngine
   stt?: SttEngine | null
+  /** Where a voice detector that could not start says so (the call goes on with the energy detector). */
+  log?: Pick<Logger, 'warn'>
 }
 
 /**
@@ -41,7 +44,12 @@ export class CallEngines {
   constructor(private readonly options: CallEnginesOptions) {
     this.audio = {
       speak: (text, voiceId, signal) => this.speak(text, voiceId, signal),
-      turnDetector: (options) => createTurnDetector({ ...options, sampleRate: CALL_SAMPLE_RATE }),
+      turnDetector: (turnOptions) =>
+        createTurnDetector({
+          ...turnOptions,
+          sampleRate: CALL_SAMPLE_RATE,
+          onFallback: options.log ? (message, error) => options.log?.warn({ err: error }, message) : undefined,
+        }),
       estimateGender,
     }
   }

@@ -35,7 +35,7 @@ export async function composeEngines(config: RuntimeConfig, { store, secrets }: 
     reloadAiContent: async () => {
       aiContent = await createAiContentEngine(store, secrets, config.aiContentEngine)
     },
-    calls: new CallEngines({ store, secrets, speech, dialogue: config.dialogueEngine, stt: config.sttEngine }),
+    calls: new CallEngines({ store, secrets, speech, dialogue: config.dialogueEngine, stt: config.sttEngine, log: config.log }),
     close: async () => {
       closing = true // a voice sample asked for now must not start the engine again
       await (await ttsEngine?.catch(() => undefined))?.close()
