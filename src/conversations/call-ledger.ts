@@ -96,10 +96,13 @@ export class CallLedger {
   async close(reason: EndReason, usageSeconds: number, failure?: CallFailure): Promise<boolean> {
     const { state, job } = this.options
     let endWritten!: () => void
+    // As long as the call; longer only when the caller sent audio faster than real time (a test or a pipeline, not a
+    // person): what they sent is kept whole rather than cut at the call's end.
+    const callerEndSeconds = this.callerClock.msAt(this.callerClock.sampleCount) / 1000
     const recording = await this.options.recordings.store(
       job.id,
       present(job.mediaFile, `the recording's file of call ${job.id}`),
-      this.recording.toWav(usageSeconds, this.callerClock.placement()),
+      this.recording.toWav(Math.max(usageSeconds, callerEndSeconds), this.callerClock.placement()),
       new Promise((resolve) => (endWritten = resolve)),
     )
     const recordingSaved = recording === 'stored'

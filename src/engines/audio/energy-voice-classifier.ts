@@ -44,6 +44,8 @@ export function createEnergyVoiceClassifier(options: EnergyVoiceClassifierOption
   let floor: number | undefined
   let voice = false
   return {
+    // The loudest of the last smoothingMs holds the level up for that long after the voice stops.
+    endLagMs: smoothingMs,
     isVoice(frame) {
       if (frame.length === 0) return voice
       const frameMs = (frame.length * 1_000) / sampleRate

@@ -113,9 +113,11 @@ export function turnDetectorOver(classifier: VoiceClassifier, options: TurnDetec
           onsetMs = undefined
           events.push({ type: 'speech-start', atMs: turnStartMs })
         }
-      } else if (speaking && endMs - lastVoiceMs >= trailingSilenceMs) {
+      } else if (speaking && endMs - Math.max(turnStartMs, lastVoiceMs - (classifier.endLagMs ?? 0)) >= trailingSilenceMs) {
         speaking = false
-        events.push({ type: 'speech-end', atMs: lastVoiceMs, speechMs: lastVoiceMs - turnStartMs })
+        // Where the voice stopped: the classifier heard it for up to endLagMs after that.
+        const voiceEndMs = Math.max(turnStartMs, lastVoiceMs - (classifier.endLagMs ?? 0))
+        events.push({ type: 'speech-end', atMs: voiceEndMs, speechMs: voiceEndMs - turnStartMs })
       }
       return events
     },

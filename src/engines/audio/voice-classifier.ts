@@ -5,12 +5,19 @@
 export interface VoiceClassifier {
   /** Samples in [-1, 1] at the classifier's rate; true while a voice is present. */
   isVoice(frame: Float32Array): boolean
+  /**
+   * How long after a voice stops the classifier may still say it is there (a level averaged over a
+   * window stays up for that window): the turn detector moves a turn's end back by it. Default 0.
+   */
+  readonly endLagMs?: number
   dispose(): void
 }
 
 /** A voice only where every classifier hears one (each is fed every frame, so each keeps its own state). */
 export function allOfVoiceClassifiers(classifiers: VoiceClassifier[]): VoiceClassifier {
   return {
+    // A voice ends when the first classifier stops hearing it.
+    endLagMs: Math.min(...classifiers.map((classifier) => classifier.endLagMs ?? 0)),
     isVoice(frame) {
       let voice = true
       for (const classifier of classifiers) voice = classifier.isVoice(frame) && voice
