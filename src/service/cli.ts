@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { VERSION } from './compose/config'
 import { COMMAND_OPTIONS, COMMANDS, OPTIONS, parseArgsError, refuseExtraArguments, refuseOtherOptions, UsageError } from './cli/args'
@@ -26,7 +27,8 @@ export async function main(argv: string[]): Promise<number> {
     refuseOtherOptions(command, values)
     if (command === 'serve') {
       refuseExtraArguments('serve', rest, 0, 'no arguments, only options')
-      await (await import('./cli/serve')).serve(values)
+      // The built renderer sits beside the entry bundle: out/main/cli.js and out/renderer/.
+      await (await import('./cli/serve')).serve(values, { rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)) })
       return -1 // keeps running until a signal
     }
     if (command === 'ai-engine') await (await import('./cli/ai-engine')).aiEngine(values, rest)

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
 import { fixedApiKeyProblem } from '../ops/api-keys'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION } from '../compose/config'
@@ -36,7 +35,12 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   }
 }
 
-export async function serve(values: Values): Promise<void> {
+export interface ServeOptions {
+  /** The built operator UI (out/renderer), found from the entry bundle: this module may sit in a chunk folder. */
+  rendererDir: string
+}
+
+export async function serve(values: Values, options: ServeOptions): Promise<void> {
   const port = values.port !== undefined ? parsePort(values.port, '--port') : parsePort(process.env.VOICEDESK_PORT || undefined, 'VOICEDESK_PORT')
   const host = values.host ?? DEFAULT_HOST
   if (host.trim() === '') throw new UsageError('--host is empty: give an address, such as 127.0.0.1 (the default) or 0.0.0.0 for every interface')
@@ -87,8 +91,7 @@ export async function serve(values: Values): Promise<void> {
       calls: { maxConcurrent: maxCalls },
       journal: { enabled: journalOn },
       seed: values.seed !== undefined ? resolve(expandHome(values.seed)) : undefined,
-      // The built renderer sits beside this bundle: out/main/cli.js and out/renderer/.
-      rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+      rendererDir: options.rendererDir,
       // JSON lines on stderr, so stdout keeps the start-up banner alone.
       log: pino({ level: logLevel, redact: ['req.headers.authorization', 'headers.authorization'] }, pino.destination(2)),
     })
