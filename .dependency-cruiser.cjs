@@ -108,7 +108,8 @@ const SERVICE_ROOM_RULES = [
   },
   {
     name: 'service-use-cases-below-transports',
-    comment: 'Use cases, settings and features never import a transport, the operator bridge, the CLI or the wiring (ops -> http has its own rule beside the layer rules).',
+    comment:
+      'Use cases, settings and features never import a transport, the operator bridge, the CLI or the wiring (ops -> http has its own rule beside the layer rules).',
     severity: 'error',
     from: { path: SERVICE_BELOW_TRANSPORTS },
     to: { path: '^src/service/(operator/|cli/|compose/|cli\\.ts$|runtime\\.ts$)' },

@@ -7,7 +7,9 @@ export default defineConfig({
     build: {
       // Pure-JS libraries load faster bundled than resolved file by file at every start
       // (zod and its Fastify provider go together: the provider checks instanceof zod types).
-      externalizeDeps: { exclude: ['zod', 'fastify-type-provider-zod', 'libphonenumber-js', 'env-paths', 'secure-json-parse', 'ipaddr.js'] },
+      externalizeDeps: {
+        exclude: ['zod', 'fastify-type-provider-zod', 'libphonenumber-js', 'env-paths', 'secure-json-parse', 'ipaddr.js'],
+      },
       rolldownOptions: {
         // Two entries from one config: the Electron main process and the headless CLI.
         // They share the runtime chunk; only index.js ever imports electron.

@@ -11,7 +11,15 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   {
-    ignores: ['out/**', 'native/**', 'coverage/**', 'test-artifacts/**', 'test-results/**', 'bench/results/**', 'test/architecture/fixtures/**'],
+    ignores: [
+      'out/**',
+      'native/**',
+      'coverage/**',
+      'test-artifacts/**',
+      'test-results/**',
+      'bench/results/**',
+      'test/architecture/fixtures/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -55,7 +55,10 @@ export default defineConfig({
     reporters: ['default', './test/helpers/slowest-files-reporter.ts'],
     projects: [
       // Everything, on SQLite (the embedded default).
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/team/**', ...ALONE] } },
+      {
+        extends: true,
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/team/**', ...ALONE] },
+      },
       // What differs by engine, again on a real PostgreSQL cluster started for the run.
       { extends: true, test: { name: 'postgres', include: ON_POSTGRES, exclude: [...SQLITE_ONLY_HTTP, ...ALONE], ...POSTGRES } },
       // The wall-clock files, after the others: one file per engine at a time, both engines together.

@@ -76,7 +76,16 @@ export interface CallsBenchResult {
    * What compression alone costs: the same calls without the TTS flood, alternating with and
    * without deflate offered (CPU time is the steadier measure on a shared machine).
    */
-  deflateCost: { calls: number; rounds: { deflateOffered: boolean; deflateAccepted: boolean; serviceCpuSeconds: number; firstGreetingAudioP50Ms: number; minLeadMs: number }[] }
+  deflateCost: {
+    calls: number
+    rounds: {
+      deflateOffered: boolean
+      deflateAccepted: boolean
+      serviceCpuSeconds: number
+      firstGreetingAudioP50Ms: number
+      minLeadMs: number
+    }[]
+  }
 }
 
 const round = (value: number) => Math.round(value * 10) / 10
@@ -127,7 +136,9 @@ interface Service {
 }
 
 async function startService(dataDir: string, sttUrl: string): Promise<Service> {
-  const engine = spawnSync(process.execPath, [BIN, 'stt-engine', 'openai-compatible', '--base-url', sttUrl, '--data-dir', dataDir], { encoding: 'utf8' })
+  const engine = spawnSync(process.execPath, [BIN, 'stt-engine', 'openai-compatible', '--base-url', sttUrl, '--data-dir', dataDir], {
+    encoding: 'utf8',
+  })
   if (engine.status !== 0) throw new Error(`stt-engine failed: ${engine.stderr}`)
   const port = await freePort()
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data-dir', dataDir], {
@@ -146,7 +157,11 @@ async function startService(dataDir: string, sttUrl: string): Promise<Service> {
       greetingMessage: 'Hello, thanks for calling.',
       outcomeResponseShape: {
         type: 'object',
-        properties: { customerName: { type: 'string' }, guests: { type: 'integer' }, notes: { type: 'string', description: 'Anything else' } },
+        properties: {
+          customerName: { type: 'string' },
+          guests: { type: 'integer' },
+          notes: { type: 'string', description: 'Anything else' },
+        },
         required: ['customerName', 'guests', 'notes'],
       },
       silenceThreshold: 60,
@@ -172,7 +187,10 @@ async function queueTtsJobs(service: Service, count: number): Promise<void> {
   for (let batch = 0; batch < count; batch += 20) {
     await Promise.all(
       Array.from({ length: Math.min(20, count - batch) }, (_, index) =>
-        api(service, '/v1/jobs/text-to-speech', { voiceId: AVA, text: `Order ${batch + index} has shipped and will arrive on Tuesday between nine and noon.` }),
+        api(service, '/v1/jobs/text-to-speech', {
+          voiceId: AVA,
+          text: `Order ${batch + index} has shipped and will arrive on Tuesday between nine and noon.`,
+        }),
       ),
     )
   }
@@ -282,16 +300,29 @@ function queuedBeforeEachFrame(utterance: Utterance): number[] {
   return leads
 }
 
-async function floodRun(speech: Float32Array, deflate: boolean, calls = CONCURRENT_CALLS, ttsJobs = QUEUED_TTS_JOBS): Promise<CallsRunResult> {
+async function floodRun(
+  speech: Float32Array,
+  deflate: boolean,
+  calls = CONCURRENT_CALLS,
+  ttsJobs = QUEUED_TTS_JOBS,
+): Promise<CallsRunResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-calls-'))
   const stt = await startSpeechDouble()
   const service = await startService(dataDir, stt.url)
   try {
     // One call alone first: the engines are warm, as on a service that has run a while.
-    const warm = await oneCaller(service, speech, deflate, (await api<{ jobId: string }>(service, '/v1/voice-agents/conversation-init', initBody(service))).jobId)
+    const warm = await oneCaller(
+      service,
+      speech,
+      deflate,
+      (await api<{ jobId: string }>(service, '/v1/voice-agents/conversation-init', initBody(service))).jobId,
+    )
     const deflateAccepted = warm.client.extensions.includes('permessage-deflate')
     const jobIds = await Promise.all(
-      Array.from({ length: calls }, async () => (await api<{ jobId: string }>(service, '/v1/voice-agents/conversation-init', initBody(service))).jobId),
+      Array.from(
+        { length: calls },
+        async () => (await api<{ jobId: string }>(service, '/v1/voice-agents/conversation-init', initBody(service))).jobId,
+      ),
     )
     await queueTtsJobs(service, ttsJobs)
     const handledBefore = stt.handlingMs.length
@@ -302,11 +333,15 @@ async function floodRun(speech: Float32Array, deflate: boolean, calls = CONCURRE
     const serviceCpuSeconds = cpuSecondsOf(service.child.pid!) - cpuBefore
     const left = await ttsJobsLeft(service)
 
-    const greetings = callers.map(({ client, startSentAt }) => client.frames.find((received) => received.frame.event === 'media')!.at - startSentAt)
+    const greetings = callers.map(
+      ({ client, startSentAt }) => client.frames.find((received) => received.frame.event === 'media')!.at - startSentAt,
+    )
     const utterances = callers.flatMap(({ client }) => utterancesOf(client))
     const leadsPerUtterance = utterances.map(queuedBeforeEachFrame).filter((leads) => leads.length > 0)
     const allLeads = leadsPerUtterance.flat()
-    const gaps = utterances.filter((utterance) => utterance.firstAnswerAt !== undefined).map((utterance) => Math.abs(utterance.media[0]!.at - utterance.firstAnswerAt!))
+    const gaps = utterances
+      .filter((utterance) => utterance.firstAnswerAt !== undefined)
+      .map((utterance) => Math.abs(utterance.media[0]!.at - utterance.firstAnswerAt!))
     const sttMs = percentile(stt.handlingMs.slice(handledBefore), 50)
     const turns = callers.flatMap(({ voiceTurn }) => (voiceTurn ? [voiceTurn.firstAudio - voiceTurn.endOfVoice] : []))
     const overhead = turns.map((total) => total - TRAILING_SILENCE_MS - sttMs)
@@ -316,7 +351,11 @@ async function floodRun(speech: Float32Array, deflate: boolean, calls = CONCURRE
       calls,
       ttsJobsQueued: ttsJobs,
       seconds: round(seconds),
-      firstGreetingAudioMs: { p50: Math.round(percentile(greetings, 50)), p99: Math.round(percentile(greetings, 99)), max: Math.round(Math.max(...greetings)) },
+      firstGreetingAudioMs: {
+        p50: Math.round(percentile(greetings, 50)),
+        p99: Math.round(percentile(greetings, 99)),
+        max: Math.round(Math.max(...greetings)),
+      },
       lead: {
         minMs: Math.round(Math.min(...allLeads) * 1000),
         p1Ms: Math.round(percentile(allLeads, 1) * 1000),
@@ -324,8 +363,17 @@ async function floodRun(speech: Float32Array, deflate: boolean, calls = CONCURRE
         utterancesBelow200Ms: leadsPerUtterance.filter((leads) => Math.min(...leads) < 0.2).length,
         underruns: allLeads.filter((lead) => lead < 0).length,
       },
-      captionGapMs: { p50: Math.round(percentile(gaps, 50)), p99: Math.round(percentile(gaps, 99)), max: Math.round(Math.max(...gaps)), utterances: gaps.length },
-      voiceToVoiceOverheadMs: { p50: Math.round(percentile(overhead, 50)), p99: Math.round(percentile(overhead, 99)), turns: overhead.length },
+      captionGapMs: {
+        p50: Math.round(percentile(gaps, 50)),
+        p99: Math.round(percentile(gaps, 99)),
+        max: Math.round(Math.max(...gaps)),
+        utterances: gaps.length,
+      },
+      voiceToVoiceOverheadMs: {
+        p50: Math.round(percentile(overhead, 50)),
+        p99: Math.round(percentile(overhead, 99)),
+        turns: overhead.length,
+      },
       voiceToVoiceTotalMs: { p50: Math.round(percentile(turns, 50)), p99: Math.round(percentile(turns, 99)) },
       cpu: {
         serviceCpuSeconds: round(serviceCpuSeconds),

@@ -29,7 +29,10 @@ function freePort() {
 async function startOnce(cli, dataDir) {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', dataDir], { env: { ...process.env, VOICEDESK_API_KEY: KEY }, stdio: 'ignore' })
+  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', dataDir], {
+    env: { ...process.env, VOICEDESK_API_KEY: KEY },
+    stdio: 'ignore',
+  })
   for (;;) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) break

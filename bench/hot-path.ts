@@ -96,7 +96,8 @@ export function attribute(profile: Profile): Map<string, number> {
       if (piece) return piece
       if (frame.url.startsWith('node:')) return "Node's HTTP parser and socket writes"
       if (frame.url.includes('@fastify/websocket')) return '@fastify/websocket hooks (every request)'
-      if (/node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify)\//.test(frame.url)) return 'Fastify (routing, hook runner, reply)'
+      if (/node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify)\//.test(frame.url))
+        return 'Fastify (routing, hook runner, reply)'
     }
     return 'other service code'
   }
@@ -162,10 +163,14 @@ export interface HotPathOptions {
 export async function benchHotPath(options: HotPathOptions): Promise<object> {
   const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-hot-path-'))
   const port = await freePort()
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', options.cli, 'serve', '--port', String(port), '--data-dir', join(workDir, 'data')], {
-    env: { ...process.env, VOICEDESK_API_KEY: options.key },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['--inspect=127.0.0.1:0', options.cli, 'serve', '--port', String(port), '--data-dir', join(workDir, 'data')],
+    {
+      env: { ...process.env, VOICEDESK_API_KEY: options.key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   try {
     const inspectorUrl = await new Promise<string>((resolve, reject) => {
       let errors = ''

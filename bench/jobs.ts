@@ -81,7 +81,9 @@ const ONE_DAY = { createdFrom: '2024-02-10T00:00:00.000Z', createdTo: '2024-02-1
 const THIRTY_DAYS = { createdFrom: '2024-02-01T00:00:00.000Z', createdTo: '2024-03-02T00:00:00.000Z' }
 
 /** The list and search queries measured on each store, through the use case listJobs (`list`; its `range` is the operator's date filter). */
-export async function timeListQueries(list: (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) => Promise<unknown>) {
+export async function timeListQueries(
+  list: (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) => Promise<unknown>,
+) {
   return {
     firstPageOneDayMs: await timeQueries(() => list({ take: 10, skip: 1 }, ONE_DAY)),
     firstPageThirtyDaysMs: await timeQueries(() => list({ take: 10, skip: 1 }, THIRTY_DAYS)),
@@ -159,7 +161,9 @@ export async function measureThroughput(store: Store, template: JobRecord, count
     jobs: count,
     seconds: Math.round(seconds * 1000) / 1000,
     jobsPerSecond: Math.round(count / seconds),
-    byInstance: Object.fromEntries(Object.entries(ended.byInstance).map(([instance, total]) => [instance, total - (before[instance] ?? 0)])),
+    byInstance: Object.fromEntries(
+      Object.entries(ended.byInstance).map(([instance, total]) => [instance, total - (before[instance] ?? 0)]),
+    ),
   }
 }
 
@@ -192,7 +196,8 @@ export async function benchJobs({ listsOnly = false } = {}): Promise<Record<stri
     const sqlite = runtime.store as SqliteStore
     sqlite.db.exec('ANALYZE')
     const { context } = runtime
-    const list = (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) => listJobs(context, caller, caller.projectId, body, {}, range)
+    const list = (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) =>
+      listJobs(context, caller, caller.projectId, body, {}, range)
 
     const results: Record<string, unknown> = {
       jobs: JOBS,
@@ -203,7 +208,9 @@ export async function benchJobs({ listsOnly = false } = {}): Promise<Record<stri
     if (listsOnly) return results
 
     // Pickup: from the enqueue call to the runner starting the job, with the runner idle.
-    const source = (await runtime.store.jobs.list(caller.projectId, { type: 'TRANSCRIPTION', sort: 'createdAt', direction: 'desc', limit: 1, offset: 0 })).records[0]!
+    const source = (
+      await runtime.store.jobs.list(caller.projectId, { type: 'TRANSCRIPTION', sort: 'createdAt', direction: 'desc', limit: 1, offset: 0 })
+    ).records[0]!
     const pickups: number[] = []
     for (let index = 0; index < 100; index += 1) {
       let enqueuedAt = 0

@@ -20,7 +20,15 @@ const BIN = join(ROOT, 'bin/voicedesk.js')
 const KEY = 'vd_bench_panel_0123456789abcdef0123456'
 const CHROMIUM = process.env.VOICEDESK_CHROMIUM ?? '/usr/bin/chromium'
 const TURNS = 20
-const CALLER_TURNS = ['My name is Sara Haddad', 'We are four people', 'On the terrace please', 'Next Friday', 'At eight in the evening', 'No allergies', 'Thank you']
+const CALLER_TURNS = [
+  'My name is Sara Haddad',
+  'We are four people',
+  'On the terrace please',
+  'Next Friday',
+  'At eight in the evening',
+  'No allergies',
+  'Thank you',
+]
 
 export interface PanelBenchResult {
   typedTurnToFirstAudioMs: { p50: number; p99: number; turns: number; note: string }
@@ -28,7 +36,8 @@ export interface PanelBenchResult {
 
 const round = (value: number) => Math.round(value * 10) / 10
 
-const repliesOf = async (page: Page): Promise<number[]> => ((await page.locator('.test-call').getAttribute('data-reply-ms')) ?? '').split(',').filter(Boolean).map(Number)
+const repliesOf = async (page: Page): Promise<number[]> =>
+  ((await page.locator('.test-call').getAttribute('data-reply-ms')) ?? '').split(',').filter(Boolean).map(Number)
 
 export async function benchPanel(): Promise<PanelBenchResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-panel-'))
@@ -38,7 +47,10 @@ export async function benchPanel(): Promise<PanelBenchResult> {
     env: { ...process.env, VOICEDESK_API_KEY: KEY },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'] })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
+  })
   try {
     const link = (await waitForLine(child, /^Operator UI: (\S+)$/m))[1]!
     const base = `http://127.0.0.1:${port}`
@@ -79,7 +91,9 @@ export async function benchPanel(): Promise<PanelBenchResult> {
     while (latencies.length < TURNS) {
       // Each turn after the agent is done speaking and listens again (its greeting or last answer).
       await page.waitForFunction(() => {
-        const g = globalThis as unknown as { document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } }
+        const g = globalThis as unknown as {
+          document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null }
+        }
         const state = g.document.querySelector('[data-testid="test-call-activity"]')?.getAttribute('data-activity')
         return state === 'listening' || state === 'ended' || state === 'failed'
       })
@@ -93,7 +107,9 @@ export async function benchPanel(): Promise<PanelBenchResult> {
       await page.getByTestId('test-call-input').press('Enter')
       turn += 1
       await page.waitForFunction((count) => {
-        const g = globalThis as unknown as { document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } }
+        const g = globalThis as unknown as {
+          document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null }
+        }
         const replies = (g.document.querySelector('.test-call')?.getAttribute('data-reply-ms') ?? '').split(',').filter(Boolean).length
         const state = g.document.querySelector('[data-testid="test-call-activity"]')?.getAttribute('data-activity')
         return replies > count || state === 'ended'

@@ -19,7 +19,22 @@ const BATCH = 100_000
 const RUNS = 7
 const PROJECT = 'bench-project'
 
-const ENGLISH = ['report', 'revenue', 'customer', 'support', 'call', 'meeting', 'quarterly', 'invoice', 'delivery', 'schedule', 'refund', 'account', 'order', 'payment']
+const ENGLISH = [
+  'report',
+  'revenue',
+  'customer',
+  'support',
+  'call',
+  'meeting',
+  'quarterly',
+  'invoice',
+  'delivery',
+  'schedule',
+  'refund',
+  'account',
+  'order',
+  'payment',
+]
 const ARABIC = ['مكالمة', 'العميل', 'خدمة', 'تقرير', 'فاتورة', 'موعد', 'طلب', 'دفع', 'حساب', 'شكرا', 'مرحبا', 'استرداد']
 const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'te', 'su', 'no', 'vi', 'da', 'pe', 'zu', 'ho', 'ba', 'ge', 'fi', 'wo']
 
@@ -50,7 +65,15 @@ try {
   const { pool } = store
   await store.accounts.insertProject({ id: PROJECT, name: 'Bench', isDefault: true, createdAt: '2024-01-01T00:00:00.000Z' })
   await store.accounts.insertLocalUser('bench-user', 'Bench', '2024-01-01T00:00:00.000Z')
-  await store.accounts.insertKey({ id: 'bench-key', projectId: PROJECT, userId: 'bench-user', name: 'k', keyHash: 'h', keyHint: 'h', createdAt: '2024-01-01T00:00:00.000Z' })
+  await store.accounts.insertKey({
+    id: 'bench-key',
+    projectId: PROJECT,
+    userId: 'bench-user',
+    name: 'k',
+    keyHash: 'h',
+    keyHint: 'h',
+    createdAt: '2024-01-01T00:00:00.000Z',
+  })
 
   // Seeding in SQL: title 3 words, text 12, drawn with a skew (low indexes, the real words, far more often).
   const words = vocabulary()
@@ -117,7 +140,9 @@ try {
     results[label] = {
       matches: listed.filtered,
       tsvectorListWithCountsMs: await median(() => store.jobs.list(PROJECT, { ...page, words: searchWords })),
-      tsvectorCountMs: await median(() => pool.query('SELECT count(*) FROM jobs WHERE project_id = $1 AND search @@ $2::tsquery', [PROJECT, jobSearchQuery(searchWords)])),
+      tsvectorCountMs: await median(() =>
+        pool.query('SELECT count(*) FROM jobs WHERE project_id = $1 AND search @@ $2::tsquery', [PROJECT, jobSearchQuery(searchWords)]),
+      ),
       trigramPageMs: await median(() => trigram(searchWords, false)),
       trigramCountMs: await median(() => trigram(searchWords, true)),
     }

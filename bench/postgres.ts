@@ -33,7 +33,10 @@ export const BENCH_SECRET_KEY = randomBytes(32)
 /** A throwaway cluster, or why the PostgreSQL benchmarks are skipped (no server binaries). */
 export async function startBenchCluster(): Promise<{ cluster: PostgresCluster; version: string } | { skipped: string }> {
   if (!findPostgresBinaries()) {
-    return { skipped: "PostgreSQL's initdb and pg_ctl were not found (on PATH or in /usr/lib/postgresql/<version>/bin): the PostgreSQL column was not measured" }
+    return {
+      skipped:
+        "PostgreSQL's initdb and pg_ctl were not found (on PATH or in /usr/lib/postgresql/<version>/bin): the PostgreSQL column was not measured",
+    }
   }
   const cluster = await startPostgresCluster()
   const client = new pg.Client({ connectionString: cluster.url })
@@ -66,14 +69,20 @@ async function multiRowInsert(records: JobRecord[]): Promise<{ text: string; val
   for (const record of records) await repository.insert(record)
   const first = recorded[0]!
   const parts = /^([\s\S]*\bVALUES\s*)(\([\s\S]*\))\s*$/.exec(first.text)
-  if (!parts || recorded.some((statement) => statement.text !== first.text)) throw new Error(`the jobs repository's insert is not one INSERT … VALUES (…): ${first.text}`)
+  if (!parts || recorded.some((statement) => statement.text !== first.text))
+    throw new Error(`the jobs repository's insert is not one INSERT … VALUES (…): ${first.text}`)
   const width = first.values.length
   const tuples = recorded.map((_, row) => parts[2]!.replace(/\$(\d+)/g, (_match, index: string) => `$${Number(index) + row * width}`))
   return { text: `${parts[1]}${tuples.join(', ')}`, values: recorded.flatMap((statement) => statement.values) }
 }
 
 /** Seeds `count` jobs (seedFields, as on SQLite) with the repository's INSERT, ROWS_PER_STATEMENT per statement. */
-async function seedPostgresJobs(runtime: Runtime, pool: pg.Pool, count: number, fieldsOf: (index: number) => Partial<JobRecord>): Promise<void> {
+async function seedPostgresJobs(
+  runtime: Runtime,
+  pool: pg.Pool,
+  count: number,
+  fieldsOf: (index: number) => Partial<JobRecord>,
+): Promise<void> {
   // seedJob builds the record exactly as on SQLite and hands it to this "repository", which keeps it.
   let batch: JobRecord[] = []
   const keeping = { jobs: { insert: async (record: JobRecord) => void batch.push(record) } } as unknown as Repositories
@@ -84,12 +93,14 @@ async function seedPostgresJobs(runtime: Runtime, pool: pg.Pool, count: number, 
       const db = clientDb(client)
       for (let start = first; start < last; start += ROWS_PER_STATEMENT) {
         batch = []
-        for (let index = start; index < Math.min(last, start + ROWS_PER_STATEMENT); index += 1) await seedJob(runtime, fieldsOf(index), keeping)
+        for (let index = start; index < Math.min(last, start + ROWS_PER_STATEMENT); index += 1)
+          await seedJob(runtime, fieldsOf(index), keeping)
         const { text, values } = await multiRowInsert(batch)
         await db.query(text, values)
       }
     })
-    if (last % 200_000 === 0 || last === count) console.log(`postgres: seeded ${last} jobs (${Math.round((performance.now() - started) / 1000)} s)`)
+    if (last % 200_000 === 0 || last === count)
+      console.log(`postgres: seeded ${last} jobs (${Math.round((performance.now() - started) / 1000)} s)`)
   }
 }
 
@@ -113,7 +124,8 @@ export async function spawnTeamInstance(url: string, apiKey: string): Promise<{ 
 async function processThroughput(url: string, store: PostgresStore, template: JobRecord, count: number, instances: number) {
   const children: ChildProcess[] = []
   try {
-    for (let index = 0; index < instances; index += 1) children.push((await spawnTeamInstance(url, 'vd_bench_postgres_key_0123456789abcdef')).child)
+    for (let index = 0; index < instances; index += 1)
+      children.push((await spawnTeamInstance(url, 'vd_bench_postgres_key_0123456789abcdef')).child)
     await queuePendingCopies(store, template, count)
     const started = performance.now()
     await store.pool.query('SELECT pg_notify($1, $2)', [WORK_CHANNELS.jobs, 'bench'])
@@ -124,9 +136,10 @@ async function processThroughput(url: string, store: PostgresStore, template: Jo
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
     const seconds = (performance.now() - started) / 1000
-    const { rows } = await store.pool.query<{ failed: number }>(`SELECT count(*) AS failed FROM jobs WHERE type = 'AI_CONTENT' AND status = 'FAILED' AND relevant_job_id = $1`, [
-      template.relevantJobId,
-    ])
+    const { rows } = await store.pool.query<{ failed: number }>(
+      `SELECT count(*) AS failed FROM jobs WHERE type = 'AI_CONTENT' AND status = 'FAILED' AND relevant_job_id = $1`,
+      [template.relevantJobId],
+    )
     if (Number(rows[0]!.failed) > 0) throw new Error(`${rows[0]!.failed} AI-content jobs failed`)
     return { instances, jobs: count, seconds: Math.round(seconds * 1000) / 1000, jobsPerSecond: Math.round(count / seconds) }
   } finally {
@@ -140,7 +153,9 @@ async function processThroughput(url: string, store: PostgresStore, template: Jo
  */
 async function jobUpdates(store: PostgresStore, since?: { updates: number; hot: number }): Promise<{ updates: number; hot: number }> {
   await new Promise((resolve) => setTimeout(resolve, 1_500))
-  const { rows } = await store.pool.query<{ updates: number; hot: number }>(`SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'jobs'`)
+  const { rows } = await store.pool.query<{ updates: number; hot: number }>(
+    `SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'jobs'`,
+  )
   const now = rows[0]!
   return since ? { updates: now.updates - since.updates, hot: now.hot - since.hot } : now
 }
@@ -154,7 +169,10 @@ function config(url: string, jobs: RuntimeConfig['jobs']): RuntimeConfig {
  * instances; with `listsOnly`, the seeding and the lists and search alone (`tsx bench/run.ts
  * postgres-lists`). `database` names the database made for it in the cluster.
  */
-export async function benchPostgresJobs(cluster: PostgresCluster, { listsOnly = false, database = 'bench_jobs' } = {}): Promise<Record<string, unknown>> {
+export async function benchPostgresJobs(
+  cluster: PostgresCluster,
+  { listsOnly = false, database = 'bench_jobs' } = {},
+): Promise<Record<string, unknown>> {
   const url = await cluster.createDatabase(database)
   // Instance A: lists and enqueues; its runner takes nothing (concurrency 0), so B and C run every job.
   const runtimes: Runtime[] = []
@@ -174,7 +192,8 @@ export async function benchPostgresJobs(cluster: PostgresCluster, { listsOnly = 
     const vacuumStarted = performance.now()
     await store.pool.query('VACUUM ANALYZE jobs')
     const vacuumSeconds = (performance.now() - vacuumStarted) / 1000
-    const list = (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) => listJobs(a.context, caller, caller.projectId, body, {}, range)
+    const list = (body: Parameters<typeof listJobs>[3], range?: Parameters<typeof listJobs>[5]) =>
+      listJobs(a.context, caller, caller.projectId, body, {}, range)
     const results: Record<string, unknown> = {
       jobs: JOBS,
       seedSeconds: Math.round(seedSeconds * 10) / 10,
@@ -191,7 +210,9 @@ export async function benchPostgresJobs(cluster: PostgresCluster, { listsOnly = 
     const ended = new EndedJobs()
     const b = await createRuntime(config(url, { onJobStarted: () => pickupHook('B'), onJobEnded: () => ended.ended('B') }))
     runtimes.push(b)
-    const source = (await store.jobs.list(caller.projectId, { type: 'TRANSCRIPTION', sort: 'createdAt', direction: 'desc', limit: 1, offset: 0 })).records[0]!
+    const source = (
+      await store.jobs.list(caller.projectId, { type: 'TRANSCRIPTION', sort: 'createdAt', direction: 'desc', limit: 1, offset: 0 })
+    ).records[0]!
     const pickups: number[] = []
     const takenBy: Record<string, number> = {}
     for (let index = 0; index < 100; index += 1) {
@@ -210,7 +231,8 @@ export async function benchPostgresJobs(cluster: PostgresCluster, { listsOnly = 
     }
     pickupHook = () => {}
     results.pickupAcrossInstancesMs = {
-      method: 'createAiContentJob on instance A (runner concurrency 0) to onJobStarted on instance B, woken by NOTIFY; both in this process, one database',
+      method:
+        'createAiContentJob on instance A (runner concurrency 0) to onJobStarted on instance B, woken by NOTIFY; both in this process, one database',
       runs: pickups.length,
       p50: percentile(pickups, 50),
       p99: percentile(pickups, 99),

@@ -130,7 +130,8 @@ async function load(
   const cpuBefore = cpuTimeMs(pid)
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: ROUND_SECONDS, pipelining: 1 })
   const cpuAfter = cpuTimeMs(pid)
-  const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : round(((cpuAfter - cpuBefore) * 1000) / result.requests.total)
+  const cpuUsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : round(((cpuAfter - cpuBefore) * 1000) / result.requests.total)
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
@@ -200,7 +201,9 @@ function comparison(results: Record<string, unknown>): Record<string, unknown> {
       postgresOneInstanceProcess: pgThroughput.oneInstance.jobsPerSecond,
       postgresTwoInstanceProcesses: pgThroughput.twoInstances.jobsPerSecond,
       postgresTwoToOneRatio: pgThroughput.twoToOneRatio,
-      postgresToSqliteInProcessRatio: Number((pgThroughput.oneInstanceInThisProcess.jobsPerSecond / sqliteThroughput.jobsPerSecond).toFixed(3)),
+      postgresToSqliteInProcessRatio: Number(
+        (pgThroughput.oneInstanceInThisProcess.jobsPerSecond / sqliteThroughput.jobsPerSecond).toFixed(3),
+      ),
     },
   }
 }
@@ -222,7 +225,11 @@ async function main(): Promise<void> {
 }
 
 /** Every measurement, in order; the PostgreSQL cluster is started between the start-up runs and the GET, and handed to `clusterStarted`. */
-async function measure(workDir: string, results: Record<string, unknown>, clusterStarted: (cluster: PostgresCluster) => void): Promise<void> {
+async function measure(
+  workDir: string,
+  results: Record<string, unknown>,
+  clusterStarted: (cluster: PostgresCluster) => void,
+): Promise<void> {
   let cluster: PostgresCluster | undefined
   let skipped: string | undefined
   let postgresVersion: string | undefined
@@ -315,7 +322,9 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
         row.postgresP99Ms = team.p99Ms
       }
       rounds.push(row)
-      console.log(`round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, voicedesk ${ours.requestsPerSecond} req/s, on PostgreSQL ${row.postgres ?? '-'} req/s`)
+      console.log(
+        `round ${index + 1}: bare ${ceiling.requestsPerSecond} req/s, voicedesk ${ours.requestsPerSecond} req/s, on PostgreSQL ${row.postgres ?? '-'} req/s`,
+      )
     }
     const bareMedian = percentile(
       rounds.map((r) => r.bare),
@@ -342,14 +351,20 @@ async function measure(workDir: string, results: Record<string, unknown>, cluste
       postgres:
         teamAgent && teamMedian !== undefined
           ? {
-              method: "'serve --database-url' on a throwaway cluster (one instance, pool of 10), the same agent cloned; ratio to the same bare ceiling",
+              method:
+                "'serve --database-url' on a throwaway cluster (one instance, pool of 10), the same agent cloned; ratio to the same bare ceiling",
               responseBytes: Buffer.byteLength(teamAgent.body),
               voicedeskMedianRps: teamMedian,
               ratio: Number((teamMedian / bareMedian).toFixed(3)),
             }
           : { skipped: skipped! },
     }
-    console.log('getVoiceAgent ratio', (oursMedian / bareMedian).toFixed(3), 'on PostgreSQL', teamMedian === undefined ? '-' : (teamMedian / bareMedian).toFixed(3))
+    console.log(
+      'getVoiceAgent ratio',
+      (oursMedian / bareMedian).toFixed(3),
+      'on PostgreSQL',
+      teamMedian === undefined ? '-' : (teamMedian / bareMedian).toFixed(3),
+    )
     await stopChild(bare)
     await stopChild(service)
     if (teamService) await stopChild(teamService)
@@ -576,7 +591,9 @@ async function benchJournal(): Promise<object> {
       journalOffMedianRps: median((row) => row.journalOff),
       ratioOn: Number((median((row) => row.journalOn) / bareMedian).toFixed(3)),
       ratioOff: Number((median((row) => row.journalOff) / bareMedian).toFixed(3)),
-      ...(baselineCli ? { baseline: { cli: baselineCli, ratioOn: Number((median((row) => row.baselineOn!) / bareMedian).toFixed(3)) } } : {}),
+      ...(baselineCli
+        ? { baseline: { cli: baselineCli, ratioOn: Number((median((row) => row.baselineOn!) / bareMedian).toFixed(3)) } }
+        : {}),
       target: 'ratioOn >= 0.6',
       cpuUsPerRequestMedian: Object.fromEntries(
         (['bare', 'journalOn', 'journalOff', 'baselineOn'] as const).map((name) => {

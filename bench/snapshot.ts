@@ -48,7 +48,13 @@ export function* generatedRows(count: number): Generator<ProjectRow> {
   const deliveries: ProjectRow[] = []
   const attempts: ProjectRow[] = []
   for (let index = 0; index < count; index += 1) {
-    const record = jobRecord({ id: `job-${index}`, projectId: PROJECT, userId: USER, mediaFile: index % 3 === 0 ? `media-${index}.mp3` : null, ...fields(index) })
+    const record = jobRecord({
+      id: `job-${index}`,
+      projectId: PROJECT,
+      userId: USER,
+      mediaFile: index % 3 === 0 ? `media-${index}.mp3` : null,
+      ...fields(index),
+    })
     yield { kind: 'job', record }
     if (index % 10 === 0) {
       const id = `delivery-${index}`
@@ -76,7 +82,18 @@ export function* generatedRows(count: number): Generator<ProjectRow> {
           deliveredAt: record.createdAt,
         },
       })
-      attempts.push({ kind: 'attempt', record: { deliveryId: id, attempt: 1, startedAt: record.createdAt, statusCode: 200, latencyMs: 12, error: null, responseExcerpt: 'ok' } })
+      attempts.push({
+        kind: 'attempt',
+        record: {
+          deliveryId: id,
+          attempt: 1,
+          startedAt: record.createdAt,
+          statusCode: 200,
+          latencyMs: 12,
+          error: null,
+          responseExcerpt: 'ok',
+        },
+      })
     }
   }
   yield* deliveries
@@ -192,7 +209,11 @@ export async function benchSnapshot(): Promise<object> {
     console.log('postgres', JSON.stringify(postgres))
     return {
       method: `${SNAPSHOT_JOBS} jobs (bench/jobs.ts seedFields: 24-word texts), a delivery and an attempt per ten jobs; Store.projectData: import = replaceProject into the empty project from generated rows; export = exportProject into a JSON-lines file; replace = replaceProject of the full project from that file, read line by line; reset = replaceProject(id, []); retained heap: peak heapUsed over its start, sampled after a full GC every ${SAMPLE_ROWS} rows`,
-      machine: { cores: cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg().map((load) => Number(load.toFixed(2))) },
+      machine: {
+        cores: cpus().length,
+        loadAverageAtStart: loadAtStart,
+        loadAverageAtEnd: loadavg().map((load) => Number(load.toFixed(2))),
+      },
       sqlite,
       postgres,
     }

@@ -61,7 +61,11 @@ async function measure(
     const spoken = async (id: string, limitMs: number): Promise<boolean> => {
       const started = performance.now()
       for (;;) {
-        const job = ((await (await fetch(`${base}/v1/jobs?jobId=${id}`, { headers: { authorization: `Token ${other.key}` } })).json()) as { data: { status: string } }).data
+        const job = (
+          (await (await fetch(`${base}/v1/jobs?jobId=${id}`, { headers: { authorization: `Token ${other.key}` } })).json()) as {
+            data: { status: string }
+          }
+        ).data
         if (job.status === 'COMPLETED') return true
         if (job.status !== 'PENDING') throw new Error(`the TTS job ended ${job.status}`)
         if (performance.now() - started > limitMs) return false
@@ -69,7 +73,11 @@ async function measure(
       }
     }
     const post = async (key: string, path: string, body: unknown) => {
-      const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Token ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`)
       return ((await response.json()) as { data: { id: string } }).data.id
     }
@@ -78,14 +86,16 @@ async function measure(
     await spoken(await post(other.key, '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Warm up.' }), Infinity)
     const firstTtsMs = Math.round(performance.now() - warmUp)
     const dripUrl = `http://127.0.0.1:${(drip.address() as AddressInfo).port}`
-    for (let index = 0; index < DRIPS; index += 1) await post(KEY, '/v1/jobs/transcribe', { model: 'General-V2.0', processingType: 'async', mediaUrl: `${dripUrl}/a${index}.mp3` })
+    for (let index = 0; index < DRIPS; index += 1)
+      await post(KEY, '/v1/jobs/transcribe', { model: 'General-V2.0', processingType: 'async', mediaUrl: `${dripUrl}/a${index}.mp3` })
     const heldSince = Date.now()
     while (open.size < 2 && Date.now() - heldSince < 10_000) await new Promise((resolve) => setTimeout(resolve, 10))
     const completionMs: number[] = []
     for (let run = 0; run < TTS_RUNS; run += 1) {
       const queued = performance.now()
       const id = await post(other.key, '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Your appointment is confirmed for Tuesday.' })
-      if (!(await spoken(id, limitMs))) return { firstTtsMs, completionMs, pendingAfterMs: Math.round(performance.now() - queued), fetchesHeld: open.size }
+      if (!(await spoken(id, limitMs)))
+        return { firstTtsMs, completionMs, pendingAfterMs: Math.round(performance.now() - queued), fetchesHeld: open.size }
       completionMs.push(Math.round(performance.now() - queued))
     }
     return { firstTtsMs, completionMs, fetchesHeld: open.size }
@@ -103,7 +113,12 @@ export async function benchStarvation(): Promise<object> {
   const sorted = [...withLanes.completionMs].sort((a, b) => a - b)
   return {
     method: `${DRIPS} transcriptions of one project whose media URLs drip 1 byte every 2 s (loopback server), then ${TTS_RUNS} TTS jobs of another project in turn, POST to COMPLETED over HTTP (SQLite, in process)`,
-    ttsCompletionMs: { first: withLanes.completionMs[0], p50: sorted[Math.floor(sorted.length / 2)], max: sorted.at(-1), runs: withLanes.completionMs },
+    ttsCompletionMs: {
+      first: withLanes.completionMs[0],
+      p50: sorted[Math.floor(sorted.length / 2)],
+      max: sorted.at(-1),
+      runs: withLanes.completionMs,
+    },
     fetchesHeldMeanwhile: withLanes.fetchesHeld,
     firstTtsOfProcessMs: { note: "the speech engine's start (WebAssembly), before the drips, not counted above", ms: withLanes.firstTtsMs },
     beforeLanes: {

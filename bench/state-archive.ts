@@ -75,10 +75,15 @@ export async function benchStateArchive(): Promise<object> {
     since = performance.now()
     const restored = await state.restoreSnapshot(PROJECT, 'bench', OWNER)
     const restoreSeconds = seconds(since)
-    if (JSON.stringify(restored.counts) !== JSON.stringify(seeded.counts)) throw new Error(`restore wrote ${JSON.stringify(restored.counts)}, not ${JSON.stringify(seeded.counts)}`)
+    if (JSON.stringify(restored.counts) !== JSON.stringify(seeded.counts))
+      throw new Error(`restore wrote ${JSON.stringify(restored.counts)}, not ${JSON.stringify(seeded.counts)}`)
     const result = {
       method: `${SNAPSHOT_JOBS} jobs as bench/snapshot.ts makes them, every ${MEDIA_EVERY}th with a 32 KiB media file, on SQLite; take = ProjectState.takeSnapshot (export, archive written to the data folder); restore = restoreSnapshot (archive read and checked, one replaceProject)`,
-      machine: { cores: cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg().map((load) => Number(load.toFixed(2))) },
+      machine: {
+        cores: cpus().length,
+        loadAverageAtStart: loadAtStart,
+        loadAverageAtEnd: loadavg().map((load) => Number(load.toFixed(2))),
+      },
       counts: seeded.counts,
       mediaFiles: names.length,
       archiveMb: Number((snapshot.sizeBytes / 1024 / 1024).toFixed(1)),

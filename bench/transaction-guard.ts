@@ -58,7 +58,13 @@ async function main(): Promise<void> {
   }
   const idle = median(results.idle)
   const guarded = median(results.guarded)
-  console.log(JSON.stringify({ reads: READS, rounds: ROUNDS, nsPerRead: results, medianIdle: idle, medianGuarded: guarded, ratio: guarded / idle }, null, 2))
+  console.log(
+    JSON.stringify(
+      { reads: READS, rounds: ROUNDS, nsPerRead: results, medianIdle: idle, medianGuarded: guarded, ratio: guarded / idle },
+      null,
+      2,
+    ),
+  )
 }
 
 await main()

@@ -182,7 +182,11 @@ async function measure(media: LongSpeechMedia, seconds: number, config: Partial<
   }
 }
 
-async function runs(tenMinutes: LongSpeechMedia, twoHours: LongSpeechMedia, config: () => Promise<Partial<RuntimeConfig>>): Promise<EngineRuns> {
+async function runs(
+  tenMinutes: LongSpeechMedia,
+  twoHours: LongSpeechMedia,
+  config: () => Promise<Partial<RuntimeConfig>>,
+): Promise<EngineRuns> {
   return {
     firstJob: await measure(tenMinutes, 600, await config()),
     tenMinutes: await measure(tenMinutes, 600, await config()),
@@ -207,7 +211,10 @@ export async function benchTranscribe(): Promise<TranscribeBenchResult> {
     if ('skipped' in started) postgres = started
     else {
       try {
-        postgres = await runs(tenMinutes, twoHours, async () => ({ database: { url: await started.cluster.createDatabase() }, secretKey: randomBytes(32) }))
+        postgres = await runs(tenMinutes, twoHours, async () => ({
+          database: { url: await started.cluster.createDatabase() },
+          secretKey: randomBytes(32),
+        }))
       } finally {
         await started.cluster.stop()
       }

@@ -54,7 +54,14 @@ function voiceOf(index: number): string {
 }
 
 /** A call's sentence as the call path makes it: before, a WAV parsed back; after, PCM. Then 16 kHz. */
-async function callSentence(engine: TtsEngine, mode: Mode, resampler: Resampler, text: string, voiceId: string, signal: AbortSignal): Promise<Int16Array> {
+async function callSentence(
+  engine: TtsEngine,
+  mode: Mode,
+  resampler: Resampler,
+  text: string,
+  voiceId: string,
+  signal: AbortSignal,
+): Promise<Int16Array> {
   if (mode === 'before') return resampler.resample(parseWavPcm16Mono((await engine.synthesize(text, voiceId, signal)).wav).samples)
   return resampler.resample((await engine.synthesizePcm(text, voiceId, { signal, priority: 'live' })).samples)
 }
@@ -97,7 +104,9 @@ async function measure(engine: TtsEngine, mode: Mode, calls: number, slots: numb
   const firsts = await Promise.all(
     controllers.map(async (call, index) => {
       // Both sentences asked for at once, as speech-output.ts does; the first is the first audio.
-      const [first, ...rest] = GREETING.map((text) => callSentence(engine, mode, resampler, text, voiceOf(index), call.signal).then(() => performance.now() - started))
+      const [first, ...rest] = GREETING.map((text) =>
+        callSentence(engine, mode, resampler, text, voiceOf(index), call.signal).then(() => performance.now() - started),
+      )
       sentences.push(...rest.map((sentence) => sentence.catch(() => undefined)))
       const cutoff = new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), cutoffMs).unref())
       return Promise.race([first ?? cutoff, cutoff]).catch(() => Number.POSITIVE_INFINITY)

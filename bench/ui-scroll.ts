@@ -97,11 +97,15 @@ export async function benchUiScroll(): Promise<Record<string, unknown>> {
       env: { ...process.env, VOICEDESK_API_KEY: KEY },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] })
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    })
     try {
       const [, appUrl] = await waitForLine(service, /Operator UI: (\S+)/)
       const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
-      if (CPU_THROTTLE !== 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: CPU_THROTTLE })
+      if (CPU_THROTTLE !== 1)
+        await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: CPU_THROTTLE })
       await page.goto(appUrl!)
       await page.locator('nav .nav-item').nth(3).click()
       await page.locator('.jobs-scroll [data-index="0"][role="row"]:not(.loading)').waitFor({ timeout: 60_000 })
@@ -169,7 +173,11 @@ export async function benchUiScroll(): Promise<Record<string, unknown>> {
 async function unfinishedJobs(appUrl: string): Promise<number> {
   const url = new URL(appUrl)
   const token = new URLSearchParams(url.hash.slice(1)).get('token')!
-  const response = await fetch(`${url.origin}/ipc/service.info`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+  const response = await fetch(`${url.origin}/ipc/service.info`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  })
   const result = (await response.json()) as { ok: true; data: { runningJobs: number; pendingJobs: number } }
   return result.data.runningJobs + result.data.pendingJobs
 }

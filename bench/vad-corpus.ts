@@ -42,7 +42,10 @@ export const CALLER_TURNS: Utterance[] = [
       ['Ethan', 'My account number is four five seven two nine one.'],
       ['Ava', 'Can I change the delivery to Friday afternoon instead?'],
       ['Oliver', 'Thank you.'],
-      ['Grace', 'I have been waiting for a refund for nearly three weeks now, and nobody has called me back, so I would really like to know what is happening.'],
+      [
+        'Grace',
+        'I have been waiting for a refund for nearly three weeks now, and nobody has called me back, so I would really like to know what is happening.',
+      ],
       ['Marcus', 'Sure.'],
       ['Harper', 'What time do you close on Saturdays?'],
       ['Isla', 'It is for my daughter, she is seven years old and she has had a fever since yesterday evening.'],
@@ -110,7 +113,8 @@ export function power(samples: Float32Array, from = 0, to = samples.length): num
 export function voicedSpan(samples: Float32Array): [number, number] {
   const window = RATE / 100
   const levels: number[] = []
-  for (let offset = 0; offset + window <= samples.length; offset += window) levels.push(10 * Math.log10(power(samples, offset, offset + window) + 1e-12))
+  for (let offset = 0; offset + window <= samples.length; offset += window)
+    levels.push(10 * Math.log10(power(samples, offset, offset + window) + 1e-12))
   const threshold = Math.max(...levels) - 40
   return [levels.findIndex((level) => level >= threshold) * window, (levels.findLastIndex((level) => level >= threshold) + 1) * window]
 }
@@ -179,7 +183,8 @@ export function hum(length: number, seed: number): Float32Array {
   for (let index = 0; index < length; index += 1) {
     const time = index / RATE
     let value = 0
-    for (let harmonic = 1; harmonic <= 6; harmonic += 1) value += Math.sin(2 * Math.PI * 50 * harmonic * time + phases[harmonic - 1]!) / harmonic
+    for (let harmonic = 1; harmonic <= 6; harmonic += 1)
+      value += Math.sin(2 * Math.PI * 50 * harmonic * time + phases[harmonic - 1]!) / harmonic
     out[index] = value * (1 + 0.1 * Math.sin(2 * Math.PI * 0.3 * time))
   }
   return out

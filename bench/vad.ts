@@ -45,7 +45,10 @@ const DETECTORS: Detector[] = [
   ...([0, 1, 2, 3] as const).map((mode) => ({ name: `webrtc mode ${mode}`, create: () => createWebRtcVoiceClassifier({ mode }) })),
   { name: 'ten 0.5/0.35', create: () => createTenVoiceClassifier() },
   { name: 'ten 0.7/0.5', create: () => createTenVoiceClassifier({ startProbability: 0.7, stopProbability: 0.5 }) },
-  { name: 'webrtc mode 3 + energy', create: async () => allOfVoiceClassifiers([await createWebRtcVoiceClassifier({ mode: 3 }), createEnergyVoiceClassifier()]) },
+  {
+    name: 'webrtc mode 3 + energy',
+    create: async () => allOfVoiceClassifiers([await createWebRtcVoiceClassifier({ mode: 3 }), createEnergyVoiceClassifier()]),
+  },
   { name: 'ten + energy', create: async () => allOfVoiceClassifiers([await createTenVoiceClassifier(), createEnergyVoiceClassifier()]) },
 ]
 
@@ -115,7 +118,8 @@ async function run(detector: Detector, audio: Float32Array): Promise<Run> {
   const turns = turnDetectorOver(recording, { sampleRate: RATE, trailingSilenceMs: TRAILING_SILENCE_MS })
   const events: Run['events'] = []
   for (let offset = 0; offset + FRAME <= audio.length; offset += FRAME) {
-    for (const event of turns.push(audio.subarray(offset, offset + FRAME))) events.push({ event, emittedMs: ((offset + FRAME) * 1000) / RATE })
+    for (const event of turns.push(audio.subarray(offset, offset + FRAME)))
+      events.push({ event, emittedMs: ((offset + FRAME) * 1000) / RATE })
   }
   turns.dispose()
   const used = process.cpuUsage(started)
@@ -199,7 +203,8 @@ async function main(): Promise<void> {
   const noiseOnly: { name: string; audio: Float32Array }[] = []
   for (const [kind, make] of Object.entries(noises)) {
     // As loud as in the 20 and 5 dB mixes, from other seeds.
-    for (const snr of [20, 5]) noiseOnly.push({ name: `${kind} at the ${snr} dB level`, audio: mix(silence, make(silence.length, 99 + snr), speech, snr) })
+    for (const snr of [20, 5])
+      noiseOnly.push({ name: `${kind} at the ${snr} dB level`, audio: mix(silence, make(silence.length, 99 + snr), speech, snr) })
   }
 
   const detectors = [...DETECTORS]
@@ -220,13 +225,22 @@ async function main(): Promise<void> {
       const result = await run(detector, condition.audio)
       cpuMs += result.cpuMs
       audioSeconds += condition.audio.length / RATE
-      falseTurnsPerMinute[condition.name] = round(result.events.filter(({ event }) => event.type === 'speech-start').length / (NOISE_ONLY_SECONDS / 60), 2)
+      falseTurnsPerMinute[condition.name] = round(
+        result.events.filter(({ event }) => event.type === 'speech-start').length / (NOISE_ONLY_SECONDS / 60),
+        2,
+      )
     }
-    results[detector.name] = { speech: speechConditions, falseTurnsPerMinuteOnNoiseAlone: falseTurnsPerMinute, cpuMsPerAudioSecond: round(cpuMs / audioSeconds, 3) }
+    results[detector.name] = {
+      speech: speechConditions,
+      falseTurnsPerMinuteOnNoiseAlone: falseTurnsPerMinute,
+      cpuMsPerAudioSecond: round(cpuMs / audioSeconds, 3),
+    }
     const row = Object.entries(speechConditions)
       .map(([name, score]) => `${name} ${Math.round(score.turnsFound * 100)}%${score.falseStarts ? `+${score.falseStarts}` : ''}`)
       .join(' | ')
-    console.log(`${detector.name} (${round(cpuMs / audioSeconds, 3)} ms CPU/s)\n  ${row}\n  false turns/min: ${JSON.stringify(falseTurnsPerMinute)}`)
+    console.log(
+      `${detector.name} (${round(cpuMs / audioSeconds, 3)} ms CPU/s)\n  ${row}\n  false turns/min: ${JSON.stringify(falseTurnsPerMinute)}`,
+    )
   }
 
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'vad.json')
@@ -246,7 +260,10 @@ async function main(): Promise<void> {
     endOfSpeechLatency: 'when speech-end is emitted after the true end of the turn (includes the trailing silence)',
     cpu: 'process CPU ms per second of audio, one thread, classifier and turn rules (Silero: onnxruntime-web WASM, one thread)',
   }
-  writeFileSync(out, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, setup, detectors: results }, null, 2) + '\n')
+  writeFileSync(
+    out,
+    JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, setup, detectors: results }, null, 2) + '\n',
+  )
   console.log(`Wrote ${out}`)
 }
 

@@ -28,7 +28,10 @@ let onAttemptStarted: (jobId: string | null) => void = () => {}
 let onAttempt: (status: string) => void = () => {}
 
 export async function benchWebhooks(): Promise<Record<string, unknown>> {
-  const receiver = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], { env: { ...process.env, BARE_BODY: '' }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const receiver = spawn(process.execPath, [join(ROOT, 'bench/bare-server.mjs')], {
+    env: { ...process.env, BARE_BODY: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const receiverUrl = await new Promise<string>((resolve, reject) => {
     let output = ''
     receiver.stdout.on('data', (chunk: Buffer) => {
@@ -43,7 +46,10 @@ export async function benchWebhooks(): Promise<Record<string, unknown>> {
     dataDir,
     fixedApiKey: 'vd_bench_webhooks_key_0123456789abcdef',
     jobs: { onJobEnded: (job) => onJobEnded(job.id) },
-    webhooks: { onAttemptStarted: (delivery) => onAttemptStarted(delivery.jobId), onAttempt: (_delivery, _attempt, outcome) => onAttempt(outcome.status) },
+    webhooks: {
+      onAttemptStarted: (delivery) => onAttemptStarted(delivery.jobId),
+      onAttempt: (_delivery, _attempt, outcome) => onAttempt(outcome.status),
+    },
   })
   try {
     const caller = {
@@ -56,7 +62,11 @@ export async function benchWebhooks(): Promise<Record<string, unknown>> {
     const latencies: number[] = []
     let sampleJob: unknown
     for (let index = 0; index < LATENCY_JOBS + 10; index += 1) {
-      const job = await createTextToSpeechJob(runtime.context, caller, { voiceId: VOICE, text: `Order ${index} has shipped.`, webhookUrl: `${receiverUrl}/hook` })
+      const job = await createTextToSpeechJob(runtime.context, caller, {
+        voiceId: VOICE,
+        text: `Order ${index} has shipped.`,
+        webhookUrl: `${receiverUrl}/hook`,
+      })
       const latency = await new Promise<number>((resolve) => {
         let endedAt = 0
         onJobEnded = (id) => {

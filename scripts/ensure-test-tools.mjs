@@ -11,7 +11,10 @@ import { delimiter, join } from 'node:path'
 const chromium = process.env.VOICEDESK_CHROMIUM || '/usr/bin/chromium'
 
 function run(command, args) {
-  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  const result = spawnSync(command, args, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  })
   return result.status === 0
 }
 
@@ -45,7 +48,9 @@ function hasPostgresServer() {
   if (folders.some((folder) => existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'pg_ctl')))) return true
   const debian = '/usr/lib/postgresql'
   if (!existsSync(debian)) return false
-  return readdirSync(debian).some((version) => /^\d+$/.test(version) && Number(version) >= 15 && existsSync(join(debian, version, 'bin', 'pg_ctl')))
+  return readdirSync(debian).some(
+    (version) => /^\d+$/.test(version) && Number(version) >= 15 && existsSync(join(debian, version, 'bin', 'pg_ctl')),
+  )
 }
 
 if (!hasPostgresServer()) {

@@ -70,7 +70,10 @@ async function until<T>(read: () => Promise<T | undefined>, what: string): Promi
 
 /** A text through /v1: a TTS job carries it (the AI-content job's source must be a finished job with text), then all 12 parts. */
 async function aiContentOf(service: BenchService, text: CorpusText): Promise<Record<string, string>> {
-  const tts = await api<{ data?: { id: string }; id?: string }>(service, 'POST', '/v1/jobs/text-to-speech', { voiceId: VOICE_OF[text.lang], text: text.text })
+  const tts = await api<{ data?: { id: string }; id?: string }>(service, 'POST', '/v1/jobs/text-to-speech', {
+    voiceId: VOICE_OF[text.lang],
+    text: text.text,
+  })
   const ttsId = tts.data?.id ?? tts.id!
   await until(async () => {
     const job = await api<{ status?: string; data?: { status: string } }>(service, 'GET', `/v1/jobs?jobId=${ttsId}`)
@@ -80,7 +83,11 @@ async function aiContentOf(service: BenchService, text: CorpusText): Promise<Rec
   }, `the TTS job of ${text.id}`)
   const ai = await api<{ data: { id: string } }>(service, 'POST', `/v1/jobs/ai-content?jobId=${ttsId}`, { aiParts: [...AI_PARTS] })
   return until(async () => {
-    const job = await api<{ data: { status: string; jobResponse: Record<string, string> | null } }>(service, 'GET', `/v1/jobs/ai-content?jobId=${ai.data.id}`)
+    const job = await api<{ data: { status: string; jobResponse: Record<string, string> | null } }>(
+      service,
+      'GET',
+      `/v1/jobs/ai-content?jobId=${ai.data.id}`,
+    )
     if (job.data.status === 'FAILED') throw new Error(`AI-content job for ${text.id} failed`)
     return job.data.jobResponse && job.data.status === 'COMPLETED' ? job.data.jobResponse : undefined
   }, `the AI-content job of ${text.id}`)
@@ -92,7 +99,10 @@ export function scoreText(text: CorpusText, parts: Record<string, string>): Text
   const covered = text.keyFacts.filter((fact) => carries(summary, fact.forms))
   const titles = titleLines(parts.titles ?? '')
   const questions = faqQuestions(parts.faq ?? '')
-  const tags = [...(parts.keywords ?? '').split(/[,،\n]/), ...(((parts.twitterThread ?? '') + ' ' + (parts.threadsByInstagram ?? '')).match(/#[\p{L}\p{N}_]+/gu) ?? [])]
+  const tags = [
+    ...(parts.keywords ?? '').split(/[,،\n]/),
+    ...(((parts.twitterThread ?? '') + ' ' + (parts.threadsByInstagram ?? '')).match(/#[\p{L}\p{N}_]+/gu) ?? []),
+  ]
     .map((tag) => tag.trim())
     .filter(Boolean)
   return {
@@ -214,7 +224,12 @@ export async function runUnderstanding(options: UnderstandingOptions): Promise<U
   const worst = [...scenarioResults]
     .sort((a, b) => b.wrong.length / Object.keys(b.fields).length - a.wrong.length / Object.keys(a.fields).length)
     .slice(0, 5)
-    .map((result) => ({ id: result.id, wrong: Object.fromEntries(result.wrong.map((name) => [name, { got: result.fields[name]!.got, expected: result.fields[name]!.expected }])) }))
+    .map((result) => ({
+      id: result.id,
+      wrong: Object.fromEntries(
+        result.wrong.map((name) => [name, { got: result.fields[name]!.got, expected: result.fields[name]!.expected }]),
+      ),
+    }))
   const summary = {
     measuredAt: now.toISOString(),
     method:
@@ -225,7 +240,12 @@ export async function runUnderstanding(options: UnderstandingOptions): Promise<U
       ownOrder: fieldsOf((result) => result.callerKind === 'own-order'),
       english: fieldsOf((result) => result.lang === 'en'),
       arabic: fieldsOf((result) => result.lang === 'ar'),
-      byDialect: Object.fromEntries((['english', 'gulf', 'egyptian', 'levantine'] as const).map((dialect) => [dialect, fieldsOf((result) => result.dialect === dialect)])),
+      byDialect: Object.fromEntries(
+        (['english', 'gulf', 'egyptian', 'levantine'] as const).map((dialect) => [
+          dialect,
+          fieldsOf((result) => result.dialect === dialect),
+        ]),
+      ),
       all: fieldsOf(() => true),
       target: '>= 95 % answers-what-is-asked, >= 90 % own-order',
     },
@@ -286,10 +306,14 @@ export async function benchUnderstanding(options: Partial<UnderstandingOptions> 
         timeZone,
         (async () => {
           const port = await freePort()
-          const child = spawn(process.execPath, [join(ROOT, 'out/main/cli.js'), 'serve', '--port', String(port), '--data-dir', join(workDir, timeZone.replace(/\W/g, '-'))], {
-            env: { ...process.env, VOICEDESK_API_KEY: KEY, TZ: timeZone },
-            stdio: ['ignore', 'pipe', 'inherit'],
-          })
+          const child = spawn(
+            process.execPath,
+            [join(ROOT, 'out/main/cli.js'), 'serve', '--port', String(port), '--data-dir', join(workDir, timeZone.replace(/\W/g, '-'))],
+            {
+              env: { ...process.env, VOICEDESK_API_KEY: KEY, TZ: timeZone },
+              stdio: ['ignore', 'pipe', 'inherit'],
+            },
+          )
           children.push(child)
           await waitForLine(child, /listening on (http:\/\/\S+)/)
           return { base: `http://127.0.0.1:${port}`, key: KEY }
@@ -300,7 +324,10 @@ export async function benchUnderstanding(options: Partial<UnderstandingOptions> 
   }
   try {
     const report = await runUnderstanding({ serviceFor, ...options })
-    writeFileSync(DETAIL_FILE, `${JSON.stringify({ summary: report.summary, scenarios: report.scenarios, texts: report.texts }, null, 2)}\n`)
+    writeFileSync(
+      DETAIL_FILE,
+      `${JSON.stringify({ summary: report.summary, scenarios: report.scenarios, texts: report.texts }, null, 2)}\n`,
+    )
     return { ...report.summary, detail: 'bench/results/understanding.json' }
   } finally {
     for (const child of children) await stopChild(child)

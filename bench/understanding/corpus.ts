@@ -38,11 +38,13 @@ export const CorpusAgentSchema = z
   .superRefine((agent, context) => {
     const properties = agent.body.outcomeResponseShape.properties ?? {}
     for (const name of Object.keys(properties)) {
-      if (!agent.fields[name]) context.addIssue({ code: 'custom', path: ['fields', name], message: `field ${name} of the shape has no kind and cues` })
+      if (!agent.fields[name])
+        context.addIssue({ code: 'custom', path: ['fields', name], message: `field ${name} of the shape has no kind and cues` })
     }
     for (const name of Object.keys(agent.fields)) {
       if (!properties[name]) context.addIssue({ code: 'custom', path: ['fields', name], message: `${name} is not a property of the shape` })
-      if (agent.fields[name]!.kind === 'enum' && !properties[name]?.enum) context.addIssue({ code: 'custom', path: ['fields', name], message: 'an enum field needs enum members' })
+      if (agent.fields[name]!.kind === 'enum' && !properties[name]?.enum)
+        context.addIssue({ code: 'custom', path: ['fields', name], message: 'an enum field needs enum members' })
     }
   })
 export type CorpusAgent = z.infer<typeof CorpusAgentSchema>
@@ -176,11 +178,15 @@ export function scenarioProblems(scenario: Scenario, agent: CorpusAgent | undefi
     const values = Array.isArray(expected) ? expected : [expected]
     if (field.kind === 'enum') {
       const members = shape.properties?.[name]?.enum ?? []
-      for (const value of values) if (!members.includes(value)) problems.push(`${name}: ${String(value)} is not one of ${members.join(', ')}`)
+      for (const value of values)
+        if (!members.includes(value)) problems.push(`${name}: ${String(value)} is not one of ${members.join(', ')}`)
     }
-    if (field.kind === 'date') for (const value of values) if (!DateSpecSchema.safeParse(value).success) problems.push(`${name}: ${String(value)} is not a date spec`)
+    if (field.kind === 'date')
+      for (const value of values)
+        if (!DateSpecSchema.safeParse(value).success) problems.push(`${name}: ${String(value)} is not a date spec`)
     if (field.kind === 'time')
-      for (const value of values) if (typeof value !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(value)) problems.push(`${name}: ${String(value)} is not HH:MM`)
+      for (const value of values)
+        if (typeof value !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(value)) problems.push(`${name}: ${String(value)} is not HH:MM`)
     if (field.kind === 'integer' && !values.every(Number.isInteger)) problems.push(`${name}: expected an integer`)
     if (field.kind === 'boolean' && !values.every((value) => typeof value === 'boolean')) problems.push(`${name}: expected a boolean`)
   }

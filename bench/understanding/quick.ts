@@ -99,7 +99,8 @@ async function main(): Promise<void> {
     const wrong = Object.entries(result.fields).filter(([, field]) => !field.right)
     if (wrong.length === 0 && !verbose) continue
     console.log(`\n## ${result.id} (${result.turns} turns, ${result.requiredFields} required)`)
-    for (const [name, field] of wrong) console.log(`  WRONG ${name}: got ${JSON.stringify(field.got)} expected ${JSON.stringify(field.expected)}`)
+    for (const [name, field] of wrong)
+      console.log(`  WRONG ${name}: got ${JSON.stringify(field.got)} expected ${JSON.stringify(field.expected)}`)
     for (const turn of result.transcript) console.log(`  ${turn.role === 'agent' ? 'A' : 'C'}: ${turn.text}`)
   }
   const times = results.flatMap((result) => result.turnMs)

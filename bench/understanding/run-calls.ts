@@ -80,7 +80,10 @@ export async function api<T>(service: BenchService, method: string, path: string
 
 /** Creates the corpus agent on the service; answers its id. */
 export async function createAgent(service: BenchService, agent: CorpusAgent): Promise<string> {
-  const created = await api<{ data: { id: string } }>(service, 'POST', '/v1/voice-agents', { voiceId: VOICE_OF[agent.body.lang], ...agent.body })
+  const created = await api<{ data: { id: string } }>(service, 'POST', '/v1/voice-agents', {
+    voiceId: VOICE_OF[agent.body.lang],
+    ...agent.body,
+  })
   return created.data.id
 }
 
@@ -91,7 +94,11 @@ function questionOf(turn: string): string {
 }
 
 /** Which field (or the read-back) the agent asks about, from the cue words of the corpus agent. */
-export function placeQuestion(agent: CorpusAgent, turn: string, answered: ReadonlySet<string>): { field: string } | 'read-back' | 'anything-else' | undefined {
+export function placeQuestion(
+  agent: CorpusAgent,
+  turn: string,
+  answered: ReadonlySet<string>,
+): { field: string } | 'read-back' | 'anything-else' | undefined {
   const question = ` ${normaliseText(questionOf(turn))} `
   // Substrings, not words: Arabic joins clitics to the cue ("باسمك", "والوقت").
   const hits = (cue: string) => question.includes(normaliseText(cue))
@@ -182,7 +189,12 @@ export async function talkAsCaller(agent: CorpusAgent, scenario: Scenario, line:
 }
 
 /** A finished call's outcome scored field by field against the scenario. */
-export function scoreOutcome(agent: CorpusAgent, scenario: Scenario, outcome: Record<string, unknown>, now: Date): Record<string, FieldScore> {
+export function scoreOutcome(
+  agent: CorpusAgent,
+  scenario: Scenario,
+  outcome: Record<string, unknown>,
+  now: Date,
+): Record<string, FieldScore> {
   const fields: Record<string, FieldScore> = {}
   for (const [name, expected] of Object.entries(scenario.expected)) {
     fields[name] = scoreField(agent.fields[name]!.kind, expected, outcome[name], { timeZone: scenario.timeZone, now })
@@ -191,7 +203,13 @@ export function scoreOutcome(agent: CorpusAgent, scenario: Scenario, outcome: Re
 }
 
 /** Runs one scenario as a call and scores its outcome; `now` is the moment relative dates are resolved against. */
-export async function runScenario(service: BenchService, agentId: string, agent: CorpusAgent, scenario: Scenario, now: Date): Promise<ScenarioResult> {
+export async function runScenario(
+  service: BenchService,
+  agentId: string,
+  agent: CorpusAgent,
+  scenario: Scenario,
+  now: Date,
+): Promise<ScenarioResult> {
   const { data } = await api<{ data: { jobId: string } }>(service, 'POST', '/v1/voice-agents/conversation-init', {
     voiceAgentId: agentId,
     params: {},
@@ -205,7 +223,9 @@ export async function runScenario(service: BenchService, agentId: string, agent:
   let heardAnswers = 0
   /** Waits for the agent's n-th utterance to be heard (its mark) or the call's end; answers what it said. */
   const agentTurn = async (marks: number): Promise<string> => {
-    await client.waitFor(() => closed || client.framesOf('mark').length >= marks, TURN_TIMEOUT_MS, `agent turn ${marks}`).catch(() => undefined)
+    await client
+      .waitFor(() => closed || client.framesOf('mark').length >= marks, TURN_TIMEOUT_MS, `agent turn ${marks}`)
+      .catch(() => undefined)
     const answers = client.framesOf('answer')
     const said = answers
       .slice(heardAnswers)

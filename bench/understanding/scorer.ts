@@ -37,7 +37,9 @@ const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const
 /** The calendar date it is now in `timeZone`. */
 export function todayIn(timeZone: string, now: Date): Date {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((part) => [part.type, part.value]),
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+      .formatToParts(now)
+      .map((part) => [part.type, part.value]),
   )
   return new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day)))
 }
@@ -126,12 +128,20 @@ export function scoreField(kind: FieldKind, expected: unknown, got: unknown, con
   switch (kind) {
     case 'name': {
       const value = typeof got === 'string' ? normaliseText(got) : undefined
-      return { right: options.some((option) => normaliseText(String(option)) === value), expected: options.length === 1 ? options[0] : options, got }
+      return {
+        right: options.some((option) => normaliseText(String(option)) === value),
+        expected: options.length === 1 ? options[0] : options,
+        got,
+      }
     }
     case 'identifier': {
       const canonical = (text: string) => normaliseText(text).toUpperCase().replace(/\s/g, '')
       const value = typeof got === 'string' || typeof got === 'number' ? canonical(String(got)) : undefined
-      return { right: options.some((option) => canonical(String(option)) === value), expected: options.length === 1 ? options[0] : options, got }
+      return {
+        right: options.some((option) => canonical(String(option)) === value),
+        expected: options.length === 1 ? options[0] : options,
+        got,
+      }
     }
     case 'text': {
       const value = typeof got === 'string' ? ` ${normaliseText(got)} ` : ''

@@ -73,7 +73,13 @@ export class CallLedger {
       try {
         let queued = false
         const kept = await this.options.store.transaction(async (tx) => {
-          const saved = await tx.conversations.save(job.id, owner, this.progress(), this.options.now() + limits.leaseMs, this.options.timestamp())
+          const saved = await tx.conversations.save(
+            job.id,
+            owner,
+            this.progress(),
+            this.options.now() + limits.leaseMs,
+            this.options.timestamp(),
+          )
           if (saved && event) queued = await this.options.writeEvent(tx, { job, agent }, event, data)
           return saved
         })
@@ -149,7 +155,10 @@ export class CallLedger {
     const progress = { ...this.progress(), usageSeconds, totalCost: this.options.costOf(usageSeconds) }
     let queued = false
     const ended = await this.options.store.transaction(async (tx) => {
-      if (!(await tx.conversations.save(job.id, owner, progress, this.options.now() + this.options.limits.leaseMs, this.options.timestamp()))) return false
+      if (
+        !(await tx.conversations.save(job.id, owner, progress, this.options.now() + this.options.limits.leaseMs, this.options.timestamp()))
+      )
+        return false
       const at = this.options.timestamp()
       const written = failure
         ? await tx.jobs.fail(job.id, owner, failure.code, failure.message, at)

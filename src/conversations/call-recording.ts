@@ -55,7 +55,8 @@ export class CallRecording {
   toWav(seconds: number, callerPlacement: readonly CallerSegment[]): Buffer {
     const samples = Math.round(seconds * CALL_SAMPLE_RATE)
     const pcm = Buffer.alloc(samples * 2)
-    for (let position = 0; position < Math.min(samples, this.agent.length); position += 1) pcm.writeInt16LE(this.agent.at(position), position * 2)
+    for (let position = 0; position < Math.min(samples, this.agent.length); position += 1)
+      pcm.writeInt16LE(this.agent.at(position), position * 2)
     callerPlacement.forEach((segment, index) => {
       const until = callerPlacement[index + 1]?.fromSample ?? this.caller.length
       const start = Math.round((segment.atMs * CALL_SAMPLE_RATE) / 1000)

@@ -35,7 +35,13 @@ export type CallObservation =
   /** The outcome as far as the dialogue knows it (`final` false, engines that can tell), then as extracted at the end (`final` true). */
   | { type: 'outcome'; result: unknown; complete: boolean | null; final: boolean }
   /** The end was written. */
-  | { type: 'ended'; status: 'COMPLETED' | 'FAILED'; endReason: EndReason; duration: number; error?: { code: JobErrorCode; message: string } }
+  | {
+      type: 'ended'
+      status: 'COMPLETED' | 'FAILED'
+      endReason: EndReason
+      duration: number
+      error?: { code: JobErrorCode; message: string }
+    }
 
 /** Where the call's frames go: the SDK's WebSocket, or the operator UI's stream. */
 export interface CallTransport {
@@ -47,7 +53,12 @@ export interface CallTransport {
 }
 
 /** Writes one of the agent's webhook events through `tx`; answers whether a delivery was stored. */
-export type CallEventWriter = (tx: StoreTransaction, call: { job: JobRecord; agent: VoiceAgentRecord }, event: CallEvent, data: Record<string, unknown>) => Promise<boolean>
+export type CallEventWriter = (
+  tx: StoreTransaction,
+  call: { job: JobRecord; agent: VoiceAgentRecord },
+  event: CallEvent,
+  data: Record<string, unknown>,
+) => Promise<boolean>
 
 export interface CallLimits {
   /** How long the call's lease lasts; it is renewed three times as often. */

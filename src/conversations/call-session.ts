@@ -58,7 +58,12 @@ export class CallSession {
     this.startedAt = options.now()
     this.done = new Promise((resolve) => (this.resolveDone = resolve))
     this.observer = new CallObserver({ ...options, activity: () => this.activity() })
-    this.ledger = new CallLedger({ ...options, startedAt: this.startedAt, ending: () => this.ending !== undefined, leaseLost: () => this.leaseLost() })
+    this.ledger = new CallLedger({
+      ...options,
+      startedAt: this.startedAt,
+      ending: () => this.ending !== undefined,
+      leaseLost: () => this.leaseLost(),
+    })
     this.output = new SpeechOutput({
       audio: options.audio,
       voiceId: options.agent.voiceId,
@@ -120,7 +125,11 @@ export class CallSession {
         try {
           samples = float32FromBase64(frame.media.payload)
         } catch {
-          return this.send({ event: 'info', code: 'INVALID_FRAME', message: 'A media payload must be base64 Float32 LE samples (a multiple of 4 bytes)' })
+          return this.send({
+            event: 'info',
+            code: 'INVALID_FRAME',
+            message: 'A media payload must be base64 Float32 LE samples (a multiple of 4 bytes)',
+          })
         }
         return this.caller.hear(samples)
       }
@@ -361,7 +370,13 @@ export class CallSession {
     }
     const usageSeconds = round3((endedAt - this.startedAt) / 1000)
     if (await this.ledger.close(reason, usageSeconds, failure)) {
-      this.observer.observe({ type: 'ended', status: failure ? 'FAILED' : 'COMPLETED', endReason: reason, duration: usageSeconds, ...(failure ? { error: failure } : {}) })
+      this.observer.observe({
+        type: 'ended',
+        status: failure ? 'FAILED' : 'COMPLETED',
+        endReason: reason,
+        duration: usageSeconds,
+        ...(failure ? { error: failure } : {}),
+      })
     }
     this.options.transport.close()
   }
@@ -375,7 +390,11 @@ export class CallSession {
           state.transcript.filter((turn) => turn.content).map((turn) => ({ role: turn.role, text: turn.content })),
           signal,
         ),
-        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(`The outcome took longer than ${limits.outcomeTimeoutMs} ms`)), { once: true })),
+        new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error(`The outcome took longer than ${limits.outcomeTimeoutMs} ms`)), {
+            once: true,
+          }),
+        ),
       ])
       state.outcomeResult = outcome.result ?? null
       state.outcomeComplete = this.options.agent.outcomeResponseShape ? outcome.complete : null

@@ -97,7 +97,8 @@ export class CallerTurns {
       }
     }
     if (!this.capture.keep(samples)) return this.countSilence(samplesToMs(samples.length))
-    if (this.turnStart !== undefined && samplesToMs(clock.sampleCount - this.turnStart) >= this.options.turnTaking.maxCallerTurnMs) this.cutTurn()
+    if (this.turnStart !== undefined && samplesToMs(clock.sampleCount - this.turnStart) >= this.options.turnTaking.maxCallerTurnMs)
+      this.cutTurn()
   }
 
   /** The caller did something (a typed turn): their silence starts again. */

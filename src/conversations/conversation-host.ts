@@ -44,7 +44,9 @@ export const DEFAULT_MAX_CALLS = 50
 
 /** A cap on concurrent calls: a whole number from 1 to 10,000; anything else is a mistake of the caller. */
 export function maxCallsProblem(value: number): string | undefined {
-  return Number.isSafeInteger(value) && value >= 1 && value <= 10_000 ? undefined : `must be a whole number from 1 to 10000, not ${String(value)}`
+  return Number.isSafeInteger(value) && value >= 1 && value <= 10_000
+    ? undefined
+    : `must be a whole number from 1 to 10000, not ${String(value)}`
 }
 
 export const DEFAULT_CALL_LIMITS: CallLimits = {
@@ -122,9 +124,13 @@ export class ConversationHost {
     if (this.stopping) return refuse('UNAVAILABLE', 'The service is stopping; start a new conversation once it is back')
     const { store } = this.options
     const job = await store.jobs.findInProject(jobId, projectId)
-    if (!job || job.type !== 'CONVERSATION') return refuse('NOT_FOUND', `No conversation ${jobId} in this key's project (start one with POST /v1/voice-agents/conversation-init)`)
+    if (!job || job.type !== 'CONVERSATION')
+      return refuse('NOT_FOUND', `No conversation ${jobId} in this key's project (start one with POST /v1/voice-agents/conversation-init)`)
     if (job.status !== 'PENDING') {
-      return refuse('CONVERSATION_NOT_PENDING', `Conversation ${jobId} is ${job.status}: a conversation is connected once; start a new one with conversation-init`)
+      return refuse(
+        'CONVERSATION_NOT_PENDING',
+        `Conversation ${jobId} is ${job.status}: a conversation is connected once; start a new one with conversation-init`,
+      )
     }
     const stored = ConversationStateSchema.safeParse(job.jobResponse)
     if (!stored.success) return refuse('INTERNAL', `Conversation ${jobId} has a damaged record`)
@@ -152,12 +158,24 @@ export class ConversationHost {
     const jobId = job.id
     const agent = job.voiceAgentId ? await store.voiceAgents.findInProject(job.voiceAgentId, projectId) : undefined
     const leaseUntil = () => this.now() + this.limits.leaseMs
-    const progress = { text: '', jobResponse: state as unknown as Record<string, unknown>, usageSeconds: 0, totalCost: this.options.costOf(0) }
+    const progress = {
+      text: '',
+      jobResponse: state as unknown as Record<string, unknown>,
+      usageSeconds: 0,
+      totalCost: this.options.costOf(0),
+    }
     if (!agent) {
       const ended = await store.transaction(async (tx) => {
         const started = await tx.conversations.start(job.id, this.options.owner, leaseUntil(), progress, this.timestamp())
         return (
-          started && (await tx.jobs.fail(job.id, this.options.owner, 'AGENT_MISSING', 'The voice agent of this conversation was deleted before the call started', this.timestamp()))
+          started &&
+          (await tx.jobs.fail(
+            job.id,
+            this.options.owner,
+            'AGENT_MISSING',
+            'The voice agent of this conversation was deleted before the call started',
+            this.timestamp(),
+          ))
         )
       })
       if (ended) this.options.changed({ ...job, status: 'FAILED' })
@@ -174,7 +192,11 @@ export class ConversationHost {
     this.options.changed(started)
 
     const params = state.params
-    const tools: DialogueTool[] = state.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }))
+    const tools: DialogueTool[] = state.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+    }))
     const engines = await this.options.engines()
     const dialogue = engines.dialogue.startSession(
       {
@@ -223,11 +245,21 @@ export class ConversationHost {
    * A connection over the cap: its conversation ends FAILED (TOO_MANY_CALLS) with its
    * `call.ended` webhook, and the socket hears why. A call that never started takes no place.
    */
-  private async refuseOverCap(job: JobRecord, projectId: string, state: ConversationState, refuse: (code: string, message: string) => undefined): Promise<undefined> {
+  private async refuseOverCap(
+    job: JobRecord,
+    projectId: string,
+    state: ConversationState,
+    refuse: (code: string, message: string) => undefined,
+  ): Promise<undefined> {
     const { store, owner } = this.options
     const message = `All ${this.maxCalls} places for concurrent calls on this service are taken (--max-calls ${this.maxCalls}): start a new conversation when a call ends`
     const agent = job.voiceAgentId ? await store.voiceAgents.findInProject(job.voiceAgentId, projectId) : undefined
-    const progress = { text: '', jobResponse: state as unknown as Record<string, unknown>, usageSeconds: 0, totalCost: this.options.costOf(0) }
+    const progress = {
+      text: '',
+      jobResponse: state as unknown as Record<string, unknown>,
+      usageSeconds: 0,
+      totalCost: this.options.costOf(0),
+    }
     let queued = false
     const outcome = await store.transaction(async (tx) => {
       if (!(await tx.conversations.start(job.id, owner, this.now() + this.limits.leaseMs, progress, this.timestamp()))) return 'taken'

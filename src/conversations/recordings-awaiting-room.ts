@@ -65,7 +65,9 @@ export class RecordingsAwaitingRoom {
     }
     if (this.stopped || this.heldBytes + wav.length > this.options.maxBytes) {
       this.options.onError(
-        new Error(`${this.heldBytes} bytes of recordings wait for room already; this one (${wav.length} bytes) would pass the limit of ${this.options.maxBytes}`),
+        new Error(
+          `${this.heldBytes} bytes of recordings wait for room already; this one (${wav.length} bytes) would pass the limit of ${this.options.maxBytes}`,
+        ),
         `the recording of call ${jobId} is lost: the disk is full`,
       )
       return 'lost: disk full'

@@ -38,7 +38,10 @@ export class ToolBridge {
     options.records.push(record)
     options.observe({ type: 'tool-call', id, name, arguments: args, at: record.at })
     const result = await new Promise<ToolResult>((resolve) => {
-      const timer = setTimeout(() => resolve({ ok: false, error: `The page did not answer within ${options.timeoutMs} ms` }), options.timeoutMs)
+      const timer = setTimeout(
+        () => resolve({ ok: false, error: `The page did not answer within ${options.timeoutMs} ms` }),
+        options.timeoutMs,
+      )
       this.pending.set(id, (answer) => {
         clearTimeout(timer)
         resolve(answer)

@@ -300,7 +300,9 @@ export class JobRunner {
       timeout.aborted && !(error instanceof JobError)
         ? new JobError(
             'TIMEOUT',
-            reportedProgress ? `The job made no progress for ${Math.round(this.timeoutMs / 1000)} s` : `The job did not finish within ${Math.round(this.timeoutMs / 1000)} s`,
+            reportedProgress
+              ? `The job made no progress for ${Math.round(this.timeoutMs / 1000)} s`
+              : `The job did not finish within ${Math.round(this.timeoutMs / 1000)} s`,
             true,
           )
         : error instanceof JobError
@@ -321,7 +323,11 @@ export class JobRunner {
    * whole (see LeasedWorkerLoop.persist). A failing onJobEnding is a bug elsewhere: the job
    * still ends, without it, rather than run forever.
    */
-  private async end(loop: LeasedWorkerLoop<JobRecord>, job: JobRecord, write: (jobs: StoreTransaction['jobs']) => Promise<JobRecord | undefined>): Promise<void> {
+  private async end(
+    loop: LeasedWorkerLoop<JobRecord>,
+    job: JobRecord,
+    write: (jobs: StoreTransaction['jobs']) => Promise<JobRecord | undefined>,
+  ): Promise<void> {
     const { store } = this.options
     const endWith = (hook: JobRunnerOptions['onJobEnding']) =>
       store.transaction(async (tx) => {

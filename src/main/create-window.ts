@@ -88,7 +88,9 @@ export function createMainWindow(options: CreateWindowOptions): BrowserWindow {
   })
   session.setPermissionCheckHandler(
     (contents, permission, _origin, details) =>
-      contents === window.webContents && details.mediaType !== 'video' && isMicrophonePermission(permission, details.requestingUrl ?? contents.getURL(), options.renderer),
+      contents === window.webContents &&
+      details.mediaType !== 'video' &&
+      isMicrophonePermission(permission, details.requestingUrl ?? contents.getURL(), options.renderer),
   )
   if ('url' in options.renderer) void window.loadURL(options.renderer.url)
   else void window.loadFile(options.renderer.file)
@@ -99,7 +101,11 @@ export function createMainWindow(options: CreateWindowOptions): BrowserWindow {
  * Whether an IPC call comes from the top frame of one of `windows`, showing the app's page:
  * not from an iframe, another window or a page the window was somehow taken to.
  */
-export function isOwnWindowFrame(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, windows: Iterable<BrowserWindow>, renderer: RendererSource): boolean {
+export function isOwnWindowFrame(
+  event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>,
+  windows: Iterable<BrowserWindow>,
+  renderer: RendererSource,
+): boolean {
   const frame = event.senderFrame
   if (!frame || frame.parent !== null) return false
   for (const window of windows) {

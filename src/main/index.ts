@@ -31,11 +31,18 @@ let runtime: Runtime | undefined
 const windows = new Set<BrowserWindow>()
 
 function rendererSource(): RendererSource {
-  return process.env.ELECTRON_RENDERER_URL ? { url: process.env.ELECTRON_RENDERER_URL } : { file: join(__dirname, '../renderer/index.html') }
+  return process.env.ELECTRON_RENDERER_URL
+    ? { url: process.env.ELECTRON_RENDERER_URL }
+    : { file: join(__dirname, '../renderer/index.html') }
 }
 
 function openWindow(): void {
-  const window = createMainWindow({ BrowserWindow, shell, preloadPath: join(__dirname, '../preload/index.cjs'), renderer: rendererSource() })
+  const window = createMainWindow({
+    BrowserWindow,
+    shell,
+    preloadPath: join(__dirname, '../preload/index.cjs'),
+    renderer: rendererSource(),
+  })
   windows.add(window)
   window.on('closed', () => windows.delete(window))
 }

@@ -31,7 +31,11 @@ export function registerStreams(options: RegisterStreamsOptions): () => void {
     }
     const { name, input } = (typeof message === 'object' && message !== null ? message : {}) as { name?: unknown; input?: unknown }
     if (typeof name !== 'string') {
-      return refuseStream(carrier, { code: 'VALIDATION_ERROR', message: 'A stream is opened with { name, input }', details: [{ path: 'name', message: 'Expected a stream name' }] })
+      return refuseStream(carrier, {
+        code: 'VALIDATION_ERROR',
+        message: 'A stream is opened with { name, input }',
+        details: [{ path: 'name', message: 'Expected a stream name' }],
+      })
     }
     const connection = openOperatorStream(options.streams, name, input, carrier, options.logInternal)
     port.on('message', (received) => connection.receive(received.data))

@@ -1,6 +1,12 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { IpcEvent, VoiceDeskBridge, VoiceDeskOperations } from '../shared/ipc/operations'
-import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, IPC_STREAM_CHANNEL, ipcChannelOf, type IpcOperationName } from '../shared/ipc/operation-names'
+import {
+  IPC_EVENT_CHANNEL,
+  IPC_OPERATION_NAMES,
+  IPC_STREAM_CHANNEL,
+  ipcChannelOf,
+  type IpcOperationName,
+} from '../shared/ipc/operation-names'
 import { createStreamListeners } from '../shared/ipc/stream-listeners'
 import type { IpcStreamClose, IpcStreamHandle, IpcStreamName, IpcStreamServerFrame, OpenIpcStream } from '../shared/ipc/streams'
 
@@ -16,7 +22,9 @@ function operationCalling(name: IpcOperationName) {
   return (input: unknown) => ipcRenderer.invoke(channel, input)
 }
 
-const operations = Object.freeze(Object.fromEntries(IPC_OPERATION_NAMES.map((name) => [name, operationCalling(name)]))) as VoiceDeskOperations
+const operations = Object.freeze(
+  Object.fromEntries(IPC_OPERATION_NAMES.map((name) => [name, operationCalling(name)])),
+) as VoiceDeskOperations
 
 /**
  * A stream over a MessagePort: main gets `{ name, input }` with the other port, and frames go as

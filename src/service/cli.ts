@@ -23,7 +23,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     const [command, ...rest] = positionals
     if (command === undefined) throw new UsageError(`Which command? ${COMMANDS} (see voicedesk --help)`)
-    if (!(command in COMMAND_OPTIONS)) throw new UsageError(`Unknown command ${JSON.stringify(command)}: use ${COMMANDS} (see voicedesk --help)`)
+    if (!(command in COMMAND_OPTIONS))
+      throw new UsageError(`Unknown command ${JSON.stringify(command)}: use ${COMMANDS} (see voicedesk --help)`)
     refuseOtherOptions(command, values)
     if (command === 'serve') {
       refuseExtraArguments('serve', rest, 0, 'no arguments, only options')

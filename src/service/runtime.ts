@@ -17,7 +17,15 @@ import { announceRunningService } from './compose/running-services'
 import { composeProjectState, composeStorage, seedFileOf } from './compose/storage'
 import { composeWorkers } from './compose/workers'
 
-export { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SIP_SETTINGS, VERSION, databaseLabel, type Runtime, type RuntimeConfig } from './compose/config'
+export {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SIP_SETTINGS,
+  VERSION,
+  databaseLabel,
+  type Runtime,
+  type RuntimeConfig,
+} from './compose/config'
 
 /**
  * Joins the parts of the service (src/service/compose/, one file each) from one config: storage,
@@ -43,7 +51,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       now,
       random: config.faults?.random,
       // The UI's badge counts the default project's rules (the project it acts in).
-      onChanged: (projectId, active) => feed.events.emit(() => (projectId === storage.appCaller.projectId ? { type: 'faults.changed', active } : undefined)),
+      onChanged: (projectId, active) =>
+        feed.events.emit(() => (projectId === storage.appCaller.projectId ? { type: 'faults.changed', active } : undefined)),
     })
     const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const workers = composeWorkers({ config, storage, engines, feed, faults, webhookAddresses, mediaIntake, baseUrl, now })

@@ -31,7 +31,8 @@ export function outcomeStateOf(outcomeResult: unknown, outcomeComplete: boolean 
 /** The outcome's first `count` filled fields in their written order, each value on one line, cut to `maxCharacters`. */
 export function filledOutcomeFields(outcomeResult: unknown, count: number, maxCharacters: number): OutcomeField[] {
   if (!isFilled(outcomeResult)) return []
-  if (typeof outcomeResult !== 'object' || outcomeResult === null || Array.isArray(outcomeResult)) return [{ name: null, value: shortText(outcomeResult, maxCharacters) }]
+  if (typeof outcomeResult !== 'object' || outcomeResult === null || Array.isArray(outcomeResult))
+    return [{ name: null, value: shortText(outcomeResult, maxCharacters) }]
   const fields: OutcomeField[] = []
   for (const [name, value] of Object.entries(outcomeResult)) {
     if (fields.length === count) break
@@ -41,7 +42,12 @@ export function filledOutcomeFields(outcomeResult: unknown, count: number, maxCh
 }
 
 function shortText(value: unknown, maxCharacters: number): string {
-  const text = typeof value === 'string' ? value : Array.isArray(value) && value.every((entry) => typeof entry !== 'object') ? value.join(', ') : JSON.stringify(value)
+  const text =
+    typeof value === 'string'
+      ? value
+      : Array.isArray(value) && value.every((entry) => typeof entry !== 'object')
+        ? value.join(', ')
+        : JSON.stringify(value)
   const characters = [...text.replace(/\s+/g, ' ').trim()]
   return characters.length <= maxCharacters ? characters.join('') : `${characters.slice(0, maxCharacters - 1).join('')}…`
 }

@@ -16,11 +16,46 @@ export interface Voice {
 }
 
 export const VOICES: readonly Voice[] = [
-  { id: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', name: 'Ava', lang: 'en', gender: 'female', accent: 'American', description: 'Warm and clear; a friendly front-desk voice.' },
-  { id: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0', name: 'Ethan', lang: 'en', gender: 'male', accent: 'American', description: 'Steady and confident; suits sales and support.' },
-  { id: '23122556-e2c0-461a-8eb5-b59a2ab5727b', name: 'Grace', lang: 'en', gender: 'female', accent: 'British', description: 'Calm and precise; suits bookings and reminders.' },
-  { id: '131fb3d1-06b1-4da0-9df8-f3ffa912b311', name: 'Oliver', lang: 'en', gender: 'male', accent: 'British', description: 'Measured and formal; suits surveys and notices.' },
-  { id: 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d', name: 'Isla', lang: 'en', gender: 'female', accent: 'Scottish', description: 'Bright and lively; suits outreach.' },
+  {
+    id: 'fe68337a-10d3-4648-99bb-2bb04554b6cf',
+    name: 'Ava',
+    lang: 'en',
+    gender: 'female',
+    accent: 'American',
+    description: 'Warm and clear; a friendly front-desk voice.',
+  },
+  {
+    id: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0',
+    name: 'Ethan',
+    lang: 'en',
+    gender: 'male',
+    accent: 'American',
+    description: 'Steady and confident; suits sales and support.',
+  },
+  {
+    id: '23122556-e2c0-461a-8eb5-b59a2ab5727b',
+    name: 'Grace',
+    lang: 'en',
+    gender: 'female',
+    accent: 'British',
+    description: 'Calm and precise; suits bookings and reminders.',
+  },
+  {
+    id: '131fb3d1-06b1-4da0-9df8-f3ffa912b311',
+    name: 'Oliver',
+    lang: 'en',
+    gender: 'male',
+    accent: 'British',
+    description: 'Measured and formal; suits surveys and notices.',
+  },
+  {
+    id: 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d',
+    name: 'Isla',
+    lang: 'en',
+    gender: 'female',
+    accent: 'Scottish',
+    description: 'Bright and lively; suits outreach.',
+  },
   {
     id: '70e3b4e6-c53d-4cb9-a499-819b984065d2',
     name: 'Marcus',
@@ -29,7 +64,14 @@ export const VOICES: readonly Voice[] = [
     accent: 'Caribbean',
     description: 'Relaxed and deep; suits concierge and hospitality.',
   },
-  { id: 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2', name: 'Harper', lang: 'en', gender: 'female', accent: 'American', description: 'Quick and upbeat; suits short confirmations.' },
+  {
+    id: 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2',
+    name: 'Harper',
+    lang: 'en',
+    gender: 'female',
+    accent: 'American',
+    description: 'Quick and upbeat; suits short confirmations.',
+  },
   {
     id: '16677e49-bcd2-4044-adb3-541626c49304',
     name: 'Layla',
@@ -62,7 +104,14 @@ export const VOICES: readonly Voice[] = [
     accent: 'Modern Standard Arabic',
     description: 'Measured and formal; suits surveys and notices.',
   },
-  { id: '1901056d-58b3-4e82-87eb-785af536671e', name: 'Nour', lang: 'ar', gender: 'female', accent: 'Modern Standard Arabic', description: 'Bright and lively; suits outreach.' },
+  {
+    id: '1901056d-58b3-4e82-87eb-785af536671e',
+    name: 'Nour',
+    lang: 'ar',
+    gender: 'female',
+    accent: 'Modern Standard Arabic',
+    description: 'Bright and lively; suits outreach.',
+  },
   {
     id: '47fb0122-054b-4ed1-af20-18a72f37dc9c',
     name: 'Yousef',

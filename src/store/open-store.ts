@@ -4,7 +4,8 @@ import { openSqliteRequestJournal } from './sqlite/request-journal-store'
 import { openSqliteStore } from './sqlite/store'
 
 /** Where the data lives: one SQLite file (the desktop, `serve`), or a PostgreSQL database (a team). */
-export type StoreLocation = { engine: 'sqlite'; file: string; nativeBinding?: string } | { engine: 'postgres'; url: string; poolSize?: number }
+export type StoreLocation =
+  { engine: 'sqlite'; file: string; nativeBinding?: string } | { engine: 'postgres'; url: string; poolSize?: number }
 
 export interface OpenedStore {
   store: Store
@@ -17,7 +18,8 @@ export interface OpenedStore {
  * PostgreSQL engine (and its driver) is loaded only when asked for, so the desktop pays nothing.
  */
 export async function openStore(location: StoreLocation): Promise<OpenedStore> {
-  if (location.engine === 'sqlite') return { store: openSqliteStore(location.file, { nativeBinding: location.nativeBinding }), sharedMedia: undefined }
+  if (location.engine === 'sqlite')
+    return { store: openSqliteStore(location.file, { nativeBinding: location.nativeBinding }), sharedMedia: undefined }
   const [{ openPostgresStore }, { PostgresMediaStore }] = await Promise.all([import('./postgres/store'), import('./postgres/media-store')])
   const store = await openPostgresStore({ url: location.url, poolSize: location.poolSize })
   return { store, sharedMedia: new PostgresMediaStore(store.pool) }

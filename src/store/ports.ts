@@ -250,7 +250,11 @@ export interface ProjectDataRepository {
    *
    * `replaceProject(id, [])` is the reset.
    */
-  replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options?: ReplaceProjectOptions): Promise<ReplacedProject>
+  replaceProject(
+    projectId: string,
+    rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>,
+    options?: ReplaceProjectOptions,
+  ): Promise<ReplacedProject>
   /** How many rows of each kind the project has (an import wants an empty project: agents, phone numbers and jobs all 0). */
   projectCounts(projectId: string): Promise<ProjectCounts>
 }

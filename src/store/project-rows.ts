@@ -96,8 +96,20 @@ export const ROW_TABLES: readonly RowTable[] = [
     order: 't.created_at, t.id',
     ofProject: (parameter) => `t.project_id = ${parameter}`,
   },
-  { kind: 'job', table: 'jobs', columns: plain(JOB_COLUMNS, ['aiParts', 'jobResponse']), order: 't.seq', ofProject: (parameter) => `t.project_id = ${parameter}` },
-  { kind: 'delivery', table: 'webhook_deliveries', columns: plain(DELIVERY_COLUMNS), order: 't.seq', ofProject: (parameter) => `t.project_id = ${parameter}` },
+  {
+    kind: 'job',
+    table: 'jobs',
+    columns: plain(JOB_COLUMNS, ['aiParts', 'jobResponse']),
+    order: 't.seq',
+    ofProject: (parameter) => `t.project_id = ${parameter}`,
+  },
+  {
+    kind: 'delivery',
+    table: 'webhook_deliveries',
+    columns: plain(DELIVERY_COLUMNS),
+    order: 't.seq',
+    ofProject: (parameter) => `t.project_id = ${parameter}`,
+  },
   {
     kind: 'attempt',
     table: 'webhook_attempts',
@@ -278,7 +290,11 @@ function describe(row: unknown): { kind: string | undefined; recordId: string | 
   const kind = typeof value?.kind === 'string' ? value.kind.slice(0, 40) : undefined
   const record = value?.record
   const recordId =
-    typeof record?.id === 'string' ? record.id.slice(0, 80) : typeof record?.deliveryId === 'string' ? `${record.deliveryId.slice(0, 80)}#${String(record.attempt)}` : undefined
+    typeof record?.id === 'string'
+      ? record.id.slice(0, 80)
+      : typeof record?.deliveryId === 'string'
+        ? `${record.deliveryId.slice(0, 80)}#${String(record.attempt)}`
+        : undefined
   return { kind, recordId }
 }
 
@@ -328,7 +344,10 @@ export function arrivingRow(row: ProjectRow, projectId: string, known: KnownIden
     case 'agent':
       return { kind: 'agent', record: { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId) } }
     case 'phoneNumber':
-      return { kind: 'phoneNumber', record: { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId), userId: userOf(row.record.userId) } }
+      return {
+        kind: 'phoneNumber',
+        record: { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId), userId: userOf(row.record.userId) },
+      }
     case 'job': {
       const record = { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId), userId: userOf(row.record.userId) }
       if (record.status === 'IN_PROGRESS') {

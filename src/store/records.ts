@@ -217,7 +217,10 @@ export interface DeliveryRecord {
   deliveredAt: string | null
 }
 
-export type NewDelivery = Pick<DeliveryRecord, 'id' | 'projectId' | 'event' | 'jobId' | 'url' | 'authKey' | 'authSecret' | 'payload' | 'createdAt'> & {
+export type NewDelivery = Pick<
+  DeliveryRecord,
+  'id' | 'projectId' | 'event' | 'jobId' | 'url' | 'authKey' | 'authSecret' | 'payload' | 'createdAt'
+> & {
   /** When the first attempt is due (ms). */
   dueAt: number
 }

@@ -40,7 +40,9 @@ export const WRAPPED_KEY_FILE = 'secret.key.safe'
 export function loadOrCreateKeyFile(file: string): Buffer {
   if (existsSync(join(dirname(file), WRAPPED_KEY_FILE))) {
     // A new plain key here would seal secrets the desktop app could never read, and could not read its own.
-    throw new Error(`${dirname(file)} belongs to the desktop app: its secret key is sealed by the system keychain. Use the desktop app for it, or another --data-dir.`)
+    throw new Error(
+      `${dirname(file)} belongs to the desktop app: its secret key is sealed by the system keychain. Use the desktop app for it, or another --data-dir.`,
+    )
   }
   if (existsSync(file)) {
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64')

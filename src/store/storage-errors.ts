@@ -23,7 +23,21 @@ export type StorageFailure = 'disk-full' | 'busy'
 const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_IOERR_SHMSIZE', 'ENOSPC', 'EDQUOT', '53100'])
 
 /** Errno codes of a connection to the database server that failed or dropped, and PostgreSQL's SQLSTATEs that mean "try again". */
-const BUSY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '40001', '40P01', '55P03', '53200', '53300', '53400'])
+const BUSY_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '40001',
+  '40P01',
+  '55P03',
+  '53200',
+  '53300',
+  '53400',
+])
 
 function codeOf(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined

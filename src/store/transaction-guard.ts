@@ -9,7 +9,9 @@ import type { Repositories } from './ports'
  */
 export class StoreUsedInsideTransactionError extends Error {
   constructor(readonly call: string) {
-    super(`store.${call}() was called inside store.transaction(): use the transaction's handle (tx.${call}) instead, or call it after the transaction`)
+    super(
+      `store.${call}() was called inside store.transaction(): use the transaction's handle (tx.${call}) instead, or call it after the transaction`,
+    )
     this.name = 'StoreUsedInsideTransactionError'
   }
 }
@@ -67,7 +69,9 @@ export class TransactionGuard {
       for (const key of methodNames(repository)) {
         const method = repository[key] as (...args: unknown[]) => unknown
         wrapped[key] = (...args: unknown[]) =>
-          this.openCount > 0 && this.inside ? Promise.reject(new StoreUsedInsideTransactionError(`${name}.${key}`)) : method.apply(repository, args)
+          this.openCount > 0 && this.inside
+            ? Promise.reject(new StoreUsedInsideTransactionError(`${name}.${key}`))
+            : method.apply(repository, args)
       }
       guarded[name] = wrapped
     }

@@ -7,10 +7,16 @@ import { refusedAddressReason, type WebhookAddressPolicy } from './webhook-addre
 export const REFUSED_ADDRESS_CODE = 'VOICEDESK_REFUSED_ADDRESS'
 
 /** dns.lookup's shape, as net.connect calls it (tests pass one that resolves names of their own). */
-export type Lookup = (hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => void
+export type Lookup = (
+  hostname: string,
+  options: LookupOptions,
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+) => void
 
 function refusal(host: string, address: string, reason: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(`Refused to connect to ${host}${host === address ? '' : ` (${address})`}: ${reason}; allow it with --allow-webhook-host ${host}`)
+  const error: NodeJS.ErrnoException = new Error(
+    `Refused to connect to ${host}${host === address ? '' : ` (${address})`}: ${reason}; allow it with --allow-webhook-host ${host}`,
+  )
   error.code = REFUSED_ADDRESS_CODE
   return error
 }

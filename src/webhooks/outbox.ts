@@ -55,7 +55,9 @@ export interface JobWebhookOutboxOptions {
  * The job runner's `onJobEnding`: the webhook of a job that has just ended, when it has a
  * webhookUrl, written through the transaction that ends the job (the outbox pattern).
  */
-export function jobWebhookOutbox(options: JobWebhookOutboxOptions): (tx: TransactionPart<'webhookDeliveries'>, job: JobRecord) => Promise<void> {
+export function jobWebhookOutbox(
+  options: JobWebhookOutboxOptions,
+): (tx: TransactionPart<'webhookDeliveries'>, job: JobRecord) => Promise<void> {
   return async (tx, job) => {
     if (job.type === 'CONVERSATION') return // conversations tell their agent's webhook (conversationEndedOutbox)
     if (!job.webhookUrl || (job.status !== 'COMPLETED' && job.status !== 'FAILED')) return
@@ -106,7 +108,9 @@ export function callEventOutbox(
  * The runner's end of a conversation (a socket that never opened, a call whose instance died):
  * `call.ended` to the agent's webhook, with what the record kept.
  */
-export function conversationEndedOutbox(options: CallEventOutboxOptions): (tx: TransactionPart<'webhookDeliveries' | 'voiceAgents'>, job: JobRecord) => Promise<boolean> {
+export function conversationEndedOutbox(
+  options: CallEventOutboxOptions,
+): (tx: TransactionPart<'webhookDeliveries' | 'voiceAgents'>, job: JobRecord) => Promise<boolean> {
   const write = callEventOutbox(options)
   return async (tx, job) => {
     if (job.type !== 'CONVERSATION' || !job.voiceAgentId) return false

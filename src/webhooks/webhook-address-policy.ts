@@ -63,6 +63,8 @@ export class WebhookAddressPolicy {
     }
     if (this.isAllowedHost(hostname)) return undefined
     const reason = refusedAddressReason(hostname)
-    return reason && `${hostname.replace(/^\[(.*)\]$/, '$1')} is ${reason}; webhooks are not sent there (allow it with --allow-webhook-host)`
+    return (
+      reason && `${hostname.replace(/^\[(.*)\]$/, '$1')} is ${reason}; webhooks are not sent there (allow it with --allow-webhook-host)`
+    )
   }
 }

@@ -89,7 +89,8 @@ export class WebhookSender {
     this.loop = new LeasedWorkerLoop<DeliveryRecord>(
       {
         claim: (owner, free, now) => deliveries.claimDue(owner, now, now + this.timeoutMs + 30_000, free),
-        process: (delivery, stopSignal) => (delivery.roundAttempts > this.triesPerRound ? this.giveUp(delivery) : this.attempt(delivery, stopSignal)),
+        process: (delivery, stopSignal) =>
+          delivery.roundAttempts > this.triesPerRound ? this.giveUp(delivery) : this.attempt(delivery, stopSignal),
         nextDueAt: () => deliveries.nextDueAt(),
         leaseOwners: () => deliveries.pendingLeaseOwners(),
         releaseLeasesOf: (owner) => deliveries.releaseLeasesOf(owner, this.now()),
@@ -158,7 +159,10 @@ export class WebhookSender {
   private async giveUp(delivery: DeliveryRecord): Promise<void> {
     const tries = this.triesPerRound
     const error = `VoiceDesk stopped during each of the last ${tries} tries (a crash or a kill) before an answer was journaled; no more tries`
-    await this.loop.persist(() => this.options.deliveries.giveUp(delivery.id, this.loop.owner, error, new Date(this.now()).toISOString()), delivery)
+    await this.loop.persist(
+      () => this.options.deliveries.giveUp(delivery.id, this.loop.owner, error, new Date(this.now()).toISOString()),
+      delivery,
+    )
   }
 
   private async attempt(delivery: DeliveryRecord, stopSignal: AbortSignal): Promise<void> {
@@ -209,7 +213,10 @@ export class WebhookSender {
    * then sent again once their leases run out (at least once).
    */
   private async writeJournal(batch: { delivery: DeliveryRecord; attempt: AttemptRecord; outcome: AttemptOutcome }[]): Promise<void> {
-    const written = await this.loop.persist(() => this.options.deliveries.recordAttempts(this.loop.owner, batch, new Date(this.now()).toISOString()), batch[0]?.delivery)
+    const written = await this.loop.persist(
+      () => this.options.deliveries.recordAttempts(this.loop.owner, batch, new Date(this.now()).toISOString()),
+      batch[0]?.delivery,
+    )
     if (!written) return
     for (const { delivery, attempt, outcome } of batch) {
       try {
@@ -248,7 +255,10 @@ export class WebhookSender {
       'webhook-timestamp': String(timestamp),
     }
     // A job's webhookAuth may have one part only: the header carries what was given.
-    const authorization = webhookAuthorization(delivery.authKey, delivery.authSecret === null ? null : this.options.secrets.decrypt(delivery.authSecret))
+    const authorization = webhookAuthorization(
+      delivery.authKey,
+      delivery.authSecret === null ? null : this.options.secrets.decrypt(delivery.authSecret),
+    )
     if (authorization !== undefined) headers.authorization = authorization
     const secret = await this.options.signingSecret?.()
     const key = secret === undefined ? undefined : signingKeyOf(secret)

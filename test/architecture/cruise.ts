@@ -10,7 +10,12 @@ const TS_CONFIG = resolve(ROOT, 'tsconfig.node.json')
 
 export async function cruiseSrc(baseDir: string): Promise<ICruiseResult> {
   const options = await extractDepcruiseOptions(resolve(ROOT, '.dependency-cruiser.cjs'))
-  const { output } = await cruise(['src'], { ...options, baseDir, tsConfig: { fileName: TS_CONFIG } }, {}, { tsConfig: extractTSConfig(TS_CONFIG) })
+  const { output } = await cruise(
+    ['src'],
+    { ...options, baseDir, tsConfig: { fileName: TS_CONFIG } },
+    {},
+    { tsConfig: extractTSConfig(TS_CONFIG) },
+  )
   if (typeof output === 'string') throw new Error('dependency-cruiser answered text, not a result')
   return output
 }

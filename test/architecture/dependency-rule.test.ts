@@ -20,7 +20,21 @@ describe('the dependency rule', () => {
     expect(result.summary.totalCruised).toBeGreaterThan(150)
     expect(result.summary.totalDependenciesCruised).toBeGreaterThan(500)
     const layers = new Set(result.modules.map((module) => module.source.split('/')[1]))
-    expect([...layers]).toEqual(expect.arrayContaining(['shared', 'store', 'workers', 'engines', 'jobs', 'conversations', 'webhooks', 'service', 'main', 'preload', 'renderer']))
+    expect([...layers]).toEqual(
+      expect.arrayContaining([
+        'shared',
+        'store',
+        'workers',
+        'engines',
+        'jobs',
+        'conversations',
+        'webhooks',
+        'service',
+        'main',
+        'preload',
+        'renderer',
+      ]),
+    )
     const arrows = result.modules.flatMap((module) => module.dependencies.map((dependency) => ({ from: module.source, ...dependency })))
     const seen = (from: RegExp, to: RegExp) => arrows.some((arrow) => from.test(arrow.from) && to.test(arrow.resolved))
     expect(seen(/^src\/store\/sqlite\//, /node_modules\/better-sqlite3\//), 'store/sqlite -> better-sqlite3').toBe(true)

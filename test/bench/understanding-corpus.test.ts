@@ -65,7 +65,8 @@ describe('the understanding corpus', () => {
     for (const text of corpus.texts) {
       expect(text.keyFacts.length, text.id).toBeGreaterThanOrEqual(5)
       // A fact the text does not state in one of its own forms could never be covered.
-      for (const fact of [...text.keyFacts, ...(text.rejected ?? [])]) expect(carries(text.text, fact.forms), `${text.id}: ${fact.fact}`).toBe(true)
+      for (const fact of [...text.keyFacts, ...(text.rejected ?? [])])
+        expect(carries(text.text, fact.forms), `${text.id}: ${fact.fact}`).toBe(true)
     }
     expect(corpus.texts.filter((text) => text.rejected?.length).length).toBeGreaterThanOrEqual(6)
     expect(corpus.texts.filter((text) => /^(Agent|Caller|الموظف|المتصل):/m.test(text.text)).length).toBeGreaterThanOrEqual(10)

@@ -25,7 +25,10 @@ describe('the understanding scorer', () => {
   })
 
   it('says wrong when the value is wrong, missing, or only part of it', () => {
-    expect(scoreField('name', 'Sara Haddad', 'Do you have vegetarian food', LONDON)).toMatchObject({ right: false, got: 'Do you have vegetarian food' })
+    expect(scoreField('name', 'Sara Haddad', 'Do you have vegetarian food', LONDON)).toMatchObject({
+      right: false,
+      got: 'Do you have vegetarian food',
+    })
     expect(scoreField('identifier', 'BN-58231', '58231', LONDON).right).toBe(false)
     expect(scoreField('integer', 4471, 4, LONDON).right).toBe(false)
     expect(scoreField('enum', 'delivery', 'Delivery', LONDON).right).toBe(false)
@@ -54,7 +57,10 @@ describe('the understanding scorer', () => {
     expect(resolveDateSpec('12-21', 'Europe/London', NOW)).toBe('2026-12-21')
     expect(resolveDateSpec('03-14', 'Europe/London', NOW)).toBe('2027-03-14')
     expect(scoreField('date', 'today+1', '26/11/2026', LONDON).right).toBe(true)
-    expect(scoreField('date', ['fri', 'fri+7'], '٢٠٢٦-١٢-٠٤', LONDON)).toMatchObject({ right: true, expected: ['2026-11-27', '2026-12-04'] })
+    expect(scoreField('date', ['fri', 'fri+7'], '٢٠٢٦-١٢-٠٤', LONDON)).toMatchObject({
+      right: true,
+      expected: ['2026-11-27', '2026-12-04'],
+    })
   })
 
   it('reads times as HH:MM from 24-hour, am/pm and Arabic forms', () => {
@@ -80,7 +86,10 @@ describe('the understanding scorer', () => {
     expect(isTemplateTitle('Appointments: Technician in Focus', source)).toBe(true)
     expect(isTemplateTitle('Agent: Good morning, Bright Smile Dental.', source)).toBe(true)
     expect(isTemplateTitle('Chipped tooth repaired on Thursday with Dr. Patel', source)).toBe(false)
-    expect(faqQuestions('1. What is said about Dr. Patel?\nThe answer.\n**Q: When is the visit?**\nThursday.')).toEqual(['What is said about Dr. Patel?', 'When is the visit?'])
+    expect(faqQuestions('1. What is said about Dr. Patel?\nThe answer.\n**Q: When is the visit?**\nThursday.')).toEqual([
+      'What is said about Dr. Patel?',
+      'When is the visit?',
+    ])
     expect(isTemplateQuestion('ماذا قيل عن يا أحمد؟')).toBe(true)
     expect(holdsGreetingOrVocative('ماذا قيل عن يا أحمد؟')).toBe(true)
     expect(holdsGreetingOrVocative('#يا_أحمد')).toBe(true)

@@ -25,7 +25,9 @@ describe('electron-vite build output', () => {
   })
 
   it('keeps electron out of everything the headless CLI loads', () => {
-    const importsElectron = mainChunks().filter((file) => /from ["']electron["']|require\(["']electron["']\)/.test(readFileSync(file, 'utf8')))
+    const importsElectron = mainChunks().filter((file) =>
+      /from ["']electron["']|require\(["']electron["']\)/.test(readFileSync(file, 'utf8')),
+    )
     expect(importsElectron.map((file) => file.slice(OUT.length + 1))).toEqual(['main/index.js'])
   })
 

@@ -12,7 +12,9 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest
-const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, Manifest & { version?: string }> }
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, Manifest & { version?: string }>
+}
 
 describe('package.json and package-lock.json', () => {
   it('the lock records exactly the ranges package.json asks for', () => {

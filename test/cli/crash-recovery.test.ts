@@ -29,7 +29,10 @@ describe('a crash with jobs in flight', () => {
 
     // The kill left work behind: jobs still PENDING, some of them leased to the dead process.
     const db = new BetterSqlite3(join(dataDir, 'voicedesk.db'), { readonly: true })
-    const left = db.prepare("SELECT id, lease_owner FROM jobs WHERE status = 'PENDING'").all() as { id: string; lease_owner: string | null }[]
+    const left = db.prepare("SELECT id, lease_owner FROM jobs WHERE status = 'PENDING'").all() as {
+      id: string
+      lease_owner: string | null
+    }[]
     db.close()
     expect(left.length).toBeGreaterThan(0)
     expect(left.some((job) => job.lease_owner !== null)).toBe(true)

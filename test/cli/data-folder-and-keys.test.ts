@@ -63,14 +63,20 @@ describe('where the data goes', () => {
     const cwd = makeTempDir()
     writeFileSync(join(cwd, 'notes.txt'), 'hello')
     const result = await runCli(['serve', '--port', '0', '--data-dir', 'notes.txt'], { cwd })
-    expectOneLineRefusal(result, new RegExp(`^voicedesk: --data-dir notes\\.txt \\(${join(cwd, 'notes.txt')}\\): it is a file, not a folder`))
+    expectOneLineRefusal(
+      result,
+      new RegExp(`^voicedesk: --data-dir notes\\.txt \\(${join(cwd, 'notes.txt')}\\): it is a file, not a folder`),
+    )
   })
 
   it('refuses a folder on a read-only filesystem with the real reason', async () => {
     const target = readOnlyMount()
     if (!target) return
     const result = await runCli(['serve', '--port', '0', '--data-dir', join(target, 'voicedesk')])
-    expectOneLineRefusal(result, /^voicedesk: --data-dir .+: VoiceDesk cannot write there: it is on a read-only filesystem; choose a folder you can write/)
+    expectOneLineRefusal(
+      result,
+      /^voicedesk: --data-dir .+: VoiceDesk cannot write there: it is on a read-only filesystem; choose a folder you can write/,
+    )
     const keys = await runCli(['keys', 'list', '--data-dir', target])
     expectOneLineRefusal(keys, /read-only filesystem/)
   })
@@ -97,7 +103,10 @@ describe('a database gone missing', () => {
     rmSync(join(dataDir, 'voicedesk.db-wal'), { force: true })
     rmSync(join(dataDir, 'voicedesk.db-shm'), { force: true })
     const refused = await runCli(['serve', '--port', '0', '--data-dir', dataDir])
-    expectOneLineRefusal(refused, /voicedesk\.db is missing, but the folder still holds its secret key \(secret\.key\)\. Put the database back .*--force-new/)
+    expectOneLineRefusal(
+      refused,
+      /voicedesk\.db is missing, but the folder still holds its secret key \(secret\.key\)\. Put the database back .*--force-new/,
+    )
 
     const fresh = await startServe(dataDir, ['--port', '0', '--force-new'])
     expect(fresh.cli.stdout()).toMatch(/^API key \(new/m)
@@ -124,14 +133,23 @@ describe('file modes', () => {
     const server = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: key } })
     expect(modeOf(dataDir)).toBe('700')
     expect(modeOf(join(dataDir, 'media'))).toBe('700')
-    for (const file of ['voicedesk.db', 'voicedesk.db-wal', 'voicedesk.db-shm', 'secret.key']) expect(modeOf(join(dataDir, file)), file).toBe('600')
+    for (const file of ['voicedesk.db', 'voicedesk.db-wal', 'voicedesk.db-shm', 'secret.key'])
+      expect(modeOf(join(dataDir, file)), file).toBe('600')
 
     const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' }
     const voices = (await (await fetch(`${server.url}/v1/voices`, { headers })).json()) as { data: { id: string }[] }
-    const created = await fetch(`${server.url}/v1/jobs/text-to-speech`, { method: 'POST', headers, body: JSON.stringify({ voiceId: voices.data[0]!.id, text: 'Private audio.' }) })
+    const created = await fetch(`${server.url}/v1/jobs/text-to-speech`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ voiceId: voices.data[0]!.id, text: 'Private audio.' }),
+    })
     const jobId = ((await created.json()) as { data: { id: string } }).data.id
     await expect
-      .poll(async () => ((await (await fetch(`${server.url}/v1/jobs?jobId=${jobId}`, { headers })).json()) as { data: { status: string } }).data.status, { timeout: 20_000 })
+      .poll(
+        async () =>
+          ((await (await fetch(`${server.url}/v1/jobs?jobId=${jobId}`, { headers })).json()) as { data: { status: string } }).data.status,
+        { timeout: 20_000 },
+      )
       .toBe('COMPLETED')
     const audio = readdirSync(join(dataDir, 'media')).filter((name) => name.endsWith('.wav'))
     expect(audio).toHaveLength(1)
@@ -183,7 +201,9 @@ describe('keys', () => {
     const alone = await runCli(['keys', 'create', '--data-dir', './somewhere'], { cwd })
     expect(alone.code, alone.stderr).toBe(0)
     expect(alone.stdout).toContain(`in the data folder ${join(cwd, 'somewhere')}.`)
-    expect(alone.stderr).toMatch(/^Warning: no VoiceDesk service is using --data-dir \.\/somewhere \(.*\) now; if yours runs on another folder, pass that folder with --data-dir/m)
+    expect(alone.stderr).toMatch(
+      /^Warning: no VoiceDesk service is using --data-dir \.\/somewhere \(.*\) now; if yours runs on another folder, pass that folder with --data-dir/m,
+    )
     expect(alone.stdout).toContain(`It works once a service runs with --data-dir ${join(cwd, 'somewhere')}`)
 
     const server = await startServe(join(cwd, 'somewhere'))

@@ -62,55 +62,63 @@ const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern, 
 const partialsIn = (mediaDir: string) => (existsSync(mediaDir) ? readdirSync(mediaDir).filter((name) => name.endsWith('.partial')) : [])
 
 describe.skipIf(problem !== undefined)('a full disk', () => {
-  it('keeps serving reads, answers writes 507, keeps jobs pending and finishes them once space is freed', { timeout: 240_000 }, async () => {
-    const disk = smallDisk(64)
-    const dataDir = join(disk, 'data')
-    const service = await serve(dataDir)
-    const ids: string[] = []
-    for (let index = 0; index < 8; index += 1) {
-      const response = await createTtsJob(service.url, `Report ${index}. ${SENTENCE.repeat(10)}`)
-      expect(response.status).toBe(200)
-      ids.push(((await response.json()) as { data: { id: string } }).data.id)
-    }
-    const filler = join(disk, 'filler.bin')
-    fillDisk(filler)
+  it(
+    'keeps serving reads, answers writes 507, keeps jobs pending and finishes them once space is freed',
+    { timeout: 240_000 },
+    async () => {
+      const disk = smallDisk(64)
+      const dataDir = join(disk, 'data')
+      const service = await serve(dataDir)
+      const ids: string[] = []
+      for (let index = 0; index < 8; index += 1) {
+        const response = await createTtsJob(service.url, `Report ${index}. ${SENTENCE.repeat(10)}`)
+        expect(response.status).toBe(200)
+        ids.push(((await response.json()) as { data: { id: string } }).data.id)
+      }
+      const filler = join(disk, 'filler.bin')
+      fillDisk(filler)
 
-    await until('the disk-full line', 60_000, () => (/disk full:/.test(service.cli.stderr()) ? true : undefined))
-    expect(service.cli.child.exitCode).toBeNull()
-    // Every job is still there, unfinished ones PENDING (leased or waiting): none FAILED, none lost.
-    const statuses = await Promise.all(ids.map((id) => statusOf(service.url, id)))
-    expect(statuses.filter((status) => status !== 'PENDING' && status !== 'COMPLETED')).toEqual([])
-    expect(statuses).toContain('PENDING')
-    expect((await fetch(`${service.url}/v1/voice-agents/templates`, { headers })).status).toBe(200)
+      await until('the disk-full line', 60_000, () => (/disk full:/.test(service.cli.stderr()) ? true : undefined))
+      expect(service.cli.child.exitCode).toBeNull()
+      // Every job is still there, unfinished ones PENDING (leased or waiting): none FAILED, none lost.
+      const statuses = await Promise.all(ids.map((id) => statusOf(service.url, id)))
+      expect(statuses.filter((status) => status !== 'PENDING' && status !== 'COMPLETED')).toEqual([])
+      expect(statuses).toContain('PENDING')
+      expect((await fetch(`${service.url}/v1/voice-agents/templates`, { headers })).status).toBe(200)
 
-    const refused = await createTtsJob(service.url, 'One more, please.')
-    expect(refused.status).toBe(507)
-    expect(await refused.json()).toMatchObject({ success: false, error: { code: 'INSUFFICIENT_STORAGE', details: [] } })
+      const refused = await createTtsJob(service.url, 'One more, please.')
+      expect(refused.status).toBe(507)
+      expect(await refused.json()).toMatchObject({ success: false, error: { code: 'INSUFFICIENT_STORAGE', details: [] } })
 
-    // Jobs that were speaking when the disk filled fail their write and remove what they wrote.
-    await until('no partial media file', 30_000, () => (partialsIn(join(dataDir, 'media')).length === 0 ? true : undefined))
-    expect(count(service.cli.stderr(), /disk full:/)).toBe(1)
-    // What the guard logs for a rejection nobody handled (not the bundle's chunk name, which stack traces carry).
-    expect(service.cli.stderr()).not.toMatch(/unhandled promise rejection/i)
+      // Jobs that were speaking when the disk filled fail their write and remove what they wrote.
+      await until('no partial media file', 30_000, () => (partialsIn(join(dataDir, 'media')).length === 0 ? true : undefined))
+      expect(count(service.cli.stderr(), /disk full:/)).toBe(1)
+      // What the guard logs for a rejection nobody handled (not the bundle's chunk name, which stack traces carry).
+      expect(service.cli.stderr()).not.toMatch(/unhandled promise rejection/i)
 
-    rmSync(filler)
-    await until('every job COMPLETED', 150_000, async () => {
-      const now = await Promise.all(ids.map((id) => statusOf(service.url, id)))
-      expect(now).not.toContain('FAILED')
-      return now.every((status) => status === 'COMPLETED') ? true : undefined
-    })
-    expect(count(service.cli.stderr(), /disk full:/)).toBe(1)
-    expect(count(service.cli.stderr(), /disk full no more/)).toBe(1)
-    expect((await createTtsJob(service.url, 'There is room again.')).status).toBe(200)
-    expect(partialsIn(join(dataDir, 'media'))).toEqual([])
-    expect(service.cli.child.exitCode).toBeNull()
-  })
+      rmSync(filler)
+      await until('every job COMPLETED', 150_000, async () => {
+        const now = await Promise.all(ids.map((id) => statusOf(service.url, id)))
+        expect(now).not.toContain('FAILED')
+        return now.every((status) => status === 'COMPLETED') ? true : undefined
+      })
+      expect(count(service.cli.stderr(), /disk full:/)).toBe(1)
+      expect(count(service.cli.stderr(), /disk full no more/)).toBe(1)
+      expect((await createTtsJob(service.url, 'There is room again.')).status).toBe(200)
+      expect(partialsIn(join(dataDir, 'media'))).toEqual([])
+      expect(service.cli.child.exitCode).toBeNull()
+    },
+  )
 
   it('starts again on a disk that is still full, serving reads, and removes leftover partial media', { timeout: 120_000 }, async () => {
     const disk = smallDisk(16)
     const dataDir = join(disk, 'data')
     const first = await serve(dataDir)
-    const created = await fetch(`${first.url}/v1/voice-agents`, { method: 'POST', headers, body: JSON.stringify({ agentName: 'Still here' }) })
+    const created = await fetch(`${first.url}/v1/voice-agents`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ agentName: 'Still here' }),
+    })
     const agentId = ((await created.json()) as { data: { id: string } }).data.id
     const job = await createTtsJob(first.url, 'A short greeting.')
     const jobId = ((await job.json()) as { data: { id: string } }).data.id

@@ -87,7 +87,9 @@ describe("README's two commands", () => {
 
   it('states the Node versions package.json and electron ask for', () => {
     const ours = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node
-    const electrons = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node
+    const electrons = (
+      JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')) as { engines: { node: string } }
+    ).engines.node
     const version = (range: string) => /(\d+\.\d+)/.exec(range)![1]!
     expect(README).toContain(`Run the service (Node ${version(ours)} or newer)`)
     expect(README).toMatch(new RegExp(`electron \\d+ wants Node ${version(electrons).replace('.', '\\.')} or newer, for \`npm start\``))

@@ -66,7 +66,9 @@ describe('stopping', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('stops cleanly on %s sent the moment the banner appears', async (signal) => {
     // Supervisors signal as soon as they see the banner: the handlers must already be in place.
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const cli = spawnCli(['serve', '--port', '0', '--data-dir', makeTempDir()], { env: { VOICEDESK_API_KEY: 'vd_signal_test_key_0123456789' } })
+      const cli = spawnCli(['serve', '--port', '0', '--data-dir', makeTempDir()], {
+        env: { VOICEDESK_API_KEY: 'vd_signal_test_key_0123456789' },
+      })
       await cli.waitForStdout(/listening on/)
       cli.child.kill(signal)
       expect(await cli.waitForExit(STOP_TIMEOUT_MS), cli.stderr()).toEqual({ code: 0, signal: null })
@@ -74,7 +76,9 @@ describe('stopping', () => {
   })
 
   it('goes on serving, and stops cleanly, when the reader of its stdout has gone away', async () => {
-    const cli = spawnCli(['serve', '--port', '0', '--data-dir', makeTempDir()], { env: { VOICEDESK_API_KEY: 'vd_signal_test_key_0123456789' } })
+    const cli = spawnCli(['serve', '--port', '0', '--data-dir', makeTempDir()], {
+      env: { VOICEDESK_API_KEY: 'vd_signal_test_key_0123456789' },
+    })
     const [, url] = await cli.waitForStdout(LISTENING)
     cli.child.stdout!.destroy()
     expect((await fetch(`${url}/healthz`)).status).toBe(200)
@@ -88,11 +92,19 @@ describe('serve with VOICEDESK_API_KEY', () => {
     const key = newEnvKey()
     const server = await startServe(makeTempDir(), ['--port', '0'], { env: { VOICEDESK_API_KEY: key } })
     const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' }
-    const invalid = await fetch(`${server.url}/v1/voice-agents`, { method: 'POST', headers, body: JSON.stringify({ agentName: 'x', lang: 'fr' }) })
+    const invalid = await fetch(`${server.url}/v1/voice-agents`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ agentName: 'x', lang: 'fr' }),
+    })
     expect(invalid.status).toBe(400)
     expect(await invalid.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'body.lang' }] } })
     const templates = (await (await fetch(`${server.url}/v1/voice-agents/templates`, { headers })).json()) as { data: { id: string }[] }
-    const clone = await fetch(`${server.url}/v1/voice-agents/clone?voiceAgentId=${templates.data[0]!.id}`, { method: 'POST', headers, body: '{}' })
+    const clone = await fetch(`${server.url}/v1/voice-agents/clone?voiceAgentId=${templates.data[0]!.id}`, {
+      method: 'POST',
+      headers,
+      body: '{}',
+    })
     expect(clone.status).toBe(200)
     const openapi = await fetch(`${server.url}/v1/openapi.json`, { headers })
     expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0')
@@ -217,7 +229,9 @@ describe('ports', () => {
 
     const result = await runCli(['serve', '--port', String(port), '--data-dir', makeTempDir()])
     expect(result.code, result.stderr).toBe(1)
-    expect(result.stderr).toBe(`voicedesk: --port ${port}: port ${port} on 127.0.0.1 is already in use. Stop the other service, or pass --port 0 for a free port\n`)
+    expect(result.stderr).toBe(
+      `voicedesk: --port ${port}: port ${port} on 127.0.0.1 is already in use. Stop the other service, or pass --port 0 for a free port\n`,
+    )
     expect(result.stdout).not.toMatch(/listening on/)
   })
 
@@ -240,22 +254,39 @@ describe('ports', () => {
 })
 
 describe('usage', () => {
-  const badPorts = [['--port', 'abc'], ['--port', '70000'], ['--port', '65536'], ['--port=-1'], ['--port', '1.5'], ['--port', '1e3'], ['--port=']]
-  it.each(badPorts.map((args) => ({ args, shown: args.join(' ') })))('serve $shown exits 2 with one line on stderr', async ({ args: portArgs }) => {
-    const result = await runCli(['serve', ...portArgs, '--data-dir', makeTempDir()])
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stderr).toMatch(/^voicedesk: --port (must be a port number from 0 to 65535|needs a value)/)
-    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1)
-    expect(result.stdout).not.toMatch(/listening on/)
-  })
+  const badPorts = [
+    ['--port', 'abc'],
+    ['--port', '70000'],
+    ['--port', '65536'],
+    ['--port=-1'],
+    ['--port', '1.5'],
+    ['--port', '1e3'],
+    ['--port='],
+  ]
+  it.each(badPorts.map((args) => ({ args, shown: args.join(' ') })))(
+    'serve $shown exits 2 with one line on stderr',
+    async ({ args: portArgs }) => {
+      const result = await runCli(['serve', ...portArgs, '--data-dir', makeTempDir()])
+      expect(result.code, result.stderr).toBe(2)
+      expect(result.stderr).toMatch(/^voicedesk: --port (must be a port number from 0 to 65535|needs a value)/)
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1)
+      expect(result.stdout).not.toMatch(/listening on/)
+    },
+  )
 
   it.each([
-    { args: ['--max-media-size', 'lots'], message: /^voicedesk: --max-media-size must be a size such as 2GiB, 500MB or 1048576 \(bytes\), not "lots"$/ },
+    {
+      args: ['--max-media-size', 'lots'],
+      message: /^voicedesk: --max-media-size must be a size such as 2GiB, 500MB or 1048576 \(bytes\), not "lots"$/,
+    },
     { args: ['--max-media-size', '0'], message: /^voicedesk: --max-media-size must be a size/ },
     { args: ['--max-media-size', '2TB!'], message: /^voicedesk: --max-media-size must be a size/ },
     { args: ['--media-fetch-timeout=-3'], message: /^voicedesk: --media-fetch-timeout must be a number of seconds/ },
     { args: ['--media-fetch-timeout', 'soon'], message: /^voicedesk: --media-fetch-timeout must be a number of seconds/ },
-    { args: ['--media-fetch-deadline', '0'], message: /^voicedesk: --media-fetch-deadline must be a number of seconds from 0.001 to 86400, not "0"$/ },
+    {
+      args: ['--media-fetch-deadline', '0'],
+      message: /^voicedesk: --media-fetch-deadline must be a number of seconds from 0.001 to 86400, not "0"$/,
+    },
     { args: ['--media-fetch-deadline', 'later'], message: /^voicedesk: --media-fetch-deadline must be a number of seconds/ },
     { args: ['--media-fetch-deadline', '90000'], message: /^voicedesk: --media-fetch-deadline must be a number of seconds/ },
   ])('serve $args exits 2 naming the media limit', async ({ args, message }) => {
@@ -266,9 +297,13 @@ describe('usage', () => {
   })
 
   it('starts with media limits given', async () => {
-    const server = await startServe(makeTempDir(), ['--port', '0', '--max-media-size', '500MB', '--media-fetch-timeout', '60', '--media-fetch-deadline', '900'], {
-      env: { VOICEDESK_API_KEY: newEnvKey() },
-    })
+    const server = await startServe(
+      makeTempDir(),
+      ['--port', '0', '--max-media-size', '500MB', '--media-fetch-timeout', '60', '--media-fetch-deadline', '900'],
+      {
+        env: { VOICEDESK_API_KEY: newEnvKey() },
+      },
+    )
     await stop(server)
   })
 
@@ -294,10 +329,17 @@ describe('usage', () => {
       })
       const { id } = ((await created.json()) as { data: { id: string } }).data
       let job: { status: string; error?: { code: string; message: string } } = { status: 'PENDING' }
-      for (const deadline = Date.now() + 15_000; job.status === 'PENDING' && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      for (
+        const deadline = Date.now() + 15_000;
+        job.status === 'PENDING' && Date.now() < deadline;
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      ) {
         job = ((await (await fetch(`${server.url}/v1/jobs?jobId=${id}`, { headers })).json()) as { data: typeof job }).data
       }
-      expect(job).toMatchObject({ status: 'FAILED', error: { code: 'MEDIA_FETCH_FAILED', message: `${mediaUrl} did not send the whole media within 1 s; nothing was kept` } })
+      expect(job).toMatchObject({
+        status: 'FAILED',
+        error: { code: 'MEDIA_FETCH_FAILED', message: `${mediaUrl} did not send the whole media within 1 s; nothing was kept` },
+      })
       await stop(server)
     } finally {
       drip.closeAllConnections()
@@ -308,7 +350,9 @@ describe('usage', () => {
   it.each([['0'], ['2.5'], ['10001']])('serve --max-calls %j exits 2 naming the range', async (given) => {
     const result = await runCli(['serve', `--max-calls=${given}`, '--data-dir', makeTempDir()])
     expect(result.code, result.stderr).toBe(2)
-    expect(result.stderr.trimEnd()).toBe(`voicedesk: --max-calls must be a whole number of calls from 1 to 10000, not ${JSON.stringify(given)}`)
+    expect(result.stderr.trimEnd()).toBe(
+      `voicedesk: --max-calls must be a whole number of calls from 1 to 10000, not ${JSON.stringify(given)}`,
+    )
     expect(result.stdout).not.toMatch(/listening on/)
   })
 
@@ -353,8 +397,14 @@ describe('usage', () => {
     { args: ['serve', '--model', 'x'], message: /^voicedesk: serve does not take --model \(it takes --port, / },
     { args: ['serve', '--host', ''], message: /^voicedesk: --host is empty: give an address, such as 127.0.0.1/ },
     { args: ['serve', '--port', '0', '--log-level', 'loud'], message: /^voicedesk: --log-level must be one of/ },
-    { args: ['ai-engine', 'openai-compatible'], message: /^voicedesk: ai-engine openai-compatible needs --base-url and --model, as in: voicedesk ai-engine/ },
-    { args: ['ai-engine', 'openai-compatible', '--model', 'm'], message: /^voicedesk: ai-engine openai-compatible needs --base-url, as in: / },
+    {
+      args: ['ai-engine', 'openai-compatible'],
+      message: /^voicedesk: ai-engine openai-compatible needs --base-url and --model, as in: voicedesk ai-engine/,
+    },
+    {
+      args: ['ai-engine', 'openai-compatible', '--model', 'm'],
+      message: /^voicedesk: ai-engine openai-compatible needs --base-url, as in: /,
+    },
     { args: ['ai-engine', 'openai-compatible', '--model', 'm', '--base-url', 'ftp://x'], message: /^voicedesk: --base-url ftp:\/\/x: / },
     { args: ['ai-engine', 'offline', '--model', 'm'], message: /^voicedesk: --model goes with "ai-engine openai-compatible" only$/m },
     { args: ['ai-engine', 'magic'], message: /^voicedesk: Unknown engine "magic": use offline, or voicedesk ai-engine openai-compatible/ },

@@ -23,7 +23,16 @@ function writeSeed(dataDir: string, seed: unknown, name = 'voicedesk.seed.json')
 
 const SEED = {
   agents: [{ id: AGENT_ID, agentName: 'Seeded front desk', lang: 'en' }, { agentName: 'Seeded second' }],
-  phoneNumbers: [{ type: 'TELEPHONY', phoneNumber: '+14155550123', label: 'Demo line', providerAccountSid: 'AC-1', providerAuthToken: 'token-1', agentId: AGENT_ID }],
+  phoneNumbers: [
+    {
+      type: 'TELEPHONY',
+      phoneNumber: '+14155550123',
+      label: 'Demo line',
+      providerAccountSid: 'AC-1',
+      providerAuthToken: 'token-1',
+      agentId: AGENT_ID,
+    },
+  ],
 }
 
 describe('voicedesk export, import, snapshot, restore, reset, snapshots', () => {
@@ -93,9 +102,17 @@ describe('voicedesk export, import, snapshot, restore, reset, snapshots', () => 
 // The first-run mistake: the service runs on ./data, a command runs on another folder (the
 // per-user default when --data-dir is left out) and silently works on the wrong data.
 describe('data-folder commands and the folder a service uses', () => {
-  const WARNING = /^Warning: no VoiceDesk service is using --data-dir (\S+) now; if yours runs on another folder, pass that folder with --data-dir/gm
+  const WARNING =
+    /^Warning: no VoiceDesk service is using --data-dir (\S+) now; if yours runs on another folder, pass that folder with --data-dir/gm
   /** The commands that only read, or write settings: run all at once (many CLIs on one folder). */
-  const readers = (archive: string) => [['export', archive], ['snapshots'], ['keys', 'list'], ['ai-engine'], ['stt-engine'], ['webhook-secret']]
+  const readers = (archive: string) => [
+    ['export', archive],
+    ['snapshots'],
+    ['keys', 'list'],
+    ['ai-engine'],
+    ['stt-engine'],
+    ['webhook-secret'],
+  ]
   /** The commands that change the project, in an order that works: one at a time. */
   const writers = (archive: string, name: string) => [
     ['snapshot', name],
@@ -105,7 +122,8 @@ describe('data-folder commands and the folder a service uses', () => {
   ]
 
   async function runEach(dataDir: string, archive: string, name: string, writersToRun = writers(archive, name)) {
-    const run = (args: string[]) => runCli([...args, '--data-dir', dataDir], { timeoutMs: 30_000 }).then((result) => ({ args: args.join(' '), ...result }))
+    const run = (args: string[]) =>
+      runCli([...args, '--data-dir', dataDir], { timeoutMs: 30_000 }).then((result) => ({ args: args.join(' '), ...result }))
     const results = await Promise.all(readers(archive).map(run))
     for (const args of writersToRun) results.push(await run(args))
     for (const result of results) expect(result.code, `${result.args}: ${result.stderr}`).toBe(0)
@@ -117,7 +135,8 @@ describe('data-folder commands and the folder a service uses', () => {
     writeSeed(dataDir, SEED)
     const archive = join(makeTempDir(), 'state.tar.gz')
     const server = await startServe(dataDir, ['--port', '0'], { env: { VOICEDESK_API_KEY: KEY } })
-    for (const served of await runEach(dataDir, archive, 'served', [['snapshot', 'served']])) expect(served.stderr, served.args).not.toMatch(/Warning/)
+    for (const served of await runEach(dataDir, archive, 'served', [['snapshot', 'served']]))
+      expect(served.stderr, served.args).not.toMatch(/Warning/)
     server.cli.child.kill('SIGTERM')
     await server.cli.waitForExit(15_000)
 

@@ -35,10 +35,16 @@ describe('voicedesk stt-engine', () => {
   })
 
   it.each([
-    { args: ['openai-compatible'], message: /^voicedesk: stt-engine openai-compatible needs --base-url, as in: voicedesk stt-engine openai-compatible --base-url http/ },
+    {
+      args: ['openai-compatible'],
+      message: /^voicedesk: stt-engine openai-compatible needs --base-url, as in: voicedesk stt-engine openai-compatible --base-url http/,
+    },
     { args: ['openai-compatible', '--base-url', 'ftp://x'], message: /^voicedesk: --base-url ftp:\/\/x: .*; as in: voicedesk stt-engine/ },
     { args: ['openai-compatible', '--base-url', 'not a url'], message: /^voicedesk: --base-url not a url: / },
-    { args: ['off', '--base-url', 'http://127.0.0.1:8080/v1'], message: /^voicedesk: --base-url goes with "stt-engine openai-compatible" only$/m },
+    {
+      args: ['off', '--base-url', 'http://127.0.0.1:8080/v1'],
+      message: /^voicedesk: --base-url goes with "stt-engine openai-compatible" only$/m,
+    },
     { args: ['whisper'], message: /^voicedesk: Unknown engine "whisper": use off, or voicedesk stt-engine openai-compatible/ },
     { args: ['off', 'now'], message: /^voicedesk: Unexpected argument "now": stt-engine takes one engine/ },
     { args: ['--name', 'x'], message: /^voicedesk: stt-engine does not take --name/ },

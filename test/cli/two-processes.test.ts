@@ -13,7 +13,11 @@ describe('two serve processes on one data folder', () => {
     const first = await startServe(dataDir, ['--port', '0'], { env })
     const second = await startServe(dataDir, ['--port', '0'], { env })
     const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' }
-    const created = await fetch(`${first.url}/v1/voice-agents`, { method: 'POST', headers, body: JSON.stringify({ agentName: 'Shared agent' }) })
+    const created = await fetch(`${first.url}/v1/voice-agents`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ agentName: 'Shared agent' }),
+    })
     expect(created.status).toBe(200)
     const id = ((await created.json()) as { data: { id: string } }).data.id
 

@@ -21,7 +21,12 @@ describe('a crash between a job’s end and its webhook', () => {
     const created = await fetch(`${first.url}/v1/jobs/text-to-speech`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ voiceId: VOICE, text: 'Your refund was approved.', webhookUrl: `${receiver.url}/done`, webhookAuth: { authKey: 'Token', authSecret: 'abc' } }),
+      body: JSON.stringify({
+        voiceId: VOICE,
+        text: 'Your refund was approved.',
+        webhookUrl: `${receiver.url}/done`,
+        webhookAuth: { authKey: 'Token', authSecret: 'abc' },
+      }),
     })
     expect(created.status).toBe(200)
     const jobId = ((await created.json()) as { data: { id: string } }).data.id
@@ -40,9 +45,15 @@ describe('a crash between a job’s end and its webhook', () => {
     const deadline = Date.now() + 10_000
     let delivery: { status: string; attemptLog?: unknown[] } | undefined
     while (Date.now() < deadline) {
-      const list = (await (await fetch(`${second.url}/v1/webhooks/deliveries?jobId=${jobId}`, { headers })).json()) as { data: { deliveries: { id: string; status: string }[] } }
+      const list = (await (await fetch(`${second.url}/v1/webhooks/deliveries?jobId=${jobId}`, { headers })).json()) as {
+        data: { deliveries: { id: string; status: string }[] }
+      }
       if (list.data.deliveries[0]?.status === 'DELIVERED') {
-        delivery = ((await (await fetch(`${second.url}/v1/webhooks/deliveries/${list.data.deliveries[0].id}`, { headers })).json()) as { data: typeof delivery }).data
+        delivery = (
+          (await (await fetch(`${second.url}/v1/webhooks/deliveries/${list.data.deliveries[0].id}`, { headers })).json()) as {
+            data: typeof delivery
+          }
+        ).data
         break
       }
       await new Promise((resolve) => setTimeout(resolve, 20))

@@ -31,14 +31,22 @@ async function setUp(maxConcurrent: number, config: Partial<RuntimeConfig> = {})
   const service = await startTestService({ port: 0, calls: { maxConcurrent }, ...config })
   const baseUrl = (await service.runtime.start()).replace('localhost', '127.0.0.1')
   const created = await service.call('POST', '/v1/voice-agents', {
-    body: { agentName: 'Front desk', lang: 'en', greetingMessage: 'Hello, front desk.', webhookUrl: `${receiver.url}/calls`, silenceThreshold: 60 },
+    body: {
+      agentName: 'Front desk',
+      lang: 'en',
+      greetingMessage: 'Hello, front desk.',
+      webhookUrl: `${receiver.url}/calls`,
+      silenceThreshold: 60,
+    },
   })
   expect(created.statusCode, created.body).toBe(200)
   return { service, baseUrl, agentId: created.json<{ data: { id: string } }>().data.id, receiver }
 }
 
 async function conversationInit(setup: Setup): Promise<string> {
-  const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: setup.agentId, params: {}, voiceEnablement: true, tools: [] } })
+  const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+    body: { voiceAgentId: setup.agentId, params: {}, voiceEnablement: true, tools: [] },
+  })
   expect(init.statusCode, init.body).toBe(200)
   return init.json<{ data: { jobId: string } }>().data.jobId
 }
@@ -89,7 +97,9 @@ describe('the cap on concurrent calls', () => {
     const record = await conversation(setup, loserJob)
     expect(record).toMatchObject({ status: 'FAILED', error: { code: 'TOO_MANY_CALLS', message: expect.stringContaining('--max-calls') } })
     // Its agent hears the end (and no start): the two taken calls' call.started come too.
-    const webhooks = (await setup.receiver.waitForRequests(3)).map((request) => JSON.parse(request.body) as { eventType: string; callId: string })
+    const webhooks = (await setup.receiver.waitForRequests(3)).map(
+      (request) => JSON.parse(request.body) as { eventType: string; callId: string },
+    )
     expect(webhooks.filter((event) => event.callId === loserJob)).toEqual([
       expect.objectContaining({
         eventType: 'call.ended',
@@ -176,7 +186,9 @@ describe('the cap on concurrent calls', () => {
     const close = await new Promise<IpcStreamClose>((resolve) => handle.onClose(resolve))
     expect(frames.map((frame) => frame.type)).toEqual(['refused'])
     expect(close).toMatchObject({ kind: 'failed', error: { code: 'UNAVAILABLE', message: expect.stringContaining('--max-calls 1') } })
-    const list = await setup.service.call('POST', `/v1/jobs/all?projectId=${setup.service.runtime.bootstrap.projectId}`, { body: { type: 'CONVERSATION' } })
+    const list = await setup.service.call('POST', `/v1/jobs/all?projectId=${setup.service.runtime.bootstrap.projectId}`, {
+      body: { type: 'CONVERSATION' },
+    })
     const jobs = list.json<{ data: { jobs: { id: string; status: string }[] } }>().data.jobs
     const failed = jobs.filter((job) => job.status === 'FAILED')
     expect(failed).toHaveLength(1)
@@ -185,7 +197,9 @@ describe('the cap on concurrent calls', () => {
 
   it('refuses a cap that is not a whole number from 1 to 10000 when the runtime is made', async () => {
     for (const bad of [0, -1, 2.5, Number.NaN, 10_001]) {
-      await expect(startTestService({ calls: { maxConcurrent: bad } })).rejects.toThrow(/maxConcurrent must be a whole number from 1 to 10000/)
+      await expect(startTestService({ calls: { maxConcurrent: bad } })).rejects.toThrow(
+        /maxConcurrent must be a whole number from 1 to 10000/,
+      )
     }
   })
 })

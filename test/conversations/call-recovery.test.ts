@@ -27,19 +27,23 @@ describe('a call whose service died', () => {
     await client.nth('mark', 1, 15_000)
     client.send({ event: 'text', content: 'I would like to book a room' })
     await client.nth('transcription', 1)
-    const saved = async () => ConversationEnvelopeSchema.parse((await first.call('GET', `/v1/voice-agents/conversation/${jobId}`)).json()).data
+    const saved = async () =>
+      ConversationEnvelopeSchema.parse((await first.call('GET', `/v1/voice-agents/conversation/${jobId}`)).json()).data
     await expect.poll(async () => (await saved()).transcript.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
 
     // The first service "dies": its database is gone from under it.
     await first.runtime.store.close()
     const second = await startTestService({ dataDir: first.dataDir, calls })
-    const read = async () => ConversationEnvelopeSchema.parse((await second.call('GET', `/v1/voice-agents/conversation/${jobId}`)).json()).data
+    const read = async () =>
+      ConversationEnvelopeSchema.parse((await second.call('GET', `/v1/voice-agents/conversation/${jobId}`)).json()).data
     await expect.poll(async () => (await read()).status, { timeout: 15_000, interval: 200 }).toBe('FAILED')
     const call = await read()
     expect(call.error).toMatchObject({ code: 'CALL_INTERRUPTED' })
     expect(call.transcript.map((turn) => turn.content)).toContain('I would like to book a room')
     const requests = await receiver.waitForRequests(1, 10_000)
-    await expect.poll(() => requests.map((request) => (JSON.parse(request.body) as { eventType: string }).eventType), { timeout: 10_000 }).toContain('call.ended')
+    await expect
+      .poll(() => requests.map((request) => (JSON.parse(request.body) as { eventType: string }).eventType), { timeout: 10_000 })
+      .toContain('call.ended')
     client.close()
   }, 60_000)
 })

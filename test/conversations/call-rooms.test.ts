@@ -31,7 +31,9 @@ describe('ToolBridge', () => {
   it('sends a tools frame, answers with the page’s response, and records and writes the call', async () => {
     const { tools, sent, saved, records } = bridge()
     const result = tools.call('getWeather', { city: 'Dubai' })
-    expect(sent).toEqual([{ event: 'tools', content: [{ id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Dubai"}' } }] }])
+    expect(sent).toEqual([
+      { event: 'tools', content: [{ id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Dubai"}' } }] },
+    ])
     tools.answer('call_1', { degrees: 31 })
     expect(await result).toEqual({ ok: true, response: { degrees: 31 } })
     expect(records).toEqual([{ id: 'call_1', name: 'getWeather', arguments: { city: 'Dubai' }, at: 1.5, response: { degrees: 31 } }])
@@ -100,7 +102,13 @@ describe('CallObserver', () => {
   })
 
   it('costs nothing for the SDK’s socket, which observes nothing', () => {
-    const observer = new CallObserver({ transport: {}, dialogue: {}, agent: { outcomeResponseShape: null }, activity: () => 'listening', onError: () => {} })
+    const observer = new CallObserver({
+      transport: {},
+      dialogue: {},
+      agent: { outcomeResponseShape: null },
+      activity: () => 'listening',
+      onError: () => {},
+    })
     expect(observer.enabled).toBe(false)
     observer.checkActivity()
     observer.observe({ type: 'barge-in', at: 1 })

@@ -169,7 +169,9 @@ describe('CallerTurns: turns on the caller’s clock', () => {
 
   it('keeps the clocks of many callers apart: eight callers fed in turn, each on its own network, each gets its own turn times', async () => {
     const callers = await Promise.all(Array.from({ length: 8 }, (_, index) => callerOf(call, {}, index * 730)))
-    const networks = callers.map((_, index) => (index % 2 === 0 ? REAL_TIME : { burstMs: 250 + index * 60, extraDelayMs: (burst: number) => (burst * index * 37) % 200 }))
+    const networks = callers.map((_, index) =>
+      index % 2 === 0 ? REAL_TIME : { burstMs: 250 + index * 60, extraDelayMs: (burst: number) => (burst * index * 37) % 200 },
+    )
     // Interleaved, a slice of each at a time, as one event loop serves many sockets.
     for (let until = 0; until < call.length;) {
       until = Math.min(call.length, until + FRAME * 40)

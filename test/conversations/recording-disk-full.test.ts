@@ -37,18 +37,26 @@ async function conversation(service: TestService, jobId: string) {
 }
 
 /** A call that has heard its greeting, then CALL_SECONDS of exact silence sent at once (so the agent's voice is all the recording holds). */
-async function callWithLongSilence(service: TestService, baseUrl: string, agentId: string): Promise<{ jobId: string; client: SdkCallClient }> {
+async function callWithLongSilence(
+  service: TestService,
+  baseUrl: string,
+  agentId: string,
+): Promise<{ jobId: string; client: SdkCallClient }> {
   const init = await service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: agentId } })
   const { jobId } = init.json<{ data: { jobId: string } }>().data
   const client = await SdkCallClient.connect(baseUrl, jobId, service.key)
   clients.push(client)
   await client.nth('mark', 1, 15_000)
   const halfSecond = Buffer.alloc((SECOND / 2) * 4).toString('base64') // Float32 zeros, within a media frame's 64 KiB
-  for (let index = 0; index < CALL_SECONDS * 2; index += 1) client.send({ event: 'media', streamSid: 'WEBSDK', media: { payload: halfSecond } })
+  for (let index = 0; index < CALL_SECONDS * 2; index += 1)
+    client.send({ event: 'media', streamSid: 'WEBSDK', media: { payload: halfSecond } })
   return { jobId, client }
 }
 
-async function startOnSmallDisk(disk: string, heldRecordingBytes: number): Promise<{ service: TestService; baseUrl: string; agentId: string }> {
+async function startOnSmallDisk(
+  disk: string,
+  heldRecordingBytes: number,
+): Promise<{ service: TestService; baseUrl: string; agentId: string }> {
   const service = await startTestService({
     dataDir: join(disk, 'data'),
     port: 0,
@@ -60,7 +68,9 @@ async function startOnSmallDisk(disk: string, heldRecordingBytes: number): Promi
   })
   services.push(service)
   const baseUrl = (await service.runtime.start()).replace('localhost', '127.0.0.1')
-  const agent = await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Front desk', greetingMessage: 'Hello, front desk.', pokeMessages: [] } })
+  const agent = await service.call('POST', '/v1/voice-agents', {
+    body: { agentName: 'Front desk', greetingMessage: 'Hello, front desk.', pokeMessages: [] },
+  })
   return { service, baseUrl, agentId: agent.json<{ data: { id: string } }>().data.id }
 }
 
@@ -98,56 +108,70 @@ function indexOfSamples(haystack: Int16Array, needle: Int16Array): number {
 }
 
 describe.skipIf(problem !== undefined)('a call that ends on a full disk', () => {
-  it('keeps its recording until there is room, then stores it; one more than may wait is said lost, never a 404', { timeout: 120_000 }, async () => {
-    const disk = smallDisk(32)
-    // One 72 s recording may wait, not two.
-    const { service, baseUrl, agentId } = await startOnSmallDisk(disk, 3 * MiB)
-    const first = await callWithLongSilence(service, baseUrl, agentId)
-    const second = await callWithLongSilence(service, baseUrl, agentId)
-    await expect.poll(async () => (await conversation(service, second.jobId)).transcript.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+  it(
+    'keeps its recording until there is room, then stores it; one more than may wait is said lost, never a 404',
+    { timeout: 120_000 },
+    async () => {
+      const disk = smallDisk(32)
+      // One 72 s recording may wait, not two.
+      const { service, baseUrl, agentId } = await startOnSmallDisk(disk, 3 * MiB)
+      const first = await callWithLongSilence(service, baseUrl, agentId)
+      const second = await callWithLongSilence(service, baseUrl, agentId)
+      await expect
+        .poll(async () => (await conversation(service, second.jobId)).transcript.length, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(1)
 
-    // 2 MiB left: the database's small writes fit, a 2.3 MB recording does not.
-    const filler = fillBut(disk, 2 * MiB)
-    await first.client.hangUp()
-    await expect.poll(async () => (await conversation(service, first.jobId)).status, { timeout: 15_000 }).toBe('COMPLETED')
-    expect(await conversation(service, first.jobId)).toMatchObject({ recording: 'waiting: disk full', recordingUrl: null })
-    await second.client.hangUp()
-    await expect.poll(async () => (await conversation(service, second.jobId)).status, { timeout: 15_000 }).toBe('COMPLETED')
-    expect(await conversation(service, second.jobId)).toMatchObject({ recording: 'lost: disk full', recordingUrl: null })
-    // While the disk is full, /v1 writes are refused as for jobs.
-    expect((await service.call('POST', '/v1/voice-agents', { body: { agentName: 'No room' } })).statusCode).toBe(507)
+      // 2 MiB left: the database's small writes fit, a 2.3 MB recording does not.
+      const filler = fillBut(disk, 2 * MiB)
+      await first.client.hangUp()
+      await expect.poll(async () => (await conversation(service, first.jobId)).status, { timeout: 15_000 }).toBe('COMPLETED')
+      expect(await conversation(service, first.jobId)).toMatchObject({ recording: 'waiting: disk full', recordingUrl: null })
+      await second.client.hangUp()
+      await expect.poll(async () => (await conversation(service, second.jobId)).status, { timeout: 15_000 }).toBe('COMPLETED')
+      expect(await conversation(service, second.jobId)).toMatchObject({ recording: 'lost: disk full', recordingUrl: null })
+      // While the disk is full, /v1 writes are refused as for jobs.
+      expect((await service.call('POST', '/v1/voice-agents', { body: { agentName: 'No room' } })).statusCode).toBe(507)
 
-    rmSync(filler)
-    await expect.poll(async () => (await conversation(service, first.jobId)).recording, { timeout: 15_000 }).toBe('stored')
-    await expectRecordingOf((await conversation(service, first.jobId)).recordingUrl, first.client)
-    // The one that did not fit stays lost, and says so.
-    expect(await conversation(service, second.jobId)).toMatchObject({ recording: 'lost: disk full', recordingUrl: null })
-  })
+      rmSync(filler)
+      await expect.poll(async () => (await conversation(service, first.jobId)).recording, { timeout: 15_000 }).toBe('stored')
+      await expectRecordingOf((await conversation(service, first.jobId)).recordingUrl, first.client)
+      // The one that did not fit stays lost, and says so.
+      expect(await conversation(service, second.jobId)).toMatchObject({ recording: 'lost: disk full', recordingUrl: null })
+    },
+  )
 
-  it('writes the end of a call once there is room when not even the database can write, recording and all', { timeout: 120_000 }, async () => {
-    const disk = smallDisk(32)
-    const { service, baseUrl, agentId } = await startOnSmallDisk(disk, 3 * MiB)
-    const call = await callWithLongSilence(service, baseUrl, agentId)
-    await expect.poll(async () => (await conversation(service, call.jobId)).transcript.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+  it(
+    'writes the end of a call once there is room when not even the database can write, recording and all',
+    { timeout: 120_000 },
+    async () => {
+      const disk = smallDisk(32)
+      const { service, baseUrl, agentId } = await startOnSmallDisk(disk, 3 * MiB)
+      const call = await callWithLongSilence(service, baseUrl, agentId)
+      await expect
+        .poll(async () => (await conversation(service, call.jobId)).transcript.length, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(1)
 
-    const filler = fillBut(disk, 0)
-    await call.client.hangUp()
-    // Neither ended nor failed while there is no room: the end waits, as a job's would.
-    await new Promise((resolve) => setTimeout(resolve, 1_000))
-    expect(await conversation(service, call.jobId)).toMatchObject({ status: 'IN_PROGRESS', recordingUrl: null })
+      const filler = fillBut(disk, 0)
+      await call.client.hangUp()
+      // Neither ended nor failed while there is no room: the end waits, as a job's would.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(await conversation(service, call.jobId)).toMatchObject({ status: 'IN_PROGRESS', recordingUrl: null })
 
-    rmSync(filler)
-    await expect.poll(async () => (await conversation(service, call.jobId)).recording, { timeout: 15_000 }).toBe('stored')
-    const ended = await conversation(service, call.jobId)
-    expect(ended).toMatchObject({ status: 'COMPLETED', endReason: 'caller-hangup' })
-    await expectRecordingOf(ended.recordingUrl, call.client)
-  })
+      rmSync(filler)
+      await expect.poll(async () => (await conversation(service, call.jobId)).recording, { timeout: 15_000 }).toBe('stored')
+      const ended = await conversation(service, call.jobId)
+      expect(ended).toMatchObject({ status: 'COMPLETED', endReason: 'caller-hangup' })
+      await expectRecordingOf(ended.recordingUrl, call.client)
+    },
+  )
 
   it('says a recording still waiting when the service stops is lost, after one more try', { timeout: 120_000 }, async () => {
     const disk = smallDisk(32)
     const { service, baseUrl, agentId } = await startOnSmallDisk(disk, 3 * MiB)
     const call = await callWithLongSilence(service, baseUrl, agentId)
-    await expect.poll(async () => (await conversation(service, call.jobId)).transcript.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+    await expect
+      .poll(async () => (await conversation(service, call.jobId)).transcript.length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1)
     fillBut(disk, 2 * MiB)
     await call.client.hangUp()
     await expect.poll(async () => (await conversation(service, call.jobId)).recording, { timeout: 15_000 }).toBe('waiting: disk full')

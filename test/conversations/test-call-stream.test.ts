@@ -54,7 +54,10 @@ async function data<T>(result: Promise<{ ok: true; data: T } | { ok: false; erro
 
 const SMALL_SHAPE: OutcomeShape = {
   type: 'object',
-  properties: { customerName: { type: 'string', description: 'The name of the caller' }, guests: { type: 'integer', description: 'How many people are coming' } },
+  properties: {
+    customerName: { type: 'string', description: 'The name of the caller' },
+    guests: { type: 'integer', description: 'How many people are coming' },
+  },
   required: ['customerName', 'guests'],
 }
 
@@ -94,7 +97,8 @@ class PanelCall {
       const now = Date.now()
       this.frames.push({ frame, at: now })
       // Playback as the panel does it: audio plays in order as it comes, a mark is echoed once what came before it has played.
-      if (frame.type === 'audio') this.playbackEnd = Math.max(this.playbackEnd, now) + (Buffer.from(frame.pcm16, 'base64').length / 2 / TEST_CALL_SAMPLE_RATE) * 1000
+      if (frame.type === 'audio')
+        this.playbackEnd = Math.max(this.playbackEnd, now) + (Buffer.from(frame.pcm16, 'base64').length / 2 / TEST_CALL_SAMPLE_RATE) * 1000
       if (frame.type === 'clear') this.playbackEnd = now
       if (echoMarks && frame.type === 'mark') {
         const timer = setTimeout(
@@ -112,11 +116,17 @@ class PanelCall {
   }
 
   of<T extends TestCallServerFrame['type']>(type: T): Extract<TestCallServerFrame, { type: T }>[] {
-    return this.frames.map((received) => received.frame).filter((frame): frame is Extract<TestCallServerFrame, { type: T }> => frame.type === type)
+    return this.frames
+      .map((received) => received.frame)
+      .filter((frame): frame is Extract<TestCallServerFrame, { type: T }> => frame.type === type)
   }
 
   waitFor<T>(predicate: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-    return this.waiters.waitFor(predicate, timeoutMs, () => `Timed out waiting for ${what}; frames: ${this.frames.map((received) => received.frame.type).join(', ')}`)
+    return this.waiters.waitFor(
+      predicate,
+      timeoutMs,
+      () => `Timed out waiting for ${what}; frames: ${this.frames.map((received) => received.frame.type).join(', ')}`,
+    )
   }
 
   /** Resolves with the nth frame of a type (1-based). */
@@ -151,9 +161,21 @@ describe('a typed test call from the panel', () => {
     const started = await call.nth('started', 1)
     expect(started).toMatchObject({ agentName: 'Olive & Ember test', dialogueEngine: 'offline', speechRecognition: { enabled: false } })
     expect(started.outcomeShape).toEqual(agent.outcomeResponseShape)
-    await call.waitFor(() => call.of('info').some((frame) => frame.code === 'STT_ENGINE_NOT_CONFIGURED'), 'the notice that recognition is off')
+    await call.waitFor(
+      () => call.of('info').some((frame) => frame.code === 'STT_ENGINE_NOT_CONFIGURED'),
+      'the notice that recognition is off',
+    )
 
-    const script = ["yes I'd like to book a table", "I'm Sara Ali and we are 4 people for next friday", 'at 8 pm', '0501234567', 'terrace', 'no', 'no', 'yes']
+    const script = [
+      "yes I'd like to book a table",
+      "I'm Sara Ali and we are 4 people for next friday",
+      'at 8 pm',
+      '0501234567',
+      'terrace',
+      'no',
+      'no',
+      'yes',
+    ]
     const sentAt: number[] = []
     for (const [index, text] of script.entries()) {
       // Each caller turn once the agent's previous answer was heard and written (the greeting first).
@@ -178,7 +200,13 @@ describe('a typed test call from the panel', () => {
       if (index > 0) expect(fields.length).toBeGreaterThanOrEqual(Object.keys(live[index - 1]!.result as object).length)
       for (const field of fields) expect(Object.keys((agent.outcomeResponseShape as OutcomeShape).properties!)).toContain(field)
     }
-    expect(live.at(-1)!.result).toMatchObject({ requestType: 'new_reservation', guestName: 'Sara Ali', partySize: 4, time: '20:00', seatingPreference: 'terrace' })
+    expect(live.at(-1)!.result).toMatchObject({
+      requestType: 'new_reservation',
+      guestName: 'Sara Ali',
+      partySize: 4,
+      time: '20:00',
+      seatingPreference: 'terrace',
+    })
     expect(live.at(-1)!.complete).toBe(false) // `status` is inferred at the end, not while the call runs
     const final = outcomes.at(-1)!
     expect(final).toMatchObject({ final: true, complete: true, result: { guestName: 'Sara Ali', partySize: 4 } })
@@ -201,7 +229,9 @@ describe('a typed test call from the panel', () => {
     for (const [index, mark] of marks.entries()) expect(turnFrames[index]!.at - call.playedAt.get(mark.name)!).toBeLessThan(1_000)
     expect(call.of('agent-text').length).toBeGreaterThanOrEqual(script.length)
     // From a typed turn to the first of the agent's audio in the panel (the offline engine, espeak-ng warm).
-    const firstAudioAfter = sentAt.map((at) => call.frames.find((received) => received.frame.type === 'audio' && received.at >= at)!.at - at)
+    const firstAudioAfter = sentAt.map(
+      (at) => call.frames.find((received) => received.frame.type === 'audio' && received.at >= at)!.at - at,
+    )
     if (process.env.VOICEDESK_REPORT_LATENCY) console.log('typed turn -> first agent audio (ms):', firstAudioAfter.join(', '))
     for (const latency of firstAudioAfter) expect(latency).toBeLessThan(2_000)
 
@@ -224,7 +254,10 @@ describe('a typed test call from the panel', () => {
     call.handle.send({ type: 'text', content: '   ' } as never)
     call.handle.send({ type: 'dance' } as never)
     call.handle.send({ type: 'audio', pcm16: 'AA==' }) // one byte: not PCM16
-    const infos = await call.waitFor(() => call.of('info').filter((frame) => frame.code === 'INVALID_FRAME').length === 3 && call.of('info'), 'three INVALID_FRAME infos')
+    const infos = await call.waitFor(
+      () => call.of('info').filter((frame) => frame.code === 'INVALID_FRAME').length === 3 && call.of('info'),
+      'three INVALID_FRAME infos',
+    )
     expect(infos.filter((frame) => frame.code === 'INVALID_FRAME').map((frame) => frame.message)).toEqual([
       expect.stringMatching(/^Frame ignored: content:/),
       expect.stringMatching(/^Frame ignored: type:/),
@@ -234,8 +267,14 @@ describe('a typed test call from the panel', () => {
     const silence = Buffer.alloc(16_000 * 0.1 * 2).toString('base64')
     for (let frame = 0; frame < 3; frame += 1) call.handle.send({ type: 'audio', pcm16: silence })
     call.handle.send({ type: 'text', content: 'My name is Sara Haddad' })
-    await call.waitFor(() => call.of('turn').some((frame) => frame.turn.role === 'caller' && frame.turn.content === 'My name is Sara Haddad'), 'the typed turn')
-    await call.waitFor(() => call.of('outcome').some((frame) => (frame.result as { customerName?: string }).customerName === 'Sara Haddad'), 'the name in the outcome')
+    await call.waitFor(
+      () => call.of('turn').some((frame) => frame.turn.role === 'caller' && frame.turn.content === 'My name is Sara Haddad'),
+      'the typed turn',
+    )
+    await call.waitFor(
+      () => call.of('outcome').some((frame) => (frame.result as { customerName?: string }).customerName === 'Sara Haddad'),
+      'the name in the outcome',
+    )
 
     call.handle.send({ type: 'hang-up' })
     const ended = await call.nth('ended', 1)
@@ -279,7 +318,9 @@ describe('refused streams', () => {
     const stranger = createBrowserBridge({ token: 'not-the-token', baseUrl: panel.baseUrl, createWebSocket: nodeWebSocket })
     expect(await refusedBy(new PanelCall(stranger.openStream('calls.test', { agentId: 'x' })))).toMatchObject({ code: 'UNAUTHORIZED' })
 
-    const badInput = await refusedBy(open(panel, { agentId: '', params: { 'not a name': 'x' }, tools: [{ name: 'has space' }], extra: true } as never))
+    const badInput = await refusedBy(
+      open(panel, { agentId: '', params: { 'not a name': 'x' }, tools: [{ name: 'has space' }], extra: true } as never),
+    )
     expect(badInput).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Invalid input: /) })
     expect(badInput.details.map((detail) => detail.path).sort()).toEqual(['agentId', 'extra', 'params.not a name', 'tools.0.name'])
 
@@ -290,14 +331,19 @@ describe('refused streams', () => {
     expect(unknownStream).toMatchObject({ code: 'NOT_FOUND', message: 'No stream named "calls.nope"' })
 
     // A page elsewhere that somehow has the token still may not open a stream (a WebSocket is not bound by CORS).
-    const foreign = new WebSocket(`${panel.baseUrl.replace(/^http/, 'ws')}${BROWSER_STREAMS.path('calls.test')}?token=${panel.service.runtime.uiToken}`, {
-      origin: 'http://evil.example',
-    })
+    const foreign = new WebSocket(
+      `${panel.baseUrl.replace(/^http/, 'ws')}${BROWSER_STREAMS.path('calls.test')}?token=${panel.service.runtime.uiToken}`,
+      {
+        origin: 'http://evil.example',
+      },
+    )
     const received: string[] = []
     foreign.on('message', (message: Buffer) => received.push(message.toString('utf8')))
     const code = await new Promise<number>((resolve) => foreign.on('close', (closeCode) => resolve(closeCode)))
     expect(code).toBe(1000)
-    expect(received.map((text) => JSON.parse(text) as unknown)).toEqual([{ type: 'refused', error: expect.objectContaining({ code: 'FORBIDDEN' }) }])
+    expect(received.map((text) => JSON.parse(text) as unknown)).toEqual([
+      { type: 'refused', error: expect.objectContaining({ code: 'FORBIDDEN' }) },
+    ])
 
     // None of them made a conversation.
     const jobs = await data(panel.bridge.operations['jobs.list']({}))
@@ -333,7 +379,10 @@ describe('a test call with a chat model', () => {
     call.handle.send({ type: 'tool-response', id: toolCall.id, response: { forecast: 'sunny', degrees: 31 } })
     const result = await call.nth('tool-result', 1)
     expect(result.call).toMatchObject({ id: toolCall.id, name: 'getWeather', response: { forecast: 'sunny', degrees: 31 } })
-    await call.waitFor(() => call.of('agent-text').some((frame) => frame.content === 'It is sunny and 31 degrees in Dubai.'), 'the answer after the tool')
+    await call.waitFor(
+      () => call.of('agent-text').some((frame) => frame.content === 'It is sunny and 31 degrees in Dubai.'),
+      'the answer after the tool',
+    )
     expect(model.toolMessages).toEqual([JSON.stringify({ forecast: 'sunny', degrees: 31 })])
     call.handle.send({ type: 'hang-up' })
     await call.nth('ended', 1)

@@ -85,7 +85,9 @@ async function startCall(setup: CallSetup, body: Record<string, unknown> = {}): 
 }
 
 async function conversation(setup: CallSetup, jobId: string): Promise<Conversation> {
-  const response = await setup.service.call('GET', `/v1/voice-agents/conversation/${jobId}?jobId=${jobId}`, { headers: { 'content-type': 'application/json' } })
+  const response = await setup.service.call('GET', `/v1/voice-agents/conversation/${jobId}?jobId=${jobId}`, {
+    headers: { 'content-type': 'application/json' },
+  })
   expect(response.statusCode, response.body).toBe(200)
   return ConversationEnvelopeSchema.parse(response.json()).data
 }
@@ -110,8 +112,17 @@ describe('conversation-init and the conversation read', () => {
     const { jobId } = init.json<{ success: true; data: { jobId: string } }>().data
     expect(init.json()).toMatchObject({ success: true, message: 'Success' })
     const call = await conversation(setup, jobId)
-    expect(call).toMatchObject({ status: 'PENDING', agentName: 'Table Booker', params: { customerName: 'Sara' }, transcript: [], recordingUrl: null, duration: null })
-    const list = await setup.service.call('POST', `/v1/jobs/all?projectId=${setup.service.runtime.bootstrap.projectId}`, { body: { type: 'CONVERSATION' } })
+    expect(call).toMatchObject({
+      status: 'PENDING',
+      agentName: 'Table Booker',
+      params: { customerName: 'Sara' },
+      transcript: [],
+      recordingUrl: null,
+      duration: null,
+    })
+    const list = await setup.service.call('POST', `/v1/jobs/all?projectId=${setup.service.runtime.bootstrap.projectId}`, {
+      body: { type: 'CONVERSATION' },
+    })
     expect(list.json<{ data: { jobs: { id: string; type: string; status: string }[] } }>().data.jobs).toEqual([
       expect.objectContaining({ id: jobId, type: 'CONVERSATION', status: 'PENDING' }),
     ])
@@ -119,15 +130,23 @@ describe('conversation-init and the conversation read', () => {
 
   it('answers every refusal in the JSON envelope (the SDK reads data.jobId whatever the status)', async () => {
     const setup = await setUpCall()
-    const unknownAgent = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: '00000000-0000-4000-8000-000000000000' } })
+    const unknownAgent = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+      body: { voiceAgentId: '00000000-0000-4000-8000-000000000000' },
+    })
     expect(unknownAgent.statusCode).toBe(404)
     expect(unknownAgent.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } })
     const badTool = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
       body: { voiceAgentId: setup.agentId, tools: [{ type: 'function', function: { name: 'has space' } }] },
     })
     expect(badTool.statusCode).toBe(400)
-    expect(badTool.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'body.tools.0.function.name' })] } })
-    const noKey = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { key: null, body: { voiceAgentId: setup.agentId } })
+    expect(badTool.json()).toMatchObject({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'body.tools.0.function.name' })] },
+    })
+    const noKey = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+      key: null,
+      body: { voiceAgentId: setup.agentId },
+    })
     expect(noKey.statusCode).toBe(401)
     const notACall = await setup.service.call('GET', '/v1/voice-agents/conversation/00000000-0000-4000-8000-000000000000')
     expect(notACall.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } })
@@ -181,7 +200,9 @@ describe('a call over the web SDK protocol', () => {
 
   it('refuses a query parameter given twice (api_key or another) after the handshake too, in an info frame, and the call can still connect', async () => {
     const setup = await setUpCall()
-    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' } } })
+    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+      body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' } },
+    })
     const jobId = init.json<{ data: { jobId: string } }>().data.jobId
     const key = setup.service.key
     // The client puts `api_key=<this>` in the URL as the SDK does: a key with `&api_key=…` after it repeats the parameter.
@@ -191,7 +212,10 @@ describe('a call over the web SDK protocol', () => {
       expect(await refused.closed).toMatchObject({ code: 1000 })
       const [info] = refused.framesOf('info')
       expect(refused.framesOf('info')).toHaveLength(1)
-      expect(info).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^query\.(api_key|lang): Given more than once/) })
+      expect(info).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/^query\.(api_key|lang): Given more than once/),
+      })
     }
     // Nothing was connected: the conversation is still PENDING, and a socket with the key once starts the call.
     expect((await conversation(setup, jobId)).status).toBe('PENDING')
@@ -210,7 +234,10 @@ describe('a call over the web SDK protocol', () => {
     client.send(tooBigFrame)
     expect(await client.closed).toMatchObject({ code: 1009 })
     // The realtime speech socket, not deflated.
-    const realtime = new WebSocket(`${setup.baseUrl.replace(/^http/, 'ws')}/v1/realtime/ws`, { headers: { authorization: `Token ${setup.service.key}` }, perMessageDeflate: false })
+    const realtime = new WebSocket(`${setup.baseUrl.replace(/^http/, 'ws')}/v1/realtime/ws`, {
+      headers: { authorization: `Token ${setup.service.key}` },
+      perMessageDeflate: false,
+    })
     await new Promise((resolve, reject) => realtime.once('open', resolve).once('error', reject))
     const realtimeClosed = new Promise<number>((resolve) => realtime.once('close', resolve))
     realtime.send(JSON.stringify(tooBigFrame))
@@ -237,7 +264,11 @@ describe('a call over the web SDK protocol', () => {
     await client.nth('transcription', 2)
     client.send({ event: 'text', content: 'On the terrace please' })
     await client.nth('transcription', 3)
-    await client.waitFor(() => client.framesOf('answer').some((frame) => /right|correct/i.test(frame.content)), 60_000, 'a confirmation question')
+    await client.waitFor(
+      () => client.framesOf('answer').some((frame) => /right|correct/i.test(frame.content)),
+      60_000,
+      'a confirmation question',
+    )
     client.send({ event: 'text', content: 'Yes, that is right' })
     const closed = await client.closed
     expect(closed.code).toBe(1000)
@@ -265,13 +296,19 @@ describe('a call over the web SDK protocol', () => {
 
     // call.started, call.answered, a transcription.update per finished turn, call.ended.
     const requests = await setup.receiver.waitForRequests(3 + call.transcript.length, 10_000)
-    const events = requests.map((request) => JSON.parse(request.body) as { eventType: string; callId: string; agentName: string; data: Record<string, unknown> })
+    const events = requests.map(
+      (request) => JSON.parse(request.body) as { eventType: string; callId: string; agentName: string; data: Record<string, unknown> },
+    )
     expect(events[0]).toMatchObject({ eventType: 'call.started', callId: jobId, agentName: 'Table Booker', agentId: setup.agentId })
     expect(events.map((event) => event.eventType)).toContain('call.answered')
     // A turn's update is sent when it finishes (an agent turn once heard), so an agent turn still
     // playing when the caller's typed answer ends arrives after it: the transcript's order is startTime's.
-    const updates = events.filter((event) => event.eventType === 'transcription.update').map((event) => event.data.turn as { content: string; startTime: number })
-    expect([...updates].sort((a, b) => a.startTime - b.startTime).map((turn) => turn.content)).toEqual(call.transcript.map((turn) => turn.content))
+    const updates = events
+      .filter((event) => event.eventType === 'transcription.update')
+      .map((event) => event.data.turn as { content: string; startTime: number })
+    expect([...updates].sort((a, b) => a.startTime - b.startTime).map((turn) => turn.content)).toEqual(
+      call.transcript.map((turn) => turn.content),
+    )
     const end = events.find((event) => event.eventType === 'call.ended')!
     expect(end.data).toMatchObject({ endReason: 'smart-end', outcomeResult: call.outcomeResult, status: 'COMPLETED' })
     expect(requests[0]!.headers.authorization).toBe('Bearer call-secret')
@@ -286,7 +323,11 @@ describe('a call over the web SDK protocol', () => {
       const poked = () => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?')
       for (let second = 0; second < 15 && !poked(); second += 1) await client.silence(1_000)
     })()
-    await client.waitFor(() => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?'), 20_000, 'the second poke')
+    await client.waitFor(
+      () => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?'),
+      20_000,
+      'the second poke',
+    )
     // After the greeting and the agent's first question: the pokes, in order.
     expect(
       client
@@ -301,12 +342,16 @@ describe('a call over the web SDK protocol', () => {
     }
     const { call } = await ended(setup, jobId, Date.now())
     expect(call).toMatchObject({ status: 'COMPLETED', endReason: 'silence', pokes: 2 })
-    expect(call.transcript.filter((turn) => turn.kind === 'poke').map((turn) => turn.content)).toEqual(['Are you still there?', 'Hello, can you hear me?'])
+    expect(call.transcript.filter((turn) => turn.kind === 'poke').map((turn) => turn.content)).toEqual([
+      'Are you still there?',
+      'Hello, can you hear me?',
+    ])
   }, 120_000)
 
   it('stops talking when the caller speaks over the agent: clear, and the agent’s turn marked interrupted', async () => {
     const setup = await setUpCall({
-      greetingMessage: 'Hello and welcome to Olive Grove, the finest restaurant by the sea, where every table has a view of the harbour and every evening has music.',
+      greetingMessage:
+        'Hello and welcome to Olive Grove, the finest restaurant by the sea, where every table has a view of the harbour and every evening has music.',
     })
     const { jobId, client } = await startCall(setup)
     await client.nth('media', 3)
@@ -339,7 +384,9 @@ describe('a call over the web SDK protocol', () => {
       const notice = await client.nth('answer', answersBefore + 1, 30_000)
       expect(notice.content).toBe(TYPED_ONLY_NOTICE[lang])
       // Spoken again once the notice was heard: written as unrecognised, but the notice is not repeated.
-      expect(await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'agent' && turn.content === TYPED_ONLY_NOTICE[lang]))).toBe(true)
+      expect(
+        await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'agent' && turn.content === TYPED_ONLY_NOTICE[lang])),
+      ).toBe(true)
       await client.speak(speech)
       await client.silence(1_200)
       const unrecognised = (turns: Conversation['transcript']) => turns.filter((turn) => turn.role === 'caller' && turn.unrecognised).length
@@ -353,7 +400,9 @@ describe('a call over the web SDK protocol', () => {
       const agentSaid = call.transcript.filter((turn) => turn.role === 'agent').map((turn) => turn.content)
       expect(agentSaid.filter((content) => content === TYPED_ONLY_NOTICE[lang])).toHaveLength(1)
       expect(client.framesOf('answer').filter((frame) => frame.content === TYPED_ONLY_NOTICE[lang])).toHaveLength(1)
-      expect(call.transcript.find((turn) => turn.role === 'caller' && turn.kind === 'typed')).toMatchObject({ content: lang === 'ar' ? 'اسمي سارة علي' : 'My name is Sara Ali' })
+      expect(call.transcript.find((turn) => turn.role === 'caller' && turn.kind === 'typed')).toMatchObject({
+        content: lang === 'ar' ? 'اسمي سارة علي' : 'My name is Sara Ali',
+      })
       expect(agentSaid.length).toBeGreaterThanOrEqual(3)
     },
     120_000,
@@ -405,7 +454,9 @@ describe('a call over the web SDK protocol', () => {
     const { call } = await ended(setup, jobId, Date.now())
     expect(call.callerGender).toBe('female')
     const requests = await setup.receiver.waitForRequests(3 + call.transcript.length, 10_000)
-    const end = requests.map((request) => JSON.parse(request.body) as { eventType: string; data: { callerGender?: string } }).find((event) => event.eventType === 'call.ended')
+    const end = requests
+      .map((request) => JSON.parse(request.body) as { eventType: string; data: { callerGender?: string } })
+      .find((event) => event.eventType === 'call.ended')
     expect(end?.data.callerGender).toBe('female')
   }, 120_000)
 
@@ -439,15 +490,30 @@ describe('a call over the web SDK protocol', () => {
     const toolFrame = await client.nth('tools', 1, 10_000)
     // The model wrote the arguments unit first; the page gets them in the declared order (city, unit).
     expect(toolFrame.content[0]!.function).toEqual({ name: 'getWeather', arguments: '{"city":"Dubai","unit":"celsius"}' })
-    await client.waitFor(() => client.framesOf('answer').some((frame) => frame.content === 'It is sunny and 31 degrees in Dubai.'), 10_000, 'the answer after the tool')
+    await client.waitFor(
+      () => client.framesOf('answer').some((frame) => frame.content === 'It is sunny and 31 degrees in Dubai.'),
+      10_000,
+      'the answer after the tool',
+    )
     expect(calls).toEqual([['getWeather', 'Dubai', 'celsius']])
     expect(model.toolMessages).toEqual([JSON.stringify({ forecast: 'sunny', degrees: 31 })])
     await client.hangUp()
     const { call } = await ended(setup, jobId, Date.now())
-    expect(call.toolCalls).toEqual([expect.objectContaining({ name: 'getWeather', arguments: { city: 'Dubai', unit: 'celsius' }, response: { forecast: 'sunny', degrees: 31 } })])
+    expect(call.toolCalls).toEqual([
+      expect.objectContaining({
+        name: 'getWeather',
+        arguments: { city: 'Dubai', unit: 'celsius' },
+        response: { forecast: 'sunny', degrees: 31 },
+      }),
+    ])
     expect(call.dialogueEngine).toBe('openai-compatible')
-    const events = (await setup.receiver.waitForRequests(6, 10_000)).map((request) => JSON.parse(request.body) as { eventType: string; data: { toolCall?: unknown } })
-    expect(events.find((event) => event.eventType === 'tool.executed')?.data.toolCall).toMatchObject({ name: 'getWeather', response: { forecast: 'sunny', degrees: 31 } })
+    const events = (await setup.receiver.waitForRequests(6, 10_000)).map(
+      (request) => JSON.parse(request.body) as { eventType: string; data: { toolCall?: unknown } },
+    )
+    expect(events.find((event) => event.eventType === 'tool.executed')?.data.toolCall).toMatchObject({
+      name: 'getWeather',
+      response: { forecast: 'sunny', degrees: 31 },
+    })
   }, 120_000)
 
   it('keeps each caller’s clock: two calls at once, one sending 500 ms bursts, save the turn where the voice was and a recording as long as the call', async () => {
@@ -537,7 +603,11 @@ async function startSpeechServerDouble(scripted: string[]): Promise<{ url: strin
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => void answer())
     const answer = async () => {
-      const form = await new Request('http://double/', { method: 'POST', headers: { 'content-type': request.headers['content-type']! }, body: Buffer.concat(chunks) }).formData()
+      const form = await new Request('http://double/', {
+        method: 'POST',
+        headers: { 'content-type': request.headers['content-type']! },
+        body: Buffer.concat(chunks),
+      }).formData()
       const file = form.get('file') as File
       const wav = Buffer.from(await file.arrayBuffer())
       const sampleRate = wav.readUInt32LE(24)

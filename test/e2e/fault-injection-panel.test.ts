@@ -20,23 +20,37 @@ afterAll(async () => {
 const NARROW = { width: 1024, height: 640 }
 
 /** GET /v1/voice-agents with the key made on this start, as a client would. */
-async function listAgents(runtime: Runtime): Promise<{ status: number; body: { success: boolean; message: string; error?: { code: string } } }> {
-  const response = await fetch(`${runtime.context.baseUrl()}/v1/voice-agents`, { headers: { authorization: `Token ${runtime.bootstrap.createdKey!}` } })
+async function listAgents(
+  runtime: Runtime,
+): Promise<{ status: number; body: { success: boolean; message: string; error?: { code: string } } }> {
+  const response = await fetch(`${runtime.context.baseUrl()}/v1/voice-agents`, {
+    headers: { authorization: `Token ${runtime.bootstrap.createdKey!}` },
+  })
   return { status: response.status, body: (await response.json()) as { success: boolean; message: string; error?: { code: string } } }
 }
 
 /** Whether the window or the shell scrolled (the shell must never scroll as a whole). */
 function shellScrolled(page: Page): Promise<boolean> {
   return page.evaluate(() => {
-    const g = globalThis as unknown as { document: { scrollingElement: { scrollTop: number; scrollLeft: number }; querySelector(s: string): { scrollTop: number } | null } }
-    return g.document.scrollingElement.scrollTop !== 0 || g.document.scrollingElement.scrollLeft !== 0 || (g.document.querySelector('.app')?.scrollTop ?? 0) !== 0
+    const g = globalThis as unknown as {
+      document: { scrollingElement: { scrollTop: number; scrollLeft: number }; querySelector(s: string): { scrollTop: number } | null }
+    }
+    return (
+      g.document.scrollingElement.scrollTop !== 0 ||
+      g.document.scrollingElement.scrollLeft !== 0 ||
+      (g.document.querySelector('.app')?.scrollTop ?? 0) !== 0
+    )
   })
 }
 
 /** The badge's box is inside the window (not cut off by the status bar's overflow). */
 function badgeInView(page: Page): Promise<boolean> {
   return page.evaluate(() => {
-    const g = globalThis as unknown as { innerWidth: number; innerHeight: number; document: { querySelector(s: string): { getBoundingClientRect(): DOMRectLike } | null } }
+    const g = globalThis as unknown as {
+      innerWidth: number
+      innerHeight: number
+      document: { querySelector(s: string): { getBoundingClientRect(): DOMRectLike } | null }
+    }
     type DOMRectLike = { left: number; right: number; top: number; bottom: number }
     const box = g.document.querySelector('[data-testid="fault-badge"]')?.getBoundingClientRect()
     return box !== undefined && box.left >= 0 && box.right <= g.innerWidth && box.top >= 0 && box.bottom <= g.innerHeight
@@ -73,7 +87,11 @@ describe(
           await poll(() => badge.textContent()).toBe('1 fault active')
           expect(await badgeInView(page)).toBe(true)
           expect(
-            await badge.evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor),
+            await badge.evaluate(
+              (element) =>
+                (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element)
+                  .backgroundColor,
+            ),
           ).toMatch(/^rgb\((1[5-9]\d|2\d\d), \d{1,2}, \d{1,2}\)$/)
           await page.getByTestId('faults-table').waitFor()
 
@@ -123,7 +141,11 @@ describe(
           const added = await fetch(`${runtime.context.baseUrl()}/_voicedesk/faults`, {
             method: 'POST',
             headers: { authorization: `Token ${runtime.bootstrap.createdKey!}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ match: { jobType: 'TTS' }, failJob: { code: 'TTS_ENGINE_FAILED', message: 'Injected' }, expiresInSeconds: 600 }),
+            body: JSON.stringify({
+              match: { jobType: 'TTS' },
+              failJob: { code: 'TTS_ENGINE_FAILED', message: 'Injected' },
+              expiresInSeconds: 600,
+            }),
           })
           expect(added.status).toBe(201)
           await poll(() => badge.textContent()).toMatch(/^أعطال مفعّلة: (2|٢)$/)

@@ -38,8 +38,22 @@ const BOOKING_SHAPE: OutcomeShape = {
 }
 
 const WORDS = {
-  en: { ended: 'caller hung up', partial: 'Partial', call: 'Call', webhooks: 'Webhooks sent', attempts2: '2 attempts', attempts1: '1 attempt' },
-  ar: { ended: 'أنهاها المتصل', partial: 'جزئية', call: 'المكالمة', webhooks: 'الويب هوك المرسلة', attempts2: 'محاولتان', attempts1: 'محاولة واحدة' },
+  en: {
+    ended: 'caller hung up',
+    partial: 'Partial',
+    call: 'Call',
+    webhooks: 'Webhooks sent',
+    attempts2: '2 attempts',
+    attempts1: '1 attempt',
+  },
+  ar: {
+    ended: 'أنهاها المتصل',
+    partial: 'جزئية',
+    call: 'المكالمة',
+    webhooks: 'الويب هوك المرسلة',
+    attempts2: 'محاولتان',
+    attempts1: 'محاولة واحدة',
+  },
 } as const
 
 interface StoredJob {
@@ -91,7 +105,13 @@ describe('a conversation in the jobs monitor', () => {
         }),
       })
     ).json()) as { data: { id: string } }
-    const init = (await (await fetch(`${base}/v1/voice-agents/conversation-init`, { method: 'POST', headers, body: JSON.stringify({ voiceAgentId: agent.data.id }) })).json()) as {
+    const init = (await (
+      await fetch(`${base}/v1/voice-agents/conversation-init`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ voiceAgentId: agent.data.id }),
+      })
+    ).json()) as {
       data: { jobId: string }
     }
     const jobId = init.data.jobId
@@ -116,10 +136,15 @@ describe('a conversation in the jobs monitor', () => {
     const callerTurns = call.transcript.flatMap((turn, index) => (turn.role === 'caller' ? [{ turn, index }] : []))
     expect(callerTurns.length).toBe(2)
     // Every event of the call reached the receiver, the refused call.ended twice.
-    const callEvents = () => receiver.requests.map((request) => JSON.parse(request.body) as { eventType: string; callId: string }).filter((event) => event.callId === jobId)
+    const callEvents = () =>
+      receiver.requests
+        .map((request) => JSON.parse(request.body) as { eventType: string; callId: string })
+        .filter((event) => event.callId === jobId)
     await poll(() => callEvents().filter((event) => event.eventType === 'call.ended').length).toBe(2)
     const deliveries = new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size
-    expect(callEvents().map((event) => event.eventType)).toEqual(expect.arrayContaining(['call.started', 'transcription.update', 'call.ended']))
+    expect(callEvents().map((event) => event.eventType)).toEqual(
+      expect.arrayContaining(['call.started', 'transcription.update', 'call.ended']),
+    )
 
     try {
       for (const [locale, viewport] of [
@@ -134,7 +159,11 @@ describe('a conversation in the jobs monitor', () => {
         page.setDefaultTimeout(STEP_MS)
         const problems = collectProblems(page)
         await page.addInitScript(
-          (value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', value),
+          (value) =>
+            (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+              'voicedesk.locale',
+              value,
+            ),
           locale,
         )
         await page.goto(uiUrl)
@@ -251,8 +280,16 @@ describe('a conversation in the jobs monitor', () => {
       outcome: 'The booking',
       outcomeResponseShape: BOOKING_SHAPE,
     }
-    const agent = (await (await fetch(`${base}/v1/voice-agents`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: { id: string } }
-    const init = (await (await fetch(`${base}/v1/voice-agents/conversation-init`, { method: 'POST', headers, body: JSON.stringify({ voiceAgentId: agent.data.id }) })).json()) as {
+    const agent = (await (await fetch(`${base}/v1/voice-agents`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as {
+      data: { id: string }
+    }
+    const init = (await (
+      await fetch(`${base}/v1/voice-agents/conversation-init`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ voiceAgentId: agent.data.id }),
+      })
+    ).json()) as {
       data: { jobId: string }
     }
     const client = await SdkCallClient.connect(base, init.data.jobId, KEY)

@@ -27,7 +27,12 @@ interface PageScroller {
   scrollHeight: number
 }
 
-function withConsole(label: string, prepare: (runtime: Runtime) => Promise<void>, run: (page: Page, runtime: Runtime) => Promise<void>, locale: 'en' | 'ar' = 'en') {
+function withConsole(
+  label: string,
+  prepare: (runtime: Runtime) => Promise<void>,
+  run: (page: Page, runtime: Runtime) => Promise<void>,
+  locale: 'en' | 'ar' = 'en',
+) {
   return openConsole(browser!, { label, locale }, prepare, run)
 }
 
@@ -174,8 +179,20 @@ describe('the operator console, all day', () => {
             await seedJob(runtime, { title: `Recording ${String(index).padStart(3, '0')}`, createdAt: at, updatedAt: at }, tx)
           }
         })
-        await seedJob(runtime, { type: 'TTS', status: 'FAILED', title: 'Failed greeting', text: 'Hi.', voiceId: AVA, errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'Stopped' })
-        await createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'Front desk', greetingMessage: 'Hello {{customer}}', params: { customer: '' } })
+        await seedJob(runtime, {
+          type: 'TTS',
+          status: 'FAILED',
+          title: 'Failed greeting',
+          text: 'Hi.',
+          voiceId: AVA,
+          errorCode: 'TTS_ENGINE_FAILED',
+          errorMessage: 'Stopped',
+        })
+        await createVoiceAgent(runtime.context, runtime.appCaller, {
+          agentName: 'Front desk',
+          greetingMessage: 'Hello {{customer}}',
+          params: { customer: '' },
+        })
       },
       async (page, runtime) => {
         const offenders: Record<string, string[]> = {}

@@ -38,7 +38,12 @@ async function startModelServerDouble(models: string[]): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
 }
 
-function withConsole(label: string, locale: 'en' | 'ar', prepare: (runtime: Runtime) => Promise<void>, run: (page: Page, runtime: Runtime) => Promise<void>) {
+function withConsole(
+  label: string,
+  locale: 'en' | 'ar',
+  prepare: (runtime: Runtime) => Promise<void>,
+  run: (page: Page, runtime: Runtime) => Promise<void>,
+) {
   return openConsole(browser!, { label, locale, viewport: { width: 1024, height: 640 }, timezoneId: 'Asia/Riyadh' }, prepare, run)
 }
 

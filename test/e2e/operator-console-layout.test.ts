@@ -19,8 +19,13 @@ let appUrl = ''
 beforeAll(async () => {
   browser = await launchChromium()
   runtime = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-layout'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id, userId: runtime.bootstrap.userId }
-  for (let index = 0; index < 60; index += 1) await createVoiceAgent(runtime.context, caller, { agentName: `Layout agent ${String(index).padStart(2, '0')}` })
+  const caller = {
+    projectId: runtime.bootstrap.projectId,
+    apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
+    userId: runtime.bootstrap.userId,
+  }
+  for (let index = 0; index < 60; index += 1)
+    await createVoiceAgent(runtime.context, caller, { agentName: `Layout agent ${String(index).padStart(2, '0')}` })
   for (let index = 0; index < 30; index += 1) {
     await addPhoneNumber(runtime.context, caller, {
       type: 'TELEPHONY',
@@ -56,7 +61,14 @@ function shellState(page: Page) {
     }
     const inView = (selector: string) => {
       const box = g.document.querySelector(selector)?.getBoundingClientRect()
-      return box !== undefined && box.top >= 0 && box.left >= 0 && box.bottom <= g.innerHeight + 0.5 && box.right <= g.innerWidth + 0.5 && box.bottom > box.top
+      return (
+        box !== undefined &&
+        box.top >= 0 &&
+        box.left >= 0 &&
+        box.bottom <= g.innerHeight + 0.5 &&
+        box.right <= g.innerWidth + 0.5 &&
+        box.bottom > box.top
+      )
     }
     const offsets = (selector: string) => {
       const element = selector === 'document' ? g.document.scrollingElement : g.document.querySelector(selector)
@@ -131,12 +143,18 @@ describe('the operator console layout', () => {
         const problems = collectProblems(page)
         try {
           await page.addInitScript(
-            (chosen: string) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', chosen),
+            (chosen: string) =>
+              (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+                'voicedesk.locale',
+                chosen,
+              ),
             locale,
           )
           await page.goto(appUrl)
           await page.locator('.item-list .item').first().waitFor()
-          expect(await page.evaluate(() => (globalThis as unknown as { document: { dir: string } }).document.dir)).toBe(locale === 'ar' ? 'rtl' : 'ltr')
+          expect(await page.evaluate(() => (globalThis as unknown as { document: { dir: string } }).document.dir)).toBe(
+            locale === 'ar' ? 'rtl' : 'ltr',
+          )
           await walkScreens(page, `${width}-${locale}`)
           expect(problems).toEqual([])
         } finally {

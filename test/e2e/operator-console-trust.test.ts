@@ -24,7 +24,11 @@ afterAll(async () => {
 
 async function runtimeWithAgents(label: string, names: string[]) {
   const runtime = await createRuntime({ dataDir: makeTempDir(label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id, userId: runtime.bootstrap.userId }
+  const caller = {
+    projectId: runtime.bootstrap.projectId,
+    apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
+    userId: runtime.bootstrap.userId,
+  }
   for (const name of names) await createVoiceAgent(runtime.context, caller, { agentName: name })
   const url = await runtime.start()
   return { runtime, appUrl: `${url}/app/#token=${runtime.uiToken}` }
@@ -40,7 +44,9 @@ describe('the Arabic interface', () => {
     const page = await context.newPage()
     page.setDefaultTimeout(STEP_MS)
     try {
-      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+      await page.addInitScript(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+      )
       await page.goto(appUrl)
       const offenders: Record<string, string[]> = {}
       const screens = ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings']
@@ -128,7 +134,11 @@ describe('unsaved agent drafts', () => {
       await silence.fill('')
       await page.getByLabel('Greeting', { exact: true }).focus()
       await page.keyboard.press('Control+s')
-      await poll(() => silence.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true)
+      await poll(() =>
+        silence.evaluate(
+          (element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+        ),
+      ).toBe(true)
       await shot(page, 'draft-error-focused')
       const revert = page.getByRole('button', { name: 'Revert' })
       expect(await revert.getAttribute('aria-disabled')).toBeNull()

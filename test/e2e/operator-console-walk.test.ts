@@ -31,8 +31,17 @@ async function closedPort(): Promise<number> {
 
 beforeAll(async () => {
   browser = await launchChromium()
-  runtime = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-walk'), port: 0, rendererDir: join(ROOT, 'out', 'renderer'), allowWebhookHosts: ['127.0.0.1'] })
-  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id, userId: runtime.bootstrap.userId }
+  runtime = await createRuntime({
+    dataDir: makeTempDir('voicedesk-e2e-walk'),
+    port: 0,
+    rendererDir: join(ROOT, 'out', 'renderer'),
+    allowWebhookHosts: ['127.0.0.1'],
+  })
+  const caller = {
+    projectId: runtime.bootstrap.projectId,
+    apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
+    userId: runtime.bootstrap.userId,
+  }
   await createVoiceAgent(runtime.context, caller, { agentName: 'Walk agent' })
   await seedJob(runtime, { status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'espeak-ng exited with code 1' })
   await createTextToSpeechJob(runtime.context, caller, {
@@ -55,7 +64,9 @@ async function arabicPage(width = 1024, height = 640) {
   const context = await browser!.newContext({ viewport: { width, height }, locale: 'ar' })
   const page = await context.newPage()
   page.setDefaultTimeout(STEP_MS)
-  await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+  await page.addInitScript(() =>
+    (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+  )
   return { context, page }
 }
 
@@ -91,14 +102,18 @@ describe('the walk in Arabic', () => {
           .evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
       ).toBe(true)
       await check(page, offenders, 'agent-refused')
-      expect(await editor.locator('.field-error').allTextContents()).toEqual(expect.arrayContaining([ar('errors.required'), ar('errors.url')]))
+      expect(await editor.locator('.field-error').allTextContents()).toEqual(
+        expect.arrayContaining([ar('errors.required'), ar('errors.url')]),
+      )
       await editor.getByRole('button', { name: ar('common.revert') }).click()
       // An outcome shape the UI refuses by itself, before sending.
       const shape = editor.getByLabel(ar('agent.shape'), { exact: true })
       await shape.fill('{ "type": "text" }')
       await editor.locator('.shape-status.bad').waitFor()
       await page.keyboard.press('Control+s')
-      await poll(() => shape.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true)
+      await poll(() =>
+        shape.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
+      ).toBe(true)
       await check(page, offenders, 'agent-shape-refused')
       await shape.fill('{ "type": ')
       await check(page, offenders, 'agent-shape-not-json')
@@ -170,7 +185,9 @@ describe('the walk in Arabic', () => {
       await cors.fill('https://ok.example\nftp://files.example/x')
       await page.getByRole('button', { name: ar('settings.saveCors') }).click()
       await page.locator('.field-error', { hasText: ar('errors.corsOrigin').slice(0, 12) }).waitFor()
-      await poll(() => cors.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true)
+      await poll(() =>
+        cors.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
+      ).toBe(true)
       await cors.scrollIntoViewIfNeeded()
       await check(page, offenders, 'settings-cors-refused')
       expect(offenders).toEqual({})
@@ -183,8 +200,16 @@ describe('the walk in Arabic', () => {
 
 describe('the walk with the service gone', () => {
   it('says so on every screen, with Retry, never "Loading…" for ever; a failed action says why once, with a count', async () => {
-    const gone = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-walk-gone'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-    const caller = { projectId: gone.bootstrap.projectId, apiKeyId: (await gone.store.accounts.listKeys(gone.bootstrap.projectId))[0]!.id, userId: gone.bootstrap.userId }
+    const gone = await createRuntime({
+      dataDir: makeTempDir('voicedesk-e2e-walk-gone'),
+      port: 0,
+      rendererDir: join(ROOT, 'out', 'renderer'),
+    })
+    const caller = {
+      projectId: gone.bootstrap.projectId,
+      apiKeyId: (await gone.store.accounts.listKeys(gone.bootstrap.projectId))[0]!.id,
+      userId: gone.bootstrap.userId,
+    }
     await createVoiceAgent(gone.context, caller, { agentName: 'Gone agent' })
     const url = await gone.start()
     const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
@@ -220,7 +245,8 @@ describe('the walk with the service gone', () => {
       }
       await goToNth(page, 5)
       // A job's or a delivery's detail opened by its link: said in the pane, with Retry.
-      const goToHash = (hash: string) => page.evaluate((to) => ((globalThis as unknown as { location: { hash: string } }).location.hash = to), hash)
+      const goToHash = (hash: string) =>
+        page.evaluate((to) => ((globalThis as unknown as { location: { hash: string } }).location.hash = to), hash)
       await goToHash('#/jobs/0b7c4a57-0000-4000-8000-000000000000')
       await page.locator('.detail-pane').getByTestId('load-error').getByText('This job could not be loaded.').waitFor()
       await goToHash('#/webhooks/msg_gone')
@@ -280,8 +306,16 @@ function focusState(page: Page) {
 
 describe('the walk in Arabic with the service gone', () => {
   it('says it all in Arabic: the link, the lists, a failed save', async () => {
-    const gone = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-walk-gone-ar'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
-    const caller = { projectId: gone.bootstrap.projectId, apiKeyId: (await gone.store.accounts.listKeys(gone.bootstrap.projectId))[0]!.id, userId: gone.bootstrap.userId }
+    const gone = await createRuntime({
+      dataDir: makeTempDir('voicedesk-e2e-walk-gone-ar'),
+      port: 0,
+      rendererDir: join(ROOT, 'out', 'renderer'),
+    })
+    const caller = {
+      projectId: gone.bootstrap.projectId,
+      apiKeyId: (await gone.store.accounts.listKeys(gone.bootstrap.projectId))[0]!.id,
+      userId: gone.bootstrap.userId,
+    }
     await createVoiceAgent(gone.context, caller, { agentName: 'Gone agent' })
     const url = await gone.start()
     const { context, page } = await arabicPage()
@@ -364,7 +398,9 @@ describe('the walk with the keyboard only', () => {
       }
       await page.keyboard.press('Escape')
       await poll(() => dialog.count()).toBe(0)
-      expect(await activeElementLabel(page)).toBe(await newTts.evaluate((element) => `${element.tagName}#${element.id}:${element.getAttribute('aria-label') ?? ''}`))
+      expect(await activeElementLabel(page)).toBe(
+        await newTts.evaluate((element) => `${element.tagName}#${element.id}:${element.getAttribute('aria-label') ?? ''}`),
+      )
       await goToNth(page, 1)
       const clone = page.getByRole('button', { name: /^Clone / }).first()
       await clone.focus()
@@ -372,7 +408,11 @@ describe('the walk with the keyboard only', () => {
       await dialog.waitFor()
       await page.keyboard.press('Escape')
       await poll(() => dialog.count()).toBe(0)
-      expect(await clone.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true)
+      expect(
+        await clone.evaluate(
+          (element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+        ),
+      ).toBe(true)
     } finally {
       await context.close()
     }
@@ -383,7 +423,9 @@ describe('the walk with the keyboard only', () => {
 function scrollState(page: Page) {
   return page.evaluate(() => {
     type Scroller = { scrollTop: number; scrollLeft: number; scrollHeight: number; clientHeight: number; className: string }
-    const g = globalThis as unknown as { document: { scrollingElement: Scroller; querySelector(s: string): Scroller | null; querySelectorAll(s: string): Scroller[] } }
+    const g = globalThis as unknown as {
+      document: { scrollingElement: Scroller; querySelector(s: string): Scroller | null; querySelectorAll(s: string): Scroller[] }
+    }
     const of = (element: Scroller | null) => (element ? [element.scrollTop, element.scrollLeft] : [0, 0])
     return {
       shell: {

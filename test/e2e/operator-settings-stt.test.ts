@@ -60,7 +60,11 @@ describe.each(['en', 'ar'] as const)('speech recognition in the settings screen 
   const words = WORDS[locale]
 
   it('is set to a server with a write-only key, kept across a reload, and turned off again', async () => {
-    const runtime = await createRuntime({ dataDir: makeTempDir(`voicedesk-e2e-stt-${locale}`), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+    const runtime = await createRuntime({
+      dataDir: makeTempDir(`voicedesk-e2e-stt-${locale}`),
+      port: 0,
+      rendererDir: join(ROOT, 'out', 'renderer'),
+    })
     const appUrl = `${await runtime.start()}/app/#token=${runtime.uiToken}`
     const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: locale === 'ar' ? 'ar' : 'en-US' })
     const page = await context.newPage()
@@ -78,12 +82,18 @@ describe.each(['en', 'ar'] as const)('speech recognition in the settings screen 
     }
     try {
       await page.addInitScript(
-        (value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', value),
+        (value) =>
+          (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+            'voicedesk.locale',
+            value,
+          ),
         locale,
       )
       await page.goto(appUrl)
       await openSettings()
-      expect(await page.evaluate(() => (globalThis as unknown as { document: { dir: string } }).document.dir)).toBe(locale === 'ar' ? 'rtl' : 'ltr')
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { dir: string } }).document.dir)).toBe(
+        locale === 'ar' ? 'rtl' : 'ltr',
+      )
       expect(await radio(words.off).isChecked()).toBe(true)
       await form.getByText(words.help).waitFor()
       expect(await field(words.baseUrl).count()).toBe(0)
@@ -93,7 +103,9 @@ describe.each(['en', 'ar'] as const)('speech recognition in the settings screen 
       await page.keyboard.press('ArrowDown')
       expect(await radio(words.server).isChecked()).toBe(true)
       await page.keyboard.press('Tab')
-      expect(await activeElementLabel(page)).toBe(await field(words.baseUrl).evaluate((element) => `INPUT#${(element as unknown as { id: string }).id}:`))
+      expect(await activeElementLabel(page)).toBe(
+        await field(words.baseUrl).evaluate((element) => `INPUT#${(element as unknown as { id: string }).id}:`),
+      )
       await page.keyboard.press('Enter')
       await form.getByText(words.noUrl).waitFor()
       await page.keyboard.type('ftp://files.example')
@@ -102,9 +114,11 @@ describe.each(['en', 'ar'] as const)('speech recognition in the settings screen 
       // The refusal was caught in the page: nothing was saved, and the focus is on the field to fix.
       expect(await readSttSetting(runtime.store)).toEqual({ engine: 'off' })
       expect(await field(words.baseUrl).getAttribute('aria-invalid')).toBe('true')
-      await poll(() => field(words.baseUrl).evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(
-        true,
-      )
+      await poll(() =>
+        field(words.baseUrl).evaluate(
+          (element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+        ),
+      ).toBe(true)
       if (locale === 'ar') {
         // Right to left: each radio stands to the right of its words.
         const dot = (await radio(words.server).boundingBox())!

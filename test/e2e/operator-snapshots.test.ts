@@ -22,7 +22,11 @@ afterAll(async () => {
 
 describe('Settings > Snapshots (Arabic, 1024×640)', () => {
   it('takes a snapshot, and restores it behind the confirm dialog: the changed agent is back', { timeout: 120_000 }, async () => {
-    const runtime = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-snapshots'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+    const runtime = await createRuntime({
+      dataDir: makeTempDir('voicedesk-e2e-snapshots'),
+      port: 0,
+      rendererDir: join(ROOT, 'out', 'renderer'),
+    })
     try {
       const appUrl = `${await runtime.start()}/app/#token=${runtime.uiToken}`
       const agent = await createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'مكتب الاستقبال' })
@@ -30,7 +34,9 @@ describe('Settings > Snapshots (Arabic, 1024×640)', () => {
       const page = await context.newPage()
       page.setDefaultTimeout(STEP_MS)
       const problems = collectProblems(page)
-      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+      await page.addInitScript(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+      )
       await page.goto(appUrl)
       await goToNth(page, 5)
       const card = page.getByRole('region', { name: 'اللقطات' })

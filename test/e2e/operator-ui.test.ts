@@ -55,9 +55,12 @@ interface PageAudio {
 
 beforeAll(async () => {
   assertCliBuilt()
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('out/renderer/index.html is missing: run "npm run build" first.')
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('out/renderer/index.html is missing: run "npm run build" first.')
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM. The operator UI test does not skip.`)
+    throw new Error(
+      `Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM. The operator UI test does not skip.`,
+    )
   }
   mkdirSync(SHOTS, { recursive: true })
   browser = await chromium.launch({
@@ -124,7 +127,9 @@ describe('the operator UI in a browser', () => {
       const cloneDialog = page.getByRole('dialog')
       // Focus starts in the dialog's field; Escape would close it.
       const nameField = cloneDialog.getByLabel('Name of the new agent')
-      await poll(() => nameField.evaluate((element) => element === (globalThis as unknown as { document: PageDocument }).document.activeElement)).toBe(true)
+      await poll(() =>
+        nameField.evaluate((element) => element === (globalThis as unknown as { document: PageDocument }).document.activeElement),
+      ).toBe(true)
       await nameField.fill('E2E Front Desk')
       await cloneDialog.getByRole('button', { name: 'Clone and edit' }).click()
       await page.getByRole('heading', { name: 'E2E Front Desk', level: 2 }).waitFor()
@@ -177,7 +182,9 @@ describe('the operator UI in a browser', () => {
       expect(textareaTop).toBeGreaterThan(0)
       expect(mirrorTop).toBe(textareaTop)
       await preamble.fill('You are the front desk. Greet {{customer}} by name.')
-      await poll(() => page.getByRole('group', { name: 'Greeting as callers hear it' }).textContent()).toContain('Hello Dana, this is the front desk.')
+      await poll(() => page.getByRole('group', { name: 'Greeting as callers hear it' }).textContent()).toContain(
+        'Hello Dana, this is the front desk.',
+      )
       await page.getByRole('button', { name: 'Save', exact: true }).click()
       await page.getByText('E2E Front Desk saved.').waitFor()
       await poll(() => page.getByLabel('Silence threshold (seconds)').inputValue()).toBe('7')
@@ -241,7 +248,10 @@ describe('the operator UI in a browser', () => {
       const playback = await audio.evaluate(
         (element: PageAudio) =>
           new Promise<{ duration: number; played: boolean }>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`audio never became playable (readyState ${element.readyState}, error ${element.error?.code})`)), 20_000)
+            const timer = setTimeout(
+              () => reject(new Error(`audio never became playable (readyState ${element.readyState}, error ${element.error?.code})`)),
+              20_000,
+            )
             const go = () => {
               element.play().then(
                 () => (clearTimeout(timer), resolve({ duration: element.duration, played: !element.paused })),
@@ -305,12 +315,19 @@ describe('the operator UI in a browser', () => {
       // The theme toggle: dark, whatever the system says.
       await page.getByRole('button', { name: 'Switch to dark theme' }).click()
       await poll(() =>
-        page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.theme),
+        page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement
+              .dataset.theme,
+        ),
       ).toBe('dark')
       // And the page really is dark: the body's background is the dark --bg.
       const bodyBackground = () =>
         page.evaluate(() => {
-          const g = globalThis as unknown as { getComputedStyle(element: unknown): { backgroundColor: string }; document: { body: unknown } }
+          const g = globalThis as unknown as {
+            getComputedStyle(element: unknown): { backgroundColor: string }
+            document: { body: unknown }
+          }
           return g.getComputedStyle(g.document.body).backgroundColor
         })
       await poll(bodyBackground).toBe('rgb(17, 21, 27)')
@@ -347,9 +364,12 @@ describe('the operator UI in a browser', () => {
       const greetingAr = page.getByLabel('التحية', { exact: true })
       await greetingAr.fill('مرحبًا {{customer}}، معك مكتب الاستقبال. من أي مدينة تتصل؟ {{caller_city}}')
       const mirror = greetingAr.locator('xpath=..').getByTestId('placeholder-highlights')
-      expect(await mirror.evaluate((element) => (globalThis as unknown as { getComputedStyle(element: unknown): { direction: string } }).getComputedStyle(element).direction)).toBe(
-        'rtl',
-      )
+      expect(
+        await mirror.evaluate(
+          (element) =>
+            (globalThis as unknown as { getComputedStyle(element: unknown): { direction: string } }).getComputedStyle(element).direction,
+        ),
+      ).toBe('rtl')
       await poll(() => mirror.locator('mark[data-placeholder="caller_city"]').getAttribute('class')).toContain('ph-mark-missing')
       expect(await mirror.locator('mark[data-placeholder="customer"]').getAttribute('class')).toContain('ph-mark-known')
       const arBox = (await greetingAr.boundingBox())!
@@ -440,7 +460,11 @@ describe('the operator UI in a browser', () => {
   it('reaches every agent and number beyond the first page: "Show more" appends, the picker searches all', async () => {
     const AGENTS = 230
     const NUMBERS = 105
-    const runtime = await createRuntime({ dataDir: makeTempDir('voicedesk-e2e-pages'), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+    const runtime = await createRuntime({
+      dataDir: makeTempDir('voicedesk-e2e-pages'),
+      port: 0,
+      rendererDir: join(ROOT, 'out', 'renderer'),
+    })
     const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-US' })
     try {
       const caller = {
@@ -448,7 +472,8 @@ describe('the operator UI in a browser', () => {
         apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
         userId: runtime.bootstrap.userId,
       }
-      for (let index = 0; index < AGENTS; index += 1) await createVoiceAgent(runtime.context, caller, { agentName: `Bulk agent ${String(index).padStart(3, '0')}` })
+      for (let index = 0; index < AGENTS; index += 1)
+        await createVoiceAgent(runtime.context, caller, { agentName: `Bulk agent ${String(index).padStart(3, '0')}` })
       for (let index = 0; index < NUMBERS; index += 1) {
         await addPhoneNumber(runtime.context, caller, {
           type: 'TELEPHONY',
@@ -475,7 +500,11 @@ describe('the operator UI in a browser', () => {
       expect(await list.getByRole('listitem').count()).toBe(AGENTS)
       expect(await page.getByRole('button', { name: /^Show \d+ more$/ }).count()).toBe(0)
       // Focus went to the first agent the last page brought, not to the page's body.
-      expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className)).toBe('item')
+      expect(
+        await page.evaluate(
+          () => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className,
+        ),
+      ).toBe('item')
       // A search pages too, and counts its matches.
       await page.getByLabel('Search agents').fill('Bulk agent 1')
       await page.getByText('100 of 100 matching · 230 in all', { exact: true }).waitFor()

@@ -20,8 +20,10 @@ export const STEP_MS = 30_000
  */
 export async function launchChromium(options: { microphoneWav?: string } = {}): Promise<Browser> {
   assertCliBuilt()
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('out/renderer/index.html is missing: run "npm run build" first.')
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM.`)
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('out/renderer/index.html is missing: run "npm run build" first.')
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM.`)
   mkdirSync(SHOTS, { recursive: true })
   const microphone = options.microphoneWav
     ? [
@@ -31,7 +33,11 @@ export async function launchChromium(options: { microphoneWav?: string } = {}): 
         `--use-file-for-fake-audio-capture=${options.microphoneWav}`,
       ]
     : []
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...microphone], timeout: 60_000 })
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...microphone],
+    timeout: 60_000,
+  })
 }
 
 /** expect.poll with this suite's patience. */
@@ -62,7 +68,9 @@ export function collectProblems(page: Page, ignore: RegExp[] = []): string[] {
 /** The element with focus, described (tag, label) for comparisons. */
 export function activeElementLabel(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const { document } = globalThis as unknown as { document: { activeElement: { tagName: string; id: string; getAttribute(name: string): string | null } | null } }
+    const { document } = globalThis as unknown as {
+      document: { activeElement: { tagName: string; id: string; getAttribute(name: string): string | null } | null }
+    }
     const active = document.activeElement
     return active ? `${active.tagName}#${active.id}:${active.getAttribute('aria-label') ?? ''}` : ''
   })
@@ -139,7 +147,9 @@ export async function openConsole(
   const problems = collectProblems(page)
   try {
     if (locale === 'ar') {
-      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+      await page.addInitScript(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+      )
     }
     await prepare(runtime)
     const url = await runtime.start()
@@ -156,9 +166,13 @@ export async function openConsole(
 export function shellOffsets(page: Page) {
   return page.evaluate(() => {
     const g = globalThis as unknown as {
-      document: { scrollingElement: { scrollTop: number; scrollLeft: number }; querySelector(selector: string): { scrollTop: number; scrollLeft: number } | null }
+      document: {
+        scrollingElement: { scrollTop: number; scrollLeft: number }
+        querySelector(selector: string): { scrollTop: number; scrollLeft: number } | null
+      }
     }
-    const offsets = (element: { scrollTop: number; scrollLeft: number } | null) => (element ? [element.scrollTop, element.scrollLeft] : [0, 0])
+    const offsets = (element: { scrollTop: number; scrollLeft: number } | null) =>
+      element ? [element.scrollTop, element.scrollLeft] : [0, 0]
     return {
       document: offsets(g.document.scrollingElement),
       app: offsets(g.document.querySelector('.app')),

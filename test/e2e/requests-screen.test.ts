@@ -33,7 +33,13 @@ afterAll(async () => {
 })
 
 async function startService(label: string, config: Partial<RuntimeConfig> = {}) {
-  const runtime = await createRuntime({ dataDir: makeTempDir(label), port: 0, rendererDir: join(ROOT, 'out', 'renderer'), fixedApiKey: KEY, ...config })
+  const runtime = await createRuntime({
+    dataDir: makeTempDir(label),
+    port: 0,
+    rendererDir: join(ROOT, 'out', 'renderer'),
+    fixedApiKey: KEY,
+    ...config,
+  })
   const url = await runtime.start()
   /** A /v1 request as any client sends it. */
   const v1 = async (method: string, path: string, body?: unknown) => {
@@ -47,14 +53,24 @@ async function startService(label: string, config: Partial<RuntimeConfig> = {}) 
   return { runtime, url, v1 }
 }
 
-async function openPage(url: string, runtime: Runtime, options: { locale?: 'en' | 'ar'; viewport?: { width: number; height: number } } = {}) {
+async function openPage(
+  url: string,
+  runtime: Runtime,
+  options: { locale?: 'en' | 'ar'; viewport?: { width: number; height: number } } = {},
+) {
   const locale = options.locale ?? 'en'
-  const context = await browser!.newContext({ viewport: options.viewport ?? { width: 1360, height: 860 }, locale: locale === 'ar' ? 'ar' : 'en-US', acceptDownloads: true })
+  const context = await browser!.newContext({
+    viewport: options.viewport ?? { width: 1360, height: 860 },
+    locale: locale === 'ar' ? 'ar' : 'en-US',
+    acceptDownloads: true,
+  })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url })
   const page = await context.newPage()
   page.setDefaultTimeout(STEP_MS)
   if (locale === 'ar') {
-    await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+    await page.addInitScript(() =>
+      (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+    )
   }
   await page.goto(`${url}/app/#token=${runtime.uiToken}`)
   await poll(() => page.getByTestId('link-state').getAttribute('data-state')).toBe('connected')
@@ -67,7 +83,9 @@ const rowOf = (page: Page, path: string) => rows(page).filter({ hasText: path })
 
 /** The largest row index rendered (the list is virtualised: only rows in view are in the DOM). */
 const lastRenderedIndex = (page: Page) =>
-  page.locator('.requests-scroll .requests-row[data-request-id]').evaluateAll((elements) => Math.max(-1, ...elements.map((element) => Number(element.getAttribute('data-index')))))
+  page
+    .locator('.requests-scroll .requests-row[data-request-id]')
+    .evaluateAll((elements) => Math.max(-1, ...elements.map((element) => Number(element.getAttribute('data-index')))))
 
 const scrollTopOf = (page: Page) => page.locator('.requests-scroll').evaluate((element) => element.scrollTop)
 
@@ -151,7 +169,9 @@ describe('the Requests screen', () => {
       // Copy as curl: the clipboard holds the command shown; a shell runs it against the service.
       await detail.getByRole('button', { name: 'Copy this request as a curl command' }).click()
       await page.getByText('curl command copied.').waitFor()
-      const copied = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())
+      const copied = await page.evaluate(() =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+      )
       expect(copied).toBe(await detail.getByTestId('curl-command').textContent())
       expect(copied).not.toContain(KEY)
       const { stdout } = await run('sh', ['-c', `${copied} -w '\\n%{http_code}'`], { env: { ...process.env, VOICEDESK_KEY: KEY } })
@@ -166,7 +186,10 @@ describe('the Requests screen', () => {
       // Export HAR of the current filters: the downloaded file parses and has those entries.
       await page.getByRole('combobox', { name: 'Method' }).selectOption('POST')
       await poll(() => rows(page).count()).toBe(4)
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the requests of these filters as a HAR file' }).click()])
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export the requests of these filters as a HAR file' }).click(),
+      ])
       expect(download.suggestedFilename()).toMatch(/^voicedesk-requests-.*\.har$/)
       const harText = readFileSync(await download.path(), 'utf8')
       const har = JSON.parse(harText) as { log: { version: string; entries: { request: { method: string; url: string } }[] } }
@@ -218,7 +241,8 @@ describe('the Requests screen', () => {
       const focused = page.locator('.requests-row:focus')
       expect(await focused.getAttribute('data-index')).toBe('2')
       const outline = await focused.evaluate(
-        (element) => (globalThis as unknown as { getComputedStyle(target: unknown): { outlineStyle: string } }).getComputedStyle(element).outlineStyle,
+        (element) =>
+          (globalThis as unknown as { getComputedStyle(target: unknown): { outlineStyle: string } }).getComputedStyle(element).outlineStyle,
       )
       expect(outline).not.toBe('none')
       const focusedId = await focused.getAttribute('data-request-id')

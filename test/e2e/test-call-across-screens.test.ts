@@ -30,7 +30,11 @@ async function startRuntime(dataDir: string, port = 0): Promise<{ runtime: Runti
 }
 
 async function addAgent(runtime: Runtime, body: Parameters<typeof createVoiceAgent>[2]): Promise<string> {
-  const caller = { projectId: runtime.bootstrap.projectId, apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id, userId: runtime.bootstrap.userId }
+  const caller = {
+    projectId: runtime.bootstrap.projectId,
+    apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
+    userId: runtime.bootstrap.userId,
+  }
   return (await createVoiceAgent(runtime.context, caller, body)).id
 }
 
@@ -103,7 +107,10 @@ describe('a test call across screens', () => {
       expect((await conversation(url, runtime, jobId)).status).toBe('IN_PROGRESS')
 
       // One call at a time: another agent's panel says which call runs and starts none.
-      await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/agents/${id}`), otherAgentId)
+      await page.evaluate(
+        (id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/agents/${id}`),
+        otherAgentId,
+      )
       await page.getByTestId('agent-tab-test').click()
       await page.getByTestId('test-call-other-running').getByText('A test call with Harbour desk is running').waitFor()
       await expect(page.getByTestId('test-call-type').getAttribute('aria-disabled')).resolves.toBe('true')
@@ -145,7 +152,9 @@ describe('a test call across screens', () => {
       // Hang up from the bar: the bar goes, a toast says how it ended, the service has it as the hang-up.
       // A double click hangs up once: one toast, no count on it.
       await arabicBar.getByRole('button', { name: ar('callBar.hangUp') }).dblclick()
-      const toast = page.locator('.toast', { hasText: translate('ar', 'callBar.ended', { name: 'Harbour desk', reason: ar('testCall.youHungUp') }) })
+      const toast = page.locator('.toast', {
+        hasText: translate('ar', 'callBar.ended', { name: 'Harbour desk', reason: ar('testCall.youHungUp') }),
+      })
       await toast.waitFor()
       expect(await page.getByTestId('call-bar').count()).toBe(0)
       expect(await toast.getByTestId('toast-count').count()).toBe(0)
@@ -179,7 +188,9 @@ describe('an unsaved agent draft across a restart of the service', () => {
     // The restart refuses the old token and the old link's requests fail while the service is down: expected here.
     const problems = collectProblems(page, [/401|Unauthorized|Failed to load resource|ERR_CONNECTION_REFUSED/])
     try {
-      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+      await page.addInitScript(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+      )
       await page.goto(`${url}/app/#token=${runtime.uiToken}`)
       await page.locator('.item-list').waitFor()
       // An edit not saved, then the service restarts (a new UI token) on the same address.
@@ -204,7 +215,9 @@ describe('an unsaved agent draft across a restart of the service', () => {
       expect(await latinUiText(page)).toEqual([])
       await shot(page, 'draft-offer-arabic-760x640')
       await offer.getByRole('button', { name: ar('draft.restore') }).click()
-      await expect(page.getByLabel(ar('agent.greeting'), { exact: true }).inputValue()).resolves.toBe('مكتب الميناء، مساء الخير. كيف أساعدك؟')
+      await expect(page.getByLabel(ar('agent.greeting'), { exact: true }).inputValue()).resolves.toBe(
+        'مكتب الميناء، مساء الخير. كيف أساعدك؟',
+      )
       await page.getByTestId('unsaved-mark').waitFor()
 
       // Saved: nothing is offered on the next load.
@@ -212,7 +225,9 @@ describe('an unsaved agent draft across a restart of the service', () => {
       await poll(() => page.getByTestId('unsaved-mark').count()).toBe(0)
       await page.reload()
       await page.getByTestId('agent-tab-settings').waitFor()
-      await expect(page.getByLabel(ar('agent.greeting'), { exact: true }).inputValue()).resolves.toBe('مكتب الميناء، مساء الخير. كيف أساعدك؟')
+      await expect(page.getByLabel(ar('agent.greeting'), { exact: true }).inputValue()).resolves.toBe(
+        'مكتب الميناء، مساء الخير. كيف أساعدك؟',
+      )
       expect(await page.getByTestId('draft-offer').count()).toBe(0)
       expect(problems).toEqual([])
     } finally {

@@ -143,7 +143,9 @@ describe('a typed test call', () => {
       await page.locator('input[data-param="agentName"]').fill('Nora')
       await page.getByTestId('test-call-type').click()
       // The greeting, with the value set for this call; no microphone in Type.
-      await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('this is Nora'))).toBe(true)
+      await poll(async () =>
+        (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('this is Nora')),
+      ).toBe(true)
       await expect(page.locator('.test-call-mic').getAttribute('data-mic')).resolves.toBe('off')
       await poll(() => activity(page)).toBe('listening')
       // The outcome's fields are listed from the start, the required ones marked.
@@ -177,7 +179,11 @@ describe('a typed test call', () => {
       await expect(page.locator('[data-field="status"] dd').textContent()).resolves.toBe('request_confirmed')
       // Focus lands on "Call again"; the agent's voice was played (answers came as audio).
       await expect(
-        page.evaluate(() => (globalThis as unknown as { document: { activeElement: { dataset: Record<string, string> } } }).document.activeElement.dataset.testid),
+        page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { activeElement: { dataset: Record<string, string> } } }).document.activeElement.dataset
+              .testid,
+        ),
       ).resolves.toBe('test-call-again')
       await expect(page.locator('.test-call').getAttribute('data-reply-ms')).resolves.toMatch(/^\d+(\.\d+)?(,\d+(\.\d+)?){6,}$/)
       await shot(page, 'test-call-typed-ended')
@@ -236,7 +242,9 @@ describe('a spoken test call', () => {
       await page.locator('input[data-param="customerName"]').fill('Sara')
       await page.getByTestId('test-call-talk').click()
       await poll(() => page.locator('.test-call-mic').getAttribute('data-mic')).toBe('on')
-      await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('Hello Sara, welcome to Olive Grove.'))).toBe(true)
+      await poll(async () =>
+        (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('Hello Sara, welcome to Olive Grove.')),
+      ).toBe(true)
       // The caller's words, recognised from the microphone's audio, then the agent's next question.
       await poll(async () => {
         const turns = await transcriptTurns(page)
@@ -288,7 +296,9 @@ describe('tools in a test call', () => {
       const tool = page.getByTestId('test-call-tool')
       await tool.getByLabel('Name').fill('getWeather')
       await tool.getByLabel('What it does').fill('The weather in a city')
-      await tool.getByLabel('Parameters (JSON Schema)').fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}')
+      await tool
+        .getByLabel('Parameters (JSON Schema)')
+        .fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}')
       // A stub that is not JSON stops the call, with the field marked.
       await tool.getByLabel('Stub answer (JSON)').fill('rainy')
       await page.getByTestId('test-call-type').click()
@@ -296,7 +306,9 @@ describe('tools in a test call', () => {
       await expect(tool.getByLabel('Stub answer (JSON)').getAttribute('aria-invalid')).resolves.toBe('true')
       await tool.getByLabel('Stub answer (JSON)').fill('{"forecast": "rainy"}')
       await page.getByTestId('test-call-type').click()
-      await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('Weather desk, hello.'))).toBe(true)
+      await poll(async () =>
+        (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('Weather desk, hello.')),
+      ).toBe(true)
 
       // The stub edited during the call is the answer the next tool call gets.
       await page.locator('.test-call-side').getByLabel('Stub answer (JSON)').fill('{"forecast": "sunny", "degrees": 31}')
@@ -304,7 +316,9 @@ describe('tools in a test call', () => {
       const toolCall = page.locator('.test-call-tool-call[data-tool="getWeather"]')
       await expect(toolCall.locator('pre').first().textContent()).resolves.toContain('"city": "Dubai"')
       await expect(toolCall.getByTestId('tool-answer').textContent()).resolves.toContain('"forecast": "sunny"')
-      await poll(async () => (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('It is sunny in Dubai.'))).toBe(true)
+      await poll(async () =>
+        (await transcriptTurns(page)).some((turn) => turn.role === 'agent' && turn.text.includes('It is sunny in Dubai.')),
+      ).toBe(true)
       expect(model.toolMessages.map((message) => JSON.parse(message) as unknown)).toEqual([{ forecast: 'sunny', degrees: 31 }])
       await shot(page, 'test-call-tools')
       // The call runs on behind the Settings tab (arrow keys move between the tabs).
@@ -323,7 +337,9 @@ describe('tools in a test call', () => {
       await page.reload()
       await page.getByTestId('agent-tab-test').click()
       await expect(page.getByTestId('test-call-tool').getByLabel('Name').inputValue()).resolves.toBe('getWeather')
-      await expect(page.getByTestId('test-call-tool').getByLabel('Stub answer (JSON)').inputValue()).resolves.toBe('{"forecast": "sunny", "degrees": 31}')
+      await expect(page.getByTestId('test-call-tool').getByLabel('Stub answer (JSON)').inputValue()).resolves.toBe(
+        '{"forecast": "sunny", "degrees": 31}',
+      )
       expect(problems).toEqual([])
     } finally {
       await context.close()
@@ -368,7 +384,9 @@ describe('the panel in Arabic, small and large', () => {
     // The refused microphone is expected here (no fake device in this browser).
     const problems = collectProblems(page)
     try {
-      await page.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'))
+      await page.addInitScript(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+      )
       await openTestCall(page, agentId)
       await page.locator('.test-call-setup .fieldset button').last().click() // add a tool
       await expect(page.getByTestId('test-call-tool').count()).resolves.toBe(1)

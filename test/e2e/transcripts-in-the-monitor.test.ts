@@ -78,7 +78,8 @@ async function seed(runtime: Runtime): Promise<Seeded> {
   const mediaFile = sourceMediaName('town-hall.wav')
   // A quiet tone: real audio the player decodes and seeks in.
   const samples = new Int16Array(SAMPLE_RATE * LINES * LINE_SECONDS)
-  for (let index = 0; index < samples.length; index += 1) samples[index] = Math.round(800 * Math.sin((2 * Math.PI * 440 * index) / SAMPLE_RATE))
+  for (let index = 0; index < samples.length; index += 1)
+    samples[index] = Math.round(800 * Math.sin((2 * Math.PI * 440 * index) / SAMPLE_RATE))
   await runtime.context.media.put(mediaFile, writeWavPcm16Mono(samples, SAMPLE_RATE))
   const transcription = await seedJob(runtime, {
     title: 'Town hall meeting',
@@ -136,7 +137,9 @@ async function pause(page: Page): Promise<void> {
 }
 
 async function chatEngine(runtime: Runtime, model: TranslationModelDouble): Promise<void> {
-  await runtime.operatorHandlers('desktop')['settings.setAiEngine']({ engine: 'openai-compatible', baseUrl: model.url, model: 'translator' })
+  await runtime
+    .operatorHandlers('desktop')
+    ['settings.setAiEngine']({ engine: 'openai-compatible', baseUrl: model.url, model: 'translator' })
 }
 
 /** Scrolls the lines' own box to `line` and clicks it: the media plays from its start. */
@@ -207,7 +210,10 @@ describe('transcripts in the jobs monitor', () => {
             ['srt', 'SRT', '1\n00:00:00,000 --> 00:00:00,400\nLine 1 of the town hall.\n'],
             ['vtt', 'WebVTT', 'WEBVTT\n\n00:00:00.000 --> 00:00:00.400\nLine 1'],
           ] as const) {
-            const [download] = await Promise.all([page.waitForEvent('download'), detail.getByRole('button', { name: label, exact: true }).click()])
+            const [download] = await Promise.all([
+              page.waitForEvent('download'),
+              detail.getByRole('button', { name: label, exact: true }).click(),
+            ])
             expect(download.suggestedFilename()).toBe(`Town hall meeting.${format}`)
             const text = readFileSync(await download.path(), 'utf8')
             expect(text.startsWith(start)).toBe(true)
@@ -249,8 +255,12 @@ describe('transcripts in the jobs monitor', () => {
             await chatEngine(runtime, model)
             await detail.getByRole('button', { name: words.retry }).click()
           }
-          await poll(() => page.getByTestId('transcript-lines').locator('li[aria-posinset="1"] .line-text').textContent(), 90_000).toBe('[ar] Line 1 of the town hall.')
-          expect(await page.getByTestId('transcript-lines').locator('li[aria-posinset="1"] .line-source').textContent()).toBe('Line 1 of the town hall.')
+          await poll(() => page.getByTestId('transcript-lines').locator('li[aria-posinset="1"] .line-text').textContent(), 90_000).toBe(
+            '[ar] Line 1 of the town hall.',
+          )
+          expect(await page.getByTestId('transcript-lines').locator('li[aria-posinset="1"] .line-source').textContent()).toBe(
+            'Line 1 of the town hall.',
+          )
           expect(model.requests.every((request) => request.to === 'ar')).toBe(true)
           await shot(page, `transcripts-translated-${locale}-1024`)
 

@@ -83,7 +83,11 @@ describe('the web SDK 0.3.1 in Chromium, pointed at VoiceDesk', () => {
         greetingMessage: 'Hello {{customerName}}, welcome to Olive Grove.',
         params: { customerName: 'guest' },
         outcome: 'The booking',
-        outcomeResponseShape: { type: 'object', properties: { customerName: { type: 'string' }, guests: { type: 'integer' } }, required: ['customerName', 'guests'] },
+        outcomeResponseShape: {
+          type: 'object',
+          properties: { customerName: { type: 'string' }, guests: { type: 'integer' } },
+          required: ['customerName', 'guests'],
+        },
         silenceThreshold: 30,
       },
     })
@@ -106,7 +110,17 @@ describe('the web SDK 0.3.1 in Chromium, pointed at VoiceDesk', () => {
         }
         g.events = []
         const agent = new g.HamsaVoiceAgent(key, { API_URL: base, WS_URL: `${base.replace('http', 'ws')}/stream` })
-        for (const event of ['callStarted', 'callEnded', 'speaking', 'listening', 'transcriptionReceived', 'answerReceived', 'closed', 'error', 'info']) {
+        for (const event of [
+          'callStarted',
+          'callEnded',
+          'speaking',
+          'listening',
+          'transcriptionReceived',
+          'answerReceived',
+          'closed',
+          'error',
+          'info',
+        ]) {
           agent.on(event, (value) => g.events.push({ event, value: value instanceof Error ? value.message : value, at: Date.now() }))
         }
         g.agent = agent
@@ -120,9 +134,15 @@ describe('the web SDK 0.3.1 in Chromium, pointed at VoiceDesk', () => {
       .poll(async () => (await events()).filter((seen) => seen.event === 'answerReceived').map((seen) => seen.value), { timeout: STEP_MS })
       .toContain('Hello Sara, welcome to Olive Grove.')
     await expect.poll(async () => (await events()).some((seen) => seen.event === 'speaking'), { timeout: STEP_MS }).toBe(true)
-    await expect.poll(async () => (await events()).filter((seen) => seen.event === 'transcriptionReceived').map((seen) => seen.value), { timeout: STEP_MS }).toContain(CALLER_SAYS)
+    await expect
+      .poll(async () => (await events()).filter((seen) => seen.event === 'transcriptionReceived').map((seen) => seen.value), {
+        timeout: STEP_MS,
+      })
+      .toContain(CALLER_SAYS)
     // The agent answers the caller with its next question.
-    await expect.poll(async () => (await events()).filter((seen) => seen.event === 'answerReceived').length, { timeout: STEP_MS }).toBeGreaterThanOrEqual(2)
+    await expect
+      .poll(async () => (await events()).filter((seen) => seen.event === 'answerReceived').length, { timeout: STEP_MS })
+      .toBeGreaterThanOrEqual(2)
     await page.screenshot({ path: join(SHOTS, 'web-sdk-call.png') })
     const speakingFlips = (await events()).filter((seen) => seen.event === 'speaking').length
     const details = await page.evaluate(async () => {

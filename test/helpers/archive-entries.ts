@@ -44,7 +44,11 @@ export function digestOf(bytes: Buffer): { size: number; sha256: string } {
 }
 
 /** The archive with rows.jsonl changed by `change`, the manifest's digest made to match (and its counts changed by `counts`, when given). */
-export async function withRows(archive: Uint8Array, change: (rows: string) => string, counts?: (given: Record<string, number>) => Record<string, number>): Promise<Buffer> {
+export async function withRows(
+  archive: Uint8Array,
+  change: (rows: string) => string,
+  counts?: (given: Record<string, number>) => Record<string, number>,
+): Promise<Buffer> {
   const entries = await entriesOf(archive)
   const rows = Buffer.from(change(entries.find((entry) => entry.name === 'rows.jsonl')!.bytes.toString('utf8')))
   return archiveOf(

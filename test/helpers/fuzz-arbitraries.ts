@@ -38,14 +38,16 @@ export const accepted = (statuses: readonly number[]): Expected => ({ statuses }
 export const refused = (code: ErrorCode): Expected => ({ statuses: [code === 'UNSUPPORTED_MEDIA_TYPE' ? 415 : 400], code })
 
 /** True when the case is known to be refused for its body alone (400, 413, 415), whatever the URL. */
-export const isBodyError = (body: BodyCase): boolean => body.expected !== undefined && body.expected.statuses.every((status) => status >= 400)
+export const isBodyError = (body: BodyCase): boolean =>
+  body.expected !== undefined && body.expected.statuses.every((status) => status >= 400)
 
 // ---------------------------------------------------------------------------------------------
 // Values
 // ---------------------------------------------------------------------------------------------
 
 /** Strings of exactly n-2 .. n+2 characters, to sit on both sides of a length limit. */
-export const lengthAround = (n: number, char = 'a') => fc.integer({ min: n - 2, max: n + 2 }).map((length) => char.repeat(Math.max(0, length)))
+export const lengthAround = (n: number, char = 'a') =>
+  fc.integer({ min: n - 2, max: n + 2 }).map((length) => char.repeat(Math.max(0, length)))
 
 export const hugeString = fc.integer({ min: 2_000, max: 150_000 }).map((length) => 'x'.repeat(length))
 
@@ -112,7 +114,9 @@ export const wholeValueBody = fc.oneof(fc.anything(), fc.jsonValue()).map((body)
 
 /** The real field names, every value of a wrong type. */
 export const wrongTypedFields = (spec: BodySpec) =>
-  fc.record(Object.fromEntries(Object.keys(spec.fields).map((name) => [name, wrongValue])), { requiredKeys: [] }).map((body): BodyCase => ({ body }))
+  fc
+    .record(Object.fromEntries(Object.keys(spec.fields).map((name) => [name, wrongValue])), { requiredKeys: [] })
+    .map((body): BodyCase => ({ body }))
 
 /** A valid body with one field replaced by a value from that field's generator. */
 export const nearValid = (spec: BodySpec) =>
@@ -140,9 +144,11 @@ export function validBody(spec: BodySpec): fc.Arbitrary<BodyCase> {
   const plain = spec.valid.map((body): BodyCase => ({ body, expected: accepted(spec.validStatuses) }))
   if (!spec.numberFields) return plain
   const marker = '@@number-literal@@'
-  const literal = fc.record({ valid: spec.valid, field: fc.constantFrom(...spec.numberFields), literal: numberLiteral }).map(({ valid, field, literal }): BodyCase => ({
-    rawBody: JSON.stringify({ ...valid, [field]: marker }).replace(JSON.stringify(marker), literal),
-  }))
+  const literal = fc
+    .record({ valid: spec.valid, field: fc.constantFrom(...spec.numberFields), literal: numberLiteral })
+    .map(({ valid, field, literal }): BodyCase => ({
+      rawBody: JSON.stringify({ ...valid, [field]: marker }).replace(JSON.stringify(marker), literal),
+    }))
   return fc.oneof({ weight: 3, arbitrary: plain }, { weight: 1, arbitrary: literal })
 }
 
@@ -224,11 +230,13 @@ export const malformedJson = (spec: BodySpec) =>
     fc
       .record({ valid: spec.valid, tweak: fc.constantFrom(...Object.keys(JSON_TWEAKS)) })
       .map(({ valid, tweak }): BodyCase => ({ rawBody: JSON_TWEAKS[tweak]!(JSON.stringify(valid), spec) })),
-    fc.record({ valid: spec.valid, at: fc.nat(), junk: fc.string({ unit: 'binary', minLength: 1, maxLength: 3 }) }).map(({ valid, at, junk }): BodyCase => {
-      const text = JSON.stringify(valid)
-      const index = at % (text.length + 1)
-      return { rawBody: text.slice(0, index) + junk + text.slice(index) }
-    }),
+    fc
+      .record({ valid: spec.valid, at: fc.nat(), junk: fc.string({ unit: 'binary', minLength: 1, maxLength: 3 }) })
+      .map(({ valid, at, junk }): BodyCase => {
+        const text = JSON.stringify(valid)
+        const index = at % (text.length + 1)
+        return { rawBody: text.slice(0, index) + junk + text.slice(index) }
+      }),
     fc.string({ unit: 'binary' }).map((rawBody): BodyCase => ({ rawBody })),
     fc.string().map((rawBody): BodyCase => ({ rawBody })),
   )
@@ -242,7 +250,15 @@ export const wrongContentType = (spec: BodySpec) =>
           spec.valid.map((valid) => JSON.stringify(valid)),
           fc.string({ minLength: 1 }),
         ),
-        type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/json', '', 'missing'),
+        type: fc.constantFrom(
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/xml',
+          'text/json',
+          '',
+          'missing',
+        ),
       })
       .map(({ text, type }): BodyCase => ({
         rawBody: text,
@@ -301,7 +317,12 @@ export function storedBodyCases(spec: BodySpec): fc.Arbitrary<BodyCase> {
  * An error answer is exactly the contract's envelope (no stack, no Fastify fields such as
  * statusCode), with a status this endpoint family may give and a code that status carries.
  */
-export function expectErrorEnvelope(response: LightMyRequestResponse, codesByStatus: Record<number, readonly ErrorCode[]>, what: string, expectedCode?: ErrorCode): void {
+export function expectErrorEnvelope(
+  response: LightMyRequestResponse,
+  codesByStatus: Record<number, readonly ErrorCode[]>,
+  what: string,
+  expectedCode?: ErrorCode,
+): void {
   const status = response.statusCode
   expect(Object.keys(codesByStatus), what).toContain(String(status))
   expect(response.headers['content-type'], what).toMatch(/^application\/json/)

@@ -76,20 +76,31 @@ export class InMemoryJobs {
       return { ...job }
     },
     complete: async (id, owner, outcome: JobOutcome, updatedAt) =>
-      this.whileHeld(id, owner, (job) => Object.assign(job, { status: 'COMPLETED', ...outcome, leaseOwner: null, leaseExpiresAt: null, updatedAt })) ? this.copy(id) : undefined,
+      this.whileHeld(id, owner, (job) =>
+        Object.assign(job, { status: 'COMPLETED', ...outcome, leaseOwner: null, leaseExpiresAt: null, updatedAt }),
+      )
+        ? this.copy(id)
+        : undefined,
     fail: async (id, owner, code: JobErrorCode, message, updatedAt) =>
-      this.whileHeld(id, owner, (job) => Object.assign(job, { status: 'FAILED', errorCode: code, errorMessage: message, leaseOwner: null, leaseExpiresAt: null, updatedAt }))
+      this.whileHeld(id, owner, (job) =>
+        Object.assign(job, { status: 'FAILED', errorCode: code, errorMessage: message, leaseOwner: null, leaseExpiresAt: null, updatedAt }),
+      )
         ? this.copy(id)
         : undefined,
     retryLater: async (id, owner, runAfter, code, message) =>
-      this.whileHeld(id, owner, (job) => Object.assign(job, { runAfter, errorCode: code, errorMessage: message, leaseOwner: null, leaseExpiresAt: null })),
+      this.whileHeld(id, owner, (job) =>
+        Object.assign(job, { runAfter, errorCode: code, errorMessage: message, leaseOwner: null, leaseExpiresAt: null }),
+      ),
     heartbeat: async (id, owner, leaseUntil, progress) =>
       this.whileHeld(id, owner, (job) => Object.assign(job, { leaseExpiresAt: leaseUntil, progress: progress ?? job.progress })),
     release: async (id, owner) => {
-      this.whileHeld(id, owner, (job) => Object.assign(job, { leaseOwner: null, leaseExpiresAt: null, attempts: Math.max(job.attempts - 1, 0) }))
+      this.whileHeld(id, owner, (job) =>
+        Object.assign(job, { leaseOwner: null, leaseExpiresAt: null, attempts: Math.max(job.attempts - 1, 0) }),
+      )
     },
     pendingLeaseOwners: async () => [...new Set(this.pending().flatMap((job) => (job.leaseOwner === null ? [] : [job.leaseOwner])))],
-    namingMedia: async (names) => new Set([...this.rows.values()].flatMap((job) => (job.mediaFile !== null && names.includes(job.mediaFile) ? [job.mediaFile] : []))),
+    namingMedia: async (names) =>
+      new Set([...this.rows.values()].flatMap((job) => (job.mediaFile !== null && names.includes(job.mediaFile) ? [job.mediaFile] : []))),
     releaseLeasesOf: async (owner) => {
       const held = this.pending().filter((job) => job.leaseOwner === owner)
       for (const job of held) Object.assign(job, { leaseOwner: null, leaseExpiresAt: null })
@@ -195,7 +206,13 @@ export class InMemoryDeliveries {
         .sort((a, b) => a.nextAttemptAt! - b.nextAttemptAt!)
         .slice(0, limit)
       for (const row of due) {
-        Object.assign(row, { leaseOwner: owner, leaseExpiresAt: leaseUntil, nextAttemptAt: leaseUntil, attempts: row.attempts + 1, roundAttempts: row.roundAttempts + 1 })
+        Object.assign(row, {
+          leaseOwner: owner,
+          leaseExpiresAt: leaseUntil,
+          nextAttemptAt: leaseUntil,
+          attempts: row.attempts + 1,
+          roundAttempts: row.roundAttempts + 1,
+        })
       }
       this.claims.push({ now, ids: due.map((row) => row.id) })
       return due.map((row) => ({ ...row }))

@@ -14,8 +14,11 @@ export interface MultipartFile {
 const BOUNDARY = 'voicedesk-streamed-upload-boundary'
 
 async function* multipartBody(fields: Record<string, string>, file: MultipartFile): AsyncGenerator<Buffer> {
-  for (const [name, value] of Object.entries(fields)) yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-  yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`)
+  for (const [name, value] of Object.entries(fields))
+    yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+  yield Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+  )
   for await (const piece of file.body) yield piece
   yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
 }
@@ -29,13 +32,17 @@ export function postMultipart(
   options: { headers: Record<string, string>; fields: Record<string, string>; file: MultipartFile },
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', headers: { ...options.headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => (text += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }))
-      response.on('error', reject)
-    })
+    const request = httpRequest(
+      url,
+      { method: 'POST', headers: { ...options.headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (text += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }))
+        response.on('error', reject)
+      },
+    )
     request.on('error', reject)
     Readable.from(multipartBody(options.fields, options.file)).pipe(request)
   })

@@ -15,12 +15,15 @@ export interface PostgresCluster {
   stop(): Promise<void>
 }
 
-const INSTALL_HINT = 'install the PostgreSQL server (Debian/Ubuntu: apt-get install -y postgresql), or put a folder holding pg_ctl and initdb on PATH'
+const INSTALL_HINT =
+  'install the PostgreSQL server (Debian/Ubuntu: apt-get install -y postgresql), or put a folder holding pg_ctl and initdb on PATH'
 const START_TIMEOUT_MS = 30_000
 
 /** The folder holding initdb and pg_ctl: on PATH, or Debian's /usr/lib/postgresql/<newest>/bin. */
 export function findPostgresBinaries(): string | undefined {
-  const onPath = (process.env.PATH ?? '').split(delimiter).filter((folder) => folder && existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'pg_ctl')))
+  const onPath = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((folder) => folder && existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'pg_ctl')))
   if (onPath[0]) return onPath[0]
   const debian = '/usr/lib/postgresql'
   if (!existsSync(debian)) return undefined
@@ -87,7 +90,13 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       chownSync(root, uid, gid)
     }
     const data = join(root, 'data')
-    await runBinary(binaries, 'initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync'], root, 60_000)
+    await runBinary(
+      binaries,
+      'initdb',
+      ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync'],
+      root,
+      60_000,
+    )
     let port = 0
     for (let attempt = 1; ; attempt += 1) {
       port = await freePort()

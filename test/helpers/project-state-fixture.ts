@@ -11,7 +11,11 @@ const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
 /** A test service listening on 127.0.0.1 (a free port), called by a real HTTP client (fetch). */
 export interface LiveService extends TestService {
   baseUrl: string
-  http(method: string, path: string, options?: { json?: unknown; body?: Uint8Array; headers?: Record<string, string>; key?: string | null }): Promise<Response>
+  http(
+    method: string,
+    path: string,
+    options?: { json?: unknown; body?: Uint8Array; headers?: Record<string, string>; key?: string | null },
+  ): Promise<Response>
 }
 
 export async function startLiveService(config: Partial<RuntimeConfig> = {}): Promise<LiveService> {
@@ -65,21 +69,40 @@ async function okJson(response: Response): Promise<{ data: Record<string, unknow
 export async function seedProject(service: LiveService, receiver: WebhookReceiver, tag = 'A'): Promise<void> {
   const first = await okJson(
     await service.http('POST', '/v1/voice-agents', {
-      json: { agentName: `Front desk ${tag}`, webhookUrl: `${receiver.url}/agent`, webhookAuth: { authKey: 'Bearer', authSecret: `agent-secret-${tag}-0001` } },
+      json: {
+        agentName: `Front desk ${tag}`,
+        webhookUrl: `${receiver.url}/agent`,
+        webhookAuth: { authKey: 'Bearer', authSecret: `agent-secret-${tag}-0001` },
+      },
     }),
   )
   await okJson(await service.http('POST', '/v1/voice-agents', { json: { agentName: `Second ${tag}`, lang: 'ar' } }))
   const number = await okJson(
     await service.http('POST', '/v1/voice-agents/phone-number', {
-      json: { type: 'TELEPHONY', phoneNumber: '+14155550100', label: `Main ${tag}`, providerAccountSid: 'AC-1', providerAuthToken: `token-${tag}-0001` },
+      json: {
+        type: 'TELEPHONY',
+        phoneNumber: '+14155550100',
+        label: `Main ${tag}`,
+        providerAccountSid: 'AC-1',
+        providerAuthToken: `token-${tag}-0001`,
+      },
     }),
   )
-  await okJson(await service.http('POST', '/v1/voice-agents/assign-number', { json: { voiceAgentId: first.data.id, phoneNumber: number.data.number } }))
+  await okJson(
+    await service.http('POST', '/v1/voice-agents/assign-number', {
+      json: { voiceAgentId: first.data.id, phoneNumber: number.data.number },
+    }),
+  )
   const jobIds: string[] = []
   for (const text of [`Hello from ${tag}`, `Second job ${tag}`]) {
     const job = await okJson(
       await service.http('POST', '/v1/jobs/text-to-speech', {
-        json: { voiceId: AVA, text, webhookUrl: `${receiver.url}/jobs`, webhookAuth: { authKey: 'Bearer', authSecret: `job-secret-${tag}` } },
+        json: {
+          voiceId: AVA,
+          text,
+          webhookUrl: `${receiver.url}/jobs`,
+          webhookAuth: { authKey: 'Bearer', authSecret: `job-secret-${tag}` },
+        },
       }),
     )
     jobIds.push(job.data.id as string)

@@ -45,10 +45,17 @@ export class SdkCallClient {
     baseUrl: string,
     jobId: string,
     apiKey: string,
-    options: { origin?: string; sendStart?: boolean; /** Offer permessage-deflate, as browsers do (default true). */ perMessageDeflate?: boolean } = {},
+    options: {
+      origin?: string
+      sendStart?: boolean
+      /** Offer permessage-deflate, as browsers do (default true). */ perMessageDeflate?: boolean
+    } = {},
   ): Promise<SdkCallClient> {
     const url = `${baseUrl.replace(/^http/, 'ws')}/stream/${jobId}?api_key=${apiKey}`
-    const socket = new WebSocket(url, { perMessageDeflate: options.perMessageDeflate ?? true, ...(options.origin ? { origin: options.origin } : {}) })
+    const socket = new WebSocket(url, {
+      perMessageDeflate: options.perMessageDeflate ?? true,
+      ...(options.origin ? { origin: options.origin } : {}),
+    })
     const client = new SdkCallClient(socket)
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve())
@@ -69,12 +76,18 @@ export class SdkCallClient {
 
   /** Frames of one kind, in order. */
   framesOf<E extends ServerFrame['event']>(event: E): Extract<ServerFrame, { event: E }>[] {
-    return this.frames.map((received) => received.frame).filter((frame): frame is Extract<ServerFrame, { event: E }> => frame.event === event)
+    return this.frames
+      .map((received) => received.frame)
+      .filter((frame): frame is Extract<ServerFrame, { event: E }> => frame.event === event)
   }
 
   /** Resolves when `predicate` holds, checked at every frame; rejects after `timeoutMs`, saying what was received. */
   waitFor<T>(predicate: () => T | undefined | false, timeoutMs = 10_000, what = 'a condition'): Promise<T> {
-    return this.waiters.waitFor(predicate, timeoutMs, () => `Timed out after ${timeoutMs} ms waiting for ${what}; frames: ${this.summary()}`)
+    return this.waiters.waitFor(
+      predicate,
+      timeoutMs,
+      () => `Timed out after ${timeoutMs} ms waiting for ${what}; frames: ${this.summary()}`,
+    )
   }
 
   /** Waits for the n-th frame of `event` (1-based). */

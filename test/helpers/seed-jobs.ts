@@ -9,7 +9,11 @@ import { jobRecord } from './job-record'
  * Give `apiKeyId` when seeding many, to spare a key lookup per job, and a transaction's handle
  * as `repositories` to write many in one commit.
  */
-export async function seedJob(runtime: Runtime, fields: Partial<JobRecord> = {}, repositories: Repositories = runtime.store): Promise<JobRecord> {
+export async function seedJob(
+  runtime: Runtime,
+  fields: Partial<JobRecord> = {},
+  repositories: Repositories = runtime.store,
+): Promise<JobRecord> {
   const record = jobRecord({
     projectId: runtime.bootstrap.projectId,
     apiKeyId: fields.apiKeyId ?? (await repositories.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
@@ -21,7 +25,11 @@ export async function seedJob(runtime: Runtime, fields: Partial<JobRecord> = {},
 }
 
 /** Seeds `count` jobs in one transaction, in order (`fieldsOf(index)` for each); answers them in that order. */
-export function seedJobs(runtime: Runtime, count: number, fieldsOf: (index: number) => Partial<JobRecord> = () => ({})): Promise<JobRecord[]> {
+export function seedJobs(
+  runtime: Runtime,
+  count: number,
+  fieldsOf: (index: number) => Partial<JobRecord> = () => ({}),
+): Promise<JobRecord[]> {
   return runtime.store.transaction(async (tx) => {
     const apiKeyId = (await tx.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id
     const jobs: JobRecord[] = []

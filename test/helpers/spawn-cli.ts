@@ -145,7 +145,10 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): CliProcess
       }),
     waitForExit: (timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`Timed out after ${timeoutMs} ms waiting for the CLI to exit${describeOutput(process_)}`)), timeoutMs)
+        const timer = setTimeout(
+          () => reject(new Error(`Timed out after ${timeoutMs} ms waiting for the CLI to exit${describeOutput(process_)}`)),
+          timeoutMs,
+        )
         closed.then(
           (value) => {
             clearTimeout(timer)
@@ -182,7 +185,11 @@ export interface RunningServe {
 export const LISTENING = /listening on (http:\/\/[^\s/]+)\s*$/m
 
 /** `serve --data-dir D ...extraArgs`, resolved once the banner is out and GET /healthz answered. */
-export async function startServe(dataDir: string, extraArgs: string[] = ['--port', '0'], options: SpawnOptions = {}): Promise<RunningServe> {
+export async function startServe(
+  dataDir: string,
+  extraArgs: string[] = ['--port', '0'],
+  options: SpawnOptions = {},
+): Promise<RunningServe> {
   const cli = spawnCli(['serve', '--data-dir', dataDir, ...extraArgs], options)
   const match = await cli.waitForStdout(LISTENING)
   // The banner is written in one go; wait for its last line so assertions see all of it.

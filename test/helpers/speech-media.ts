@@ -13,7 +13,8 @@ const RATE = 16_000
 /** Real speech (the project's eSpeak voice) with silences between, as a 16 kHz WAV: a string is spoken, a number is seconds of silence. */
 export async function speechWav(parts: (string | number)[]): Promise<{ wav: Buffer; seconds: number }> {
   const pieces: Int16Array[] = []
-  for (const part of parts) pieces.push(typeof part === 'number' ? new Int16Array(Math.round(part * RATE)) : int16FromFloat32(await spokenSamples(part)))
+  for (const part of parts)
+    pieces.push(typeof part === 'number' ? new Int16Array(Math.round(part * RATE)) : int16FromFloat32(await spokenSamples(part)))
   const samples = new Int16Array(pieces.reduce((sum, piece) => sum + piece.length, 0))
   let offset = 0
   for (const piece of pieces) {
@@ -35,7 +36,24 @@ export async function transcodedSpeech(wav: Buffer, kind: 'video' | 'mp3'): Prom
   await writeFile(input, wav)
   const args =
     kind === 'video'
-      ? ['-f', 'lavfi', '-i', 'color=c=navy:s=160x120:r=10', '-i', input, '-shortest', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', output]
+      ? [
+          '-f',
+          'lavfi',
+          '-i',
+          'color=c=navy:s=160x120:r=10',
+          '-i',
+          input,
+          '-shortest',
+          '-c:v',
+          'libx264',
+          '-pix_fmt',
+          'yuv420p',
+          '-c:a',
+          'aac',
+          '-b:a',
+          '64k',
+          output,
+        ]
       : ['-i', input, '-c:a', 'libmp3lame', '-b:a', '48k', output]
   await promisify(execFile)(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...args])
   return readFile(output)

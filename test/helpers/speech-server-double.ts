@@ -54,7 +54,11 @@ export async function startSpeechServerDouble(options: SpeechServerDoubleOptions
           response.end(JSON.stringify({ error: { message: `No route ${request.url}` } }))
           return
         }
-        const form = await new Request('http://double/', { method: 'POST', headers: { 'content-type': request.headers['content-type']! }, body: Buffer.concat(chunks) }).formData()
+        const form = await new Request('http://double/', {
+          method: 'POST',
+          headers: { 'content-type': request.headers['content-type']! },
+          body: Buffer.concat(chunks),
+        }).formData()
         const wav = Buffer.from(await (form.get('file') as File).arrayBuffer())
         const channels = wav.readUInt16LE(22)
         const sampleRate = wav.readUInt32LE(24)

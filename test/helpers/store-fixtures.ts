@@ -23,8 +23,24 @@ export async function seedAccounts(store: Store): Promise<void> {
   await store.accounts.insertProject({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
   await store.accounts.insertProject({ id: P2, name: 'Other', isDefault: false, createdAt: at(1) })
   await store.accounts.insertLocalUser('user-1', 'Local', at(0))
-  await store.accounts.insertKey({ id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0) })
-  await store.accounts.insertKey({ id: 'key-2', projectId: P2, userId: 'user-1', name: 'second', keyHash: 'hash-2', keyHint: 'vd_def…wxyz', createdAt: at(1) })
+  await store.accounts.insertKey({
+    id: 'key-1',
+    projectId: P1,
+    userId: 'user-1',
+    name: 'first',
+    keyHash: 'hash-1',
+    keyHint: 'vd_abc…wxyz',
+    createdAt: at(0),
+  })
+  await store.accounts.insertKey({
+    id: 'key-2',
+    projectId: P2,
+    userId: 'user-1',
+    name: 'second',
+    keyHash: 'hash-2',
+    keyHint: 'vd_def…wxyz',
+    createdAt: at(1),
+  })
 }
 
 export function agentRecord(fields: Partial<VoiceAgentRecord> = {}): VoiceAgentRecord {

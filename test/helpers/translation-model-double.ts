@@ -21,7 +21,8 @@ export interface TranslationRequest {
 
 /** How to answer the n-th request (0-based): as a translator, or broken on purpose. */
 /** 'hang': never answers (for time limits). */
-export type ModelAnswer = 'hang' | 'translate' | 'one-too-few' | 'not-json' | 'bare-array' | { status: number; body: string } | { content: string }
+export type ModelAnswer =
+  'hang' | 'translate' | 'one-too-few' | 'not-json' | 'bare-array' | { status: number; body: string } | { content: string }
 
 export interface TranslationModelDouble {
   /** The base URL to configure, ending in /v1. */
@@ -56,7 +57,11 @@ export async function startTranslationModelDouble(): Promise<TranslationModelDou
   const requests: TranslationRequest[] = []
   let choose: (index: number, request: TranslationRequest) => ModelAnswer = () => 'translate'
   const completion = (content: string) =>
-    JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] })
+    JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+    })
 
   const server = createServer((incoming, response) => {
     const chunks: Buffer[] = []

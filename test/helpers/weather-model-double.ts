@@ -33,9 +33,14 @@ export async function startWeatherModelDouble(options: WeatherModelOptions): Pro
     const chunks: Buffer[] = []
     request.on('data', (part: Buffer) => chunks.push(part))
     request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string | null }[]; stream?: boolean }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        messages: { role: string; content: string | null }[]
+        stream?: boolean
+      }
       const tool = body.messages.find((message) => message.role === 'tool')
-      const asked = options.callsToolWhen === 'always' || body.messages.some((message) => message.role === 'user' && message.content?.includes('weather'))
+      const asked =
+        options.callsToolWhen === 'always' ||
+        body.messages.some((message) => message.role === 'user' && message.content?.includes('weather'))
       if (!body.stream) {
         response.setHeader('content-type', 'application/json')
         response.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{}' }, finish_reason: 'stop' }] }))
@@ -48,7 +53,9 @@ export async function startWeatherModelDouble(options: WeatherModelOptions): Pro
       } else if (asked) {
         options.argumentPieces.forEach((pieceOf, index) => {
           const call =
-            index === 0 ? { index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: pieceOf } } : { index: 0, function: { arguments: pieceOf } }
+            index === 0
+              ? { index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: pieceOf } }
+              : { index: 0, function: { arguments: pieceOf } }
           response.write(chunk({ tool_calls: [call] }))
         })
       } else {

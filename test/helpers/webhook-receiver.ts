@@ -91,7 +91,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     waitForRequests: (count, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
         if (requests.length >= count) return resolve(requests)
-        const timer = setTimeout(() => reject(new Error(`${requests.length} of ${count} webhook requests arrived at ${url} within ${timeoutMs} ms`)), timeoutMs)
+        const timer = setTimeout(
+          () => reject(new Error(`${requests.length} of ${count} webhook requests arrived at ${url} within ${timeoutMs} ms`)),
+          timeoutMs,
+        )
         waiters.push({
           count,
           resolve: () => {

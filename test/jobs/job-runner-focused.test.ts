@@ -81,7 +81,13 @@ describe('the job runner (fake clock, in-memory store)', () => {
     await runner.start()
     await settle()
     expect(runsAt).toEqual([0])
-    expect(store.get('job-1')).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null, runAfter: T0 + 1_000, errorCode: 'TTS_ENGINE_FAILED' })
+    expect(store.get('job-1')).toMatchObject({
+      status: 'PENDING',
+      attempts: 1,
+      leaseOwner: null,
+      runAfter: T0 + 1_000,
+      errorCode: 'TTS_ENGINE_FAILED',
+    })
 
     await advance(999)
     expect(runsAt).toEqual([0])
@@ -95,7 +101,13 @@ describe('the job runner (fake clock, in-memory store)', () => {
     await advance(1)
     expect(runsAt).toEqual([0, 1_000, 5_000])
     // The third try was the last: the job ends with the handler's failure.
-    expect(store.get('job-1')).toMatchObject({ status: 'FAILED', attempts: 3, leaseOwner: null, errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'The engine crashed' })
+    expect(store.get('job-1')).toMatchObject({
+      status: 'FAILED',
+      attempts: 3,
+      leaseOwner: null,
+      errorCode: 'TTS_ENGINE_FAILED',
+      errorMessage: 'The engine crashed',
+    })
 
     await advance(60 * 60_000)
     expect(runsAt).toHaveLength(3)
@@ -117,12 +129,23 @@ describe('the job runner (fake clock, in-memory store)', () => {
     expect(store.get('job-1')).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: runner.owner, errorCode: null })
     await advance(1)
     expect(signals[0]!.aborted).toBe(true)
-    expect(store.get('job-1')).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null, errorCode: 'TIMEOUT', runAfter: T0 + 5_000 + 1_000 })
+    expect(store.get('job-1')).toMatchObject({
+      status: 'PENDING',
+      attempts: 1,
+      leaseOwner: null,
+      errorCode: 'TIMEOUT',
+      runAfter: T0 + 5_000 + 1_000,
+    })
 
     await advance(1_000)
     expect(handler).toHaveBeenCalledTimes(2)
     await advance(5_000)
-    expect(store.get('job-1')).toMatchObject({ status: 'FAILED', attempts: 2, errorCode: 'TIMEOUT', errorMessage: 'The job did not finish within 5 s' })
+    expect(store.get('job-1')).toMatchObject({
+      status: 'FAILED',
+      attempts: 2,
+      errorCode: 'TIMEOUT',
+      errorMessage: 'The job did not finish within 5 s',
+    })
   })
 
   it('lets a job that reports progress outlive timeoutMs: each report renews its lease and its time limit', async () => {
@@ -140,7 +163,12 @@ describe('the job runner (fake clock, in-memory store)', () => {
       }
       return { jobResponse: { done: true }, usageSeconds: null, totalCost: 1 }
     }
-    const runner = runnerOver(store, { timeoutMs: 5_000, leaseMarginMs: 1_000, handlers: { TTS: handler }, onJobProgress: (_job, fraction) => seen.push(fraction) })
+    const runner = runnerOver(store, {
+      timeoutMs: 5_000,
+      leaseMarginMs: 1_000,
+      handlers: { TTS: handler },
+      onJobProgress: (_job, fraction) => seen.push(fraction),
+    })
     await runner.start()
     await advance(8_000)
     // Renewed at the second report (T0 + 8 s): the lease now ends 5 s + 1 s later, and the progress is stored.
@@ -184,9 +212,13 @@ describe('the job runner (fake clock, in-memory store)', () => {
   it('ends a job CRASHED, without running it, when it is claimed more than maxAttempts times', async () => {
     const store = new InMemoryJobs()
     // Claimed three times already by runners that died during each run (their leases ran out).
-    await store.jobs.insert(jobFixture({ id: 'crashed', attempts: 3, leaseOwner: 'gone:1:x', leaseExpiresAt: T0 - 1, runAfter: T0 - 60_000 }))
+    await store.jobs.insert(
+      jobFixture({ id: 'crashed', attempts: 3, leaseOwner: 'gone:1:x', leaseExpiresAt: T0 - 1, runAfter: T0 - 60_000 }),
+    )
     // Claimed twice so far: its third claim may still run.
-    await store.jobs.insert(jobFixture({ id: 'last-try', attempts: 2, leaseOwner: 'gone:1:x', leaseExpiresAt: T0 - 1, runAfter: T0 - 60_000 }))
+    await store.jobs.insert(
+      jobFixture({ id: 'last-try', attempts: 2, leaseOwner: 'gone:1:x', leaseExpiresAt: T0 - 1, runAfter: T0 - 60_000 }),
+    )
     const handler = vi.fn<JobHandler>(async () => OUTCOME)
     const ended: JobRecord[] = []
     const runner = runnerOver(store, { handlers: { TTS: handler }, onJobEnded: (job) => ended.push(job) })
@@ -209,7 +241,12 @@ describe('the job runner (fake clock, in-memory store)', () => {
     const runner = runnerOver(store, { maxAttempts: 5, handlers: { TTS: handler }, onError })
     await runner.start()
     await settle()
-    expect(store.get('job-1')).toMatchObject({ status: 'FAILED', attempts: 1, errorCode: 'INVALID_TEXT_OR_VOICE', errorMessage: 'Nothing speakable' })
+    expect(store.get('job-1')).toMatchObject({
+      status: 'FAILED',
+      attempts: 1,
+      errorCode: 'INVALID_TEXT_OR_VOICE',
+      errorMessage: 'Nothing speakable',
+    })
     await advance(24 * 60 * 60_000)
     expect(handler).toHaveBeenCalledTimes(1)
     expect(onError).not.toHaveBeenCalled()

@@ -39,7 +39,16 @@ async function queue(jobs: [projectId: string, type: JobType][]): Promise<{ stor
     const id = `${type.toLowerCase()}-${projectId}-${index}`
     ids.push(id)
     await store.jobs.insert(
-      jobRecord({ id, projectId, apiKeyId: projectId === P1 ? 'key-1' : 'key-2', type, status: 'PENDING', attempts: 0, createdAt: at(index), updatedAt: at(index) }),
+      jobRecord({
+        id,
+        projectId,
+        apiKeyId: projectId === P1 ? 'key-1' : 'key-2',
+        type,
+        status: 'PENDING',
+        attempts: 0,
+        createdAt: at(index),
+        updatedAt: at(index),
+      }),
     )
   }
   let claims = 0
@@ -95,18 +104,28 @@ describe('job lanes', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(running.size).toBe(2)
     // The quick lane is not held up by them.
-    await until(async () => (await store.jobs.findById(ids[4]!))?.status === 'COMPLETED' && (await store.jobs.findById(ids[5]!))?.status === 'COMPLETED', 'the quick jobs done')
+    await until(
+      async () =>
+        (await store.jobs.findById(ids[4]!))?.status === 'COMPLETED' && (await store.jobs.findById(ids[5]!))?.status === 'COMPLETED',
+      'the quick jobs done',
+    )
     // Project 1's other two are due, but wait for a media slot of its share (the lane's third slot stays free): the lane does not poll for them.
     const claimsWhileHeld = claims()
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(claims()).toBe(claimsWhileHeld)
     expect(runner.activeJobs).toBe(2)
     release()
-    await until(async () => (await Promise.all(ids.map((id) => store.jobs.findById(id)))).every((job) => job?.status === 'COMPLETED'), 'every job done')
+    await until(
+      async () => (await Promise.all(ids.map((id) => store.jobs.findById(id)))).every((job) => job?.status === 'COMPLETED'),
+      'every job done',
+    )
   })
 
   it('keeps every limit with 40 jobs of two projects in both lanes at once, and runs them all', async () => {
-    const jobs: [string, JobType][] = Array.from({ length: 40 }, (_, index) => [index % 3 === 0 ? P2 : P1, index % 2 === 0 ? 'TRANSCRIPTION' : 'TTS'])
+    const jobs: [string, JobType][] = Array.from({ length: 40 }, (_, index) => [
+      index % 3 === 0 ? P2 : P1,
+      index % 2 === 0 ? 'TRANSCRIPTION' : 'TTS',
+    ])
     const { store, ids } = await queue(jobs)
     const lanes: JobLane[] = [
       { name: 'media', types: ['TRANSCRIPTION'], slots: 3, perProject: 2 },
@@ -128,7 +147,11 @@ describe('job lanes', () => {
       return OUTCOME
     }
     startRunner(store, { TRANSCRIPTION: tracked, TTS: tracked }, lanes)
-    await until(async () => (await Promise.all(ids.map((id) => store.jobs.findById(id)))).every((job) => job?.status === 'COMPLETED'), 'every job done', 20_000)
+    await until(
+      async () => (await Promise.all(ids.map((id) => store.jobs.findById(id)))).every((job) => job?.status === 'COMPLETED'),
+      'every job done',
+      20_000,
+    )
     expect([most.get('media'), most.get('quick')]).toEqual([3, 3])
     for (const key of ['media:', 'quick:'].flatMap((lane) => [lane + P1, lane + P2])) expect(most.get(key)).toBeLessThanOrEqual(2)
   })
@@ -137,7 +160,9 @@ describe('job lanes', () => {
     const { store } = await queue([])
     const make = (lanes: JobLane[]) => () => new JobRunner({ store, handlers: {}, lanes })
     expect(make([LANES[0]!])).toThrow('JobRunnerOptions.lanes must put TRANSLATION jobs in exactly one lane, not 0')
-    expect(make([...LANES, { name: 'again', types: ['TTS'], slots: 1, perProject: 1 }])).toThrow('must put TTS jobs in exactly one lane, not 2')
+    expect(make([...LANES, { name: 'again', types: ['TTS'], slots: 1, perProject: 1 }])).toThrow(
+      'must put TTS jobs in exactly one lane, not 2',
+    )
     expect(make([{ ...LANES[0]!, slots: 1.5 }, LANES[1]!])).toThrow('Job lane media: slots must be a whole number')
   })
 })

@@ -15,7 +15,12 @@ import { startTestService } from '../helpers/test-service'
 
 /** The fake `electron`: just enough of BrowserWindow, shell, ipcMain, ipcRenderer and contextBridge to observe the wiring. */
 const fake = vi.hoisted(() => {
-  type RequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void, details: Record<string, unknown>) => void
+  type RequestHandler = (
+    contents: unknown,
+    permission: string,
+    callback: (granted: boolean) => void,
+    details: Record<string, unknown>,
+  ) => void
   type CheckHandler = (contents: unknown, permission: string, origin: string, details: Record<string, unknown>) => boolean
   class FakeWebContents {
     static nextId = 1
@@ -124,7 +129,10 @@ function openWindow() {
   return { window, fakeWindow: window as unknown as InstanceType<typeof fake.FakeBrowserWindow>, openExternal }
 }
 
-function invokeEvent(window: ElectronBrowserWindow, frame: { parent: unknown; url: string } | null = { parent: null, url: PAGE_URL }): IpcMainInvokeEvent {
+function invokeEvent(
+  window: ElectronBrowserWindow,
+  frame: { parent: unknown; url: string } | null = { parent: null, url: PAGE_URL },
+): IpcMainInvokeEvent {
   return { sender: window.webContents, senderFrame: frame } as unknown as IpcMainInvokeEvent
 }
 
@@ -196,7 +204,10 @@ describe('IPC registration', () => {
     const real = service.runtime.operatorHandlers('desktop')
     const reached: string[] = []
     const handlers = Object.fromEntries(
-      Object.entries(real).map(([name, handler]) => [name, (input: never) => (reached.push(name), (handler as (input: never) => unknown)(input))]),
+      Object.entries(real).map(([name, handler]) => [
+        name,
+        (input: never) => (reached.push(name), (handler as (input: never) => unknown)(input)),
+      ]),
     ) as unknown as OperatorHandlers
     const { window } = openWindow()
     const dispose = registerOperations({
@@ -204,7 +215,8 @@ describe('IPC registration', () => {
       handlers,
       isTrustedSender: (event) => isOwnWindowFrame(event, [window], RENDERER),
     })
-    const invoke = (name: string, event: IpcMainInvokeEvent, input?: unknown) => fake.handlers.get(ipcChannelOf(name as never))!(event, input)
+    const invoke = (name: string, event: IpcMainInvokeEvent, input?: unknown) =>
+      fake.handlers.get(ipcChannelOf(name as never))!(event, input)
     return { service, window, reached, dispose, invoke }
   }
 
@@ -226,8 +238,14 @@ describe('IPC registration', () => {
     const { window, invoke, reached } = await register()
     const result = await invoke('agents.update', invokeEvent(window), { id: 'x', changes: { lang: 'xx' }, extra: true })
     expect(result).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } })
-    expect((result as { error: { details: { path: string }[] } }).error.details.map((detail) => detail.path).sort()).toEqual(['changes.lang', 'extra'])
-    expect(await invoke('agents.get', invokeEvent(window), 'not an object')).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } })
+    expect((result as { error: { details: { path: string }[] } }).error.details.map((detail) => detail.path).sort()).toEqual([
+      'changes.lang',
+      'extra',
+    ])
+    expect(await invoke('agents.get', invokeEvent(window), 'not an object')).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    })
     expect(reached).toEqual([])
   })
 
@@ -323,7 +341,12 @@ class FakePortMain extends EventEmitter {
         resolve()
       }
       const timer = setTimeout(
-        () => reject(new Error(`Timed out waiting for ${what}; posted: ${JSON.stringify(this.posted.map((frame) => (frame as { type: string }).type))}`)),
+        () =>
+          reject(
+            new Error(
+              `Timed out waiting for ${what}; posted: ${JSON.stringify(this.posted.map((frame) => (frame as { type: string }).type))}`,
+            ),
+          ),
         timeoutMs,
       )
       this.waiters.add(check)
@@ -346,10 +369,13 @@ describe("stream registration (Electron's carrier, with doubles of ipcMain and M
       return port
     }
     const agentId = async () => {
-      const created = await service.runtime.operatorHandlers('desktop')['agents.create']({ agentName: 'Port agent', lang: 'en', greetingMessage: 'Hello there.' } as never)
+      const created = await service.runtime
+        .operatorHandlers('desktop')
+        ['agents.create']({ agentName: 'Port agent', lang: 'en', greetingMessage: 'Hello there.' } as never)
       return created.id
     }
-    const conversations = async () => (await service.runtime.operatorHandlers('desktop')['jobs.list']({ type: 'CONVERSATION' } as never)).jobs
+    const conversations = async () =>
+      (await service.runtime.operatorHandlers('desktop')['jobs.list']({ type: 'CONVERSATION' } as never)).jobs
     return { service, window, dispose, post, agentId, conversations }
   }
 
@@ -381,7 +407,10 @@ describe("stream registration (Electron's carrier, with doubles of ipcMain and M
     const noName = post('calls.test')
     expect(noName.frames()).toEqual([{ type: 'refused', error: expect.objectContaining({ code: 'VALIDATION_ERROR' }) }])
     const badInput = post({ name: 'calls.test', input: { agentId: '', extra: 1 } })
-    expect(badInput.frames()[0]).toMatchObject({ type: 'refused', error: { code: 'VALIDATION_ERROR', details: [{ path: 'agentId' }, { path: 'extra' }] } })
+    expect(badInput.frames()[0]).toMatchObject({
+      type: 'refused',
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'agentId' }, { path: 'extra' }] },
+    })
     expect(badInput.closed).toBe(true)
     const unknownAgent = post({ name: 'calls.test', input: { agentId: '00000000-0000-4000-8000-000000000000' } })
     await unknownAgent.waitFor(() => unknownAgent.closed, 'the refusal')
@@ -394,7 +423,10 @@ describe("stream registration (Electron's carrier, with doubles of ipcMain and M
     expect(port.started).toBe(true)
     await port.waitFor(() => port.frames().some((frame) => frame.type === 'started'), 'started')
     port.fromPage({ type: 'text' })
-    await port.waitFor(() => port.frames().some((frame) => frame.type === 'info' && frame.code === 'INVALID_FRAME'), 'the info about the bad frame')
+    await port.waitFor(
+      () => port.frames().some((frame) => frame.type === 'info' && frame.code === 'INVALID_FRAME'),
+      'the info about the bad frame',
+    )
     port.fromPage({ type: 'hang-up' })
     await port.waitFor(() => port.closed, 'the port closed by main')
     expect(port.frames().at(-1)).toMatchObject({ type: 'ended', status: 'COMPLETED', endReason: 'caller-hangup' })

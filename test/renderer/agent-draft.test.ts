@@ -27,14 +27,22 @@ describe('the changed fields of an agent draft', () => {
     }
     // Params in another order and blank rows are no change.
     expect(diffAgentDraft(agent, draft)).toEqual({
-      changes: { agentName: 'Reception', silenceThreshold: 9, voiceId: '23122556-e2c0-461a-8eb5-b59a2ab5727b', webhookUrl: 'https://example.com/hook' },
+      changes: {
+        agentName: 'Reception',
+        silenceThreshold: 9,
+        voiceId: '23122556-e2c0-461a-8eb5-b59a2ab5727b',
+        webhookUrl: 'https://example.com/hook',
+      },
       problems: [],
     })
   })
 
   it('compares the outcome shape as data, not as text, and clears it when emptied', () => {
     const agent = agentFixture()
-    const reformatted = { ...draftFromAgent(agent), outcomeShapeText: '{"required":["resolved"],"properties":{"resolved":{"type":"boolean"}},"type":"object"}' }
+    const reformatted = {
+      ...draftFromAgent(agent),
+      outcomeShapeText: '{"required":["resolved"],"properties":{"resolved":{"type":"boolean"}},"type":"object"}',
+    }
     expect(diffAgentDraft(agent, reformatted).changes).toEqual({})
     expect(diffAgentDraft(agent, { ...reformatted, outcomeShapeText: '' }).changes).toEqual({ outcomeResponseShape: null })
   })
@@ -64,9 +72,13 @@ describe('the changed fields of an agent draft', () => {
     const draft = draftFromAgent(agent)
     expect(draft.webhookAuthSecret).toBe('')
     expect(diffAgentDraft(agent, draft).changes).toEqual({})
-    expect(diffAgentDraft(agent, { ...draft, webhookAuthSecret: 's3cret' }).changes).toEqual({ webhookAuth: { authKey: 'Bearer', authSecret: 's3cret' } })
+    expect(diffAgentDraft(agent, { ...draft, webhookAuthSecret: 's3cret' }).changes).toEqual({
+      webhookAuth: { authKey: 'Bearer', authSecret: 's3cret' },
+    })
     expect(diffAgentDraft(agent, { ...draft, webhookAuthKey: '' }).changes).toEqual({ webhookAuth: null })
-    expect(diffAgentDraft(agent, { ...draft, webhookAuthKey: 'Token' }).problems).toEqual([{ field: 'webhookAuth', problem: 'secretNeeded' }])
+    expect(diffAgentDraft(agent, { ...draft, webhookAuthKey: 'Token' }).problems).toEqual([
+      { field: 'webhookAuth', problem: 'secretNeeded' },
+    ])
   })
 
   it("starts from the agent's saved tools, and sends them only when a switch changed", () => {

@@ -172,6 +172,8 @@ describe('the agents and ui slices', () => {
   })
 
   it('writes a curl example with a placeholder, never a real key', () => {
-    expect(curlExample('http://127.0.0.1:8740')).toBe('curl -H "Authorization: Token <your-api-key>" http://127.0.0.1:8740/v1/voice-agents/templates')
+    expect(curlExample('http://127.0.0.1:8740')).toBe(
+      'curl -H "Authorization: Token <your-api-key>" http://127.0.0.1:8740/v1/voice-agents/templates',
+    )
   })
 })

@@ -23,7 +23,14 @@ describe('the browser bridge', () => {
     expect(bridge.host).toBe('browser')
     expect(await bridge.operations['templates.list']({})).toEqual({ ok: true, data: [] })
     expect(requests).toEqual([
-      { url: '/ipc/templates.list', init: expect.objectContaining({ method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: '{}' }) },
+      {
+        url: '/ipc/templates.list',
+        init: expect.objectContaining({
+          method: 'POST',
+          headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      },
     ])
   })
 
@@ -32,7 +39,10 @@ describe('the browser bridge', () => {
       token: 'bad',
       fetch: () => answer(401, { success: false, message: 'Missing or wrong UI token', error: { code: 'UNAUTHORIZED', details: [] } }),
     })
-    expect(await unauthorized.operations['service.info']({})).toEqual({ ok: false, error: { code: 'UNAUTHORIZED', message: 'Missing or wrong UI token', details: [] } })
+    expect(await unauthorized.operations['service.info']({})).toEqual({
+      ok: false,
+      error: { code: 'UNAUTHORIZED', message: 'Missing or wrong UI token', details: [] },
+    })
     const down = createBrowserBridge({ token: 't', fetch: () => Promise.reject(new Error('ECONNREFUSED')) })
     expect(await down.operations['service.info']({})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })
   })
@@ -91,7 +101,11 @@ describe('the browser bridge', () => {
 
 it('says when the event stream came back after a break, not when it first opened', () => {
   let source: EventSourceLike | undefined
-  const bridge = createBrowserBridge({ token: 't', fetch: () => answer(200, {}), createEventSource: () => (source = { onmessage: null, close() {} }) })
+  const bridge = createBrowserBridge({
+    token: 't',
+    fetch: () => answer(200, {}),
+    createEventSource: () => (source = { onmessage: null, close() {} }),
+  })
   let reconnects = 0
   bridge.onReconnect(() => (reconnects += 1))
   bridge.onEvent(() => {})
@@ -111,7 +125,10 @@ describe('the UI token', () => {
       input: {
         location: { hash, pathname: '/app/', search: '' },
         history: { state: null, replaceState: (_data: unknown, _unused: string, url?: string | null) => void replaced.push(url ?? '') },
-        storage: { getItem: (key: string) => storage.get(key) ?? null, setItem: (key: string, value: string) => void storage.set(key, value) },
+        storage: {
+          getItem: (key: string) => storage.get(key) ?? null,
+          setItem: (key: string, value: string) => void storage.set(key, value),
+        },
       },
     }
   }

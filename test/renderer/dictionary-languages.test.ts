@@ -7,7 +7,8 @@ import { ar } from '../../src/renderer/src/i18n/ar'
 import { en } from '../../src/renderer/src/i18n/en'
 import { translate, type MessageKey } from '../../src/renderer/src/i18n/dictionary'
 
-const placeholdersOf = (message: string): string[] => [...new Set(Array.from(message.matchAll(/\{(\w+)\}/g), (match) => match[1] ?? ''))].sort()
+const placeholdersOf = (message: string): string[] =>
+  [...new Set(Array.from(message.matchAll(/\{(\w+)\}/g), (match) => match[1] ?? ''))].sort()
 
 /** The count an Arabic message for one or two (`…One`, `…Two`) may leave out: the noun's form says it ("وكيلان", two agents). */
 const COUNT_SAID_BY_THE_NOUN = new Set(['n', 'filtered'])
@@ -23,7 +24,9 @@ describe('the dictionary, language by language', () => {
     const differing = (Object.keys(en) as MessageKey[])
       .map((key) => {
         const arabic = placeholdersOf(ar[key])
-        const english = placeholdersOf(en[key]).filter((name) => !(isOneOrTwoForm(key) && COUNT_SAID_BY_THE_NOUN.has(name) && !arabic.includes(name)))
+        const english = placeholdersOf(en[key]).filter(
+          (name) => !(isOneOrTwoForm(key) && COUNT_SAID_BY_THE_NOUN.has(name) && !arabic.includes(name)),
+        )
         return { key, en: english, ar: arabic }
       })
       .filter(({ en: english, ar: arabic }) => english.join() !== arabic.join())

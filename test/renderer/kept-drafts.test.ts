@@ -21,7 +21,11 @@ describe('unsaved agent drafts kept in the page’s storage', () => {
   it('offers back a kept draft that differs from the saved agent, as it was edited', () => {
     const agent = agentFixture()
     const storage = mapStorage()
-    const edited = { ...draftFromAgent(agent), preamble: 'You are Emma, and you speak slowly.', params: [{ key: 'customer', value: 'Lina' }] }
+    const edited = {
+      ...draftFromAgent(agent),
+      preamble: 'You are Emma, and you speak slowly.',
+      params: [{ key: 'customer', value: 'Lina' }],
+    }
     keepDraft(storage, agent.id, edited)
     expect(keptDraftToOffer(storage, agent)).toEqual(edited)
   })
@@ -59,7 +63,13 @@ describe('unsaved agent drafts kept in the page’s storage', () => {
   it('ignores and drops what is not a draft: not JSON, another shape, wrong types', () => {
     const agent = agentFixture()
     const storage = mapStorage()
-    for (const junk of ['{not json', 'null', '[]', JSON.stringify({ agentName: 'x' }), JSON.stringify({ ...draftFromAgent(agent), agentName: 'y', interrupt: 'yes' })]) {
+    for (const junk of [
+      '{not json',
+      'null',
+      '[]',
+      JSON.stringify({ agentName: 'x' }),
+      JSON.stringify({ ...draftFromAgent(agent), agentName: 'y', interrupt: 'yes' }),
+    ]) {
       storage.values.set(draftStorageKeyOf(agent.id), junk)
       expect(keptDraftToOffer(storage, agent)).toBeNull()
       expect(storage.values.has(draftStorageKeyOf(agent.id))).toBe(false)

@@ -18,7 +18,12 @@ describe('leaving an unsaved agent draft', () => {
     expect(store.getState().ui.screen).toBe('agents')
     expect(store.getState().ui.pendingLeave).toEqual({ screen: 'jobs' })
     store.getState().resolvePendingLeave('stay')
-    expect(store.getState().ui).toMatchObject({ screen: 'agents', openAgentId: 'agent-a', pendingLeave: null, unsavedDraft: { agentId: 'agent-a' } })
+    expect(store.getState().ui).toMatchObject({
+      screen: 'agents',
+      openAgentId: 'agent-a',
+      pendingLeave: null,
+      unsavedDraft: { agentId: 'agent-a' },
+    })
   })
 
   it('asks before opening another agent, then goes there once the draft is dropped or saved', () => {

@@ -62,7 +62,11 @@ function pagingService(agentCount: number, numberCount = 0) {
       result = { phoneNumbers: rows, total, filtered }
     }
     return new Promise((resolve, reject) => {
-      pending.push(() => (fail || result === undefined ? reject(new OperatorError({ code: 'INTERNAL', message: `${name} failed` })) : resolve(result as IpcOutput<N>)))
+      pending.push(() =>
+        fail || result === undefined
+          ? reject(new OperatorError({ code: 'INTERNAL', message: `${name} failed` }))
+          : resolve(result as IpcOutput<N>),
+      )
     })
   }) as Call
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0))

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { fieldErrorsOf, fieldPathOf } from '../../src/renderer/src/lib/field-errors'
 import { checkOutcomeShapeText } from '../../src/renderer/src/lib/outcome-shape-text'
 import { checkPhoneNumber } from '../../src/renderer/src/lib/phone-number'
-import { fillPlaceholders, missingPlaceholders, placeholderNames, placeholderState, splitPlaceholders } from '../../src/shared/text/placeholders'
+import {
+  fillPlaceholders,
+  missingPlaceholders,
+  placeholderNames,
+  placeholderState,
+  splitPlaceholders,
+} from '../../src/shared/text/placeholders'
 import { translate } from '../../src/renderer/src/i18n/dictionary'
 
 describe('placeholders', () => {
@@ -35,7 +41,9 @@ describe('placeholders', () => {
     expect(placeholderState(params, 'agent')).toBe('filled')
     expect(placeholderState(params, 'city')).toBe('missing')
     expect(
-      splitPlaceholders('{{name}} {{company}} {{agent}} {{city}}', params).flatMap((segment) => (segment.kind === 'placeholder' ? [[segment.name, segment.state]] : [])),
+      splitPlaceholders('{{name}} {{company}} {{agent}} {{city}}', params).flatMap((segment) =>
+        segment.kind === 'placeholder' ? [[segment.name, segment.state]] : [],
+      ),
     ).toEqual([
       ['name', 'empty'],
       ['company', 'empty'],
@@ -54,11 +62,17 @@ describe('placeholders', () => {
 describe('the outcome shape editor check', () => {
   it('accepts empty text as no shape, and a valid shape', () => {
     expect(checkOutcomeShapeText('  ')).toEqual({ ok: true, shape: null })
-    expect(checkOutcomeShapeText('{"type":"array","items":{"type":"string"}}')).toEqual({ ok: true, shape: { type: 'array', items: { type: 'string' } } })
+    expect(checkOutcomeShapeText('{"type":"array","items":{"type":"string"}}')).toEqual({
+      ok: true,
+      shape: { type: 'array', items: { type: 'string' } },
+    })
   })
 
   it('names the path of the first problem', () => {
-    expect(checkOutcomeShapeText('{"type":"object","properties":{"ok":{"type":"maybe"}}}')).toMatchObject({ ok: false, path: 'properties.ok.type' })
+    expect(checkOutcomeShapeText('{"type":"object","properties":{"ok":{"type":"maybe"}}}')).toMatchObject({
+      ok: false,
+      path: 'properties.ok.type',
+    })
     expect(checkOutcomeShapeText('{"type":"object","required":["missing"]}')).toMatchObject({ ok: false, path: 'required.0' })
   })
 
@@ -81,7 +95,11 @@ describe('field errors', () => {
         ],
         'en',
       ),
-    ).toEqual({ webhookUrl: ['Enter a full web address, such as https://example.com/hook.'], params: ['In «\u20661x\u2069»: Bad name'], '': ['Unknown field'] })
+    ).toEqual({
+      webhookUrl: ['Enter a full web address, such as https://example.com/hook.'],
+      params: ['In «\u20661x\u2069»: Bad name'],
+      '': ['Unknown field'],
+    })
   })
 })
 

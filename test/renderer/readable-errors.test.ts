@@ -36,7 +36,10 @@ const REFUSALS: ErrorDetail[] = [
       tools: { transfer: 'yes' },
     },
   }),
-  ...refusal('agents.update', { id: 'a', changes: { silenceThreshold: 0, outcomeResponseShape: { type: 'object', properties: { '': { type: 'nope' } } } } }),
+  ...refusal('agents.update', {
+    id: 'a',
+    changes: { silenceThreshold: 0, outcomeResponseShape: { type: 'object', properties: { '': { type: 'nope' } } } },
+  }),
   ...refusal('numbers.add', { type: 'TELEPHONY', phoneNumber: '0044 20', label: '', providerAccountSid: '', providerAuthToken: '' }),
   ...refusal('jobs.createTts', { voiceId: '', text: '' }),
   ...refusal('keys.create', { name: '   ' }),
@@ -46,7 +49,10 @@ const REFUSALS: ErrorDetail[] = [
   // The service's own sentences, from its use cases.
   { path: 'phoneNumber', message: '+4412 is not a possible number for its country code' },
   { path: 'phoneNumber', message: 'Already registered' },
-  { path: 'webhookUrl', message: '169.254.169.254 is a link-local address; webhooks are not sent there (allow it with --allow-webhook-host)' },
+  {
+    path: 'webhookUrl',
+    message: '169.254.169.254 is a link-local address; webhooks are not sent there (allow it with --allow-webhook-host)',
+  },
   { path: 'text', message: 'Nothing in this text can be spoken' },
 ]
 
@@ -54,7 +60,8 @@ const REFUSALS: ErrorDetail[] = [
 const read = (text: string) => text.replace(/[\u2066\u2069]/g, '')
 
 /** zod's own words and the marks of schema text: none of it may reach the operator. */
-const SCHEMA_TEXT = /Too (small|big)|Invalid (input|option|string|URL|key)|expected \w+|received|>=|<=|must match pattern|\/\^|\bRequired\b|Unrecogni/
+const SCHEMA_TEXT =
+  /Too (small|big)|Invalid (input|option|string|URL|key)|expected \w+|received|>=|<=|must match pattern|\/\^|\bRequired\b|Unrecogni/
 
 describe('validation messages for people', () => {
   it('turns every refusal of every form into a sentence, in English with no schema text', () => {
@@ -81,18 +88,23 @@ describe('validation messages for people', () => {
     expect(read(readableMessage('Too small: expected number to be >=1', 'en'))).toBe('Enter 1 or more.')
     expect(read(readableMessage('Invalid option: expected one of "ar"|"en"', 'en'))).toBe('Choose one of: «ar» / «en».')
     // A list's entry counted from 1; a place in the outcome shape quoted as written.
-    expect(read(fieldErrorsOf([{ path: 'changes.pokeMessages.0', message: 'Too small: expected string to have >=1 characters' }], 'en').pokeMessages![0]!)).toBe(
-      'Item 1: This cannot be empty.',
-    )
+    expect(
+      read(
+        fieldErrorsOf([{ path: 'changes.pokeMessages.0', message: 'Too small: expected string to have >=1 characters' }], 'en')
+          .pokeMessages![0]!,
+      ),
+    ).toBe('Item 1: This cannot be empty.')
     expect(read(readableAt('properties.when.type', 'Invalid option: expected one of "string"|"number"', 'ar'))).toBe(
       'في «properties.when.type»: اختر واحدًا مما يلي: «string» / «number».',
     )
     expect(read(fieldErrorsOf([{ path: 'changes.params.1x', message: 'Invalid key in record' }], 'en').params![0]!)).toBe(
       'In «1x»: A placeholder name starts with a letter or _ and holds only letters, digits and _.',
     )
-    expect(fieldErrorLinesOf([{ path: 'input.corsOrigins.1', message: 'Must be *, or an origin such as https://a' }], 'en', { corsOrigins: 'Origins' }).map(read)).toEqual([
-      'Origins: Item 2: Enter *, or an origin such as https://app.example.com or http://localhost:* (no path).',
-    ])
+    expect(
+      fieldErrorLinesOf([{ path: 'input.corsOrigins.1', message: 'Must be *, or an origin such as https://a' }], 'en', {
+        corsOrigins: 'Origins',
+      }).map(read),
+    ).toEqual(['Origins: Item 2: Enter *, or an origin such as https://app.example.com or http://localhost:* (no path).'])
   })
 
   it('words what the UI checks by itself (outcome shape, phone number) the same way', () => {
@@ -137,13 +149,19 @@ describe('webhook errors for people', () => {
       expect(webhookErrorText(error, 'ar').replace(/«[^»]*»|VoiceDesk/g, ''), error).not.toMatch(/[A-Za-z]/)
       expect(webhookErrorText(error, 'en'), error).toMatch(/\.$/)
     }
-    expect(read(webhookErrorText('Connection refused (ECONNREFUSED)', 'en'))).toBe('The connection was refused: nothing listens at that address.')
+    expect(read(webhookErrorText('Connection refused (ECONNREFUSED)', 'en'))).toBe(
+      'The connection was refused: nothing listens at that address.',
+    )
     expect(read(webhookErrorText('No answer within 2.5 s', 'ar'))).toBe('لا رد خلال 2.5 ث.')
   })
 
   it('keeps an unknown error as written, after a sentence in Arabic', () => {
-    expect(read(webhookErrorText('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)', 'en'))).toBe('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)')
-    expect(read(webhookErrorText('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)', 'ar'))).toBe('فشلت المحاولة: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)')
+    expect(read(webhookErrorText('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)', 'en'))).toBe(
+      'self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)',
+    )
+    expect(read(webhookErrorText('self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)', 'ar'))).toBe(
+      'فشلت المحاولة: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)',
+    )
   })
 })
 

@@ -34,7 +34,9 @@ const SHAPE = {
 
 /** Frames as a carrier delivers them: parsed by the contract's schema. */
 function fold(frames: unknown[], from: LiveCallState = CONNECTING): LiveCallState {
-  return frames.map((frame) => TestCallServerFrameSchema.parse(frame)).reduce<LiveCallState>((state, frame: TestCallServerFrame) => applyServerFrame(state, frame), from)
+  return frames
+    .map((frame) => TestCallServerFrameSchema.parse(frame))
+    .reduce<LiveCallState>((state, frame: TestCallServerFrame) => applyServerFrame(state, frame), from)
 }
 
 const started = {
@@ -70,7 +72,9 @@ describe('the live call state', () => {
     expect(state.activity).toBeNull()
     expect(state.saying).toBeNull()
     expect(
-      state.transcript.map((entry) => (entry.kind === 'turn' ? `${entry.turn.role}:${entry.turn.kind ?? ''}:${entry.turn.unrecognised ?? false}` : `barge-in@${entry.at}`)),
+      state.transcript.map((entry) =>
+        entry.kind === 'turn' ? `${entry.turn.role}:${entry.turn.kind ?? ''}:${entry.turn.unrecognised ?? false}` : `barge-in@${entry.at}`,
+      ),
     ).toEqual(['agent::false', 'caller:typed:false', 'barge-in@3.5', 'caller::true'])
     // A final outcome is not replaced by a partial that arrives after it.
     expect(state.outcome).toEqual({ result: { name: 'Sara', guests: 4 }, complete: true, final: true })
@@ -86,7 +90,12 @@ describe('the live call state', () => {
       { type: 'turn', turn: { role: 'agent', content: 'May I have your name?', startTime: 1.5, endTime: 2.5, interrupted: true } },
       { type: 'turn', turn: { role: 'caller', content: 'Sara', startTime: 2.5, endTime: 3 } },
     ])
-    expect(state.transcript.map((entry) => (entry.kind === 'turn' ? entry.turn.content : 'barge-in'))).toEqual(['Hello.', 'May I have your name?', 'barge-in', 'Sara'])
+    expect(state.transcript.map((entry) => (entry.kind === 'turn' ? entry.turn.content : 'barge-in'))).toEqual([
+      'Hello.',
+      'May I have your name?',
+      'barge-in',
+      'Sara',
+    ])
   })
 
   it('shows the sentence being said until the agent listens again, and drops it on a barge-in', () => {
@@ -100,7 +109,15 @@ describe('the live call state', () => {
   it('keeps a tool call with its arguments, the stub answered and the service record', () => {
     const called = fold([started, { type: 'tool-call', id: 't1', name: 'check_availability', arguments: { date: '2026-12-01' }, at: 4 }])
     const answered = markToolAnswered(called, 't1', { available: true })
-    const done = fold([{ type: 'tool-result', call: { id: 't1', name: 'check_availability', arguments: { date: '2026-12-01' }, response: { available: true }, at: 4 } }], answered)
+    const done = fold(
+      [
+        {
+          type: 'tool-result',
+          call: { id: 't1', name: 'check_availability', arguments: { date: '2026-12-01' }, response: { available: true }, at: 4 },
+        },
+      ],
+      answered,
+    )
     expect(done.toolCalls).toEqual([
       {
         id: 't1',
@@ -112,7 +129,9 @@ describe('the live call state', () => {
       },
     ])
     // A result for a call the panel never saw (it came before the panel listened) is listed too.
-    expect(fold([{ type: 'tool-result', call: { id: 't9', name: 'x', arguments: {}, error: 'timed out', at: 1 } }], done).toolCalls.at(-1)).toMatchObject({
+    expect(
+      fold([{ type: 'tool-result', call: { id: 't9', name: 'x', arguments: {}, error: 'timed out', at: 1 } }], done).toolCalls.at(-1),
+    ).toMatchObject({
       id: 't9',
       record: { error: 'timed out' },
     })
@@ -173,7 +192,12 @@ describe('the call setup', () => {
   })
 
   it('names what keeps a tool from being offered, and builds tools the contract accepts', () => {
-    const good: ToolDraft = { name: 'book_table', description: ' Books a table ', parametersText: '{"type":"object"}', stubText: '{"ok":true}' }
+    const good: ToolDraft = {
+      name: 'book_table',
+      description: ' Books a table ',
+      parametersText: '{"type":"object"}',
+      stubText: '{"ok":true}',
+    }
     expect(toolProblems(good, [good])).toEqual([])
     expect(toolProblems({ ...good, name: 'has space' }, [])).toEqual(['badName'])
     expect(toolProblems(good, [good, good])).toEqual(['duplicateName'])
@@ -193,7 +217,13 @@ describe('the call setup', () => {
   })
 
   it('starts the params from every placeholder and param the agent has, with its values', () => {
-    expect(initialParams({ greetingMessage: 'Hi {{name}}', preamble: 'You book for {{ venue }} on {{date}}', params: { name: 'guest', date: '', extra: 'x' } })).toEqual({
+    expect(
+      initialParams({
+        greetingMessage: 'Hi {{name}}',
+        preamble: 'You book for {{ venue }} on {{date}}',
+        params: { name: 'guest', date: '', extra: 'x' },
+      }),
+    ).toEqual({
       name: 'guest',
       venue: '',
       date: '',

@@ -38,7 +38,10 @@ const SEGMENTS = [
   { start: 0, end: 1.5, text: 'Hello.' },
   { start: 1.5, end: 3, text: 'How can I help?' },
 ]
-const transcription = job({ fromLng: 'en', jobResponse: { text: 'Hello. How can I help?', language: null, durationSeconds: 3.2, segments: SEGMENTS } })
+const transcription = job({
+  fromLng: 'en',
+  jobResponse: { text: 'Hello. How can I help?', language: null, durationSeconds: 3.2, segments: SEGMENTS },
+})
 
 describe('transcriptViewOf', () => {
   it("reads a finished transcription: its lines, the language asked for when none was detected, the media's duration", () => {
@@ -67,7 +70,13 @@ describe('transcriptViewOf', () => {
       jobResponse: { text: 'مرحبًا. كيف أساعدك؟', fromLng: 'en', toLng: 'ar', segments: translated },
     })
     const view = transcriptViewOf(translation, transcription)!
-    expect(view).toMatchObject({ kind: 'translation', fromLng: 'en', toLng: 'ar', durationSeconds: 3.2, sourceText: 'Hello. How can I help?' })
+    expect(view).toMatchObject({
+      kind: 'translation',
+      fromLng: 'en',
+      toLng: 'ar',
+      durationSeconds: 3.2,
+      sourceText: 'Hello. How can I help?',
+    })
     expect(view.lines).toEqual([
       { ...translated[0], source: 'Hello.' },
       { ...translated[1], source: 'How can I help?' },
@@ -79,7 +88,10 @@ describe('transcriptViewOf', () => {
   })
 
   it('reads a translation of a text: no lines, its source text kept', () => {
-    const view = transcriptViewOf(job({ type: 'TRANSLATION', usageTime: null, jobResponse: { text: 'Hello', fromLng: 'ar', toLng: 'en', sourceText: 'مرحبا' } }), null)
+    const view = transcriptViewOf(
+      job({ type: 'TRANSLATION', usageTime: null, jobResponse: { text: 'Hello', fromLng: 'ar', toLng: 'en', sourceText: 'مرحبا' } }),
+      null,
+    )
     expect(view).toMatchObject({ kind: 'translation', lines: [], sourceText: 'مرحبا', durationSeconds: null })
   })
 
@@ -136,7 +148,12 @@ describe("a translation's refusals, for people", () => {
     const refused = new OperatorError({
       code: 'VALIDATION_ERROR',
       message: 'Invalid input',
-      details: [{ path: 'toLng', message: 'job 1 is already in English: ask for the other language (give fromLng when the source is in fact in another one)' }],
+      details: [
+        {
+          path: 'toLng',
+          message: 'job 1 is already in English: ask for the other language (give fromLng when the source is in fact in another one)',
+        },
+      ],
     })
     expect(errorText(refused, 'en')).toBe('The source is already in that language: choose the other one.')
     expect(errorText(refused, 'ar')).toBe('المصدر بهذه اللغة أصلًا: اختر اللغة الأخرى.')

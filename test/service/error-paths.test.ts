@@ -25,7 +25,10 @@ async function ipcError(service: TestService, name: IpcOperationName, input: unk
 describe('error paths of a use case, per transport', () => {
   it('over IPC: relative to the operation input, so the UI finds the field', async () => {
     const service = await startTestService()
-    const agent = (await invokeOperation(service.runtime.operatorHandlers('desktop'), 'agents.create', { agentName: 'Desk' })) as { ok: true; data: { id: string } }
+    const agent = (await invokeOperation(service.runtime.operatorHandlers('desktop'), 'agents.create', { agentName: 'Desk' })) as {
+      ok: true
+      data: { id: string }
+    }
 
     const created = await ipcError(service, 'agents.create', { agentName: 'Desk', webhookUrl: METADATA })
     expect(created).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'webhookUrl' }] })
@@ -60,7 +63,9 @@ describe('error paths of a use case, per transport', () => {
     // A nested path found by the schema: the field is the top-level one, the rest says where in it.
     const shape = await ipcError(service, 'agents.update', { id: agent.data.id, changes: { outcomeResponseShape: BAD_SHAPE } })
     expect(shape.details.map((detail) => detail.path)).toEqual(['changes.outcomeResponseShape.properties.when.type'])
-    expect(Object.entries(fieldErrorsOf(shape.details, 'en'))).toEqual([['outcomeResponseShape', [expect.stringMatching(/^In «\u2066properties\.when\.type\u2069»: /)]]])
+    expect(Object.entries(fieldErrorsOf(shape.details, 'en'))).toEqual([
+      ['outcomeResponseShape', [expect.stringMatching(/^In «\u2066properties\.when\.type\u2069»: /)]],
+    ])
   })
 
   it('over /v1: placed in the request part the field came from, byte for byte as before', async () => {
@@ -72,19 +77,30 @@ describe('error paths of a use case, per transport', () => {
       JSON.stringify({
         success: false,
         message: 'Invalid request: body.phoneNumber: +4412 is not a possible number for its country code',
-        error: { code: 'VALIDATION_ERROR', details: [{ path: 'body.phoneNumber', message: '+4412 is not a possible number for its country code' }] },
+        error: {
+          code: 'VALIDATION_ERROR',
+          details: [{ path: 'body.phoneNumber', message: '+4412 is not a possible number for its country code' }],
+        },
       }),
     )
 
     const agent = (await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Desk' } })).json().data
     const patched = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { body: { webhookUrl: METADATA } })
-    expect(patched.json()).toMatchObject({ message: expect.stringMatching(/^Invalid request: body\.webhookUrl: /), error: { details: [{ path: 'body.webhookUrl' }] } })
+    expect(patched.json()).toMatchObject({
+      message: expect.stringMatching(/^Invalid request: body\.webhookUrl: /),
+      error: { details: [{ path: 'body.webhookUrl' }] },
+    })
     const shape = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { body: { outcomeResponseShape: BAD_SHAPE } })
-    expect(shape.json().error.details.map((detail: { path: string }) => detail.path)).toEqual(['body.outcomeResponseShape.properties.when.type'])
+    expect(shape.json().error.details.map((detail: { path: string }) => detail.path)).toEqual([
+      'body.outcomeResponseShape.properties.when.type',
+    ])
 
     // The use case names `projectId`; it came in the query string.
     const other = await service.otherProject()
-    const forbidden = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, { key: other.key, body: {} })
+    const forbidden = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, {
+      key: other.key,
+      body: {},
+    })
     expect(forbidden.body).toBe(
       JSON.stringify({
         success: false,

@@ -54,12 +54,18 @@ describe('path globs', () => {
   // checked against picomatch itself, over globs of every kind picomatch reads.
   it('never leaves out a glob that matches: its base is always one of the path’s', () => {
     const word = fc.constantFrom('v1', 'jobs', 'all', 'a', 'b', 'ab', '.x', 'a.b', 'a+b', 'x-y', '')
-    const globPart = fc.oneof(word, fc.constantFrom('*', '**', '?', 'a*', '*b', '{a,b}', '{jobs,v1}', '[ab]', '@(a|b)', '+(a)', '!(a)', '(a|b)', 'a\\*', '\\{a\\}'))
+    const globPart = fc.oneof(
+      word,
+      fc.constantFrom('*', '**', '?', 'a*', '*b', '{a,b}', '{jobs,v1}', '[ab]', '@(a|b)', '+(a)', '!(a)', '(a|b)', 'a\\*', '\\{a\\}'),
+    )
     const glob = fc
       .tuple(fc.constantFrom('', '!', '/'), fc.array(globPart, { minLength: 1, maxLength: 4 }), fc.constantFrom('', '/'))
       .map(([lead, parts, trail]) => `${lead === '!' ? '!/' : '/'}${parts.join('/')}${trail}`)
     const path = fc
-      .tuple(fc.array(fc.oneof(word, fc.constantFrom('*', 'a*', '{a}', '{a,b}', 'a|b')), { minLength: 0, maxLength: 4 }), fc.constantFrom('', '/'))
+      .tuple(
+        fc.array(fc.oneof(word, fc.constantFrom('*', 'a*', '{a}', '{a,b}', 'a|b')), { minLength: 0, maxLength: 4 }),
+        fc.constantFrom('', '/'),
+      )
       .map(([parts, trail]) => `/${parts.join('/')}${trail}`)
     fc.assert(
       fc.property(glob, fc.array(path, { minLength: 1, maxLength: 8 }), (pattern, paths) => {
@@ -134,8 +140,10 @@ describe('the fault book', () => {
       },
     })
     // 190 rules about other agents' paths, 5 about other methods: none can match the request below.
-    for (let index = 0; index < 190; index += 1) book.add('p', rule({ match: { path: `/v1/voice-agents/agent-${index}/**` }, respond: { status: 500 } }))
-    for (let index = 0; index < 5; index += 1) book.add('p', rule({ match: { method: 'DELETE', path: '/v1/jobs/*' }, respond: { status: 500 } }))
+    for (let index = 0; index < 190; index += 1)
+      book.add('p', rule({ match: { path: `/v1/voice-agents/agent-${index}/**` }, respond: { status: 500 } }))
+    for (let index = 0; index < 5; index += 1)
+      book.add('p', rule({ match: { method: 'DELETE', path: '/v1/jobs/*' }, respond: { status: 500 } }))
     const wide = book.add('p', rule({ match: { path: '/v1/**' }, delayMs: 10 }))
     const exact = book.add('p', rule({ match: { method: 'GET', path: '/v1/jobs/*' }, delayMs: 5 }))
     const any = book.add('p', rule({ match: { method: 'get' }, respond: { status: 503 } }))
@@ -160,7 +168,8 @@ describe('the fault book', () => {
     let clock = Date.parse('2026-11-24T10:00:00.000Z')
     const book = new FaultBook({ now: () => new Date(clock) })
     const first = book.add('p', rule({ delayMs: 1, expiresInSeconds: 60 }))
-    for (let index = 1; index < MAX_FAULT_RULES_PER_PROJECT; index += 1) book.add('p', rule({ match: { path: `/v1/x/${index}` }, delayMs: 1 }))
+    for (let index = 1; index < MAX_FAULT_RULES_PER_PROJECT; index += 1)
+      book.add('p', rule({ match: { path: `/v1/x/${index}` }, delayMs: 1 }))
     const refused = (() => {
       try {
         book.add('p', rule({ delayMs: 1 }))

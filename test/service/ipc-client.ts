@@ -6,7 +6,15 @@ import { get, type IncomingMessage } from 'node:http'
 import { afterEach, expect } from 'vitest'
 import type { RuntimeConfig } from '../../src/service/runtime'
 import { startTestService } from '../helpers/test-service'
-import { IPC_OPERATIONS, IpcEventSchema, type IpcEvent, type IpcInput, type IpcOperationName, type IpcOutput, type IpcResult } from '../../src/shared/ipc/operations'
+import {
+  IPC_OPERATIONS,
+  IpcEventSchema,
+  type IpcEvent,
+  type IpcInput,
+  type IpcOperationName,
+  type IpcOutput,
+  type IpcResult,
+} from '../../src/shared/ipc/operations'
 
 export interface IpcClient {
   /** The raw answer: status and JSON body (an IpcResult when the status is 200). */

@@ -19,7 +19,8 @@ const AVA = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
 const LAYLA = '16677e49-bcd2-4044-adb3-541626c49304'
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000'
 
-const ended = (jobId: string) => (event: IpcEvent) => event.type === 'job.changed' && event.job.id === jobId && event.job.status !== 'PENDING'
+const ended = (jobId: string) => (event: IpcEvent) =>
+  event.type === 'job.changed' && event.job.id === jobId && event.job.status !== 'PENDING'
 
 describe('browser mode: who may call', () => {
   it('answers 401 in the /v1 envelope without the UI token, with a wrong one, and with an API key', async () => {
@@ -42,7 +43,11 @@ describe('browser mode: who may call', () => {
     const bad = await fetch(`${url}/ipc/agents.create`, { method: 'POST', headers, body: '{"agentName":' })
     expect(bad.status).toBe(400)
     expect(await bad.json()).toMatchObject({ success: false, error: { code: 'INVALID_JSON' } })
-    const large = await fetch(`${url}/ipc/agents.create`, { method: 'POST', headers, body: JSON.stringify({ agentName: 'x'.repeat(1024 * 1024) }) })
+    const large = await fetch(`${url}/ipc/agents.create`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ agentName: 'x'.repeat(1024 * 1024) }),
+    })
     expect(large.status).toBe(413)
     expect(await large.json()).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } })
   })
@@ -52,7 +57,13 @@ describe('browser mode: every operation', () => {
   it('runs agents, templates, voices and numbers as the app identity in the default project', async () => {
     const { ipc, service } = await startBrowserMode()
     const info = await ipc.ok('service.info')
-    expect(info).toMatchObject({ host: 'browser', projectId: service.runtime.appCaller.projectId, keyHint: keyHint(TEST_KEY), runningJobs: 0, pendingJobs: 0 })
+    expect(info).toMatchObject({
+      host: 'browser',
+      projectId: service.runtime.appCaller.projectId,
+      keyHint: keyHint(TEST_KEY),
+      runningJobs: 0,
+      pendingJobs: 0,
+    })
     expect(info.url).toBe(service.runtime.context.baseUrl())
 
     expect(await ipc.ok('voices.list')).toHaveLength(14)
@@ -186,9 +197,17 @@ describe('browser mode: every operation', () => {
       tts: { engine: 'espeak-ng' },
       cors: { origins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'], source: 'default' },
     })
-    const result = await ipc.call('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', apiKey: 'sk-local-secret' })
+    const result = await ipc.call('settings.setAiEngine', {
+      engine: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'llama3.2',
+      apiKey: 'sk-local-secret',
+    })
     expect(JSON.stringify(result)).not.toContain('sk-local-secret')
-    expect(result).toMatchObject({ ok: true, data: { aiContent: { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', hasApiKey: true } } })
+    expect(result).toMatchObject({
+      ok: true,
+      data: { aiContent: { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', hasApiKey: true } },
+    })
     // Changing the model keeps the stored key.
     const kept = await ipc.ok('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'qwen2.5' })
     expect(kept.aiContent).toMatchObject({ model: 'qwen2.5', hasApiKey: true })
@@ -205,14 +224,32 @@ describe('browser mode: every operation', () => {
     const { ipc, service } = await startBrowserMode()
     const { store, secrets } = service.runtime.context
     expect((await ipc.ok('settings.get')).speechRecognition).toEqual({ engine: 'off' })
-    const result = await ipc.call('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-stt-secret' })
+    const result = await ipc.call('settings.setSttEngine', {
+      engine: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'sk-stt-secret',
+    })
     expect(JSON.stringify(result)).not.toContain('sk-stt-secret')
-    expect(result).toMatchObject({ ok: true, data: { speechRecognition: { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', hasApiKey: true } } })
+    expect(result).toMatchObject({
+      ok: true,
+      data: { speechRecognition: { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', hasApiKey: true } },
+    })
     // Stored sealed, not as given.
     expect(JSON.stringify(await store.settings.get(STT_SETTING_KEY, SttSettingSchema))).not.toContain('sk-stt-secret')
     // Choosing a model without the key keeps the stored key, which the engine of the next call sends.
-    const kept = await ipc.ok('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'whisper-large-v3', timeoutMs: 5_000 })
-    expect(kept.speechRecognition).toEqual({ engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'whisper-large-v3', hasApiKey: true, timeoutMs: 5_000 })
+    const kept = await ipc.ok('settings.setSttEngine', {
+      engine: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'whisper-large-v3',
+      timeoutMs: 5_000,
+    })
+    expect(kept.speechRecognition).toEqual({
+      engine: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'whisper-large-v3',
+      hasApiKey: true,
+      timeoutMs: 5_000,
+    })
     expect(await ipc.ok('settings.get')).toEqual(kept)
     const setting = await readSttSetting(store)
     expect(setting.engine === 'openai-compatible' && setting.apiKeySealed && secrets.decrypt(setting.apiKeySealed)).toBe('sk-stt-secret')
@@ -231,7 +268,11 @@ describe("browser mode: the monitor's date range", () => {
   it('lists the jobs created in a range of instants (any offset), counts them, and refuses a range that ends before it starts', async () => {
     const { ipc, service } = await startBrowserMode()
     const created = ['2026-03-09T20:59:59.999Z', '2026-03-09T21:00:00.000Z', '2026-03-10T20:59:59.999Z', '2026-03-10T21:00:00.000Z']
-    await seedJobs(service.runtime, created.length, (index) => ({ title: `job ${index}`, createdAt: created[index], updatedAt: created[index] }))
+    await seedJobs(service.runtime, created.length, (index) => ({
+      title: `job ${index}`,
+      createdAt: created[index],
+      updatedAt: created[index],
+    }))
     // 10 March in Riyadh (UTC+3), as the UI sends a local day: its start and the next day's start.
     const riyadhDay = { createdFrom: '2026-03-10T00:00:00.000+03:00', createdTo: '2026-03-11T00:00:00.000+03:00' }
     const day = await ipc.ok('jobs.list', { ...riyadhDay, sort: { field: 'createdAt', direction: 'asc' } })
@@ -242,16 +283,24 @@ describe("browser mode: the monitor's date range", () => {
     const backwards = await ipc.call('jobs.list', { createdFrom: riyadhDay.createdTo, createdTo: riyadhDay.createdFrom })
     expect(backwards).toMatchObject({
       ok: false,
-      error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/createdTo: The end of the date range is before its start/), details: [{ path: 'createdTo' }] },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/createdTo: The end of the date range is before its start/),
+        details: [{ path: 'createdTo' }],
+      },
     })
     expect(await ipc.call('jobs.list', { createdFrom: '10/03/2026' })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR', details: [{ path: 'createdFrom', message: expect.stringMatching(/ISO 8601/) }] },
     })
     // /v1's list body is the cloud's contract: it has no date range.
-    const v1 = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.appCaller.projectId}`, { body: { createdFrom: riyadhDay.createdFrom } })
+    const v1 = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.appCaller.projectId}`, {
+      body: { createdFrom: riyadhDay.createdFrom },
+    })
     expect(v1.statusCode).toBe(400)
-    expect(v1.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ path: 'body.createdFrom', message: 'Unknown field "createdFrom"' }] } })
+    expect(v1.json()).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'body.createdFrom', message: 'Unknown field "createdFrom"' }] },
+    })
   })
 })
 
@@ -263,11 +312,23 @@ describe('browser mode: refusals', () => {
       ok: false,
       error: { code: 'VALIDATION_ERROR', details: [{ path: 'changes.lang' }] },
     })
-    expect(await ipc.call('agents.create', { agentName: '' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'agentName' }] } })
+    expect(await ipc.call('agents.create', { agentName: '' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'agentName' }] },
+    })
     const unknownField = await ipc.call('agents.create', { agentName: 'x', bogus: 1 } as never)
-    expect(unknownField).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'bogus', message: 'Unknown field "bogus"' }] } })
+    expect(unknownField).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'bogus', message: 'Unknown field "bogus"' }] },
+    })
     // A refusal by the use case (not the schema): its path is relative to its input, as it is (/v1 adds `body.`).
-    const impossible = await ipc.call('numbers.add', { type: 'TELEPHONY', phoneNumber: '+999', label: 'x', providerAccountSid: 'AC1', providerAuthToken: 't' })
+    const impossible = await ipc.call('numbers.add', {
+      type: 'TELEPHONY',
+      phoneNumber: '+999',
+      label: 'x',
+      providerAccountSid: 'AC1',
+      providerAuthToken: 't',
+    })
     expect(impossible).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'phoneNumber' }] } })
     expect(await ipc.call('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'ftp://x', model: 'm' })).toMatchObject({
       ok: false,

@@ -48,7 +48,14 @@ describe('the IPC contract: outputs', () => {
     // Seeded: jobs of the types this VoiceDesk lists but does not run, and a FAILED one.
     const transcription = await seedJob(runtime, { type: 'TRANSCRIPTION', title: 'Seeded call' })
     await seedJob(runtime, { type: 'TRANSLATION', title: 'Seeded translation', toLng: 'ar' })
-    const failed = await seedJob(runtime, { type: 'TTS', status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'The engine stopped', text: 'x', voiceId: AVA })
+    const failed = await seedJob(runtime, {
+      type: 'TTS',
+      status: 'FAILED',
+      errorCode: 'TTS_ENGINE_FAILED',
+      errorMessage: 'The engine stopped',
+      text: 'x',
+      voiceId: AVA,
+    })
 
     await run('service.info', {})
     await run('voices.list', {})
@@ -62,8 +69,18 @@ describe('the IPC contract: outputs', () => {
     const key = await run('keys.create', { name: 'Zapier' })
     await run('keys.revoke', { id: key.info.id })
 
-    const fault = await run('faults.add', { match: { path: '/v1/voices' }, delayMs: { min: 1, max: 2 }, rate: 0.5, expiresInSeconds: 60, note: 'slow voices' })
-    await run('faults.add', { match: { jobType: 'TTS', agentId: 'agent-x' }, failJob: { code: 'TTS_ENGINE_FAILED', message: 'Injected' }, failWebhook: { status: 503 } })
+    const fault = await run('faults.add', {
+      match: { path: '/v1/voices' },
+      delayMs: { min: 1, max: 2 },
+      rate: 0.5,
+      expiresInSeconds: 60,
+      note: 'slow voices',
+    })
+    await run('faults.add', {
+      match: { jobType: 'TTS', agentId: 'agent-x' },
+      failJob: { code: 'TTS_ENGINE_FAILED', message: 'Injected' },
+      failWebhook: { status: 503 },
+    })
     await run('faults.list', {})
     await run('faults.remove', { id: fault.id })
     await run('faults.clear', {})
@@ -88,7 +105,13 @@ describe('the IPC contract: outputs', () => {
     // A copy of a template starts with smartCallEnd on (docs/api.md).
     expect(clone.tools).toEqual({ genderDetection: false, smartCallEnd: true })
 
-    const number = await run('numbers.add', { type: 'TELEPHONY', phoneNumber: '+14155550123', label: 'Line', providerAccountSid: 'AC1', providerAuthToken: 'provider-secret' })
+    const number = await run('numbers.add', {
+      type: 'TELEPHONY',
+      phoneNumber: '+14155550123',
+      label: 'Line',
+      providerAccountSid: 'AC1',
+      providerAuthToken: 'provider-secret',
+    })
     await run('numbers.assign', { voiceAgentId: agent.id, phoneNumber: number.number })
     await run('numbers.list', { voiceAgentId: agent.id })
     await run('numbers.unassign', { phoneNumber: number.number })
@@ -118,8 +141,13 @@ describe('the IPC contract: outputs', () => {
     expect((await run('jobs.subtitles', { jobId: timed.id, format: 'vtt' })).text).toMatch(/^WEBVTT\n/)
     const translation = await run('jobs.translate', { jobId: timed.id, toLng: 'ar' })
     expect(await run('jobs.get', { id: translation.id })).toMatchObject({ job: { relevantJobId: timed.id }, playableMediaUrl: null })
-    expect((await run('jobs.transcriptionUploadLink', { language: 'en' })).url).toMatch(/\/_voicedesk\/links\/transcribe\/[A-Za-z0-9_-]{32}$/)
-    expect(await run('jobs.createTranscription', { mediaUrl: 'http://example.com/call.mp3', title: 'A call' })).toMatchObject({ type: 'TRANSCRIPTION', title: 'A call' })
+    expect((await run('jobs.transcriptionUploadLink', { language: 'en' })).url).toMatch(
+      /\/_voicedesk\/links\/transcribe\/[A-Za-z0-9_-]{32}$/,
+    )
+    expect(await run('jobs.createTranscription', { mediaUrl: 'http://example.com/call.mp3', title: 'A call' })).toMatchObject({
+      type: 'TRANSCRIPTION',
+      title: 'A call',
+    })
     expect((await run('jobs.get', { id: failed.id })).job.error).toEqual({ code: 'TTS_ENGINE_FAILED', message: 'The engine stopped' })
     const retried = await run('jobs.retry', { jobId: failed.id })
     expect(retried).toMatchObject({ type: 'TTS', status: 'PENDING', title: failed.title })
@@ -136,9 +164,21 @@ describe('the IPC contract: outputs', () => {
     await run('webhooks.redeliver', { id: deliveries[0]!.id })
     await run('webhooks.list', {})
 
-    await run('settings.setAiEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3.2', apiKey: 'sk-local', timeoutMs: 5_000 })
+    await run('settings.setAiEngine', {
+      engine: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'llama3.2',
+      apiKey: 'sk-local',
+      timeoutMs: 5_000,
+    })
     await run('settings.setAiEngine', { engine: 'offline' })
-    await run('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'whisper-1', apiKey: 'sk-stt', timeoutMs: 5_000 })
+    await run('settings.setSttEngine', {
+      engine: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'whisper-1',
+      apiKey: 'sk-stt',
+      timeoutMs: 5_000,
+    })
     // The key left out: kept, and still not returned.
     await run('settings.setSttEngine', { engine: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' })
     await run('settings.get', {})

@@ -87,7 +87,8 @@ describe('requests.list, requests.get, requests.har', () => {
     ] as const) {
       const result = await ipc.call('requests.list', input as never)
       expect(result.ok, JSON.stringify(input)).toBe(false)
-      if (!result.ok) expect(result.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path }) as unknown] })
+      if (!result.ok)
+        expect(result.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path }) as unknown] })
     }
     const unknown = await ipc.call('requests.get', { id: 999_999 })
     expect(unknown).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
@@ -95,11 +96,22 @@ describe('requests.list, requests.get, requests.har', () => {
 
   it('gives one request with its headers and bodies redacted, and a curl command that a shell runs against the service', async () => {
     const { ipc, v1 } = await startWithV1()
-    const tts = await v1('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Hello there.', webhookUrl: 'http://127.0.0.1:9/h', webhookAuth: { authSecret: WEBHOOK_SECRET } })
+    const tts = await v1('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'Hello there.',
+      webhookUrl: 'http://127.0.0.1:9/h',
+      webhookAuth: { authSecret: WEBHOOK_SECRET },
+    })
     expect(tts.status).toBe(200)
     const [entry] = (await ipc.ok('requests.list', {})).requests
     const detail = await ipc.ok('requests.get', { id: entry!.id })
-    expect(detail).toMatchObject({ method: 'POST', path: '/v1/jobs/text-to-speech', status: 200, resourceId: tts.json.data!.jobId ?? tts.json.data!.id, socket: null })
+    expect(detail).toMatchObject({
+      method: 'POST',
+      path: '/v1/jobs/text-to-speech',
+      status: 200,
+      resourceId: tts.json.data!.jobId ?? tts.json.data!.id,
+      socket: null,
+    })
     expect(detail.requestHeaders).toContainEqual(['authorization', '[REDACTED]'])
     expect(detail.requestBody).toMatchObject({ contentType: 'application/json', truncated: false })
     expect(JSON.parse(detail.requestBody!.text!)).toMatchObject({ text: 'Hello there.', webhookAuth: { authSecret: '[REDACTED]' } })
@@ -110,7 +122,9 @@ describe('requests.list, requests.get, requests.har', () => {
     expect(detail.curl.notes.join(' ')).toMatch(/redacted/i)
 
     // The command is run as the screen tells the operator to: the key from the shell's environment.
-    const { stdout } = await run('sh', ['-c', `${detail.curl.command!} -w '\\n%{http_code}'`], { env: { ...process.env, VOICEDESK_KEY: TEST_KEY } })
+    const { stdout } = await run('sh', ['-c', `${detail.curl.command!} -w '\\n%{http_code}'`], {
+      env: { ...process.env, VOICEDESK_KEY: TEST_KEY },
+    })
     expect(Number(stdout.slice(stdout.lastIndexOf('\n') + 1))).toBe(200)
     const replayed = JSON.parse(stdout.slice(0, stdout.lastIndexOf('\n'))) as { data: { title: string } }
     expect(replayed.data.title).toBe((JSON.parse(detail.responseBody!.text!) as { data: { title: string } }).data.title)
@@ -127,7 +141,9 @@ describe('requests.list, requests.get, requests.har', () => {
     await v1('GET', '/v1/voice-agents/templates')
     const { fileName, har } = await ipc.ok('requests.har', { path: '/v1/voice' })
     expect(fileName).toMatch(/^voicedesk-requests-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.har$/)
-    const log = (JSON.parse(har) as { log: { version: string; entries: { request: { method: string; url: string }; response: { status: number } }[] } }).log
+    const log = (
+      JSON.parse(har) as { log: { version: string; entries: { request: { method: string; url: string }; response: { status: number } }[] } }
+    ).log
     expect(log.version).toBe('1.2')
     // Oldest first, as HAR viewers expect.
     expect(log.entries.map((entry) => `${entry.request.method} ${new URL(entry.request.url).pathname} ${entry.response.status}`)).toEqual([
@@ -135,7 +151,9 @@ describe('requests.list, requests.get, requests.har', () => {
       'POST /v1/voice-agents 400',
       'GET /v1/voice-agents/templates 200',
     ])
-    expect((JSON.parse((await ipc.ok('requests.har', { status: '4xx' })).har) as { log: { entries: unknown[] } }).log.entries).toHaveLength(1)
+    expect((JSON.parse((await ipc.ok('requests.har', { status: '4xx' })).har) as { log: { entries: unknown[] } }).log.entries).toHaveLength(
+      1,
+    )
     expect(har).not.toContain(TEST_KEY)
   })
 
@@ -154,7 +172,10 @@ describe('requests.list, requests.get, requests.har', () => {
       ['requests.get', { id: 1 }],
       ['requests.har', {}],
     ] as const) {
-      expect(await ipc.call(name, input as never)).toEqual({ ok: false, error: { code: 'CONFLICT', message: 'The request journal is off (serve --journal on)', details: [] } })
+      expect(await ipc.call(name, input as never)).toEqual({
+        ok: false,
+        error: { code: 'CONFLICT', message: 'The request journal is off (serve --journal on)', details: [] },
+      })
     }
   })
 })

@@ -63,11 +63,21 @@ describe('jobs.get: where the media plays', () => {
     expect((await ok('jobs.get', { id: again.id })).playableMediaUrl).toBe(own)
 
     // Nothing to play: a running transcription, a translation of a text, one whose source is gone.
-    const running = await seedJob(runtime, { status: 'PENDING', mediaFile: sourceMediaName('lecture.wav'), leaseOwner: 'elsewhere', leaseExpiresAt: Date.now() + 3_600_000 })
+    const running = await seedJob(runtime, {
+      status: 'PENDING',
+      mediaFile: sourceMediaName('lecture.wav'),
+      leaseOwner: 'elsewhere',
+      leaseExpiresAt: Date.now() + 3_600_000,
+    })
     expect((await ok('jobs.get', { id: running.id })).playableMediaUrl).toBeNull()
     const ofText = await seedJob(runtime, { type: 'TRANSLATION', relevantJobId: null, toLng: 'ar', mediaFile: null })
     expect((await ok('jobs.get', { id: ofText.id })).playableMediaUrl).toBeNull()
-    const orphan = await seedJob(runtime, { type: 'TRANSLATION', relevantJobId: '7b0f7a3e-8f53-4a5e-9f59-3c3a4c8f0b11', toLng: 'ar', mediaFile: null })
+    const orphan = await seedJob(runtime, {
+      type: 'TRANSLATION',
+      relevantJobId: '7b0f7a3e-8f53-4a5e-9f59-3c3a4c8f0b11',
+      toLng: 'ar',
+      mediaFile: null,
+    })
     expect((await ok('jobs.get', { id: orphan.id })).playableMediaUrl).toBeNull()
   })
 })
@@ -75,7 +85,13 @@ describe('jobs.get: where the media plays', () => {
 describe("jobs.list: a running job's progress", () => {
   it('shows the progress of a PENDING job being run on its row, and none once it ended', async () => {
     const { runtime, ok, transcription } = await setUp()
-    const running = await seedJob(runtime, { status: 'PENDING', title: 'Long lecture', jobResponse: null, leaseOwner: 'elsewhere', leaseExpiresAt: Date.now() + 3_600_000 })
+    const running = await seedJob(runtime, {
+      status: 'PENDING',
+      title: 'Long lecture',
+      jobResponse: null,
+      leaseOwner: 'elsewhere',
+      leaseExpiresAt: Date.now() + 3_600_000,
+    })
     expect(await runtime.store.jobs.heartbeat(running.id, 'elsewhere', Date.now() + 3_600_000, 0.42)).toBe(true)
     const { jobs } = await ok('jobs.list', { take: 10 })
     expect(jobs.find((job) => job.id === running.id)?.progress).toBe(0.42)
@@ -88,17 +104,35 @@ describe('jobs.subtitles', () => {
   it('answers SRT and WebVTT of a finished transcription, and refuses jobs without segments', async () => {
     const { runtime, ok, call, transcription } = await setUp()
     const srt = await ok('jobs.subtitles', { jobId: transcription.id, format: 'srt' })
-    expect(srt).toEqual({ format: 'srt', text: '1\n00:00:00,000 --> 00:00:01,500\nHello, thanks for calling.\n\n2\n00:00:01,500 --> 00:00:03,250\nHow can I help?\n' })
+    expect(srt).toEqual({
+      format: 'srt',
+      text: '1\n00:00:00,000 --> 00:00:01,500\nHello, thanks for calling.\n\n2\n00:00:01,500 --> 00:00:03,250\nHow can I help?\n',
+    })
     const vtt = await ok('jobs.subtitles', { jobId: transcription.id, format: 'vtt' })
     expect(vtt.text.startsWith('WEBVTT\n\n00:00:00.000 --> 00:00:01.500\nHello')).toBe(true)
 
-    const running = await seedJob(runtime, { status: 'PENDING', jobResponse: null, leaseOwner: 'elsewhere', leaseExpiresAt: Date.now() + 3_600_000 })
+    const running = await seedJob(runtime, {
+      status: 'PENDING',
+      jobResponse: null,
+      leaseOwner: 'elsewhere',
+      leaseExpiresAt: Date.now() + 3_600_000,
+    })
     expect(await call('jobs.subtitles', { jobId: running.id, format: 'srt' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
     const tts = await seedJob(runtime, { type: 'TTS', jobResponse: null })
     expect(await call('jobs.subtitles', { jobId: tts.id, format: 'vtt' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
-    const withoutSegments = await seedJob(runtime, { type: 'TRANSLATION', toLng: 'ar', jobResponse: { text: 'نص', fromLng: 'en', toLng: 'ar' } })
-    expect(await call('jobs.subtitles', { jobId: withoutSegments.id, format: 'srt' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
-    expect(await call('jobs.subtitles', { jobId: '7b0f7a3e-8f53-4a5e-9f59-3c3a4c8f0b11', format: 'srt' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    const withoutSegments = await seedJob(runtime, {
+      type: 'TRANSLATION',
+      toLng: 'ar',
+      jobResponse: { text: 'نص', fromLng: 'en', toLng: 'ar' },
+    })
+    expect(await call('jobs.subtitles', { jobId: withoutSegments.id, format: 'srt' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT' },
+    })
+    expect(await call('jobs.subtitles', { jobId: '7b0f7a3e-8f53-4a5e-9f59-3c3a4c8f0b11', format: 'srt' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    })
     expect(await call('jobs.subtitles', { jobId: transcription.id, format: 'ass' as 'srt' })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR', details: [{ path: 'format' }] },
@@ -110,15 +144,38 @@ describe('jobs.translate', () => {
   it('queues a translation of a finished transcription (the app as its maker), and refuses what cannot be translated', async () => {
     const { runtime, ok, call, transcription } = await setUp()
     const job = await ok('jobs.translate', { jobId: transcription.id, toLng: 'ar' })
-    expect(job).toMatchObject({ type: 'TRANSLATION', status: 'PENDING', relevantJobId: transcription.id, fromLng: 'en', toLng: 'ar', apiKeyId: runtime.appCaller.apiKeyId })
+    expect(job).toMatchObject({
+      type: 'TRANSLATION',
+      status: 'PENDING',
+      relevantJobId: transcription.id,
+      fromLng: 'en',
+      toLng: 'ar',
+      apiKeyId: runtime.appCaller.apiKeyId,
+    })
     // Offline (the default engine), it fails as the contract says, with nothing made up.
-    await expect.poll(async () => (await ok('jobs.get', { id: job.id })).job.error?.code, { timeout: 20_000 }).toBe('LLM_ENGINE_NOT_CONFIGURED')
+    await expect
+      .poll(async () => (await ok('jobs.get', { id: job.id })).job.error?.code, { timeout: 20_000 })
+      .toBe('LLM_ENGINE_NOT_CONFIGURED')
 
     // Already in English: a refusal on toLng, as /v1 gives it.
-    expect(await call('jobs.translate', { jobId: transcription.id, toLng: 'en' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'toLng' }] } })
-    const running = await seedJob(runtime, { status: 'PENDING', jobResponse: null, leaseOwner: 'elsewhere', leaseExpiresAt: Date.now() + 3_600_000 })
-    expect(await call('jobs.translate', { jobId: running.id, toLng: 'ar' })).toMatchObject({ ok: false, error: { code: 'CONFLICT', details: [{ path: 'jobId' }] } })
-    expect(await call('jobs.translate', { jobId: '7b0f7a3e-8f53-4a5e-9f59-3c3a4c8f0b11', toLng: 'ar' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    expect(await call('jobs.translate', { jobId: transcription.id, toLng: 'en' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'toLng' }] },
+    })
+    const running = await seedJob(runtime, {
+      status: 'PENDING',
+      jobResponse: null,
+      leaseOwner: 'elsewhere',
+      leaseExpiresAt: Date.now() + 3_600_000,
+    })
+    expect(await call('jobs.translate', { jobId: running.id, toLng: 'ar' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT', details: [{ path: 'jobId' }] },
+    })
+    expect(await call('jobs.translate', { jobId: '7b0f7a3e-8f53-4a5e-9f59-3c3a4c8f0b11', toLng: 'ar' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    })
     expect(await call('jobs.translate', { jobId: transcription.id, toLng: 'fr' as 'ar' })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR', details: [{ path: 'toLng' }] },

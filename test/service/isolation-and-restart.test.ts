@@ -13,7 +13,9 @@ describe('project isolation', () => {
     const other = (await service.otherProject()).key
 
     expect((await service.call('GET', `/v1/voice-agents/${agent.id}`, { key: other })).statusCode).toBe(404)
-    expect((await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { key: other, body: { agentName: 'Stolen' } })).statusCode).toBe(404)
+    expect((await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { key: other, body: { agentName: 'Stolen' } })).statusCode).toBe(
+      404,
+    )
     expect((await service.call('DELETE', `/v1/voice-agents/${agent.id}`, { key: other })).statusCode).toBe(404)
     expect((await service.call('POST', `/v1/voice-agents/clone?voiceAgentId=${agent.id}`, { key: other, body: {} })).statusCode).toBe(404)
     expect((await service.call('GET', `/v1/voice-agents/phone-number?pid=${number.id}`, { key: other })).statusCode).toBe(404)
@@ -22,7 +24,10 @@ describe('project isolation', () => {
     expect((await service.call('GET', '/v1/voice-agents/phone-number/list', { key: other })).json().data).toMatchObject({ total: 0 })
     // The other project cannot assign the first project's number to its own agent either.
     const theirs = (await service.call('POST', '/v1/voice-agents', { key: other, body: { agentName: 'Theirs' } })).json().data
-    const assign = await service.call('POST', '/v1/voice-agents/assign-number', { key: other, body: { voiceAgentId: theirs.id, phoneNumber: '+14155550100' } })
+    const assign = await service.call('POST', '/v1/voice-agents/assign-number', {
+      key: other,
+      body: { voiceAgentId: theirs.id, phoneNumber: '+14155550100' },
+    })
     expect(assign.statusCode).toBe(404)
     // The same number may be registered in another project.
     const sameNumber = await service.call('POST', '/v1/voice-agents/phone-number', {
@@ -55,7 +60,11 @@ describe('persistence', () => {
     expect((await second.call('GET', `/v1/voice-agents/${agent.id}`)).json().data).toEqual(agent)
     const reread = (await second.call('GET', `/v1/voice-agents/phone-number?pid=${number.id}`)).json().data
     expect(reread).toMatchObject({ voiceAgentId: agent.id, voiceAgent: { id: agent.id, name: 'Durable' } })
-    expect(second.runtime.context.secrets.decrypt((await second.runtime.store.phoneNumbers.findInProject(number.id, bootstrap.projectId))!.providerAuthToken)).toBe('t')
+    expect(
+      second.runtime.context.secrets.decrypt(
+        (await second.runtime.store.phoneNumbers.findInProject(number.id, bootstrap.projectId))!.providerAuthToken,
+      ),
+    ).toBe('t')
   })
 
   it('creates one key on a fresh data folder and none on the next start', async () => {
@@ -65,7 +74,9 @@ describe('persistence', () => {
     expect(key).toMatch(/^vd_[A-Za-z0-9_-]{43}$/)
     expect((await first.call('GET', '/v1/voices', { key })).statusCode).toBe(200)
     // Besides the app's own key record (the operator UI's identity, which works over no HTTP).
-    const stored = sqliteDatabaseOf(first.runtime).prepare('SELECT key_hash, key_hint FROM api_keys WHERE id != ?').all(first.runtime.appCaller.apiKeyId) as {
+    const stored = sqliteDatabaseOf(first.runtime)
+      .prepare('SELECT key_hash, key_hint FROM api_keys WHERE id != ?')
+      .all(first.runtime.appCaller.apiKeyId) as {
       key_hash: string
       key_hint: string
     }[]

@@ -61,7 +61,13 @@ describe('retrying a FAILED job', () => {
 
     const copy = await retryJob(runtime.context, runtime.appCaller, failed.id)
     expect(copy.id).not.toBe(failed.id)
-    expect(copy).toMatchObject({ type: 'TTS', status: 'PENDING', title: 'Order shipped', webhookUrl: `${receiver.url}/hook`, jobResponse: { text: 'Your order has shipped.' } })
+    expect(copy).toMatchObject({
+      type: 'TTS',
+      status: 'PENDING',
+      title: 'Order shipped',
+      webhookUrl: `${receiver.url}/hook`,
+      jobResponse: { text: 'Your order has shipped.' },
+    })
     expect(copy.error).toBeUndefined()
     const done = await waitUntilDone(service, copy.id)
     expect(done).toMatchObject({ status: 'COMPLETED', voiceId: AVA, text: 'Your order has shipped.', webhookAuthKey: 'Bearer' })
@@ -80,7 +86,11 @@ describe('retrying a FAILED job', () => {
   it('queues a copy of an AI-content job with its parts and source job', async () => {
     const service = await startTestService()
     const { runtime } = service
-    const source = await seedJob(runtime, { type: 'TRANSCRIPTION', title: 'Call', text: 'The customer asked about a refund for the blue kettle. We agreed to send a new one.' })
+    const source = await seedJob(runtime, {
+      type: 'TRANSCRIPTION',
+      title: 'Call',
+      text: 'The customer asked about a refund for the blue kettle. We agreed to send a new one.',
+    })
     const failed = await seedJob(runtime, {
       type: 'AI_CONTENT',
       status: 'FAILED',
@@ -105,7 +115,8 @@ describe('retrying a FAILED job', () => {
     const completed = await seedJob(runtime, { type: 'TTS', status: 'COMPLETED', text: 'Hi', voiceId: AVA })
     const pending = await seedJob(runtime, { type: 'TTS', status: 'PENDING', text: 'Hi', voiceId: AVA, runAfter: Date.now() + 3_600_000 })
     const call = await seedJob(runtime, { type: 'CONVERSATION', status: 'FAILED', errorCode: 'CALL_INTERRUPTED' })
-    const count = async () => (await runtime.store.jobs.list(runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 })).total
+    const count = async () =>
+      (await runtime.store.jobs.list(runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 0, offset: 0 })).total
 
     const before = await count()
     for (const job of [completed, pending, call]) {

@@ -46,7 +46,11 @@ describe('jobs.list in the operator UI', () => {
         type: 'CONVERSATION',
         status: 'COMPLETED',
         createdAt: '2026-11-20T09:02:00.000Z',
-        jobResponse: callState({ outcomeResult: { customerName: 'Omar', guests: null }, outcomeComplete: false, outcomeProblems: ['/ missing guests'] }),
+        jobResponse: callState({
+          outcomeResult: { customerName: 'Omar', guests: null },
+          outcomeComplete: false,
+          outcomeProblems: ['/ missing guests'],
+        }),
       }),
       nothing: await seedJob(runtime, {
         type: 'CONVERSATION',
@@ -60,12 +64,20 @@ describe('jobs.list in the operator UI', () => {
         createdAt: '2026-11-20T09:04:00.000Z',
         jobResponse: callState({ endReason: null, endedAt: null }),
       }),
-      unreadable: await seedJob(runtime, { type: 'CONVERSATION', status: 'COMPLETED', createdAt: '2026-11-20T09:05:00.000Z', jobResponse: { transcript: 'not a list' } }),
+      unreadable: await seedJob(runtime, {
+        type: 'CONVERSATION',
+        status: 'COMPLETED',
+        createdAt: '2026-11-20T09:05:00.000Z',
+        jobResponse: { transcript: 'not a list' },
+      }),
       longText: await seedJob(runtime, {
         type: 'CONVERSATION',
         status: 'COMPLETED',
         createdAt: '2026-11-20T09:06:00.000Z',
-        jobResponse: callState({ outcomeResult: `The caller wants a refund for order 42 ${'and more '.repeat(20)}`, outcomeComplete: null }),
+        jobResponse: callState({
+          outcomeResult: `The caller wants a refund for order 42 ${'and more '.repeat(20)}`,
+          outcomeComplete: null,
+        }),
       }),
     }
     const result = await invokeOperation(runtime.operatorHandlers('desktop'), 'jobs.list', { take: 100 }, (error) => {
@@ -77,7 +89,12 @@ describe('jobs.list in the operator UI', () => {
     const byId = new Map(page.jobs.map((job) => [job.id, job]))
 
     // Another job's row is /v1's item exactly: no `call`, nothing else added.
-    const v1 = await runtime.context.store.jobs.list(runtime.bootstrap.projectId, { sort: 'createdAt', direction: 'desc', limit: 100, offset: 0 })
+    const v1 = await runtime.context.store.jobs.list(runtime.bootstrap.projectId, {
+      sort: 'createdAt',
+      direction: 'desc',
+      limit: 100,
+      offset: 0,
+    })
     expect(v1.records.length).toBe(7)
     expect(Object.keys(byId.get(seeded.tts.id)!)).not.toContain('call')
 

@@ -52,7 +52,11 @@ describe('RepeatedErrorLog', () => {
     log.error({ err: diskFull() }, 'request failed')
     now = 1_500
     log.error({ err: diskFull(), requestId: 'later' }, 'request failed')
-    expect(sink.lines.map((line) => line.message)).toEqual(['request failed', 'request failed (the same error 1 more time in 2 s)', 'request failed'])
+    expect(sink.lines.map((line) => line.message)).toEqual([
+      'request failed',
+      'request failed (the same error 1 more time in 2 s)',
+      'request failed',
+    ])
     expect(sink.lines[2]!.fields.requestId).toBe('later')
     log.close()
     expect(sink.lines).toHaveLength(3) // nothing repeated since: no empty summary

@@ -6,7 +6,14 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
-import { createSttEngine, readSttSetting, saveSttSetting, STT_SETTING_KEY, sttSettingView, type SttSetting } from '../../src/service/settings/stt-settings'
+import {
+  createSttEngine,
+  readSttSetting,
+  saveSttSetting,
+  STT_SETTING_KEY,
+  sttSettingView,
+  type SttSetting,
+} from '../../src/service/settings/stt-settings'
 import { SecretBox } from '../../src/store/secret-box'
 import type { Store } from '../../src/store/ports'
 
@@ -51,7 +58,12 @@ describe('speech recognition setting', () => {
       expect(engine.model).toBe('whisper-large-v3')
       expect(await engine.transcribe(Buffer.alloc(44))).toEqual({ text: 'hello' })
       expect(authorization).toBe('Bearer sk-sealed-123')
-      expect(sttSettingView(setting)).toEqual({ engine: 'openai-compatible', baseUrl: setting.baseUrl, model: 'whisper-large-v3', hasApiKey: true })
+      expect(sttSettingView(setting)).toEqual({
+        engine: 'openai-compatible',
+        baseUrl: setting.baseUrl,
+        model: 'whisper-large-v3',
+        hasApiKey: true,
+      })
       expect(JSON.stringify(sttSettingView(setting))).not.toContain('sealed')
     } finally {
       await new Promise((resolve) => server.close(resolve))
@@ -66,7 +78,10 @@ describe('speech recognition setting', () => {
     expect(JSON.stringify(store.saved.get(STT_SETTING_KEY))).not.toContain('sk-one')
     const kept = await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl, model: 'whisper-1' })
     expect(kept).toMatchObject({ model: 'whisper-1', apiKeySealed: first.engine === 'openai-compatible' ? first.apiKeySealed : 'none' })
-    expect(await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl, apiKey: null })).toEqual({ engine: 'openai-compatible', baseUrl })
+    expect(await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl, apiKey: null })).toEqual({
+      engine: 'openai-compatible',
+      baseUrl,
+    })
     await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl, apiKey: 'sk-two' })
     expect(await saveSttSetting(store, secrets, { engine: 'off' })).toEqual({ engine: 'off' })
     expect(await saveSttSetting(store, secrets, { engine: 'openai-compatible', baseUrl })).toEqual({ engine: 'openai-compatible', baseUrl })

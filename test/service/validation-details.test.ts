@@ -25,7 +25,9 @@ describe('validationDetails: one mapping of zod issues for both transports', () 
       { path: 'other', message: 'Unknown field "other"' },
     ])
     expect(validationDetails(issues, 'body')).toEqual(relative.map((detail) => ({ ...detail, path: `body.${detail.path}` })))
-    expect(validationSummary('Invalid request', validationDetails(issues, 'body'))).toBe(`Invalid request: body.name: ${relative[0]!.message} (and 4 more)`)
+    expect(validationSummary('Invalid request', validationDetails(issues, 'body'))).toBe(
+      `Invalid request: body.name: ${relative[0]!.message} (and 4 more)`,
+    )
     expect(validationSummary('Invalid input', [])).toBe('Invalid input')
   })
 

@@ -11,13 +11,17 @@ const segments = [
 describe('subtitles from segments', () => {
   it('writes SubRip: cues from 1, comma milliseconds, no blank line inside a cue, empty cues dropped', () => {
     expect(toSrt(segments)).toBe(
-      '1\n00:00:00,000 --> 00:00:02,500\nHello there.\n\n' + '2\n00:00:02,500 --> 01:01:01,041\nA long\nsecond line\n\n' + '3\n01:01:40,000 --> 01:01:41,000\na --> b\n',
+      '1\n00:00:00,000 --> 00:00:02,500\nHello there.\n\n' +
+        '2\n00:00:02,500 --> 01:01:01,041\nA long\nsecond line\n\n' +
+        '3\n01:01:40,000 --> 01:01:41,000\na --> b\n',
     )
   })
 
   it('writes WebVTT: the header, dot milliseconds, and no "-->" inside a cue', () => {
     expect(toVtt(segments)).toBe(
-      'WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nHello there.\n\n' + '00:00:02.500 --> 01:01:01.041\nA long\nsecond line\n\n' + '01:01:40.000 --> 01:01:41.000\na → b\n',
+      'WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nHello there.\n\n' +
+        '00:00:02.500 --> 01:01:01.041\nA long\nsecond line\n\n' +
+        '01:01:40.000 --> 01:01:41.000\na → b\n',
     )
   })
 

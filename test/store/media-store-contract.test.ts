@@ -204,7 +204,9 @@ describe('media store on files, on a full disk', () => {
     const directory = smallDisk()
     if (!directory) return
     const media = new FileMediaStore(directory)
-    const error = await media.putStream('huge.mp4', generated(3 * 1024 * 1024, 64 * 1024).stream, { maxBytes: 1e9 }).catch((failure: unknown) => failure)
+    const error = await media
+      .putStream('huge.mp4', generated(3 * 1024 * 1024, 64 * 1024).stream, { maxBytes: 1e9 })
+      .catch((failure: unknown) => failure)
     expect(isDiskFull(error)).toBe(true)
     expect(readdirSync(directory).filter((name) => name.endsWith(PARTIAL_SUFFIX) || name.startsWith('huge'))).toEqual([])
     // The space is free again for the next write.

@@ -28,7 +28,10 @@ afterEach(async () => {
 
 /** A fresh database of `engine` with two projects, a user and a key in each. */
 async function freshStore(engine: EngineName): Promise<Store> {
-  const store = engine === 'sqlite' ? openSqliteStore(join(makeTempDir(), 'voicedesk.db')) : await openPostgresStore({ url: await (await postgresCluster()).createDatabase() })
+  const store =
+    engine === 'sqlite'
+      ? openSqliteStore(join(makeTempDir(), 'voicedesk.db'))
+      : await openPostgresStore({ url: await (await postgresCluster()).createDatabase() })
   opened.push(store)
   await seedAccounts(store)
   return store
@@ -37,7 +40,16 @@ async function freshStore(engine: EngineName): Promise<Store> {
 const hex = () => randomBytes(6).toString('hex')
 
 function job(fields: Partial<JobRecord> = {}): JobRecord {
-  return jobRecord({ id: `job-${hex()}`, projectId: P1, apiKeyId: 'key-1', userId: 'user-1', attempts: 0, createdAt: at(0), updatedAt: at(0), ...fields })
+  return jobRecord({
+    id: `job-${hex()}`,
+    projectId: P1,
+    apiKeyId: 'key-1',
+    userId: 'user-1',
+    attempts: 0,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...fields,
+  })
 }
 
 const agent = agentRecord
@@ -86,7 +98,15 @@ async function seedProject(store: Store): Promise<void> {
     }),
   )
   await store.jobs.insert(
-    job({ id: 'job-ar', type: 'TRANSCRIPTION', status: 'COMPLETED', title: 'مكالمة العميل', text: 'مرحبا بكم في خدمة العملاء', mediaFile: 'media-ar.wav', createdAt: at(4) }),
+    job({
+      id: 'job-ar',
+      type: 'TRANSCRIPTION',
+      status: 'COMPLETED',
+      title: 'مكالمة العميل',
+      text: 'مرحبا بكم في خدمة العملاء',
+      mediaFile: 'media-ar.wav',
+      createdAt: at(4),
+    }),
   )
   await store.jobs.insert(
     job({
@@ -180,9 +200,11 @@ const listAll = { sort: 'createdAt', direction: 'asc', limit: 100, offset: 0 } a
 async function reads(store: Store, projectId = P1) {
   const sorts = ['createdAt', 'updatedAt', 'title', 'status', 'type', 'cost'] as const
   const jobLists = []
-  for (const sort of sorts) for (const direction of ['asc', 'desc'] as const) jobLists.push(await store.jobs.list(projectId, { ...listAll, sort, direction }))
+  for (const sort of sorts)
+    for (const direction of ['asc', 'desc'] as const) jobLists.push(await store.jobs.list(projectId, { ...listAll, sort, direction }))
   const searches = []
-  for (const words of [['welcome'], ['cafe'], ['مرحب'], ['after'], ['call', 'hello'], ['summ'], ['nothing']]) searches.push(await store.jobs.list(projectId, { ...listAll, words }))
+  for (const words of [['welcome'], ['cafe'], ['مرحب'], ['after'], ['call', 'hello'], ['summ'], ['nothing']])
+    searches.push(await store.jobs.list(projectId, { ...listAll, words }))
   const deliveries = await store.webhookDeliveries.list(projectId, { limit: 100, offset: 0 })
   return {
     jobLists,
@@ -222,7 +244,9 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       'attempt:delivery-over',
     ])
     expect(rows.find((row) => row.kind === 'job' && row.record.id === 'job-nul')?.record).toEqual(await store.jobs.findById('job-nul'))
-    expect(rows.find((row) => row.kind === 'agent' && row.record.id === 'agent-support')?.record).toEqual(await store.voiceAgents.findInProject('agent-support', P1))
+    expect(rows.find((row) => row.kind === 'agent' && row.record.id === 'agent-support')?.record).toEqual(
+      await store.voiceAgents.findInProject('agent-support', P1),
+    )
     expect(await store.projectData.projectCounts(P1)).toEqual({ agents: 2, phoneNumbers: 2, jobs: 6, deliveries: 3, attempts: 3 })
     expect(await store.projectData.projectCounts(P2)).toEqual({ agents: 1, phoneNumbers: 0, jobs: 1, deliveries: 0, attempts: 0 })
   })
@@ -293,12 +317,24 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     const before = await reads(store)
     const otherBefore = await exported(store, P2)
     const attempts: { rows: unknown[]; message: RegExp }[] = [
-      { rows: [...rows.slice(0, 6), { kind: 'job', record: { ...job({ id: 'job-bad' }), totalCost: 'free' } }], message: /^Row 7 \(job job-bad\): record\.totalCost: / },
-      { rows: [...rows, { kind: 'job', record: { ...job({ id: 'job-extra' }), sneaky: true } }], message: /^Row 17 \(job job-extra\): .*sneaky/ },
+      {
+        rows: [...rows.slice(0, 6), { kind: 'job', record: { ...job({ id: 'job-bad' }), totalCost: 'free' } }],
+        message: /^Row 7 \(job job-bad\): record\.totalCost: /,
+      },
+      {
+        rows: [...rows, { kind: 'job', record: { ...job({ id: 'job-extra' }), sneaky: true } }],
+        message: /^Row 17 \(job job-extra\): .*sneaky/,
+      },
       { rows: [{ kind: 'tape', record: {} }], message: /^Row 1 \(tape\): / },
-      { rows: [{ kind: 'agent', record: agent({ id: 'agent-when', createdAt: 'yesterday' }) }], message: /^Row 1 \(agent agent-when\): record\.createdAt: / },
+      {
+        rows: [{ kind: 'agent', record: agent({ id: 'agent-when', createdAt: 'yesterday' }) }],
+        message: /^Row 1 \(agent agent-when\): record\.createdAt: /,
+      },
       // Valid rows the database refuses: another project's job id, its preview token.
-      { rows: [...rows, { kind: 'job', record: job({ id: 'job-other' }) }], message: /^Row 17 \(job job-other\): .*(UNIQUE|unique|already exists)/ },
+      {
+        rows: [...rows, { kind: 'job', record: job({ id: 'job-other' }) }],
+        message: /^Row 17 \(job job-other\): .*(UNIQUE|unique|already exists)/,
+      },
       { rows: [...rows, { kind: 'agent', record: agent({ id: 'agent-other' }) }], message: /^Row 17 \(agent agent-other\): / },
       {
         rows: [{ kind: 'phoneNumber', record: phoneNumber({ voiceAgentId: 'agent-other' }) }],
@@ -369,9 +405,20 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
 
   it('restores while a job runs: the runner’s completion of the old timeline writes nothing, and the call in progress is abandoned', async () => {
     const store = await freshStore(engineName)
-    await store.jobs.insert(job({ id: 'job-running', type: 'TTS', status: 'PENDING', title: 'Spoken', text: 'Hello', jobResponse: null, createdAt: at(1) }))
     await store.jobs.insert(
-      job({ id: 'job-live', type: 'CONVERSATION', status: 'PENDING', title: 'Live call', text: null, jobResponse: null, createdAt: at(2), runAfter: Number.MAX_SAFE_INTEGER }),
+      job({ id: 'job-running', type: 'TTS', status: 'PENDING', title: 'Spoken', text: 'Hello', jobResponse: null, createdAt: at(1) }),
+    )
+    await store.jobs.insert(
+      job({
+        id: 'job-live',
+        type: 'CONVERSATION',
+        status: 'PENDING',
+        title: 'Live call',
+        text: null,
+        jobResponse: null,
+        createdAt: at(2),
+        runAfter: Number.MAX_SAFE_INTEGER,
+      }),
     )
     const conversationOwner = 'host:1:call'
     const progress = { text: 'agent: hi', jobResponse: { turns: 1 }, usageSeconds: 3, totalCost: 0.1 }
@@ -410,7 +457,11 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
 
       const restored = await store.jobs.findById('job-running')
       expect(restored).toMatchObject({ status: 'PENDING', leaseOwner: null, leaseExpiresAt: null, jobResponse: null })
-      expect(await store.jobs.findById('job-live')).toMatchObject({ status: 'IN_PROGRESS', leaseOwner: RESTORED_LEASE_OWNER, leaseExpiresAt: 0 })
+      expect(await store.jobs.findById('job-live')).toMatchObject({
+        status: 'IN_PROGRESS',
+        leaseOwner: RESTORED_LEASE_OWNER,
+        leaseExpiresAt: 0,
+      })
 
       // The old timeline's work ends now: its compare-and-swap finds the lease gone.
       releaseFirstRun()
@@ -422,7 +473,9 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
 
       // The call's old socket loses its lease too; the sweep finds it abandoned.
       expect(await store.conversations.save('job-live', conversationOwner, progress, Date.now() + 60_000, at(4))).toBe(false)
-      expect(await store.jobs.complete('job-live', conversationOwner, { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(4))).toBeUndefined()
+      expect(
+        await store.jobs.complete('job-live', conversationOwner, { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(4)),
+      ).toBeUndefined()
       expect(await store.conversations.requeueAbandoned(Date.now())).toBe(1)
       expect(await store.jobs.findById('job-live')).toMatchObject({ status: 'PENDING', leaseOwner: null })
     } finally {
@@ -452,7 +505,9 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       yield* rows
     }
     expect((await target.projectData.replaceProject(P1, streamed())).counts.jobs).toBe(count)
-    expect(await target.jobs.list(P1, { ...listAll, words: ['lucky'], limit: 5 })).toEqual(await store.jobs.list(P1, { ...listAll, words: ['lucky'], limit: 5 }))
+    expect(await target.jobs.list(P1, { ...listAll, words: ['lucky'], limit: 5 })).toEqual(
+      await store.jobs.list(P1, { ...listAll, words: ['lucky'], limit: 5 }),
+    )
     expect(await target.jobs.statistics(P1, '')).toEqual(await store.jobs.statistics(P1, ''))
   })
 })

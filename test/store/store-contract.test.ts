@@ -117,10 +117,28 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.accounts.findLocalUserId()).toBe('user-1')
       expect(await store.accounts.findActiveKeyByHash('hash-1')).toEqual({ apiKeyId: 'key-1', projectId: P1, userId: 'user-1' })
       expect(await store.accounts.findActiveKeyByHash('nope')).toBeUndefined()
-      const key = { id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0), lastUsedAt: null, revokedAt: null }
+      const key = {
+        id: 'key-1',
+        projectId: P1,
+        userId: 'user-1',
+        name: 'first',
+        keyHash: 'hash-1',
+        keyHint: 'vd_abc…wxyz',
+        createdAt: at(0),
+        lastUsedAt: null,
+        revokedAt: null,
+      }
       expect(await store.accounts.findKey('key-1')).toEqual(key)
       expect(await store.accounts.findKeyByHash('hash-1')).toEqual(key)
-      await store.accounts.insertKey({ id: 'key-0', projectId: P1, userId: 'user-1', name: 'zero', keyHash: 'hash-0', keyHint: 'h', createdAt: at(0) })
+      await store.accounts.insertKey({
+        id: 'key-0',
+        projectId: P1,
+        userId: 'user-1',
+        name: 'zero',
+        keyHash: 'hash-0',
+        keyHint: 'h',
+        createdAt: at(0),
+      })
       expect((await store.accounts.listKeys(P1)).map((k) => k.id)).toEqual(['key-0', 'key-1'])
       await store.accounts.touchKey('key-1', at(5))
       expect((await store.accounts.findKey('key-1'))?.lastUsedAt).toBe(at(5))
@@ -129,7 +147,17 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
     it('refuses a second default project, and a key hash twice', async () => {
       const { store } = await open()
       await expect(store.accounts.insertProject({ id: 'p3', name: 'Third', isDefault: true, createdAt: at(2) })).rejects.toThrow()
-      await expect(store.accounts.insertKey({ id: 'key-3', projectId: P1, userId: 'user-1', name: 'dup', keyHash: 'hash-1', keyHint: 'h', createdAt: at(2) })).rejects.toThrow()
+      await expect(
+        store.accounts.insertKey({
+          id: 'key-3',
+          projectId: P1,
+          userId: 'user-1',
+          name: 'dup',
+          keyHash: 'hash-1',
+          keyHint: 'h',
+          createdAt: at(2),
+        }),
+      ).rejects.toThrow()
     })
 
     it('revokes a key once, and restores it', async () => {
@@ -166,7 +194,17 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       await store.voiceAgents.insert(record)
       expect(await store.voiceAgents.findInProject('agent-1', P1)).toEqual(record)
       expect(await store.voiceAgents.findInProject('agent-1', P2)).toBeUndefined()
-      const replaced = { ...record, agentName: 'Sales', realTime: false, interrupt: true, outcomeResponseShape: null, tools: {}, params: {}, webhookUrl: null, updatedAt: at(3) }
+      const replaced = {
+        ...record,
+        agentName: 'Sales',
+        realTime: false,
+        interrupt: true,
+        outcomeResponseShape: null,
+        tools: {},
+        params: {},
+        webhookUrl: null,
+        updatedAt: at(3),
+      }
       await store.voiceAgents.replace({ ...replaced, createdAt: at(59) })
       expect(await store.voiceAgents.findInProject('agent-1', P1)).toEqual(replaced)
       expect(await store.voiceAgents.remove('agent-1', P2)).toBe(false)
@@ -186,9 +224,13 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
     it('lists newest first with totals, searching names and descriptions (ASCII case folded, wildcards literal) and exact ids', async () => {
       const { store } = await open()
       await store.voiceAgents.insert(agent({ id: 'a1', agentName: 'Support Desk', description: 'first line', createdAt: at(1) }))
-      await store.voiceAgents.insert(agent({ id: 'a2', agentName: 'Sales 50% off', description: 'promo_code', createdAt: at(2), lang: 'ar' }))
+      await store.voiceAgents.insert(
+        agent({ id: 'a2', agentName: 'Sales 50% off', description: 'promo_code', createdAt: at(2), lang: 'ar' }),
+      )
       await store.voiceAgents.insert(agent({ id: 'a3', agentName: 'مكتب الدعم', description: 'Éclair', createdAt: at(3), lang: 'ar' }))
-      await store.voiceAgents.insert(agent({ id: 'a4', projectId: P2, apiKeyId: 'key-2', agentName: 'Support elsewhere', createdAt: at(4) }))
+      await store.voiceAgents.insert(
+        agent({ id: 'a4', projectId: P2, apiKeyId: 'key-2', agentName: 'Support elsewhere', createdAt: at(4) }),
+      )
       const ids = async (filter: Parameters<Store['voiceAgents']['list']>[1], limit = 10, offset = 0) => {
         const page = await store.voiceAgents.list(P1, filter, limit, offset)
         return { ids: page.records.map((record) => record.id), total: page.total, filtered: page.filtered }
@@ -224,7 +266,12 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.phoneNumbers.findByNumber('+15550001', P2)).toBeUndefined()
       await expect(store.phoneNumbers.insert(phoneNumber({ id: 'n2' }))).rejects.toThrow()
       await store.phoneNumbers.setAgent('n1', null, at(7))
-      expect(await store.phoneNumbers.findInProject('n1', P1)).toEqual({ ...record, voiceAgentId: null, voiceAgentName: null, updatedAt: at(7) })
+      expect(await store.phoneNumbers.findInProject('n1', P1)).toEqual({
+        ...record,
+        voiceAgentId: null,
+        voiceAgentName: null,
+        updatedAt: at(7),
+      })
       await store.phoneNumbers.setAgent('n1', 'agent-1', at(8))
       await store.voiceAgents.remove('agent-1', P1)
       expect((await store.phoneNumbers.findInProject('n1', P1))?.voiceAgentId).toBeNull()
@@ -235,7 +282,9 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
     it('lists newest first, filtered by agent and by a substring of number or label', async () => {
       const { store } = await open()
       await store.voiceAgents.insert(agent({ id: 'agent-1' }))
-      await store.phoneNumbers.insert(phoneNumber({ id: 'n1', number: '+15550001', label: 'Front Desk', createdAt: at(1), voiceAgentId: 'agent-1' }))
+      await store.phoneNumbers.insert(
+        phoneNumber({ id: 'n1', number: '+15550001', label: 'Front Desk', createdAt: at(1), voiceAgentId: 'agent-1' }),
+      )
       await store.phoneNumbers.insert(phoneNumber({ id: 'n2', number: '+15550002', label: 'Back 100%', createdAt: at(2) }))
       await store.phoneNumbers.insert(phoneNumber({ id: 'n3', number: '+9665000', label: 'الرياض', createdAt: at(3) }))
       await store.phoneNumbers.insert(phoneNumber({ id: 'n4', projectId: P2, apiKeyId: 'key-2', number: '+15550001', createdAt: at(4) }))
@@ -258,7 +307,13 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       const { store } = await open()
       const source = job({ id: 'source', text: null, usageSeconds: null, jobResponse: null, errorCode: 'TIMEOUT', errorMessage: 'slow' })
       const older = job({ id: 'ai-1', type: 'AI_CONTENT', relevantJobId: 'source', aiParts: ['summary'], createdAt: at(1) })
-      const newer = job({ id: 'ai-2', type: 'AI_CONTENT', relevantJobId: 'source', aiParts: ['summary', 'keywords'] as JobRecord['aiParts'], createdAt: at(2) })
+      const newer = job({
+        id: 'ai-2',
+        type: 'AI_CONTENT',
+        relevantJobId: 'source',
+        aiParts: ['summary', 'keywords'] as JobRecord['aiParts'],
+        createdAt: at(2),
+      })
       for (const record of [source, older, newer]) await store.jobs.insert(record)
       expect(await store.jobs.findById('source')).toEqual(source)
       expect(await store.jobs.findInProject('ai-1', P1)).toEqual(older)
@@ -275,7 +330,9 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       await store.jobs.insert(job({ mediaFile: 'mine.wav' }))
       await store.jobs.insert(job({ projectId: P2, apiKeyId: 'key-2', mediaFile: 'theirs.mp3' }))
       await store.jobs.insert(job({ mediaFile: null }))
-      expect(await store.jobs.namingMedia(['mine.wav', 'theirs.mp3', 'orphan.wav', "o'quote.wav"])).toEqual(new Set(['mine.wav', 'theirs.mp3']))
+      expect(await store.jobs.namingMedia(['mine.wav', 'theirs.mp3', 'orphan.wav', "o'quote.wav"])).toEqual(
+        new Set(['mine.wav', 'theirs.mp3']),
+      )
       expect(await store.jobs.namingMedia([])).toEqual(new Set())
     })
 
@@ -285,7 +342,8 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       await store.jobs.insert(job({ createdAt: at(2), totalCost: 2, usageSeconds: null }))
       await store.jobs.insert(job({ createdAt: at(3), type: 'TTS', status: 'FAILED', totalCost: 0, usageSeconds: 4.5 }))
       await store.jobs.insert(job({ createdAt: at(4), projectId: P2, apiKeyId: 'key-2' }))
-      const sorted = (rows: { type: string; status: string }[]) => [...rows].sort((a, b) => `${a.type}${a.status}`.localeCompare(`${b.type}${b.status}`))
+      const sorted = (rows: { type: string; status: string }[]) =>
+        [...rows].sort((a, b) => `${a.type}${a.status}`.localeCompare(`${b.type}${b.status}`))
       expect(sorted(await store.jobs.statistics(P1, ''))).toEqual([
         { type: 'TRANSCRIPTION', status: 'COMPLETED', jobs: 2, cost: 3.5, seconds: 10 },
         { type: 'TTS', status: 'FAILED', jobs: 1, cost: 0, seconds: 4.5 },
@@ -297,7 +355,9 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
     it('lists pages with exact totals and filtered counts, in every sort', async () => {
       const { store } = await open()
       await store.jobs.insert(job({ id: 'j1', title: 'beta', totalCost: 5, createdAt: at(1), updatedAt: at(9) }))
-      await store.jobs.insert(job({ id: 'j2', title: 'alpha', type: 'TTS', status: 'FAILED', totalCost: 1, createdAt: at(2), updatedAt: at(2) }))
+      await store.jobs.insert(
+        job({ id: 'j2', title: 'alpha', type: 'TTS', status: 'FAILED', totalCost: 1, createdAt: at(2), updatedAt: at(2) }),
+      )
       await store.jobs.insert(job({ id: 'j3', title: 'Gamma', status: 'PENDING', totalCost: 7, createdAt: at(3), updatedAt: at(3) }))
       await store.jobs.insert(job({ id: 'j0', title: 'alpha', createdAt: at(3), updatedAt: at(3) }))
       await store.jobs.insert(job({ id: 'other', projectId: P2, apiKeyId: 'key-2', createdAt: at(4) }))
@@ -331,7 +391,8 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
 
     it('keeps counts exact across many status changes', async () => {
       const { store } = await open()
-      for (let index = 0; index < 300; index += 1) await store.jobs.insert(job({ id: `bulk-${String(index).padStart(3, '0')}`, status: 'PENDING', createdAt: at(index % 60) }))
+      for (let index = 0; index < 300; index += 1)
+        await store.jobs.insert(job({ id: `bulk-${String(index).padStart(3, '0')}`, status: 'PENDING', createdAt: at(index % 60) }))
       expect((await store.jobs.list(P1, { ...listAll, status: 'PENDING', limit: 1 })).filtered).toBe(300)
       for (let index = 0; index < 120; index += 1) {
         const claimed = await store.jobs.claimNext('w', 10, 20)
@@ -346,7 +407,9 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
 
     it('searches words in title and text: whole words or their starts, all of them, any case, English and Arabic', async () => {
       const { store } = await open()
-      await store.jobs.insert(job({ id: 'en', title: 'Quarterly report', text: 'Revenue grew; the e-mail (sent 2024) said: "Café open!"', createdAt: at(1) }))
+      await store.jobs.insert(
+        job({ id: 'en', title: 'Quarterly report', text: 'Revenue grew; the e-mail (sent 2024) said: "Café open!"', createdAt: at(1) }),
+      )
       await store.jobs.insert(job({ id: 'ar', title: 'مكالمة العميل', text: 'شكرا لاتصالك بخدمة العملاء', type: 'TTS', createdAt: at(2) }))
       await store.jobs.insert(job({ id: 'mix', title: 'Report a', text: 'مرحبا world', status: 'FAILED', createdAt: at(3) }))
       await store.jobs.insert(job({ id: 'elsewhere', projectId: P2, apiKeyId: 'key-2', title: 'Quarterly report', createdAt: at(4) }))
@@ -405,7 +468,11 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await page({ ...day, id: 'd1' })).toEqual({ ids: [], total: 4, filtered: 0 })
       expect(await page({ ...day, id: 'd2' })).toEqual({ ids: ['d2'], total: 4, filtered: 1 })
       expect(await page({ ...day, words: ['refund'] })).toEqual({ ids: ['d2'], total: 4, filtered: 1 })
-      expect(await page({ createdFrom: '2024-05-01T00:00:00.000Z', words: ['refund'], direction: 'desc' })).toEqual({ ids: ['d4', 'd2', 'd1'], total: 4, filtered: 3 })
+      expect(await page({ createdFrom: '2024-05-01T00:00:00.000Z', words: ['refund'], direction: 'desc' })).toEqual({
+        ids: ['d4', 'd2', 'd1'],
+        total: 4,
+        filtered: 3,
+      })
       expect(await page({ createdFrom: day.createdTo, createdTo: day.createdTo })).toEqual({ ids: [], total: 4, filtered: 0 })
     })
   })
@@ -468,7 +535,9 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       const refused = await store.transaction(async () =>
         Promise.allSettled([store.accounts.findDefaultProject(), store.jobs.findById('t1'), store.transaction(async () => 'nested')]),
       )
-      expect(refused.map((answer) => answer.status === 'rejected' && (answer.reason as Error).name)).toEqual(Array(3).fill('StoreUsedInsideTransactionError'))
+      expect(refused.map((answer) => answer.status === 'rejected' && (answer.reason as Error).name)).toEqual(
+        Array(3).fill('StoreUsedInsideTransactionError'),
+      )
       // The store still serves, and so does the handle.
       expect(await store.transaction(async (tx) => (await tx.accounts.findDefaultProject())?.id)).toBe(P1)
     })
@@ -487,7 +556,9 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
         await release.promise
       })
       await inside.promise
-      const outside = Array.from({ length: 20 }, (_, index) => (index % 2 ? store.jobs.findById('t1') : store.settings.set(`outside-${index}`, index)))
+      const outside = Array.from({ length: 20 }, (_, index) =>
+        index % 2 ? store.jobs.findById('t1') : store.settings.set(`outside-${index}`, index),
+      )
       release.resolve()
       await transaction
       await expect(Promise.all(outside)).resolves.toHaveLength(20)
@@ -508,26 +579,47 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
   })
 
   describe('conversations (live calls)', () => {
-    const progress = (text: string, seconds: number) => ({ text, jobResponse: { turns: text.split(' ').length }, usageSeconds: seconds, totalCost: 5 })
+    const progress = (text: string, seconds: number) => ({
+      text,
+      jobResponse: { turns: text.split(' ').length },
+      usageSeconds: seconds,
+      totalCost: 5,
+    })
 
     it('starts a PENDING conversation once, for one owner, and saves its progress while that owner holds it', async () => {
       const { store } = await open()
-      await store.jobs.insert(job({ id: 'call', type: 'CONVERSATION', status: 'PENDING', title: 'Call with Support desk', text: null, runAfter: 60_000 }))
+      await store.jobs.insert(
+        job({ id: 'call', type: 'CONVERSATION', status: 'PENDING', title: 'Call with Support desk', text: null, runAfter: 60_000 }),
+      )
       await store.jobs.insert(job({ id: 'tts', type: 'TTS', status: 'PENDING' }))
       const started = await store.conversations.start('call', 'host-1', 30_000, progress('hello', 0), at(1))
-      expect(started).toMatchObject({ id: 'call', status: 'IN_PROGRESS', leaseOwner: 'host-1', leaseExpiresAt: 30_000, text: 'hello', jobResponse: { turns: 1 } })
+      expect(started).toMatchObject({
+        id: 'call',
+        status: 'IN_PROGRESS',
+        leaseOwner: 'host-1',
+        leaseExpiresAt: 30_000,
+        text: 'hello',
+        jobResponse: { turns: 1 },
+      })
       // A second socket, and the runner, find it taken.
       expect(await store.conversations.start('call', 'host-2', 30_000, progress('x', 0), at(1))).toBeUndefined()
       expect(await store.jobs.claimNext('runner', 60_000, 90_000)).toMatchObject({ id: 'tts' })
       expect(await store.conversations.start('tts', 'host-1', 30_000, progress('x', 0), at(1))).toBeUndefined()
       expect(await store.conversations.save('call', 'host-2', progress('no', 1), 40_000, at(2))).toBe(false)
       expect(await store.conversations.save('call', 'host-1', progress('hello zebra crossing', 2.5), 40_000, at(2))).toBe(true)
-      expect(await store.jobs.findById('call')).toMatchObject({ status: 'IN_PROGRESS', leaseExpiresAt: 40_000, usageSeconds: 2.5, updatedAt: at(2) })
+      expect(await store.jobs.findById('call')).toMatchObject({
+        status: 'IN_PROGRESS',
+        leaseExpiresAt: 40_000,
+        usageSeconds: 2.5,
+        updatedAt: at(2),
+      })
       // The transcript is searched like any job's text, and the running call is counted as such.
       const found = await store.jobs.list(P1, { ...listAll, words: ['zebra'] })
       expect(found.records.map((record) => record.id)).toEqual(['call'])
       expect((await store.jobs.list(P1, { ...listAll, status: 'IN_PROGRESS', type: 'CONVERSATION' })).filtered).toBe(1)
-      expect(await store.jobs.complete('call', 'host-1', { jobResponse: { done: true }, usageSeconds: 3, totalCost: 5 }, at(3))).toMatchObject({ id: 'call', status: 'COMPLETED' })
+      expect(
+        await store.jobs.complete('call', 'host-1', { jobResponse: { done: true }, usageSeconds: 3, totalCost: 5 }, at(3)),
+      ).toMatchObject({ id: 'call', status: 'COMPLETED' })
       expect(await store.jobs.findById('call')).toMatchObject({ status: 'COMPLETED', leaseOwner: null, jobResponse: { done: true } })
       expect(await store.conversations.save('call', 'host-1', progress('late', 4), 50_000, at(4))).toBe(false)
     })
@@ -546,7 +638,10 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.jobs.fail('dead', 'runner', 'CALL_INTERRUPTED', 'gone', at(2))).toMatchObject({ id: 'dead', status: 'FAILED' })
       expect(await store.jobs.findById('alive')).toMatchObject({ status: 'IN_PROGRESS', leaseOwner: 'host-2' })
       // The owner of a call fails it from IN_PROGRESS too.
-      expect(await store.jobs.fail('alive', 'host-2', 'DIALOGUE_ENGINE_FAILED', 'model down', at(3))).toMatchObject({ id: 'alive', status: 'FAILED' })
+      expect(await store.jobs.fail('alive', 'host-2', 'DIALOGUE_ENGINE_FAILED', 'model down', at(3))).toMatchObject({
+        id: 'alive',
+        status: 'FAILED',
+      })
       expect(await store.jobs.findById('alive')).toMatchObject({ status: 'FAILED', errorCode: 'DIALOGUE_ENGINE_FAILED' })
     })
   })
@@ -556,10 +651,25 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       const { store } = await open()
       await store.jobs.insert(job({ id: 'call', type: 'CONVERSATION', status: 'PENDING', text: null }))
       await store.jobs.insert(job({ id: 'tts', type: 'TTS', status: 'PENDING' }))
-      await store.conversations.start('call', 'host-1', 30_000, { text: 'hi', jobResponse: { transcript: ['hi'] }, usageSeconds: 1, totalCost: 5 }, at(1))
-      await store.jobs.complete('call', 'host-1', { jobResponse: { transcript: ['hi'], recording: 'waiting: disk full' }, usageSeconds: 2, totalCost: 5 }, at(2))
+      await store.conversations.start(
+        'call',
+        'host-1',
+        30_000,
+        { text: 'hi', jobResponse: { transcript: ['hi'] }, usageSeconds: 1, totalCost: 5 },
+        at(1),
+      )
+      await store.jobs.complete(
+        'call',
+        'host-1',
+        { jobResponse: { transcript: ['hi'], recording: 'waiting: disk full' }, usageSeconds: 2, totalCost: 5 },
+        at(2),
+      )
       expect(await store.conversations.setRecording('call', 'lost: disk full', at(3))).toBe(true)
-      expect(await store.jobs.findById('call')).toMatchObject({ status: 'COMPLETED', updatedAt: at(3), jobResponse: { transcript: ['hi'], recording: 'lost: disk full' } })
+      expect(await store.jobs.findById('call')).toMatchObject({
+        status: 'COMPLETED',
+        updatedAt: at(3),
+        jobResponse: { transcript: ['hi'], recording: 'lost: disk full' },
+      })
       expect(await store.conversations.setRecording('call', undefined, at(4))).toBe(true)
       const stored = await store.jobs.findById('call')
       expect(stored?.jobResponse).toEqual({ transcript: ['hi'] })
@@ -598,7 +708,14 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.jobs.fail('j', 'w2', 'INTERNAL', 'x', at(5))).toBeUndefined()
       expect(await store.jobs.retryLater('j', 'w2', 5000, 'TIMEOUT', 'x')).toBe(false)
       expect(await store.jobs.retryLater('j', 'w1', 5000, 'TIMEOUT', 'too slow')).toBe(true)
-      expect(await store.jobs.findById('j')).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, runAfter: 5000, errorCode: 'TIMEOUT', errorMessage: 'too slow', attempts: 1 })
+      expect(await store.jobs.findById('j')).toMatchObject({
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        runAfter: 5000,
+        errorCode: 'TIMEOUT',
+        errorMessage: 'too slow',
+        attempts: 1,
+      })
       expect(await store.jobs.nextRunAfter()).toBe(5000)
       expect(await store.jobs.queueCounts()).toEqual({ running: 0, waiting: 1 })
       expect(await store.jobs.claimNext('w1', 4999, 9000)).toBeUndefined()
@@ -627,29 +744,56 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       await store.jobs.claimNext('w9', 0, 10)
       const failed = await store.jobs.fail('k', 'w9', 'INTERNAL', 'broken', at(9))
       expect(failed).toEqual(await store.jobs.findById('k'))
-      expect(failed).toMatchObject({ status: 'FAILED', errorCode: 'INTERNAL', errorMessage: 'broken', leaseOwner: null, attempts: 1, updatedAt: at(9) })
+      expect(failed).toMatchObject({
+        status: 'FAILED',
+        errorCode: 'INTERNAL',
+        errorMessage: 'broken',
+        leaseOwner: null,
+        attempts: 1,
+        updatedAt: at(9),
+      })
     })
 
     it("renews a held job's lease with its progress, and completes it with the text its work made, searched from then on", async () => {
       const { store } = await open()
-      await store.jobs.insert(job({ id: 't', type: 'TRANSCRIPTION', status: 'PENDING', title: 'Board meeting', text: null, sourceUrl: 'https://example.test/a.mp4' }))
+      await store.jobs.insert(
+        job({
+          id: 't',
+          type: 'TRANSCRIPTION',
+          status: 'PENDING',
+          title: 'Board meeting',
+          text: null,
+          sourceUrl: 'https://example.test/a.mp4',
+        }),
+      )
       await store.jobs.claimNext('w1', 0, 1000)
       expect(await store.jobs.heartbeat('t', 'w2', 5000, 0.5)).toBe(false)
       expect(await store.jobs.heartbeat('t', 'w1', 5000, 0.25)).toBe(true)
-      expect(await store.jobs.findById('t')).toMatchObject({ leaseExpiresAt: 5000, progress: 0.25, sourceUrl: 'https://example.test/a.mp4' })
+      expect(await store.jobs.findById('t')).toMatchObject({
+        leaseExpiresAt: 5000,
+        progress: 0.25,
+        sourceUrl: 'https://example.test/a.mp4',
+      })
       // No fraction: the lease moves, the progress stays.
       expect(await store.jobs.heartbeat('t', 'w1', 6000)).toBe(true)
       expect(await store.jobs.findById('t')).toMatchObject({ leaseExpiresAt: 6000, progress: 0.25 })
       expect(await store.jobs.nextRunAfter()).toBe(6001)
       const page = () => store.jobs.list(P1, { ...listAll, words: ['quarterly'] })
       expect((await page()).records).toEqual([])
-      const done = await store.jobs.complete('t', 'w1', { jobResponse: { text: 'The quarterly numbers' }, text: 'The quarterly numbers', usageSeconds: 61, totalCost: 6 }, at(8))
+      const done = await store.jobs.complete(
+        't',
+        'w1',
+        { jobResponse: { text: 'The quarterly numbers' }, text: 'The quarterly numbers', usageSeconds: 61, totalCost: 6 },
+        at(8),
+      )
       expect(done).toMatchObject({ status: 'COMPLETED', text: 'The quarterly numbers', progress: null })
       expect((await page()).records.map((record) => record.id)).toEqual(['t'])
       // A job whose work made no text keeps what it had.
       await store.jobs.insert(job({ id: 'u', status: 'PENDING', text: 'Spoken words', createdAt: at(9) }))
       await store.jobs.claimNext('w1', 0, 1000)
-      expect(await store.jobs.complete('u', 'w1', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(9))).toMatchObject({ text: 'Spoken words' })
+      expect(await store.jobs.complete('u', 'w1', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(9))).toMatchObject({
+        text: 'Spoken words',
+      })
     })
 
     it('releases every lease of an owner', async () => {
@@ -695,7 +839,8 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       const media = { types: ['TRANSCRIPTION'], perProject: 2 } as const
       const claim = async (owner: string, now = 100) => (await store.jobs.claimNext(owner, now, now + 900, media))?.id
       // Project 1 queued four transcriptions before project 2's one; the oldest job of all is a TTS job.
-      for (let index = 0; index < 4; index += 1) await store.jobs.insert(job({ id: `a${index}`, status: 'PENDING', createdAt: at(index + 1) }))
+      for (let index = 0; index < 4; index += 1)
+        await store.jobs.insert(job({ id: `a${index}`, status: 'PENDING', createdAt: at(index + 1) }))
       await store.jobs.insert(job({ id: 'b0', projectId: P2, apiKeyId: 'key-2', status: 'PENDING', createdAt: at(9) }))
       await store.jobs.insert(job({ id: 'speech', type: 'TTS', projectId: P2, apiKeyId: 'key-2', status: 'PENDING', createdAt: at(0) }))
       expect(await claim('w2')).toBe('a0')
@@ -713,7 +858,10 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.jobs.nextRunAfter()).toBe(0)
       // A lease that ran out is not running: its job is claimable again, and counts for nobody's share.
       expect(await claim('w1', 1001)).toBe('a0')
-      expect(await store.jobs.claimNext('w1', 1001, 2000, { types: ['TTS', 'AI_CONTENT'], perProject: 1 })).toMatchObject({ id: 'speech', attempts: 1 })
+      expect(await store.jobs.claimNext('w1', 1001, 2000, { types: ['TTS', 'AI_CONTENT'], perProject: 1 })).toMatchObject({
+        id: 'speech',
+        attempts: 1,
+      })
       expect(await store.jobs.claimNext('w1', 1001, 2000)).toMatchObject({ id: 'a1', attempts: 2 })
     })
 
@@ -724,7 +872,9 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       const projects = [P1, P2]
       for (let index = 0; index < 30; index += 1) {
         const projectId = projects[index % 2]!
-        await store.jobs.insert(job({ id: `m${index}`, projectId, apiKeyId: projectId === P1 ? 'key-1' : 'key-2', status: 'PENDING', createdAt: at(index) }))
+        await store.jobs.insert(
+          job({ id: `m${index}`, projectId, apiKeyId: projectId === P1 ? 'key-1' : 'key-2', status: 'PENDING', createdAt: at(index) }),
+        )
       }
       const claims = await Promise.all(
         Array.from({ length: 12 }, async (_, owner) => {
@@ -816,8 +966,18 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
         ],
         at(2),
       )
-      await store.webhookDeliveries.recordAttempts('s-other', [{ attempt: attempt('lost', 200, null), outcome: { status: 'DELIVERED' } }], at(2))
-      expect(await store.webhookDeliveries.findById('ok')).toMatchObject({ status: 'DELIVERED', deliveredAt: at(2), lastStatusCode: 200, nextAttemptAt: null, leaseOwner: null })
+      await store.webhookDeliveries.recordAttempts(
+        's-other',
+        [{ attempt: attempt('lost', 200, null), outcome: { status: 'DELIVERED' } }],
+        at(2),
+      )
+      expect(await store.webhookDeliveries.findById('ok')).toMatchObject({
+        status: 'DELIVERED',
+        deliveredAt: at(2),
+        lastStatusCode: 200,
+        nextAttemptAt: null,
+        leaseOwner: null,
+      })
       expect(await store.webhookDeliveries.findById('again')).toMatchObject({
         status: 'PENDING',
         nextAttemptAt: 6000,
@@ -825,7 +985,12 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
         lastError: 'HTTP 503',
         deliveredAt: null,
       })
-      expect(await store.webhookDeliveries.findById('over')).toMatchObject({ status: 'EXHAUSTED', nextAttemptAt: null, lastStatusCode: null, lastError: 'ECONNREFUSED' })
+      expect(await store.webhookDeliveries.findById('over')).toMatchObject({
+        status: 'EXHAUSTED',
+        nextAttemptAt: null,
+        lastStatusCode: null,
+        lastError: 'ECONNREFUSED',
+      })
       expect(await store.webhookDeliveries.findById('lost')).toMatchObject({ status: 'PENDING', leaseOwner: 's1' })
       expect(await store.webhookDeliveries.attemptsOf('lost')).toEqual([attempt('lost', 200, null)])
       expect(await store.webhookDeliveries.attemptsOf('again')).toEqual([attempt('again', 503, 'HTTP 503')])
@@ -840,7 +1005,13 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       await store.webhookDeliveries.release('d', 's2', 50)
       expect(await store.webhookDeliveries.findById('d')).toMatchObject({ leaseOwner: 's1', attempts: 1 })
       await store.webhookDeliveries.release('d', 's1', 50)
-      expect(await store.webhookDeliveries.findById('d')).toMatchObject({ leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: 50, attempts: 0, roundAttempts: 0 })
+      expect(await store.webhookDeliveries.findById('d')).toMatchObject({
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        nextAttemptAt: 50,
+        attempts: 0,
+        roundAttempts: 0,
+      })
       await store.webhookDeliveries.giveUp('e', 's2', 'no', at(3))
       expect(await store.webhookDeliveries.findById('e')).toMatchObject({ status: 'PENDING' })
       await store.webhookDeliveries.giveUp('e', 's1', 'tries used up', at(3))
@@ -865,7 +1036,12 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.webhookDeliveries.redeliver('nope', P1, 500, at(4))).toBeUndefined()
       await store.webhookDeliveries.recordAttempts(
         's1',
-        [{ attempt: { deliveryId: 'd', attempt: 1, startedAt: at(1), statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null }, outcome: { status: 'EXHAUSTED' } }],
+        [
+          {
+            attempt: { deliveryId: 'd', attempt: 1, startedAt: at(1), statusCode: 500, latencyMs: 1, error: null, responseExcerpt: null },
+            outcome: { status: 'EXHAUSTED' },
+          },
+        ],
         at(2),
       )
       expect(await store.webhookDeliveries.redeliver('d', P1, 3000, at(5))).toMatchObject({
@@ -879,7 +1055,11 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       })
       // A lease that ran out is no attempt in flight.
       await store.webhookDeliveries.claimDue('s2', 3000, 4000, 10)
-      expect(await store.webhookDeliveries.redeliver('d', P1, 4001, at(6))).toMatchObject({ roundAttempts: 0, attempts: 2, nextAttemptAt: 4001 })
+      expect(await store.webhookDeliveries.redeliver('d', P1, 4001, at(6))).toMatchObject({
+        roundAttempts: 0,
+        attempts: 2,
+        nextAttemptAt: 4001,
+      })
     })
 
     it('lists newest first with totals, by status and by job', async () => {
@@ -949,7 +1129,9 @@ describe('PostgreSQL only', () => {
 
   it('migrates once when two instances open a fresh database together', async () => {
     const [first] = await openTwo()
-    const { rows } = await first.pool.query<{ version: number; times: number }>('SELECT version, count(*)::int AS times FROM schema_migrations GROUP BY version ORDER BY version')
+    const { rows } = await first.pool.query<{ version: number; times: number }>(
+      'SELECT version, count(*)::int AS times FROM schema_migrations GROUP BY version ORDER BY version',
+    )
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) expect(row.times).toBe(1)
   })
@@ -972,7 +1154,9 @@ describe('PostgreSQL only', () => {
     } finally {
       client.release()
     }
-    const { rows: indexes } = await store.pool.query<{ definition: string }>("SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'jobs'")
+    const { rows: indexes } = await store.pool.query<{ definition: string }>(
+      "SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'jobs'",
+    )
     for (const { definition } of indexes) expect(definition).not.toMatch(/lease_/)
   })
 
@@ -987,7 +1171,15 @@ describe('PostgreSQL only', () => {
       const accounts = new PostgresAccountsRepository(db)
       await accounts.insertProject({ id: P1, name: 'Default', isDefault: true, createdAt: at(0) })
       await accounts.insertLocalUser('user-1', 'Local', at(0))
-      await accounts.insertKey({ id: 'key-1', projectId: P1, userId: 'user-1', name: 'first', keyHash: 'hash-1', keyHint: 'vd_abc…wxyz', createdAt: at(0) })
+      await accounts.insertKey({
+        id: 'key-1',
+        projectId: P1,
+        userId: 'user-1',
+        name: 'first',
+        keyHash: 'hash-1',
+        keyHint: 'vd_abc…wxyz',
+        createdAt: at(0),
+      })
       // Written as schema 5 holds a job: without the columns later migrations added (0010's source_url and progress).
       const columns = JOB_COLUMNS.filter(([field]) => field !== 'sourceUrl' && field !== 'progress')
       const insertAtSchema5 = (record: JobRecord) =>
@@ -995,7 +1187,13 @@ describe('PostgreSQL only', () => {
           `INSERT INTO jobs (${columns.map(([, column]) => column).join(', ')}, search)
             VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}, array_to_tsvector($${columns.length + 1}::text[]))`,
           [
-            ...columns.map(([field]) => (field === 'aiParts' || field === 'jobResponse' ? (record[field] === null ? null : JSON.stringify(record[field])) : record[field])),
+            ...columns.map(([field]) =>
+              field === 'aiParts' || field === 'jobResponse'
+                ? record[field] === null
+                  ? null
+                  : JSON.stringify(record[field])
+                : record[field],
+            ),
             jobSearchLexemes(record.title, record.text),
           ],
         )
@@ -1007,15 +1205,21 @@ describe('PostgreSQL only', () => {
     }
     const store = await openPostgresStore({ url })
     opened.push(store)
-    expect((await store.pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations')).rows[0]?.version).toBe(MIGRATIONS.at(-1)!.version)
+    expect((await store.pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations')).rows[0]?.version).toBe(
+      MIGRATIONS.at(-1)!.version,
+    )
     // The words of the jobs already there, for prefixes to be written out (0007).
-    const { rows: words } = await store.pool.query<{ word: string }>("SELECT word FROM job_words WHERE word IN ('refund', 'late', 'payment', 'time') ORDER BY word")
+    const { rows: words } = await store.pool.query<{ word: string }>(
+      "SELECT word FROM job_words WHERE word IN ('refund', 'late', 'payment', 'time') ORDER BY word",
+    )
     expect(words.map((row) => row.word)).toEqual(['late', 'payment', 'refund', 'time'])
     // One index holds a search's every condition, so its bitmap needs no test on the table's rows.
     const { rows: indexes } = await store.pool.query<{ definition: string }>(
       "SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'jobs' AND indexdef LIKE '%USING gin%'",
     )
-    expect(indexes.map((index) => index.definition)).toEqual(['CREATE INDEX jobs_search_by_project ON public.jobs USING gin (project_id, status, type, search)'])
+    expect(indexes.map((index) => index.definition)).toEqual([
+      'CREATE INDEX jobs_search_by_project ON public.jobs USING gin (project_id, status, type, search)',
+    ])
     const page = await store.jobs.list(P1, { ...listAll, words: ['refu', 'late'], status: 'FAILED' })
     expect(page).toMatchObject({ total: 3, filtered: 1 })
     expect(page.records.map((record) => record.title)).toEqual(['Refund request'])
@@ -1042,15 +1246,19 @@ describe('PostgreSQL only', () => {
     for (const [index, text] of texts.entries()) await store.jobs.insert(job({ text, status: 'PENDING', createdAt: at(index) }))
     await store.jobs.insert(job({ projectId: P2, apiKeyId: 'key-2', text: 'late refund', createdAt: at(9) }))
     await store.jobs.claimNext('w', 0, 1000)
-    await store.jobs.complete((await store.jobs.claimNext('w', 0, 1000))!.id, 'w', { jobResponse: {}, usageSeconds: 1, totalCost: 1 }, at(10))
+    await store.jobs.complete(
+      (await store.jobs.claimNext('w', 0, 1000))!.id,
+      'w',
+      { jobResponse: {}, usageSeconds: 1, totalCost: 1 },
+      at(10),
+    )
     await store.jobs.fail((await store.jobs.claimNext('w', 0, 1000))!.id, 'w', 'INTERNAL', 'x', at(11))
     const inJobs = async (tsquery: string, status?: string) =>
       (
-        await store.pool.query<{ count: number }>(`SELECT count(*) AS count FROM jobs WHERE project_id = $1 AND search @@ $2::tsquery AND ($3::text IS NULL OR status = $3)`, [
-          P1,
-          tsquery,
-          status ?? null,
-        ])
+        await store.pool.query<{ count: number }>(
+          `SELECT count(*) AS count FROM jobs WHERE project_id = $1 AND search @@ $2::tsquery AND ($3::text IS NULL OR status = $3)`,
+          [P1, tsquery, status ?? null],
+        )
       ).rows[0]!.count
     for (const status of [undefined, 'PENDING', 'COMPLETED', 'FAILED'] as const) {
       for (const [words, tsquery] of [
@@ -1107,14 +1315,19 @@ describe('PostgreSQL only', () => {
   it('answers disk full and connection losses as storage failures', async () => {
     const { storageFailureOf } = await import('../../src/store/storage-errors')
     const [first] = await openTwo()
-    const error = await first.pool.query("DO $$ BEGIN RAISE EXCEPTION 'full' USING ERRCODE = 'disk_full'; END $$").catch((failure: unknown) => failure)
+    const error = await first.pool
+      .query("DO $$ BEGIN RAISE EXCEPTION 'full' USING ERRCODE = 'disk_full'; END $$")
+      .catch((failure: unknown) => failure)
     expect(storageFailureOf(error)).toBe('disk-full')
-    const deadlock = await first.pool.query("DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = 'deadlock_detected'; END $$").catch((failure: unknown) => failure)
+    const deadlock = await first.pool
+      .query("DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = 'deadlock_detected'; END $$")
+      .catch((failure: unknown) => failure)
     expect(storageFailureOf(deadlock)).toBe('busy')
     const refused = await openPostgresStore({ url: 'postgres://postgres@127.0.0.1:1/none' }).catch((failure: unknown) => failure)
     expect(storageFailureOf(refused)).toBe('busy')
     expect(storageFailureOf(new Error('unrelated'))).toBeUndefined()
-    for (const code of ['57P01', '57P03', '08006', '08001', '40001', '40P01', '55P03', '53300', 'ECONNRESET']) expect(storageFailureOf({ code }), code).toBe('busy')
+    for (const code of ['57P01', '57P03', '08006', '08001', '40001', '40P01', '55P03', '53300', 'ECONNRESET'])
+      expect(storageFailureOf({ code }), code).toBe('busy')
     expect(storageFailureOf(new Error('Connection terminated unexpectedly'))).toBe('busy')
     expect(storageFailureOf(new Error('wrapped', { cause: { code: '53100' } }))).toBe('disk-full')
     expect(storageFailureOf({ code: '23505' })).toBeUndefined()
@@ -1165,7 +1378,9 @@ describe('PostgreSQL only', () => {
       const big = randomBytes(600 * 1024)
       const defaults = new PostgresMediaStore(opened[0]!.pool)
       await defaults.put('big.mp3', big)
-      const { rows } = await opened[0]!.pool.query<{ chunks: number }>("SELECT count(*)::int AS chunks FROM media_chunks WHERE name = 'big.mp3'")
+      const { rows } = await opened[0]!.pool.query<{ chunks: number }>(
+        "SELECT count(*)::int AS chunks FROM media_chunks WHERE name = 'big.mp3'",
+      )
       expect(rows[0]?.chunks).toBe(3)
       const range = await defaults.open('big.mp3', { start: 262_000, end: 530_000 })
       const chunks: Buffer[] = []

@@ -21,18 +21,21 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 }
 
 describe('TransactionGuard', () => {
-  it.runIf(hasEnabledFlag)('tracks async contexts only while a transaction is open (no per-promise hook on the request path otherwise)', async () => {
-    const guard = new TransactionGuard()
-    expect(trackingOf(guard)).toBe(false)
-    const open = deferred()
-    const running = guard.run(async () => {
-      await open.promise
-    })
-    expect(trackingOf(guard)).toBe(true)
-    open.resolve()
-    await running
-    expect(trackingOf(guard)).toBe(false)
-  })
+  it.runIf(hasEnabledFlag)(
+    'tracks async contexts only while a transaction is open (no per-promise hook on the request path otherwise)',
+    async () => {
+      const guard = new TransactionGuard()
+      expect(trackingOf(guard)).toBe(false)
+      const open = deferred()
+      const running = guard.run(async () => {
+        await open.promise
+      })
+      expect(trackingOf(guard)).toBe(true)
+      open.resolve()
+      await running
+      expect(trackingOf(guard)).toBe(false)
+    },
+  )
 
   it('still knows the inside of a transaction after tracking stopped and started again, with transactions overlapping (PostgreSQL)', async () => {
     const guard = new TransactionGuard()

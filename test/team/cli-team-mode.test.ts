@@ -47,24 +47,36 @@ describe('team mode on the command line', () => {
     [['keys', 'list', '--database-url', 'mysql://db/x'], {}, /--database-url must start with postgres:\/\//],
     [['keys', 'list', '--database-url', 'not a url'], {}, /--database-url is not a URL/],
   ])('%j refuses with one line and exit 2', async (args, extra, message) => {
-    const result = await run(args, { VOICEDESK_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', VOICEDESK_SECRET_KEY: SECRET, ...extra })
+    const result = await run(args, {
+      VOICEDESK_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      VOICEDESK_SECRET_KEY: SECRET,
+      ...extra,
+    })
     expect(result.code).toBe(2)
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
     expect(result.stderr).toMatch(message)
   })
 
   it('names the database (never its password) and the cause when it cannot be reached', async () => {
-    const result = await run(['keys', 'list'], { VOICEDESK_DATABASE_URL: 'postgres://alice:s3cret-pass@127.0.0.1:1/teamdb', VOICEDESK_SECRET_KEY: SECRET })
+    const result = await run(['keys', 'list'], {
+      VOICEDESK_DATABASE_URL: 'postgres://alice:s3cret-pass@127.0.0.1:1/teamdb',
+      VOICEDESK_SECRET_KEY: SECRET,
+    })
     expect(result.code).toBe(1)
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toMatch(/VOICEDESK_DATABASE_URL postgres:\/\/127\.0\.0\.1:1\/teamdb: nothing answers at that host and port.*\(ECONNREFUSED\)/)
+    expect(result.stderr).toMatch(
+      /VOICEDESK_DATABASE_URL postgres:\/\/127\.0\.0\.1:1\/teamdb: nothing answers at that host and port.*\(ECONNREFUSED\)/,
+    )
     expect(result.stderr).not.toContain('s3cret-pass')
   }, 60_000)
 
   it('refuses an instance whose VOICEDESK_SECRET_KEY is not the one the database was set up with', async () => {
     const url = await createTestDatabase()
     expect((await run(['keys', 'list'], { VOICEDESK_DATABASE_URL: url, VOICEDESK_SECRET_KEY: SECRET })).code).toBe(0)
-    const other = await run(['serve', '--port', '0'], { VOICEDESK_DATABASE_URL: url, VOICEDESK_SECRET_KEY: randomBytes(32).toString('hex') })
+    const other = await run(['serve', '--port', '0'], {
+      VOICEDESK_DATABASE_URL: url,
+      VOICEDESK_SECRET_KEY: randomBytes(32).toString('hex'),
+    })
     expect(other.code).toBe(2)
     expect(other.stderr).toMatch(/VOICEDESK_SECRET_KEY is not the key this database was set up with/)
   }, 60_000)

@@ -37,7 +37,9 @@ describe('an archive from SQLite, imported into PostgreSQL', () => {
     const identity = async (service: Pick<typeof sqlite, 'http' | 'runtime'>) => {
       const project = ((await (await service.http('GET', '/v1/projects/by-api-key')).json()) as { data: { id: string } }).data.id
       const key = service.runtime.appCaller
-      const fixed = ((await (await service.http('GET', '/v1/voice-agents?take=100')).json()) as { data: { agents: { apiKeyId: string }[] } }).data.agents[0]!.apiKeyId
+      const fixed = (
+        (await (await service.http('GET', '/v1/voice-agents?take=100')).json()) as { data: { agents: { apiKeyId: string }[] } }
+      ).data.agents[0]!.apiKeyId
       return new Map([
         [project, '<project>'],
         [fixed, '<key>'],

@@ -108,7 +108,10 @@ describe('two instances on one PostgreSQL database', () => {
     const b = await startInstance(databaseUrl, secretKey)
 
     // A finished source job for the AI-content jobs (cheap, offline work: the test is about sharing it).
-    const source = await a.call('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'The customer asked for a refund of the blue kettle and a new one.' })
+    const source = await a.call('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'The customer asked for a refund of the blue kettle and a new one.',
+    })
     expect(source.status).toBe(200)
     const sourceId = source.json.data.id
     await waitFor(
@@ -121,7 +124,9 @@ describe('two instances on one PostgreSQL database', () => {
     const ids: string[] = []
     for (let batch = 0; batch < 40; batch += 1) {
       const queued = await Promise.all(
-        Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? a : b).call('POST', `/v1/jobs/ai-content?jobId=${sourceId}`, { aiParts: ['summary'] })),
+        Array.from({ length: 50 }, (_, index) =>
+          (index % 2 === 0 ? a : b).call('POST', `/v1/jobs/ai-content?jobId=${sourceId}`, { aiParts: ['summary'] }),
+        ),
       )
       for (const response of queued) {
         expect(response.status).toBe(200)
@@ -135,7 +140,12 @@ describe('two instances on one PostgreSQL database', () => {
       () =>
         withDatabase(
           databaseUrl,
-          async (client) => (await client.query(`SELECT status, attempts, count(*)::int AS jobs FROM jobs WHERE type = 'AI_CONTENT' GROUP BY status, attempts`)).rows,
+          async (client) =>
+            (
+              await client.query(
+                `SELECT status, attempts, count(*)::int AS jobs FROM jobs WHERE type = 'AI_CONTENT' GROUP BY status, attempts`,
+              )
+            ).rows,
         ),
       (groups: { status: string; jobs: number }[]) => groups.length === 1 && groups[0]!.status === 'COMPLETED' && groups[0]!.jobs === 2_000,
     )
@@ -183,7 +193,10 @@ describe('two instances on one PostgreSQL database', () => {
     const b = await startInstance(databaseUrl, secretKey, leases)
     const ids: string[] = []
     for (let index = 0; index < 12; index += 1) {
-      const queued = await a.call('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: `Order ${index} has shipped. It arrives tomorrow between nine and twelve.` })
+      const queued = await a.call('POST', '/v1/jobs/text-to-speech', {
+        voiceId: AVA,
+        text: `Order ${index} has shipped. It arrives tomorrow between nine and twelve.`,
+      })
       ids.push(queued.json.data.id)
     }
     const ownerOfA = `%:${a.child.pid}:%`
@@ -191,7 +204,9 @@ describe('two instances on one PostgreSQL database', () => {
       'jobs leased by A',
       () =>
         withDatabase(databaseUrl, async (client) =>
-          (await client.query(`SELECT id FROM jobs WHERE status = 'PENDING' AND lease_owner LIKE $1`, [ownerOfA])).rows.map((row: { id: string }) => row.id),
+          (await client.query(`SELECT id FROM jobs WHERE status = 'PENDING' AND lease_owner LIKE $1`, [ownerOfA])).rows.map(
+            (row: { id: string }) => row.id,
+          ),
         ),
       (held) => held.length > 0,
       30_000,
@@ -208,7 +223,10 @@ describe('two instances on one PostgreSQL database', () => {
       expect(job.status).toBe('COMPLETED')
     }
     // What A held when it died was claimed again (a second attempt) by B once the leases ran out.
-    const attempts = await withDatabase(databaseUrl, async (client) => (await client.query('SELECT attempts FROM jobs WHERE id = ANY($1)', [heldByA])).rows)
+    const attempts = await withDatabase(
+      databaseUrl,
+      async (client) => (await client.query('SELECT attempts FROM jobs WHERE id = ANY($1)', [heldByA])).rows,
+    )
     expect(attempts.every((row: { attempts: number }) => row.attempts >= 2)).toBe(true)
     // The audio is in the database: B serves it, whoever made it.
     const first = await b.call('GET', `/v1/jobs?jobId=${heldByA[0]}`)
@@ -228,7 +246,9 @@ describe('a key revoked by another process (team mode)', () => {
     const before = await Promise.all(Array.from({ length: 20 }, () => instance.call('GET', '/v1/voices')))
     expect(before.map((answer) => answer.status)).toEqual(Array(20).fill(200))
     // As `voicedesk keys revoke` on another machine would: a write on the shared database, not through this instance.
-    await withDatabase(databaseUrl, (client) => client.query('UPDATE api_keys SET revoked_at = now() WHERE key_hash = $1', [hashApiKey(KEY)]))
+    await withDatabase(databaseUrl, (client) =>
+      client.query('UPDATE api_keys SET revoked_at = now() WHERE key_hash = $1', [hashApiKey(KEY)]),
+    )
     const revokedAt = Date.now()
     await waitFor(
       'the revoked key refused',

@@ -15,7 +15,9 @@ const VOICE = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
 const FAST_RETRIES = { retryDelaysMs: [40, 40, 40], random: () => 0 }
 
 async function createTtsJob(service: TestService, fields: Record<string, unknown>): Promise<string> {
-  const response = await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: VOICE, text: 'Your order has shipped.', ...fields } })
+  const response = await service.call('POST', '/v1/jobs/text-to-speech', {
+    body: { voiceId: VOICE, text: 'Your order has shipped.', ...fields },
+  })
   expect(response.statusCode, response.body).toBe(200)
   return response.json().data.id as string
 }
@@ -83,7 +85,14 @@ describe('job webhooks', () => {
     expect(body.data.jobResponse.ttsMediaFile).toMatch(/\/media\/.+\.wav$/)
 
     const delivery = await waitForDelivery(service, jobId, 'DELIVERED')
-    expect(delivery).toMatchObject({ id: request!.headers['webhook-id'], event: 'job.completed', jobId, attempts: 1, lastStatusCode: 204, hasAuthorization: true })
+    expect(delivery).toMatchObject({
+      id: request!.headers['webhook-id'],
+      event: 'job.completed',
+      jobId,
+      attempts: 1,
+      lastStatusCode: 204,
+      hasAuthorization: true,
+    })
     expect(delivery.payload).toEqual(body)
     expect(delivery.attemptLog).toHaveLength(1)
     expect(delivery.attemptLog[0]).toMatchObject({ attempt: 1, statusCode: 204, error: null })
@@ -127,7 +136,9 @@ describe('job webhooks', () => {
   it('retries after 500s with the same webhook-id, and stops at the first 2xx', async () => {
     const service = await startTestService({ webhooks: FAST_RETRIES })
     const receiver = await startWebhookReceiver()
-    receiver.answer((index) => (index < 2 ? { status: 500, body: `{"error":"down for maintenance ${index}"}` } : { status: 200, body: 'ok' }))
+    receiver.answer((index) =>
+      index < 2 ? { status: 500, body: `{"error":"down for maintenance ${index}"}` } : { status: 200, body: 'ok' },
+    )
     const jobId = await createTtsJob(service, { webhookUrl: receiver.url })
     const requests = await receiver.waitForRequests(3)
     const delivery = await waitForDelivery(service, jobId, 'DELIVERED')
@@ -140,7 +151,10 @@ describe('job webhooks', () => {
       [2, 500],
       [3, 200],
     ])
-    expect(delivery.attemptLog[0]).toMatchObject({ error: 'The receiver answered 500', responseExcerpt: '{"error":"down for maintenance 0"}' })
+    expect(delivery.attemptLog[0]).toMatchObject({
+      error: 'The receiver answered 500',
+      responseExcerpt: '{"error":"down for maintenance 0"}',
+    })
     expect(delivery.attemptLog[2]).toMatchObject({ error: null, responseExcerpt: 'ok' })
     expect(delivery).toMatchObject({ status: 'DELIVERED', attempts: 3, nextAttemptAt: null })
     expect(delivery.deliveredAt).not.toBeNull()
@@ -199,7 +213,9 @@ describe('job webhooks', () => {
     receiver.answer(() => ({ status: 307, headers: { location: `${target.url}/elsewhere` } }))
     const jobId = await createTtsJob(service, { webhookUrl: receiver.url })
     const delivery = await waitForDelivery(service, jobId, 'EXHAUSTED')
-    expect(delivery.attemptLog).toEqual([expect.objectContaining({ statusCode: 307, error: `Redirects are not followed (307 to ${target.url}/elsewhere)` })])
+    expect(delivery.attemptLog).toEqual([
+      expect.objectContaining({ statusCode: 307, error: `Redirects are not followed (307 to ${target.url}/elsewhere)` }),
+    ])
     expect(target.requests).toHaveLength(0)
   })
 
@@ -288,7 +304,9 @@ describe('job webhooks', () => {
     const exhausted = await deliveriesOf(service, '?status=EXHAUSTED')
     expect(exhausted).toMatchObject({ total: 5, filtered: 2 })
     expect(exhausted.deliveries.map((delivery) => delivery.jobId)).toEqual([jobIds[3], jobIds[1]])
-    expect((await deliveriesOf(service, `?jobId=${jobIds[2]!.toUpperCase()}`)).deliveries.map((delivery) => delivery.jobId)).toEqual([jobIds[2]])
+    expect((await deliveriesOf(service, `?jobId=${jobIds[2]!.toUpperCase()}`)).deliveries.map((delivery) => delivery.jobId)).toEqual([
+      jobIds[2],
+    ])
     // A job without a webhookUrl has no delivery.
     const quiet = await createTtsJob(service, {})
     await waitForJob(service, quiet)

@@ -30,7 +30,9 @@ describe('webhook signatures', () => {
   it('matches the Standard Webhooks reference example', () => {
     // The example of the Standard Webhooks specification (standardwebhooks.com).
     const key = signingKeyOf('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')!
-    expect(signWebhook(key, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=')
+    expect(signWebhook(key, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    )
   })
 
   it('verifies what it signs, and nothing else', () => {
@@ -43,7 +45,14 @@ describe('webhook signatures', () => {
 
   it('accepts only whsec_ secrets of 16 to 64 bytes', () => {
     expect(signingKeyOf(generateSigningSecret())?.length).toBe(32)
-    for (const bad of ['', 'whsec_', 'secret', 'whsec_not base64!', `whsec_${Buffer.alloc(8).toString('base64')}`, `whsec_${Buffer.alloc(65).toString('base64')}`]) {
+    for (const bad of [
+      '',
+      'whsec_',
+      'secret',
+      'whsec_not base64!',
+      `whsec_${Buffer.alloc(8).toString('base64')}`,
+      `whsec_${Buffer.alloc(65).toString('base64')}`,
+    ]) {
       expect(signingKeyOf(bad), bad).toBeUndefined()
     }
   })

@@ -58,7 +58,13 @@ function senderOver(deliveries: InMemoryDeliveries, options: Partial<WebhookSend
 }
 
 function due(id: string, overrides: Partial<DeliveryRecord> = {}): DeliveryRecord {
-  return deliveryFixture({ id, url: `${ORIGIN}/hook`, payload: JSON.stringify({ event: 'job.completed', id }), nextAttemptAt: clock, ...overrides })
+  return deliveryFixture({
+    id,
+    url: `${ORIGIN}/hook`,
+    payload: JSON.stringify({ event: 'job.completed', id }),
+    nextAttemptAt: clock,
+    ...overrides,
+  })
 }
 
 /** The outcomes journaled for `id`, in order. */
@@ -88,9 +94,21 @@ describe('the webhook sender (injected clock, in-memory outbox, MockAgent receiv
     const sender = senderOver(deliveries, { onAttempt })
     await sender.start()
     await vi.waitFor(() => expect(deliveries.journal).toHaveLength(1))
-    expect(deliveries.journal[0]).toMatchObject({ deliveryId: 'd1', attempt: 5, statusCode: 500, error: 'The receiver answered 500', responseExcerpt: 'down' })
+    expect(deliveries.journal[0]).toMatchObject({
+      deliveryId: 'd1',
+      attempt: 5,
+      statusCode: 500,
+      error: 'The receiver answered 500',
+      responseExcerpt: 'down',
+    })
     expect(outcomesOf(deliveries, 'd1')).toEqual([{ status: 'PENDING', nextAttemptAt: T0 + 900 }])
-    expect(deliveries.get('d1')).toMatchObject({ status: 'PENDING', nextAttemptAt: T0 + 900, leaseOwner: null, roundAttempts: 1, attempts: 5 })
+    expect(deliveries.get('d1')).toMatchObject({
+      status: 'PENDING',
+      nextAttemptAt: T0 + 900,
+      leaseOwner: null,
+      roundAttempts: 1,
+      attempts: 5,
+    })
 
     // Not due a millisecond early.
     clock = T0 + 899
@@ -108,7 +126,13 @@ describe('the webhook sender (injected clock, in-memory outbox, MockAgent receiv
     sender.wake()
     await vi.waitFor(() => expect(deliveries.journal).toHaveLength(3))
     expect(outcomesOf(deliveries, 'd1')[2]).toEqual({ status: 'EXHAUSTED' })
-    expect(deliveries.get('d1')).toMatchObject({ status: 'EXHAUSTED', nextAttemptAt: null, roundAttempts: 3, attempts: 7, lastStatusCode: 500 })
+    expect(deliveries.get('d1')).toMatchObject({
+      status: 'EXHAUSTED',
+      nextAttemptAt: null,
+      roundAttempts: 3,
+      attempts: 7,
+      lastStatusCode: 500,
+    })
 
     // Claimed only when due: at T0, T0 + 900 and T0 + 5400.
     expect(deliveries.claims.filter((claim) => claim.ids.includes('d1')).map((claim) => claim.now - T0)).toEqual([0, 900, 5_400])
@@ -123,7 +147,9 @@ describe('the webhook sender (injected clock, in-memory outbox, MockAgent receiv
     const sender = senderOver(deliveries)
     await sender.start()
     await vi.waitFor(() => expect(deliveries.get('d1').status).toBe('DELIVERED'))
-    expect(deliveries.journal).toEqual([expect.objectContaining({ deliveryId: 'd1', attempt: 1, statusCode: 204, error: null, responseExcerpt: null })])
+    expect(deliveries.journal).toEqual([
+      expect.objectContaining({ deliveryId: 'd1', attempt: 1, statusCode: 204, error: null, responseExcerpt: null }),
+    ])
     expect(outcomesOf(deliveries, 'd1')).toEqual([{ status: 'DELIVERED' }])
     expect(deliveries.get('d1')).toMatchObject({ nextAttemptAt: null, leaseOwner: null, deliveredAt: new Date(T0).toISOString() })
     expect(received).toHaveLength(1)
@@ -138,9 +164,16 @@ describe('the webhook sender (injected clock, in-memory outbox, MockAgent receiv
     const sender = senderOver(deliveries)
     await sender.start()
     await vi.waitFor(() => expect(deliveries.journal).toHaveLength(1))
-    expect(deliveries.journal[0]).toMatchObject({ statusCode: 302, error: 'Redirects are not followed (302 to https://elsewhere.example/new-hook)' })
+    expect(deliveries.journal[0]).toMatchObject({
+      statusCode: 302,
+      error: 'Redirects are not followed (302 to https://elsewhere.example/new-hook)',
+    })
     expect(outcomesOf(deliveries, 'd1')).toEqual([{ status: 'PENDING', nextAttemptAt: T0 + 900 }])
-    expect(deliveries.get('d1')).toMatchObject({ status: 'PENDING', lastStatusCode: 302, lastError: expect.stringContaining('Redirects are not followed') })
+    expect(deliveries.get('d1')).toMatchObject({
+      status: 'PENDING',
+      lastStatusCode: 302,
+      lastError: expect.stringContaining('Redirects are not followed'),
+    })
     expect(received).toHaveLength(1)
   })
 
@@ -209,7 +242,13 @@ describe('the webhook sender (injected clock, in-memory outbox, MockAgent receiv
       expect(deliveries.get('d1')).toMatchObject({ attempts: 3, roundAttempts: 2, leaseOwner: expect.any(String) })
       clock = T0 + 1_234
       await sender.stop(50)
-      expect(deliveries.get('d1')).toMatchObject({ status: 'PENDING', attempts: 2, roundAttempts: 1, leaseOwner: null, nextAttemptAt: T0 + 1_234 })
+      expect(deliveries.get('d1')).toMatchObject({
+        status: 'PENDING',
+        attempts: 2,
+        roundAttempts: 1,
+        leaseOwner: null,
+        nextAttemptAt: T0 + 1_234,
+      })
       expect(deliveries.journal).toEqual([])
       expect(onAttempt).not.toHaveBeenCalled()
     } finally {

@@ -51,11 +51,15 @@ describe('webhook targets, when the URL is given', () => {
     const job = await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: VOICE, text: 'Hi', webhookUrl: url } })
     expect(job.statusCode, job.body).toBe(400)
     expect(job.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'body.webhookUrl' }] } })
-    expect(job.json().message).toMatch(/^Invalid request: body\.webhookUrl: .* is (a link-local|an unspecified|a cloud metadata) address.*--allow-webhook-host/)
+    expect(job.json().message).toMatch(
+      /^Invalid request: body\.webhookUrl: .* is (a link-local|an unspecified|a cloud metadata) address.*--allow-webhook-host/,
+    )
 
     const created = await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Desk', webhookUrl: url } })
     expect(created.statusCode, created.body).toBe(400)
-    expect(created.json().error.details).toEqual([{ path: 'body.webhookUrl', message: expect.stringMatching(/webhooks are not sent there/) }])
+    expect(created.json().error.details).toEqual([
+      { path: 'body.webhookUrl', message: expect.stringMatching(/webhooks are not sent there/) },
+    ])
 
     const agent = (await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Desk' } })).json().data
     const patched = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { body: { webhookUrl: url } })
@@ -173,7 +177,9 @@ describe('guardedLookup', () => {
       )
 
   const run = (lookup: Lookup, all: boolean) =>
-    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => lookup('host.example', { all }, (error, address) => resolve({ error, address })))
+    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+      lookup('host.example', { all }, (error, address) => resolve({ error, address })),
+    )
 
   it('drops refused addresses and keeps the others', async () => {
     const lookup = guardedLookup(new WebhookAddressPolicy(), resolveTo('169.254.169.254', '10.0.0.7', 'fe80::2'))

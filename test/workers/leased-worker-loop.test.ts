@@ -39,7 +39,10 @@ class FakeQueue implements LeasedWork<Item> {
   private readonly gates = new Map<string, Deferred<void>>()
   work: (item: Item, signal: AbortSignal) => Promise<void> = (item, signal) =>
     // Done when the test says so; on shutdown it gives up (its item stays leased, not done).
-    Promise.race([this.gate(item.id).promise, new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }))])
+    Promise.race([
+      this.gate(item.id).promise,
+      new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true })),
+    ])
 
   add(id: string, dueAt = Date.now(), lease?: { owner: string; until: number }): void {
     this.rows.set(id, { id, dueAt, owner: lease?.owner ?? null, leaseUntil: lease?.until ?? null, done: false })
@@ -52,7 +55,9 @@ class FakeQueue implements LeasedWork<Item> {
   async claim(owner: string, free: number, now: number): Promise<Item[]> {
     const error = this.claimErrors.shift()
     if (error !== undefined) throw error
-    const due = [...this.rows.values()].filter((row) => !row.done && row.dueAt <= now && (row.owner === null || row.leaseUntil! < now)).slice(0, free)
+    const due = [...this.rows.values()]
+      .filter((row) => !row.done && row.dueAt <= now && (row.owner === null || row.leaseUntil! < now))
+      .slice(0, free)
     if (this.claimGate) await this.claimGate.promise
     for (const row of due) Object.assign(row, { owner, leaseUntil: now + LEASE_MS })
     this.claims.push({ free, now, ids: due.map((row) => row.id) })
@@ -72,7 +77,9 @@ class FakeQueue implements LeasedWork<Item> {
   }
 
   async nextDueAt(): Promise<number | undefined> {
-    const due = [...this.rows.values()].filter((row) => !row.done).map((row) => (row.owner === null ? row.dueAt : Math.max(row.dueAt, row.leaseUntil! + 1)))
+    const due = [...this.rows.values()]
+      .filter((row) => !row.done)
+      .map((row) => (row.owner === null ? row.dueAt : Math.max(row.dueAt, row.leaseUntil! + 1)))
     return due.length === 0 ? undefined : Math.min(...due)
   }
 
@@ -205,7 +212,15 @@ describe('the leased-worker loop (fake clock)', () => {
     let free = 0
     const onEnter = vi.fn()
     const onLeave = vi.fn()
-    const diskFull = new DiskFullCondition({ directory: '/data', freeBytes: () => free, minFreeBytes: 100, firstCheckMs: 250, maxCheckMs: 1_000, onEnter, onLeave })
+    const diskFull = new DiskFullCondition({
+      directory: '/data',
+      freeBytes: () => free,
+      minFreeBytes: 100,
+      firstCheckMs: 250,
+      maxCheckMs: 1_000,
+      onEnter,
+      onLeave,
+    })
     const queue = new FakeQueue()
     queue.add('a')
     queue.claimErrors.push(storageError('SQLITE_FULL'))

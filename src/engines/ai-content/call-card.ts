@@ -76,9 +76,22 @@ const AGENT_LABELS = new Set(
   ].map((word) => normaliseArabic(word)),
 )
 const CALLER_LABELS = new Set(
-  ['caller', 'customer', 'client', 'user', 'patient', 'guest', 'المتصل', 'المتصلة', 'العميل', 'العميلة', 'الزبون', 'الزبونة', 'المريض', 'المريضة'].map((word) =>
-    normaliseArabic(word),
-  ),
+  [
+    'caller',
+    'customer',
+    'client',
+    'user',
+    'patient',
+    'guest',
+    'المتصل',
+    'المتصلة',
+    'العميل',
+    'العميلة',
+    'الزبون',
+    'الزبونة',
+    'المريض',
+    'المريضة',
+  ].map((word) => normaliseArabic(word)),
 )
 
 /** Each sentence's role: from role labels, or, in a text of exactly two speakers, the first to speak answers the call. */
@@ -101,10 +114,17 @@ export function speakerRoles(sentences: readonly Sentence[]): (Role | undefined)
 }
 
 /** English cue + name: "this is Karen", "it's Daniel Moss", "my name is …", "engineer named Priya"; titles: "Dr. Patel". */
-const EN_SELF_INTRODUCTION = /\b(?:this is|it's|it is|my name is|my name's|i'm|i am|name is|named|call me)\s+((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?)/g
+const EN_SELF_INTRODUCTION =
+  /\b(?:this is|it's|it is|my name is|my name's|i'm|i am|name is|named|call me)\s+((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?)/g
 const EN_TITLED = /\b((?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][a-z]+)/g
-const AR_SELF_INTRODUCTION = new RegExp(`${AR_START}(?:معك|معاك|معكم|أنا|انا|اسمي|إسمي|باسم|بإسم)\\s+(\\p{L}{2,}(?:\\s+\\p{L}{2,})?)(?=\\s*(?:[،,.!؟?]|$))`, 'gu')
-const AR_TITLED = new RegExp(`${AR_START}((?:الدكتور|الدكتورة|دكتور|دكتورة|الأستاذ|الأستاذة|أستاذ|أستاذة|المهندس|المهندسة|مهندس|مهندسة)\\s+\\p{L}{2,})`, 'gu')
+const AR_SELF_INTRODUCTION = new RegExp(
+  `${AR_START}(?:معك|معاك|معكم|أنا|انا|اسمي|إسمي|باسم|بإسم)\\s+(\\p{L}{2,}(?:\\s+\\p{L}{2,})?)(?=\\s*(?:[،,.!؟?]|$))`,
+  'gu',
+)
+const AR_TITLED = new RegExp(
+  `${AR_START}((?:الدكتور|الدكتورة|دكتور|دكتورة|الأستاذ|الأستاذة|أستاذ|أستاذة|المهندس|المهندسة|مهندس|مهندسة)\\s+\\p{L}{2,})`,
+  'gu',
+)
 const NAME_QUESTION = /\bname\b|اسم|إسم|باسم مين|باسم من/i
 const NOT_A_NAME = new Set([
   'مين',
@@ -156,7 +176,10 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
     const taken: [number, number][] = []
     for (const pattern of PATTERNS) {
       for (const match of sentence.text.matchAll(pattern.regex)) {
-        const text = pattern.kind === 'quantity' ? countedWords(match[0]) : (pattern.group ? match[pattern.group] : match[0])!.trim().replace(/[.,،]+$/, '')
+        const text =
+          pattern.kind === 'quantity'
+            ? countedWords(match[0])
+            : (pattern.group ? match[pattern.group] : match[0])!.trim().replace(/[.,،]+$/, '')
         if (!text || (pattern.accept && !pattern.accept(text))) continue
         const start = match.index
         const end = start + match[0].length
@@ -164,8 +187,16 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
         if (taken.some(([from, to]) => start < to && end > from)) continue
         taken.push([start, end])
         const at = start + Math.max(0, match[0].indexOf(text))
-        const fact: Fact = { kind: pattern.kind, text, key: pattern.key ? pattern.key(match) : plainKey(text), sentence: sentence.index, start: at, end: at + text.length }
-        if (fact.kind === 'identifier') fact.label = identifierLabel(text, sentence.text.slice(0, at), askedBefore(sentences, sentence.index))
+        const fact: Fact = {
+          kind: pattern.kind,
+          text,
+          key: pattern.key ? pattern.key(match) : plainKey(text),
+          sentence: sentence.index,
+          start: at,
+          end: at + text.length,
+        }
+        if (fact.kind === 'identifier')
+          fact.label = identifierLabel(text, sentence.text.slice(0, at), askedBefore(sentences, sentence.index))
         facts.push(fact)
       }
     }
@@ -175,12 +206,16 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
 
   // In a call, a later date or time replaces a turned-down one; in any text, one it says replaces another ("moved from … to …").
   const replaced = readReplacements(sentences, facts)
-  const base = conversation ? laterReplacesEarlier(sentences, facts) : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] as Fact[] }
+  const base = conversation
+    ? laterReplacesEarlier(sentences, facts)
+    : { settled: facts.filter((fact) => fact.kind === 'date' || fact.kind === 'time'), rejected: [] as Fact[] }
   const rejected = [...new Set([...base.rejected, ...replaced.rejected, ...earlierMentions(facts, replaced.rejected, replaced.targets)])]
   const settled = base.settled.filter((fact) => !rejected.includes(fact))
   const card = { rejected, strikes: replaced.strikes }
   const schedule = new Set(settled.map((fact) => fact.sentence))
-  const commitmentCandidates = sentences.filter((sentence) => schedule.has(sentence.index) && COMMITMENT.test(sentence.text)).map((sentence) => sentence.index)
+  const commitmentCandidates = sentences
+    .filter((sentence) => schedule.has(sentence.index) && COMMITMENT.test(sentence.text))
+    .map((sentence) => sentence.index)
   const rejectedSentences = new Set(rejected.filter((fact) => quotesRejected(card, fact.sentence)).map((fact) => fact.sentence))
   const moved = replaced.targets.map((fact) => fact.sentence).filter((index) => !rejectedSentences.has(index))
   // A text's decision is the value it moved; a call's is what it booked.
@@ -189,7 +224,9 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
     commitmentCandidates.filter((index) => !rejectedSentences.has(index)).at(-1) ??
     moved.at(-1) ??
     [...schedule].filter((index) => !rejectedSentences.has(index)).at(-1)
-  const reason = sentences.find((sentence) => roles[sentence.index] === 'caller' && !sentence.isQuestion && sentence.tokens.filter((token) => !token.stop).length >= 3)?.index
+  const reason = sentences.find(
+    (sentence) => roles[sentence.index] === 'caller' && !sentence.isQuestion && sentence.tokens.filter((token) => !token.stop).length >= 3,
+  )?.index
   return {
     roles,
     facts,
@@ -201,10 +238,17 @@ export function readCallCard(sentences: readonly Sentence[], conversation: boole
     strikes: replaced.strikes,
     commitment,
     reason,
-    objections: sentences.filter((sentence) => (roles[sentence.index] ?? 'caller') === 'caller' && OBJECTION.test(sentence.text)).map((sentence) => sentence.index),
+    objections: sentences
+      .filter((sentence) => (roles[sentence.index] ?? 'caller') === 'caller' && OBJECTION.test(sentence.text))
+      .map((sentence) => sentence.index),
     decisions: choicesMade(sentences, roles),
-    agreed: [...grantedRequests(sentences, roles), ...sentences.filter((sentence) => !sentence.isQuestion && AGREED.test(sentence.text)).map((sentence) => sentence.index)],
-    nextSteps: sentences.filter((sentence) => roles[sentence.index] !== 'caller' && NEXT_STEP.test(sentence.text) && !sentence.isQuestion).map((sentence) => sentence.index),
+    agreed: [
+      ...grantedRequests(sentences, roles),
+      ...sentences.filter((sentence) => !sentence.isQuestion && AGREED.test(sentence.text)).map((sentence) => sentence.index),
+    ],
+    nextSteps: sentences
+      .filter((sentence) => roles[sentence.index] !== 'caller' && NEXT_STEP.test(sentence.text) && !sentence.isQuestion)
+      .map((sentence) => sentence.index),
   }
 }
 
@@ -216,14 +260,19 @@ export function quotesRejected(card: Pick<CallCard, 'rejected' | 'strikes'>, ind
 
 /** Earlier mentions of a value a text gave up ("The launch is March 3. … moved from March 3 to …"): the old value too. */
 function earlierMentions(facts: readonly Fact[], given: readonly Fact[], targets: readonly Fact[]): Fact[] {
-  return facts.filter((fact) => !targets.includes(fact) && given.some((old) => old !== fact && old.kind === fact.kind && old.key === fact.key && fact.sentence <= old.sentence))
+  return facts.filter(
+    (fact) =>
+      !targets.includes(fact) &&
+      given.some((old) => old !== fact && old.kind === fact.kind && old.key === fact.key && fact.sentence <= old.sentence),
+  )
 }
 
 /** A turn that turns an offer down: "doesn't work", "can't", "taken", "لا، …", "مش فاضية", "مفيش مكان". */
 const REFUSAL =
   /\b(?:doesn't work|does not work|don't work|won't work|can't|cannot|can not|no good|not possible|taken|booked up|full|instead|rather|unavailable|not free|not available)\b|(?:^|[\s،,])(?:لا|لأ|مو|مب|مش|ما يناسب|ما ينفع|مينفعش|مفيش|ما في|مافي|ما فيه|ما بقدر|ما أقدر|ما اقدر|مش فاضي|مش فاضية|محجوز|بدل|بدال)(?=[\s،,.!?؟]|$)/i
 /** A caller switching to another option ("make it Thursday", "خلها الأكسنت", "instead"): the sentence names the option given up. */
-export const SWITCH = /\b(?:make it|instead|rather|switch to|change it to)\b|(?:^|[\s،,])(?:خلها|خليها|خليه|خله|خلّيها|بدل|بدال|خليني)(?=\s)/i
+export const SWITCH =
+  /\b(?:make it|instead|rather|switch to|change it to)\b|(?:^|[\s،,])(?:خلها|خليها|خليه|خله|خلّيها|بدل|بدال|خليني)(?=\s)/i
 
 /** A request: "can I / could you / is it possible", "ممكن", "تقدرون", "فيه إمكانية", "بقدر". */
 const REQUEST =
@@ -232,7 +281,8 @@ const REQUEST =
 const GRANTED =
   /^(?:yes|yeah|yep|sure|of course|certainly|absolutely|no problem|definitely)\b|^(?:إيه|ايه|اي|أي|ايوه|أيوه|أيوا|ايوا|نعم|أكيد|اكيد|طبعا|طبعًا|أبشر|ابشر|تمام|ولا يهمك|عادي|إي|اه|آه)(?![\p{L}])/iu
 /** A decision written down in notes: "agreed", "decided", "approved", "اتفقنا", "قررنا", "وافق". */
-const AGREED = /\b(?:agreed|decided|approved|signed off)\b|(?<![\p{L}])[وف]?(?:اتفقنا|اتفقوا|قررنا|تقرر|وافق|وافقت|وافقوا|وافقنا|اعتمدنا|تمت الموافقة)(?![\p{L}])/iu
+const AGREED =
+  /\b(?:agreed|decided|approved|signed off)\b|(?<![\p{L}])[وف]?(?:اتفقنا|اتفقوا|قررنا|تقرر|وافق|وافقت|وافقوا|وافقنا|اعتمدنا|تمت الموافقة)(?![\p{L}])/iu
 
 /** A caller's request that the agent's next turn grants: the request states what was agreed. */
 function grantedRequests(sentences: readonly Sentence[], roles: readonly (Role | undefined)[]): number[] {
@@ -257,7 +307,11 @@ function choicesMade(sentences: readonly Sentence[], roles: readonly (Role | und
     }
     currentTurn.push(sentence)
     const opensCallerTurn = currentTurn.length === 1 && roles[sentence.index] === 'caller' && !sentence.isQuestion
-    if (opensCallerTurn && previousTurn.some((asked) => roles[asked.index] === 'agent' && asked.isQuestion && ALTERNATIVES.test(asked.text))) decisions.push(sentence.index)
+    if (
+      opensCallerTurn &&
+      previousTurn.some((asked) => roles[asked.index] === 'agent' && asked.isQuestion && ALTERNATIVES.test(asked.text))
+    )
+      decisions.push(sentence.index)
   }
   return decisions
 }
@@ -274,8 +328,14 @@ function laterReplacesEarlier(sentences: readonly Sentence[], facts: readonly Fa
   for (const kind of ['date', 'time'] as const) {
     const ofKind = facts.filter((fact) => fact.kind === kind)
     for (const fact of ofKind) {
-      const later = ofKind.filter((other) => other.sentence > fact.sentence || (other.sentence === fact.sentence && other !== fact && ofKind.indexOf(other) > ofKind.indexOf(fact)))
-      const superseded = later.some((other) => other.key !== fact.key) && !later.some((other) => other.key === fact.key && other.sentence > replyTurnEnd(sentences, fact.sentence))
+      const later = ofKind.filter(
+        (other) =>
+          other.sentence > fact.sentence ||
+          (other.sentence === fact.sentence && other !== fact && ofKind.indexOf(other) > ofKind.indexOf(fact)),
+      )
+      const superseded =
+        later.some((other) => other.key !== fact.key) &&
+        !later.some((other) => other.key === fact.key && other.sentence > replyTurnEnd(sentences, fact.sentence))
       const reply = replyTurn(sentences, fact.sentence)
       const turnedDown =
         REFUSAL.test(sentences[fact.sentence]!.text) ||
@@ -316,7 +376,10 @@ function replyTurnEnd(sentences: readonly Sentence[], index: number): number {
   return replyTurn(sentences, index).at(-1) ?? index
 }
 
-function readNames(sentences: readonly Sentence[], roles: readonly (Role | undefined)[]): { facts: Fact[]; caller: string | undefined; people: string[] } {
+function readNames(
+  sentences: readonly Sentence[],
+  roles: readonly (Role | undefined)[],
+): { facts: Fact[]; caller: string | undefined; people: string[] } {
   const facts: Fact[] = []
   let caller: string | undefined
   const people: string[] = []
@@ -339,7 +402,14 @@ function readNames(sentences: readonly Sentence[], roles: readonly (Role | undef
     // A short reply to "your name?" is a name.
     const previous = sentences[sentence.index - 1]
     const firstClause = sentence.text.split(/[,،]/)[0]!
-    if (role === 'caller' && previous && previous.turn !== sentence.turn && NAME_QUESTION.test(previous.text) && firstClause.split(/\s+/).length <= 3 && !sentence.isQuestion) {
+    if (
+      role === 'caller' &&
+      previous &&
+      previous.turn !== sentence.turn &&
+      NAME_QUESTION.test(previous.text) &&
+      firstClause.split(/\s+/).length <= 3 &&
+      !sentence.isQuestion
+    ) {
       const reply = firstClause.replace(/[.!]+$/, '').replace(/^(?:it's|my name is|اسمي|باسم)\s+/i, '')
       if (!/\d/.test(reply) && !/^(?:yes|no|ok|okay|نعم|لا|اي|إيه|ايوه)\b/i.test(reply)) add(reply, sentence.index, true)
     }
@@ -361,7 +431,9 @@ function countedWords(match: string): string {
   while (words.length > 1 && isFunctionWord(words.at(-1)!)) words.pop()
   const text = words.join(' ')
   // A year ("in 2021, …") dates something; it counts nothing. Nor does "one" ("one of the trials", "إحدى التجارب").
-  const justOne = ONE.has(normaliseArabic(words[0]!.toLowerCase())) && !/^(?:hundred|thousand|million|and|half|مئة|مية|مائة|ألف|الف)/i.test(words[1] ?? '')
+  const justOne =
+    ONE.has(normaliseArabic(words[0]!.toLowerCase())) &&
+    !/^(?:hundred|thousand|million|and|half|مئة|مية|مائة|ألف|الف)/i.test(words[1] ?? '')
   if (/^(?:19|20)\d{2}$/.test(words[0]!) || justOne) return ''
   if (words.length === 1 || words.slice(1).every(isFunctionWord)) return /\d{2}|و\S/.test(text) ? text : ''
   return text

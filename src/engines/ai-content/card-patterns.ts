@@ -23,7 +23,8 @@ export interface Fact {
 }
 
 /** What an identifier is: a registration plate is no booking reference, a phone number no order. */
-export type IdentifierLabel = 'plate' | 'prescription' | 'order' | 'booking' | 'account' | 'case' | 'file' | 'invoice' | 'tracking' | 'phone' | 'email' | 'reference'
+export type IdentifierLabel =
+  'plate' | 'prescription' | 'order' | 'booking' | 'account' | 'case' | 'file' | 'invoice' | 'tracking' | 'phone' | 'email' | 'reference'
 
 const EN_UNITS = [
   'zero',
@@ -62,13 +63,14 @@ const EN_MINUTES = '(?:fifteen|thirty|forty-five|oh \\w+|\\d{2})'
 const EN_DAY_PART = "(?:in the (?:morning|afternoon|evening)|at night|a\\.?m\\.?|p\\.?m\\.?|o'clock)"
 
 /** Arabic number words; a leading ب or ل (بمئتين، لستة) is allowed by the patterns. */
-const AR_NUMBER_WORDS = `واحد واحدة اثنين اثنان اتنين تنين ثلاث ثلاثة تلات تلاتة أربع أربعة اربع اربعة خمس خمسة ست ستة سبع سبعة ثمان ثماني ثمانية تمان تمانية تمن
+const AR_NUMBER_WORDS =
+  `واحد واحدة اثنين اثنان اتنين تنين ثلاث ثلاثة تلات تلاتة أربع أربعة اربع اربعة خمس خمسة ست ستة سبع سبعة ثمان ثماني ثمانية تمان تمانية تمن
   تسع تسعة عشر عشرة عشرين عشرون ثلاثين تلاتين أربعين اربعين خمسين ستين سبعين ثمانين تمانين تسعين مية مئة مائة مئتين مئتان ميتين
   ثلاثمية ثلاثمئة تلاتمية تلتمية أربعمية أربعمئة اربعمية خمسمية خمسمئة ستمية ستمئة سبعمية سبعمئة ثمانمية ثمانمئة تمنمية تمانمية تسعمية تسعمئة
   ألف الف آلاف ألفين الفين مليون نص نصف ربع حداش حداشر احدعشر أحد إحدى اثنعشر اتناشر`
-  .split(/\s+/)
-  .filter(Boolean)
-  .sort((a, b) => b.length - a.length)
+    .split(/\s+/)
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length)
 const AR_NUMBER_WORD = `(?:${AR_NUMBER_WORDS.join('|')})`
 const AR_NUMBER = `(?:[\\d\\u0660-\\u0669][\\d\\u0660-\\u0669,.٫]*|${AR_NUMBER_WORD}(?:\\s+و?${AR_NUMBER_WORD})*)`
 const AR_CURRENCY = '(?:ريال|ريالات|جنيه|جنيهات|دينار|دنانير|درهم|دراهم|دولار|دولارات|ليرة|ليرات|يورو|شيكل|فلس)'
@@ -151,14 +153,20 @@ function arabicClockKey(hourWords: string, fraction: string | undefined, whole: 
   const hourText = hourWords.replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
   const hour = /^\d+/.test(hourText) ? Number(/^\d+/.exec(hourText)![0]) : AR_HOURS[normaliseArabic(hourText.split(/\s/)[0]!)]
   if (hour === undefined) return plainKey(whole)
-  const minutes = /:(\d{2})/.exec(hourText)?.[1] ?? (/نص/.test(fraction ?? '') ? '30' : /ربع/.test(fraction ?? '') ? (/ا?لا/.test(fraction!) ? '45' : '15') : '00')
+  const minutes =
+    /:(\d{2})/.exec(hourText)?.[1] ??
+    (/نص/.test(fraction ?? '') ? '30' : /ربع/.test(fraction ?? '') ? (/ا?لا/.test(fraction!) ? '45' : '15') : '00')
   return `${(/ا?لا ربع/.test(fraction ?? '') ? hour + 11 : hour) % 12}:${minutes}`
 }
 
 const arabicTimeKey = (match: RegExpExecArray) => arabicClockKey(match[1]!, match[2], match[0])
 
 const arabicWeekdayKey = (text: string) =>
-  String(AR_WEEKDAYS.findIndex((forms) => forms.some((form) => normaliseArabic(text.replace(/^(?:يوم\s+)?[وف]?لل/u, 'ال')).includes(normaliseArabic(form)))))
+  String(
+    AR_WEEKDAYS.findIndex((forms) =>
+      forms.some((form) => normaliseArabic(text.replace(/^(?:يوم\s+)?[وف]?لل/u, 'ال')).includes(normaliseArabic(form))),
+    ),
+  )
 /** A weekday with ل fused on: "للخميس" is ل + الخميس with the alef dropped. */
 const AR_WEEKDAY_AFTER_LI = AR_WEEKDAYS.flat()
   .filter((form) => form.startsWith('ال'))
@@ -185,10 +193,14 @@ const phoneDigits = (text: string) => text.replace(/\D/g, '').length
 // A bare hour after "at" ("at four", "at ten on Monday") is a time only where a time can end: "at one point" is not one.
 export const PATTERNS: readonly Pattern[] = [
   // Identifiers: letters and digits together (BN-58231, KX19 LMP), or a long number after a reference word.
-  { kind: 'identifier', regex: /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]{4})[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*(?:\s[A-Z]{2,4}\b(?![a-z]))?/g },
   {
     kind: 'identifier',
-    regex: /(?:number|account|order|reference|ref|ticket|case|رقم|حساب|طلب)\s*(?:is\s+|:\s*)?#?([\d\u0660-\u0669][\d\u0660-\u0669 -]{3,}[\d\u0660-\u0669])/giu,
+    regex: /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]{4})[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*(?:\s[A-Z]{2,4}\b(?![a-z]))?/g,
+  },
+  {
+    kind: 'identifier',
+    regex:
+      /(?:number|account|order|reference|ref|ticket|case|رقم|حساب|طلب)\s*(?:is\s+|:\s*)?#?([\d\u0660-\u0669][\d\u0660-\u0669 -]{3,}[\d\u0660-\u0669])/giu,
     group: 1,
   },
   // A phone number: a leading 0 or +, 9 to 15 digits in groups (a price or a year never looks like this).
@@ -197,7 +209,13 @@ export const PATTERNS: readonly Pattern[] = [
   { kind: 'identifier', regex: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
   // Amounts: a number and a currency word, a symbol before it, or an ISO code either side ("SAR 200", "200 AED").
   { kind: 'amount', regex: new RegExp(`\\b${CURRENCY_CODES}\\s?\\d[\\d,.]*|\\b\\d[\\d,.]*\\s?${CURRENCY_CODES}\\b`, 'g') },
-  { kind: 'amount', regex: new RegExp(`[$£€]\\s?\\d[\\d,.]*(?:\\s?(?:k|thousand|million))?|\\b${EN_NUMBER}\\s+(?:thousand\\s+|million\\s+)?${EN_CURRENCY}\\b`, 'gi') },
+  {
+    kind: 'amount',
+    regex: new RegExp(
+      `[$£€]\\s?\\d[\\d,.]*(?:\\s?(?:k|thousand|million))?|\\b${EN_NUMBER}\\s+(?:thousand\\s+|million\\s+)?${EN_CURRENCY}\\b`,
+      'gi',
+    ),
+  },
   { kind: 'amount', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}\\s+(?:ألف\\s+|الف\\s+)?${AR_CURRENCY}${AR_END}`, 'gu') },
   // Dates.
   {
@@ -206,7 +224,11 @@ export const PATTERNS: readonly Pattern[] = [
     // "on Mondays" is the Monday of every week.
     regex: new RegExp(`(?<!\\b(?:since|last|from last)\\s)\\b(?:${EN_WEEKDAYS.join('|')})s?(?:\\s+the\\s+${EN_ORDINAL})?\\b`, 'gi'),
     // "Saturday the 9th" and "Saturday the 16th" are two dates: the ordinal is part of the value.
-    key: (match) => [String(EN_WEEKDAYS.indexOf(match[0].split(/\s/)[0]!.toLowerCase().replace(/s$/, ''))), ...match[0].toLowerCase().split(/\s+/).slice(2)].join(' '),
+    key: (match) =>
+      [
+        String(EN_WEEKDAYS.indexOf(match[0].split(/\s/)[0]!.toLowerCase().replace(/s$/, ''))),
+        ...match[0].toLowerCase().split(/\s+/).slice(2),
+      ].join(' '),
   },
   {
     kind: 'date',
@@ -287,7 +309,13 @@ export const PATTERNS: readonly Pattern[] = [
       'gi',
     ),
   },
-  { kind: 'quantity', regex: new RegExp(`${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!(?:${AR_CURRENCY}|${AR_DAY_PART}|من|في|على)(?![\\p{L}\\p{M}])|و)[\\p{L}\\p{M}]{2,}){1,2}`, 'gu') },
+  {
+    kind: 'quantity',
+    regex: new RegExp(
+      `${AR_START}[بل]?${AR_NUMBER}(?:\\s+(?!(?:${AR_CURRENCY}|${AR_DAY_PART}|من|في|على)(?![\\p{L}\\p{M}])|و)[\\p{L}\\p{M}]{2,}){1,2}`,
+      'gu',
+    ),
+  },
 ]
 
 /**

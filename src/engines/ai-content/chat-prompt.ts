@@ -11,7 +11,8 @@ const PART_INSTRUCTIONS: Record<AiPart, string> = {
   introduction: 'an opening paragraph of 3 to 5 sentences that introduces the text',
   titles: '3 to 5 distinct candidate titles, one per line, numbered "1. "',
   summary: 'a concise summary paragraph of the main points',
-  webArticleSEOFriendly: 'a search-friendly Markdown article: an H1 title (# ) containing the main keyword, an introduction, an H2 section (## ) per main topic, and a conclusion',
+  webArticleSEOFriendly:
+    'a search-friendly Markdown article: an H1 title (# ) containing the main keyword, an introduction, an H2 section (## ) per main topic, and a conclusion',
   keyTopicsWithBullets: 'the key topics, each a numbered line followed by 2 to 4 bullet lines starting with "- "',
   keywords: '8 to 12 keywords or key phrases that characterise the text, comma-separated on one line',
   threadsByInstagram: `one Threads post of at most ${AI_PART_LIMITS.threadsPost} characters, with a few hashtags`,
@@ -39,7 +40,14 @@ export function buildChatMessages(input: { text: string; title?: string }, parts
     `Write every value in ${language}, the language of the source text, including headings and labels.`,
     'Use only facts from the source text.',
   ].join('\n')
-  const user = [input.title ? `Title: ${input.title}` : '', `Source text (${language}):`, '"""', input.text.trim(), '"""', `Answer in ${language}, as the JSON object described.`]
+  const user = [
+    input.title ? `Title: ${input.title}` : '',
+    `Source text (${language}):`,
+    '"""',
+    input.text.trim(),
+    '"""',
+    `Answer in ${language}, as the JSON object described.`,
+  ]
     .filter(Boolean)
     .join('\n')
   return [

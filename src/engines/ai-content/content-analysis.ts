@@ -124,11 +124,16 @@ function isPointList(text: string): boolean {
 function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking, card: CallCard, pointList: boolean): number[] {
   // A name counts where it is news (the caller's own), not in the agent's "this is Karen" opener.
   const factsIn = new Map<number, number>()
-  for (const fact of card.facts) if (fact.kind !== 'name' || card.roles[fact.sentence] !== 'agent') factsIn.set(fact.sentence, (factsIn.get(fact.sentence) ?? 0) + 1)
+  for (const fact of card.facts)
+    if (fact.kind !== 'name' || card.roles[fact.sentence] !== 'agent') factsIn.set(fact.sentence, (factsIn.get(fact.sentence) ?? 0) + 1)
   const ruledOut = summaryRuledOut(sentences, card)
   // A caller's reply to the agent's question is what the call was asking for ("About a hundred and twenty people").
   const answersAgent = (index: number) =>
-    index > 0 && card.roles[index] === 'caller' && card.roles[index - 1] === 'agent' && sentences[index - 1]!.isQuestion && !sentences[index]!.isQuestion
+    index > 0 &&
+    card.roles[index] === 'caller' &&
+    card.roles[index - 1] === 'agent' &&
+    sentences[index - 1]!.isQuestion &&
+    !sentences[index]!.isQuestion
   const weight = (index: number) =>
     2 * (factsIn.get(index) ?? 0) +
     (index === card.commitment ? 3 : 0) +
@@ -146,7 +151,10 @@ function chooseSummary(sentences: readonly Sentence[], ranking: SentenceRanking,
   const share = Math.ceil(sentences.length * (conversation ? CALL_SHARE : pointList ? POINT_SHARE : FACT_SHARE))
   // A request the agent granted ("Could you put a cot in the room?" → "Of course") is a commitment of its own: room is made for it.
   const granted = conversation ? card.agreed.filter((index) => !ruledOut.has(index)).length : 0
-  const wanted = Math.min(MAX_SUMMARY_SENTENCES, Math.max(summaryLength(sentences.length), !conversation || factual >= share ? share : Math.max(factual, share - 1)) + granted)
+  const wanted = Math.min(
+    MAX_SUMMARY_SENTENCES,
+    Math.max(summaryLength(sentences.length), !conversation || factual >= share ? share : Math.max(factual, share - 1)) + granted,
+  )
   const order = sentences
     .map((sentence) => sentence.index)
     .filter((index) => !ruledOut.has(index))
@@ -179,7 +187,9 @@ export function summaryRuledOut(sentences: readonly Sentence[], card: CallCard):
       (factKinds.size > 0 || sentence.tokens.some((token) => isGreetingWord(token.written.toLowerCase())))
     if (opener && sentence.index <= 2) out.add(sentence.index)
     // A sentence whose content words are only names ("Hello Nina, it is Oliver Grant") is in the card already.
-    const nameWords = new Set(card.facts.filter((fact) => fact.kind === 'name' && fact.sentence === sentence.index).flatMap((fact) => fact.text.split(/\s+/)))
+    const nameWords = new Set(
+      card.facts.filter((fact) => fact.kind === 'name' && fact.sentence === sentence.index).flatMap((fact) => fact.text.split(/\s+/)),
+    )
     if (nameWords.size > 0 && sentence.tokens.every((token) => token.stop || nameWords.has(token.written))) out.add(sentence.index)
     // The caller's bare name in reply to "your name?" is in the card already.
     if (card.callerName && sentence.text.replace(/[.!،,]+$/, '').trim() === card.callerName) out.add(sentence.index)
@@ -221,7 +231,8 @@ function personalShare(sentences: readonly Sentence[]): number {
  */
 function usableTitle(title: string | undefined, text: string): string | undefined {
   const trimmed = title?.replace(/\s+/g, ' ').trim()
-  if (!trimmed || /\.[a-z0-9]{2,4}$/i.test(trimmed) || trimmed.split(' ').filter((word) => /\p{L}{2,}/u.test(word)).length < 2) return undefined
+  if (!trimmed || /\.[a-z0-9]{2,4}$/i.test(trimmed) || trimmed.split(' ').filter((word) => /\p{L}{2,}/u.test(word)).length < 2)
+    return undefined
   if (text.replace(/\s+/g, ' ').trim().startsWith(trimmed.replace(/…$/u, '').trimEnd())) return undefined
   return trimmed
 }

@@ -97,7 +97,9 @@ export function extractKeywords(sentences: readonly Sentence[], limit: number): 
     candidates.push(toKeyword(key, word, spread(word) * share * rarity(key) * lengthWeight(key)))
   }
   // Ties: the earlier term, then code-unit order (not localeCompare, whose order depends on the machine's locale data).
-  candidates.sort((a, b) => b.score - a.score || a.sentenceIndexes[0]! - b.sentenceIndexes[0]! || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  candidates.sort(
+    (a, b) => b.score - a.score || a.sentenceIndexes[0]! - b.sentenceIndexes[0]! || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  )
 
   const keywords = selectDistinct(candidates, words, limit)
   return { keywords: keywords.length > 0 ? keywords : fallbackKeywords(sentences), termWeights }
@@ -189,7 +191,8 @@ function mostFrequent(displays: Map<string, number>): string {
  */
 function selectDistinct(candidates: readonly Keyword[], words: Map<string, Tally>, limit: number): Keyword[] {
   const chosen: Keyword[] = []
-  const isExplainedBy = (word: Keyword, phrase: Keyword) => phrase.wordKeys.length > 1 && phrase.wordKeys.includes(word.key) && (words.get(word.key)?.count ?? 0) < 2 * phrase.count
+  const isExplainedBy = (word: Keyword, phrase: Keyword) =>
+    phrase.wordKeys.length > 1 && phrase.wordKeys.includes(word.key) && (words.get(word.key)?.count ?? 0) < 2 * phrase.count
   const overlaps = (a: Keyword, b: Keyword) => ` ${a.key} `.includes(` ${b.key} `) || ` ${b.key} `.includes(` ${a.key} `)
   const seenDisplays = new Set<string>()
   for (const candidate of candidates) {
@@ -222,5 +225,12 @@ function fallbackKeywords(sentences: readonly Sentence[]): Keyword[] {
   return [...counts.entries()]
     .sort(([a, x], [b, y]) => y.count * [...y.display].length - x.count * [...x.display].length || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, 5)
-    .map(([key, entry]) => ({ key, wordKeys: [key], display: entry.display, score: entry.count, count: entry.count, sentenceIndexes: entry.sentenceIndexes }))
+    .map(([key, entry]) => ({
+      key,
+      wordKeys: [key],
+      display: entry.display,
+      score: entry.count,
+      count: entry.count,
+      sentenceIndexes: entry.sentenceIndexes,
+    }))
 }

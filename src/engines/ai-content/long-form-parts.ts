@@ -27,7 +27,8 @@ const MAX_CARD_VALUES = 3
 /** Distinct values of one kind, as written, first mention first; an Arabic ب or ل fused to a number dropped (بمئتين ريال → مئتين ريال). */
 function valuesOf(facts: readonly Fact[], kind: FactKind, limit = MAX_CARD_VALUES): string[] {
   const seen = new Map<string, string>()
-  for (const fact of facts) if (fact.kind === kind && !seen.has(fact.key)) seen.set(fact.key, fact.text.replace(/^[بل](?=\p{Script=Arabic}{3})/u, ''))
+  for (const fact of facts)
+    if (fact.kind === kind && !seen.has(fact.key)) seen.set(fact.key, fact.text.replace(/^[بل](?=\p{Script=Arabic}{3})/u, ''))
   return [...seen.values()].slice(0, limit)
 }
 
@@ -101,13 +102,20 @@ export function titleCandidates(content: AnalysedContent, book: Phrasebook): str
   const keywords = leadingKeywords(content)
   const when = cardLine(content, book).when
   const [first, ...others] = book.titles(keywords.slice(0, 3))
-  const candidates = [...(when ? [book.titleWithWhen(keywords[0]!, when)] : []), commitmentHeadline(content), first!, headlineFrom(content), ...others]
+  const candidates = [
+    ...(when ? [book.titleWithWhen(keywords[0]!, when)] : []),
+    commitmentHeadline(content),
+    first!,
+    headlineFrom(content),
+    ...others,
+  ]
   if (content.title) candidates.splice(2, 0, book.titleFromSourceTitle(content.title, keywords[0]!))
   // The text's own opening line is where it starts, not what it is about.
   const opening = (content.sentences[0]?.text ?? '').replace(/[.!?؟…]+$/u, '').toLowerCase()
   const distinct: string[] = []
   for (const candidate of candidates) {
-    if (candidate && candidate.toLowerCase() !== opening && !distinct.some((title) => title.toLowerCase() === candidate.toLowerCase())) distinct.push(candidate)
+    if (candidate && candidate.toLowerCase() !== opening && !distinct.some((title) => title.toLowerCase() === candidate.toLowerCase()))
+      distinct.push(candidate)
   }
   // A text of one short sentence has nothing else to name it by.
   return distinct.length > 0 ? distinct.slice(0, 5) : [candidates.find(Boolean)!]
@@ -148,7 +156,11 @@ export function writeIntroduction(content: AnalysedContent, book: Phrasebook): s
 
 /** Numbered topics, each with its sentences as "- " bullets. */
 export function writeKeyTopics(content: AnalysedContent, book: Phrasebook): string {
-  return content.topics.map((topic, i) => [`${i + 1}. ${topicHeading(topic, book)}`, ...topic.bulletIndexes.map((index) => `- ${content.line(index)}`)].join('\n')).join('\n\n')
+  return content.topics
+    .map((topic, i) =>
+      [`${i + 1}. ${topicHeading(topic, book)}`, ...topic.bulletIndexes.map((index) => `- ${content.line(index)}`)].join('\n'),
+    )
+    .join('\n\n')
 }
 
 const MAX_FAQ = 5
@@ -214,7 +226,9 @@ export function writeFaq(content: AnalysedContent, book: Phrasebook): string {
   let template = 0
   for (const keyword of content.keywords) {
     if (pairs.length >= 3) break
-    const best = [...keyword.sentenceIndexes].filter((index) => answerable(index) && !usedAnswers.has(index)).sort((a, b) => ranking.scores[b]! - ranking.scores[a]! || a - b)[0]
+    const best = [...keyword.sentenceIndexes]
+      .filter((index) => answerable(index) && !usedAnswers.has(index))
+      .sort((a, b) => ranking.scores[b]! - ranking.scores[a]! || a - b)[0]
     if (best === undefined) continue
     const ask = book.faqKeywordQuestions[template++ % book.faqKeywordQuestions.length]!
     pairs.push({ question: ask(keyword.display), answer: content.line(best) })
@@ -233,7 +247,8 @@ const NOT_A_REFERENCE = new Set<IdentifierLabel | undefined>(['plate', 'phone', 
 /** Sentences that state what the card knows, one per kind of fact, in the order an FAQ asks. */
 function factAnswers(content: AnalysedContent): [keyof Phrasebook['factQuestions'], number | undefined][] {
   const { card } = content
-  const firstWith = (kind: FactKind) => card.facts.find((fact) => fact.kind === kind && !card.rejected.includes(fact) && !NOT_A_REFERENCE.has(fact.label))?.sentence
+  const firstWith = (kind: FactKind) =>
+    card.facts.find((fact) => fact.kind === kind && !card.rejected.includes(fact) && !NOT_A_REFERENCE.has(fact.label))?.sentence
   const conversation = card.roles.some((role) => role !== undefined)
   return [
     ['reason', card.reason],
@@ -279,7 +294,10 @@ export function writeSeoArticle(content: AnalysedContent, book: Phrasebook): str
   const sections = [
     `# ${titleCandidates(content, book)[0]}`,
     writeIntroduction(content, book),
-    ...content.topics.flatMap((topic) => [`## ${topicHeading(topic, book)}`, topic.bulletIndexes.map((index) => content.line(index)).join(' ')]),
+    ...content.topics.flatMap((topic) => [
+      `## ${topicHeading(topic, book)}`,
+      topic.bulletIndexes.map((index) => content.line(index)).join(' '),
+    ]),
     ...(takeaways.length >= 2 ? [`## ${book.keyTakeawaysHeading}`, takeaways.map((index) => `- ${content.line(index)}`).join('\n')] : []),
     `## ${book.conclusionHeading}`,
     `${book.conclusion(content.kind, keywords.slice(0, 3))} ${content.line(closingSentence)}`,
@@ -365,7 +383,8 @@ function headlineFrom(content: AnalysedContent): string {
 
 const withoutListMarker = (line: string) => line.replace(LIST_MARKER, '')
 /** A sentence that speaks to or as someone ("I", "we", "أنا", "احنا"): a quote, not a headline. */
-const PERSONAL_OPENERS = /^(?:i|i'm|i've|i'd|we|we're|we've|you|you're|my|our|your|please)\b|^(?:أنا|انا|احنا|إحنا|نحن|انت|إنت|أنت|انتي|إنتي|ياريت|يا ريت|لو سمحت)(?![\p{L}])/iu
+const PERSONAL_OPENERS =
+  /^(?:i|i'm|i've|i'd|we|we're|we've|you|you're|my|our|your|please)\b|^(?:أنا|انا|احنا|إحنا|نحن|انت|إنت|أنت|انتي|إنتي|ياريت|يا ريت|لو سمحت)(?![\p{L}])/iu
 
 /**
  * Whether a sentence can give a headline: not a question, not a "Label: …" line of notes

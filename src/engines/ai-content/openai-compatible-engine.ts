@@ -59,12 +59,22 @@ export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOpti
       let statusText: string
       let responseText: string
       try {
-        const response = await fetch(endpoint, { method: 'POST', headers, body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+        const response = await fetch(endpoint, {
+          method: 'POST',
+          headers,
+          body,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        })
         status = response.status
         statusText = response.statusText
         responseText = await response.text()
       } catch (error) {
-        throw chat.requestFailure(error, { signal, timedOut: timeout.aborted, timeoutMs, abortMessage: 'The AI-content generation was aborted' })
+        throw chat.requestFailure(error, {
+          signal,
+          timedOut: timeout.aborted,
+          timeoutMs,
+          abortMessage: 'The AI-content generation was aborted',
+        })
       }
       if (status < 200 || status > 299) throw chat.httpFailure(status, statusText, responseText)
       const content = completionContent(responseText, server, fail)
@@ -81,7 +91,8 @@ function completionContent(responseText: string, server: string, fail: (message:
     throw fail(`the model server at ${server} answered invalid JSON instead of a chat completion: ${snippet(responseText)}`)
   }
   const completion = ChatCompletionSchema.safeParse(parsed)
-  if (!completion.success) throw fail(`the model server at ${server} answered JSON that is not a chat completion (no choices[0].message.content)`)
+  if (!completion.success)
+    throw fail(`the model server at ${server} answered JSON that is not a chat completion (no choices[0].message.content)`)
   const content = completion.data.choices[0]!.message.content?.trim()
   if (!content) throw fail('the model answered an empty message')
   return content
@@ -100,7 +111,8 @@ function partsFrom(content: string, parts: readonly AiPart[], fail: (message: st
   } catch {
     throw fail(`the model answered invalid JSON: ${snippet(content)}`)
   }
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw fail(`the model answered JSON that is not an object: ${snippet(content)}`)
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
+    throw fail(`the model answered JSON that is not an object: ${snippet(content)}`)
   const values = answer as Record<string, unknown>
   const missing = parts.filter((part) => values[part] === undefined || values[part] === null)
   if (missing.length > 0) throw fail(`the model's answer lacks the part${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`)

@@ -94,11 +94,31 @@ const labelledIdentifiers = (groups: CardLine['identifiers'], labels: Record<Ide
   groups.map(([label, values]) => [labels[label], values] as [string, readonly string[]])
 
 function labelled(pairs: readonly [string, string | readonly string[] | undefined][], separator: string, end: string): string {
-  const present = pairs.map(([label, value]) => [label, typeof value === 'string' ? value : value?.join(separator)] as const).filter(([, value]) => value)
+  const present = pairs
+    .map(([label, value]) => [label, typeof value === 'string' ? value : value?.join(separator)] as const)
+    .filter(([, value]) => value)
   return present.map(([label, value]) => `${label}: ${value}${end}`).join(' ')
 }
 
-const SMALL_ENGLISH_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'with', 'from', 'as', 'vs'])
+const SMALL_ENGLISH_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'but',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'by',
+  'with',
+  'from',
+  'as',
+  'vs',
+])
 
 function englishTitleCase(text: string): string {
   return text
@@ -119,13 +139,21 @@ const english: Phrasebook = {
   headingCase: englishTitleCase,
   titles(keywords) {
     const [first, second, third] = keywords.map(englishTitleCase)
-    return [...(second ? [`${first} and ${second}`] : [first!]), ...(third ? [`${first}, ${second} and ${third}`] : []), ...(second ? [`${second} and ${first}`] : [])]
+    return [
+      ...(second ? [`${first} and ${second}`] : [first!]),
+      ...(third ? [`${first}, ${second} and ${third}`] : []),
+      ...(second ? [`${second} and ${first}`] : []),
+    ]
   },
   titleFromSourceTitle: (sourceTitle) => sourceTitle,
   titleWithWhen: (topic, when) => `${englishTitleCase(topic)}, ${when}`,
   // "tomorrow between ten and twelve", "Friday at 9:30": a time that opens with its own preposition takes no "at".
   joinWhen: (values, conversation) =>
-    values.reduce((joined, value, i) => (i === 0 ? value : `${joined}${/^(?:between|from|at|by|before|after)\b/i.test(value) ? ' ' : conversation ? ' at ' : ', '}${value}`), ''),
+    values.reduce(
+      (joined, value, i) =>
+        i === 0 ? value : `${joined}${/^(?:between|from|at|by|before|after)\b/i.test(value) ? ' ' : conversation ? ' at ' : ', '}${value}`,
+      '',
+    ),
   cardLead: (card) =>
     labelled(
       [
@@ -166,7 +194,8 @@ const english: Phrasebook = {
   audienceQuestion: (keyword) => `What's your take on ${keyword}?`,
   linkedInTakeawaysHeading: 'Key takeaways:',
   linkedInClosing: (keyword) => `How are you thinking about ${keyword}? I'd love to hear your view in the comments.`,
-  facebookOpening: (keywords) => `Hi everyone! 👋 We've been digging into ${english.joinList(keywords)}, and a few points really stood out:`,
+  facebookOpening: (keywords) =>
+    `Hi everyone! 👋 We've been digging into ${english.joinList(keywords)}, and a few points really stood out:`,
   facebookClosing: (keyword) => `What's your experience with ${keyword}? Tell us in the comments! 👇`,
   youtubeInThisVideo: 'In this video:',
   youtubeKeywordsLabel: 'Keywords:',
@@ -235,7 +264,9 @@ const arabic: Phrasebook = {
   keyTakeawaysHeading: 'أبرز النقاط',
   conclusionHeading: 'الخلاصة',
   conclusion: (kind, keywords) =>
-    kind === 'conversation' ? `خلاصة القول، تتمحور هذه المحادثة حول ${arabic.joinList(keywords)}.` : `خلاصة القول، يتمحور هذا النص حول ${arabic.joinList(keywords)}.`,
+    kind === 'conversation'
+      ? `خلاصة القول، تتمحور هذه المحادثة حول ${arabic.joinList(keywords)}.`
+      : `خلاصة القول، يتمحور هذا النص حول ${arabic.joinList(keywords)}.`,
   threadOpening: (keywords) => `🧵 أبرز ما جاء حول ${arabic.joinList(keywords)} في سلسلة قصيرة:`,
   threadClosing: (keywords) => `هذه هي الخلاصة. أبرز المحاور: ${arabic.joinList(keywords)}.`,
   audienceQuestion: (keyword) => `ما رأيكم في ${keyword}؟`,

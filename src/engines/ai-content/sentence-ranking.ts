@@ -155,9 +155,28 @@ function lengthFactor(words: number): number {
 }
 
 /** Words of greeting and thanks, as matching keys. */
-const PHATIC = new Set(['welcome', 'thank', 'thanks', 'hello', 'goodbye', 'bye', 'joining', ...['شكرا', 'مرحبا', 'أهلا', 'السلام', 'وداعا'].map(normaliseArabic)])
+const PHATIC = new Set([
+  'welcome',
+  'thank',
+  'thanks',
+  'hello',
+  'goodbye',
+  'bye',
+  'joining',
+  ...['شكرا', 'مرحبا', 'أهلا', 'السلام', 'وداعا'].map(normaliseArabic),
+])
 /** Openers that refer to an earlier sentence, as matching keys. */
-const ANAPHORIC = new Set(['it', 'this', 'that', 'these', 'those', 'they', 'he', 'she', ...['هذا', 'هذه', 'ذلك', 'هو', 'هي', 'هم'].map(normaliseArabic)])
+const ANAPHORIC = new Set([
+  'it',
+  'this',
+  'that',
+  'these',
+  'those',
+  'they',
+  'he',
+  'she',
+  ...['هذا', 'هذه', 'ذلك', 'هو', 'هي', 'هم'].map(normaliseArabic),
+])
 
 function standAloneFactor(sentence: Sentence): number {
   if (sentence.tokens.some((token) => PHATIC.has(token.key))) return 0.4

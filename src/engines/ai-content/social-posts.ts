@@ -109,13 +109,18 @@ export function writeYoutubeDescription(content: AnalysedContent, book: Phrasebo
 /** The summary sentences, most central first, topped up from the ranking when the summary is short. */
 function postSentences(content: AnalysedContent, count: number): string[] {
   const inSummary = new Set(content.summaryIndexes)
-  const ordered = [...content.ranking.order.filter((index) => inSummary.has(index)), ...content.ranking.order.filter((index) => !inSummary.has(index))]
+  const ordered = [
+    ...content.ranking.order.filter((index) => inSummary.has(index)),
+    ...content.ranking.order.filter((index) => !inSummary.has(index)),
+  ]
   return ordered.slice(0, Math.max(1, Math.min(count, content.sentences.length))).map((index) => content.line(index))
 }
 
 /** One line per topic ("→ Heat Pump: …"), topped up with summary sentences to at least three lines. */
 function takeawayLines(content: AnalysedContent, book: Phrasebook, marker: string): string[] {
-  const lines = content.topics.map((topic) => `${marker} ${topicHeading(topic, book)}: ${fitToLength(content.line(topic.bulletIndexes[0]!), 140)}`)
+  const lines = content.topics.map(
+    (topic) => `${marker} ${topicHeading(topic, book)}: ${fitToLength(content.line(topic.bulletIndexes[0]!), 140)}`,
+  )
   const quoted = new Set(content.topics.map((topic) => topic.bulletIndexes[0]!))
   for (const index of content.summaryIndexes) {
     if (lines.length >= 3) break

@@ -55,7 +55,27 @@ export const LIST_MARKER =
   /^(?:[-*•]\s+|(?:\d{1,2}|[a-z])[.)]\s+|(?:(?:first|second|third|fourth|fifth)(?:ly)?|finally|lastly|(?:أول|اول|ثاني|ثالث|رابع|خامس|سادس|سابع|ثامن|تاسع|عاشر|أخير|اخير)[\u064B-\u0652]*ا?[\u064B-\u0652]*)\s*[:،,]\s*)/iu
 
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu
-const ENGLISH_ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd', 'jr', 'sr', 'approx', 'dept', 'fig', 'u.s', 'u.k'])
+const ENGLISH_ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'vs',
+  'etc',
+  'e.g',
+  'i.e',
+  'inc',
+  'ltd',
+  'jr',
+  'sr',
+  'approx',
+  'dept',
+  'fig',
+  'u.s',
+  'u.k',
+])
 const SPEAKER_WORDS = new Set([
   'speaker',
   'host',
@@ -217,7 +237,8 @@ const ADDRESS_TITLES = new Set(['استاذ', 'استاذه', 'دكتور', 'د�
 function markVocatives(tokens: Token[]): void {
   for (let i = 0; i < tokens.length - 1; i++) {
     const word = tokens[i]!.written
-    const vocative = normaliseArabic(word) === 'يا' || (!isArabicWord(word) && /^(?:hi|hello|hey|thanks|dear|bye|goodbye|sorry)$/i.test(word))
+    const vocative =
+      normaliseArabic(word) === 'يا' || (!isArabicWord(word) && /^(?:hi|hello|hey|thanks|dear|bye|goodbye|sorry)$/i.test(word))
     if (!vocative) continue
     let next = i + 1
     if (ADDRESS_TITLES.has(normaliseArabic(tokens[next]!.written.toLowerCase())) && next + 1 < tokens.length) tokens[next++]!.stop = true
@@ -270,7 +291,8 @@ function markSpeakerMentions(sentence: string, tokens: Token[]): void {
     const cue = normaliseArabic(tokens[i - 1]!.written.toLowerCase())
     const name = tokens[i]!
     // Only a name: Arabic, or capitalised English ("this is Karen", not "this is great").
-    if (SELF_INTRODUCTION_CUES.has(cue) && (isArabicWord(name.written) ? !name.stop : /^\p{Lu}/u.test(name.written))) name.speakerMention = true
+    if (SELF_INTRODUCTION_CUES.has(cue) && (isArabicWord(name.written) ? !name.stop : /^\p{Lu}/u.test(name.written)))
+      name.speakerMention = true
   }
   if (/^\p{Lu}\p{Ll}+,/u.test(sentence)) tokens[0]!.speakerMention = true
   if (/,\s*\p{Lu}\p{Ll}+[.!?]*$/u.test(sentence)) tokens.at(-1)!.speakerMention = true
@@ -304,7 +326,13 @@ function latinToken(raw: string, breakBefore: boolean, first: boolean): Token {
   const key = acronym ? base.replace(/s$/, '') : singularEnglish(base)
   // Contractions (don't, we're, I'll) are function words; so are one- and two-letter words, except acronyms like AI.
   const stop =
-    numeric || base.includes("'") || isEnglishStopWord(base) || isEnglishStopWord(key) || isGreetingWord(base) || isEnglishWhenOrHowMany(base) || (base.length < 3 && !acronym)
+    numeric ||
+    base.includes("'") ||
+    isEnglishStopWord(base) ||
+    isEnglishStopWord(key) ||
+    isGreetingWord(base) ||
+    isEnglishWhenOrHowMany(base) ||
+    (base.length < 3 && !acronym)
   const capitalised = !first && /^\p{Lu}/u.test(raw)
   const display = acronym || capitalised ? raw.replace(/['’]s$/, '') : base
   return { display, written: display, key, stop, breakBefore, capitalised, speakerMention: false }
@@ -337,7 +365,10 @@ const ARABIC_LEADING_CONJUNCTION = /^[وف](?=ال\p{L}{2,}|(?:في|من|إن|أ
  */
 export function tidySentence(text: string): string {
   let tidy = text.replace(ENGLISH_INNER_FILLERS, '')
-  const withoutLeading = tidy.replace(ENGLISH_LEADING_FILLERS, '').replace(ARABIC_LEADING_FILLERS, '').replace(ARABIC_LEADING_CONJUNCTION, '')
+  const withoutLeading = tidy
+    .replace(ENGLISH_LEADING_FILLERS, '')
+    .replace(ARABIC_LEADING_FILLERS, '')
+    .replace(ARABIC_LEADING_CONJUNCTION, '')
   // Keep the fillers if removing them leaves almost nothing ("So what?").
   if (withoutLeading.split(' ').length >= 3) tidy = withoutLeading
   return tidy.charAt(0).toUpperCase() + tidy.slice(1)

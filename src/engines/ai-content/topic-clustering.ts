@@ -54,7 +54,11 @@ export function clusterTopics(keywords: readonly Keyword[], sentences: readonly 
  * that keyword), so a specific keyword ("soil moisture", in 2 sentences) outweighs a pervasive
  * one ("water", in 12). Each topic then keeps its best-ranked sentences, in text order.
  */
-function chooseBullets(groups: readonly { keywords: Keyword[]; sentences: Set<number> }[], sentences: readonly Sentence[], ranking: SentenceRanking): number[][] {
+function chooseBullets(
+  groups: readonly { keywords: Keyword[]; sentences: Set<number> }[],
+  sentences: readonly Sentence[],
+  ranking: SentenceRanking,
+): number[][] {
   const owner = new Map<number, { topic: number; affinity: number }>()
   groups.forEach((group, topic) => {
     const affinities = new Map<number, number>()

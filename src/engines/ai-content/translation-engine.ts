@@ -108,7 +108,11 @@ export function createOpenAiCompatibleTranslationEngine(options: OpenAiCompatibl
 }
 
 /** Consecutive groups of at most `batchSize` items and about `batchCharacters` characters. */
-function batchesOf(indexes: readonly number[], textOf: (index: number) => string, limits: { batchSize: number; batchCharacters: number }): number[][] {
+function batchesOf(
+  indexes: readonly number[],
+  textOf: (index: number) => string,
+  limits: { batchSize: number; batchCharacters: number },
+): number[][] {
   const batches: number[][] = []
   let current: number[] = []
   let characters = 0
@@ -127,7 +131,13 @@ function batchesOf(indexes: readonly number[], textOf: (index: number) => string
 }
 
 /** One batch: asked twice when the answer is malformed, then each string alone. */
-async function translateBatch(chat: ChatServer, texts: string[], languages: TranslationLanguages, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
+async function translateBatch(
+  chat: ChatServer,
+  texts: string[],
+  languages: TranslationLanguages,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
   let lastProblem: MalformedAnswer | undefined
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
@@ -144,14 +154,18 @@ async function translateBatch(chat: ChatServer, texts: string[], languages: Tran
       one.push((await askModel(chat, [text], languages, timeoutMs, signal))[0]!)
     } catch (error) {
       if (!(error instanceof MalformedAnswer)) throw error
-      throw chat.fail(`the model did not answer with a translation, in a batch of ${texts.length} twice nor for one string alone: ${error.message}`)
+      throw chat.fail(
+        `the model did not answer with a translation, in a batch of ${texts.length} twice nor for one string alone: ${error.message}`,
+      )
     }
   }
   return one
 }
 
 function instructions(count: number, languages: TranslationLanguages): string {
-  const from = languages.from ? (LANGUAGE_NAMES[languages.from] ?? `the language coded "${languages.from}"`) : 'the language it is written in'
+  const from = languages.from
+    ? (LANGUAGE_NAMES[languages.from] ?? `the language coded "${languages.from}"`)
+    : 'the language it is written in'
   const to = LANGUAGE_NAMES[languages.to]!
   return [
     `You are a professional translator. Translate from ${from} into ${to}.`,
@@ -163,7 +177,13 @@ function instructions(count: number, languages: TranslationLanguages): string {
 }
 
 /** One request for `texts`; MalformedAnswer when the model's words are not exactly that many translations. */
-async function askModel(chat: ChatServer, texts: string[], languages: TranslationLanguages, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
+async function askModel(
+  chat: ChatServer,
+  texts: string[],
+  languages: TranslationLanguages,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
   if (signal?.aborted) throw abortReason(signal, 'The translation was aborted')
   const timeout = AbortSignal.timeout(timeoutMs)
   const body = JSON.stringify({
@@ -179,7 +199,12 @@ async function askModel(chat: ChatServer, texts: string[], languages: Translatio
   let statusText: string
   let responseText: string
   try {
-    const response = await fetch(chat.endpoint, { method: 'POST', headers: chat.headers(), body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+    const response = await fetch(chat.endpoint, {
+      method: 'POST',
+      headers: chat.headers(),
+      body,
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    })
     status = response.status
     statusText = response.statusText
     responseText = await response.text()
@@ -198,7 +223,8 @@ function completionContent(chat: ChatServer, responseText: string): string {
     throw chat.fail(`the model server at ${chat.server} answered invalid JSON instead of a chat completion: ${snippet(responseText)}`)
   }
   const completion = ChatCompletionSchema.safeParse(parsed)
-  if (!completion.success) throw chat.fail(`the model server at ${chat.server} answered JSON that is not a chat completion (no choices[0].message.content)`)
+  if (!completion.success)
+    throw chat.fail(`the model server at ${chat.server} answered JSON that is not a chat completion (no choices[0].message.content)`)
   return completion.data.choices[0]!.message.content?.trim() ?? ''
 }
 
@@ -222,8 +248,14 @@ function translationsIn(content: string, count: number): string[] {
   }
   const list = Array.isArray(answer) ? answer : (answer as { translations?: unknown } | null)?.translations
   if (!Array.isArray(list)) throw new MalformedAnswer(`the model's answer has no "translations" list: ${snippet(content)}`)
-  if (list.length !== count) throw new MalformedAnswer(`the model answered ${list.length} translation${list.length === 1 ? '' : 's'} for ${count} text${count === 1 ? '' : 's'}`)
+  if (list.length !== count)
+    throw new MalformedAnswer(
+      `the model answered ${list.length} translation${list.length === 1 ? '' : 's'} for ${count} text${count === 1 ? '' : 's'}`,
+    )
   const blank = list.findIndex((item) => typeof item !== 'string' || !item.trim())
-  if (blank >= 0) throw new MalformedAnswer(`the model's translation number ${blank + 1} is not a non-empty text: ${snippet(JSON.stringify(list[blank]) ?? 'undefined')}`)
+  if (blank >= 0)
+    throw new MalformedAnswer(
+      `the model's translation number ${blank + 1} is not a non-empty text: ${snippet(JSON.stringify(list[blank]) ?? 'undefined')}`,
+    )
   return (list as string[]).map((item) => item.trim())
 }

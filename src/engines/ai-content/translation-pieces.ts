@@ -25,7 +25,8 @@ const WORD_GAPS = /(\s+)/
 
 /** Cuts `text` into pieces of at most `maxCharacters` characters (code points). */
 export function splitIntoPieces(text: string, maxCharacters: number): TextPieces {
-  if (!Number.isInteger(maxCharacters) || maxCharacters < 1) throw new RangeError(`maxCharacters must be a positive integer, not ${maxCharacters}`)
+  if (!Number.isInteger(maxCharacters) || maxCharacters < 1)
+    throw new RangeError(`maxCharacters must be a positive integer, not ${maxCharacters}`)
   const parts: Part[] = []
   text.split(LINE_BREAKS).forEach((token, index) => {
     if (index % 2 === 1) return keep(parts, token)
@@ -39,7 +40,8 @@ export function splitIntoPieces(text: string, maxCharacters: number): TextPieces
   return {
     pieces,
     join(translations) {
-      if (translations.length !== pieces.length) throw new RangeError(`${pieces.length} translations were expected, not ${translations.length}`)
+      if (translations.length !== pieces.length)
+        throw new RangeError(`${pieces.length} translations were expected, not ${translations.length}`)
       let next = 0
       return parts.map((part) => (part.translate ? translations[next++]! : part.text)).join('')
     },
@@ -63,7 +65,8 @@ function cut(text: string, max: number, level: number, parts: Part[]): void {
   const gaps = [SENTENCE_GAPS, WORD_GAPS][level]
   if (!gaps) {
     const characters = [...text]
-    for (let start = 0; start < characters.length; start += max) parts.push({ text: characters.slice(start, start + max).join(''), translate: true })
+    for (let start = 0; start < characters.length; start += max)
+      parts.push({ text: characters.slice(start, start + max).join(''), translate: true })
     return
   }
   const tokens = text.split(gaps)

@@ -75,7 +75,9 @@ export function readReplacements(sentences: readonly Sentence[], facts: readonly
           fact.kind === target.kind &&
           fact.key !== target.key &&
           !rejected.has(fact) &&
-          (fact.sentence < target.sentence ? fact.sentence >= target.sentence - MOVED_TO_REACH : fact.sentence === target.sentence && fact.end <= target.start),
+          (fact.sentence < target.sentence
+            ? fact.sentence >= target.sentence - MOVED_TO_REACH
+            : fact.sentence === target.sentence && fact.end <= target.start),
       )
       const old = earlier.at(-1)
       if (!old) continue

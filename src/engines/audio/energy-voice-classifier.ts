@@ -55,7 +55,8 @@ export function createEnergyVoiceClassifier(options: EnergyVoiceClassifierOption
       smoothedPower = smoothedPower === undefined ? power : smoothedPower + (power - smoothedPower) * step(frameMs, smoothingMs)
       recent.push({ power, samples: frame.length })
       recentSamples += frame.length
-      while (recent.length > 1 && recentSamples - recent[0]!.samples >= (smoothingMs * sampleRate) / 1_000) recentSamples -= recent.shift()!.samples
+      while (recent.length > 1 && recentSamples - recent[0]!.samples >= (smoothingMs * sampleRate) / 1_000)
+        recentSamples -= recent.shift()!.samples
       let loudest = 0
       for (const entry of recent) loudest = Math.max(loudest, entry.power)
       const level = 10 * Math.log10(Math.min(smoothedPower, loudest) + 1e-12)

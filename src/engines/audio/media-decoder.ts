@@ -53,7 +53,26 @@ const DECODER_PACKAGE = '@ffmpeg-installer/ffmpeg'
  * The demuxers FFmpeg may pick. Without a list it would also follow playlists and concat
  * scripts (HLS, ffconcat), which read other local files or fetch URLs named inside the upload.
  */
-const ALLOWED_DEMUXERS = ['mov', 'mp4', 'm4a', '3gp', 'matroska', 'webm', 'ogg', 'mp3', 'flac', 'wav', 'w64', 'aac', 'aiff', 'caf', 'asf', 'amr', 'avi', 'mpegts']
+const ALLOWED_DEMUXERS = [
+  'mov',
+  'mp4',
+  'm4a',
+  '3gp',
+  'matroska',
+  'webm',
+  'ogg',
+  'mp3',
+  'flac',
+  'wav',
+  'w64',
+  'aac',
+  'aiff',
+  'caf',
+  'asf',
+  'amr',
+  'avi',
+  'mpegts',
+]
 const INPUT_GUARDS = ['-nostdin', '-hide_banner', '-protocol_whitelist', 'file', '-format_whitelist', ALLOWED_DEMUXERS.join(',')]
 
 /** The most of the decoder's log kept in memory: its last lines hold the reason of a failure. */
@@ -78,7 +97,11 @@ function decoderPath(options: DecoderOptions): string {
 }
 
 function unavailable(detail: string, cause?: unknown): MediaDecodeError {
-  return new MediaDecodeError('DECODER_UNAVAILABLE', `The media decoder (FFmpeg) cannot be started: ${detail}. Reinstall the ${DECODER_PACKAGE} package (npm ci).`, { cause })
+  return new MediaDecodeError(
+    'DECODER_UNAVAILABLE',
+    `The media decoder (FFmpeg) cannot be started: ${detail}. Reinstall the ${DECODER_PACKAGE} package (npm ci).`,
+    { cause },
+  )
 }
 
 type DecoderProcess = ChildProcessByStdio<null, Readable, Readable>
@@ -128,10 +151,21 @@ function failureReason(log: string, inputArgument: string): string {
   return reason.length > REASON_MAX_CHARS ? `${reason.slice(0, REASON_MAX_CHARS - 1)}…` : reason
 }
 
-function errorFromExit(exit: { code: number | null; spawnError: NodeJS.ErrnoException | undefined }, log: string, inputArgument: string): MediaDecodeError {
+function errorFromExit(
+  exit: { code: number | null; spawnError: NodeJS.ErrnoException | undefined },
+  log: string,
+  inputArgument: string,
+): MediaDecodeError {
   const spawnCode = exit.spawnError?.code
   if (exit.spawnError !== undefined)
-    return unavailable(spawnCode === 'ENOENT' ? 'its executable is missing' : spawnCode === 'EACCES' ? 'its executable may not be run' : exit.spawnError.message, exit.spawnError)
+    return unavailable(
+      spawnCode === 'ENOENT'
+        ? 'its executable is missing'
+        : spawnCode === 'EACCES'
+          ? 'its executable may not be run'
+          : exit.spawnError.message,
+      exit.spawnError,
+    )
   if (/matches no streams/.test(log)) return new MediaDecodeError('MEDIA_HAS_NO_AUDIO', 'The media has no audio track to transcribe.')
   return new MediaDecodeError('MEDIA_UNREADABLE', `The file is not media the decoder can read (${failureReason(log, inputArgument)}).`)
 }
@@ -157,7 +191,9 @@ function abortable(running: Running, signal: AbortSignal | undefined): () => voi
  * `(attached pic)`; this build does not, so also a still-image codec with no frame rate.
  */
 function isCoverArt(streamLine: string): boolean {
-  return streamLine.includes('(attached pic)') || (/: Video: (mjpeg|png|bmp|gif|webp|tiff)\b/.test(streamLine) && !/ fps\b/.test(streamLine))
+  return (
+    streamLine.includes('(attached pic)') || (/: Video: (mjpeg|png|bmp|gif|webp|tiff)\b/.test(streamLine) && !/ fps\b/.test(streamLine))
+  )
 }
 
 /** What the container holds, read from its header (FFmpeg's input summary); nothing is decoded. */

@@ -69,11 +69,13 @@ export function float32FromInt16(samples: Int16Array): Float32Array {
  */
 export function chunkPcm16(pcm: Buffer, sampleRate: number, frameMs: number): Buffer[] {
   const samplesPerFrame = Math.round((sampleRate * frameMs) / 1000)
-  if (!Number.isInteger(frameMs) || frameMs <= 0 || samplesPerFrame < 1) throw new RangeError(`frameMs must be a positive whole number of ms, got ${frameMs}`)
+  if (!Number.isInteger(frameMs) || frameMs <= 0 || samplesPerFrame < 1)
+    throw new RangeError(`frameMs must be a positive whole number of ms, got ${frameMs}`)
   if (pcm.byteLength % 2 !== 0) throw new RangeError(`PCM16 audio must be an even number of bytes, got ${pcm.byteLength}`)
   const frameBytes = samplesPerFrame * 2
   const frames: Buffer[] = []
-  for (let offset = 0; offset < pcm.byteLength; offset += frameBytes) frames.push(pcm.subarray(offset, Math.min(offset + frameBytes, pcm.byteLength)))
+  for (let offset = 0; offset < pcm.byteLength; offset += frameBytes)
+    frames.push(pcm.subarray(offset, Math.min(offset + frameBytes, pcm.byteLength)))
   return frames
 }
 

@@ -3,7 +3,13 @@ import { loadWasmModule, type EmscriptenModule } from './wasm-module'
 
 interface SpeexModule extends EmscriptenModule {
   _speex_resampler_init(channels: number, inRate: number, outRate: number, quality: number, errorPointer: number): number
-  _speex_resampler_process_interleaved_int(state: number, input: number, inLengthPointer: number, output: number, outLengthPointer: number): number
+  _speex_resampler_process_interleaved_int(
+    state: number,
+    input: number,
+    inLengthPointer: number,
+    output: number,
+    outLengthPointer: number,
+  ): number
   _speex_resampler_get_input_latency(state: number): number
   _speex_resampler_skip_zeros(state: number): number
   _speex_resampler_reset_mem(state: number): number
@@ -45,7 +51,8 @@ export async function createResampler(fromRate: number, toRate: number, channels
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`)
   }
   const quality = options.quality ?? 7
-  if (!Number.isInteger(quality) || quality < 0 || quality > 10) throw new RangeError(`quality must be an integer from 0 to 10, got ${quality}`)
+  if (!Number.isInteger(quality) || quality < 0 || quality > 10)
+    throw new RangeError(`quality must be an integer from 0 to 10, got ${quality}`)
   speexModule ??= loadWasmModule<SpeexModule>('@echogarden/speex-resampler-wasm')
   const speex = await speexModule.catch((error: unknown) => {
     speexModule = undefined // a later call may try again
@@ -90,7 +97,8 @@ class SpeexResampler implements Resampler {
 
   push(chunk: Int16Array): Int16Array {
     this.checkOpen()
-    if (chunk.length % this.channels !== 0) throw new RangeError(`A chunk must hold whole frames of ${this.channels} channel(s), got ${chunk.length} samples`)
+    if (chunk.length % this.channels !== 0)
+      throw new RangeError(`A chunk must hold whole frames of ${this.channels} channel(s), got ${chunk.length} samples`)
     this.framesIn += chunk.length / this.channels
     const out = this.process(chunk)
     this.framesOut += out.length / this.channels
@@ -142,7 +150,13 @@ class SpeexResampler implements Resampler {
       while (consumed < inFrames) {
         speex.HEAPU32[lengths >> 2] = inFrames - consumed
         speex.HEAPU32[(lengths >> 2) + 1] = capacity
-        const code = speex._speex_resampler_process_interleaved_int(this.state, inPointer + consumed * channels * 2, lengths, outPointer, lengths + 4)
+        const code = speex._speex_resampler_process_interleaved_int(
+          this.state,
+          inPointer + consumed * channels * 2,
+          lengths,
+          outPointer,
+          lengths + 4,
+        )
         if (code !== 0) throw new Error(`The Speex resampler failed (error ${code})`)
         const taken = speex.HEAPU32[lengths >> 2]!
         const written = speex.HEAPU32[(lengths >> 2) + 1]!

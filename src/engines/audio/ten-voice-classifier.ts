@@ -27,12 +27,16 @@ let tenModule: Promise<TenVadModule> | undefined
  * hops and each frame gets the latest hop's verdict (at most one hop late). One model per
  * process, one handle (its own recurrent state) per classifier.
  */
-export async function createTenVoiceClassifier(options: TenVoiceClassifierOptions & { sampleRate?: number } = {}): Promise<VoiceClassifier> {
+export async function createTenVoiceClassifier(
+  options: TenVoiceClassifierOptions & { sampleRate?: number } = {},
+): Promise<VoiceClassifier> {
   const hopSamples = options.hopSamples ?? 256
   const start = options.startProbability ?? 0.5
   const stop = options.stopProbability ?? 0.35
   if ((options.sampleRate ?? 16_000) !== 16_000 || ![160, 256].includes(hopSamples) || !(stop <= start && start > 0 && start < 1)) {
-    throw new RangeError(`TEN VAD takes 16 kHz, hops of 160 or 256 samples and 0 < stop ≤ start < 1, not ${options.sampleRate} Hz, ${hopSamples}, ${stop}/${start}`)
+    throw new RangeError(
+      `TEN VAD takes 16 kHz, hops of 160 or 256 samples and 0 < stop ≤ start < 1, not ${options.sampleRate} Hz, ${hopSamples}, ${stop}/${start}`,
+    )
   }
   tenModule ??= loadWasmModule<TenVadModule>('@gooney-001/ten-vad-lib')
   const ten = await tenModule.catch((error: unknown) => {
@@ -63,7 +67,8 @@ export async function createTenVoiceClassifier(options: TenVoiceClassifierOption
         offset += taken
         if (filled < hopSamples) break
         ten.HEAP16.set(pending, hopPointer >> 1)
-        if (ten._ten_vad_process(ten.HEAP32[handleCell >> 2]!, hopPointer, hopSamples, probabilityPointer, flagPointer) !== 0) throw new Error('TEN VAD failed on a hop')
+        if (ten._ten_vad_process(ten.HEAP32[handleCell >> 2]!, hopPointer, hopSamples, probabilityPointer, flagPointer) !== 0)
+          throw new Error('TEN VAD failed on a hop')
         const probability = ten.HEAPF32[probabilityPointer >> 2]!
         voice = probability >= (voice ? stop : start)
         filled = 0

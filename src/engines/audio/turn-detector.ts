@@ -52,7 +52,10 @@ async function createClassifier(detector: VoiceDetectorName, options: TurnDetect
   switch (detector) {
     case 'ten':
       // TEN hears speech, babble included; the energy gate keeps the voice that stands out from the room.
-      return allOfVoiceClassifiers([await createTenVoiceClassifier({ ...options.ten, sampleRate }), createEnergyVoiceClassifier({ ...options.energy, sampleRate })])
+      return allOfVoiceClassifiers([
+        await createTenVoiceClassifier({ ...options.ten, sampleRate }),
+        createEnergyVoiceClassifier({ ...options.energy, sampleRate }),
+      ])
     case 'webrtc':
       return createWebRtcVoiceClassifier({ ...options.webrtc, sampleRate })
     case 'energy':

@@ -37,9 +37,15 @@ export async function createWebRtcVoiceClassifier(options: WebRtcVoiceClassifier
   })
   let instance = fvad._fvad_new()
   if (!instance) throw new Error('WebRTC VAD could not start (out of memory)')
-  if (fvad._fvad_set_mode(instance, mode) !== 0 || fvad._fvad_set_sample_rate(instance, sampleRate) !== 0 || ![10, 20, 30].includes(options.blockMs ?? 20)) {
+  if (
+    fvad._fvad_set_mode(instance, mode) !== 0 ||
+    fvad._fvad_set_sample_rate(instance, sampleRate) !== 0 ||
+    ![10, 20, 30].includes(options.blockMs ?? 20)
+  ) {
     fvad._fvad_free(instance)
-    throw new RangeError(`WebRTC VAD takes mode 0-3, 8/16/32/48 kHz and 10/20/30 ms blocks, not mode ${mode} at ${sampleRate} Hz in ${options.blockMs} ms`)
+    throw new RangeError(
+      `WebRTC VAD takes mode 0-3, 8/16/32/48 kHz and 10/20/30 ms blocks, not mode ${mode} at ${sampleRate} Hz in ${options.blockMs} ms`,
+    )
   }
   const blockPointer = fvad._malloc(blockSamples * 2)
   const pending = new Int16Array(blockSamples)

@@ -141,7 +141,11 @@ const REPEAT = [
   'نعم؟',
 ]
 /** Words around a request that add nothing to it ("could you", "please", "ممكن", "لو سمحت"). */
-const REQUEST_PADDING = new Set('sorry could can would you please the question that it again me what ممكن لو سمحت سمحتي بالله عفوا السؤال مره كمان يا ريت ياريت'.split(' '))
+const REQUEST_PADDING = new Set(
+  'sorry could can would you please the question that it again me what ممكن لو سمحت سمحتي بالله عفوا السؤال مره كمان يا ريت ياريت'.split(
+    ' ',
+  ),
+)
 /** Whether, without `phrases` and padding, nothing is left of the turn: "could you repeat that, please?" but not "send it again please". */
 function onlySays(words: string, phrases: readonly string[]): boolean {
   let rest = ` ${words} `
@@ -191,7 +195,10 @@ const WAIT = [
 /** "Wait", "hang on, let me check", "لحظة": the caller needs a moment, and says nothing else. */
 export function wantsToWait(text: string): boolean {
   const words = plainWords(text)
-  return hasPhrase(words, WAIT) && onlySays(words, [...WAIT, 'um', 'umm', 'uh', 'ok', 'okay', 'yeah', 'اه', 'طيب', 'يعني', 'i need to', 'i have to', 'for it'])
+  return (
+    hasPhrase(words, WAIT) &&
+    onlySays(words, [...WAIT, 'um', 'umm', 'uh', 'ok', 'okay', 'yeah', 'اه', 'طيب', 'يعني', 'i need to', 'i have to', 'for it'])
+  )
 }
 
 const WHO = [
@@ -366,7 +373,8 @@ const FILLERS = new Set([
   'شوف',
   'بص',
 ])
-const LEADING_PHRASES = /^(?:(?:it's|it is|that's|that is|i think|i guess|i'd say|i would say|please|well|so|um+|uh+|er+|hmm+|yeah|okay|ok|يعني|طيب|والله|امم+|اه|هو|هي)[\s,،]+)+/i
+const LEADING_PHRASES =
+  /^(?:(?:it's|it is|that's|that is|i think|i guess|i'd say|i would say|please|well|so|um+|uh+|er+|hmm+|yeah|okay|ok|يعني|طيب|والله|امم+|اه|هو|هي)[\s,،]+)+/i
 
 /** The caller's words without leading fillers and trailing punctuation: the value of a free-text field. */
 export function trimFillers(text: string): string {
@@ -440,7 +448,10 @@ export function withoutOpeners(text: string): string {
     found = false
     for (let size = Math.min(LONGEST_OPENER, words.length); size >= 1; size--) {
       // "إم آر ٤٤٧١": "إم" is the letter M here, not a hesitation.
-      if (OPENER_SET.has(plainWords(words.slice(0, size).join(' '))) && !(size === 1 && isArabicLetterName(words[0]!) && isArabicLetterName(words[1] ?? ''))) {
+      if (
+        OPENER_SET.has(plainWords(words.slice(0, size).join(' '))) &&
+        !(size === 1 && isArabicLetterName(words[0]!) && isArabicLetterName(words[1] ?? ''))
+      ) {
         words = words.slice(size)
         found = true
         break
@@ -454,7 +465,8 @@ export function withoutOpeners(text: string): string {
 const INFO_QUESTION =
   /^(?:(?:oh|sorry|and|so|but|also|well|um+|uh+|هو|طيب|و|بس|عفوا|سؤال)\s+)*(?:do you|does|are you|are there|is there|what|when|where|how|why|which|who|have you|will you|do they|هل|عندكم|عندك|في عندكم|فيه|انتو|انتم|انتوا|متى|امتى|وين|فين|كيف|ازاي|ليش|ليه|شو|ايش|وش|قديش|كم|بكم|مين|فاتحين|تفتحون|بتفتحوا)(?:\s|$)/
 /** Questions that propose a value ("is it possible on Monday?", "can you do tomorrow at eight?") stay. */
-const PROPOSAL = /\b(?:possible|available|free|alright|all right|ok|okay|work for you|doable)\b|(?:^|\s)(?:ممكن|ينفع|يمشي|مناسب|فاضي|فاضيين)(?:\s|$)/
+const PROPOSAL =
+  /\b(?:possible|available|free|alright|all right|ok|okay|work for you|doable)\b|(?:^|\s)(?:ممكن|ينفع|يمشي|مناسب|فاضي|فاضيين)(?:\s|$)/
 
 /** The turn without its questions for information ("Do you have vegetarian food?", "هو انتو فاتحين يوم الجمعة؟"): they ask, they do not answer. */
 export function withoutInfoQuestions(text: string): string {

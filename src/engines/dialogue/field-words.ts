@@ -27,7 +27,10 @@ export function coreDescription(description: string): string {
       )
       .replace(/\s+(?:as YYYY-MM-DD|as 24-hour HH:MM|as HH:MM)/g, '')
       // A format note is for the outcome writer, not the caller: "order number, two letters, a dash and five digits".
-      .replace(/[,:]\s*(?:(?:one|two|three|four|five|six|\d+) (?:letters?|digits?|characters?)|a (?:dash|hyphen)|(?:and|then) )[^.;]*$/i, '')
+      .replace(
+        /[,:]\s*(?:(?:one|two|three|four|five|six|\d+) (?:letters?|digits?|characters?)|a (?:dash|hyphen)|(?:and|then) )[^.;]*$/i,
+        '',
+      )
       .replace(/\s*(?:كما أكده|كما ذكرها العميل|بكلماته|بكلمات العميل|بصيغة YYYY-MM-DD)\s*/g, ' ')
       // Any other format note ("Appointment time, HH:MM", "وقت الحجز بصيغة HH:MM", "in E.164").
       .replace(FORMAT_NOTE, '')

@@ -11,14 +11,20 @@ import { findNumbers } from './spoken-numbers'
 // Longest first: at one place in the turn, "it's under" must win over "it's".
 const UNDER_NAME_EN =
   "(?:it's |it is |it'll be |booked |book it |put it |that's |reservation's |booking's |the (?:booking|reservation|table|order) is )?(?:under(?: the name(?: of)?| my name,?)?|in the name of)|for my (?:husband|wife|son|daughter|father|mother|dad|mum|mom|brother|sister|partner|grandson|granddaughter),?"
-const NAME_CUES_EN = new RegExp(`\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|it is)\\s+(.+)$`, 'i')
+const NAME_CUES_EN = new RegExp(
+  `\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name is|name's|name|this is|i am|i'm|im|it's|call me|it is)\\s+(.+)$`,
+  'i',
+)
 const UNDER_NAME_AR =
   '(?:الحجز |الطلب )?(?:باسم|ب[اإ]سم|على اسم|علي اسم|عاسم|ع اسم|تحت اسم)|ل(?:جوزي|زوجي|زوجتي|مرتي|ابوي|ابويا|[أا]بي|[أا]مي|ابني|[اإ]بني|بنتي|ولدي|[اأ]خوي|[اأ]ختي|[اأ]خويا|[اأ]ختي)'
 const NAME_CUES_AR = new RegExp(`(?:^|\\s)(?:${UNDER_NAME_AR}|اسمي|[اأ]نا اسمي|اسمه|اسمها|معك|معاك|[اأ]نا|الاسم|اسم)\\s+(.+)$`)
 // Unasked, only cues that introduce nothing but a name count ("it's" may introduce anything);
 // "أنا …" only where the turn starts with it (after any greeting).
 // "It's under Lucy Hamilton", "the booking is in the name of…", "على اسم…": a name given late, while something else is asked.
-const STRONG_NAME_CUES_EN = new RegExp(`\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name's|call me|i am|i'm)\\s+(.+)$`, 'i')
+const STRONG_NAME_CUES_EN = new RegExp(
+  `\\b(?:${UNDER_NAME_EN}|my name is|my name's|(?:his|her|the) name is|name's|call me|i am|i'm)\\s+(.+)$`,
+  'i',
+)
 const STRONG_NAME_CUES_AR = new RegExp(`(?:^|\\s)(?:${UNDER_NAME_AR}|اسمي|[اأ]نا اسمي|اسمه|اسمها|الاسم)\\s+(.+)$|^[اأ]نا\\s+(.+)$`)
 /** Words a name never starts with: questions, prepositions, pronouns, verbs of wanting ("for a check-up", "هو انتو فاتحين"). */
 const NOT_NAME_STARTS = new Set([
@@ -148,7 +154,10 @@ function plausibleName(words: readonly string[], cased: boolean): boolean {
   if (NOT_NAMES.has(first) || NOT_NAME_STARTS.has(first)) return false
   if (words.some((word) => /\d/.test(word))) return false
   // Arabic has no capitals: no number, no everyday word, no negated verb ("معندوش", "مفيش").
-  if (isArabicWord(words[0]!)) return !words.some((word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)) || /^ما?.{2,}ش$/.test(normaliseArabic(word)))
+  if (isArabicWord(words[0]!))
+    return !words.some(
+      (word) => isNumberWord(word) || NOT_NAME_WORDS_AR.has(normaliseArabic(word)) || /^ما?.{2,}ش$/.test(normaliseArabic(word)),
+    )
   // "I'm having trouble", "I'm interested": a state, not a name (while "Ahmed" and "Mohammed" are names).
   if (
     /(?:ing|ed)$/.test(words[0]!) &&
@@ -210,10 +219,15 @@ export function extractName(said: string, strict: boolean): string | undefined {
     // Asked for the name: the part of the answer that can be one ("for me, Peter Novak"); the fullest when several can.
     const parts = arabic ? [segments[0]!] : segments.slice().reverse()
     const candidates = parts.map(tidy).filter((candidate) => plausibleName(candidate, cased))
-    words = candidates.reduce<string[] | undefined>((best, candidate) => (!best || candidate.length > best.length ? candidate : best), undefined)
+    words = candidates.reduce<string[] | undefined>(
+      (best, candidate) => (!best || candidate.length > best.length ? candidate : best),
+      undefined,
+    )
   }
   if (!words && !strict && spelled.length > 0 && !/\d|\b(?:one|two|three|four|five|six|seven|eight|nine|zero)\b/i.test(said)) {
-    const spelledWords = spelled.filter((word) => /[aeiouy]/i.test(word)).map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+    const spelledWords = spelled
+      .filter((word) => /[aeiouy]/i.test(word))
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
     if (spelledWords.length > 0 && spelledWords.length <= 3) words = spelledWords
   }
   if (!words) return undefined

@@ -56,7 +56,25 @@ const QUESTION_FILLER = new Set(
 
 /** Words of one family a question and a preamble may use differently ("open" / "hours" / "تفتحون" / "دوام"); each maps to its family's key. */
 const FAMILIES: readonly (readonly string[])[] = [
-  ['open', 'hour', 'close', 'clos', 'فتح', 'تفتح', 'نفتح', 'يفتح', 'مفتوح', 'دوام', 'تسكر', 'تقفل', 'سكر', 'اغلاق', 'يغلق', 'نغلق', 'مواعيد'],
+  [
+    'open',
+    'hour',
+    'close',
+    'clos',
+    'فتح',
+    'تفتح',
+    'نفتح',
+    'يفتح',
+    'مفتوح',
+    'دوام',
+    'تسكر',
+    'تقفل',
+    'سكر',
+    'اغلاق',
+    'يغلق',
+    'نغلق',
+    'مواعيد',
+  ],
   ['park', 'car', 'مواقف', 'موقف', 'باركنج', 'سياره', 'سيار'],
   ['vegetarian', 'vegan', 'نباتي', 'نبات'],
   ['price', 'cost', 'cheap', 'expens', 'fee', 'charg', 'سعر', 'اسعار', 'تكلف', 'رسوم', 'بكم'],
@@ -124,7 +142,8 @@ function asSaid(sentence: string, lang: 'ar' | 'en'): string | undefined {
   // A numbered or bulleted rule ("5. Ask for …") is judged by its words.
   const trimmed = sentence.trim().replace(/^(?:\d+[.)]|[-*•])\s*/, '')
   if (INSTRUCTION.test(trimmed)) return undefined
-  if (lang === 'en') return trimmed.replace(/^you\s+(\w+)/i, (_match, verb: string) => `We ${verb}`).replace(/\byour\b(?= (?:job|role|task))/gi, 'our')
+  if (lang === 'en')
+    return trimmed.replace(/^you\s+(\w+)/i, (_match, verb: string) => `We ${verb}`).replace(/\byour\b(?= (?:job|role|task))/gi, 'our')
   const spoken = trimmed.replace(/^(?:أنت|انت|أنتِ)\s+ت(\S+)/, 'ن$1')
   return spellLatinForArabic(spoken)
 }

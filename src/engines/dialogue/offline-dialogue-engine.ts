@@ -13,7 +13,16 @@ import {
   yesOrNo,
 } from './caller-intents'
 import { moveReplies } from './move-replies'
-import type { CallerTraits, DialogueAgent, DialogueEngine, DialogueEvent, DialogueOutcome, DialogueSession, DialogueTurn, RespondOptions } from './dialogue-engine'
+import type {
+  CallerTraits,
+  DialogueAgent,
+  DialogueEngine,
+  DialogueEvent,
+  DialogueOutcome,
+  DialogueSession,
+  DialogueTurn,
+  RespondOptions,
+} from './dialogue-engine'
 import { finalOutcome, outcomeSoFar } from './outcome-assembly'
 import { planSlots, slotId, type Slot } from './slot-plan'
 import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
@@ -164,7 +173,8 @@ class OfflineSession implements DialogueSession {
     if (wantsRepeat(text) && this.lastQuestion) return [{ type: 'say', text: this.lastQuestion }]
     // "Wait", "لحظة": the question stays open; "who is this?": who, then what the agent was waiting for.
     if (this.phase !== 'chat' && wantsToWait(text)) return [{ type: 'say', text: moveReplies(this.agent.lang).takeYourTime }]
-    if (asksWhoThisIs(text) || asksWhoIsThis(text)) return [{ type: 'say', text: this.phrases.whoIAm(this.agent.agentName, this.preamble().introduction) }, ...this.pendingAgain()]
+    if (asksWhoThisIs(text) || asksWhoIsThis(text))
+      return [{ type: 'say', text: this.phrases.whoIAm(this.agent.agentName, this.preamble().introduction) }, ...this.pendingAgain()]
     switch (this.phase) {
       case 'chat':
         if (asksQuestion(text)) return this.answerQuestion(text)
@@ -197,9 +207,16 @@ class OfflineSession implements DialogueSession {
     const id = slotId(slot)
     // "Do you have parking?": the caller's own question is answered, never stored; then the question again, in other words.
     // Asked of the turn as said: the question's own sentence is what `text` no longer holds.
-    if (asksQuestion(said) && !doesNotKnow(said) && this.extract(slot, text) === undefined && this.fillUnasked(text, slot) === 0) return this.answerQuestion(said)
+    if (asksQuestion(said) && !doesNotKnow(said) && this.extract(slot, text) === undefined && this.fillUnasked(text, slot) === 0)
+      return this.answerQuestion(said)
     // "I'm not sure" to a choice: the choices are offered once before the dialogue moves on.
-    if (slot.kind === 'enum' && slot.members.length <= 6 && !this.failures.has(id) && (doesNotKnow(text) || isOnlyFillers(text)) && this.extract(slot, text) === undefined) {
+    if (
+      slot.kind === 'enum' &&
+      slot.members.length <= 6 &&
+      !this.failures.has(id) &&
+      (doesNotKnow(text) || isOnlyFillers(text)) &&
+      this.extract(slot, text) === undefined
+    ) {
       this.failures.set(id, 1)
       return this.reask(slot)
     }
@@ -218,7 +235,14 @@ class OfflineSession implements DialogueSession {
     }
     // "Our bill is about 2,800" asked the staff count: the number goes to the field the turn names, not the one asked.
     const named = mentionedSlot(this.askable, text)
-    if (named && named !== slot && !this.values.has(slotId(named)) && NUMERIC.has(named.kind) && NUMERIC.has(slot.kind) && !mentions(slot, text)) {
+    if (
+      named &&
+      named !== slot &&
+      !this.values.has(slotId(named)) &&
+      NUMERIC.has(named.kind) &&
+      NUMERIC.has(slot.kind) &&
+      !mentions(slot, text)
+    ) {
       const elsewhere = this.extract(named, text)
       if (elsewhere !== undefined) {
         this.values.set(slotId(named), elsewhere)
@@ -230,12 +254,15 @@ class OfflineSession implements DialogueSession {
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
     if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
       const other = mentionedSlot(this.askable, text)
-      if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text)) return [this.acknowledgement(), ...this.ask(slot)]
+      if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text))
+        return [this.acknowledgement(), ...this.ask(slot)]
     }
     // "Four, no, five": the value after the last take-back word is the answer.
     // Not for yes/no fields: "لا، بس أبي أعرف" is a no, not a take-back.
     const corrected = slot.kind === 'boolean' ? text : afterTakeBack(text)
-    const value = isOnlyFillers(text) ? undefined : ((corrected !== text && corrected !== '' ? this.extract(slot, corrected) : undefined) ?? this.extract(slot, text))
+    const value = isOnlyFillers(text)
+      ? undefined
+      : ((corrected !== text && corrected !== '' ? this.extract(slot, corrected) : undefined) ?? this.extract(slot, text))
     // "No" / "nothing" to an optional question that has no empty value: the field is simply left out.
     if (value === undefined && !slot.required && saysNothing(text)) {
       this.skipped.add(id)
@@ -355,7 +382,10 @@ class OfflineSession implements DialogueSession {
     // An open answer ("my internet keeps dropping") is what a summary or details field wants.
     if (open && /^(how|what|كيف|ماذا|بماذا|بم|شو|وش)/i.test(this.lastQuestion)) {
       const summary = this.askable.find(
-        (slot) => slot.kind === 'text' && !this.values.has(slotId(slot)) && /summary|details|reason|describ|تفاصيل|وصف|سبب/i.test(`${slot.key} ${slot.shape.description ?? ''}`),
+        (slot) =>
+          slot.kind === 'text' &&
+          !this.values.has(slotId(slot)) &&
+          /summary|details|reason|describ|تفاصيل|وصف|سبب/i.test(`${slot.key} ${slot.shape.description ?? ''}`),
       )
       if (summary) this.values.set(slotId(summary), text.trim())
     }
@@ -367,7 +397,8 @@ class OfflineSession implements DialogueSession {
     let filled = 0
     const currentTakesAnything = current && (current.kind === 'text' || current.kind === 'list' || DATEISH.has(current.kind))
     // A date said in passing fills a date field only when there is one it can belong to (likewise times).
-    const open = (kind: string) => this.askable.filter((slot) => slot.kind === kind && !this.values.has(slotId(slot)) && slot !== current).length
+    const open = (kind: string) =>
+      this.askable.filter((slot) => slot.kind === kind && !this.values.has(slotId(slot)) && slot !== current).length
     for (const slot of this.askable) {
       if (slot === current || this.values.has(slotId(slot))) continue
       // A time said with the day asked for ("Thursday, quarter past four") fills the time too, and the other way round.
@@ -378,7 +409,14 @@ class OfflineSession implements DialogueSession {
         isIdentifierField(slot.label, slot.shape.description) &&
         !(current && current.kind === 'text' && isIdentifierField(current.label, current.shape.description))
       if (!UNASKED_EXTRACTABLE.has(slot.kind) && !dateAllowed && !identifier) continue
-      if (currentTakesAnything && slot.kind !== 'name' && slot.kind !== 'email' && !identifier && !(dateAllowed && DATEISH.has(current.kind))) continue
+      if (
+        currentTakesAnything &&
+        slot.kind !== 'name' &&
+        slot.kind !== 'email' &&
+        !identifier &&
+        !(dateAllowed && DATEISH.has(current.kind))
+      )
+        continue
       const value = this.extract(slot, text, true)
       if (value !== undefined) {
         this.values.set(slotId(slot), value)
@@ -401,7 +439,8 @@ class OfflineSession implements DialogueSession {
 
   private askNext(): DialogueEvent[] {
     let next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
-    while (next && this.fillFromSharedMember(next)) next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
+    while (next && this.fillFromSharedMember(next))
+      next = this.askable.find((slot) => !this.values.has(slotId(slot)) && !this.skipped.has(slotId(slot)))
     if (next) return this.ask(next)
     const later = this.askable.find((slot) => this.askLater.has(slotId(slot)) && !this.values.has(slotId(slot)))
     if (later) {
@@ -427,7 +466,9 @@ class OfflineSession implements DialogueSession {
       const value = this.values.get(slotId(other))
       if (other === slot || value === undefined || (other.kind !== 'enum' && other.kind !== 'enum-list')) continue
       const given: unknown[] = Array.isArray(value) ? value : [value]
-      const shared = given.find((member): member is string => typeof member === 'string' && !CATCH_ALL.test(member) && slot.members.includes(member))
+      const shared = given.find(
+        (member): member is string => typeof member === 'string' && !CATCH_ALL.test(member) && slot.members.includes(member),
+      )
       if (shared !== undefined) {
         this.values.set(slotId(slot), shared)
         return true
@@ -446,7 +487,8 @@ class OfflineSession implements DialogueSession {
 
   private confirmStep(text: string): DialogueEvent[] {
     const answer = yesOrNo(text)
-    if (answer === undefined && asksQuestion(text) && (asksAboutTheBusiness(text) || !mentionedSlot(this.askable, text))) return this.answerQuestion(text)
+    if (answer === undefined && asksQuestion(text) && (asksAboutTheBusiness(text) || !mentionedSlot(this.askable, text)))
+      return this.answerQuestion(text)
     const corrected = this.applyTakenBack(text) || this.applyCorrections(text)
     if (corrected) {
       return [{ type: 'say', text: this.phrases.acknowledgements[0]! }, ...this.readBack()]

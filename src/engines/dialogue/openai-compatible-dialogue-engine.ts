@@ -194,8 +194,17 @@ class ModelDialogueSession implements DialogueSession {
   }
 
   /** One streamed request: yields the sentences as they complete; returns the whole visible text and the tool calls. */
-  private async *streamAnswer(offered: OfferedTool[], said: string[], signal: AbortSignal | undefined): AsyncGenerator<DialogueEvent, { text: string; toolCalls: ChatToolCall[] }> {
-    const body = { model: this.chat.model, messages: [{ role: 'system', content: this.systemPrompt() }, ...this.history], tools: offered, temperature: 0.5 }
+  private async *streamAnswer(
+    offered: OfferedTool[],
+    said: string[],
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<DialogueEvent, { text: string; toolCalls: ChatToolCall[] }> {
+    const body = {
+      model: this.chat.model,
+      messages: [{ role: 'system', content: this.systemPrompt() }, ...this.history],
+      tools: offered,
+      temperature: 0.5,
+    }
     const splitter = new SentenceSplitter()
     const calls = new Map<number, { id?: string; name: string; arguments: string }>()
     let raw = ''
@@ -230,7 +239,11 @@ class ModelDialogueSession implements DialogueSession {
     const toolCalls = [...calls.entries()]
       .sort(([a], [b]) => a - b)
       .filter(([, call]) => call.name)
-      .map(([index, call]): ChatToolCall => ({ id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: call.arguments || '{}' } }))
+      .map(([index, call]): ChatToolCall => ({
+        id: call.id ?? `call_${index}`,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments || '{}' },
+      }))
     return { text: said.join(' '), toolCalls }
   }
 
@@ -258,7 +271,10 @@ class ModelDialogueSession implements DialogueSession {
   /** The tool's answer, a failure when it takes longer than the tool time limit, or the caller's abort. */
   private withinToolTime(name: string, running: Promise<ToolResult>, signal: AbortSignal | undefined): Promise<ToolResult> {
     return new Promise<ToolResult>((resolve, reject) => {
-      const timer = setTimeout(() => resolve({ ok: false, error: `the tool ${name} did not answer within ${this.toolTimeoutMs} ms` }), this.toolTimeoutMs)
+      const timer = setTimeout(
+        () => resolve({ ok: false, error: `the tool ${name} did not answer within ${this.toolTimeoutMs} ms` }),
+        this.toolTimeoutMs,
+      )
       const onAbort = () => reject(abortReason(signal!, ABORTED))
       if (signal?.aborted) onAbort()
       signal?.addEventListener('abort', onAbort, { once: true })
@@ -297,17 +313,27 @@ class ModelDialogueSession implements DialogueSession {
       statusText = response.statusText
       responseText = await response.text()
     } catch (error) {
-      throw this.chat.requestFailure(error, { signal, timedOut: timeout.aborted, timeoutMs: this.timeoutMs, abortMessage: 'The outcome extraction was aborted' })
+      throw this.chat.requestFailure(error, {
+        signal,
+        timedOut: timeout.aborted,
+        timeoutMs: this.timeoutMs,
+        abortMessage: 'The outcome extraction was aborted',
+      })
     }
     if (status < 200 || status > 299) throw this.chat.httpFailure(status, statusText, responseText)
     let parsed: unknown
     try {
       parsed = JSON.parse(responseText)
     } catch {
-      throw this.chat.fail(`the model server at ${this.chat.server} answered invalid JSON instead of a chat completion: ${snippet(responseText)}`)
+      throw this.chat.fail(
+        `the model server at ${this.chat.server} answered invalid JSON instead of a chat completion: ${snippet(responseText)}`,
+      )
     }
     const content = (parsed as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content
-    if (typeof content !== 'string') throw this.chat.fail(`the model server at ${this.chat.server} answered JSON that is not a chat completion (no choices[0].message.content)`)
+    if (typeof content !== 'string')
+      throw this.chat.fail(
+        `the model server at ${this.chat.server} answered JSON that is not a chat completion (no choices[0].message.content)`,
+      )
     return content
   }
 
@@ -321,7 +347,9 @@ class ModelDialogueSession implements DialogueSession {
       `When the conversation is over or the caller says goodbye, say a short goodbye and call ${END_CALL_TOOL}.`,
     ]
     if (this.agent.smartCallEnd) {
-      rules.push(`Once everything you were asked to find out is known and the caller has confirmed it, say goodbye and call ${END_CALL_TOOL} with goal_met true.`)
+      rules.push(
+        `Once everything you were asked to find out is known and the caller has confirmed it, say goodbye and call ${END_CALL_TOOL} with goal_met true.`,
+      )
     }
     if (this.traits.gender) {
       const forms = this.traits.gender === 'female' ? 'a woman: address her with feminine' : 'a man: address him with masculine'

@@ -22,7 +22,11 @@ export interface GatheredFacts {
 }
 
 /** The fields filled so far, each only in a value its shape accepts; nothing inferred (that is for the end). */
-export function outcomeSoFar(shape: DialogueAgent['outcomeShape'], slots: readonly Slot[], values: ReadonlyMap<string, SlotValue>): DialogueOutcome {
+export function outcomeSoFar(
+  shape: DialogueAgent['outcomeShape'],
+  slots: readonly Slot[],
+  values: ReadonlyMap<string, SlotValue>,
+): DialogueOutcome {
   if (!shape) return { result: null, complete: true }
   const raw: Record<string, unknown> = {}
   for (const slot of slots) {

@@ -25,7 +25,10 @@ export function validateOutcome(shape: OutcomeShape, value: unknown): { valid: b
   const validate = validatorFor(shape)
   if (validate(value)) return { valid: true, errors: [] }
   const errors = (validate.errors ?? []).map((error) => {
-    const allowed = error.keyword === 'enum' ? `: ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : ''
+    const allowed =
+      error.keyword === 'enum'
+        ? `: ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+        : ''
     return `${error.instancePath || '/'} ${error.message ?? 'is invalid'}${allowed}`
   })
   return { valid: false, errors: [...new Set(errors)] }

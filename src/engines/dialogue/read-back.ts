@@ -24,7 +24,8 @@ const NOUN_LABELS = /(?:^|\s)(?:seating|department|section|room|plan|class|table
 
 const DATE_KINDS = new Set(['date', 'datetime'])
 /** A date field that is simply the call's date ("date", "appointment day", "تاريخ الحجز"): read back without its name. */
-const PLAIN_DATE = /^(?:(?:the )?(?:appointment|booking|reservation|visit|preferred|requested) )?(?:date|day)$|^(?:تاريخ|يوم|موعد) (?:الحجز|الموعد|الزيارة)$|^(?:التاريخ|اليوم)$/i
+const PLAIN_DATE =
+  /^(?:(?:the )?(?:appointment|booking|reservation|visit|preferred|requested) )?(?:date|day)$|^(?:تاريخ|يوم|موعد) (?:الحجز|الموعد|الزيارة)$|^(?:التاريخ|اليوم)$/i
 const lowerFirst = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text)
 
 /** A boolean field's statement, "you need a high chair", or undefined when its description says none. */
@@ -137,7 +138,8 @@ function arabicBoolean(slot: Slot, value: boolean, gender: Gender): string | und
   if (!/[\u0600-\u06FF]/.test(description)) return undefined
   const statement = arabicSecondPerson(description.replace(/^(?:هل|صحيح إن|صحيح أن|صحيح)\s+/, ''), gender)
   if (value) return statement
-  if (/^(?:هذه|هذا)\s/.test(statement)) return statement.replace(/^(هذه|هذا)\s/, (_match, pronoun: string) => `${pronoun} ${pronoun === 'هذه' ? 'ليست' : 'ليس'} `)
+  if (/^(?:هذه|هذا)\s/.test(statement))
+    return statement.replace(/^(هذه|هذا)\s/, (_match, pronoun: string) => `${pronoun} ${pronoun === 'هذه' ? 'ليست' : 'ليس'} `)
   if (/^ت\S+/.test(statement)) return `لا ${statement}`
   return `ليس صحيحًا أن ${statement}`
 }
@@ -156,7 +158,9 @@ function arabicClause(slot: Slot, value: unknown, firstDate: boolean, gender: Ge
       const [date, time] = String(value).split(/[ T]/)
       const when = `يوم ${dateInWords(date!, 'ar', year)}${time ? ` ${timeInWords(time, 'ar')}` : ''}`
       const name = arabicFieldName(slot, gender)
-      return firstDate && (PLAIN_DATE.test(name) || !/[\u0600-\u06FF]/.test(coreDescription(slot.shape.description ?? ''))) ? when : `${name} ${when}`
+      return firstDate && (PLAIN_DATE.test(name) || !/[\u0600-\u06FF]/.test(coreDescription(slot.shape.description ?? '')))
+        ? when
+        : `${name} ${when}`
     }
     case 'time':
       return timeInWords(String(value), 'ar')
@@ -166,7 +170,9 @@ function arabicClause(slot: Slot, value: unknown, firstDate: boolean, gender: Ge
     }
     case 'enum-list':
     case 'list': {
-      const items = (Array.isArray(value) ? value : [value]).map((item) => (slot.kind === 'enum-list' ? arabicMember(item, slot) : spellLatinForArabic(String(item))))
+      const items = (Array.isArray(value) ? value : [value]).map((item) =>
+        slot.kind === 'enum-list' ? arabicMember(item, slot) : spellLatinForArabic(String(item)),
+      )
       if (items.some((item) => item === undefined)) return undefined
       return items.length === 0 ? undefined : `${arabicFieldName(slot, gender)} ${items.join(' و')}`
     }
@@ -204,7 +210,8 @@ export function englishReadBack(items: readonly ReadBackItem[], now: Date): stri
 export function arabicReadBack(items: readonly ReadBackItem[], now: Date, gender: Gender): string {
   const clauses = clausesOf(items, (item, firstDate) => arabicClause(item.slot, item.value, firstDate, gender, now.getFullYear()))
   // "و" joins each part to the one before, except a day or an hour that follows what it belongs to.
-  const join = (parts: readonly string[]) => parts.map((part, index) => (index === 0 || /^(?:يوم|الساعة)\s/.test(part) ? part : `و${part}`)).join('، ')
+  const join = (parts: readonly string[]) =>
+    parts.map((part, index) => (index === 0 || /^(?:يوم|الساعة)\s/.test(part) ? part : `و${part}`)).join('، ')
   if (clauses.length < TWO_SENTENCES_FROM) return `للتأكيد، ${join(clauses)}. هل هذا صحيح؟`
   const half = Math.ceil(clauses.length / 2)
   return `للتأكيد، ${join(clauses.slice(0, half))}. وأيضًا ${join(clauses.slice(half))}. هل هذا صحيح؟`

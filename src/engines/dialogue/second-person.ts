@@ -25,10 +25,13 @@ function agree(verb: string): string {
 export function englishSecondPerson(text: string): string {
   let changed = false
   const swapped = text
-    .replace(/\bthe (\w+) of the (?:caller|customer|person we are speaking to|person on the (?:call|phone))\b/gi, (_match, thing: string) => {
-      changed = true
-      return `your ${thing}`
-    })
+    .replace(
+      /\bthe (\w+) of the (?:caller|customer|person we are speaking to|person on the (?:call|phone))\b/gi,
+      (_match, thing: string) => {
+        changed = true
+        return `your ${thing}`
+      },
+    )
     .replace(ENGLISH_SUBJECTS, (_match, _who: string, possessive?: string) => {
       changed = true
       return possessive ? 'your' : 'you'
@@ -70,7 +73,9 @@ export function arabicSecondPerson(text: string, gender: Gender): string {
   const out: string[] = []
   let changed = false
   for (const word of words) {
-    const joined = Object.keys(JOINED_PREPOSITIONS).find((prefix) => word.startsWith(prefix) && ARABIC_SUBJECTS.has(`ال${word.slice(prefix.length)}`))
+    const joined = Object.keys(JOINED_PREPOSITIONS).find(
+      (prefix) => word.startsWith(prefix) && ARABIC_SUBJECTS.has(`ال${word.slice(prefix.length)}`),
+    )
     if (joined) {
       out.push(withYou(JOINED_PREPOSITIONS[joined]!, gender))
       changed = true
@@ -90,7 +95,8 @@ export function arabicSecondPerson(text: string, gender: Gender): string {
       out.push(before)
     } else if (isImperfect(before)) out.push(secondPersonVerb(before, gender))
     // "هل أكد العميل", "الذي التزم العميل": after هل or a relative the word is a past verb, and the caller did it ("هل أكدت").
-    else if (verbBefore !== undefined && /^(?:هل|الذي|التي|الذين|اللذين|اللتين)$/.test(verbBefore)) out.push(pastSecondPerson(before, gender))
+    else if (verbBefore !== undefined && /^(?:هل|الذي|التي|الذين|اللذين|اللتين)$/.test(verbBefore))
+      out.push(pastSecondPerson(before, gender))
     // "التي طلبها المسجل": a past verb carrying its object takes the caller as its doer ("طلبتها").
     else if (!before.startsWith('ال') && /^.{2,}(?:ها|هم)$/.test(before)) out.push(pastSecondPerson(before, gender))
     else if (STANDING_PREPOSITIONS.has(before) || !before.startsWith('ال')) out.push(withYou(before, gender))
@@ -106,7 +112,9 @@ export function arabicSecondPerson(text: string, gender: Gender): string {
   if (!changed) return text
   // There the pronoun is the caller too: "أصدقاءه" → "أصدقاءك" (not after a named subject: in "التزم العميل بسداده" it is the amount).
   return out
-    .map((word, index) => (pronouns && index > 0 && /^[^\s]{3,}[^ة]ه$/.test(word) && !/الله$/.test(word) ? withYou(word.slice(0, -1), gender) : word))
+    .map((word, index) =>
+      pronouns && index > 0 && /^[^\s]{3,}[^ة]ه$/.test(word) && !/الله$/.test(word) ? withYou(word.slice(0, -1), gender) : word,
+    )
     .join(' ')
     .replace(/ ([:،,.؟?]+)/g, '$1')
 }

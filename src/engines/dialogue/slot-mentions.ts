@@ -12,7 +12,11 @@ import { findNumbers } from './spoken-numbers'
 function slotKeywords(slot: Slot): Set<string> {
   // The description up to its format note ("رقم ملف المريض: حرفان ثم شرطة ثم أربعة أرقام" points with "ملف", never with "أربعة").
   const words = plainWords(`${slot.label} ${slot.shape.description ?? ''}`.split(/[;؛.:,،(]/)[0]!).split(' ')
-  return new Set(words.filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word) && findNumbers(word).length === 0).map((word) => arabicLightStem(word)))
+  return new Set(
+    words
+      .filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word) && findNumbers(word).length === 0)
+      .map((word) => arabicLightStem(word)),
+  )
 }
 const GENERIC_WORDS = new Set([
   'the',

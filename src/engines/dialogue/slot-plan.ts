@@ -9,7 +9,8 @@ import type { OutcomeShape } from '../../shared/api/outcome-shape'
  * them itself when the outcome is written.
  */
 
-export type SlotKind = 'name' | 'email' | 'phone' | 'date' | 'time' | 'datetime' | 'integer' | 'number' | 'boolean' | 'enum' | 'text' | 'list' | 'enum-list'
+export type SlotKind =
+  'name' | 'email' | 'phone' | 'date' | 'time' | 'datetime' | 'integer' | 'number' | 'boolean' | 'enum' | 'text' | 'list' | 'enum-list'
 
 /** Fields the engine fills itself rather than asks. */
 export type InferredRole = 'call-status' | 'sentiment' | 'reached' | 'derived'

@@ -123,9 +123,21 @@ function englishPhrases(): DialoguePhrases {
     },
     reask(slot, attempt) {
       const direct = englishDirect(slot)
-      if (slot.kind === 'boolean') return pick([`Sorry, I didn't quite catch that. ${direct}`, `Just a yes or no is fine: ${lowerFirst(direct)}`], attempt)
-      if (choices(slot)) return pick([`Sorry, I didn't quite catch that. ${withChoices(direct, slot)}`, `Let me put it another way. ${withChoices(direct, slot)}`], attempt)
-      return pick([`Sorry, I didn't quite catch that. ${direct}`, `Sorry, could you tell me ${englishSubject(slot)} once more?`, `Let me ask that another way. ${direct}`], attempt)
+      if (slot.kind === 'boolean')
+        return pick([`Sorry, I didn't quite catch that. ${direct}`, `Just a yes or no is fine: ${lowerFirst(direct)}`], attempt)
+      if (choices(slot))
+        return pick(
+          [`Sorry, I didn't quite catch that. ${withChoices(direct, slot)}`, `Let me put it another way. ${withChoices(direct, slot)}`],
+          attempt,
+        )
+      return pick(
+        [
+          `Sorry, I didn't quite catch that. ${direct}`,
+          `Sorry, could you tell me ${englishSubject(slot)} once more?`,
+          `Let me ask that another way. ${direct}`,
+        ],
+        attempt,
+      )
     },
     askAgain(slot, attempt) {
       const direct = withChoices(englishDirect(slot), slot)
@@ -175,7 +187,8 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
     return labels.length > 0 && labels.length <= MAX_OFFERED && labels.every((label) => label !== undefined) ? joinArabic(labels, 'أو') : ''
   }
   // A description that already names the members is not followed by them again.
-  const offer = (slot: Slot) => (describedMemberNames(slot.shape.description, slot.members).size > 0 || !choices(slot) ? '' : `: ${choices(slot)}`)
+  const offer = (slot: Slot) =>
+    describedMemberNames(slot.shape.description, slot.members).size > 0 || !choices(slot) ? '' : `: ${choices(slot)}`
   /** What the question asks about, to the caller: "اسمك الكامل", "هل تريد استرجاع المبلغ", "رقم الطلب". */
   const subject = (slot: Slot) => {
     const description = coreDescription(slot.shape.description ?? '')
@@ -201,8 +214,21 @@ function arabicPhrases(gender: Gender): DialoguePhrases {
     reask(slot, attempt) {
       if (slot.kind === 'boolean') return pick([`عفوًا، لم أفهم جيدًا. ${direct(slot)}؟`, `يكفي نعم أو لا: ${direct(slot)}؟`], attempt)
       if (choices(slot))
-        return pick([`عفوًا، لم أفهم جيدًا. ${withChoices(direct(slot), slot)}؟`, `أي واحد ${suits} في ${subject(slot).split(':')[0]!.trim()}: ${choices(slot)}؟`], attempt)
-      return pick([`عفوًا، لم أفهم جيدًا. ${direct(slot)}؟`, `معذرة، ممكن ${repeatVerb} لي ${subject(slot)}؟`, `دعني أسأل بطريقة أخرى: ${direct(slot)}؟`], attempt)
+        return pick(
+          [
+            `عفوًا، لم أفهم جيدًا. ${withChoices(direct(slot), slot)}؟`,
+            `أي واحد ${suits} في ${subject(slot).split(':')[0]!.trim()}: ${choices(slot)}؟`,
+          ],
+          attempt,
+        )
+      return pick(
+        [
+          `عفوًا، لم أفهم جيدًا. ${direct(slot)}؟`,
+          `معذرة، ممكن ${repeatVerb} لي ${subject(slot)}؟`,
+          `دعني أسأل بطريقة أخرى: ${direct(slot)}؟`,
+        ],
+        attempt,
+      )
     },
     askAgain(slot, attempt) {
       return pick([`والآن، ${withChoices(direct(slot), slot)}؟`, `نرجع إلى سؤالي: ${withChoices(direct(slot), slot)}؟`], attempt)

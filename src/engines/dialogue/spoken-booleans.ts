@@ -16,7 +16,8 @@ export const stemOf = (word: string) => (isArabicWord(word) ? arabicLightStem(wo
 const WANTS =
   /\b(?:i want|i'd like|i would like|i need|we need|we'll need|i'd rather|i would rather|i'd prefer|i prefer|please)\b|(?:^|\s)(?:عايز|عايزه|ابي|ابغي|ابغى|بدي|اريد|حاب|حابه|محتاج|محتاجه|نبي|نبغى|ياريت|يا ريت)(?:\s|$)/
 // "معندوش", "مفيش": the Egyptian negation wraps the verb.
-const NEGATED = /\b(?:not|don't|do not|doesn't|no|never|won't|without)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز|بدون|بلاش|م[^\s]{2,}ش)(?:\s|$)/
+const NEGATED =
+  /\b(?:not|don't|do not|doesn't|no|never|won't|without)\b|(?:^|\s)(?:مش|مو|ما|لا|مب|مابي|مابغى|مش عايز|بدون|بلاش|م[^\s]{2,}ش)(?:\s|$)/
 /** "I have one", "معايا تحويل", "عندي ورقة": having the thing the field asks about. */
 const HAS = /\b(?:i have|i've got|i got|we have|he has|she has|with me)\b|(?:^|\s)(?:معي|معايا|معاي|عندي|معه|معاه|عنده|معها|عندها)(?:\s|$)/
 /** "Not that I don't want it", "مش إني ما بدي": two negations that say yes. */
@@ -64,17 +65,26 @@ const CHOICE_WORDS: Readonly<Record<string, readonly string[]>> = {
   redelivery: [...SEND_AGAIN, 'new one', 'ترسلوه', 'ابعتوه', 'تبعتوا', 'تاني', 'ثاني', 'بدل', 'تبديل', 'استبدال'],
   delivery: SEND_AGAIN,
 }
-const ALIASES: Readonly<Record<string, string>> = { توصيل: 'redelivery', استرجاع: 'refund', مبلغ: 'refund', replacement: 'redelivery', resend: 'redelivery' }
+const ALIASES: Readonly<Record<string, string>> = {
+  توصيل: 'redelivery',
+  استرجاع: 'refund',
+  مبلغ: 'refund',
+  replacement: 'redelivery',
+  resend: 'redelivery',
+}
 const choiceWords = (word: string) => CHOICE_WORDS[word] ?? CHOICE_WORDS[ALIASES[word.replace(/^(ال|ب)/, '')] ?? ''] ?? []
 /** "Whether the caller wants their money back rather than a new delivery": the two sides of the choice. */
-const CHOICE = /(?:wants?|prefers?|would like|needs?|يريد|يفضل|يبغى|يبي)\s+(.+?)\s+(?:rather than|instead of|over|بدل|بدلا من|وليس)\s+(.+)$/i
+const CHOICE =
+  /(?:wants?|prefers?|would like|needs?|يريد|يفضل|يبغى|يبي)\s+(.+?)\s+(?:rather than|instead of|over|بدل|بدلا من|وليس)\s+(.+)$/i
 
 /** Where the caller's words last name one side of a choice (its own words of 4+ letters, or what people call it), as a word index; -1 when they do not. */
 function sideMention(plain: string, side: string): number {
   const said = ` ${plain} `
   const words = plainWords(side)
     .split(' ')
-    .filter((word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word) && !['their', 'your', 'they', 'them', 'with', 'from'].includes(word))
+    .filter(
+      (word) => word.length >= 4 && !BOOLEAN_FILLER_WORDS.has(word) && !['their', 'your', 'they', 'them', 'with', 'from'].includes(word),
+    )
   let last = -1
   for (const phrase of words.flatMap((word) => [word, ...choiceWords(word).map((synonym) => plainWords(synonym))])) {
     const at = said.lastIndexOf(` ${phrase}`)
@@ -148,7 +158,8 @@ export function booleanByMeaning(slot: Slot, text: string, strict: boolean): boo
   if (answer !== undefined && yesOrNo(first) === answer) return answer === 'yes'
   // "A refund. Actually no, a replacement": the side after the take-back.
   const taken = takeBack(text)
-  const chosen = (taken?.corrects && taken.fresh ? booleanByChoice(slot, plainWords(taken.fresh)) : undefined) ?? booleanByChoice(slot, plain)
+  const chosen =
+    (taken?.corrects && taken.fresh ? booleanByChoice(slot, plainWords(taken.fresh)) : undefined) ?? booleanByChoice(slot, plain)
   if (chosen !== undefined) return chosen
   if (answer !== undefined) return answer === 'yes'
   // "I'd like my money back", "أبي فلوسي ترجع": a wish said outright answers the question.

@@ -29,7 +29,20 @@ const ARABIC_WEEKDAYS = [
   ['الجمعه', 'جمعه'],
   ['السبت', 'سبت'],
 ]
-export const ENGLISH_MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+export const ENGLISH_MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]
 /** Normalised Arabic month names: the Gregorian loan names, then the Levantine ones. */
 const ARABIC_MONTHS = [
   ['يناير', 'كانون الثاني'],
@@ -94,7 +107,8 @@ export function extractDate(text: string, now: Date): string | undefined {
   }
 
   // The past, for dates of something that happened ("the last order", "when it came").
-  if (/\bday before yesterday\b/.test(plain) || /(^|\s)(اول امس|اول امبارح|اول مبارح|اول البارح)(\s|$)/.test(arabic)) return isoDate(addDays(now, -2))
+  if (/\bday before yesterday\b/.test(plain) || /(^|\s)(اول امس|اول امبارح|اول مبارح|اول البارح)(\s|$)/.test(arabic))
+    return isoDate(addDays(now, -2))
   if (/\byesterday\b/.test(plain) || /(^|\s)(امس|الامس|مبارح|امبارح|البارح|امبارحه)(\s|$)/.test(arabic)) return isoDate(addDays(now, -1))
   const ago = /\b(\w+) days? ago\b/.exec(plain) ?? /(?:^|\s)(?:من|قبل)\s+(يومين|\S+ ايام)(?:\s|$)/.exec(arabic)
   if (ago) {
@@ -103,7 +117,8 @@ export function extractDate(text: string, now: Date): string | undefined {
   }
   if (/\bday after tomorrow\b/.test(plain) || /بعد (بكره|بكرا|بكرة|غد|غدا|باكر)/.test(arabic)) return isoDate(addDays(now, 2))
   if (/\btomorrow\b/.test(plain) || /(^|\s)(بكره|بكرا|غدا|غد|باكر|الغد|بكير)(\s|$)/.test(arabic)) return isoDate(addDays(now, 1))
-  if (/\b(today|tonight|this (morning|afternoon|evening))\b/.test(plain) || /(^|\s)(اليوم|الليله|النهارده|هاليوم)(\s|$)/.test(arabic)) return isoDate(now)
+  if (/\b(today|tonight|this (morning|afternoon|evening))\b/.test(plain) || /(^|\s)(اليوم|الليله|النهارده|هاليوم)(\s|$)/.test(arabic))
+    return isoDate(now)
   const inDays = /\bin (\w+) days?\b/.exec(plain)
   if (inDays) {
     const days = findNumbers(inDays[1]!)[0]?.value
@@ -121,13 +136,16 @@ export function extractDate(text: string, now: Date): string | undefined {
     const after = numbers.find((n) => n.start > i && n.start <= i + 2)
     const ordinalBefore = compoundOrdinal(tokens, tokens[i - 1] === 'of' ? i - 2 : i - 1)
     const ordinalAfter = [i + 1, i + 2, i + 3].map((j) => compoundOrdinal(tokens, j)).find((value) => value !== undefined)
-    const day = ordinalBefore ?? ordinalAfter ?? (before && before.value <= 31 ? before.value : after && after.value <= 31 ? after.value : undefined)
+    const day =
+      ordinalBefore ?? ordinalAfter ?? (before && before.value <= 31 ? before.value : after && after.value <= 31 ? after.value : undefined)
     const year = numbers.find((n) => n.value >= 1900 && n.value <= 2100)?.value
     if (day !== undefined) return resolveDayMonth(now, day, month, year)
   }
   for (let i = 0; i < tokens.length; i++) {
     const english = ENGLISH_WEEKDAYS.indexOf(tokens[i]!)
-    const arabicDay = ARABIC_WEEKDAYS.findIndex((names) => names.includes(normalised[i]!.replace(/^(يوم|ب)/, '')) || names.includes(normalised[i]!))
+    const arabicDay = ARABIC_WEEKDAYS.findIndex(
+      (names) => names.includes(normalised[i]!.replace(/^(يوم|ب)/, '')) || names.includes(normalised[i]!),
+    )
     const weekday = english >= 0 ? english : arabicDay
     if (weekday < 0) continue
     return resolveWeekday(now, weekday)
@@ -251,7 +269,8 @@ function timeIn(text: string, context: TimeContext): string | undefined {
     if (clock[2] && /^\d+$/.test(clock[2])) minute = Number(clock[2])
   }
   // Not "for": "a table for three" is a count.
-  const english = /\b(?:at|around|by)\s+([a-z]+(?:[ -][a-z]+)?|\d{1,2})\b(?:\s+o'?clock)?/.exec(plain) ?? /\b([a-z]+|\d{1,2})\s+o'?clock\b/.exec(plain)
+  const english =
+    /\b(?:at|around|by)\s+([a-z]+(?:[ -][a-z]+)?|\d{1,2})\b(?:\s+o'?clock)?/.exec(plain) ?? /\b([a-z]+|\d{1,2})\s+o'?clock\b/.exec(plain)
   if (hour === undefined && english) {
     const words = english[1]!.split(/[ -]/)
     const first = findNumbers(words[0]!)[0]?.value
@@ -281,7 +300,8 @@ function timeIn(text: string, context: TimeContext): string | undefined {
       }
       const ordinal = ARABIC_HOURS[`${arabicTokens[i]} ${arabicTokens[i + 1] ?? ''}`] ?? ARABIC_HOURS[arabicTokens[i]!]
       if (hour === undefined && ordinal !== undefined && (i === 0 || arabicTokens[i - 1] !== 'الساعه')) {
-        if (/الثانيه$/.test(arabicTokens[i]!) && !/عشر/.test(arabicTokens[i + 1] ?? '') && !/(الساعه|صباحا|مساء|ظهرا|عصرا)/.test(arabic)) continue
+        if (/الثانيه$/.test(arabicTokens[i]!) && !/عشر/.test(arabicTokens[i + 1] ?? '') && !/(الساعه|صباحا|مساء|ظهرا|عصرا)/.test(arabic))
+          continue
         hour = ordinal
       }
     }
@@ -302,7 +322,8 @@ function timeIn(text: string, context: TimeContext): string | undefined {
     if (first && first.value >= 1 && first.value <= 12) {
       hour = first.value
       const next = numbers[1]
-      if (next && next.start <= first.start + 2 && next.value >= 1 && !/(ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)/.test(arabic)) minute = next.value
+      if (next && next.start <= first.start + 2 && next.value >= 1 && !/(ونص|والنصف|ونصف|وربع|والربع|وثلث|الا ربع)/.test(arabic))
+        minute = next.value
       if (/(ونص|والنصف|ونصف)(\s|$)/.test(arabic)) minute = 30
       else if (/(وربع|والربع)(\s|$)/.test(arabic)) minute = 15
       else if (/(وثلث|والثلث)(\s|$)/.test(arabic)) minute = 20
@@ -314,7 +335,8 @@ function timeIn(text: string, context: TimeContext): string | undefined {
   }
   if (hour === undefined || hour > 23 || minute > 59) return undefined
   // Noon words place 11 before noon ("حداشر الضهر") and 2 after it.
-  const noonOnly = NOON_WORDS.test(arabic) && !PM_WORDS.test(arabic.replace(new RegExp(NOON_WORDS.source, 'g'), ' ')) && hour >= 9 && hour <= 11
+  const noonOnly =
+    NOON_WORDS.test(arabic) && !PM_WORDS.test(arabic.replace(new RegExp(NOON_WORDS.source, 'g'), ' ')) && hour >= 9 && hour <= 11
   const pm = /\bpm\b/.test(plain) || (PM_WORDS.test(arabic) && !/\bam\b/.test(plain) && !noonOnly)
   const am = /\bam\b/.test(plain) || AM_WORDS.test(arabic)
   const hours = context.hours
@@ -322,7 +344,9 @@ function timeIn(text: string, context: TimeContext): string | undefined {
   else if (am && hour === 12) hour = 0
   else if (!am && !pm && hour >= 1 && hour <= 12 && hours) {
     // Said without am/pm: the reading that falls inside the opening hours, when only one does.
-    const inside = [hour % 12, (hour % 12) + 12].filter((candidate) => candidate + minute / 60 >= hours.opens && candidate + minute / 60 < hours.closes)
+    const inside = [hour % 12, (hour % 12) + 12].filter(
+      (candidate) => candidate + minute / 60 >= hours.opens && candidate + minute / 60 < hours.closes,
+    )
     if (inside.length === 1) hour = inside[0]!
     else if (hour <= 6) hour += 12
   } else if (!am && !pm && hour >= 1 && hour <= 6) hour += 12
@@ -330,14 +354,28 @@ function timeIn(text: string, context: TimeContext): string | undefined {
 }
 
 const ARABIC_WEEKDAY_NAMES = ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس', 'الجمعة', 'السبت']
-export const ARABIC_MONTH_NAMES = ['يناير', 'فبراير', 'مارس', 'أبريل', 'مايو', 'يونيو', 'يوليو', 'أغسطس', 'سبتمبر', 'أكتوبر', 'نوفمبر', 'ديسمبر']
+export const ARABIC_MONTH_NAMES = [
+  'يناير',
+  'فبراير',
+  'مارس',
+  'أبريل',
+  'مايو',
+  'يونيو',
+  'يوليو',
+  'أغسطس',
+  'سبتمبر',
+  'أكتوبر',
+  'نوفمبر',
+  'ديسمبر',
+]
 
 /** A YYYY-MM-DD date as read back to the caller: "Friday 13 November 2026", "الجمعة 13 نوفمبر 2026". */
 export function spokenDate(iso: string, lang: 'ar' | 'en'): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
   if (!match) return iso
   const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]))
-  if (lang === 'ar') return `${ARABIC_WEEKDAY_NAMES[date.getDay()]} ${date.getDate()} ${ARABIC_MONTH_NAMES[date.getMonth()]} ${date.getFullYear()}`
+  if (lang === 'ar')
+    return `${ARABIC_WEEKDAY_NAMES[date.getDay()]} ${date.getDate()} ${ARABIC_MONTH_NAMES[date.getMonth()]} ${date.getFullYear()}`
   const weekday = ENGLISH_WEEKDAYS[date.getDay()]!
   const month = ENGLISH_MONTHS[date.getMonth()]!
   const title = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)

@@ -47,7 +47,8 @@ const isGlue = (token: string | undefined) => token !== undefined && GLUE_WORDS.
 
 /** One token of a spoken identifier as the characters it stands for, or undefined when it is no part of one. */
 function identifierPiece(token: string): string | undefined {
-  if (/^[A-Za-z0-9]*\d[A-Za-z0-9]*(?:[-/][A-Za-z0-9]+)*$/.test(token) || /^[A-Za-z]+(?:[-/][A-Za-z0-9]+)+$/.test(token)) return token.toUpperCase()
+  if (/^[A-Za-z0-9]*\d[A-Za-z0-9]*(?:[-/][A-Za-z0-9]+)*$/.test(token) || /^[A-Za-z]+(?:[-/][A-Za-z0-9]+)+$/.test(token))
+    return token.toUpperCase()
   if (/^[A-Za-z]$/.test(token)) return token.toUpperCase()
   const lower = normaliseArabic(token.toLowerCase())
   if (SEPARATOR_WORDS.has(lower)) return '-'
@@ -57,7 +58,8 @@ function identifierPiece(token: string): string | undefined {
 }
 
 /** Whether a word is a Latin letter as Arabic speakers say it ("إم", "آر"). */
-export const isArabicLetterName = (word: string) => ARABIC_LETTER_NAMES[normaliseArabic(word.toLowerCase()).replace(/[،,.]+$/, '')] !== undefined
+export const isArabicLetterName = (word: string) =>
+  ARABIC_LETTER_NAMES[normaliseArabic(word.toLowerCase()).replace(/[،,.]+$/, '')] !== undefined
 
 export interface IdentifierOptions {
   /** The field's description asks for a dash between the letters and the digits ("two letters, a dash, five digits"). */
@@ -95,14 +97,20 @@ export function extractIdentifier(text: string, options: IdentifierOptions = {})
       if (identifierPiece(tokens[j] ?? '') !== undefined) continue
     }
     // "KX19 ABC": a written group of capitals continues a code already begun.
-    const continues = run.length > 0 && /^[A-Z]{2,4}$/.test(tokens[i]!) && !/^(?:OK|NO|YES|AND|THE)$/.test(tokens[i]!) && /\d/.test(run.join('')) && !run.join('').includes('-')
+    const continues =
+      run.length > 0 &&
+      /^[A-Z]{2,4}$/.test(tokens[i]!) &&
+      !/^(?:OK|NO|YES|AND|THE)$/.test(tokens[i]!) &&
+      /\d/.test(run.join('')) &&
+      !run.join('').includes('-')
     let piece = continues ? tokens[i] : identifierPiece(tokens[i]!)
     // A lone letter belongs to a code only beside another piece of it ("B N five…"), not "…, I ordered".
     let after = i + 1
     while (isGlue(tokens[after])) after++
     // …or after a letter or digit spelled one by one ("K L M." ends on its M).
     const spelledBefore = run.length > 0 && /^[A-Z0-9]$/.test(run.at(-1)!) && /^[A-Za-z]$|^[^\d]+$/.test(tokens[i - 1] ?? '')
-    if (piece !== undefined && /^[A-Za-z]$/.test(tokens[i]!) && !spelledBefore && identifierPiece(tokens[after] ?? '') === undefined) piece = undefined
+    if (piece !== undefined && /^[A-Za-z]$/.test(tokens[i]!) && !spelledBefore && identifierPiece(tokens[after] ?? '') === undefined)
+      piece = undefined
     if (piece === undefined) flush()
     else run.push(piece)
   }
@@ -117,7 +125,8 @@ export function extractIdentifier(text: string, options: IdentifierOptions = {})
 export function isIdentifierField(label: string, description: string | undefined): boolean {
   const words = `${label} ${description ?? ''}`
   return (
-    /\b(?:number|id|code|reference|ref|registration|reg|plate|licen[cs]e|serial|policy|tracking|letters and digits)\b|رقم|كود|رمز|مرجع|لوحه|لوحة|ملف/i.test(words) &&
-    !/phone|mobile|telephone|هاتف|جوال|موبايل|تلفون/i.test(words)
+    /\b(?:number|id|code|reference|ref|registration|reg|plate|licen[cs]e|serial|policy|tracking|letters and digits)\b|رقم|كود|رمز|مرجع|لوحه|لوحة|ملف/i.test(
+      words,
+    ) && !/phone|mobile|telephone|هاتف|جوال|موبايل|تلفون/i.test(words)
   )
 }

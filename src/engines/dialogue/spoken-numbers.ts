@@ -40,7 +40,16 @@ const ENGLISH_UNITS: Record<string, number> = {
   eighteen: 18,
   nineteen: 19,
 }
-const ENGLISH_TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 }
+const ENGLISH_TENS: Record<string, number> = {
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+}
 // "Two grand": a thousand, as people say money.
 const ENGLISH_SCALES: Record<string, number> = { hundred: 100, thousand: 1000, grand: 1000, million: 1_000_000 }
 
@@ -241,7 +250,10 @@ export function findNumbers(text: string): FoundNumber[] {
         }
       } else {
         // "twenty five" is one number, "sixty, sixteen" two: only a digit follows a tens word.
-        const continues = start >= 0 && last !== 'digits' && (english.kind === 'unit' ? (last === 'tens' && english.value < 10) || last === 'scale' : last === 'scale')
+        const continues =
+          start >= 0 &&
+          last !== 'digits' &&
+          (english.kind === 'unit' ? (last === 'tens' && english.value < 10) || last === 'scale' : last === 'scale')
         if (!continues) flush(i)
         if (start < 0) start = i
         current += english.value
@@ -249,7 +261,8 @@ export function findNumbers(text: string): FoundNumber[] {
       last = english.kind
       continue
     }
-    if ((token === 'and' || token === 'a') && start >= 0 && last !== 'digits' && i + 1 < tokens.length && englishWordValue(tokens[i + 1]!)) continue
+    if ((token === 'and' || token === 'a') && start >= 0 && last !== 'digits' && i + 1 < tokens.length && englishWordValue(tokens[i + 1]!))
+      continue
     if (token === 'a' && englishWordValue(tokens[i + 1] ?? '')?.kind === 'scale') {
       flush(i)
       start = i

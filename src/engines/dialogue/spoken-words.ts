@@ -41,7 +41,21 @@ export function englishNumber(n: number): string {
   return `${englishNumber(Math.floor(n / scale))} ${name}${rest ? (rest < 100 ? ' and ' : ' ') + englishNumber(rest) : ''}`
 }
 
-const EN_ORDINAL_UNITS = ['', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth']
+const EN_ORDINAL_UNITS = [
+  '',
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+]
 /** 1–31 as an English ordinal in words: "twenty-ninth". */
 export function englishOrdinalWords(n: number): string {
   if (n <= 12) return EN_ORDINAL_UNITS[n] ?? String(n)
@@ -89,7 +103,20 @@ export function arabicDayOrdinal(n: number): string {
   return n % 10 ? `${unit} و${tens}` : tens
 }
 
-const AR_HOURS = ['الثانية عشرة', 'الواحدة', 'الثانية', 'الثالثة', 'الرابعة', 'الخامسة', 'السادسة', 'السابعة', 'الثامنة', 'التاسعة', 'العاشرة', 'الحادية عشرة']
+const AR_HOURS = [
+  'الثانية عشرة',
+  'الواحدة',
+  'الثانية',
+  'الثالثة',
+  'الرابعة',
+  'الخامسة',
+  'السادسة',
+  'السابعة',
+  'الثامنة',
+  'التاسعة',
+  'العاشرة',
+  'الحادية عشرة',
+]
 const EN_WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
 const EN_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const AR_WEEKDAYS = ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس', 'الجمعة', 'السبت']
@@ -113,7 +140,8 @@ export function dateInWords(iso: string, lang: 'ar' | 'en', currentYear?: number
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
   const weekday = new Date(year, month - 1, day).getDay()
   const withYear = year !== currentYear
-  if (lang === 'ar') return `${AR_WEEKDAYS[weekday]} ${arabicDayOrdinal(day)} من ${AR_MONTHS[month - 1]}${withYear ? ` عام ${yearWords(year, 'ar')}` : ''}`
+  if (lang === 'ar')
+    return `${AR_WEEKDAYS[weekday]} ${arabicDayOrdinal(day)} من ${AR_MONTHS[month - 1]}${withYear ? ` عام ${yearWords(year, 'ar')}` : ''}`
   return `${EN_WEEKDAYS[weekday]} the ${englishOrdinalWords(day)} of ${EN_MONTHS[month - 1]}${withYear ? `, ${yearWords(year, 'en')}` : ''}`
 }
 
@@ -153,7 +181,8 @@ export function dateTimeInWords(value: string, lang: 'ar' | 'en', currentYear?: 
   const [date, time] = value.split(/[ T]/)
   const isDate = (part?: string) => part !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(part)
   const isTime = (part?: string) => part !== undefined && /^\d{2}:\d{2}$/.test(part)
-  if (isDate(date) && isTime(time)) return `${dateInWords(date!, lang, currentYear)} ${lang === 'en' ? 'at ' : ''}${timeInWords(time!, lang)}`
+  if (isDate(date) && isTime(time))
+    return `${dateInWords(date!, lang, currentYear)} ${lang === 'en' ? 'at ' : ''}${timeInWords(time!, lang)}`
   if (isDate(date) && time === undefined) return dateInWords(date!, lang, currentYear)
   if (isTime(date) && time === undefined) return timeInWords(date!, lang)
   return value
@@ -198,7 +227,9 @@ export function spellLatinForArabic(text: string): string {
     token
       .split(/([-_./])/)
       .map((part) =>
-        /^[-_./]$/.test(part) ? '-' : [...part].map((char) => ARABIC_LETTER_NAMES[char.toLowerCase()] ?? (/\d/.test(char) ? AR_UNITS[Number(char)] : char)).join(' '),
+        /^[-_./]$/.test(part)
+          ? '-'
+          : [...part].map((char) => ARABIC_LETTER_NAMES[char.toLowerCase()] ?? (/\d/.test(char) ? AR_UNITS[Number(char)] : char)).join(' '),
       )
       .join(' '),
   )

@@ -8,7 +8,18 @@ import { findNumbers } from './spoken-numbers'
  * Horizons are in days; a caller's horizon picks the nearest member that reaches it.
  */
 
-const DAYS: Record<string, number> = { day: 1, days: 1, week: 7, weeks: 7, month: 30, months: 30, quarter: 90, quarters: 90, year: 365, years: 365 }
+const DAYS: Record<string, number> = {
+  day: 1,
+  days: 1,
+  week: 7,
+  weeks: 7,
+  month: 30,
+  months: 30,
+  quarter: 90,
+  quarters: 90,
+  year: 365,
+  years: 365,
+}
 const AR_DAYS: [RegExp, number][] = [
   [/(?:^|\s)(?:يوم|ايام)(?:\s|$)/, 1],
   [/(?:^|\s)(?:اسبوع|اسابيع|اسبوعين)(?:\s|$)/, 7],
@@ -43,7 +54,8 @@ const PHRASES: [RegExp, number][] = [
   ],
 ]
 /** "within three months", "in the next 2 weeks", "خلال شهرين", "بعد ٣ شهور": a count of periods ahead. */
-const COUNTED_EN = /\b(?:(?:within|in|inside|over|next|coming)\s+(?:the\s+)?(?:next\s+|coming\s+)?)?((?:[\w-]+\s+){0,3}?)(days?|weeks?|months?|quarters?|years?)\b/
+const COUNTED_EN =
+  /\b(?:(?:within|in|inside|over|next|coming)\s+(?:the\s+)?(?:next\s+|coming\s+)?)?((?:[\w-]+\s+){0,3}?)(days?|weeks?|months?|quarters?|years?)\b/
 const COUNTED_AR = /(?:^|\s)(?:خلال|في خلال|بعد|جوا|جوه|في)\s+(\S+(?:\s\S+)?)/
 
 /** The horizon the caller speaks of, in days, or undefined. */
@@ -88,6 +100,12 @@ function timedMembers(members: readonly unknown[]): { member: string; days: numb
 /** "a month", "per week", "بالشهر", "monthly": how often, never when; removed before a timeline is read. */
 export function withoutRates(text: string): string {
   return text
-    .replace(/\b(?:a|an|per|each|every|one|once a|twice a)\s+(?:day|week|month|quarter|year)\b|\b(?:daily|weekly|monthly|quarterly|yearly|annually)\b/gi, ' ')
-    .replace(/(?:^|\s)(?:بال|في ال|كل )(?:يوم|اسبوع|أسبوع|شهر|سنة|سنه)(?=\s|$|[,،.])|(?:^|\s)(?:يوميا|يوميًا|اسبوعيا|أسبوعيًا|شهريا|شهريًا|سنويا|سنويًا)(?=\s|$|[,،.])/g, ' ')
+    .replace(
+      /\b(?:a|an|per|each|every|one|once a|twice a)\s+(?:day|week|month|quarter|year)\b|\b(?:daily|weekly|monthly|quarterly|yearly|annually)\b/gi,
+      ' ',
+    )
+    .replace(
+      /(?:^|\s)(?:بال|في ال|كل )(?:يوم|اسبوع|أسبوع|شهر|سنة|سنه)(?=\s|$|[,،.])|(?:^|\s)(?:يوميا|يوميًا|اسبوعيا|أسبوعيًا|شهريا|شهريًا|سنويا|سنويًا)(?=\s|$|[,،.])/g,
+      ' ',
+    )
 }

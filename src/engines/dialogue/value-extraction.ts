@@ -33,7 +33,8 @@ const SPOKEN_SYMBOLS: [RegExp, string][] = [
   [/\s*\b(?:dash|hyphen)\b\s*|\s+(?:داش|شرطه|شرطة)\s+/gi, '-'],
 ]
 /** "all one word", "no spaces": said of the name before the @, which is then joined. */
-const ONE_WORD = /[\s,،]*\b(?:all one word|one word|no spaces?|all together|together)\b[\s,،]*|[\s,،]*(?:كلها كلمه وحده|كلمه وحده|بدون مسافات|لزق)[\s,،]*/gi
+const ONE_WORD =
+  /[\s,،]*\b(?:all one word|one word|no spaces?|all together|together)\b[\s,،]*|[\s,،]*(?:كلها كلمه وحده|كلمه وحده|بدون مسافات|لزق)[\s,،]*/gi
 
 /** An email address, written or spelled out ("sara dot ali at example dot com", "jordan underscore reyes at…", "gareth lloyd, all one word, at…"). */
 export function extractEmail(text: string): string | undefined {
@@ -110,7 +111,9 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
     for (let i = 0; i < tokens.length; i++) {
       const joined = /^ل/.test(tokens[i]!) && isArabicWord(tokens[i]!) ? findNumbers(tokens[i]!.slice(1))[0] : undefined
       const after = tokens[i] === 'for' ? findNumbers(tokens.slice(i + 1, i + 3).join(' '))[0] : undefined
-      const value = joined?.value ?? (after && !/^(am|pm|o'?clock|minutes?|hours?|days?|weeks?|months?|years?)$/.test(after.next) ? after.value : undefined)
+      const value =
+        joined?.value ??
+        (after && !/^(am|pm|o'?clock|minutes?|hours?|days?|weeks?|months?|years?)$/.test(after.next) ? after.value : undefined)
       if (value !== undefined && value >= 1 && value <= 50) return value
     }
   }
@@ -120,7 +123,9 @@ export function extractNumber(text: string, slot: Slot, strict: boolean): number
     .filter((word) => word.length >= 4)
   const tokens = numberTokens(text)
   const named = found.find((number) =>
-    tokens.slice(Math.max(0, number.start - 3), number.start).some((token) => labelWords.some((word) => plainWords(token).startsWith(word.slice(0, 4)))),
+    tokens
+      .slice(Math.max(0, number.start - 3), number.start)
+      .some((token) => labelWords.some((word) => plainWords(token).startsWith(word.slice(0, 4)))),
   )
   if (named) return named.value
   // "Two of us", "تلاتة منا": a count of the callers themselves.
@@ -151,10 +156,15 @@ function answeredNumber(text: string, found: FoundNumber[], slot: Slot): number 
   const total = found.find((number) => TOTAL_CUE.test(tokens.slice(Math.max(0, number.start - 3), number.start).join(' ')))
   if (total) return total.value
   // "four out of five", "أربعة من خمسة": the second is the scale.
-  const kept = found.filter((number, index) => index === 0 || !/(?:^|\s)(?:out of|من)$/.test(tokens.slice(Math.max(0, number.start - 2), number.start).join(' ')))
+  const kept = found.filter(
+    (number, index) => index === 0 || !/(?:^|\s)(?:out of|من)$/.test(tokens.slice(Math.max(0, number.start - 2), number.start).join(' ')),
+  )
   const counts = /number|count|size|how many|عدد/.test(plainWords(`${slot.label} ${slot.shape.description ?? ''}`))
-  if (counts && kept.length > 1 && kept.every((number) => PEOPLE_NOUNS.test(plainWords(number.next)))) return kept.reduce((sum, number) => sum + number.value, 0)
-  const digits = kept.every((number, index) => number.value <= 9 && Number.isInteger(number.value) && (index === 0 || number.start === kept[index - 1]!.start + 1))
+  if (counts && kept.length > 1 && kept.every((number) => PEOPLE_NOUNS.test(plainWords(number.next))))
+    return kept.reduce((sum, number) => sum + number.value, 0)
+  const digits = kept.every(
+    (number, index) => number.value <= 9 && Number.isInteger(number.value) && (index === 0 || number.start === kept[index - 1]!.start + 1),
+  )
   if (digits && kept.length === found.length) return Number(kept.map((number) => number.value).join(''))
   return kept.at(-1)?.value
 }
@@ -202,7 +212,8 @@ function phraseDistance(callerWords: string[], phrase: string): number {
     const d = distance(window, phrase)
     if (d <= allowed) best = Math.min(best, d)
     // "cancel" for "cancellation", "book" for "booking": a shared start of at least 4 letters.
-    else if (size === 1 && Math.min(window.length, phrase.length) >= 4 && (phrase.startsWith(window) || window.startsWith(phrase))) best = Math.min(best, 1.5)
+    else if (size === 1 && Math.min(window.length, phrase.length) >= 4 && (phrase.startsWith(window) || window.startsWith(phrase)))
+      best = Math.min(best, 1.5)
   }
   return best
 }
@@ -246,7 +257,8 @@ export function extractEnum(said: string, slot: Slot, strict: boolean): string |
   // Numbers and booleans in an enum are matched by value.
   const number = findNumbers(text)[0]?.value
   if (number !== undefined && slot.members.includes(number)) return number
-  if (doesNotKnow(text)) return slot.members.find((member) => typeof member === 'string' && /unclear|unknown|undecided|not_sure|other/.test(member))
+  if (doesNotKnow(text))
+    return slot.members.find((member) => typeof member === 'string' && /unclear|unknown|undecided|not_sure|other/.test(member))
   return undefined
 }
 
@@ -266,12 +278,19 @@ export function splitList(text: string): string[] {
  * fields whose description does not insist on a format accept the caller's words when no date
  * or time can be read ("sometime next week" for a callback time).
  */
-export function extractSlotValue(slot: Slot, text: string, now: Date, strict = false, context: ExtractionContext = {}): SlotValue | undefined {
+export function extractSlotValue(
+  slot: Slot,
+  text: string,
+  now: Date,
+  strict = false,
+  context: ExtractionContext = {},
+): SlotValue | undefined {
   const words = trimFillers(text)
   if (words.length === 0) return undefined
   const strictFormat = /yyyy-mm-dd|hh:mm/i.test(slot.shape.description ?? '')
   // A plain "no" / "nothing" is an empty answer where the shape allows one.
-  if (!strict && slot.emptyAllowed && slot.kind !== 'boolean' && slot.kind !== 'enum' && saysNothing(text)) return slot.shape.type === 'array' ? [] : ''
+  if (!strict && slot.emptyAllowed && slot.kind !== 'boolean' && slot.kind !== 'enum' && saysNothing(text))
+    return slot.shape.type === 'array' ? [] : ''
   switch (slot.kind) {
     case 'name':
       return extractName(text, strict)
@@ -320,7 +339,9 @@ export function extractSlotValue(slot: Slot, text: string, now: Date, strict = f
     case 'text': {
       // "Order number", "booking reference": letters, digits and separators, as said or spelled.
       if (isIdentifierField(slot.label, slot.shape.description)) {
-        const identifier = extractIdentifier(text, { dashAfterLetters: /\bdash\b|\bhyphen\b|شرطة|شرطه/i.test(slot.shape.description ?? '') })
+        const identifier = extractIdentifier(text, {
+          dashAfterLetters: /\bdash\b|\bhyphen\b|شرطة|شرطه/i.test(slot.shape.description ?? ''),
+        })
         // Unasked, only a code with letters in it, or one the caller names as the field ("order 48213").
         if (strict) return identifier && (/[A-Z]/.test(identifier) || mentionsField(slot, text)) ? identifier : undefined
         if (identifier !== undefined) return identifier

@@ -11,7 +11,8 @@ export function describeServer(baseUrl: string, what: string): string {
   } catch {
     throw new Error(`The ${what} address is not a URL: ${baseUrl}`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`The ${what} address must be http or https, not ${url.protocol}`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`The ${what} address must be http or https, not ${url.protocol}`)
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 

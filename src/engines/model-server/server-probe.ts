@@ -10,7 +10,16 @@ import { writeWavPcm16Mono } from '../audio/wav-file'
 import { errorDetail, snippet } from './chat-server'
 import { describeServer, networkCode, networkReason } from './server-address'
 
-export const SERVER_PROBE_OUTCOMES = ['reachable', 'modelMissing', 'unauthorized', 'httpError', 'refused', 'unreachable', 'timeout', 'notOpenAiCompatible'] as const
+export const SERVER_PROBE_OUTCOMES = [
+  'reachable',
+  'modelMissing',
+  'unauthorized',
+  'httpError',
+  'refused',
+  'unreachable',
+  'timeout',
+  'notOpenAiCompatible',
+] as const
 export type ServerProbeOutcome = (typeof SERVER_PROBE_OUTCOMES)[number]
 
 export interface ServerProbeOptions {
@@ -79,7 +88,8 @@ async function probe(options: ServerProbeOptions, what: string, transcribeWithou
     const outcome = networkCode(error) === 'ECONNREFUSED' ? 'refused' : 'unreachable'
     return finish({ outcome, message: `Could not reach the ${what} at ${server}: ${networkReason(error)}` })
   }
-  if (answer.status === 404 && transcribeWithoutModels) return finish(await transcribeSilence(options, server, timeoutMs - (performance.now() - started)))
+  if (answer.status === 404 && transcribeWithoutModels)
+    return finish(await transcribeSilence(options, server, timeoutMs - (performance.now() - started)))
   if (answer.status < 200 || answer.status > 299) return finish(httpRefusal(Server, server, answer))
   const listed = modelIds(answer.text)
   if (!listed) {
@@ -128,10 +138,19 @@ async function transcribeSilence(options: ServerProbeOptions, server: string, ti
   const engine = createOpenAiCompatibleSttEngine({ ...options, timeoutMs: Math.max(1, Math.round(timeLeftMs)) })
   try {
     await engine.transcribe(SILENCE)
-    return { outcome: 'reachable', checked: 'transcription', message: `The speech server at ${server} has no model list, and transcribed 0.5 s of silence` }
+    return {
+      outcome: 'reachable',
+      checked: 'transcription',
+      message: `The speech server at ${server} has no model list, and transcribed 0.5 s of silence`,
+    }
   } catch (error) {
     if (!(error instanceof SttEngineError)) throw error
-    const outcomes = { UNREACHABLE: 'unreachable', TIMEOUT: 'timeout', BAD_RESPONSE: 'notOpenAiCompatible', HTTP_ERROR: 'httpError' } as const
+    const outcomes = {
+      UNREACHABLE: 'unreachable',
+      TIMEOUT: 'timeout',
+      BAD_RESPONSE: 'notOpenAiCompatible',
+      HTTP_ERROR: 'httpError',
+    } as const
     const unauthorized = error.code === 'HTTP_ERROR' && (error.status === 401 || error.status === 403)
     return {
       outcome: unauthorized ? 'unauthorized' : outcomes[error.code],

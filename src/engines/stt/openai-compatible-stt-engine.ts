@@ -43,7 +43,12 @@ export function createOpenAiCompatibleSttEngine(options: OpenAiCompatibleSttEngi
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`
     const timeout = AbortSignal.timeout(timeoutMs)
     try {
-      const response = await fetch(endpoint, { method: 'POST', headers, body: form, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers,
+        body: form,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      })
       return { status: response.status, statusText: response.statusText, text: await response.text() }
     } catch (error) {
       if (signal?.aborted) throw signal.reason
@@ -60,14 +65,22 @@ export function createOpenAiCompatibleSttEngine(options: OpenAiCompatibleSttEngi
       if (signal?.aborted) throw signal.reason
       let answer = await post(wav, 'verbose_json', language, signal)
       // Some servers know only json and text; they say so in a 4xx that names the parameter.
-      if (answer.status >= 400 && answer.status < 500 && /response_format/i.test(answer.text)) answer = await post(wav, 'json', language, signal)
+      if (answer.status >= 400 && answer.status < 500 && /response_format/i.test(answer.text))
+        answer = await post(wav, 'json', language, signal)
       if (answer.status < 200 || answer.status > 299) {
         const reason = `HTTP ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ''}`
-        throw fail('HTTP_ERROR', `The speech server at ${server} answered ${reason} (model ${model}): ${errorDetail(answer.text)}`, answer.status)
+        throw fail(
+          'HTTP_ERROR',
+          `The speech server at ${server} answered ${reason} (model ${model}): ${errorDetail(answer.text)}`,
+          answer.status,
+        )
       }
       const transcript = transcriptFrom(answer.text)
       if (!transcript)
-        throw fail('BAD_RESPONSE', `The speech server at ${server} answered something that is not a transcript (no "text"): ${snippet(answer.text) || '(empty body)'}`)
+        throw fail(
+          'BAD_RESPONSE',
+          `The speech server at ${server} answered something that is not a transcript (no "text"): ${snippet(answer.text) || '(empty body)'}`,
+        )
       return transcript
     },
   }
@@ -116,7 +129,12 @@ function transcriptFrom(text: string): Transcript | undefined {
     return undefined
   }
   if (typeof body !== 'object' || body === null || typeof (body as { text?: unknown }).text !== 'string') return undefined
-  const { text: spoken, language, duration, segments } = body as { text: string; language?: unknown; duration?: unknown; segments?: unknown }
+  const {
+    text: spoken,
+    language,
+    duration,
+    segments,
+  } = body as { text: string; language?: unknown; duration?: unknown; segments?: unknown }
   const transcript: Transcript = { text: spoken.trim() }
   if (typeof language === 'string') {
     const code = /^[a-z]{2}$/i.test(language) ? language.toLowerCase() : LANGUAGE_CODES[language.toLowerCase()]

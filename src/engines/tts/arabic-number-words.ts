@@ -98,7 +98,21 @@ export function arabicDigits(digits: string): string {
 }
 
 /** The hour of a clock time (1-12) as Standard Arabic says it, a feminine ordinal: "الْعَاشِرَة". */
-const CLOCK_HOURS = ['', 'الْوَاحِدَة', 'الثَّانِيَة', 'الثَّالِثَة', 'الرَّابِعَة', 'الْخَامِسَة', 'السَّادِسَة', 'السَّابِعَة', 'الثَّامِنَة', 'التَّاسِعَة', 'الْعَاشِرَة', 'الْحَادِيَة عَشْرَة', 'الثَّانِيَة عَشْرَة']
+const CLOCK_HOURS = [
+  '',
+  'الْوَاحِدَة',
+  'الثَّانِيَة',
+  'الثَّالِثَة',
+  'الرَّابِعَة',
+  'الْخَامِسَة',
+  'السَّادِسَة',
+  'السَّابِعَة',
+  'الثَّامِنَة',
+  'التَّاسِعَة',
+  'الْعَاشِرَة',
+  'الْحَادِيَة عَشْرَة',
+  'الثَّانِيَة عَشْرَة',
+]
 
 /** A clock time, 12-hour: "الْعَاشِرَه وَالنِّصْف". Quarter and half hours as people say them. */
 export function arabicClock(hour12: number, minute: number): string {

@@ -146,9 +146,13 @@ export class EspeakWorkerThread {
     const task = this.task
     this.task = undefined
     task?.fail(
-      new TtsEngineError('WORKER_CRASHED', `The eSpeak worker thread stopped while synthesizing (${reason}); the next call starts a new one`, {
-        cause: failure,
-      }),
+      new TtsEngineError(
+        'WORKER_CRASHED',
+        `The eSpeak worker thread stopped while synthesizing (${reason}); the next call starts a new one`,
+        {
+          cause: failure,
+        },
+      ),
     )
     this.events.idle()
   }

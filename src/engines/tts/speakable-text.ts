@@ -99,7 +99,9 @@ function identifier(speaker: Speaker, written: string): string {
 function email(speaker: Speaker, written: string): string {
   const { dot, at, dash, underscore, plus } = speaker.symbols
   const said: Readonly<Record<string, string>> = { '.': dot, '@': at, '-': dash, _: underscore, '+': plus, '%': 'percent' }
-  return (written.match(/[A-Za-z]+|\d+|[^A-Za-z\d]/g) ?? []).map((piece) => said[piece] ?? (/\d/.test(piece) ? speaker.digits(piece) : piece)).join(' ')
+  return (written.match(/[A-Za-z]+|\d+|[^A-Za-z\d]/g) ?? [])
+    .map((piece) => said[piece] ?? (/\d/.test(piece) ? speaker.digits(piece) : piece))
+    .join(' ')
 }
 
 type Groups = Partial<Record<string, string>>
@@ -117,7 +119,8 @@ function say(speaker: Speaker, language: SpeechLanguage, groups: Groups): string
     return date(speaker, Number(g('day')), Number(g('month')), year)
   }
   if (groups.phone) return phone(speaker, g('phone'))
-  if (groups.ordinal) return g('ordinalNumber').length > 6 ? speaker.number(g('ordinalNumber')) : speaker.ordinal(Number(g('ordinalNumber')))
+  if (groups.ordinal)
+    return g('ordinalNumber').length > 6 ? speaker.number(g('ordinalNumber')) : speaker.ordinal(Number(g('ordinalNumber')))
   if (groups.identifier) return identifier(speaker, g('identifier'))
   if (groups.symbolMoney) return speaker.money(g('symbolAmount'), SYMBOL_CURRENCY[g('symbol')] ?? 'usd')
   if (groups.codeMoney) return speaker.money(g('codeAmount'), g('code').toLowerCase() as CurrencyId)

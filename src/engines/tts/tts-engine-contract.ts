@@ -59,7 +59,12 @@ export interface TtsEngine {
    * `sampleRate`, a few hundred ms each) rather than whole: resolves once the last chunk has
    * been given, with no `wav`. Rejects like synthesize; no chunk comes after it settles.
    */
-  synthesizeStream(text: string, voiceId: string, onChunk: (pcm: Buffer, sampleRate: number) => void, options?: AbortSignal | SpeechOptions): Promise<Omit<SpeechResult, 'wav'>>
+  synthesizeStream(
+    text: string,
+    voiceId: string,
+    onChunk: (pcm: Buffer, sampleRate: number) => void,
+    options?: AbortSignal | SpeechOptions,
+  ): Promise<Omit<SpeechResult, 'wav'>>
   /**
    * The phonemes eSpeak would say for `text` with this voice (IPA, `_` between phonemes of a
    * word), after the same preparation as synthesize, and no audio: to check what the voice

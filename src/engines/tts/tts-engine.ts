@@ -66,7 +66,8 @@ export function speechWorkersFor(env: Readonly<Record<string, string | undefined
   const set = env[SPEECH_WORKERS_VARIABLE]?.trim()
   if (set) {
     const workers = Number(set)
-    if (!/^\d+$/.test(set) || workers < 1 || workers > 32) throw new RangeError(`${SPEECH_WORKERS_VARIABLE} must be a whole number from 1 to 32, got "${set}"`)
+    if (!/^\d+$/.test(set) || workers < 1 || workers > 32)
+      throw new RangeError(`${SPEECH_WORKERS_VARIABLE} must be a whole number from 1 to 32, got "${set}"`)
     return workers
   }
   return Math.min(MAX_DEFAULT_SPEECH_WORKERS, Math.max(MIN_DEFAULT_SPEECH_WORKERS, cores))
@@ -86,6 +87,8 @@ function resolveEspeakModule(): string {
     // The package has no "exports" map: this is its "main", espeak-ng.js, with espeak-ng.data beside it.
     return createRequire(import.meta.url).resolve('@echogarden/espeak-ng-emscripten')
   } catch (error) {
-    throw new TtsEngineError('START_FAILED', 'eSpeak NG is not installed: @echogarden/espeak-ng-emscripten cannot be resolved', { cause: error })
+    throw new TtsEngineError('START_FAILED', 'eSpeak NG is not installed: @echogarden/espeak-ng-emscripten cannot be resolved', {
+      cause: error,
+    })
   }
 }

@@ -11,7 +11,10 @@ export function createConversationJobHandler(): JobHandler {
   return async (job) => {
     const startedAt = (job.jobResponse as { startedAt?: unknown } | null)?.startedAt
     if (typeof startedAt === 'string') {
-      throw new JobError('CALL_INTERRUPTED', 'The service running this call stopped mid-call (a crash or a kill); the transcript up to then is kept')
+      throw new JobError(
+        'CALL_INTERRUPTED',
+        'The service running this call stopped mid-call (a crash or a kill); the transcript up to then is kept',
+      )
     }
     throw new JobError(
       'CONVERSATION_NOT_STARTED',

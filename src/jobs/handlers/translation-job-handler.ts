@@ -1,5 +1,10 @@
 import type { TranslationEngine, TranslationLanguages, TranslationRun } from '../../engines/ai-content/translation-engine'
-import { TimedSegmentSchema, TranslationLanguageSchema, type TimedSegment, type TranslationResponse } from '../../shared/api/translation-jobs'
+import {
+  TimedSegmentSchema,
+  TranslationLanguageSchema,
+  type TimedSegment,
+  type TranslationResponse,
+} from '../../shared/api/translation-jobs'
 import type { JobsRepository } from '../../store/ports'
 import type { JobRecord } from '../../store/records'
 import { JobError } from '../job-error'
@@ -18,14 +23,18 @@ interface ProgressReports {
  * end) or text, or the job's own text. The translation becomes the job's text; a text source
  * stays in `jobResponse.sourceText`.
  */
-export function createTranslationJobHandler(options: { engine: () => Promise<TranslationEngine | undefined>; jobs: JobsRepository }): JobHandler {
+export function createTranslationJobHandler(options: {
+  engine: () => Promise<TranslationEngine | undefined>
+  jobs: JobsRepository
+}): JobHandler {
   return async (job: JobRecord, signal: AbortSignal, progress?: ProgressReports) => {
     const to = TranslationLanguageSchema.safeParse(job.toLng)
     if (!to.success) throw new JobError('INVALID_JOB', `The translation job's target language ${JSON.stringify(job.toLng)} is not ar or en`)
     const engine = await options.engine()
     if (!engine) throw new JobError('LLM_ENGINE_NOT_CONFIGURED', LLM_ENGINE_NOT_CONFIGURED_MESSAGE)
     const source = job.relevantJobId ? await options.jobs.findById(job.relevantJobId) : undefined
-    if (job.relevantJobId && !source?.text?.trim()) throw new JobError('SOURCE_JOB_MISSING', `The source job ${job.relevantJobId} is gone or has no text`)
+    if (job.relevantJobId && !source?.text?.trim())
+      throw new JobError('SOURCE_JOB_MISSING', `The source job ${job.relevantJobId} is gone or has no text`)
     const sourceText = source ? source.text : job.text
     if (!sourceText?.trim()) throw new JobError('INVALID_JOB', 'The translation job has neither a source job nor a text')
 

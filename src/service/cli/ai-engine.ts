@@ -17,7 +17,10 @@ export async function aiEngine(values: Values, positionals: string[]): Promise<v
     if (stray) throw new UsageError(`--${stray} goes with "ai-engine openai-compatible" only`)
   } else {
     const missing = (['base-url', 'model'] as const).filter((name) => !values[name])
-    if (missing.length > 0) throw new UsageError(`ai-engine openai-compatible needs ${missing.map((name) => `--${name}`).join(' and ')}, as in: ${AI_ENGINE_EXAMPLE}`)
+    if (missing.length > 0)
+      throw new UsageError(
+        `ai-engine openai-compatible needs ${missing.map((name) => `--${name}`).join(' and ')}, as in: ${AI_ENGINE_EXAMPLE}`,
+      )
   }
   const storage = storageOf(values)
   const store = await openStorageStore(storage)
@@ -44,7 +47,9 @@ export async function aiEngine(values: Values, positionals: string[]): Promise<v
       throw new UsageError(`${flag}: ${issue.message}; as in: ${AI_ENGINE_EXAMPLE}`)
     }
     await store.settings.set('aiContent', parsed.data)
-    say(`AI content will use ${choice === 'offline' ? 'the offline engine' : `${values.model} at ${values['base-url']}`} from the next start.`)
+    say(
+      `AI content will use ${choice === 'offline' ? 'the offline engine' : `${values.model} at ${values['base-url']}`} from the next start.`,
+    )
   } finally {
     await store.close()
   }

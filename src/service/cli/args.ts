@@ -99,7 +99,8 @@ function secondsOption(values: Values, name: 'media-fetch-timeout' | 'media-fetc
   const given = values[name]
   if (given === undefined) return undefined
   const seconds = /^\s*\d+(\.\d+)?\s*$/.test(given) ? Number(given) : 0
-  if (!(seconds >= 0.001) || seconds > 86_400) throw new UsageError(`--${name} must be a number of seconds from 0.001 to 86400, not ${JSON.stringify(given)}`)
+  if (!(seconds >= 0.001) || seconds > 86_400)
+    throw new UsageError(`--${name} must be a number of seconds from 0.001 to 86400, not ${JSON.stringify(given)}`)
   return Math.round(seconds * 1000)
 }
 
@@ -111,7 +112,8 @@ export function mediaIntakeOf(values: Values): RuntimeConfig['mediaIntake'] {
     const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(size)
     const unit = match && SIZE_UNITS[(match[2] ?? '').toLowerCase()]
     const bytes = match && unit ? Math.floor(Number(match[1]) * unit) : 0
-    if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`--max-media-size must be a size such as 2GiB, 500MB or 1048576 (bytes), not ${JSON.stringify(size)}`)
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+      throw new UsageError(`--max-media-size must be a size such as 2GiB, 500MB or 1048576 (bytes), not ${JSON.stringify(size)}`)
     limits.maxUploadBytes = limits.maxFetchBytes = bytes
   }
   limits.fetchTimeoutMs = secondsOption(values, 'media-fetch-timeout')
@@ -124,14 +126,16 @@ export function maxCallsOf(values: Values): number | undefined {
   const given = values['max-calls']
   if (given === undefined) return undefined
   const calls = /^\s*\d+\s*$/.test(given) ? Number(given) : 0
-  if (calls < 1 || calls > 10_000) throw new UsageError(`--max-calls must be a whole number of calls from 1 to 10000, not ${JSON.stringify(given)}`)
+  if (calls < 1 || calls > 10_000)
+    throw new UsageError(`--max-calls must be a whole number of calls from 1 to 10000, not ${JSON.stringify(given)}`)
   return calls
 }
 
 export function parsePort(raw: string | undefined, source: string): number {
   if (raw === undefined) return DEFAULT_PORT
   const port = Number(raw)
-  if (!/^\d+$/.test(raw) || port > 65_535) throw new UsageError(`${source} must be a port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(raw)}`)
+  if (!/^\d+$/.test(raw) || port > 65_535)
+    throw new UsageError(`${source} must be a port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(raw)}`)
   return port
 }
 
@@ -144,7 +148,8 @@ export function parseArgsError(error: NodeJS.ErrnoException): UsageError | undef
   if (!error.code?.startsWith('ERR_PARSE_ARGS')) return undefined
   const option = /'(-[^' ]+)/.exec(error.message)?.[1]
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return new UsageError(`Unknown option ${option} (see voicedesk --help)`)
-  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return new UsageError(`${option} needs a value (see voicedesk --help)`)
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option)
+    return new UsageError(`${option} needs a value (see voicedesk --help)`)
   return new UsageError(error.message.split('\n')[0])
 }
 

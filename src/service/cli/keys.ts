@@ -9,13 +9,19 @@ function servingNote(storage: Storage): string {
   if (storage.kind === 'team') return 'It works at once on every instance using this database.'
   const { dataDir } = storage
   const services = findRunningServices(dataDir.path)
-  if (services.length > 0) return `It works at once on the service using this folder (${services.map((service) => service.url).join(', ')}).`
+  if (services.length > 0)
+    return `It works at once on the service using this folder (${services.map((service) => service.url).join(', ')}).`
   return `It works once a service runs with --data-dir ${dataDir.path}`
 }
 
 export async function keys(values: Values, positionals: string[]): Promise<void> {
   const [action, id] = positionals
-  refuseExtraArguments('keys', positionals, action === 'revoke' ? 2 : 1, action === 'revoke' ? 'one key id' : 'create, list or revoke <key id>')
+  refuseExtraArguments(
+    'keys',
+    positionals,
+    action === 'revoke' ? 2 : 1,
+    action === 'revoke' ? 'one key id' : 'create, list or revoke <key id>',
+  )
   if (values.name !== undefined && action !== 'create') throw new UsageError(`--name goes with "keys create" only`)
   const storage = storageOf(values)
   const store = await openStorageStore(storage)
@@ -31,7 +37,12 @@ export async function keys(values: Values, positionals: string[]): Promise<void>
       const appKeyId = await appKeyIdOf(store)
       for (const key of await listApiKeys(context, projectId)) {
         const state = key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`
-        const origin = key.id === appKeyId ? '  (the app itself acts with it; it works over no HTTP)' : key.name === FIXED_KEY_NAME ? '  (set by VOICEDESK_API_KEY)' : ''
+        const origin =
+          key.id === appKeyId
+            ? '  (the app itself acts with it; it works over no HTTP)'
+            : key.name === FIXED_KEY_NAME
+              ? '  (set by VOICEDESK_API_KEY)'
+              : ''
         say(`${key.id}  ${key.keyHint}  ${key.name}  created ${key.createdAt}  ${state}${origin}`)
       }
     } else if (action === 'revoke') {
@@ -39,7 +50,11 @@ export async function keys(values: Values, positionals: string[]): Promise<void>
       await revokeApiKey(context, id)
       say(`Revoked key ${id}`)
     } else {
-      throw new UsageError(action ? `Unknown keys action ${JSON.stringify(action)}: use create, list or revoke <key id>` : 'keys needs one of: create, list, revoke <key id>')
+      throw new UsageError(
+        action
+          ? `Unknown keys action ${JSON.stringify(action)}: use create, list or revoke <key id>`
+          : 'keys needs one of: create, list, revoke <key id>',
+      )
     }
   } finally {
     await store.close()

@@ -22,14 +22,22 @@ function fixedApiKey(): string | undefined {
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
   switch (error.code) {
     case 'EADDRINUSE':
-      return new Error(`--port ${port}: port ${port} on ${host} is already in use. Stop the other service, or pass --port 0 for a free port`)
+      return new Error(
+        `--port ${port}: port ${port} on ${host} is already in use. Stop the other service, or pass --port 0 for a free port`,
+      )
     case 'EACCES':
-      return new Error(`--port ${port}: this user may not listen on port ${port}; use a port above 1023, such as the default ${DEFAULT_PORT}`)
+      return new Error(
+        `--port ${port}: this user may not listen on port ${port}; use a port above 1023, such as the default ${DEFAULT_PORT}`,
+      )
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new UsageError(`--host ${host}: no address has that name; use 127.0.0.1 (the default), localhost, or an address of this machine`)
+      return new UsageError(
+        `--host ${host}: no address has that name; use 127.0.0.1 (the default), localhost, or an address of this machine`,
+      )
     case 'EADDRNOTAVAIL':
-      return new UsageError(`--host ${host}: that address is not one of this machine's; use 127.0.0.1 (the default) or an address this machine has`)
+      return new UsageError(
+        `--host ${host}: that address is not one of this machine's; use 127.0.0.1 (the default) or an address this machine has`,
+      )
     default:
       return error
   }
@@ -41,11 +49,14 @@ export interface ServeOptions {
 }
 
 export async function serve(values: Values, options: ServeOptions): Promise<void> {
-  const port = values.port !== undefined ? parsePort(values.port, '--port') : parsePort(process.env.VOICEDESK_PORT || undefined, 'VOICEDESK_PORT')
+  const port =
+    values.port !== undefined ? parsePort(values.port, '--port') : parsePort(process.env.VOICEDESK_PORT || undefined, 'VOICEDESK_PORT')
   const host = values.host ?? DEFAULT_HOST
-  if (host.trim() === '') throw new UsageError('--host is empty: give an address, such as 127.0.0.1 (the default) or 0.0.0.0 for every interface')
+  if (host.trim() === '')
+    throw new UsageError('--host is empty: give an address, such as 127.0.0.1 (the default) or 0.0.0.0 for every interface')
   const logLevel = values['log-level'] ?? 'warn'
-  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`)
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`)
   const journalOn = journalEnabled(values)
   const maxCalls = maxCallsOf(values)
   const key = fixedApiKey()
@@ -74,7 +85,8 @@ export async function serve(values: Values, options: ServeOptions): Promise<void
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
-  const storageConfig = storage.kind === 'folder' ? { dataDir: storage.dataDir.path } : { database: { url: storage.url }, secretKey: storage.secretKey }
+  const storageConfig =
+    storage.kind === 'folder' ? { dataDir: storage.dataDir.path } : { database: { url: storage.url }, secretKey: storage.secretKey }
   try {
     // The service itself loads once the command line has been checked: a mistake answers at once.
     const { createRuntime } = await import('../runtime')
@@ -108,7 +120,10 @@ export async function serve(values: Values, options: ServeOptions): Promise<void
 
   if (stopping) return
   const { bootstrap } = runtime
-  const where = storage.kind === 'folder' ? `Data folder: ${storage.dataDir.path}` : `Database: ${storage.label} (team mode: instances on this database share the work)`
+  const where =
+    storage.kind === 'folder'
+      ? `Data folder: ${storage.dataDir.path}`
+      : `Database: ${storage.label} (team mode: instances on this database share the work)`
   const lines = [`VoiceDesk ${VERSION} listening on ${url}`, where]
   if (host !== DEFAULT_HOST && host !== 'localhost' && host !== '::1') {
     lines.push(`Warning: listening on ${host}, not only this machine. Anyone who can reach it and holds a key can use the service.`)

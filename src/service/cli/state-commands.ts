@@ -19,7 +19,14 @@ import { present } from '../../shared/present'
 /** export, import, snapshot, restore, snapshots and reset: the default project's state, on the storage a command names. */
 
 /** The state commands, with the one argument each takes (none for snapshots and reset). */
-export const STATE_COMMANDS: Record<string, string | undefined> = { export: 'FILE', import: 'FILE', snapshot: 'NAME', restore: 'NAME', snapshots: undefined, reset: undefined }
+export const STATE_COMMANDS: Record<string, string | undefined> = {
+  export: 'FILE',
+  import: 'FILE',
+  snapshot: 'NAME',
+  restore: 'NAME',
+  snapshots: undefined,
+  reset: undefined,
+}
 
 const STATE_COUNT_NOUNS: Record<keyof StateCounts, [one: string, other: string]> = {
   agents: ['agent', 'agents'],
@@ -31,7 +38,9 @@ const STATE_COUNT_NOUNS: Record<keyof StateCounts, [one: string, other: string]>
 
 /** "1 agent, 2 phone numbers, 0 jobs, …" (an archive's manifest may lack a kind: none of it). */
 function countsText(counts: Partial<StateCounts>): string {
-  return (Object.keys(STATE_COUNT_NOUNS) as (keyof StateCounts)[]).map((kind) => counted(counts[kind] ?? 0, ...STATE_COUNT_NOUNS[kind])).join(', ')
+  return (Object.keys(STATE_COUNT_NOUNS) as (keyof StateCounts)[])
+    .map((kind) => counted(counts[kind] ?? 0, ...STATE_COUNT_NOUNS[kind]))
+    .join(', ')
 }
 
 /** --passphrase-file: the file's first line (a passphrase never goes on the command line, where `ps` shows it). */
@@ -42,7 +51,9 @@ async function passphraseFrom(values: Values, forExport: boolean): Promise<strin
   try {
     text = await readFile(resolve(expandHome(file)), 'utf8')
   } catch (error) {
-    throw new UsageError(`--passphrase-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
+    throw new UsageError(
+      `--passphrase-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    )
   }
   const passphrase = text.split(/\r?\n/)[0] ?? ''
   if (passphrase.length < (forExport ? 8 : 1))
@@ -56,7 +67,8 @@ export async function stateCommand(command: string, values: Values, positionals:
   // '' for the commands without an argument (refused above when given one).
   const [given = ''] = positionals
   if (argument && !given) throw new UsageError(`${command} needs ${argument} (see voicedesk --help)`)
-  if (command === 'reset' && !values.yes) throw new UsageError('reset empties the default project (agents, numbers, jobs, deliveries; keys stay): add --yes to do it')
+  if (command === 'reset' && !values.yes)
+    throw new UsageError('reset empties the default project (agents, numbers, jobs, deliveries; keys stay): add --yes to do it')
   if ((command === 'snapshot' || command === 'restore') && !SNAPSHOT_NAME_PATTERN.test(given)) {
     throw new UsageError(`Snapshot name ${JSON.stringify(given)}: a name is 1 to 64 of A-Z a-z 0-9 . _ -`)
   }
@@ -98,7 +110,9 @@ export async function stateCommand(command: string, values: Values, positionals:
       const source = createReadStream(file)
       await new Promise<void>((opened, failed) => {
         source.once('open', () => opened())
-        source.once('error', (error) => failed(new UsageError(`${given}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error.message}`)))
+        source.once('error', (error) =>
+          failed(new UsageError(`${given}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error.message}`)),
+        )
       })
       const outcome = await state.importArchive(caller.projectId, source, { owner: caller, passphrase }).catch((error: unknown) => {
         // A file that is not a whole VoiceDesk archive (or past the limits) is the user's input: a usage error, exit 2.
@@ -117,7 +131,8 @@ export async function stateCommand(command: string, values: Values, positionals:
     } else if (command === 'snapshots') {
       const snapshots = await state.listSnapshots(caller.projectId)
       if (snapshots.length === 0) say(`No snapshots in ${where}.`)
-      for (const info of snapshots) say(`${info.name}  ${info.createdAt}  ${counted(info.sizeBytes, 'byte', 'bytes')}  ${countsText(info.counts)}`)
+      for (const info of snapshots)
+        say(`${info.name}  ${info.createdAt}  ${counted(info.sizeBytes, 'byte', 'bytes')}  ${countsText(info.counts)}`)
     } else {
       const { removed } = await state.reset(caller.projectId)
       say(`Reset the default project of ${where}: removed ${countsText(removed)}; keys stay.`)

@@ -49,16 +49,24 @@ const SECRET_KEY_HOWTO = 'make one with: openssl rand -base64 32, and give every
 function teamSecretKey(): Buffer {
   const raw = process.env.VOICEDESK_SECRET_KEY?.trim()
   if (!raw) throw new UsageError(`Team mode needs VOICEDESK_SECRET_KEY, the key that seals stored secrets: ${SECRET_KEY_HOWTO}`)
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined
-  if (key?.length !== 32) throw new UsageError(`VOICEDESK_SECRET_KEY must be 32 bytes in base64 or hex (${raw.length} characters given): ${SECRET_KEY_HOWTO}`)
+  const key = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/]{43}=?$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : undefined
+  if (key?.length !== 32)
+    throw new UsageError(`VOICEDESK_SECRET_KEY must be 32 bytes in base64 or hex (${raw.length} characters given): ${SECRET_KEY_HOWTO}`)
   return key
 }
 
 export function storageOf(values: Values): Storage {
   const [url, source] =
-    values['database-url'] !== undefined ? [values['database-url'], '--database-url'] : [process.env.VOICEDESK_DATABASE_URL || undefined, 'VOICEDESK_DATABASE_URL']
+    values['database-url'] !== undefined
+      ? [values['database-url'], '--database-url']
+      : [process.env.VOICEDESK_DATABASE_URL || undefined, 'VOICEDESK_DATABASE_URL']
   if (url === undefined) return { kind: 'folder', dataDir: dataDirOf(values) }
-  if (values['data-dir'] !== undefined) throw new UsageError(`--data-dir goes with SQLite only: with ${source} PostgreSQL holds everything, media included`)
+  if (values['data-dir'] !== undefined)
+    throw new UsageError(`--data-dir goes with SQLite only: with ${source} PostgreSQL holds everything, media included`)
   if (values['force-new']) throw new UsageError(`--force-new goes with a data folder only, not with ${source}`)
   let parsed: URL
   try {

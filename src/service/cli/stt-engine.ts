@@ -24,12 +24,18 @@ export async function sttEngine(values: Values, positionals: string[]): Promise<
   try {
     if (choice === undefined) {
       const setting = await readSttSetting(store)
-      say(setting.engine === 'off' ? 'off' : `openai-compatible ${setting.baseUrl} model ${setting.model ?? 'whisper-1 (the server default)'}`)
+      say(
+        setting.engine === 'off'
+          ? 'off'
+          : `openai-compatible ${setting.baseUrl} model ${setting.model ?? 'whisper-1 (the server default)'}`,
+      )
       return
     }
     // The CLI replaces the whole choice: a server chosen without --api-key has no key (null forgets a stored one).
     const change: SttSettingChange =
-      choice === 'off' ? { engine: 'off' } : { engine: choice, baseUrl: values['base-url'] ?? '', model: values.model || undefined, apiKey: values['api-key'] || null }
+      choice === 'off'
+        ? { engine: 'off' }
+        : { engine: choice, baseUrl: values['base-url'] ?? '', model: values.model || undefined, apiKey: values['api-key'] || null }
     try {
       await saveSttSetting(store, secretsOf(storage), change)
     } catch (error) {

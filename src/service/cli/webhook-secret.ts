@@ -5,14 +5,23 @@ import { openStorageStore, secretsOf, storageOf } from './storage'
 
 export async function webhookSecret(values: Values, positionals: string[]): Promise<void> {
   const [action, secret] = positionals
-  refuseExtraArguments('webhook-secret', positionals, action === 'set' ? 2 : 1, action === 'set' ? 'one secret' : 'generate, set <whsec_...> or clear')
+  refuseExtraArguments(
+    'webhook-secret',
+    positionals,
+    action === 'set' ? 2 : 1,
+    action === 'set' ? 'one secret' : 'generate, set <whsec_...> or clear',
+  )
   const storage = storageOf(values)
   const store = await openStorageStore(storage)
   try {
     const settings = webhookSigningSettings(store, secretsOf(storage))
     if (action === undefined) {
       const current = await settings.signingSecret()
-      say(current === undefined ? 'Webhooks are not signed.' : `Webhooks are signed (webhook-signature) with the secret ending ${current.slice(-4)}.`)
+      say(
+        current === undefined
+          ? 'Webhooks are not signed.'
+          : `Webhooks are signed (webhook-signature) with the secret ending ${current.slice(-4)}.`,
+      )
     } else if (action === 'generate') {
       say(`Webhooks are now signed with this secret, shown only this once:\n${await settings.setSigningSecret()}`)
     } else if (action === 'set') {

@@ -71,12 +71,26 @@ export interface RuntimeConfig {
   /** The service log (pino); silent by default, so tests and embedders choose. */
   log?: Logger
   /** Job runner settings (defaults: the lanes of DEFAULT_JOB_LANES, 120 s per try, 3 tries), and hooks for live views. */
-  jobs?: Pick<JobRunnerOptions, 'lanes' | 'concurrency' | 'timeoutMs' | 'leaseMarginMs' | 'maxAttempts' | 'retryDelayMs' | 'onJobStarted' | 'onJobProgress' | 'onJobEnded'> & {
+  jobs?: Pick<
+    JobRunnerOptions,
+    | 'lanes'
+    | 'concurrency'
+    | 'timeoutMs'
+    | 'leaseMarginMs'
+    | 'maxAttempts'
+    | 'retryDelayMs'
+    | 'onJobStarted'
+    | 'onJobProgress'
+    | 'onJobEnded'
+  > & {
     /** How long stop() waits for running jobs. */
     graceMs?: number
   }
   /** Webhook sender settings (defaults: 256 attempts in flight, 10 s each, the 8-try schedule), and hooks. */
-  webhooks?: Pick<WebhookSenderOptions, 'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher' | 'lookup'> & {
+  webhooks?: Pick<
+    WebhookSenderOptions,
+    'concurrency' | 'timeoutMs' | 'retryDelaysMs' | 'random' | 'onAttempt' | 'onAttemptStarted' | 'dispatcher' | 'lookup'
+  > & {
     /** How long stop() waits for attempts in flight. */
     graceMs?: number
   }
@@ -214,7 +228,8 @@ export function mediaIntakeLimits(given: Partial<MediaIntakeLimits> = {}): Media
   const limits = { ...DEFAULT_MEDIA_INTAKE_LIMITS, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }
   for (const [name, value] of Object.entries(limits)) {
     const least = name === 'maxRedirects' || name === 'minFetchBytesPerSecond' ? 0 : 1
-    if (!Number.isSafeInteger(value) || value < least) throw new Error(`RuntimeConfig.mediaIntake.${name} must be a whole number of at least ${least}, not ${String(value)}`)
+    if (!Number.isSafeInteger(value) || value < least)
+      throw new Error(`RuntimeConfig.mediaIntake.${name} must be a whole number of at least ${least}, not ${String(value)}`)
   }
   return limits
 }

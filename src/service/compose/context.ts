@@ -24,7 +24,18 @@ export interface ContextParts {
 }
 
 /** What every use case is given, by /v1 and the operator UI alike (OpsContext). */
-export function composeContext({ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now }: ContextParts): OpsContext {
+export function composeContext({
+  config,
+  storage,
+  engines,
+  workers,
+  feed,
+  templates,
+  webhookAddresses,
+  mediaIntake,
+  baseUrl,
+  now,
+}: ContextParts): OpsContext {
   const { store } = storage
   return {
     store,

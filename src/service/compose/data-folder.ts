@@ -1,4 +1,16 @@
-import { accessSync, chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs'
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
 import { dirname, join } from 'node:path'
 import { WRAPPED_KEY_FILE } from '../../store/secret-box'
 import { counted } from '../../shared/text/counted'
@@ -49,7 +61,8 @@ export function preparePrivateFolder(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER })
   const stat = lstatSync(dir)
   const ours = process.getuid === undefined || stat.uid === process.getuid()
-  if (!stat.isDirectory() || !ours) throw new Error(`${dir} is a link or belongs to another user; remove it, or name another place for the file`)
+  if (!stat.isDirectory() || !ours)
+    throw new Error(`${dir} is a link or belongs to another user; remove it, or name another place for the file`)
   setMode(dir, PRIVATE_FOLDER)
 }
 
@@ -88,7 +101,10 @@ export function prepareDataFolder(dir: string, options: PrepareDataFolderOptions
     closeSync(openSync(probe, 'w', PRIVATE_FILE))
     rmSync(probe, { force: true })
   } catch (error) {
-    throw new DataFolderError(`VoiceDesk cannot write there: ${describeFsError(error as NodeJS.ErrnoException)}; choose a folder you can write`, 'NOT_WRITABLE')
+    throw new DataFolderError(
+      `VoiceDesk cannot write there: ${describeFsError(error as NodeJS.ErrnoException)}; choose a folder you can write`,
+      'NOT_WRITABLE',
+    )
   }
   checkDatabaseNotLost(dir, options)
   makePrivate(dir)

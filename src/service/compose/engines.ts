@@ -18,7 +18,10 @@ export interface RuntimeEngines {
   close: () => Promise<void>
 }
 
-export async function composeEngines(config: RuntimeConfig, { store, secrets }: Pick<RuntimeStorage, 'store' | 'secrets'>): Promise<RuntimeEngines> {
+export async function composeEngines(
+  config: RuntimeConfig,
+  { store, secrets }: Pick<RuntimeStorage, 'store' | 'secrets'>,
+): Promise<RuntimeEngines> {
   let ttsEngine: Promise<TtsEngine> | undefined
   let closing = false
   const speech = () =>

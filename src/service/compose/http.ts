@@ -56,17 +56,34 @@ export interface HttpParts {
 }
 
 /** The HTTP service: /v1, the admin routes, browser mode's /ipc and /app, the call sockets. */
-export async function composeHttp({ config, storage, engines, context, address, events, operator, calls, journal, faults, state, now }: HttpParts): Promise<FastifyInstance> {
+export async function composeHttp({
+  config,
+  storage,
+  engines,
+  context,
+  address,
+  events,
+  operator,
+  calls,
+  journal,
+  faults,
+  state,
+  now,
+}: HttpParts): Promise<FastifyInstance> {
   const { store, errorLog } = storage
   // The setting is read again only after a write to the database (this process's or another's).
   const corsSetting = new ReadCache<readonly string[]>(() => store.changeVersion(), 1)
   const configured = config.corsOrigins
   const corsOrigins = configured?.length
     ? () => configured
-    : async () => corsSetting.peek('origins') ?? present(await corsSetting.get('origins', async () => (await effectiveCorsOrigins(store, undefined)).origins), 'the CORS origins')
+    : async () =>
+        corsSetting.peek('origins') ??
+        present(await corsSetting.get('origins', async () => (await effectiveCorsOrigins(store, undefined)).origins), 'the CORS origins')
   return buildHttpApp({
     context,
-    authenticator: new ApiKeyAuthenticator(context, (error) => errorLog.error({ err: error }, 'recording when an API key was last used failed')),
+    authenticator: new ApiKeyAuthenticator(context, (error) =>
+      errorLog.error({ err: error }, 'recording when an API key was last used failed'),
+    ),
     version: VERSION,
     log: errorLog,
     clientFaultLog: storage.log,
@@ -74,7 +91,13 @@ export async function composeHttp({ config, storage, engines, context, address, 
     diskFull: storage.diskFull,
     hosts: { listenHost: address.host, allowedHosts: config.allowedHosts },
     corsOrigins,
-    operator: { handlers: operator.handlers('browser'), events, streams: operator.streams, uiToken: operator.uiToken, rendererDir: config.rendererDir },
+    operator: {
+      handlers: operator.handlers('browser'),
+      events,
+      streams: operator.streams,
+      uiToken: operator.uiToken,
+      rendererDir: config.rendererDir,
+    },
     calls: { connect: (jobId, caller, transport) => calls.connect(jobId, caller.projectId, transport) },
     speech: engines.speech,
     journal,

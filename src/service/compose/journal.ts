@@ -17,7 +17,12 @@ import type { RuntimeStorage } from './storage'
  * held by another process). A write that fails because the data's disk is full says so once,
  * as the disk-full condition, not once per batch.
  */
-export function composeJournal(config: RuntimeConfig, storage: RuntimeStorage, events: OperatorEventHub, now: () => Date): RequestJournal | undefined {
+export function composeJournal(
+  config: RuntimeConfig,
+  storage: RuntimeStorage,
+  events: OperatorEventHub,
+  now: () => Date,
+): RequestJournal | undefined {
   if (config.journal?.enabled === false) return undefined
   const { dataDir, storageLabel, diskFull, errorLog } = storage
   const journalStore = openJournalFile(config.journal?.file ?? journalFileOf(dataDir, storageLabel), config.nativeBinding, storage.log)
@@ -51,7 +56,11 @@ const JOURNAL_FILES = 8
  * aid never keeps the service from starting, so with every file held it runs without a journal.
  * A folder that cannot be written still fails the start, as the store's would.
  */
-export function openJournalFile(first: string, nativeBinding: string | undefined, log: Logger): { store: RequestJournalStore; file: string } | undefined {
+export function openJournalFile(
+  first: string,
+  nativeBinding: string | undefined,
+  log: Logger,
+): { store: RequestJournalStore; file: string } | undefined {
   const extension = extname(first)
   const stem = first.slice(0, first.length - extension.length)
   for (let index = 1; index <= JOURNAL_FILES; index++) {
@@ -71,7 +80,8 @@ function openOrReplaceJournalFile(file: string, nativeBinding: string | undefine
     return openRequestJournalStore(file, nativeBinding)
   } catch (error) {
     if (error instanceof RequestJournalInUseError || !existsSync(file)) throw error
-    for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, `${file}.broken-${Date.now()}${suffix}`)
+    for (const suffix of ['', '-wal', '-shm'])
+      if (existsSync(file + suffix)) renameSync(file + suffix, `${file}.broken-${Date.now()}${suffix}`)
     log.warn({ err: error, file }, 'request journal: the file could not be opened; it was moved aside and a new one started')
     return openRequestJournalStore(file, nativeBinding)
   }

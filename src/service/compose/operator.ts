@@ -27,13 +27,24 @@ export interface OperatorFeed {
   deliveryAttempted: (delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome) => void
 }
 
-export function composeOperatorFeed({ store, appCaller, errorLog }: Pick<RuntimeStorage, 'store' | 'appCaller' | 'errorLog'>): OperatorFeed {
-  const events = new OperatorEventHub((error, eventType) => errorLog.error({ err: error, eventType }, 'a listener of operator events failed'))
+export function composeOperatorFeed({
+  store,
+  appCaller,
+  errorLog,
+}: Pick<RuntimeStorage, 'store' | 'appCaller' | 'errorLog'>): OperatorFeed {
+  const events = new OperatorEventHub((error, eventType) =>
+    errorLog.error({ err: error, eventType }, 'a listener of operator events failed'),
+  )
   const jobChanged = (job: JobRecord) =>
     events.emitAsync(async (): Promise<IpcEvent | undefined> => {
       if (job.projectId !== appCaller.projectId) return undefined // the UI sees the default project only
       const { running, waiting } = await store.jobs.queueCounts()
-      return { type: 'job.changed', job: { id: job.id, status: job.status, type: job.type, title: job.title }, runningJobs: running, pendingJobs: waiting }
+      return {
+        type: 'job.changed',
+        job: { id: job.id, status: job.status, type: job.type, title: job.title },
+        runningJobs: running,
+        pendingJobs: waiting,
+      }
     })
   const deliveryAttempted = (delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome) =>
     events.emit((): IpcEvent | undefined =>
@@ -78,7 +89,18 @@ export interface OperatorBridgeParts {
   now: () => Date
 }
 
-export function composeOperatorBridge({ config, storage, engines, context, calls, faults, journal, state, signing, now }: OperatorBridgeParts): OperatorBridge {
+export function composeOperatorBridge({
+  config,
+  storage,
+  engines,
+  context,
+  calls,
+  faults,
+  journal,
+  state,
+  signing,
+  now,
+}: OperatorBridgeParts): OperatorBridge {
   const { store, appCaller } = storage
   const voiceSamples = new VoiceSamples(engines.speech)
   const links: OperatorLinks = new OneUseLinks<OperatorLinkKinds>(() => now().getTime())
@@ -107,7 +129,11 @@ export function composeOperatorBridge({ config, storage, engines, context, calls
     return table
   }
   const streams: OperatorStreamHandlers = {
-    'calls.test': createTestCallHandler({ context, caller: appCaller, connect: (jobId, projectId, transport) => calls.connect(jobId, projectId, transport) }),
+    'calls.test': createTestCallHandler({
+      context,
+      caller: appCaller,
+      connect: (jobId, projectId, transport) => calls.connect(jobId, projectId, transport),
+    }),
   }
   return { handlers, streams, links, uiToken: randomBytes(32).toString('base64url') }
 }

@@ -51,7 +51,8 @@ export interface RuntimeStorage {
 export async function composeStorage(config: RuntimeConfig, now: () => Date): Promise<RuntimeStorage> {
   const dataDir = config.database ? undefined : config.dataDir
   if (config.database) {
-    if (!config.secretKey) throw new Error('Team mode (RuntimeConfig.database) needs secretKey: every instance must seal secrets with the same key')
+    if (!config.secretKey)
+      throw new Error('Team mode (RuntimeConfig.database) needs secretKey: every instance must seal secrets with the same key')
   } else if (dataDir === undefined || !isAbsolute(dataDir)) {
     // The edges (CLI, Electron) resolve paths once; a relative one here would mean something else to every module.
     throw new Error(`RuntimeConfig.dataDir must be an absolute path, not ${JSON.stringify(dataDir)}`)
@@ -60,7 +61,9 @@ export async function composeStorage(config: RuntimeConfig, now: () => Date): Pr
   }
   // Past the checks above, a store without config.database has its data folder.
   const folder = (): string => present(dataDir, 'RuntimeConfig.dataDir')
-  const secrets = new SecretBox(config.secretKey ?? loadSecretKey({ dataDir: folder(), keychain: config.keychain, warn: (message) => config.log?.warn(message) }))
+  const secrets = new SecretBox(
+    config.secretKey ?? loadSecretKey({ dataDir: folder(), keychain: config.keychain, warn: (message) => config.log?.warn(message) }),
+  )
   const { store, sharedMedia } = await openStore(
     config.database
       ? { engine: 'postgres', url: config.database.url, poolSize: config.database.poolSize }
@@ -90,7 +93,20 @@ export async function composeStorage(config: RuntimeConfig, now: () => Date): Pr
         ),
       onLeave: () => log.warn({ storage: storageLabel }, 'disk full no more: writes and jobs resume'),
     })
-    const storage: RuntimeStorage = { dataDir, storageLabel, store, media, mediaDir, secrets, diskFull, bootstrap, appCaller, sip, log, errorLog }
+    const storage: RuntimeStorage = {
+      dataDir,
+      storageLabel,
+      store,
+      media,
+      mediaDir,
+      secrets,
+      diskFull,
+      bootstrap,
+      appCaller,
+      sip,
+      log,
+      errorLog,
+    }
     await removeLeftovers(config, storage)
     return storage
   } catch (error) {

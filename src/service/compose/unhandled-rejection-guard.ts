@@ -16,7 +16,10 @@ export function installUnhandledRejectionGuard(log: () => Pick<Logger, 'error'> 
     try {
       const logger = log()
       if (logger) logger.error({ err: reason }, 'unhandled promise rejection (a bug); the service goes on')
-      else process.stderr.write(`voicedesk: unhandled promise rejection (a bug); the service goes on: ${reason instanceof Error ? reason.message : String(reason)}\n`)
+      else
+        process.stderr.write(
+          `voicedesk: unhandled promise rejection (a bug); the service goes on: ${reason instanceof Error ? reason.message : String(reason)}\n`,
+        )
     } catch {
       // Nothing more can be done: above all, do not throw from here.
     }

@@ -63,7 +63,10 @@ export function composeWorkers(parts: WorkerParts): RuntimeWorkers {
   return { runner, webhookSender, signing, wakeJobs, wakeWebhooks }
 }
 
-function composeWebhookSender({ config, storage, feed, faults, webhookAddresses, now }: WorkerParts, signing: WebhookSigningSettings): WebhookSender {
+function composeWebhookSender(
+  { config, storage, feed, faults, webhookAddresses, now }: WorkerParts,
+  signing: WebhookSigningSettings,
+): WebhookSender {
   const { store, errorLog } = storage
   return new WebhookSender({
     deliveries: store.webhookDeliveries,
@@ -82,10 +85,16 @@ function composeWebhookSender({ config, storage, feed, faults, webhookAddresses,
     beforeAttempt: async (delivery) => {
       if (faults.empty) return undefined
       // The delivery's job is read only when a rule of its project names a job type or an agent.
-      const job = delivery.jobId !== null && faults.deliveryRulesNeedJob(delivery.projectId) ? await store.jobs.findInProject(delivery.jobId, delivery.projectId) : undefined
+      const job =
+        delivery.jobId !== null && faults.deliveryRulesNeedJob(delivery.projectId)
+          ? await store.jobs.findInProject(delivery.jobId, delivery.projectId)
+          : undefined
       const fault = faults.matchDelivery(delivery.projectId, job)
       return (
-        fault && { statusCode: fault.status, error: `Failed by fault ${fault.ruleId}${fault.status === null ? '' : ` (recorded as a ${fault.status} answer)`}; nothing was sent` }
+        fault && {
+          statusCode: fault.status,
+          error: `Failed by fault ${fault.ruleId}${fault.status === null ? '' : ` (recorded as a ${fault.status} answer)`}; nothing was sent`,
+        }
       )
     },
   })
@@ -109,7 +118,12 @@ function composeJobRunner(parts: WorkerParts, wakeWebhooks: () => void): JobRunn
       TRANSLATION: createTranslationJobHandler({ engine: () => createTranslationEngine(store, secrets), jobs: store.jobs }),
       TRANSCRIPTION: createTranscriptionJobHandler({
         stt: () => createSttEngine(store, secrets),
-        fetchSource: transcriptionSource({ media, limits: () => parts.mediaIntake, addressPolicy: parts.webhookAddresses, baseUrl: parts.baseUrl }),
+        fetchSource: transcriptionSource({
+          media,
+          limits: () => parts.mediaIntake,
+          addressPolicy: parts.webhookAddresses,
+          baseUrl: parts.baseUrl,
+        }),
         withLocalFile: (name, use) => media.withLocalFile(name, use),
         classifier: () => createWebRtcVoiceClassifier(),
         cost: (seconds) => mediaCost('TRANSCRIPTION', seconds),

@@ -114,7 +114,12 @@ export class FaultBook {
     }
     const now = this.options.now()
     const { expiresInSeconds, expiresAt, ...given } = rule
-    const expiry = expiresInSeconds !== undefined ? new Date(now.getTime() + expiresInSeconds * 1000) : expiresAt !== undefined ? new Date(expiresAt) : undefined
+    const expiry =
+      expiresInSeconds !== undefined
+        ? new Date(now.getTime() + expiresInSeconds * 1000)
+        : expiresAt !== undefined
+          ? new Date(expiresAt)
+          : undefined
     const fault: Fault = {
       id: `flt_${randomBytes(8).toString('hex')}`,
       createdAt: now.toISOString(),
@@ -211,7 +216,9 @@ export class FaultBook {
 
   /** Whether a failWebhook rule of the project needs the delivery's job (it names a jobType or an agentId). */
   deliveryRulesNeedJob(projectId: string): boolean {
-    return this.active(projectId).some((rule) => isFailing(rule.fault.failWebhook) && (rule.fault.match.jobType !== undefined || rule.fault.match.agentId !== undefined))
+    return this.active(projectId).some(
+      (rule) => isFailing(rule.fault.failWebhook) && (rule.fault.match.jobType !== undefined || rule.fault.match.agentId !== undefined),
+    )
   }
 
   /** The failure a webhook attempt of this project meets, or undefined. `job`: the delivery's job, when it has one. */
@@ -246,7 +253,10 @@ export class FaultBook {
   }
 
   private worksOn(fault: Fault, job: WorkSubject): boolean {
-    return (fault.match.jobType === undefined || fault.match.jobType === job.type) && (fault.match.agentId === undefined || fault.match.agentId === job.voiceAgentId)
+    return (
+      (fault.match.jobType === undefined || fault.match.jobType === job.type) &&
+      (fault.match.agentId === undefined || fault.match.agentId === job.voiceAgentId)
+    )
   }
 
   private applies(fault: Fault): boolean {
@@ -296,7 +306,8 @@ export class FaultBook {
     clearTimeout(this.expiryTimer)
     this.expiryTimer = undefined
     let next = Infinity
-    for (const { rules } of this.projects.values()) for (const rule of rules) if (rule.expiresAtMs !== undefined) next = Math.min(next, rule.expiresAtMs)
+    for (const { rules } of this.projects.values())
+      for (const rule of rules) if (rule.expiresAtMs !== undefined) next = Math.min(next, rule.expiresAtMs)
     if (next === Infinity) return
     const wait = Math.min(2 ** 31 - 1, Math.max(0, next - this.options.now().getTime()) + 5)
     this.expiryTimer = setTimeout(() => {

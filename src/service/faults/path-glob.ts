@@ -29,7 +29,8 @@ export function pathGlobBase(glob: string): string {
  */
 export function pathBasesOf(path: string): string[] {
   const bases = new Set([''])
-  for (let slash = path.indexOf('/', 1); slash !== -1; slash = path.indexOf('/', slash + 1)) bases.add(withoutTrailingSlashes(path.slice(0, slash)))
+  for (let slash = path.indexOf('/', 1); slash !== -1; slash = path.indexOf('/', slash + 1))
+    bases.add(withoutTrailingSlashes(path.slice(0, slash)))
   bases.add(withoutTrailingSlashes(path))
   return [...bases]
 }

@@ -88,8 +88,16 @@ function operatorStream(name: IpcStreamName): SocketProtocol {
 }
 
 /** The sockets a service serves, in the order the document lists them: only those it was built with. */
-export function socketProtocols(served: { calls: boolean; operatorStreams: boolean; others?: readonly SocketProtocol[] }): SocketProtocol[] {
-  return [...(served.calls ? [SDK_CALL] : []), ...(served.others ?? []), ...(served.operatorStreams ? (Object.keys(IPC_STREAMS) as IpcStreamName[]).map(operatorStream) : [])]
+export function socketProtocols(served: {
+  calls: boolean
+  operatorStreams: boolean
+  others?: readonly SocketProtocol[]
+}): SocketProtocol[] {
+  return [
+    ...(served.calls ? [SDK_CALL] : []),
+    ...(served.others ?? []),
+    ...(served.operatorStreams ? (Object.keys(IPC_STREAMS) as IpcStreamName[]).map(operatorStream) : []),
+  ]
 }
 
 /** zod schemas to JSON Schema components, `$ref`s pointing at components/schemas (ids of the global registry included). */
@@ -198,7 +206,8 @@ export function buildAsyncApiDocument(options: { baseUrl: string; version: strin
     info: {
       title: 'VoiceDesk WebSockets',
       version: options.version,
-      description: 'The WebSockets of the VoiceDesk service, beside its HTTP API (GET /v1/openapi.json). Frames are JSON text unless a message says binary. See docs/api.md.',
+      description:
+        'The WebSockets of the VoiceDesk service, beside its HTTP API (GET /v1/openapi.json). Frames are JSON text unless a message says binary. See docs/api.md.',
     },
     defaultContentType: 'application/json',
     servers: { voicedesk: { host: url.host, protocol: 'ws', description: 'This VoiceDesk service' } },
@@ -213,7 +222,8 @@ export function buildAsyncApiDocument(options: { baseUrl: string; version: strin
           type: 'httpApiKey',
           name: 'Authorization',
           in: 'header',
-          description: 'The header `Authorization: Token <API key>` where the client can send headers, else `?api_key=<API key>` in the query.',
+          description:
+            'The header `Authorization: Token <API key>` where the client can send headers, else `?api_key=<API key>` in the query.',
         },
         uiToken: { type: 'httpApiKey', name: 'token', in: 'query', description: 'The UI token of the operator UI (browser mode).' },
       },

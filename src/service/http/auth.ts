@@ -23,7 +23,9 @@ export function requireApiKey(app: FastifyInstance, authenticator: ApiKeyAuthent
     }
     authenticator.authenticate(request.headers.authorization).then((caller) => {
       if (!caller) {
-        const message = request.headers.authorization ? 'The API key is unknown, revoked or malformed' : 'Missing Authorization header: send "Authorization: Token <API key>"'
+        const message = request.headers.authorization
+          ? 'The API key is unknown, revoked or malformed'
+          : 'Missing Authorization header: send "Authorization: Token <API key>"'
         return done(new ServiceError('UNAUTHORIZED', message))
       }
       request.caller = caller

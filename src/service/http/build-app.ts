@@ -157,7 +157,9 @@ function createFastify(): FastifyInstance {
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
         return reply.status(404).send(errorEnvelope('NOT_FOUND', 'No resource has an id that long'))
       }
-      return reply.status(400).send(errorEnvelope('VALIDATION_ERROR', 'The URL is malformed (a bad percent-escape)', [{ path: 'url', message: error.message }]))
+      return reply
+        .status(400)
+        .send(errorEnvelope('VALIDATION_ERROR', 'The URL is malformed (a bad percent-escape)', [{ path: 'url', message: error.message }]))
     },
   })
 }
@@ -170,7 +172,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.decorateRequest('caller', null)
   /** A failure of a socket (or a realtime request), at error; ws's errors for what the client sent against the protocol are the client's: info. */
   const socketFailure = (error: unknown, message: string, fields: Record<string, unknown> = {}) => {
-    if (isClientProtocolError(error)) options.clientFaultLog.info({ ...fields, err: error }, `${message}: the client broke the WebSocket protocol`)
+    if (isClientProtocolError(error))
+      options.clientFaultLog.info({ ...fields, err: error }, `${message}: the client broke the WebSocket protocol`)
     else options.log.error({ ...fields, err: error }, message)
   }
   const journalError = (error: unknown) => options.log.error({ err: error }, 'request journal: an entry could not be made')
@@ -186,7 +189,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.setErrorHandler(
     createErrorHandler(
-      (error, request) => options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
+      (error, request) =>
+        options.log.error({ err: error, requestId: request.id, method: request.method, url: request.url.split('?')[0] }, 'request failed'),
       (error) => options.diskFull?.report(error),
     ),
   )
@@ -201,7 +205,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     handler: async () => ({ status: 'ok' as const, version: options.version }),
   })
 
-  const sockets = socketProtocols({ calls: options.calls !== undefined, operatorStreams: options.operator?.streams !== undefined, others: [REALTIME_SOCKET] })
+  const sockets = socketProtocols({
+    calls: options.calls !== undefined,
+    operatorStreams: options.operator?.streams !== undefined,
+    others: [REALTIME_SOCKET],
+  })
   const realtime: RealtimeSpeechOptions = {
     context: options.context,
     speech: options.speech,
@@ -210,7 +218,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   let asyncApi: { baseUrl: string; document: Record<string, unknown> } | undefined
   /** Built once per address (the port is known only once listening). */
   const asyncApiDocument = (baseUrl: string) => {
-    if (asyncApi?.baseUrl !== baseUrl) asyncApi = { baseUrl, document: buildAsyncApiDocument({ baseUrl, version: options.version, protocols: sockets }) }
+    if (asyncApi?.baseUrl !== baseUrl)
+      asyncApi = { baseUrl, document: buildAsyncApiDocument({ baseUrl, version: options.version, protocols: sockets }) }
     return asyncApi.document
   }
 
@@ -229,11 +238,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerWebhookRoutes(v1, options.context)
       registerProjectRoutes(v1, options.context)
       registerRealtimeRoutes(v1, realtime)
-      v1.get('/openapi.json', { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', operationId: 'getOpenApiDocument', security: SECURITY } }, async () => ({
-        ...app.swagger(),
-        // The address this service runs at now (the real port when started with port 0).
-        servers: [{ url: options.context.baseUrl(), description: 'This VoiceDesk service' }],
-      }))
+      v1.get(
+        '/openapi.json',
+        { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', operationId: 'getOpenApiDocument', security: SECURITY } },
+        async () => ({
+          ...app.swagger(),
+          // The address this service runs at now (the real port when started with port 0).
+          servers: [{ url: options.context.baseUrl(), description: 'This VoiceDesk service' }],
+        }),
+      )
       v1.get(
         '/asyncapi.json',
         {
@@ -253,7 +266,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await app.register(
     async (admin) => {
       requireApiKey(admin, options.authenticator)
-      if (options.journal) registerRequestJournalRoutes(admin, { journal: options.journal, baseUrl: options.context.baseUrl, version: options.version })
+      if (options.journal)
+        registerRequestJournalRoutes(admin, { journal: options.journal, baseUrl: options.context.baseUrl, version: options.version })
       if (options.faults) registerFaultRoutes(admin, options.faults)
       if (options.state) registerStateRoutes(admin, options.state)
     },
@@ -289,7 +303,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     })
   }
   if (options.operator) {
-    await registerOperatorBridge(app, options.operator, (error, operation) => socketFailure(error, 'operator UI operation failed', { operation }))
+    await registerOperatorBridge(app, options.operator, (error, operation) =>
+      socketFailure(error, 'operator UI operation failed', { operation }),
+    )
   }
   return app
 }

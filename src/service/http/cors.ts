@@ -41,7 +41,12 @@ export function registerCors(app: FastifyInstance, allowList: () => readonly str
     if (!allowed) {
       reply
         .status(403)
-        .send(errorEnvelope('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not call /v1 from a browser; allow it with --cors-origin or the CORS setting`))
+        .send(
+          errorEnvelope(
+            'FORBIDDEN',
+            `The origin ${JSON.stringify(origin.slice(0, 200))} may not call /v1 from a browser; allow it with --cors-origin or the CORS setting`,
+          ),
+        )
       return true
     }
     reply

@@ -11,8 +11,14 @@ const CONTEXT_PREFIX: Record<string, string> = { body: 'body', querystring: 'que
 
 /** Fastify's own request errors, as our codes and people's words. */
 const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Request bodies must be JSON, sent with Content-Type: application/json' },
-  FST_ERR_CTP_INVALID_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Request bodies must be JSON, sent with Content-Type: application/json' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Request bodies must be JSON, sent with Content-Type: application/json',
+  },
+  FST_ERR_CTP_INVALID_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Request bodies must be JSON, sent with Content-Type: application/json',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_ERROR', message: 'Content-Length does not match the body that was sent' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', message: 'The request body is empty' },
@@ -87,7 +93,8 @@ export function createErrorHandler(logInternal: ErrorLogger, onStorageFailure: (
     // A range outside a media file (from the static file server): 416 as players expect, in the envelope.
     if (status === 416) return reply.status(416).send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))
     if (status >= 400 && status < 500) {
-      const code: ErrorCode = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR'
+      const code: ErrorCode =
+        status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR'
       return reply.status(ERROR_STATUS[code]).send(errorEnvelope(code, error.message))
     }
     logInternal(error, request)

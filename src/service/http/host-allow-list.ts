@@ -30,7 +30,9 @@ export function hostnameOf(hostHeader: string): string | undefined {
 
 /** An IP in one spelling (::ffff:127.0.0.1 is 127.0.0.1), or undefined for a name. */
 function addressKey(host: string): string | undefined {
-  return ipaddr.isValid(host) && (ipaddr.IPv4.isValidFourPartDecimal(host) || ipaddr.IPv6.isValid(host)) ? ipaddr.process(host).toString() : undefined
+  return ipaddr.isValid(host) && (ipaddr.IPv4.isValidFourPartDecimal(host) || ipaddr.IPv6.isValid(host))
+    ? ipaddr.process(host).toString()
+    : undefined
 }
 
 function isLoopback(host: string): boolean {

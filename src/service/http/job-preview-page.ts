@@ -40,9 +40,11 @@ function textBlock(text: string): string {
  */
 export function renderJobPreview(job: Job, extra: { audioUrl: string | null; sourceTitle?: string }): string {
   const body: string[] = []
-  if (job.status === 'FAILED' && job.error) body.push(`<p class="error">${escapeHtml(job.error.code)}: ${escapeHtml(job.error.message)}</p>`)
+  if (job.status === 'FAILED' && job.error)
+    body.push(`<p class="error">${escapeHtml(job.error.code)}: ${escapeHtml(job.error.message)}</p>`)
   if (job.type === 'TTS') {
-    if (job.status === 'COMPLETED' && extra.audioUrl) body.push(`<audio controls preload="metadata" src="${escapeHtml(extra.audioUrl)}"></audio>`)
+    if (job.status === 'COMPLETED' && extra.audioUrl)
+      body.push(`<audio controls preload="metadata" src="${escapeHtml(extra.audioUrl)}"></audio>`)
     const text = (job.jobResponse as { text?: string } | null)?.text
     if (text) body.push('<h2>Text</h2>', textBlock(text))
   } else if (job.type === 'AI_CONTENT' && job.status === 'COMPLETED' && job.jobResponse) {
@@ -57,7 +59,14 @@ export function renderJobPreview(job: Job, extra: { audioUrl: string | null; sou
     if (transcript.length > 0) {
       body.push(
         '<h2>Transcript</h2>',
-        textBlock(transcript.map((turn) => `[${turn.startTime.toFixed(1)} s] ${turn.role === 'agent' ? 'Agent' : 'Caller'}: ${turn.content || '(not recognised)'}`).join('\n')),
+        textBlock(
+          transcript
+            .map(
+              (turn) =>
+                `[${turn.startTime.toFixed(1)} s] ${turn.role === 'agent' ? 'Agent' : 'Caller'}: ${turn.content || '(not recognised)'}`,
+            )
+            .join('\n'),
+        ),
       )
     }
     const outcome = (job.jobResponse as { outcomeResult?: unknown }).outcomeResult
@@ -65,12 +74,14 @@ export function renderJobPreview(job: Job, extra: { audioUrl: string | null; sou
   } else if ((job.type === 'TRANSCRIPTION' || job.type === 'TRANSLATION') && job.status === 'COMPLETED' && job.jobResponse) {
     if (extra.audioUrl) body.push(`<audio controls preload="metadata" src="${escapeHtml(extra.audioUrl)}"></audio>`)
     const { text, segments } = job.jobResponse as { text?: string; segments?: { start: number; text: string }[] }
-    if (segments?.length) body.push('<h2>Transcript</h2>', textBlock(segments.map((segment) => `[${clock(segment.start)}] ${segment.text}`).join('\n')))
+    if (segments?.length)
+      body.push('<h2>Transcript</h2>', textBlock(segments.map((segment) => `[${clock(segment.start)}] ${segment.text}`).join('\n')))
     else body.push('<h2>Transcript</h2>', textBlock(text || '(no speech was heard)'))
   } else if (job.jobResponse) {
     body.push('<h2>Result</h2>', textBlock(JSON.stringify(job.jobResponse, null, 2)))
   }
-  if (job.status === 'PENDING' || job.status === 'IN_PROGRESS') body.push('<p class="meta">Working on it… this page refreshes by itself.</p>')
+  if (job.status === 'PENDING' || job.status === 'IN_PROGRESS')
+    body.push('<p class="meta">Working on it… this page refreshes by itself.</p>')
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -47,7 +47,9 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   try {
     text = UTF8.decode(bytes)
   } catch {
-    throw new RequestError('INVALID_JSON', 'The request body is not valid UTF-8', [{ path: 'body', message: 'Invalid UTF-8 byte sequence' }])
+    throw new RequestError('INVALID_JSON', 'The request body is not valid UTF-8', [
+      { path: 'body', message: 'Invalid UTF-8 byte sequence' },
+    ])
   }
   if (text.trim() === '') return undefined
   let value: unknown

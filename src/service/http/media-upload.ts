@@ -79,7 +79,8 @@ export interface MediaUpload<Fields> {
 }
 
 const refusal = (code: ErrorCode, message: string, details: ErrorDetail[] = []) => new RequestError(code, message, details)
-const invalid = (path: string, message: string) => refusal('VALIDATION_ERROR', validationSummary('Invalid request', [{ path, message }]), [{ path, message }])
+const invalid = (path: string, message: string) =>
+  refusal('VALIDATION_ERROR', validationSummary('Invalid request', [{ path, message }]), [{ path, message }])
 
 /**
  * Reads a multipart/form-data upload: streams the `file` part into `media` under `name`

@@ -27,12 +27,30 @@ const FILE_PATHS = {
       summary: "A job's audio (the file name of its mediaUrl); no key needed, this machine only",
       security: [],
       parameters: [
-        { name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}\\.wav$' }, description: 'The unguessable file name.' },
-        { name: 'range', in: 'header', required: false, schema: { type: 'string' }, description: 'A byte range (`bytes=0-99`), as audio players seek.' },
+        {
+          name: 'file',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}\\.wav$' },
+          description: 'The unguessable file name.',
+        },
+        {
+          name: 'range',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'A byte range (`bytes=0-99`), as audio players seek.',
+        },
       ],
       responses: {
-        200: { description: 'WAV audio, PCM 16-bit mono at 22,050 Hz', content: { 'audio/wav': { schema: { type: 'string', contentMediaType: 'audio/wav' } } } },
-        206: { description: 'The byte range asked for', content: { 'audio/wav': { schema: { type: 'string', contentMediaType: 'audio/wav' } } } },
+        200: {
+          description: 'WAV audio, PCM 16-bit mono at 22,050 Hz',
+          content: { 'audio/wav': { schema: { type: 'string', contentMediaType: 'audio/wav' } } },
+        },
+        206: {
+          description: 'The byte range asked for',
+          content: { 'audio/wav': { schema: { type: 'string', contentMediaType: 'audio/wav' } } },
+        },
         404: ERROR_RESPONSE,
       },
     },
@@ -43,7 +61,9 @@ const FILE_PATHS = {
       tags: ['Media and previews'],
       summary: "The page behind a job's previewUrl: its state, audio, text or AI parts; no key needed, this machine only",
       security: [],
-      parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The unguessable token of the previewUrl.' }],
+      parameters: [
+        { name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The unguessable token of the previewUrl.' },
+      ],
       responses: {
         200: { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
         404: ERROR_RESPONSE,
@@ -56,7 +76,8 @@ const AUDIO = { type: 'string', contentMediaType: 'audio/wav' }
 /** The audio answers of the realtime TTS operations, which no zod schema describes. */
 const AUDIO_RESPONSES: Record<string, JsonObject> = {
   synthesizeSpeech: {
-    description: 'The audio: a WAV file (16-bit mono, 22,050 Hz), or raw 16-bit little-endian PCM at 16 kHz when asked (format "pcm" or Accept: audio/pcm)',
+    description:
+      'The audio: a WAV file (16-bit mono, 22,050 Hz), or raw 16-bit little-endian PCM at 16 kHz when asked (format "pcm" or Accept: audio/pcm)',
     headers: { 'X-Audio-Duration': { description: 'Seconds of speech.', schema: { type: 'string' } } },
     content: { 'audio/wav': { schema: AUDIO }, 'audio/pcm': { schema: { type: 'string', contentMediaType: 'audio/pcm' } } },
   },
@@ -109,13 +130,20 @@ function addUploadBodies(paths: NonNullable<OpenApiDocument['paths']>): void {
       // A route that takes only uploads has no zod body: its request body is this alone.
       operation.requestBody ??= { required: true, content: {} }
       const body = operation.requestBody as { content: Record<string, unknown> }
-      const schema = z.toJSONSchema(fields, { io: 'input', target: 'draft-2020-12' }) as JsonObject & { properties?: JsonObject; required?: string[] }
+      const schema = z.toJSONSchema(fields, { io: 'input', target: 'draft-2020-12' }) as JsonObject & {
+        properties?: JsonObject
+        required?: string[]
+      }
       delete schema.$schema
       body.content['multipart/form-data'] = {
         schema: {
           ...schema,
           properties: {
-            file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The audio or video, streamed to the media store.' },
+            file: {
+              type: 'string',
+              contentMediaType: 'application/octet-stream',
+              description: 'The audio or video, streamed to the media store.',
+            },
             ...schema.properties,
           },
           required: ['file', ...(schema.required ?? [])],
@@ -126,7 +154,9 @@ function addUploadBodies(paths: NonNullable<OpenApiDocument['paths']>): void {
 }
 
 /** The document as clients and generators need it: zod's components, optional bodies, uploads, the file paths. */
-export function finishOpenApiDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]): ReturnType<typeof jsonSchemaTransformObject> {
+export function finishOpenApiDocument(
+  input: Parameters<typeof jsonSchemaTransformObject>[0],
+): ReturnType<typeof jsonSchemaTransformObject> {
   const document = jsonSchemaTransformObject(input) as OpenApiDocument
   document.paths ??= {}
   markOptionalBodies(document.paths)

@@ -33,6 +33,12 @@ export function registerRepeatedQueryCheck(app: FastifyInstance): void {
     const name = repeatedQueryParameter(request.query)
     if (name === undefined || request.routeOptions.config.repeatedQueryInFrames === true) return done()
     const path = `query.${name}`
-    reply.status(400).send(errorEnvelope('VALIDATION_ERROR', `Invalid request: ${path}: ${REPEATED_QUERY_MESSAGE}`, [{ path, message: REPEATED_QUERY_MESSAGE }]))
+    reply
+      .status(400)
+      .send(
+        errorEnvelope('VALIDATION_ERROR', `Invalid request: ${path}: ${REPEATED_QUERY_MESSAGE}`, [
+          { path, message: REPEATED_QUERY_MESSAGE },
+        ]),
+      )
   })
 }

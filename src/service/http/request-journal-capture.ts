@@ -81,7 +81,11 @@ function resourceOf(params: unknown, query: unknown, path: string, responseText:
   for (const value of [(params as Record<string, unknown> | undefined)?.jobId, (query as Record<string, unknown> | undefined)?.jobId]) {
     if (typeof value === 'string' && value !== '') return value
   }
-  if (responseText === null || !(path.startsWith('/v1/jobs') || path.startsWith('/v1/realtime/stt') || path.startsWith('/v1/voice-agents/conversation'))) return null
+  if (
+    responseText === null ||
+    !(path.startsWith('/v1/jobs') || path.startsWith('/v1/realtime/stt') || path.startsWith('/v1/voice-agents/conversation'))
+  )
+    return null
   try {
     const data = (JSON.parse(responseText) as { data?: unknown }).data
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return null
@@ -226,7 +230,8 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
       // A large body (up to 1 MiB of JSON, a long answer) is cut to 64 KiB now rather than held until the batch.
       const length = request.headers['content-length']
       const payload = request.journalPayload
-      const large = (length !== undefined && Number(length) > BODY_TEXT_LIMIT) || (typeof payload === 'string' && payload.length > BODY_TEXT_LIMIT)
+      const large =
+        (length !== undefined && Number(length) > BODY_TEXT_LIMIT) || (typeof payload === 'string' && payload.length > BODY_TEXT_LIMIT)
       if (!large) journal.record(answered)
       else {
         try {
@@ -246,7 +251,8 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
         upgrades.set(request.raw, { request, startedAtMs: journal.now().getTime(), startedMs: performance.now() })
       done()
     }
-    route.onRequest = route.onRequest === undefined ? [remember] : [remember, ...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest])]
+    route.onRequest =
+      route.onRequest === undefined ? [remember] : [remember, ...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest])]
   })
 }
 

@@ -8,7 +8,10 @@ import type { Caller } from '../ops/ops-context'
  * project (checked after the upgrade, a close could beat it). The route's handler reads the
  * outcome with `outcomeOf` and answers a missing or wrong key in its own frames.
  */
-export function socketKeyCheck<Request extends FastifyRequest>(authenticator: ApiKeyAuthenticator, keyOf: (request: Request) => string | undefined) {
+export function socketKeyCheck<Request extends FastifyRequest>(
+  authenticator: ApiKeyAuthenticator,
+  keyOf: (request: Request) => string | undefined,
+) {
   const checks = new WeakMap<object, Promise<Caller | undefined>>()
   return {
     preValidation: async (request: Request): Promise<void> => {

@@ -3,7 +3,10 @@ import { describeBytes } from '../../store/media-errors'
 import type { MediaIntakeLimits } from '../media-intake/media-intake-limits'
 import { RequestError } from './request-error'
 
-export type UploadPaceLimits = Pick<MediaIntakeLimits, 'uploadIdleTimeoutMs' | 'minUploadBytesPerSecond' | 'uploadRateWindowMs' | 'uploadDeadlineMs'>
+export type UploadPaceLimits = Pick<
+  MediaIntakeLimits,
+  'uploadIdleTimeoutMs' | 'minUploadBytesPerSecond' | 'uploadRateWindowMs' | 'uploadDeadlineMs'
+>
 
 /**
  * Watches an upload's pace by the bytes its socket has read (never touching the body stream,
@@ -27,7 +30,8 @@ export function watchUploadPace(request: IncomingMessage, limits: UploadPaceLimi
       lastProgressAt = now
     }
     let problem: string | undefined
-    if (now - lastProgressAt >= limits.uploadIdleTimeoutMs) problem = `No byte of the upload arrived for ${seconds(limits.uploadIdleTimeoutMs)}`
+    if (now - lastProgressAt >= limits.uploadIdleTimeoutMs)
+      problem = `No byte of the upload arrived for ${seconds(limits.uploadIdleTimeoutMs)}`
     else if (now - startedAt >= limits.uploadDeadlineMs) problem = `The upload took longer than ${seconds(limits.uploadDeadlineMs)}`
     else if (now - windowStartedAt >= limits.uploadRateWindowMs) {
       const pace = ((bytes - windowStartBytes) * 1000) / (now - windowStartedAt)

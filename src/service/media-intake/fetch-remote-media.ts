@@ -71,7 +71,11 @@ const passing = (message: string, status?: number) => new MediaFetchError('MEDIA
  * reading at the first byte past it. Failures about the URL are MediaFetchError; a failure of
  * the store (a full disk) and the caller's abort are thrown as they are.
  */
-export async function fetchRemoteMedia(url: string, into: { media: MediaStore; name: string }, given: FetchRemoteMediaOptions): Promise<FetchedMedia> {
+export async function fetchRemoteMedia(
+  url: string,
+  into: { media: MediaStore; name: string },
+  given: FetchRemoteMediaOptions,
+): Promise<FetchedMedia> {
   const maxRedirects = given.maxRedirects ?? 5
   // Our own limits (the deadline, the least rate) end the fetch through `cut`, its reason the MediaFetchError to throw.
   const cut = new AbortController()
@@ -79,7 +83,10 @@ export async function fetchRemoteMedia(url: string, into: { media: MediaStore; n
   const deadline =
     deadlineMs === undefined
       ? undefined
-      : setTimeout(() => cut.abort(failed(`${describeUrl(url)} did not send the whole media within ${seconds(deadlineMs)}; nothing was kept`)), deadlineMs)
+      : setTimeout(
+          () => cut.abort(failed(`${describeUrl(url)} did not send the whole media within ${seconds(deadlineMs)}; nothing was kept`)),
+          deadlineMs,
+        )
   const options: FetchRemoteMediaOptions & { cut: AbortController } = {
     ...given,
     cut,
@@ -105,7 +112,8 @@ export async function fetchRemoteMedia(url: string, into: { media: MediaStore; n
       if (REDIRECT_STATUSES.has(statusCode)) {
         discard(response.body)
         const location = headers.location
-        if (typeof location !== 'string' || location === '') throw failed(`${describeUrl(current)} answered a redirect (HTTP ${statusCode}) without a Location`, statusCode)
+        if (typeof location !== 'string' || location === '')
+          throw failed(`${describeUrl(current)} answered a redirect (HTTP ${statusCode}) without a Location`, statusCode)
         if (redirects >= maxRedirects) throw failed(`${describeUrl(url)} redirected more than ${maxRedirects} times`, statusCode)
         current = parseMediaUrl(location, current)
         if (current.origin !== firstOrigin) authorization = undefined
@@ -135,7 +143,9 @@ function parseMediaUrl(raw: string, base?: URL): URL {
     throw failed(base ? `${describeUrl(base)} redirected to something that is not a URL` : 'The media URL is not a valid URL')
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw failed(`${base ? `${describeUrl(base)} redirected to` : 'The media URL is'} a ${parsed.protocol.replace(/:$/, '')}: URL; only http and https are fetched`)
+    throw failed(
+      `${base ? `${describeUrl(base)} redirected to` : 'The media URL is'} a ${parsed.protocol.replace(/:$/, '')}: URL; only http and https are fetched`,
+    )
   }
   return parsed
 }
@@ -151,7 +161,8 @@ function refuseAddressOf(url: URL, policy: WebhookAddressPolicy): void {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   if (policy.isAllowedHost(host)) return
   const reason = refusedAddressReason(host)
-  if (reason) throw failed(`${describeUrl(url)}: ${host} is ${reason}; media is not fetched from there (allow it with --allow-webhook-host ${host})`)
+  if (reason)
+    throw failed(`${describeUrl(url)}: ${host} is ${reason}; media is not fetched from there (allow it with --allow-webhook-host ${host})`)
 }
 
 async function send(url: URL, authorization: string | undefined, dispatcher: Dispatcher, options: FetchRemoteMediaOptions) {
@@ -159,7 +170,10 @@ async function send(url: URL, authorization: string | undefined, dispatcher: Dis
   target.username = ''
   target.password = ''
   target.hash = ''
-  const headers: Record<string, string> = { accept: 'audio/*, video/*, application/octet-stream;q=0.9, */*;q=0.1', 'user-agent': 'VoiceDesk' }
+  const headers: Record<string, string> = {
+    accept: 'audio/*, video/*, application/octet-stream;q=0.9, */*;q=0.1',
+    'user-agent': 'VoiceDesk',
+  }
   if (authorization) headers.authorization = authorization
   return request(target, { method: 'GET', headers, dispatcher, signal: options.signal })
 }
@@ -181,7 +195,10 @@ async function storeBody(
   const length = Number(response.headers['content-length'])
   if (Number.isFinite(length) && length > options.maxBytes) {
     discard(body)
-    throw new MediaFetchError('MEDIA_TOO_LARGE', `${describeUrl(url)} holds ${describeBytes(length)}, more than the limit of ${describeBytes(options.maxBytes)}`)
+    throw new MediaFetchError(
+      'MEDIA_TOO_LARGE',
+      `${describeUrl(url)} holds ${describeBytes(length)}, more than the limit of ${describeBytes(options.maxBytes)}`,
+    )
   }
   const metered = meteredBody(body, url, options)
   try {
@@ -193,7 +210,11 @@ async function storeBody(
 }
 
 /** The body as it is, its pace checked window after window against `options.minRate` (none: passed through unchecked). */
-function meteredBody(body: Readable, url: URL, options: FetchRemoteMediaOptions & { cut: AbortController }): { stream: Readable; stop: () => void } {
+function meteredBody(
+  body: Readable,
+  url: URL,
+  options: FetchRemoteMediaOptions & { cut: AbortController },
+): { stream: Readable; stop: () => void } {
   const rate = options.minRate
   if (!rate || rate.bytesPerSecond <= 0) return { stream: body, stop: () => undefined }
   const least = Math.ceil((rate.bytesPerSecond * rate.windowMs) / 1000)
@@ -209,19 +230,31 @@ function meteredBody(body: Readable, url: URL, options: FetchRemoteMediaOptions 
   const check = setInterval(() => {
     if (inWindow < least) {
       const pace = `${inWindow} ${inWindow === 1 ? 'byte' : 'bytes'} in ${seconds(rate.windowMs)}`
-      options.cut.abort(failed(`${describeUrl(url)} sent the media too slowly (${pace}; at least ${describeBytes(rate.bytesPerSecond)} per second are needed); nothing was kept`))
+      options.cut.abort(
+        failed(
+          `${describeUrl(url)} sent the media too slowly (${pace}; at least ${describeBytes(rate.bytesPerSecond)} per second are needed); nothing was kept`,
+        ),
+      )
     }
     inWindow = 0
   }, rate.windowMs)
   return { stream: counter, stop: () => clearInterval(check) }
 }
 
-async function copyOwnMedia(source: MediaStore, name: string, into: { media: MediaStore; name: string }, options: FetchRemoteMediaOptions): Promise<FetchedMedia> {
+async function copyOwnMedia(
+  source: MediaStore,
+  name: string,
+  into: { media: MediaStore; name: string },
+  options: FetchRemoteMediaOptions,
+): Promise<FetchedMedia> {
   const opened = await source.open(name)
   if (!opened) throw failed(`This service has no media named ${name}`, 404)
   if (opened.size > options.maxBytes) {
     discard(opened.stream)
-    throw new MediaFetchError('MEDIA_TOO_LARGE', `The media ${name} holds ${describeBytes(opened.size)}, more than the limit of ${describeBytes(options.maxBytes)}`)
+    throw new MediaFetchError(
+      'MEDIA_TOO_LARGE',
+      `The media ${name} holds ${describeBytes(opened.size)}, more than the limit of ${describeBytes(options.maxBytes)}`,
+    )
   }
   if (source === into.media && name === into.name) {
     discard(opened.stream)
@@ -232,7 +265,13 @@ async function copyOwnMedia(source: MediaStore, name: string, into: { media: Med
 }
 
 function statusText(status: number): string {
-  const texts: Record<number, string> = { 401: ' (the URL needs credentials)', 403: ' (Forbidden)', 404: ' (Not Found)', 410: ' (Gone)', 429: ' (Too Many Requests)' }
+  const texts: Record<number, string> = {
+    401: ' (the URL needs credentials)',
+    403: ' (Forbidden)',
+    404: ' (Not Found)',
+    410: ' (Gone)',
+    429: ' (Too Many Requests)',
+  }
   return texts[status] ?? (status >= 500 ? ' (a server error)' : '')
 }
 
@@ -252,7 +291,10 @@ function asFetchError(error: unknown, url: URL, options: FetchRemoteMediaOptions
   if (error instanceof MediaFetchError) return error
   if (cut.aborted && !options.signal?.aborted) return cut.reason
   if (error instanceof MediaTooLargeError) {
-    return new MediaFetchError('MEDIA_TOO_LARGE', `${describeUrl(url)} sent more than the limit of ${describeBytes(error.maxBytes)}; nothing was kept`)
+    return new MediaFetchError(
+      'MEDIA_TOO_LARGE',
+      `${describeUrl(url)} sent more than the limit of ${describeBytes(error.maxBytes)}; nothing was kept`,
+    )
   }
   // The caller's own reason (a stream or undici may have wrapped it in an AbortError of theirs).
   if (options.signal?.aborted) return options.signal.reason ?? error
@@ -260,7 +302,8 @@ function asFetchError(error: unknown, url: URL, options: FetchRemoteMediaOptions
   if (code === REFUSED_ADDRESS_CODE) return failed(`${describeUrl(url)}: ${(error as Error).message.replace(/^Refused/, 'refused')}`)
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return passing(`${describeUrl(url)}: connecting took longer than ${seconds(options.timeoutMs)}`)
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return passing(`${describeUrl(url)} did not answer within ${seconds(options.timeoutMs)}`)
-  if (code === 'UND_ERR_BODY_TIMEOUT') return passing(`${describeUrl(url)} stopped sending the media for ${seconds(options.timeoutMs)}; nothing was kept`)
+  if (code === 'UND_ERR_BODY_TIMEOUT')
+    return passing(`${describeUrl(url)} stopped sending the media for ${seconds(options.timeoutMs)}; nothing was kept`)
   const known = code === undefined ? undefined : NETWORK_ERRORS[code]
   if (known) return passing(`${describeUrl(url)}: ${known} (${code})`)
   // Undici's own errors (a malformed answer, a body shorter than its Content-Length); a store's error (disk full) stays as it is.

@@ -22,7 +22,11 @@ export function transcriptionSource(options: TranscriptionSourceOptions) {
   return async (job: JobRecord, signal: AbortSignal): Promise<void> => {
     if (!job.mediaFile) throw new JobError('INVALID_JOB', 'The transcription job has no media name')
     if ((await options.media.size(job.mediaFile)) !== undefined) return
-    if (!job.sourceUrl) throw new JobError('INVALID_JOB', `The transcription job's media ${job.mediaFile} is not in the media store, and it has no URL to fetch it from`)
+    if (!job.sourceUrl)
+      throw new JobError(
+        'INVALID_JOB',
+        `The transcription job's media ${job.mediaFile} is not in the media store, and it has no URL to fetch it from`,
+      )
     const limits = options.limits()
     try {
       await fetchRemoteMedia(

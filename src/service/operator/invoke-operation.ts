@@ -40,7 +40,12 @@ export async function invokeOperation(
     const data = await handler(parsed.data)
     return { ok: true, data } as IpcResult<IpcOperationName>
   } catch (error) {
-    return { ok: false, error: ipcErrorOf(error, `The operation ${name} failed inside VoiceDesk; the service log has the details`, (caught) => logInternal(caught, name)) }
+    return {
+      ok: false,
+      error: ipcErrorOf(error, `The operation ${name} failed inside VoiceDesk; the service log has the details`, (caught) =>
+        logInternal(caught, name),
+      ),
+    }
   }
 }
 

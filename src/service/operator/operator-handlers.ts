@@ -16,7 +16,15 @@ import { createTranslationJob } from '../ops/translation-jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError, underField } from '../ops/service-error'
-import { cloneVoiceAgent, createVoiceAgent, deleteVoiceAgent, getVoiceAgent, listTemplates, listVoiceAgents, updateVoiceAgent } from '../ops/voice-agents'
+import {
+  cloneVoiceAgent,
+  createVoiceAgent,
+  deleteVoiceAgent,
+  getVoiceAgent,
+  listTemplates,
+  listVoiceAgents,
+  updateVoiceAgent,
+} from '../ops/voice-agents'
 import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
 import type { ProjectState } from '../state/project-state'
 import type { OperatorLinks } from '../ops/operator-links'
@@ -132,7 +140,8 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'agents.create': (input) => withTools(createVoiceAgent(context, caller, input)),
     // The use case's input is `changes`: a refusal of `webhookUrl` names `changes.webhookUrl`.
     'agents.update': (input) => withTools(underField('changes', () => updateVoiceAgent(context, caller, input.id, input.changes))),
-    'agents.clone': ({ sourceId, agentName }) => withTools(cloneVoiceAgent(context, caller, sourceId, agentName === undefined ? undefined : { agentName })),
+    'agents.clone': ({ sourceId, agentName }) =>
+      withTools(cloneVoiceAgent(context, caller, sourceId, agentName === undefined ? undefined : { agentName })),
     'agents.delete': (input) => deleteVoiceAgent(context, caller, input.id),
 
     'numbers.list': (input) => listPhoneNumbers(context, caller, input),
@@ -148,7 +157,9 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'jobs.getAiContent': (input) => getAiContentJob(context, caller, input.id),
     'jobs.retry': (input) => retryJob(context, caller, input.jobId),
     'jobs.subtitles': async ({ jobId, format }) => ({ format, text: await jobSubtitles(context, caller, jobId, format) }),
-    'jobs.transcriptionUploadLink': (fields) => ({ url: `${context.baseUrl()}/_voicedesk/links/transcribe/${deps.links.create('transcribe', { caller, fields })}` }),
+    'jobs.transcriptionUploadLink': (fields) => ({
+      url: `${context.baseUrl()}/_voicedesk/links/transcribe/${deps.links.create('transcribe', { caller, fields })}`,
+    }),
     'jobs.createTranscription': (body) => createTranscriptionJobFromUrl(context, caller, body),
     'jobs.translate': (input) => createTranslationJob(context, caller, input),
 
@@ -206,11 +217,18 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     },
     'faults.clear': () => ({ removed: deps.faults.clear(caller.projectId) }),
     'state.deleteSnapshot': (input) => deps.state.deleteSnapshot(caller.projectId, input.name),
-    'state.exportLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/export/${deps.links.create('export', { caller, passphrase: input.passphrase })}` }),
-    'state.importLink': (input) => ({ url: `${context.baseUrl()}/_voicedesk/links/import/${deps.links.create('import', { caller, passphrase: input.passphrase })}` }),
+    'state.exportLink': (input) => ({
+      url: `${context.baseUrl()}/_voicedesk/links/export/${deps.links.create('export', { caller, passphrase: input.passphrase })}`,
+    }),
+    'state.importLink': (input) => ({
+      url: `${context.baseUrl()}/_voicedesk/links/import/${deps.links.create('import', { caller, passphrase: input.passphrase })}`,
+    }),
     'state.reset': () => deps.state.reset(caller.projectId),
     'state.restore': async (input) => ({ counts: (await deps.state.restoreSnapshot(caller.projectId, input.name, caller)).counts }),
     'state.snapshot': (input) => deps.state.takeSnapshot(caller.projectId, input.name),
-    'state.snapshots': async () => ({ snapshots: await deps.state.listSnapshots(caller.projectId), current: await store.projectData.projectCounts(caller.projectId) }),
+    'state.snapshots': async () => ({
+      snapshots: await deps.state.listSnapshots(caller.projectId),
+      current: await store.projectData.projectCounts(caller.projectId),
+    }),
   }
 }

@@ -1,6 +1,12 @@
 import type { z } from 'zod'
 import type { IpcError } from '../../shared/ipc/operations'
-import { IPC_STREAMS, type IpcStreamName, type IpcStreamParsedInput, type IpcStreamServerFrame, type IpcStreams } from '../../shared/ipc/streams'
+import {
+  IPC_STREAMS,
+  type IpcStreamName,
+  type IpcStreamParsedInput,
+  type IpcStreamServerFrame,
+  type IpcStreams,
+} from '../../shared/ipc/streams'
 import { validationDetails, validationSummary } from '../ops/validation-details'
 import { ipcErrorOf, type InternalErrorLogger } from './invoke-operation'
 import { present } from '../../shared/present'
@@ -130,7 +136,12 @@ export function openOperatorStream(
         started.closed()
       }
     },
-    (error: unknown) => refuse(ipcErrorOf(error, `The stream ${name} could not open inside VoiceDesk; the service log has the details`, (caught) => logInternal(caught, name))),
+    (error: unknown) =>
+      refuse(
+        ipcErrorOf(error, `The stream ${name} could not open inside VoiceDesk; the service log has the details`, (caught) =>
+          logInternal(caught, name),
+        ),
+      ),
   )
 
   return {

@@ -142,7 +142,14 @@ export async function firstKeyToShow(store: Store, secrets: Sealer, bootstrap: B
   return { ...bootstrap, keySource: 'unused', createdKey: secrets.decrypt(waiting.sealed), keyHint: record.keyHint }
 }
 
-async function insertKey(repositories: Repositories, projectId: string, userId: string, name: string, key: string, at: string): Promise<ApiKeyRecord> {
+async function insertKey(
+  repositories: Repositories,
+  projectId: string,
+  userId: string,
+  name: string,
+  key: string,
+  at: string,
+): Promise<ApiKeyRecord> {
   const record = { id: randomUUID(), projectId, userId, name, keyHash: hashApiKey(key), keyHint: keyHint(key), createdAt: at }
   await repositories.accounts.insertKey(record)
   return { ...record, lastUsedAt: null, revokedAt: null }
@@ -153,7 +160,12 @@ export function createApiKey(context: AccountsContext, projectId: string, name: 
   return createApiKeyWith(context.store, context, projectId, name)
 }
 
-async function createApiKeyWith(repositories: Repositories, context: AccountsContext, projectId: string, name: string): Promise<{ record: ApiKeyRecord; key: string }> {
+async function createApiKeyWith(
+  repositories: Repositories,
+  context: AccountsContext,
+  projectId: string,
+  name: string,
+): Promise<{ record: ApiKeyRecord; key: string }> {
   // The /v1 and IPC schemas refuse it already; the CLI's --name comes straight here.
   if (holdsNul(name)) throw invalid('name', NUL_MESSAGE)
   const project = await repositories.accounts.findProject(projectId)
@@ -248,7 +260,8 @@ export class ApiKeyAuthenticator {
   async authenticate(header: string | undefined): Promise<Caller | undefined> {
     const key = keyOf(header)
     if (key === undefined) return undefined
-    const caller = this.callers.peek(key) ?? (await this.callers.get(key, () => this.context.store.accounts.findActiveKeyByHash(hashApiKey(key))))
+    const caller =
+      this.callers.peek(key) ?? (await this.callers.get(key, () => this.context.store.accounts.findActiveKeyByHash(hashApiKey(key))))
     if (caller) this.touch(caller.apiKeyId)
     return caller
   }

@@ -1,4 +1,9 @@
-import { ConversationStateSchema, type Conversation, type ConversationInitBody, type ConversationState } from '../../shared/api/conversations'
+import {
+  ConversationStateSchema,
+  type Conversation,
+  type ConversationInitBody,
+  type ConversationState,
+} from '../../shared/api/conversations'
 import { JobErrorCodeSchema } from '../../shared/api/job-error-codes'
 import type { JobRecord } from '../../store/records'
 import { baseRecord, mediaUrlOf, requireJob, titleFrom } from './jobs'
@@ -65,14 +70,19 @@ export function toConversationDto(context: OpsContext, record: JobRecord): Conve
   const parsed = ConversationStateSchema.safeParse(record.jobResponse)
   // A record this version cannot read (written by hand, or by another version) shows as a call that said nothing.
   const state: ConversationState = parsed.success ? parsed.data : conversationNotStarted('unknown')
-  const duration = state.startedAt === null ? null : (record.usageSeconds ?? (Date.parse(state.endedAt ?? context.now().toISOString()) - Date.parse(state.startedAt)) / 1000)
+  const duration =
+    state.startedAt === null
+      ? null
+      : (record.usageSeconds ?? (Date.parse(state.endedAt ?? context.now().toISOString()) - Date.parse(state.startedAt)) / 1000)
   const code = JobErrorCodeSchema.safeParse(record.errorCode)
   return {
     ...state,
     id: record.id,
     jobId: record.id,
     status: record.status,
-    ...(record.status === 'FAILED' ? { error: { code: code.success ? code.data : 'INTERNAL', message: record.errorMessage ?? 'The conversation failed' } } : {}),
+    ...(record.status === 'FAILED'
+      ? { error: { code: code.success ? code.data : 'INTERNAL', message: record.errorMessage ?? 'The conversation failed' } }
+      : {}),
     voiceAgentId: record.voiceAgentId,
     agentName: record.agentDetails,
     duration,

@@ -49,7 +49,8 @@ export function mediaUrlOf(context: OpsContext, record: JobRecord): string | nul
 
 /** Where this service plays a job's media from: a transcription's source once it is stored here (a page's player may not load other sites). */
 export function playableMediaUrlOf(context: OpsContext, record: JobRecord): string | null {
-  if (record.type === 'TRANSCRIPTION') return record.status === 'COMPLETED' && record.mediaFile ? `${context.baseUrl()}/media/${record.mediaFile}` : null
+  if (record.type === 'TRANSCRIPTION')
+    return record.status === 'COMPLETED' && record.mediaFile ? `${context.baseUrl()}/media/${record.mediaFile}` : null
   return mediaUrlOf(context, record)
 }
 
@@ -108,7 +109,11 @@ export function toAiContentJobDto(context: OpsContext, record: JobRecord): AiCon
   }
 }
 
-export function baseRecord(context: OpsContext, caller: Caller, at: string): Omit<JobRecord, 'type' | 'title' | 'model' | 'processingType' | 'systemModelKey' | 'totalCost'> {
+export function baseRecord(
+  context: OpsContext,
+  caller: Caller,
+  at: string,
+): Omit<JobRecord, 'type' | 'title' | 'model' | 'processingType' | 'systemModelKey' | 'totalCost'> {
   return {
     id: randomUUID(),
     projectId: caller.projectId,
@@ -174,7 +179,12 @@ export async function requireJob(context: OpsContext, caller: Caller, id: string
 }
 
 /** Queues AI content from a finished job that carries text (a transcript, a translation, a TTS text). */
-export async function createAiContentJob(context: OpsContext, caller: Caller, sourceId: string, body: AiContentBody): Promise<AiContentJob> {
+export async function createAiContentJob(
+  context: OpsContext,
+  caller: Caller,
+  sourceId: string,
+  body: AiContentBody,
+): Promise<AiContentJob> {
   const source = await requireJob(context, caller, sourceId)
   if (!TEXT_JOB_TYPES.includes(source.type)) {
     throw new ServiceError('CONFLICT', `Job ${sourceId} is ${source.type}; AI content needs a TRANSCRIPTION, TRANSLATION or TTS job`)
@@ -209,7 +219,11 @@ export async function getAiContentJob(context: OpsContext, caller: Caller, jobId
 }
 
 /** `GET /v1/jobs?jobId=`: the seed's one answer without `success`. */
-export async function getJob(context: OpsContext, caller: Caller, jobId: string): Promise<{ message: string; previewUrl: string; data: Job }> {
+export async function getJob(
+  context: OpsContext,
+  caller: Caller,
+  jobId: string,
+): Promise<{ message: string; previewUrl: string; data: Job }> {
   const record = await requireJob(context, caller, jobId)
   return { message: 'Success', previewUrl: previewUrlOf(context, record), data: toJobDto(context, record) }
 }
@@ -289,7 +303,14 @@ function storedRange(range: CreatedRange): { createdFrom?: string; createdTo?: s
 }
 
 /** `POST /v1/jobs/all?projectId=`: a page of the caller's jobs, with the contract's filters and order (and, for the operator, a range of creation times). */
-export async function listJobs(context: OpsContext, caller: Caller, projectId: string, body: ListJobsBody, queryPaging: OffsetPaging = {}, range: CreatedRange = {}) {
+export async function listJobs(
+  context: OpsContext,
+  caller: Caller,
+  projectId: string,
+  body: ListJobsBody,
+  queryPaging: OffsetPaging = {},
+  range: CreatedRange = {},
+) {
   return listJobsAs(context, caller, projectId, body, queryPaging, range, toJobListItem)
 }
 
@@ -387,7 +408,10 @@ export async function retryJob(context: OpsContext, caller: Caller, jobId: strin
             // Each job owns its media: the copy takes the failed job's from the store when it got
             // that far (an upload, a fetch that worked), else from where the failed job would have.
             mediaFile: sourceMediaName(failed.mediaFile ?? undefined),
-            sourceUrl: failed.mediaFile && (await context.media.size(failed.mediaFile)) !== undefined ? `${context.baseUrl()}/media/${failed.mediaFile}` : failed.sourceUrl,
+            sourceUrl:
+              failed.mediaFile && (await context.media.size(failed.mediaFile)) !== undefined
+                ? `${context.baseUrl()}/media/${failed.mediaFile}`
+                : failed.sourceUrl,
             totalCost: mediaCost('TRANSCRIPTION', 0),
           }
         : failed.type === 'TRANSLATION'

@@ -12,9 +12,17 @@ const SOURCE_HOPS = 8
  * on another site); a translation made from a transcription (directly or through translations)
  * plays that transcription's source, so its timed segments can play too. /v1 stays as it is.
  */
-export async function getOperatorJob(context: OpsContext, caller: Caller, id: string): Promise<{ previewUrl: string; job: Job; playableMediaUrl: string | null }> {
+export async function getOperatorJob(
+  context: OpsContext,
+  caller: Caller,
+  id: string,
+): Promise<{ previewUrl: string; job: Job; playableMediaUrl: string | null }> {
   const record = await requireJob(context, caller, id)
-  return { previewUrl: previewUrlOf(context, record), job: toJobDto(context, record), playableMediaUrl: await playableMediaOf(context, caller, record) }
+  return {
+    previewUrl: previewUrlOf(context, record),
+    job: toJobDto(context, record),
+    playableMediaUrl: await playableMediaOf(context, caller, record),
+  }
 }
 
 async function playableMediaOf(context: OpsContext, caller: Caller, record: JobRecord): Promise<string | null> {

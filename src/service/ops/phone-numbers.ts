@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { isPossiblePhoneNumber } from 'libphonenumber-js/min'
-import type { AddPhoneNumberBody, AssignNumberBody, ListPhoneNumbersQuery, PhoneNumber, UnassignNumberBody } from '../../shared/api/phone-numbers'
+import type {
+  AddPhoneNumberBody,
+  AssignNumberBody,
+  ListPhoneNumbersQuery,
+  PhoneNumber,
+  UnassignNumberBody,
+} from '../../shared/api/phone-numbers'
 import { isUniqueViolation } from '../../store/constraint-errors'
 import type { Repositories } from '../../store/ports'
 import type { PhoneNumberView } from '../../store/records'
@@ -36,10 +42,17 @@ function requirePossibleNumber(number: string): void {
 }
 
 /** `fixedId`: a fixed id (a seed file's); a new one by default. */
-export async function addPhoneNumber(context: OpsContext, caller: Caller, body: AddPhoneNumberBody, fixedId?: string): Promise<PhoneNumber> {
+export async function addPhoneNumber(
+  context: OpsContext,
+  caller: Caller,
+  body: AddPhoneNumberBody,
+  fixedId?: string,
+): Promise<PhoneNumber> {
   requirePossibleNumber(body.phoneNumber)
   const alreadyRegistered = () =>
-    new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [{ path: 'phoneNumber', message: 'Already registered' }])
+    new ServiceError('CONFLICT', `${body.phoneNumber} is already registered in this project`, [
+      { path: 'phoneNumber', message: 'Already registered' },
+    ])
   try {
     return await context.store.transaction(async (tx) => {
       if (await tx.phoneNumbers.findByNumber(body.phoneNumber, caller.projectId)) throw alreadyRegistered()

@@ -32,7 +32,10 @@ export async function statisticsNumbers(context: OpsContext, caller: Caller, per
   const from = period === 'all' ? null : new Date(now.getTime() - PERIOD_MS[period]).toISOString()
   const rows = await context.store.jobs.statistics(caller.projectId, from ?? '')
   const empty = () => ({ jobs: 0, seconds: 0, cost: 0 })
-  const byType = Object.fromEntries(JOB_TYPES.map((type) => [type, empty()])) as Record<(typeof JOB_TYPES)[number], ReturnType<typeof empty>>
+  const byType = Object.fromEntries(JOB_TYPES.map((type) => [type, empty()])) as Record<
+    (typeof JOB_TYPES)[number],
+    ReturnType<typeof empty>
+  >
   const jobsByStatus = Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])) as Record<(typeof JOB_STATUSES)[number], number>
   const all = empty()
   let conversations = 0

@@ -46,7 +46,13 @@ export async function transcribeNow(
   const classifier = await createWebRtcVoiceClassifier()
   let transcript: MediaTranscript
   try {
-    transcript = await transcribeMediaFile(upload.path, { stt, classifier, language: upload.language, signal, maxSeconds: REALTIME_STT_MAX_SECONDS })
+    transcript = await transcribeMediaFile(upload.path, {
+      stt,
+      classifier,
+      language: upload.language,
+      signal,
+      maxSeconds: REALTIME_STT_MAX_SECONDS,
+    })
   } catch (error) {
     throw realtimeFailure(error)
   } finally {

@@ -137,7 +137,11 @@ export async function speakStreaming(
  * type REALTIME, no media kept), with its seconds of speech and its cost, so that the jobs
  * list and the statistics count it like any TTS job. Returns the job id.
  */
-export async function recordRealtimeSpeech(context: OpsContext, caller: Caller, speech: { text: string; voiceId: string; seconds: number }): Promise<string> {
+export async function recordRealtimeSpeech(
+  context: OpsContext,
+  caller: Caller,
+  speech: { text: string; voiceId: string; seconds: number },
+): Promise<string> {
   const record = {
     ...baseRecord(context, caller, timestamp(context)),
     type: 'TTS' as const,

@@ -33,7 +33,16 @@ function journalSummaryOf(entry: JournalEntry): JournalPage['requests'][number] 
 }
 
 function filterOf(projectId: string, query: Omit<ListJournalQuery, 'take'>, limit: number): JournalFilter {
-  return { projectId, method: query.method, pathPrefix: query.path, statusClass: query.status, from: query.from, to: query.to, before: query.before, limit }
+  return {
+    projectId,
+    method: query.method,
+    pathPrefix: query.path,
+    statusClass: query.status,
+    from: query.from,
+    to: query.to,
+    before: query.before,
+    limit,
+  }
 }
 
 /** A page, newest first, and the cursor of the next (null on the last). */

@@ -14,7 +14,10 @@ export const BUSY_RETRY_AFTER_SECONDS = 1
 export function storageServiceError(error: unknown): ServiceError | undefined {
   switch (storageFailureOf(error)) {
     case 'disk-full':
-      return new ServiceError('INSUFFICIENT_STORAGE', "The data folder's disk is full: nothing was written. Reads still work; free some space and writes work again by themselves.")
+      return new ServiceError(
+        'INSUFFICIENT_STORAGE',
+        "The data folder's disk is full: nothing was written. Reads still work; free some space and writes work again by themselves.",
+      )
     case 'busy':
       return new ServiceError(
         'UNAVAILABLE',

@@ -47,7 +47,19 @@ export interface TemplateCatalogue {
 export function templateAgentSettings(template: TemplateFile) {
   const { agentName, description, greetingMessage, preamble, lang, pokeMessages, realTime, silenceThreshold, interrupt, outcome } = template
   // Templates name no turn-taking of their own: an agent made from one takes the defaults.
-  return { agentName, description, greetingMessage, preamble, lang, pokeMessages, realTime, silenceThreshold, interrupt, ...TURN_TAKING_DEFAULTS, outcome }
+  return {
+    agentName,
+    description,
+    greetingMessage,
+    preamble,
+    lang,
+    pokeMessages,
+    realTime,
+    silenceThreshold,
+    interrupt,
+    ...TURN_TAKING_DEFAULTS,
+    outcome,
+  }
 }
 
 function toTemplateDto(template: TemplateFile): VoiceAgentTemplate {

@@ -69,9 +69,15 @@ async function queue(context: OpsContext, record: JobRecord): Promise<Job> {
  * the media store then, without HTTP (each job owns its media: a TTS job's audio stays its own).
  * `uploaded`: the name an upload was just streamed to, which the job takes as its media.
  */
-export async function createTranscriptionJobFromUrl(context: OpsContext, caller: Caller, body: TranscribeBody, uploaded?: string): Promise<Job> {
+export async function createTranscriptionJobFromUrl(
+  context: OpsContext,
+  caller: Caller,
+  body: TranscribeBody,
+  uploaded?: string,
+): Promise<Job> {
   const url = new URL(body.mediaUrl)
-  if (uploaded !== undefined) return queue(context, transcriptionRecord(context, caller, body, { mediaFile: uploaded, sourceUrl: null, title: titleOfUrl(url) }))
+  if (uploaded !== undefined)
+    return queue(context, transcriptionRecord(context, caller, body, { mediaFile: uploaded, sourceUrl: null, title: titleOfUrl(url) }))
   const own = ownMediaName(url, context.baseUrl())
   if (own !== undefined) {
     if (!MEDIA_NAME.test(own) || (await context.media.size(own)) === undefined) {
@@ -80,7 +86,14 @@ export async function createTranscriptionJobFromUrl(context: OpsContext, caller:
   } else {
     requireMediaTarget(context, body.mediaUrl)
   }
-  return queue(context, transcriptionRecord(context, caller, body, { mediaFile: sourceMediaName(url.pathname.split('/').pop()), sourceUrl: body.mediaUrl, title: titleOfUrl(url) }))
+  return queue(
+    context,
+    transcriptionRecord(context, caller, body, {
+      mediaFile: sourceMediaName(url.pathname.split('/').pop()),
+      sourceUrl: body.mediaUrl,
+      title: titleOfUrl(url),
+    }),
+  )
 }
 
 /** Media is fetched under the same address rules as webhooks are sent (the operator's allow-list included). */

@@ -28,7 +28,10 @@ export async function createTranslationJob(context: OpsContext, caller: Caller, 
   const fromLng = body.fromLng ?? (source ? languageOfJob(source) : guessSourceLanguage(sourceText))
   if (fromLng === body.toLng) {
     const whose = source ? `job ${source.id} is` : 'the text is'
-    throw invalid('toLng', `${whose} already in ${LANGUAGE_NAMES[fromLng] ?? fromLng}: ask for the other language (give fromLng when the source is in fact in another one)`)
+    throw invalid(
+      'toLng',
+      `${whose} already in ${LANGUAGE_NAMES[fromLng] ?? fromLng}: ask for the other language (give fromLng when the source is in fact in another one)`,
+    )
   }
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),

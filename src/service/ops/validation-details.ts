@@ -18,7 +18,8 @@ export function joinPath(root: string | undefined, path: readonly PropertyKey[] 
   return [root, rest].filter(Boolean).join('.') || 'input'
 }
 
-const isMissing = (issue: ValidationIssue) => issue.code === 'invalid_type' && issue.path.length === 0 && /received (undefined|null)/.test(issue.message)
+const isMissing = (issue: ValidationIssue) =>
+  issue.code === 'invalid_type' && issue.path.length === 0 && /received (undefined|null)/.test(issue.message)
 
 /**
  * zod's issues as the contract's error details, the same on /v1 and over IPC. `root` says

@@ -97,7 +97,12 @@ function applyChanges(context: OpsContext, record: VoiceAgentRecord, changes: Up
 }
 
 /** `id`: a fixed id (a seed file's); a new one by default. */
-export async function createVoiceAgent(context: OpsContext, caller: Caller, body: CreateVoiceAgentBody, id: string = randomUUID()): Promise<VoiceAgent> {
+export async function createVoiceAgent(
+  context: OpsContext,
+  caller: Caller,
+  body: CreateVoiceAgentBody,
+  id: string = randomUUID(),
+): Promise<VoiceAgent> {
   const at = timestamp(context)
   const lang = body.lang ?? 'en'
   const base: VoiceAgentRecord = {
@@ -197,7 +202,12 @@ function copyName(name: string, lang: Lang): string {
  * Copies a template or one of the caller's agents: every configurable property, a new id
  * and timestamps, the caller's project, never a template, no phone numbers.
  */
-export async function cloneVoiceAgent(context: OpsContext, caller: Caller, sourceId: string, body: CloneVoiceAgentBody): Promise<VoiceAgent> {
+export async function cloneVoiceAgent(
+  context: OpsContext,
+  caller: Caller,
+  sourceId: string,
+  body: CloneVoiceAgentBody,
+): Promise<VoiceAgent> {
   const at = timestamp(context)
   const template = context.templates.find(sourceId)
   const source: Omit<VoiceAgentRecord, 'id' | 'projectId' | 'apiKeyId' | 'createdAt' | 'updatedAt' | 'sourceId'> | undefined = template

@@ -15,7 +15,8 @@ function toDeliveryDto(context: OpsContext, record: DeliveryRecord): WebhookDeli
     attempts: record.attempts,
     roundAttempts: record.roundAttempts,
     // While an attempt is under way, its next one is not known yet.
-    nextAttemptAt: record.status === 'PENDING' && !sending && record.nextAttemptAt !== null ? new Date(record.nextAttemptAt).toISOString() : null,
+    nextAttemptAt:
+      record.status === 'PENDING' && !sending && record.nextAttemptAt !== null ? new Date(record.nextAttemptAt).toISOString() : null,
     sending,
     lastStatusCode: record.lastStatusCode,
     lastError: record.lastError,
@@ -52,7 +53,8 @@ export async function redeliver(context: OpsContext, caller: Caller, deliveryId:
   const now = context.now()
   const result = await context.store.webhookDeliveries.redeliver(deliveryId, caller.projectId, now.getTime(), timestamp(context))
   if (result === undefined) throw notFound('webhook delivery', deliveryId)
-  if (result === 'in-flight') throw new ServiceError('CONFLICT', 'An attempt at this delivery is under way; send it again once it has ended')
+  if (result === 'in-flight')
+    throw new ServiceError('CONFLICT', 'An attempt at this delivery is under way; send it again once it has ended')
   context.webhookQueued()
   return toDeliveryDto(context, result)
 }

@@ -5,7 +5,18 @@ import { REDACTED } from './redaction'
 export const KEY_VARIABLE = 'VOICEDESK_KEY'
 
 /** Headers curl sets itself, or that make no sense to send again. */
-const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'user-agent', 'cookie', 'expect', 'upgrade'])
+const NOT_REPLAYED = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'accept-encoding',
+  'user-agent',
+  'cookie',
+  'expect',
+  'upgrade',
+])
 
 /** Headers that carried the key: sent again with the key from the environment. */
 const KEY_HEADERS: Record<string, (variable: string) => string> = {
@@ -64,10 +75,13 @@ export function curlCommandOf(entry: JournalEntry, baseUrl: string): CurlCommand
     if (body.text.includes(REDACTED)) notes.push(`Fields holding secrets were redacted: the command sends "${REDACTED}" in their place.`)
     if (upload) {
       const summary = JSON.parse(body.text) as UploadSummary
-      for (const [name, value] of Object.entries(summary.fields)) words.push('-F', shellQuote(`${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`))
+      for (const [name, value] of Object.entries(summary.fields))
+        words.push('-F', shellQuote(`${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`))
       if (summary.file) {
         words.push('-F', shellQuote(`file=@${summary.file.filename.replace(/[";]/g, '_')};type=${summary.file.mimetype}`))
-        notes.push(`The uploaded file was not kept: run the command where ${JSON.stringify(summary.file.filename)} (${summary.file.size} bytes) is.`)
+        notes.push(
+          `The uploaded file was not kept: run the command where ${JSON.stringify(summary.file.filename)} (${summary.file.size} bytes) is.`,
+        )
       }
     } else {
       words.push('--data-binary', shellQuote(body.text))

@@ -16,17 +16,20 @@ function queryStringOf(query: string): Header[] {
   return [...new URLSearchParams(query)].map(([name, value]) => ({ name, value }))
 }
 
-const truncatedNote = (body: JournalBody) => (body.truncated ? `Only the first 64 KiB of ${body.size ?? 'an unknown number of'} bytes were kept` : undefined)
+const truncatedNote = (body: JournalBody) =>
+  body.truncated ? `Only the first 64 KiB of ${body.size ?? 'an unknown number of'} bytes were kept` : undefined
 
 function postDataOf(body: JournalBody | null): HarEntry['request']['postData'] {
   if (!body || body.text === null) return undefined
   const mimeType = body.contentType ?? 'application/octet-stream'
   if (mimeType.toLowerCase().startsWith('multipart/form-data')) {
     const summary = JSON.parse(body.text) as { fields: Record<string, unknown>; file: { filename: string; mimetype: string } | null }
-    const params: NonNullable<NonNullable<HarEntry['request']['postData']>['params']> = Object.entries(summary.fields).map(([name, value]) => ({
-      name,
-      value: typeof value === 'string' ? value : JSON.stringify(value),
-    }))
+    const params: NonNullable<NonNullable<HarEntry['request']['postData']>['params']> = Object.entries(summary.fields).map(
+      ([name, value]) => ({
+        name,
+        value: typeof value === 'string' ? value : JSON.stringify(value),
+      }),
+    )
     if (summary.file) params.push({ name: 'file', fileName: summary.file.filename, contentType: summary.file.mimetype })
     return { mimeType, params, comment: "The file's bytes are not kept" }
   }
@@ -65,7 +68,11 @@ function entryOf(entry: JournalEntry, baseUrl: string): HarEntry {
         size: response?.size ?? 0,
         mimeType: response?.contentType ?? 'x-unknown',
         ...(response?.text != null ? { text: response.text } : {}),
-        ...(contentComment ? { comment: contentComment } : response && response.text === null && (response.size ?? 0) > 0 ? { comment: 'Binary or streamed: not kept' } : {}),
+        ...(contentComment
+          ? { comment: contentComment }
+          : response && response.text === null && (response.size ?? 0) > 0
+            ? { comment: 'Binary or streamed: not kept' }
+            : {}),
       },
       redirectURL: location ?? '',
       headersSize: -1,
@@ -73,7 +80,9 @@ function entryOf(entry: JournalEntry, baseUrl: string): HarEntry {
     },
     cache: {},
     timings: { send: 0, wait: time, receive: 0 },
-    ...(entry.kind === 'websocket' ? { comment: 'A WebSocket session: time is how long it was open; _voicedesk.socket has its close and frame counts' } : {}),
+    ...(entry.kind === 'websocket'
+      ? { comment: 'A WebSocket session: time is how long it was open; _voicedesk.socket has its close and frame counts' }
+      : {}),
     _voicedesk: { id: entry.id, kind: entry.kind, keyHint: entry.keyHint, resourceId: entry.resourceId, socket: entry.socket },
   }
 }

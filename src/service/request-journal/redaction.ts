@@ -26,7 +26,8 @@ const SECRET_PARAMETER = /(secret|passw(or)?d|token|key|sig|signature|auth|autho
  * A cheap test before parsing a body to redact it: no secret name, no URL parameter that may
  * be one and no password in a URL anywhere, nothing to do.
  */
-const MAY_HOLD_SECRET_NAME = /secret|passw|token|api[-_]?key|authorization|credential|[?&#][^=&#\s"]*(key|sig|signature|auth)=|:\/\/[^/?#\s"@]*@/i
+const MAY_HOLD_SECRET_NAME =
+  /secret|passw|token|api[-_]?key|authorization|credential|[?&#][^=&#\s"]*(key|sig|signature|auth)=|:\/\/[^/?#\s"@]*@/i
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
@@ -79,7 +80,8 @@ export function redactJson(value: unknown): unknown {
   }
   if (value === null || typeof value !== 'object') return value
   const copy: Record<string, unknown> = {}
-  for (const [name, field] of Object.entries(value)) copy[name] = isSecretName(name) && field !== null && field !== '' ? REDACTED : redactJson(field)
+  for (const [name, field] of Object.entries(value))
+    copy[name] = isSecretName(name) && field !== null && field !== '' ? REDACTED : redactJson(field)
   return copy
 }
 

@@ -72,7 +72,10 @@ export class RequestJournal {
   readonly now: () => Date
 
   constructor(private readonly options: RequestJournalOptions) {
-    this.settings = { ...DEFAULT_JOURNAL_SETTINGS, ...Object.fromEntries(Object.entries(options.settings ?? {}).filter(([, value]) => value !== undefined)) }
+    this.settings = {
+      ...DEFAULT_JOURNAL_SETTINGS,
+      ...Object.fromEntries(Object.entries(options.settings ?? {}).filter(([, value]) => value !== undefined)),
+    }
     for (const [name, value] of Object.entries(this.settings)) {
       const least = name === 'maxEntries' || name === 'maxAgeDays' ? 0 : 1
       if (typeof value !== 'number' || !Number.isFinite(value) || value < least)

@@ -29,7 +29,8 @@ export interface ChosenAiContentEngine {
 }
 
 export async function createAiContentEngine(store: Store, secrets: SecretBox, override?: AiContentEngine): Promise<ChosenAiContentEngine> {
-  if (override) return { engine: override, model: { model: override.name, systemModelKey: `ai-content-${override.name}`, processingType: 'ASYNC' } }
+  if (override)
+    return { engine: override, model: { model: override.name, systemModelKey: `ai-content-${override.name}`, processingType: 'ASYNC' } }
   const setting = (await store.settings.get('aiContent', AiContentSettingSchema)) ?? { engine: 'offline' }
   if (setting.engine === 'offline') return { engine: createOfflineAiContentEngine(), model: JOB_MODELS.AI_CONTENT_OFFLINE }
   return {
@@ -60,7 +61,8 @@ export function aiContentSettingView(setting: AiContentSetting) {
   }
 }
 
-export type AiContentSettingChange = { engine: 'offline' } | { engine: 'openai-compatible'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number }
+export type AiContentSettingChange =
+  { engine: 'offline' } | { engine: 'openai-compatible'; baseUrl: string; model: string; apiKey?: string; timeoutMs?: number }
 
 /**
  * Chooses the engine. The API key is write-only: given, it is sealed and replaces the old
@@ -73,7 +75,12 @@ export async function saveAiContentSetting(store: Store, secrets: SecretBox, cha
     setting = { engine: 'offline' }
   } else {
     const previous = await readAiContentSetting(store)
-    const apiKeySealed = change.apiKey !== undefined ? secrets.encrypt(change.apiKey) : previous.engine === 'openai-compatible' ? previous.apiKeySealed : undefined
+    const apiKeySealed =
+      change.apiKey !== undefined
+        ? secrets.encrypt(change.apiKey)
+        : previous.engine === 'openai-compatible'
+          ? previous.apiKeySealed
+          : undefined
     setting = AiContentSettingSchema.parse({
       engine: 'openai-compatible',
       baseUrl: change.baseUrl,

@@ -7,7 +7,10 @@ const SETTING_KEY = 'corsOrigins'
 export type CorsOriginsSource = 'cli' | 'setting' | 'default'
 
 /** The origins allowed to call /v1 from a browser, and where they come from: CLI beats setting beats default. */
-export async function effectiveCorsOrigins(store: Store, cliOrigins: readonly string[] | undefined): Promise<{ origins: readonly string[]; source: CorsOriginsSource }> {
+export async function effectiveCorsOrigins(
+  store: Store,
+  cliOrigins: readonly string[] | undefined,
+): Promise<{ origins: readonly string[]; source: CorsOriginsSource }> {
   if (cliOrigins && cliOrigins.length > 0) return { origins: cliOrigins, source: 'cli' }
   const saved = await store.settings.get(SETTING_KEY, CorsOriginsSchema.nullable())
   if (saved) return { origins: saved, source: 'setting' }

@@ -34,6 +34,14 @@ export async function testEngineConnection(store: Store, secrets: SecretBox, req
     apiKey: request.setting?.apiKey ?? storedKey,
     timeoutMs: Math.min(setting.timeoutMs ?? TEST_TIMEOUT_MS, TEST_TIMEOUT_MS),
   }
-  const result = request.kind === 'ai' ? await probeChatServer({ ...options, model: setting.model ?? '' }) : await probeSpeechServer({ ...options, model: setting.model })
-  return { kind: request.kind, ...(setting.model === undefined ? {} : { model: setting.model }), ...result, ok: result.outcome === 'reachable' }
+  const result =
+    request.kind === 'ai'
+      ? await probeChatServer({ ...options, model: setting.model ?? '' })
+      : await probeSpeechServer({ ...options, model: setting.model })
+  return {
+    kind: request.kind,
+    ...(setting.model === undefined ? {} : { model: setting.model }),
+    ...result,
+    ok: result.outcome === 'reachable',
+  }
 }

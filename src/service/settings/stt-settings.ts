@@ -57,7 +57,8 @@ export function sttSettingView(setting: SttSetting) {
  * out, the key already stored for an OpenAI-compatible server is kept (as the AI engine's is, so
  * a form can change the model without asking for the key again); null forgets it.
  */
-export type SttSettingChange = { engine: 'off' } | { engine: 'openai-compatible'; baseUrl: string; model?: string; apiKey?: string | null; timeoutMs?: number }
+export type SttSettingChange =
+  { engine: 'off' } | { engine: 'openai-compatible'; baseUrl: string; model?: string; apiKey?: string | null; timeoutMs?: number }
 
 /**
  * Chooses speech recognition (the operator UI's settings.setSttEngine and `voicedesk stt-engine`

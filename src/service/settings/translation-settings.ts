@@ -12,7 +12,11 @@ import { readAiContentSetting } from './ai-content-settings'
  */
 
 /** What a translation job shows while no language model is configured. */
-export const TRANSLATION_NOT_CONFIGURED_MODEL = { model: 'not-configured', systemModelKey: 'translation-not-configured', processingType: 'ASYNC' } as const
+export const TRANSLATION_NOT_CONFIGURED_MODEL = {
+  model: 'not-configured',
+  systemModelKey: 'translation-not-configured',
+  processingType: 'ASYNC',
+} as const
 
 export async function translationModelOf(store: Store): Promise<{ model: string; systemModelKey: string; processingType: string }> {
   const setting = await readAiContentSetting(store)

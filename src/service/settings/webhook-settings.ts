@@ -35,7 +35,8 @@ export function webhookSigningSettings(store: Store, secrets: SecretBox): Webhoo
       return cached.secret
     },
     async setSigningSecret(secret = generateSigningSecret()) {
-      if (!signingKeyOf(secret)) throw new InvalidSigningSecretError('A signing secret is whsec_ followed by the base64 of 16 to 64 random bytes')
+      if (!signingKeyOf(secret))
+        throw new InvalidSigningSecretError('A signing secret is whsec_ followed by the base64 of 16 to 64 random bytes')
       await store.settings.set('webhooks', { signingSecretSealed: secrets.encrypt(secret) })
       cached = undefined
       return secret

@@ -31,7 +31,9 @@ export class WrongPassphraseError extends Error {
 
 function deriveKey(passphrase: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
   const options: ScryptOptions = { ...cost, maxmem: 128 * cost.N * cost.r * 2 }
-  return new Promise((resolve, reject) => scrypt(passphrase.normalize('NFC'), salt, 32, options, (error, key) => (error ? reject(error) : resolve(key))))
+  return new Promise((resolve, reject) =>
+    scrypt(passphrase.normalize('NFC'), salt, 32, options, (error, key) => (error ? reject(error) : resolve(key))),
+  )
 }
 
 /**
@@ -56,7 +58,14 @@ export class PassphraseSeal {
   /** The seal an archive was written with; WrongPassphraseError when `passphrase` is not its passphrase. */
   static async open(passphrase: string, parameters: PassphraseParameters): Promise<PassphraseSeal> {
     // Bounds on what a (hostile) manifest may make us compute: at most the cost we write, times four.
-    if (!(parameters.N >= 2 && parameters.N <= 2 ** 17 && parameters.r >= 1 && parameters.r <= 16 && parameters.p >= 1 && parameters.p <= 4)) {
+    if (!(
+      parameters.N >= 2 &&
+      parameters.N <= 2 ** 17 &&
+      parameters.r >= 1 &&
+      parameters.r <= 16 &&
+      parameters.p >= 1 &&
+      parameters.p <= 4
+    )) {
       throw new WrongPassphraseError()
     }
     const key = await deriveKey(passphrase, Buffer.from(parameters.salt, 'base64'), parameters)

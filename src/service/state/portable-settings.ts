@@ -31,7 +31,11 @@ export type SettingsFile = z.infer<typeof SettingsFileSchema>
 const isSecretField = (name: string) => name.endsWith('Sealed')
 
 /** The portable settings as settings.json: secrets removed, or sealed under `seal` (the passphrase). */
-export async function exportSettings(settings: SettingsRepository, secrets: SecretBox, seal: PassphraseSeal | undefined): Promise<SettingsFile> {
+export async function exportSettings(
+  settings: SettingsRepository,
+  secrets: SecretBox,
+  seal: PassphraseSeal | undefined,
+): Promise<SettingsFile> {
   const file: SettingsFile = { settings: {}, secretsRemoved: [] }
   for (const [key, schema] of Object.entries(PORTABLE_SETTINGS)) {
     const value = await settings.get(key, schema)
@@ -93,7 +97,10 @@ export function importableSettings(
       value = copy
     }
     const parsed = schema.safeParse(value)
-    if (!parsed.success) throw refuse(`settings.json: ${key} is not a valid setting (${present(parsed.error.issues[0], 'the first issue of a failed parse').message})`)
+    if (!parsed.success)
+      throw refuse(
+        `settings.json: ${key} is not a valid setting (${present(parsed.error.issues[0], 'the first issue of a failed parse').message})`,
+      )
     values.set(key, parsed.data)
     outcome.applied.push(key)
   }

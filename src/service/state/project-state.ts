@@ -212,7 +212,8 @@ export class ProjectState {
   }
 
   private async exclusive<T>(projectId: string, work: () => Promise<T>): Promise<T> {
-    if (this.busy.has(projectId)) throw new ServiceError('CONFLICT', 'Another import, restore or reset of this project is under way: try again when it ended')
+    if (this.busy.has(projectId))
+      throw new ServiceError('CONFLICT', 'Another import, restore or reset of this project is under way: try again when it ended')
     this.busy.add(projectId)
     try {
       return await work()
@@ -221,7 +222,11 @@ export class ProjectState {
     }
   }
 
-  private async replaceFromArchive(projectId: string, raw: Readable, options: { owner: KeyIdentity; passphrase?: string; mode: ImportMode }): Promise<ImportOutcome> {
+  private async replaceFromArchive(
+    projectId: string,
+    raw: Readable,
+    options: { owner: KeyIdentity; passphrase?: string; mode: ImportMode },
+  ): Promise<ImportOutcome> {
     const { store, media, secrets } = this.options
     const maxBytes = this.options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...this.options.archiveLimits }
@@ -252,18 +257,24 @@ export class ProjectState {
               }
             }
             if (manifest.schema !== ROW_SCHEMA_VERSION)
-              throw new ArchiveError(`The archive's rows are of version ${manifest.schema}; this VoiceDesk reads version ${ROW_SCHEMA_VERSION}`)
+              throw new ArchiveError(
+                `The archive's rows are of version ${manifest.schema}; this VoiceDesk reads version ${ROW_SCHEMA_VERSION}`,
+              )
             if (manifest.sealed) {
-              if (!manifest.passphrase) throw new ArchiveError('manifest.json says the secrets are sealed but not how: the archive was changed')
+              if (!manifest.passphrase)
+                throw new ArchiveError('manifest.json says the secrets are sealed but not how: the archive was changed')
               if (options.passphrase === undefined) {
-                throw new ServiceError('VALIDATION_ERROR', "The archive's secrets are sealed under a passphrase: give it (header X-VoiceDesk-Passphrase)", [
-                  { path: 'passphrase', message: 'Required: the archive is sealed' },
-                ])
+                throw new ServiceError(
+                  'VALIDATION_ERROR',
+                  "The archive's secrets are sealed under a passphrase: give it (header X-VoiceDesk-Passphrase)",
+                  [{ path: 'passphrase', message: 'Required: the archive is sealed' }],
+                )
               }
               try {
                 seal = await PassphraseSeal.open(options.passphrase, manifest.passphrase)
               } catch (error) {
-                if (error instanceof WrongPassphraseError) throw new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'passphrase', message: 'Does not open the archive' }])
+                if (error instanceof WrongPassphraseError)
+                  throw new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'passphrase', message: 'Does not open the archive' }])
                 throw error
               }
             } else if (manifest.secretCount > 0 && !opensWith(secrets, manifest.keyCheck)) {
@@ -286,7 +297,9 @@ export class ProjectState {
                 counts[key] += 1
                 // Checked as they come: rows past the manifest's count are never written.
                 if (counts[key] > (declaredCounts[key] ?? 0))
-                  throw new ArchiveError(`rows.jsonl holds more ${key} than the ${declaredCounts[key] ?? 0} the manifest counts: the archive was changed`)
+                  throw new ArchiveError(
+                    `rows.jsonl holds more ${key} than the ${declaredCounts[key] ?? 0} the manifest counts: the archive was changed`,
+                  )
                 const record = row.record as unknown as Record<string, unknown>
                 for (const field of SECRET_FIELDS[row.kind]) {
                   const value = record[field]
@@ -295,7 +308,9 @@ export class ProjectState {
                     try {
                       record[field] = secrets.encrypt(seal.open(value))
                     } catch {
-                      throw new ArchiveError(`rows.jsonl line ${number}: ${row.kind}.${field} is not sealed under the archive's passphrase: the archive was changed`)
+                      throw new ArchiveError(
+                        `rows.jsonl line ${number}: ${row.kind}.${field} is not sealed under the archive's passphrase: the archive was changed`,
+                      )
                     }
                   }
                 }
@@ -337,7 +352,9 @@ export class ProjectState {
       const counts = rowCounts
       for (const key of Object.values(COUNT_OF_KIND)) {
         if ((manifest.counts[key] ?? 0) !== counts[key])
-          throw new ArchiveError(`rows.jsonl holds ${counts[key]} ${key}, the manifest says ${manifest.counts[key] ?? 0}: the archive was changed`)
+          throw new ArchiveError(
+            `rows.jsonl holds ${counts[key]} ${key}, the manifest says ${manifest.counts[key] ?? 0}: the archive was changed`,
+          )
       }
       const { counts: inserted, mediaBefore } = await this.replaceRows(projectId, readRows(rowsFile, limits), options.owner)
       for (const [key, value] of settings?.values ?? []) await store.settings.set(key, value)
@@ -348,15 +365,21 @@ export class ProjectState {
       raw.unpipe()
       raw.resume()
       await this.removeMedia(written)
-      if (error instanceof MediaTooLargeError) throw new ServiceError('PAYLOAD_TOO_LARGE', `The archive is larger than ${maxBytes} bytes, the most an import reads`)
-      if (error instanceof ArchiveError) throw new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'body', message: error.message }])
+      if (error instanceof MediaTooLargeError)
+        throw new ServiceError('PAYLOAD_TOO_LARGE', `The archive is larger than ${maxBytes} bytes, the most an import reads`)
+      if (error instanceof ArchiveError)
+        throw new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'body', message: error.message }])
       throw error
     } finally {
       await folder.remove()
     }
   }
 
-  private async replaceRows(projectId: string, rows: AsyncIterable<ProjectRow> | ProjectRow[], owner: KeyIdentity | undefined): Promise<ReplacedProject> {
+  private async replaceRows(
+    projectId: string,
+    rows: AsyncIterable<ProjectRow> | ProjectRow[],
+    owner: KeyIdentity | undefined,
+  ): Promise<ReplacedProject> {
     try {
       return await this.options.store.projectData.replaceProject(projectId, rows, { owner })
     } catch (error) {
@@ -367,7 +390,10 @@ export class ProjectState {
         throw new ServiceError('VALIDATION_ERROR', message, [{ path: 'body', message }])
       }
       if (isUniqueViolation(error)) {
-        throw new ServiceError('CONFLICT', "The archive's ids are in use by another project on this service: import it into that project, or into another service")
+        throw new ServiceError(
+          'CONFLICT',
+          "The archive's ids are in use by another project on this service: import it into that project, or into another service",
+        )
       }
       throw error
     }
@@ -405,7 +431,14 @@ function parseRow(line: string, number: number): ProjectRow {
     throw new ArchiveError(`rows.jsonl line ${number} is not JSON: the archive was changed or damaged`)
   }
   const row = value as { kind?: unknown; record?: unknown }
-  if (typeof row !== 'object' || row === null || typeof row.kind !== 'string' || !ROW_KINDS.has(row.kind) || typeof row.record !== 'object' || row.record === null) {
+  if (
+    typeof row !== 'object' ||
+    row === null ||
+    typeof row.kind !== 'string' ||
+    !ROW_KINDS.has(row.kind) ||
+    typeof row.record !== 'object' ||
+    row.record === null
+  ) {
     throw new ArchiveError(`rows.jsonl line ${number} is not a row ({ kind, record }) of a kind VoiceDesk writes`)
   }
   return value as ProjectRow

@@ -55,7 +55,8 @@ export async function applySeed(file: string, context: OpsContext, state: Projec
       const outcome = await state.importArchive(caller.projectId, createReadStream(file), { owner: caller })
       return { applied: true, counts: { ...outcome.counts } }
     } catch (error) {
-      if (error instanceof ServiceError || (error as NodeJS.ErrnoException).code === 'ENOENT') throw new SeedError(file, '', (error as Error).message)
+      if (error instanceof ServiceError || (error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new SeedError(file, '', (error as Error).message)
       throw error
     }
   }
@@ -97,5 +98,8 @@ export async function applySeed(file: string, context: OpsContext, state: Projec
 }
 
 function pathOf(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '')
+  return path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
+    '',
+  )
 }

@@ -118,7 +118,9 @@ export function writeStateArchive(parts: ArchiveParts): Readable {
   const write = async () => {
     const mtime = new Date(parts.manifest.exportedAt)
     const small = (name: string, bytes: Buffer) =>
-      new Promise<void>((resolve, reject) => tar.entry({ name, size: bytes.length, mtime, mode: 0o600 }, bytes, (error) => (error ? reject(error) : resolve())))
+      new Promise<void>((resolve, reject) =>
+        tar.entry({ name, size: bytes.length, mtime, mode: 0o600 }, bytes, (error) => (error ? reject(error) : resolve())),
+      )
     const streamed = async (name: string, size: number, source: Readable): Promise<string> => {
       const hash = createHash('sha256')
       let written = 0
@@ -206,7 +208,8 @@ function checkMediaDigests(bytes: Buffer, mediaDigests: ReadonlyMap<string, stri
     listed.set(mediaName, digest)
   }
   for (const [mediaName, digest] of mediaDigests) {
-    if (listed.get(mediaName) !== digest) throw new ArchiveError(`media/${mediaName} does not match its digest: the archive was changed or damaged`)
+    if (listed.get(mediaName) !== digest)
+      throw new ArchiveError(`media/${mediaName} does not match its digest: the archive was changed or damaged`)
   }
   if (listed.size !== mediaDigests.size) throw new ArchiveError('The archive lacks media that media.sha256 lists: it was cut or changed')
 }
@@ -216,7 +219,11 @@ function checkMediaDigests(bytes: Buffer, mediaDigests: ReadonlyMap<string, stri
  * size and digest; ArchiveError when the bytes are not a VoiceDesk state archive, are cut, or
  * were changed. The consumer's own errors come through as they are.
  */
-export async function readStateArchive(source: Readable, given: ArchiveConsumer, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<Manifest> {
+export async function readStateArchive(
+  source: Readable,
+  given: ArchiveConsumer,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): Promise<Manifest> {
   /** Errors the consumer threw: passed on as they are, never taken for a bad archive. */
   const consumerErrors = new WeakSet<object>()
   const guarded =
@@ -280,7 +287,10 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
       const size = entry.header.size ?? 0
       const expected = order.shift()
       if (sawChecksums) throw new ArchiveError(`The archive has an entry after media.sha256 (${name}): it was changed`)
-      if (entry.header.type !== 'file') throw new ArchiveError(`The archive holds ${entry.header.type ?? 'an entry'} ${name}, not a file: it is not a VoiceDesk state archive`)
+      if (entry.header.type !== 'file')
+        throw new ArchiveError(
+          `The archive holds ${entry.header.type ?? 'an entry'} ${name}, not a file: it is not a VoiceDesk state archive`,
+        )
       if (expected !== undefined && name !== expected) {
         throw new ArchiveError(
           expected === 'manifest.json'
@@ -294,7 +304,8 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
         await consumer.manifest(manifest)
       } else if (name === 'rows.jsonl') {
         const declared = readFirst(manifest).rows
-        if (size !== declared.size) throw new ArchiveError(`rows.jsonl is ${size} bytes, the manifest says ${declared.size}: the archive was changed or damaged`)
+        if (size !== declared.size)
+          throw new ArchiveError(`rows.jsonl is ${size} bytes, the manifest says ${declared.size}: the archive was changed or damaged`)
         const hash = createHash('sha256')
         let length = 0
         const counted = (async function* () {
@@ -318,7 +329,8 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
         await consumer.settings(parseJson(bytes, name))
       } else if (name.startsWith('media/')) {
         const mediaName = name.slice('media/'.length)
-        if (!MEDIA_NAME.test(mediaName)) throw new ArchiveError(`The archive holds media with a name VoiceDesk never gives (${name}): it was changed`)
+        if (!MEDIA_NAME.test(mediaName))
+          throw new ArchiveError(`The archive holds media with a name VoiceDesk never gives (${name}): it was changed`)
         if (mediaDigests.has(mediaName)) throw new ArchiveError(`The archive holds ${name} twice: it was changed`)
         const hash = createHash('sha256')
         const bytes = Readable.from(
@@ -368,7 +380,9 @@ export async function readStateArchive(source: Readable, given: ArchiveConsumer,
 
 function checkManifestLimits(manifest: Manifest, limits: ArchiveLimits): void {
   if (manifest.rows.size > limits.maxBytes) {
-    throw new ArchiveError(`manifest.json says rows.jsonl is ${manifest.rows.size} bytes, more than the ${describeBytes(limits.maxBytes)} an import reads`)
+    throw new ArchiveError(
+      `manifest.json says rows.jsonl is ${manifest.rows.size} bytes, more than the ${describeBytes(limits.maxBytes)} an import reads`,
+    )
   }
   const rows = Object.values(manifest.counts).reduce((sum, count) => sum + count, 0)
   if (rows > limits.maxRows) throw new ArchiveError(`manifest.json counts ${rows} rows, more than the ${limits.maxRows} an import reads`)
@@ -385,13 +399,15 @@ export async function* linesOf(bytes: AsyncIterable<Buffer>, maxLineBytes: numbe
   let count = 0
   const line = (last: Buffer): string => {
     count += 1
-    if (count > maxLines) throw new ArchiveError(`rows.jsonl holds more than the ${maxLines} rows the manifest counts: the archive was changed`)
+    if (count > maxLines)
+      throw new ArchiveError(`rows.jsonl holds more than the ${maxLines} rows the manifest counts: the archive was changed`)
     const text = pending.length === 0 ? last.toString('utf8') : Buffer.concat([...pending, last]).toString('utf8')
     pending = []
     pendingLength = 0
     return text
   }
-  const tooLong = () => new ArchiveError(`rows.jsonl line ${count + 1} is longer than ${describeBytes(maxLineBytes)}, the longest row an import reads`)
+  const tooLong = () =>
+    new ArchiveError(`rows.jsonl line ${count + 1} is longer than ${describeBytes(maxLineBytes)}, the longest row an import reads`)
   for await (const chunk of bytes) {
     let start = 0
     for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
@@ -434,5 +450,6 @@ function parseJson(bytes: Buffer, name: string): unknown {
 }
 
 function checkDigest(name: string, expected: { size: number; sha256: string }, size: number, sha256: string): void {
-  if (size !== expected.size || sha256 !== expected.sha256) throw new ArchiveError(`${name} does not match the manifest's digest: the archive was changed or damaged`)
+  if (size !== expected.size || sha256 !== expected.sha256)
+    throw new ArchiveError(`${name} does not match the manifest's digest: the archive was changed or damaged`)
 }

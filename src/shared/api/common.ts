@@ -67,7 +67,8 @@ export function offsetPageQuery(defaultTake: number) {
  * the webhook sender's HTTP client enforces. CR and LF would split the header, NUL cuts it.
  */
 export const HEADER_VALUE_PATTERN = /^[\t\x20-\x7e\x80-\xff]*$/
-export const HEADER_VALUE_MESSAGE = 'Is sent in an HTTP header, so it may not hold CR, LF, NUL or other control characters, nor characters beyond U+00FF'
+export const HEADER_VALUE_MESSAGE =
+  'Is sent in an HTTP header, so it may not hold CR, LF, NUL or other control characters, nor characters beyond U+00FF'
 
 /** Text sent as (part of) a header value: 1 to `max` characters a header can carry. */
 export function headerValueText(max: number) {

@@ -43,7 +43,9 @@ export const ConversationInitBodySchema = z
     tools: z
       .array(ConversationToolSchema)
       .max(64)
-      .refine((tools) => new Set(tools.map((tool) => tool.function.name)).size === tools.length, { message: 'Each tool name may appear once' })
+      .refine((tools) => new Set(tools.map((tool) => tool.function.name)).size === tools.length, {
+        message: 'Each tool name may appear once',
+      })
       .optional()
       .meta({ description: "Functions the caller's page runs when the agent calls them (the `tools` frame)." }),
   })
@@ -129,7 +131,9 @@ export const ConversationStateSchema = z.object({
   dialogueEngine: z.string(),
   params: z.record(z.string(), z.string()),
   /** The functions the caller's page offered at conversation-init. */
-  tools: z.array(z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() })),
+  tools: z.array(
+    z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }),
+  ),
   /** Only while the call's recording is not stored because the disk was full when it ended (see RecordingStateSchema). */
   recording: z.enum(['waiting: disk full', 'lost: disk full']).optional(),
 })

@@ -98,10 +98,18 @@ export const FaultRuleInputSchema = z
     const http = rule.delayMs !== undefined || rule.respond !== undefined || rule.dropConnection === true
     const work = rule.failJob !== undefined || (rule.failWebhook !== undefined && rule.failWebhook !== false)
     if (!http && !work) {
-      context.addIssue({ code: 'custom', path: [], message: 'A rule needs at least one effect: delayMs, respond, dropConnection, failJob or failWebhook' })
+      context.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'A rule needs at least one effect: delayMs, respond, dropConnection, failJob or failWebhook',
+      })
     }
     if (rule.respond && rule.dropConnection) {
-      context.addIssue({ code: 'custom', path: ['dropConnection'], message: 'A dropped connection sends no answer: give respond or dropConnection, not both' })
+      context.addIssue({
+        code: 'custom',
+        path: ['dropConnection'],
+        message: 'A dropped connection sends no answer: give respond or dropConnection, not both',
+      })
     }
     if (rule.expiresAt !== undefined && rule.expiresInSeconds !== undefined) {
       context.addIssue({ code: 'custom', path: ['expiresInSeconds'], message: 'Give expiresAt or expiresInSeconds, not both' })
@@ -115,7 +123,11 @@ export const FaultRuleInputSchema = z
       })
     }
     if (http && rule.match.jobType !== undefined) {
-      context.addIssue({ code: 'custom', path: ['match', 'jobType'], message: 'Requests are matched by method, path and agentId; jobType applies to failJob and failWebhook only' })
+      context.addIssue({
+        code: 'custom',
+        path: ['match', 'jobType'],
+        message: 'Requests are matched by method, path and agentId; jobType applies to failJob and failWebhook only',
+      })
     }
   })
 export type FaultRuleInput = z.input<typeof FaultRuleInputSchema>
@@ -126,8 +138,15 @@ export const FaultSchema = z.object({
   id: z.string().regex(/^flt_[A-Za-z0-9]+$/),
   createdAt: TimestampSchema,
   hits: z.number().int().min(0),
-  match: z.object({ method: z.enum(FAULT_METHODS).optional(), path: z.string().optional(), jobType: JobTypeSchema.optional(), agentId: z.string().optional() }),
-  delayMs: z.union([z.number(), z.object({ min: z.number(), max: z.number() }), z.object({ mean: z.number(), stddev: z.number() })]).optional(),
+  match: z.object({
+    method: z.enum(FAULT_METHODS).optional(),
+    path: z.string().optional(),
+    jobType: JobTypeSchema.optional(),
+    agentId: z.string().optional(),
+  }),
+  delayMs: z
+    .union([z.number(), z.object({ min: z.number(), max: z.number() }), z.object({ mean: z.number(), stddev: z.number() })])
+    .optional(),
   respond: z.object({ status: z.number().int(), code: z.string().optional(), message: z.string().optional() }).optional(),
   dropConnection: z.boolean().optional(),
   failJob: z.object({ code: JobErrorCodeSchema, message: z.string() }).optional(),

@@ -31,7 +31,10 @@ export const JobWebhookAuthSchema = z
     authSecret: headerValueText(WEBHOOK_AUTH_LIMITS.authSecret).optional(),
   })
   .strict()
-  .meta({ description: 'Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header.' })
+  .meta({
+    description:
+      'Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header.',
+  })
 export type JobWebhookAuth = z.infer<typeof JobWebhookAuthSchema>
 
 export const TextToSpeechBodySchema = z
@@ -48,11 +51,15 @@ export type TextToSpeechBody = z.infer<typeof TextToSpeechBodySchema>
 /** Transcription: what a job is asked for, in JSON or as the text parts of an upload. */
 const transcriptionFields = {
   model: z.string().min(1).max(100).regex(/\S/, 'Must not be empty or only spaces').meta({
-    description: "The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use.",
+    description:
+      "The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use.",
   }),
   processingType: z
     .string()
-    .regex(/^[Aa][Ss][Yy][Nn][Cc]$/, 'VoiceDesk runs transcription jobs asynchronously: send "async" (POST /v1/realtime/stt transcribes a short file at once)')
+    .regex(
+      /^[Aa][Ss][Yy][Nn][Cc]$/,
+      'VoiceDesk runs transcription jobs asynchronously: send "async" (POST /v1/realtime/stt transcribes a short file at once)',
+    )
     .meta({ description: '`async` (any case): the job is queued, and its webhook tells when it ended.' }),
   language: z
     .string()
@@ -160,7 +167,13 @@ export const LIST_JOBS_DEFAULT_TAKE = 10
  */
 export const ListJobsQuerySchema = z.object({
   projectId: z.string().min(1),
-  take: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 10). A `take` in the body wins.' }),
+  take: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Page size, 1 to 100 (default 10). A `take` in the body wins.' }),
   skip: z.coerce
     .number()
     .int()
@@ -201,7 +214,12 @@ export type ListJobsBody = z.infer<typeof ListJobsBodySchema>
 export const JobErrorSchema = z.object({ code: JobErrorCodeSchema, message: z.string() })
 
 export const AiContentResponseSchema = z
-  .object(Object.fromEntries(AI_PARTS.map((part) => [part, z.string().optional()])) as Record<(typeof AI_PARTS)[number], z.ZodOptional<z.ZodString>>)
+  .object(
+    Object.fromEntries(AI_PARTS.map((part) => [part, z.string().optional()])) as Record<
+      (typeof AI_PARTS)[number],
+      z.ZodOptional<z.ZodString>
+    >,
+  )
   .extend({ transcriptionJobId: z.string() })
 
 /** The general job, as `GET /v1/jobs` shows it. */
@@ -230,7 +248,12 @@ export const JobSchema = z
     userId: UuidSchema,
     systemModelKey: z.string(),
     voiceAgentId: z.string().nullable(),
-    progress: z.number().min(0).max(1).optional().meta({ description: 'While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1.' }),
+    progress: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .meta({ description: 'While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1.' }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
@@ -315,6 +338,8 @@ export const TtsJobEnvelopeSchema = envelopeOf(TtsJobSchema)
 /** A job just queued by `POST /v1/jobs/transcribe` (and translate), in the general job's shape. */
 export const JobEnvelopeSchema = envelopeOf(JobSchema)
 export const AiContentJobEnvelopeSchema = envelopeOf(AiContentJobSchema)
-export const JobListEnvelopeSchema = envelopeOf(z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() }))
+export const JobListEnvelopeSchema = envelopeOf(
+  z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() }),
+)
 /** `GET /v1/jobs` alone answers without `success` (the seed's exception). */
 export const JobReadSchema = z.object({ message: z.string(), previewUrl: z.string(), data: JobSchema })

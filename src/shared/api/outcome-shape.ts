@@ -53,7 +53,10 @@ export const OutcomeShapeNode: z.ZodType<OutcomeShape> = z
   // A registry id makes the recursion a named component the OpenAPI document refers to
   // (#/components/schemas/OutcomeShape); without one, zod parks the cycle in a `__shared`
   // entry whose `#/components/schemas/__shared#/$defs/schema0` refs no parser can resolve.
-  .meta({ id: 'OutcomeShape', description: 'One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB.' })
+  .meta({
+    id: 'OutcomeShape',
+    description: 'One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB.',
+  })
 
 /** Nesting depth counted in shape levels: a bare `{ type }` is 1, each `properties`/`items` step adds 1. */
 function shapeDepth(value: unknown): number {

@@ -74,4 +74,6 @@ export const PhoneNumberSchema = z
 export type PhoneNumber = z.infer<typeof PhoneNumberSchema>
 
 export const PhoneNumberEnvelopeSchema = envelopeOf(PhoneNumberSchema)
-export const PhoneNumberListEnvelopeSchema = envelopeOf(z.object({ phoneNumbers: z.array(PhoneNumberSchema), total: z.number().int(), filtered: z.number().int() }))
+export const PhoneNumberListEnvelopeSchema = envelopeOf(
+  z.object({ phoneNumbers: z.array(PhoneNumberSchema), total: z.number().int(), filtered: z.number().int() }),
+)

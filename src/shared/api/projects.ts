@@ -19,7 +19,9 @@ export const StatisticsPeriodSchema = z.enum(STATISTICS_PERIODS)
 export type StatisticsPeriod = z.infer<typeof StatisticsPeriodSchema>
 
 export const StatisticsNumbersQuerySchema = z.object({
-  period: StatisticsPeriodSchema.default('month').meta({ description: 'day (24 h), week (7 days), month (30 days), each ending now, or all. Default month.' }),
+  period: StatisticsPeriodSchema.default('month').meta({
+    description: 'day (24 h), week (7 days), month (30 days), each ending now, or all. Default month.',
+  }),
 })
 export type StatisticsNumbersQuery = z.infer<typeof StatisticsNumbersQuerySchema>
 
@@ -35,9 +37,16 @@ export const StatisticsNumbersSchema = z
     from: TimestampSchema.nullable().meta({ description: 'Start of the window; null for all.' }),
     to: TimestampSchema,
     ...FiguresSchema.shape,
-    conversations: z.number().int().meta({ description: 'Conversations started in the period (0 until this VoiceDesk holds conversations).' }),
-    jobsByStatus: z.object(Object.fromEntries(JOB_STATUSES.map((status) => [status, z.number().int()])) as Record<(typeof JOB_STATUSES)[number], z.ZodNumber>),
-    byType: z.object(Object.fromEntries(JOB_TYPES.map((type) => [type, FiguresSchema])) as Record<(typeof JOB_TYPES)[number], typeof FiguresSchema>),
+    conversations: z
+      .number()
+      .int()
+      .meta({ description: 'Conversations started in the period (0 until this VoiceDesk holds conversations).' }),
+    jobsByStatus: z.object(
+      Object.fromEntries(JOB_STATUSES.map((status) => [status, z.number().int()])) as Record<(typeof JOB_STATUSES)[number], z.ZodNumber>,
+    ),
+    byType: z.object(
+      Object.fromEntries(JOB_TYPES.map((type) => [type, FiguresSchema])) as Record<(typeof JOB_TYPES)[number], typeof FiguresSchema>,
+    ),
   })
   .meta({ id: 'StatisticsNumbers' })
 export type StatisticsNumbers = z.infer<typeof StatisticsNumbersSchema>

@@ -32,7 +32,10 @@ export const RealtimeTtsBodySchema = z
   .object({
     text: z
       .string()
-      .max(REALTIME_TTS_TEXT_MAX, `At most ${REALTIME_TTS_TEXT_MAX.toLocaleString('en')} characters: split a longer text into several requests`)
+      .max(
+        REALTIME_TTS_TEXT_MAX,
+        `At most ${REALTIME_TTS_TEXT_MAX.toLocaleString('en')} characters: split a longer text into several requests`,
+      )
       .regex(/\S/, 'Must not be empty or only spaces'),
     voiceId: voiceRef.optional(),
     voice: voiceRef.optional().meta({ description: 'Same as voiceId.' }),
@@ -42,20 +45,36 @@ export const RealtimeTtsBodySchema = z
       description:
         'wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.',
     }),
-    mulaw: z.boolean().optional().meta({ description: 'Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm).' }),
-    dialect: z.string().max(20).optional().meta({ description: 'Accepted for cloud clients and not used: the voice decides the language and accent.' }),
-    languageId: z.string().max(20).optional().meta({ description: 'Accepted for cloud clients and not used: the voice decides the language.' }),
+    mulaw: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm).' }),
+    dialect: z
+      .string()
+      .max(20)
+      .optional()
+      .meta({ description: 'Accepted for cloud clients and not used: the voice decides the language and accent.' }),
+    languageId: z
+      .string()
+      .max(20)
+      .optional()
+      .meta({ description: 'Accepted for cloud clients and not used: the voice decides the language.' }),
   })
   .strict()
   .superRefine((body, context) => {
     const given = VOICE_FIELDS.filter((field) => body[field] !== undefined)
-    if (given.length === 0) context.addIssue({ code: 'custom', path: ['voiceId'], message: 'Required: the voice, as voiceId (or voice, voice_id, speaker)' })
+    if (given.length === 0)
+      context.addIssue({ code: 'custom', path: ['voiceId'], message: 'Required: the voice, as voiceId (or voice, voice_id, speaker)' })
     const [first, second] = given
     if (second !== undefined && new Set(given.map((field) => body[field]?.toLowerCase())).size > 1) {
       context.addIssue({ code: 'custom', path: [second], message: `Names another voice than ${first}: give the voice once` })
     }
     if (body.mulaw === true)
-      context.addIssue({ code: 'custom', path: ['mulaw'], message: 'μ-law audio is not served: leave mulaw out or false, and ask format "pcm" for 16 kHz PCM' })
+      context.addIssue({
+        code: 'custom',
+        path: ['mulaw'],
+        message: 'μ-law audio is not served: leave mulaw out or false, and ask format "pcm" for 16 kHz PCM',
+      })
   })
   .meta({ id: 'RealtimeTtsBody' })
 export type RealtimeTtsBody = z.infer<typeof RealtimeTtsBodySchema>
@@ -92,7 +111,11 @@ export const RealtimeWsErrorFrameSchema = z.object({
   type: z.literal('error'),
   payload: z.object({ code: z.string(), message: z.string(), details: z.array(z.object({ path: z.string(), message: z.string() })) }),
 })
-export const RealtimeWsServerFrameSchema = z.discriminatedUnion('type', [RealtimeWsAckFrameSchema, RealtimeWsEndFrameSchema, RealtimeWsErrorFrameSchema])
+export const RealtimeWsServerFrameSchema = z.discriminatedUnion('type', [
+  RealtimeWsAckFrameSchema,
+  RealtimeWsEndFrameSchema,
+  RealtimeWsErrorFrameSchema,
+])
 export type RealtimeWsServerFrame = z.infer<typeof RealtimeWsServerFrameSchema>
 
 /** `POST /v1/realtime/stt`: a short file, answered at once (longer ones are transcription jobs). */
@@ -107,7 +130,12 @@ export const RealtimeSttFieldsSchema = z
       .regex(/^[a-z]{2}$/, 'Must be a two-letter ISO 639-1 code such as ar or en')
       .optional()
       .meta({ description: 'The spoken language (ISO 639-1). Left out, the server detects it.' }),
-    model: z.string().min(1).max(100).optional().meta({ description: "The cloud's model name; kept for compatibility, the configured speech server's model is used." }),
+    model: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "The cloud's model name; kept for compatibility, the configured speech server's model is used." }),
   })
   .strict()
 

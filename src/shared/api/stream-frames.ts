@@ -14,7 +14,9 @@ export const MediaFrameSchema = z.object({ event: z.literal('media'), media: z.o
 export const MarkFrameSchema = z.object({ event: z.literal('mark'), mark: z.object({ name: z.string().max(200) }) })
 export const ToolsResponseFrameSchema = z.object({
   event: z.literal('tools_response'),
-  tools_response: z.array(z.object({ id: z.string().max(200), function: z.object({ name: z.string().max(200).optional(), response: z.unknown() }) })).max(64),
+  tools_response: z
+    .array(z.object({ id: z.string().max(200), function: z.object({ name: z.string().max(200).optional(), response: z.unknown() }) }))
+    .max(64),
 })
 export const StopFrameSchema = z.object({ event: z.literal('stop') })
 /**
@@ -23,14 +25,24 @@ export const StopFrameSchema = z.object({ event: z.literal('stop') })
  */
 export const TextFrameSchema = z.object({ event: z.literal('text'), content: z.string().min(1).max(4_000) })
 
-export const ClientFrameSchema = z.discriminatedUnion('event', [StartFrameSchema, MediaFrameSchema, MarkFrameSchema, ToolsResponseFrameSchema, StopFrameSchema, TextFrameSchema])
+export const ClientFrameSchema = z.discriminatedUnion('event', [
+  StartFrameSchema,
+  MediaFrameSchema,
+  MarkFrameSchema,
+  ToolsResponseFrameSchema,
+  StopFrameSchema,
+  TextFrameSchema,
+])
 export type ClientFrame = z.infer<typeof ClientFrameSchema>
 
 /** A tool call as the `tools` frame carries it: `arguments` is JSON with keys in the declared order (the SDK passes them positionally). */
 export const ToolCallFrameEntrySchema = z.object({
   id: z.string(),
   type: z.literal('function'),
-  function: z.object({ name: z.string(), arguments: z.string().meta({ description: 'The arguments as JSON text, keys in the declared order.' }) }),
+  function: z.object({
+    name: z.string(),
+    arguments: z.string().meta({ description: 'The arguments as JSON text, keys in the declared order.' }),
+  }),
 })
 export type ToolCallFrameEntry = z.infer<typeof ToolCallFrameEntrySchema>
 

@@ -18,14 +18,20 @@ export const TRANSLATION_TITLE_MAX = 200
 export const TranslateBodySchema = z
   .object({
     jobId: UuidSchema.optional().meta({
-      description: 'A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.',
+      description:
+        'A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.',
     }),
-    text: nonBlankText(TRANSLATION_TEXT_MAX).optional().meta({ description: 'A text to translate, 1 to 20,000 characters. Give this or jobId.' }),
+    text: nonBlankText(TRANSLATION_TEXT_MAX)
+      .optional()
+      .meta({ description: 'A text to translate, 1 to 20,000 characters. Give this or jobId.' }),
     toLng: TranslationLanguageSchema,
     fromLng: TranslationLanguageSchema.optional().meta({
-      description: "The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.",
+      description:
+        "The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.",
     }),
-    title: humanName(TRANSLATION_TITLE_MAX).optional().meta({ description: "Left out: 'Translation (<toLng>): ' and the source's title or the text's start." }),
+    title: humanName(TRANSLATION_TITLE_MAX)
+      .optional()
+      .meta({ description: "Left out: 'Translation (<toLng>): ' and the source's title or the text's start." }),
     webhookUrl: HttpUrlSchema.optional(),
     webhookAuth: JobWebhookAuthSchema.optional(),
   })
@@ -34,10 +40,18 @@ export const TranslateBodySchema = z
     if (body.jobId !== undefined && body.text !== undefined) {
       context.addIssue({ code: 'custom', path: ['text'], message: 'Give either jobId or text, not both: a translation has one source' })
     } else if (body.jobId === undefined && body.text === undefined) {
-      context.addIssue({ code: 'custom', path: ['jobId'], message: 'Required: the source, as jobId (a COMPLETED transcription or translation) or text' })
+      context.addIssue({
+        code: 'custom',
+        path: ['jobId'],
+        message: 'Required: the source, as jobId (a COMPLETED transcription or translation) or text',
+      })
     }
     if (body.fromLng !== undefined && body.fromLng === body.toLng) {
-      context.addIssue({ code: 'custom', path: ['fromLng'], message: `The source is already in ${body.toLng}: fromLng must differ from toLng` })
+      context.addIssue({
+        code: 'custom',
+        path: ['fromLng'],
+        message: `The source is already in ${body.toLng}: fromLng must differ from toLng`,
+      })
     }
   })
   .meta({ id: 'TranslateBody' })

@@ -51,7 +51,10 @@ export const ToolsSchema = z
 export type Tools = z.infer<typeof ToolsSchema>
 
 export const ParamsSchema = z
-  .record(z.string().regex(PLACEHOLDER_NAME, 'Placeholder names start with a letter or _ and hold only letters, digits and _'), z.string().max(AGENT_LIMITS.paramValue))
+  .record(
+    z.string().regex(PLACEHOLDER_NAME, 'Placeholder names start with a letter or _ and hold only letters, digits and _'),
+    z.string().max(AGENT_LIMITS.paramValue),
+  )
   .refine((params) => Object.keys(params).length <= AGENT_LIMITS.params, {
     message: `At most ${AGENT_LIMITS.params} params`,
   })
@@ -61,9 +64,12 @@ export const ParamsSchema = z
 export const PreambleInputSchema = z
   .unknown()
   .refine((value) => value !== undefined, { message: 'Required' })
-  .refine((value) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value)).length <= AGENT_LIMITS.preambleBytes, {
-    message: `Preamble is larger than ${AGENT_LIMITS.preambleBytes / 1000} kB`,
-  })
+  .refine(
+    (value) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value)).length <= AGENT_LIMITS.preambleBytes,
+    {
+      message: `Preamble is larger than ${AGENT_LIMITS.preambleBytes / 1000} kB`,
+    },
+  )
   .meta({ description: 'Any JSON value; a non-string is stored as its JSON text.' })
 
 export function preambleText(value: unknown): string {
@@ -84,7 +90,9 @@ const editableFields = {
     .int()
     .min(AGENT_LIMITS.endOfTurnSilenceMsMin)
     .max(AGENT_LIMITS.endOfTurnSilenceMsMax)
-    .meta({ description: `Milliseconds of silence after the caller's voice that end their turn, ${AGENT_LIMITS.endOfTurnSilenceMsMin} to ${AGENT_LIMITS.endOfTurnSilenceMsMax}.` }),
+    .meta({
+      description: `Milliseconds of silence after the caller's voice that end their turn, ${AGENT_LIMITS.endOfTurnSilenceMsMin} to ${AGENT_LIMITS.endOfTurnSilenceMsMax}.`,
+    }),
   maxCallerTurnSeconds: z
     .number()
     .int()
@@ -187,7 +195,9 @@ export const VoiceAgentSchema = z
     voiceRecordId: UuidSchema,
     voiceRecord: VoiceRecordSchema,
     webhookUrl: z.string().nullable(),
-    webhookAuth: z.object({ authKey: z.string(), authSecret: z.string().meta({ description: 'Masked: the secret is never returned.' }) }).nullable(),
+    webhookAuth: z
+      .object({ authKey: z.string(), authSecret: z.string().meta({ description: 'Masked: the secret is never returned.' }) })
+      .nullable(),
     params: z.record(z.string(), z.string()),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -214,5 +224,7 @@ export type VoiceAgentTemplate = z.infer<typeof VoiceAgentTemplateSchema>
 export const VoiceAgentEnvelopeSchema = envelopeOf(VoiceAgentSchema)
 export type VoiceAgentEnvelope = z.infer<typeof VoiceAgentEnvelopeSchema>
 export const VoiceAgentTemplatesEnvelopeSchema = envelopeOf(z.array(VoiceAgentTemplateSchema))
-export const VoiceAgentListEnvelopeSchema = envelopeOf(z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }))
+export const VoiceAgentListEnvelopeSchema = envelopeOf(
+  z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }),
+)
 export const DeletedEnvelopeSchema = envelopeOf(z.object({ id: UuidSchema, deleted: z.literal(true) }))

@@ -17,7 +17,9 @@ export const VoiceListEnvelopeSchema = envelopeOf(z.array(VoiceSchema))
 
 /** `GET /v1/tts/voices`: the cloud API's voice list, whose clients show `name (tags joined by " - ")`. */
 export const TtsVoiceSchema = VoiceSchema.extend({
-  tags: z.array(z.string()).meta({ description: 'For people choosing a voice: language, gender, accent (e.g. ["English", "Female", "American"]).' }),
+  tags: z
+    .array(z.string())
+    .meta({ description: 'For people choosing a voice: language, gender, accent (e.g. ["English", "Female", "American"]).' }),
 }).meta({ id: 'TtsVoice' })
 export type TtsVoice = z.infer<typeof TtsVoiceSchema>
 

@@ -71,6 +71,8 @@ export const ListDeliveriesQuerySchema = z.object({
 })
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuerySchema>
 
-export const DeliveryListEnvelopeSchema = envelopeOf(z.object({ deliveries: z.array(WebhookDeliverySchema), total: z.number().int(), filtered: z.number().int() }))
+export const DeliveryListEnvelopeSchema = envelopeOf(
+  z.object({ deliveries: z.array(WebhookDeliverySchema), total: z.number().int(), filtered: z.number().int() }),
+)
 export const DeliveryDetailEnvelopeSchema = envelopeOf(WebhookDeliveryDetailSchema)
 export const DeliveryEnvelopeSchema = envelopeOf(WebhookDeliverySchema)

@@ -20,7 +20,14 @@ import { HarQuerySchema, JournalEntryDetailSchema, JournalPageSchema, ListJourna
 import { TranslationLanguageSchema } from '../api/translation-jobs'
 import { ExportPassphraseSchema, ImportPassphraseSchema, SnapshotNameSchema, SnapshotSchema, StateCountsSchema } from '../api/state'
 import { AddPhoneNumberBodySchema, AssignNumberBodySchema, PhoneNumberSchema, UnassignNumberBodySchema } from '../api/phone-numbers'
-import { CloneVoiceAgentBodySchema, CreateVoiceAgentBodySchema, LangSchema, UpdateVoiceAgentBodySchema, VoiceAgentSchema, VoiceAgentTemplateSchema } from '../api/voice-agents'
+import {
+  CloneVoiceAgentBodySchema,
+  CreateVoiceAgentBodySchema,
+  LangSchema,
+  UpdateVoiceAgentBodySchema,
+  VoiceAgentSchema,
+  VoiceAgentTemplateSchema,
+} from '../api/voice-agents'
 import { VoiceSchema } from '../api/voices'
 import { DeliveryIdSchema, DELIVERY_STATUSES, WebhookDeliveryDetailSchema, WebhookDeliverySchema } from '../api/webhooks'
 import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName, type SameNames } from './operation-names'
@@ -136,7 +143,10 @@ const AiServerSettingSchema = z
   })
   .strict()
 
-export const AiEngineSettingSchema = z.discriminatedUnion('engine', [z.object({ engine: z.literal('offline') }).strict(), AiServerSettingSchema])
+export const AiEngineSettingSchema = z.discriminatedUnion('engine', [
+  z.object({ engine: z.literal('offline') }).strict(),
+  AiServerSettingSchema,
+])
 
 /** Speech recognition for live calls: off, or an OpenAI-compatible transcription server (whisper.cpp's server, speaches, LocalAI). */
 const SttServerSettingSchema = z
@@ -151,7 +161,10 @@ const SttServerSettingSchema = z
   })
   .strict()
 
-export const SttEngineSettingSchema = z.discriminatedUnion('engine', [z.object({ engine: z.literal('off') }).strict(), SttServerSettingSchema])
+export const SttEngineSettingSchema = z.discriminatedUnion('engine', [
+  z.object({ engine: z.literal('off') }).strict(),
+  SttServerSettingSchema,
+])
 
 /**
  * "Test connection" for the AI engine (`ai`) or speech recognition (`stt`): the stored setting,
@@ -165,7 +178,17 @@ export const EngineTestInputSchema = z.discriminatedUnion('kind', [
 /** What a connection test found. `ok` only for `reachable`; `message` is English (the UI words each outcome itself) and never holds the key. */
 export const EngineTestResultSchema = z.object({
   kind: z.enum(['ai', 'stt']),
-  outcome: z.enum(['reachable', 'modelMissing', 'unauthorized', 'httpError', 'refused', 'unreachable', 'timeout', 'notOpenAiCompatible', 'notConfigured']),
+  outcome: z.enum([
+    'reachable',
+    'modelMissing',
+    'unauthorized',
+    'httpError',
+    'refused',
+    'unreachable',
+    'timeout',
+    'notOpenAiCompatible',
+    'notConfigured',
+  ]),
   ok: z.boolean(),
   /** The server tested (origin and path); absent when nothing is configured. */
   server: z.string().optional(),
@@ -230,7 +253,10 @@ export const IPC_OPERATIONS = {
   ),
   'agents.get': operation(ById, OperatorAgentSchema),
   'agents.create': operation(CreateVoiceAgentBodySchema, OperatorAgentSchema),
-  'agents.update': operation(z.object({ id: z.string().min(1).max(200), changes: UpdateVoiceAgentBodySchema }).strict(), OperatorAgentSchema),
+  'agents.update': operation(
+    z.object({ id: z.string().min(1).max(200), changes: UpdateVoiceAgentBodySchema }).strict(),
+    OperatorAgentSchema,
+  ),
   /** Clone a template or an agent (`sourceId`) under a new name. */
   'agents.clone': operation(
     z
@@ -254,7 +280,10 @@ export const IPC_OPERATIONS = {
    * The same filters, sort, pages and search as POST /v1/jobs/all, in the default project, and
    * a range of creation times (`createdFrom` included, `createdTo` excluded), which /v1 does not have; a conversation's row carries its `call` glance.
    */
-  'jobs.list': operation(OperatorJobsListInputSchema, z.object({ jobs: z.array(OperatorJobListItemSchema), total: z.number().int(), filtered: z.number().int() })),
+  'jobs.list': operation(
+    OperatorJobsListInputSchema,
+    z.object({ jobs: z.array(OperatorJobListItemSchema), total: z.number().int(), filtered: z.number().int() }),
+  ),
   /**
    * The job, and `playableMediaUrl` (operator only, /v1 unchanged): where this service plays the
    * job's media (a transcription's source once stored here; a translation: that of the
@@ -285,7 +314,10 @@ export const IPC_OPERATIONS = {
   'jobs.transcriptionUploadLink': operation(TranscriptionLinkFieldsSchema, z.object({ url: z.string() })),
   /** A transcription of media at a URL, as POST /v1/jobs/transcribe with JSON. */
   'jobs.createTranscription': operation(TranscriptionLinkFieldsSchema.extend({ mediaUrl: HttpUrlSchema }).strict(), JobSchema),
-  'jobs.translate': operation(z.object({ jobId: UuidSchema, toLng: TranslationLanguageSchema, fromLng: TranslationLanguageSchema.optional() }).strict(), JobSchema),
+  'jobs.translate': operation(
+    z.object({ jobId: UuidSchema, toLng: TranslationLanguageSchema, fromLng: TranslationLanguageSchema.optional() }).strict(),
+    JobSchema,
+  ),
 
   'webhooks.list': operation(
     z

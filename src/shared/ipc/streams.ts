@@ -19,7 +19,11 @@ export { IPC_STREAM_CHANNEL, IPC_STREAM_NAMES, type IpcStreamName }
  * carriers, a third of a call's bandwidth more than binary, far inside what either carries.
  */
 
-const stream = <I extends z.ZodType, C extends z.ZodType, S extends z.ZodType>(input: I, client: C, server: S) => ({ input, client, server })
+const stream = <I extends z.ZodType, C extends z.ZodType, S extends z.ZodType>(input: I, client: C, server: S) => ({
+  input,
+  client,
+  server,
+})
 
 /** Audio of a test call: base64 PCM16 LE, 16 kHz mono (a 100 ms frame is 4,268 characters). */
 const Pcm16Schema = z.string().max(96 * 1024)
@@ -100,7 +104,15 @@ export const TestCallServerFrameSchema = z.discriminatedUnion('type', [
   /** A poke: the agent spoke after the caller's silence. */
   z.object({ type: z.literal('poke'), at: z.number(), content: z.string() }).strict(),
   /** The agent calls a tool: answer with `tool-response`. */
-  z.object({ type: z.literal('tool-call'), id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()), at: z.number() }).strict(),
+  z
+    .object({
+      type: z.literal('tool-call'),
+      id: z.string(),
+      name: z.string(),
+      arguments: z.record(z.string(), z.unknown()),
+      at: z.number(),
+    })
+    .strict(),
   /** A tool call finished (answered, or timed out). */
   z.object({ type: z.literal('tool-result'), call: ToolCallRecordSchema }).strict(),
   /**

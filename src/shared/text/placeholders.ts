@@ -10,7 +10,8 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
 /** A placeholder's param: a value with some text, a value that is empty or only spaces (flagged, not filled), or none. */
 export type PlaceholderState = 'filled' | 'empty' | 'missing'
 
-export type TemplateSegment = { kind: 'text'; text: string } | { kind: 'placeholder'; name: string; raw: string; value: string | undefined; state: PlaceholderState }
+export type TemplateSegment =
+  { kind: 'text'; text: string } | { kind: 'placeholder'; name: string; raw: string; value: string | undefined; state: PlaceholderState }
 
 /** Whether params fill `name`: an empty or blank value does not count as filled. */
 export function placeholderState(params: Readonly<Record<string, string>>, name: string): PlaceholderState {
@@ -27,7 +28,13 @@ export function splitPlaceholders(template: string, params: Readonly<Record<stri
     if (index > last) segments.push({ kind: 'text', text: template.slice(last, index) })
     // PLACEHOLDER's one group takes part in every match.
     const name = match[1] ?? ''
-    segments.push({ kind: 'placeholder', name, raw: match[0], value: Object.hasOwn(params, name) ? params[name] : undefined, state: placeholderState(params, name) })
+    segments.push({
+      kind: 'placeholder',
+      name,
+      raw: match[0],
+      value: Object.hasOwn(params, name) ? params[name] : undefined,
+      state: placeholderState(params, name),
+    })
     last = index + match[0].length
   }
   if (last < template.length) segments.push({ kind: 'text', text: template.slice(last) })

@@ -10,17 +10,27 @@ export class PostgresAccountsRepository implements AccountsRepository {
   constructor(private readonly db: Db) {}
 
   async findDefaultProject(): Promise<ProjectRecord | undefined> {
-    const { rows } = await this.db.query<ProjectRecord>('SELECT id, name, is_default AS "isDefault", created_at AS "createdAt" FROM projects WHERE is_default')
+    const { rows } = await this.db.query<ProjectRecord>(
+      'SELECT id, name, is_default AS "isDefault", created_at AS "createdAt" FROM projects WHERE is_default',
+    )
     return rows[0]
   }
 
   async findProject(id: string): Promise<ProjectRecord | undefined> {
-    const { rows } = await this.db.query<ProjectRecord>('SELECT id, name, is_default AS "isDefault", created_at AS "createdAt" FROM projects WHERE id = $1', [id])
+    const { rows } = await this.db.query<ProjectRecord>(
+      'SELECT id, name, is_default AS "isDefault", created_at AS "createdAt" FROM projects WHERE id = $1',
+      [id],
+    )
     return rows[0]
   }
 
   async insertProject(project: ProjectRecord): Promise<void> {
-    await this.db.query('INSERT INTO projects (id, name, is_default, created_at) VALUES ($1, $2, $3, $4)', [project.id, project.name, project.isDefault, project.createdAt])
+    await this.db.query('INSERT INTO projects (id, name, is_default, created_at) VALUES ($1, $2, $3, $4)', [
+      project.id,
+      project.name,
+      project.isDefault,
+      project.createdAt,
+    ])
   }
 
   async findLocalUserId(): Promise<string | undefined> {
@@ -33,15 +43,10 @@ export class PostgresAccountsRepository implements AccountsRepository {
   }
 
   async insertKey(key: Omit<ApiKeyRecord, 'lastUsedAt' | 'revokedAt'>): Promise<void> {
-    await this.db.query('INSERT INTO api_keys (id, project_id, user_id, name, key_hash, key_hint, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-      key.id,
-      key.projectId,
-      key.userId,
-      key.name,
-      key.keyHash,
-      key.keyHint,
-      key.createdAt,
-    ])
+    await this.db.query(
+      'INSERT INTO api_keys (id, project_id, user_id, name, key_hash, key_hint, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [key.id, key.projectId, key.userId, key.name, key.keyHash, key.keyHint, key.createdAt],
+    )
   }
 
   /** The hot path of every request: one indexed lookup. */
@@ -64,7 +69,10 @@ export class PostgresAccountsRepository implements AccountsRepository {
   }
 
   async listKeys(projectId: string): Promise<ApiKeyRecord[]> {
-    const { rows } = await this.db.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`, [projectId])
+    const { rows } = await this.db.query<ApiKeyRecord>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`,
+      [projectId],
+    )
     return rows
   }
 

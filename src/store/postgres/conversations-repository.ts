@@ -12,7 +12,13 @@ export class PostgresConversationsRepository implements ConversationsRepository 
     private readonly jobs: PostgresJobsRepository,
   ) {}
 
-  async start(id: string, owner: string, leaseUntil: number, progress: ConversationProgress, updatedAt: string): Promise<JobRecord | undefined> {
+  async start(
+    id: string,
+    owner: string,
+    leaseUntil: number,
+    progress: ConversationProgress,
+    updatedAt: string,
+  ): Promise<JobRecord | undefined> {
     // run_after follows the lease, so a call is never due while its owner renews it.
     const { rowCount } = await this.db.query(
       `UPDATE jobs SET status = 'IN_PROGRESS', lease_owner = $2, lease_expires_at = $3, run_after = $3,
@@ -46,7 +52,8 @@ export class PostgresConversationsRepository implements ConversationsRepository 
 
   async setRecording(id: string, recording: ConversationState['recording'], updatedAt: string): Promise<boolean> {
     // job_response is text holding JSON: changed as jsonb, kept as text.
-    const change = recording === undefined ? `job_response::jsonb - 'recording'` : `jsonb_set(job_response::jsonb, '{recording}', to_jsonb($3::text))`
+    const change =
+      recording === undefined ? `job_response::jsonb - 'recording'` : `jsonb_set(job_response::jsonb, '{recording}', to_jsonb($3::text))`
     const { rowCount } = await this.db.query(
       `UPDATE jobs SET job_response = (${change})::text, updated_at = $2 WHERE id = $1 AND type = 'CONVERSATION' AND job_response IS NOT NULL`,
       recording === undefined ? [id, updatedAt] : [id, updatedAt, recording],

@@ -24,7 +24,9 @@ const toNumber = (value: string): number => Number(value)
 const NUMBER_TYPES = new Set<number>([pg.types.builtins.INT8, pg.types.builtins.NUMERIC])
 export const TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    NUMBER_TYPES.has(oid) ? toNumber : (pg.types.getTypeParser as (oid: number, format?: 'text' | 'binary') => unknown)(oid, format)) as typeof pg.types.getTypeParser,
+    NUMBER_TYPES.has(oid)
+      ? toNumber
+      : (pg.types.getTypeParser as (oid: number, format?: 'text' | 'binary') => unknown)(oid, format)) as typeof pg.types.getTypeParser,
 }
 
 /*
@@ -61,7 +63,11 @@ function decodeRows<R extends pg.QueryResultRow>(result: pg.QueryResult<R>): pg.
 }
 
 /** A query with the NUL-safe text encoding applied both ways (see encodeText). */
-export async function query<R extends pg.QueryResultRow>(on: pg.ClientBase | pg.Pool, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+export async function query<R extends pg.QueryResultRow>(
+  on: pg.ClientBase | pg.Pool,
+  text: string,
+  values?: unknown[],
+): Promise<pg.QueryResult<R>> {
   return decodeRows(await on.query<R>(text, encodeValues(values)))
 }
 

@@ -187,12 +187,10 @@ export class PostgresJobsRepository implements JobsRepository {
   /** Gives the job back without counting the attempt (the runner stopped, the job did not fail). */
   /** Extends a held job's lease to `leaseUntil` (ms) and records its progress; false when the owner no longer holds it. */
   async heartbeat(id: string, owner: string, leaseUntil: number, progress?: number): Promise<boolean> {
-    const { rowCount } = await this.db.query(`UPDATE jobs SET lease_expires_at = $3, progress = coalesce($4, progress) WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`, [
-      id,
-      owner,
-      leaseUntil,
-      progress ?? null,
-    ])
+    const { rowCount } = await this.db.query(
+      `UPDATE jobs SET lease_expires_at = $3, progress = coalesce($4, progress) WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
+      [id, owner, leaseUntil, progress ?? null],
+    )
     return rowCount === 1
   }
 
@@ -205,17 +203,24 @@ export class PostgresJobsRepository implements JobsRepository {
   }
 
   async pendingLeaseOwners(): Promise<string[]> {
-    const { rows } = await this.db.query<{ owner: string }>(`SELECT DISTINCT lease_owner AS owner FROM jobs WHERE status = 'PENDING' AND lease_owner IS NOT NULL`)
+    const { rows } = await this.db.query<{ owner: string }>(
+      `SELECT DISTINCT lease_owner AS owner FROM jobs WHERE status = 'PENDING' AND lease_owner IS NOT NULL`,
+    )
     return rows.map((row) => row.owner)
   }
 
   async namingMedia(names: readonly string[]): Promise<Set<string>> {
-    const { rows } = await this.db.query<{ name: string }>('SELECT media_file AS name FROM jobs WHERE media_file = ANY($1::text[])', [names])
+    const { rows } = await this.db.query<{ name: string }>('SELECT media_file AS name FROM jobs WHERE media_file = ANY($1::text[])', [
+      names,
+    ])
     return new Set(rows.map((row) => row.name))
   }
 
   async releaseLeasesOf(owner: string): Promise<number> {
-    const { rowCount } = await this.db.query(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = $1`, [owner])
+    const { rowCount } = await this.db.query(
+      `UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = $1`,
+      [owner],
+    )
     return rowCount ?? 0
   }
 
@@ -271,7 +276,9 @@ export class PostgresJobsRepository implements JobsRepository {
       const search = searching && query.words ? await this.searchQuery(db, query.words) : undefined
       if (searching && search === undefined) return { page: { records: [], total, filtered: 0 }, deltas }
       // The jobs the status and type filters alone select: exact, from the counts.
-      const scope = counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
+      const scope = counts
+        .filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type))
+        .reduce((sum, row) => sum + row.count, 0)
       const values: unknown[] = [projectId]
       const bind = (value: unknown) => `$${values.push(value)}`
       const conditions = [`j.project_id = $1`]
@@ -300,15 +307,24 @@ export class PostgresJobsRepository implements JobsRepository {
           if (query.status) countConditions.push(`s.status = job_status_code(${countBind(query.status)})`)
           if (query.type) countConditions.push(`s.type = job_type_code(${countBind(query.type)})`)
           for (const ids of search.wordIds) countConditions.push(`s.words && ${countBind(ids)}::integer[]`)
-          filtered = (await db.query<{ count: number }>(`SELECT count(*) AS count FROM job_search s WHERE ${countConditions.join(' AND ')}`, countValues)).rows[0]?.count ?? 0
+          filtered =
+            (
+              await db.query<{ count: number }>(
+                `SELECT count(*) AS count FROM job_search s WHERE ${countConditions.join(' AND ')}`,
+                countValues,
+              )
+            ).rows[0]?.count ?? 0
         } else {
           const matching = searching ? `${where} AND j.search @@ ${tsqueryParameter}::tsquery` : where
-          filtered = (await db.query<{ count: number }>(`SELECT count(*) AS count FROM jobs j WHERE ${matching}`, [...values])).rows[0]?.count ?? 0
+          filtered =
+            (await db.query<{ count: number }>(`SELECT count(*) AS count FROM jobs j WHERE ${matching}`, [...values])).rows[0]?.count ?? 0
         }
       }
       // Nothing to show on this page: no second read.
       if (filtered === 0 || query.offset >= filtered) return { page: { records: [], total, filtered }, deltas }
-      const pageWhere = searching ? `${where} AND ${pageSearch(`${tsqueryParameter}::tsquery`, filtered, scope, query.offset + query.limit)}` : where
+      const pageWhere = searching
+        ? `${where} AND ${pageSearch(`${tsqueryParameter}::tsquery`, filtered, scope, query.offset + query.limit)}`
+        : where
       const direction = query.direction === 'asc' ? 'ASC' : 'DESC'
       const order = `${SORT_COLUMNS[query.sort]} ${direction}, j.created_at ${direction}, j.id ${direction}`
       const { rows } = await db.query<JobRow>(
@@ -337,7 +353,10 @@ export class PostgresJobsRepository implements JobsRepository {
     const { rows } = await db.query<{ words: string[]; ids: number[] }>(
       distinct
         .map(
-          (term, index) => `(SELECT ${index} AS n, coalesce(array_agg(word ORDER BY word), '{}') AS words, coalesce(array_agg(id ORDER BY word), '{}') AS ids
+          (
+            term,
+            index,
+          ) => `(SELECT ${index} AS n, coalesce(array_agg(word ORDER BY word), '{}') AS words, coalesce(array_agg(id ORDER BY word), '{}') AS ids
             FROM (SELECT word, id FROM job_words WHERE word ${term.prefix ? '^@' : '='} $${index + 1} ORDER BY word LIMIT ${MAX_EXPANSION + 1}) w)`,
         )
         .join(' UNION ALL ') + ' ORDER BY n',
@@ -357,7 +376,9 @@ export class PostgresJobsRepository implements JobsRepository {
       }
     }
     const tsquery = jobSearchQuery(words, expansions)
-    return countable ? { tsquery, wordIds: [...new Set(terms.map(keyOf))].map((key) => present(idsOf.get(key), `the word ids of ${key}`)) } : { tsquery }
+    return countable
+      ? { tsquery, wordIds: [...new Set(terms.map(keyOf))].map((key) => present(idsOf.get(key), `the word ids of ${key}`)) }
+      : { tsquery }
   }
 
   /**

@@ -32,10 +32,19 @@ export class PostgresMediaStore implements MediaStore {
     signal?.throwIfAborted()
     await inTransaction(this.pool, async (client) => {
       await client.query('DELETE FROM media WHERE name = $1', [name])
-      await client.query('INSERT INTO media (name, size, chunk_size, created_at) VALUES ($1, $2, $3, $4)', [name, bytes.length, this.chunkBytes, new Date().toISOString()])
+      await client.query('INSERT INTO media (name, size, chunk_size, created_at) VALUES ($1, $2, $3, $4)', [
+        name,
+        bytes.length,
+        this.chunkBytes,
+        new Date().toISOString(),
+      ])
       for (let index = 0, start = 0; start < bytes.length; index += 1, start += this.chunkBytes) {
         signal?.throwIfAborted()
-        await client.query('INSERT INTO media_chunks (name, chunk, data) VALUES ($1, $2, $3)', [name, index, bytes.subarray(start, start + this.chunkBytes)])
+        await client.query('INSERT INTO media_chunks (name, chunk, data) VALUES ($1, $2, $3)', [
+          name,
+          index,
+          bytes.subarray(start, start + this.chunkBytes),
+        ])
       }
       signal?.throwIfAborted()
     })
@@ -54,7 +63,11 @@ export class PostgresMediaStore implements MediaStore {
       if (signal) addAbortSignal(signal, source)
       return await inTransaction(this.pool, async (client) => {
         await client.query('DELETE FROM media WHERE name = $1', [name])
-        await client.query('INSERT INTO media (name, size, chunk_size, created_at) VALUES ($1, 0, $2, $3)', [name, this.chunkBytes, new Date().toISOString()])
+        await client.query('INSERT INTO media (name, size, chunk_size, created_at) VALUES ($1, 0, $2, $3)', [
+          name,
+          this.chunkBytes,
+          new Date().toISOString(),
+        ])
         let size = 0
         let index = 0
         let pending: Buffer[] = []
@@ -121,7 +134,10 @@ export class PostgresMediaStore implements MediaStore {
    * when unknown. A range past the end is cut to the end; one that starts past it streams nothing.
    */
   async open(name: string, range?: { start: number; end: number }): Promise<{ size: number; stream: Readable } | undefined> {
-    const { rows } = await this.pool.query<{ size: string; chunk_size: number }>('SELECT size::text AS size, chunk_size FROM media WHERE name = $1', [name])
+    const { rows } = await this.pool.query<{ size: string; chunk_size: number }>(
+      'SELECT size::text AS size, chunk_size FROM media WHERE name = $1',
+      [name],
+    )
     const found = rows[0]
     if (!found) return undefined
     const size = Number(found.size)
@@ -137,12 +153,10 @@ export class PostgresMediaStore implements MediaStore {
       const length = Math.min(end + 1, (index + 1) * chunkBytes) - next
       try {
         // substring on bytea is 1-based: only the bytes the range needs leave the server.
-        const result = await pool.query<{ data: Buffer }>('SELECT substring(data FROM $3 FOR $4) AS data FROM media_chunks WHERE name = $1 AND chunk = $2', [
-          name,
-          index,
-          from + 1,
-          length,
-        ])
+        const result = await pool.query<{ data: Buffer }>(
+          'SELECT substring(data FROM $3 FOR $4) AS data FROM media_chunks WHERE name = $1 AND chunk = $2',
+          [name, index, from + 1, length],
+        )
         const data = result.rows[0]?.data
         if (!data || data.length !== length) throw new Error(`Media ${name} changed or lost chunk ${index} while it was read`)
         next += length

@@ -8,7 +8,9 @@ export interface Migration {
 
 export class SchemaTooNewError extends Error {
   constructor(found: number, known: number) {
-    super(`The PostgreSQL database was migrated by a newer VoiceDesk (schema ${found}; this build knows up to ${known}). Update VoiceDesk or point it at another database.`)
+    super(
+      `The PostgreSQL database was migrated by a newer VoiceDesk (schema ${found}; this build knows up to ${known}). Update VoiceDesk or point it at another database.`,
+    )
   }
 }
 
@@ -44,7 +46,11 @@ export async function migrate(client: pg.ClientBase, migrations: readonly Migrat
       if (now > newest) throw new SchemaTooNewError(now, newest)
       if (now < migration.version) {
         await client.query(migration.sql)
-        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, new Date().toISOString()])
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          new Date().toISOString(),
+        ])
         applied.push(migration.version)
       }
       await client.query('COMMIT')

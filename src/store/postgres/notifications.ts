@@ -42,7 +42,11 @@ export class Notifications {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.connectionString, keepAlive: true, application_name: 'voicedesk-listener' })
+    const client = new pg.Client({
+      connectionString: this.options.connectionString,
+      keepAlive: true,
+      application_name: 'voicedesk-listener',
+    })
     let dropped = false
     const drop = () => {
       if (dropped) return

@@ -50,11 +50,17 @@ export class PostgresPhoneNumbersRepository implements PhoneNumbersRepository {
   }
 
   async list(projectId: string, filter: PhoneNumberFilter, limit: number, offset: number): Promise<Page<PhoneNumberView>> {
-    const total = (await this.db.query<{ count: number }>('SELECT count(*) AS count FROM phone_numbers WHERE project_id = $1', [projectId])).rows[0]?.count ?? 0
+    const total =
+      (await this.db.query<{ count: number }>('SELECT count(*) AS count FROM phone_numbers WHERE project_id = $1', [projectId])).rows[0]
+        ?.count ?? 0
     if (filter.search !== undefined && holdsControlCharacter(filter.search)) return { records: [], total, filtered: 0 }
     const bound = [projectId, filter.voiceAgentId ?? null, filter.search ? likeOperand(filter.search) : null]
-    const { rows } = await this.db.query<PhoneNumberView>(`${SELECT} WHERE ${FILTER} ORDER BY p.created_at DESC, p.id DESC LIMIT $4 OFFSET $5`, [...bound, limit, offset])
-    const filtered = (await this.db.query<{ count: number }>(`SELECT count(*) AS count FROM phone_numbers p WHERE ${FILTER}`, bound)).rows[0]?.count ?? 0
+    const { rows } = await this.db.query<PhoneNumberView>(
+      `${SELECT} WHERE ${FILTER} ORDER BY p.created_at DESC, p.id DESC LIMIT $4 OFFSET $5`,
+      [...bound, limit, offset],
+    )
+    const filtered =
+      (await this.db.query<{ count: number }>(`SELECT count(*) AS count FROM phone_numbers p WHERE ${FILTER}`, bound)).rows[0]?.count ?? 0
     return { records: rows, total, filtered }
   }
 

@@ -100,16 +100,29 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
     }
   }
 
-  async replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options: ReplaceProjectOptions = {}): Promise<ReplacedProject> {
+  async replaceProject(
+    projectId: string,
+    rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>,
+    options: ReplaceProjectOptions = {},
+  ): Promise<ReplacedProject> {
     return inTransaction(this.pool, async (client) => {
       const project = await client.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId])
       if (project.rowCount === 0) throw new Error(`There is no project ${projectId}`)
       const keyIds = await query<{ id: string }>(client, 'SELECT id FROM api_keys WHERE project_id = $1', [projectId])
       const userIds = await query<{ id: string }>(client, 'SELECT id FROM users')
-      const known = { keyIds: new Set(keyIds.rows.map(({ id }) => id)), userIds: new Set(userIds.rows.map(({ id }) => id)), owner: options.owner }
-      const media = await query<{ media_file: string }>(client, 'SELECT media_file FROM jobs WHERE project_id = $1 AND media_file IS NOT NULL', [projectId])
+      const known = {
+        keyIds: new Set(keyIds.rows.map(({ id }) => id)),
+        userIds: new Set(userIds.rows.map(({ id }) => id)),
+        owner: options.owner,
+      }
+      const media = await query<{ media_file: string }>(
+        client,
+        'SELECT media_file FROM jobs WHERE project_id = $1 AND media_file IS NOT NULL',
+        [projectId],
+      )
       // References first: attempts before their deliveries, numbers before the agents they name.
-      for (const table of [...ROW_TABLES].reverse()) await query(client, `DELETE FROM ${table.table} t WHERE ${table.ofProject('$1')}`, [projectId])
+      for (const table of [...ROW_TABLES].reverse())
+        await query(client, `DELETE FROM ${table.table} t WHERE ${table.ofProject('$1')}`, [projectId])
 
       const counts = noCounts()
       let batch: { rowNumber: number; row: ProjectRow }[] = []
@@ -131,7 +144,8 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
             } catch (rowFailure) {
               // Data exceptions (22) and integrity violations (23) are the row's; anything else (a full disk, a lost connection) is the store's.
               const code = (rowFailure as pg.DatabaseError).code ?? ''
-              if (code.startsWith('22') || code.startsWith('23')) throw rowError(rowNumber, row, describePostgresError(rowFailure as pg.DatabaseError))
+              if (code.startsWith('22') || code.startsWith('23'))
+                throw rowError(rowNumber, row, describePostgresError(rowFailure as pg.DatabaseError))
               throw rowFailure
             }
           }
@@ -150,7 +164,9 @@ export class PostgresProjectDataRepository implements ProjectDataRepository {
   }
 
   async projectCounts(projectId: string): Promise<ProjectCounts> {
-    const selects = ROW_TABLES.map((table) => `(SELECT count(*) FROM ${table.table} t WHERE ${table.ofProject('$1')}) AS "${COUNT_OF_KIND[table.kind]}"`)
+    const selects = ROW_TABLES.map(
+      (table) => `(SELECT count(*) FROM ${table.table} t WHERE ${table.ofProject('$1')}) AS "${COUNT_OF_KIND[table.kind]}"`,
+    )
     const { rows } = await this.pool.query<ProjectCounts>(`SELECT ${selects.join(', ')}`, [projectId])
     return present(rows[0], 'the counts row')
   }

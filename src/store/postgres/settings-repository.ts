@@ -13,7 +13,10 @@ export class PostgresSettingsRepository implements SettingsRepository {
   }
 
   async set(key: string, value: unknown): Promise<void> {
-    await this.db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, JSON.stringify(value)])
+    await this.db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+      key,
+      JSON.stringify(value),
+    ])
   }
 
   async delete(key: string): Promise<void> {

@@ -124,7 +124,9 @@ function tracked(repositories: Repositories, wrote: () => void): Repositories {
     }
     return wrapped as R
   }
-  return Object.fromEntries(Object.entries(repositories).map(([name, repository]) => [name, wrap(repository as object)])) as unknown as Repositories
+  return Object.fromEntries(
+    Object.entries(repositories).map(([name, repository]) => [name, wrap(repository as object)]),
+  ) as unknown as Repositories
 }
 
 /**
@@ -220,7 +222,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         let wrote = false
         try {
           // Only transaction() makes repositories on a transaction's client into the handle.
-          return await inTransaction(pool, (client) => guard.run(() => work(tracked(repositoriesOn(clientDb(client)), () => (wrote = true)) as StoreTransaction)))
+          return await inTransaction(pool, (client) =>
+            guard.run(() => work(tracked(repositoriesOn(clientDb(client)), () => (wrote = true)) as StoreTransaction)),
+          )
         } finally {
           // After COMMIT (or ROLLBACK: nothing changed then, but a failed COMMIT may not say whether it happened).
           if (wrote) ownWrites += 1

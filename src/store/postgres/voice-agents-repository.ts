@@ -56,7 +56,8 @@ function toRecord(row: VoiceAgentRow): VoiceAgentRecord {
     maxCallerTurnSeconds: row.max_caller_turn_seconds,
     interrupt: row.interrupt,
     outcome: row.outcome,
-    outcomeResponseShape: row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
+    outcomeResponseShape:
+      row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
     voiceId: row.voice_id,
     tools: readJsonColumn(ToolsColumnSchema, row.tools, 'tools'),
     params: readJsonColumn(ParamsColumnSchema, row.params, 'params'),
@@ -111,30 +112,42 @@ export class PostgresVoiceAgentsRepository implements VoiceAgentsRepository {
   constructor(private readonly db: Db) {}
 
   async insert(record: VoiceAgentRecord): Promise<void> {
-    await this.db.query(`INSERT INTO voice_agents (${COLUMN_LIST}) VALUES (${COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`, values(record))
+    await this.db.query(
+      `INSERT INTO voice_agents (${COLUMN_LIST}) VALUES (${COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`,
+      values(record),
+    )
   }
 
   /** Writes every editable column of an existing agent; identity and creation stay. */
   async replace(record: VoiceAgentRecord): Promise<void> {
-    await this.db.query(`UPDATE voice_agents SET ${ASSIGNMENTS} WHERE id = $1 AND project_id = $2`, [record.id, record.projectId, ...EDITABLE.map(([, value]) => value(record))])
+    await this.db.query(`UPDATE voice_agents SET ${ASSIGNMENTS} WHERE id = $1 AND project_id = $2`, [
+      record.id,
+      record.projectId,
+      ...EDITABLE.map(([, value]) => value(record)),
+    ])
   }
 
   async findInProject(id: string, projectId: string): Promise<VoiceAgentRecord | undefined> {
-    const { rows } = await this.db.query<VoiceAgentRow>(`SELECT ${COLUMN_LIST} FROM voice_agents WHERE id = $1 AND project_id = $2`, [id, projectId])
+    const { rows } = await this.db.query<VoiceAgentRow>(`SELECT ${COLUMN_LIST} FROM voice_agents WHERE id = $1 AND project_id = $2`, [
+      id,
+      projectId,
+    ])
     return rows[0] && toRecord(rows[0])
   }
 
   /** Newest first; ties broken by id so pages never overlap. */
   async list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<Page<VoiceAgentRecord>> {
-    const total = (await this.db.query<{ count: number }>('SELECT count(*) AS count FROM voice_agents WHERE project_id = $1', [projectId])).rows[0]?.count ?? 0
+    const total =
+      (await this.db.query<{ count: number }>('SELECT count(*) AS count FROM voice_agents WHERE project_id = $1', [projectId])).rows[0]
+        ?.count ?? 0
     if (filter.search !== undefined && holdsControlCharacter(filter.search)) return { records: [], total, filtered: 0 }
     const bound = [projectId, filter.lang ?? null, filter.search ? likeOperand(filter.search) : null, filter.search ?? null]
-    const { rows } = await this.db.query<VoiceAgentRow>(`SELECT ${COLUMN_LIST} FROM voice_agents WHERE ${FILTER} ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`, [
-      ...bound,
-      limit,
-      offset,
-    ])
-    const filtered = (await this.db.query<{ count: number }>(`SELECT count(*) AS count FROM voice_agents WHERE ${FILTER}`, bound)).rows[0]?.count ?? 0
+    const { rows } = await this.db.query<VoiceAgentRow>(
+      `SELECT ${COLUMN_LIST} FROM voice_agents WHERE ${FILTER} ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`,
+      [...bound, limit, offset],
+    )
+    const filtered =
+      (await this.db.query<{ count: number }>(`SELECT count(*) AS count FROM voice_agents WHERE ${FILTER}`, bound)).rows[0]?.count ?? 0
     return { records: rows.map(toRecord), total, filtered }
   }
 

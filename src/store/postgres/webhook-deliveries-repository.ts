@@ -18,7 +18,18 @@ export class PostgresWebhookDeliveriesRepository implements WebhookDeliveriesRep
     await this.db.query(
       `INSERT INTO webhook_deliveries (id, project_id, event, job_id, url, auth_key, auth_secret, payload, status, next_attempt_at, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING', $9, $10, $10)`,
-      [delivery.id, delivery.projectId, delivery.event, delivery.jobId, delivery.url, delivery.authKey, delivery.authSecret, delivery.payload, delivery.dueAt, delivery.createdAt],
+      [
+        delivery.id,
+        delivery.projectId,
+        delivery.event,
+        delivery.jobId,
+        delivery.url,
+        delivery.authKey,
+        delivery.authSecret,
+        delivery.payload,
+        delivery.dueAt,
+        delivery.createdAt,
+      ],
     )
   }
 
@@ -27,7 +38,12 @@ export class PostgresWebhookDeliveriesRepository implements WebhookDeliveriesRep
   }
 
   async findInProject(id: string, projectId: string): Promise<DeliveryRecord | undefined> {
-    return (await this.db.query<DeliveryRecord>(`SELECT ${SELECT_COLUMNS} FROM webhook_deliveries d WHERE d.id = $1 AND d.project_id = $2`, [id, projectId])).rows[0]
+    return (
+      await this.db.query<DeliveryRecord>(`SELECT ${SELECT_COLUMNS} FROM webhook_deliveries d WHERE d.id = $1 AND d.project_id = $2`, [
+        id,
+        projectId,
+      ])
+    ).rows[0]
   }
 
   /**
@@ -59,20 +75,31 @@ export class PostgresWebhookDeliveriesRepository implements WebhookDeliveriesRep
     if (entries.length === 0) return
     await this.db.atomic(async (db) => {
       for (const { attempt, outcome } of entries) {
-        await db.query(`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-          attempt.deliveryId,
-          attempt.attempt,
-          attempt.startedAt,
-          attempt.statusCode,
-          attempt.latencyMs,
-          attempt.error,
-          attempt.responseExcerpt,
-        ])
+        await db.query(
+          `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            attempt.deliveryId,
+            attempt.attempt,
+            attempt.startedAt,
+            attempt.statusCode,
+            attempt.latencyMs,
+            attempt.error,
+            attempt.responseExcerpt,
+          ],
+        )
         await db.query(
           `UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, lease_owner = NULL, lease_expires_at = NULL, last_status_code = $5,
               last_error = $6, updated_at = $7, delivered_at = CASE WHEN $3 = 'DELIVERED' THEN $7 ELSE delivered_at END
             WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING'`,
-          [attempt.deliveryId, owner, outcome.status, outcome.status === 'PENDING' ? outcome.nextAttemptAt : null, attempt.statusCode, attempt.error, updatedAt],
+          [
+            attempt.deliveryId,
+            owner,
+            outcome.status,
+            outcome.status === 'PENDING' ? outcome.nextAttemptAt : null,
+            attempt.statusCode,
+            attempt.error,
+            updatedAt,
+          ],
         )
       }
     })
@@ -100,7 +127,9 @@ export class PostgresWebhookDeliveriesRepository implements WebhookDeliveriesRep
   }
 
   async pendingLeaseOwners(): Promise<string[]> {
-    const { rows } = await this.db.query<{ owner: string }>(`SELECT DISTINCT lease_owner AS owner FROM webhook_deliveries WHERE status = 'PENDING' AND lease_owner IS NOT NULL`)
+    const { rows } = await this.db.query<{ owner: string }>(
+      `SELECT DISTINCT lease_owner AS owner FROM webhook_deliveries WHERE status = 'PENDING' AND lease_owner IS NOT NULL`,
+    )
     return rows.map((row) => row.owner)
   }
 
@@ -114,12 +143,18 @@ export class PostgresWebhookDeliveriesRepository implements WebhookDeliveriesRep
 
   /** When the earliest waiting delivery falls due, or a lease runs out (ms), if any waits. */
   async nextDueAt(): Promise<number | undefined> {
-    const { rows } = await this.db.query<{ at: number | null }>(`SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'PENDING'`)
+    const { rows } = await this.db.query<{ at: number | null }>(
+      `SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'PENDING'`,
+    )
     return rows[0]?.at ?? undefined
   }
 
   async attemptsOf(deliveryId: string): Promise<AttemptRecord[]> {
-    return (await this.db.query<AttemptRecord>(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE delivery_id = $1 ORDER BY seq`, [deliveryId])).rows
+    return (
+      await this.db.query<AttemptRecord>(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE delivery_id = $1 ORDER BY seq`, [
+        deliveryId,
+      ])
+    ).rows
   }
 
   /**
@@ -146,8 +181,11 @@ export class PostgresWebhookDeliveriesRepository implements WebhookDeliveriesRep
     if (query.jobId) conditions.push(`d.job_id = $${values.push(query.jobId)}`)
     const where = conditions.join(' AND ')
     return this.db.snapshot(async (db) => {
-      const total = (await db.query<{ count: number }>('SELECT count(*) AS count FROM webhook_deliveries WHERE project_id = $1', [projectId])).rows[0]?.count ?? 0
-      const filtered = (await db.query<{ count: number }>(`SELECT count(*) AS count FROM webhook_deliveries d WHERE ${where}`, values)).rows[0]?.count ?? 0
+      const total =
+        (await db.query<{ count: number }>('SELECT count(*) AS count FROM webhook_deliveries WHERE project_id = $1', [projectId])).rows[0]
+          ?.count ?? 0
+      const filtered =
+        (await db.query<{ count: number }>(`SELECT count(*) AS count FROM webhook_deliveries d WHERE ${where}`, values)).rows[0]?.count ?? 0
       const { rows } = await db.query<DeliveryRecord>(
         `SELECT ${SELECT_COLUMNS} FROM webhook_deliveries d WHERE ${where} ORDER BY d.seq DESC LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
         [...values, query.limit, query.offset],

@@ -6,7 +6,13 @@ import type { SqliteJobsRepository } from './jobs-repository'
 
 /** Live calls in the jobs table (see ConversationsRepository). */
 export class SqliteConversationsRepository implements ConversationsRepository {
-  private readonly statements: { start: Statement; save: Statement; requeueAbandoned: Statement; setRecording: Statement; removeRecording: Statement }
+  private readonly statements: {
+    start: Statement
+    save: Statement
+    requeueAbandoned: Statement
+    setRecording: Statement
+    removeRecording: Statement
+  }
 
   constructor(
     db: Database,
@@ -14,7 +20,8 @@ export class SqliteConversationsRepository implements ConversationsRepository {
   ) {
     this.statements = {
       // run_after follows the lease, so a call is never due while its owner renews it.
-      start: db.prepare(`UPDATE jobs SET status = 'IN_PROGRESS', lease_owner = @owner, lease_expires_at = @leaseUntil, run_after = @leaseUntil,
+      start:
+        db.prepare(`UPDATE jobs SET status = 'IN_PROGRESS', lease_owner = @owner, lease_expires_at = @leaseUntil, run_after = @leaseUntil,
           text = @text, job_response = @jobResponse, usage_seconds = @usageSeconds, total_cost = @totalCost, updated_at = @updatedAt
         WHERE id = @id AND type = 'CONVERSATION' AND status = 'PENDING' AND lease_owner IS NULL`),
       save: db.prepare(`UPDATE jobs SET lease_expires_at = @leaseUntil, run_after = @leaseUntil,
@@ -29,13 +36,24 @@ export class SqliteConversationsRepository implements ConversationsRepository {
     }
   }
 
-  async start(id: string, owner: string, leaseUntil: number, progress: ConversationProgress, updatedAt: string): Promise<JobRecord | undefined> {
-    const started = this.statements.start.run({ id, owner, leaseUntil, updatedAt, ...progress, jobResponse: JSON.stringify(progress.jobResponse) }).changes === 1
+  async start(
+    id: string,
+    owner: string,
+    leaseUntil: number,
+    progress: ConversationProgress,
+    updatedAt: string,
+  ): Promise<JobRecord | undefined> {
+    const started =
+      this.statements.start.run({ id, owner, leaseUntil, updatedAt, ...progress, jobResponse: JSON.stringify(progress.jobResponse) })
+        .changes === 1
     return started ? this.jobs.findById(id) : undefined
   }
 
   async save(id: string, owner: string, progress: ConversationProgress, leaseUntil: number, updatedAt: string): Promise<boolean> {
-    return this.statements.save.run({ id, owner, leaseUntil, updatedAt, ...progress, jobResponse: JSON.stringify(progress.jobResponse) }).changes === 1
+    return (
+      this.statements.save.run({ id, owner, leaseUntil, updatedAt, ...progress, jobResponse: JSON.stringify(progress.jobResponse) })
+        .changes === 1
+    )
   }
 
   async requeueAbandoned(now: number): Promise<number> {

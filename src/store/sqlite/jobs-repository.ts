@@ -121,7 +121,9 @@ export class SqliteJobsRepository implements JobsRepository {
         WHERE id = @id AND lease_owner = @owner AND status = 'PENDING'`),
       release: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, attempts = max(attempts - 1, 0)
         WHERE id = ? AND lease_owner = ? AND status = 'PENDING'`),
-      leaseOwners: db.prepare(`SELECT DISTINCT lease_owner FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NOT NULL`).pluck(),
+      leaseOwners: db
+        .prepare(`SELECT DISTINCT lease_owner FROM jobs INDEXED BY jobs_pending WHERE status = 'PENDING' AND lease_owner IS NOT NULL`)
+        .pluck(),
       // media_file is UNIQUE (indexed): one lookup per name of the JSON array.
       namingMedia: db.prepare(`SELECT media_file FROM jobs WHERE media_file IN (SELECT value FROM json_each(?))`).pluck(),
       releaseOwner: db.prepare(`UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE status = 'PENDING' AND lease_owner = ?`),
@@ -173,7 +175,9 @@ export class SqliteJobsRepository implements JobsRepository {
   /** Leases a runnable job to `owner` until `leaseUntil` (ms), or answers undefined: the oldest, or the lane's choice (see JobsRepository). */
   async claimNext(owner: string, now: number, leaseUntil: number, lane?: JobClaimLane): Promise<JobRecord | undefined> {
     const claimed = (
-      lane ? this.laneStatementsFor(lane.types).claim.get({ owner, now, leaseUntil, perProject: lane.perProject }) : this.statements.claimNext.get({ owner, now, leaseUntil })
+      lane
+        ? this.laneStatementsFor(lane.types).claim.get({ owner, now, leaseUntil, perProject: lane.perProject })
+        : this.statements.claimNext.get({ owner, now, leaseUntil })
     ) as { id: string } | undefined
     return claimed && this.findById(claimed.id)
   }
@@ -225,7 +229,10 @@ export class SqliteJobsRepository implements JobsRepository {
 
   /** When the earliest waiting job (of `types`) may run (ms), later than `after` when given, if any waits. */
   async nextRunAfter(types?: readonly JobType[], after?: number): Promise<number | undefined> {
-    const next = types || after !== undefined ? this.laneStatementsFor(types ?? JOB_TYPES).nextRunAfter.get({ after: after ?? null }) : this.statements.nextRunAfter.get()
+    const next =
+      types || after !== undefined
+        ? this.laneStatementsFor(types ?? JOB_TYPES).nextRunAfter.get({ after: after ?? null })
+        : this.statements.nextRunAfter.get()
     return (next as number | null) ?? undefined
   }
 
@@ -306,7 +313,11 @@ export class SqliteJobsRepository implements JobsRepository {
         if (seqs.first === null) return { records: [], total, filtered: 0 }
       }
       const rows = page.all({ ...bound, match, ...seqs }) as JobRow[]
-      return { records: rows.map(toRecord), total, filtered: present(count, 'the count of a listing by id or range').get({ ...bound, match, ...seqs }) as number }
+      return {
+        records: rows.map(toRecord),
+        total,
+        filtered: present(count, 'the count of a listing by id or range').get({ ...bound, match, ...seqs }) as number,
+      }
     }
     if (query.words?.length) {
       const onlyProjectWithJobs = (this.statements.projectsWithJobs.get() as number) <= 1 && total > 0
@@ -315,7 +326,9 @@ export class SqliteJobsRepository implements JobsRepository {
       return { records: rows.map(toRecord), total, filtered: present(count, 'the count of a search').get({ match }) as number }
     }
     const rows = page.all(bound) as JobRow[]
-    const filtered = counts.filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type)).reduce((sum, row) => sum + row.count, 0)
+    const filtered = counts
+      .filter((row) => (!query.status || row.status === query.status) && (!query.type || row.type === query.type))
+      .reduce((sum, row) => sum + row.count, 0)
     return { records: rows.map(toRecord), total, filtered }
   }
 
@@ -348,14 +361,18 @@ export class SqliteJobsRepository implements JobsRepository {
       if (query.id) conditions.push('j.id = @id')
       if (query.createdFrom) conditions.push('j.created_at >= @createdFrom')
       if (query.createdTo) conditions.push('j.created_at < @createdTo')
-      if (searching && isRanged(query)) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match AND rowid BETWEEN @first AND @last)')
+      if (searching && isRanged(query))
+        conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match AND rowid BETWEEN @first AND @last)')
       else if (searching) conditions.push('j.seq IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH @match)')
       const order = `${SORT_COLUMNS[query.sort]} ${direction}, j.created_at ${direction}, j.id ${direction}`
       const where = conditions.join(' AND ')
       let count: Statement | undefined
       if (query.id || isRanged(query)) count = this.db.prepare(`SELECT count(*) FROM jobs j WHERE ${where}`).pluck()
       else if (searching) count = this.db.prepare('SELECT count(*) FROM jobs_search WHERE jobs_search MATCH @match').pluck()
-      statements = { page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`), count }
+      statements = {
+        page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`),
+        count,
+      }
     }
     this.listStatements.set(key, statements)
     return statements

@@ -93,7 +93,23 @@ export function encodeBatch(records: readonly JournalRecord[], bodyId: (body: Jo
 export function entryFromBatch(id: number, batch: Batch, bodyOf: (id: number | null) => JournalBody | null): JournalEntry | undefined {
   const stored = batch.entries[id - batch.firstId]
   if (!stored) return undefined
-  const [project, kind, startedAtMs, method, path, query, status, latencyMs, keyHint, resourceId, requestHeaders, requestBodyId, responseHeaders, responseBodyId, socket] = stored
+  const [
+    project,
+    kind,
+    startedAtMs,
+    method,
+    path,
+    query,
+    status,
+    latencyMs,
+    keyHint,
+    resourceId,
+    requestHeaders,
+    requestBodyId,
+    responseHeaders,
+    responseBodyId,
+    socket,
+  ] = stored
   // Indexes the batch's writer gave out: each is in its batch's tables.
   const text = (index: number) => present(batch.strings[index], `string ${index} of a journal batch`)
   const headerSet = (index: number) => headerPairs(present(batch.headers[index], `header set ${index} of a journal batch`))

@@ -10,7 +10,9 @@ export interface Migration {
 
 export class DatabaseTooNewError extends Error {
   constructor(found: number, known: number) {
-    super(`The data folder was written by a newer VoiceDesk (schema ${found}; this build knows up to ${known}). Update VoiceDesk or use another --data-dir.`)
+    super(
+      `The data folder was written by a newer VoiceDesk (schema ${found}; this build knows up to ${known}). Update VoiceDesk or use another --data-dir.`,
+    )
   }
 }
 

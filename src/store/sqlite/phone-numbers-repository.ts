@@ -93,7 +93,12 @@ export class SqlitePhoneNumbersRepository implements PhoneNumbersRepository {
     this.statements.setAgent.run(voiceAgentId, updatedAt, id)
   }
 
-  async list(projectId: string, filter: PhoneNumberFilter, limit: number, offset: number): Promise<{ records: PhoneNumberView[]; total: number; filtered: number }> {
+  async list(
+    projectId: string,
+    filter: PhoneNumberFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ records: PhoneNumberView[]; total: number; filtered: number }> {
     const bound = {
       projectId,
       voiceAgentId: filter.voiceAgentId ?? null,

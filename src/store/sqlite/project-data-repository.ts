@@ -62,12 +62,17 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
         table.kind,
         {
           table,
-          statement: db.prepare(`INSERT INTO ${table.table} (${table.columns.map(({ column }) => column).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`),
+          statement: db.prepare(
+            `INSERT INTO ${table.table} (${table.columns.map(({ column }) => column).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`,
+          ),
         },
       ]),
     ) as Record<ProjectRowKind, { table: RowTable; statement: Statement }>
     this.countStatements = Object.fromEntries(
-      ROW_TABLES.map((table) => [COUNT_OF_KIND[table.kind], db.prepare(`SELECT count(*) FROM ${table.table} t WHERE ${table.ofProject('?')}`).pluck()]),
+      ROW_TABLES.map((table) => [
+        COUNT_OF_KIND[table.kind],
+        db.prepare(`SELECT count(*) FROM ${table.table} t WHERE ${table.ofProject('?')}`).pluck(),
+      ]),
     ) as Record<keyof ProjectCounts, Statement>
     this.projectExists = db.prepare('SELECT 1 FROM projects WHERE id = ?').pluck()
     this.keyIds = db.prepare('SELECT id FROM api_keys WHERE project_id = ?').pluck()
@@ -102,7 +107,11 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
     }
   }
 
-  async replaceProject(projectId: string, rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>, options: ReplaceProjectOptions = {}): Promise<ReplacedProject> {
+  async replaceProject(
+    projectId: string,
+    rows: AsyncIterable<ProjectRow> | Iterable<ProjectRow>,
+    options: ReplaceProjectOptions = {},
+  ): Promise<ReplacedProject> {
     return this.deps.transaction(async () => {
       if (this.projectExists.get(projectId) === undefined) throw new Error(`There is no project ${projectId}`)
       const known = {

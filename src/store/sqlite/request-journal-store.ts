@@ -3,7 +3,14 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { isDatabaseBusy } from '../storage-errors'
 import { present } from '../../shared/present'
-import { RequestJournalInUseError, type JournalBody, type JournalEntry, type JournalFilter, type JournalRecord, type RequestJournalStore } from '../request-journal'
+import {
+  RequestJournalInUseError,
+  type JournalBody,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalRecord,
+  type RequestJournalStore,
+} from '../request-journal'
 import { encodeBatch, entryFromBatch, type Batch, type StoredBatch } from './journal-batch-format'
 
 /** The journal file's schema version (PRAGMA user_version). */
@@ -99,10 +106,16 @@ function startsWithPattern(prefix: string): string {
 export function openSqliteRequestJournal(file: string, options: { nativeBinding?: string } = {}): RequestJournalStore {
   const db = openJournalDatabase(file, options)
 
-  const insertBatch = db.prepare('INSERT INTO journal_batches (id, first_id, last_id, started_min, started_max, entries) VALUES (?, ?, ?, ?, ?, ?)')
-  const saveFloor = db.prepare('INSERT INTO journal_floor (only, first_kept_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET first_kept_id = excluded.first_kept_id')
+  const insertBatch = db.prepare(
+    'INSERT INTO journal_batches (id, first_id, last_id, started_min, started_max, entries) VALUES (?, ?, ?, ?, ?, ?)',
+  )
+  const saveFloor = db.prepare(
+    'INSERT INTO journal_floor (only, first_kept_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET first_kept_id = excluded.first_kept_id',
+  )
   const readBody = db.prepare<[number], BodyRow>('SELECT content_type, size, text, truncated FROM journal_bodies WHERE id = ?')
-  const readBatch = db.prepare<[number], { first_id: number; entries: string }>('SELECT first_id, entries FROM journal_batches WHERE id = ?')
+  const readBatch = db.prepare<[number], { first_id: number; entries: string }>(
+    'SELECT first_id, entries FROM journal_batches WHERE id = ?',
+  )
   const pendingBatches = db.prepare<[number], { id: number; first_id: number; entries: string }>(
     'SELECT id, first_id, entries FROM journal_batches WHERE id > ? ORDER BY id LIMIT 8',
   )
@@ -110,7 +123,9 @@ export function openSqliteRequestJournal(file: string, options: { nativeBinding?
   const INDEX_ROW = '(?, ?, ?, ?, ?, ?, ?)'
   const INDEX_COLUMNS = 'id, batch_id, project_id, started_at, method, path, status'
   const insertIndexOne = db.prepare(`INSERT INTO journal_index (${INDEX_COLUMNS}) VALUES ${INDEX_ROW}`)
-  const insertIndexMany = db.prepare(`INSERT INTO journal_index (${INDEX_COLUMNS}) VALUES ${Array.from({ length: ROWS_PER_INSERT }, () => INDEX_ROW).join(', ')}`)
+  const insertIndexMany = db.prepare(
+    `INSERT INTO journal_index (${INDEX_COLUMNS}) VALUES ${Array.from({ length: ROWS_PER_INSERT }, () => INDEX_ROW).join(', ')}`,
+  )
   const getOne = db.prepare<[number, string], { batch_id: number }>('SELECT batch_id FROM journal_index WHERE id = ? AND project_id = ?')
   const firstYoungBatch = db.prepare<[number], { id: number; first_id: number; started_min: number }>(
     'SELECT id, first_id, started_min FROM journal_batches WHERE started_max >= ? ORDER BY id LIMIT 1',
@@ -289,8 +304,10 @@ function openJournalDatabase(file: string, options: { nativeBinding?: string }):
     // damage the file, which the next start then moves aside (see the runtime's openJournalFile).
     db.pragma('synchronous = OFF')
     const version = db.pragma('user_version', { simple: true }) as number
-    if (version > SCHEMA_VERSION) throw new Error(`The request journal ${file} was written by a newer VoiceDesk (schema ${version}); move it away to start a new one`)
-    if (version !== 0 && version < SCHEMA_VERSION) throw new Error(`The request journal ${file} has an older layout (schema ${version}); it is moved aside and a new one started`)
+    if (version > SCHEMA_VERSION)
+      throw new Error(`The request journal ${file} was written by a newer VoiceDesk (schema ${version}); move it away to start a new one`)
+    if (version !== 0 && version < SCHEMA_VERSION)
+      throw new Error(`The request journal ${file} has an older layout (schema ${version}); it is moved aside and a new one started`)
     db.exec(SCHEMA)
     db.pragma(`user_version = ${SCHEMA_VERSION}`)
     for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600)
@@ -326,7 +343,8 @@ class JournalBodies {
     let known: { id: number; lastBatch: number } | undefined = this.byObject.get(body)
     if (!known && body.text !== null) {
       const same = this.byText.get(body.text)
-      if (same && same.body.contentType === body.contentType && same.body.size === body.size && same.body.truncated === body.truncated) known = same
+      if (same && same.body.contentType === body.contentType && same.body.size === body.size && same.body.truncated === body.truncated)
+        known = same
     }
     if (known) {
       // Referred to by this batch too: kept as long as it is.

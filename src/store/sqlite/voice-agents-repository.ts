@@ -55,7 +55,8 @@ function toRecord(row: VoiceAgentRow): VoiceAgentRecord {
     maxCallerTurnSeconds: row.max_caller_turn_seconds,
     interrupt: row.interrupt === 1,
     outcome: row.outcome,
-    outcomeResponseShape: row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
+    outcomeResponseShape:
+      row.outcome_response_shape === null ? null : readJsonColumn(ShapeColumnSchema, row.outcome_response_shape, 'outcome_response_shape'),
     voiceId: row.voice_id,
     tools: readJsonColumn(ToolsColumnSchema, row.tools, 'tools'),
     params: readJsonColumn(ParamsColumnSchema, row.params, 'params'),
@@ -153,7 +154,12 @@ export class SqliteVoiceAgentsRepository implements VoiceAgentsRepository {
   }
 
   /** Newest first; ties broken by id so pages never overlap. */
-  async list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<{ records: VoiceAgentRecord[]; total: number; filtered: number }> {
+  async list(
+    projectId: string,
+    filter: VoiceAgentFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ records: VoiceAgentRecord[]; total: number; filtered: number }> {
     const bound = {
       projectId,
       lang: filter.lang ?? null,

@@ -46,7 +46,8 @@ export class SqliteWebhookDeliveriesRepository implements WebhookDeliveriesRepos
         WHERE seq IN (SELECT seq FROM webhook_deliveries INDEXED BY webhook_deliveries_due
           WHERE status = 'PENDING' AND next_attempt_at <= @now ORDER BY next_attempt_at LIMIT @limit)
         RETURNING ${RETURNING_COLUMNS}`),
-      insertAttempt: db.prepare(`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, error, response_excerpt)
+      insertAttempt:
+        db.prepare(`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, error, response_excerpt)
         VALUES (@deliveryId, @attempt, @startedAt, @statusCode, @latencyMs, @error, @responseExcerpt)`),
       afterAttempt: db.prepare(`UPDATE webhook_deliveries SET status = @status, next_attempt_at = @nextAttemptAt,
           lease_owner = NULL, lease_expires_at = NULL, last_status_code = @statusCode, last_error = @error,
@@ -68,7 +69,9 @@ export class SqliteWebhookDeliveriesRepository implements WebhookDeliveriesRepos
         .pluck(),
       releaseOwner: db.prepare(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = @now
         WHERE status = 'PENDING' AND lease_owner = @owner`),
-      nextDueAt: db.prepare(`SELECT min(next_attempt_at) FROM webhook_deliveries INDEXED BY webhook_deliveries_due WHERE status = 'PENDING'`).pluck(),
+      nextDueAt: db
+        .prepare(`SELECT min(next_attempt_at) FROM webhook_deliveries INDEXED BY webhook_deliveries_due WHERE status = 'PENDING'`)
+        .pluck(),
       attemptsOf: db.prepare(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq`),
       // A new round: the same delivery and webhook-id, due now, with the whole retry schedule again.
       redeliver: db.prepare(`UPDATE webhook_deliveries SET status = 'PENDING', round_attempts = 0, next_attempt_at = @now,
@@ -154,7 +157,8 @@ export class SqliteWebhookDeliveriesRepository implements WebhookDeliveriesRepos
   async redeliver(id: string, projectId: string, now: number, updatedAt: string): Promise<DeliveryRecord | 'in-flight' | undefined> {
     return this.db
       .transaction(() => {
-        if (this.statements.redeliver.run({ id, projectId, now, updatedAt }).changes === 1) return this.statements.findById.get(id) as DeliveryRecord
+        if (this.statements.redeliver.run({ id, projectId, now, updatedAt }).changes === 1)
+          return this.statements.findById.get(id) as DeliveryRecord
         return this.statements.findInProject.get(id, projectId) ? ('in-flight' as const) : undefined
       })
       .immediate()
@@ -177,7 +181,9 @@ export class SqliteWebhookDeliveriesRepository implements WebhookDeliveriesRepos
     if (query.jobId) conditions.push('d.job_id = @jobId')
     const where = conditions.join(' AND ')
     statements = {
-      page: this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM webhook_deliveries d WHERE ${where} ORDER BY d.seq DESC LIMIT @limit OFFSET @offset`),
+      page: this.db.prepare(
+        `SELECT ${SELECT_COLUMNS} FROM webhook_deliveries d WHERE ${where} ORDER BY d.seq DESC LIMIT @limit OFFSET @offset`,
+      ),
       count: this.db.prepare(`SELECT count(*) FROM webhook_deliveries d WHERE ${where}`).pluck(),
     }
     this.listStatements.set(key, statements)

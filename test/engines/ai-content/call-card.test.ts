@@ -57,7 +57,13 @@ describe('the call card', () => {
   })
 
   it('reads emails, currency codes and a name after two cues', () => {
-    const { card } = cardOf(['الموظف: أهلًا، كيف أخدمك؟', 'المتصل: أنا اسمي منى، أبي أرجّع جهاز بقيمة SAR 1,250.', 'الموظف: أرسل لك الرابط على mona.k@example.org الحين.'].join('\n'))
+    const { card } = cardOf(
+      [
+        'الموظف: أهلًا، كيف أخدمك؟',
+        'المتصل: أنا اسمي منى، أبي أرجّع جهاز بقيمة SAR 1,250.',
+        'الموظف: أرسل لك الرابط على mona.k@example.org الحين.',
+      ].join('\n'),
+    )
     expect(card.callerName).toBe('منى')
     expect(card.facts.filter((fact) => fact.kind === 'amount').map((fact) => fact.text)).toEqual(['SAR 1,250'])
     expect(card.facts.filter((fact) => fact.kind === 'identifier').map((fact) => fact.text)).toEqual(['mona.k@example.org'])
@@ -85,7 +91,9 @@ describe('the call card', () => {
   })
 
   it('keeps two dates that answer different things (adversarial: no refusal, no counter-offer)', () => {
-    const { card } = cardOf('Caller: My heating has been off since Monday.\nAgent: An engineer will come on Wednesday at noon.\nCaller: Thanks.')
+    const { card } = cardOf(
+      'Caller: My heating has been off since Monday.\nAgent: An engineer will come on Wednesday at noon.\nCaller: Thanks.',
+    )
     expect(card.rejected).toEqual([])
   })
 })
@@ -136,7 +144,8 @@ describe('AI content from the call card', () => {
 
 describe('dialect stop words, greetings and clitics', () => {
   it('knows Gulf, Egyptian and Levantine function words, with clitics fused on', () => {
-    for (const word of ['وش', 'الحين', 'عايز', 'ازاي', 'هلق', 'بدي', 'وهيك']) expect(isArabicStopWord(normaliseArabic(word)), word).toBe(true)
+    for (const word of ['وش', 'الحين', 'عايز', 'ازاي', 'هلق', 'بدي', 'وهيك'])
+      expect(isArabicStopWord(normaliseArabic(word)), word).toBe(true)
     expect(isArabicStopWord(normaliseArabic('الغسيل'))).toBe(false)
     expect(isGreetingWord('مرحبا')).toBe(true)
     expect(isGreetingWord('ومرحبا')).toBe(true)

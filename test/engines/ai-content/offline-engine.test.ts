@@ -185,7 +185,9 @@ describe('the offline engine on unusual input', () => {
 
   it('rejects an empty or unknown part list', async () => {
     await expect(engine.generate({ text: 'Hello there, friends.', parts: [] })).rejects.toThrow(/at least one/)
-    await expect(engine.generate({ text: 'Hello there, friends.', parts: ['poem' as never] })).rejects.toThrow(/Unknown AI-content part: poem/)
+    await expect(engine.generate({ text: 'Hello there, friends.', parts: ['poem' as never] })).rejects.toThrow(
+      /Unknown AI-content part: poem/,
+    )
   })
 
   it.each([

@@ -26,7 +26,9 @@ afterEach(async () => {
 })
 
 /** Starts a model server whose answers `respond` writes; returns its /v1 base URL and the requests it saw. */
-async function startModelServer(respond: (request: SeenRequest, response: ServerResponse) => void): Promise<{ baseUrl: string; seen: SeenRequest[] }> {
+async function startModelServer(
+  respond: (request: SeenRequest, response: ServerResponse) => void,
+): Promise<{ baseUrl: string; seen: SeenRequest[] }> {
   const seen: SeenRequest[] = []
   const server = createServer((request, response) => {
     let raw = ''
@@ -123,7 +125,9 @@ describe('the OpenAI-compatible engine', () => {
   it('rejects a message that is not JSON', async () => {
     const { baseUrl } = await startModelServer(answerWith('Sure! Here is your summary: heat pumps are great.'))
     const engine = createOpenAiCompatibleEngine({ baseUrl, model: 'm' })
-    await expect(engine.generate({ text: TEXT, parts: ['summary'] })).rejects.toThrow(/the model answered invalid JSON: Sure! Here is your summary/)
+    await expect(engine.generate({ text: TEXT, parts: ['summary'] })).rejects.toThrow(
+      /the model answered invalid JSON: Sure! Here is your summary/,
+    )
   })
 
   it('rejects a body that is not a chat completion', async () => {
@@ -142,7 +146,9 @@ describe('the OpenAI-compatible engine', () => {
 
     const { baseUrl: emptyUrl } = await startModelServer(answerWith(JSON.stringify({ summary: '   ', keywords: 42 })))
     const emptyEngine = createOpenAiCompatibleEngine({ baseUrl: emptyUrl, model: 'm' })
-    await expect(emptyEngine.generate({ text: TEXT, parts: ['summary', 'keywords'] })).rejects.toThrow(/not non-empty text: summary, keywords/)
+    await expect(emptyEngine.generate({ text: TEXT, parts: ['summary', 'keywords'] })).rejects.toThrow(
+      /not non-empty text: summary, keywords/,
+    )
   })
 
   it('rejects when nothing listens on the port', async () => {

@@ -33,7 +33,11 @@ describe('splitText', () => {
 
   it('splits Arabic at Arabic and Latin punctuation and marks questions', () => {
     const split = splitText('هل يوفر الري بالتنقيط المياه؟ نعم، يوفر الكثير. وهذا مهم للمزارعين!')
-    expect(split.sentences.map((sentence) => sentence.text)).toEqual(['هل يوفر الري بالتنقيط المياه؟', 'نعم، يوفر الكثير.', 'وهذا مهم للمزارعين!'])
+    expect(split.sentences.map((sentence) => sentence.text)).toEqual([
+      'هل يوفر الري بالتنقيط المياه؟',
+      'نعم، يوفر الكثير.',
+      'وهذا مهم للمزارعين!',
+    ])
     expect(split.sentences.map((sentence) => sentence.isQuestion)).toEqual([true, false, false])
   })
 

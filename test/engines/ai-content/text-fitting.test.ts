@@ -18,7 +18,11 @@ describe('text fitting', () => {
   })
 
   it('keeps head and tail, and as many body blocks as fit', () => {
-    const post = composeWithinLimit({ head: ['Hook.'], body: ['First point is here.', 'Second point is longer than the room left.'], tail: ['#Tag'] }, '\n\n', 40)
+    const post = composeWithinLimit(
+      { head: ['Hook.'], body: ['First point is here.', 'Second point is longer than the room left.'], tail: ['#Tag'] },
+      '\n\n',
+      40,
+    )
     expect(post).toBe('Hook.\n\nFirst point is here.\n\n#Tag')
     expect(codePointLength(composeWithinLimit({ head: ['x'.repeat(80)], body: [], tail: ['#Tag'] }, '\n\n', 50))).toBeLessThanOrEqual(50)
   })

@@ -53,10 +53,20 @@ describe('the OpenAI-compatible translation engine', () => {
   it('batches by count and by size, skips blank segments, and tells its progress', async () => {
     const model = await startTranslationModelDouble()
     const engine = createOpenAiCompatibleTranslationEngine({ baseUrl: model.url, model: 'm', batchSize: 3, batchCharacters: 25 })
-    const segments = ['aaaaaaaaaa', 'bbbbbbbbbb', ' ', 'cccccccccc', 'dd', 'ee', 'ff', 'gg'].map((text, index) => ({ start: index, end: index + 0.5, text }))
+    const segments = ['aaaaaaaaaa', 'bbbbbbbbbb', ' ', 'cccccccccc', 'dd', 'ee', 'ff', 'gg'].map((text, index) => ({
+      start: index,
+      end: index + 0.5,
+      text,
+    }))
     const progress: [number, number][] = []
-    const translated = await engine.translateSegments(segments, { from: 'en', to: 'ar' }, { onProgress: (done, total) => void progress.push([done, total]) })
-    expect(translated).toEqual(segments.map((segment) => ({ ...segment, text: segment.text.trim() ? doubleTranslation(segment.text, 'ar') : segment.text })))
+    const translated = await engine.translateSegments(
+      segments,
+      { from: 'en', to: 'ar' },
+      { onProgress: (done, total) => void progress.push([done, total]) },
+    )
+    expect(translated).toEqual(
+      segments.map((segment) => ({ ...segment, text: segment.text.trim() ? doubleTranslation(segment.text, 'ar') : segment.text })),
+    )
     expect(model.requests.map((request) => request.texts)).toEqual([
       ['aaaaaaaaaa', 'bbbbbbbbbb'],
       ['cccccccccc', 'dd', 'ee'],
@@ -78,6 +88,8 @@ describe('the OpenAI-compatible translation engine', () => {
     expect(model.requests).toHaveLength(0)
 
     model.answer(() => 'hang')
-    await expect(engine.translateText('Hello there.', { from: null, to: 'ar' })).rejects.toThrow(/did not answer within 1000 ms \(model m\)/)
+    await expect(engine.translateText('Hello there.', { from: null, to: 'ar' })).rejects.toThrow(
+      /did not answer within 1000 ms \(model m\)/,
+    )
   })
 })

@@ -77,7 +77,9 @@ describe('values people say', () => {
       ['QX-7734', 'plate'],
       ['5581-220', 'order'],
     ])
-    expect(labels('Agent: What is the registration?\nCaller: It is on the form.\nAgent: BD51 SMR, thanks. Your booking code is HB-220.')).toEqual([
+    expect(
+      labels('Agent: What is the registration?\nCaller: It is on the form.\nAgent: BD51 SMR, thanks. Your booking code is HB-220.'),
+    ).toEqual([
       ['BD51 SMR', 'plate'],
       ['HB-220', 'booking'],
     ])
@@ -93,12 +95,16 @@ describe('values people say', () => {
   })
 
   it('puts a registration under its own label in the card, not as a reference', async () => {
-    const text = 'Agent: Which car is it?\nCaller: The plate is LK-2204.\nAgent: Booked for Monday at nine. Your booking reference is GT-88.'
+    const text =
+      'Agent: Which car is it?\nCaller: The plate is LK-2204.\nAgent: Booked for Monday at nine. Your booking reference is GT-88.'
     const { summary, faq } = await engine.generate({ text, parts: ['summary', 'faq'] })
     expect(summary).toContain('Registration: LK-2204.')
     expect(summary).toContain('Booking: GT-88.')
     expect(faq).not.toMatch(/reference number\?\nA: .*LK-2204/)
-    const arabic = await engine.generate({ text: 'الموظف: وش رقم اللوحة؟\nالمتصل: رقم اللوحة AB-5521.\nالموظف: تم الحجز يوم الأحد، ورقم الحجز RS-340.', parts: ['summary'] })
+    const arabic = await engine.generate({
+      text: 'الموظف: وش رقم اللوحة؟\nالمتصل: رقم اللوحة AB-5521.\nالموظف: تم الحجز يوم الأحد، ورقم الحجز RS-340.',
+      parts: ['summary'],
+    })
     expect(arabic.summary).toContain('رقم اللوحة: AB-5521.')
     expect(arabic.summary).toContain('رقم الحجز: RS-340.')
   })
@@ -109,7 +115,8 @@ describe('what the summary and the titles are made of', () => {
     const english =
       'Agent: Seaview Hotel, Mark speaking.\nCaller: Hi, I have a room booked for Friday.\nCaller: Could you put a baby cot in the room?\nAgent: Of course, I have added it to your booking.\nCaller: Thanks.'
     expect((await engine.generate({ text: english, parts: ['summary'] })).summary).toContain('baby cot')
-    const arabic = 'الموظف: فندق البحر، معك سامي.\nالمتصل: عندي حجز يوم الجمعة.\nالمتصل: فيكم تحطولي سرير أطفال بالغرفة؟\nالموظف: أكيد، ضفناه على حجزك.\nالمتصل: يسلمو.'
+    const arabic =
+      'الموظف: فندق البحر، معك سامي.\nالمتصل: عندي حجز يوم الجمعة.\nالمتصل: فيكم تحطولي سرير أطفال بالغرفة؟\nالموظف: أكيد، ضفناه على حجزك.\nالمتصل: يسلمو.'
     expect((await engine.generate({ text: arabic, parts: ['summary'] })).summary).toContain('سرير أطفال')
   })
 
@@ -128,10 +135,14 @@ describe('what the summary and the titles are made of', () => {
 })
 
 describe('held-out texts (written after the rules, kept out of the corpus)', () => {
-  const { texts: heldOut } = JSON.parse(readFileSync(new URL('./fixtures/held-out-texts.json', import.meta.url), 'utf8')) as { texts: CorpusText[] }
+  const { texts: heldOut } = JSON.parse(readFileSync(new URL('./fixtures/held-out-texts.json', import.meta.url), 'utf8')) as {
+    texts: CorpusText[]
+  }
 
   it('cover at least 90 % of key facts, never state a given-up value, no template titles or greeting questions', async () => {
-    const results = await Promise.all(heldOut.map(async (text) => scoreText(text, await engine.generate({ text: text.text, parts: [...AI_PARTS] }))))
+    const results = await Promise.all(
+      heldOut.map(async (text) => scoreText(text, await engine.generate({ text: text.text, parts: [...AI_PARTS] }))),
+    )
     const covered = results.reduce((sum, result) => sum + result.factsCovered, 0)
     const facts = results.reduce((sum, result) => sum + result.facts, 0)
     expect(covered / facts).toBeGreaterThanOrEqual(0.9)

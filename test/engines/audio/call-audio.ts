@@ -46,7 +46,8 @@ export function rmsOf(samples: Float32Array): number {
 export function voicedSpanMs(samples: Float32Array): [number, number] {
   const window = RATE / 100
   const levels: number[] = []
-  for (let offset = 0; offset + window <= samples.length; offset += window) levels.push(20 * Math.log10(rmsOf(samples.subarray(offset, offset + window)) + 1e-9))
+  for (let offset = 0; offset + window <= samples.length; offset += window)
+    levels.push(20 * Math.log10(rmsOf(samples.subarray(offset, offset + window)) + 1e-9))
   const threshold = Math.max(...levels) - 40
   const first = levels.findIndex((level) => level >= threshold)
   const last = levels.findLastIndex((level) => level >= threshold)

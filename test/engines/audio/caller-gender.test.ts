@@ -16,15 +16,18 @@ describe('estimateGender', () => {
   afterAll(() => tts.close())
 
   // All fourteen catalogue voices: the variant (+mN / +fN) says which gender eSpeak speaks.
-  it.each(Object.entries(VOICE_PROFILES).map(([id, profile]) => ({ id, voice: profile.espeakVoice })))('$voice is classified by its variant', async ({ id, voice }) => {
-    const speech = await speak16k(tts, voice.startsWith('ar') ? ARABIC : ENGLISH, id)
-    const expected = /\+m\d$/.test(voice) ? 'male' : 'female'
-    const pitch = medianPitch(speech, RATE)!
-    // The margin from the threshold, so a drift in eSpeak or YIN shows before it flips an answer.
-    if (expected === 'male') expect(pitch.medianHz).toBeLessThan(GENDER_F0_THRESHOLD_HZ - 40)
-    else expect(pitch.medianHz).toBeGreaterThan(GENDER_F0_THRESHOLD_HZ + 10)
-    expect(estimateGender(speech, RATE)).toBe(expected)
-  })
+  it.each(Object.entries(VOICE_PROFILES).map(([id, profile]) => ({ id, voice: profile.espeakVoice })))(
+    '$voice is classified by its variant',
+    async ({ id, voice }) => {
+      const speech = await speak16k(tts, voice.startsWith('ar') ? ARABIC : ENGLISH, id)
+      const expected = /\+m\d$/.test(voice) ? 'male' : 'female'
+      const pitch = medianPitch(speech, RATE)!
+      // The margin from the threshold, so a drift in eSpeak or YIN shows before it flips an answer.
+      if (expected === 'male') expect(pitch.medianHz).toBeLessThan(GENDER_F0_THRESHOLD_HZ - 40)
+      else expect(pitch.medianHz).toBeGreaterThan(GENDER_F0_THRESHOLD_HZ + 10)
+      expect(estimateGender(speech, RATE)).toBe(expected)
+    },
+  )
 
   it('gives no answer for silence, noise, or too little voice', async () => {
     expect(estimateGender(new Float32Array(RATE * 2), RATE)).toBeUndefined()

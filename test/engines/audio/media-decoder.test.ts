@@ -37,7 +37,9 @@ function zeroCrossingFrequency(samples: Int16Array): number {
 
 /** The decoder children of this process (Linux /proc), with their state letter (Z: a zombie). */
 function childProcesses(): { pid: number; state: string; command: string }[] {
-  const pids = readdirSync(`/proc/${process.pid}/task`).flatMap((task) => readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number))
+  const pids = readdirSync(`/proc/${process.pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  )
   return pids.flatMap((pid) => {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -80,9 +82,13 @@ let tenMinutes: string
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'media-decoder-'))
   tenMinutes = join(workDir, 'ten-minutes.mp3')
-  const encoder = spawn(FFMPEG, ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'sine=f=440:sample_rate=16000:d=600', '-c:a', 'libmp3lame', '-b:a', '16k', tenMinutes], {
-    stdio: 'inherit',
-  })
+  const encoder = spawn(
+    FFMPEG,
+    ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'sine=f=440:sample_rate=16000:d=600', '-c:a', 'libmp3lame', '-b:a', '16k', tenMinutes],
+    {
+      stdio: 'inherit',
+    },
+  )
   expect(await new Promise((resolve) => encoder.once('close', resolve))).toBe(0)
 }, 60_000)
 
@@ -262,7 +268,10 @@ describe('decodeToPcm16k', () => {
       const child = decoderChildren()[0]
       if (child !== undefined) {
         try {
-          decoderPeakKb = Math.max(decoderPeakKb, Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]))
+          decoderPeakKb = Math.max(
+            decoderPeakKb,
+            Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]),
+          )
         } catch {
           // it exited between the listing and the read
         }
@@ -291,7 +300,12 @@ describe('probeMedia', () => {
   })
 
   it('a video without audio says so', async () => {
-    expect(await probeMedia(fixture('video-no-audio.mp4'))).toEqual({ durationSeconds: 2, hasAudio: false, hasVideo: true, container: 'mov,mp4,m4a,3gp,3g2,mj2' })
+    expect(await probeMedia(fixture('video-no-audio.mp4'))).toEqual({
+      durationSeconds: 2,
+      hasAudio: false,
+      hasVideo: true,
+      container: 'mov,mp4,m4a,3gp,3g2,mj2',
+    })
   })
 
   it('an MP3’s cover art is not a video', async () => {

@@ -8,7 +8,9 @@ import { createEspeakTtsEngine, type TtsEngine } from '../../../src/engines/tts/
 const ETHAN = 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
 
 function sine(frequency: number, sampleRate: number, seconds: number, amplitude = 10_000): Int16Array {
-  return Int16Array.from({ length: Math.round(sampleRate * seconds) }, (_, index) => Math.round(amplitude * Math.sin((2 * Math.PI * frequency * index) / sampleRate)))
+  return Int16Array.from({ length: Math.round(sampleRate * seconds) }, (_, index) =>
+    Math.round(amplitude * Math.sin((2 * Math.PI * frequency * index) / sampleRate)),
+  )
 }
 
 /** Frequency from sign changes: two per period. */

@@ -18,7 +18,8 @@ interface Emitted {
 function feed(detector: TurnDetector, audio: Float32Array): Emitted[] {
   const emitted: Emitted[] = []
   for (let offset = 0; offset + FRAME <= audio.length; offset += FRAME) {
-    for (const event of detector.push(audio.subarray(offset, offset + FRAME))) emitted.push({ event, emittedMs: ((offset + FRAME) * 1000) / RATE })
+    for (const event of detector.push(audio.subarray(offset, offset + FRAME)))
+      emitted.push({ event, emittedMs: ((offset + FRAME) * 1000) / RATE })
   }
   return emitted
 }
@@ -47,7 +48,10 @@ describe('createTurnDetector', () => {
     call = concat(1, english, 1.5, arabic, 1.2)
     const englishAt = 1_000
     const arabicAt = englishAt + (english.length * 1000) / RATE + 1_500
-    truth = [voicedSpanMs(english).map((ms) => ms + englishAt) as [number, number], voicedSpanMs(arabic).map((ms) => ms + arabicAt) as [number, number]]
+    truth = [
+      voicedSpanMs(english).map((ms) => ms + englishAt) as [number, number],
+      voicedSpanMs(arabic).map((ms) => ms + arabicAt) as [number, number],
+    ]
   })
   afterAll(() => tts.close())
 
@@ -72,9 +76,12 @@ describe('createTurnDetector', () => {
   it.each([
     ['energy', 120],
     ['webrtc', 200],
-  ] as const)('%s: two sentences (English, Arabic) with silence between them are two turns, each start and end where the voice is', async (detector, toleranceMs) => {
-    expectTwoTurns(await detect(call, { detector }), 600, toleranceMs)
-  })
+  ] as const)(
+    '%s: two sentences (English, Arabic) with silence between them are two turns, each start and end where the voice is',
+    async (detector, toleranceMs) => {
+      expectTwoTurns(await detect(call, { detector }), 600, toleranceMs)
+    },
+  )
 
   it('the default detector still finds both turns in white noise at 10 dB SNR', async () => {
     const noise = whiteNoise(call.length, rmsOf(english) / Math.sqrt(10), 5)

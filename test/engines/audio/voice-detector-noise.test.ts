@@ -4,7 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTurnDetector, type TurnDetector, type TurnDetectorOptions, type TurnEvent } from '../../../src/engines/audio/turn-detector'
 import { createEspeakTtsEngine, type TtsEngine } from '../../../src/engines/tts/tts-engine'
-import { CALLER_TURNS, RATE, babble, babbleVoices, callerStream, mix, speechPower, whiteNoise, type SpeechStream } from '../../../bench/vad-corpus'
+import {
+  CALLER_TURNS,
+  RATE,
+  babble,
+  babbleVoices,
+  callerStream,
+  mix,
+  speechPower,
+  whiteNoise,
+  type SpeechStream,
+} from '../../../bench/vad-corpus'
 
 const FRAME = 128
 /** Ten turns: five English, five Arabic, from "No." to a 7 s sentence. */
@@ -76,41 +86,54 @@ describe('the default voice detector in noise', () => {
     expect(verdict.falseStarts).toBeLessThanOrEqual(1)
   })
 
-  it.each(['white', 'babble'] as const)('starts no turn on 60 s of %s noise alone, as loud as in the 5 dB call, after its first second', async (kind) => {
-    const length = 60 * RATE
-    const noise = kind === 'white' ? whiteNoise(length, 31) : babble(readings, length, 31)
-    const starts = await detectStarts(mix(new Float32Array(length), noise, speech, 5))
-    expect(starts.filter((atMs) => atMs >= 1_000)).toEqual([])
-    expect(starts.length).toBeLessThanOrEqual(1)
-  })
+  it.each(['white', 'babble'] as const)(
+    'starts no turn on 60 s of %s noise alone, as loud as in the 5 dB call, after its first second',
+    async (kind) => {
+      const length = 60 * RATE
+      const noise = kind === 'white' ? whiteNoise(length, 31) : babble(readings, length, 31)
+      const starts = await detectStarts(mix(new Float32Array(length), noise, speech, 5))
+      expect(starts.filter((atMs) => atMs >= 1_000)).toEqual([])
+      expect(starts.length).toBeLessThanOrEqual(1)
+    },
+  )
 
-  it.each(['energy', 'ten'] as const)('four %s detectors fed in turn, frame by frame, keep their own state: each says what it says alone', { timeout: 120_000 }, async (kind) => {
-    const length = 20 * RATE
-    const calls = [0, 1, 2, 3].map((index) => {
-      const noise = index % 2 ? whiteNoise(length, 40 + index) : babble(readings, length, 40 + index)
-      // Each call hears the callers from a different moment, in its own noise at its own level.
-      return mix(stream.clean.slice(index * 3 * RATE, index * 3 * RATE + length), noise, speech, 5 + index * 4)
-    })
-    const alone = await Promise.all(calls.map((audio) => detectStarts(audio, { detector: kind })))
-    const detectors = await Promise.all(calls.map(() => createTurnDetector({ detector: kind })))
-    const together: number[][] = calls.map(() => [])
-    for (let offset = 0; offset + FRAME <= length; offset += FRAME) {
-      detectors.forEach((detector, index) => {
-        for (const event of detector.push(calls[index]!.subarray(offset, offset + FRAME))) if (event.type === 'speech-start') together[index]!.push(event.atMs)
+  it.each(['energy', 'ten'] as const)(
+    'four %s detectors fed in turn, frame by frame, keep their own state: each says what it says alone',
+    { timeout: 120_000 },
+    async (kind) => {
+      const length = 20 * RATE
+      const calls = [0, 1, 2, 3].map((index) => {
+        const noise = index % 2 ? whiteNoise(length, 40 + index) : babble(readings, length, 40 + index)
+        // Each call hears the callers from a different moment, in its own noise at its own level.
+        return mix(stream.clean.slice(index * 3 * RATE, index * 3 * RATE + length), noise, speech, 5 + index * 4)
       })
-    }
-    for (const detector of detectors) detector.dispose()
-    expect(together).toEqual(alone)
-    // And the calls differ, so equal answers are not one shared answer.
-    expect(new Set(alone.map((starts) => starts.join())).size).toBe(calls.length)
-  })
+      const alone = await Promise.all(calls.map((audio) => detectStarts(audio, { detector: kind })))
+      const detectors = await Promise.all(calls.map(() => createTurnDetector({ detector: kind })))
+      const together: number[][] = calls.map(() => [])
+      for (let offset = 0; offset + FRAME <= length; offset += FRAME) {
+        detectors.forEach((detector, index) => {
+          for (const event of detector.push(calls[index]!.subarray(offset, offset + FRAME)))
+            if (event.type === 'speech-start') together[index]!.push(event.atMs)
+        })
+      }
+      for (const detector of detectors) detector.dispose()
+      expect(together).toEqual(alone)
+      // And the calls differ, so equal answers are not one shared answer.
+      expect(new Set(alone.map((starts) => starts.join())).size).toBe(calls.length)
+    },
+  )
 
   it('falls back to the energy detector, with a warning, when the chosen model cannot start', async () => {
     const warnings: string[] = []
     const events: TurnEvent[] = []
     // An impossible hop makes the model refuse to start, as a missing or broken package would.
-    const detector = await createTurnDetector({ detector: 'ten', ten: { hopSamples: 300 as 256 }, onFallback: (message) => warnings.push(message) })
-    for (let offset = 0; offset + FRAME <= stream.clean.length; offset += FRAME) events.push(...detector.push(stream.clean.subarray(offset, offset + FRAME)))
+    const detector = await createTurnDetector({
+      detector: 'ten',
+      ten: { hopSamples: 300 as 256 },
+      onFallback: (message) => warnings.push(message),
+    })
+    for (let offset = 0; offset + FRAME <= stream.clean.length; offset += FRAME)
+      events.push(...detector.push(stream.clean.subarray(offset, offset + FRAME)))
     detector.dispose()
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatch(/TEN VAD.*energy detector/s)

@@ -28,7 +28,11 @@ const SHAPE: OutcomeShape = {
     guests: { type: 'integer', description: 'How many people are coming' },
     visitDate: { type: 'string', description: 'The day of the visit' },
     visitTime: { type: 'string', description: 'The time of the visit' },
-    plan: { type: 'string', enum: ['within_1_month', 'within_3_months', 'within_6_months', 'later'], description: 'When they want to start' },
+    plan: {
+      type: 'string',
+      enum: ['within_1_month', 'within_3_months', 'within_6_months', 'later'],
+      description: 'When they want to start',
+    },
     wantsRefund: { type: 'boolean', description: 'Whether the caller wants a refund rather than a replacement' },
     visitsPerMonth: { type: 'integer', description: 'How many times a month they come' },
     email: { type: 'string', description: 'Email address' },
@@ -48,7 +52,8 @@ const agent = (lang: 'ar' | 'en', shape: OutcomeShape = SHAPE): DialogueAgent =>
   outcomeShape: shape,
   smartCallEnd: true,
 })
-const start = (lang: 'ar' | 'en', shape?: OutcomeShape) => createOfflineDialogueEngine({ now: () => NOW }).startSession(agent(lang, shape), [])
+const start = (lang: 'ar' | 'en', shape?: OutcomeShape) =>
+  createOfflineDialogueEngine({ now: () => NOW }).startSession(agent(lang, shape), [])
 
 describe('take-backs in every order people say them', () => {
   it('splits what is taken back from what replaces it', () => {
@@ -70,7 +75,10 @@ describe('take-backs in every order people say them', () => {
     for (const correction of ['لا، الوقت غلط، خليه ستة', 'لأ، الساعة مش خمسة، خليها ستة', 'لا مو خمسة، ستة']) {
       const session = start('ar', {
         type: 'object',
-        properties: { visitDate: { type: 'string', description: 'يوم الزيارة' }, visitTime: { type: 'string', description: 'وقت الزيارة' } },
+        properties: {
+          visitDate: { type: 'string', description: 'يوم الزيارة' },
+          visitTime: { type: 'string', description: 'وقت الزيارة' },
+        },
         required: ['visitDate', 'visitTime'],
       })
       await collect(session.open())

@@ -32,7 +32,9 @@ describe('off-topic questions', () => {
   it('are answered from the preamble in English, then the question comes again in other words', async () => {
     const restaurant = agentOf('en-restaurant')
     const vegetarian = await askFirst(restaurant, 'Sorry, before that, do you have vegetarian food?')
-    expect(vegetarian.answer).toMatch(/^We have vegetarian and gluten-free dishes, .*\. (?:So|Coming back to my question|Now)[,:] what's the name the table is booked under\?$/)
+    expect(vegetarian.answer).toMatch(
+      /^We have vegetarian and gluten-free dishes, .*\. (?:So|Coming back to my question|Now)[,:] what's the name the table is booked under\?$/,
+    )
     expect(vegetarian.stored).toEqual({})
     const hours = await askFirst(restaurant, 'what are your opening hours')
     expect(hours.answer).toMatch(/^We open from noon to eleven at night, every day but Monday\./)
@@ -65,12 +67,18 @@ describe('off-topic questions', () => {
     expect(arabic.answer).toMatch(/^لست متأكدًا من ذلك للأسف/)
     expect(arabic.stored).toEqual({})
     // A preamble of instructions only: nothing in it is said to the caller.
-    const rules = await askFirst(agentOf('en-restaurant', 'Never promise a table. Always be polite. Ask for the name first.'), 'Can you promise me a quiet evening?')
+    const rules = await askFirst(
+      agentOf('en-restaurant', 'Never promise a table. Always be polite. Ask for the name first.'),
+      'Can you promise me a quiet evening?',
+    )
     expect(rules.answer).toMatch(/^I'm not sure about that/)
   })
 
   it('find the answer in a 50 KB preamble within a turn’s budget, and say nothing from one that holds nothing relevant', async () => {
-    const filler = Array.from({ length: 700 }, (_, i) => `Our team member number ${i} works in the warehouse and enjoys football on weekends.`).join(' ')
+    const filler = Array.from(
+      { length: 700 },
+      (_, i) => `Our team member number ${i} works in the warehouse and enjoys football on weekends.`,
+    ).join(' ')
     expect(filler.length).toBeGreaterThan(50_000)
     const buried = `${filler} Guests can leave their car in the free underground parking on Harbour Street. ${filler}`
     const agent = agentOf('en-restaurant', buried)
@@ -101,7 +109,8 @@ describe('off-topic questions', () => {
   it('tell a question from an answer', () => {
     for (const question of ['do you have parking', 'What time do you close?', 'عندكم مواقف', 'هل تفتحون يوم الجمعة', 'وين مكانكم؟'])
       expect(asksQuestion(question), question).toBe(true)
-    for (const answer of ['Emily Zhang', 'two people', 'الساعة ثمانية', 'delivery was late']) expect(asksQuestion(answer), answer).toBe(false)
+    for (const answer of ['Emily Zhang', 'two people', 'الساعة ثمانية', 'delivery was late'])
+      expect(asksQuestion(answer), answer).toBe(false)
     const index = indexPreamble('You take bookings for Olive Grove. Never swear.', 'en')
     expect(index.introduction).toBe('We take bookings for Olive Grove.')
     expect(index.sentences.map((sentence) => sentence.said)).toEqual(['We take bookings for Olive Grove.'])

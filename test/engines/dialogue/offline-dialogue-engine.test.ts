@@ -50,7 +50,9 @@ describe('offline dialogue: restaurant reservation (English)', () => {
     expect(said(answers[4]!)).toBe(said(answers[3]!).replace(/^\S+\s/, ''))
     expect(said(answers[5]!)).toContain('requested seating: no preference, indoor, terrace, bar or accessible?')
     // One sentence a person would say, dates and times in words, never "field: value" pairs.
-    expect(said(answers[8]!)).toMatch(/So that's .*under Sara Ali, .*on Friday the thirteenth of November at eight in the evening, .*terrace seating.*\. Is that right\?$/)
+    expect(said(answers[8]!)).toMatch(
+      /So that's .*under Sara Ali, .*on Friday the thirteenth of November at eight in the evening, .*terrace seating.*\. Is that right\?$/,
+    )
     expect(said(answers[8]!)).not.toMatch(/\w: \w/)
     // "No, the time is 7:30 pm" corrects the time and reads back again.
     expect(said(answers[9]!)).toMatch(/at half past seven in the evening.*Is that right\?/)
@@ -109,7 +111,9 @@ describe('offline dialogue: corrections at the read-back', () => {
 
   it('opens with the first question when there is no greeting', async () => {
     const session = engine.startSession(agent, [])
-    expect(await collect(session.open())).toEqual([{ type: 'say', text: 'Could you tell me what you wanted: new reservation, change, cancellation or inquiry only?' }])
+    expect(await collect(session.open())).toEqual([
+      { type: 'say', text: 'Could you tell me what you wanted: new reservation, change, cancellation or inquiry only?' },
+    ])
   })
 
   it('re-asks the field the caller names', async () => {
@@ -170,7 +174,12 @@ describe('offline dialogue: clinic appointment booking (English)', () => {
     ])
     expect(outcome.complete).toBe(false)
     expect(outcome.problems).toEqual(['missing required field callbackPhone'])
-    expect(outcome.result).toMatchObject({ requestType: 'reschedule', patientName: 'Sara Ali', preferredSlots: ['tuesday morning', 'thursday at 3 pm'], status: 'incomplete' })
+    expect(outcome.result).toMatchObject({
+      requestType: 'reschedule',
+      patientName: 'Sara Ali',
+      preferredSlots: ['tuesday morning', 'thursday at 3 pm'],
+      status: 'incomplete',
+    })
     expect(valid).toBe(false) // a required field is missing: the partial is valid in every other respect
   })
 
@@ -242,7 +251,9 @@ describe('offline dialogue: event registration confirmation (Arabic)', () => {
     expect(said(answers[1]!)).toBe('شكرًا. ممكن تقول لي موقفك من الحضور؟')
     expect(said(answers[3]!)).toContain('الترتيبات الخاصة التي طلبتها')
     expect(said(answers[4]!)).toContain('واتساب أو البريد الإلكتروني أو الاثنين أو لا شيء؟')
-    expect(said(answers[5]!)).toBe('ممكن تقول لي الوسيلة المفضلة لاستلام رمز الدخول أو الرابط والتذكير: واتساب أو البريد الإلكتروني أو الاثنين أو لا شيء؟')
+    expect(said(answers[5]!)).toBe(
+      'ممكن تقول لي الوسيلة المفضلة لاستلام رمز الدخول أو الرابط والتذكير: واتساب أو البريد الإلكتروني أو الاثنين أو لا شيء؟',
+    )
     expect(outcome.result).toMatchObject({
       attendeeReached: true,
       attendanceStatus: 'confirmed',
@@ -266,13 +277,27 @@ describe('offline dialogue: event registration confirmation (Arabic)', () => {
 describe('offline dialogue: real-estate lead qualification (Arabic), a nested object', () => {
   it('asks the nested fields and writes them back nested', async () => {
     const agent = templateAgent('real-estate-lead-qualification-ar.json')
-    const turns = ['أكيد', 'للسكن', 'كاش', 'خلال ثلاثة أشهر', 'قريب من المدارس وفيه حديقة', 'أبغى أحجز معاينة', 'شقة', 'ثلاث غرف', 'مليون ريال', 'الأحد الساعة ٥ العصر', 'نعم']
+    const turns = [
+      'أكيد',
+      'للسكن',
+      'كاش',
+      'خلال ثلاثة أشهر',
+      'قريب من المدارس وفيه حديقة',
+      'أبغى أحجز معاينة',
+      'شقة',
+      'ثلاث غرف',
+      'مليون ريال',
+      'الأحد الساعة ٥ العصر',
+      'نعم',
+    ]
     const { answers, outcome, valid, errors } = await outcomeOf(agent, turns)
     expect(said(answers[7]!)).toContain('عدد غرف النوم المطلوب')
     expect(said(answers[8]!)).toContain('ممكن تقول لي الميزانية التقريبية، مع العملة؟')
     // Nine fields: read back in two sentences, the date and the hour in words.
     expect(said(answers[10]!)).toContain('. وأيضًا نوع الوحدة شقة، ')
-    expect(said(answers[10]!)).toContain('وموعد المعاينة أو المكالمة المتفق عليه يوم الأحد الخامس عشر من نوفمبر الساعة الخامسة عصرًا. هل هذا صحيح؟')
+    expect(said(answers[10]!)).toContain(
+      'وموعد المعاينة أو المكالمة المتفق عليه يوم الأحد الخامس عشر من نوفمبر الساعة الخامسة عصرًا. هل هذا صحيح؟',
+    )
     expect(outcome).toEqual({
       result: {
         leadReached: true,

@@ -67,7 +67,15 @@ function chunk(delta: Record<string, unknown>): string {
 }
 const text = (content: string) => chunk({ content })
 const toolCall = (index: number, fields: { id?: string; name?: string; arguments?: string }) =>
-  chunk({ tool_calls: [{ index, ...(fields.id ? { id: fields.id, type: 'function' } : {}), function: { name: fields.name, arguments: fields.arguments ?? '' } }] })
+  chunk({
+    tool_calls: [
+      {
+        index,
+        ...(fields.id ? { id: fields.id, type: 'function' } : {}),
+        function: { name: fields.name, arguments: fields.arguments ?? '' },
+      },
+    ],
+  })
 
 function startStream(response: ServerResponse): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
@@ -86,7 +94,13 @@ function streamed(...chunks: string[]): Handler {
 function completion(content: string): Handler {
   return (_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' })
-    response.end(JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] }))
+    response.end(
+      JSON.stringify({
+        id: 'chatcmpl-2',
+        object: 'chat.completion',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+      }),
+    )
   }
 }
 
@@ -183,7 +197,9 @@ describe('the OpenAI-compatible dialogue engine: speaking', () => {
   })
 
   it('splits Arabic questions and ellipses, and leaves out a reasoning model’s <think> block', async () => {
-    const { baseUrl } = await startModelServer(streamed(text('<think>The caller wants'), text(' a time.</think>أهلاً بك'), text('؟ لحظة… '), text('سأتحقق.')))
+    const { baseUrl } = await startModelServer(
+      streamed(text('<think>The caller wants'), text(' a time.</think>أهلاً بك'), text('؟ لحظة… '), text('سأتحقق.')),
+    )
     const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'qwen3' }).startSession({ ...agent, lang: 'ar' }, [])
     expect(await collect(session.respond('مرحبا'))).toEqual([say('أهلاً بك؟'), say('لحظة…'), say('سأتحقق.')])
   })
@@ -216,14 +232,23 @@ describe('the OpenAI-compatible dialogue engine: tools', () => {
     expect(calls[0]!.args).toEqual({ city: 'Dubai', unit: 'celsius', extra: true })
 
     const offered = seen[0]!.body.tools!
-    expect(offered[0]).toEqual({ type: 'function', function: { name: 'getWeather', description: 'The weather in a city', parameters: weatherTool.parameters } })
+    expect(offered[0]).toEqual({
+      type: 'function',
+      function: { name: 'getWeather', description: 'The weather in a city', parameters: weatherTool.parameters },
+    })
     expect(offered[1]!.function.name).toBe('end_call')
     expect(offered[1]!.function.description).toMatch(/end the call after saying goodbye/i)
 
     const [assistant, tool] = seen[1]!.body.messages.slice(-2)
     expect(assistant!.role).toBe('assistant')
     expect(assistant!.content).toBe('Let me check.')
-    expect(assistant!.tool_calls).toEqual([{ id: 'call_7', type: 'function', function: { name: 'getWeather', arguments: '{"unit": "celsius", "extra": true, "city": "Dubai"}' } }])
+    expect(assistant!.tool_calls).toEqual([
+      {
+        id: 'call_7',
+        type: 'function',
+        function: { name: 'getWeather', arguments: '{"unit": "celsius", "extra": true, "city": "Dubai"}' },
+      },
+    ])
     expect(tool).toEqual({ role: 'tool', tool_call_id: 'call_7', content: JSON.stringify({ sky: 'sunny', temperature: 31 }) })
   })
 
@@ -233,7 +258,9 @@ describe('the OpenAI-compatible dialogue engine: tools', () => {
       streamed(text('Sorry, I cannot see the weather right now.')),
     )
     const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2' }).startSession(agent, [weatherTool])
-    const events = await collect(session.respond('Weather in Doha?', { callTool: async () => ({ ok: false, error: 'the weather service is down' }) }))
+    const events = await collect(
+      session.respond('Weather in Doha?', { callTool: async () => ({ ok: false, error: 'the weather service is down' }) }),
+    )
     expect(events).toEqual([say('Sorry, I cannot see the weather right now.')])
     expect(seen[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Error: the weather service is down' })
   })
@@ -250,9 +277,16 @@ describe('the OpenAI-compatible dialogue engine: tools', () => {
 
   it('tells the model the tool did not answer in time, and an abort while a tool runs rejects at once', async () => {
     const askWeather = streamed(toolCall(0, { id: 'call_1', name: 'getWeather', arguments: '{"city":"Doha"}' }))
-    const { baseUrl, seen } = await startModelServer(askWeather, streamed(text('The weather service is slow today.')), askWeather, streamed(text('Alright.')))
+    const { baseUrl, seen } = await startModelServer(
+      askWeather,
+      streamed(text('The weather service is slow today.')),
+      askWeather,
+      streamed(text('Alright.')),
+    )
     const never = () => new Promise<ToolResult>(() => undefined)
-    const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2', toolTimeoutMs: 100 }).startSession(agent, [weatherTool])
+    const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2', toolTimeoutMs: 100 }).startSession(agent, [
+      weatherTool,
+    ])
     expect(await collect(session.respond('Weather?', { callTool: never }))).toEqual([say('The weather service is slow today.')])
     expect(seen[1]!.body.messages.at(-1)!.content).toBe('Error: the tool getWeather did not answer within 100 ms')
 
@@ -290,15 +324,25 @@ describe('the OpenAI-compatible dialogue engine: tools', () => {
   })
 
   it('ends the call when the model calls end_call: goodbye, or smart-end when the goal is met and the agent asks for it', async () => {
-    const ending = (args: string) => streamed(text('Thank you, goodbye.'), toolCall(0, { id: 'call_end', name: 'end_call', arguments: args }))
+    const ending = (args: string) =>
+      streamed(text('Thank you, goodbye.'), toolCall(0, { id: 'call_end', name: 'end_call', arguments: args }))
     const plain = await startModelServer(ending('{}'))
     const session = createOpenAiCompatibleDialogueEngine({ baseUrl: plain.baseUrl, model: 'llama3.2' }).startSession(agent, [])
-    expect(await collect(session.respond('That is all, bye.'))).toEqual([say('Thank you, goodbye.'), { type: 'end-call', reason: 'goodbye' }])
+    expect(await collect(session.respond('That is all, bye.'))).toEqual([
+      say('Thank you, goodbye.'),
+      { type: 'end-call', reason: 'goodbye' },
+    ])
     expect(plain.seen).toHaveLength(1)
 
     const smart = await startModelServer(ending('{"goal_met": true}'))
-    const smartSession = createOpenAiCompatibleDialogueEngine({ baseUrl: smart.baseUrl, model: 'llama3.2' }).startSession({ ...agent, smartCallEnd: true }, [])
-    expect(await collect(smartSession.respond('Yes, Monday at ten is right.'))).toEqual([say('Thank you, goodbye.'), { type: 'end-call', reason: 'smart-end' }])
+    const smartSession = createOpenAiCompatibleDialogueEngine({ baseUrl: smart.baseUrl, model: 'llama3.2' }).startSession(
+      { ...agent, smartCallEnd: true },
+      [],
+    )
+    expect(await collect(smartSession.respond('Yes, Monday at ten is right.'))).toEqual([
+      say('Thank you, goodbye.'),
+      { type: 'end-call', reason: 'smart-end' },
+    ])
     const endCall = smart.seen[0]!.body.tools!.find((tool) => tool.function.name === 'end_call')!
     expect(endCall.function.parameters).toMatchObject({ properties: { goal_met: { type: 'boolean' } } })
     expect(smart.seen[0]!.body.messages[0]!.content).toMatch(/goal_met true/)
@@ -335,7 +379,10 @@ describe('the OpenAI-compatible dialogue engine: outcome', () => {
   })
 
   it('asks once more with the problems when the first answer does not fit, and keeps a valid second answer', async () => {
-    const { baseUrl, seen } = await startModelServer(completion('{"name": "Sara", "age": "41", "plan": "pro"}'), completion('{"name": "Sara", "age": 41, "plan": "pro"}'))
+    const { baseUrl, seen } = await startModelServer(
+      completion('{"name": "Sara", "age": "41", "plan": "pro"}'),
+      completion('{"name": "Sara", "age": 41, "plan": "pro"}'),
+    )
     const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2' }).startSession(outcomeAgent, [])
     expect(await session.outcome(transcript)).toEqual({ result: { name: 'Sara', age: 41, plan: 'pro' }, complete: true })
     expect(seen).toHaveLength(2)
@@ -355,7 +402,9 @@ describe('the OpenAI-compatible dialogue engine: outcome', () => {
     expect(seen[1]!.body.messages.at(-1)!.content).toMatch(/not a JSON object/)
     expect(outcome.result).toEqual({ name: 'Sara' })
     expect(outcome.complete).toBe(false)
-    expect(outcome.problems).toEqual(expect.arrayContaining(['/age must be integer', expect.stringMatching(/^\/plan must be equal to one of the allowed values/)]))
+    expect(outcome.problems).toEqual(
+      expect.arrayContaining(['/age must be integer', expect.stringMatching(/^\/plan must be equal to one of the allowed values/)]),
+    )
   })
 
   it('has no outcome to write when the agent has no shape', async () => {
@@ -392,7 +441,12 @@ describe('the OpenAI-compatible dialogue engine: failures', () => {
 
   it('rejects with "did not answer within" when the server stays silent, before or during its answer', async () => {
     const silent = await startModelServer(() => undefined)
-    const session = createOpenAiCompatibleDialogueEngine({ baseUrl: silent.baseUrl, model: 'llama3.2', apiKey: API_KEY, timeoutMs: 200 }).startSession(agent, [])
+    const session = createOpenAiCompatibleDialogueEngine({
+      baseUrl: silent.baseUrl,
+      model: 'llama3.2',
+      apiKey: API_KEY,
+      timeoutMs: 200,
+    }).startSession(agent, [])
     const error = (await collect(session.respond('Hello?')).catch((caught: Error) => caught)) as Error
     expect(error.message).toMatch(/did not answer within 200 ms \(model llama3\.2\)/)
     expect(error.message).not.toContain(API_KEY)
@@ -401,7 +455,10 @@ describe('the OpenAI-compatible dialogue engine: failures', () => {
       startStream(response)
       response.write(text('One moment. '))
     })
-    const stalled = createOpenAiCompatibleDialogueEngine({ baseUrl: stalls.baseUrl, model: 'llama3.2', timeoutMs: 200 }).startSession(agent, [])
+    const stalled = createOpenAiCompatibleDialogueEngine({ baseUrl: stalls.baseUrl, model: 'llama3.2', timeoutMs: 200 }).startSession(
+      agent,
+      [],
+    )
     const said: DialogueEvent[] = []
     const midway = await (async () => {
       for await (const event of stalled.respond('Hello?')) said.push(event)
@@ -412,7 +469,10 @@ describe('the OpenAI-compatible dialogue engine: failures', () => {
 
   it('rejects the outcome with "did not answer within" when the server stays silent', async () => {
     const { baseUrl } = await startModelServer(() => undefined)
-    const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2', apiKey: API_KEY, timeoutMs: 200 }).startSession(outcomeAgent, [])
+    const session = createOpenAiCompatibleDialogueEngine({ baseUrl, model: 'llama3.2', apiKey: API_KEY, timeoutMs: 200 }).startSession(
+      outcomeAgent,
+      [],
+    )
     await expect(session.outcome(transcript)).rejects.toThrow(/did not answer within 200 ms/)
   })
 

@@ -10,14 +10,20 @@ const shape: OutcomeShape = {
     age: { type: 'integer' },
     plan: { type: 'string', enum: ['basic', 'pro'] },
     callback: { type: 'boolean' },
-    slots: { type: 'array', items: { type: 'object', properties: { day: { type: 'string' }, hour: { type: 'number' } }, required: ['day'] } },
+    slots: {
+      type: 'array',
+      items: { type: 'object', properties: { day: { type: 'string' }, hour: { type: 'number' } }, required: ['day'] },
+    },
   },
   required: ['name', 'plan'],
 }
 
 describe('validateOutcome', () => {
   it('accepts a value of the shape', () => {
-    expect(validateOutcome(shape, { name: 'Sara', age: 41, plan: 'pro', slots: [{ day: 'Monday', hour: 10.5 }] })).toEqual({ valid: true, errors: [] })
+    expect(validateOutcome(shape, { name: 'Sara', age: 41, plan: 'pro', slots: [{ day: 'Monday', hour: 10.5 }] })).toEqual({
+      valid: true,
+      errors: [],
+    })
   })
 
   it('is strict about types (no coercion), required, enum and items, and names every problem by path', () => {
@@ -40,7 +46,13 @@ describe('validateOutcome', () => {
 
 describe('bestValidPartial', () => {
   it('keeps what fits and drops the rest, items included', () => {
-    const value = { name: 'Sara', age: 'forty', plan: 'gold', extra: 1, slots: [{ day: 'Monday', hour: 'ten' }, 'Tuesday', { day: 'Friday', hour: 9 }] }
+    const value = {
+      name: 'Sara',
+      age: 'forty',
+      plan: 'gold',
+      extra: 1,
+      slots: [{ day: 'Monday', hour: 'ten' }, 'Tuesday', { day: 'Friday', hour: 9 }],
+    }
     expect(bestValidPartial(shape, value)).toEqual({ name: 'Sara', slots: [{ day: 'Monday' }, { day: 'Friday', hour: 9 }] })
   })
 

@@ -54,7 +54,11 @@ describe('questions', () => {
       for (const gender of [undefined, 'female'] as const) {
         const phrases = dialoguePhrases(agent.lang, gender)
         for (const slot of planSlots(agent.outcomeShape).filter((slot) => !slot.inferred)) {
-          const lines = [phrases.question(slot), phrases.simpleQuestion(slot), ...[0, 1, 2].flatMap((n) => [phrases.reask(slot, n), phrases.askAgain(slot, n)])]
+          const lines = [
+            phrases.question(slot),
+            phrases.simpleQuestion(slot),
+            ...[0, 1, 2].flatMap((n) => [phrases.reask(slot, n), phrases.askAgain(slot, n)]),
+          ]
           for (const line of lines) {
             const where = `${agent.agentName} / ${slot.key}: ${line}`
             expect(line, where).not.toMatch(FORMAT_NOTE)
@@ -153,14 +157,19 @@ describe('the read-back', () => {
   it('takes two sentences for an agent of twenty fields, and a dialogue turn stays under 20 ms', async () => {
     const properties: Record<string, OutcomeShape> = {}
     for (let i = 1; i <= 20; i++) properties[`answer${i}`] = { type: 'integer', description: `How many widgets of batch ${i} you need` }
-    const agent: DialogueAgent = { ...asAgent(corpus.agents.get('en-lead')!), outcomeShape: { type: 'object', properties, required: Object.keys(properties) } }
+    const agent: DialogueAgent = {
+      ...asAgent(corpus.agents.get('en-lead')!),
+      outcomeShape: { type: 'object', properties, required: Object.keys(properties) },
+    }
     const session = engine.startSession(agent, [])
     const answers = Array.from({ length: 20 }, (_, i) => String(i + 1))
     const started = performance.now()
     const turns = await converse(session, answers)
     const perTurn = (performance.now() - started) / answers.length
     const readBack = said(turns[20]!)
-    expect(readBack).toMatch(/^[\w ]+\. So that's one widget of batch 1 you need, .*\. Then .* and twenty widgets of batch 20 you need\. Is that right\?$/)
+    expect(readBack).toMatch(
+      /^[\w ]+\. So that's one widget of batch 1 you need, .*\. Then .* and twenty widgets of batch 20 you need\. Is that right\?$/,
+    )
     expect(readBack.match(/\. /g)).toHaveLength(3)
     expect(readBack).toContain('twenty widgets')
     expect(perTurn).toBeLessThan(20)

@@ -34,7 +34,11 @@ describe('spoken dates', () => {
 
 describe('greeting sentences', () => {
   it('splits on sentence stops only', () => {
-    expect(splitSentences('Hello. The fee is 2.5 riyals, see www.site.com! Ready?')).toEqual(['Hello.', 'The fee is 2.5 riyals, see www.site.com!', 'Ready?'])
+    expect(splitSentences('Hello. The fee is 2.5 riyals, see www.site.com! Ready?')).toEqual([
+      'Hello.',
+      'The fee is 2.5 riyals, see www.site.com!',
+      'Ready?',
+    ])
     expect(splitSentences('مرحبًا، معك هالة. هل لديك دقيقة؟')).toEqual(['مرحبًا، معك هالة.', 'هل لديك دقيقة؟'])
   })
 })
@@ -45,7 +49,9 @@ describe('questions from descriptions', () => {
     const english = dialoguePhrases('en', undefined)
     expect(english.question(slots.get('customerName')!)).toBe('Could you tell me your full name?')
     expect(english.question(slots.get('urgency')!)).toBe('Could you tell me how urgent the issue is for you: low, medium or high?')
-    expect(english.question(slots.get('humanHandoffRequested')!)).toBe('Is it true that you asked to speak with a person or were transferred?')
+    expect(english.question(slots.get('humanHandoffRequested')!)).toBe(
+      'Is it true that you asked to speak with a person or were transferred?',
+    )
     // Never asked: the engine fills how the call ended and the caller's mood itself.
     expect(slots.get('resolution')!.inferred).toBe('call-status')
     expect(slots.get('customerSentiment')!.inferred).toBe('sentiment')

@@ -23,7 +23,11 @@ describe('SentenceSplitter', () => {
   })
 
   it('cuts at Arabic question marks, ellipses and line breaks, keeping closing quotes', () => {
-    expect(split('هل تريد موعداً؟ حسناً… ', 'He said "fine." Then\nnext line')).toEqual([['هل تريد موعداً؟', 'حسناً…'], ['He said "fine."', 'Then'], ['next line']])
+    expect(split('هل تريد موعداً؟ حسناً… ', 'He said "fine." Then\nnext line')).toEqual([
+      ['هل تريد موعداً؟', 'حسناً…'],
+      ['He said "fine."', 'Then'],
+      ['next line'],
+    ])
   })
 
   it('takes out Markdown a model wrote anyway', () => {

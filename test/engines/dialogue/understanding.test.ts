@@ -206,7 +206,11 @@ describe('yes and no by meaning, and dates in the past', () => {
     ['قبل يومين', '2026-03-08'],
     ['three days ago', '2026-03-07'],
   ])('%s → %s', (text, expected) => {
-    const [date] = planSlots({ type: 'object', properties: { visitDate: { type: 'string', description: 'When they came' } }, required: ['visitDate'] })
+    const [date] = planSlots({
+      type: 'object',
+      properties: { visitDate: { type: 'string', description: 'When they came' } },
+      required: ['visitDate'],
+    })
     expect(extractSlotValue(date!, text, NOW)).toBe(expected)
   })
 })
@@ -277,7 +281,15 @@ describe('callers who speak in their own order', () => {
   }
   const start = (lang: 'ar' | 'en') => {
     const session = createOfflineDialogueEngine({ now: () => NOW }).startSession(
-      { agentName: 'Cafe', lang, greeting: '', preamble: 'We open from five in the evening to midnight.', outcome: '', outcomeShape: shape, smartCallEnd: true },
+      {
+        agentName: 'Cafe',
+        lang,
+        greeting: '',
+        preamble: 'We open from five in the evening to midnight.',
+        outcome: '',
+        outcomeShape: shape,
+        smartCallEnd: true,
+      },
       [],
     )
     return session
@@ -385,7 +397,10 @@ describe('off-topic questions', () => {
   it('are never stored as a value of a free-form field', () => {
     const [when, why] = planSlots({
       type: 'object',
-      properties: { callbackDate: { type: 'string', description: 'When to call back' }, reason: { type: 'string', description: 'Why they called' } },
+      properties: {
+        callbackDate: { type: 'string', description: 'When to call back' },
+        reason: { type: 'string', description: 'Why they called' },
+      },
       required: ['callbackDate', 'reason'],
     })
     expect(extractSlotValue(when!, 'do you open on Sundays?', NOW)).toBeUndefined()
@@ -394,7 +409,11 @@ describe('off-topic questions', () => {
   })
 
   it("keep a caller's words for a date only when they speak of a time, never a hesitation", () => {
-    const [when] = planSlots({ type: 'object', properties: { callbackDate: { type: 'string', description: 'When to call back' } }, required: ['callbackDate'] })
+    const [when] = planSlots({
+      type: 'object',
+      properties: { callbackDate: { type: 'string', description: 'When to call back' } },
+      required: ['callbackDate'],
+    })
     expect(extractSlotValue(when!, 'whenever suits you really', NOW)).toBe('whenever suits you really')
     expect(extractSlotValue(when!, 'بعد العصر إن شاء الله', NOW)).toBe('بعد العصر إن شاء الله')
     expect(extractSlotValue(when!, 'آخر الأسبوع', NOW)).toBe('آخر الأسبوع')

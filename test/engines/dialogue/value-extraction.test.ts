@@ -24,7 +24,22 @@ const SHAPE: OutcomeShape = {
     phoneNumber: { type: 'string' },
     notes: { type: 'array', items: { type: 'string' } },
   },
-  required: ['fullName', 'partySize', 'amount', 'stillInterested', 'seating', 'channel', 'mode', 'requestType', 'city', 'date', 'time', 'contactEmail', 'phoneNumber', 'notes'],
+  required: [
+    'fullName',
+    'partySize',
+    'amount',
+    'stillInterested',
+    'seating',
+    'channel',
+    'mode',
+    'requestType',
+    'city',
+    'date',
+    'time',
+    'contactEmail',
+    'phoneNumber',
+    'notes',
+  ],
 }
 const slots = new Map(planSlots(SHAPE).map((slot) => [slot.key, slot]))
 const slot = (key: string): Slot => slots.get(key)!

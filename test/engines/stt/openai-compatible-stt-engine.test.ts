@@ -29,7 +29,11 @@ async function startDouble(answer: Answer): Promise<string> {
     void (async () => {
       const chunks: Buffer[] = []
       for await (const chunk of request) chunks.push(chunk as Buffer)
-      const parsed = await new Request('http://double/', { method: 'POST', headers: request.headers as Record<string, string>, body: Buffer.concat(chunks) }).formData()
+      const parsed = await new Request('http://double/', {
+        method: 'POST',
+        headers: request.headers as Record<string, string>,
+        body: Buffer.concat(chunks),
+      }).formData()
       const fields: Record<string, string> = {}
       let file: Upload['file'] | undefined
       for (const [name, value] of parsed) {
@@ -68,7 +72,9 @@ describe('createOpenAiCompatibleSttEngine', () => {
   beforeAll(async () => {
     const tts = await createEspeakTtsEngine()
     try {
-      wav = writeWavPcm16Mono(int16FromFloat32(await speak16k(tts, 'Hello, I would like to book an appointment.', 'd7c17d05-0c73-4196-8cd2-25f2687d90b0')))
+      wav = writeWavPcm16Mono(
+        int16FromFloat32(await speak16k(tts, 'Hello, I would like to book an appointment.', 'd7c17d05-0c73-4196-8cd2-25f2687d90b0')),
+      )
     } finally {
       await tts.close()
     }
@@ -121,7 +127,11 @@ describe('createOpenAiCompatibleSttEngine', () => {
 
   it('does not retry other client errors', async () => {
     const baseUrl = await startDouble(() => ({ status: 400, body: { error: 'file is too short' } }))
-    await expect(createOpenAiCompatibleSttEngine({ baseUrl }).transcribe(wav)).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 400, transient: false })
+    await expect(createOpenAiCompatibleSttEngine({ baseUrl }).transcribe(wav)).rejects.toMatchObject({
+      code: 'HTTP_ERROR',
+      status: 400,
+      transient: false,
+    })
     expect(uploads).toHaveLength(1)
   })
 
@@ -141,7 +151,9 @@ describe('createOpenAiCompatibleSttEngine', () => {
     const error = await failure(createOpenAiCompatibleSttEngine({ baseUrl, apiKey: API_KEY }).transcribe(wav))
     expect(error.code).toBe('UNREACHABLE')
     expect(error.transient).toBe(true)
-    expect(error.message).toBe(`Could not reach the speech server at ${baseUrl}: connection refused (is the server running?) (ECONNREFUSED)`)
+    expect(error.message).toBe(
+      `Could not reach the speech server at ${baseUrl}: connection refused (is the server running?) (ECONNREFUSED)`,
+    )
   })
 
   it("HTTP_ERROR gives the status and the server's own words, with the key struck out if it is echoed", async () => {
@@ -150,7 +162,9 @@ describe('createOpenAiCompatibleSttEngine', () => {
     expect(error.code).toBe('HTTP_ERROR')
     expect(error.status).toBe(500)
     expect(error.transient).toBe(true)
-    expect(error.message).toBe(`The speech server at ${baseUrl} answered HTTP 500 Internal Server Error (model whisper-1): model failed to load (key ***)`)
+    expect(error.message).toBe(
+      `The speech server at ${baseUrl} answered HTTP 500 Internal Server Error (model whisper-1): model failed to load (key ***)`,
+    )
   })
 
   it('TIMEOUT says how long it waited', async () => {
@@ -169,7 +183,11 @@ describe('createOpenAiCompatibleSttEngine', () => {
     const error = await failure(createOpenAiCompatibleSttEngine({ baseUrl, apiKey: API_KEY }).transcribe(wav))
     expect(error.code).toBe('BAD_RESPONSE')
     expect(error.transient).toBe(false)
-    expect(error.message).toMatch(new RegExp(`^The speech server at ${baseUrl} answered something that is not a transcript \\(no "text"\\): .*(Whisper says hi|transcript)`))
+    expect(error.message).toMatch(
+      new RegExp(
+        `^The speech server at ${baseUrl} answered something that is not a transcript \\(no "text"\\): .*(Whisper says hi|transcript)`,
+      ),
+    )
   })
 
   it("an abort rejects with the signal's reason, before or during the request", async () => {
@@ -185,6 +203,8 @@ describe('createOpenAiCompatibleSttEngine', () => {
 
   it('refuses an address that is not an http(s) URL when created', () => {
     expect(() => createOpenAiCompatibleSttEngine({ baseUrl: 'localhost:8080' })).toThrow(/not a URL|http or https/)
-    expect(() => createOpenAiCompatibleSttEngine({ baseUrl: 'ftp://example.com/v1' })).toThrow('The speech server address must be http or https, not ftp:')
+    expect(() => createOpenAiCompatibleSttEngine({ baseUrl: 'ftp://example.com/v1' })).toThrow(
+      'The speech server address must be http or https, not ftp:',
+    )
   })
 })

@@ -78,7 +78,14 @@ describe('the eSpeak TTS engine', () => {
     const speech = await engine.synthesize(ARABIC, LAYLA)
     const wav = readWav(speech.wav)
 
-    expect(wav).toMatchObject({ riff: 'RIFF', wave: 'WAVE', audioFormat: 1, channels: 1, bitsPerSample: 16, dataSize: speech.wav.length - 44 })
+    expect(wav).toMatchObject({
+      riff: 'RIFF',
+      wave: 'WAVE',
+      audioFormat: 1,
+      channels: 1,
+      bitsPerSample: 16,
+      dataSize: speech.wav.length - 44,
+    })
     expect(speech.durationSeconds).toBeGreaterThan(2)
     expect(speech.durationSeconds).toBeLessThan(20)
     expect(rms(wav.samples)).toBeGreaterThan(500)
@@ -97,7 +104,9 @@ describe('the eSpeak TTS engine', () => {
       else expect(pitches[index], entry.name).toBeLessThan(130)
     })
     // No two voices of a language speak the same text at the same pitch and pace.
-    const signatures = results.map((speech, index) => `${VOICES[index]!.lang} ${Math.round(pitches[index]! / 5)} ${speech.durationSeconds.toFixed(1)}`)
+    const signatures = results.map(
+      (speech, index) => `${VOICES[index]!.lang} ${Math.round(pitches[index]! / 5)} ${speech.durationSeconds.toFixed(1)}`,
+    )
     expect(new Set(signatures).size).toBe(VOICES.length)
     // The first test on a cold pool: each worker warms up on its own (V8 optimises the synthesizer per thread).
   }, 60_000)
@@ -267,7 +276,9 @@ describe('the engine lifecycle', () => {
   it('serves concurrent calls from several worker threads', async () => {
     const pool = await createEspeakTtsEngine({ workers: 2 })
     try {
-      const results = await Promise.all([ENGLISH, ARABIC, ENGLISH, ARABIC].map((text, index) => pool.synthesize(text, index % 2 ? OMAR : ETHAN)))
+      const results = await Promise.all(
+        [ENGLISH, ARABIC, ENGLISH, ARABIC].map((text, index) => pool.synthesize(text, index % 2 ? OMAR : ETHAN)),
+      )
       for (const speech of results) expect(rms(readWav(speech.wav).samples)).toBeGreaterThan(500)
     } finally {
       await pool.close()

@@ -32,7 +32,9 @@ const rawPhonemes = (text: string, espeakVoice: string) => {
 beforeAll(async () => {
   engine = await createEspeakTtsEngine()
   const modulePath = createRequire(import.meta.url).resolve('@echogarden/espeak-ng-emscripten')
-  const { default: init } = (await import(pathToFileURL(modulePath).href)) as { default: (options: object) => Promise<{ eSpeakNGWorker: new () => RawEspeak }> }
+  const { default: init } = (await import(pathToFileURL(modulePath).href)) as {
+    default: (options: object) => Promise<{ eSpeakNGWorker: new () => RawEspeak }>
+  }
   raw = new (await init({})).eSpeakNGWorker()
 })
 

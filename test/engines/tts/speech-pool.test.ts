@@ -132,7 +132,9 @@ describe('the synthesis pool', () => {
       const order: string[] = []
       const jobs = Array.from({ length: 100 }, (_, index) => tagged(engine, `job ${index}`, order, { priority: 'batch' }))
       const calls = Array.from({ length: 20 }, () => new AbortController())
-      const sentences = calls.flatMap((call, index) => [1, 2, 3].map((sentence) => tagged(engine, `call ${index} sentence ${sentence}`, order, { signal: call.signal })))
+      const sentences = calls.flatMap((call, index) =>
+        [1, 2, 3].map((sentence) => tagged(engine, `call ${index} sentence ${sentence}`, order, { signal: call.signal })),
+      )
       await Promise.all([...jobs, ...sentences])
       const position = (text: string) => order.indexOf(text)
       const lastFirst = Math.max(...calls.map((_, index) => position(`call ${index} sentence 1`)))

@@ -101,7 +101,9 @@ describe('the pool size', () => {
     expect(speechWorkersFor({ VOICEDESK_TTS_WORKERS: ' 12 ' }, 2)).toBe(12)
     expect(speechWorkersFor({ VOICEDESK_TTS_WORKERS: '' }, 3)).toBe(3)
     for (const bad of ['0', '33', '2.5', 'many', '-1']) {
-      expect(() => speechWorkersFor({ VOICEDESK_TTS_WORKERS: bad }, 2)).toThrow(`VOICEDESK_TTS_WORKERS must be a whole number from 1 to 32, got "${bad}"`)
+      expect(() => speechWorkersFor({ VOICEDESK_TTS_WORKERS: bad }, 2)).toThrow(
+        `VOICEDESK_TTS_WORKERS must be a whole number from 1 to 32, got "${bad}"`,
+      )
     }
   })
 })

@@ -42,7 +42,8 @@ describe('voice profiles', () => {
 
   it('pitch female voices above male ones of the same language', () => {
     for (const lang of ['en', 'ar']) {
-      const pitches = (gender: string) => VOICES.filter((voice) => voice.lang === lang && voice.gender === gender).map((voice) => voiceProfileFor(voice.id)!.pitch)
+      const pitches = (gender: string) =>
+        VOICES.filter((voice) => voice.lang === lang && voice.gender === gender).map((voice) => voiceProfileFor(voice.id)!.pitch)
       expect(Math.min(...pitches('female')), lang).toBeGreaterThan(Math.max(...pitches('male')))
     }
   })

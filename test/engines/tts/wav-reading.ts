@@ -93,7 +93,9 @@ export function medianPitchHz(speech: Int16Array, sampleRate: number): number {
     }
     const best = Math.max(...correlations)
     // Multiples of the period correlate almost as well: take the first peak near the best.
-    const peak = correlations.findIndex((value, index) => value >= best * 0.9 && value > correlations[index - 1]! && value >= correlations[index + 1]!)
+    const peak = correlations.findIndex(
+      (value, index) => value >= best * 0.9 && value > correlations[index - 1]! && value >= correlations[index + 1]!,
+    )
     if (best > 0.6 && peak > 0) pitches.push(sampleRate / (minLag + peak))
   }
   pitches.sort((a, b) => a - b)

@@ -57,7 +57,9 @@ describe('GET /v1/asyncapi.json', () => {
     const diagnostics = await parser.validate(structuredClone(document))
     // Errors (severity 0) and warnings (1): none. The one information (2) says a newer AsyncAPI than 3.0 exists.
     expect(
-      diagnostics.filter((diagnostic) => Number(diagnostic.severity) <= 1).map((diagnostic) => `${diagnostic.code} ${diagnostic.path.join('.')}: ${diagnostic.message}`),
+      diagnostics
+        .filter((diagnostic) => Number(diagnostic.severity) <= 1)
+        .map((diagnostic) => `${diagnostic.code} ${diagnostic.path.join('.')}: ${diagnostic.message}`),
     ).toEqual([])
     const { document: parsed } = await parser.parse(structuredClone(document))
     expect(parsed).toBeDefined()
@@ -80,11 +82,19 @@ describe('GET /v1/asyncapi.json', () => {
         .messages()
         .all()
         .map((message) => message.name()),
-    ).toEqual(['callStreamClientStart', 'callStreamClientMedia', 'callStreamClientMark', 'callStreamClientToolsResponse', 'callStreamClientStop', 'callStreamClientText'])
+    ).toEqual([
+      'callStreamClientStart',
+      'callStreamClientMedia',
+      'callStreamClientMark',
+      'callStreamClientToolsResponse',
+      'callStreamClientStop',
+      'callStreamClientText',
+    ])
     expect(sdkClient.action()).toBe('receive')
 
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]*)"/g)].map((match) => match[1]!)
-    for (const ref of new Set(refs)) expect(ref).toMatch(/^#\/(components\/(schemas|messages|securitySchemes)|channels|servers)\/[A-Za-z][\w./]*$/)
+    for (const ref of new Set(refs))
+      expect(ref).toMatch(/^#\/(components\/(schemas|messages|securitySchemes)|channels|servers)\/[A-Za-z][\w./]*$/)
     expect(JSON.stringify(document)).not.toContain('__shared')
     // The recursive outcome shape and shared schemas are components of their own name.
     expect(document.components.schemas).toHaveProperty('TranscriptTurn')

@@ -40,7 +40,11 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   { method: 'GET', url: `/v1/jobs/ai-content?jobId=${SOME_ID}` },
   { method: 'GET', url: `/v1/jobs?jobId=${SOME_ID}` },
   { method: 'POST', url: `/v1/jobs/all?projectId=${SOME_ID}`, body: {} },
-  { method: 'POST', url: '/v1/jobs/transcribe', body: { mediaUrl: 'https://example.com/a.mp3', model: 'General-V2.0', processingType: 'async' } },
+  {
+    method: 'POST',
+    url: '/v1/jobs/transcribe',
+    body: { mediaUrl: 'https://example.com/a.mp3', model: 'General-V2.0', processingType: 'async' },
+  },
   { method: 'GET', url: `/v1/jobs/subtitles?jobId=${SOME_ID}` },
   { method: 'POST', url: '/v1/jobs/translate', body: { text: 'Hello', toLng: 'ar' } },
   { method: 'GET', url: '/v1/webhooks/deliveries' },
@@ -54,14 +58,17 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
 describe('authentication', () => {
   it('lists every /v1 route of the service in this table', async () => {
     const service = await startTestService()
-    const documented = Object.entries((await service.call('GET', '/v1/openapi.json')).json().paths as Record<string, Record<string, unknown>>)
+    const documented = Object.entries(
+      (await service.call('GET', '/v1/openapi.json')).json().paths as Record<string, Record<string, unknown>>,
+    )
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
       .filter((route) => route.includes(' /v1/'))
       .sort()
     const tested = [
       ...new Set(
         ROUTES.map(
-          (route) => `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}').replace(SOME_JOB_ID, '{jobId}')}`,
+          (route) =>
+            `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}').replace(SOME_JOB_ID, '{jobId}')}`,
         ),
       ),
     ].sort()
@@ -95,7 +102,11 @@ describe('authentication', () => {
   it('accepts Token and Bearer, in any case of the scheme', async () => {
     const service = await startTestService()
     for (const scheme of ['Token', 'Bearer', 'token', 'BEARER']) {
-      const response = await service.runtime.app.inject({ method: 'GET', url: '/v1/voices', headers: { authorization: `${scheme} ${service.key}` } })
+      const response = await service.runtime.app.inject({
+        method: 'GET',
+        url: '/v1/voices',
+        headers: { authorization: `${scheme} ${service.key}` },
+      })
       expect(response.statusCode).toBe(200)
     }
   })
@@ -163,10 +174,16 @@ describe('malformed requests', () => {
     const { port } = service.runtime.app.server.address() as { port: number }
     const agentId = (await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Desk' } })).json().data.id as string
     const send = async (method: string, url: string, headers: string, body = '') => {
-      const answer = await rawRequest(port, `${method} ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token ${service.key}\r\n${headers}Connection: close\r\n\r\n${body}`)
+      const answer = await rawRequest(
+        port,
+        `${method} ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token ${service.key}\r\n${headers}Connection: close\r\n\r\n${body}`,
+      )
       return `${answer.status} ${(JSON.parse(answer.body) as { error?: { code: string } }).error?.code ?? 'ok'}`
     }
-    const routes = [...ROUTES.filter((route) => route.method !== 'GET'), { method: 'POST', url: `/v1/voice-agents/clone?voiceAgentId=${agentId}` }]
+    const routes = [
+      ...ROUTES.filter((route) => route.method !== 'GET'),
+      { method: 'POST', url: `/v1/voice-agents/clone?voiceAgentId=${agentId}` },
+    ]
     for (const { method, url } of routes) {
       const withoutBody = await send(method, url, 'Content-Length: 0\r\n')
       expect(withoutBody, `${method} ${url}`).not.toMatch(/^5/)
@@ -183,14 +200,26 @@ describe('malformed requests', () => {
       }
     }
     // The clone's body is optional: an empty form-typed one clones.
-    expect(await send('POST', `/v1/voice-agents/clone?voiceAgentId=${agentId}`, 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n')).toBe('200 ok')
+    expect(
+      await send(
+        'POST',
+        `/v1/voice-agents/clone?voiceAgentId=${agentId}`,
+        'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n',
+      ),
+    ).toBe('200 ok')
     // A Content-Type that is no type at all stays a 415, empty body or not.
     expect(await send('POST', '/v1/jobs/all', 'Content-Type: garbage\r\nContent-Length: 0\r\n')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
     // One byte is a body: of any type but JSON, 415, chunked or not.
-    expect(await send('POST', '/v1/jobs/all', 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1\r\n', 'x')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
-    expect(await send('POST', '/v1/voice-agents', 'Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\n', '1\r\nx\r\n0\r\n\r\n')).toBe('415 UNSUPPORTED_MEDIA_TYPE')
+    expect(await send('POST', '/v1/jobs/all', 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1\r\n', 'x')).toBe(
+      '415 UNSUPPORTED_MEDIA_TYPE',
+    )
+    expect(
+      await send('POST', '/v1/voice-agents', 'Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\n', '1\r\nx\r\n0\r\n\r\n'),
+    ).toBe('415 UNSUPPORTED_MEDIA_TYPE')
     // …answered at its first bytes: a body that says 50 MB and sends 1 KiB is not waited for.
-    expect(await send('POST', '/v1/voice-agents', 'Content-Type: text/plain\r\nContent-Length: 50000000\r\n', 'x'.repeat(1024))).toBe('415 UNSUPPORTED_MEDIA_TYPE')
+    expect(await send('POST', '/v1/voice-agents', 'Content-Type: text/plain\r\nContent-Length: 50000000\r\n', 'x'.repeat(1024))).toBe(
+      '415 UNSUPPORTED_MEDIA_TYPE',
+    )
   })
 
   it('answers bodies over 1 MiB with 413 and stores nothing', async () => {
@@ -203,7 +232,9 @@ describe('malformed requests', () => {
 
   it('refuses JSON nested deeper than 64 levels, and prototype keys', async () => {
     const service = await startTestService()
-    const deep = await service.call('POST', '/v1/voice-agents', { rawBody: `{"agentName":"x","preamble":${'['.repeat(100_000)}${']'.repeat(100_000)}}` })
+    const deep = await service.call('POST', '/v1/voice-agents', {
+      rawBody: `{"agentName":"x","preamble":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    })
     expect(deep.statusCode).toBe(400)
     expect(deep.json().error.code).toBe('VALIDATION_ERROR')
     const proto = await service.call('POST', '/v1/voice-agents', { rawBody: '{"agentName":"x","params":{"__proto__":{"polluted":"yes"}}}' })

@@ -35,13 +35,21 @@ describe('errors of the HTTP framing itself', () => {
     ['a malformed request line', 'GET\r\n\r\n', /request (line|target)|method/],
     ['an unknown method', 'FETCH! /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', /method/],
     ['a header name with a space', 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: x\r\n\r\n', /header/],
-    ['Content-Length twice', 'POST /v1/voices HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}', /Content-Length/],
+    [
+      'Content-Length twice',
+      'POST /v1/voices HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      /Content-Length/,
+    ],
     [
       'Content-Length with Transfer-Encoding',
       'POST /v1/voices HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
       /Content-Length|Transfer-Encoding/,
     ],
-    ['a malformed chunk size', 'POST /v1/voices HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', /chunk/],
+    [
+      'a malformed chunk size',
+      'POST /v1/voices HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+      /chunk/,
+    ],
     ['a bare LF inside the request line', 'GET /healthz HTTP/1.1\nHost: 127.0.0.1\r\n\r\n', /./],
   ])('answers %s with 400 in the envelope and closes the connection', async (_name, bytes, reason) => {
     const port = await listeningPort()

@@ -19,10 +19,15 @@ async function listening(config: Partial<RuntimeConfig> = {}) {
     return { status: response.statusCode, headers: response.headers, body: text }
   }
   const preflight = (origin: string, path = AGENT_URL) =>
-    send('OPTIONS', path, { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,content-type' })
+    send('OPTIONS', path, {
+      origin,
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization,content-type',
+    })
   const get = (origin: string, path = AGENT_URL, key: string | null = service.key) =>
     send('GET', path, { origin, 'content-type': 'application/json', ...(key ? { authorization: `Token ${key}` } : {}) })
-  const setOrigins = (corsOrigins: string[] | null) => invokeOperation(service.runtime.operatorHandlers('desktop'), 'settings.setCorsOrigins', { corsOrigins }, () => undefined)
+  const setOrigins = (corsOrigins: string[] | null) =>
+    invokeOperation(service.runtime.operatorHandlers('desktop'), 'settings.setCorsOrigins', { corsOrigins }, () => undefined)
   return { service, preflight, get, send, setOrigins }
 }
 
@@ -61,7 +66,13 @@ describe('CORS on /v1', () => {
 
   it('refuses other origins: their preflight is a 403 in the envelope, and no answer carries CORS headers', async () => {
     const { preflight, get } = await listening()
-    for (const origin of ['https://evil.example', 'https://localhost:5173', 'http://localhost.evil.example:5173', 'http://localhost:5173.evil.example', 'null']) {
+    for (const origin of [
+      'https://evil.example',
+      'https://localhost:5173',
+      'http://localhost.evil.example:5173',
+      'http://localhost:5173.evil.example',
+      'null',
+    ]) {
       const refused = await preflight(origin)
       expect(refused.status, origin).toBe(403)
       expectRefused(refused)
@@ -100,7 +111,10 @@ describe('CORS on /v1', () => {
     expect((await preflight('http://localhost:5173')).status).toBe(403)
 
     // Saved in the data folder: a restart keeps it.
-    expect(await service.runtime.store.settings.get('corsOrigins', z.array(z.string()))).toEqual(['https://studio.example', 'http://lan-box:*'])
+    expect(await service.runtime.store.settings.get('corsOrigins', z.array(z.string()))).toEqual([
+      'https://studio.example',
+      'http://lan-box:*',
+    ])
 
     expect(await setOrigins(null)).toMatchObject({ ok: true, data: { cors: { source: 'default' } } })
     expectAllowedPreflight(await preflight('http://localhost:5173'), 'http://localhost:5173')
@@ -124,7 +138,11 @@ describe('same-origin routes', () => {
       const origin = 'http://localhost:5173'
       for (const answer of [
         await send('GET', path, { origin }),
-        await send('OPTIONS', path, { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' }),
+        await send('OPTIONS', path, {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        }),
       ]) {
         expect(answer.status).not.toBe(204)
         expectRefused(answer)

@@ -55,7 +55,11 @@ async function addFault(target: Listening, rule: unknown, key?: string) {
 }
 
 async function createAgent(target: Listening): Promise<string> {
-  const answer = await target.request('POST', '/v1/voice-agents', { agentName: 'Fault target', greetingMessage: 'Hello', preamble: 'Be brief.' })
+  const answer = await target.request('POST', '/v1/voice-agents', {
+    agentName: 'Fault target',
+    greetingMessage: 'Hello',
+    preamble: 'Be brief.',
+  })
   expect(answer.status, JSON.stringify(answer.json)).toBe(200)
   return answer.json.data.id as string
 }
@@ -92,7 +96,9 @@ describe('fault injection', () => {
     // Another path, another method: not matched, so the rule's hits stay at one (a count, not a time bound a busy machine breaks).
     expect((await target.request('GET', '/v1/voice-agents?take=1')).status).toBe(200)
     expect((await target.request('PATCH', `/v1/voice-agents/${agentId}`, { greetingMessage: 'Hi' })).status).toBe(200)
-    expect((await target.request('GET', '/_voicedesk/faults')).json.data.faults).toEqual([expect.objectContaining({ id: latency.id, hits: 1 })])
+    expect((await target.request('GET', '/_voicedesk/faults')).json.data.faults).toEqual([
+      expect.objectContaining({ id: latency.id, hits: 1 }),
+    ])
     await target.request('DELETE', '/_voicedesk/faults')
 
     await addFault(target, { match: { path: '/v1/voice-agents/**' }, delayMs: { min: 150, max: 250 } })
@@ -136,9 +142,15 @@ describe('fault injection', () => {
     expect(limited.status).toBe(429)
     expect(limited.json.error.code).toBe('TOO_MANY_REQUESTS')
     await target.request('DELETE', '/_voicedesk/faults')
-    await addFault(target, { match: { path: '/v1/voice-agents' }, respond: { status: 500, code: 'UPSTREAM_DOWN', message: 'The model host is down' } })
+    await addFault(target, {
+      match: { path: '/v1/voice-agents' },
+      respond: { status: 500, code: 'UPSTREAM_DOWN', message: 'The model host is down' },
+    })
     const custom = await target.request('GET', '/v1/voice-agents')
-    expect(custom).toMatchObject({ status: 500, json: { success: false, message: 'The model host is down', error: { code: 'UPSTREAM_DOWN', details: [] } } })
+    expect(custom).toMatchObject({
+      status: 500,
+      json: { success: false, message: 'The model host is down', error: { code: 'UPSTREAM_DOWN', details: [] } },
+    })
   })
 
   it('journals a faulted answer with the status it sent', async () => {
@@ -162,7 +174,9 @@ describe('fault injection', () => {
     const target = await listening()
     const agentId = await createAgent(target)
     await addFault(target, { match: { path: `/v1/voice-agents/${agentId}` }, dropConnection: true })
-    const failure = await fetch(`${target.baseUrl}/v1/voice-agents/${agentId}`, { headers: { authorization: `Token ${target.service.key}` } }).then(
+    const failure = await fetch(`${target.baseUrl}/v1/voice-agents/${agentId}`, {
+      headers: { authorization: `Token ${target.service.key}` },
+    }).then(
       () => undefined,
       (error: unknown) => error as Error & { cause?: { code?: string } },
     )
@@ -233,7 +247,9 @@ describe('fault injection', () => {
   it('holds at most 200 rules per project: 250 added at once leave 200, the rest refused 409 in the envelope', async () => {
     const target = await listening()
     const answers = await Promise.all(
-      Array.from({ length: 250 }, (_, index) => target.request('POST', '/_voicedesk/faults', { match: { path: `/v1/voice-agents/agent-${index}` }, delayMs: 1 })),
+      Array.from({ length: 250 }, (_, index) =>
+        target.request('POST', '/_voicedesk/faults', { match: { path: `/v1/voice-agents/agent-${index}` }, delayMs: 1 }),
+      ),
     )
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(MAX_FAULT_RULES_PER_PROJECT)
     const refused = answers.filter((answer) => answer.status !== 201)
@@ -283,7 +299,9 @@ describe('fault injection', () => {
     expect(unknown.ok ? undefined : unknown.error.code).toBe('NOT_FOUND')
 
     const listed = await invokeOperation(handlers, 'faults.list', {}, fail)
-    expect(listed.ok && (listed.data as IpcOutput<'faults.list'>).faults.map((fault) => fault.id)).toEqual([(added.data as IpcOutput<'faults.add'>).id])
+    expect(listed.ok && (listed.data as IpcOutput<'faults.list'>).faults.map((fault) => fault.id)).toEqual([
+      (added.data as IpcOutput<'faults.add'>).id,
+    ])
     const cleared = await invokeOperation(handlers, 'faults.clear', {}, fail)
     expect(cleared.ok && cleared.data).toEqual({ removed: 1 })
     expect(events.at(-1)).toEqual({ type: 'faults.changed', active: 0 })
@@ -294,7 +312,11 @@ describe('fault injection', () => {
     const target = await listening({ now: () => new Date(clock) })
     const rule = await addFault(target, { match: { path: '/v1/voices' }, respond: { status: 503 }, expiresInSeconds: 60 })
     expect(rule.expiresAt).toBe('2026-11-24T10:01:00.000Z')
-    const fixed = await addFault(target, { match: { path: '/v1/voice-agents' }, respond: { status: 503 }, expiresAt: '2026-11-24T12:00:00+02:00' })
+    const fixed = await addFault(target, {
+      match: { path: '/v1/voice-agents' },
+      respond: { status: 503 },
+      expiresAt: '2026-11-24T12:00:00+02:00',
+    })
     expect(fixed.expiresAt).toBe('2026-11-24T10:00:00.000Z') // already past: never applies
     expect((await target.request('GET', '/v1/voice-agents')).status).toBe(200)
     expect((await target.request('GET', '/v1/voices')).status).toBe(503)
@@ -337,13 +359,23 @@ describe('fault injection', () => {
   it('forces matching jobs FAILED with the rule’s code, webhook and all; a retry runs once the rule is gone', async () => {
     const target = await listening()
     const receiver = await startWebhookReceiver()
-    const rule = await addFault(target, { match: { jobType: 'TTS' }, failJob: { code: 'TTS_ENGINE_FAILED', message: 'Injected: the engine is down' } })
-    const created = await target.request('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Your order has shipped.', webhookUrl: receiver.url })
+    const rule = await addFault(target, {
+      match: { jobType: 'TTS' },
+      failJob: { code: 'TTS_ENGINE_FAILED', message: 'Injected: the engine is down' },
+    })
+    const created = await target.request('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'Your order has shipped.',
+      webhookUrl: receiver.url,
+    })
     expect(created.status).toBe(200)
     const job = await waitForJobEnd(target.service, created.json.data.id as string)
     expect(job).toMatchObject({ status: 'FAILED', error: { code: 'TTS_ENGINE_FAILED', message: 'Injected: the engine is down' } })
     const [webhook] = await receiver.waitForRequests(1)
-    expect(JSON.parse(webhook!.body)).toMatchObject({ event: 'job.failed', data: { id: job.id, status: 'FAILED', error: { code: 'TTS_ENGINE_FAILED' } } })
+    expect(JSON.parse(webhook!.body)).toMatchObject({
+      event: 'job.failed',
+      data: { id: job.id, status: 'FAILED', error: { code: 'TTS_ENGINE_FAILED' } },
+    })
     expect((await target.request('GET', '/_voicedesk/faults')).json.data.faults[0]).toMatchObject({ id: rule.id, hits: 1 })
 
     // Another project's jobs run as usual.
@@ -367,7 +399,11 @@ describe('fault injection', () => {
     const agentId = await createAgent(target)
     const rule = await addFault(target, { match: { jobType: 'TTS' }, failWebhook: true })
     const recorded = await addFault(target, { match: { agentId }, failWebhook: { status: 503 } })
-    const created = await target.request('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Your order has shipped.', webhookUrl: receiver.url })
+    const created = await target.request('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'Your order has shipped.',
+      webhookUrl: receiver.url,
+    })
     const jobId = created.json.data.id as string
     expect((await waitForJobEnd(target.service, jobId)).status).toBe('COMPLETED')
     const failedOnce = await waitFor('a failed attempt', async () => {
@@ -399,7 +435,10 @@ describe('fault injection', () => {
       const read = await deliveryOf(target.service, jobId)
       return read && read.attemptLog.length >= 1 ? read : undefined
     })
-    expect(delivery.attemptLog[0]).toMatchObject({ statusCode: 503, error: `Failed by fault ${rule.id} (recorded as a 503 answer); nothing was sent` })
+    expect(delivery.attemptLog[0]).toMatchObject({
+      statusCode: 503,
+      error: `Failed by fault ${rule.id} (recorded as a 503 answer); nothing was sent`,
+    })
     expect(receiver.requests).toHaveLength(0)
   })
 })

@@ -45,7 +45,18 @@ import { testSqlOf, type TestSql } from '../../helpers/test-sql'
  * near-valid, so each pair is met four or five times; the smaller endpoints have fewer fields
  * and fewer runs. fast-check draws a new seed each run and prints it with any failure.
  */
-const RUNS_ON_SQLITE = { create: 900, update: 1000, clone: 600, addNumber: 900, assign: 700, unassign: 500, deleteAgent: 400, deleteNumber: 400, poison: 300, sizeLimit: 30 }
+const RUNS_ON_SQLITE = {
+  create: 900,
+  update: 1000,
+  clone: 600,
+  addNumber: 900,
+  assign: 700,
+  unassign: 500,
+  deleteAgent: 400,
+  deleteNumber: 400,
+  poison: 300,
+  sizeLimit: 30,
+}
 /**
  * On PostgreSQL only what reaches storage differs (NUL and lone surrogates in text and JSON
  * columns, uuid parameters, unique numbers): the bodies are storedBodyCases, so half the runs
@@ -54,7 +65,17 @@ const RUNS_ON_SQLITE = { create: 900, update: 1000, clone: 600, addNumber: 900, 
  * to the server there, ~15 ms each on a quiet machine.
  */
 const RUNS = onPostgres
-  ? { ...RUNS_ON_SQLITE, create: 450, update: 500, clone: 300, addNumber: 450, assign: 350, unassign: 250, deleteAgent: 200, deleteNumber: 200 }
+  ? {
+      ...RUNS_ON_SQLITE,
+      create: 450,
+      update: 500,
+      clone: 300,
+      addNumber: 450,
+      assign: 350,
+      unassign: 250,
+      deleteAgent: 200,
+      deleteNumber: 200,
+    }
   : RUNS_ON_SQLITE
 /** On PostgreSQL, the cases that reach the store (see RUNS). */
 const casesOf = onPostgres ? storedBodyCases : bodyCases
@@ -150,7 +171,12 @@ async function sendAndCheck(fixture: Fixture, request: FuzzRequest): Promise<Lig
   return response
 }
 
-async function fuzz(fixture: Fixture, requests: fc.Arbitrary<FuzzRequest>, numRuns: number, afterAccepted?: (response: LightMyRequestResponse) => Promise<void>) {
+async function fuzz(
+  fixture: Fixture,
+  requests: fc.Arbitrary<FuzzRequest>,
+  numRuns: number,
+  afterAccepted?: (response: LightMyRequestResponse) => Promise<void>,
+) {
   await fc.assert(
     fc.asyncProperty(requests, async (request) => {
       const response = await sendAndCheck(fixture, request)
@@ -222,12 +248,18 @@ const validShape: fc.Arbitrary<Shape> = fc.letrec<{ node: Shape }>((tie) => ({
       {
         type: fc.constantFrom('string', 'number', 'integer', 'boolean', 'null'),
         description: fc.string({ maxLength: 60 }),
-        enum: fc.array(fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null)), { minLength: 1, maxLength: 5 }),
+        enum: fc.array(fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null)), {
+          minLength: 1,
+          maxLength: 5,
+        }),
       },
       { requiredKeys: ['type'] },
     ),
     fc
-      .record({ properties: fc.dictionary(validPropertyName, tie('node'), { maxKeys: 4 }), requiredMask: fc.array(fc.boolean(), { maxLength: 4 }) })
+      .record({
+        properties: fc.dictionary(validPropertyName, tie('node'), { maxKeys: 4 }),
+        requiredMask: fc.array(fc.boolean(), { maxLength: 4 }),
+      })
       .map(({ properties, requiredMask }) => ({
         type: 'object',
         properties,
@@ -238,22 +270,37 @@ const validShape: fc.Arbitrary<Shape> = fc.letrec<{ node: Shape }>((tie) => ({
 })).node
 
 /** A valid chain of `levels` shape levels, through items or through properties: the limit is 16. */
-const deepShape = fc.record({ levels: fc.integer({ min: 10, max: 24 }), via: fc.constantFrom('items', 'properties') }).map(({ levels, via }) => {
-  let shape: Shape = { type: 'string' }
-  for (let level = 1; level < levels; level++) {
-    shape = via === 'items' ? { type: 'array', items: shape } : { type: 'object', properties: { next: shape }, required: ['next'] }
-  }
-  return shape
-})
+const deepShape = fc
+  .record({ levels: fc.integer({ min: 10, max: 24 }), via: fc.constantFrom('items', 'properties') })
+  .map(({ levels, via }) => {
+    let shape: Shape = { type: 'string' }
+    for (let level = 1; level < levels; level++) {
+      shape = via === 'items' ? { type: 'array', items: shape } : { type: 'object', properties: { next: shape }, required: ['next'] }
+    }
+    return shape
+  })
 
 // Voice agent fields --------------------------------------------------------------------------
 
-const validParams = fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/).filter(safeKey), fc.string({ maxLength: 50 }), { maxKeys: 5 })
-const paramName = fc.oneof(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/), fc.constantFrom('', '1abc', 'a-b', 'a b', 'toString', 'agentName', 'é'), fc.string())
+const validParams = fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/).filter(safeKey), fc.string({ maxLength: 50 }), {
+  maxKeys: 5,
+})
+const paramName = fc.oneof(
+  fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/),
+  fc.constantFrom('', '1abc', 'a-b', 'a b', 'toString', 'agentName', 'é'),
+  fc.string(),
+)
 
 /** For each agent field, values from valid to absurd, edges of every limit included. */
 const agentFieldValues: Record<string, fc.Arbitrary<unknown>> = {
-  agentName: fc.oneof(nonBlank(40), fc.constantFrom('', '   ', '\t\n'), lengthAround(100), fc.string({ unit: 'grapheme' }), oddString, wrongValue),
+  agentName: fc.oneof(
+    nonBlank(40),
+    fc.constantFrom('', '   ', '\t\n'),
+    lengthAround(100),
+    fc.string({ unit: 'grapheme' }),
+    oddString,
+    wrongValue,
+  ),
   greetingMessage: fc.oneof(fc.string(), fc.constant('Hi {{name}}, {{ unclosed'), lengthAround(2000), oddString, wrongValue),
   preamble: fc.oneof(
     fc.jsonValue(),
@@ -265,7 +312,9 @@ const agentFieldValues: Record<string, fc.Arbitrary<unknown>> = {
   ),
   lang: fc.oneof(fc.constantFrom('ar', 'en'), fc.constantFrom('AR', 'EN', 'fr', '', ' en', 'english'), wrongValue),
   pokeMessages: fc.oneof(
-    fc.array(fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', '   '), lengthAround(500), oddString, wrongValue), { maxLength: 22 }),
+    fc.array(fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', '   '), lengthAround(500), oddString, wrongValue), {
+      maxLength: 22,
+    }),
     fc.array(fc.constant('Still there?'), { minLength: 19, maxLength: 22 }),
     wrongValue,
   ),
@@ -281,14 +330,26 @@ const agentFieldValues: Record<string, fc.Arbitrary<unknown>> = {
   outcomeResponseShape: fc.oneof(randomShape, validShape, deepShape, fc.constant(null)),
   webhookUrl: fc.oneof(
     fc.webUrl({ validSchemes: ['http', 'https', 'ftp', 'file'] }),
-    fc.constantFrom('http://', 'https://localhost:99999', 'javascript:alert(1)', 'http://[::1]/', 'http://例え.テスト/', 'http://a b/', 'HTTPS://X.TEST'),
+    fc.constantFrom(
+      'http://',
+      'https://localhost:99999',
+      'javascript:alert(1)',
+      'http://[::1]/',
+      'http://例え.テスト/',
+      'http://a b/',
+      'HTTPS://X.TEST',
+    ),
     fc.constant(`https://hooks.example.test/${'a'.repeat(2030)}`),
     fc.constant(null),
     wrongValue,
   ),
   webhookAuth: fc.oneof(
     fc.record(
-      { authKey: fc.oneof(fc.string(), lengthAround(200), wrongValue), authSecret: fc.oneof(fc.string(), lengthAround(2000), wrongValue), extra: fc.string() },
+      {
+        authKey: fc.oneof(fc.string(), lengthAround(200), wrongValue),
+        authSecret: fc.oneof(fc.string(), lengthAround(2000), wrongValue),
+        extra: fc.string(),
+      },
       { requiredKeys: [] },
     ),
     fc.constant(null),
@@ -301,7 +362,10 @@ const agentFieldValues: Record<string, fc.Arbitrary<unknown>> = {
     fc.string(),
     wrongValue,
   ),
-  tools: fc.oneof(fc.record({ genderDetection: boolish, smartCallEnd: boolish, recordCalls: fc.boolean() }, { requiredKeys: [] }), wrongValue),
+  tools: fc.oneof(
+    fc.record({ genderDetection: boolish, smartCallEnd: boolish, recordCalls: fc.boolean() }, { requiredKeys: [] }),
+    wrongValue,
+  ),
   params: fc.oneof(
     fc.dictionary(paramName, fc.oneof(fc.string(), lengthAround(10_000), wrongValue), { maxKeys: 6 }),
     // Around the limit of 100 params.
@@ -324,7 +388,9 @@ const validAgentChanges = parserSafe(
       interrupt: fc.boolean(),
       outcome: fc.string({ maxLength: 80 }),
       outcomeResponseShape: fc.option(validShape),
-      webhookUrl: fc.option(fc.constantFrom('https://hooks.example.test/calls', 'http://127.0.0.1:9000/hook', 'https://example.test/a?b=c')),
+      webhookUrl: fc.option(
+        fc.constantFrom('https://hooks.example.test/calls', 'http://127.0.0.1:9000/hook', 'https://example.test/a?b=c'),
+      ),
       webhookAuth: fc.option(fc.record({ authKey: nonBlank(20), authSecret: fc.string({ minLength: 1, maxLength: 40 }) })),
       voiceId: fc.constantFrom(...VOICE_IDS),
       tools: fc.record({ genderDetection: fc.boolean(), smartCallEnd: fc.boolean() }, { requiredKeys: [] }),
@@ -345,7 +411,9 @@ const possibleNumber = fc.integer({ min: 0, max: 99 }).map((n) => `+1415555${Str
 const phoneNumberValue = fc.oneof(
   possibleNumber,
   digits(1, 18).map((value) => `+${value}`),
-  fc.tuple(digits(1, 3), digits(3, 12), fc.constantFrom(' ', '-', '.', '(', ')', '')).map(([country, rest, separator]) => `+${country}${separator}${rest}`),
+  fc
+    .tuple(digits(1, 3), digits(3, 12), fc.constantFrom(' ', '-', '.', '(', ')', ''))
+    .map(([country, rest, separator]) => `+${country}${separator}${rest}`),
   fc.constantFrom('+', '', '+0', '++1', '+1 (415) 555-0100', '00441234567', '+1\u0000415', '+١٢٣٤٥٦٧٨', '+14155550100\n'),
   lengthAround(32, '5').map((value) => `+${value}`),
   fc.string(),
@@ -370,7 +438,12 @@ const validAddNumberBody = parserSafe(
 
 /** The fixture's number as people write it: the service stores and compares E.164. */
 const formattedNumber = (e164: string) =>
-  fc.constantFrom(e164, `${e164.slice(0, 2)} ${e164.slice(2, 5)} ${e164.slice(5, 8)}-${e164.slice(8)}`, `${e164.slice(0, 2)} (${e164.slice(2, 5)}) ${e164.slice(5)}`, ` ${e164} `)
+  fc.constantFrom(
+    e164,
+    `${e164.slice(0, 2)} ${e164.slice(2, 5)} ${e164.slice(5, 8)}-${e164.slice(8)}`,
+    `${e164.slice(0, 2)} (${e164.slice(2, 5)}) ${e164.slice(5)}`,
+    ` ${e164} `,
+  )
 
 // Ids in URLs ---------------------------------------------------------------------------------
 
@@ -419,7 +492,12 @@ const createSpec: BodySpec = {
   validStatuses: [200],
   numberFields: ['silenceThreshold'],
 }
-const updateSpec: BodySpec = { fields: agentFieldValues, valid: validAgentChanges, validStatuses: [200], numberFields: ['silenceThreshold'] }
+const updateSpec: BodySpec = {
+  fields: agentFieldValues,
+  valid: validAgentChanges,
+  validStatuses: [200],
+  numberFields: ['silenceThreshold'],
+}
 const cloneSpec: BodySpec = {
   fields: { agentName: agentFieldValues.agentName! },
   valid: parserSafe(fc.record({ agentName: nonBlank(40) }, { requiredKeys: [] })),
@@ -431,7 +509,12 @@ function assignSpec(fixture: Fixture): BodySpec {
   const numbers = fc.oneof(formattedNumber(fixture.assignedNumber), formattedNumber(fixture.spareNumber))
   return {
     fields: {
-      voiceAgentId: fc.oneof(fc.constantFrom(fixture.agentId, fixture.otherAgentId, fixture.agentId.toUpperCase(), ` ${fixture.agentId}`), fc.uuid(), fc.string(), wrongValue),
+      voiceAgentId: fc.oneof(
+        fc.constantFrom(fixture.agentId, fixture.otherAgentId, fixture.agentId.toUpperCase(), ` ${fixture.agentId}`),
+        fc.uuid(),
+        fc.string(),
+        wrongValue,
+      ),
       phoneNumber: fc.oneof(numbers, phoneNumberValue),
     },
     valid: fc.record({ voiceAgentId: fc.constantFrom(fixture.agentId, fixture.otherAgentId), phoneNumber: numbers }),
@@ -453,17 +536,31 @@ async function startFixture(): Promise<Fixture> {
   }
   const agent = await ok(
     service.call('POST', '/v1/voice-agents', {
-      body: { agentName: 'Fuzz fixture', params: { name: 'Sam' }, outcomeResponseShape: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+      body: {
+        agentName: 'Fuzz fixture',
+        params: { name: 'Sam' },
+        outcomeResponseShape: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
     }),
   )
   const templates = await ok(service.call('GET', '/v1/voice-agents/templates'))
   const cloneSourceId: string = templates[0]?.id ?? agent.id
-  const other = await ok(service.call('POST', `/v1/voice-agents/clone?voiceAgentId=${cloneSourceId}`, { body: { agentName: 'Second fixture' } }))
+  const other = await ok(
+    service.call('POST', `/v1/voice-agents/clone?voiceAgentId=${cloneSourceId}`, { body: { agentName: 'Second fixture' } }),
+  )
   const numberBody = { type: 'TELEPHONY', label: 'Fixture', providerAccountSid: 'AC123', providerAuthToken: 'token-123' }
   const assigned = await ok(service.call('POST', '/v1/voice-agents/phone-number', { body: { ...numberBody, phoneNumber: '+14155550100' } }))
   const spare = await ok(service.call('POST', '/v1/voice-agents/phone-number', { body: { ...numberBody, phoneNumber: '+442079460000' } }))
   await ok(service.call('POST', '/v1/voice-agents/assign-number', { body: { voiceAgentId: agent.id, phoneNumber: assigned.number } }))
-  return { service, sql: await testSqlOf(service.runtime), agentId: agent.id, otherAgentId: other.id, cloneSourceId, assignedNumber: assigned.number, spareNumber: spare.number }
+  return {
+    service,
+    sql: await testSqlOf(service.runtime),
+    agentId: agent.id,
+    otherAgentId: other.id,
+    cloneSourceId,
+    assignedNumber: assigned.number,
+    spareNumber: spare.number,
+  }
 }
 
 describe('write endpoints under random and malformed bodies: no 5xx, the error envelope, no change on error', () => {
@@ -482,25 +579,41 @@ describe('write endpoints under random and malformed bodies: no 5xx, the error e
 
   it('PATCH /v1/voice-agents/{id}', { timeout: TEST_TIMEOUT_MS }, async () => {
     // Mostly the fixture agent, so bodies reach the update; sometimes an id that does not exist.
-    const target = fc.oneof({ weight: 9, arbitrary: fc.constant({ id: fixture.agentId, real: true }) }, { weight: 1, arbitrary: fc.uuid().map((id) => ({ id, real: false })) })
-    const requests = fc.record({ target, body: casesOf(updateSpec) }).map(({ target, body }) => onUrl('PATCH', `/v1/voice-agents/${target.id}`, body, target.real))
+    const target = fc.oneof(
+      { weight: 9, arbitrary: fc.constant({ id: fixture.agentId, real: true }) },
+      { weight: 1, arbitrary: fc.uuid().map((id) => ({ id, real: false })) },
+    )
+    const requests = fc
+      .record({ target, body: casesOf(updateSpec) })
+      .map(({ target, body }) => onUrl('PATCH', `/v1/voice-agents/${target.id}`, body, target.real))
     await fuzz(fixture, requests, RUNS.update)
   })
 
   it('POST /v1/voice-agents/clone', { timeout: TEST_TIMEOUT_MS }, async () => {
     const query = fc.oneof(
-      { weight: 8, arbitrary: fc.constantFrom(fixture.cloneSourceId, fixture.agentId).map((id) => ({ query: `?voiceAgentId=${id}`, real: true })) },
+      {
+        weight: 8,
+        arbitrary: fc.constantFrom(fixture.cloneSourceId, fixture.agentId).map((id) => ({ query: `?voiceAgentId=${id}`, real: true })),
+      },
       {
         weight: 2,
         arbitrary: fc
           .oneof(
             randomId.map((id) => `?voiceAgentId=${id}`),
-            fc.constantFrom('', '?voiceAgentId=', `?voiceAgentId=${fixture.agentId}&voiceAgentId=${fixture.agentId}`, '?voiceAgentId=%', '?voiceagentid=x'),
+            fc.constantFrom(
+              '',
+              '?voiceAgentId=',
+              `?voiceAgentId=${fixture.agentId}&voiceAgentId=${fixture.agentId}`,
+              '?voiceAgentId=%',
+              '?voiceagentid=x',
+            ),
           )
           .map((query) => ({ query, real: false })),
       },
     )
-    const requests = fc.record({ query, body: casesOf(cloneSpec) }).map(({ query, body }) => onUrl('POST', `/v1/voice-agents/clone${query.query}`, body, query.real))
+    const requests = fc
+      .record({ query, body: casesOf(cloneSpec) })
+      .map(({ query, body }) => onUrl('POST', `/v1/voice-agents/clone${query.query}`, body, query.real))
     await fuzz(fixture, requests, RUNS.clone, deleteCreatedAgent(fixture))
   })
 
@@ -532,40 +645,55 @@ describe('write endpoints under random and malformed bodies: no 5xx, the error e
       fc.record({ id: randomId, junk: fc.string() }).map(({ id, junk }) => `?pid=${id}&${encodeURIComponent(junk)}=1`),
       fc.constantFrom('', '?', '?pid', '?pid=', '?pid=a&pid=b', '?PID=x', '?pid[]=x', '?pid[a]=1', '?pid=%', '?pid=%zz', '?pid=%E0%A4%A'),
     )
-    const requests = query.map((query): FuzzRequest => ({ method: 'DELETE', url: `/v1/voice-agents/phone-number${query}`, expected: { statuses: [400, 404] } }))
+    const requests = query.map((query): FuzzRequest => ({
+      method: 'DELETE',
+      url: `/v1/voice-agents/phone-number${query}`,
+      expected: { statuses: [400, 404] },
+    }))
     await fuzz(fixture, requests, RUNS.deleteNumber)
   })
 
-  it.skipIf(onPostgres)('a __proto__ or constructor.prototype key is INVALID_JSON on every body endpoint', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const endpoints: [FuzzRequest['method'], string, BodySpec][] = [
-      ['POST', '/v1/voice-agents', createSpec],
-      ['PATCH', `/v1/voice-agents/${fixture.agentId}`, updateSpec],
-      ['POST', `/v1/voice-agents/clone?voiceAgentId=${fixture.cloneSourceId}`, cloneSpec],
-      ['POST', '/v1/voice-agents/phone-number', addNumberSpec],
-      ['POST', '/v1/voice-agents/assign-number', assignSpec(fixture)],
-      ['POST', '/v1/voice-agents/unassign', unassignSpec(fixture)],
-    ]
-    const requests = fc.oneof(...endpoints.map(([method, url, spec]) => pollutedBody(spec).map((body) => onUrl(method, url, body, true))))
-    await fuzz(fixture, requests, RUNS.poison)
-  })
+  it.skipIf(onPostgres)(
+    'a __proto__ or constructor.prototype key is INVALID_JSON on every body endpoint',
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const endpoints: [FuzzRequest['method'], string, BodySpec][] = [
+        ['POST', '/v1/voice-agents', createSpec],
+        ['PATCH', `/v1/voice-agents/${fixture.agentId}`, updateSpec],
+        ['POST', `/v1/voice-agents/clone?voiceAgentId=${fixture.cloneSourceId}`, cloneSpec],
+        ['POST', '/v1/voice-agents/phone-number', addNumberSpec],
+        ['POST', '/v1/voice-agents/assign-number', assignSpec(fixture)],
+        ['POST', '/v1/voice-agents/unassign', unassignSpec(fixture)],
+      ]
+      const requests = fc.oneof(...endpoints.map(([method, url, spec]) => pollutedBody(spec).map((body) => onUrl(method, url, body, true))))
+      await fuzz(fixture, requests, RUNS.poison)
+    },
+  )
 
-  it.skipIf(onPostgres)('bodies around 1 MiB are 413 exactly when they are over it, counted in bytes', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const requests = fc
-      .record({ bytes: fc.integer({ min: BODY_LIMIT_BYTES - 8, max: BODY_LIMIT_BYTES + 8 }), twoByteChars: fc.integer({ min: 0, max: 100 }) })
-      .map(({ bytes, twoByteChars }): FuzzRequest => {
-        const frame = '{"agentName":""}'
-        const filler = 'é'.repeat(twoByteChars) + 'a'.repeat(bytes - frame.length - 2 * twoByteChars)
-        const rawBody = `{"agentName":"${filler}"}`
-        return {
-          method: 'POST',
-          url: '/v1/voice-agents',
-          rawBody,
-          // Under the limit the body is read and refused for its 1 MiB agentName.
-          expected: bytes > BODY_LIMIT_BYTES ? { statuses: [413], code: 'PAYLOAD_TOO_LARGE' } : refused('VALIDATION_ERROR'),
-        }
-      })
-    await fuzz(fixture, requests, RUNS.sizeLimit)
-  })
+  it.skipIf(onPostgres)(
+    'bodies around 1 MiB are 413 exactly when they are over it, counted in bytes',
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const requests = fc
+        .record({
+          bytes: fc.integer({ min: BODY_LIMIT_BYTES - 8, max: BODY_LIMIT_BYTES + 8 }),
+          twoByteChars: fc.integer({ min: 0, max: 100 }),
+        })
+        .map(({ bytes, twoByteChars }): FuzzRequest => {
+          const frame = '{"agentName":""}'
+          const filler = 'é'.repeat(twoByteChars) + 'a'.repeat(bytes - frame.length - 2 * twoByteChars)
+          const rawBody = `{"agentName":"${filler}"}`
+          return {
+            method: 'POST',
+            url: '/v1/voice-agents',
+            rawBody,
+            // Under the limit the body is read and refused for its 1 MiB agentName.
+            expected: bytes > BODY_LIMIT_BYTES ? { statuses: [413], code: 'PAYLOAD_TOO_LARGE' } : refused('VALIDATION_ERROR'),
+          }
+        })
+      await fuzz(fixture, requests, RUNS.sizeLimit)
+    },
+  )
 
   it('a body of 1 MiB + 1 byte is 413 PAYLOAD_TOO_LARGE on every body endpoint', async () => {
     const overLimit = `{"agentName":"${'a'.repeat(BODY_LIMIT_BYTES + 1 - '{"agentName":""}'.length)}"}`

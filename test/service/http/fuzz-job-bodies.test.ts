@@ -24,7 +24,15 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { BODY_LIMIT_BYTES } from '../../../src/service/http/build-app'
 import { AI_PARTS } from '../../../src/shared/api/ai-parts'
 import type { ErrorCode } from '../../../src/shared/api/errors'
-import { AiContentJobEnvelopeSchema, JOB_STATUSES, JOB_TYPES, JobListEnvelopeSchema, SORT_FIELDS, TtsJobEnvelopeSchema, type JobListItem } from '../../../src/shared/api/jobs'
+import {
+  AiContentJobEnvelopeSchema,
+  JOB_STATUSES,
+  JOB_TYPES,
+  JobListEnvelopeSchema,
+  SORT_FIELDS,
+  TtsJobEnvelopeSchema,
+  type JobListItem,
+} from '../../../src/shared/api/jobs'
 import { VOICE_IDS } from '../../../src/shared/voices'
 import { searchWords, type JobRecord } from '../../../src/store/records'
 import {
@@ -298,15 +306,26 @@ async function fuzz(fixture: Fixture, requests: fc.Arbitrary<FuzzRequest>, numRu
  * (which stays untouched), and count it once in job_counts. It is then deleted again (the runner
  * never runs, so nothing else refers to it) to keep the snapshots small.
  */
-function expectOneNewPendingJob(fixture: Fixture, jobId: string, type: string, before: Snapshot, after: Snapshot, what: string): Record<string, unknown> {
+function expectOneNewPendingJob(
+  fixture: Fixture,
+  jobId: string,
+  type: string,
+  before: Snapshot,
+  after: Snapshot,
+  what: string,
+): Record<string, unknown> {
   expect(after.jobs.length, `an accepted write adds one job: ${what}`).toBe(before.jobs.length + 1)
   expect(JSON.stringify(after.jobs.slice(0, -1)), `an accepted write changes no other job: ${what}`).toBe(JSON.stringify(before.jobs))
   const row = after.jobs.at(-1)!
   expect(row, what).toMatchObject({ id: jobId, project_id: fixture.projectId, type, status: 'PENDING', attempts: 0, lease_owner: null })
   const countOf = (snapshot: Snapshot) =>
-    Number(snapshot.counts.find((count) => count.project_id === fixture.projectId && count.type === type && count.status === 'PENDING')?.count ?? 0)
+    Number(
+      snapshot.counts.find((count) => count.project_id === fixture.projectId && count.type === type && count.status === 'PENDING')?.count ??
+        0,
+    )
   expect(countOf(after), what).toBe(countOf(before) + 1)
-  const otherCounts = (snapshot: Snapshot) => snapshot.counts.filter((count) => !(count.project_id === fixture.projectId && count.type === type && count.status === 'PENDING'))
+  const otherCounts = (snapshot: Snapshot) =>
+    snapshot.counts.filter((count) => !(count.project_id === fixture.projectId && count.type === type && count.status === 'PENDING'))
   expect(otherCounts(after), what).toEqual(otherCounts(before))
   sqliteDatabaseOf(fixture.service.runtime).prepare('DELETE FROM jobs WHERE id = ?').run(jobId)
   return row
@@ -329,7 +348,8 @@ function checkTtsAccepted(fixture: Fixture): AcceptedCheck {
     // What is stored is what is answered: no truncation, no replacement characters.
     expect(row.text, what).toBe(job.jobResponse.text)
     expect(row.voice_id, what).toBe(job.ttsVoiceId)
-    const sent = sentBody(request) as { voiceId: string; text: string; webhookUrl?: string; webhookAuth?: { authKey: string; authSecret: string } } | typeof UNPARSEABLE
+    const sent = sentBody(request) as
+      { voiceId: string; text: string; webhookUrl?: string; webhookAuth?: { authKey: string; authSecret: string } } | typeof UNPARSEABLE
     if (sent === UNPARSEABLE) return
     expect(job.jobResponse.text, what).toBe(sent.text)
     expect(job.ttsVoiceId, what).toBe(sent.voiceId)
@@ -368,7 +388,15 @@ function checkAiContentAccepted(fixture: Fixture): AcceptedCheck {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Words the list search never finds: FTS5 scope tokens, which live in no title or text. */
-const scopeTokens = (fixture: Fixture) => [`p${fixture.projectId.replaceAll('-', '')}`, 'scompleted', 'spending', 'sfailed', 'ttts', 'taicontent', 'ttranscription']
+const scopeTokens = (fixture: Fixture) => [
+  `p${fixture.projectId.replaceAll('-', '')}`,
+  'scompleted',
+  'spending',
+  'sfailed',
+  'ttts',
+  'taicontent',
+  'ttranscription',
+]
 
 const SORT_KEYS: Record<(typeof SORT_FIELDS)[number], (item: JobListItem) => string | number> = {
   createdAt: (item) => item.createdAt,
@@ -489,7 +517,13 @@ function onTarget(path: string, body: BodyCase, target: Target): FuzzRequest {
 // POST /v1/jobs/text-to-speech
 // ---------------------------------------------------------------------------------------------
 
-const VALID_WEBHOOK_URLS = ['https://hooks.example.test/jobs', 'http://127.0.0.1:9000/hook', 'https://example.test/a?b=c#d', 'HTTPS://X.TEST', 'http://localhost']
+const VALID_WEBHOOK_URLS = [
+  'https://hooks.example.test/jobs',
+  'http://127.0.0.1:9000/hook',
+  'https://example.test/a?b=c#d',
+  'HTTPS://X.TEST',
+  'http://localhost',
+]
 /** A URL of exactly `length` characters: the limit is 2,048. */
 const urlOfLength = (length: number) => {
   const head = 'https://hooks.example.test/'
@@ -527,7 +561,9 @@ const validText = fc.oneof(
   { weight: 4, arbitrary: nonBlank(200) },
   {
     weight: 2,
-    arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).filter((text) => text.trim().length > 0 && characters(text) <= 5_000),
+    arbitrary: fc
+      .string({ unit: 'grapheme', minLength: 1, maxLength: 60 })
+      .filter((text) => text.trim().length > 0 && characters(text) <= 5_000),
   },
   {
     weight: 2,
@@ -615,7 +651,9 @@ const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
       expected: length <= 5_000 ? accepted([200]) : refused('VALIDATION_ERROR'),
     })),
   // Blank text: empty or only (Unicode) spaces.
-  fc.constantFrom('', ' ', '     ', '\t\r\n', '\u00a0', '\u2003\u3000').map((text): BodyCase => ({ body: { voiceId: VOICE, text }, expected: refused('VALIDATION_ERROR') })),
+  fc
+    .constantFrom('', ' ', '     ', '\t\r\n', '\u00a0', '\u2003\u3000')
+    .map((text): BodyCase => ({ body: { voiceId: VOICE, text }, expected: refused('VALIDATION_ERROR') })),
   // Lone surrogates, written as JSON escapes (JSON.stringify would never send them).
   fc
     .record({
@@ -633,8 +671,12 @@ const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
     }),
   // A surrogate pair written as escapes is one emoji: fine.
   fc.constant<BodyCase>({ rawBody: `{"voiceId":"${VOICE}","text":"smile \\ud83d\\ude00"}`, expected: accepted([200]) }),
-  fc.constantFrom(...INVALID_WEBHOOK_URLS, null, 42).map((webhookUrl): BodyCase => ({ body: { voiceId: VOICE, text: 'hi', webhookUrl }, expected: refused('VALIDATION_ERROR') })),
-  fc.constantFrom(...VALID_WEBHOOK_URLS, urlOfLength(2048)).map((webhookUrl): BodyCase => ({ body: { voiceId: VOICE, text: 'hi', webhookUrl }, expected: accepted([200]) })),
+  fc
+    .constantFrom(...INVALID_WEBHOOK_URLS, null, 42)
+    .map((webhookUrl): BodyCase => ({ body: { voiceId: VOICE, text: 'hi', webhookUrl }, expected: refused('VALIDATION_ERROR') })),
+  fc
+    .constantFrom(...VALID_WEBHOOK_URLS, urlOfLength(2048))
+    .map((webhookUrl): BodyCase => ({ body: { voiceId: VOICE, text: 'hi', webhookUrl }, expected: accepted([200]) })),
   fc
     .constantFrom<unknown>(
       { authKey: '', authSecret: 's' },
@@ -670,7 +712,9 @@ const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
     )
     .map((voiceId): BodyCase => ({ body: { voiceId, text: 'hi' }, expected: refused('VALIDATION_ERROR') })),
   // Required fields left out.
-  fc.constantFrom<unknown>({ text: 'hi' }, { voiceId: VOICE }, {}).map((body): BodyCase => ({ body, expected: refused('VALIDATION_ERROR') })),
+  fc
+    .constantFrom<unknown>({ text: 'hi' }, { voiceId: VOICE }, {})
+    .map((body): BodyCase => ({ body, expected: refused('VALIDATION_ERROR') })),
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -678,7 +722,11 @@ const ttsEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
 // ---------------------------------------------------------------------------------------------
 
 const validAiParts = fc.shuffledSubarray([...AI_PARTS], { minLength: 1 })
-const aiPartName = fc.oneof(fc.constantFrom(...AI_PARTS), fc.constantFrom('Summary', 'summary ', 'SUMMARY', 'tldr', '', 'transcriptionJobId', 'toString'), fc.string())
+const aiPartName = fc.oneof(
+  fc.constantFrom(...AI_PARTS),
+  fc.constantFrom('Summary', 'summary ', 'SUMMARY', 'tldr', '', 'transcriptionJobId', 'toString'),
+  fc.string(),
+)
 
 const aiContentSpec: BodySpec = {
   fields: {
@@ -704,7 +752,18 @@ const aiContentEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
       fc.constant<unknown>([]),
       fc.constant<unknown>([...AI_PARTS, 'summary']),
       validAiParts.chain((parts) => fc.constantFrom(...parts).map((again): unknown => [...parts, again])),
-      fc.constantFrom<unknown>(['Summary'], ['summary', 'tldr'], [''], ['summary '], [['summary']], ['summary', null], 'summary', null, {}, { summary: true }),
+      fc.constantFrom<unknown>(
+        ['Summary'],
+        ['summary', 'tldr'],
+        [''],
+        ['summary '],
+        [['summary']],
+        ['summary', null],
+        'summary',
+        null,
+        {},
+        { summary: true },
+      ),
     )
     .map((aiParts): BodyCase => ({ body: { aiParts }, expected: refused('VALIDATION_ERROR') })),
   fc
@@ -715,13 +774,22 @@ const aiContentEdgeCases: fc.Arbitrary<BodyCase> = fc.oneof(
 function aiContentTargets(fixture: Fixture): fc.Arbitrary<Target> {
   const notFoundIds = fc.oneof(
     fc.uuid(),
-    fc.constantFrom(...(fixture.foreignSource ? [fixture.foreignSource.id] : []), 'abc', '%', '%zz', 'null', '00000000-0000-4000-8000-000000000000'),
+    fc.constantFrom(
+      ...(fixture.foreignSource ? [fixture.foreignSource.id] : []),
+      'abc',
+      '%',
+      '%zz',
+      'null',
+      '00000000-0000-4000-8000-000000000000',
+    ),
     fc.string({ minLength: 1 }).map(encodeURIComponent),
   )
   return fc.oneof(
     {
       weight: 12,
-      arbitrary: fc.constantFrom(...fixture.sources.map((source) => source.id)).map((id): Target => ({ query: `?jobId=${id}`, validBody: [200] })),
+      arbitrary: fc
+        .constantFrom(...fixture.sources.map((source) => source.id))
+        .map((id): Target => ({ query: `?jobId=${id}`, validBody: [200] })),
     },
     {
       weight: 3,
@@ -748,7 +816,12 @@ function aiContentTargets(fixture: Fixture): fc.Arbitrary<Target> {
     {
       weight: 1,
       arbitrary: fc
-        .constantFrom(fixture.sources[0]!.id.toUpperCase(), ` ${fixture.sources[0]!.id}`, `${fixture.sources[0]!.id}%00`, `${fixture.sources[0]!.id}&extra=1`)
+        .constantFrom(
+          fixture.sources[0]!.id.toUpperCase(),
+          ` ${fixture.sources[0]!.id}`,
+          `${fixture.sources[0]!.id}%00`,
+          `${fixture.sources[0]!.id}&extra=1`,
+        )
         .map((id): Target => ({ query: `?jobId=${id}`, validBody: [200, 404], anyBody: undefined })),
     },
   )
@@ -839,13 +912,23 @@ function validSearch(fixture: Fixture): fc.Arbitrary<string> {
     { weight: 2, arbitrary: fc.constantFrom(...FTS_SYNTAX, ...words, ...scopeTokens(fixture)) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom(...ids).chain((id) => fc.constantFrom(id, id.toUpperCase(), ` ${id} `, id.slice(0, 8), `${id} refund`, id.replaceAll('-', ''))),
+      arbitrary: fc
+        .constantFrom(...ids)
+        .chain((id) => fc.constantFrom(id, id.toUpperCase(), ` ${id} `, id.slice(0, 8), `${id} refund`, id.replaceAll('-', ''))),
     },
     { weight: 2, arbitrary: fc.string() },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom('a'.repeat(199), 'a'.repeat(200), 'ب'.repeat(200), '😀'.repeat(200), 'refund '.repeat(28) + 'abcd', '   ', ''),
+      arbitrary: fc.constantFrom(
+        'a'.repeat(199),
+        'a'.repeat(200),
+        'ب'.repeat(200),
+        '😀'.repeat(200),
+        'refund '.repeat(28) + 'abcd',
+        '   ',
+        '',
+      ),
     },
   )
   return values.filter((value) => characters(value) <= 200 && !/[\uD800-\uDFFF]/u.test(value))
@@ -889,7 +972,11 @@ function listSpec(fixture: Fixture): BodySpec {
               fc.constantFrom('created_at', 'CREATEDAT', 'cost ', 'id', 'seq', 'total_cost', '', 'title; DROP TABLE jobs'),
               wrongValue,
             ),
-            direction: fc.oneof(anyCaseDirection, fc.constantFrom('ascending', 'DESCENDING', '', ' asc', 'asc ', 'up', '1', 'ASC; --', 'aſc'), wrongValue),
+            direction: fc.oneof(
+              anyCaseDirection,
+              fc.constantFrom('ascending', 'DESCENDING', '', ' asc', 'asc ', 'up', '1', 'ASC; --', 'aſc'),
+              wrongValue,
+            ),
             extra: fc.jsonValue({ maxDepth: 1 }),
           },
           { requiredKeys: [] },
@@ -904,8 +991,14 @@ function listSpec(fixture: Fixture): BodySpec {
     valid: parserSafe(
       fc.record(
         {
-          take: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 12 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 100 }) }),
-          skip: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }) }),
+          take: fc.oneof(
+            { weight: 3, arbitrary: fc.integer({ min: 1, max: 12 }) },
+            { weight: 1, arbitrary: fc.integer({ min: 1, max: 100 }) },
+          ),
+          skip: fc.oneof(
+            { weight: 5, arbitrary: fc.integer({ min: 1, max: 6 }) },
+            { weight: 1, arbitrary: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }) },
+          ),
           sort: validSort,
           search: validSearch(fixture),
           status: fc.constantFrom(...JOB_STATUSES),
@@ -922,11 +1015,19 @@ function listSpec(fixture: Fixture): BodySpec {
 function listEdgeCases(fixture: Fixture): fc.Arbitrary<BodyCase> {
   return fc.oneof(
     fc.constantFrom<unknown>(1, 100).map((take): BodyCase => ({ body: { take }, expected: accepted([200]) })),
-    fc.constantFrom<unknown>(0, 101, -1, 1.5, '10', null, true).map((take): BodyCase => ({ body: { take }, expected: refused('VALIDATION_ERROR') })),
-    fc.constantFrom<unknown>(1, 2, 2 ** 31, Number.MAX_SAFE_INTEGER).map((skip): BodyCase => ({ body: { skip, take: 100 }, expected: accepted([200]) })),
+    fc
+      .constantFrom<unknown>(0, 101, -1, 1.5, '10', null, true)
+      .map((take): BodyCase => ({ body: { take }, expected: refused('VALIDATION_ERROR') })),
+    fc
+      .constantFrom<unknown>(1, 2, 2 ** 31, Number.MAX_SAFE_INTEGER)
+      .map((skip): BodyCase => ({ body: { skip, take: 100 }, expected: accepted([200]) })),
     fc.constantFrom<unknown>(0, -1, 1.5, '2', null).map((skip): BodyCase => ({ body: { skip }, expected: refused('VALIDATION_ERROR') })),
-    fc.record({ field: fc.constantFrom(...SORT_FIELDS), direction: anyCaseDirection }).map((sort): BodyCase => ({ body: { sort, take: 100 }, expected: accepted([200]) })),
-    fc.constantFrom<unknown>({}, { field: 'cost' }, { direction: 'ASC' }).map((sort): BodyCase => ({ body: { sort }, expected: accepted([200]) })),
+    fc
+      .record({ field: fc.constantFrom(...SORT_FIELDS), direction: anyCaseDirection })
+      .map((sort): BodyCase => ({ body: { sort, take: 100 }, expected: accepted([200]) })),
+    fc
+      .constantFrom<unknown>({}, { field: 'cost' }, { direction: 'ASC' })
+      .map((sort): BodyCase => ({ body: { sort }, expected: accepted([200]) })),
     fc
       .constantFrom<unknown>(
         { field: 'id' },
@@ -941,7 +1042,9 @@ function listEdgeCases(fixture: Fixture): fc.Arbitrary<BodyCase> {
       .map((sort): BodyCase => ({ body: { sort }, expected: refused('VALIDATION_ERROR') })),
     // FTS5 syntax, scope tokens and ids are plain words to search for: always a 200.
     validSearch(fixture).map((search): BodyCase => ({ body: { search, take: 100 }, expected: accepted([200]) })),
-    fc.constantFrom('a'.repeat(201), 'ب'.repeat(201), '😀'.repeat(201)).map((search): BodyCase => ({ body: { search }, expected: refused('VALIDATION_ERROR') })),
+    fc
+      .constantFrom('a'.repeat(201), 'ب'.repeat(201), '😀'.repeat(201))
+      .map((search): BodyCase => ({ body: { search }, expected: refused('VALIDATION_ERROR') })),
     fc.constantFrom('pending', 'DONE', '', 'ALL').map((status): BodyCase => ({ body: { status }, expected: refused('VALIDATION_ERROR') })),
     fc.constantFrom('tts', 'AI-CONTENT', '').map((type): BodyCase => ({ body: { type }, expected: refused('VALIDATION_ERROR') })),
     // No body at all, or a JSON null: the first page.
@@ -955,7 +1058,12 @@ function listTargets(fixture: Fixture): fc.Arbitrary<Target> {
     {
       weight: 2,
       arbitrary: fc
-        .oneof(fc.constant(fixture.otherProjectId), fc.uuid(), fc.constantFrom('x', '%', 'default', `${fixture.projectId}x`), fc.string({ minLength: 1 }).map(encodeURIComponent))
+        .oneof(
+          fc.constant(fixture.otherProjectId),
+          fc.uuid(),
+          fc.constantFrom('x', '%', 'default', `${fixture.projectId}x`),
+          fc.string({ minLength: 1 }).map(encodeURIComponent),
+        )
         .filter((id) => id !== fixture.projectId)
         .map((id): Target => ({ query: `?projectId=${id}`, validBody: [403], anyBody: [400, 403, 413, 415] })),
     },
@@ -1011,36 +1119,44 @@ describe.skipIf(onPostgres)('job write endpoints under random and malformed bodi
 
     it('POST /v1/jobs/ai-content?jobId=', { timeout: TEST_TIMEOUT_MS }, async () => {
       const bodies = fc.oneof({ weight: 5, arbitrary: bodyCases(aiContentSpec) }, { weight: 2, arbitrary: aiContentEdgeCases })
-      const requests = fc.record({ target: aiContentTargets(fixture), body: bodies }).map(({ target, body }) => onTarget('/v1/jobs/ai-content', body, target))
+      const requests = fc
+        .record({ target: aiContentTargets(fixture), body: bodies })
+        .map(({ target, body }) => onTarget('/v1/jobs/ai-content', body, target))
       await fuzz(fixture, requests, RUNS.aiContent, checkAiContentAccepted(fixture))
     })
 
     it('POST /v1/jobs/all?projectId= (searches narrowed to the project by FTS5 scope tokens)', { timeout: TEST_TIMEOUT_MS }, async () => {
       const spec = listSpec(fixture)
       const bodies = fc.oneof({ weight: 5, arbitrary: bodyCases(spec) }, { weight: 3, arbitrary: listEdgeCases(fixture) })
-      const requests = fc.record({ target: listTargets(fixture), body: bodies }).map(({ target, body }) => onTarget('/v1/jobs/all', body, target))
+      const requests = fc
+        .record({ target: listTargets(fixture), body: bodies })
+        .map(({ target, body }) => onTarget('/v1/jobs/all', body, target))
       await fuzz(fixture, requests, RUNS.listShared, checkListAccepted(fixture))
     })
 
-    it('text of 1 MiB around the body limit: 413 exactly when the body is over it, counted in bytes', { timeout: TEST_TIMEOUT_MS }, async () => {
-      const requests = fc
-        .record({
-          bytes: fc.integer({ min: BODY_LIMIT_BYTES - 6, max: BODY_LIMIT_BYTES + 6 }),
-          twoByteChars: fc.integer({ min: 0, max: 100 }),
-        })
-        .map(({ bytes, twoByteChars }): FuzzRequest => {
-          const frame = `{"voiceId":"${VOICE}","text":""}`
-          const filler = 'é'.repeat(twoByteChars) + 'a'.repeat(bytes - frame.length - 2 * twoByteChars)
-          const rawBody = `{"voiceId":"${VOICE}","text":"${filler}"}`
-          // Under the limit the body is read and refused for its text of far more than 5,000 characters.
-          return {
-            url: TTS_URL,
-            rawBody,
-            expected: bytes > BODY_LIMIT_BYTES ? { statuses: [413], code: 'PAYLOAD_TOO_LARGE' } : refused('VALIDATION_ERROR'),
-          }
-        })
-      await fuzz(fixture, requests, RUNS.sizeLimit, checkTtsAccepted(fixture))
-    })
+    it(
+      'text of 1 MiB around the body limit: 413 exactly when the body is over it, counted in bytes',
+      { timeout: TEST_TIMEOUT_MS },
+      async () => {
+        const requests = fc
+          .record({
+            bytes: fc.integer({ min: BODY_LIMIT_BYTES - 6, max: BODY_LIMIT_BYTES + 6 }),
+            twoByteChars: fc.integer({ min: 0, max: 100 }),
+          })
+          .map(({ bytes, twoByteChars }): FuzzRequest => {
+            const frame = `{"voiceId":"${VOICE}","text":""}`
+            const filler = 'é'.repeat(twoByteChars) + 'a'.repeat(bytes - frame.length - 2 * twoByteChars)
+            const rawBody = `{"voiceId":"${VOICE}","text":"${filler}"}`
+            // Under the limit the body is read and refused for its text of far more than 5,000 characters.
+            return {
+              url: TTS_URL,
+              rawBody,
+              expected: bytes > BODY_LIMIT_BYTES ? { statuses: [413], code: 'PAYLOAD_TOO_LARGE' } : refused('VALIDATION_ERROR'),
+            }
+          })
+        await fuzz(fixture, requests, RUNS.sizeLimit, checkTtsAccepted(fixture))
+      },
+    )
 
     it('a body of 1 MiB + 1 byte is 413 PAYLOAD_TOO_LARGE on each job write endpoint', async () => {
       const cases: [string, string, AcceptedCheck][] = [
@@ -1098,7 +1214,9 @@ describe.skipIf(onPostgres)('job write endpoints under random and malformed bodi
       const fixture = await startFixture({ otherProjectHasJobs: false })
       const spec = listSpec(fixture)
       const bodies = fc.oneof({ weight: 5, arbitrary: bodyCases(spec) }, { weight: 3, arbitrary: listEdgeCases(fixture) })
-      const requests = fc.record({ target: listTargets(fixture), body: bodies }).map(({ target, body }) => onTarget('/v1/jobs/all', body, target))
+      const requests = fc
+        .record({ target: listTargets(fixture), body: bodies })
+        .map(({ target, body }) => onTarget('/v1/jobs/all', body, target))
       await fuzz(fixture, requests, RUNS.listAlone, checkListAccepted(fixture))
     })
   })

@@ -38,7 +38,16 @@ const REFUSED = [
   '[::1]x',
   '',
 ]
-const ROUTES = ['/healthz', '/v1/voices', '/v1/voice-agents/9d6a1707-b717-4e39-b6d2-4bfd68aee57d', '/media/x.wav', '/preview/abc', '/app/', '/ipc/events?token=x', '/nowhere']
+const ROUTES = [
+  '/healthz',
+  '/v1/voices',
+  '/v1/voice-agents/9d6a1707-b717-4e39-b6d2-4bfd68aee57d',
+  '/media/x.wav',
+  '/preview/abc',
+  '/app/',
+  '/ipc/events?token=x',
+  '/nowhere',
+]
 
 async function listening(config: Parameters<typeof startTestService>[0] = {}) {
   const service = await startTestService({ port: 0, ...config })
@@ -116,7 +125,10 @@ describe('a query parameter given more than once', () => {
     const service = await startTestService()
     const response = await service.call('GET', url)
     expect(response.statusCode, response.body).toBe(400)
-    expect(response.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: [{ path, message: expect.stringMatching(/more than once/) }] } })
+    expect(response.json()).toMatchObject({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', details: [{ path, message: expect.stringMatching(/more than once/) }] },
+    })
   })
 
   it('still reads distinct parameters', async () => {

@@ -87,7 +87,13 @@ describe('job lanes', () => {
     expect((await endOf(service, other.key, warmUp, 60_000)).status).toBe('COMPLETED')
     const dripping = []
     for (let index = 0; index < 4; index += 1) {
-      dripping.push(await post(service, service.key, '/v1/jobs/transcribe', { model: 'General-V2.0', processingType: 'async', mediaUrl: `${drip.url}/a${index}.mp3` }))
+      dripping.push(
+        await post(service, service.key, '/v1/jobs/transcribe', {
+          model: 'General-V2.0',
+          processingType: 'async',
+          mediaUrl: `${drip.url}/a${index}.mp3`,
+        }),
+      )
     }
     // The first project holds its share of the media lane (2 of its 3 slots); its other two wait.
     await until(() => drip.asked.length === 2, 10_000, 'two drips fetched')
@@ -114,13 +120,21 @@ describe('job lanes', () => {
     const drip = await startDripServer()
     const ids = []
     for (let index = 0; index < 4; index += 1) {
-      ids.push(await post(service, service.key, '/v1/jobs/transcribe', { model: 'General-V2.0', processingType: 'async', mediaUrl: `${drip.url}/a${index}.mp3?token=s3cret` }))
+      ids.push(
+        await post(service, service.key, '/v1/jobs/transcribe', {
+          model: 'General-V2.0',
+          processingType: 'async',
+          mediaUrl: `${drip.url}/a${index}.mp3?token=s3cret`,
+        }),
+      )
     }
     for (const [index, id] of ids.entries()) {
       const job = await endOf(service, service.key, id, 20_000)
       expect(job).toMatchObject({ status: 'FAILED', error: { code: 'MEDIA_FETCH_FAILED' } })
       expect(job.error!.message).toMatch(
-        new RegExp(`^${drip.url}/a${index}\\.mp3 sent the media too slowly \\(\\d bytes? in 1 s; at least 64 bytes per second are needed\\); nothing was kept$`),
+        new RegExp(
+          `^${drip.url}/a${index}\\.mp3 sent the media too slowly \\(\\d bytes? in 1 s; at least 64 bytes per second are needed\\); nothing was kept$`,
+        ),
       )
     }
     // Not tried again: a slow host is slow the next time too.

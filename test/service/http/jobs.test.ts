@@ -44,7 +44,10 @@ describe('POST /v1/jobs/text-to-speech', () => {
     const created = TtsJobEnvelopeSchema.parse(response.json()).data
     expect(created).toMatchObject({ type: 'TTS', status: 'PENDING', ttsVoiceId: AVA, model: 'espeak-ng', webhookUrl: null })
     expect(created.mediaUrl).toMatch(/\/media\/[A-Za-z0-9_-]{32}\.wav$/)
-    expect(created.jobResponse).toEqual({ text: 'Your appointment is confirmed for Tuesday at ten in the morning.', ttsMediaFile: created.mediaUrl })
+    expect(created.jobResponse).toEqual({
+      text: 'Your appointment is confirmed for Tuesday at ten in the morning.',
+      ttsMediaFile: created.mediaUrl,
+    })
     expect(created.totalCost).toBeGreaterThan(0)
 
     const done = await waitForJob(service, created.id)
@@ -63,7 +66,10 @@ describe('POST /v1/jobs/text-to-speech', () => {
     expect(ranged.headers['content-range']).toBe(`bytes 0-99/${media.rawPayload.length}`)
     const tail = await service.call('GET', pathOf(created.mediaUrl), { key: null, headers: { range: 'bytes=-10' } })
     expect(tail.rawPayload).toEqual(media.rawPayload.subarray(-10))
-    const beyond = await service.call('GET', pathOf(created.mediaUrl), { key: null, headers: { range: `bytes=${media.rawPayload.length}-` } })
+    const beyond = await service.call('GET', pathOf(created.mediaUrl), {
+      key: null,
+      headers: { range: `bytes=${media.rawPayload.length}-` },
+    })
     expect(beyond.statusCode).toBe(416)
     expect(beyond.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } })
     expect((await service.call('GET', '/media/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.wav', { key: null })).statusCode).toBe(404)
@@ -76,7 +82,9 @@ describe('POST /v1/jobs/text-to-speech', () => {
 
   it('speaks Arabic too', async () => {
     const service = await startTestService()
-    const created = (await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: LAYLA, text: 'مرحباً، تم تأكيد موعدك يوم الثلاثاء.' } })).json().data
+    const created = (
+      await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: LAYLA, text: 'مرحباً، تم تأكيد موعدك يوم الثلاثاء.' } })
+    ).json().data
     const done = await waitForJob(service, created.id)
     expect(done.data.status).toBe('COMPLETED')
     expect(Number(done.data.usageTime)).toBeGreaterThan(0.5)
@@ -122,7 +130,9 @@ describe('AI content', () => {
   it('writes the parts asked for from a finished transcript, readable by its id or by the source id', async () => {
     const service = await startTestService()
     const source = await seedJob(service.runtime, { title: 'Dental call', text: TRANSCRIPT })
-    const response = await service.call('POST', `/v1/jobs/ai-content?jobId=${source.id}`, { body: { aiParts: ['summary', 'twitterThread', 'keywords'] } })
+    const response = await service.call('POST', `/v1/jobs/ai-content?jobId=${source.id}`, {
+      body: { aiParts: ['summary', 'twitterThread', 'keywords'] },
+    })
     expect(response.statusCode, response.body).toBe(200)
     const created = AiContentJobEnvelopeSchema.parse(response.json()).data
     expect(created).toMatchObject({ type: 'AI_CONTENT', status: 'PENDING', jobResponse: null, relevantJobId: source.id })
@@ -166,7 +176,10 @@ describe('AI content', () => {
     const source = await seedJob(service.runtime, { text: TRANSCRIPT })
     const created = (await service.call('POST', `/v1/jobs/ai-content?jobId=${source.id}`, { body: { aiParts: ['summary'] } })).json().data
     const done = await waitForJob(service, created.id)
-    expect(done.data).toMatchObject({ status: 'FAILED', error: { code: 'AI_ENGINE_FAILED', message: expect.stringContaining('could not reach') } })
+    expect(done.data).toMatchObject({
+      status: 'FAILED',
+      error: { code: 'AI_ENGINE_FAILED', message: expect.stringContaining('could not reach') },
+    })
     expect(done.data.model).toBe('broken-model')
   })
 })
@@ -183,7 +196,10 @@ describe('GET /v1/jobs and POST /v1/jobs/all', () => {
     expect(body.data).toMatchObject({ id: job.id, type: 'TRANSCRIPTION', usageTime: '42.000', billingId: null })
     const other = await service.otherProject()
     expect((await service.call('GET', `/v1/jobs?jobId=${job.id}`, { key: other.key })).statusCode).toBe(404)
-    const forbidden = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, { key: other.key, body: {} })
+    const forbidden = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, {
+      key: other.key,
+      body: {},
+    })
     expect(forbidden.statusCode).toBe(403)
     expect(forbidden.json().error.code).toBe('FORBIDDEN')
   })
@@ -195,9 +211,15 @@ describe('GET /v1/jobs and POST /v1/jobs/all', () => {
       expect(response.statusCode).toBe(200)
       return JobReadSchema.parse(response.json()).data.error
     }
-    expect(await read({ errorCode: 'TIMEOUT', errorMessage: 'The last try ran out of time' })).toEqual({ code: 'TIMEOUT', message: 'The last try ran out of time' })
+    expect(await read({ errorCode: 'TIMEOUT', errorMessage: 'The last try ran out of time' })).toEqual({
+      code: 'TIMEOUT',
+      message: 'The last try ran out of time',
+    })
     // Written by another version (or by hand): still an answer that keeps to the schema, with its message.
-    expect(await read({ errorCode: 'FROM_A_NEWER_VERSION', errorMessage: 'Something new went wrong' })).toEqual({ code: 'INTERNAL', message: 'Something new went wrong' })
+    expect(await read({ errorCode: 'FROM_A_NEWER_VERSION', errorMessage: 'Something new went wrong' })).toEqual({
+      code: 'INTERNAL',
+      message: 'Something new went wrong',
+    })
     expect(await read({ errorCode: null, errorMessage: null })).toEqual({ code: 'INTERNAL', message: 'The job failed' })
   })
 
@@ -224,7 +246,9 @@ describe('GET /v1/jobs and POST /v1/jobs/all', () => {
     expect(first.jobs).toHaveLength(10)
     const pages = [...first.jobs, ...(await list({ skip: 2 })).jobs, ...(await list({ skip: 3 })).jobs]
     expect(new Set(pages.map((job) => job.id)).size).toBe(25)
-    const expectedOrder = [...seeded].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1))
+    const expectedOrder = [...seeded].sort((a, b) =>
+      a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
+    )
     expect(pages.map((job) => job.id)).toEqual(expectedOrder.map((job) => job.id))
 
     const failed = await list({ status: 'FAILED', take: 100 })

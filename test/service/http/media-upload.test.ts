@@ -44,7 +44,13 @@ async function startWithTestRoutes(config: Partial<RuntimeConfig> = {}) {
       v1.post('/test-upload', { config: { mediaUpload: true } }, async (request, reply) => {
         const name = `${randomUUID()}.media`
         mediaNames.push(name)
-        return readMediaUpload(request, reply, { fields: Fields, media: runtime.media, name, maxBytes: LIMIT, pace: runtime.context.mediaIntake })
+        return readMediaUpload(request, reply, {
+          fields: Fields,
+          media: runtime.media,
+          name,
+          maxBytes: LIMIT,
+          pace: runtime.context.mediaIntake,
+        })
       })
       v1.post('/test-json', async () => ({ ok: true }))
     },
@@ -58,13 +64,17 @@ beforeEach(() => startWithTestRoutes())
 /** Every media name kept, in the data folder or the database. */
 async function storedMedia(): Promise<string[]> {
   if (runtime.store.engine === 'postgres') {
-    const { rows } = await (runtime.store as PostgresStore).pool.query<{ name: string }>('SELECT name FROM media UNION SELECT name FROM media_chunks')
+    const { rows } = await (runtime.store as PostgresStore).pool.query<{ name: string }>(
+      'SELECT name FROM media UNION SELECT name FROM media_chunks',
+    )
     return rows.map((row) => row.name)
   }
   return readdirSync(join(dataDir, 'media'))
 }
 
-type Part = { name: string; value: string; type?: string } | { name: string; filename: string; type: string; bytes: Iterable<Buffer> | AsyncIterable<Buffer> }
+type Part =
+  | { name: string; value: string; type?: string }
+  | { name: string; filename: string; type: string; bytes: Iterable<Buffer> | AsyncIterable<Buffer> }
 
 /** A multipart/form-data body made as it is sent: a file's bytes are never all in memory. */
 async function* multipart(boundary: string, parts: Part[]): AsyncGenerator<Buffer> {
@@ -73,7 +83,9 @@ async function* multipart(boundary: string, parts: Part[]): AsyncGenerator<Buffe
       const type = part.type ? `\r\nContent-Type: ${part.type}` : ''
       yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${type}\r\n\r\n${part.value}\r\n`)
     } else {
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`)
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+      )
       for await (const chunk of part.bytes) yield chunk
       yield Buffer.from('\r\n')
     }
@@ -103,7 +115,10 @@ function* counted(chunks: Iterable<Buffer>, count: (bytes: number) => void): Gen
 interface Answer {
   status: number
   headers: Record<string, string | string[] | undefined>
-  json: { success?: boolean; message?: string; error?: { code: string; details: { path: string; message: string }[] } } & Record<string, unknown>
+  json: { success?: boolean; message?: string; error?: { code: string; details: { path: string; message: string }[] } } & Record<
+    string,
+    unknown
+  >
 }
 
 /** POSTs a streamed body over a real socket; the answer may come (and the socket close) before the body is all sent. */
@@ -112,10 +127,16 @@ function post(path: string, body: AsyncIterable<Buffer> | string, contentType: s
     const headers: Record<string, string> = { 'content-type': contentType }
     if (key) headers.authorization = `Token ${key}`
     const request = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers }, (response) => {
-      buffer(response).then((bytes) => resolve({ status: response.statusCode!, headers: response.headers, json: bytes.length ? JSON.parse(bytes.toString()) : {} }), reject)
+      buffer(response).then(
+        (bytes) =>
+          resolve({ status: response.statusCode!, headers: response.headers, json: bytes.length ? JSON.parse(bytes.toString()) : {} }),
+        reject,
+      )
     })
     // The server may stop reading and close once it has answered: not an error of the test.
-    request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)))
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    )
     Readable.from(typeof body === 'string' ? [Buffer.from(body)] : body)
       .on('error', reject)
       .pipe(request)
@@ -153,7 +174,9 @@ describe('media uploads (multipart/form-data)', () => {
     let made = 0
     const huge = await post(
       '/v1/test-upload',
-      multipart(BOUNDARY, [{ name: 'file', filename: 'long.mp4', type: 'video/mp4', bytes: counted(pattern(256 * 1024 * 1024), (bytes) => (made += bytes)) }]),
+      multipart(BOUNDARY, [
+        { name: 'file', filename: 'long.mp4', type: 'video/mp4', bytes: counted(pattern(256 * 1024 * 1024), (bytes) => (made += bytes)) },
+      ]),
       FORM,
     )
     expect(huge.status).toBe(413)
@@ -188,7 +211,10 @@ describe('media uploads (multipart/form-data)', () => {
     const two = await upload([{ name: 'title', value: 'Two' }, file(200_000), file(200_000)])
     expect(two.json.error).toEqual({ code: 'VALIDATION_ERROR', details: [{ path: 'body.file', message: 'Only one file may be sent' }] })
     const elsewhere = await upload([{ name: 'title', value: 'Elsewhere' }, file(1000, 'audio')])
-    expect(elsewhere.json.error).toEqual({ code: 'VALIDATION_ERROR', details: [{ path: 'body.audio', message: 'Only the part named "file" may carry a file' }] })
+    expect(elsewhere.json.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'body.audio', message: 'Only the part named "file" may carry a file' }],
+    })
     expect(await storedMedia()).toEqual([])
   })
 
@@ -200,14 +226,20 @@ describe('media uploads (multipart/form-data)', () => {
     const noBoundary = await post('/v1/test-upload', 'whatever', 'multipart/form-data')
     expect(noBoundary.status).toBe(400)
     expect(noBoundary.json.error?.details[0]?.path).toBe('body')
-    const cut = await post('/v1/test-upload', `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nonly half`, FORM)
+    const cut = await post(
+      '/v1/test-upload',
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nonly half`,
+      FORM,
+    )
     expect(cut.status).toBe(400)
     expect(cut.json.error?.code).toBe('VALIDATION_ERROR')
     expect(await storedMedia()).toEqual([])
   })
 
   it('keeps JSON routes as they were: a multipart body there is 415, and JSON still works', async () => {
-    const refused = await upload([file(2 * 1024 * 1024)]).then(() => post('/v1/test-json', multipart(BOUNDARY, [file(2 * 1024 * 1024)]), FORM))
+    const refused = await upload([file(2 * 1024 * 1024)]).then(() =>
+      post('/v1/test-json', multipart(BOUNDARY, [file(2 * 1024 * 1024)]), FORM),
+    )
     expect(refused.status).toBe(415)
     expect(refused.json).toEqual({
       success: false,
@@ -283,7 +315,10 @@ describe('slow uploads (a slow-loris client on a real socket; limits shortened f
     expect(answer.status, answer.body).toBe(408)
     expect(answer.headers.connection).toBe('close')
     const envelope = JSON.parse(answer.body) as Answer['json']
-    expect(envelope).toMatchObject({ success: false, error: { code: 'REQUEST_TIMEOUT', details: [{ path: 'body', message: expect.stringMatching(message) }] } })
+    expect(envelope).toMatchObject({
+      success: false,
+      error: { code: 'REQUEST_TIMEOUT', details: [{ path: 'body', message: expect.stringMatching(message) }] },
+    })
     expect(envelope.message).toMatch(/nothing was kept/)
     // Answered once the limit is met (checked a tenth of it apart), closed after the lingering read of a refused body.
     expect(answer.answeredAfterMs).toBeGreaterThanOrEqual(limitMs - 50)
@@ -329,6 +364,11 @@ describe('slow uploads (a slow-loris client on a real socket; limits shortened f
   })
 
   it('keeps the defaults documented: 30 s silent, 4 KiB/s over 30 s, one hour in all', () => {
-    expect(runtime.context.mediaIntake).toMatchObject({ uploadIdleTimeoutMs: 30_000, minUploadBytesPerSecond: 4096, uploadRateWindowMs: 30_000, uploadDeadlineMs: 3_600_000 })
+    expect(runtime.context.mediaIntake).toMatchObject({
+      uploadIdleTimeoutMs: 30_000,
+      minUploadBytesPerSecond: 4096,
+      uploadRateWindowMs: 30_000,
+      uploadDeadlineMs: 3_600_000,
+    })
   })
 })

@@ -61,7 +61,9 @@ describe('GET /v1/openapi.json', () => {
     // swagger-parser resolves and dereferences every $ref (the recursive outcome shape included).
     await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeTruthy()
     const dereferenced: Json = await SwaggerParser.dereference(structuredClone(document))
-    const shape = dereferenced.paths['/v1/voice-agents/{voiceAgentId}'].patch.requestBody.content['application/json'].schema.properties.outcomeResponseShape
+    const shape =
+      dereferenced.paths['/v1/voice-agents/{voiceAgentId}'].patch.requestBody.content['application/json'].schema.properties
+        .outcomeResponseShape
     expect(shape.anyOf[0].properties.items.properties.type.enum).toContain('object')
 
     // Every $ref names a component that exists: no `__shared#/$defs/...` refs.
@@ -79,15 +81,33 @@ describe('GET /v1/openapi.json', () => {
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const operations = operationsOf(document)
     const ids = operations.map(({ operation }) => operation.operationId as string)
-    for (const [index, id] of ids.entries()) expect(id, `${operations[index]!.method} ${operations[index]!.path}`).toMatch(/^[a-z][a-zA-Z0-9]*$/)
+    for (const [index, id] of ids.entries())
+      expect(id, `${operations[index]!.method} ${operations[index]!.path}`).toMatch(/^[a-z][a-zA-Z0-9]*$/)
     expect(new Set(ids).size).toBe(ids.length)
-    expect(ids).toEqual(expect.arrayContaining(['getProjectByApiKey', 'listTtsVoices', 'listJobs', 'getProjectStatisticsNumbers', 'getHealth', 'getMedia', 'getJobPreview']))
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'getProjectByApiKey',
+        'listTtsVoices',
+        'listJobs',
+        'getProjectStatisticsNumbers',
+        'getHealth',
+        'getMedia',
+        'getJobPreview',
+      ]),
+    )
 
     expect(document.paths['/healthz'].get.responses['200']).toBeDefined()
-    expect(document.paths['/media/{file}'].get).toMatchObject({ security: [], responses: { 200: { content: { 'audio/wav': expect.anything() } } } })
-    expect(document.paths['/preview/{token}'].get).toMatchObject({ security: [], responses: { 200: { content: { 'text/html': expect.anything() } } } })
+    expect(document.paths['/media/{file}'].get).toMatchObject({
+      security: [],
+      responses: { 200: { content: { 'audio/wav': expect.anything() } } },
+    })
+    expect(document.paths['/preview/{token}'].get).toMatchObject({
+      security: [],
+      responses: { 200: { content: { 'text/html': expect.anything() } } },
+    })
     // The /v1 operations name the key they need; the others need none.
-    for (const { path, operation } of operations) expect(operation.security ?? [], path).toEqual(path.startsWith('/v1/') ? [{ apiKeyToken: [] }] : [])
+    for (const { path, operation } of operations)
+      expect(operation.security ?? [], path).toEqual(path.startsWith('/v1/') ? [{ apiKeyToken: [] }] : [])
   })
 
   it("names a failed job's error code from a closed list", async () => {
@@ -136,11 +156,21 @@ describe('GET /v1/openapi.json', () => {
     expect(schemaOf(document, 'PhoneNumber').properties.number.pattern).toBe('^\\+[1-9]\\d{1,14}$')
 
     // The pattern and the server agree, value by value (libphonenumber then checks the country's plan).
-    for (const phoneNumber of ['+14155550100', '+1 (415) 555-0100', ' +44 20 7946 0958 ', '14155550100', '+0123456', '+1', '+1415555010012345', '+1-415-CALL-NOW']) {
+    for (const phoneNumber of [
+      '+14155550100',
+      '+1 (415) 555-0100',
+      ' +44 20 7946 0958 ',
+      '14155550100',
+      '+0123456',
+      '+1',
+      '+1415555010012345',
+      '+1-415-CALL-NOW',
+    ]) {
       const answer = await service.call('POST', '/v1/voice-agents/phone-number', {
         body: { type: 'TELEPHONY', phoneNumber, label: 'Desk', providerAccountSid: 'AC1', providerAuthToken: 'token' },
       })
-      const refusedByPattern = answer.statusCode === 400 && answer.json().error.details.some((detail: { message: string }) => /E\.164/.test(detail.message))
+      const refusedByPattern =
+        answer.statusCode === 400 && answer.json().error.details.some((detail: { message: string }) => /E\.164/.test(detail.message))
       expect(refusedByPattern, phoneNumber).toBe(!phonePattern.test(phoneNumber))
     }
     const projectId = service.runtime.bootstrap.projectId
@@ -148,7 +178,9 @@ describe('GET /v1/openapi.json', () => {
       const answer = await service.call('POST', `/v1/jobs/all?projectId=${projectId}`, { body: { sort: { field: 'title', direction } } })
       expect(answer.statusCode === 200, direction).toBe(directionPattern.test(direction))
     }
-    const duplicate = await service.call('POST', `/v1/jobs/ai-content?jobId=${(await seedJob(service.runtime)).id}`, { body: { aiParts: ['summary', 'summary'] } })
+    const duplicate = await service.call('POST', `/v1/jobs/ai-content?jobId=${(await seedJob(service.runtime)).id}`, {
+      body: { aiParts: ['summary', 'summary'] },
+    })
     expect(duplicate.statusCode).toBe(400)
   })
 
@@ -159,13 +191,18 @@ describe('GET /v1/openapi.json', () => {
       filepath: GENERATED_TYPES,
     })
     if (process.env.UPDATE_OPENAPI_TYPES === '1') writeFileSync(GENERATED_TYPES, generated)
-    expect(generated, 'the committed types are stale: regenerate them (see the top of this file)').toBe(readFileSync(GENERATED_TYPES, 'utf8'))
+    expect(generated, 'the committed types are stale: regenerate them (see the top of this file)').toBe(
+      readFileSync(GENERATED_TYPES, 'utf8'),
+    )
 
     // Typed by the committed `paths`: `npm run typecheck` checks every call and field below.
     const client = createClient<paths>({ baseUrl, headers: { Authorization: `Token ${service.key}` } })
     const project = (await client.GET('/v1/projects/by-api-key')).data!.data
     const templates = (await client.GET('/v1/voice-agents/templates')).data!.data
-    const clone = await client.POST('/v1/voice-agents/clone', { params: { query: { voiceAgentId: templates[0]!.id } }, body: { agentName: 'Front desk' } })
+    const clone = await client.POST('/v1/voice-agents/clone', {
+      params: { query: { voiceAgentId: templates[0]!.id } },
+      body: { agentName: 'Front desk' },
+    })
     const agentId = clone.data!.data.id
     const read = await client.GET('/v1/voice-agents/{voiceAgentId}', { params: { path: { voiceAgentId: agentId } } })
     expect(read.data!.data.outcomeResponseShape?.type).toBe('object')
@@ -174,10 +211,17 @@ describe('GET /v1/openapi.json', () => {
       body: { lang: 'en', outcomeResponseShape: { type: 'object', properties: { booked: { type: 'boolean' } }, required: ['booked'] } },
     })
     expect(patched.data!.data.outcomeResponseShape?.properties?.booked?.type).toBe('boolean')
-    const badPatch = await client.PATCH('/v1/voice-agents/{voiceAgentId}', { params: { path: { voiceAgentId: agentId } }, body: { silenceThreshold: 0 } })
+    const badPatch = await client.PATCH('/v1/voice-agents/{voiceAgentId}', {
+      params: { path: { voiceAgentId: agentId } },
+      body: { silenceThreshold: 0 },
+    })
     expect(badPatch.error?.error.code).toBe('VALIDATION_ERROR')
 
-    const tts = (await client.POST('/v1/jobs/text-to-speech', { body: { voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', text: 'Your table is booked for eight.' } })).data!.data
+    const tts = (
+      await client.POST('/v1/jobs/text-to-speech', {
+        body: { voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', text: 'Your table is booked for eight.' },
+      })
+    ).data!.data
     let job = (await client.GET('/v1/jobs', { params: { query: { jobId: tts.id } } })).data!
     for (const deadline = Date.now() + 20_000; job.data.status === 'PENDING' && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 25))
@@ -185,36 +229,56 @@ describe('GET /v1/openapi.json', () => {
     }
     expect(job.data.status).toBe('COMPLETED')
     expect(job.previewUrl.startsWith(baseUrl)).toBe(true)
-    const aiJob = (await client.POST('/v1/jobs/ai-content', { params: { query: { jobId: tts.id } }, body: { aiParts: ['summary'] } })).data!.data
+    const aiJob = (await client.POST('/v1/jobs/ai-content', { params: { query: { jobId: tts.id } }, body: { aiParts: ['summary'] } })).data!
+      .data
     const aiRead = (await client.GET('/v1/jobs/ai-content', { params: { query: { jobId: aiJob.id } } })).data!.data
     expect(aiRead.relevantJobId).toBe(tts.id)
-    const list = (await client.POST('/v1/jobs/all', { params: { query: { projectId: project.id } }, body: { sort: { field: 'createdAt', direction: 'ASC' }, take: 10 } })).data!
-      .data
+    const list = (
+      await client.POST('/v1/jobs/all', {
+        params: { query: { projectId: project.id } },
+        body: { sort: { field: 'createdAt', direction: 'ASC' }, take: 10 },
+      })
+    ).data!.data
     expect(list.jobs.map((item) => item.id)).toEqual([tts.id, aiJob.id])
     const noBody = (await client.POST('/v1/jobs/all', { params: { query: { projectId: project.id, take: 1, skip: 1 } } })).data!.data
     expect(noBody.jobs.map((item) => item.id)).toEqual([tts.id])
 
     const number = (
       await client.POST('/v1/voice-agents/phone-number', {
-        body: { type: 'TELEPHONY', phoneNumber: '+1 415 555 0100', label: 'Front desk', providerAccountSid: 'AC123', providerAuthToken: 'token' },
+        body: {
+          type: 'TELEPHONY',
+          phoneNumber: '+1 415 555 0100',
+          label: 'Front desk',
+          providerAccountSid: 'AC123',
+          providerAuthToken: 'token',
+        },
       })
     ).data!.data
-    const assigned = (await client.POST('/v1/voice-agents/assign-number', { body: { voiceAgentId: agentId, phoneNumber: number.number } })).data!.data
+    const assigned = (await client.POST('/v1/voice-agents/assign-number', { body: { voiceAgentId: agentId, phoneNumber: number.number } }))
+      .data!.data
     expect(assigned.voiceAgent?.id).toBe(agentId)
     const pid = (await client.GET('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })).data!.data
     expect(pid.number).toBe('+14155550100')
     const created = (await client.POST('/v1/voice-agents', { body: { agentName: 'Night desk', lang: 'ar' } })).data!.data
-    expect((await client.GET('/v1/voice-agents/{voiceAgentId}', { params: { path: { voiceAgentId: created.id } } })).data!.data.agentName).toBe('Night desk')
+    expect(
+      (await client.GET('/v1/voice-agents/{voiceAgentId}', { params: { path: { voiceAgentId: created.id } } })).data!.data.agentName,
+    ).toBe('Night desk')
     const onAgent = (await client.GET('/v1/voice-agents/phone-number/list', { params: { query: { voiceAgentId: agentId } } })).data!.data
     expect(onAgent.phoneNumbers.map((item) => item.id)).toEqual([number.id])
     const unassigned = (await client.POST('/v1/voice-agents/unassign', { body: { phoneNumber: number.number } })).data!.data
     expect(unassigned.voiceAgent).toBeNull()
-    expect((await client.DELETE('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })).data!.data).toEqual({ id: number.id, deleted: true })
+    expect((await client.DELETE('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })).data!.data).toEqual({
+      id: number.id,
+      deleted: true,
+    })
     const gone = await client.GET('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })
     expect(gone.response.status).toBe(404)
     expect(gone.error?.error.code).toBe('NOT_FOUND')
     // Realtime speech answers audio: the generated client reads it as bytes.
-    const speech = await client.POST('/v1/realtime/tts', { body: { text: 'Booked.', speaker: 'Ava', format: 'pcm' }, parseAs: 'arrayBuffer' })
+    const speech = await client.POST('/v1/realtime/tts', {
+      body: { text: 'Booked.', speaker: 'Ava', format: 'pcm' },
+      parseAs: 'arrayBuffer',
+    })
     expect(speech.response.headers.get('content-type')).toBe('audio/pcm;rate=16000;bits=16;channels=1')
     // openapi-fetch types the audio by its schema (a string); parseAs 'arrayBuffer' hands over the bytes.
     expect((speech.data as unknown as ArrayBuffer).byteLength).toBeGreaterThan(10_000)

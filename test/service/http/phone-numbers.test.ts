@@ -133,15 +133,21 @@ describe('POST /v1/voice-agents/assign-number and /unassign', () => {
     const second = await addAgent(service, 'Second')
     const number = await addNumber(service)
 
-    const assigned = await service.call('POST', '/v1/voice-agents/assign-number', { body: { voiceAgentId: first.id, phoneNumber: number.number } })
+    const assigned = await service.call('POST', '/v1/voice-agents/assign-number', {
+      body: { voiceAgentId: first.id, phoneNumber: number.number },
+    })
     expect(assigned.statusCode).toBe(200)
     expect(assigned.json().data).toMatchObject({ voiceAgentId: first.id, voiceAgent: { id: first.id, name: 'First' } })
 
-    const again = await service.call('POST', '/v1/voice-agents/assign-number', { body: { voiceAgentId: first.id, phoneNumber: number.number } })
+    const again = await service.call('POST', '/v1/voice-agents/assign-number', {
+      body: { voiceAgentId: first.id, phoneNumber: number.number },
+    })
     expect(again.statusCode).toBe(200)
     expect(again.json().data).toEqual(assigned.json().data)
 
-    const moved = await service.call('POST', '/v1/voice-agents/assign-number', { body: { voiceAgentId: second.id, phoneNumber: '+1 415 555 0100' } })
+    const moved = await service.call('POST', '/v1/voice-agents/assign-number', {
+      body: { voiceAgentId: second.id, phoneNumber: '+1 415 555 0100' },
+    })
     expect(moved.json().data).toMatchObject({ voiceAgentId: second.id, voiceAgent: { id: second.id, name: 'Second' } })
     expect(moved.json().data.updatedAt > assigned.json().data.updatedAt).toBe(true)
 
@@ -160,10 +166,14 @@ describe('POST /v1/voice-agents/assign-number and /unassign', () => {
       body: { voiceAgentId: '9d6a1707-b717-4e39-b6d2-4bfd68aee57d', phoneNumber: number.number },
     })
     expect(unknownAgent.statusCode).toBe(404)
-    const unknownNumber = await service.call('POST', '/v1/voice-agents/assign-number', { body: { voiceAgentId: agent.id, phoneNumber: '+14155550199' } })
+    const unknownNumber = await service.call('POST', '/v1/voice-agents/assign-number', {
+      body: { voiceAgentId: agent.id, phoneNumber: '+14155550199' },
+    })
     expect(unknownNumber.statusCode).toBe(404)
     expect(unknownNumber.json().error.code).toBe('NOT_FOUND')
-    const malformed = await service.call('POST', '/v1/voice-agents/assign-number', { body: { voiceAgentId: 'agent-1', phoneNumber: number.number } })
+    const malformed = await service.call('POST', '/v1/voice-agents/assign-number', {
+      body: { voiceAgentId: 'agent-1', phoneNumber: number.number },
+    })
     expect(malformed.statusCode).toBe(400)
     expect(malformed.json().error.details[0].path).toBe('body.voiceAgentId')
     const unassignUnknown = await service.call('POST', '/v1/voice-agents/unassign', { body: { phoneNumber: '+14155550199' } })

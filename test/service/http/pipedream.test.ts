@@ -18,7 +18,11 @@ import { STT_SETTING_KEY } from '../../../src/service/settings/stt-settings'
 
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
 /** What axios 1.x sends with every request of the component. */
-const AXIOS_HEADERS = { accept: 'application/json, text/plain, */*', 'user-agent': 'axios/1.8.4', 'accept-encoding': 'gzip, compress, deflate, br' }
+const AXIOS_HEADERS = {
+  accept: 'application/json, text/plain, */*',
+  'user-agent': 'axios/1.8.4',
+  'accept-encoding': 'gzip, compress, deflate, br',
+}
 
 /**
  * The headers of one of the component's requests, as axios 1.x sets them: JSON data is
@@ -27,7 +31,8 @@ const AXIOS_HEADERS = { accept: 'application/json, text/plain, */*', 'user-agent
  */
 function axiosHeaders(key: string, method: 'GET' | 'POST', payload: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { ...AXIOS_HEADERS, authorization: `Token ${key}` }
-  if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) })
+  if (payload !== undefined)
+    Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) })
   else if (method === 'POST') Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' })
   return headers
 }
@@ -94,7 +99,9 @@ describe("Pipedream's Hamsa component, action by action", () => {
 
   it('Create AI Content: POST /v1/jobs/ai-content?jobId= from a transcription, and reads data.id', async () => {
     const pipedream = await startPipedream()
-    const transcription = await seedJob(pipedream.service.runtime, { text: 'Thanks for calling. Your refund was approved and arrives within five days.' })
+    const transcription = await seedJob(pipedream.service.runtime, {
+      text: 'Thanks for calling. Your refund was approved and arrives within five days.',
+    })
     const answer = await pipedream.send('POST', `/v1/jobs/ai-content?jobId=${transcription.id}`, { aiParts: ['summary', 'keywords'] })
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
     expect(answer.body.data.id).toMatch(/^[0-9a-f-]{36}$/)
@@ -121,7 +128,12 @@ describe("Pipedream's Hamsa component, action by action", () => {
         webhookAuth: { authKey: 'Token' },
       })
       expect(answer.status, JSON.stringify(answer.body)).toBe(200)
-      expect(answer.body.data).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'TRANSCRIPTION', model, status: 'PENDING' })
+      expect(answer.body.data).toMatchObject({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        type: 'TRANSCRIPTION',
+        model,
+        status: 'PENDING',
+      })
       await waitForCompletion(pipedream.service, answer.body.data.id)
     }
     await expect.poll(() => receiver.requests.length, { timeout: 10_000 }).toBe(2)
@@ -136,7 +148,11 @@ describe("Pipedream's Hamsa component, action by action", () => {
     const pipedream = await startPipedream()
     const project = await pipedream.send('GET', '/v1/projects/by-api-key')
     expect(project.status).toBe(200)
-    expect(project.body.data).toEqual({ id: pipedream.service.runtime.bootstrap.projectId, name: 'Default project', createdAt: expect.any(String) })
+    expect(project.body.data).toEqual({
+      id: pipedream.service.runtime.bootstrap.projectId,
+      name: 'Default project',
+      createdAt: expect.any(String),
+    })
     const seeded = await seedJob(pipedream.service.runtime, { title: 'Support call' })
 
     const list = await pipedream.send('POST', `/v1/jobs/all?projectId=${project.body.data.id}`)
@@ -147,7 +163,12 @@ describe("Pipedream's Hamsa component, action by action", () => {
   it('Job id options: ?take=100&skip=<page*100> in the query is an offset, and reads data.jobs[].{id,title}', async () => {
     const pipedream = await startPipedream()
     const start = Date.parse('2026-11-01T00:00:00.000Z')
-    const seeded = (await seedJobs(pipedream.service.runtime, 230, (index) => ({ title: `Job ${index}`, createdAt: new Date(start + index * 1000).toISOString() }))).reverse() // newest first, as listed
+    const seeded = (
+      await seedJobs(pipedream.service.runtime, 230, (index) => ({
+        title: `Job ${index}`,
+        createdAt: new Date(start + index * 1000).toISOString(),
+      }))
+    ).reverse() // newest first, as listed
     const projectId = await projectIdOf(pipedream)
 
     const pages: { id: string; title: string }[][] = []
@@ -165,10 +186,16 @@ describe("Pipedream's Hamsa component, action by action", () => {
     const pipedream = await startPipedream()
     const first = await pipedream.send('GET', '/v1/tts/voices?take=100')
     expect(first.status, JSON.stringify(first.body)).toBe(200)
-    const options = first.body.data.map(({ id, name, tags }: { id: string; name: string; tags: string[] }) => ({ label: `${name} (${tags.join(' - ')})`, value: id }))
+    const options = first.body.data.map(({ id, name, tags }: { id: string; name: string; tags: string[] }) => ({
+      label: `${name} (${tags.join(' - ')})`,
+      value: id,
+    }))
     expect(options).toHaveLength(14)
     expect(options[0]).toEqual({ label: 'Ava (English - Female - American)', value: AVA })
-    expect(options).toContainEqual({ label: 'Omar (Arabic - Male - Modern Standard Arabic)', value: 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a' })
+    expect(options).toContainEqual({
+      label: 'Omar (Arabic - Male - Modern Standard Arabic)',
+      value: 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a',
+    })
     expect(new Set(options.map((option: { value: string }) => option.value))).toEqual(new Set(VOICES.map((voice) => voice.id)))
 
     const next = await pipedream.send('GET', '/v1/tts/voices?take=100&skip=100')
@@ -211,7 +238,11 @@ describe('what the component relies on, at its edges', () => {
   it('lets the body win over the query: a body skip is a 1-based page, a query skip an offset', async () => {
     const pipedream = await startPipedream()
     const start = Date.parse('2026-11-01T00:00:00.000Z')
-    const newestFirst = (await seedJobs(pipedream.service.runtime, 12, (index) => ({ createdAt: new Date(start + index * 1000).toISOString() }))).reverse().map((job) => job.id)
+    const newestFirst = (
+      await seedJobs(pipedream.service.runtime, 12, (index) => ({ createdAt: new Date(start + index * 1000).toISOString() }))
+    )
+      .reverse()
+      .map((job) => job.id)
     const projectId = await projectIdOf(pipedream)
     const idsOf = async (query: string, body?: unknown) => {
       const answer = await pipedream.send('POST', `/v1/jobs/all?projectId=${projectId}${query}`, body)
@@ -234,7 +265,12 @@ describe('what the component relies on, at its edges', () => {
   ])('Synthesize Voice with %s of webhookAuth reaches the webhook with that Authorization header', async (_label, webhookAuth, header) => {
     const pipedream = await startPipedream()
     const receiver = await startWebhookReceiver()
-    const created = await pipedream.send('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Ready.', webhookUrl: `${receiver.url}/hook`, webhookAuth })
+    const created = await pipedream.send('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'Ready.',
+      webhookUrl: `${receiver.url}/hook`,
+      webhookAuth,
+    })
     expect(created.status, JSON.stringify(created.body)).toBe(200)
     const [request] = await receiver.waitForRequests(1, 20_000)
     expect(request!.headers.authorization).toBe(header)
@@ -251,7 +287,12 @@ describe('what the component relies on, at its edges', () => {
     ['an unknown part', { authKey: 'k', token: 't' }, 'body.webhookAuth.token'],
   ])('refuses a webhookAuth with %s (it goes into a header)', async (_label, webhookAuth, path) => {
     const pipedream = await startPipedream()
-    const answer = await pipedream.send('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Hi', webhookUrl: 'http://127.0.0.1:9/hook', webhookAuth })
+    const answer = await pipedream.send('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'Hi',
+      webhookUrl: 'http://127.0.0.1:9/hook',
+      webhookAuth,
+    })
     expectValidationError(answer, path)
   })
 
@@ -296,7 +337,13 @@ describe('GET /v1/projects/statistics/numbers', () => {
     const minutes = (seconds: number) => Math.round((seconds / 60) * 1000) / 1000
 
     const day = await numbers('?period=day')
-    expect(day).toMatchObject({ period: 'day', jobs: 3, conversations: 0, cost: 6 + ttsJob.totalCost, jobsByStatus: { PENDING: 0, COMPLETED: 2, FAILED: 1 } })
+    expect(day).toMatchObject({
+      period: 'day',
+      jobs: 3,
+      conversations: 0,
+      cost: 6 + ttsJob.totalCost,
+      jobsByStatus: { PENDING: 0, COMPLETED: 2, FAILED: 1 },
+    })
     expect(day.minutes).toBeCloseTo(minutes(90 + ttsSeconds), 3)
     expect(day.byType.TRANSCRIPTION).toEqual({ jobs: 2, minutes: 1.5, cost: 6 })
     expect(day.byType.TTS).toMatchObject({ jobs: 1, cost: ttsJob.totalCost })

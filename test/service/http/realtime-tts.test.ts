@@ -14,9 +14,16 @@ import { startTestService, type TestService } from '../../helpers/test-service'
 const AVA = VOICES.find((voice) => voice.name === 'Ava')!.id
 /** 20 words. */
 const SENTENCE = 'Your table for four is booked for eight tonight, and we will hold it for fifteen minutes after that time.'
-const LONG = 'Thank you for calling the front desk. We have received your request and a member of our team will call you back within one business day. '.repeat(25)
+const LONG =
+  'Thank you for calling the front desk. We have received your request and a member of our team will call you back within one business day. '.repeat(
+    25,
+  )
 
-async function listening(): Promise<{ service: TestService; baseUrl: string; post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Response> }> {
+async function listening(): Promise<{
+  service: TestService
+  baseUrl: string
+  post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Response>
+}> {
   const service = await startTestService({ port: 0 })
   await service.runtime.start()
   const baseUrl = service.runtime.context.baseUrl()
@@ -56,10 +63,19 @@ describe('POST /v1/realtime/tts', () => {
     expect(Number(response.headers.get('x-audio-duration'))).toBeCloseTo(seconds, 2)
     expect(rms(file.samples)).toBeGreaterThan(500)
 
-    const jobs = (await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`)).json().data.jobs as Record<string, unknown>[]
+    const jobs = (await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`)).json().data.jobs as Record<
+      string,
+      unknown
+    >[]
     expect(jobs).toHaveLength(1)
     const job = (await service.call('GET', `/v1/jobs?jobId=${jobs[0]!.id as string}`)).json().data
-    expect(job).toMatchObject({ type: 'TTS', status: 'COMPLETED', processingType: 'REALTIME', totalCost: ttsCost(SENTENCE), mediaUrl: null })
+    expect(job).toMatchObject({
+      type: 'TTS',
+      status: 'COMPLETED',
+      processingType: 'REALTIME',
+      totalCost: ttsCost(SENTENCE),
+      mediaUrl: null,
+    })
     expect(Number(job.usageTime)).toBeCloseTo(seconds, 2)
   })
 
@@ -120,7 +136,11 @@ describe('POST /v1/realtime/tts', () => {
         expect(envelope).toMatchObject({ success: false, error: { code } })
         expect(envelope.message).toMatch(message)
       }
-      const noKey = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Hi', voiceId: AVA }) })
+      const noKey = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'Hi', voiceId: AVA }),
+      })
       expect(noKey.status).toBe(401)
       expect(((await noKey.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED')
       const text = await post(path, 'Hello', { 'content-type': 'text/plain' })
@@ -181,7 +201,9 @@ describe('POST /v1/realtime/tts-stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     // The service goes on serving; only the completed request is a job.
     expect((await post('/v1/realtime/tts', { text: 'Still here.', voiceId: AVA })).status).toBe(200)
-    const jobs = (await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`)).json().data.jobs as { title: string }[]
+    const jobs = (await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`)).json().data.jobs as {
+      title: string
+    }[]
     expect(jobs.map((job) => job.title)).toEqual(['Still here.'])
   })
 
@@ -242,7 +264,10 @@ describe('the realtime TTS WebSocket /v1/realtime/ws', () => {
     expect(ws.received.frames.map((frame) => frame.type)).toEqual(['ack', 'end', 'error', 'error', 'ack', 'end'])
     const [ack, end, empty, notJson, , secondEnd] = ws.received.frames
     expect(ack!.payload).toMatchObject({ format: 'pcm', sampleRate: 16_000, voiceId: AVA })
-    expect(empty!.payload).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'payload.text', message: 'Must not be empty or only spaces' }] })
+    expect(empty!.payload).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'payload.text', message: 'Must not be empty or only spaces' }],
+    })
     expect(notJson!.payload).toMatchObject({ code: 'INVALID_FRAME' })
     // The first request's audio: 16 kHz PCM, as many bytes as the end frame counts.
     const total = ws.received.audio.reduce((sum, chunk) => sum + chunk.byteLength, 0)
@@ -283,7 +308,10 @@ describe('the realtime TTS WebSocket /v1/realtime/ws', () => {
       ws.socket.send(JSON.stringify({ type: 'tts', payload: { text: 'Hi.', voiceId: AVA } }))
       expect(await ws.closed).toBe(1000)
       expect(ws.received.frames).toHaveLength(1)
-      expect(ws.received.frames[0]).toMatchObject({ type: 'error', payload: { code: 'UNAUTHORIZED', message: expect.stringMatching(message) } })
+      expect(ws.received.frames[0]).toMatchObject({
+        type: 'error',
+        payload: { code: 'UNAUTHORIZED', message: expect.stringMatching(message) },
+      })
       expect(ws.received.audio).toEqual([])
     }
   })

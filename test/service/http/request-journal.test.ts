@@ -37,8 +37,15 @@ interface Listening {
   service: TestService
   baseUrl: string
   journalFile: string
-  request: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; json: Record<string, unknown> }>
-  journal: (query?: string) => Promise<{ status: number; json: { data: { requests: Summary[]; next: number | null; dropped: number } } & Record<string, unknown> }>
+  request: (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; json: Record<string, unknown> }>
+  journal: (
+    query?: string,
+  ) => Promise<{ status: number; json: { data: { requests: Summary[]; next: number | null; dropped: number } } & Record<string, unknown> }>
 }
 
 interface Summary {
@@ -110,14 +117,27 @@ describe('the request journal', () => {
     const listed = await journal()
     expect(listed.status).toBe(200)
     const [read, made] = listed.json.data.requests
-    expect(read).toMatchObject({ kind: 'http', method: 'GET', path: '/v1/jobs', query: `jobId=${jobId}`, status: 200, resourceId: jobId, keyHint: keyHint(TEST_KEY) })
+    expect(read).toMatchObject({
+      kind: 'http',
+      method: 'GET',
+      path: '/v1/jobs',
+      query: `jobId=${jobId}`,
+      status: 200,
+      resourceId: jobId,
+      keyHint: keyHint(TEST_KEY),
+    })
     expect(made).toMatchObject({ kind: 'http', method: 'POST', path: '/v1/jobs/text-to-speech', status: 200, resourceId: jobId })
     expect(made!.latencyMs).toBeGreaterThan(0)
 
     const detail = (await request('GET', `/_voicedesk/requests/${made!.id}`)).json.data as Detail
     expect(detail.requestHeaders).toContainEqual(['authorization', '[REDACTED]'])
     const sent = JSON.parse(detail.requestBody!.text as string)
-    expect(sent).toEqual({ voiceId: AVA, text: 'Hello there.', webhookUrl: 'http://127.0.0.1:9/hook', webhookAuth: { authKey: 'Bearer', authSecret: '[REDACTED]' } })
+    expect(sent).toEqual({
+      voiceId: AVA,
+      text: 'Hello there.',
+      webhookUrl: 'http://127.0.0.1:9/hook',
+      webhookAuth: { authKey: 'Bearer', authSecret: '[REDACTED]' },
+    })
     expect(detail.requestBody).toMatchObject({ contentType: 'application/json', truncated: false })
     expect(JSON.parse(detail.responseBody!.text as string)).toMatchObject({ success: true, data: { id: jobId } })
     expect(detail.responseBody!.contentType).toMatch(/^application\/json/)
@@ -127,12 +147,19 @@ describe('the request journal', () => {
     // The GET of an agent answers prepared bytes (a Buffer from its cache): the journal keeps their text too.
     const agent = await request('POST', '/v1/voice-agents', { agentName: 'Journaled agent' })
     const agentId = (agent.json.data as { id: string }).id
-    const agentAnswer = await fetch(`${service.runtime.context.baseUrl()}/v1/voice-agents/${agentId}`, { headers: { authorization: `Token ${TEST_KEY}` } })
+    const agentAnswer = await fetch(`${service.runtime.context.baseUrl()}/v1/voice-agents/${agentId}`, {
+      headers: { authorization: `Token ${TEST_KEY}` },
+    })
     const answered = await agentAnswer.text()
     const [got] = (await journal('?method=GET&path=/v1/voice-agents/')).json.data.requests
     expect(got).toMatchObject({ path: `/v1/voice-agents/${agentId}`, status: 200 })
     const gotDetail = (await request('GET', `/_voicedesk/requests/${got!.id}`)).json.data as Detail
-    expect(gotDetail.responseBody).toEqual({ contentType: 'application/json; charset=utf-8', size: Buffer.byteLength(answered), text: answered, truncated: false })
+    expect(gotDetail.responseBody).toEqual({
+      contentType: 'application/json; charset=utf-8',
+      size: Buffer.byteLength(answered),
+      text: answered,
+      truncated: false,
+    })
     expect(gotDetail.responseHeaders).toContainEqual(['content-length', String(Buffer.byteLength(answered))])
     expect(JSON.stringify(detail)).not.toContain(WEBHOOK_SECRET)
     expect(detail).not.toHaveProperty('projectId')
@@ -147,7 +174,11 @@ describe('the request journal', () => {
     form.append('webhookAuth', JSON.stringify({ authKey: 'Bearer', authSecret: WEBHOOK_SECRET }))
     const audio = Buffer.alloc(3000, 0x5a)
     form.append('file', new Blob([audio], { type: 'audio/wav' }), 'greeting.wav')
-    const response = await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${service.key}` }, body: form })
+    const response = await fetch(`${baseUrl}/v1/jobs/transcribe`, {
+      method: 'POST',
+      headers: { authorization: `Token ${service.key}` },
+      body: form,
+    })
     expect(response.status, await response.clone().text()).toBe(200)
     const jobId = ((await response.json()) as { data: { id: string } }).data.id
 
@@ -196,9 +227,18 @@ describe('the request journal', () => {
     )
     const [hastyStream, stream, realtime] = listed.json.data.requests
     expect(hastyStream).toMatchObject({ kind: 'websocket', path: `/stream/${hastyJobId}`, keyHint: keyHint(TEST_KEY) })
-    expect(realtime).toMatchObject({ kind: 'websocket', method: 'GET', path: '/v1/realtime/ws', query: 'api_key=%5BREDACTED%5D', status: 101, keyHint: keyHint(TEST_KEY) })
+    expect(realtime).toMatchObject({
+      kind: 'websocket',
+      method: 'GET',
+      path: '/v1/realtime/ws',
+      query: 'api_key=%5BREDACTED%5D',
+      status: 101,
+      keyHint: keyHint(TEST_KEY),
+    })
     expect(stream).toMatchObject({ kind: 'websocket', path: `/stream/${jobId}`, resourceId: jobId })
-    const detail = (await (await fetch(`${baseUrl}/_voicedesk/requests/${realtime!.id}`, { headers: { authorization: `Token ${TEST_KEY}` } })).json()) as { data: Detail }
+    const detail = (await (
+      await fetch(`${baseUrl}/_voicedesk/requests/${realtime!.id}`, { headers: { authorization: `Token ${TEST_KEY}` } })
+    ).json()) as { data: Detail }
     expect(detail.data.socket).toMatchObject({ closeCode: 1000, framesIn: 2, framesOut: 2 })
     expect(Date.parse(detail.data.socket!.closedAt!)).toBeGreaterThanOrEqual(Date.parse(detail.data.startedAt))
     expect(detail.data.curl).toMatchObject({ command: null })
@@ -206,10 +246,20 @@ describe('the request journal', () => {
 
   it('keeps the key, api_key and webhook secrets out of the journal file, byte for byte', async () => {
     const { service, baseUrl, journalFile, request } = await listening()
-    await request('POST', '/v1/jobs/text-to-speech', { voiceId: AVA, text: 'Hi.', webhookUrl: 'http://127.0.0.1:9/h', webhookAuth: { authSecret: WEBHOOK_SECRET } })
+    await request('POST', '/v1/jobs/text-to-speech', {
+      voiceId: AVA,
+      text: 'Hi.',
+      webhookUrl: 'http://127.0.0.1:9/h',
+      webhookAuth: { authSecret: WEBHOOK_SECRET },
+    })
     await request('GET', `/v1/voices?api_key=${TEST_KEY}`)
     await request('GET', '/v1/voices', undefined, { 'x-api-key': TEST_KEY })
-    await request('POST', '/v1/voice-agents/phone-number', { phoneNumber: '+14155550100', provider: 'twilio', providerAuthToken: 'twilio-token-d41d8cd98f', providerSid: 'AC123' })
+    await request('POST', '/v1/voice-agents/phone-number', {
+      phoneNumber: '+14155550100',
+      provider: 'twilio',
+      providerAuthToken: 'twilio-token-d41d8cd98f',
+      providerSid: 'AC123',
+    })
     await request('GET', '/v1/voices', undefined, { authorization: 'Token vd_wrong_key_0123456789abcdefghij' })
     const ws = openSocket(`${baseUrl.replace(/^http/, 'ws')}/v1/realtime/ws?api_key=${TEST_KEY}`)
     await ws.opened
@@ -223,7 +273,8 @@ describe('the request journal', () => {
     const bytes = Buffer.concat([journalFile, `${journalFile}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file)))
     expect(bytes.length).toBeGreaterThan(0)
     expect(bytes.includes('/v1/voice-agents/phone-number')).toBe(true) // the file does hold the entries
-    for (const secret of [TEST_KEY, WEBHOOK_SECRET, 'twilio-token-d41d8cd98f', 'vd_wrong_key_0123456789abcdefghij']) expect(bytes.includes(secret), secret).toBe(false)
+    for (const secret of [TEST_KEY, WEBHOOK_SECRET, 'twilio-token-d41d8cd98f', 'vd_wrong_key_0123456789abcdefghij'])
+      expect(bytes.includes(secret), secret).toBe(false)
   })
 
   it('redacts secrets inside URLs in bodies (a webhookUrl’s ?token=, a signed URL, a password), in the entry, its curl, the HAR and the file', async () => {
@@ -244,18 +295,34 @@ describe('the request journal', () => {
     form.append('processingType', 'async')
     form.append('webhookUrl', `http://127.0.0.1:9/t?key=${secrets[4]}`)
     form.append('file', new Blob([Buffer.alloc(2000, 1)], { type: 'audio/wav' }), 'clip.wav')
-    expect((await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${TEST_KEY}` }, body: form })).status).toBe(200)
-    const fetched = await request('POST', '/v1/jobs/transcribe', { mediaUrl: `http://listener:${secrets[3]}@127.0.0.1:9/a.mp3`, model: 'General-V2.0', processingType: 'async' })
+    expect(
+      (await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${TEST_KEY}` }, body: form }))
+        .status,
+    ).toBe(200)
+    const fetched = await request('POST', '/v1/jobs/transcribe', {
+      mediaUrl: `http://listener:${secrets[3]}@127.0.0.1:9/a.mp3`,
+      model: 'General-V2.0',
+      processingType: 'async',
+    })
     expect(fetched.status).toBe(200)
 
     const listed = (await request('GET', '/_voicedesk/requests?method=POST')).json.data as { requests: Summary[] }
     expect(listed.requests).toHaveLength(4)
-    const details = await Promise.all(listed.requests.map(async (entry) => (await request('GET', `/_voicedesk/requests/${entry.id}`)).json.data as Detail))
+    const details = await Promise.all(
+      listed.requests.map(async (entry) => (await request('GET', `/_voicedesk/requests/${entry.id}`)).json.data as Detail),
+    )
     const agentEntry = details.find((detail) => detail.path === '/v1/voice-agents')!
-    expect(JSON.parse(agentEntry.requestBody!.text as string)).toEqual({ agentName: 'Hooked', webhookUrl: 'http://127.0.0.1:9/calls?tenant=7&token=%5BREDACTED%5D' })
-    expect(JSON.parse(agentEntry.responseBody!.text as string).data.webhookUrl).toBe('http://127.0.0.1:9/calls?tenant=7&token=%5BREDACTED%5D')
+    expect(JSON.parse(agentEntry.requestBody!.text as string)).toEqual({
+      agentName: 'Hooked',
+      webhookUrl: 'http://127.0.0.1:9/calls?tenant=7&token=%5BREDACTED%5D',
+    })
+    expect(JSON.parse(agentEntry.responseBody!.text as string).data.webhookUrl).toBe(
+      'http://127.0.0.1:9/calls?tenant=7&token=%5BREDACTED%5D',
+    )
     const ttsEntry = details.find((detail) => detail.path === '/v1/jobs/text-to-speech')!
-    expect(JSON.parse(ttsEntry.requestBody!.text as string).webhookUrl).toBe('https://hooks.example.com/in?X-Amz-Signature=%5BREDACTED%5D&v=2#access_token=%5BREDACTED%5D')
+    expect(JSON.parse(ttsEntry.requestBody!.text as string).webhookUrl).toBe(
+      'https://hooks.example.com/in?X-Amz-Signature=%5BREDACTED%5D&v=2#access_token=%5BREDACTED%5D',
+    )
     const fetchedEntry = details.find((detail) => detail.requestBody?.text?.includes('mediaUrl'))!
     expect(JSON.parse(fetchedEntry.requestBody!.text as string).mediaUrl).toBe('http://listener:[REDACTED]@127.0.0.1:9/a.mp3')
     const uploadEntry = details.find((detail) => detail.requestBody?.text?.includes('clip.wav'))!
@@ -293,12 +360,16 @@ describe('the request journal', () => {
     expect((await journal('?status=4xx')).json.data.requests).toHaveLength(3)
     expect((await journal('?status=2xx&path=/v1/voices')).json.data.requests).toHaveLength(1)
     expect((await journal(`?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).json.data.requests).toHaveLength(0)
-    expect((await journal(`?from=${encodeURIComponent(startedAt)}&to=${encodeURIComponent(new Date(Date.now() + 1000).toISOString())}`)).json.data.requests).toHaveLength(5)
+    expect(
+      (await journal(`?from=${encodeURIComponent(startedAt)}&to=${encodeURIComponent(new Date(Date.now() + 1000).toISOString())}`)).json
+        .data.requests,
+    ).toHaveLength(5)
 
     const pages: Summary[][] = []
     let next: number | null = null
     do {
-      const page: { requests: Summary[]; next: number | null } = (await journal(`?take=2${next === null ? '' : `&before=${next}`}`)).json.data
+      const page: { requests: Summary[]; next: number | null } = (await journal(`?take=2${next === null ? '' : `&before=${next}`}`)).json
+        .data
       pages.push(page.requests)
       next = page.next
     } while (next !== null)
@@ -316,7 +387,9 @@ describe('the request journal', () => {
     const other = await service.otherProject()
     const theirs = await request('GET', '/_voicedesk/requests', undefined, { authorization: `Token ${other.key}` })
     expect((theirs.json.data as { requests: unknown[] }).requests).toEqual([])
-    expect((await request('GET', `/_voicedesk/requests/${all[0]!.id}`, undefined, { authorization: `Token ${other.key}` })).status).toBe(404)
+    expect((await request('GET', `/_voicedesk/requests/${all[0]!.id}`, undefined, { authorization: `Token ${other.key}` })).status).toBe(
+      404,
+    )
   })
 
   it('gives curl commands that a shell runs against the service and that answer the same', async () => {
@@ -332,7 +405,10 @@ describe('the request journal', () => {
     form.append('model', 'General-V2.0')
     form.append('processingType', 'async')
     form.append('file', new Blob([audio], { type: 'audio/wav' }), 'again.wav')
-    expect((await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${TEST_KEY}` }, body: form })).status).toBe(200)
+    expect(
+      (await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${TEST_KEY}` }, body: form }))
+        .status,
+    ).toBe(200)
     const folder = makeTempDir()
     writeFileSync(join(folder, 'again.wav'), audio)
     const entries = (await journal()).json.data.requests
@@ -345,8 +421,14 @@ describe('the request journal', () => {
       'POST /v1/voice-agents',
     ])
     for (const entry of entries) {
-      const detail = (await request('GET', `/_voicedesk/requests/${entry.id}`)).json.data as { curl: { command: string }; responseBody: { text: string } }
-      const { stdout } = await run('sh', ['-c', `${detail.curl.command} -w '\\n%{http_code}'`], { cwd: folder, env: { ...process.env, VOICEDESK_KEY: TEST_KEY } })
+      const detail = (await request('GET', `/_voicedesk/requests/${entry.id}`)).json.data as {
+        curl: { command: string }
+        responseBody: { text: string }
+      }
+      const { stdout } = await run('sh', ['-c', `${detail.curl.command} -w '\\n%{http_code}'`], {
+        cwd: folder,
+        env: { ...process.env, VOICEDESK_KEY: TEST_KEY },
+      })
       const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1))
       const body = JSON.parse(stdout.slice(0, stdout.lastIndexOf('\n'))) as Record<string, unknown>
       expect(status, detail.curl.command).toBe(entry.status)
@@ -357,7 +439,9 @@ describe('the request journal', () => {
         const sameness = (data: unknown) => ({ ...(data as object), id: null, createdAt: null, updatedAt: null, mediaUrl: null })
         expect(sameness(body.data)).toEqual(sameness(journaled.data))
       } else if (entry.method === 'POST' && entry.status === 200) {
-        expect((body.data as { agentName: string }).agentName).toBe((JSON.parse(detail.responseBody.text) as { data: { agentName: string } }).data.agentName)
+        expect((body.data as { agentName: string }).agentName).toBe(
+          (JSON.parse(detail.responseBody.text) as { data: { agentName: string } }).data.agentName,
+        )
       } else {
         expect(body).toEqual(journaled)
       }
@@ -373,7 +457,10 @@ describe('the request journal', () => {
     form.append('model', 'General-V2.0')
     form.append('processingType', 'async')
     form.append('file', new Blob([Buffer.alloc(2000, 1)], { type: 'audio/wav' }), 'clip.wav')
-    expect((await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${TEST_KEY}` }, body: form })).status).toBe(200)
+    expect(
+      (await fetch(`${baseUrl}/v1/jobs/transcribe`, { method: 'POST', headers: { authorization: `Token ${TEST_KEY}` }, body: form }))
+        .status,
+    ).toBe(200)
     const agentId = ((await request('POST', '/v1/voice-agents', { agentName: 'HAR agent' })).json.data as { id: string }).id
     await request('GET', `/v1/voice-agents/${agentId}`)
     const ws = openSocket(`${baseUrl.replace(/^http/, 'ws')}/v1/realtime/ws?api_key=${TEST_KEY}`)
@@ -384,7 +471,9 @@ describe('the request journal', () => {
       () => request('GET', '/_voicedesk/requests?path=/v1/realtime/ws'),
       (answer) => (answer.json.data as { requests: unknown[] }).requests.length === 1,
     )
-    const answer = await fetch(`${service.runtime.context.baseUrl()}/_voicedesk/requests.har?take=20`, { headers: { authorization: `Token ${TEST_KEY}` } })
+    const answer = await fetch(`${service.runtime.context.baseUrl()}/_voicedesk/requests.har?take=20`, {
+      headers: { authorization: `Token ${TEST_KEY}` },
+    })
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-disposition')).toContain('.har')
     const har = (await answer.json()) as { log: { version: string; creator: { name: string }; entries: HarEntry[] } }
@@ -399,7 +488,11 @@ describe('the request journal', () => {
       'GET /v1/realtime/ws',
     ])
     const [voices, tts, , upload, , agent, socket] = har.log.entries
-    expect(voices!.response).toMatchObject({ status: 200, statusText: 'OK', content: { mimeType: expect.stringMatching(/json/) as unknown } })
+    expect(voices!.response).toMatchObject({
+      status: 200,
+      statusText: 'OK',
+      content: { mimeType: expect.stringMatching(/json/) as unknown },
+    })
     expect(tts!.request.postData).toMatchObject({ mimeType: 'application/json' })
     expect(tts!.request.headers).toContainEqual({ name: 'authorization', value: '[REDACTED]' })
     expect(upload!.request.postData).toMatchObject({
@@ -419,7 +512,8 @@ describe('the request journal', () => {
     const require = createRequire(import.meta.url)
     const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false })
     ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object)
-    for (const schema of Object.values(require('har-schema') as Record<string, { $id?: unknown }>)) if (typeof schema.$id === 'string') ajv.addSchema(schema as object)
+    for (const schema of Object.values(require('har-schema') as Record<string, { $id?: unknown }>))
+      if (typeof schema.$id === 'string') ajv.addSchema(schema as object)
     const validate = ajv.getSchema('har.json#')!
     expect(validate(har), JSON.stringify(validate.errors)).toBe(true)
   })
@@ -543,35 +637,39 @@ describe('the request journal', () => {
     const { request, journal } = await listening({ journal: { file } }, dataDir)
     await request('GET', '/v1/voices')
     expect((await journal()).json.data.requests).toHaveLength(1)
-    for (const folder of [join(dataDir, 'journals'), join(dataDir, 'journals', 'of-this-test')]) expect(statSync(folder).mode & 0o777).toBe(0o700)
+    for (const folder of [join(dataDir, 'journals'), join(dataDir, 'journals', 'of-this-test')])
+      expect(statSync(folder).mode & 0o777).toBe(0o700)
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
-  it.runIf(onPostgres)('keeps its team-mode file in a private folder of the temp folder (0700, also when it was 0755) and refuses one that is a link', async () => {
-    const temp = makeTempDir()
-    const folder = join(temp, 'voicedesk-journal')
-    mkdirSync(folder, { mode: 0o755 })
-    const previous = process.env.TMPDIR
-    process.env.TMPDIR = temp // os.tmpdir() reads it at every call
-    try {
-      const service = await startTestService({ journal: { file: undefined } })
-      expect((await service.call('GET', '/v1/voices')).statusCode).toBe(200)
-      expect(statSync(folder).mode & 0o777).toBe(0o700)
-      expect(readdirSync(folder).filter((name) => name.endsWith('.db'))).toHaveLength(1)
-      await service.runtime.stop()
+  it.runIf(onPostgres)(
+    'keeps its team-mode file in a private folder of the temp folder (0700, also when it was 0755) and refuses one that is a link',
+    async () => {
+      const temp = makeTempDir()
+      const folder = join(temp, 'voicedesk-journal')
+      mkdirSync(folder, { mode: 0o755 })
+      const previous = process.env.TMPDIR
+      process.env.TMPDIR = temp // os.tmpdir() reads it at every call
+      try {
+        const service = await startTestService({ journal: { file: undefined } })
+        expect((await service.call('GET', '/v1/voices')).statusCode).toBe(200)
+        expect(statSync(folder).mode & 0o777).toBe(0o700)
+        expect(readdirSync(folder).filter((name) => name.endsWith('.db'))).toHaveLength(1)
+        await service.runtime.stop()
 
-      const elsewhere = join(temp, 'elsewhere')
-      mkdirSync(elsewhere, { mode: 0o777 })
-      process.env.TMPDIR = join(temp, 'linked')
-      mkdirSync(process.env.TMPDIR)
-      symlinkSync(elsewhere, join(process.env.TMPDIR, 'voicedesk-journal'))
-      await expect(startTestService({ journal: { file: undefined } })).rejects.toThrow(/is a link or belongs to another user/)
-      expect(readdirSync(elsewhere)).toEqual([])
-    } finally {
-      if (previous === undefined) delete process.env.TMPDIR
-      else process.env.TMPDIR = previous
-    }
-  })
+        const elsewhere = join(temp, 'elsewhere')
+        mkdirSync(elsewhere, { mode: 0o777 })
+        process.env.TMPDIR = join(temp, 'linked')
+        mkdirSync(process.env.TMPDIR)
+        symlinkSync(elsewhere, join(process.env.TMPDIR, 'voicedesk-journal'))
+        await expect(startTestService({ journal: { file: undefined } })).rejects.toThrow(/is a link or belongs to another user/)
+        expect(readdirSync(elsewhere)).toEqual([])
+      } finally {
+        if (previous === undefined) delete process.env.TMPDIR
+        else process.env.TMPDIR = previous
+      }
+    },
+  )
 
   it('can be turned off: no file, no routes', async () => {
     const dataDir = makeTempDir()
@@ -585,7 +683,11 @@ describe('the request journal', () => {
 describe('RequestJournal', () => {
   it('drops the oldest entries, counted, when its queue is full, and writes the rest', () => {
     const file = join(makeTempDir(), 'journal.db')
-    const journal = new RequestJournal({ store: openRequestJournalStore(file), settings: { maxQueued: 10, flushMs: 60_000 }, onError: (error) => expect.fail(String(error)) })
+    const journal = new RequestJournal({
+      store: openRequestJournalStore(file),
+      settings: { maxQueued: 10, flushMs: 60_000 },
+      onError: (error) => expect.fail(String(error)),
+    })
     try {
       for (let index = 1; index <= 25; index += 1) {
         journal.record({
@@ -607,7 +709,9 @@ describe('RequestJournal', () => {
         })
       }
       expect(journal.dropped).toBe(15)
-      expect(journal.list({ projectId: 'p', limit: 100 }).map((entry) => entry.path)).toEqual(Array.from({ length: 10 }, (_, index) => `/v1/n/${25 - index}`))
+      expect(journal.list({ projectId: 'p', limit: 100 }).map((entry) => entry.path)).toEqual(
+        Array.from({ length: 10 }, (_, index) => `/v1/n/${25 - index}`),
+      )
     } finally {
       journal.close()
     }

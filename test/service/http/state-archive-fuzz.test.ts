@@ -48,8 +48,16 @@ const badLines = fc.oneof(
 
 const mutations: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('flipGzip' as const), at: fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), xor: fc.integer({ min: 1, max: 255 }) }),
-  fc.record({ kind: fc.constant('flipTar' as const), at: fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), xor: fc.integer({ min: 1, max: 255 }) }),
+  fc.record({
+    kind: fc.constant('flipGzip' as const),
+    at: fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+    xor: fc.integer({ min: 1, max: 255 }),
+  }),
+  fc.record({
+    kind: fc.constant('flipTar' as const),
+    at: fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+    xor: fc.integer({ min: 1, max: 255 }),
+  }),
   fc.record({ kind: fc.constant('row' as const), at: fc.nat(), line: badLines, fixDigest: fc.boolean() }),
   fc.record({ kind: fc.constant('nestedGzip' as const), depth: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ kind: fc.constant('trailing' as const), bytes: fc.integer({ min: 1, max: 6 * 1024 * 1024 }), zeros: fc.boolean() }),
@@ -126,7 +134,11 @@ describe('PUT /_voicedesk/state, fuzzed', () => {
     await fc.assert(
       fc.asyncProperty(mutations, async (mutation) => {
         const response = await importState(service, await mutate(archive, tar, entries, mutation))
-        const body = (await response.json()) as { success: boolean; message?: string; error?: { code: string; details: { path: string }[] } }
+        const body = (await response.json()) as {
+          success: boolean
+          message?: string
+          error?: { code: string; details: { path: string }[] }
+        }
         expect([200, 400], JSON.stringify(body)).toContain(response.status)
         if (response.status === 400) {
           seen.refused += 1
@@ -144,7 +156,9 @@ describe('PUT /_voicedesk/state, fuzzed', () => {
       { seed: 22, numRuns: RUNS },
     )
     const elapsed = Date.now() - started
-    console.log(`archive fuzz (${service.runtime.store.engine}): ${RUNS} archives in ${elapsed} ms, ${seen.refused} refused, ${seen.accepted} accepted`)
+    console.log(
+      `archive fuzz (${service.runtime.store.engine}): ${RUNS} archives in ${elapsed} ms, ${seen.refused} refused, ${seen.accepted} accepted`,
+    )
     expect(seen.refused).toBeGreaterThan(RUNS / 2)
 
     expect((await service.http('GET', '/healthz', { key: null })).status).toBe(200)

@@ -86,7 +86,9 @@ describe('an archive with a bad row', () => {
       (rows) => {
         const lines = rows.split('\n')
         const [first, second] = lines.filter((line) => line.includes('"kind":"agent"'))
-        const copies = Array.from({ length: 600 }, (_, index) => first!.replace(/"id":"[0-9a-f-]{36}"/, `"id":"00000000-0000-4000-8000-${String(index).padStart(12, '0')}"`))
+        const copies = Array.from({ length: 600 }, (_, index) =>
+          first!.replace(/"id":"[0-9a-f-]{36}"/, `"id":"00000000-0000-4000-8000-${String(index).padStart(12, '0')}"`),
+        )
         const rest = lines.filter((line) => line !== first && line !== second)
         return [...copies, first, second!.replace('"lang":"ar"', '"lang":"fr"'), ...rest].join('\n')
       },
@@ -146,7 +148,8 @@ describe('a damaged snapshot', () => {
       (rows) => fillerRows(3_000) + 'not JSON\n' + fillerRows(20_000) + rows,
       (counts) => ({ ...counts, attempts: counts.attempts! + 23_000 }),
     )
-    if (service.runtime.store.engine === 'sqlite') writeFileSync(join(service.dataDir, SNAPSHOTS_FOLDER, project.data.id, 'damaged.tar.gz'), bad)
+    if (service.runtime.store.engine === 'sqlite')
+      writeFileSync(join(service.dataDir, SNAPSHOTS_FOLDER, project.data.id, 'damaged.tar.gz'), bad)
     else await service.runtime.media.put(`snapshots/${project.data.id}/damaged.tar.gz`, bad)
     await service.http('POST', '/v1/voice-agents', { json: { agentName: 'Added after the snapshot' } })
     const before = await everyGet(service)
@@ -163,7 +166,10 @@ describe('an archive cut short', () => {
   it('anywhere, in the middle of a media file too (found by the fuzz test: a 500), is a 400', async () => {
     const { service, archive, empty } = await exportedAndEmptied()
     // Every 1/50th of the way, and the last bytes one by one.
-    const cuts = [...Array.from({ length: 50 }, (_, index) => Math.floor((archive.length * index) / 50)), ...Array.from({ length: 20 }, (_, index) => archive.length - 1 - index)]
+    const cuts = [
+      ...Array.from({ length: 50 }, (_, index) => Math.floor((archive.length * index) / 50)),
+      ...Array.from({ length: 20 }, (_, index) => archive.length - 1 - index),
+    ]
     for (const cut of cuts) {
       const refused = await refusal(await importState(service, archive.subarray(0, cut)))
       expect(refused, `cut at ${cut} of ${archive.length}`).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['body'] })

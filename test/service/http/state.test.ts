@@ -28,13 +28,23 @@ describe('export, reset, import', () => {
     const archive = await exportState(service)
     const reset = await service.http('POST', '/_voicedesk/reset')
     expect(reset.status).toBe(200)
-    expect(((await reset.json()) as { data: { removed: Record<string, number> } }).data.removed).toMatchObject({ agents: 2, phoneNumbers: 1, jobs: 2, deliveries: 2 })
+    expect(((await reset.json()) as { data: { removed: Record<string, number> } }).data.removed).toMatchObject({
+      agents: 2,
+      phoneNumbers: 1,
+      jobs: 2,
+      deliveries: 2,
+    })
     const emptied = await everyGet(service)
     expect(emptied.get('GET /v1/voice-agents?take=100')).not.toEqual(before.get('GET /v1/voice-agents?take=100'))
     // The key survived the reset: this very call used it.
     const imported = await importState(service, archive)
     expect(imported.status, await imported.clone().text()).toBe(200)
-    expect(((await imported.json()) as { data: { counts: Record<string, number> } }).data.counts).toMatchObject({ agents: 2, phoneNumbers: 1, jobs: 2, deliveries: 2 })
+    expect(((await imported.json()) as { data: { counts: Record<string, number> } }).data.counts).toMatchObject({
+      agents: 2,
+      phoneNumbers: 1,
+      jobs: 2,
+      deliveries: 2,
+    })
 
     const after = await everyGet(service)
     expect([...after.keys()]).toEqual([...before.keys()])
@@ -117,8 +127,14 @@ describe('snapshots', () => {
     const snapshot = ((await taken.json()) as { data: { name: string; sizeBytes: number; counts: Record<string, number> } }).data
     expect(snapshot).toMatchObject({ name: 'demo-1', counts: { agents: 2, jobs: 2 } })
     expect(snapshot.sizeBytes).toBeGreaterThan(100)
-    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'demo-1' } }))).toMatchObject({ status: 409, code: 'CONFLICT' })
-    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: { name: '../etc' } }))).toMatchObject({ status: 400, paths: ['body.name'] })
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'demo-1' } }))).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+    })
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: { name: '../etc' } }))).toMatchObject({
+      status: 400,
+      paths: ['body.name'],
+    })
 
     // Changes after the snapshot: a new agent, an agent renamed, a number removed.
     const agents = (await (await service.http('GET', '/v1/voice-agents?take=100')).json()) as { data: { voiceAgents?: { id: string }[] } }
@@ -134,7 +150,10 @@ describe('snapshots', () => {
     for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
     expect([...after.keys()]).toEqual([...before.keys()])
 
-    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots/nope/restore'))).toMatchObject({ status: 404, code: 'NOT_FOUND' })
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots/nope/restore'))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    })
     expect((await service.http('DELETE', '/_voicedesk/snapshots/demo-1')).status).toBe(200)
     expect(await errorOf(await service.http('DELETE', '/_voicedesk/snapshots/demo-1'))).toMatchObject({ status: 404 })
   })
@@ -144,7 +163,9 @@ describe('snapshots', () => {
     const other = await service.otherProject()
     await service.http('POST', '/v1/voice-agents', { json: { agentName: 'Mine' } })
     expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'mine' } })).status).toBe(201)
-    const theirs = (await (await service.http('GET', '/_voicedesk/snapshots', { key: other.key })).json()) as { data: { snapshots: unknown[] } }
+    const theirs = (await (await service.http('GET', '/_voicedesk/snapshots', { key: other.key })).json()) as {
+      data: { snapshots: unknown[] }
+    }
     expect(theirs.data.snapshots).toEqual([])
     expect((await service.http('POST', '/_voicedesk/reset', { key: other.key })).status).toBe(200)
     const mine = (await (await service.http('GET', '/v1/voice-agents')).json()) as { data: unknown }
@@ -154,38 +175,42 @@ describe('snapshots', () => {
 })
 
 describe('restore while jobs run', () => {
-  it('gives the snapshot back whole: jobs of the newer timeline that were running write nothing after it', { timeout: 90_000 }, async () => {
-    const receiver = await startWebhookReceiver()
-    const service = await startLiveService({ jobs: { concurrency: 2 } })
-    await seedProject(service, receiver)
-    expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'before-load' } })).status).toBe(201)
-    const before = await everyGet(service)
+  it(
+    'gives the snapshot back whole: jobs of the newer timeline that were running write nothing after it',
+    { timeout: 90_000 },
+    async () => {
+      const receiver = await startWebhookReceiver()
+      const service = await startLiveService({ jobs: { concurrency: 2 } })
+      await seedProject(service, receiver)
+      expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'before-load' } })).status).toBe(201)
+      const before = await everyGet(service)
 
-    // A burst of jobs with webhooks: some will be running, some waiting, when the restore lands.
-    const queued: string[] = []
-    for (let index = 0; index < 12; index += 1) {
-      const response = await service.http('POST', '/v1/jobs/text-to-speech', {
-        json: { voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', text: `Load ${index} `.repeat(20), webhookUrl: `${receiver.url}/load` },
-      })
-      expect(response.status).toBe(200)
-      queued.push(((await response.json()) as { data: { id: string } }).data.id)
-    }
-    const restored = await service.http('POST', '/_voicedesk/snapshots/before-load/restore')
-    expect(restored.status, await restored.clone().text()).toBe(200)
+      // A burst of jobs with webhooks: some will be running, some waiting, when the restore lands.
+      const queued: string[] = []
+      for (let index = 0; index < 12; index += 1) {
+        const response = await service.http('POST', '/v1/jobs/text-to-speech', {
+          json: { voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', text: `Load ${index} `.repeat(20), webhookUrl: `${receiver.url}/load` },
+        })
+        expect(response.status).toBe(200)
+        queued.push(((await response.json()) as { data: { id: string } }).data.id)
+      }
+      const restored = await service.http('POST', '/_voicedesk/snapshots/before-load/restore')
+      expect(restored.status, await restored.clone().text()).toBe(200)
 
-    // Whatever was in flight ends now (its compare-and-swap loses): give it time, then every GET is the snapshot's.
-    const deadline = Date.now() + 20_000
-    while (Date.now() < deadline) {
-      const { running, waiting } = await service.runtime.store.jobs.queueCounts()
-      if (running === 0 && waiting === 0) break
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const after = await everyGet(service)
-    for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
-    expect([...after.keys()]).toEqual([...before.keys()])
-    for (const id of queued) expect((await service.http('GET', `/v1/jobs?jobId=${id}`)).status).toBe(404)
-  })
+      // Whatever was in flight ends now (its compare-and-swap loses): give it time, then every GET is the snapshot's.
+      const deadline = Date.now() + 20_000
+      while (Date.now() < deadline) {
+        const { running, waiting } = await service.runtime.store.jobs.queueCounts()
+        if (running === 0 && waiting === 0) break
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const after = await everyGet(service)
+      for (const [request, answer] of before) expect(after.get(request), request).toBe(answer)
+      expect([...after.keys()]).toEqual([...before.keys()])
+      for (const id of queued) expect((await service.http('GET', `/v1/jobs?jobId=${id}`)).status).toBe(404)
+    },
+  )
 })
 
 describe("the operator UI's one-use links", () => {
@@ -246,14 +271,28 @@ describe('bad input to the state routes', () => {
   it('is answered in the envelope: no body, another type, a bad name, a bad passphrase header', async () => {
     const service = await startLiveService()
     expect(await errorOf(await service.http('PUT', '/_voicedesk/state'))).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })
-    expect(await errorOf(await service.http('PUT', '/_voicedesk/state', { body: new Uint8Array(0), headers: { 'content-type': 'application/gzip' } }))).toMatchObject({
+    expect(
+      await errorOf(
+        await service.http('PUT', '/_voicedesk/state', { body: new Uint8Array(0), headers: { 'content-type': 'application/gzip' } }),
+      ),
+    ).toMatchObject({
       status: 400,
     })
-    expect(await errorOf(await service.http('PUT', '/_voicedesk/state', { body: new TextEncoder().encode('x'), headers: { 'content-type': 'text/plain' } }))).toMatchObject({
+    expect(
+      await errorOf(
+        await service.http('PUT', '/_voicedesk/state', { body: new TextEncoder().encode('x'), headers: { 'content-type': 'text/plain' } }),
+      ),
+    ).toMatchObject({
       status: 415,
     })
-    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: {} }))).toMatchObject({ status: 400, paths: ['body.name'] })
-    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots/a%20b/restore'))).toMatchObject({ status: 400, paths: ['params.name'] })
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots', { json: {} }))).toMatchObject({
+      status: 400,
+      paths: ['body.name'],
+    })
+    expect(await errorOf(await service.http('POST', '/_voicedesk/snapshots/a%20b/restore'))).toMatchObject({
+      status: 400,
+      paths: ['params.name'],
+    })
     expect(await errorOf(await service.http('DELETE', `/_voicedesk/snapshots/${'x'.repeat(65)}`))).toMatchObject({ status: 400 })
     const long = await service.http('GET', '/_voicedesk/state', { headers: { 'x-voicedesk-passphrase': 'p'.repeat(2000) } })
     expect(await errorOf(long)).toMatchObject({ status: 400, paths: ['headers.x-voicedesk-passphrase'] })

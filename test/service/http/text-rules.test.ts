@@ -46,7 +46,10 @@ describe('NUL in names, titles and labels', () => {
     const service = await startTestService()
     const created = await service.call('POST', '/v1/voice-agents', { body: { agentName: `Front${NUL}desk` } })
     expect(created.statusCode).toBe(400)
-    expect(created.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body.agentName', message: expect.stringMatching(/NUL/) }] })
+    expect(created.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'body.agentName', message: expect.stringMatching(/NUL/) }],
+    })
 
     const agent = (await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Front desk' } })).json().data
     const patched = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { body: { agentName: `${NUL}` } })
@@ -61,7 +64,13 @@ describe('NUL in names, titles and labels', () => {
   it('refuses NUL in a phone number label, naming the field', async () => {
     const service = await startTestService()
     const response = await service.call('POST', '/v1/voice-agents/phone-number', {
-      body: { type: 'TELEPHONY', phoneNumber: '+14155550100', label: `Main${NUL}line`, providerAccountSid: 'AC1', providerAuthToken: 'token' },
+      body: {
+        type: 'TELEPHONY',
+        phoneNumber: '+14155550100',
+        label: `Main${NUL}line`,
+        providerAccountSid: 'AC1',
+        providerAuthToken: 'token',
+      },
     })
     expect(response.statusCode).toBe(400)
     expect(response.json().error.details).toEqual([{ path: 'body.label', message: expect.stringMatching(/NUL/) }])
@@ -69,8 +78,16 @@ describe('NUL in names, titles and labels', () => {
 
   it('refuses NUL in an API key name, from the operator UI and from the CLI use case', async () => {
     const service = await startTestService()
-    const result = await invokeOperation(service.runtime.operatorHandlers('desktop'), 'keys.create', { name: `Zapier${NUL}` }, () => undefined)
-    expect(result).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'name', message: expect.stringMatching(/NUL/) }] } })
+    const result = await invokeOperation(
+      service.runtime.operatorHandlers('desktop'),
+      'keys.create',
+      { name: `Zapier${NUL}` },
+      () => undefined,
+    )
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', details: [{ path: 'name', message: expect.stringMatching(/NUL/) }] },
+    })
     await expect(createApiKey(service.runtime.context, service.runtime.bootstrap.projectId, `CLI${NUL}`)).rejects.toThrow(/NUL/)
   })
 
@@ -92,7 +109,13 @@ describe('a search for control characters', () => {
     const service = await startTestService()
     const agent = (await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Front desk' } })).json().data
     await service.call('POST', '/v1/voice-agents/phone-number', {
-      body: { type: 'TELEPHONY', phoneNumber: '+14155550100', label: 'Front desk line', providerAccountSid: 'AC1', providerAuthToken: 'token' },
+      body: {
+        type: 'TELEPHONY',
+        phoneNumber: '+14155550100',
+        label: 'Front desk line',
+        providerAccountSid: 'AC1',
+        providerAuthToken: 'token',
+      },
     })
     await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: agent.voiceRecordId, text: 'Front desk greeting' } })
     const query = encodeURIComponent(search)

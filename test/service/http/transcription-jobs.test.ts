@@ -23,7 +23,9 @@ import { startTestService, TEST_KEY, type TestService, waitForJobEnd } from '../
 const FIXTURES = join(__dirname, '../../fixtures/media')
 const SENTENCE = 'The quarterly numbers were better than we expected in every region.'
 
-async function serviceWithSpeech(options: Parameters<typeof startSpeechServerDouble>[0] = {}): Promise<{ service: TestService; speech: SpeechServerDouble }> {
+async function serviceWithSpeech(
+  options: Parameters<typeof startSpeechServerDouble>[0] = {},
+): Promise<{ service: TestService; speech: SpeechServerDouble }> {
   const speech = await startSpeechServerDouble(options)
   const service = await startTestService()
   await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url, model: 'whisper-1' })
@@ -84,7 +86,9 @@ describe('POST /v1/jobs/transcribe', () => {
 
   it("transcribes this service's own TTS audio through its /media URL: 16 kHz mono windows reach the server, segments on the media's clock, subtitles, AI content", async () => {
     const { service, speech } = await serviceWithSpeech()
-    const tts = await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0', text: SENTENCE } })
+    const tts = await service.call('POST', '/v1/jobs/text-to-speech', {
+      body: { voiceId: 'd7c17d05-0c73-4196-8cd2-25f2687d90b0', text: SENTENCE },
+    })
     const ttsJob = await waitForJobEnd(service, tts.json().data.id)
     expect(ttsJob.status).toBe('COMPLETED')
 
@@ -102,7 +106,14 @@ describe('POST /v1/jobs/transcribe', () => {
     const done = await waitForJobEnd(service, created.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
     expect(speech.requests).toHaveLength(1)
-    expect(speech.requests[0]).toMatchObject({ sampleRate: 16_000, channels: 1, bitsPerSample: 16, language: 'en', model: 'whisper-1', responseFormat: 'verbose_json' })
+    expect(speech.requests[0]).toMatchObject({
+      sampleRate: 16_000,
+      channels: 1,
+      bitsPerSample: 16,
+      language: 'en',
+      model: 'whisper-1',
+      responseFormat: 'verbose_json',
+    })
     expect(speech.requests[0]!.rms).toBeGreaterThan(0.01)
     const response = TranscriptionResponseSchema.strict().parse(done.jobResponse)
     const ttsSeconds = Number(ttsJob.usageTime)
@@ -119,7 +130,11 @@ describe('POST /v1/jobs/transcribe', () => {
     expect(vtt.headers['content-type']).toBe('text/vtt; charset=utf-8')
     expect(vtt.body).toMatch(/^WEBVTT\n\n00:00:00\.000 --> /)
     // Searched by its words, and a source for AI content.
-    const found = await service.call('POST', `/v1/jobs/all?projectId=${(await service.call('GET', '/v1/projects/by-api-key')).json().data.id}`, { body: { search: 'heard' } })
+    const found = await service.call(
+      'POST',
+      `/v1/jobs/all?projectId=${(await service.call('GET', '/v1/projects/by-api-key')).json().data.id}`,
+      { body: { search: 'heard' } },
+    )
     expect(found.json().data.jobs.map((job: { id: string }) => job.id)).toContain(created.id)
     const content = await service.call('POST', `/v1/jobs/ai-content?jobId=${created.id}`, { body: { aiParts: ['summary'] } })
     expect(content.statusCode, content.body).toBe(200)
@@ -177,10 +192,19 @@ describe('POST /v1/jobs/transcribe', () => {
     const { service, speech } = await serviceWithSpeech()
     const { wav } = await speechWav([0.3, SENTENCE, 0.3])
     const mp3 = await transcodedSpeech(wav, 'mp3')
-    const response = await upload(service, { bytes: mp3, name: 'Customer call.mp3', type: 'audio/mpeg' }, { model: 'Conversational-V1.0', processingType: 'ASYNC', language: 'en' })
+    const response = await upload(
+      service,
+      { bytes: mp3, name: 'Customer call.mp3', type: 'audio/mpeg' },
+      { model: 'Conversational-V1.0', processingType: 'ASYNC', language: 'en' },
+    )
     expect(response.statusCode, response.body).toBe(200)
     const created = response.json().data
-    expect(created).toMatchObject({ title: 'Customer call', model: 'Conversational-V1.0', fromLng: 'en', mediaUrl: expect.stringMatching(/\/media\/[A-Za-z0-9_-]{32}\.mp3$/) })
+    expect(created).toMatchObject({
+      title: 'Customer call',
+      model: 'Conversational-V1.0',
+      fromLng: 'en',
+      mediaUrl: expect.stringMatching(/\/media\/[A-Za-z0-9_-]{32}\.mp3$/),
+    })
     const stored = await service.runtime.app.inject({ url: new URL(created.mediaUrl).pathname, remoteAddress: '127.0.0.1' })
     expect(stored.statusCode).toBe(200)
     expect(stored.headers['content-type']).toBe('audio/mpeg')
@@ -198,7 +222,14 @@ describe('POST /v1/jobs/transcribe', () => {
     await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url, model: 'whisper-1' })
     // 2 hours in 12 periods of 8 minutes of talk (a sentence, 1.5 s pause, again) and 2 minutes of silence.
     const { wav } = await speechWav([SENTENCE])
-    const media = await longSpeechMedia({ sentenceWav: wav, seconds: 7200, talkSeconds: 480, pauseSeconds: 1.5, silenceSeconds: 120, folder: makeTempDir() })
+    const media = await longSpeechMedia({
+      sentenceWav: wav,
+      seconds: 7200,
+      talkSeconds: 480,
+      pauseSeconds: 1.5,
+      silenceSeconds: 120,
+      folder: makeTempDir(),
+    })
     expect(media.bytes).toBeLessThan(20 * 1024 * 1024)
 
     const base = (await service.runtime.start()).replace('localhost', '127.0.0.1')
@@ -237,7 +268,11 @@ describe('POST /v1/jobs/transcribe', () => {
     // windows of their own that are not sent (a window ends half a second after the talk, the next starts half a second
     // before it; the two minutes between are cut at 60 s at most: 2 or 3 windows).
     const requests = speech.requests
-    expect(requests.every((request) => request.seconds <= 60 && request.sampleRate === 16_000 && request.language === 'en' && request.rms > 0.01)).toBe(true)
+    expect(
+      requests.every(
+        (request) => request.seconds <= 60 && request.sampleRate === 16_000 && request.language === 'en' && request.rms > 0.01,
+      ),
+    ).toBe(true)
     expect(requests.length).toBeGreaterThanOrEqual(12 * 8)
     const windows = progress.length
     expect(windows).toBeGreaterThanOrEqual(requests.length + media.silences.length)
@@ -272,11 +307,23 @@ describe('POST /v1/jobs/transcribe', () => {
 
   it('fails a corrupt file with MEDIA_UNREADABLE, a silent video with MEDIA_HAS_NO_AUDIO, and a web page with MEDIA_FETCH_FAILED, each once and without asking the server', async () => {
     const { service, speech } = await serviceWithSpeech()
-    const corrupt = await upload(service, { bytes: readFileSync(join(FIXTURES, 'corrupt.m4a')), name: 'broken.m4a' }, { model: 'General-V2.0', processingType: 'async' })
-    const silent = await upload(service, { bytes: readFileSync(join(FIXTURES, 'video-no-audio.mp4')), name: 'screen.mp4' }, { model: 'General-V2.0', processingType: 'async' })
-    const site = await startMediaSite({ '/watch': { body: '<!doctype html><title>A video page</title>', type: 'text/html; charset=utf-8' } })
+    const corrupt = await upload(
+      service,
+      { bytes: readFileSync(join(FIXTURES, 'corrupt.m4a')), name: 'broken.m4a' },
+      { model: 'General-V2.0', processingType: 'async' },
+    )
+    const silent = await upload(
+      service,
+      { bytes: readFileSync(join(FIXTURES, 'video-no-audio.mp4')), name: 'screen.mp4' },
+      { model: 'General-V2.0', processingType: 'async' },
+    )
+    const site = await startMediaSite({
+      '/watch': { body: '<!doctype html><title>A video page</title>', type: 'text/html; charset=utf-8' },
+    })
     const page = await transcribe(service, { mediaUrl: `${site.url}/watch?v=abc&token=secret-token` })
-    const failures = await Promise.all([corrupt.json().data.id, silent.json().data.id, page.id].map((id: string) => waitForJobEnd(service, id)))
+    const failures = await Promise.all(
+      [corrupt.json().data.id, silent.json().data.id, page.id].map((id: string) => waitForJobEnd(service, id)),
+    )
     expect(failures.map((job) => job.error?.code)).toEqual(['MEDIA_UNREADABLE', 'MEDIA_HAS_NO_AUDIO', 'MEDIA_FETCH_FAILED'])
     expect(failures[2]!.error?.message, failures[2]!.error?.message).toMatch(/text\/html.*not media/)
     expect(failures[2]!.error?.message).not.toContain('secret-token')
@@ -286,7 +333,8 @@ describe('POST /v1/jobs/transcribe', () => {
 
   it('ends STT_ENGINE_FAILED with the server’s words when it refuses (4xx at once), and tries again on a 5xx', async () => {
     const { service, speech } = await serviceWithSpeech({
-      answer: (_request, index) => (index === 0 ? { status: 400, body: { error: { message: 'unsupported language: xx' } } } : { status: 503, body: 'busy' }),
+      answer: (_request, index) =>
+        index === 0 ? { status: 400, body: { error: { message: 'unsupported language: xx' } } } : { status: 503, body: 'busy' },
     })
     const { wav } = await speechWav([SENTENCE])
     const refused = await upload(service, { bytes: wav, name: 'a.wav' }, { model: 'General-V2.0', processingType: 'async', language: 'xx' })
@@ -319,13 +367,26 @@ describe('POST /v1/jobs/transcribe', () => {
     const { model: _model, ...noModel } = valid
     await bad(noModel, 'model')
 
-    const refused = await upload(service, { bytes: Buffer.alloc(2048, 1), name: 'x.wav' }, { model: 'General-V2.0', processingType: 'sync' })
+    const refused = await upload(
+      service,
+      { bytes: Buffer.alloc(2048, 1), name: 'x.wav' },
+      { model: 'General-V2.0', processingType: 'sync' },
+    )
     expect(refused.statusCode).toBe(400)
     expect(refused.json().error.details[0].path).toBe('body.processingType')
-    const auth = await upload(service, { bytes: Buffer.alloc(2048, 1), name: 'x.wav' }, { model: 'General-V2.0', processingType: 'async', webhookAuth: '{"authKey": 1}' })
+    const auth = await upload(
+      service,
+      { bytes: Buffer.alloc(2048, 1), name: 'x.wav' },
+      { model: 'General-V2.0', processingType: 'async', webhookAuth: '{"authKey": 1}' },
+    )
     expect(auth.statusCode).toBe(400)
     expect(auth.json().error.details[0].path).toMatch(/^body\.webhookAuth/)
-    const { records } = await service.runtime.store.jobs.list(service.runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 10, offset: 0 })
+    const { records } = await service.runtime.store.jobs.list(service.runtime.appCaller.projectId, {
+      sort: 'createdAt',
+      direction: 'desc',
+      limit: 10,
+      offset: 0,
+    })
     expect(records).toEqual([])
   })
 })
@@ -355,8 +416,15 @@ describe('POST /v1/realtime/stt', () => {
     expect(data.durationSeconds).toBeCloseTo(seconds, 0)
     expect(data.segments).toHaveLength(1)
     expect(speech.requests[0]).toMatchObject({ sampleRate: 16_000, language: 'en' })
-    const { records } = await service.runtime.store.jobs.list(service.runtime.appCaller.projectId, { sort: 'createdAt', direction: 'desc', limit: 10, offset: 0 })
-    expect(records).toMatchObject([{ type: 'TRANSCRIPTION', status: 'COMPLETED', processingType: 'REALTIME', title: 'question', text: data.text, totalCost: 3 }])
+    const { records } = await service.runtime.store.jobs.list(service.runtime.appCaller.projectId, {
+      sort: 'createdAt',
+      direction: 'desc',
+      limit: 10,
+      offset: 0,
+    })
+    expect(records).toMatchObject([
+      { type: 'TRANSCRIPTION', status: 'COMPLETED', processingType: 'REALTIME', title: 'question', text: data.text, totalCost: 3 },
+    ])
     if (!service.runtime.context.store.engine.startsWith('postgres')) expect(await storedMedia(service)).toEqual([])
   })
 

@@ -36,7 +36,8 @@ async function operate(runtime: Runtime, name: string, input: unknown): Promise<
   if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`)
   return result.data
 }
-const uploadLink = async (runtime: Runtime, input: unknown = {}): Promise<string> => ((await operate(runtime, 'jobs.transcriptionUploadLink', input)) as { url: string }).url
+const uploadLink = async (runtime: Runtime, input: unknown = {}): Promise<string> =>
+  ((await operate(runtime, 'jobs.transcriptionUploadLink', input)) as { url: string }).url
 
 /** A clock the test moves forward: the runtime's, so a link's five minutes can pass at once. */
 function movableClock() {
@@ -50,71 +51,89 @@ afterEach(async () => {
 })
 
 describe('jobs.transcriptionUploadLink', () => {
-  it("takes a WAV once, with no key: the job is the app's, its media served back byte for byte, transcribed by the configured server", { timeout: 60_000 }, async () => {
-    const speech = await startSpeechServerDouble()
-    const service = await startLiveService()
-    await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url, model: 'whisper-1' })
-    const { wav } = await speechWav(['Good morning, this is the weekly call.', 0.5])
+  it(
+    "takes a WAV once, with no key: the job is the app's, its media served back byte for byte, transcribed by the configured server",
+    { timeout: 60_000 },
+    async () => {
+      const speech = await startSpeechServerDouble()
+      const service = await startLiveService()
+      await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: speech.url, model: 'whisper-1' })
+      const { wav } = await speechWav(['Good morning, this is the weekly call.', 0.5])
 
-    const url = await uploadLink(service.runtime, { language: 'en' })
-    expect(url).toMatch(/\/_voicedesk\/links\/transcribe\/[A-Za-z0-9_-]{32}$/)
-    // The desktop window (file://) asks first, since it listens to the upload's progress.
-    const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: 'null', 'access-control-request-method': 'POST' } })
-    expect(preflight.status).toBe(204)
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+      const url = await uploadLink(service.runtime, { language: 'en' })
+      expect(url).toMatch(/\/_voicedesk\/links\/transcribe\/[A-Za-z0-9_-]{32}$/)
+      // The desktop window (file://) asks first, since it listens to the upload's progress.
+      const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: 'null', 'access-control-request-method': 'POST' } })
+      expect(preflight.status).toBe(204)
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
 
-    const answer = await fetch(url, { method: 'POST', body: formWith({ bytes: wav, name: 'weekly-call.wav', type: 'audio/wav' }), headers: { origin: 'null' } })
-    expect(answer.status, await answer.clone().text()).toBe(200)
-    expect(answer.headers.get('access-control-allow-origin')).toBe('*')
-    const job = JobSchema.parse((await envelopeOf(answer)).data)
-    expect(job).toMatchObject({ type: 'TRANSCRIPTION', status: 'PENDING', title: 'weekly-call', fromLng: 'en', model: 'General-V2.0' })
+      const answer = await fetch(url, {
+        method: 'POST',
+        body: formWith({ bytes: wav, name: 'weekly-call.wav', type: 'audio/wav' }),
+        headers: { origin: 'null' },
+      })
+      expect(answer.status, await answer.clone().text()).toBe(200)
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*')
+      const job = JobSchema.parse((await envelopeOf(answer)).data)
+      expect(job).toMatchObject({ type: 'TRANSCRIPTION', status: 'PENDING', title: 'weekly-call', fromLng: 'en', model: 'General-V2.0' })
 
-    // The app's project: the UI's own jobs.get and the /v1 key of that project both see it.
-    const { projectId } = (await operate(service.runtime, 'service.info', {})) as { projectId: string }
-    expect((await service.runtime.store.jobs.findInProject(job.id, projectId))?.id).toBe(job.id)
-    expect(((await operate(service.runtime, 'jobs.get', { id: job.id })) as { job: { id: string } }).job.id).toBe(job.id)
-    const served = await fetch(job.mediaUrl!)
-    expect(served.status).toBe(200)
-    expect(Buffer.from(await served.arrayBuffer()).equals(wav)).toBe(true)
+      // The app's project: the UI's own jobs.get and the /v1 key of that project both see it.
+      const { projectId } = (await operate(service.runtime, 'service.info', {})) as { projectId: string }
+      expect((await service.runtime.store.jobs.findInProject(job.id, projectId))?.id).toBe(job.id)
+      expect(((await operate(service.runtime, 'jobs.get', { id: job.id })) as { job: { id: string } }).job.id).toBe(job.id)
+      const served = await fetch(job.mediaUrl!)
+      expect(served.status).toBe(200)
+      expect(Buffer.from(await served.arrayBuffer()).equals(wav)).toBe(true)
 
-    const done = await waitForJobEnd(service, job.id)
-    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
-    expect(speech.requests).toHaveLength(1)
-    expect(speech.requests[0]!.language).toBe('en')
+      const done = await waitForJobEnd(service, job.id)
+      expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
+      expect(speech.requests).toHaveLength(1)
+      expect(speech.requests[0]!.language).toBe('en')
 
-    // A second use finds nothing, and stores nothing.
-    const again = await fetch(url, { method: 'POST', body: formWith({ bytes: wav, name: 'weekly-call.wav', type: 'audio/wav' }) })
-    expect(again.status).toBe(404)
-    expect((await envelopeOf(again)).error?.code).toBe('NOT_FOUND')
-  })
+      // A second use finds nothing, and stores nothing.
+      const again = await fetch(url, { method: 'POST', body: formWith({ bytes: wav, name: 'weekly-call.wav', type: 'audio/wav' }) })
+      expect(again.status).toBe(404)
+      expect((await envelopeOf(again)).error?.code).toBe('NOT_FOUND')
+    },
+  )
 
-  it('is refused after five minutes (404), and refuses a form without a file (400) and a file over --max-media-size (413), as /v1 does', { timeout: 60_000 }, async () => {
-    const clock = movableClock()
-    const service = await startLiveService({ now: clock.now, mediaIntake: { maxUploadBytes: 64 * 1024 } })
-    const small = Buffer.alloc(2_000, 7)
+  it(
+    'is refused after five minutes (404), and refuses a form without a file (400) and a file over --max-media-size (413), as /v1 does',
+    { timeout: 60_000 },
+    async () => {
+      const clock = movableClock()
+      const service = await startLiveService({ now: clock.now, mediaIntake: { maxUploadBytes: 64 * 1024 } })
+      const small = Buffer.alloc(2_000, 7)
 
-    const stale = await uploadLink(service.runtime)
-    clock.advance(LINK_LIFETIME_MS + 1_000)
-    const late = await fetch(stale, { method: 'POST', body: formWith({ bytes: small, name: 'late.wav', type: 'audio/wav' }) })
-    expect(late.status).toBe(404)
+      const stale = await uploadLink(service.runtime)
+      clock.advance(LINK_LIFETIME_MS + 1_000)
+      const late = await fetch(stale, { method: 'POST', body: formWith({ bytes: small, name: 'late.wav', type: 'audio/wav' }) })
+      expect(late.status).toBe(404)
 
-    const noFile = await fetch(await uploadLink(service.runtime), { method: 'POST', body: formWith(undefined) })
-    expect(noFile.status).toBe(400)
-    expect((await envelopeOf(noFile)).error).toMatchObject({ code: 'VALIDATION_ERROR' })
+      const noFile = await fetch(await uploadLink(service.runtime), { method: 'POST', body: formWith(undefined) })
+      expect(noFile.status).toBe(400)
+      expect((await envelopeOf(noFile)).error).toMatchObject({ code: 'VALIDATION_ERROR' })
 
-    const tooLarge = await fetch(await uploadLink(service.runtime), {
-      method: 'POST',
-      body: formWith({ bytes: Buffer.alloc(65 * 1024, 1), name: 'big.wav', type: 'audio/wav' }),
-    })
-    expect(tooLarge.status).toBe(413)
-    expect((await envelopeOf(tooLarge)).error?.details.map((detail) => detail.path)).toEqual(['body.file'])
+      const tooLarge = await fetch(await uploadLink(service.runtime), {
+        method: 'POST',
+        body: formWith({ bytes: Buffer.alloc(65 * 1024, 1), name: 'big.wav', type: 'audio/wav' }),
+      })
+      expect(tooLarge.status).toBe(413)
+      expect((await envelopeOf(tooLarge)).error?.details.map((detail) => detail.path)).toEqual(['body.file'])
 
-    // A JSON body is not an upload (415), and a bad token is a 400 in the envelope.
-    const json = await fetch(await uploadLink(service.runtime), { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
-    expect(json.status).toBe(415)
-    expect((await fetch(`${service.baseUrl}/_voicedesk/links/transcribe/short`, { method: 'POST', body: formWith(undefined) })).status).toBe(400)
-    expect(((await operate(service.runtime, 'jobs.list', {})) as { jobs: unknown[] }).jobs).toEqual([])
-  })
+      // A JSON body is not an upload (415), and a bad token is a 400 in the envelope.
+      const json = await fetch(await uploadLink(service.runtime), {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(json.status).toBe(415)
+      expect(
+        (await fetch(`${service.baseUrl}/_voicedesk/links/transcribe/short`, { method: 'POST', body: formWith(undefined) })).status,
+      ).toBe(400)
+      expect(((await operate(service.runtime, 'jobs.list', {})) as { jobs: unknown[] }).jobs).toEqual([])
+    },
+  )
 
   it('takes a file that is not media, as /v1 does, and the job fails with MEDIA_UNREADABLE in words', { timeout: 60_000 }, async () => {
     const speech = await startSpeechServerDouble()
@@ -135,21 +154,28 @@ describe('jobs.transcriptionUploadLink', () => {
 })
 
 describe('jobs.createTranscription', () => {
-  it('queues a URL as POST /v1/jobs/transcribe does; with no speech server the job fails STT_ENGINE_NOT_CONFIGURED', { timeout: 60_000 }, async () => {
-    const { wav } = await speechWav(['One two three.'])
-    const site = createServer((request, response) => {
-      if (request.url !== '/call.wav') return void response.writeHead(404).end('not here')
-      response.writeHead(200, { 'content-type': 'audio/wav' }).end(wav)
-    })
-    sites.push(site)
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
-    const service = await startLiveService()
-    const job = JobSchema.parse(
-      await operate(service.runtime, 'jobs.createTranscription', { mediaUrl: `http://127.0.0.1:${(site.address() as AddressInfo).port}/call.wav`, language: 'ar' }),
-    )
-    expect(job).toMatchObject({ type: 'TRANSCRIPTION', title: 'call', fromLng: 'ar' })
-    const done = await waitForJobEnd(service, job.id)
-    expect(done.status).toBe('FAILED')
-    expect(done.error?.code).toBe('STT_ENGINE_NOT_CONFIGURED')
-  })
+  it(
+    'queues a URL as POST /v1/jobs/transcribe does; with no speech server the job fails STT_ENGINE_NOT_CONFIGURED',
+    { timeout: 60_000 },
+    async () => {
+      const { wav } = await speechWav(['One two three.'])
+      const site = createServer((request, response) => {
+        if (request.url !== '/call.wav') return void response.writeHead(404).end('not here')
+        response.writeHead(200, { 'content-type': 'audio/wav' }).end(wav)
+      })
+      sites.push(site)
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+      const service = await startLiveService()
+      const job = JobSchema.parse(
+        await operate(service.runtime, 'jobs.createTranscription', {
+          mediaUrl: `http://127.0.0.1:${(site.address() as AddressInfo).port}/call.wav`,
+          language: 'ar',
+        }),
+      )
+      expect(job).toMatchObject({ type: 'TRANSCRIPTION', title: 'call', fromLng: 'ar' })
+      const done = await waitForJobEnd(service, job.id)
+      expect(done.status).toBe('FAILED')
+      expect(done.error?.code).toBe('STT_ENGINE_NOT_CONFIGURED')
+    },
+  )
 })

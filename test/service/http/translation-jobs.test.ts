@@ -19,7 +19,12 @@ const API_KEY = 'sk-translation-secret-4711'
 async function serviceWithModel(): Promise<{ service: TestService; model: TranslationModelDouble }> {
   const model = await startTranslationModelDouble()
   const service = await startTestService()
-  await saveAiContentSetting(service.runtime.store, service.runtime.context.secrets, { engine: 'openai-compatible', baseUrl: model.url, model: 'qwen2.5:7b', apiKey: API_KEY })
+  await saveAiContentSetting(service.runtime.store, service.runtime.context.secrets, {
+    engine: 'openai-compatible',
+    baseUrl: model.url,
+    model: 'qwen2.5:7b',
+    apiKey: API_KEY,
+  })
   return { service, model }
 }
 
@@ -43,7 +48,8 @@ function arabicTranscript(count = 45) {
 describe('POST /v1/jobs/translate', () => {
   it('translates a text into Arabic, keeps the source, and the translation becomes the job text (searched, read by AI content)', async () => {
     const { service, model } = await serviceWithModel()
-    const source = 'Thanks for calling Northwind Dental. Your cleaning is moved to Thursday at three.\n\nA reminder text will go out on Wednesday.'
+    const source =
+      'Thanks for calling Northwind Dental. Your cleaning is moved to Thursday at three.\n\nA reminder text will go out on Wednesday.'
     const created = await translate(service, { text: source, toLng: 'ar' })
     expect(created).toMatchObject({
       type: 'TRANSLATION',
@@ -74,7 +80,9 @@ describe('POST /v1/jobs/translate', () => {
     expect(model.requests[0]).toMatchObject({ to: 'ar', model: 'qwen2.5:7b', authorization: `Bearer ${API_KEY}` })
 
     const projectId = service.runtime.bootstrap.projectId
-    const found = (await service.call('POST', `/v1/jobs/all?projectId=${projectId}`, { body: { search: 'reminder wednesday', type: 'TRANSLATION' } })).json().data
+    const found = (
+      await service.call('POST', `/v1/jobs/all?projectId=${projectId}`, { body: { search: 'reminder wednesday', type: 'TRANSLATION' } })
+    ).json().data
     expect(found.jobs.map((job: { id: string }) => job.id)).toEqual([created.id])
     expect(found.jobs[0]).toMatchObject({ type: 'TRANSLATION', status: 'COMPLETED', cost: 2, relevantJobId: null })
 
@@ -122,13 +130,20 @@ describe('POST /v1/jobs/translate', () => {
   it('asks a malformed batch again, then segment by segment, and never drops or invents a segment', async () => {
     const { service, model } = await serviceWithModel()
     const transcript = arabicTranscript(3)
-    const source = await seedJob(service.runtime, { type: 'TRANSCRIPTION', text: transcript.text, jobResponse: transcript.jobResponse, usageSeconds: 7 })
+    const source = await seedJob(service.runtime, {
+      type: 'TRANSCRIPTION',
+      text: transcript.text,
+      jobResponse: transcript.jobResponse,
+      usageSeconds: 7,
+    })
     // The batch of 3 is answered with 2 items, then not as JSON; alone, each segment is answered well.
     model.answer((index, request) => (request.texts.length > 1 ? (index === 0 ? 'one-too-few' : 'not-json') : 'translate'))
     const created = await translate(service, { jobId: source.id, toLng: 'en' })
     const done = await waitForJobEnd(service, created.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
-    expect(TranslationResponseSchema.parse(done.jobResponse).segments).toEqual(transcript.segments.map((segment) => ({ ...segment, text: doubleTranslation(segment.text, 'en') })))
+    expect(TranslationResponseSchema.parse(done.jobResponse).segments).toEqual(
+      transcript.segments.map((segment) => ({ ...segment, text: doubleTranslation(segment.text, 'en') })),
+    )
     expect(model.requests.map((request) => request.texts.length)).toEqual([3, 3, 1, 1, 1])
 
     // A batch whose first answer is malformed and second good costs one more request only.
@@ -143,10 +158,16 @@ describe('POST /v1/jobs/translate', () => {
     const { service, model } = await serviceWithModel()
     model.answer(() => ({ content: '{"translations": []}' }))
     const bad = await waitForJobEnd(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
-    expect(bad).toMatchObject({ status: 'FAILED', error: { code: 'LLM_ENGINE_FAILED', message: expect.stringContaining('0 translations for 1 text') } })
+    expect(bad).toMatchObject({
+      status: 'FAILED',
+      error: { code: 'LLM_ENGINE_FAILED', message: expect.stringContaining('0 translations for 1 text') },
+    })
     expect(model.requests).toHaveLength(2)
 
-    model.answer(() => ({ status: 500, body: JSON.stringify({ error: { message: `model "qwen2.5:7b" not found, try pulling it first (key ${API_KEY})` } }) }))
+    model.answer(() => ({
+      status: 500,
+      body: JSON.stringify({ error: { message: `model "qwen2.5:7b" not found, try pulling it first (key ${API_KEY})` } }),
+    }))
     const refused = await waitForJobEnd(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
     expect(refused).toMatchObject({ status: 'FAILED', error: { code: 'LLM_ENGINE_FAILED', message: expect.stringContaining('HTTP 500') } })
     expect(refused.error!.message).toContain('not found, try pulling it first')
@@ -154,7 +175,10 @@ describe('POST /v1/jobs/translate', () => {
 
     await model.close()
     const down = await waitForJobEnd(service, (await translate(service, { text: 'Hello there, how are you today?', toLng: 'ar' })).id)
-    expect(down).toMatchObject({ status: 'FAILED', error: { code: 'LLM_ENGINE_FAILED', message: expect.stringContaining('could not reach the model server') } })
+    expect(down).toMatchObject({
+      status: 'FAILED',
+      error: { code: 'LLM_ENGINE_FAILED', message: expect.stringContaining('could not reach the model server') },
+    })
     expect(down.error!.message).not.toContain(API_KEY)
   })
 
@@ -167,12 +191,26 @@ describe('POST /v1/jobs/translate', () => {
     expect(failed.error!.message).toContain('voicedesk ai-engine openai-compatible --base-url URL --model NAME')
 
     const model = await startTranslationModelDouble()
-    await saveAiContentSetting(service.runtime.store, service.runtime.context.secrets, { engine: 'openai-compatible', baseUrl: model.url, model: 'qwen2.5:7b' })
+    await saveAiContentSetting(service.runtime.store, service.runtime.context.secrets, {
+      engine: 'openai-compatible',
+      baseUrl: model.url,
+      model: 'qwen2.5:7b',
+    })
     const copy = await retryJob(service.runtime.context, service.runtime.appCaller, created.id)
-    expect(copy).toMatchObject({ type: 'TRANSLATION', status: 'PENDING', model: 'qwen2.5:7b', fromLng: 'ar', toLng: 'en', totalCost: created.totalCost })
+    expect(copy).toMatchObject({
+      type: 'TRANSLATION',
+      status: 'PENDING',
+      model: 'qwen2.5:7b',
+      fromLng: 'ar',
+      toLng: 'en',
+      totalCost: created.totalCost,
+    })
     const done = await waitForJobEnd(service, copy.id)
     expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED')
-    expect(done.jobResponse).toMatchObject({ text: doubleTranslation('مرحبا، شكرا لاتصالك بنا اليوم.', 'en'), sourceText: 'مرحبا، شكرا لاتصالك بنا اليوم.' })
+    expect(done.jobResponse).toMatchObject({
+      text: doubleTranslation('مرحبا، شكرا لاتصالك بنا اليوم.', 'en'),
+      sourceText: 'مرحبا، شكرا لاتصالك بنا اليوم.',
+    })
   })
 
   it('tells the webhook when the translation is done, with the job and its result', async () => {
@@ -221,13 +259,21 @@ describe('POST /v1/jobs/translate', () => {
       expect(response.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } })
       expect(response.json().error.details.map((detail: { path: string }) => detail.path)).toContain(path)
     }
-    const list = (await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, { body: { type: 'TRANSLATION' } })).json().data
+    const list = (
+      await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, { body: { type: 'TRANSLATION' } })
+    ).json().data
     expect(list.filtered).toBe(0)
   })
 
   it('refuses a source that is not a finished transcription or translation of this project', async () => {
     const service = await startTestService()
-    const pending = await seedJob(service.runtime, { type: 'TRANSCRIPTION', status: 'PENDING', attempts: 0, jobResponse: null, runAfter: Date.now() + 3_600_000 })
+    const pending = await seedJob(service.runtime, {
+      type: 'TRANSCRIPTION',
+      status: 'PENDING',
+      attempts: 0,
+      jobResponse: null,
+      runAfter: Date.now() + 3_600_000,
+    })
     const tts = await seedJob(service.runtime, { type: 'TTS', text: 'Hello there.' })
     const other = await service.otherProject()
     const theirs = await seedJob(service.runtime, { projectId: other.projectId, type: 'TRANSCRIPTION' })
@@ -235,15 +281,23 @@ describe('POST /v1/jobs/translate', () => {
 
     const notDone = await service.call('POST', '/v1/jobs/translate', { body: { jobId: pending.id, toLng: 'ar' } })
     expect(notDone.statusCode).toBe(409)
-    expect(notDone.json()).toMatchObject({ message: expect.stringContaining('is PENDING'), error: { code: 'CONFLICT', details: [{ path: 'body.jobId' }] } })
+    expect(notDone.json()).toMatchObject({
+      message: expect.stringContaining('is PENDING'),
+      error: { code: 'CONFLICT', details: [{ path: 'body.jobId' }] },
+    })
     const wrongType = await service.call('POST', '/v1/jobs/translate', { body: { jobId: tts.id, toLng: 'ar' } })
     expect(wrongType.statusCode).toBe(409)
     expect(wrongType.json().message).toContain('is TTS; a translation starts from a TRANSCRIPTION or TRANSLATION job')
     expect((await service.call('POST', '/v1/jobs/translate', { body: { jobId: empty.id, toLng: 'ar' } })).statusCode).toBe(409)
     expect((await service.call('POST', '/v1/jobs/translate', { body: { jobId: theirs.id, toLng: 'ar' } })).statusCode).toBe(404)
-    expect((await service.call('POST', '/v1/jobs/translate', { body: { jobId: '9d6a1707-b717-4e39-b6d2-4bfd68aee57d', toLng: 'ar' } })).statusCode).toBe(404)
+    expect(
+      (await service.call('POST', '/v1/jobs/translate', { body: { jobId: '9d6a1707-b717-4e39-b6d2-4bfd68aee57d', toLng: 'ar' } }))
+        .statusCode,
+    ).toBe(404)
     // The other project's key cannot reach this project's transcription either.
     const ours = await seedJob(service.runtime, { type: 'TRANSCRIPTION' })
-    expect((await service.call('POST', '/v1/jobs/translate', { key: other.key, body: { jobId: ours.id, toLng: 'ar' } })).statusCode).toBe(404)
+    expect((await service.call('POST', '/v1/jobs/translate', { key: other.key, body: { jobId: ours.id, toLng: 'ar' } })).statusCode).toBe(
+      404,
+    )
   })
 })

@@ -3,7 +3,11 @@ import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { getVoiceAgent } from '../../../src/service/ops/voice-agents'
 import { OTHER_WRITERS_CHECK_MS } from '../../../src/store/sqlite/store'
-import { VoiceAgentEnvelopeSchema, VoiceAgentListEnvelopeSchema, VoiceAgentTemplatesEnvelopeSchema } from '../../../src/shared/api/voice-agents'
+import {
+  VoiceAgentEnvelopeSchema,
+  VoiceAgentListEnvelopeSchema,
+  VoiceAgentTemplatesEnvelopeSchema,
+} from '../../../src/shared/api/voice-agents'
 import { VOICES } from '../../../src/shared/voices'
 import { startTestService, type TestService } from '../../helpers/test-service'
 import { onPostgres } from '../../helpers/test-engine'
@@ -33,7 +37,8 @@ describe('GET /v1/voice-agents/templates', () => {
     for (const template of response.json().data) {
       expect(template).toMatchObject({ isTemplate: true, projectId: null, apiKeyId: null })
       expect(template.voice).toBe(VOICES.find((voice) => voice.id === template.voiceRecordId)!.name)
-      for (const absent of ['outcomeResponseShape', 'voiceRecord', 'webhookUrl', 'webhookAuth', 'params']) expect(template).not.toHaveProperty(absent)
+      for (const absent of ['outcomeResponseShape', 'voiceRecord', 'webhookUrl', 'webhookAuth', 'params'])
+        expect(template).not.toHaveProperty(absent)
       expect(template.greetingMessage).toMatch(/\{\{\w+\}\}/)
       expect(template.outcome.length).toBeGreaterThan(0)
     }
@@ -88,13 +93,17 @@ describe('POST /v1/voice-agents/clone', () => {
   it('answers 404 for an unknown source, 400 without the query and for a bad name', async () => {
     const service = await startTestService()
     const template = await firstTemplate(service)
-    const unknown = await service.call('POST', '/v1/voice-agents/clone?voiceAgentId=9d6a1707-b717-4e39-b6d2-4bfd68aee57d', { body: { agentName: 'x' } })
+    const unknown = await service.call('POST', '/v1/voice-agents/clone?voiceAgentId=9d6a1707-b717-4e39-b6d2-4bfd68aee57d', {
+      body: { agentName: 'x' },
+    })
     expect(unknown.statusCode).toBe(404)
     expect(unknown.json().error.code).toBe('NOT_FOUND')
     const missing = await service.call('POST', '/v1/voice-agents/clone', { body: { agentName: 'x' } })
     expect(missing.statusCode).toBe(400)
     expect(missing.json().error.details[0].path).toBe('query.voiceAgentId')
-    const tooLong = await service.call('POST', `/v1/voice-agents/clone?voiceAgentId=${template.id}`, { body: { agentName: 'x'.repeat(101) } })
+    const tooLong = await service.call('POST', `/v1/voice-agents/clone?voiceAgentId=${template.id}`, {
+      body: { agentName: 'x'.repeat(101) },
+    })
     expect(tooLong.statusCode).toBe(400)
     expect(tooLong.json().error.details[0].path).toBe('body.agentName')
   })
@@ -131,7 +140,13 @@ describe('POST, GET, list and DELETE /v1/voice-agents', () => {
     const page1 = VoiceAgentListEnvelopeSchema.parse((await service.call('GET', '/v1/voice-agents?take=2')).json()).data
     const page2 = VoiceAgentListEnvelopeSchema.parse((await service.call('GET', '/v1/voice-agents?take=2&skip=2')).json()).data
     const page3 = VoiceAgentListEnvelopeSchema.parse((await service.call('GET', '/v1/voice-agents?take=2&skip=3')).json()).data
-    expect([...page1.agents, ...page2.agents, ...page3.agents].map((agent) => agent.agentName)).toEqual(['Echo', 'Delta', 'Charlie', 'Bravo', 'Alpha'])
+    expect([...page1.agents, ...page2.agents, ...page3.agents].map((agent) => agent.agentName)).toEqual([
+      'Echo',
+      'Delta',
+      'Charlie',
+      'Bravo',
+      'Alpha',
+    ])
     expect(page1).toMatchObject({ total: 5, filtered: 5 })
     const searched = (await service.call('GET', '/v1/voice-agents?search=ALP')).json().data
     expect(searched).toMatchObject({ total: 5, filtered: 1 })
@@ -146,7 +161,9 @@ describe('POST, GET, list and DELETE /v1/voice-agents', () => {
     await service.call('POST', '/v1/voice-agents/phone-number', {
       body: { type: 'TELEPHONY', phoneNumber: '+14155550100', label: 'Main', providerAccountSid: 'AC1', providerAuthToken: 'token-1' },
     })
-    const assigned = await service.call('POST', '/v1/voice-agents/assign-number', { body: { voiceAgentId: agent.id, phoneNumber: '+14155550100' } })
+    const assigned = await service.call('POST', '/v1/voice-agents/assign-number', {
+      body: { voiceAgentId: agent.id, phoneNumber: '+14155550100' },
+    })
     expect(assigned.json().data.voiceAgentId).toBe(agent.id)
     const deleted = await service.call('DELETE', `/v1/voice-agents/${agent.id}`)
     expect(deleted.statusCode).toBe(200)
@@ -198,7 +215,10 @@ describe('POST, GET, list and DELETE /v1/voice-agents', () => {
       other.close()
     }
     // Other writers are noticed within OTHER_WRITERS_CHECK_MS on SQLite, and as soon as the notification arrives on PostgreSQL.
-    await vi.waitFor(async () => expect((await service.call('GET', url)).json().data.agentName).toBe('Written elsewhere'), { timeout: 2_000, interval: OTHER_WRITERS_CHECK_MS * 5 })
+    await vi.waitFor(async () => expect((await service.call('GET', url)).json().data.agentName).toBe('Written elsewhere'), {
+      timeout: 2_000,
+      interval: OTHER_WRITERS_CHECK_MS * 5,
+    })
     const read = (await service.call('GET', url)).json().data
     const caller = { projectId: agent.projectId, apiKeyId: agent.apiKeyId, userId: service.runtime.bootstrap.userId }
     expect(read).toEqual(await getVoiceAgent(service.runtime.context, caller, agent.id))
@@ -260,7 +280,9 @@ describe('PATCH /v1/voice-agents/{id}', () => {
   it('stores a non-string preamble as its JSON text', async () => {
     const service = await startTestService()
     const agent = await createAgent(service)
-    const response = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { body: { preamble: { role: 'support', rules: ['be brief'] } } })
+    const response = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, {
+      body: { preamble: { role: 'support', rules: ['be brief'] } },
+    })
     expect(response.json().data.preamble).toBe('{"role":"support","rules":["be brief"]}')
   })
 
@@ -327,7 +349,10 @@ describe('PATCH /v1/voice-agents/{id}', () => {
     for (let level = 0; level < 16; level += 1) shape = { type: 'array', items: shape }
     const response = await service.call('PATCH', `/v1/voice-agents/${agent.id}`, { body: { outcomeResponseShape: shape } })
     expect(response.statusCode).toBe(400)
-    expect(response.json().error.details[0]).toEqual({ path: 'body.outcomeResponseShape', message: 'Shape is nested deeper than 16 levels' })
+    expect(response.json().error.details[0]).toEqual({
+      path: 'body.outcomeResponseShape',
+      message: 'Shape is nested deeper than 16 levels',
+    })
   })
 
   it('answers 404 for an agent of no project', async () => {

@@ -90,7 +90,8 @@ async function remoteSite(): Promise<{ base: string; requests: IncomingMessage[]
         response.writeHead(200, { 'content-type': 'audio/wav', 'content-length': '100000' })
         return void response.write(Buffer.alloc(1000))
       case '/private':
-        if (request.headers.authorization !== `Basic ${Buffer.from('ann:pa ss').toString('base64')}`) return void response.writeHead(401).end()
+        if (request.headers.authorization !== `Basic ${Buffer.from('ann:pa ss').toString('base64')}`)
+          return void response.writeHead(401).end()
         return void response.writeHead(200, { 'content-type': 'audio/wav' }).end(CLIP.subarray(0, 10))
       default:
         return void response.writeHead(404, { 'content-type': 'text/plain' }).end('not here')
@@ -164,7 +165,9 @@ describe('fetchRemoteMedia', () => {
     const byName = await refusal(`${base}/to-metadata-name`)
     expect(byName.message).toMatch(/metadata\.test.*169\.254\.169\.254.*link-local/)
     // The operator's allow-list opens it (here the name then resolves to nothing that answers).
-    const allowed = await setUp({ addressPolicy: new WebhookAddressPolicy(['169.254.169.254']), timeoutMs: 300 }).refusal('http://169.254.169.254/latest/')
+    const allowed = await setUp({ addressPolicy: new WebhookAddressPolicy(['169.254.169.254']), timeoutMs: 300 }).refusal(
+      'http://169.254.169.254/latest/',
+    )
     expect(allowed.message).not.toMatch(/link-local/)
     expect((await refusal('http://0.0.0.0/clip.mp3')).message).toMatch(/unspecified address/)
   })
@@ -215,11 +218,21 @@ describe('fetchRemoteMedia', () => {
     const minRate = { bytesPerSecond: 100, windowMs: 300 }
     const slow = await setUp({ minRate }).refusal(`${base}/drip`)
     expect(slow).toMatchObject({ code: 'MEDIA_FETCH_FAILED', transient: false })
-    expect(slow.message).toMatch(new RegExp(`^${base}/drip sent the media too slowly \\(\\d bytes? in 0\\.3 s; at least 100 bytes per second are needed\\); nothing was kept$`))
+    expect(slow.message).toMatch(
+      new RegExp(
+        `^${base}/drip sent the media too slowly \\(\\d bytes? in 0\\.3 s; at least 100 bytes per second are needed\\); nothing was kept$`,
+      ),
+    )
     const late = await setUp({ deadlineMs: 400 }).refusal(`${base}/drip`)
-    expect(late).toMatchObject({ code: 'MEDIA_FETCH_FAILED', transient: false, message: `${base}/drip did not send the whole media within 0.4 s; nothing was kept` })
+    expect(late).toMatchObject({
+      code: 'MEDIA_FETCH_FAILED',
+      transient: false,
+      message: `${base}/drip did not send the whole media within 0.4 s; nothing was kept`,
+    })
     // The deadline counts from the start: a server that never answers is cut by it too, before its silence limit.
-    expect((await setUp({ deadlineMs: 300, timeoutMs: 5000 }).refusal(`${base}/silent`)).message).toBe(`${base}/silent did not send the whole media within 0.3 s; nothing was kept`)
+    expect((await setUp({ deadlineMs: 300, timeoutMs: 5000 }).refusal(`${base}/silent`)).message).toBe(
+      `${base}/silent did not send the whole media within 0.3 s; nothing was kept`,
+    )
     const { fetchInto } = setUp({ minRate: { bytesPerSecond: 100_000, windowMs: 100 }, deadlineMs: 5000 })
     expect(await fetchInto(`${base}/paced`)).toMatchObject({ size: 300_000, contentType: 'audio/mpeg' })
   })
@@ -227,8 +240,15 @@ describe('fetchRemoteMedia', () => {
   it('cuts 20 dripping fetches at once, each with its own error, and keeps nothing of any', async () => {
     const { base } = await remoteSite()
     const { directory, media } = setUp()
-    const options: FetchRemoteMediaOptions = { maxBytes: 1024 * 1024, timeoutMs: 2000, addressPolicy: new WebhookAddressPolicy(), minRate: { bytesPerSecond: 100, windowMs: 300 } }
-    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, index) => fetchRemoteMedia(`${base}/drip`, { media, name: `drip-${index}.mp3` }, options)))
+    const options: FetchRemoteMediaOptions = {
+      maxBytes: 1024 * 1024,
+      timeoutMs: 2000,
+      addressPolicy: new WebhookAddressPolicy(),
+      minRate: { bytesPerSecond: 100, windowMs: 300 },
+    }
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, index) => fetchRemoteMedia(`${base}/drip`, { media, name: `drip-${index}.mp3` }, options)),
+    )
     for (const outcome of outcomes) {
       expect(outcome.status).toBe('rejected')
       expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(MediaFetchError)
@@ -243,13 +263,19 @@ describe('fetchRemoteMedia', () => {
     // Nothing listens at this base URL: an HTTP request there would fail.
     const baseUrl = 'http://127.0.0.1:1'
     const { media, fetchInto } = setUp({ own: { baseUrl, media: own } })
-    expect(await fetchInto(`${baseUrl}/media/abcdefghijklmnopqrstuvwxyz012345.wav`, 'copy.wav')).toEqual({ size: CLIP.length, contentType: null, from: 'own' })
+    expect(await fetchInto(`${baseUrl}/media/abcdefghijklmnopqrstuvwxyz012345.wav`, 'copy.wav')).toEqual({
+      size: CLIP.length,
+      contentType: null,
+      from: 'own',
+    })
     expect((await buffer((await media.open('copy.wav'))!.stream)).equals(CLIP)).toBe(true)
     // localhost is the same machine.
     expect(await fetchInto('http://localhost:1/media/abcdefghijklmnopqrstuvwxyz012345.wav?x=1', 'again.wav')).toMatchObject({ from: 'own' })
     const unknown = await setUp({ own: { baseUrl, media: own } }).refusal(`${baseUrl}/media/unknown.wav`)
     expect(unknown).toMatchObject({ code: 'MEDIA_FETCH_FAILED', status: 404, message: 'This service has no media named unknown.wav' })
-    const small = await setUp({ own: { baseUrl, media: own }, maxBytes: 1000 }).refusal(`${baseUrl}/media/abcdefghijklmnopqrstuvwxyz012345.wav`)
+    const small = await setUp({ own: { baseUrl, media: own }, maxBytes: 1000 }).refusal(
+      `${baseUrl}/media/abcdefghijklmnopqrstuvwxyz012345.wav`,
+    )
     expect(small).toMatchObject({ code: 'MEDIA_TOO_LARGE' })
   })
 

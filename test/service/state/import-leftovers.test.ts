@@ -35,7 +35,9 @@ describe('what dead imports left', () => {
     const service = await startTestService()
     const { media, store } = service.runtime
     // A media file a job names (a TTS job's audio), and two no job names.
-    const created = await service.call('POST', '/v1/jobs/text-to-speech', { body: { voiceId: VOICES[0]!.id, text: 'Kept: a job names me' } })
+    const created = await service.call('POST', '/v1/jobs/text-to-speech', {
+      body: { voiceId: VOICES[0]!.id, text: 'Kept: a job names me' },
+    })
     const jobId = created.json<{ data: { id: string } }>().data.id
     await waitForJobEnd(service, jobId)
     const named = (await store.jobs.findById(jobId))!.mediaFile!
@@ -55,14 +57,31 @@ describe('what dead imports left', () => {
       'rows.jsonl': 'x'.repeat(300),
     })
     const deadExport = leftover(tempDir, 'export', dead, { 'copy.db': 'y'.repeat(200) })
-    const otherStore = leftover(tempDir, 'import', dead, { 'owner.json': JSON.stringify({ storage: 'another data folder' }), 'media-written': `${livesElsewhere}\n` }, 'XyZ789')
-    const live = leftover(tempDir, 'import', process.ppid, { 'owner.json': JSON.stringify({ storage }), 'media-written': `${livesElsewhere}\n` })
-    const ours = leftover(tempDir, 'import', process.pid, { 'owner.json': JSON.stringify({ storage }), 'media-written': `${livesElsewhere}\n` })
+    const otherStore = leftover(
+      tempDir,
+      'import',
+      dead,
+      { 'owner.json': JSON.stringify({ storage: 'another data folder' }), 'media-written': `${livesElsewhere}\n` },
+      'XyZ789',
+    )
+    const live = leftover(tempDir, 'import', process.ppid, {
+      'owner.json': JSON.stringify({ storage }),
+      'media-written': `${livesElsewhere}\n`,
+    })
+    const ours = leftover(tempDir, 'import', process.pid, {
+      'owner.json': JSON.stringify({ storage }),
+      'media-written': `${livesElsewhere}\n`,
+    })
     const unrelated = join(tempDir, 'voicedesk-journal')
     mkdirSync(unrelated)
 
     const removed = await removeDeadImportLeftovers({ storage, media, jobs: store.jobs, tempDir })
-    expect(removed).toEqual({ folders: 2, folderBytes: 300 + 200 + JSON.stringify({ storage }).length + 4 * 37, media: 2, mediaBytes: 1500 })
+    expect(removed).toEqual({
+      folders: 2,
+      folderBytes: 300 + 200 + JSON.stringify({ storage }).length + 4 * 37,
+      media: 2,
+      mediaBytes: 1500,
+    })
     expect(await media.size(orphanA)).toBeUndefined()
     expect(await media.size(orphanB)).toBeUndefined()
     expect(await media.size(named)).toBeGreaterThan(0)
@@ -71,6 +90,11 @@ describe('what dead imports left', () => {
     expect(existsSync(deadExport)).toBe(false)
     for (const kept of [otherStore, live, ours, unrelated]) expect(existsSync(kept), kept).toBe(true)
     // Said once: a second start finds nothing more.
-    expect(await removeDeadImportLeftovers({ storage, media, jobs: store.jobs, tempDir })).toEqual({ folders: 0, folderBytes: 0, media: 0, mediaBytes: 0 })
+    expect(await removeDeadImportLeftovers({ storage, media, jobs: store.jobs, tempDir })).toEqual({
+      folders: 0,
+      folderBytes: 0,
+      media: 0,
+      mediaBytes: 0,
+    })
   })
 })

@@ -4,7 +4,15 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { archiveOf as packEntries, entriesOf } from '../../helpers/archive-entries'
 import { PassphraseSeal, WrongPassphraseError } from '../../../src/service/state/passphrase-seal'
-import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, linesOf, readStateArchive, writeStateArchive, type ArchiveLimits, type Manifest } from '../../../src/service/state/state-archive'
+import {
+  ArchiveError,
+  DEFAULT_ARCHIVE_LIMITS,
+  linesOf,
+  readStateArchive,
+  writeStateArchive,
+  type ArchiveLimits,
+  type Manifest,
+} from '../../../src/service/state/state-archive'
 
 const MEDIA_A = `${'a'.repeat(32)}.wav`
 const MEDIA_B = `${'b'.repeat(32)}.mp3`
@@ -95,7 +103,9 @@ describe('the state archive', () => {
 
   it('refuses bytes that are not a .tar.gz, a tar of something else, and a foreign manifest', async () => {
     await expect(readAll(Buffer.from('not an archive at all'))).rejects.toThrow(/not a readable \.tar\.gz/)
-    const foreign = await repack(await archiveOf(), (name, bytes) => (name === 'manifest.json' ? Buffer.from('{"format":"something-else"}') : bytes))
+    const foreign = await repack(await archiveOf(), (name, bytes) =>
+      name === 'manifest.json' ? Buffer.from('{"format":"something-else"}') : bytes,
+    )
     await expect(readAll(foreign)).rejects.toThrow(/not of a VoiceDesk state archive/)
     const noManifest = await repack(await archiveOf(), (name, bytes) => (name === 'manifest.json' ? undefined : bytes))
     await expect(readAll(noManifest)).rejects.toThrow(/does not start with manifest\.json/)
@@ -103,7 +113,9 @@ describe('the state archive', () => {
 
   it('refuses a changed row, a changed media file, an extra entry, and an archive cut short', async () => {
     const archive = await archiveOf()
-    const changedRow = await repack(archive, (name, bytes) => (name === 'rows.jsonl' ? Buffer.from(bytes.toString().replace('"1"', '"9"')) : bytes))
+    const changedRow = await repack(archive, (name, bytes) =>
+      name === 'rows.jsonl' ? Buffer.from(bytes.toString().replace('"1"', '"9"')) : bytes,
+    )
     await expect(readAll(changedRow)).rejects.toThrow(/rows\.jsonl does not match the manifest's digest/)
     const changedMedia = await repack(archive, (name, bytes) => (name === `media/${MEDIA_B}` ? Buffer.from('mp3 bytez') : bytes))
     await expect(readAll(changedMedia)).rejects.toThrow(/does not match its digest/)
@@ -150,7 +162,9 @@ describe('the limits, checked while reading', () => {
   })
 
   it('refuse rows.jsonl of another size than the manifest says before reading it', async () => {
-    const changed = await repack(await archiveOf(), (name, bytes) => (name === 'rows.jsonl' ? Buffer.concat([bytes, Buffer.from('{"kind":"agent","record":{}}\n')]) : bytes))
+    const changed = await repack(await archiveOf(), (name, bytes) =>
+      name === 'rows.jsonl' ? Buffer.concat([bytes, Buffer.from('{"kind":"agent","record":{}}\n')]) : bytes,
+    )
     await expect(readAll(changed)).rejects.toThrow(/rows\.jsonl is \d+ bytes, the manifest says \d+/)
   })
 })

@@ -18,15 +18,26 @@ describe('the conversations migration (jobs rebuilt with wider checks)', () => {
     migrate(db, MIGRATIONS.slice(0, before))
     db.prepare("INSERT INTO projects (id, name, is_default, created_at) VALUES ('p', 'P', 1, 'x')").run()
     db.prepare("INSERT INTO users (id, name, created_at) VALUES ('u', 'U', 'x')").run()
-    db.prepare("INSERT INTO api_keys (id, project_id, user_id, name, key_hash, key_hint, created_at) VALUES ('k', 'p', 'u', 'k', 'h', 'x…y', 'x')").run()
+    db.prepare(
+      "INSERT INTO api_keys (id, project_id, user_id, name, key_hash, key_hint, created_at) VALUES ('k', 'p', 'u', 'k', 'h', 'x…y', 'x')",
+    ).run()
     // Written as the schema before it holds a job: without the columns later migrations added (0006's source_url and progress).
     const columns = JOB_COLUMNS.filter(([field]) => field !== 'sourceUrl' && field !== 'progress')
-    const insertOld = db.prepare(`INSERT INTO jobs (${columns.map(([, column]) => column).join(', ')}) VALUES (${columns.map(([field]) => `@${field}`).join(', ')})`)
+    const insertOld = db.prepare(
+      `INSERT INTO jobs (${columns.map(([, column]) => column).join(', ')}) VALUES (${columns.map(([field]) => `@${field}`).join(', ')})`,
+    )
     const jobs = {
       insert: async (record: JobRecord) =>
         insertOld.run(
           Object.fromEntries(
-            columns.map(([field]) => [field, field === 'aiParts' || field === 'jobResponse' ? (record[field] === null ? null : JSON.stringify(record[field])) : record[field]]),
+            columns.map(([field]) => [
+              field,
+              field === 'aiParts' || field === 'jobResponse'
+                ? record[field] === null
+                  ? null
+                  : JSON.stringify(record[field])
+                : record[field],
+            ]),
           ),
         ),
     }
@@ -35,7 +46,9 @@ describe('the conversations migration (jobs rebuilt with wider checks)', () => {
       jobRecord({ projectId: 'p', apiKeyId: 'k', userId: 'u', status: 'PENDING', type: 'TTS' }),
     ]
     for (const record of old) await jobs.insert(record)
-    const schemaBefore = db.prepare("SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') ORDER BY name").all()
+    const schemaBefore = db
+      .prepare("SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') ORDER BY name")
+      .all()
 
     migrate(db, MIGRATIONS)
 
@@ -43,7 +56,9 @@ describe('the conversations migration (jobs rebuilt with wider checks)', () => {
     expect(await migrated.findById(old[0]!.id)).toEqual(old[0])
     expect(await migrated.findById(old[1]!.id)).toEqual(old[1])
     const schemaAfter = db
-      .prepare("SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND name <> 'jobs_in_progress' ORDER BY name")
+      .prepare(
+        "SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND name <> 'jobs_in_progress' ORDER BY name",
+      )
       .all()
     expect(schemaAfter).toEqual(schemaBefore)
     const search = await migrated.list('p', { words: ['zebra'], sort: 'createdAt', direction: 'desc', limit: 10, offset: 0 })

@@ -25,7 +25,15 @@ describe('key hints', () => {
     db.prepare("INSERT INTO projects (id, name, is_default, created_at) VALUES ('p', 'P', 1, 'x')").run()
     db.prepare("INSERT INTO users (id, name, created_at) VALUES ('u', 'U', 'x')").run()
     const accounts = new SqliteAccountsRepository(db)
-    await accounts.insertKey({ id: 'old', projectId: 'p', userId: 'u', name: 'old', keyHash: 'h1', keyHint: 'vd_AbCd…wXyZ', createdAt: 'x' })
+    await accounts.insertKey({
+      id: 'old',
+      projectId: 'p',
+      userId: 'u',
+      name: 'old',
+      keyHash: 'h1',
+      keyHint: 'vd_AbCd…wXyZ',
+      createdAt: 'x',
+    })
     await accounts.insertKey({ id: 'new', projectId: 'p', userId: 'u', name: 'new', keyHash: 'h2', keyHint: 'ci_01…ij', createdAt: 'x' })
     migrate(db, MIGRATIONS)
     expect((await accounts.findKey('old'))?.keyHint).toBe('vd_AbC…wXyZ')

@@ -48,7 +48,10 @@ describe('openDatabase', () => {
 
   it('rolls a failing migration back whole', () => {
     const db = new BetterSqlite3(':memory:')
-    const broken = [...MIGRATIONS, { version: MIGRATIONS.length + 1, name: 'broken', sql: 'CREATE TABLE half (id TEXT); INSERT INTO nowhere VALUES (1);' }]
+    const broken = [
+      ...MIGRATIONS,
+      { version: MIGRATIONS.length + 1, name: 'broken', sql: 'CREATE TABLE half (id TEXT); INSERT INTO nowhere VALUES (1);' },
+    ]
     expect(() => migrate(db, broken)).toThrow(/no such table: nowhere/)
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined()
     expect(db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get()).toEqual({ version: MIGRATIONS.length })

@@ -8,11 +8,21 @@ import {
   type VoiceDeskBridge,
   type VoiceDeskOperations,
 } from '../../../shared/ipc/operations'
-import { BROWSER_STREAMS, type IpcStreamClose, type IpcStreamHandle, type IpcStreamName, type IpcStreamServerFrame, type OpenIpcStream } from '../../../shared/ipc/streams'
+import {
+  BROWSER_STREAMS,
+  type IpcStreamClose,
+  type IpcStreamHandle,
+  type IpcStreamName,
+  type IpcStreamServerFrame,
+  type OpenIpcStream,
+} from '../../../shared/ipc/streams'
 import { createStreamListeners } from '../../../shared/ipc/stream-listeners'
 
 /** The slice of fetch and its answer the bridge uses. */
-type Fetch = (input: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{ status: number; json(): Promise<unknown> }>
+type Fetch = (
+  input: string,
+  init: { method: string; headers: Record<string, string>; body: string },
+) => Promise<{ status: number; json(): Promise<unknown> }>
 /** The slice of EventSource the bridge uses. */
 export interface EventSourceLike {
   onmessage: ((event: { data: string }) => void) | null
@@ -90,8 +100,12 @@ async function resultOf(response: { status: number; json(): Promise<unknown> }):
 export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridge {
   const base = options.baseUrl ?? ''
   const doFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init))
-  const createEventSource = options.createEventSource ?? ((url: string) => new (globalThis as unknown as { EventSource: new (url: string) => EventSourceLike }).EventSource(url))
-  const createWebSocket = options.createWebSocket ?? ((url: string) => new (globalThis as unknown as { WebSocket: new (url: string) => WebSocketLike }).WebSocket(url))
+  const createEventSource =
+    options.createEventSource ??
+    ((url: string) => new (globalThis as unknown as { EventSource: new (url: string) => EventSourceLike }).EventSource(url))
+  const createWebSocket =
+    options.createWebSocket ??
+    ((url: string) => new (globalThis as unknown as { WebSocket: new (url: string) => WebSocketLike }).WebSocket(url))
   // WebSockets need an absolute ws: or wss: address; the page's own origin when the UI is served by the service.
   const webSocketBase = () => (base || (globalThis as unknown as { location: { origin: string } }).location.origin).replace(/^http/, 'ws')
   const operations = Object.fromEntries(
@@ -141,7 +155,11 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
   }
 
   const openStream: OpenIpcStream = (name, input) =>
-    openWebSocketStream(createWebSocket, `${webSocketBase()}${BROWSER_STREAMS.path(name)}?token=${encodeURIComponent(options.token)}`, input)
+    openWebSocketStream(
+      createWebSocket,
+      `${webSocketBase()}${BROWSER_STREAMS.path(name)}?token=${encodeURIComponent(options.token)}`,
+      input,
+    )
 
   return {
     host: 'browser',
@@ -175,7 +193,11 @@ export function createBrowserBridge(options: BrowserBridgeOptions): BrowserBridg
  * when the service refused the stream (its `refused` frame's error) or the socket broke without
  * a clean close (the service went away).
  */
-function openWebSocketStream<N extends IpcStreamName>(createWebSocket: (url: string) => WebSocketLike, url: string, input: unknown): IpcStreamHandle<N> {
+function openWebSocketStream<N extends IpcStreamName>(
+  createWebSocket: (url: string) => WebSocketLike,
+  url: string,
+  input: unknown,
+): IpcStreamHandle<N> {
   const listeners = createStreamListeners<N>()
   const waiting: string[] = []
   let refusal: IpcError | undefined
@@ -210,7 +232,10 @@ function openWebSocketStream<N extends IpcStreamName>(createWebSocket: (url: str
     open.onclose = (event) => {
       if (refusal) return finish({ kind: 'failed', error: refusal })
       if (event.code === 1000 || closedHere) return finish({ kind: 'closed' })
-      finish({ kind: 'failed', error: { code: 'INTERNAL', message: `The stream to the VoiceDesk service broke (WebSocket close ${event.code})`, details: [] } })
+      finish({
+        kind: 'failed',
+        error: { code: 'INTERNAL', message: `The stream to the VoiceDesk service broke (WebSocket close ${event.code})`, details: [] },
+      })
     }
   }
   return {

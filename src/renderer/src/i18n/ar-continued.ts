@@ -28,7 +28,8 @@ export const AR_CONTINUED: Record<ContinuedKey, string> = {
   'testCall.noParams': 'لا يستخدم هذا الوكيل أي عناصر نائبة.',
   'testCall.paramEmpty': 'فارغة: لن تقول المكالمة شيئًا هنا.',
   'testCall.tools': 'الأدوات المتاحة للوكيل',
-  'testCall.toolsHint': 'قد يستدعي الوكيل هذه الأدوات أثناء المكالمة، وتجيب اللوحة بالرد التجريبي الذي تضعه. تُحفظ في هذا المتصفح لهذا الوكيل.',
+  'testCall.toolsHint':
+    'قد يستدعي الوكيل هذه الأدوات أثناء المكالمة، وتجيب اللوحة بالرد التجريبي الذي تضعه. تُحفظ في هذا المتصفح لهذا الوكيل.',
   'testCall.noTools': 'لا أدوات: لن يستدعي الوكيل أي أداة.',
   'testCall.addTool': 'أضف أداة',
   'testCall.removeTool': 'احذف الأداة {name}',
@@ -45,7 +46,8 @@ export const AR_CONTINUED: Record<ContinuedKey, string> = {
   'testCall.talk': 'تحدّث',
   'testCall.type': 'اكتب',
   'testCall.startHint': '«تحدّث» يستخدم الميكروفون ويمكنك الكتابة أيضًا؛ «اكتب» لا يحتاج إلى ميكروفون.',
-  'testCall.noStt': 'لم يُضبط محرك للتعرّف على الكلام: سيسمع الوكيل أنك تتكلم لا كلماتك، وسيطلب منك الكتابة. اكتب ردودك بدلًا من ذلك، أو اضبط محركًا في الإعدادات.',
+  'testCall.noStt':
+    'لم يُضبط محرك للتعرّف على الكلام: سيسمع الوكيل أنك تتكلم لا كلماتك، وسيطلب منك الكتابة. اكتب ردودك بدلًا من ذلك، أو اضبط محركًا في الإعدادات.',
   'testCall.noStt.type': 'اكتب بدلًا من ذلك',
   'testCall.noStt.settings': 'افتح إعدادات المحرك',
   'testCall.noStt.talkAnyway': 'تحدّث على أي حال',
@@ -272,14 +274,16 @@ export const AR_CONTINUED: Record<ContinuedKey, string> = {
   'snapshots.restore': 'استعادة',
   'snapshots.restoreNamed': 'استعادة {name}',
   'snapshots.restoreTitle': 'استعادة اللقطة {name}؟',
-  'snapshots.restoreExplain': 'كل ما في المشروع الآن ({now})، مع كل تغيير منذ {time}، يُستبدل بما في اللقطة ({then}). لا يمكن استرجاع ما يضيع إلا إذا التقطت لقطة أولًا.',
+  'snapshots.restoreExplain':
+    'كل ما في المشروع الآن ({now})، مع كل تغيير منذ {time}، يُستبدل بما في اللقطة ({then}). لا يمكن استرجاع ما يضيع إلا إذا التقطت لقطة أولًا.',
   'snapshots.restored': 'استُعيدت اللقطة {name}.',
   'snapshots.deleteNamed': 'حذف اللقطة {name}',
   'snapshots.deleteTitle': 'حذف اللقطة {name}؟',
   'snapshots.deleteExplain': 'تُحذف اللقطة نهائيًا، ولا يتغير المشروع نفسه.',
   'snapshots.deleted': 'حُذفت اللقطة {name}.',
   'snapshots.archive': 'التصدير والاستيراد',
-  'snapshots.archiveIntro': 'نزّل المشروع أرشيفًا واحدًا («⁦.tar.gz⁩»)، أو استورد أرشيفًا إلى مشروع فارغ. لا تنتقل الأسرار إلا مختومة بعبارة مرور.',
+  'snapshots.archiveIntro':
+    'نزّل المشروع أرشيفًا واحدًا («⁦.tar.gz⁩»)، أو استورد أرشيفًا إلى مشروع فارغ. لا تنتقل الأسرار إلا مختومة بعبارة مرور.',
   'snapshots.passphraseOptional': 'عبارة المرور (اختيارية، 8 أحرف أو أكثر)',
   'snapshots.passphraseIfSealed': 'عبارة المرور (إن كان للأرشيف واحدة)',
   'snapshots.export': 'تنزيل الأرشيف',
@@ -292,7 +296,8 @@ export const AR_CONTINUED: Record<ContinuedKey, string> = {
   'snapshots.resetIntro': 'أفرغ المشروع: تُحذف الوكلاء والأرقام والمهام والتسليمات، وتبقى مفاتيح الواجهة البرمجية والإعدادات.',
   'snapshots.reset': 'إعادة ضبط المشروع',
   'snapshots.resetTitle': 'إعادة ضبط المشروع؟',
-  'snapshots.resetExplain': 'يُحذف كل ما في المشروع ({now})، مع صوت المهام وتسليمات الويب هوك. تبقى مفاتيح الواجهة البرمجية والإعدادات. لا يمكن التراجع إلا إذا التقطت لقطة أولًا.',
+  'snapshots.resetExplain':
+    'يُحذف كل ما في المشروع ({now})، مع صوت المهام وتسليمات الويب هوك. تبقى مفاتيح الواجهة البرمجية والإعدادات. لا يمكن التراجع إلا إذا التقطت لقطة أولًا.',
   'snapshots.resetDone': 'أصبح المشروع فارغًا.',
   'settings.title': 'الإعدادات',
   'settings.appearance': 'المظهر',
@@ -426,7 +431,8 @@ export const AR_CONTINUED: Record<ContinuedKey, string> = {
   'transcript.translateHint': 'تُنشأ مهمة ترجمة جديدة وتُفتح؛ وتحتفظ أسطرها الموقّتة بأوقات هذه الأسطر.',
   'transcript.translateButton': 'إنشاء الترجمة',
   'transcript.translationCreated': 'أُنشئت مهمة الترجمة.',
-  'token.restarted': 'أُعيد تشغيل الخدمة، وكل تشغيل يصنع رابطًا خاصًا جديدًا: لم يعد الرابط الذي استخدمته هذه النافذة صالحًا. لم يضع شيء مما حفظته.',
+  'token.restarted':
+    'أُعيد تشغيل الخدمة، وكل تشغيل يصنع رابطًا خاصًا جديدًا: لم يعد الرابط الذي استخدمته هذه النافذة صالحًا. لم يضع شيء مما حفظته.',
   'token.pasteLabel': 'ألصق رابط واجهة التشغيل (أو رمزه)',
   'token.open': 'افتح واجهة التشغيل',
   'token.problem.notAToken': 'هذا ليس رابط واجهة التشغيل: يجب أن يحتوي على ‎#token=‎.',

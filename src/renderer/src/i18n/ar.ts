@@ -138,8 +138,10 @@ export const ar: Messages = {
 
   'token.missingTitle': 'افتح واجهة التشغيل من رابطها',
   'token.invalidTitle': 'انتهت صلاحية هذا الرابط',
-  'token.explain': 'تحتاج واجهة التشغيل إلى الرابط الخاص الذي يطبعه الأمر ‎`voicedesk serve`‎ عند بدئه. يحمل الرابط رمزًا يتيح لهذه النافذة العمل باسمك.',
-  'token.hint': 'الرابط هو سطر «Operator UI:» في الرسالة التي طبعتها الخدمة عند بدئها، في الطرفية التي تعمل فيها. ألصقه أدناه، أو افتحه في هذه النافذة.',
+  'token.explain':
+    'تحتاج واجهة التشغيل إلى الرابط الخاص الذي يطبعه الأمر ‎`voicedesk serve`‎ عند بدئه. يحمل الرابط رمزًا يتيح لهذه النافذة العمل باسمك.',
+  'token.hint':
+    'الرابط هو سطر «Operator UI:» في الرسالة التي طبعتها الخدمة عند بدئها، في الطرفية التي تعمل فيها. ألصقه أدناه، أو افتحه في هذه النافذة.',
 
   'voice.hear': 'استمع',
   'voice.making': 'جارٍ تحضير العينة…',
@@ -287,7 +289,8 @@ export const ar: Messages = {
   'errors.alreadyRegistered': 'هذا الرقم مسجَّل من قبل.',
   'errors.notJson': 'هذا ليس JSON صالحًا: تحقق من الأقواس وعلامات التنصيص والفواصل.',
   'errors.impossibleNumber': '«{number}» ليس رقمًا ممكنًا لرمز بلده.',
-  'errors.webhookHostRefused': 'لا تُرسل الإشعارات إلى «{host}» لأنه عنوان خاص أو محجوز (تسمح به الخدمة عبر «\u2066--allow-webhook-host\u2069»).',
+  'errors.webhookHostRefused':
+    'لا تُرسل الإشعارات إلى «{host}» لأنه عنوان خاص أو محجوز (تسمح به الخدمة عبر «\u2066--allow-webhook-host\u2069»).',
   'errors.nothingToSpeak': 'لا شيء في هذا النص يمكن نطقه.',
   'errors.alreadyInLanguage': 'المصدر بهذه اللغة أصلًا: اختر اللغة الأخرى.',
   'errors.notCompleted': 'لم تكتمل المهمة بعد.',

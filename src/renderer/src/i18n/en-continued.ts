@@ -19,14 +19,16 @@ export const EN_CONTINUED = {
   'testCall.tabs': 'Agent views',
   'testCall.settingsTab': 'Settings',
   'testCall.tab': 'Test call',
-  'testCall.intro': 'Talk to this agent as a caller would: with the microphone, by typing, or both. It is a real conversation, kept in the monitor.',
+  'testCall.intro':
+    'Talk to this agent as a caller would: with the microphone, by typing, or both. It is a real conversation, kept in the monitor.',
   'testCall.usesSaved': 'The call uses the saved agent: save your changes to try them.',
   'testCall.params': 'Values for this call',
   'testCall.paramsHint': 'Prefilled with the agent’s params; they change this call only.',
   'testCall.noParams': 'This agent uses no placeholders.',
   'testCall.paramEmpty': 'Empty: the call will say nothing here.',
   'testCall.tools': 'Tools offered to the agent',
-  'testCall.toolsHint': 'The agent may call these during the call; the panel answers with the stub you set. Kept in this browser, for this agent.',
+  'testCall.toolsHint':
+    'The agent may call these during the call; the panel answers with the stub you set. Kept in this browser, for this agent.',
   'testCall.noTools': 'No tools: the agent will call none.',
   'testCall.addTool': 'Add a tool',
   'testCall.removeTool': 'Remove the tool {name}',
@@ -79,7 +81,8 @@ export const EN_CONTINUED = {
   'testCall.lastReply': 'Last reply after {ms} ms',
   'testCall.failed': 'The call could not run:',
   'testCall.notices': 'Notices',
-  'testCall.info.sttOff': 'Speech recognition is off: spoken words are heard but not understood. Type instead, or choose a speech engine in Settings.',
+  'testCall.info.sttOff':
+    'Speech recognition is off: spoken words are heard but not understood. Type instead, or choose a speech engine in Settings.',
   'testCall.info.sttFailed': 'Speech recognition failed for a turn: the agent did not understand it.',
   'testCall.info.invalidFrame': 'The service refused a frame of this call.',
   'testCall.info.callLost': 'This call was taken over by another instance of the service.',
@@ -218,7 +221,8 @@ export const EN_CONTINUED = {
   'jobError.DIALOGUE_ENGINE_FAILED': 'The AI engine failed during the call.',
   'jobError.CRASHED': 'VoiceDesk stopped during each of the three tries; it is not tried again.',
   'jobError.INTERNAL': 'A fault of VoiceDesk; the service log has the details.',
-  'jobError.LLM_ENGINE_NOT_CONFIGURED': 'No language-model engine is set up for translation: choose an OpenAI-compatible engine in Settings, then retry.',
+  'jobError.LLM_ENGINE_NOT_CONFIGURED':
+    'No language-model engine is set up for translation: choose an OpenAI-compatible engine in Settings, then retry.',
   'jobError.LLM_ENGINE_FAILED': 'The language-model engine failed on the translation (for example, its server could not be reached).',
   'webhookError.answered': 'The receiver answered {status}.',
   'webhookError.redirect': 'The receiver redirected ({status}); redirects are not followed.',
@@ -280,7 +284,8 @@ export const EN_CONTINUED = {
   'snapshots.deleteExplain': 'The snapshot is removed for good; the project itself does not change.',
   'snapshots.deleted': 'Snapshot {name} deleted.',
   'snapshots.archive': 'Export and import',
-  'snapshots.archiveIntro': 'Download the project as one archive (.tar.gz), or import one into an empty project. Secrets travel only sealed under a passphrase.',
+  'snapshots.archiveIntro':
+    'Download the project as one archive (.tar.gz), or import one into an empty project. Secrets travel only sealed under a passphrase.',
   'snapshots.passphraseOptional': 'Passphrase (optional, 8 characters or more)',
   'snapshots.passphraseIfSealed': 'Passphrase (if the archive has one)',
   'snapshots.export': 'Download archive',
@@ -341,7 +346,8 @@ export const EN_CONTINUED = {
   'settings.test.refused': 'Connection refused: nothing listens at this address. Is the server running?',
   'settings.test.unreachable': 'The server cannot be reached: check the host name and the network.',
   'settings.test.timeout': 'The server did not answer in time.',
-  'settings.test.notOpenAiCompatible': 'Something answered, but not an OpenAI-compatible server: check the address (it usually ends in /v1).',
+  'settings.test.notOpenAiCompatible':
+    'Something answered, but not an OpenAI-compatible server: check the address (it usually ends in /v1).',
   'settings.test.notConfigured': 'There is no server to test.',
   'settings.test.serverSaid': 'What the server said',
   'settings.cors': 'Browser access to /v1 (CORS)',
@@ -428,7 +434,8 @@ export const EN_CONTINUED = {
   'transcript.translateHint': 'A new translation job is made and opened; its timed lines keep the times of these.',
   'transcript.translateButton': 'Make the translation',
   'transcript.translationCreated': 'Translation job created.',
-  'token.restarted': 'The service was restarted, and every start makes a new private link: the one this tab used no longer works. Nothing you saved is lost.',
+  'token.restarted':
+    'The service was restarted, and every start makes a new private link: the one this tab used no longer works. Nothing you saved is lost.',
   'token.pasteLabel': 'Paste the Operator UI link (or its token)',
   'token.open': 'Open the operator UI',
   'token.problem.notAToken': 'That is not an Operator UI link: it should contain #token=.',

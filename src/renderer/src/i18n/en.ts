@@ -139,8 +139,10 @@ export const en = {
 
   'token.missingTitle': 'Open the operator UI from its link',
   'token.invalidTitle': 'This link has expired',
-  'token.explain': 'The operator UI needs the private link that `voicedesk serve` prints when it starts. It carries a token that lets this browser tab act for you.',
-  'token.hint': 'The link is the “Operator UI:” line of the banner the service printed when it started, in the terminal where it runs. Paste it below, or open it in this tab.',
+  'token.explain':
+    'The operator UI needs the private link that `voicedesk serve` prints when it starts. It carries a token that lets this browser tab act for you.',
+  'token.hint':
+    'The link is the “Operator UI:” line of the banner the service printed when it started, in the terminal where it runs. Paste it below, or open it in this tab.',
 
   'voice.hear': 'Hear it',
   'voice.making': 'Making a sample…',
@@ -288,7 +290,8 @@ export const en = {
   'errors.alreadyRegistered': 'This number is already registered.',
   'errors.notJson': 'This is not valid JSON: check the brackets, quotes and commas.',
   'errors.impossibleNumber': '«{number}» is not a possible number for its country code.',
-  'errors.webhookHostRefused': 'Webhooks are not sent to «{host}», a private or reserved address (the service allows it with «--allow-webhook-host»).',
+  'errors.webhookHostRefused':
+    'Webhooks are not sent to «{host}», a private or reserved address (the service allows it with «--allow-webhook-host»).',
   'errors.nothingToSpeak': 'Nothing in this text can be spoken.',
   'errors.alreadyInLanguage': 'The source is already in that language: choose the other one.',
   'errors.notCompleted': 'The job has not completed yet.',

@@ -31,5 +31,7 @@ export function fieldErrorsOf(details: readonly ErrorDetail[], locale: UiLocale)
  * for forms that show their refusals together rather than beside each field.
  */
 export function fieldErrorLinesOf(details: readonly ErrorDetail[], locale: UiLocale, labels: Record<string, string>): string[] {
-  return Object.entries(fieldErrorsOf(details, locale)).flatMap(([field, messages]) => messages.map((message) => (labels[field] ? `${labels[field]}: ${message}` : message)))
+  return Object.entries(fieldErrorsOf(details, locale)).flatMap(([field, messages]) =>
+    messages.map((message) => (labels[field] ? `${labels[field]}: ${message}` : message)),
+  )
 }

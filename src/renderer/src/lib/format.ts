@@ -44,7 +44,10 @@ export function formatClock(seconds: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`
 }
 
-const timeOfDayFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false }))
+const timeOfDayFormat = perLocale(
+  (locale) =>
+    new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false }),
+)
 
 /** The time of day with milliseconds (14:05:09.123): requests a few ms apart stay apart. */
 export function formatTimeOfDay(iso: string, locale: UiLocale): string {

@@ -17,8 +17,14 @@ const RULES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => [Messag
   [/^Too small: expected array to have (>=|>|exactly )(\d+) items$/, (m) => ['errors.tooFew', { n: atLeast(m) }]],
   [/^Too big: expected array to have (<=|<|exactly )(\d+) items$/, (m) => ['errors.tooMany', { n: atMost(m) }]],
   [/^Too big: expected (?:record|map|object) to have (<=|<|exactly )(\d+) \w+$/, (m) => ['errors.tooMany', { n: atMost(m) }]],
-  [/^Too small: expected (?:number|int|bigint) to be (>=|>)(-?[\d.]+)$/, (m) => (m[1] === '>' ? ['errors.moreThan', { n: group(m, 2) }] : ['errors.atLeast', { n: group(m, 2) }])],
-  [/^Too big: expected (?:number|int|bigint) to be (<=|<)(-?[\d.]+)$/, (m) => (m[1] === '<' ? ['errors.lessThan', { n: group(m, 2) }] : ['errors.atMost', { n: group(m, 2) }])],
+  [
+    /^Too small: expected (?:number|int|bigint) to be (>=|>)(-?[\d.]+)$/,
+    (m) => (m[1] === '>' ? ['errors.moreThan', { n: group(m, 2) }] : ['errors.atLeast', { n: group(m, 2) }]),
+  ],
+  [
+    /^Too big: expected (?:number|int|bigint) to be (<=|<)(-?[\d.]+)$/,
+    (m) => (m[1] === '<' ? ['errors.lessThan', { n: group(m, 2) }] : ['errors.atMost', { n: group(m, 2) }]),
+  ],
   // zod: types and choices.
   [/^Invalid input: expected \w+, received undefined$/, () => ['errors.required']],
   [/^Invalid input: expected int, received number$/, () => ['errors.wholeNumber']],
@@ -66,7 +72,9 @@ const RULES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => [Messag
 
 /** Every string value isolated (choices are isolated one by one already). */
 function isolated(vars: MessageVars): MessageVars {
-  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && !value.includes('\u2066') ? isolate(value) : value]))
+  return Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && !value.includes('\u2066') ? isolate(value) : value]),
+  )
 }
 
 /** `exactly 5` and `>=5` both read "5"; `>5` reads "6" (sizes are whole numbers). */
@@ -145,7 +153,8 @@ export function errorText(error: unknown, locale: UiLocale): string {
   if (isOperatorError(error)) {
     const [first] = error.details
     if (first) return readableMessage(first.message, locale)
-    if (/^Cannot reach the VoiceDesk service|^The stream to the VoiceDesk service broke/.test(error.message)) return translate(locale, 'errors.unreachable')
+    if (/^Cannot reach the VoiceDesk service|^The stream to the VoiceDesk service broke/.test(error.message))
+      return translate(locale, 'errors.unreachable')
     if (locale === 'en') return error.message
     const key = CODE_KEYS[error.code]
     return key ? translate(locale, key) : translate(locale, 'errors.unexpected')

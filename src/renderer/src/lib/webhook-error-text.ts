@@ -34,7 +34,10 @@ export function webhookErrorText(error: string, locale: UiLocale): string {
   if (match) return say('webhookError.refusedAddress', { host: isolate(group(match, 1)) })
   // Fault injection (runtime.ts words it): the rule's id is data.
   match = /^Failed by fault (flt_[0-9a-z]+)(?: \(recorded as a (\d+) answer\))?/.exec(error)
-  if (match) return match[2] ? say('webhookError.faultStatus', { id: isolate(group(match, 1)), status: match[2] }) : say('webhookError.fault', { id: isolate(group(match, 1)) })
+  if (match)
+    return match[2]
+      ? say('webhookError.faultStatus', { id: isolate(group(match, 1)), status: match[2] })
+      : say('webhookError.fault', { id: isolate(group(match, 1)) })
   match = /^VoiceDesk stopped during each of the last (\d+) tries/.exec(error)
   if (match) return say('webhookError.crashed', { n: group(match, 1) })
   match = /\((\w+)\)$/.exec(error)

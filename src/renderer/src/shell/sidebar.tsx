@@ -48,7 +48,12 @@ export function Sidebar() {
         <ul>
           {ITEMS.map((item) => (
             <li key={item.screen}>
-              <button type="button" className="nav-item" aria-current={item.screen === screen ? 'page' : undefined} onClick={() => store.getState().navigate(item.screen)}>
+              <button
+                type="button"
+                className="nav-item"
+                aria-current={item.screen === screen ? 'page' : undefined}
+                onClick={() => store.getState().navigate(item.screen)}
+              >
                 <Icon name={item.icon} />
                 <span>{t(item.label)}</span>
               </button>

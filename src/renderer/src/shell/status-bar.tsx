@@ -1,7 +1,15 @@
 import { useT } from '../i18n/use-t'
 import { formatCount } from '../lib/format'
 import { useAppStore, useStoreApi } from '../store/app-context'
-import { curlExample, selectActiveFaults, selectLink, selectLocale, selectPendingJobs, selectRunningJobs, selectServiceInfo } from '../store/selectors'
+import {
+  curlExample,
+  selectActiveFaults,
+  selectLink,
+  selectLocale,
+  selectPendingJobs,
+  selectRunningJobs,
+  selectServiceInfo,
+} from '../store/selectors'
 import { CopyButton } from '../ui/copy-button'
 import { Icon } from '../ui/icon'
 import { useNow } from '../ui/use-now'
@@ -33,11 +41,23 @@ export function StatusBar() {
         {linkText}
       </span>
       <span className="visually-hidden" role="status">
-        {link.state === 'connected' ? t('link.connected') : link.state === 'lost' ? t('link.lostShort') : link.state === 'reconnecting' ? t('link.reconnectingShort') : ''}
+        {link.state === 'connected'
+          ? t('link.connected')
+          : link.state === 'lost'
+            ? t('link.lostShort')
+            : link.state === 'reconnecting'
+              ? t('link.reconnectingShort')
+              : ''}
       </span>
       {/* Early in the bar, so a narrow window never cuts it off: a demo must not run with a fault unseen. */}
       {activeFaults > 0 ? (
-        <button type="button" className="fault-badge" data-testid="fault-badge" title={t('faults.badgeTitle')} onClick={() => store.getState().navigate('faults')}>
+        <button
+          type="button"
+          className="fault-badge"
+          data-testid="fault-badge"
+          title={t('faults.badgeTitle')}
+          onClick={() => store.getState().navigate('faults')}
+        >
           <Icon name="zap" size={14} />
           <span>{activeFaults === 1 ? t('faults.badgeOne') : t('faults.badge', { n: formatCount(activeFaults, locale) })}</span>
         </button>

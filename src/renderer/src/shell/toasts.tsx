@@ -19,7 +19,12 @@ export function Toasts() {
               {t('toast.times', { n: formatCount(toast.count, locale) })}
             </span>
           ) : null}
-          <button type="button" className="button icon-button ghost" aria-label={t('common.dismiss')} onClick={() => store.getState().dismissToast(toast.id)}>
+          <button
+            type="button"
+            className="button icon-button ghost"
+            aria-label={t('common.dismiss')}
+            onClick={() => store.getState().dismissToast(toast.id)}
+          >
             <Icon name="x" size={14} />
           </button>
         </div>

@@ -81,7 +81,9 @@ export const createAgentsSlice: SliceCreator<AgentsSlice> = (set, get, { call })
           numbers: {
             ...state.numbers,
             items: state.numbers.items.map((number) =>
-              number.voiceAgentId === agent.id && number.voiceAgent?.name !== agent.agentName ? { ...number, voiceAgent: { id: agent.id, name: agent.agentName } } : number,
+              number.voiceAgentId === agent.id && number.voiceAgent?.name !== agent.agentName
+                ? { ...number, voiceAgent: { id: agent.id, name: agent.agentName } }
+                : number,
             ),
           },
         }
@@ -109,7 +111,9 @@ export const createAgentsSlice: SliceCreator<AgentsSlice> = (set, get, { call })
           // Numbers assigned to a deleted agent are free again.
           numbers: {
             ...state.numbers,
-            items: state.numbers.items.map((number) => (number.voiceAgentId === id ? { ...number, voiceAgentId: null, voiceAgent: null } : number)),
+            items: state.numbers.items.map((number) =>
+              number.voiceAgentId === id ? { ...number, voiceAgentId: null, voiceAgent: null } : number,
+            ),
           },
         }
       })

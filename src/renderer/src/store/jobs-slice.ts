@@ -88,7 +88,15 @@ export interface JobsSlice {
 /** A job as the live `job.changed` event carries it. */
 type ChangedJob = Extract<IpcEvent, { type: 'job.changed' }>['job']
 
-export const INITIAL_JOBS_QUERY: JobsQuery = { status: null, type: null, search: '', createdFrom: '', createdTo: '', sortField: 'createdAt', sortDirection: 'desc' }
+export const INITIAL_JOBS_QUERY: JobsQuery = {
+  status: null,
+  type: null,
+  search: '',
+  createdFrom: '',
+  createdTo: '',
+  sortField: 'createdAt',
+  sortDirection: 'desc',
+}
 
 /** The start of a local calendar day (YYYY-MM-DD), `days` later, as an ISO instant: the operator's day is the machine's. */
 function startOfLocalDay(date: string, days = 0): string {
@@ -112,10 +120,12 @@ export function jobsListInput(query: JobsQuery, page: number, take: number) {
 }
 
 /** Whether a query narrows the list (the empty list then says "no job matches" rather than "no jobs yet"). */
-export const isFilteredQuery = (query: JobsQuery) => Boolean(query.search || query.status || query.type || query.createdFrom || query.createdTo)
+export const isFilteredQuery = (query: JobsQuery) =>
+  Boolean(query.search || query.status || query.type || query.createdFrom || query.createdTo)
 
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, schedule }) => {
-  const patch: PatchJobs = (changes) => set((state) => ({ jobs: { ...state.jobs, ...(typeof changes === 'function' ? changes(state.jobs) : changes) } }))
+  const patch: PatchJobs = (changes) =>
+    set((state) => ({ jobs: { ...state.jobs, ...(typeof changes === 'function' ? changes(state.jobs) : changes) } }))
   const rows = createJobRows(patch, get, call, schedule)
 
   return {
@@ -138,7 +148,16 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
     setJobsQuery(changes) {
       rows.forgetQuery()
       // A new query starts at the top (the table scrolls there), with every row it has.
-      patch((jobs) => ({ query: { ...jobs.query, ...changes }, generation: jobs.generation + 1, pages: {}, stale: {}, loading: {}, filtered: null, atTop: true, newJobs: 0 }))
+      patch((jobs) => ({
+        query: { ...jobs.query, ...changes },
+        generation: jobs.generation + 1,
+        pages: {},
+        stale: {},
+        loading: {},
+        filtered: null,
+        atTop: true,
+        newJobs: 0,
+      }))
       rows.ensurePages([1])
     },
 
@@ -169,7 +188,18 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get, { call, sched
       if (id === null) return patch({ selectedId: null, detail: null })
       patch({
         selectedId: id,
-        detail: { id, job: null, previewUrl: null, playableMediaUrl: null, source: null, aiContent: null, deliveries: [], deliveriesTotal: 0, loading: true, error: null },
+        detail: {
+          id,
+          job: null,
+          previewUrl: null,
+          playableMediaUrl: null,
+          source: null,
+          aiContent: null,
+          deliveries: [],
+          deliveriesTotal: 0,
+          loading: true,
+          error: null,
+        },
       })
       void get().reloadJobDetail()
     },
@@ -220,7 +250,14 @@ function createJobRows(patch: PatchJobs, get: GetState, call: Call, schedule: (r
       patch((jobs) => {
         const { [page]: _loading, ...loading } = jobs.loading
         const { [page]: _stale, ...stale } = jobs.stale
-        return { pages: { ...jobs.pages, [page]: answer.jobs }, loading, stale, total: answer.total, filtered: answer.filtered, error: null }
+        return {
+          pages: { ...jobs.pages, [page]: answer.jobs },
+          loading,
+          stale,
+          total: answer.total,
+          filtered: answer.filtered,
+          error: null,
+        }
       })
       if (fetchAgain.delete(page)) void fetchPage(page)
     } catch (error) {
@@ -335,7 +372,8 @@ async function readJobDetail(call: Call, id: string, shownSource: Job | null): P
       aiContent = await call('jobs.getAiContent', { id })
     } catch (error) {
       // A text job with no AI content made from it yet: NOT_FOUND, nothing to show.
-      if (!isOperatorError(error) || (error.code !== 'NOT_FOUND' && error.code !== 'CONFLICT' && error.code !== 'VALIDATION_ERROR')) throw error
+      if (!isOperatorError(error) || (error.code !== 'NOT_FOUND' && error.code !== 'CONFLICT' && error.code !== 'VALIDATION_ERROR'))
+        throw error
     }
   }
   // A finished translation's source, read once while the same one stays open (it no longer changes).

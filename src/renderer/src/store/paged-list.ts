@@ -26,13 +26,23 @@ export interface PageAnswer<T> {
   filtered: number
 }
 
-export const emptyPagedList = <T>(): PagedList<T> => ({ items: [], total: 0, filtered: 0, search: '', loading: false, loaded: false, loadingMore: false, error: null })
+export const emptyPagedList = <T>(): PagedList<T> => ({
+  items: [],
+  total: 0,
+  filtered: 0,
+  search: '',
+  loading: false,
+  loaded: false,
+  loadingMore: false,
+  error: null,
+})
 
 /** Whether the service holds matching rows the list does not show yet. */
 export const hasMore = (list: Pick<PagedList<unknown>, 'items' | 'filtered'>) => list.items.length < list.filtered
 
 /** Rows the next "show more" brings (at most a page). */
-export const moreCount = (list: Pick<PagedList<unknown>, 'items' | 'filtered'>, pageSize: number) => Math.max(0, Math.min(pageSize, list.filtered - list.items.length))
+export const moreCount = (list: Pick<PagedList<unknown>, 'items' | 'filtered'>, pageSize: number) =>
+  Math.max(0, Math.min(pageSize, list.filtered - list.items.length))
 
 interface PagedListOptions<T> {
   pageSize: number

@@ -78,7 +78,8 @@ function instantOf(local: string): string | undefined {
 }
 
 /** Whether `to` comes before `from` (said beside the field, not sent). */
-export const isBackwardRange = (filters: Pick<RequestsFilters, 'from' | 'to'>) => filters.from !== '' && filters.to !== '' && filters.to <= filters.from
+export const isBackwardRange = (filters: Pick<RequestsFilters, 'from' | 'to'>) =>
+  filters.from !== '' && filters.to !== '' && filters.to <= filters.from
 
 export function normalizedPathPrefix(path: string): string | undefined {
   const trimmed = path.trim()
@@ -112,7 +113,16 @@ export const createRequestsSlice: SliceCreator<RequestsSlice> = (set, get, { cal
     try {
       const answer = await call('requests.list', { ...requestFilterInput(filters), take: REQUESTS_PAGE_SIZE })
       if (get().requests.generation !== generation) return
-      patch({ rows: answer.requests, next: answer.next, dropped: answer.dropped, loaded: true, error: null, off: false, held: [], heldMore: false })
+      patch({
+        rows: answer.requests,
+        next: answer.next,
+        dropped: answer.dropped,
+        loaded: true,
+        error: null,
+        off: false,
+        held: [],
+        heldMore: false,
+      })
     } catch (error) {
       if (get().requests.generation === generation) patch(failed(error))
     }
@@ -138,8 +148,10 @@ export const createRequestsSlice: SliceCreator<RequestsSlice> = (set, get, { cal
         // Nothing shown yet, or a gap: the page as answered, with its cursor.
         if (answer.requests.length === 0) {
           if (answer.dropped !== requests.dropped) patch({ dropped: answer.dropped })
-        } else if (gap || requests.rows.length === 0) patch({ rows: answer.requests, next: answer.next, held: [], heldMore: false, dropped: answer.dropped, error: null })
-        else if (newer.length > 0 || requests.held.length > 0) patch({ rows: [...newer, ...requests.rows], held: [], heldMore: false, dropped: answer.dropped, error: null })
+        } else if (gap || requests.rows.length === 0)
+          patch({ rows: answer.requests, next: answer.next, held: [], heldMore: false, dropped: answer.dropped, error: null })
+        else if (newer.length > 0 || requests.held.length > 0)
+          patch({ rows: [...newer, ...requests.rows], held: [], heldMore: false, dropped: answer.dropped, error: null })
         else if (answer.dropped !== requests.dropped) patch({ dropped: answer.dropped })
       } else if (newer.length !== requests.held.length || gap !== requests.heldMore) {
         patch({ held: newer, heldMore: gap, dropped: answer.dropped, error: null })
@@ -199,7 +211,13 @@ export const createRequestsSlice: SliceCreator<RequestsSlice> = (set, get, { cal
       try {
         const answer = await call('requests.list', { ...requestFilterInput(filters), take: REQUESTS_PAGE_SIZE, before: next })
         if (get().requests.generation !== generation) return
-        patch((requests) => ({ rows: [...requests.rows, ...answer.requests], next: answer.next, dropped: answer.dropped, loadingMore: false, error: null }))
+        patch((requests) => ({
+          rows: [...requests.rows, ...answer.requests],
+          next: answer.next,
+          dropped: answer.dropped,
+          loadingMore: false,
+          error: null,
+        }))
       } catch (error) {
         if (get().requests.generation === generation) patch({ loadingMore: false, ...failed(error) })
       }

@@ -38,7 +38,19 @@ export const createWebhooksSlice: SliceCreator<WebhooksSlice> = (set, get, { cal
   const patch = (changes: Partial<WebhooksSlice['deliveries']>) => set((state) => ({ deliveries: { ...state.deliveries, ...changes } }))
 
   return {
-    deliveries: { opened: false, status: null, page: 1, items: [], total: 0, filtered: 0, loading: false, error: null, selectedId: null, detail: null, detailError: null },
+    deliveries: {
+      opened: false,
+      status: null,
+      page: 1,
+      items: [],
+      total: 0,
+      filtered: 0,
+      loading: false,
+      error: null,
+      selectedId: null,
+      detail: null,
+      detailError: null,
+    },
 
     async loadDeliveries(changes = {}) {
       const current = get().deliveries
@@ -57,7 +69,11 @@ export const createWebhooksSlice: SliceCreator<WebhooksSlice> = (set, get, { cal
     },
 
     async selectDelivery(id) {
-      patch({ selectedId: id, detail: id === null ? null : get().deliveries.detail?.id === id ? get().deliveries.detail : null, detailError: null })
+      patch({
+        selectedId: id,
+        detail: id === null ? null : get().deliveries.detail?.id === id ? get().deliveries.detail : null,
+        detailError: null,
+      })
       if (id === null) return
       try {
         const detail = await call('webhooks.get', { id })
@@ -81,7 +97,13 @@ export const createWebhooksSlice: SliceCreator<WebhooksSlice> = (set, get, { cal
       patch({
         items: items.map((item) =>
           item.id === delivery.id
-            ? { ...item, status: delivery.status, attempts: delivery.attempts, lastStatusCode: delivery.lastStatusCode, lastError: delivery.lastError }
+            ? {
+                ...item,
+                status: delivery.status,
+                attempts: delivery.attempts,
+                lastStatusCode: delivery.lastStatusCode,
+                lastError: delivery.lastError,
+              }
             : item,
         ),
       })

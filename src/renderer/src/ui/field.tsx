@@ -86,7 +86,20 @@ interface TextFieldProps extends LabelledProps, NativeInputProps {
 const classOf = (extra: string | undefined) => (extra ? `input ${extra}` : 'input')
 
 /** A labelled text input (or textarea, with `rows`), its hint and errors wired by `aria-describedby`. */
-export function TextField({ label, hint, hintWarns, errors, inputClassName, className, required, value, onChange, dir = 'auto', rows, ...native }: TextFieldProps) {
+export function TextField({
+  label,
+  hint,
+  hintWarns,
+  errors,
+  inputClassName,
+  className,
+  required,
+  value,
+  onChange,
+  dir = 'auto',
+  rows,
+  ...native
+}: TextFieldProps) {
   return (
     <Field label={label} hint={hint} hintWarns={hintWarns} errors={errors} className={className}>
       {({ id, describedBy, invalid }) => {
@@ -103,7 +116,12 @@ export function TextField({ label, hint, hintWarns, errors, inputClassName, clas
           <input {...native} {...wired} onChange={(event) => onChange(event.target.value)} />
         ) : (
           // The input attributes a textarea shares (maxLength, placeholder, spellCheck, disabled).
-          <textarea {...(native as TextareaHTMLAttributes<HTMLTextAreaElement>)} {...wired} rows={rows} onChange={(event) => onChange(event.target.value)} />
+          <textarea
+            {...(native as TextareaHTMLAttributes<HTMLTextAreaElement>)}
+            {...wired}
+            rows={rows}
+            onChange={(event) => onChange(event.target.value)}
+          />
         )
       }}
     </Field>
@@ -121,7 +139,19 @@ interface SelectFieldProps extends LabelledProps {
 }
 
 /** A labelled select, its hint and errors wired by `aria-describedby`. */
-export function SelectField({ label, hint, errors, inputClassName, className, required, value, onChange, dir, disabled, children }: SelectFieldProps) {
+export function SelectField({
+  label,
+  hint,
+  errors,
+  inputClassName,
+  className,
+  required,
+  value,
+  onChange,
+  dir,
+  disabled,
+  children,
+}: SelectFieldProps) {
   return (
     <Field label={label} hint={hint} errors={errors} className={className}>
       {({ id, describedBy, invalid }) => (
@@ -174,7 +204,13 @@ interface CheckProps {
 export function Check({ label, checked, onChange, radio }: CheckProps) {
   return (
     <label className="check">
-      <input type={radio ? 'radio' : 'checkbox'} name={radio?.name} value={radio?.value} checked={checked} onChange={(event) => onChange(radio ? true : event.target.checked)} />
+      <input
+        type={radio ? 'radio' : 'checkbox'}
+        name={radio?.name}
+        value={radio?.value}
+        checked={checked}
+        onChange={(event) => onChange(radio ? true : event.target.checked)}
+      />
       <span>{label}</span>
     </label>
   )
@@ -226,6 +262,10 @@ type TextKeys<Draft> = { [K in keyof Draft]: string extends Draft[K] ? K : never
  * The value, the change and the errors of a draft's text fields, for TextFields:
  * `<TextField label={…} {...bind('webhookUrl')} />`.
  */
-export function textBinder<Draft>(draft: Draft, update: (key: TextKeys<Draft>, value: string) => void, errorsOf: (key: TextKeys<Draft>) => readonly string[] | undefined) {
+export function textBinder<Draft>(
+  draft: Draft,
+  update: (key: TextKeys<Draft>, value: string) => void,
+  errorsOf: (key: TextKeys<Draft>) => readonly string[] | undefined,
+) {
   return (key: TextKeys<Draft>) => ({ value: draft[key] as string, onChange: (value: string) => update(key, value), errors: errorsOf(key) })
 }

@@ -33,7 +33,13 @@ export function ModalDialog({ title, open, onClose, children, actions }: ModalDi
     return undefined
   }, [open])
   return (
-    <dialog ref={ref} className="modal" aria-labelledby={titleId} onClose={onClose} onCancel={(event) => (event.preventDefault(), onClose())}>
+    <dialog
+      ref={ref}
+      className="modal"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={(event) => (event.preventDefault(), onClose())}
+    >
       {open ? (
         <div className="modal-body">
           <header className="modal-header">
@@ -70,7 +76,13 @@ export function DialogActions({ onCancel, label, form, onConfirm, disabled, dang
       <button type="button" className="button" onClick={onCancel}>
         {t('common.cancel')}
       </button>
-      <button type={form ? 'submit' : 'button'} form={form} className={danger ? 'button danger' : 'button primary'} disabled={disabled} onClick={onConfirm}>
+      <button
+        type={form ? 'submit' : 'button'}
+        form={form}
+        className={danger ? 'button danger' : 'button primary'}
+        disabled={disabled}
+        onClick={onConfirm}
+      >
         {label}
       </button>
     </>

@@ -8,7 +8,15 @@ export function ProgressBar({ fraction, label, compact = false }: { fraction: nu
   const percent = progressPercent(fraction)
   return (
     <span className={`progress ${compact ? 'compact' : ''}`}>
-      <span className="progress-track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${percent}%`}>
+      <span
+        className="progress-track"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${percent}%`}
+      >
         <span className="progress-fill" style={{ inlineSize: `${percent}%` }} />
       </span>
       <span className="progress-percent num" aria-hidden="true">

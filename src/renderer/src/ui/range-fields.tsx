@@ -16,14 +16,25 @@ export function RangeFields({ type, labels, from, to, onChange, backwards, error
   // Each end bounds the other's picker; "to" carries the backward range's error.
   const ends = [
     { end: 'from', value: from, bounds: { max: to || undefined } },
-    { end: 'to', value: to, bounds: { min: from || undefined, 'aria-invalid': backwards ? true : undefined, 'aria-describedby': backwards ? errorId : undefined } },
+    {
+      end: 'to',
+      value: to,
+      bounds: { min: from || undefined, 'aria-invalid': backwards ? true : undefined, 'aria-describedby': backwards ? errorId : undefined },
+    },
   ] as const
   return (
     <>
       {ends.map(({ end, value, bounds }) => (
         <label key={end} className="inline-field">
           <span>{labels[end]}</span>
-          <input className="input" type={type} step={type === 'datetime-local' ? 1 : undefined} value={value} {...bounds} onChange={(event) => onChange(end, event.target.value)} />
+          <input
+            className="input"
+            type={type}
+            step={type === 'datetime-local' ? 1 : undefined}
+            value={value}
+            {...bounds}
+            onChange={(event) => onChange(end, event.target.value)}
+          />
         </label>
       ))}
       {backwards ? (

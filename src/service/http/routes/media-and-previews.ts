@@ -28,7 +28,8 @@ export type MediaSource = { directory: string } | { store: MediaStore }
 export async function registerMediaAndPreviews(app: FastifyInstance, context: OpsContext, media: MediaSource): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
-      if (!fromThisMachine(request)) return reply.status(404).send(errorEnvelope('NOT_FOUND', 'Media and previews are served to this machine only'))
+      if (!fromThisMachine(request))
+        return reply.status(404).send(errorEnvelope('NOT_FOUND', 'Media and previews are served to this machine only'))
     })
     if ('directory' in media) {
       await scope.register(fastifyStatic, {
@@ -41,7 +42,9 @@ export async function registerMediaAndPreviews(app: FastifyInstance, context: Op
         setHeaders: (response) => void response.header('cache-control', MEDIA_CACHE),
       })
     } else {
-      scope.get('/media/:name', { schema: { hide: true } }, (request, reply) => sendStoredMedia(media.store, (request.params as { name: string }).name, request, reply))
+      scope.get('/media/:name', { schema: { hide: true } }, (request, reply) =>
+        sendStoredMedia(media.store, (request.params as { name: string }).name, request, reply),
+      )
     }
     scope.get('/preview/:token', { schema: { hide: true } }, async (request, reply) => {
       const { token } = request.params as { token: string }
@@ -69,7 +72,10 @@ async function sendStoredMedia(store: MediaStore, name: string, request: Fastify
   if (header !== undefined && size === undefined) return notFound()
   const ranges = header === undefined || size === undefined ? undefined : parseRange(size, header, { combine: true })
   if (ranges === -1) {
-    return reply.status(416).header('content-range', `bytes */${size}`).send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${size}`)
+      .send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))
   }
   // A malformed header (-2), or several ranges at once: the whole file, as a server may answer either.
   const range = ranges === undefined || ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1 ? undefined : ranges[0]

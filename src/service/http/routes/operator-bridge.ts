@@ -50,7 +50,11 @@ function bearerOf(request: FastifyRequest): string | undefined {
  * - `GET /ipc/streams/<name>?token=`: a WebSocket per stream (see operator-streams.ts).
  * - `GET /app/`: the built renderer.
  */
-export async function registerOperatorBridge(app: FastifyInstance, options: OperatorBridgeOptions, logFailure: OperationFailureLogger): Promise<void> {
+export async function registerOperatorBridge(
+  app: FastifyInstance,
+  options: OperatorBridgeOptions,
+  logFailure: OperationFailureLogger,
+): Promise<void> {
   const isUiToken = tokenMatcher(options.uiToken)
   const streams = new Set<ServerResponse>()
 
@@ -64,7 +68,8 @@ export async function registerOperatorBridge(app: FastifyInstance, options: Oper
     ipc.get(BROWSER_BRIDGE.eventsPath, { schema: { hide: true } }, async (request, reply) => {
       // EventSource sends no headers, so the token comes in the query.
       const { token } = request.query as { token?: string }
-      if (!isUiToken(token)) throw new ServiceError('UNAUTHORIZED', 'Missing or wrong UI token: open the link that `voicedesk serve` printed')
+      if (!isUiToken(token))
+        throw new ServiceError('UNAUTHORIZED', 'Missing or wrong UI token: open the link that `voicedesk serve` printed')
       reply.hijack()
       const stream = reply.raw
       stream.writeHead(200, {

@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify'
 import type { WebSocket } from 'ws'
 import { BROWSER_STREAMS, IPC_STREAM_NAMES, type IpcStreamName } from '../../../shared/ipc/streams'
 import type { IpcError } from '../../../shared/ipc/operations'
-import { openOperatorStream, refuseStream, type OperatorStreamConnection, type OperatorStreamHandlers, type StreamCarrier } from '../../operator/operator-streams'
+import {
+  openOperatorStream,
+  refuseStream,
+  type OperatorStreamConnection,
+  type OperatorStreamHandlers,
+  type StreamCarrier,
+} from '../../operator/operator-streams'
 
 /** Logs what failed inside an operation (the caller gets INTERNAL and no details). */
 export type OperationFailureLogger = (error: unknown, operation: string) => void
@@ -49,7 +55,10 @@ export function registerOperatorStreamRoute(app: FastifyInstance, options: Opera
       if (origin !== undefined && !isSameOrigin(origin, request.headers.host)) {
         return refuseStream(
           carrier,
-          refusal('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not open the operator UI's streams: only the UI this service serves may`),
+          refusal(
+            'FORBIDDEN',
+            `The origin ${JSON.stringify(origin.slice(0, 200))} may not open the operator UI's streams: only the UI this service serves may`,
+          ),
         )
       }
       if (!options.isUiToken(request.query.token)) {
@@ -61,7 +70,11 @@ export function registerOperatorStreamRoute(app: FastifyInstance, options: Opera
       }
       let connection: OperatorStreamConnection | undefined
       const inputTimer = setTimeout(
-        () => refuseStream(carrier, refusal('VALIDATION_ERROR', `No input within ${INPUT_WAIT_MS / 1000} s: the first message of a stream is its input, as JSON`)),
+        () =>
+          refuseStream(
+            carrier,
+            refusal('VALIDATION_ERROR', `No input within ${INPUT_WAIT_MS / 1000} s: the first message of a stream is its input, as JSON`),
+          ),
         INPUT_WAIT_MS,
       )
       inputTimer.unref()
@@ -69,7 +82,8 @@ export function registerOperatorStreamRoute(app: FastifyInstance, options: Opera
         const value = isBinary ? NOT_JSON : parseJson(data)
         if (!connection) {
           clearTimeout(inputTimer)
-          if (value === NOT_JSON) return refuseStream(carrier, refusal('VALIDATION_ERROR', 'The first message of a stream is its input, as JSON text'))
+          if (value === NOT_JSON)
+            return refuseStream(carrier, refusal('VALIDATION_ERROR', 'The first message of a stream is its input, as JSON text'))
           connection = openOperatorStream(options.streams, name, value, carrier, options.logFailure)
           return
         }
@@ -92,7 +106,9 @@ function isSameOrigin(origin: string, host: string | undefined): boolean {
 
 function parseJson(data: WebSocket.RawData): unknown {
   try {
-    return JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8')) as unknown
+    return JSON.parse(
+      Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'),
+    ) as unknown
   } catch {
     return NOT_JSON
   }

@@ -18,7 +18,11 @@ export interface StreamSession {
 export interface StreamRouteOptions {
   authenticator: ApiKeyAuthenticator
   /** Connects a socket to its conversation; undefined when refused (the transport was told why and closed). */
-  connect: (jobId: string, caller: Caller, transport: { send(frame: ServerFrame): void; close(): void }) => Promise<StreamSession | undefined>
+  connect: (
+    jobId: string,
+    caller: Caller,
+    transport: { send(frame: ServerFrame): void; close(): void },
+  ) => Promise<StreamSession | undefined>
   /** The origins /v1 allows: a page the CORS list refuses may not open a call either. */
   corsOrigins: () => readonly string[] | Promise<readonly string[]>
   onError: (error: unknown) => void
@@ -51,62 +55,76 @@ export async function registerWebSockets(app: FastifyInstance): Promise<void> {
 export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOptions): void {
   const keyCheck = socketKeyCheck(options.authenticator, (request: FastifyRequest<StreamRoute>) => keyOf(request.query))
   const config = { repeatedQueryInFrames: true }
-  app.get<StreamRoute>('/stream/:jobId', { websocket: true, schema: { hide: true }, config, preValidation: keyCheck.preValidation }, (socket, request) => {
-    const transport = {
-      send: (frame: ServerFrame) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
-      },
-      close: () => {
-        if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(1000)
-      },
-    }
-    const refuse = (code: string, message: string) => {
-      transport.send({ event: 'info', code, message })
-      transport.close()
-    }
-    const early: ClientFrame[] = []
-    let session: StreamSession | undefined
-    let closed = false
-    socket.on('message', (data, isBinary) => {
-      const frame = isBinary ? undefined : parseFrame(data)
-      if (frame === 'ignored') return
-      if (!frame) {
-        transport.send({ event: 'info', code: 'INVALID_FRAME', message: 'Frames are JSON text with an "event": start, media, mark, tools_response, stop or text' })
-        return
+  app.get<StreamRoute>(
+    '/stream/:jobId',
+    { websocket: true, schema: { hide: true }, config, preValidation: keyCheck.preValidation },
+    (socket, request) => {
+      const transport = {
+        send: (frame: ServerFrame) => {
+          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
+        },
+        close: () => {
+          if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(1000)
+        },
       }
-      if (session) session.receive(frame)
-      else early.push(frame)
-    })
-    socket.on('close', () => {
-      closed = true
-      session?.transportClosed()
-    })
-    socket.on('error', (error) => options.onError(error))
-    void (async () => {
-      const origin = request.headers.origin
-      if (origin !== undefined && !originAllowed(origin, await options.corsOrigins())) {
-        return refuse('FORBIDDEN', `The origin ${JSON.stringify(origin.slice(0, 200))} may not start calls; allow it with --cors-origin or the CORS setting`)
+      const refuse = (code: string, message: string) => {
+        transport.send({ event: 'info', code, message })
+        transport.close()
       }
-      const repeated = repeatedQueryParameter(request.query)
-      if (repeated !== undefined) return refuse('VALIDATION_ERROR', `query.${repeated}: ${REPEATED_QUERY_MESSAGE}`)
-      if (!keyOf(request.query)) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
-      const caller = await keyCheck.outcomeOf(request)
-      if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')
-      const fault = options.faults?.empty === false ? options.faults.matchRequest(caller.projectId, 'GET', request.url.split('?')[0] ?? request.url) : undefined
-      if (fault) {
-        if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
-        if (fault.respond) return refuse(fault.respond.code, fault.respond.message)
-        if (fault.dropConnection) return socket.terminate()
-      }
-      session = await options.connect(request.params.jobId, caller, transport)
-      if (!session) return
-      for (const frame of early.splice(0)) session.receive(frame)
-      if (closed) session.transportClosed()
-    })().catch((error: unknown) => {
-      options.onError(error)
-      refuse('INTERNAL', 'The call could not start inside VoiceDesk; the service log has the details')
-    })
-  })
+      const early: ClientFrame[] = []
+      let session: StreamSession | undefined
+      let closed = false
+      socket.on('message', (data, isBinary) => {
+        const frame = isBinary ? undefined : parseFrame(data)
+        if (frame === 'ignored') return
+        if (!frame) {
+          transport.send({
+            event: 'info',
+            code: 'INVALID_FRAME',
+            message: 'Frames are JSON text with an "event": start, media, mark, tools_response, stop or text',
+          })
+          return
+        }
+        if (session) session.receive(frame)
+        else early.push(frame)
+      })
+      socket.on('close', () => {
+        closed = true
+        session?.transportClosed()
+      })
+      socket.on('error', (error) => options.onError(error))
+      void (async () => {
+        const origin = request.headers.origin
+        if (origin !== undefined && !originAllowed(origin, await options.corsOrigins())) {
+          return refuse(
+            'FORBIDDEN',
+            `The origin ${JSON.stringify(origin.slice(0, 200))} may not start calls; allow it with --cors-origin or the CORS setting`,
+          )
+        }
+        const repeated = repeatedQueryParameter(request.query)
+        if (repeated !== undefined) return refuse('VALIDATION_ERROR', `query.${repeated}: ${REPEATED_QUERY_MESSAGE}`)
+        if (!keyOf(request.query)) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
+        const caller = await keyCheck.outcomeOf(request)
+        if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')
+        const fault =
+          options.faults?.empty === false
+            ? options.faults.matchRequest(caller.projectId, 'GET', request.url.split('?')[0] ?? request.url)
+            : undefined
+        if (fault) {
+          if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+          if (fault.respond) return refuse(fault.respond.code, fault.respond.message)
+          if (fault.dropConnection) return socket.terminate()
+        }
+        session = await options.connect(request.params.jobId, caller, transport)
+        if (!session) return
+        for (const frame of early.splice(0)) session.receive(frame)
+        if (closed) session.transportClosed()
+      })().catch((error: unknown) => {
+        options.onError(error)
+        refuse('INTERNAL', 'The call could not start inside VoiceDesk; the service log has the details')
+      })
+    },
+  )
 }
 
 /** The key of `?api_key=`, when given once. */
@@ -121,7 +139,9 @@ const CLIENT_EVENTS = new Set<string>(ClientFrameSchema.options.map((frame) => f
 function parseFrame(data: WebSocket.RawData): ClientFrame | 'ignored' | undefined {
   let value: unknown
   try {
-    value = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'))
+    value = JSON.parse(
+      Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'),
+    )
   } catch {
     return undefined
   }

@@ -1,6 +1,16 @@
 import type { Migration } from '../migrate'
 
-const TABLES = ['projects', 'users', 'api_keys', 'voice_agents', 'phone_numbers', 'settings', 'jobs', 'webhook_deliveries', 'webhook_attempts']
+const TABLES = [
+  'projects',
+  'users',
+  'api_keys',
+  'voice_agents',
+  'phone_numbers',
+  'settings',
+  'jobs',
+  'webhook_deliveries',
+  'webhook_attempts',
+]
 
 /**
  * Store.changeVersion across instances: every statement that changed a row of a table the

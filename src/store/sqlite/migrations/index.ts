@@ -8,4 +8,12 @@ import { jobSourceUrlAndProgress } from './0006-job-source-url-and-progress'
 import { agentTurnTaking } from './0007-agent-turn-taking'
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, webhooks, shortKeyHints, conversations, jobSourceUrlAndProgress, agentTurnTaking]
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  jobs,
+  webhooks,
+  shortKeyHints,
+  conversations,
+  jobSourceUrlAndProgress,
+  agentTurnTaking,
+]

@@ -41,7 +41,15 @@ export function AgentConversationSection({ draft, set, errorsOf, bind, params, t
       <Field label={t('agent.preamble')} errors={errorsOf('preamble')}>
         {({ id, describedBy, invalid }) => (
           <>
-            <PlaceholderTextarea id={id} rows={8} value={draft.preamble} params={params} describedBy={describedBy} invalid={invalid} onChange={(text) => set('preamble', text)} />
+            <PlaceholderTextarea
+              id={id}
+              rows={8}
+              value={draft.preamble}
+              params={params}
+              describedBy={describedBy}
+              invalid={invalid}
+              onChange={(text) => set('preamble', text)}
+            />
             <PlaceholderChips template={draft.preamble} params={params} onAdd={addParam} />
             <details className="preview-details">
               <summary>{t('agent.preamblePreview')}</summary>
@@ -83,8 +91,16 @@ export function AgentConversationSection({ draft, set, errorsOf, bind, params, t
       <fieldset className="fieldset checks">
         <legend>{t('agent.tools')}</legend>
         {toolsWillSend ? <p className="field-hint">{t('agent.toolsWillSend')}</p> : null}
-        <Check label={t('agent.toolGender')} checked={draft.tools.genderDetection} onChange={(checked) => set('tools', { ...draft.tools, genderDetection: checked })} />
-        <Check label={t('agent.toolSmartEnd')} checked={draft.tools.smartCallEnd} onChange={(checked) => set('tools', { ...draft.tools, smartCallEnd: checked })} />
+        <Check
+          label={t('agent.toolGender')}
+          checked={draft.tools.genderDetection}
+          onChange={(checked) => set('tools', { ...draft.tools, genderDetection: checked })}
+        />
+        <Check
+          label={t('agent.toolSmartEnd')}
+          checked={draft.tools.smartCallEnd}
+          onChange={(checked) => set('tools', { ...draft.tools, smartCallEnd: checked })}
+        />
         <FieldErrors errors={errorsOf('tools')} />
       </fieldset>
     </EditorSection>

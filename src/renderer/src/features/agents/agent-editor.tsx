@@ -26,7 +26,13 @@ export function AgentEditor({ agent }: { agent: OperatorAgent }) {
   const sectionProps = { draft, set, errorsOf, bind }
 
   return (
-    <SubmitForm ref={formRef} className="editor" aria-label={t('agent.editorLabel', { name: agent.agentName })} noValidate onSubmit={() => void save()}>
+    <SubmitForm
+      ref={formRef}
+      className="editor"
+      aria-label={t('agent.editorLabel', { name: agent.agentName })}
+      noValidate
+      onSubmit={() => void save()}
+    >
       <AgentEditorHeader agent={agent} differs={differs} saving={saving} onRevert={revert} />
       {kept ? <KeptDraftOffer agentName={agent.agentName} onRestore={kept.restore} onDiscard={kept.discard} /> : null}
       <FieldErrors errors={generalErrors} />

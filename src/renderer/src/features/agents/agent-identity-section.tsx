@@ -14,7 +14,12 @@ export function AgentIdentitySection({ draft, set, errorsOf, bind, params }: Age
     <EditorSection id="sec-identity" title={t('agent.sectionIdentity')}>
       <div className="grid-2">
         <TextField label={t('agent.name')} {...bind('agentName')} maxLength={AGENT_LIMITS.agentName} />
-        <SelectField label={t('agent.lang')} errors={errorsOf('lang')} value={draft.lang} onChange={(value) => set('lang', value as AgentDraft['lang'])}>
+        <SelectField
+          label={t('agent.lang')}
+          errors={errorsOf('lang')}
+          value={draft.lang}
+          onChange={(value) => set('lang', value as AgentDraft['lang'])}
+        >
           <Options values={LANGS} label={(lang) => t(lang === 'ar' ? 'lang.ar' : 'lang.en')} />
         </SelectField>
       </div>

@@ -12,7 +12,14 @@ export function AgentOutcomeSection({ draft, set, errorsOf, bind }: AgentSection
     <EditorSection id="sec-outcome" title={t('agent.sectionOutcome')}>
       <TextField label={t('agent.outcome')} hint={t('agent.outcomeHint')} {...bind('outcome')} rows={4} maxLength={AGENT_LIMITS.outcome} />
       <Field label={t('agent.shape')} hint={t('agent.shapeHint')} errors={errorsOf('outcomeResponseShape')}>
-        {({ id, describedBy }) => <OutcomeShapeEditor id={id} value={draft.outcomeShapeText} describedBy={describedBy} onChange={(text) => set('outcomeShapeText', text)} />}
+        {({ id, describedBy }) => (
+          <OutcomeShapeEditor
+            id={id}
+            value={draft.outcomeShapeText}
+            describedBy={describedBy}
+            onChange={(text) => set('outcomeShapeText', text)}
+          />
+        )}
       </Field>
     </EditorSection>
   )

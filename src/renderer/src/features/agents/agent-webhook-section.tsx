@@ -9,7 +9,14 @@ export function AgentWebhookSection({ bind, errorsOf, savedAuth }: AgentSectionP
   const t = useT()
   return (
     <EditorSection id="sec-webhook" title={t('agent.sectionWebhook')}>
-      <TextField label={t('agent.webhookUrl')} hint={t('agent.webhookUrlHint')} {...bind('webhookUrl')} dir="ltr" type="url" placeholder="https://example.com/hooks/voicedesk" />
+      <TextField
+        label={t('agent.webhookUrl')}
+        hint={t('agent.webhookUrlHint')}
+        {...bind('webhookUrl')}
+        dir="ltr"
+        type="url"
+        placeholder="https://example.com/hooks/voicedesk"
+      />
       <div className="grid-2">
         <TextField
           label={t('agent.authKey')}

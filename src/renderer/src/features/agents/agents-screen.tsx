@@ -55,7 +55,11 @@ export function AgentsScreen() {
 
   const searching = agents.search.trim() !== ''
   const count = searching
-    ? t('agents.countSearch', { shown: formatCount(agents.items.length, locale), filtered: formatCount(agents.filtered, locale), total: formatCount(agents.total, locale) })
+    ? t('agents.countSearch', {
+        shown: formatCount(agents.items.length, locale),
+        filtered: formatCount(agents.filtered, locale),
+        total: formatCount(agents.total, locale),
+      })
     : t('agents.count', { shown: formatCount(agents.items.length, locale), total: formatCount(agents.filtered, locale) })
 
   const shows = listShows(agents)
@@ -126,7 +130,9 @@ function AgentItem({ agent, open, unsaved }: { agent: OperatorAgent; open: boole
       <button type="button" className="item" aria-current={open ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
         <span className="item-title" dir="auto">
           {agent.agentName}
-          {unsaved ? <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} /> : null}
+          {unsaved ? (
+            <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} />
+          ) : null}
         </span>
         <span className="item-meta">
           <span className="tag">{langTag(agent.lang, t)}</span> <bdi>{agent.voiceRecord.name}</bdi>

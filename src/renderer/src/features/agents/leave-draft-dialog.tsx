@@ -26,7 +26,13 @@ export function LeaveDraftDialog({ open, agentName, saving, onSave, onDiscard, o
           <button type="button" className="button danger" onClick={onDiscard}>
             {t('draft.discard')}
           </button>
-          <button type="button" className="button primary" data-autofocus aria-busy={saving || undefined} onClick={() => !saving && onSave()}>
+          <button
+            type="button"
+            className="button primary"
+            data-autofocus
+            aria-busy={saving || undefined}
+            onClick={() => !saving && onSave()}
+          >
             {saving ? t('common.saving') : t('draft.save')}
           </button>
         </>

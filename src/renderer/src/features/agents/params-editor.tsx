@@ -4,9 +4,18 @@ import { isPlaceholderName } from '../../../../shared/text/placeholders'
 import { Icon } from '../../ui/icon'
 
 /** Placeholder values as key/value rows. */
-export function ParamsEditor({ rows, onChange, describedBy }: { rows: ParamRow[]; onChange(rows: ParamRow[]): void; describedBy?: string }) {
+export function ParamsEditor({
+  rows,
+  onChange,
+  describedBy,
+}: {
+  rows: ParamRow[]
+  onChange(rows: ParamRow[]): void
+  describedBy?: string
+}) {
   const t = useT()
-  const update = (index: number, row: Partial<ParamRow>) => onChange(rows.map((current, at) => (at === index ? { ...current, ...row } : current)))
+  const update = (index: number, row: Partial<ParamRow>) =>
+    onChange(rows.map((current, at) => (at === index ? { ...current, ...row } : current)))
   return (
     <div className="rows-editor" aria-describedby={describedBy}>
       {rows.length === 0 ? <p className="muted">{t('agent.noParams')}</p> : null}

@@ -37,7 +37,15 @@ export function PlaceholderPreview({ template, params, label }: { template: stri
 }
 
 /** The placeholders a template uses, each marked filled or missing; a missing one can be added as a param. */
-export function PlaceholderChips({ template, params, onAdd }: { template: string; params: Record<string, string>; onAdd(name: string): void }) {
+export function PlaceholderChips({
+  template,
+  params,
+  onAdd,
+}: {
+  template: string
+  params: Record<string, string>
+  onAdd(name: string): void
+}) {
   const t = useT()
   const names = [...new Set(splitPlaceholders(template).flatMap((segment) => (segment.kind === 'placeholder' ? [segment.name] : [])))]
   if (names.length === 0) return null

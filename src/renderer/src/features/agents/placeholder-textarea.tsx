@@ -40,7 +40,11 @@ export function PlaceholderTextarea({ id, value, params, rows, maxLength, descri
           segment.kind === 'text' ? (
             segment.text
           ) : (
-            <mark key={index} className={segment.state === 'filled' ? 'ph-mark ph-mark-known' : 'ph-mark ph-mark-missing'} data-placeholder={segment.name}>
+            <mark
+              key={index}
+              className={segment.state === 'filled' ? 'ph-mark ph-mark-known' : 'ph-mark ph-mark-missing'}
+              data-placeholder={segment.name}
+            >
               {segment.raw}
             </mark>
           ),

@@ -55,7 +55,12 @@ export function PokeMessagesEditor({ messages, onChange }: { messages: string[];
           </li>
         ))}
       </ol>
-      <button type="button" className="button ghost" disabled={messages.length >= AGENT_LIMITS.pokeMessages} onClick={() => onChange([...messages, ''])}>
+      <button
+        type="button"
+        className="button ghost"
+        disabled={messages.length >= AGENT_LIMITS.pokeMessages}
+        onClick={() => onChange([...messages, ''])}
+      >
         <Icon name="plus" size={16} />
         <span>{t('agent.addPoke')}</span>
       </button>

@@ -52,7 +52,14 @@ export function useAgentForm(agent: OperatorAgent) {
   const set: AgentSectionProps['set'] = (key, value) => {
     setDraft((current) => ({ ...current, [key]: value }))
     // A field the operator touches again loses its old refusal.
-    const field = key === 'voiceId' ? 'voiceId' : key === 'outcomeShapeText' ? 'outcomeResponseShape' : key.startsWith('webhookAuth') ? 'webhookAuth' : key
+    const field =
+      key === 'voiceId'
+        ? 'voiceId'
+        : key === 'outcomeShapeText'
+          ? 'outcomeResponseShape'
+          : key.startsWith('webhookAuth')
+            ? 'webhookAuth'
+            : key
     setServerErrors((current) => {
       if (!(field in current)) return current
       const { [field]: _gone, ...rest } = current
@@ -62,7 +69,9 @@ export function useAgentForm(agent: OperatorAgent) {
   }
 
   const errorsOf = (field: string): string[] => [
-    ...shownProblems.filter((problem) => problem.field === field).map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '' })),
+    ...shownProblems
+      .filter((problem) => problem.field === field)
+      .map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '' })),
     ...(serverErrors[field] ?? []),
   ]
 

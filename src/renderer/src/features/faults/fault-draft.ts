@@ -64,11 +64,15 @@ export function ruleOf(draft: FaultDraft): FaultRuleInput {
       jobType: !onRequests && draft.jobType !== '' ? draft.jobType : undefined,
       agentId: optional(draft.agentId),
     },
-    ...(draft.effect === 'respond' ? { respond: { status: numberOf(draft.status) ?? Number.NaN, code: optional(draft.code), message: optional(draft.message) } } : {}),
+    ...(draft.effect === 'respond'
+      ? { respond: { status: numberOf(draft.status) ?? Number.NaN, code: optional(draft.code), message: optional(draft.message) } }
+      : {}),
     ...(draft.effect === 'delay' ? { delayMs: numberOf(draft.delayMs) ?? Number.NaN } : {}),
     ...(draft.effect === 'drop' ? { dropConnection: true } : {}),
     ...(draft.effect === 'failJob' ? { failJob: { code: draft.jobCode, message: draft.jobMessage } } : {}),
-    ...(draft.effect === 'failWebhook' ? { failWebhook: draft.webhookStatus.trim() === '' ? true : { status: Number(draft.webhookStatus) } } : {}),
+    ...(draft.effect === 'failWebhook'
+      ? { failWebhook: draft.webhookStatus.trim() === '' ? true : { status: Number(draft.webhookStatus) } }
+      : {}),
     rate: rate === undefined ? undefined : rate / 100,
     expiresInSeconds: minutes === undefined ? undefined : Math.round(minutes * 60),
     note: optional(draft.note),

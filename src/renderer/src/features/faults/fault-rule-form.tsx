@@ -84,7 +84,12 @@ function FaultMatchFields(props: FaultFieldsProps) {
           />
         </>
       ) : (
-        <SelectField label={t('faults.jobType')} errors={errors.jobType} value={draft.jobType} onChange={(value) => update('jobType', value as JobType | '')}>
+        <SelectField
+          label={t('faults.jobType')}
+          errors={errors.jobType}
+          value={draft.jobType}
+          onChange={(value) => update('jobType', value as JobType | '')}
+        >
           <option value="">{t('faults.anyJobType')}</option>
           <Options values={JOB_TYPES} />
         </SelectField>
@@ -123,7 +128,9 @@ function FaultEffectFields(props: FaultFieldsProps) {
           <DraftText {...props} field="jobMessage" label={t('faults.message')} />
         </>
       ) : null}
-      {draft.effect === 'failWebhook' ? <DraftText {...props} field="webhookStatus" label={t('faults.webhookStatus')} hint={t('faults.webhookStatusHint')} numeric /> : null}
+      {draft.effect === 'failWebhook' ? (
+        <DraftText {...props} field="webhookStatus" label={t('faults.webhookStatus')} hint={t('faults.webhookStatusHint')} numeric />
+      ) : null}
     </>
   )
 }
@@ -151,7 +158,9 @@ export function FaultRuleForm() {
       setDraft((current) => ({ ...EMPTY_FAULT_DRAFT, effect: current.effect }))
       store.getState().toast('success', t('faults.added'))
     } catch (error) {
-      setErrors(isOperatorError(error) && error.details.length > 0 ? errorsByField(error.details, locale) : { '': [errorText(error, locale)] })
+      setErrors(
+        isOperatorError(error) && error.details.length > 0 ? errorsByField(error.details, locale) : { '': [errorText(error, locale)] },
+      )
       requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setBusy(false)

@@ -15,10 +15,12 @@ function useSummary() {
     const parts: string[] = []
     if (fault.delayMs !== undefined) {
       const delay = fault.delayMs
-      const ms = typeof delay === 'number' ? String(delay) : 'min' in delay ? `${delay.min}–${delay.max}` : `${delay.mean} ± ${delay.stddev}`
+      const ms =
+        typeof delay === 'number' ? String(delay) : 'min' in delay ? `${delay.min}–${delay.max}` : `${delay.mean} ± ${delay.stddev}`
       parts.push(t('faults.summary.delay', { ms }))
     }
-    if (fault.respond) parts.push(t('faults.summary.respond', { status: String(fault.respond.status), code: fault.respond.code ?? '' }).trim())
+    if (fault.respond)
+      parts.push(t('faults.summary.respond', { status: String(fault.respond.status), code: fault.respond.code ?? '' }).trim())
     if (fault.dropConnection) parts.push(t('faults.summary.drop'))
     if (fault.failJob) parts.push(t('faults.summary.failJob', { code: fault.failJob.code }))
     if (fault.failWebhook !== undefined && fault.failWebhook !== false) {
@@ -48,7 +50,12 @@ export function FaultsList() {
       <div className="toolbar">
         <h2 id="faults-list-title">{t('faults.listTitle', { n: formatCount(items.length, locale) })}</h2>
         <span className="status-spacer" />
-        <button type="button" className="button ghost icon-button" aria-label={t('common.refresh')} onClick={() => void store.getState().loadFaults()}>
+        <button
+          type="button"
+          className="button ghost icon-button"
+          aria-label={t('common.refresh')}
+          onClick={() => void store.getState().loadFaults()}
+        >
           <Icon name="refresh" size={16} />
         </button>
         <button

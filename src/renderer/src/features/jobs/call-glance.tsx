@@ -36,7 +36,11 @@ export function CallGlanceCell({ job }: { job: OperatorJobListItem }) {
           : '—'
   // The whole glance as a tooltip: a narrow table cuts the cell short.
   const fields = call?.outcomeFields.map((field) => (field.name === null ? field.value : `${field.name}: ${field.value}`)) ?? []
-  const summary = [job.title, ending, ...(call && fields.length > 0 ? [t(`monitor.outcome.${call.outcome}` as MessageKey), ...fields] : [])].join(' · ')
+  const summary = [
+    job.title,
+    ending,
+    ...(call && fields.length > 0 ? [t(`monitor.outcome.${call.outcome}` as MessageKey), ...fields] : []),
+  ].join(' · ')
   return (
     <div role="cell" className="cell cell-title call-glance" data-testid="call-glance" title={summary}>
       <span className="glance-line">

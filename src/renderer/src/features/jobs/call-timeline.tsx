@@ -51,7 +51,10 @@ export function CallTimeline({ call, length, position, canSeek, onSeek }: CallTi
                   key={index}
                   type="button"
                   className={`turn-block ${turn.role} ${turn.kind === 'poke' ? 'poke' : ''} ${turn.interrupted ? 'interrupted' : ''}`}
-                  style={{ insetInlineStart: percent(turn.startTime, length), inlineSize: `max(6px, ${percent(turn.endTime - turn.startTime, length)})` }}
+                  style={{
+                    insetInlineStart: percent(turn.startTime, length),
+                    inlineSize: `max(6px, ${percent(turn.endTime - turn.startTime, length)})`,
+                  }}
                   data-start={turn.startTime}
                   aria-current={index === current ? 'true' : undefined}
                   aria-label={[

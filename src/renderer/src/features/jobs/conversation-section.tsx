@@ -56,7 +56,9 @@ export function ConversationSection({ job }: { job: Job }) {
           src={job.mediaUrl}
           aria-label={t('calls.recordingOf', { title: job.title })}
           className="job-audio"
-          onLoadedMetadata={(event) => setRecordingLength(Number.isFinite(event.currentTarget.duration) ? event.currentTarget.duration : null)}
+          onLoadedMetadata={(event) =>
+            setRecordingLength(Number.isFinite(event.currentTarget.duration) ? event.currentTarget.duration : null)
+          }
           onTimeUpdate={(event) => setPosition(event.currentTarget.currentTime)}
           onSeeked={(event) => setPosition(event.currentTarget.currentTime)}
         />
@@ -87,7 +89,8 @@ export function ConversationSection({ job }: { job: Job }) {
             {call.transcript.map((turn, index) => {
               const line = (
                 <>
-                  <span className="tag num">{formatClock(turn.startTime)}</span> <strong>{turn.role === 'agent' ? t('calls.agent') : t('calls.caller')}</strong>{' '}
+                  <span className="tag num">{formatClock(turn.startTime)}</span>{' '}
+                  <strong>{turn.role === 'agent' ? t('calls.agent') : t('calls.caller')}</strong>{' '}
                   <span dir="auto">{turn.content || t('calls.unrecognised')}</span>
                   {turn.kind === 'poke' ? <em className="muted"> ({t('monitor.poke')})</em> : null}
                   {turn.interrupted ? <em className="muted"> {t('calls.interrupted')}</em> : null}
@@ -121,7 +124,8 @@ export function ConversationSection({ job }: { job: Job }) {
           <ul className="plain-list tool-calls">
             {call.toolCalls.map((tool) => (
               <li key={tool.id}>
-                <span className="tag num">{formatClock(tool.at)}</span> <code dir="ltr">{`${tool.name}(${JSON.stringify(tool.arguments)})`}</code>
+                <span className="tag num">{formatClock(tool.at)}</span>{' '}
+                <code dir="ltr">{`${tool.name}(${JSON.stringify(tool.arguments)})`}</code>
                 <div className="small">
                   <span className="muted">{tool.error ? t('monitor.toolNoAnswer') : t('monitor.toolAnswer')}: </span>
                   <code dir="ltr">{tool.error ?? JSON.stringify(tool.response ?? null)}</code>
@@ -138,7 +142,9 @@ export function ConversationSection({ job }: { job: Job }) {
             <h4 id="call-outcome-title">
               {t('calls.outcome')} <OutcomeBadge outcome={outcome} />
             </h4>
-            {call.outcomeResult !== null && call.outcomeResult !== undefined ? <CopyButton text={outcomeJson} label={t('calls.outcome')} compact /> : null}
+            {call.outcomeResult !== null && call.outcomeResult !== undefined ? (
+              <CopyButton text={outcomeJson} label={t('calls.outcome')} compact />
+            ) : null}
           </header>
           {call.outcomeResult !== null && call.outcomeResult !== undefined ? (
             <pre className="quote outcome-json" dir="ltr" data-testid="outcome-json">

@@ -57,7 +57,11 @@ export function JobDeliveries({ job, detail }: { job: Job; detail: JobDetail }) 
                 <span className="muted small" data-testid="delivery-attempts">
                   {t(pluralKey(locale, delivery.attempts, ATTEMPTS), { n: formatCount(delivery.attempts, locale) })}
                 </span>
-                <span className="muted small">{delivery.lastStatusCode === null ? t('monitor.noAnswer') : t('monitor.lastAnswer', { code: String(delivery.lastStatusCode) })}</span>
+                <span className="muted small">
+                  {delivery.lastStatusCode === null
+                    ? t('monitor.noAnswer')
+                    : t('monitor.lastAnswer', { code: String(delivery.lastStatusCode) })}
+                </span>
                 {oneUrl ? null : (
                   <code dir="ltr" className="small muted delivery-url" title={delivery.url}>
                     {delivery.url}
@@ -69,7 +73,12 @@ export function JobDeliveries({ job, detail }: { job: Job; detail: JobDetail }) 
         </>
       )}
       {detail.deliveriesTotal > detail.deliveries.length ? (
-        <p className="small muted">{t('monitor.deliveriesShown', { shown: formatCount(detail.deliveries.length, locale), total: formatCount(detail.deliveriesTotal, locale) })}</p>
+        <p className="small muted">
+          {t('monitor.deliveriesShown', {
+            shown: formatCount(detail.deliveries.length, locale),
+            total: formatCount(detail.deliveriesTotal, locale),
+          })}
+        </p>
       ) : null}
     </section>
   )

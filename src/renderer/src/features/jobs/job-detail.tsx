@@ -56,11 +56,18 @@ export function JobDetailPanel() {
         <h2 id="job-detail-title" dir="auto">
           {job?.title ?? (detail.error ? t('jobs.detailFailed') : t('common.loading'))}
         </h2>
-        <button type="button" className="button icon-button ghost" aria-label={t('jobs.closeDetail')} onClick={() => store.getState().selectJob(null)}>
+        <button
+          type="button"
+          className="button icon-button ghost"
+          aria-label={t('jobs.closeDetail')}
+          onClick={() => store.getState().selectJob(null)}
+        >
           <Icon name="x" size={16} />
         </button>
       </header>
-      {detail.error ? <LoadError error={detail.error} failed={t('jobs.detailFailed')} onRetry={() => void store.getState().reloadJobDetail()} /> : null}
+      {detail.error ? (
+        <LoadError error={detail.error} failed={t('jobs.detailFailed')} onRetry={() => void store.getState().reloadJobDetail()} />
+      ) : null}
       {job ? (
         <>
           <dl className="facts">
@@ -116,7 +123,14 @@ export function JobDetailPanel() {
             <section className="detail-section" aria-labelledby="job-audio">
               <h3 id="job-audio">{t('jobs.audio')}</h3>
               {job.status === 'COMPLETED' && audioUrl ? (
-                <audio key={audioUrl} controls preload="metadata" src={audioUrl} aria-label={t('jobs.audioOf', { title: job.title })} className="job-audio" />
+                <audio
+                  key={audioUrl}
+                  controls
+                  preload="metadata"
+                  src={audioUrl}
+                  aria-label={t('jobs.audioOf', { title: job.title })}
+                  className="job-audio"
+                />
               ) : (
                 <p className="muted">{job.status === 'FAILED' ? t('jobs.noAudio') : t('jobs.audioPending')}</p>
               )}
@@ -128,9 +142,16 @@ export function JobDetailPanel() {
             </section>
           ) : null}
           {job.type === 'CONVERSATION' ? <ConversationSection job={job} /> : null}
-          {isTranscript ? <TranscriptSection key={job.id} job={job} source={detail.source} playableMediaUrl={detail.playableMediaUrl} /> : null}
+          {isTranscript ? (
+            <TranscriptSection key={job.id} job={job} source={detail.source} playableMediaUrl={detail.playableMediaUrl} />
+          ) : null}
           {job.type === 'AI_CONTENT' || detail.aiContent || canMakeAi ? (
-            <AiContentSection ai={detail.aiContent} isAiJob={job.type === 'AI_CONTENT'} canMake={canMakeAi} onMake={() => setMakingAi(true)} />
+            <AiContentSection
+              ai={detail.aiContent}
+              isAiJob={job.type === 'AI_CONTENT'}
+              canMake={canMakeAi}
+              onMake={() => setMakingAi(true)}
+            />
           ) : null}
           <JobDeliveries job={job} detail={detail} />
           <MakeAiContentDialog open={makingAi} sourceJobId={job.id} onClose={() => setMakingAi(false)} />
@@ -179,7 +200,17 @@ function RetryJob({ jobId }: { jobId: string }) {
   )
 }
 
-function AiContentSection({ ai, isAiJob, canMake, onMake }: { ai: AiContentJob | null; isAiJob: boolean; canMake: boolean; onMake(): void }) {
+function AiContentSection({
+  ai,
+  isAiJob,
+  canMake,
+  onMake,
+}: {
+  ai: AiContentJob | null
+  isAiJob: boolean
+  canMake: boolean
+  onMake(): void
+}) {
   const t = useT()
   const store = useStoreApi()
   // Each part the job answered, with its text (a part not asked for is absent).
@@ -231,7 +262,11 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
   const [parts, setParts] = useState<AiPart[]>(['summary', 'titles', 'keywords'])
   const { busy, error, create: createJob } = useJobCreation()
   const toggle = (part: AiPart, on: boolean) =>
-    setParts((current) => (on ? AI_PARTS.filter((candidate) => candidate === part || current.includes(candidate)) : current.filter((candidate) => candidate !== part)))
+    setParts((current) =>
+      on
+        ? AI_PARTS.filter((candidate) => candidate === part || current.includes(candidate))
+        : current.filter((candidate) => candidate !== part),
+    )
 
   const create = () => createJob(() => call('jobs.createAiContent', { sourceJobId, aiParts: parts }), t('jobs.aiCreated'), onClose)
 
@@ -243,7 +278,9 @@ function MakeAiContentDialog({ open, sourceJobId, onClose }: { open: boolean; so
       actions={
         <DialogActions
           onCancel={onClose}
-          label={t(pluralKey(locale, parts.length, { one: 'jobs.makeAiButtonOne', other: 'jobs.makeAiButton' }), { n: formatCount(parts.length, locale) })}
+          label={t(pluralKey(locale, parts.length, { one: 'jobs.makeAiButtonOne', other: 'jobs.makeAiButton' }), {
+            n: formatCount(parts.length, locale),
+          })}
           onConfirm={() => void create()}
           disabled={busy || parts.length === 0}
         />

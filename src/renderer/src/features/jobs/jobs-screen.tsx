@@ -76,7 +76,11 @@ export function JobsScreen() {
             <option value="">{t('common.all')}</option>
             <Options values={JOB_STATUSES} label={(status) => t(`status.${status}` as MessageKey)} />
           </FilterSelect>
-          <FilterSelect label={t('jobs.type')} value={jobs.query.type ?? ''} onChange={(value) => store.getState().setJobsQuery({ type: (value || null) as JobType | null })}>
+          <FilterSelect
+            label={t('jobs.type')}
+            value={jobs.query.type ?? ''}
+            onChange={(value) => store.getState().setJobsQuery({ type: (value || null) as JobType | null })}
+          >
             <option value="">{t('common.all')}</option>
             <Options values={JOB_TYPES} label={(type) => t(`jobType.${type}` as MessageKey)} />
           </FilterSelect>

@@ -106,7 +106,14 @@ export function JobsTable() {
                   aria-current={selected ? 'true' : undefined}
                   tabIndex={job ? 0 : -1}
                   className={`jobs-row ${selected ? 'selected' : ''} ${job ? '' : 'loading'}`}
-                  style={{ position: 'absolute', insetInlineStart: 0, top: 0, width: '100%', height: item.size, transform: `translateY(${item.start}px)` }}
+                  style={{
+                    position: 'absolute',
+                    insetInlineStart: 0,
+                    top: 0,
+                    width: '100%',
+                    height: item.size,
+                    transform: `translateY(${item.start}px)`,
+                  }}
                   onClick={() => job && store.getState().selectJob(job.id)}
                   onKeyDown={(event) => onRowKey(event, item.index, job?.id)}
                 >
@@ -129,11 +136,22 @@ function SortHeader({ column, query }: { column: (typeof COLUMNS)[number]; query
   const active = query.sortField === column.field
   const sortBy = (field: JobSortField) => {
     const { query } = store.getState().jobs
-    const direction = query.sortField === field ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'cost' ? 'desc' : 'asc'
+    const direction =
+      query.sortField === field
+        ? query.sortDirection === 'asc'
+          ? 'desc'
+          : 'asc'
+        : field === 'createdAt' || field === 'cost'
+          ? 'desc'
+          : 'asc'
     store.getState().setJobsQuery({ sortField: field, sortDirection: direction })
   }
   return (
-    <div role="columnheader" className={`cell cell-${column.field}`} aria-sort={active ? (query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}>
+    <div
+      role="columnheader"
+      className={`cell cell-${column.field}`}
+      aria-sort={active ? (query.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
       <button type="button" className="sort-button" onClick={() => sortBy(column.field)}>
         {t(column.label)}
         <span aria-hidden="true" className="sort-mark">

@@ -19,22 +19,39 @@ class UploadCanceled extends Error {}
  * POSTs `file` to a one-use transcription link as multipart/form-data, reporting upload
  * progress; answers the job, or throws the service's refusal as an OperatorError (413, ...).
  */
-function uploadMedia(url: string, file: File, onProgress: (fraction: number) => void, started: (request: XMLHttpRequest) => void): Promise<Job> {
+function uploadMedia(
+  url: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+  started: (request: XMLHttpRequest) => void,
+): Promise<Job> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest()
     request.open('POST', url)
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total)
     request.onload = () => {
-      let envelope: { success?: boolean; data?: Job; message?: string; error?: { code: OperatorError['code']; details?: OperatorError['details'] } }
+      let envelope: {
+        success?: boolean
+        data?: Job
+        message?: string
+        error?: { code: OperatorError['code']; details?: OperatorError['details'] }
+      }
       try {
         envelope = JSON.parse(request.responseText) as typeof envelope
       } catch {
         return reject(new OperatorError({ code: 'INTERNAL', message: `The upload was answered HTTP ${request.status}` }))
       }
       if (request.status < 300 && envelope.success && envelope.data) return resolve(envelope.data)
-      reject(new OperatorError({ code: envelope.error?.code ?? 'INTERNAL', message: envelope.message ?? `HTTP ${request.status}`, details: envelope.error?.details }))
+      reject(
+        new OperatorError({
+          code: envelope.error?.code ?? 'INTERNAL',
+          message: envelope.message ?? `HTTP ${request.status}`,
+          details: envelope.error?.details,
+        }),
+      )
     }
-    request.onerror = () => reject(new OperatorError({ code: 'INTERNAL', message: 'Cannot reach the VoiceDesk service: the upload broke off' }))
+    request.onerror = () =>
+      reject(new OperatorError({ code: 'INTERNAL', message: 'Cannot reach the VoiceDesk service: the upload broke off' }))
     request.onabort = () => reject(new UploadCanceled())
     const form = new FormData()
     form.append('file', file, file.name)
@@ -106,7 +123,14 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
       open={open}
       title={t('jobs.newTranscriptionTitle')}
       onClose={close}
-      actions={<DialogActions onCancel={close} label={t('jobs.startTranscription')} form="transcription-form" disabled={busy || (source === 'url' && mediaUrl.trim() === '')} />}
+      actions={
+        <DialogActions
+          onCancel={close}
+          label={t('jobs.startTranscription')}
+          form="transcription-form"
+          disabled={busy || (source === 'url' && mediaUrl.trim() === '')}
+        />
+      }
     >
       <SubmitForm id="transcription-form" className="stack" noValidate onSubmit={() => void start()}>
         <fieldset className="fieldset" disabled={busy}>
@@ -122,7 +146,13 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
           ))}
         </fieldset>
         {source === 'file' ? (
-          <FileField label={t('jobs.mediaFile')} accept="audio/*,video/*" disabled={busy} inputRef={fileInput} onChange={(file) => (setFile(file), setError(null))} />
+          <FileField
+            label={t('jobs.mediaFile')}
+            accept="audio/*,video/*"
+            disabled={busy}
+            inputRef={fileInput}
+            onChange={(file) => (setFile(file), setError(null))}
+          />
         ) : (
           <TextField
             label={t('jobs.mediaUrl')}
@@ -135,7 +165,12 @@ export function NewTranscriptionDialog({ open, onClose }: { open: boolean; onClo
           />
         )}
         <TextField label={t('jobs.titleOptional')} maxLength={200} value={title} disabled={busy} onChange={setTitle} />
-        <SelectField label={t('jobs.spokenLanguage')} value={language} disabled={busy} onChange={(value) => setLanguage(value as SpokenLanguage)}>
+        <SelectField
+          label={t('jobs.spokenLanguage')}
+          value={language}
+          disabled={busy}
+          onChange={(value) => setLanguage(value as SpokenLanguage)}
+        >
           <option value="auto">{t('jobs.languageAuto')}</option>
           <option value="ar">{t('lang.ar')}</option>
           <option value="en">{t('lang.en')}</option>

@@ -47,7 +47,9 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       setErrors({})
       onClose()
     } catch (error) {
-      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details, locale) : { '': [errorText(error, locale)] })
+      setErrors(
+        isOperatorError(error) && error.details.length > 0 ? fieldErrorsOf(error.details, locale) : { '': [errorText(error, locale)] },
+      )
       requestAnimationFrame(() => focusFirstError(formRef.current))
     } finally {
       setBusy(false)
@@ -59,7 +61,14 @@ export function NewTtsDialog({ open, onClose }: { open: boolean; onClose(): void
       open={open}
       title={t('jobs.newTtsTitle')}
       onClose={onClose}
-      actions={<DialogActions onCancel={onClose} label={t('jobs.createTts')} form="tts-form" disabled={busy || text.trim() === '' || voiceId === ''} />}
+      actions={
+        <DialogActions
+          onCancel={onClose}
+          label={t('jobs.createTts')}
+          form="tts-form"
+          disabled={busy || text.trim() === '' || voiceId === ''}
+        />
+      }
     >
       <SubmitForm ref={formRef} id="tts-form" className="stack" noValidate onSubmit={() => void create()}>
         <SelectField label={t('jobs.voice')} errors={errors.voiceId} value={voiceId} onChange={setVoiceId}>

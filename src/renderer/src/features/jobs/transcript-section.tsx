@@ -7,7 +7,14 @@ import { useT } from '../../i18n/use-t'
 import { pluralKey } from '../../i18n/plural'
 import { formatClock, formatCount } from '../../lib/format'
 import { errorText } from '../../lib/readable-errors'
-import { lineIndexAt, otherLanguage, subtitleFileName, transcriptViewOf, type TranscriptLine, type TranscriptView } from '../../lib/transcript-view'
+import {
+  lineIndexAt,
+  otherLanguage,
+  subtitleFileName,
+  transcriptViewOf,
+  type TranscriptLine,
+  type TranscriptView,
+} from '../../lib/transcript-view'
 import { useAppStore, useCall } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
 import { CopyButton } from '../../ui/copy-button'
@@ -43,7 +50,10 @@ export function TranscriptSection({ job, source, playableMediaUrl }: { job: Job;
       <section className="detail-section transcript-section" aria-labelledby={headingId}>
         <h3 id={headingId}>{t(job.type === 'TRANSLATION' ? 'transcript.translation' : 'transcript.title')}</h3>
         {job.progress !== undefined ? (
-          <ProgressBar fraction={job.progress} label={t(job.type === 'TRANSLATION' ? 'transcript.translating' : 'transcript.transcribing')} />
+          <ProgressBar
+            fraction={job.progress}
+            label={t(job.type === 'TRANSLATION' ? 'transcript.translating' : 'transcript.transcribing')}
+          />
         ) : (
           <p className="muted">{t('transcript.waiting')}</p>
         )}
@@ -80,7 +90,9 @@ export function TranscriptSection({ job, source, playableMediaUrl }: { job: Job;
         ) : (
           <>
             <dt>{t('transcript.languages')}</dt>
-            <dd data-testid="transcript-languages">{t('transcript.fromTo', { from: languageName(t, view.fromLng), to: languageName(t, view.toLng) })}</dd>
+            <dd data-testid="transcript-languages">
+              {t('transcript.fromTo', { from: languageName(t, view.fromLng), to: languageName(t, view.toLng) })}
+            </dd>
           </>
         )}
         {view.durationSeconds !== null ? (
@@ -128,7 +140,17 @@ export function TranscriptSection({ job, source, playableMediaUrl }: { job: Job;
  * The timed lines, as many as there are: only those in view are in the page (a two-hour
  * transcript has about 1,500), in a box that scrolls by itself. Arrow keys go line to line.
  */
-function TranscriptLines({ view, position, canSeek, onSeek }: { view: TranscriptView; position: number; canSeek: boolean; onSeek(seconds: number): void }) {
+function TranscriptLines({
+  view,
+  position,
+  canSeek,
+  onSeek,
+}: {
+  view: TranscriptView
+  position: number
+  canSeek: boolean
+  onSeek(seconds: number): void
+}) {
   const t = useT()
   const locale = useAppStore(selectLocale)
   const scroller = useRef<HTMLDivElement>(null)
@@ -161,7 +183,9 @@ function TranscriptLines({ view, position, canSeek, onSeek }: { view: Transcript
       ) : null}
       <ol
         className="plain-list"
-        aria-label={t(pluralKey(locale, lines.length, { one: 'transcript.linesLabelOne', other: 'transcript.linesLabel' }), { n: formatCount(lines.length, locale) })}
+        aria-label={t(pluralKey(locale, lines.length, { one: 'transcript.linesLabelOne', other: 'transcript.linesLabel' }), {
+          n: formatCount(lines.length, locale),
+        })}
         style={{ blockSize: virtualizer.getTotalSize(), position: 'relative' }}
       >
         {virtualizer.getVirtualItems().map((item) => {
@@ -174,9 +198,22 @@ function TranscriptLines({ view, position, canSeek, onSeek }: { view: Transcript
               ref={virtualizer.measureElement}
               aria-setsize={lines.length}
               aria-posinset={item.index + 1}
-              style={{ position: 'absolute', insetBlockStart: 0, insetInlineStart: 0, inlineSize: '100%', transform: `translateY(${item.start}px)` }}
+              style={{
+                position: 'absolute',
+                insetBlockStart: 0,
+                insetInlineStart: 0,
+                inlineSize: '100%',
+                transform: `translateY(${item.start}px)`,
+              }}
             >
-              <LineContent line={line} index={item.index} current={item.index === current} canSeek={canSeek} onSeek={onSeek} onKey={onKey} />
+              <LineContent
+                line={line}
+                index={item.index}
+                current={item.index === current}
+                canSeek={canSeek}
+                onSeek={onSeek}
+                onKey={onKey}
+              />
             </li>
           )
         })}
@@ -271,7 +308,9 @@ function SubtitleDownloads({ job }: { job: Job }) {
     setError(null)
     try {
       const { text } = await call('jobs.subtitles', { jobId: job.id, format })
-      const url = URL.createObjectURL(new Blob([text], { type: format === 'srt' ? 'application/x-subrip;charset=utf-8' : 'text/vtt;charset=utf-8' }))
+      const url = URL.createObjectURL(
+        new Blob([text], { type: format === 'srt' ? 'application/x-subrip;charset=utf-8' : 'text/vtt;charset=utf-8' }),
+      )
       const link = document.createElement('a')
       link.href = url
       link.download = subtitleFileName(job.title, format)
@@ -307,7 +346,17 @@ function SubtitleDownloads({ job }: { job: Job }) {
 }
 
 /** "Translate": into Arabic or English (the other language first); the new job opens at once. */
-function TranslateDialog({ open, jobId, suggested, onClose }: { open: boolean; jobId: string; suggested: TranslationLanguage; onClose(): void }) {
+function TranslateDialog({
+  open,
+  jobId,
+  suggested,
+  onClose,
+}: {
+  open: boolean
+  jobId: string
+  suggested: TranslationLanguage
+  onClose(): void
+}) {
   const t = useT()
   const call = useCall()
   const [toLng, setToLng] = useState<TranslationLanguage>(suggested)

@@ -36,7 +36,11 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
   const optionId = (index: number) => `${baseId}-option-${index}`
   const inputRef = useRef<HTMLInputElement>(null)
   const popupRef = useRef<HTMLDivElement>(null)
-  const { open, text, active, setActive, choices, options, query, openList, close, choose, type, onKeyDown } = usePickerState(number, onChoose, baseId)
+  const { open, text, active, setActive, choices, options, query, openList, close, choose, type, onKeyDown } = usePickerState(
+    number,
+    onChoose,
+    baseId,
+  )
   usePopoverShown(popupRef, open)
 
   const status = open ? statusOf(choices, query, locale, t) : ''
@@ -77,10 +81,17 @@ export function AgentPicker({ number, onChoose }: { number: PhoneNumber; onChoos
         <Icon name="chevron-down" size={16} />
       </button>
       {/* Pressing anywhere in the popup (an option, its scrollbar) keeps focus in the field. */}
-      <div ref={popupRef} popover="manual" className="picker-popup" style={{ positionAnchor: anchorName }} onMouseDown={(event) => event.preventDefault()}>
+      <div
+        ref={popupRef}
+        popover="manual"
+        className="picker-popup"
+        style={{ positionAnchor: anchorName }}
+        onMouseDown={(event) => event.preventDefault()}
+      >
         <ul id={listId} role="listbox" aria-label={t('numbers.assignTo', { number: number.number })} className="picker-list">
           {options.map((choice, index) => {
-            const selected = choice.kind === 'agent' ? choice.agent.id === number.voiceAgentId : choice.kind === 'none' && number.voiceAgentId === null
+            const selected =
+              choice.kind === 'agent' ? choice.agent.id === number.voiceAgentId : choice.kind === 'none' && number.voiceAgentId === null
             return (
               <li
                 key={choice.kind === 'agent' ? choice.agent.id : choice.kind}
@@ -228,7 +239,8 @@ function ChoiceText({ choice, loadingMore }: { choice: Choice; loadingMore: bool
   const t = useT()
   const locale = useAppStore(selectLocale)
   if (choice.kind === 'none') return <span className="muted">{t('numbers.unassignedOption')}</span>
-  if (choice.kind === 'more') return <span>{loadingMore ? t('common.loading') : t('numbers.pickerMore', { n: formatCount(choice.count, locale) })}</span>
+  if (choice.kind === 'more')
+    return <span>{loadingMore ? t('common.loading') : t('numbers.pickerMore', { n: formatCount(choice.count, locale) })}</span>
   return (
     <>
       <span className="picker-name" dir="auto">

@@ -53,13 +53,17 @@ export function NumbersScreen() {
   const assign = async (number: PhoneNumber, agentId: string) => {
     try {
       const updated =
-        agentId === '' ? await call('numbers.unassign', { phoneNumber: number.number }) : await call('numbers.assign', { phoneNumber: number.number, voiceAgentId: agentId })
+        agentId === ''
+          ? await call('numbers.unassign', { phoneNumber: number.number })
+          : await call('numbers.assign', { phoneNumber: number.number, voiceAgentId: agentId })
       store.getState().upsertNumber(updated)
       store
         .getState()
         .toast(
           'success',
-          updated.voiceAgent ? t('numbers.assigned', { number: updated.number, agent: updated.voiceAgent.name }) : t('numbers.unassigned', { number: updated.number }),
+          updated.voiceAgent
+            ? t('numbers.assigned', { number: updated.number, agent: updated.voiceAgent.name })
+            : t('numbers.unassigned', { number: updated.number }),
         )
     } catch (error) {
       store.getState().toastError(error)
@@ -148,7 +152,9 @@ export function NumbersScreen() {
                 aria-busy={numbers.loadingMore || undefined}
                 onClick={(event) => void showMore(event.currentTarget)}
               >
-                {numbers.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(numbers, NUMBERS_PAGE), locale) })}
+                {numbers.loadingMore
+                  ? t('common.loading')
+                  : t('common.showMore', { n: formatCount(moreCount(numbers, NUMBERS_PAGE), locale) })}
               </button>
             ) : null}
           </div>
@@ -201,7 +207,8 @@ function RegisterNumberCard() {
     }
   }
 
-  const canRegister = check.state === 'valid' && form.label.trim() !== '' && form.providerAccountSid.trim() !== '' && form.providerAuthToken !== ''
+  const canRegister =
+    check.state === 'valid' && form.label.trim() !== '' && form.providerAccountSid.trim() !== '' && form.providerAuthToken !== ''
   return (
     <SubmitForm
       ref={formRef}
@@ -228,7 +235,14 @@ function RegisterNumberCard() {
         />
         <TextField label={t('numbers.label')} {...bind('label')} />
         <TextField label={t('numbers.accountSid')} {...bind('providerAccountSid')} inputClassName="mono" dir="ltr" autoComplete="off" />
-        <TextField label={t('numbers.authToken')} hint={t('numbers.authTokenHint')} {...bind('providerAuthToken')} dir="ltr" type="password" autoComplete="new-password" />
+        <TextField
+          label={t('numbers.authToken')}
+          hint={t('numbers.authTokenHint')}
+          {...bind('providerAuthToken')}
+          dir="ltr"
+          type="password"
+          autoComplete="new-password"
+        />
       </div>
       {errors[''] || errors.type ? (
         <p className="field-error" role="alert">

@@ -23,7 +23,17 @@ function prettyText(body: JournalBody): string {
 }
 
 /** Headers and body of one side (request or response). */
-function Exchange({ title, headers, body, testId }: { title: string; headers: [string, string][]; body: JournalBody | null; testId: string }) {
+function Exchange({
+  title,
+  headers,
+  body,
+  testId,
+}: {
+  title: string
+  headers: [string, string][]
+  body: JournalBody | null
+  testId: string
+}) {
   const t = useT()
   const sizeText = useSizeText()
   const locale = useAppStore(selectLocale)
@@ -110,11 +120,22 @@ export function RequestDetailPanel() {
             t('common.loading')
           )}
         </h2>
-        <button type="button" className="button icon-button ghost" aria-label={t('requests.close')} onClick={() => void store.getState().selectRequest(null)}>
+        <button
+          type="button"
+          className="button icon-button ghost"
+          aria-label={t('requests.close')}
+          onClick={() => void store.getState().selectRequest(null)}
+        >
           <Icon name="x" size={16} />
         </button>
       </header>
-      {detailError ? <LoadError error={detailError} failed={t('requests.detailFailed')} onRetry={() => void store.getState().selectRequest(selectedId)} /> : null}
+      {detailError ? (
+        <LoadError
+          error={detailError}
+          failed={t('requests.detailFailed')}
+          onRetry={() => void store.getState().selectRequest(selectedId)}
+        />
+      ) : null}
       {detail ? (
         <>
           <dl className="facts">

@@ -134,7 +134,14 @@ export function RequestsList() {
                   aria-current={selected ? 'true' : undefined}
                   tabIndex={row ? 0 : -1}
                   className={`jobs-row requests-row ${selected ? 'selected' : ''} ${row ? '' : 'loading'}`}
-                  style={{ position: 'absolute', insetInlineStart: 0, top: 0, width: '100%', height: item.size, transform: `translateY(${item.start}px)` }}
+                  style={{
+                    position: 'absolute',
+                    insetInlineStart: 0,
+                    top: 0,
+                    width: '100%',
+                    height: item.size,
+                    transform: `translateY(${item.start}px)`,
+                  }}
                   onClick={() => row && void store.getState().selectRequest(row.id)}
                   onKeyDown={(event) => onRowKey(event, item.index, row)}
                 >
@@ -164,7 +171,9 @@ export function RequestsList() {
               )
             })}
           </div>
-          {shows === 'empty' ? <p className="empty center">{isFilteredRequests(requests.filters) ? t('requests.noMatch') : t('requests.empty')}</p> : null}
+          {shows === 'empty' ? (
+            <p className="empty center">{isFilteredRequests(requests.filters) ? t('requests.noMatch') : t('requests.empty')}</p>
+          ) : null}
           {shows === 'loading' ? <p className="empty center">{t('common.loading')}</p> : null}
         </div>
       </div>

@@ -5,7 +5,14 @@ import { useT } from '../../i18n/use-t'
 import { pluralKey } from '../../i18n/plural'
 import { formatCount } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
-import { isBackwardRange, isFilteredRequests, NO_REQUEST_FILTERS, requestFilterInput, STATUS_CLASSES, type RequestsFilters } from '../../store/requests-slice'
+import {
+  isBackwardRange,
+  isFilteredRequests,
+  NO_REQUEST_FILTERS,
+  requestFilterInput,
+  STATUS_CLASSES,
+  type RequestsFilters,
+} from '../../store/requests-slice'
 import { selectLocale, selectRequests } from '../../store/selectors'
 import { downloadText } from '../../ui/copy-text'
 import { Icon } from '../../ui/icon'
@@ -120,7 +127,10 @@ export function RequestsScreen() {
               </label>
               <FilterSelect label={t('requests.status')} value={filters.status} onChange={(value) => setFilter({ status: value })}>
                 <option value="">{t('common.all')}</option>
-                <Options values={STATUS_CLASSES} label={(statusClass) => `${statusClass} · ${t(`requests.class.${statusClass}` as MessageKey)}`} />
+                <Options
+                  values={STATUS_CLASSES}
+                  label={(statusClass) => `${statusClass} · ${t(`requests.class.${statusClass}` as MessageKey)}`}
+                />
               </FilterSelect>
               <RangeFields
                 type="datetime-local"
@@ -139,7 +149,9 @@ export function RequestsScreen() {
             </div>
             {requests.dropped > 0 ? (
               <p className="warning-note small" role="note">
-                {t(pluralKey(locale, requests.dropped, { one: 'requests.droppedOne', other: 'requests.dropped' }), { n: formatCount(requests.dropped, locale) })}
+                {t(pluralKey(locale, requests.dropped, { one: 'requests.droppedOne', other: 'requests.dropped' }), {
+                  n: formatCount(requests.dropped, locale),
+                })}
               </p>
             ) : null}
             {requests.error ? <LoadError error={requests.error} onRetry={() => void store.getState().refreshRequests()} /> : null}

@@ -124,7 +124,11 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
     }
   }
 
-  const choice = (): ServerEngineChoice => ({ baseUrl: baseUrl.trim(), ...(model.trim() ? { model: model.trim() } : {}), ...(apiKey ? { apiKey } : {}) })
+  const choice = (): ServerEngineChoice => ({
+    baseUrl: baseUrl.trim(),
+    ...(model.trim() ? { model: model.trim() } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  })
   const formValues = JSON.stringify([server, baseUrl.trim(), model.trim(), apiKey])
 
   /** Checks the form as it stands: answers whether it can be sent, else shows why and focuses the first field to fix. */
@@ -139,7 +143,9 @@ export function ServerEngineForm(props: ServerEngineFormProps) {
 
   /** The service refused the test or the save: its reasons beside their fields, the focus on the first. */
   const refused = (caught: unknown) => {
-    setRefusals(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [errorText(caught, locale)] })
+    setRefusals(
+      isOperatorError(caught) && caught.details.length > 0 ? fieldErrorsOf(caught.details, locale) : { '': [errorText(caught, locale)] },
+    )
     requestAnimationFrame(() => focusFirstError(formRef.current))
   }
 
@@ -296,11 +302,17 @@ function EngineActions({ server, ready, testing, saving, shownTest, saveLabel, o
       <div className="toolbar end engine-actions">
         {server ? (
           <>
-            <p className={`engine-test small ${shownTest ? (shownTest.ok ? 'ok' : 'bad') : ''}`} role="status" aria-live="polite" id={`${id}-test`}>
+            <p
+              className={`engine-test small ${shownTest ? (shownTest.ok ? 'ok' : 'bad') : ''}`}
+              role="status"
+              aria-live="polite"
+              id={`${id}-test`}
+            >
               {testing ? t('settings.test.running') : null}
               {shownTest ? (
                 <>
-                  <span>{testSentence(shownTest, t)}</span> <span className="muted">({t('unit.ms', { n: formatCount(shownTest.elapsedMs, locale) })})</span>
+                  <span>{testSentence(shownTest, t)}</span>{' '}
+                  <span className="muted">({t('unit.ms', { n: formatCount(shownTest.elapsedMs, locale) })})</span>
                 </>
               ) : null}
             </p>

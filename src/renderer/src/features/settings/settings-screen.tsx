@@ -45,7 +45,11 @@ function AppearanceCard() {
     <section className="card" aria-labelledby="appearance-title">
       <h2 id="appearance-title">{t('settings.appearance')}</h2>
       <div className="grid-2">
-        <SelectField label={t('settings.language')} value={locale} onChange={(value) => store.getState().setLocale(value === 'ar' ? 'ar' : 'en')}>
+        <SelectField
+          label={t('settings.language')}
+          value={locale}
+          onChange={(value) => store.getState().setLocale(value === 'ar' ? 'ar' : 'en')}
+        >
           <option value="en" lang="en">
             English
           </option>
@@ -76,7 +80,8 @@ function KeysCard() {
   // The list's own failure (a dead service), said under the table with Retry; `error` is the Name field's.
   const [loadError, setLoadError] = useState<string | null>(null)
   // The names VoiceDesk gave its own keys are said in the UI's language; names the operator typed stay as typed.
-  const keyName = (key: ApiKeyInfo) => (key.name === 'Default key' ? t('keys.defaultKeyName') : key.usedByApp && key.name === 'VoiceDesk app' ? t('keys.appKeyName') : key.name)
+  const keyName = (key: ApiKeyInfo) =>
+    key.name === 'Default key' ? t('keys.defaultKeyName') : key.usedByApp && key.name === 'VoiceDesk app' ? t('keys.appKeyName') : key.name
 
   const linkReturns = useAppStore(selectLinkReturns)
   const load = () =>
@@ -98,7 +103,11 @@ function KeysCard() {
       setError(null)
       void load()
     } catch (caught) {
-      setError(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}).join(' ') : errorText(caught, locale))
+      setError(
+        isOperatorError(caught) && caught.details.length > 0
+          ? fieldErrorLinesOf(caught.details, locale, {}).join(' ')
+          : errorText(caught, locale),
+      )
     }
   }
   const revoke = async (key: ApiKeyInfo) => {
@@ -121,7 +130,14 @@ function KeysCard() {
           if (name.trim()) void create()
         }}
       >
-        <TextField label={t('keys.name')} errors={error ? [error] : undefined} maxLength={100} value={name} placeholder={t('keys.namePlaceholder')} onChange={setName} />
+        <TextField
+          label={t('keys.name')}
+          errors={error ? [error] : undefined}
+          maxLength={100}
+          value={name}
+          placeholder={t('keys.namePlaceholder')}
+          onChange={setName}
+        />
         <button type="submit" className="button primary" disabled={name.trim() === ''}>
           {t('keys.create')}
         </button>
@@ -158,7 +174,12 @@ function KeysCard() {
                 </td>
                 <td className="actions">
                   {!key.revokedAt && !key.usedByApp ? (
-                    <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={t('keys.revokeNamed', { name: keyName(key) })}>
+                    <button
+                      type="button"
+                      className="button danger small"
+                      onClick={() => setRevoking(key)}
+                      aria-label={t('keys.revokeNamed', { name: keyName(key) })}
+                    >
                       {t('keys.revoke')}
                     </button>
                   ) : null}
@@ -249,8 +270,14 @@ function ServiceCard() {
           baseUrlPlaceholder="https://api.example.com/v1"
           saveLabel={t('settings.saveAi')}
           savedMessage={t('settings.aiSaved')}
-          stored={ai ? (ai.engine === 'offline' ? { server: false, baseUrl: '', model: '', hasApiKey: false } : { server: true, ...ai }) : null}
-          save={async (choice) => setSettings(await call('settings.setAiEngine', choice ? { engine: 'openai-compatible', model: '', ...choice } : { engine: 'offline' }))}
+          stored={
+            ai ? (ai.engine === 'offline' ? { server: false, baseUrl: '', model: '', hasApiKey: false } : { server: true, ...ai }) : null
+          }
+          save={async (choice) =>
+            setSettings(
+              await call('settings.setAiEngine', choice ? { engine: 'openai-compatible', model: '', ...choice } : { engine: 'offline' }),
+            )
+          }
           test={(choice) => call('settings.testEngine', { kind: 'ai', setting: { engine: 'openai-compatible', model: '', ...choice } })}
         />
         <ServerEngineForm
@@ -262,8 +289,16 @@ function ServiceCard() {
           modelOptional={{ placeholder: t('settings.modelServerDefault') }}
           saveLabel={t('settings.saveStt')}
           savedMessage={t('settings.sttSaved')}
-          stored={stt ? (stt.engine === 'off' ? { server: false, baseUrl: '', model: '', hasApiKey: false } : { server: true, model: '', ...stt }) : null}
-          save={async (choice) => setSettings(await call('settings.setSttEngine', choice ? { engine: 'openai-compatible', ...choice } : { engine: 'off' }))}
+          stored={
+            stt
+              ? stt.engine === 'off'
+                ? { server: false, baseUrl: '', model: '', hasApiKey: false }
+                : { server: true, model: '', ...stt }
+              : null
+          }
+          save={async (choice) =>
+            setSettings(await call('settings.setSttEngine', choice ? { engine: 'openai-compatible', ...choice } : { engine: 'off' }))
+          }
           test={(choice) => call('settings.testEngine', { kind: 'stt', setting: { engine: 'openai-compatible', ...choice } })}
         />
       </div>
@@ -297,7 +332,9 @@ function CorsCard() {
       setErrors([])
       store.getState().toast('success', t('settings.corsSaved'))
     } catch (caught) {
-      setErrors(isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}) : [errorText(caught, locale)])
+      setErrors(
+        isOperatorError(caught) && caught.details.length > 0 ? fieldErrorLinesOf(caught.details, locale, {}) : [errorText(caught, locale)],
+      )
       requestAnimationFrame(() => focusFirstError(corsFormRef.current))
     }
   }
@@ -313,7 +350,9 @@ function CorsCard() {
       <SubmitForm ref={corsFormRef} className="stack" noValidate onSubmit={() => void save(origins())}>
         <CodeField
           label={t('settings.corsOrigins')}
-          hint={cors?.source === 'cli' ? t('settings.corsCli') : cors?.source === 'default' ? t('settings.corsDefault') : t('settings.corsHint')}
+          hint={
+            cors?.source === 'cli' ? t('settings.corsCli') : cors?.source === 'default' ? t('settings.corsDefault') : t('settings.corsHint')
+          }
           errors={errors.length > 0 ? errors : undefined}
           rows={3}
           value={text}

@@ -101,8 +101,10 @@ export function SnapshotsCard() {
   const dialog = confirmText(confirming, current, locale, t)
   const confirm = () => {
     const chosen = confirming
-    if (chosen?.kind === 'restore') void run(() => call('state.restore', { name: chosen.snapshot.name }), t('snapshots.restored', { name: chosen.snapshot.name }))
-    else if (chosen?.kind === 'delete') void run(() => call('state.deleteSnapshot', { name: chosen.snapshot.name }), t('snapshots.deleted', { name: chosen.snapshot.name }))
+    if (chosen?.kind === 'restore')
+      void run(() => call('state.restore', { name: chosen.snapshot.name }), t('snapshots.restored', { name: chosen.snapshot.name }))
+    else if (chosen?.kind === 'delete')
+      void run(() => call('state.deleteSnapshot', { name: chosen.snapshot.name }), t('snapshots.deleted', { name: chosen.snapshot.name }))
     else if (chosen?.kind === 'reset') void run(() => call('state.reset', {}), t('snapshots.resetDone'))
   }
 
@@ -199,7 +201,12 @@ export function SnapshotsCard() {
 }
 
 /** The question asked before a restore, a delete or a reset, naming what will be lost. */
-function confirmText(confirming: Confirming, current: StateCounts | null, locale: UiLocale, t: Translate): { title: string; explanation: string; label: string } {
+function confirmText(
+  confirming: Confirming,
+  current: StateCounts | null,
+  locale: UiLocale,
+  t: Translate,
+): { title: string; explanation: string; label: string } {
   if (confirming?.kind === 'restore') {
     return {
       title: t('snapshots.restoreTitle', { name: confirming.snapshot.name }),
@@ -212,9 +219,17 @@ function confirmText(confirming: Confirming, current: StateCounts | null, locale
     }
   }
   if (confirming?.kind === 'delete') {
-    return { title: t('snapshots.deleteTitle', { name: confirming.snapshot.name }), explanation: t('snapshots.deleteExplain'), label: t('common.delete') }
+    return {
+      title: t('snapshots.deleteTitle', { name: confirming.snapshot.name }),
+      explanation: t('snapshots.deleteExplain'),
+      label: t('common.delete'),
+    }
   }
-  return { title: t('snapshots.resetTitle'), explanation: t('snapshots.resetExplain', { now: current ? snapshotCountsText(locale, current) : '…' }), label: t('snapshots.reset') }
+  return {
+    title: t('snapshots.resetTitle'),
+    explanation: t('snapshots.resetExplain', { now: current ? snapshotCountsText(locale, current) : '…' }),
+    label: t('snapshots.reset'),
+  }
 }
 
 /** The archive of the whole project: download (sealed with a passphrase, if given) or import. */
@@ -270,8 +285,20 @@ function ArchiveSection({ afterImport }: { /** After each import, taken or refus
       <h3>{t('snapshots.archive')}</h3>
       <p className="muted small">{t('snapshots.archiveIntro')}</p>
       <div className="inline-form">
-        <TextField label={t('snapshots.passphraseOptional')} dir="inherit" type="password" autoComplete="new-password" value={exportPassphrase} onChange={setExportPassphrase} />
-        <button type="button" className="button" onClick={() => void download()} disabled={exportPassphrase !== '' && exportPassphrase.length < 8}>
+        <TextField
+          label={t('snapshots.passphraseOptional')}
+          dir="inherit"
+          type="password"
+          autoComplete="new-password"
+          value={exportPassphrase}
+          onChange={setExportPassphrase}
+        />
+        <button
+          type="button"
+          className="button"
+          onClick={() => void download()}
+          disabled={exportPassphrase !== '' && exportPassphrase.length < 8}
+        >
           {t('snapshots.export')}
         </button>
       </div>
@@ -283,7 +310,14 @@ function ArchiveSection({ afterImport }: { /** After each import, taken or refus
           inputRef={fileInput}
           onChange={(file) => (setImportFile(file), setImportError(null))}
         />
-        <TextField label={t('snapshots.passphraseIfSealed')} dir="inherit" type="password" autoComplete="off" value={importPassphrase} onChange={setImportPassphrase} />
+        <TextField
+          label={t('snapshots.passphraseIfSealed')}
+          dir="inherit"
+          type="password"
+          autoComplete="off"
+          value={importPassphrase}
+          onChange={setImportPassphrase}
+        />
         <button type="button" className="button" onClick={() => void upload()} disabled={!importFile || importProgress !== null}>
           {t('snapshots.import')}
         </button>

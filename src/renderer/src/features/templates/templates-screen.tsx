@@ -45,7 +45,9 @@ export function TemplatesScreen() {
       store.getState().openAgent(agent.id)
       store.getState().toast('success', t('templates.cloned', { name: agent.agentName }))
     } catch (error) {
-      setErrors(isOperatorError(error) && error.details.length > 0 ? fieldErrorLinesOf(error.details, locale, {}) : [errorText(error, locale)])
+      setErrors(
+        isOperatorError(error) && error.details.length > 0 ? fieldErrorLinesOf(error.details, locale, {}) : [errorText(error, locale)],
+      )
     } finally {
       setBusy(false)
     }
@@ -61,13 +63,22 @@ export function TemplatesScreen() {
         </div>
         <div className="segmented" role="radiogroup" aria-label={t('templates.filterLang')}>
           {(['all', 'en', 'ar'] as const).map((value) => (
-            <button key={value} type="button" role="radio" aria-checked={lang === value} className={lang === value ? 'on' : ''} onClick={() => setLang(value)}>
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={lang === value}
+              className={lang === value ? 'on' : ''}
+              onClick={() => setLang(value)}
+            >
               {value === 'all' ? t('common.all') : t(value === 'ar' ? 'lang.ar' : 'lang.en')}
             </button>
           ))}
         </div>
       </header>
-      {templates.error && !templates.loading ? <LoadError error={templates.error} onRetry={() => void store.getState().loadTemplates()} /> : null}
+      {templates.error && !templates.loading ? (
+        <LoadError error={templates.error} onRetry={() => void store.getState().loadTemplates()} />
+      ) : null}
       {templates.loading && templates.items.length === 0 ? <p className="muted">{t('common.loading')}</p> : null}
       <ul className="gallery" aria-label={t('templates.title')}>
         {shown.map((template) => (
@@ -88,7 +99,12 @@ export function TemplatesScreen() {
             <p className="template-greeting" dir="auto">
               “{template.greetingMessage}”
             </p>
-            <button type="button" className="button primary" onClick={() => startClone(template)} aria-label={t('templates.cloneNamed', { name: template.agentName })}>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => startClone(template)}
+              aria-label={t('templates.cloneNamed', { name: template.agentName })}
+            >
               {t('templates.clone')}
             </button>
           </li>
@@ -98,7 +114,14 @@ export function TemplatesScreen() {
         open={cloning !== null}
         title={t('templates.cloneTitle', { name: cloning?.agentName ?? '' })}
         onClose={() => setCloning(null)}
-        actions={<DialogActions onCancel={() => setCloning(null)} label={t('templates.cloneAndEdit')} form="clone-form" disabled={busy || name.trim() === ''} />}
+        actions={
+          <DialogActions
+            onCancel={() => setCloning(null)}
+            label={t('templates.cloneAndEdit')}
+            form="clone-form"
+            disabled={busy || name.trim() === ''}
+          />
+        }
       >
         <SubmitForm id="clone-form" onSubmit={() => void clone()}>
           <TextField label={t('templates.newName')} errors={errors} data-autofocus maxLength={100} value={name} onChange={setName} />

@@ -48,7 +48,19 @@ export interface LiveCallProps {
 }
 
 /** The call as it runs: its bar, notices, transcript and typing field, the outcome so far and the tool calls. */
-export function LiveCall({ state, microphone, hungUp, lastReplyMs, tools, onTools, onSay, onMute, onEnd, onAgain, onChange }: LiveCallProps) {
+export function LiveCall({
+  state,
+  microphone,
+  hungUp,
+  lastReplyMs,
+  tools,
+  onTools,
+  onSay,
+  onMute,
+  onEnd,
+  onAgain,
+  onChange,
+}: LiveCallProps) {
   const t = useT()
   const typeRef = useRef<HTMLInputElement>(null)
   const againRef = useRef<HTMLButtonElement>(null)
@@ -129,7 +141,9 @@ function CallBar({ state, microphone, lastReplyMs, over, againRef, onMute, onEnd
         {t(`testCall.activity.${activity}` as MessageKey)}
       </span>
       <MicrophoneStatus microphone={microphone} />
-      {lastReplyMs !== null ? <span className="muted small">{t('testCall.lastReply', { ms: formatCount(Math.round(lastReplyMs), locale) })}</span> : null}
+      {lastReplyMs !== null ? (
+        <span className="muted small">{t('testCall.lastReply', { ms: formatCount(Math.round(lastReplyMs), locale) })}</span>
+      ) : null}
       <div className="toolbar test-call-actions">
         {!over && microphone.kind === 'on' ? (
           <button type="button" className="button" aria-pressed={microphone.muted} onClick={() => onMute(!microphone.muted)}>
@@ -189,7 +203,12 @@ function CallNotices({ state, microphone, hungUp }: { state: LiveCallState; micr
         </ul>
       ) : null}
       {state.end ? (
-        <p className="test-call-end" data-testid="test-call-ended" data-end-reason={state.end.endReason} data-hung-up-by={hungUp ? 'operator' : undefined}>
+        <p
+          className="test-call-end"
+          data-testid="test-call-ended"
+          data-end-reason={state.end.endReason}
+          data-hung-up-by={hungUp ? 'operator' : undefined}
+        >
           <StatusBadge status={state.end.status} /> {endReasonText(t, state.end, hungUp)}{' '}
           <span className="muted">{t('testCall.duration', { n: formatCallTime(state.end.duration) })}</span>
           {state.end.error ? (
@@ -223,15 +242,27 @@ function Transcript({ state }: { state: LiveCallState }) {
     if (list) list.scrollTop = list.scrollHeight
   }, [state.transcript.length, state.saying])
   return (
-    <ol ref={listRef} className="plain-list test-call-transcript" data-testid="test-call-transcript" tabIndex={0} aria-label={t('testCall.transcript')}>
+    <ol
+      ref={listRef}
+      className="plain-list test-call-transcript"
+      data-testid="test-call-transcript"
+      tabIndex={0}
+      aria-label={t('testCall.transcript')}
+    >
       {state.transcript.map((entry, index) =>
         entry.kind === 'barge-in' ? (
           <li key={index} className="transcript-mark" data-kind="barge-in">
             <span className="tag">{formatCallTime(entry.at)}</span> {t('testCall.bargeIn')}
           </li>
         ) : (
-          <li key={index} className={`transcript-turn role-${entry.turn.role}`} data-role={entry.turn.role} data-kind={entry.turn.kind ?? 'speech'}>
-            <span className="tag">{formatCallTime(entry.turn.startTime)}</span> <strong>{entry.turn.role === 'agent' ? t('calls.agent') : t('calls.caller')}</strong>
+          <li
+            key={index}
+            className={`transcript-turn role-${entry.turn.role}`}
+            data-role={entry.turn.role}
+            data-kind={entry.turn.kind ?? 'speech'}
+          >
+            <span className="tag">{formatCallTime(entry.turn.startTime)}</span>{' '}
+            <strong>{entry.turn.role === 'agent' ? t('calls.agent') : t('calls.caller')}</strong>
             {entry.turn.kind === 'typed' ? <span className="tag">{t('testCall.typed')}</span> : null}
             {entry.turn.kind === 'poke' ? <span className="tag tag-warn">{t('testCall.poke')}</span> : null}{' '}
             {entry.turn.unrecognised ? <em className="muted">{t('calls.unrecognised')}</em> : <span dir="auto">{entry.turn.content}</span>}
@@ -284,7 +315,13 @@ function MicrophoneStatus({ microphone }: { microphone: MicrophoneState }) {
   const t = useT()
   if (microphone.kind === 'problem') return null
   const key: MessageKey =
-    microphone.kind === 'on' ? (microphone.muted ? 'testCall.mic.muted' : 'testCall.mic.on') : microphone.kind === 'starting' ? 'testCall.mic.starting' : 'testCall.mic.off'
+    microphone.kind === 'on'
+      ? microphone.muted
+        ? 'testCall.mic.muted'
+        : 'testCall.mic.on'
+      : microphone.kind === 'starting'
+        ? 'testCall.mic.starting'
+        : 'testCall.mic.off'
   return (
     <span className="muted small test-call-mic" data-mic={microphone.kind === 'on' && microphone.muted ? 'muted' : microphone.kind}>
       <Icon name={microphone.kind === 'on' && !microphone.muted ? 'mic' : 'mic-off'} size={14} /> {t(key)}
@@ -300,7 +337,11 @@ function OutcomeView({ state }: { state: LiveCallState }) {
     <section aria-label={t('testCall.outcome')} data-testid="test-call-outcome" data-final={outcome?.final ? 'true' : 'false'}>
       <h3>
         {t('testCall.outcome')}{' '}
-        {outcome ? <span className={`tag ${outcome.final ? 'tag-ok' : ''}`}>{outcome.final ? t('testCall.outcomeFinal') : t('testCall.outcomeSoFar')}</span> : null}{' '}
+        {outcome ? (
+          <span className={`tag ${outcome.final ? 'tag-ok' : ''}`}>
+            {outcome.final ? t('testCall.outcomeFinal') : t('testCall.outcomeSoFar')}
+          </span>
+        ) : null}{' '}
         {outcome?.complete === true ? <span className="tag tag-ok">{t('testCall.outcomeComplete')}</span> : null}
         {outcome?.complete === false ? <span className="tag tag-warn">{t('testCall.outcomeIncomplete')}</span> : null}
       </h3>

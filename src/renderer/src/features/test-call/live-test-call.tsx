@@ -72,12 +72,17 @@ export function LiveTestCallProvider({ children }: { children: ReactNode }) {
     const wasRunning = before === 'connecting' || before === 'live'
     if (!wasRunning || !agent || panelInView === agent.id || !state) return
     const name = state.agentName ?? agent.name
-    if (state.phase === 'ended' && state.end) store.getState().toast('info', t('callBar.ended', { name, reason: endReasonText(t, state.end, hungUp) }))
+    if (state.phase === 'ended' && state.end)
+      store.getState().toast('info', t('callBar.ended', { name, reason: endReasonText(t, state.end, hungUp) }))
     else if (state.phase === 'failed') store.getState().toast('error', t('callBar.failed', { name }))
   }, [phase, state, agent, panelInView, hungUp, store, t])
 
   // A new value at every change of the call: the panel and the bar are its only readers.
-  return <LiveTestCallContext.Provider value={{ call, agent, start, panelInView, showPanel, panelRequests, openPanel }}>{children}</LiveTestCallContext.Provider>
+  return (
+    <LiveTestCallContext.Provider value={{ call, agent, start, panelInView, showPanel, panelRequests, openPanel }}>
+      {children}
+    </LiveTestCallContext.Provider>
+  )
 }
 
 export function useLiveTestCall(): LiveTestCall {

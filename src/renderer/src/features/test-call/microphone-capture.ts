@@ -35,7 +35,9 @@ export async function startMicrophone(onFrame: (pcm16: string) => void): Promise
   if (!navigator.mediaDevices?.getUserMedia) throw new MicrophoneError('missing', 'This browser offers no microphone here')
   let stream: MediaStream
   try {
-    stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true } })
+    stream = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    })
   } catch (error) {
     throw new MicrophoneError(problemOf(error), error instanceof Error ? error.message : String(error))
   }
@@ -44,7 +46,11 @@ export async function startMicrophone(onFrame: (pcm16: string) => void): Promise
     await context.audioWorklet.addModule(captureWorkletUrl)
     const source = context.createMediaStreamSource(stream)
     // No output: the node is a sink, processed without being connected to the speakers.
-    const capture = new AudioWorkletNode(context, 'pcm16-capture', { numberOfInputs: 1, numberOfOutputs: 0, processorOptions: { frameMs: 20 } })
+    const capture = new AudioWorkletNode(context, 'pcm16-capture', {
+      numberOfInputs: 1,
+      numberOfOutputs: 0,
+      processorOptions: { frameMs: 20 },
+    })
     let muted = false
     capture.port.onmessage = (event: MessageEvent<Float32Array>) => {
       if (!muted) onFrame(floatToPcm16Base64(event.data))

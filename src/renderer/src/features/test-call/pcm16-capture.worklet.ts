@@ -9,7 +9,10 @@ declare class AudioWorkletProcessor {
   readonly port: MessagePort
   constructor(options?: { processorOptions?: unknown })
 }
-declare function registerProcessor(name: string, processor: new (options: { processorOptions?: { frameMs?: number } }) => AudioWorkletProcessor): void
+declare function registerProcessor(
+  name: string,
+  processor: new (options: { processorOptions?: { frameMs?: number } }) => AudioWorkletProcessor,
+): void
 
 class Pcm16Capture extends AudioWorkletProcessor {
   private readonly frame: Float32Array

@@ -24,7 +24,10 @@ export function TestCallPanel({ agent, shown }: { agent: OperatorAgent; shown: b
   const mine = live.agent?.id === agent.id
   const unsaved = useAppStore(selectUnsavedDraft)
   // Back on a call made before: its values, not the agent's (Change the settings shows them).
-  const [params, setParams] = useState<Record<string, string>>(() => ({ ...initialParams(agent), ...(mine ? call.input?.params : undefined) }))
+  const [params, setParams] = useState<Record<string, string>>(() => ({
+    ...initialParams(agent),
+    ...(mine ? call.input?.params : undefined),
+  }))
   const [tools, setToolsState] = useState<ToolDraft[]>(() => loadToolDrafts(window.localStorage, agent.id))
   const [showProblems, setShowProblems] = useState(false)
   // A spoken call asked for while no speech recognition engine is set: say so first, and offer typing or the settings.
@@ -118,7 +121,19 @@ interface CallSetupProps {
   onTalkAnyway(): void
 }
 
-function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, otherRunning, onStart, noSpeechRecognition, onOpenSettings, onTalkAnyway }: CallSetupProps) {
+function CallSetup({
+  params,
+  onParams,
+  tools,
+  onTools,
+  showProblems,
+  unsaved,
+  otherRunning,
+  onStart,
+  noSpeechRecognition,
+  onOpenSettings,
+  onTalkAnyway,
+}: CallSetupProps) {
   const t = useT()
   const names = Object.keys(params)
   const invalidTools = tools.some((tool) => toolProblems(tool, tools).length > 0)
@@ -132,11 +147,23 @@ function CallSetup({ params, onParams, tools, onTools, showProblems, unsaved, ot
         </p>
       ) : null}
       <div className="toolbar test-call-start">
-        <button type="button" className="button primary" data-testid="test-call-talk" aria-disabled={otherRunning !== null || undefined} onClick={() => onStart('talk')}>
+        <button
+          type="button"
+          className="button primary"
+          data-testid="test-call-talk"
+          aria-disabled={otherRunning !== null || undefined}
+          onClick={() => onStart('talk')}
+        >
           <Icon name="mic" size={16} />
           <span>{t('testCall.talk')}</span>
         </button>
-        <button type="button" className="button" data-testid="test-call-type" aria-disabled={otherRunning !== null || undefined} onClick={() => onStart('type')}>
+        <button
+          type="button"
+          className="button"
+          data-testid="test-call-type"
+          aria-disabled={otherRunning !== null || undefined}
+          onClick={() => onStart('type')}
+        >
           <Icon name="keyboard" size={16} />
           <span>{t('testCall.type')}</span>
         </button>

@@ -32,7 +32,9 @@ export interface SetupStorage {
 export const storageKeyOf = (agentId: string) => `${STORAGE_PREFIX}${agentId}`
 
 const isToolDraft = (value: unknown): value is ToolDraft =>
-  typeof value === 'object' && value !== null && ['name', 'description', 'parametersText', 'stubText'].every((key) => typeof (value as Record<string, unknown>)[key] === 'string')
+  typeof value === 'object' &&
+  value !== null &&
+  ['name', 'description', 'parametersText', 'stubText'].every((key) => typeof (value as Record<string, unknown>)[key] === 'string')
 
 /** The agent's saved tools; none when nothing was kept or what was kept is unreadable. */
 export function loadToolDrafts(storage: SetupStorage, agentId: string): ToolDraft[] {
@@ -77,7 +79,8 @@ export function toolProblems(tool: ToolDraft, all: readonly ToolDraft[]): ToolPr
   if (tool.parametersText.trim() !== '') {
     const parameters = parseJson(tool.parametersText)
     if (!parameters.ok) problems.push('parametersNotJson')
-    else if (typeof parameters.value !== 'object' || parameters.value === null || Array.isArray(parameters.value)) problems.push('parametersNotObject')
+    else if (typeof parameters.value !== 'object' || parameters.value === null || Array.isArray(parameters.value))
+      problems.push('parametersNotObject')
   }
   if (!parseJson(tool.stubText).ok) problems.push('stubNotJson')
   return problems
@@ -104,7 +107,11 @@ export function stubAnswerFor(drafts: readonly ToolDraft[], name: string): unkno
 }
 
 /** The call's params as the form starts: every placeholder the agent uses, and every param it has, with the agent's values. */
-export function initialParams(agent: { greetingMessage: string; preamble: string; params: Readonly<Record<string, string>> }): Record<string, string> {
+export function initialParams(agent: {
+  greetingMessage: string
+  preamble: string
+  params: Readonly<Record<string, string>>
+}): Record<string, string> {
   const names = [...placeholderNames(agent.greetingMessage, agent.preamble), ...Object.keys(agent.params)]
   return Object.fromEntries([...new Set(names)].map((name) => [name, agent.params[name] ?? '']))
 }

@@ -96,7 +96,10 @@ export function applyServerFrame(state: LiveCallState, frame: TestCallServerFram
       const known = state.toolCalls.some((call) => call.id === frame.call.id)
       const toolCalls = known
         ? state.toolCalls.map((call) => (call.id === frame.call.id ? { ...call, record: frame.call } : call))
-        : [...state.toolCalls, { id: frame.call.id, name: frame.call.name, arguments: frame.call.arguments, at: frame.call.at, record: frame.call }]
+        : [
+            ...state.toolCalls,
+            { id: frame.call.id, name: frame.call.name, arguments: frame.call.arguments, at: frame.call.at, record: frame.call },
+          ]
       return { ...state, toolCalls }
     }
     case 'outcome':
@@ -143,7 +146,13 @@ export function markToolAnswered(state: LiveCallState, id: string, answer: unkno
 /** The stream closed: a call that had not ended is failed (the carrier broke, or it never ran). */
 export function applyStreamClosed(state: LiveCallState, failure: IpcError | null): LiveCallState {
   if (state.phase === 'ended' || state.phase === 'failed') return state
-  return { ...state, phase: 'failed', activity: null, saying: null, failure: failure ?? { code: 'INTERNAL', message: 'The call closed before it ended.', details: [] } }
+  return {
+    ...state,
+    phase: 'failed',
+    activity: null,
+    saying: null,
+    failure: failure ?? { code: 'INTERNAL', message: 'The call closed before it ended.', details: [] },
+  }
 }
 
 /** One field of the outcome, as the panel lists it: from the agent's shape, with the value known so far. */

@@ -25,14 +25,24 @@ const PROBLEM_FIELD: Record<ToolProblem, 'name' | 'parameters' | 'stub'> = {
  * The tools offered to the agent, each with its stub answer. Before the call every part is
  * editable; during it only the stubs are (the agent was told the tools when the call started).
  */
-export function ToolStubEditors({ tools, onChange, stubsOnly }: { tools: ToolDraft[]; onChange(tools: ToolDraft[]): void; stubsOnly: boolean }) {
+export function ToolStubEditors({
+  tools,
+  onChange,
+  stubsOnly,
+}: {
+  tools: ToolDraft[]
+  onChange(tools: ToolDraft[]): void
+  stubsOnly: boolean
+}) {
   const t = useT()
-  const update = (index: number, change: Partial<ToolDraft>) => onChange(tools.map((tool, at) => (at === index ? { ...tool, ...change } : tool)))
+  const update = (index: number, change: Partial<ToolDraft>) =>
+    onChange(tools.map((tool, at) => (at === index ? { ...tool, ...change } : tool)))
   return (
     <ul className="plain-list test-call-tools">
       {tools.map((tool, index) => {
         const problems = toolProblems(tool, tools)
-        const errorsOf = (field: 'name' | 'parameters' | 'stub') => problems.filter((problem) => PROBLEM_FIELD[problem] === field).map((problem) => t(PROBLEM_KEYS[problem]))
+        const errorsOf = (field: 'name' | 'parameters' | 'stub') =>
+          problems.filter((problem) => PROBLEM_FIELD[problem] === field).map((problem) => t(PROBLEM_KEYS[problem]))
         return (
           <li key={index} className="test-call-tool" data-testid="test-call-tool">
             {stubsOnly ? null : (
@@ -60,7 +70,12 @@ export function ToolStubEditors({ tools, onChange, stubsOnly }: { tools: ToolDra
               </div>
             )}
             {stubsOnly ? null : (
-              <TextField label={t('testCall.toolDescription')} value={tool.description} maxLength={2_000} onChange={(value) => update(index, { description: value })} />
+              <TextField
+                label={t('testCall.toolDescription')}
+                value={tool.description}
+                maxLength={2_000}
+                onChange={(value) => update(index, { description: value })}
+              />
             )}
             {stubsOnly ? null : (
               <CodeField
@@ -72,7 +87,13 @@ export function ToolStubEditors({ tools, onChange, stubsOnly }: { tools: ToolDra
               />
             )}
             {stubsOnly ? <code className="test-call-tool-name">{tool.name}</code> : null}
-            <CodeField label={t('testCall.toolStub')} errors={errorsOf('stub')} rows={3} value={tool.stubText} onChange={(value) => update(index, { stubText: value })} />
+            <CodeField
+              label={t('testCall.toolStub')}
+              errors={errorsOf('stub')}
+              rows={3}
+              value={tool.stubText}
+              onChange={(value) => update(index, { stubText: value })}
+            />
           </li>
         )
       })}

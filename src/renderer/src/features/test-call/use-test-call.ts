@@ -9,7 +9,8 @@ import { stubAnswerFor, type ToolDraft } from './test-call-setup'
 export type CallMode = 'talk' | 'type'
 
 /** The microphone's part in a call: off (typing only), starting, on, muted, or a problem (typing still works). */
-export type MicrophoneState = { kind: 'off' } | { kind: 'starting' } | { kind: 'on'; muted: boolean } | { kind: 'problem'; problem: MicrophoneProblem }
+export type MicrophoneState =
+  { kind: 'off' } | { kind: 'starting' } | { kind: 'on'; muted: boolean } | { kind: 'problem'; problem: MicrophoneProblem }
 
 export interface TestCall {
   state: LiveCallState | null

@@ -36,7 +36,12 @@ export function WebhooksScreen() {
             <h1 id="webhooks-title">{t('webhooks.title')}</h1>
             <p className="muted small">{t('webhooks.intro')}</p>
           </div>
-          <button type="button" className="button ghost icon-button" aria-label={t('common.refresh')} onClick={() => void store.getState().loadDeliveries()}>
+          <button
+            type="button"
+            className="button ghost icon-button"
+            aria-label={t('common.refresh')}
+            onClick={() => void store.getState().loadDeliveries()}
+          >
             <Icon name="refresh" size={16} />
           </button>
         </header>
@@ -49,9 +54,13 @@ export function WebhooksScreen() {
             <option value="">{t('common.all')}</option>
             <Options values={DELIVERY_STATUSES} label={(status) => t(`status.${status}` as MessageKey)} />
           </FilterSelect>
-          <span className="muted small counts">{t('jobs.counts', { filtered: String(deliveries.filtered), total: String(deliveries.total) })}</span>
+          <span className="muted small counts">
+            {t('jobs.counts', { filtered: String(deliveries.filtered), total: String(deliveries.total) })}
+          </span>
         </div>
-        {deliveries.error && !deliveries.loading ? <LoadError error={deliveries.error} onRetry={() => void store.getState().loadDeliveries()} /> : null}
+        {deliveries.error && !deliveries.loading ? (
+          <LoadError error={deliveries.error} onRetry={() => void store.getState().loadDeliveries()} />
+        ) : null}
         <div className="table-wrap">
           <table className="table">
             <TableHead
@@ -85,20 +94,34 @@ export function WebhooksScreen() {
                     {delivery.url}
                   </td>
                   <td className="num">{delivery.attempts}</td>
-                  <td className="small">{delivery.lastStatusCode ?? (delivery.lastError ? webhookErrorText(delivery.lastError, locale) : '—')}</td>
+                  <td className="small">
+                    {delivery.lastStatusCode ?? (delivery.lastError ? webhookErrorText(delivery.lastError, locale) : '—')}
+                  </td>
                   <td className="small col-optional">{formatDateTime(delivery.createdAt, locale)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {shows === 'loading' || shows === 'empty' ? <p className="empty center">{shows === 'loading' ? t('common.loading') : t('webhooks.empty')}</p> : null}
+          {shows === 'loading' || shows === 'empty' ? (
+            <p className="empty center">{shows === 'loading' ? t('common.loading') : t('webhooks.empty')}</p>
+          ) : null}
         </div>
         <nav className="pager" aria-label={t('common.pages')}>
-          <button type="button" className="button" disabled={deliveries.page <= 1} onClick={() => void store.getState().loadDeliveries({ page: deliveries.page - 1 })}>
+          <button
+            type="button"
+            className="button"
+            disabled={deliveries.page <= 1}
+            onClick={() => void store.getState().loadDeliveries({ page: deliveries.page - 1 })}
+          >
             {t('common.previous')}
           </button>
           <span>{t('common.pageOf', { page: String(deliveries.page), pages: String(pages) })}</span>
-          <button type="button" className="button" disabled={deliveries.page >= pages} onClick={() => void store.getState().loadDeliveries({ page: deliveries.page + 1 })}>
+          <button
+            type="button"
+            className="button"
+            disabled={deliveries.page >= pages}
+            onClick={() => void store.getState().loadDeliveries({ page: deliveries.page + 1 })}
+          >
             {t('common.next')}
           </button>
         </nav>
@@ -131,7 +154,12 @@ function DeliveryDetailPane() {
     <aside className="detail-pane" aria-labelledby="delivery-title">
       <header className="pane-header">
         <h2 id="delivery-title">{t('webhooks.delivery')}</h2>
-        <button type="button" className="button icon-button ghost" aria-label={t('common.close')} onClick={() => void store.getState().selectDelivery(null)}>
+        <button
+          type="button"
+          className="button icon-button ghost"
+          aria-label={t('common.close')}
+          onClick={() => void store.getState().selectDelivery(null)}
+        >
           <Icon name="x" size={16} />
         </button>
       </header>
@@ -188,8 +216,8 @@ function DeliveryDetailPane() {
             {detail.attemptLog.map((attempt) => (
               <li key={attempt.attempt} className={attempt.statusCode !== null && attempt.statusCode < 300 ? 'ok' : 'bad'}>
                 <div>
-                  <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} · {attempt.statusCode ?? t('webhooks.noAnswer')} ·{' '}
-                  {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
+                  <strong>#{attempt.attempt}</strong> {formatDateTime(attempt.startedAt, locale)} ·{' '}
+                  {attempt.statusCode ?? t('webhooks.noAnswer')} · {t('unit.ms', { n: formatCount(Math.round(attempt.latencyMs), locale) })}
                 </div>
                 {attempt.error ? <div className="field-error">{webhookErrorText(attempt.error, locale)}</div> : null}
                 {attempt.responseExcerpt ? (
@@ -208,7 +236,11 @@ function DeliveryDetailPane() {
           </details>
         </>
       ) : deliveries.detailError ? (
-        <LoadError error={deliveries.detailError} failed={t('webhooks.detailFailed')} onRetry={() => void store.getState().selectDelivery(deliveries.selectedId)} />
+        <LoadError
+          error={deliveries.detailError}
+          failed={t('webhooks.detailFailed')}
+          onRetry={() => void store.getState().selectDelivery(deliveries.selectedId)}
+        />
       ) : (
         <p className="muted">{t('common.loading')}</p>
       )}

@@ -3,7 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Readable } from 'node:stream'
 import { z } from 'zod'
 import { ok } from '../../../../shared/api/common'
-import { ExportPassphraseSchema, ImportPassphraseSchema, PASSPHRASE_HEADER, SnapshotParamsSchema, TakeSnapshotBodySchema } from '../../../../shared/api/state'
+import {
+  ExportPassphraseSchema,
+  ImportPassphraseSchema,
+  PASSPHRASE_HEADER,
+  SnapshotParamsSchema,
+  TakeSnapshotBodySchema,
+} from '../../../../shared/api/state'
 import type { KeyIdentity } from '../../../../store/records'
 import { ServiceError } from '../../../ops/service-error'
 import type { ProjectState } from '../../../state/project-state'
@@ -36,7 +42,10 @@ async function asRequestErrors<T>(work: () => Promise<T>): Promise<T> {
     return await work()
   } catch (error) {
     if (!(error instanceof ServiceError) || error.details.length === 0) throw error
-    const details = error.details.map((detail) => ({ ...detail, path: detail.path === 'passphrase' ? `headers.${PASSPHRASE_HEADER}` : detail.path }))
+    const details = error.details.map((detail) => ({
+      ...detail,
+      path: detail.path === 'passphrase' ? `headers.${PASSPHRASE_HEADER}` : detail.path,
+    }))
     throw new RequestError(error.code, error.message, details, error.retryAfterSeconds)
   }
 }
@@ -47,7 +56,9 @@ function passphraseOf(request: FastifyRequest, schema: z.ZodType<string>): strin
   const parsed = schema.safeParse(Array.isArray(raw) ? raw[0] : raw)
   if (!parsed.success) {
     const message = present(parsed.error.issues[0], 'the first issue of a failed parse').message
-    throw new RequestError('VALIDATION_ERROR', `Invalid request: headers.${PASSPHRASE_HEADER}: ${message}`, [{ path: `headers.${PASSPHRASE_HEADER}`, message }])
+    throw new RequestError('VALIDATION_ERROR', `Invalid request: headers.${PASSPHRASE_HEADER}: ${message}`, [
+      { path: `headers.${PASSPHRASE_HEADER}`, message },
+    ])
   }
   return parsed.data
 }
@@ -92,7 +103,9 @@ export function registerStateRoutes(app: FastifyInstance, options: StateRouteOpt
 
   routes.post('/reset', { schema: { hide: true } }, async (request) => ok(await state.reset(callerOf(request).projectId)))
 
-  routes.get('/snapshots', { schema: { hide: true } }, async (request) => ok({ snapshots: await state.listSnapshots(callerOf(request).projectId) }))
+  routes.get('/snapshots', { schema: { hide: true } }, async (request) =>
+    ok({ snapshots: await state.listSnapshots(callerOf(request).projectId) }),
+  )
 
   routes.post('/snapshots', { schema: { hide: true, body: TakeSnapshotBodySchema } }, async (request, reply) => {
     reply.status(201)
@@ -119,11 +132,20 @@ export function registerStateLinkRoutes(app: FastifyInstance, options: StateRout
   const routes = app.withTypeProvider<ZodTypeProvider>()
   const take = (token: string, kind: 'export' | 'import'): { caller: KeyIdentity; passphrase?: string } => {
     const link = options.links.take(token, kind)
-    if (!link) throw new ServiceError('NOT_FOUND', 'This link is unknown, used already or expired (links work once, for 5 minutes): ask for a new one')
+    if (!link)
+      throw new ServiceError(
+        'NOT_FOUND',
+        'This link is unknown, used already or expired (links work once, for 5 minutes): ask for a new one',
+      )
     return link
   }
   app.options('/import/:token', { schema: { hide: true } }, async (_request, reply) =>
-    reply.status(204).header('access-control-allow-methods', 'PUT').header('access-control-allow-headers', 'content-type').header('access-control-max-age', '600').send(),
+    reply
+      .status(204)
+      .header('access-control-allow-methods', 'PUT')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '600')
+      .send(),
   )
   routes.get('/export/:token', { schema: { hide: true, params: LinkParamsSchema } }, async (request, reply) => {
     const link = take(request.params.token, 'export')
@@ -131,9 +153,15 @@ export function registerStateLinkRoutes(app: FastifyInstance, options: StateRout
   })
   app.register(async (scope) => {
     acceptArchiveBodies(scope)
-    scope.withTypeProvider<ZodTypeProvider>().put('/import/:token', { schema: { hide: true, params: LinkParamsSchema } }, async (request) => {
-      const link = take(request.params.token, 'import')
-      return ok(await asRequestErrors(() => options.state.importArchive(link.caller.projectId, archiveBodyOf(request), { owner: link.caller, passphrase: link.passphrase })))
-    })
+    scope
+      .withTypeProvider<ZodTypeProvider>()
+      .put('/import/:token', { schema: { hide: true, params: LinkParamsSchema } }, async (request) => {
+        const link = take(request.params.token, 'import')
+        return ok(
+          await asRequestErrors(() =>
+            options.state.importArchive(link.caller.projectId, archiveBodyOf(request), { owner: link.caller, passphrase: link.passphrase }),
+          ),
+        )
+      })
   })
 }

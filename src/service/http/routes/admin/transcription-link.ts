@@ -28,26 +28,39 @@ export function registerTranscriptionLinkRoute(app: FastifyInstance, options: Tr
   const { context, links } = options
   // A page of another origin (the desktop window's file://) asks first once it listens to the upload's progress.
   app.options('/transcribe/:token', { schema: { hide: true } }, async (_request, reply) =>
-    reply.status(204).header('access-control-allow-methods', 'POST').header('access-control-allow-headers', 'content-type').header('access-control-max-age', '600').send(),
+    reply
+      .status(204)
+      .header('access-control-allow-methods', 'POST')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '600')
+      .send(),
   )
   app
     .withTypeProvider<ZodTypeProvider>()
-    .post('/transcribe/:token', { config: { mediaUpload: true }, schema: { hide: true, params: LinkParamsSchema } }, async (request, reply) => {
-      // Taken before the body is read: a refused upload (413, not a form) used the link too.
-      const link = links.take(request.params.token, 'transcribe')
-      if (!link) throw new ServiceError('NOT_FOUND', 'This link is unknown, used already or expired (links work once, for 5 minutes): ask for a new one')
-      const upload = await readMediaUpload(request, reply, {
-        fields: NoTextParts,
-        media: context.media,
-        name: (fileName) => sourceMediaName(fileName),
-        maxBytes: context.mediaIntake.maxUploadBytes,
-        pace: context.mediaIntake,
-      })
-      const body = {
-        ...link.fields,
-        title: link.fields.title ?? titleOfUpload(upload.file.filename),
-        mediaUrl: `${context.baseUrl()}/media/${upload.file.name}`,
-      }
-      return ok(await createTranscriptionJobFromUrl(context, link.caller, body, upload.file.name))
-    })
+    .post(
+      '/transcribe/:token',
+      { config: { mediaUpload: true }, schema: { hide: true, params: LinkParamsSchema } },
+      async (request, reply) => {
+        // Taken before the body is read: a refused upload (413, not a form) used the link too.
+        const link = links.take(request.params.token, 'transcribe')
+        if (!link)
+          throw new ServiceError(
+            'NOT_FOUND',
+            'This link is unknown, used already or expired (links work once, for 5 minutes): ask for a new one',
+          )
+        const upload = await readMediaUpload(request, reply, {
+          fields: NoTextParts,
+          media: context.media,
+          name: (fileName) => sourceMediaName(fileName),
+          maxBytes: context.mediaIntake.maxUploadBytes,
+          pace: context.mediaIntake,
+        })
+        const body = {
+          ...link.fields,
+          title: link.fields.title ?? titleOfUpload(upload.file.filename),
+          mediaUrl: `${context.baseUrl()}/media/${upload.file.name}`,
+        }
+        return ok(await createTranscriptionJobFromUrl(context, link.caller, body, upload.file.name))
+      },
+    )
 }

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { ok } from '../../../../shared/api/common'
-import { ConversationEnvelopeSchema, ConversationIdParamsSchema, ConversationInitBodySchema, ConversationInitEnvelopeSchema } from '../../../../shared/api/conversations'
+import {
+  ConversationEnvelopeSchema,
+  ConversationIdParamsSchema,
+  ConversationInitBodySchema,
+  ConversationInitEnvelopeSchema,
+} from '../../../../shared/api/conversations'
 import type { OpsContext } from '../../../ops/ops-context'
 import { getConversation, initConversation } from '../../../ops/conversations'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'

@@ -59,7 +59,11 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
         pace: context.mediaIntake,
       })
       uploads.set(request, upload.file.name)
-      request.body = { ...upload.fields, title: upload.fields.title ?? titleOfUpload(upload.file.filename), mediaUrl: `${context.baseUrl()}/media/${upload.file.name}` }
+      request.body = {
+        ...upload.fields,
+        title: upload.fields.title ?? titleOfUpload(upload.file.filename),
+        mediaUrl: `${context.baseUrl()}/media/${upload.file.name}`,
+      }
     },
     schema: {
       tags,
@@ -81,7 +85,10 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       operationId: 'getJobSubtitles',
       security: SECURITY,
       querystring: SubtitlesQuerySchema,
-      response: { 200: z.string().meta({ description: 'The subtitles, as `application/x-subrip` or `text/vtt`.' }), ...errorResponses(400, 404, 409) },
+      response: {
+        200: z.string().meta({ description: 'The subtitles, as `application/x-subrip` or `text/vtt`.' }),
+        ...errorResponses(400, 404, 409),
+      },
     },
     handler: async (request, reply) => {
       const subtitles = await jobSubtitles(context, callerOf(request), request.query.jobId, request.query.format)

@@ -12,7 +12,14 @@ import {
   UnassignNumberBodySchema,
 } from '../../../../shared/api/phone-numbers'
 import type { OpsContext } from '../../../ops/ops-context'
-import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, getPhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../../../ops/phone-numbers'
+import {
+  addPhoneNumber,
+  assignPhoneNumber,
+  deletePhoneNumber,
+  getPhoneNumber,
+  listPhoneNumbers,
+  unassignPhoneNumber,
+} from '../../../ops/phone-numbers'
 import { callerOf } from '../../auth'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
 

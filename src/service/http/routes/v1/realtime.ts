@@ -19,7 +19,14 @@ import {
 import type { ErrorDetail } from '../../../../shared/api/errors'
 import type { ApiKeyAuthenticator } from '../../../ops/api-keys'
 import type { Caller, OpsContext } from '../../../ops/ops-context'
-import { REALTIME_CONTENT_TYPES, realtimeFormatOf, realtimeVoiceOf, recordRealtimeSpeech, speakStreaming, speakWhole } from '../../../ops/realtime-tts'
+import {
+  REALTIME_CONTENT_TYPES,
+  realtimeFormatOf,
+  realtimeVoiceOf,
+  recordRealtimeSpeech,
+  speakStreaming,
+  speakWhole,
+} from '../../../ops/realtime-tts'
 import { ServiceError } from '../../../ops/service-error'
 import { sourceMediaName } from '../../../ops/media-names'
 import { transcribeNow } from '../../../ops/realtime-stt'
@@ -47,8 +54,11 @@ function speechError(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error
   if (error instanceof TtsEngineError) {
     if (error.code === 'EMPTY_TEXT')
-      return new ServiceError('VALIDATION_ERROR', 'Invalid request: text: Nothing speakable is left', [{ path: 'text', message: 'Nothing speakable is left' }])
-    if (error.code === 'UNKNOWN_VOICE') return new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'voiceId', message: error.message }])
+      return new ServiceError('VALIDATION_ERROR', 'Invalid request: text: Nothing speakable is left', [
+        { path: 'text', message: 'Nothing speakable is left' },
+      ])
+    if (error.code === 'UNKNOWN_VOICE')
+      return new ServiceError('VALIDATION_ERROR', error.message, [{ path: 'voiceId', message: error.message }])
     return new ServiceError('UNAVAILABLE', `The speech engine failed (${error.code}); try again`, [], 1)
   }
   return new ServiceError('UNAVAILABLE', 'The speech engine could not start; try again', [], 1)
@@ -75,9 +85,16 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
       } catch (error) {
         throw speechError(error)
       }
-      await recordRealtimeSpeech(options.context, callerOf(request), { text: request.body.text, voiceId: voice.id, seconds: speech.seconds })
+      await recordRealtimeSpeech(options.context, callerOf(request), {
+        text: request.body.text,
+        voiceId: voice.id,
+        seconds: speech.seconds,
+      })
       // Audio, not the JSON answers the schema types.
-      return (reply as unknown as FastifyReply).type(REALTIME_CONTENT_TYPES[format]).header('x-audio-duration', speech.seconds.toFixed(3)).send(speech.audio)
+      return (reply as unknown as FastifyReply)
+        .type(REALTIME_CONTENT_TYPES[format])
+        .header('x-audio-duration', speech.seconds.toFixed(3))
+        .send(speech.audio)
     },
   })
 
@@ -173,7 +190,9 @@ async function streamOver(request: FastifyRequest<{ Body: RealtimeTtsBody }>, re
   speaking.then(
     async ({ seconds }) => {
       body.end()
-      await recordRealtimeSpeech(options.context, caller, { text, voiceId: voice.id, seconds }).catch((error: unknown) => options.onError(error, 'recording a realtime TTS'))
+      await recordRealtimeSpeech(options.context, caller, { text, voiceId: voice.id, seconds }).catch((error: unknown) =>
+        options.onError(error, 'recording a realtime TTS'),
+      )
     },
     (error: unknown) => {
       if (!controller.signal.aborted) options.onError(error, 'a realtime TTS stream')
@@ -193,7 +212,9 @@ export const REALTIME_SOCKET: SocketProtocol = {
     '(or an `error`, after which the socket stays open). The audio is raw PCM 16-bit little-endian mono at 16 kHz unless the request asks format `wav` ' +
     '(a streaming WAV header, then 22,050 Hz samples). A missing or wrong key is an `error` frame (UNAUTHORIZED), then a clean close (1000); ' +
     'a socket idle for 5 minutes is closed.',
-  query: z.object({ api_key: z.string().optional().meta({ description: 'The API key, for clients that cannot send headers (browsers).' }) }),
+  query: z.object({
+    api_key: z.string().optional().meta({ description: 'The API key, for clients that cannot send headers (browsers).' }),
+  }),
   security: 'apiKeyHeaderOrQuery',
   client: { discriminator: 'type', frames: RealtimeWsClientFrameSchema.options },
   server: { discriminator: 'type', frames: RealtimeWsServerFrameSchema.options },
@@ -211,57 +232,73 @@ const WS_IDLE_MS = 5 * 60_000
  * and the socket stays open. A wrong key is an `error` frame, then a clean close (1000).
  * Needs registerWebSockets first.
  */
-export function registerRealtimeSocket(app: FastifyInstance, options: RealtimeSpeechOptions & { authenticator: ApiKeyAuthenticator }): void {
-  const keyCheck = socketKeyCheck(options.authenticator, (request: FastifyRequest<{ Querystring: { api_key?: string } }>) => headerKey(request) ?? request.query.api_key)
-  app.get<{ Querystring: { api_key?: string } }>('/v1/realtime/ws', { websocket: true, schema: { hide: true }, preValidation: keyCheck.preValidation }, (socket, request) => {
-    const send = (frame: RealtimeWsServerFrame) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
-    }
-    const error = (code: string, message: string, details: ErrorDetail[] = []) => send({ type: 'error', payload: { code, message, details } })
-    const controller = new AbortController()
-    let queue = Promise.resolve()
-    let idle: NodeJS.Timeout | undefined
-    const resetIdle = () => {
-      clearTimeout(idle)
-      idle = setTimeout(() => socket.close(1000, 'idle'), WS_IDLE_MS)
-      idle.unref()
-    }
-    const key = headerKey(request) ?? request.query.api_key
-    const authenticated = keyCheck.outcomeOf(request)
-    socket.on('close', () => {
-      clearTimeout(idle)
-      controller.abort()
-    })
-    socket.on('error', (failure) => options.onError(failure, 'a realtime TTS socket'))
-    socket.on('message', (data, isBinary) => {
-      resetIdle()
-      const raw = isBinary ? undefined : parseJson(data)
-      queue = queue.then(async () => {
-        const caller = await authenticated
-        if (!caller || controller.signal.aborted) return
-        if (raw === undefined) return error('INVALID_FRAME', 'Frames are JSON text: {"type":"tts","payload":{"text":…,"voiceId":…}}')
-        const parsed = RealtimeWsClientFrameSchema.safeParse(raw)
-        if (!parsed.success) {
-          const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
-          return error('VALIDATION_ERROR', validationSummary('Invalid frame', details), details)
-        }
-        await speakOnSocket(socket, parsed.data.payload, caller, options, controller.signal, send, error)
+export function registerRealtimeSocket(
+  app: FastifyInstance,
+  options: RealtimeSpeechOptions & { authenticator: ApiKeyAuthenticator },
+): void {
+  const keyCheck = socketKeyCheck(
+    options.authenticator,
+    (request: FastifyRequest<{ Querystring: { api_key?: string } }>) => headerKey(request) ?? request.query.api_key,
+  )
+  app.get<{ Querystring: { api_key?: string } }>(
+    '/v1/realtime/ws',
+    { websocket: true, schema: { hide: true }, preValidation: keyCheck.preValidation },
+    (socket, request) => {
+      const send = (frame: RealtimeWsServerFrame) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
+      }
+      const error = (code: string, message: string, details: ErrorDetail[] = []) =>
+        send({ type: 'error', payload: { code, message, details } })
+      const controller = new AbortController()
+      let queue = Promise.resolve()
+      let idle: NodeJS.Timeout | undefined
+      const resetIdle = () => {
+        clearTimeout(idle)
+        idle = setTimeout(() => socket.close(1000, 'idle'), WS_IDLE_MS)
+        idle.unref()
+      }
+      const key = headerKey(request) ?? request.query.api_key
+      const authenticated = keyCheck.outcomeOf(request)
+      socket.on('close', () => {
+        clearTimeout(idle)
+        controller.abort()
       })
-    })
-    resetIdle()
-    void authenticated.then(
-      (caller) => {
-        if (caller) return
-        error('UNAUTHORIZED', key ? 'The API key is unknown, revoked or malformed' : 'Missing API key: send "Authorization: Token <key>", "X-Api-Key: <key>" or ?api_key=<key>')
-        socket.close(1000)
-      },
-      (failure: unknown) => {
-        options.onError(failure, 'authenticating a realtime TTS socket')
-        error('INTERNAL', 'The key could not be checked; the service log has the details')
-        socket.close(1000)
-      },
-    )
-  })
+      socket.on('error', (failure) => options.onError(failure, 'a realtime TTS socket'))
+      socket.on('message', (data, isBinary) => {
+        resetIdle()
+        const raw = isBinary ? undefined : parseJson(data)
+        queue = queue.then(async () => {
+          const caller = await authenticated
+          if (!caller || controller.signal.aborted) return
+          if (raw === undefined) return error('INVALID_FRAME', 'Frames are JSON text: {"type":"tts","payload":{"text":…,"voiceId":…}}')
+          const parsed = RealtimeWsClientFrameSchema.safeParse(raw)
+          if (!parsed.success) {
+            const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+            return error('VALIDATION_ERROR', validationSummary('Invalid frame', details), details)
+          }
+          await speakOnSocket(socket, parsed.data.payload, caller, options, controller.signal, send, error)
+        })
+      })
+      resetIdle()
+      void authenticated.then(
+        (caller) => {
+          if (caller) return
+          error(
+            'UNAUTHORIZED',
+            key
+              ? 'The API key is unknown, revoked or malformed'
+              : 'Missing API key: send "Authorization: Token <key>", "X-Api-Key: <key>" or ?api_key=<key>',
+          )
+          socket.close(1000)
+        },
+        (failure: unknown) => {
+          options.onError(failure, 'authenticating a realtime TTS socket')
+          error('INTERNAL', 'The key could not be checked; the service log has the details')
+          socket.close(1000)
+        },
+      )
+    },
+  )
 }
 
 async function speakOnSocket(
@@ -286,7 +323,14 @@ async function speakOnSocket(
   try {
     const engine = await options.speech()
     send({ type: 'ack', payload: { message: 'Speaking', format, sampleRate, voiceId } })
-    const spoken = await speakStreaming(engine, body.text, voiceId, format, (bytes) => socket.readyState === socket.OPEN && socket.send(bytes), signal)
+    const spoken = await speakStreaming(
+      engine,
+      body.text,
+      voiceId,
+      format,
+      (bytes) => socket.readyState === socket.OPEN && socket.send(bytes),
+      signal,
+    )
     let jobId: string
     try {
       jobId = await recordRealtimeSpeech(options.context, caller, { text: body.text, voiceId, seconds: spoken.seconds })
@@ -294,7 +338,10 @@ async function speakOnSocket(
       options.onError(failure, 'recording a realtime TTS')
       return error('UNAVAILABLE', 'The audio was sent, but its usage could not be recorded; the service log has the details')
     }
-    send({ type: 'end', payload: { message: 'End of TTS stream', durationSeconds: Math.round(spoken.seconds * 1000) / 1000, bytes: spoken.bytes, jobId } })
+    send({
+      type: 'end',
+      payload: { message: 'End of TTS stream', durationSeconds: Math.round(spoken.seconds * 1000) / 1000, bytes: spoken.bytes, jobId },
+    })
   } catch (failure) {
     if (signal.aborted) return
     const refused = speechError(failure)
@@ -311,7 +358,9 @@ function headerKey(request: FastifyRequest): string | undefined {
 
 function parseJson(data: WebSocket.RawData): unknown {
   try {
-    return JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8')) as unknown
+    return JSON.parse(
+      Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'),
+    ) as unknown
   } catch {
     return undefined
   }

@@ -12,7 +12,13 @@ export function registerVoiceRoutes(app: FastifyInstance): void {
   const routes = app.withTypeProvider<ZodTypeProvider>()
 
   routes.get('/voices', {
-    schema: { tags, summary: 'List the 14 voices', operationId: 'listVoices', security: SECURITY, response: { 200: VoiceListEnvelopeSchema, ...errorResponses() } },
+    schema: {
+      tags,
+      summary: 'List the 14 voices',
+      operationId: 'listVoices',
+      security: SECURITY,
+      response: { 200: VoiceListEnvelopeSchema, ...errorResponses() },
+    },
     handler: async () => ok([...VOICES]),
   })
 
