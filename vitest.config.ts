@@ -18,7 +18,7 @@ const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParalleli
  * its last frame. Beside three other files on 2 cores these bounds measure the machine; they run
  * after the rest, one file at a time (the `alone` group), on both engines.
  */
-const ALONE = ['test/conversations/web-sdk-protocol.test.ts', 'test/conversations/test-call-stream.test.ts']
+const ALONE = ['test/conversations/web-sdk-protocol.test.ts', 'test/conversations/test-call-stream.test.ts', 'test/conversations/call-barge-in.test.ts']
 
 /**
  * What runs again on PostgreSQL: where storage is touched in ways that differ by engine

@@ -46,6 +46,10 @@ export interface CallsBenchResult {
     underruns: number
     /** The least the audio was ahead of playback at any frame but an utterance's first and last (s). */
     minLeadSeconds: number
+    /** Utterances whose lead fell under 200 ms at any such frame (target: none). */
+    utterancesUnder200ms: number
+    /** How long each caption (`answer`) arrived before its sentence's first audio (ms; 0 when right after it). */
+    captionAheadOfAudioMs: { p50: number; max: number; captions: number; target: string }
     /** The service process's CPU time per call per second of call, in percent of one core. */
     cpuPercentPerCall: number
     serviceCpuSeconds: number
@@ -213,6 +217,16 @@ function utteranceLeads(client: SdkCallClient): number[][] {
   return utterances
 }
 
+/** Per caption: how long before its sentence's first audio frame it arrived (0 when it came right after that frame). */
+function captionAheadOfAudio(client: SdkCallClient): number[] {
+  return client.frames.flatMap(({ frame, at }, index) => {
+    if (frame.event !== 'answer') return []
+    if (client.frames[index - 1]?.frame.event === 'media') return [0]
+    const audio = client.frames.slice(index).find((next) => next.frame.event === 'media')
+    return audio ? [audio.at - at] : []
+  })
+}
+
 async function measureConcurrentCalls(service: Service): Promise<CallsBenchResult['concurrentCalls']> {
   const cpuBefore = cpuSecondsOf(service.child.pid!)
   const started = Date.now()
@@ -240,7 +254,18 @@ async function measureConcurrentCalls(service: Service): Promise<CallsBenchResul
     const burst = leads.findIndex((lead) => lead >= 0.5)
     return burst < 0 ? leads.slice(1, -1) : leads.slice(burst, -1)
   })
+  const captionLeads = clients.flatMap(captionAheadOfAudio)
   return {
+    utterancesUnder200ms: utterances.filter((leads) => {
+      const burst = leads.findIndex((lead) => lead >= 0.5)
+      return (burst < 0 ? leads.slice(1, -1) : leads.slice(burst, -1)).some((lead) => lead < 0.2)
+    }).length,
+    captionAheadOfAudioMs: {
+      p50: round(percentile(captionLeads, 50)),
+      max: round(Math.max(0, ...captionLeads)),
+      captions: captionLeads.length,
+      target: '≤ 100 ms',
+    },
     calls: CONCURRENT_CALLS,
     seconds: round(seconds),
     utterances: utterances.length,
