@@ -20,7 +20,7 @@ const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParalleli
  * (one group), since a call mostly waits on audio played in real time and takes a few percent
  * of a core.
  */
-const ALONE = ['test/conversations/web-sdk-protocol.test.ts', 'test/conversations/test-call-stream.test.ts']
+const ALONE = ['test/conversations/web-sdk-protocol.test.ts', 'test/conversations/test-call-stream.test.ts', 'test/conversations/call-barge-in.test.ts']
 
 /**
  * What runs again on PostgreSQL: where storage is touched in ways that differ by engine

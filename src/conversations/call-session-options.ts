@@ -45,7 +45,8 @@ export type CallObservation =
 
 /** Where the call's frames go: the SDK's WebSocket, or the operator UI's stream. */
 export interface CallTransport {
-  send(frame: ServerFrame): void
+  /** Sends a frame; `onWritten`, when the transport can tell, once it was written to the socket (compressed, queued, flushed). */
+  send(frame: ServerFrame, onWritten?: () => void): void
   /** Ends the connection cleanly (WebSocket close 1000). */
   close(): void
   /** Told what the frames do not carry; the SDK's socket has none (and the call is the same without). */

@@ -68,7 +68,7 @@ export class CallSession {
       audio: options.audio,
       voiceId: options.agent.voiceId,
       now: options.now,
-      send: (frame) => this.send(frame),
+      send: (frame, onWritten) => this.send(frame, onWritten),
       onAudio: (samples, playsAt) => this.ledger.recording.addAgent(samples, playsAt - this.startedAt),
       onError: (error) => options.onError(error, 'the agent voice failed on a sentence'),
     })
@@ -252,8 +252,8 @@ export class CallSession {
         if (event.type === 'say') {
           const text = event.text.trim()
           if (!text) continue
+          // Its caption (`answer`) leaves with its first audio.
           this.output.say(utterance, text)
-          this.send({ event: 'answer', content: text })
           if (!this.answered) {
             this.answered = true
             void this.ledger.persist('call.answered', { answeredAt: this.options.timestamp() })
@@ -286,7 +286,7 @@ export class CallSession {
     const endTime = ((utterance.endsAt ?? this.options.now()) - this.startedAt) / 1000
     await this.addTurn({
       role: 'agent',
-      content: utterance.texts.join(' '),
+      content: utterance.heardText ?? utterance.texts.join(' '),
       startTime,
       endTime: Math.max(startTime, endTime),
       ...(kind === 'poke' ? { kind } : {}),
@@ -329,9 +329,9 @@ export class CallSession {
     return this.output.speaking || this.awaitingHeard ? 'speaking' : answering > 0 ? 'thinking' : 'listening'
   }
 
-  private send(frame: ServerFrame): void {
+  private send(frame: ServerFrame, onWritten?: () => void): void {
     try {
-      this.options.transport.send(frame)
+      this.options.transport.send(frame, onWritten)
     } catch (error) {
       this.options.onError(error, 'a frame could not be sent')
     }

@@ -21,7 +21,7 @@ export interface StreamRouteOptions {
   connect: (
     jobId: string,
     caller: Caller,
-    transport: { send(frame: ServerFrame): void; close(): void },
+    transport: { send(frame: ServerFrame, onWritten?: () => void): void; close(): void },
   ) => Promise<StreamSession | undefined>
   /** The origins /v1 allows: a page the CORS list refuses may not open a call either. */
   corsOrigins: () => readonly string[] | Promise<readonly string[]>
@@ -60,8 +60,10 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
     { websocket: true, schema: { hide: true }, config, preValidation: keyCheck.preValidation },
     (socket, request) => {
       const transport = {
-        send: (frame: ServerFrame) => {
-          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
+        send: (frame: ServerFrame, onWritten?: () => void) => {
+          // ws calls back once the frame was compressed and written (with an error when the socket closed first: the call ends then anyway).
+          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame), onWritten ? () => onWritten() : undefined)
+          else onWritten?.()
         },
         close: () => {
           if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(1000)
