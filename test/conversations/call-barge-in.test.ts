@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConversationEnvelopeSchema, type Conversation, type TranscriptTurn } from '../../src/shared/api/conversations'
 import { timeWords, wordsHeard } from '../../src/conversations/word-timing'
@@ -43,8 +44,11 @@ async function setUp(): Promise<{ service: TestService; baseUrl: string; agentId
   return { service, baseUrl, agentId: created.json<{ data: { id: string } }>().data.id, receiver }
 }
 
-/** The words the client's playback had played at its `clear`: its queue replayed frame by frame, each sentence's audio timed. */
-function heardByClient(frames: ReceivedFrame[]): { words: string[]; captions: string[] } {
+/**
+ * The words the client's playback had played at its `clear` (or `earlierMs` before it arrived):
+ * its queue replayed frame by frame, each sentence's audio timed.
+ */
+function heardByClient(frames: ReceivedFrame[], earlierMs = 0): { words: string[]; captions: string[] } {
   const sentences: { text: string; audio: Int16Array[] }[] = []
   const loose: Int16Array[] = []
   let playbackEnd = 0
@@ -61,7 +65,7 @@ function heardByClient(frames: ReceivedFrame[]): { words: string[]; captions: st
       received += samples.length
     }
     if (frame.event === 'clear') {
-      let played = received - Math.max(0, Math.round(((playbackEnd - at) * RATE) / 1000))
+      let played = received - Math.max(0, Math.round(((playbackEnd - (at - earlierMs)) * RATE) / 1000))
       const words: string[] = []
       for (const sentence of sentences) {
         const audio = Int16Array.from(sentence.audio.flatMap((chunk) => [...chunk]))
@@ -98,6 +102,10 @@ async function poll<T>(look: () => T | undefined | Promise<T | undefined>, timeo
 describe('a caller who talks over the agent', () => {
   it('two calls at once: each saved turn, its webhook and the clear frame end at the word where the caller cut in', async () => {
     const setup = await setUp()
+    // Service and callers share this process: a stalled event loop delivers the `clear` late, and
+    // the client's playback ran on meanwhile. The longest stall widens the tolerance by what played in it.
+    const stalls = monitorEventLoopDelay({ resolution: 10 })
+    stalls.enable()
     const interruption = await spokenSamples('Sorry, I need a table for two tonight please.', CALLER_VOICES.enFemale)
     const calls = await Promise.all(
       [1_200, 2_600].map(async (afterMs) => {
@@ -114,14 +122,20 @@ describe('a caller who talks over the agent', () => {
         return { jobId, client, clear }
       }),
     )
+    stalls.disable()
+    const stallMs = stalls.max / 1e6
     for (const { jobId, client, clear } of calls) {
       const { words, captions } = heardByClient(client.frames)
+      const beforeStall = heardByClient(client.frames, stallMs).words
       const agent = await agentTurn(setup.service, jobId)
       const saved = (agent?.content ?? '').split(' ').filter(Boolean)
       expect(agent?.interrupted).toBe(true)
-      // The saved words are the greeting's first words, within one word of what the client played.
+      // The saved words are the greeting's first words, within one word of what the client played
+      // (never more; fewer by what played during this process's longest event-loop stall, measured).
       expect(GREETING.split(' ').slice(0, saved.length)).toEqual(saved)
-      expect(Math.abs(saved.length - words.length), `saved "${agent?.content}", client heard "${words.join(' ')}"`).toBeLessThanOrEqual(1)
+      const said = `saved "${agent?.content}", client heard "${words.join(' ')}" (longest stall ${Math.round(stallMs)} ms)`
+      expect(saved.length, said).toBeLessThanOrEqual(words.length + 1)
+      expect(saved.length, said).toBeGreaterThanOrEqual(beforeStall.length - 1)
       expect(saved.length).toBeLessThan(GREETING.split(' ').length)
       expect(agent?.content).not.toContain('How else can I help?')
       expect(clear).toEqual({ event: 'clear' })

@@ -6,6 +6,7 @@ import { createOfflineDialogueEngine } from '../../engines/dialogue/offline-dial
 import { createOpenAiCompatibleDialogueEngine } from '../../engines/dialogue/openai-compatible-dialogue-engine'
 import type { SttEngine } from '../../engines/stt/stt-engine'
 import type { TtsEngine } from '../../engines/tts/tts-engine'
+import { SharedSpeech } from '../../engines/tts/shared-speech'
 import { CALL_SAMPLE_RATE, type CallAudio } from '../../conversations/call-audio'
 import type { Logger } from 'pino'
 import type { SecretBox } from '../../store/secret-box'
@@ -40,6 +41,8 @@ export interface CallEnginesOptions {
 export class CallEngines {
   readonly audio: CallAudio
   private resampler: Promise<Resampler> | undefined
+  /** About 4 MB of the agents' sentences at the call rate (two minutes of speech). */
+  private readonly sentences = new SharedSpeech({ maxSamples: 120 * CALL_SAMPLE_RATE })
 
   constructor(private readonly options: CallEnginesOptions) {
     this.audio = {
@@ -90,8 +93,16 @@ export class CallEngines {
    * The agent's voice at the call's rate: eSpeak speaks at 22050 Hz, the SDK plays 16 kHz. Live:
    * ahead of TTS jobs; the call's sentences share its signal, so they are one flow, served in turn with other calls'.
    */
-  private async speak(text: string, voiceId: string, signal?: AbortSignal): Promise<Int16Array> {
-    const audio = await (await this.options.speech()).synthesizePcm(text, voiceId, { signal, priority: 'live' })
+  private speak(text: string, voiceId: string, signal?: AbortSignal): Promise<Int16Array> {
+    // Made once for every call that says it at the same time or soon after (a greeting); the
+    // call's signal keeps its sentences one flow, in order, and leaving drops only its own wait.
+    return this.sentences.speak(text, voiceId, signal, (stop) => this.synthesise(text, voiceId, stop, signal))
+  }
+
+  private async synthesise(text: string, voiceId: string, stop: AbortSignal, flow: AbortSignal | undefined): Promise<Int16Array> {
+    const audio = await (
+      await this.options.speech()
+    ).synthesizePcm(text, voiceId, { signal: stop, priority: 'live', ...(flow ? { flow } : {}) })
     if (audio.sampleRate === CALL_SAMPLE_RATE) return audio.samples
     this.resampler ??= createResampler(audio.sampleRate, CALL_SAMPLE_RATE).catch((error: unknown) => {
       this.resampler = undefined

@@ -61,9 +61,19 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
     (socket, request) => {
       const transport = {
         send: (frame: ServerFrame, onWritten?: () => void) => {
-          // ws calls back once the frame was compressed and written (with an error when the socket closed first: the call ends then anyway).
-          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame), onWritten ? () => onWritten() : undefined)
-          else onWritten?.()
+          if (socket.readyState !== socket.OPEN) return onWritten?.()
+          let told = false
+          const written = onWritten
+            ? () => {
+                if (told) return
+                told = true
+                onWritten()
+              }
+            : undefined
+          // ws calls back once the frame was written (with an error when the socket closed first: the call ends then anyway).
+          socket.send(JSON.stringify(frame), written)
+          // Nothing left waiting in this process: it reached the kernel now; a busy event loop would run the callback later than that.
+          if (socket.bufferedAmount === 0) written?.()
         },
         close: () => {
           if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(1000)
