@@ -61,6 +61,8 @@ const PACKAGES = [
   { packages: ['@echogarden/espeak-ng-emscripten'], from: '^src/engines/tts/' },
   // Numbers in English words for the voice (speakable-text).
   { packages: ['to-words'], from: '^src/engines/tts/' },
+  // Sentences shared by calls, kept least recently used first out.
+  { packages: ['lru-cache'], from: '^src/engines/tts/shared-speech\\.ts$' },
   // Audio for live calls: resampling, voice activity, pitch (engines are pure: no store, no HTTP).
   { packages: ['@echogarden/fvad-wasm', '@echogarden/speex-resampler-wasm', 'pitchfinder'], from: '^src/engines/' },
   // The dialogue: outcomes checked against the agent's shape, enum members matched by edit distance.
