@@ -3,7 +3,7 @@ import { useT } from '../../i18n/use-t'
 import { formatCount } from '../../lib/format'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { AGENTS_PAGE } from '../../store/agents-slice'
-import { hasMore, moreCount } from '../../store/paged-list'
+import { SearchBox, ShowMoreButton } from '../../ui/list-controls'
 import { selectAgentById, selectAgents, selectLocale, selectOpenAgentId, selectUnsavedDraft } from '../../store/selectors'
 import { TextField } from '../../ui/field'
 import { Icon } from '../../ui/icon'
@@ -73,17 +73,7 @@ export function AgentsScreen() {
             <span>{t('agents.new')}</span>
           </button>
         </header>
-        <div className="search">
-          <Icon name="search" size={16} />
-          <input
-            className="input"
-            type="search"
-            value={search}
-            placeholder={t('agents.searchPlaceholder')}
-            aria-label={t('agents.search')}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
+        <SearchBox value={search} label={t('agents.search')} placeholder={t('agents.searchPlaceholder')} onChange={setSearch} />
         <p className="muted small" aria-live="polite">
           {shows === 'loading' || agents.loading ? t('common.loading') : agents.error ? null : count}
         </p>
@@ -93,17 +83,7 @@ export function AgentsScreen() {
             <AgentItem key={agent.id} agent={agent} open={agent.id === openId} unsaved={unsaved?.agentId === agent.id} />
           ))}
         </ul>
-        {hasMore(agents) && !agents.loading ? (
-          <button
-            type="button"
-            className="button show-more"
-            aria-disabled={agents.loadingMore || undefined}
-            aria-busy={agents.loadingMore || undefined}
-            onClick={(event) => void showMore(event.currentTarget)}
-          >
-            {agents.loadingMore ? t('common.loading') : t('common.showMore', { n: formatCount(moreCount(agents, AGENTS_PAGE), locale) })}
-          </button>
-        ) : null}
+        <ShowMoreButton list={agents} pageSize={AGENTS_PAGE} onShowMore={showMore} />
         {shows === 'empty' ? <NoAgents searching={searching} /> : null}
       </section>
       <section className="detail-pane" aria-label={t('agents.editor')}>

@@ -6,6 +6,7 @@ import { formatCount } from '../../lib/format'
 import { useAppStore, useStoreApi } from '../../store/app-context'
 import { selectJobs, selectLocale } from '../../store/selectors'
 import { Icon } from '../../ui/icon'
+import { SearchBox } from '../../ui/list-controls'
 import { LoadError } from '../../ui/load-error'
 import { FilterSelect, Options } from '../../ui/field'
 import { RangeFields } from '../../ui/range-fields'
@@ -57,17 +58,7 @@ export function JobsScreen() {
           </div>
         </header>
         <div className="filters" role="search" aria-label={t('jobs.filters')}>
-          <div className="search">
-            <Icon name="search" size={16} />
-            <input
-              className="input"
-              type="search"
-              value={search}
-              placeholder={t('jobs.searchPlaceholder')}
-              aria-label={t('jobs.search')}
-              onChange={(event) => setSearch(event.target.value)}
-            />
-          </div>
+          <SearchBox value={search} label={t('jobs.search')} placeholder={t('jobs.searchPlaceholder')} onChange={setSearch} />
           <FilterSelect
             label={t('jobs.status')}
             value={jobs.query.status ?? ''}

@@ -8,7 +8,7 @@ import { checkPhoneNumber } from '../../lib/phone-number'
 import { errorText, readableMessage } from '../../lib/readable-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { NUMBERS_PAGE } from '../../store/agents-slice'
-import { hasMore, moreCount } from '../../store/paged-list'
+import { ShowMoreButton } from '../../ui/list-controls'
 import { selectLocale, selectNumbers } from '../../store/selectors'
 import { focusFirstError } from '../../ui/focus-first-error'
 import { textBinder, TextField } from '../../ui/field'
@@ -144,19 +144,7 @@ export function NumbersScreen() {
             <p className="muted small" aria-live="polite">
               {t('numbers.count', { shown: formatCount(numbers.items.length, locale), total: formatCount(numbers.filtered, locale) })}
             </p>
-            {hasMore(numbers) && !numbers.loading ? (
-              <button
-                type="button"
-                className="button show-more"
-                aria-disabled={numbers.loadingMore || undefined}
-                aria-busy={numbers.loadingMore || undefined}
-                onClick={(event) => void showMore(event.currentTarget)}
-              >
-                {numbers.loadingMore
-                  ? t('common.loading')
-                  : t('common.showMore', { n: formatCount(moreCount(numbers, NUMBERS_PAGE), locale) })}
-              </button>
-            ) : null}
+            <ShowMoreButton list={numbers} pageSize={NUMBERS_PAGE} onShowMore={showMore} />
           </div>
         ) : null}
         {numbers.error && !numbers.loading ? <LoadError error={numbers.error} onRetry={() => void store.getState().loadNumbers()} /> : null}
