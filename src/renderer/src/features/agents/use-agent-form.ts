@@ -15,6 +15,10 @@ import { useDraftGuard } from './use-draft-guard'
 const PROBLEM_KEYS: Record<DraftProblem['problem'], MessageKey> = {
   duplicateParam: 'problem.duplicateParam',
   wholeSeconds: 'problem.wholeSeconds',
+  // The API's refusal of a number reads the same (lib/readable-errors): the operator sees one wording either way.
+  wholeNumber: 'errors.wholeNumber',
+  atLeast: 'errors.atLeast',
+  atMost: 'errors.atMost',
   invalidShape: 'problem.invalidShape',
   secretNeeded: 'problem.secretNeeded',
 }
@@ -71,7 +75,7 @@ export function useAgentForm(agent: OperatorAgent) {
   const errorsOf = (field: string): string[] => [
     ...shownProblems
       .filter((problem) => problem.field === field)
-      .map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '' })),
+      .map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '', n: problem.n ?? '' })),
     ...(serverErrors[field] ?? []),
   ]
 
