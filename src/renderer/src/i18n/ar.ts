@@ -237,6 +237,7 @@ export const ar: Messages = {
   'agent.deleted': 'حُذف {name}.',
   'agent.saved': 'حُفظ {name}.',
   'agent.saveRefused': 'لم يُحفظ: راجع الحقول المعلّمة أدناه.',
+  'agent.saveUnreachable': 'لم يُحفظ: لا يمكن الوصول إلى خدمة VoiceDesk. تبقى تعديلاتك هنا؛ احفظ مرة أخرى عند عودتها.',
   'problem.duplicateParam': '«{detail}» مستخدم مرتين.',
   'problem.wholeSeconds': 'أدخل عددًا صحيحًا من الثواني، مثل 5.',
   'problem.invalidShape': 'صحّح الشكل قبل الحفظ (الخطأ مذكور أعلاه مباشرة).',

@@ -238,6 +238,7 @@ export const en = {
   'agent.deleted': '{name} deleted.',
   'agent.saved': '{name} saved.',
   'agent.saveRefused': 'Not saved: see the fields marked below.',
+  'agent.saveUnreachable': 'Not saved: the VoiceDesk service cannot be reached. Your changes stay here; save again once it is back.',
   'problem.duplicateParam': '“{detail}” is used twice.',
   'problem.wholeSeconds': 'Enter whole seconds, e.g. 5.',
   'problem.invalidShape': 'Fix the shape before saving (what is wrong is said just above).',

@@ -6,6 +6,7 @@ import { useT } from '../../i18n/use-t'
 import { diffAgentDraft, draftDiffers, draftFromAgent, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
 import { forgetDraft, keepDraft, keptDraftToOffer } from '../../lib/draft-storage'
 import { fieldErrorsOf } from '../../lib/field-errors'
+import { isUnreachable } from '../../lib/readable-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
 import { textBinder } from '../../ui/field'
@@ -104,6 +105,9 @@ export function useAgentForm(agent: OperatorAgent) {
         setServerErrors(fieldErrorsOf(error.details, locale))
         store.getState().toast('error', t('agent.saveRefused'))
         requestAnimationFrame(() => focusFirstError(formRef.current))
+      } else if (isUnreachable(error)) {
+        // Said as what happened to the save: "it keeps being tried" alone reads as if the save were retried.
+        store.getState().toast('error', t('agent.saveUnreachable'))
       } else store.getState().toastError(error)
       return false
     } finally {
