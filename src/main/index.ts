@@ -5,6 +5,7 @@ import { pino } from 'pino'
 import { IPC_EVENT_CHANNEL } from '../shared/ipc/operations'
 import { createRuntime, type Runtime } from '../service/runtime'
 import { installUnhandledRejectionGuard } from '../service/compose/unhandled-rejection-guard'
+import { desktopRuntimeConfig } from './desktop-runtime-config'
 import { createMainWindow, isOwnWindowFrame, type RendererSource } from './create-window'
 import { registerOperations } from './register-operations'
 import { registerStreams } from './register-streams'
@@ -49,13 +50,16 @@ function openWindow(): void {
 
 async function startRuntime(): Promise<Runtime> {
   const dataDir = app.getPath('userData')
-  const started = await createRuntime({
-    dataDir,
-    nativeBinding: electronSqliteBinding(),
-    resourcesDir: app.isPackaged ? join(process.resourcesPath, 'resources') : undefined,
-    keychain: safeStorage,
-    log,
-  })
+  const started = await createRuntime(
+    desktopRuntimeConfig({
+      dataDir,
+      nativeBinding: electronSqliteBinding(),
+      resourcesDir: app.isPackaged ? join(process.resourcesPath, 'resources') : undefined,
+      keychain: safeStorage,
+      log,
+      maxCallsSwitch: app.commandLine.hasSwitch('max-calls') ? app.commandLine.getSwitchValue('max-calls') : undefined,
+    }),
+  )
   await started.start().catch((error: NodeJS.ErrnoException) => {
     // A headless service may already hold the default port; the desktop then takes a free one.
     if (error.code === 'EADDRINUSE') return started.app.listen({ port: 0, host: '127.0.0.1' })

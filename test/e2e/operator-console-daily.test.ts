@@ -1,6 +1,7 @@
 // A console for all day: a failed job is retried from its detail; new jobs wait behind an
 // "N new jobs" bar while the operator has scrolled down the list; the agent editor's tools
-// switches show the saved agent; a placeholder whose param is empty is flagged.
+// switches show the saved agent; a placeholder whose param is empty is flagged; the turn-taking
+// settings are typed by keyboard, saved, and refused out of range beside their fields.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTextToSpeechJob } from '../../src/service/ops/jobs'
@@ -164,6 +165,77 @@ describe('the operator console, all day', () => {
         await open()
         expect([await gender.isChecked(), await smartEnd.isChecked()]).toEqual([true, true])
         await shot(page, 'agent-tools')
+      },
+    )
+  }, 180_000)
+
+  it('edits the turn-taking settings by keyboard: saved, shown after a reload; out of range, refused beside the field and not saved', async () => {
+    await withConsole(
+      'voicedesk-e2e-turns',
+      async (runtime) => {
+        await createVoiceAgent(runtime.context, runtime.appCaller, { agentName: 'Turns agent' })
+      },
+      async (page, runtime) => {
+        const open = async () => {
+          await page.getByRole('button', { name: /^Turns agent/ }).click()
+          await page.getByRole('heading', { name: /^Turns agent/, level: 2 }).waitFor()
+        }
+        const pause = page.getByLabel('End-of-turn pause (milliseconds)')
+        const longest = page.getByLabel('Longest caller turn (seconds)')
+        const stored = async () => {
+          const [agent] = (await runtime.store.voiceAgents.list(runtime.appCaller.projectId, {}, 10, 0)).records
+          return [agent!.endOfTurnSilenceMs, agent!.maxCallerTurnSeconds]
+        }
+        const isFocused = (field: typeof pause) =>
+          field.evaluate(
+            (element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+          )
+        const description = (field: typeof pause) =>
+          field.evaluate((element: { getAttribute(name: string): string | null }) => {
+            const { document } = globalThis as unknown as {
+              document: { getElementById(id: string): { textContent: string | null } | null }
+            }
+            const ids = (element.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
+            return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ')
+          })
+        await open()
+        expect([await pause.inputValue(), await longest.inputValue()]).toEqual(['600', '15'])
+        expect(await description(pause)).toContain('200 to 5000')
+
+        // Keyboard only: Tab from the silence threshold reaches both fields, typed over, Ctrl+S saves.
+        await page.getByLabel('Silence threshold (seconds)').focus()
+        for (let presses = 0; presses < 6 && !(await isFocused(pause)); presses++) await page.keyboard.press('Tab')
+        expect(await isFocused(pause)).toBe(true)
+        await page.keyboard.press('Control+a')
+        await page.keyboard.type('1200')
+        await page.keyboard.press('Tab')
+        expect(await isFocused(longest)).toBe(true)
+        await page.keyboard.press('Control+a')
+        await page.keyboard.type('40')
+        await page.keyboard.press('Control+s')
+        await page.getByText('Turns agent saved.').first().waitFor()
+        expect(await stored()).toEqual([1200, 40])
+        await page.reload()
+        await open()
+        expect([await pause.inputValue(), await longest.inputValue()]).toEqual(['1200', '40'])
+
+        // Out of range at either end: said beside each field in the API's words, the focus on the first, nothing sent.
+        await pause.fill('150')
+        await longest.fill('121')
+        await page.keyboard.press('Control+s')
+        await poll(() => pause.getAttribute('aria-invalid')).toBe('true')
+        expect(await longest.getAttribute('aria-invalid')).toBe('true')
+        expect(await description(pause)).toContain('Enter 200 or more.')
+        expect(await description(longest)).toContain('Enter 120 or less.')
+        await poll(() => isFocused(pause)).toBe(true)
+        await shot(page, 'agent-turn-taking-refused')
+        expect(await stored()).toEqual([1200, 40])
+        // Typing again clears the field's refusal; a value in range saves.
+        await pause.fill('5000')
+        expect(await pause.getAttribute('aria-invalid')).toBeNull()
+        await longest.fill('5')
+        await page.keyboard.press('Control+s')
+        await poll(stored).toEqual([5000, 5])
       },
     )
   }, 180_000)

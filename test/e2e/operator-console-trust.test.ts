@@ -1,10 +1,11 @@
 // An operator console to trust all day: an unsaved agent draft is never lost without asking
 // (leaving asks: stay, discard, save; Ctrl+S saves and keeps the focus; a refusal lands on its
-// field); the status bar tells the truth about the link to the service when it is killed and
-// started again under an open page, which finds its own way back; the Arabic screens carry no
-// English.
+// field; a save while the service is down says the edit was not saved and keeps it); the status
+// bar tells the truth about the link to the service when it is killed and started again under an
+// open page, which finds its own way back; the Arabic screens carry no English, and an English
+// agent name lines up on the right with the rest of them.
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime } from '../../src/service/runtime'
@@ -34,6 +35,18 @@ async function runtimeWithAgents(label: string, names: string[]) {
   return { runtime, appUrl: `${url}/app/#token=${runtime.uiToken}` }
 }
 
+/** How far the text inside an element stops short of its box's right edge (0 for text aligned right in an unpadded box). */
+function gapOnTheRight(element: Locator): Promise<number> {
+  return element.evaluate((node: { getBoundingClientRect(): { right: number } }) => {
+    const { document } = globalThis as unknown as {
+      document: { createRange(): { selectNodeContents(node: unknown): void; getBoundingClientRect(): { right: number } } }
+    }
+    const range = document.createRange()
+    range.selectNodeContents(node)
+    return node.getBoundingClientRect().right - range.getBoundingClientRect().right
+  })
+}
+
 const nameField = (page: Page) => page.getByLabel('Agent name', { exact: true })
 const editorHeading = (page: Page, name: string) => page.getByRole('heading', { name: new RegExp(`^${name}`), level: 2 })
 
@@ -56,6 +69,12 @@ describe('the Arabic interface', () => {
           await page.getByRole('button', { name: /^Front desk/ }).click()
           await page.locator('.editor').waitFor()
           await page.locator('details.preview-details summary').click()
+          // An English name lines up on the right like the rest of the Arabic page: the list's row
+          // with its language and voice under it, the editor's heading with the title of its card.
+          const item = page.getByRole('button', { name: /^Front desk/ })
+          expect(await gapOnTheRight(item.locator('.item-title'))).toBeLessThan(2)
+          expect(await gapOnTheRight(item.locator('.item-meta'))).toBeLessThan(2)
+          expect(await gapOnTheRight(page.locator('.editor h2').first())).toBeLessThan(2)
         }
         if (screen === 'templates') await page.locator('.template-card').first().waitFor()
         if (screen === 'settings') await page.locator('.table-wrap .table tbody tr').first().waitFor()
@@ -152,6 +171,37 @@ describe('unsaved agent drafts', () => {
       const asked = new Promise<string>((resolve) => page.once('dialog', (shown) => (resolve(shown.type()), void shown.dismiss())))
       await page.reload({ waitUntil: 'commit' }).catch(() => {})
       expect(await asked).toBe('beforeunload')
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+      await runtime.stop()
+    }
+  }, 180_000)
+})
+
+describe('saving while the service is down', () => {
+  it('says the edit was not saved and is kept, and keeps it unsaved in the editor', async () => {
+    const { runtime, appUrl } = await runtimeWithAgents('voicedesk-e2e-dead-save', ['Dead save agent'])
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 }, locale: 'en-US' })
+    const page = await context.newPage()
+    page.setDefaultTimeout(STEP_MS)
+    // Requests to a dead service are expected here.
+    const problems = collectProblems(page, [/Failed to load resource/, /ERR_CONNECTION_REFUSED/, /EventSource/])
+    try {
+      await page.goto(appUrl)
+      await page.getByRole('button', { name: /^Dead save agent/ }).click()
+      await editorHeading(page, 'Dead save agent').waitFor()
+      const pause = page.getByLabel('End-of-turn pause (milliseconds)')
+      await pause.fill('750')
+      await runtime.stop()
+      await page.keyboard.press('Control+s')
+      await page
+        .getByText('Not saved: the VoiceDesk service cannot be reached. Your changes stay here; save again once it is back.')
+        .waitFor()
+      await shot(page, 'draft-save-service-down')
+      expect(await page.getByText('The VoiceDesk service cannot be reached. It keeps being tried.').count()).toBe(0)
+      expect(await pause.inputValue()).toBe('750')
+      await page.getByTestId('unsaved-mark').first().waitFor()
       expect(problems).toEqual([])
     } finally {
       await context.close()

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import type { z } from 'zod'
+import { translate, type MessageKey } from '../../src/renderer/src/i18n/dictionary'
 import { diffAgentDraft, draftFromAgent, hasChanges } from '../../src/renderer/src/lib/agent-draft'
+import { fieldErrorsOf } from '../../src/renderer/src/lib/field-errors'
+import { validationDetails } from '../../src/service/ops/validation-details'
+import { AGENT_LIMITS } from '../../src/shared/api/voice-agents'
+import { IPC_OPERATIONS } from '../../src/shared/ipc/operations'
 import { agentFixture } from './agent-fixture'
 
 describe('the changed fields of an agent draft', () => {
@@ -93,5 +99,50 @@ describe('the changed fields of an agent draft', () => {
     const saved = agentFixture({ tools: { genderDetection: true, smartCallEnd: false } })
     expect(draftFromAgent(saved).tools).toEqual({ genderDetection: true, smartCallEnd: false })
     expect(diffAgentDraft(saved, draftFromAgent(saved)).changes).toEqual({})
+  })
+
+  it('checks the turn-taking numbers against the API’s own bounds: the bounds pass, one past them does not', () => {
+    const agent = agentFixture({ endOfTurnSilenceMs: 600, maxCallerTurnSeconds: 15 })
+    const draft = draftFromAgent(agent)
+    expect([draft.endOfTurnSilenceMs, draft.maxCallerTurnSeconds]).toEqual(['600', '15'])
+    const diffOf = (endOfTurnSilenceMs: string, maxCallerTurnSeconds: string) =>
+      diffAgentDraft(agent, { ...draft, endOfTurnSilenceMs, maxCallerTurnSeconds })
+    expect(diffOf(' 200 ', '120')).toEqual({ changes: { endOfTurnSilenceMs: 200, maxCallerTurnSeconds: 120 }, problems: [] })
+    expect(diffOf('5000', '5')).toEqual({ changes: { endOfTurnSilenceMs: 5000, maxCallerTurnSeconds: 5 }, problems: [] })
+    expect(diffOf('199', '121')).toEqual({
+      changes: {},
+      problems: [
+        { field: 'endOfTurnSilenceMs', problem: 'atLeast', n: AGENT_LIMITS.endOfTurnSilenceMsMin },
+        { field: 'maxCallerTurnSeconds', problem: 'atMost', n: AGENT_LIMITS.maxCallerTurnSecondsMax },
+      ],
+    })
+    expect(diffOf('5001', '4').problems.map((problem) => [problem.problem, problem.n])).toEqual([
+      ['atMost', 5000],
+      ['atLeast', 5],
+    ])
+    // Not a whole number (a browser's number field may still hold these): never sent.
+    for (const typed of ['', '600.5', '6e2', 'abc', '-']) {
+      const diff = diffOf(typed, '15')
+      expect(diff.problems, typed).toEqual([{ field: 'endOfTurnSilenceMs', problem: 'wholeNumber' }])
+      expect(diff.changes, typed).toEqual({})
+    }
+  })
+
+  it('says a turn-taking number out of range in the very words of the API’s refusal, in both languages', () => {
+    const agent = agentFixture()
+    const input = { id: agent.id, changes: { endOfTurnSilenceMs: 100, maxCallerTurnSeconds: 500 } }
+    const parsed = (IPC_OPERATIONS['agents.update'].input as z.ZodType).safeParse(input)
+    if (parsed.success) throw new Error('the API took an out-of-range turn-taking value')
+    const problems = diffAgentDraft(agent, { ...draftFromAgent(agent), endOfTurnSilenceMs: '100', maxCallerTurnSeconds: '500' }).problems
+    const keyOf = { atLeast: 'errors.atLeast', atMost: 'errors.atMost' } as Record<string, MessageKey>
+    for (const locale of ['en', 'ar'] as const) {
+      const apiSays = fieldErrorsOf(validationDetails(parsed.error.issues, 'input'), locale)
+      const editorSays = Object.fromEntries(
+        problems.map((problem) => [problem.field, [translate(locale, keyOf[problem.problem] ?? 'errors.invalid', { n: problem.n ?? '' })]]),
+      )
+      const read = (texts: Record<string, string[]>) =>
+        Object.fromEntries(Object.entries(texts).map(([field, messages]) => [field, messages.map((m) => m.replace(/[\u2066\u2069]/g, ''))]))
+      expect(read(editorSays)).toEqual(read(apiSays))
+    }
   })
 })

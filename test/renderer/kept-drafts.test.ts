@@ -40,6 +40,26 @@ describe('unsaved agent drafts kept in the page’s storage', () => {
     expect(keptDraftToOffer(storage, agent)).toMatchObject({ outcome: 'Changed', webhookAuthSecret: '' })
   })
 
+  it('offers a draft kept before the turn-taking fields with the agent’s saved values for them', () => {
+    const agent = agentFixture({ endOfTurnSilenceMs: 900, maxCallerTurnSeconds: 30 })
+    const storage = mapStorage()
+    const {
+      endOfTurnSilenceMs: _ms,
+      maxCallerTurnSeconds: _s,
+      webhookAuthSecret: _secret,
+      ...older
+    } = {
+      ...draftFromAgent(agent),
+      outcome: 'Changed before the update',
+    }
+    storage.setItem(draftStorageKeyOf(agent.id), JSON.stringify(older))
+    expect(keptDraftToOffer(storage, agent)).toMatchObject({
+      outcome: 'Changed before the update',
+      endOfTurnSilenceMs: '900',
+      maxCallerTurnSeconds: '30',
+    })
+  })
+
   it('does not offer a draft equal to the saved agent, and drops it', () => {
     const agent = agentFixture()
     const storage = mapStorage()

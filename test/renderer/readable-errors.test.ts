@@ -4,7 +4,7 @@ import type { ErrorDetail } from '../../src/shared/api/errors'
 import { IPC_OPERATIONS } from '../../src/shared/ipc/operations'
 import { fieldErrorLinesOf, fieldErrorsOf } from '../../src/renderer/src/lib/field-errors'
 import { OperatorError } from '../../src/renderer/src/api/operator-error'
-import { errorText, isolate, readableAt, readableMessage } from '../../src/renderer/src/lib/readable-errors'
+import { errorText, isolate, isUnreachable, readableAt, readableMessage } from '../../src/renderer/src/lib/readable-errors'
 import { checkOutcomeShapeText } from '../../src/renderer/src/lib/outcome-shape-text'
 import { checkPhoneNumber } from '../../src/renderer/src/lib/phone-number'
 import { webhookErrorText } from '../../src/renderer/src/lib/webhook-error-text'
@@ -177,6 +177,12 @@ describe('a failed operation in one sentence', () => {
   it('says the service cannot be reached, in either language, without the browser’s words', () => {
     expect(errorText(unreachable, 'en')).toBe('The VoiceDesk service cannot be reached. It keeps being tried.')
     expect(errorText(unreachable, 'ar')).toBe('لا يمكن الوصول إلى خدمة VoiceDesk. تستمر المحاولة.')
+    // What the agent editor tells apart to say "not saved, kept here" instead: a refusal is not a dead service.
+    expect([isUnreachable(unreachable), isUnreachable(gone), isUnreachable(new Error('Cannot reach the VoiceDesk service'))]).toEqual([
+      true,
+      false,
+      false,
+    ])
   })
 
   it('words a refusal by its first field, and otherwise keeps the service’s English or says what the code means', () => {

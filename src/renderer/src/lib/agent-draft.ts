@@ -1,4 +1,4 @@
-import type { Tools, UpdateVoiceAgentBody } from '../../../shared/api/voice-agents'
+import { AGENT_LIMITS, type Tools, type UpdateVoiceAgentBody } from '../../../shared/api/voice-agents'
 import type { OperatorAgent as VoiceAgent } from '../../../shared/ipc/operations'
 import { checkOutcomeShapeText, outcomeShapeToText } from './outcome-shape-text'
 import { sameJson } from './stable-json'
@@ -18,6 +18,9 @@ export interface AgentDraft {
   params: ParamRow[]
   pokeMessages: string[]
   silenceThreshold: string
+  /** Turn-taking, as typed: whole milliseconds and whole seconds. */
+  endOfTurnSilenceMs: string
+  maxCallerTurnSeconds: string
   interrupt: boolean
   realTime: boolean
   /** The agent's switches as saved (the operator UI's agents carry them; /v1 keeps them write-only); sent whole when changed. */
@@ -40,6 +43,8 @@ export function draftFromAgent(agent: VoiceAgent): AgentDraft {
     params: Object.entries(agent.params).map(([key, value]) => ({ key, value })),
     pokeMessages: [...agent.pokeMessages],
     silenceThreshold: String(agent.silenceThreshold),
+    endOfTurnSilenceMs: String(agent.endOfTurnSilenceMs),
+    maxCallerTurnSeconds: String(agent.maxCallerTurnSeconds),
     interrupt: agent.interrupt,
     realTime: agent.realTime,
     tools: { genderDetection: agent.tools.genderDetection, smartCallEnd: agent.tools.smartCallEnd },
@@ -65,8 +70,26 @@ export function paramsOf(rows: readonly ParamRow[]): Record<string, string> {
 export interface DraftProblem {
   field: keyof UpdateVoiceAgentBody
   /** What is wrong, as a dictionary key the UI translates; `detail` is shown as written. */
-  problem: 'duplicateParam' | 'wholeSeconds' | 'invalidShape' | 'secretNeeded'
+  problem: 'duplicateParam' | 'wholeSeconds' | 'wholeNumber' | 'atLeast' | 'atMost' | 'invalidShape' | 'secretNeeded'
   detail?: string
+  /** The bound a number missed (atLeast, atMost): the API's own limit, said as the API's refusal is. */
+  n?: number
+}
+
+/** The integer fields the editor checks against the API's own bounds before sending, so a refusal is said at once. */
+const BOUNDED_INTEGERS = [
+  ['endOfTurnSilenceMs', AGENT_LIMITS.endOfTurnSilenceMsMin, AGENT_LIMITS.endOfTurnSilenceMsMax],
+  ['maxCallerTurnSeconds', AGENT_LIMITS.maxCallerTurnSecondsMin, AGENT_LIMITS.maxCallerTurnSecondsMax],
+] as const
+
+/** A typed whole number within [min, max], or the problem with it (the same words the API's refusal is shown in). */
+function boundedInteger(text: string, min: number, max: number): { value: number } | Pick<DraftProblem, 'problem' | 'n'> {
+  const trimmed = text.trim()
+  if (!/^-?\d+$/.test(trimmed)) return { problem: 'wholeNumber' }
+  const value = Number(trimmed)
+  if (value < min) return { problem: 'atLeast', n: min }
+  if (value > max) return { problem: 'atMost', n: max }
+  return { value }
 }
 
 export interface DraftDiff {
@@ -108,6 +131,12 @@ export function diffAgentDraft(agent: VoiceAgent, draft: AgentDraft): DraftDiff 
   const threshold = draft.silenceThreshold.trim()
   if (!/^-?\d+$/.test(threshold)) problems.push({ field: 'silenceThreshold', problem: 'wholeSeconds' })
   else if (Number(threshold) !== agent.silenceThreshold) changes.silenceThreshold = Number(threshold)
+
+  for (const [field, min, max] of BOUNDED_INTEGERS) {
+    const checked = boundedInteger(draft[field], min, max)
+    if (!('value' in checked)) problems.push({ field, ...checked })
+    else if (checked.value !== agent[field]) changes[field] = checked.value
+  }
 
   const shape = checkOutcomeShapeText(draft.outcomeShapeText)
   if (!shape.ok)

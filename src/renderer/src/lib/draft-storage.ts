@@ -32,6 +32,9 @@ const StoredDraftSchema = z.object({
   params: z.array(z.object({ key: z.string(), value: z.string() })),
   pokeMessages: z.array(z.string()),
   silenceThreshold: z.string(),
+  // Optional: a draft kept before the editor had them names neither; it meant the saved values.
+  endOfTurnSilenceMs: z.string().optional(),
+  maxCallerTurnSeconds: z.string().optional(),
   interrupt: z.boolean(),
   realTime: z.boolean(),
   tools: z.object({ genderDetection: z.boolean(), smartCallEnd: z.boolean() }),
@@ -78,7 +81,14 @@ export function keptDraftToOffer(storage: DraftStorage, agent: OperatorAgent): A
     parsed = null
   }
   const kept = StoredDraftSchema.safeParse(parsed)
-  const draft: AgentDraft | null = kept.success ? { ...kept.data, webhookAuthSecret: '' } : null
+  const draft: AgentDraft | null = kept.success
+    ? {
+        ...kept.data,
+        endOfTurnSilenceMs: kept.data.endOfTurnSilenceMs ?? String(agent.endOfTurnSilenceMs),
+        maxCallerTurnSeconds: kept.data.maxCallerTurnSeconds ?? String(agent.maxCallerTurnSeconds),
+        webhookAuthSecret: '',
+      }
+    : null
   if (draft === null || !draftDiffers(agent, draft)) {
     forgetDraft(storage, agent.id)
     return null

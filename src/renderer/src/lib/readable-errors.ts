@@ -144,6 +144,11 @@ const CODE_KEYS: Partial<Record<ErrorCode, MessageKey>> = {
   INSUFFICIENT_STORAGE: 'errors.code.INSUFFICIENT_STORAGE',
 }
 
+/** Whether an operation failed because the service did not answer (down, or its stream broke), not because it refused. */
+export function isUnreachable(error: unknown): boolean {
+  return isOperatorError(error) && /^Cannot reach the VoiceDesk service|^The stream to the VoiceDesk service broke/.test(error.message)
+}
+
 /**
  * One sentence for a failed operation, for a toast or beside a form: a refusal's first field
  * message made readable, "cannot reach the service" when the link is down, and otherwise the
@@ -153,8 +158,7 @@ export function errorText(error: unknown, locale: UiLocale): string {
   if (isOperatorError(error)) {
     const [first] = error.details
     if (first) return readableMessage(first.message, locale)
-    if (/^Cannot reach the VoiceDesk service|^The stream to the VoiceDesk service broke/.test(error.message))
-      return translate(locale, 'errors.unreachable')
+    if (isUnreachable(error)) return translate(locale, 'errors.unreachable')
     if (locale === 'en') return error.message
     const key = CODE_KEYS[error.code]
     return key ? translate(locale, key) : translate(locale, 'errors.unexpected')

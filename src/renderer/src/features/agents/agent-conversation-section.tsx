@@ -8,6 +8,10 @@ import { PokeMessagesEditor } from './poke-messages-editor'
 import type { AgentSectionProps } from './use-agent-form'
 import { EditorSection } from './editor-section'
 
+/** A number field of whole units within the API's bounds (the arrows step by one; the page's direction, as numbers read). */
+const wholeNumberInput = (min: number, max: number) =>
+  ({ inputClassName: 'narrow', dir: 'inherit', type: 'number', inputMode: 'numeric', min, max, step: 1 }) as const
+
 interface AgentConversationSectionProps extends AgentSectionProps {
   params: Record<string, string>
   /** Whether saving now sends the tools (said above them: the service takes them whole). */
@@ -87,6 +91,20 @@ export function AgentConversationSection({ draft, set, errorsOf, bind, params, t
           <Check label={t('agent.realTime')} checked={draft.realTime} onChange={(checked) => set('realTime', checked)} />
           <FieldErrors errors={[...errorsOf('interrupt'), ...errorsOf('realTime')]} />
         </fieldset>
+      </div>
+      <div className="grid-2">
+        <TextField
+          label={t('agent.endOfTurnSilence')}
+          hint={t('agent.endOfTurnSilenceHint', { min: AGENT_LIMITS.endOfTurnSilenceMsMin, max: AGENT_LIMITS.endOfTurnSilenceMsMax })}
+          {...bind('endOfTurnSilenceMs')}
+          {...wholeNumberInput(AGENT_LIMITS.endOfTurnSilenceMsMin, AGENT_LIMITS.endOfTurnSilenceMsMax)}
+        />
+        <TextField
+          label={t('agent.maxCallerTurn')}
+          hint={t('agent.maxCallerTurnHint', { min: AGENT_LIMITS.maxCallerTurnSecondsMin, max: AGENT_LIMITS.maxCallerTurnSecondsMax })}
+          {...bind('maxCallerTurnSeconds')}
+          {...wholeNumberInput(AGENT_LIMITS.maxCallerTurnSecondsMin, AGENT_LIMITS.maxCallerTurnSecondsMax)}
+        />
       </div>
       <fieldset className="fieldset checks">
         <legend>{t('agent.tools')}</legend>

@@ -39,8 +39,9 @@ export function AgentEditorHeader({ agent, differs, saving, onRevert }: AgentEdi
   return (
     <header className="editor-header">
       <div>
-        <h2 dir="auto">
-          {agent.agentName}
+        {/* As in the agents list: the name in its own direction, the heading aligned as the page. */}
+        <h2>
+          <bdi>{agent.agentName}</bdi>
           {differs ? (
             <span className="tag unsaved-tag" data-testid="unsaved-mark">
               {t('draft.unsaved')}

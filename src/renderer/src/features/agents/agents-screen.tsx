@@ -108,8 +108,9 @@ function AgentItem({ agent, open, unsaved }: { agent: OperatorAgent; open: boole
   return (
     <li>
       <button type="button" className="item" aria-current={open ? 'true' : undefined} onClick={() => store.getState().openAgent(agent.id)}>
-        <span className="item-title" dir="auto">
-          {agent.agentName}
+        {/* The name isolated in its own direction (bdi), the line aligned as the page: an English name sits on the right in Arabic. */}
+        <span className="item-title">
+          <bdi>{agent.agentName}</bdi>
           {unsaved ? (
             <span className="unsaved-dot" role="img" aria-label={t('draft.unsavedInList')} title={t('draft.unsavedInList')} />
           ) : null}

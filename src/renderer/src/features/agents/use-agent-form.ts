@@ -6,6 +6,7 @@ import { useT } from '../../i18n/use-t'
 import { diffAgentDraft, draftDiffers, draftFromAgent, type AgentDraft, type DraftProblem } from '../../lib/agent-draft'
 import { forgetDraft, keepDraft, keptDraftToOffer } from '../../lib/draft-storage'
 import { fieldErrorsOf } from '../../lib/field-errors'
+import { isUnreachable } from '../../lib/readable-errors'
 import { useAppStore, useCall, useStoreApi } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
 import { textBinder } from '../../ui/field'
@@ -15,6 +16,10 @@ import { useDraftGuard } from './use-draft-guard'
 const PROBLEM_KEYS: Record<DraftProblem['problem'], MessageKey> = {
   duplicateParam: 'problem.duplicateParam',
   wholeSeconds: 'problem.wholeSeconds',
+  // The API's refusal of a number reads the same (lib/readable-errors): the operator sees one wording either way.
+  wholeNumber: 'errors.wholeNumber',
+  atLeast: 'errors.atLeast',
+  atMost: 'errors.atMost',
   invalidShape: 'problem.invalidShape',
   secretNeeded: 'problem.secretNeeded',
 }
@@ -71,7 +76,7 @@ export function useAgentForm(agent: OperatorAgent) {
   const errorsOf = (field: string): string[] => [
     ...shownProblems
       .filter((problem) => problem.field === field)
-      .map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '' })),
+      .map((problem) => t(PROBLEM_KEYS[problem.problem], { detail: problem.detail ?? '', n: problem.n ?? '' })),
     ...(serverErrors[field] ?? []),
   ]
 
@@ -100,6 +105,9 @@ export function useAgentForm(agent: OperatorAgent) {
         setServerErrors(fieldErrorsOf(error.details, locale))
         store.getState().toast('error', t('agent.saveRefused'))
         requestAnimationFrame(() => focusFirstError(formRef.current))
+      } else if (isUnreachable(error)) {
+        // Said as what happened to the save: "it keeps being tried" alone reads as if the save were retried.
+        store.getState().toast('error', t('agent.saveUnreachable'))
       } else store.getState().toastError(error)
       return false
     } finally {
