@@ -64,8 +64,10 @@ function memo<T>(limit: number, compute: (key: string) => T): (key: string) => T
 const isSecretHeader = memo(512, (name) => SECRET_HEADERS.has(name.toLowerCase()) || isSecretName(name))
 const hintOf = memo(64, keyHint)
 
+type HeaderObject = Readonly<Record<string, string | string[] | number | undefined>>
+
 /** Node's header object as sent, the values of secret headers redacted (a copy only then; the object itself otherwise). */
-function redactedHeaders(headers: Readonly<Record<string, string | string[] | number | undefined>>): JournalHeaderSet {
+function redactedHeaders(headers: HeaderObject): JournalHeaderSet {
   let copy: Record<string, string | string[] | number | undefined> | undefined
   for (const name in headers) {
     const value = headers[name]
@@ -75,6 +77,48 @@ function redactedHeaders(headers: Readonly<Record<string, string | string[] | nu
   }
   return copy ?? headers
 }
+
+function sameHeaderValue(one: string | string[] | number | undefined, other: string | string[] | number | undefined): boolean {
+  if (one === other) return true
+  if (!Array.isArray(one) || !Array.isArray(other) || one.length !== other.length) return false
+  for (let index = 0; index < one.length; index += 1) if (one[index] !== other[index]) return false
+  return true
+}
+
+/** Whether `headers` holds the same names, in the same order, with the same values as `names` and `known`. */
+function sameHeaders(headers: HeaderObject, names: readonly string[], known: HeaderObject): boolean {
+  let index = 0
+  for (const name in headers) {
+    if (name !== names[index] || !sameHeaderValue(headers[name], known[name])) return false
+    index += 1
+  }
+  return index === names.length
+}
+
+/** How many distinct recent header sets (of requests, of answers) are remembered with their redacted form. */
+const RECENT_HEADER_SETS = 8
+
+/**
+ * Header sets, redacted, the same object for the same headers: a client sends the same headers
+ * again and again, so most entries of a batch share one set, which the store then keeps once
+ * without serialising each to compare (compared here name by name, in order, with no copy).
+ */
+class RecentHeaderSets {
+  private recent: { names: string[]; headers: HeaderObject; redacted: JournalHeaderSet }[] = []
+
+  redacted(headers: HeaderObject): JournalHeaderSet {
+    for (const known of this.recent) if (sameHeaders(headers, known.names, known.headers)) return known.redacted
+    // Kept as a copy: the request's own object is not held past its batch.
+    const copy = { ...headers }
+    const redacted = redactedHeaders(copy)
+    if (this.recent.length >= RECENT_HEADER_SETS) this.recent.pop()
+    this.recent.unshift({ names: Object.keys(copy), headers: copy, redacted })
+    return redacted
+  }
+}
+
+const requestHeaderSets = new RecentHeaderSets()
+const responseHeaderSets = new RecentHeaderSets()
 
 /** The job or conversation a request touched: its id in the URL, else a job the answer names. */
 function resourceOf(params: unknown, query: unknown, path: string, responseText: string | null): string | null {
@@ -176,9 +220,9 @@ class AnsweredRequest {
       latencyMs: Math.round(this.latencyMs * 1000) / 1000,
       keyHint: this.caller && secrets[0] ? hintOf(secrets[0]) : null,
       resourceId: resourceOf(this.params, this.query, path, responseBody?.text ?? null),
-      requestHeaders: redactedHeaders(this.headers),
+      requestHeaders: requestHeaderSets.redacted(this.headers),
       requestBody: this.requestBody(secrets),
-      responseHeaders: redactedHeaders(this.responseHeaders),
+      responseHeaders: responseHeaderSets.redacted(this.responseHeaders),
       responseBody,
       socket: null,
     }
