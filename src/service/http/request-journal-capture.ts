@@ -34,15 +34,22 @@ function splitUrl(url: string): { path: string; query: string } {
 
 const KEY_IN_AUTHORIZATION = /^\S+\s+(\S+)/
 
-/** The raw key the caller sent (header or ?api_key=), to scrub from every text the entry keeps. */
-function keysSent(headers: IncomingHttpHeaders, query: unknown): string[] {
-  const keys: string[] = []
-  const authorization = headers.authorization
+/** The key of an Authorization header (`Token <key>`), if any. */
+function keyInAuthorization(authorization: string | undefined): string | undefined {
   const match = authorization === undefined ? null : KEY_IN_AUTHORIZATION.exec(authorization)
-  if (match?.[1]) keys.push(match[1])
+  return match?.[1] || undefined
+}
+
+/** The raw key the caller sent (header or ?api_key=), to scrub from every text the entry keeps. */
+function keysSent(headers: IncomingHttpHeaders, query: unknown): readonly string[] {
   const header = headers['x-api-key']
-  if (typeof header === 'string') keys.push(header)
   const apiKey = (query as Record<string, unknown> | undefined)?.api_key
+  // The common case, a key in Authorization only: the same few headers again and again, read once each.
+  if (header === undefined && apiKey === undefined) return authorizationKeys(headers.authorization ?? '')
+  const keys: string[] = []
+  const key = keyInAuthorization(headers.authorization)
+  if (key) keys.push(key)
+  if (typeof header === 'string') keys.push(header)
   if (typeof apiKey === 'string') keys.push(apiKey)
   return keys
 }
@@ -63,6 +70,10 @@ function memo<T>(limit: number, compute: (key: string) => T): (key: string) => T
 
 const isSecretHeader = memo(512, (name) => SECRET_HEADERS.has(name.toLowerCase()) || isSecretName(name))
 const hintOf = memo(64, keyHint)
+const authorizationKeys = memo(64, (authorization): readonly string[] => {
+  const key = keyInAuthorization(authorization === '' ? undefined : authorization)
+  return key ? [key] : []
+})
 
 type HeaderObject = Readonly<Record<string, string | string[] | number | undefined>>
 
@@ -122,9 +133,10 @@ const responseHeaderSets = new RecentHeaderSets()
 
 /** The job or conversation a request touched: its id in the URL, else a job the answer names. */
 function resourceOf(params: unknown, query: unknown, path: string, responseText: string | null): string | null {
-  for (const value of [(params as Record<string, unknown> | undefined)?.jobId, (query as Record<string, unknown> | undefined)?.jobId]) {
-    if (typeof value === 'string' && value !== '') return value
-  }
+  const inPath = (params as Record<string, unknown> | undefined)?.jobId
+  if (typeof inPath === 'string' && inPath !== '') return inPath
+  const inQuery = (query as Record<string, unknown> | undefined)?.jobId
+  if (typeof inQuery === 'string' && inQuery !== '') return inQuery
   if (
     responseText === null ||
     !(path.startsWith('/v1/jobs') || path.startsWith('/v1/realtime/stt') || path.startsWith('/v1/voice-agents/conversation'))
@@ -156,7 +168,7 @@ let recentAnswers = new Map<string, { contentType: string | null; secrets: strin
 const answerBuffers = new WeakMap<Buffer, { contentType: string | null; secrets: string; body: JournalBody }>()
 
 /** The answer's body, redacted and cut; the same answer (and key) gives the same object, which the store keeps once. */
-function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unknown>>, secrets: string[]): JournalBody | null {
+function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unknown>>, secrets: readonly string[]): JournalBody | null {
   const contentType = contentTypeOf(headers)
   const secretsKey = secrets.join('\n')
   if (typeof payload === 'string') {
@@ -228,7 +240,7 @@ class AnsweredRequest {
     }
   }
 
-  private requestBody(secrets: string[]): JournalBody | null {
+  private requestBody(secrets: readonly string[]): JournalBody | null {
     const contentType = contentTypeOf(this.headers)
     const lengthHeader = this.headers['content-length']
     const size = lengthHeader === undefined ? null : Number(lengthHeader)
