@@ -34,15 +34,22 @@ function splitUrl(url: string): { path: string; query: string } {
 
 const KEY_IN_AUTHORIZATION = /^\S+\s+(\S+)/
 
-/** The raw key the caller sent (header or ?api_key=), to scrub from every text the entry keeps. */
-function keysSent(headers: IncomingHttpHeaders, query: unknown): string[] {
-  const keys: string[] = []
-  const authorization = headers.authorization
+/** The key of an Authorization header (`Token <key>`), if any. */
+function keyInAuthorization(authorization: string | undefined): string | undefined {
   const match = authorization === undefined ? null : KEY_IN_AUTHORIZATION.exec(authorization)
-  if (match?.[1]) keys.push(match[1])
+  return match?.[1] || undefined
+}
+
+/** The raw key the caller sent (header or ?api_key=), to scrub from every text the entry keeps. */
+function keysSent(headers: IncomingHttpHeaders, query: unknown): readonly string[] {
   const header = headers['x-api-key']
-  if (typeof header === 'string') keys.push(header)
   const apiKey = (query as Record<string, unknown> | undefined)?.api_key
+  // The common case, a key in Authorization only: the same few headers again and again, read once each.
+  if (header === undefined && apiKey === undefined) return authorizationKeys(headers.authorization ?? '')
+  const keys: string[] = []
+  const key = keyInAuthorization(headers.authorization)
+  if (key) keys.push(key)
+  if (typeof header === 'string') keys.push(header)
   if (typeof apiKey === 'string') keys.push(apiKey)
   return keys
 }
@@ -63,9 +70,15 @@ function memo<T>(limit: number, compute: (key: string) => T): (key: string) => T
 
 const isSecretHeader = memo(512, (name) => SECRET_HEADERS.has(name.toLowerCase()) || isSecretName(name))
 const hintOf = memo(64, keyHint)
+const authorizationKeys = memo(64, (authorization): readonly string[] => {
+  const key = keyInAuthorization(authorization === '' ? undefined : authorization)
+  return key ? [key] : []
+})
+
+type HeaderObject = Readonly<Record<string, string | string[] | number | undefined>>
 
 /** Node's header object as sent, the values of secret headers redacted (a copy only then; the object itself otherwise). */
-function redactedHeaders(headers: Readonly<Record<string, string | string[] | number | undefined>>): JournalHeaderSet {
+function redactedHeaders(headers: HeaderObject): JournalHeaderSet {
   let copy: Record<string, string | string[] | number | undefined> | undefined
   for (const name in headers) {
     const value = headers[name]
@@ -76,11 +89,54 @@ function redactedHeaders(headers: Readonly<Record<string, string | string[] | nu
   return copy ?? headers
 }
 
+function sameHeaderValue(one: string | string[] | number | undefined, other: string | string[] | number | undefined): boolean {
+  if (one === other) return true
+  if (!Array.isArray(one) || !Array.isArray(other) || one.length !== other.length) return false
+  for (let index = 0; index < one.length; index += 1) if (one[index] !== other[index]) return false
+  return true
+}
+
+/** Whether `headers` holds the same names, in the same order, with the same values as `names` and `known`. */
+function sameHeaders(headers: HeaderObject, names: readonly string[], known: HeaderObject): boolean {
+  let index = 0
+  for (const name in headers) {
+    if (name !== names[index] || !sameHeaderValue(headers[name], known[name])) return false
+    index += 1
+  }
+  return index === names.length
+}
+
+/** How many distinct recent header sets (of requests, of answers) are remembered with their redacted form. */
+const RECENT_HEADER_SETS = 8
+
+/**
+ * Header sets, redacted, the same object for the same headers: a client sends the same headers
+ * again and again, so most entries of a batch share one set, which the store then keeps once
+ * without serialising each to compare (compared here name by name, in order, with no copy).
+ */
+class RecentHeaderSets {
+  private recent: { names: string[]; headers: HeaderObject; redacted: JournalHeaderSet }[] = []
+
+  redacted(headers: HeaderObject): JournalHeaderSet {
+    for (const known of this.recent) if (sameHeaders(headers, known.names, known.headers)) return known.redacted
+    // Kept as a copy: the request's own object is not held past its batch.
+    const copy = { ...headers }
+    const redacted = redactedHeaders(copy)
+    if (this.recent.length >= RECENT_HEADER_SETS) this.recent.pop()
+    this.recent.unshift({ names: Object.keys(copy), headers: copy, redacted })
+    return redacted
+  }
+}
+
+const requestHeaderSets = new RecentHeaderSets()
+const responseHeaderSets = new RecentHeaderSets()
+
 /** The job or conversation a request touched: its id in the URL, else a job the answer names. */
 function resourceOf(params: unknown, query: unknown, path: string, responseText: string | null): string | null {
-  for (const value of [(params as Record<string, unknown> | undefined)?.jobId, (query as Record<string, unknown> | undefined)?.jobId]) {
-    if (typeof value === 'string' && value !== '') return value
-  }
+  const inPath = (params as Record<string, unknown> | undefined)?.jobId
+  if (typeof inPath === 'string' && inPath !== '') return inPath
+  const inQuery = (query as Record<string, unknown> | undefined)?.jobId
+  if (typeof inQuery === 'string' && inQuery !== '') return inQuery
   if (
     responseText === null ||
     !(path.startsWith('/v1/jobs') || path.startsWith('/v1/realtime/stt') || path.startsWith('/v1/voice-agents/conversation'))
@@ -112,7 +168,7 @@ let recentAnswers = new Map<string, { contentType: string | null; secrets: strin
 const answerBuffers = new WeakMap<Buffer, { contentType: string | null; secrets: string; body: JournalBody }>()
 
 /** The answer's body, redacted and cut; the same answer (and key) gives the same object, which the store keeps once. */
-function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unknown>>, secrets: string[]): JournalBody | null {
+function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unknown>>, secrets: readonly string[]): JournalBody | null {
   const contentType = contentTypeOf(headers)
   const secretsKey = secrets.join('\n')
   if (typeof payload === 'string') {
@@ -176,15 +232,15 @@ class AnsweredRequest {
       latencyMs: Math.round(this.latencyMs * 1000) / 1000,
       keyHint: this.caller && secrets[0] ? hintOf(secrets[0]) : null,
       resourceId: resourceOf(this.params, this.query, path, responseBody?.text ?? null),
-      requestHeaders: redactedHeaders(this.headers),
+      requestHeaders: requestHeaderSets.redacted(this.headers),
       requestBody: this.requestBody(secrets),
-      responseHeaders: redactedHeaders(this.responseHeaders),
+      responseHeaders: responseHeaderSets.redacted(this.responseHeaders),
       responseBody,
       socket: null,
     }
   }
 
-  private requestBody(secrets: string[]): JournalBody | null {
+  private requestBody(secrets: readonly string[]): JournalBody | null {
     const contentType = contentTypeOf(this.headers)
     const lengthHeader = this.headers['content-length']
     const size = lengthHeader === undefined ? null : Number(lengthHeader)

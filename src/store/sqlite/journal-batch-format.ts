@@ -54,10 +54,15 @@ export function encodeBatch(records: readonly JournalRecord[], bodyId: (body: Jo
     if (index === undefined) strings.set(value, (index = strings.size))
     return index
   }
+  // The writer hands the same object for the same headers (most entries): found by identity, serialised once.
+  const headersByObject = new Map<JournalHeaderSet, number>()
   const headersIndex = (set: JournalHeaderSet): number => {
+    let index = headersByObject.get(set)
+    if (index !== undefined) return index
     const json = JSON.stringify(set)
-    let index = headers.get(json)
+    index = headers.get(json)
     if (index === undefined) headers.set(json, (index = headers.size))
+    headersByObject.set(set, index)
     return index
   }
   const stored: StoredEntry[] = []
