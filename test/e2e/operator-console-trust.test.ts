@@ -295,6 +295,8 @@ describe('the link to the service', () => {
       // Stopped (not killed): requests hang, the token stays good. The checks time out.
       server.cli.child.kill('SIGSTOP')
       await poll(() => linkState.getAttribute('data-state'), 30_000).toMatch(/reconnecting|lost/)
+      // The job counts are the last known while the link is down, and say so.
+      expect(await page.getByTestId('job-counts').textContent()).toBe('0 running · 0 waiting, when last connected')
       server.cli.child.kill('SIGCONT')
       await fetch(`${server.url}/v1/voice-agents`, {
         method: 'POST',
@@ -302,6 +304,7 @@ describe('the link to the service', () => {
         body: JSON.stringify({ agentName: 'Made during the hang' }),
       })
       await poll(() => linkState.getAttribute('data-state'), 45_000).toBe('connected')
+      expect(await page.getByTestId('job-counts').textContent()).toBe('0 running · 0 waiting')
       // The agents list (no live events for agents) was loaded again on the link's return.
       await page.getByRole('button', { name: /^Made during the hang/ }).waitFor()
     } finally {

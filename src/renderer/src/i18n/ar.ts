@@ -114,6 +114,7 @@ export const ar: Messages = {
   'status.key': 'المفتاح',
   'status.noKey': 'لا مفتاح فعّال',
   'status.jobs': '{running} قيد التشغيل · {pending} بالانتظار',
+  'status.jobsLastSeen': '{running} قيد التشغيل · {pending} بالانتظار، عند آخر اتصال',
   'status.curl': 'مثال curl',
   'status.connecting': 'جارٍ الاتصال بالخدمة…',
 

@@ -115,6 +115,7 @@ export const en = {
   'status.key': 'Key',
   'status.noKey': 'none active',
   'status.jobs': '{running} running · {pending} waiting',
+  'status.jobsLastSeen': '{running} running · {pending} waiting, when last connected',
   'status.curl': 'the curl example',
   'status.connecting': 'Connecting to the service…',
 

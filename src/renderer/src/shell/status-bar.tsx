@@ -76,7 +76,11 @@ export function StatusBar() {
             {t('status.key')} <code dir="ltr">{info.keyHint || t('status.noKey')}</code>
           </span>
           <span aria-live="polite" data-testid="job-counts">
-            {t('status.jobs', { running: formatCount(running, locale), pending: formatCount(pending, locale) })}
+            {/* While the link is down the counts are the last known, and say so. */}
+            {t(down ? 'status.jobsLastSeen' : 'status.jobs', {
+              running: formatCount(running, locale),
+              pending: formatCount(pending, locale),
+            })}
           </span>
           <span className="status-spacer" />
           <code className="status-curl" dir="ltr" title={curlExample(info.url)}>
