@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import LongestFirstSequencer from './test/helpers/longest-first-sequencer'
 
 /**
  * Files run side by side. Most of the suite waits rather than computes (a browser, sockets, audio
@@ -16,11 +17,17 @@ const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParalleli
  * Files asserting wall-clock bounds that are the product's promise, not the test's patience:
  * audio sent ahead of real time, a typed turn answered within 2 s, a call ended within 2 s of
  * its last frame. Beside CPU-heavy files on 2 cores these bounds measure the machine; they run
- * after the rest, one file per engine at a time: the SQLite and PostgreSQL runs side by side
- * (one group), since a call mostly waits on audio played in real time and takes a few percent
- * of a core.
+ * after the rest, two files at a time (ALONE_WORKERS): a call mostly waits on audio played in
+ * real time and takes a few percent of a core. `fileParallelism: false` here made vitest run the
+ * whole group (both projects) one file at a time, about 400 s where two at a time take about 200.
+ * VOICEDESK_ALONE_WORKERS=1 runs them one at a time again.
  */
-const ALONE = ['test/conversations/web-sdk-protocol.test.ts', 'test/conversations/test-call-stream.test.ts', 'test/conversations/call-barge-in.test.ts']
+const ALONE_WORKERS = Number(process.env.VOICEDESK_ALONE_WORKERS) || 2
+const ALONE = [
+  'test/conversations/web-sdk-protocol.test.ts',
+  'test/conversations/test-call-stream.test.ts',
+  'test/conversations/call-barge-in.test.ts',
+]
 
 /**
  * What runs again on PostgreSQL: where storage is touched in ways that differ by engine
@@ -53,6 +60,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // The default reporter, then the ten slowest files of the run.
     reporters: ['default', './test/helpers/slowest-files-reporter.ts'],
+    // The longest files first (a list kept in the sequencer), so both workers finish together.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       // Everything, on SQLite (the embedded default).
       {
@@ -61,9 +70,12 @@ export default defineConfig({
       },
       // What differs by engine, again on a real PostgreSQL cluster started for the run.
       { extends: true, test: { name: 'postgres', include: ON_POSTGRES, exclude: [...SQLITE_ONLY_HTTP, ...ALONE], ...POSTGRES } },
-      // The wall-clock files, after the others: one file per engine at a time, both engines together.
-      { extends: true, test: { name: 'sqlite-alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'postgres-alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 }, ...POSTGRES } },
+      // The wall-clock files, after the others: two at a time, whichever engine (one group, one worker limit).
+      { extends: true, test: { name: 'sqlite-alone', include: ALONE, maxWorkers: ALONE_WORKERS, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: 'postgres-alone', include: ALONE, maxWorkers: ALONE_WORKERS, sequence: { groupOrder: 1 }, ...POSTGRES },
+      },
     ],
   },
 })
