@@ -59,6 +59,7 @@ export async function serve(values: Values, options: ServeOptions): Promise<void
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`)
   const journalOn = journalEnabled(values)
   const maxCalls = maxCallsOf(values)
+  const mediaIntake = mediaIntakeOf(values)
   const key = fixedApiKey()
   const storage = storageOf(values)
   if (storage.kind === 'folder') prepare(storage.dataDir, values['force-new'])
@@ -99,7 +100,7 @@ export async function serve(values: Values, options: ServeOptions): Promise<void
       allowedHosts: values['allowed-host'],
       corsOrigins: values['cors-origin'],
       allowWebhookHosts: values['allow-webhook-host'],
-      mediaIntake: mediaIntakeOf(values),
+      mediaIntake,
       calls: { maxConcurrent: maxCalls },
       journal: { enabled: journalOn },
       seed: values.seed !== undefined ? resolve(expandHome(values.seed)) : undefined,
