@@ -46,38 +46,45 @@ async function setUp(): Promise<{ service: TestService; baseUrl: string; agentId
 
 /**
  * The words the client's playback had played at its `clear` (or `earlierMs` before it arrived):
- * its queue replayed frame by frame, each sentence's audio timed.
+ * its queue replayed frame by frame. Words are timed over each sentence's whole audio, made
+ * here with the agent's voice: at the clear the client holds only the start of the sentence
+ * being played, and timing all its words over that part would place them too early.
  */
-function heardByClient(frames: ReceivedFrame[], earlierMs = 0): { words: string[]; captions: string[] } {
-  const sentences: { text: string; audio: Int16Array[] }[] = []
-  const loose: Int16Array[] = []
+async function heardByClient(frames: ReceivedFrame[], earlierMs = 0): Promise<{ words: string[]; captions: string[] }> {
+  const captions: string[] = []
   let playbackEnd = 0
   let received = 0
   for (const { frame, at } of frames) {
-    // A caption follows its sentence's first frame.
-    if (frame.event === 'answer')
-      sentences.push({ text: frame.content, audio: [(sentences.at(-1)?.audio ?? loose).pop() ?? new Int16Array(0)] })
+    if (frame.event === 'answer') captions.push(frame.content)
     if (frame.event === 'media') {
-      const bytes = Buffer.from(frame.media.payload, 'base64')
-      const samples = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))
-      ;(sentences.at(-1)?.audio ?? loose).push(samples)
-      playbackEnd = Math.max(playbackEnd, at) + (samples.length * 1000) / RATE
-      received += samples.length
+      const samples = Buffer.from(frame.media.payload, 'base64').length / 2
+      playbackEnd = Math.max(playbackEnd, at) + (samples * 1000) / RATE
+      received += samples
     }
     if (frame.event === 'clear') {
       let played = received - Math.max(0, Math.round(((playbackEnd - (at - earlierMs)) * RATE) / 1000))
       const words: string[] = []
-      for (const sentence of sentences) {
-        const audio = Int16Array.from(sentence.audio.flatMap((chunk) => [...chunk]))
-        const heard = wordsHeard(timeWords(sentence.text, audio, AGENT_VOICE), played)
+      for (const caption of captions) {
+        const audio = await sentenceAudio(caption)
+        const heard = wordsHeard(timeWords(caption, audio, AGENT_VOICE), played)
         words.push(...heard.map((word) => word.text))
         played -= audio.length
         if (played <= 0) break
       }
-      return { words, captions: sentences.map((sentence) => sentence.text) }
+      return { words, captions }
     }
   }
   throw new Error('no clear frame')
+}
+
+const sentences = new Map<string, Promise<Int16Array>>()
+function sentenceAudio(text: string): Promise<Int16Array> {
+  let audio = sentences.get(text)
+  if (!audio) {
+    audio = spokenSamples(text, AGENT_VOICE).then((samples) => Int16Array.from(samples, (sample) => Math.round(sample * 32767)))
+    sentences.set(text, audio)
+  }
+  return audio
 }
 
 async function conversation(service: TestService, jobId: string): Promise<Conversation> {
@@ -125,8 +132,8 @@ describe('a caller who talks over the agent', () => {
     stalls.disable()
     const stallMs = stalls.max / 1e6
     for (const { jobId, client, clear } of calls) {
-      const { words, captions } = heardByClient(client.frames)
-      const beforeStall = heardByClient(client.frames, stallMs).words
+      const { words, captions } = await heardByClient(client.frames)
+      const beforeStall = (await heardByClient(client.frames, stallMs)).words
       const agent = await agentTurn(setup.service, jobId)
       const saved = (agent?.content ?? '').split(' ').filter(Boolean)
       expect(agent?.interrupted).toBe(true)
