@@ -63,8 +63,8 @@ const PACKAGES = [
   { packages: ['to-words'], from: '^src/engines/tts/' },
   // Sentences shared by calls, kept least recently used first out.
   { packages: ['lru-cache'], from: '^src/engines/tts/shared-speech\\.ts$' },
-  // Audio for live calls: resampling, voice activity, pitch (engines are pure: no store, no HTTP).
-  { packages: ['@echogarden/fvad-wasm', '@echogarden/speex-resampler-wasm', 'pitchfinder'], from: '^src/engines/' },
+  // Audio for live calls: resampling, voice activity (the voice band's FFT), pitch (engines are pure: no store, no HTTP).
+  { packages: ['@echogarden/fvad-wasm', '@echogarden/speex-resampler-wasm', 'pitchfinder', 'fft\\.js'], from: '^src/engines/' },
   // The dialogue: outcomes checked against the agent's shape, enum members matched by edit distance.
   { packages: ['ajv', 'fastest-levenshtein'], from: '^src/engines/' },
   // English word stems for answering a caller's question from the agent's preamble (dialogue/off-topic.ts).

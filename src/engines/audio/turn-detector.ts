@@ -1,6 +1,5 @@
 import { createEnergyVoiceClassifier, type EnergyVoiceClassifierOptions } from './energy-voice-classifier'
-import { createTenVoiceClassifier, type TenVoiceClassifierOptions } from './ten-voice-classifier'
-import { allOfVoiceClassifiers, type VoiceClassifier } from './voice-classifier'
+import type { VoiceClassifier } from './voice-classifier'
 import { createWebRtcVoiceClassifier, type WebRtcVoiceClassifierOptions } from './webrtc-voice-classifier'
 
 /** Times are ms of audio since the detector's first frame. */
@@ -18,17 +17,16 @@ export interface TurnDetector {
   dispose(): void
 }
 
-export type VoiceDetectorName = 'ten' | 'energy' | 'webrtc'
+export type VoiceDetectorName = 'energy' | 'webrtc'
 
 export interface TurnDetectorOptions {
   /**
-   * `energy` (the default), `ten` (TEN VAD gated by the energy detector) or `webrtc`. Chosen by
-   * bench/vad.ts (bench/results/vad.json): 44 eSpeak caller turns (English, Arabic, women, men)
-   * in white noise, 8-talker babble and hum at 20/10/5 dB. At 5 dB the energy detector (level over
-   * 50 ms against a floor that falls in 300 ms) finds 98 % of turns in babble, 84 % in white noise
-   * and 89 % in hum, and starts 0-2 turns a minute on noise alone (2 on quiet babble), for 0.2 ms CPU per second
-   * of audio. TEN VAD gated by it finds the same (the gate decides) for 7 ms; TEN or Silero alone
-   * hear babble as one endless turn; WebRTC VAD (any mode) calls 10 dB noise speech.
+   * `energy` (the default) or `webrtc`. Chosen by bench/vad.ts (bench/results/vad.json): 44 eSpeak
+   * caller turns (English, Arabic, women, men) in white noise, 8-talker babble and hum at 20/10/5 dB.
+   * The energy detector's level is the power of the 300-3400 Hz voice band over 100 ms against an
+   * adaptive floor: at 5 dB it finds 100 % of turns in white noise, babble and hum (the whole
+   * signal's level: 84 %, 98 %, 89 %), starts at most one turn a minute on any noise alone, for
+   * 0.35 ms CPU per second of audio. WebRTC VAD (any mode) calls 10 dB noise speech.
    */
   detector?: VoiceDetectorName
   sampleRate?: number
@@ -40,7 +38,6 @@ export interface TurnDetectorOptions {
   bridgeGapMs?: number
   webrtc?: Omit<WebRtcVoiceClassifierOptions, 'sampleRate'>
   energy?: Omit<EnergyVoiceClassifierOptions, 'sampleRate'>
-  ten?: TenVoiceClassifierOptions
   /**
    * Told why, when the chosen detector cannot start (its package missing or broken) and the
    * energy detector, which needs no model, listens instead. Without it the reason goes to stderr.
@@ -50,12 +47,6 @@ export interface TurnDetectorOptions {
 
 async function createClassifier(detector: VoiceDetectorName, options: TurnDetectorOptions, sampleRate: number): Promise<VoiceClassifier> {
   switch (detector) {
-    case 'ten':
-      // TEN hears speech, babble included; the energy gate keeps the voice that stands out from the room.
-      return allOfVoiceClassifiers([
-        await createTenVoiceClassifier({ ...options.ten, sampleRate }),
-        createEnergyVoiceClassifier({ ...options.energy, sampleRate }),
-      ])
     case 'webrtc':
       return createWebRtcVoiceClassifier({ ...options.webrtc, sampleRate })
     case 'energy':
@@ -71,7 +62,7 @@ export async function createTurnDetector(options: TurnDetectorOptions = {}): Pro
     classifier = await createClassifier(detector, options, sampleRate)
   } catch (error) {
     if (detector === 'energy') throw error
-    const message = `voice detector: ${detector === 'ten' ? 'TEN VAD' : 'WebRTC VAD'} could not start (${error instanceof Error ? error.message : String(error)}); this call listens with the energy detector instead`
+    const message = `voice detector: WebRTC VAD could not start (${error instanceof Error ? error.message : String(error)}); this call listens with the energy detector instead`
     if (options.onFallback) options.onFallback(message, error)
     else console.warn(message)
     classifier = createEnergyVoiceClassifier({ ...options.energy, sampleRate })
@@ -110,7 +101,8 @@ export function turnDetectorOver(classifier: VoiceClassifier, options: TurnDetec
         }
         voicedMs += endMs - startMs
         lastVoiceMs = endMs
-        if (!speaking && voicedMs >= minSpeechMs) {
+        // The classifier hears a burst for up to endLagMs after it stops: a cough is not made long enough by that.
+        if (!speaking && voicedMs - (classifier.endLagMs ?? 0) >= minSpeechMs) {
           speaking = true
           turnStartMs = onsetMs!
           onsetMs = undefined

