@@ -258,16 +258,20 @@ describe('the engine lifecycle', () => {
   })
 
   it('fails the call whose worker crashed, then starts a new worker for the next call', async () => {
+    // The stand-in eSpeak of the pool's tests: its thread exits on a text with "crash", and it answers 100 samples holding its threadId.
     const crashing = await createEspeakTtsEngine({
-      espeakModulePath: fileURLToPath(new URL('./fixtures/crashing-espeak.mjs', import.meta.url)),
+      espeakModulePath: fileURLToPath(new URL('./fixtures/thread-tagging-espeak.mjs', import.meta.url)),
+      workers: 1,
     })
     try {
+      const before = (await crashing.synthesizePcm('hello', AVA)).samples[0]
       const crashed = await rejection(crashing.synthesize('please crash now', AVA))
       expect(crashed.code).toBe('WORKER_CRASHED')
       expect(crashed.message).toMatch(/worker thread stopped while synthesizing \(exit code 70\); the next call starts a new one/)
 
-      const next = await crashing.synthesize('hello again', AVA)
-      expect(next.durationSeconds).toBe(1)
+      const next = await crashing.synthesizePcm('hello again', AVA)
+      expect(next.samples).toHaveLength(100)
+      expect(next.samples[0]).not.toBe(before)
     } finally {
       await crashing.close()
     }
