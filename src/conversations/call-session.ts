@@ -201,9 +201,9 @@ export class CallSession {
     this.enqueue(() => this.agentSays(this.options.dialogue.open(this.respondOptions()), 'speech'))
   }
 
-  /** The caller started speaking: the agent stops, when it may be interrupted and is talking. */
+  /** The caller started speaking: the agent stops, when it may be interrupted and the caller hears it talking. */
   private bargeIn(): void {
-    if (this.options.agent.interrupt && this.output.speaking && this.output.clear()) {
+    if (this.options.agent.interrupt && this.output.audible && this.output.clear()) {
       this.options.state.bargeIns += 1
       this.observer.observe({ type: 'barge-in', at: this.ledger.seconds() })
     }

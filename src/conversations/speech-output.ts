@@ -139,6 +139,19 @@ export class SpeechOutput {
     return this.synthesising > 0 || this.pending.length > 0 || this.queueEnd > this.options.now()
   }
 
+  /**
+   * Whether the caller can hear the agent now: audio of what it is saying has started playing
+   * and has not all played. Speech before the first audio (while a greeting or answer is still
+   * being made) interrupts nothing: a caller cannot talk over what they have not heard yet.
+   */
+  get audible(): boolean {
+    const now = this.options.now()
+    if (this.queueEnd <= now) return false
+    for (const utterance of [...this.unfinished, ...this.open.values()])
+      if (utterance.startsAt !== undefined && utterance.startsAt <= now && (utterance.endsAt ?? now) > now) return true
+    return false
+  }
+
   /** When the audio sent so far ends playing (ms). */
   get playbackEndsAt(): number {
     return this.queueEnd

@@ -134,14 +134,16 @@ describe('a caller who talks over the agent', () => {
     for (const { jobId, client, clear } of calls) {
       const { words, captions } = await heardByClient(client.frames)
       const beforeStall = (await heardByClient(client.frames, stallMs)).words
+      const afterStall = (await heardByClient(client.frames, -stallMs)).words
       const agent = await agentTurn(setup.service, jobId)
       const saved = (agent?.content ?? '').split(' ').filter(Boolean)
       expect(agent?.interrupted).toBe(true)
       // The saved words are the greeting's first words, within one word of what the client played
-      // (never more; fewer by what played during this process's longest event-loop stall, measured).
+      // (more or fewer only by what plays during this process's longest event-loop stall, measured:
+      // a stall delays the client's frames, or its reading of the clear).
       expect(GREETING.split(' ').slice(0, saved.length)).toEqual(saved)
       const said = `saved "${agent?.content}", client heard "${words.join(' ')}" (longest stall ${Math.round(stallMs)} ms)`
-      expect(saved.length, said).toBeLessThanOrEqual(words.length + 1)
+      expect(saved.length, said).toBeLessThanOrEqual(afterStall.length + 1)
       expect(saved.length, said).toBeGreaterThanOrEqual(beforeStall.length - 1)
       expect(saved.length).toBeLessThan(GREETING.split(' ').length)
       expect(agent?.content).not.toContain('How else can I help?')

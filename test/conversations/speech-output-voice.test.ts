@@ -123,6 +123,23 @@ describe('captions leave with the voice', () => {
 })
 
 describe('a barge-in keeps only what was played', () => {
+  it('is audible only while its audio plays: not while the first sentence is still being made, nor once it all played', async () => {
+    const call = harness({ holdSynthesis: true })
+    const utterance = call.output.begin()
+    call.output.say(utterance, WELCOME)
+    void call.output.finish(utterance)
+    await call.advance(300)
+    // Making its voice: speaking (the caller waits), but nothing to talk over yet.
+    expect(call.output.speaking).toBe(true)
+    expect(call.output.audible).toBe(false)
+    for (const synthesis of call.held.splice(0)) synthesis.resolve()
+    await call.settle()
+    await call.advance(100)
+    expect(call.output.audible).toBe(true)
+    await call.advance(20_000)
+    expect(call.output.audible).toBe(false)
+  })
+
   it('keeps the words whose audio played by the clear, marks the turn interrupted, and says so in the clear frame', async () => {
     const call = harness()
     const utterance = call.output.begin()

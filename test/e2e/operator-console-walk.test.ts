@@ -265,9 +265,10 @@ describe('the walk with the service gone', () => {
       expect(await page.getByLabel('Voice', { exact: true }).locator('option:checked').textContent()).toMatch(/^Ava/)
       await page.getByLabel('Agent name', { exact: true }).fill('Gone agent, renamed')
       await page.keyboard.press('Control+s')
-      await page.locator('.toast', { hasText: 'The VoiceDesk service cannot be reached.' }).waitFor()
+      // The save says it was not saved (the link's own toast says the service cannot be reached).
+      await page.locator('.toast', { hasText: 'Not saved: the VoiceDesk service cannot be reached.' }).waitFor()
       await page.keyboard.press('Control+s')
-      const toast = page.locator('.toast', { hasText: 'The VoiceDesk service cannot be reached.' })
+      const toast = page.locator('.toast', { hasText: 'Not saved: the VoiceDesk service cannot be reached.' })
       await toast.getByTestId('toast-count').waitFor()
       expect(await toast.count()).toBe(1)
       await shot(page, 'walk-gone-toast')
@@ -327,7 +328,7 @@ describe('the walk in Arabic with the service gone', () => {
       await poll(() => page.getByTestId('link-state').getAttribute('data-state'), 20_000).toMatch(/reconnecting|lost/)
       await page.getByLabel(ar('agent.name'), { exact: true }).fill('Gone agent, renamed')
       await page.keyboard.press('Control+s')
-      await page.locator('.toast', { hasText: ar('errors.unreachable') }).waitFor()
+      await page.locator('.toast', { hasText: ar('agent.saveUnreachable') }).waitFor()
       await check(page, offenders, 'gone-agent-save')
       for (const [index, screen] of [
         [1, 'templates'],
