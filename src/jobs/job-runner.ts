@@ -158,7 +158,7 @@ export class JobRunner {
           process: (job, stopSignal) => this.run(loop, job, stopSignal),
           // Due jobs the claim left wait for this lane's own slots (a project at its share): its
           // loop wakes when one of them ends, so only later ones need a timer.
-          nextDueAt: () => jobs.nextRunAfter(lane.types, this.now()),
+          nextDueAt: (claimedAt) => jobs.nextRunAfter(lane.types, claimedAt),
           leaseOwners: () => jobs.pendingLeaseOwners(),
           releaseLeasesOf: (owner) => jobs.releaseLeasesOf(owner),
         },

@@ -9,8 +9,11 @@ export interface LeasedWork<T extends { id: string }> {
   claim(owner: string, free: number, now: number): Promise<T[]>
   /** Does one claimed item, writing what it leads to with `loop.persist`. Its failures are its own: a rejection is a fault. */
   process(item: T, signal: AbortSignal): Promise<void>
-  /** When the next item falls due (ms): the loop wakes then by itself. */
-  nextDueAt(): Promise<number | undefined>
+  /**
+   * When the next item falls due after `claimedAt`, the time the last claim looked at the queue (ms): the loop wakes then by
+   * itself. It must count an item that fell due while that claim ran (a slow database), or nothing would wake for it.
+   */
+  nextDueAt(claimedAt: number): Promise<number | undefined>
   /** Owners that hold leases now, and a way to give back a dead owner's leases. */
   leaseOwners(): Promise<string[]>
   releaseLeasesOf(owner: string): Promise<unknown>
@@ -185,10 +188,11 @@ export class LeasedWorkerLoop<T extends { id: string }> {
     this.timer = undefined
     try {
       const free = this.options.concurrency - this.running.size
+      const claimedAt = this.now()
       if (free > 0) {
-        for (const item of await this.work.claim(this.owner, free, this.now())) this.begin(item)
+        for (const item of await this.work.claim(this.owner, free, claimedAt)) this.begin(item)
       }
-      if (this.running.size < this.options.concurrency && !this.stopping) await this.scheduleNextDue()
+      if (this.running.size < this.options.concurrency && !this.stopping) await this.scheduleNextDue(claimedAt)
     } catch (error) {
       if (this.noteStorageFailure(error) === 'disk-full') return this.resumeWhenSpaceIsBack()
       // Busy, or a fault: try again a little later rather than leave the queue unattended.
@@ -208,8 +212,8 @@ export class LeasedWorkerLoop<T extends { id: string }> {
     this.running.set(item.id, done)
   }
 
-  private async scheduleNextDue(): Promise<void> {
-    const next = await this.work.nextDueAt()
+  private async scheduleNextDue(claimedAt: number): Promise<void> {
+    const next = await this.work.nextDueAt(claimedAt)
     if (next === undefined || this.stopping) return
     this.setTimer(Math.max(1, next - this.now()))
   }

@@ -191,6 +191,31 @@ describe('the leased-worker loop (fake clock)', () => {
     expect(loop.active).toBe(1)
   })
 
+  it('claims an item that fell due while a slow claim ran (the job repository counts only items due after the claim looked)', async () => {
+    // Like the job repository: items due by `after` that a claim left wait for a free slot, so they are not counted.
+    class JobLikeQueue extends FakeQueue {
+      override async nextDueAt(after = Number.NEGATIVE_INFINITY): Promise<number | undefined> {
+        const later = [...this.rows.values()].filter((row) => !row.done && row.owner === null && row.dueAt > after)
+        return later.length === 0 ? undefined : Math.min(...later.map((row) => row.dueAt))
+      }
+    }
+    const queue = new JobLikeQueue()
+    const dueAt = Date.now() + 300
+    queue.add('soon', dueAt)
+    const loop = loopOver(queue)
+    queue.claimGate = deferred()
+    const started = loop.start()
+    await settle()
+    // The claim looked before 'soon' was due, and a busy database holds it past that time.
+    await vi.advanceTimersByTimeAsync(500)
+    queue.claimGate.resolve()
+    queue.claimGate = undefined
+    await started
+    await vi.advanceTimersByTimeAsync(1)
+    expect(queue.claimedIds()).toEqual(['soon'])
+    expect(loop.active).toBe(1)
+  })
+
   it('tries a claim that found the database busy again after busyRetryMs, and does not report it as a fault', async () => {
     const queue = new FakeQueue()
     queue.add('a')
