@@ -355,7 +355,7 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       '1:create',
     ])
     const stray = rows.find((row) => row.kind === 'agentVersion')
-    const failure = await store.projectData.replaceProject(P1, [stray]).catch((error: unknown) => error)
+    const failure = await store.projectData.replaceProject(P1, [stray] as ProjectRow[]).catch((error: unknown) => error)
     expect((failure as Error).message).toMatch(/^Row 1 \(agentVersion agent-sales\): id agent-sales is not an agent of the rows before it/)
     expect(await exported(store)).toEqual(rows)
   })
