@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { invokeOperation } from '../../../src/service/operator/invoke-operation'
 import { AgentVersionEnvelopeSchema, AgentVersionListEnvelopeSchema } from '../../../src/shared/api/agent-versions'
 import { ConversationEnvelopeSchema } from '../../../src/shared/api/conversations'
 import { VoiceAgentEnvelopeSchema, VoiceAgentTemplatesEnvelopeSchema, type VoiceAgent } from '../../../src/shared/api/voice-agents'
+import { SdkCallClient } from '../../helpers/sdk-call-client'
 import { startTestService, type TestService } from '../../helpers/test-service'
 
 /*
@@ -39,6 +40,11 @@ async function restore(service: TestService, id: string, n: number): Promise<Voi
   expect(response.statusCode, response.body).toBe(200)
   return VoiceAgentEnvelopeSchema.parse(response.json()).data
 }
+
+const clients: SdkCallClient[] = []
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close()
+})
 
 describe('agent versions', () => {
   it('numbers every change (create, PATCH, the app’s save, clone), reads each whole and restores one as a new version', async () => {
@@ -157,6 +163,28 @@ describe('agent versions', () => {
     expect((await version(service, agent.id, 18)).agent).toEqual(now)
   })
 
+  it('comes back with a snapshot: the versions as they were, and the counts name them', async () => {
+    const service = await startTestService()
+    const agent = await createAgent(service, { agentName: 'Snapshot desk' })
+    await patch(service, agent.id, { agentName: 'Snapshot desk 2' })
+    const before = await versions(service, agent.id)
+    const taken = await service.call('POST', '/_voicedesk/snapshots', { body: { name: 'with-versions' } })
+    expect(taken.statusCode, taken.body).toBe(201)
+    expect(taken.json().data.counts).toMatchObject({ agents: 1, agentVersions: 2 })
+
+    await patch(service, agent.id, { agentName: 'After the snapshot' })
+    await restore(service, agent.id, 1)
+    expect((await versions(service, agent.id)).total).toBe(4)
+
+    const restored = await service.call('POST', '/_voicedesk/snapshots/with-versions/restore')
+    expect(restored.statusCode, restored.body).toBe(200)
+    expect(await versions(service, agent.id)).toEqual(before)
+    expect((await version(service, agent.id, 2)).agent.agentName).toBe('Snapshot desk 2')
+    // Numbering goes on from the restored history.
+    await patch(service, agent.id, { agentName: 'Next' })
+    expect((await versions(service, agent.id)).versions[0]).toMatchObject({ version: 3, source: 'update' })
+  })
+
   it('records on a conversation the agent version it was made against', async () => {
     const service = await startTestService()
     const agent = await createAgent(service, { agentName: 'Caller desk' })
@@ -167,5 +195,26 @@ describe('agent versions', () => {
     await patch(service, agent.id, { greetingMessage: 'Hello again' })
     const conversation = ConversationEnvelopeSchema.parse((await service.call('GET', `/v1/voice-agents/conversation/${jobId}`)).json()).data
     expect(conversation.agentVersion).toBe(2)
+  })
+
+  it('records on a live call the version it ran against: the newest when its socket connected', async () => {
+    const service = await startTestService({ port: 0 })
+    const baseUrl = (await service.runtime.start()).replace('localhost', '127.0.0.1')
+    const agent = await createAgent(service, { agentName: 'Live desk', silenceThreshold: 60 })
+    const init = await service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: agent.id } })
+    const { jobId } = init.json().data as { jobId: string }
+    const read = async () =>
+      ConversationEnvelopeSchema.parse((await service.call('GET', `/v1/voice-agents/conversation/${jobId}`)).json()).data
+    expect((await read()).agentVersion).toBe(1)
+    await patch(service, agent.id, { greetingMessage: 'Changed before the call connected.' })
+    // A real socket on 127.0.0.1, speaking the web SDK's frames.
+    const client = await SdkCallClient.connect(baseUrl, jobId, service.key)
+    clients.push(client)
+    await client.nth('info', 1, 15_000)
+    const started = await read()
+    expect(started.status).toBe('IN_PROGRESS')
+    expect(started.agentVersion).toBe(2)
+    await patch(service, agent.id, { greetingMessage: 'Changed during the call.' })
+    expect((await read()).agentVersion).toBe(2)
   })
 })
