@@ -67,6 +67,12 @@ export interface VoiceAgentsRepository {
   insert(record: VoiceAgentRecord): Promise<void>
   replace(record: VoiceAgentRecord): Promise<void>
   findInProject(id: string, projectId: string): Promise<VoiceAgentRecord | undefined>
+  /**
+   * findInProject, holding the agent's row until the transaction ends (PostgreSQL: FOR UPDATE;
+   * SQLite's transaction holds the write lock already): a read-modify-write of two changes at
+   * once then applies both, the second on top of the first.
+   */
+  findForChange(id: string, projectId: string): Promise<VoiceAgentRecord | undefined>
   list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<Page<VoiceAgentRecord>>
   /** Deletes the agent and its versions. */
   remove(id: string, projectId: string): Promise<boolean>

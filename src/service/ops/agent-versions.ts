@@ -3,7 +3,7 @@ import type { VoiceAgent } from '../../shared/api/voice-agents'
 import type { VoiceAgentVersionRecord } from '../../store/records'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { ServiceError } from './service-error'
-import { requireAgent, toVoiceAgentDto } from './voice-agents'
+import { requireAgent, requireAgentForChange, toVoiceAgentDto } from './voice-agents'
 
 /*
  * Agent versions (docs/api.md, "Agent versions"): read, listed newest first, and restored.
@@ -50,7 +50,7 @@ export async function getAgentVersion(context: OpsContext, caller: Caller, id: s
  */
 export function restoreAgentVersion(context: OpsContext, caller: Caller, id: string, version: number): Promise<VoiceAgent> {
   return context.store.transaction(async (tx) => {
-    const current = await requireAgent(tx, caller, id)
+    const current = await requireAgentForChange(tx, caller, id)
     const restored = await tx.voiceAgents.findVersion(id, caller.projectId, version)
     if (!restored) throw versionNotFound(id, version)
     const { version: _number, source: _source, versionedAt: _at, ...settings } = restored

@@ -13,7 +13,7 @@ import {
 } from '../../shared/api/voice-agents'
 import { ok } from '../../shared/api/common'
 import { defaultVoiceFor, findVoice } from '../../shared/voices'
-import type { Repositories } from '../../store/ports'
+import type { Repositories, TransactionPart } from '../../store/ports'
 import type { VoiceAgentRecord } from '../../store/records'
 import { templateAgentSettings } from './templates-catalogue'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
@@ -151,6 +151,13 @@ export async function requireAgent(repositories: Repositories, caller: Caller, i
   return record
 }
 
+/** The agent, held for a change until the transaction ends: changes made at once apply one on top of the other. */
+export async function requireAgentForChange(tx: TransactionPart<'voiceAgents'>, caller: Caller, id: string): Promise<VoiceAgentRecord> {
+  const record = await tx.voiceAgents.findForChange(id, caller.projectId)
+  if (!record) throw notFound('voice agent', id)
+  return record
+}
+
 export async function getVoiceAgent(context: OpsContext, caller: Caller, id: string): Promise<VoiceAgent> {
   return toVoiceAgentDto(context, await requireAgent(context.store, caller, id))
 }
@@ -186,7 +193,7 @@ export function updateVoiceAgent(
   source: AgentVersionSource = 'update',
 ): Promise<VoiceAgent> {
   return context.store.transaction(async (tx) => {
-    const current = await requireAgent(tx, caller, id)
+    const current = await requireAgentForChange(tx, caller, id)
     const next = { ...applyChanges(context, current, changes), updatedAt: timestamp(context) }
     await tx.voiceAgents.replace(next)
     await tx.voiceAgents.addVersion(next, source, next.updatedAt)

@@ -148,6 +148,14 @@ export class PostgresVoiceAgentsRepository implements VoiceAgentsRepository {
     return rows[0] && toRecord(rows[0])
   }
 
+  async findForChange(id: string, projectId: string): Promise<VoiceAgentRecord | undefined> {
+    const { rows } = await this.db.query<VoiceAgentRow>(
+      `SELECT ${COLUMN_LIST} FROM voice_agents WHERE id = $1 AND project_id = $2 FOR UPDATE`,
+      [id, projectId],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
   /** Newest first; ties broken by id so pages never overlap. */
   async list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<Page<VoiceAgentRecord>> {
     const total =

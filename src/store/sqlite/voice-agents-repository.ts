@@ -185,6 +185,11 @@ export class SqliteVoiceAgentsRepository implements VoiceAgentsRepository {
     return row && toRecord(row)
   }
 
+  /** The transaction is IMMEDIATE: it holds the write lock from its start. */
+  findForChange(id: string, projectId: string): Promise<VoiceAgentRecord | undefined> {
+    return this.findInProject(id, projectId)
+  }
+
   /** Newest first; ties broken by id so pages never overlap. */
   async list(
     projectId: string,

@@ -158,9 +158,16 @@ describe('agent versions', () => {
       listed.versions.filter((v) => v.source === 'update').map((v) => version(service, agent.id, v.version)),
     )
     expect(new Set(written.map((v) => v.agent.agentName))).toEqual(new Set(Array.from({ length: 16 }, (_, index) => `change ${index}`)))
+    // Read-modify-write under the agent's lock: changes of different fields made at once all stay.
+    await Promise.all([
+      patch(service, agent.id, { greetingMessage: 'Greeting at once' }),
+      patch(service, agent.id, { silenceThreshold: 42 }),
+      patch(service, agent.id, { pokeMessages: ['Poke at once'] }),
+    ])
     // The newest version is the agent as it now is.
     const now = VoiceAgentEnvelopeSchema.parse((await service.call('GET', `/v1/voice-agents/${agent.id}`)).json()).data
-    expect((await version(service, agent.id, 18)).agent).toEqual(now)
+    expect(now).toMatchObject({ greetingMessage: 'Greeting at once', silenceThreshold: 42, pokeMessages: ['Poke at once'] })
+    expect((await version(service, agent.id, 21)).agent).toEqual(now)
   })
 
   it('comes back with a snapshot: the versions as they were, and the counts name them', async () => {
