@@ -58,6 +58,19 @@ export const DEFAULT_CALL_LIMITS: CallLimits = {
 }
 
 /**
+ * The agent as its newest version holds it, with that version's number: one row that never
+ * changes, so the number and the settings a call runs with always agree (reading the agent and
+ * then its newest number could straddle a change). Undefined when the agent is gone.
+ */
+async function newestAgentVersion(store: Pick<Store, 'voiceAgents'>, agentId: string, projectId: string) {
+  const number = await store.voiceAgents.latestVersion(agentId, projectId)
+  const found = number === undefined ? undefined : await store.voiceAgents.findVersion(agentId, projectId, number)
+  if (!found) return undefined
+  const { version, source: _source, versionedAt: _versionedAt, ...agent } = found
+  return { agent, version }
+}
+
+/**
  * Live calls of this instance: one CallSession per connected socket. A connection starts its
  * PENDING conversation once (a second socket, or one after the call ended, is told so and
  * closed). A sweep on the lease's rhythm hands calls whose instance died to the job runner.
@@ -150,13 +163,16 @@ export class ConversationHost {
   private async open(
     job: JobRecord,
     projectId: string,
-    state: ConversationState,
+    initialState: ConversationState,
     transport: CallTransport,
     refuse: (code: string, message: string) => undefined,
   ): Promise<CallSession | undefined> {
     const { store } = this.options
     const jobId = job.id
-    const agent = job.voiceAgentId ? await store.voiceAgents.findInProject(job.voiceAgentId, projectId) : undefined
+    const newest = job.voiceAgentId ? await newestAgentVersion(store, job.voiceAgentId, projectId) : undefined
+    const agent = newest?.agent
+    // The call runs against the agent as it is now: the version it records is that one, not conversation-init's.
+    const state: ConversationState = { ...initialState, agentVersion: newest?.version ?? initialState.agentVersion ?? null }
     const leaseUntil = () => this.now() + this.limits.leaseMs
     const progress = {
       text: '',

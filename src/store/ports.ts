@@ -24,6 +24,7 @@ import type {
   ProjectRecord,
   VoiceAgentFilter,
   VoiceAgentRecord,
+  VoiceAgentVersionRecord,
 } from './records'
 
 /*
@@ -66,8 +67,26 @@ export interface VoiceAgentsRepository {
   insert(record: VoiceAgentRecord): Promise<void>
   replace(record: VoiceAgentRecord): Promise<void>
   findInProject(id: string, projectId: string): Promise<VoiceAgentRecord | undefined>
+  /**
+   * findInProject, holding the agent's row until the transaction ends (PostgreSQL: FOR UPDATE;
+   * SQLite's transaction holds the write lock already): a read-modify-write of two changes at
+   * once then applies both, the second on top of the first.
+   */
+  findForChange(id: string, projectId: string): Promise<VoiceAgentRecord | undefined>
   list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<Page<VoiceAgentRecord>>
+  /** Deletes the agent and its versions. */
   remove(id: string, projectId: string): Promise<boolean>
+  /**
+   * Writes `record` as its agent's next version (1 for an agent with none) and answers its
+   * number. Call it with the transaction that wrote the agent: the number is taken under that
+   * write's lock, so two changes at once get two consecutive numbers.
+   */
+  addVersion(record: VoiceAgentRecord, source: string, versionedAt: string): Promise<number>
+  /** Newest first. `total` and `filtered` are both the agent's count of versions. */
+  listVersions(id: string, projectId: string, limit: number, offset: number): Promise<Page<VoiceAgentVersionRecord>>
+  findVersion(id: string, projectId: string, version: number): Promise<VoiceAgentVersionRecord | undefined>
+  /** The agent's newest version number, undefined when it has none (or is no agent of the project). */
+  latestVersion(id: string, projectId: string): Promise<number | undefined>
 }
 
 export interface PhoneNumbersRepository {

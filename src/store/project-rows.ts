@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { AiPartSchema } from '../shared/api/ai-parts'
 import { JobStatusSchema, JobTypeSchema } from '../shared/api/jobs'
 import { DELIVERY_COLUMNS, JOB_COLUMNS } from './columns'
-import type { KeyIdentity, ProjectCounts, ProjectRow, ProjectRowKind } from './records'
+import type { KeyIdentity, ProjectCounts, ProjectRow, ProjectRowKind, VoiceAgentRecord } from './records'
 
 /*
  * The rows of a project's data (ProjectRow) as both engines store them: per kind its table,
@@ -55,6 +55,9 @@ const AGENT_COLUMNS = [
   ['updatedAt', 'updated_at'],
 ] as const
 
+/** A version holds the agent's columns as they were, after its number, source and time. */
+const AGENT_VERSION_COLUMNS = [['version', 'version'], ['source', 'source'], ['versionedAt', 'versioned_at'], ...AGENT_COLUMNS] as const
+
 const PHONE_NUMBER_COLUMNS = [
   ['id', 'id'],
   ['projectId', 'project_id'],
@@ -90,6 +93,13 @@ export const ROW_TABLES: readonly RowTable[] = [
     ofProject: (parameter) => `t.project_id = ${parameter}`,
   },
   {
+    kind: 'agentVersion',
+    table: 'voice_agent_versions',
+    columns: plain(AGENT_VERSION_COLUMNS, ['pokeMessages', 'outcomeResponseShape', 'tools', 'params'], ['realTime', 'interrupt']),
+    order: 't.versioned_at, t.id, t.version',
+    ofProject: (parameter) => `t.project_id = ${parameter}`,
+  },
+  {
     kind: 'phoneNumber',
     table: 'phone_numbers',
     columns: plain(PHONE_NUMBER_COLUMNS),
@@ -122,13 +132,14 @@ export const ROW_TABLES: readonly RowTable[] = [
 /** The counts key of each kind. */
 export const COUNT_OF_KIND: Record<ProjectRowKind, keyof ProjectCounts> = {
   agent: 'agents',
+  agentVersion: 'agentVersions',
   phoneNumber: 'phoneNumbers',
   job: 'jobs',
   delivery: 'deliveries',
   attempt: 'attempts',
 }
 
-export const noCounts = (): ProjectCounts => ({ agents: 0, phoneNumbers: 0, jobs: 0, deliveries: 0, attempts: 0 })
+export const noCounts = (): ProjectCounts => ({ agents: 0, agentVersions: 0, phoneNumbers: 0, jobs: 0, deliveries: 0, attempts: 0 })
 
 /*
  * The schemas rows must pass. Strict: a field the record does not have is an error, so an
@@ -170,6 +181,12 @@ const AgentRecordSchema = z.strictObject({
   sourceId: text.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
+})
+
+const AgentVersionRecordSchema = AgentRecordSchema.extend({
+  version: int32.min(1),
+  source: z.string().min(1).max(200),
+  versionedAt: timestamp,
 })
 
 const PhoneNumberRecordSchema = z.strictObject({
@@ -262,6 +279,7 @@ const AttemptRecordSchema = z.strictObject({
 
 export const ProjectRowSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('agent'), record: AgentRecordSchema }),
+  z.strictObject({ kind: z.literal('agentVersion'), record: AgentVersionRecordSchema }),
   z.strictObject({ kind: z.literal('phoneNumber'), record: PhoneNumberRecordSchema }),
   z.strictObject({ kind: z.literal('job'), record: JobRecordSchema }),
   z.strictObject({ kind: z.literal('delivery'), record: DeliveryRecordSchema }),
@@ -343,6 +361,8 @@ export function arrivingRow(row: ProjectRow, projectId: string, known: KnownIden
   switch (row.kind) {
     case 'agent':
       return { kind: 'agent', record: { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId) } }
+    case 'agentVersion':
+      return { kind: 'agentVersion', record: { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId) } }
     case 'phoneNumber':
       return {
         kind: 'phoneNumber',
@@ -379,8 +399,10 @@ export function arrivingRow(row: ProjectRow, projectId: string, known: KnownIden
 /**
  * The rows to write into `projectId`, each validated, made an arriving row (see arrivingRow),
  * checked against the rows before it and counted into `counts`; numbered from 1 for errors.
- * A number's agent and an attempt's delivery must come with the rows: the tables' foreign keys
- * alone would let them name another project's.
+ * A number's agent, a version's agent and an attempt's delivery must come with the rows: the
+ * tables' foreign keys alone would let them name another project's. An agent without versions
+ * (an archive made before versions existed) gets version 1, its state as imported (source
+ * `import`), after the rows that came.
  */
 export async function* checkedRows(
   rows: AsyncIterable<unknown> | Iterable<unknown>,
@@ -389,6 +411,7 @@ export async function* checkedRows(
   counts: ProjectCounts,
 ): AsyncGenerator<{ rowNumber: number; row: ProjectRow }> {
   const agentIds = new Set<string>()
+  const unversionedAgents = new Map<string, VoiceAgentRecord>()
   const deliveryIds = new Set<string>()
   let rowNumber = 0
   for await (const raw of rows) {
@@ -397,13 +420,25 @@ export async function* checkedRows(
     if (row.kind === 'phoneNumber' && row.record.voiceAgentId !== null && !agentIds.has(row.record.voiceAgentId)) {
       throw rowError(rowNumber, row, `voiceAgentId ${row.record.voiceAgentId} is not an agent of the rows before it`)
     }
+    if (row.kind === 'agentVersion' && !agentIds.has(row.record.id)) {
+      throw rowError(rowNumber, row, `id ${row.record.id} is not an agent of the rows before it`)
+    }
     if (row.kind === 'attempt' && !deliveryIds.has(row.record.deliveryId)) {
       throw rowError(rowNumber, row, `deliveryId ${row.record.deliveryId} is not a delivery of the rows before it`)
     }
-    if (row.kind === 'agent') agentIds.add(row.record.id)
+    if (row.kind === 'agent') {
+      agentIds.add(row.record.id)
+      unversionedAgents.set(row.record.id, row.record)
+    }
+    if (row.kind === 'agentVersion') unversionedAgents.delete(row.record.id)
     if (row.kind === 'delivery') deliveryIds.add(row.record.id)
     counts[COUNT_OF_KIND[row.kind]] += 1
     yield { rowNumber, row }
+  }
+  for (const agent of unversionedAgents.values()) {
+    rowNumber += 1
+    counts.agentVersions += 1
+    yield { rowNumber, row: { kind: 'agentVersion', record: { ...agent, version: 1, source: 'import', versionedAt: agent.updatedAt } } }
   }
 }
 

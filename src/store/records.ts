@@ -65,6 +65,18 @@ export interface VoiceAgentRecord {
   updatedAt: string
 }
 
+/**
+ * One version of an agent: the whole agent as it was, numbered from 1 per agent. `source` says
+ * what made it (docs/api.md, "Agent versions"): create, update, ui, clone:<sourceId>,
+ * restore:<n>, import, migration.
+ */
+export interface VoiceAgentVersionRecord extends VoiceAgentRecord {
+  version: number
+  source: string
+  /** When this version was made (ISO 8601). */
+  versionedAt: string
+}
+
 export interface VoiceAgentFilter {
   search?: string
   lang?: 'ar' | 'en'
@@ -254,6 +266,7 @@ export interface DeliveryListQuery {
  */
 export type ProjectRow =
   | { kind: 'agent'; record: VoiceAgentRecord }
+  | { kind: 'agentVersion'; record: VoiceAgentVersionRecord }
   | { kind: 'phoneNumber'; record: PhoneNumberRecord }
   | { kind: 'job'; record: JobRecord }
   | { kind: 'delivery'; record: DeliveryRecord }
@@ -264,6 +277,7 @@ export type ProjectRowKind = ProjectRow['kind']
 /** How many rows of each kind a project has (or an import wrote). */
 export interface ProjectCounts {
   agents: number
+  agentVersions: number
   phoneNumbers: number
   jobs: number
   deliveries: number

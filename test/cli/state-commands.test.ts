@@ -54,15 +54,17 @@ describe('voicedesk export, import, snapshot, restore, reset, snapshots', () => 
     const archive = join(makeTempDir(), 'state.tar.gz')
     const exported = await run('export', archive, '--passphrase-file', passphraseFile)
     expect(exported.code, exported.stderr).toBe(0)
-    expect(exported.stdout).toMatch(/Exported 2 agents, 1 phone number, 0 jobs, 0 webhook deliveries, 0 delivery attempts from/)
+    expect(exported.stdout).toMatch(
+      /Exported 2 agents, 2 agent versions, 1 phone number, 0 jobs, 0 webhook deliveries, 0 delivery attempts from/,
+    )
 
     const snap = await run('snapshot', 'seeded')
     expect(snap.code, snap.stderr).toBe(0)
-    expect((await run('snapshots')).stdout).toMatch(/^seeded {2}\S+ {2}\d+ bytes {2}2 agents, 1 phone number, 0 jobs/m)
+    expect((await run('snapshots')).stdout).toMatch(/^seeded {2}\S+ {2}\d+ bytes {2}2 agents, 2 agent versions, 1 phone number, 0 jobs/m)
 
     expect((await run('reset')).code).toBe(2) // --yes is required
     const reset = await run('reset', '--yes')
-    expect(reset.stdout).toMatch(/removed 2 agents, 1 phone number, 0 jobs/)
+    expect(reset.stdout).toMatch(/removed 2 agents, 2 agent versions, 1 phone number, 0 jobs/)
     const refusedImport = await run('import', archive)
     expect(refusedImport.code).toBe(1)
     expect(refusedImport.stderr).toMatch(/passphrase/)

@@ -64,23 +64,27 @@ const delivery = newDelivery
 async function seedProject(store: Store): Promise<void> {
   const support = agent({ id: 'agent-support', agentName: 'Support desk', createdAt: at(1), updatedAt: at(2) })
   await store.voiceAgents.insert(support)
-  await store.voiceAgents.insert(
-    agent({
-      id: 'agent-sales',
-      agentName: 'مبيعات',
-      lang: 'ar',
-      sourceId: 'agent-support',
-      realTime: false,
-      interrupt: true,
-      outcomeResponseShape: null,
-      tools: {},
-      params: {},
-      webhookUrl: null,
-      webhookAuthKey: null,
-      webhookAuthSecret: null,
-      createdAt: at(1),
-    }),
-  )
+  // Versions as the service writes them: the support desk created, then changed; the sales agent cloned from it.
+  await store.voiceAgents.addVersion({ ...support, agentName: 'Support', updatedAt: at(1) }, 'create', at(1))
+  await store.voiceAgents.addVersion(support, 'update', at(2))
+  const sales = agent({
+    id: 'agent-sales',
+    agentName: 'مبيعات',
+    lang: 'ar',
+    sourceId: 'agent-support',
+    realTime: false,
+    interrupt: true,
+    outcomeResponseShape: null,
+    tools: {},
+    params: {},
+    webhookUrl: null,
+    webhookAuthKey: null,
+    webhookAuthSecret: null,
+    createdAt: at(1),
+    updatedAt: at(1),
+  })
+  await store.voiceAgents.insert(sales)
+  await store.voiceAgents.addVersion(sales, 'clone:agent-support', at(1))
   await store.phoneNumbers.insert(phoneNumber({ id: 'number-1', number: '+15550001', voiceAgentId: 'agent-support', createdAt: at(2) }))
   await store.phoneNumbers.insert(phoneNumber({ id: 'number-2', number: '+15550002', label: 'Back office', createdAt: at(3) }))
   await store.jobs.insert(
@@ -228,6 +232,9 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     expect(rows.map((row) => `${row.kind}:${'id' in row.record ? row.record.id : row.record.deliveryId}`)).toEqual([
       'agent:agent-sales',
       'agent:agent-support',
+      'agentVersion:agent-sales',
+      'agentVersion:agent-support',
+      'agentVersion:agent-support',
       'phoneNumber:number-1',
       'phoneNumber:number-2',
       'job:job-tts',
@@ -247,8 +254,22 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     expect(rows.find((row) => row.kind === 'agent' && row.record.id === 'agent-support')?.record).toEqual(
       await store.voiceAgents.findInProject('agent-support', P1),
     )
-    expect(await store.projectData.projectCounts(P1)).toEqual({ agents: 2, phoneNumbers: 2, jobs: 6, deliveries: 3, attempts: 3 })
-    expect(await store.projectData.projectCounts(P2)).toEqual({ agents: 1, phoneNumbers: 0, jobs: 1, deliveries: 0, attempts: 0 })
+    expect(await store.projectData.projectCounts(P1)).toEqual({
+      agents: 2,
+      agentVersions: 3,
+      phoneNumbers: 2,
+      jobs: 6,
+      deliveries: 3,
+      attempts: 3,
+    })
+    expect(await store.projectData.projectCounts(P2)).toEqual({
+      agents: 1,
+      agentVersions: 0,
+      phoneNumbers: 0,
+      jobs: 1,
+      deliveries: 0,
+      attempts: 0,
+    })
   })
 
   it('replaces a project in a fresh database of either engine: the same rows, and the same reads', async () => {
@@ -259,7 +280,7 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     for (const target of ENGINE_NAMES) {
       const store = await freshStore(target)
       const { counts } = await store.projectData.replaceProject(P1, rows)
-      expect(counts).toEqual({ agents: 2, phoneNumbers: 2, jobs: 6, deliveries: 3, attempts: 3 })
+      expect(counts).toEqual({ agents: 2, agentVersions: 3, phoneNumbers: 2, jobs: 6, deliveries: 3, attempts: 3 })
       expect(await exported(store)).toEqual(rows)
       expect(await reads(store)).toEqual(before)
       // Derived data is rebuilt, not copied: new jobs count and are found alongside the restored ones.
@@ -294,7 +315,7 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     await seedProject(store)
     const otherBefore = await exported(store, P2)
     const { counts, mediaBefore } = await store.projectData.replaceProject(P1, [])
-    expect(counts).toEqual({ agents: 0, phoneNumbers: 0, jobs: 0, deliveries: 0, attempts: 0 })
+    expect(counts).toEqual({ agents: 0, agentVersions: 0, phoneNumbers: 0, jobs: 0, deliveries: 0, attempts: 0 })
     // What the jobs named, for the caller to delete: read in the replace's own transaction.
     expect(mediaBefore.sort()).toEqual(['media-ar.wav', 'media-tts.mp3'])
     expect((await store.projectData.replaceProject(P1, [])).mediaBefore).toEqual([])
@@ -310,6 +331,35 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     expect((await store.jobs.list(P2, { ...listAll, words: ['welcome'] })).records.map((record) => record.id)).toEqual(['job-other'])
   })
 
+  it('imports an archive made before versions: each agent gets version 1, its state as imported; a version of no agent of the rows is refused', async () => {
+    const source = await freshStore(engineName)
+    await seedProject(source)
+    const rows = await exported(source)
+    const withoutVersions = rows.filter((row) => row.kind !== 'agentVersion')
+    const store = await freshStore(engineName)
+    const { counts } = await store.projectData.replaceProject(P1, withoutVersions)
+    expect(counts.agentVersions).toBe(2)
+    const support = await store.voiceAgents.findInProject('agent-support', P1)
+    expect(await store.voiceAgents.findVersion('agent-support', P1, 1)).toEqual({
+      ...support,
+      version: 1,
+      source: 'import',
+      versionedAt: support?.updatedAt,
+    })
+    expect(await store.voiceAgents.latestVersion('agent-sales', P1)).toBe(1)
+    // The versions that came are kept as they were, numbers and sources included.
+    await store.projectData.replaceProject(P1, rows)
+    expect(await exported(store)).toEqual(rows)
+    expect((await store.voiceAgents.listVersions('agent-support', P1, 10, 0)).records.map((r) => `${r.version}:${r.source}`)).toEqual([
+      '2:update',
+      '1:create',
+    ])
+    const stray = rows.find((row) => row.kind === 'agentVersion')
+    const failure = await store.projectData.replaceProject(P1, [stray] as ProjectRow[]).catch((error: unknown) => error)
+    expect((failure as Error).message).toMatch(/^Row 1 \(agentVersion agent-sales\): id agent-sales is not an agent of the rows before it/)
+    expect(await exported(store)).toEqual(rows)
+  })
+
   it('leaves everything as it was when a row is bad, names the row, and writes rows of unknown keys as the owner', async () => {
     const store = await freshStore(engineName)
     await seedProject(store)
@@ -323,7 +373,7 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       },
       {
         rows: [...rows, { kind: 'job', record: { ...job({ id: 'job-extra' }), sneaky: true } }],
-        message: /^Row 17 \(job job-extra\): .*sneaky/,
+        message: /^Row 20 \(job job-extra\): .*sneaky/,
       },
       { rows: [{ kind: 'tape', record: {} }], message: /^Row 1 \(tape\): / },
       {
@@ -333,9 +383,9 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       // Valid rows the database refuses: another project's job id, its preview token.
       {
         rows: [...rows, { kind: 'job', record: job({ id: 'job-other' }) }],
-        message: /^Row 17 \(job job-other\): .*(UNIQUE|unique|already exists)/,
+        message: /^Row 20 \(job job-other\): .*(UNIQUE|unique|already exists)/,
       },
-      { rows: [...rows, { kind: 'agent', record: agent({ id: 'agent-other' }) }], message: /^Row 17 \(agent agent-other\): / },
+      { rows: [...rows, { kind: 'agent', record: agent({ id: 'agent-other' }) }], message: /^Row 20 \(agent agent-other\): / },
       {
         rows: [{ kind: 'phoneNumber', record: phoneNumber({ voiceAgentId: 'agent-other' }) }],
         message: /^Row 1 \(phoneNumber number-\w+\): voiceAgentId agent-other is not an agent/,

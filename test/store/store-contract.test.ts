@@ -254,6 +254,93 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
     })
   })
 
+  describe('voice agent versions', () => {
+    /** One change as the service makes it: the agent's row, then its version, in one transaction. */
+    function change(store: Store, record: ReturnType<typeof agent>, source: string) {
+      return store.transaction(async (tx) => {
+        await tx.voiceAgents.replace(record)
+        return tx.voiceAgents.addVersion(record, source, record.updatedAt)
+      })
+    }
+
+    it('numbers versions 1, 2, 3 per agent, reads each back whole, lists them newest first and deletes them with the agent', async () => {
+      const { store } = await open()
+      const first = agent({ id: 'agent-v', agentName: 'One', updatedAt: at(1) })
+      const other = agent({ id: 'agent-w' })
+      await store.transaction(async (tx) => {
+        await tx.voiceAgents.insert(first)
+        await tx.voiceAgents.insert(other)
+        expect(await tx.voiceAgents.addVersion(first, 'create', at(1))).toBe(1)
+        expect(await tx.voiceAgents.addVersion(other, 'create', at(1))).toBe(1)
+      })
+      const second = { ...first, agentName: 'Two', realTime: false, outcomeResponseShape: null, params: {}, updatedAt: at(2) }
+      expect(await change(store, second, 'update')).toBe(2)
+      expect(await change(store, { ...first, updatedAt: at(3) }, 'restore:1')).toBe(3)
+
+      expect(await store.voiceAgents.findVersion('agent-v', P1, 1)).toEqual({ ...first, version: 1, source: 'create', versionedAt: at(1) })
+      expect(await store.voiceAgents.findVersion('agent-v', P1, 2)).toEqual({ ...second, version: 2, source: 'update', versionedAt: at(2) })
+      expect(await store.voiceAgents.findVersion('agent-v', P2, 1)).toBeUndefined()
+      expect(await store.voiceAgents.findVersion('agent-v', P1, 4)).toBeUndefined()
+      expect(await store.voiceAgents.latestVersion('agent-v', P1)).toBe(3)
+      expect(await store.voiceAgents.latestVersion('agent-v', P2)).toBeUndefined()
+      expect(await store.voiceAgents.latestVersion('agent-w', P1)).toBe(1)
+
+      const page = await store.voiceAgents.listVersions('agent-v', P1, 2, 0)
+      expect(page.records.map((record) => [record.version, record.source])).toEqual([
+        [3, 'restore:1'],
+        [2, 'update'],
+      ])
+      expect([page.total, page.filtered]).toEqual([3, 3])
+      expect((await store.voiceAgents.listVersions('agent-v', P1, 2, 2)).records.map((record) => record.version)).toEqual([1])
+      expect(await store.voiceAgents.listVersions('agent-v', P2, 10, 0)).toEqual({ records: [], total: 0, filtered: 0 })
+
+      expect(await store.voiceAgents.remove('agent-v', P1)).toBe(true)
+      expect(await store.voiceAgents.latestVersion('agent-v', P1)).toBeUndefined()
+      expect(await store.voiceAgents.listVersions('agent-v', P1, 10, 0)).toEqual({ records: [], total: 0, filtered: 0 })
+      expect(await store.voiceAgents.latestVersion('agent-w', P1)).toBe(1)
+    })
+
+    it('writes no version when the transaction of its change rolls back', async () => {
+      const { store } = await open()
+      const record = agent({ id: 'agent-r' })
+      await store.transaction(async (tx) => {
+        await tx.voiceAgents.insert(record)
+        await tx.voiceAgents.addVersion(record, 'create', at(1))
+      })
+      const failed = store.transaction(async (tx) => {
+        await tx.voiceAgents.replace({ ...record, agentName: 'Lost' })
+        await tx.voiceAgents.addVersion({ ...record, agentName: 'Lost' }, 'update', at(2))
+        throw new Error('the change failed')
+      })
+      await expect(failed).rejects.toThrow('the change failed')
+      expect(await store.voiceAgents.latestVersion('agent-r', P1)).toBe(1)
+      expect(await change(store, { ...record, agentName: 'Kept' }, 'update')).toBe(2)
+    })
+
+    it('gives changes made at once distinct consecutive numbers (on PostgreSQL across two instances too)', async () => {
+      const { store, another } = await open()
+      // SQLite: two stores of one file in one process would wait on each other's lock synchronously; its writers are one connection.
+      const second = engine.name === 'postgres' ? await another() : store
+      const record = agent({ id: 'agent-c' })
+      await store.transaction(async (tx) => {
+        await tx.voiceAgents.insert(record)
+        await tx.voiceAgents.addVersion(record, 'create', at(1))
+      })
+      const numbers = await Promise.all(
+        Array.from({ length: 24 }, (_, index) =>
+          change(index % 2 === 0 ? store : second, { ...record, agentName: `Change ${index}` }, 'update'),
+        ),
+      )
+      expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, index) => index + 2))
+      const listed = await store.voiceAgents.listVersions('agent-c', P1, 100, 0)
+      expect(listed.total).toBe(25)
+      // Each number holds the change that took it.
+      for (const [index, number] of numbers.entries()) {
+        expect((await store.voiceAgents.findVersion('agent-c', P1, number))?.agentName).toBe(`Change ${index}`)
+      }
+    })
+  })
+
   describe('phone numbers', () => {
     it('reads numbers with their agent name, reassigns and removes them', async () => {
       const { store } = await open()

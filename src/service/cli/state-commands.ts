@@ -30,6 +30,7 @@ export const STATE_COMMANDS: Record<string, string | undefined> = {
 
 const STATE_COUNT_NOUNS: Record<keyof StateCounts, [one: string, other: string]> = {
   agents: ['agent', 'agents'],
+  agentVersions: ['agent version', 'agent versions'],
   phoneNumbers: ['phone number', 'phone numbers'],
   jobs: ['job', 'jobs'],
   deliveries: ['webhook delivery', 'webhook deliveries'],

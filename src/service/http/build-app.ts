@@ -31,6 +31,7 @@ import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerProjectRoutes } from './routes/v1/projects'
 import { REALTIME_SOCKET, registerRealtimeRoutes, registerRealtimeSocket, type RealtimeSpeechOptions } from './routes/v1/realtime'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
+import { registerAgentVersionRoutes } from './routes/v1/agent-versions'
 import { registerVoiceRoutes } from './routes/v1/voices'
 import { registerWebhookRoutes } from './routes/v1/webhooks'
 import { SECURITY } from './route-schemas'
@@ -230,6 +231,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       if (options.faults) registerFaultInjection(v1, options.faults)
       if (options.diskFull) refuseWritesWhileDiskFull(v1, options.diskFull)
       registerVoiceAgentRoutes(v1, options.context)
+      registerAgentVersionRoutes(v1, options.context)
       registerConversationRoutes(v1, options.context)
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceRoutes(v1)

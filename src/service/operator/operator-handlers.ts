@@ -139,7 +139,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'agents.get': (input) => withTools(getVoiceAgent(context, caller, input.id)),
     'agents.create': (input) => withTools(createVoiceAgent(context, caller, input)),
     // The use case's input is `changes`: a refusal of `webhookUrl` names `changes.webhookUrl`.
-    'agents.update': (input) => withTools(underField('changes', () => updateVoiceAgent(context, caller, input.id, input.changes))),
+    'agents.update': (input) => withTools(underField('changes', () => updateVoiceAgent(context, caller, input.id, input.changes, 'ui'))),
     'agents.clone': ({ sourceId, agentName }) =>
       withTools(cloneVoiceAgent(context, caller, sourceId, agentName === undefined ? undefined : { agentName })),
     'agents.delete': (input) => deleteVoiceAgent(context, caller, input.id),

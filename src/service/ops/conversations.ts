@@ -30,6 +30,7 @@ export async function initConversation(context: OpsContext, caller: Caller, body
     ...conversationNotStarted(engines.dialogue),
     speechRecognition: engines.stt ? { enabled: true, ...engines.stt } : { enabled: false, engine: null, model: null },
     params: { ...agent.params, ...body.params },
+    agentVersion: (await context.store.voiceAgents.latestVersion(agent.id, caller.projectId)) ?? null,
     tools: (body.tools ?? []).map(({ function: tool }) => ({
       name: tool.name,
       ...(tool.description === undefined ? {} : { description: tool.description }),

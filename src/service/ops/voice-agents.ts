@@ -13,13 +13,14 @@ import {
 } from '../../shared/api/voice-agents'
 import { ok } from '../../shared/api/common'
 import { defaultVoiceFor, findVoice } from '../../shared/voices'
-import type { Repositories } from '../../store/ports'
+import type { Repositories, TransactionPart } from '../../store/ports'
 import type { VoiceAgentRecord } from '../../store/records'
 import { templateAgentSettings } from './templates-catalogue'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { notFound } from './service-error'
 import { requireWebhookTarget } from './webhook-target'
 import type { OutcomeShape } from '../../shared/api/outcome-shape'
+import type { AgentVersionSource } from '../../shared/api/agent-versions'
 
 /** Defaults of a new agent, per language (docs/api.md, "Create a voice agent"). */
 const AGENT_DEFAULTS: Record<Lang, { greetingMessage: string; pokeMessages: string[] }> = {
@@ -96,6 +97,14 @@ function applyChanges(context: OpsContext, record: VoiceAgentRecord, changes: Up
   return next
 }
 
+/** Writes a new agent and its version 1, in one transaction. */
+async function insertWithFirstVersion(context: OpsContext, record: VoiceAgentRecord, source: AgentVersionSource): Promise<void> {
+  await context.store.transaction(async (tx) => {
+    await tx.voiceAgents.insert(record)
+    await tx.voiceAgents.addVersion(record, source, record.createdAt)
+  })
+}
+
 /** `id`: a fixed id (a seed file's); a new one by default. */
 export async function createVoiceAgent(
   context: OpsContext,
@@ -132,12 +141,19 @@ export async function createVoiceAgent(
     updatedAt: at,
   }
   const record = applyChanges(context, base, body)
-  await context.store.voiceAgents.insert(record)
+  await insertWithFirstVersion(context, record, 'create')
   return toVoiceAgentDto(context, record)
 }
 
-async function requireAgent(repositories: Repositories, caller: Caller, id: string): Promise<VoiceAgentRecord> {
+export async function requireAgent(repositories: Repositories, caller: Caller, id: string): Promise<VoiceAgentRecord> {
   const record = await repositories.voiceAgents.findInProject(id, caller.projectId)
+  if (!record) throw notFound('voice agent', id)
+  return record
+}
+
+/** The agent, held for a change until the transaction ends: changes made at once apply one on top of the other. */
+export async function requireAgentForChange(tx: TransactionPart<'voiceAgents'>, caller: Caller, id: string): Promise<VoiceAgentRecord> {
+  const record = await tx.voiceAgents.findForChange(id, caller.projectId)
   if (!record) throw notFound('voice agent', id)
   return record
 }
@@ -168,11 +184,19 @@ export async function getVoiceAgentEnvelopeBytes(context: OpsContext, caller: Ca
   return bytes
 }
 
-export function updateVoiceAgent(context: OpsContext, caller: Caller, id: string, changes: UpdateVoiceAgentBody): Promise<VoiceAgent> {
+/** Applies `changes` and records the result as the agent's next version, made by `source` (PATCH /v1: update; the app: ui). */
+export function updateVoiceAgent(
+  context: OpsContext,
+  caller: Caller,
+  id: string,
+  changes: UpdateVoiceAgentBody,
+  source: AgentVersionSource = 'update',
+): Promise<VoiceAgent> {
   return context.store.transaction(async (tx) => {
-    const current = await requireAgent(tx, caller, id)
+    const current = await requireAgentForChange(tx, caller, id)
     const next = { ...applyChanges(context, current, changes), updatedAt: timestamp(context) }
     await tx.voiceAgents.replace(next)
+    await tx.voiceAgents.addVersion(next, source, next.updatedAt)
     return toVoiceAgentDto(context, next)
   })
 }
@@ -187,7 +211,7 @@ export async function listVoiceAgents(context: OpsContext, caller: Caller, query
   return { agents: records.map((record) => toVoiceAgentDto(context, record)), total, filtered }
 }
 
-/** Deletes an agent; numbers assigned to it become unassigned (they are not deleted). */
+/** Deletes an agent and its versions; numbers assigned to it become unassigned (they are not deleted). */
 export async function deleteVoiceAgent(context: OpsContext, caller: Caller, id: string): Promise<{ id: string; deleted: true }> {
   if (!(await context.store.voiceAgents.remove(id, caller.projectId))) throw notFound('voice agent', id)
   return { id, deleted: true }
@@ -233,7 +257,7 @@ export async function cloneVoiceAgent(
     createdAt: at,
     updatedAt: at,
   }
-  await context.store.voiceAgents.insert(record)
+  await insertWithFirstVersion(context, record, `clone:${sourceId}`)
   return toVoiceAgentDto(context, record)
 }
 

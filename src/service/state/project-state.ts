@@ -31,12 +31,17 @@ import {
   type Manifest,
 } from './state-archive'
 
-/** The version of ProjectRow's shape that archives carry (ManifestSchema.schema). */
-export const ROW_SCHEMA_VERSION = 1
+/**
+ * The version of ProjectRow's shape that archives carry (ManifestSchema.schema). 2 added the
+ * `agentVersion` rows; a version-1 archive still imports (each agent gets version 1, see checkedRows).
+ */
+export const ROW_SCHEMA_VERSION = 2
+const OLDEST_ROW_SCHEMA_VERSION = 1
 
 /** The fields of each kind of row that hold a secret sealed with the store's key (SecretBox). */
 const SECRET_FIELDS: Readonly<Record<ProjectRow['kind'], readonly string[]>> = {
   agent: ['webhookAuthSecret'],
+  agentVersion: ['webhookAuthSecret'],
   phoneNumber: ['providerAuthToken'],
   job: ['webhookAuthSecret'],
   delivery: ['authSecret'],
@@ -256,9 +261,9 @@ export class ProjectState {
                 )
               }
             }
-            if (manifest.schema !== ROW_SCHEMA_VERSION)
+            if (manifest.schema < OLDEST_ROW_SCHEMA_VERSION || manifest.schema > ROW_SCHEMA_VERSION)
               throw new ArchiveError(
-                `The archive's rows are of version ${manifest.schema}; this VoiceDesk reads version ${ROW_SCHEMA_VERSION}`,
+                `The archive's rows are of version ${manifest.schema}; this VoiceDesk reads versions ${OLDEST_ROW_SCHEMA_VERSION} to ${ROW_SCHEMA_VERSION}`,
               )
             if (manifest.sealed) {
               if (!manifest.passphrase)

@@ -134,6 +134,12 @@ export const ConversationStateSchema = z.object({
   tools: z.array(
     z.object({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }),
   ),
+  /**
+   * The agent version the call ran against (docs/api.md, "Agent versions"): the newest when its
+   * socket connected (until then, the newest at conversation-init). Absent on calls made before
+   * agents had versions.
+   */
+  agentVersion: z.number().int().nullable().optional(),
   /** Only while the call's recording is not stored because the disk was full when it ended (see RecordingStateSchema). */
   recording: z.enum(['waiting: disk full', 'lost: disk full']).optional(),
 })

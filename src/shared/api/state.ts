@@ -12,8 +12,15 @@ export const TakeSnapshotBodySchema = z.object({ name: SnapshotNameSchema }).str
 export const SnapshotParamsSchema = z.object({ name: SnapshotNameSchema })
 
 const count = z.number().int().nonnegative()
-/** Rows per kind. */
-export const StateCountsSchema = z.object({ agents: count, phoneNumbers: count, jobs: count, deliveries: count, attempts: count })
+/** Rows per kind. `agentVersions`: 0 in snapshots taken before agents had versions. */
+export const StateCountsSchema = z.object({
+  agents: count,
+  agentVersions: count.default(0),
+  phoneNumbers: count,
+  jobs: count,
+  deliveries: count,
+  attempts: count,
+})
 export type StateCounts = z.infer<typeof StateCountsSchema>
 
 export const SnapshotSchema = z.object({

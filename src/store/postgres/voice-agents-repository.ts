@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { holdsControlCharacter } from '../../shared/text/control-characters'
 import { readJsonColumn } from '../json-column'
 import type { Page, VoiceAgentsRepository } from '../ports'
-import type { VoiceAgentFilter, VoiceAgentRecord } from '../records'
+import type { VoiceAgentFilter, VoiceAgentRecord, VoiceAgentVersionRecord } from '../records'
 import { asciiLike, likeOperand } from './ascii-like'
 import type { Db } from './db'
 
@@ -32,6 +32,12 @@ interface VoiceAgentRow {
   source_id: string | null
   created_at: string
   updated_at: string
+}
+
+interface VoiceAgentVersionRow extends VoiceAgentRow {
+  version: number
+  source: string
+  versioned_at: string
 }
 
 const StringListSchema = z.array(z.string())
@@ -104,6 +110,13 @@ const values = (record: VoiceAgentRecord) => COLUMNS.map(([, value]) => value(re
 const EDITABLE = COLUMNS.filter(([column]) => !['id', 'project_id', 'api_key_id', 'created_at'].includes(column))
 const ASSIGNMENTS = EDITABLE.map(([column], index) => `${column} = $${index + 3}`).join(', ')
 
+/** A version row holds the agent's columns, its number, what made it and when. */
+const VERSION_COLUMN_LIST = `version, source, versioned_at, ${COLUMN_LIST}`
+
+function toVersionRecord(row: VoiceAgentVersionRow): VoiceAgentVersionRecord {
+  return { ...toRecord(row), version: row.version, source: row.source, versionedAt: row.versioned_at }
+}
+
 /** $1 project, $2 lang or null, $3 LIKE pattern or null, $4 the search itself (an exact id). */
 const FILTER = `project_id = $1 AND ($2::text IS NULL OR lang = $2)
   AND ($3::text IS NULL OR ${asciiLike('agent_name', '$3')} OR ${asciiLike('description', '$3')} OR id = $4)`
@@ -135,6 +148,14 @@ export class PostgresVoiceAgentsRepository implements VoiceAgentsRepository {
     return rows[0] && toRecord(rows[0])
   }
 
+  async findForChange(id: string, projectId: string): Promise<VoiceAgentRecord | undefined> {
+    const { rows } = await this.db.query<VoiceAgentRow>(
+      `SELECT ${COLUMN_LIST} FROM voice_agents WHERE id = $1 AND project_id = $2 FOR UPDATE`,
+      [id, projectId],
+    )
+    return rows[0] && toRecord(rows[0])
+  }
+
   /** Newest first; ties broken by id so pages never overlap. */
   async list(projectId: string, filter: VoiceAgentFilter, limit: number, offset: number): Promise<Page<VoiceAgentRecord>> {
     const total =
@@ -153,5 +174,55 @@ export class PostgresVoiceAgentsRepository implements VoiceAgentsRepository {
 
   async remove(id: string, projectId: string): Promise<boolean> {
     return (await this.db.query('DELETE FROM voice_agents WHERE id = $1 AND project_id = $2', [id, projectId])).rowCount === 1
+  }
+
+  /**
+   * The next number is read in the statement that writes it. The caller's transaction has
+   * written the agent's row first (insert or update), so a second change of the same agent
+   * waits for that row's lock until the first commits, and its statement (a fresh snapshot
+   * under READ COMMITTED) then sees the first's version. The primary key refuses a duplicate all the same.
+   */
+  async addVersion(record: VoiceAgentRecord, source: string, versionedAt: string): Promise<number> {
+    const base = values(record)
+    const { rows } = await this.db.query<{ version: number }>(
+      `INSERT INTO voice_agent_versions (${VERSION_COLUMN_LIST})
+       SELECT coalesce(max(version), 0) + 1, $${base.length + 1}, $${base.length + 2}, ${COLUMNS.map((_, index) => `$${index + 1}`).join(', ')}
+       FROM voice_agent_versions WHERE id = $1
+       RETURNING version`,
+      [...base, source, versionedAt],
+    )
+    return Number(rows[0]?.version)
+  }
+
+  async listVersions(id: string, projectId: string, limit: number, offset: number): Promise<Page<VoiceAgentVersionRecord>> {
+    const count = Number(
+      (
+        await this.db.query<{ count: number }>('SELECT count(*) AS count FROM voice_agent_versions WHERE id = $1 AND project_id = $2', [
+          id,
+          projectId,
+        ])
+      ).rows[0]?.count ?? 0,
+    )
+    const { rows } = await this.db.query<VoiceAgentVersionRow>(
+      `SELECT ${VERSION_COLUMN_LIST} FROM voice_agent_versions WHERE id = $1 AND project_id = $2 ORDER BY version DESC LIMIT $3 OFFSET $4`,
+      [id, projectId, limit, offset],
+    )
+    return { records: rows.map(toVersionRecord), total: count, filtered: count }
+  }
+
+  async findVersion(id: string, projectId: string, version: number): Promise<VoiceAgentVersionRecord | undefined> {
+    const { rows } = await this.db.query<VoiceAgentVersionRow>(
+      `SELECT ${VERSION_COLUMN_LIST} FROM voice_agent_versions WHERE id = $1 AND project_id = $2 AND version = $3`,
+      [id, projectId, version],
+    )
+    return rows[0] && toVersionRecord(rows[0])
+  }
+
+  async latestVersion(id: string, projectId: string): Promise<number | undefined> {
+    const { rows } = await this.db.query<{ latest: number | null }>(
+      'SELECT max(version) AS latest FROM voice_agent_versions WHERE id = $1 AND project_id = $2',
+      [id, projectId],
+    )
+    return rows[0]?.latest ?? undefined
   }
 }

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3'
-import type { VoiceAgentsRepository } from '../ports'
-import type { VoiceAgentRecord, VoiceAgentFilter } from '../records'
+import type { Page, VoiceAgentsRepository } from '../ports'
+import type { VoiceAgentRecord, VoiceAgentFilter, VoiceAgentVersionRecord } from '../records'
 import { z } from 'zod'
 import { holdsControlCharacter } from '../../shared/text/control-characters'
 import { likePattern, readJsonColumn } from '../json-column'
@@ -31,6 +31,12 @@ interface VoiceAgentRow {
   source_id: string | null
   created_at: string
   updated_at: string
+}
+
+interface VoiceAgentVersionRow extends VoiceAgentRow {
+  version: number
+  source: string
+  versioned_at: string
 }
 
 const StringListSchema = z.array(z.string())
@@ -103,6 +109,13 @@ const COLUMNS = `id, project_id, api_key_id, agent_name, description, greeting_m
   poke_messages, real_time, silence_threshold, end_of_turn_silence_ms, max_caller_turn_seconds, interrupt, outcome, outcome_response_shape, voice_id,
   tools, params, webhook_url, webhook_auth_key, webhook_auth_secret, source_id, created_at, updated_at`
 
+/** A version row holds the agent's columns, its number, what made it and when. */
+const VERSION_COLUMNS = `version, source, versioned_at, ${COLUMNS}`
+
+function toVersionRecord(row: VoiceAgentVersionRow): VoiceAgentVersionRecord {
+  return { ...toRecord(row), version: row.version, source: row.source, versionedAt: row.versioned_at }
+}
+
 const FILTER = `project_id = @projectId
   AND (@lang IS NULL OR lang = @lang)
   AND (@search IS NULL OR agent_name LIKE @search ESCAPE '\\' OR description LIKE @search ESCAPE '\\' OR id = @exact)`
@@ -116,6 +129,11 @@ export class SqliteVoiceAgentsRepository implements VoiceAgentsRepository {
     countAll: Statement
     countFiltered: Statement
     remove: Statement
+    addVersion: Statement
+    versionsPage: Statement
+    countVersions: Statement
+    findVersion: Statement
+    latestVersion: Statement
   }
 
   constructor(db: Database) {
@@ -136,6 +154,20 @@ export class SqliteVoiceAgentsRepository implements VoiceAgentsRepository {
       countAll: db.prepare('SELECT COUNT(*) AS count FROM voice_agents WHERE project_id = ?'),
       countFiltered: db.prepare(`SELECT COUNT(*) AS count FROM voice_agents WHERE ${FILTER}`),
       remove: db.prepare('DELETE FROM voice_agents WHERE id = ? AND project_id = ?'),
+      // The next number is read in the statement that writes it, inside the caller's IMMEDIATE transaction.
+      addVersion: db
+        .prepare(
+          `INSERT INTO voice_agent_versions (${VERSION_COLUMNS})
+           SELECT coalesce(max(version), 0) + 1, @source, @versioned_at, ${values} FROM voice_agent_versions WHERE id = @id
+           RETURNING version`,
+        )
+        .pluck(),
+      versionsPage: db.prepare(
+        `SELECT ${VERSION_COLUMNS} FROM voice_agent_versions WHERE id = ? AND project_id = ? ORDER BY version DESC LIMIT ? OFFSET ?`,
+      ),
+      countVersions: db.prepare('SELECT count(*) FROM voice_agent_versions WHERE id = ? AND project_id = ?').pluck(),
+      findVersion: db.prepare(`SELECT ${VERSION_COLUMNS} FROM voice_agent_versions WHERE id = ? AND project_id = ? AND version = ?`),
+      latestVersion: db.prepare('SELECT max(version) FROM voice_agent_versions WHERE id = ? AND project_id = ?').pluck(),
     }
   }
 
@@ -151,6 +183,11 @@ export class SqliteVoiceAgentsRepository implements VoiceAgentsRepository {
   async findInProject(id: string, projectId: string): Promise<VoiceAgentRecord | undefined> {
     const row = this.statements.findInProject.get(id, projectId) as VoiceAgentRow | undefined
     return row && toRecord(row)
+  }
+
+  /** The transaction is IMMEDIATE: it holds the write lock from its start. */
+  findForChange(id: string, projectId: string): Promise<VoiceAgentRecord | undefined> {
+    return this.findInProject(id, projectId)
   }
 
   /** Newest first; ties broken by id so pages never overlap. */
@@ -175,5 +212,24 @@ export class SqliteVoiceAgentsRepository implements VoiceAgentsRepository {
 
   async remove(id: string, projectId: string): Promise<boolean> {
     return this.statements.remove.run(id, projectId).changes === 1
+  }
+
+  async addVersion(record: VoiceAgentRecord, source: string, versionedAt: string): Promise<number> {
+    return this.statements.addVersion.get({ ...toRow(record), source, versioned_at: versionedAt }) as number
+  }
+
+  async listVersions(id: string, projectId: string, limit: number, offset: number): Promise<Page<VoiceAgentVersionRecord>> {
+    const count = this.statements.countVersions.get(id, projectId) as number
+    const rows = this.statements.versionsPage.all(id, projectId, limit, offset) as VoiceAgentVersionRow[]
+    return { records: rows.map(toVersionRecord), total: count, filtered: count }
+  }
+
+  async findVersion(id: string, projectId: string, version: number): Promise<VoiceAgentVersionRecord | undefined> {
+    const row = this.statements.findVersion.get(id, projectId, version) as VoiceAgentVersionRow | undefined
+    return row && toVersionRecord(row)
+  }
+
+  async latestVersion(id: string, projectId: string): Promise<number | undefined> {
+    return (this.statements.latestVersion.get(id, projectId) as number | null) ?? undefined
   }
 }

@@ -10,6 +10,7 @@ import { jobSearchTable } from './0008-job-search-table'
 import { conversations } from './0009-conversations'
 import { jobSourceUrlAndProgress } from './0010-job-source-url-and-progress'
 import { agentTurnTaking } from './0011-agent-turn-taking'
+import { agentVersions } from './0012-agent-versions'
 
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   conversations,
   jobSourceUrlAndProgress,
   agentTurnTaking,
+  agentVersions,
 ]

@@ -6,6 +6,7 @@ import { shortKeyHints } from './0004-short-key-hints'
 import { conversations } from './0005-conversations'
 import { jobSourceUrlAndProgress } from './0006-job-source-url-and-progress'
 import { agentTurnTaking } from './0007-agent-turn-taking'
+import { agentVersions } from './0008-agent-versions'
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   conversations,
   jobSourceUrlAndProgress,
   agentTurnTaking,
+  agentVersions,
 ]

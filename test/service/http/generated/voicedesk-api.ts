@@ -91,6 +91,57 @@ export interface paths {
     patch: operations['updateVoiceAgent']
     trace?: never
   }
+  '/v1/voice-agents/{voiceAgentId}/versions': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List an agent's versions, newest first */
+    get: operations['listVoiceAgentVersions']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/{voiceAgentId}/versions/{version}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Read a version of an agent (the whole agent as it was) */
+    get: operations['getVoiceAgentVersion']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/{voiceAgentId}/versions/{version}/restore': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Restore a version: a new version equal to it */
+    post: operations['restoreVoiceAgentVersion']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/voice-agents/conversation-init': {
     parameters: {
       query?: never
@@ -1170,6 +1221,7 @@ export interface components {
           [key: string]: unknown
         }
       }[]
+      agentVersion?: number | null
       recording: ('stored' | 'waiting: disk full' | 'lost: disk full') | null
       /** Format: uuid */
       id: string
@@ -1383,6 +1435,27 @@ export interface components {
           cost: number
         }
       }
+    }
+    VoiceAgentVersionSummaryInput: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+    }
+    VoiceAgentVersionInput: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+      agent: components['schemas']['VoiceAgentInput']
     }
     /**
      * @description Why a job FAILED (docs/api.md, "Jobs")
@@ -1986,6 +2059,7 @@ export interface components {
           [key: string]: unknown
         }
       }[]
+      agentVersion?: number | null
       recording: ('stored' | 'waiting: disk full' | 'lost: disk full') | null
       /** Format: uuid */
       id: string
@@ -2199,6 +2273,27 @@ export interface components {
           cost: number
         }
       }
+    }
+    VoiceAgentVersionSummary: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+    }
+    VoiceAgentVersion: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+      agent: components['schemas']['VoiceAgent']
     }
   }
   responses: never
@@ -2623,6 +2718,177 @@ export interface operations {
       }
       /** @description Default Response */
       415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  listVoiceAgentVersions: {
+    parameters: {
+      query?: {
+        take?: number
+        skip?: number
+      }
+      header?: never
+      path: {
+        voiceAgentId: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              versions: components['schemas']['VoiceAgentVersionSummary'][]
+              total: number
+              filtered: number
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getVoiceAgentVersion: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        voiceAgentId: string
+        version: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['VoiceAgentVersion']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  restoreVoiceAgentVersion: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        voiceAgentId: string
+        version: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['VoiceAgent']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
         headers: {
           [name: string]: unknown
         }

@@ -26,7 +26,7 @@ const JOBS: PluralForms = {
 }
 
 /** "1 agent, 2 numbers, 0 jobs" in the UI's language, each noun in its plural form. */
-export function snapshotCountsText(locale: UiLocale, counts: StateCounts): string {
+export function snapshotCountsText(locale: UiLocale, counts: Pick<StateCounts, 'agents' | 'phoneNumbers' | 'jobs'>): string {
   const counted = (count: number, forms: PluralForms) =>
     translate(locale, pluralKey(locale, count, forms), { n: formatCount(count, locale) })
   return translate(locale, 'snapshots.counts', {
