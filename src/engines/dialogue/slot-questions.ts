@@ -61,11 +61,20 @@ function joinEnglish(items: readonly string[], conjunction: string): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`
 }
 
+/** A label whose last word is a plural ("notes", "dietary needs"), not one ending in -ss or -us ("address", "status"). */
+const PLURAL_LABEL = /(?:[^sui]s|\bpeople|\bchildren)$/i
+/** A label that names a quantity ("number of guests", "total"), not the things counted ("guests", "adult tickets"). */
+const QUANTITY_WORD = /\b(?:number|count|amount|total|quantity)\b/i
+/** "number of nights" → "number": the word the verb agrees with. */
+const headNoun = (label: string) => label.replace(/\s+(?:of|for|per)\s.*$/i, '')
+
 /** What an English question asks about, said to the caller: "your full name", "how many people are coming", "whether you need a high chair". */
 function englishSubject(slot: Slot): string {
   const description = coreDescription(slot.shape.description ?? '')
   if (!description) {
     if (slot.kind === 'name' && /^(?:customer|caller|contact|guest|client|full)?\s*name$/.test(slot.label)) return 'your name'
+    // An integer named for what it counts ("guests") is asked "How many guests?", never "What is the guests?".
+    if (slot.kind === 'integer' && !QUANTITY_WORD.test(slot.label) && PLURAL_LABEL.test(slot.label)) return `how many ${slot.label}`
     return englishSecondPerson(`the ${slot.label}`)
   }
   const subject = lowerFirst(description)
@@ -117,7 +126,8 @@ function englishPhrases(): DialoguePhrases {
         if (statement && /^true if /i.test(description)) return `Is it true that ${statement}?`
       }
       if (!description && slot.kind === 'name') return `May I have ${subject}?`
-      if (!description) return `What is ${subject}${offer(slot)}?`
+      if (!description && WH.test(subject)) return `${upperFirst(subject)}${offer(slot)}?`
+      if (!description) return `What ${PLURAL_LABEL.test(headNoun(slot.label)) ? 'are' : 'is'} ${subject}${offer(slot)}?`
       const many = slot.kind === 'list' ? ' You can name several.' : ''
       return `Could you tell me ${subject}${offer(slot)}?${many}`
     },

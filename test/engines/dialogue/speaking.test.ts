@@ -87,6 +87,31 @@ describe('questions', () => {
     }
   })
 
+  it('ask an undescribed count by what it counts (“How many guests?”), a quantity as a thing, and a plural as one', () => {
+    const shape: OutcomeShape = {
+      type: 'object',
+      properties: {
+        guests: { type: 'integer' },
+        adultTickets: { type: 'integer' },
+        numberOfNights: { type: 'integer' },
+        status: { type: 'integer' },
+        notes: { type: 'string' },
+      },
+      required: ['guests', 'adultTickets', 'numberOfNights', 'status', 'notes'],
+    }
+    const phrases = dialoguePhrases('en', undefined)
+    const questions = planSlots(shape).map((slot) => phrases.question(slot))
+    expect(questions).toEqual([
+      'How many guests?',
+      'How many adult tickets?',
+      'What is the number of nights?',
+      'What is the status?',
+      'What are the notes?',
+    ])
+    const [guests] = planSlots(shape)
+    expect(phrases.reask(guests!, 0)).toBe("Sorry, I didn't quite catch that. How many guests?")
+  })
+
   it('ask an English-described field of an Arabic agent in Arabic, from the glossary or a neutral phrase', () => {
     const shape: OutcomeShape = {
       type: 'object',
