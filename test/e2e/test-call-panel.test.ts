@@ -244,14 +244,19 @@ describe('a spoken test call', () => {
       await poll(() => page.locator('.test-call-mic').getAttribute('data-mic')).toBe('on')
       // The greeting, its placeholder filled; the microphone may talk over it, and then it keeps the words played.
       const greeting = 'Hello Sara, welcome to Olive Grove.'
+      let seen: Awaited<ReturnType<typeof transcriptTurns>> = []
       await poll(async () =>
-        (await transcriptTurns(page)).some((turn) => {
+        (seen = await transcriptTurns(page)).some((turn) => {
           if (turn.role !== 'agent') return false
           // A turn reads "0:01.0 Agent Hello (interrupted)": its time, who spoke, the words.
           const cut = /\bAgent\s+(.*?)\s*\(interrupted\)$/.exec(turn.text.trim())
           return cut ? cut[1]!.length > 0 && greeting.startsWith(cut[1]!) : turn.text.includes(greeting)
         }),
-      ).toBe(true)
+      )
+        .toBe(true)
+        .catch((error: unknown) => {
+          throw new Error(`No greeting among the turns ${JSON.stringify(seen)}`, { cause: error })
+        })
       // The caller's words, recognised from the microphone's audio, then the agent's next question.
       await poll(async () => {
         const turns = await transcriptTurns(page)

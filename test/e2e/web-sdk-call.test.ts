@@ -152,7 +152,12 @@ describe('the web SDK 0.3.1 in Chromium, pointed at VoiceDesk', () => {
     })
     expect(details).toMatchObject({ status: 'COMPLETED', endReason: 'caller-hangup', agentName: 'Olive Grove' })
     const transcript = (details as { transcript: { role: string; content: string }[] }).transcript
-    expect(transcript[0]).toMatchObject({ role: 'agent', content: expect.stringMatching(/^Hello Sara, welcome to Olive Grove\./) })
+    // The greeting; the fake microphone may talk over it on a busy machine, and then the turn keeps the words played.
+    const greeting = 'Hello Sara, welcome to Olive Grove.'
+    const first = transcript[0] as { role: string; content: string; interrupted?: boolean }
+    expect(first.role).toBe('agent')
+    if (first.interrupted === true) expect(first.content.length > 0 && greeting.startsWith(first.content), first.content).toBe(true)
+    else expect(first.content).toMatch(/^Hello Sara, welcome to Olive Grove\./)
     expect(transcript).toContainEqual(expect.objectContaining({ role: 'caller', content: CALLER_SAYS }))
     const seen = await events()
     expect(seen.filter((entry) => entry.event === 'error')).toEqual([])
