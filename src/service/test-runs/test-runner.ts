@@ -206,8 +206,9 @@ export class TestRunner {
   private async score(caller: Caller, jobId: string, scenario: Scenario, call: ScenarioCallReport): Promise<ScenarioResult> {
     const { context } = this.options
     let conversation = await getConversation(context, caller, jobId)
-    // The call's last write follows its socket's close by a moment.
-    for (let wait = 0; wait < 100 && (conversation.status === 'IN_PROGRESS' || conversation.status === 'PENDING'); wait += 1) {
+    // The call's last write follows its socket's close by a moment (a call that never started has none to wait for).
+    const ending = () => conversation.status === 'IN_PROGRESS' || (conversation.status === 'PENDING' && call.error === null)
+    for (let wait = 0; wait < 100 && ending(); wait += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100))
       conversation = await getConversation(context, caller, jobId)
     }

@@ -94,8 +94,8 @@ export const AgentIdParamsSchema = z.object({ agentId: z.string().min(1).max(100
 export const TestRunIdParamsSchema = z.object({ id: z.string().min(1).max(100) })
 export const ListTestRunsQuerySchema = z.object({ take: z.coerce.number().int().min(1).max(100).default(20) })
 
-/** One field's verdict: what was expected (the matcher), what the call gave (undefined: the field is absent). */
-export const FieldDiffSchema = z.object({ field: z.string(), expected: z.unknown(), got: z.unknown(), pass: z.boolean() })
+/** One field's verdict: what was expected (the matcher), what the call gave (left out: the outcome has no such field). */
+export const FieldDiffSchema = z.object({ field: z.string(), expected: z.unknown(), got: z.unknown().optional(), pass: z.boolean() })
 export type FieldDiff = z.infer<typeof FieldDiffSchema>
 
 export const ScenarioResultSchema = z.object({
