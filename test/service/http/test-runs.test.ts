@@ -183,6 +183,10 @@ describe('agent test suites and runs', () => {
     expect(none.statusCode, none.body).toBe(409)
     expect(none.json()).toMatchObject({ success: false, error: { code: 'CONFLICT' } })
     expect(none.json().message).toMatch(/no stored test suite/)
+    // The body is a JSON object, as for every route that takes one: {} runs the stored suite.
+    const noBody = await service.call('POST', `/_voicedesk/agents/${agent.id}/test-runs`)
+    expect(noBody.statusCode).toBe(400)
+    expect(noBody.json().error.details).toEqual([{ path: 'body', message: 'A JSON object body is required' }])
     expect((await service.call('GET', `/_voicedesk/agents/${agent.id}/test-suite`)).statusCode).toBe(404)
     expect((await service.call('PUT', '/_voicedesk/agents/no-such-agent/test-suite', { body: { scenarios: [scenario] } })).statusCode).toBe(
       404,

@@ -34,7 +34,7 @@ export function registerTestRunRoutes(app: FastifyInstance, context: OpsContext,
 
   routes.post(
     '/agents/:agentId/test-runs',
-    { schema: { hide: true, params: AgentIdParamsSchema, body: StartTestRunBodySchema.default({ concurrency: 4, repeat: 1 }) } },
+    { schema: { hide: true, params: AgentIdParamsSchema, body: StartTestRunBodySchema } },
     async (request, reply) => {
       // The run's calls use the caller's own key on the socket; it was checked already, so it is there.
       const apiKey = keyOf(request.headers.authorization)
