@@ -53,7 +53,8 @@ const PACKAGES = [
   // The HTTP framework and its plugins stay in the HTTP adapter.
   { packages: ['fastify', '@fastify/[^/]+', 'fastify-type-provider-zod', 'secure-json-parse', 'range-parser'], from: '^src/service/http/' },
   // The WebSocket library under @fastify/websocket, named for its socket type by the call stream route.
-  { packages: ['ws'], from: '^src/service/http/' },
+  // And by the test runner's simulated callers, which call the service's own /stream as the SDK does.
+  { packages: ['ws'], from: '^src/service/(http|test-runs)/' },
   // Outgoing HTTP with the address policy: webhooks, and media fetched from a URL.
   { packages: ['undici'], from: '^src/(webhooks|service/media-intake)/' },
   // Address checks: the Host allow-list (HTTP) and the webhook target policy (arriving from another branch).

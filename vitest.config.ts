@@ -63,6 +63,8 @@ const KNOWN_SECONDS: Record<string, number> = {
   'sqlite-alone:test/conversations/test-call-stream.test.ts': 70,
   'postgres-alone:test/conversations/test-call-stream.test.ts': 67,
   // The rest.
+  'postgres:test/service/http/test-runs.test.ts': 142,
+  'sqlite:test/service/http/test-runs.test.ts': 138,
   'sqlite:test/e2e/test-call-panel.test.ts': 128,
   'postgres:test/team/two-instances.test.ts': 108,
   'sqlite:test/e2e/operator-console-trust.test.ts': 105,

@@ -16,6 +16,15 @@ import { composeOperatorBridge, composeOperatorFeed } from './compose/operator'
 import { announceRunningService } from './compose/running-services'
 import { composeProjectState, composeStorage, seedFileOf } from './compose/storage'
 import { composeWorkers } from './compose/workers'
+import { TestRunner } from './test-runs/test-runner'
+
+/** `ws://host:port` of the server's listening socket (loopback for a wildcard address); undefined while it does not listen. */
+function socketBaseOf(app: { server: { address(): string | AddressInfo | null } }): string | undefined {
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') return undefined
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address
+  return `ws://${address.family === 'IPv6' && host.includes(':') ? `[${host}]` : host}:${address.port}`
+}
 
 export {
   DEFAULT_HOST,
@@ -67,11 +76,19 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     })
     const parts = { config, storage, engines, context, calls, faults, journal, state, now }
     const operator = composeOperatorBridge({ ...parts, signing: workers.signing })
-    const app = await composeHttp({ ...parts, address, events: feed.events, operator })
+    // Test runs call this very service over its socket, once it listens.
+    const testRuns = new TestRunner({
+      context,
+      streamBase: () => socketBaseOf(app),
+      scenarioTimeoutMs: config.testRuns?.scenarioTimeoutMs,
+      log: errorLog,
+    })
+    const app = await composeHttp({ ...parts, address, events: feed.events, operator, testRuns })
     const seedFile = seedFileOf(config, storage)
     if (seedFile) await applySeed(seedFile, context, state, storage.appCaller)
     await runner.start()
     await webhookSender.start()
+    await testRuns.start()
     calls.start()
     let stopping: Promise<void> | undefined
     let withdrawAnnouncement: (() => void) | undefined
@@ -104,6 +121,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       stop: () =>
         (stopping ??= (async () => {
           withdrawAnnouncement?.()
+          // First: their calls hang up and each run ends FAILED, written before the store closes.
+          await testRuns.stop()
           // Before the server closes their sockets: each call ends as stopped by the service, and is written.
           await calls.stop()
           await app.close()

@@ -22,6 +22,9 @@ import type {
   PhoneNumberRecord,
   PhoneNumberView,
   ProjectRecord,
+  TestRunProgress,
+  TestRunRecord,
+  TestSuiteRecord,
   VoiceAgentFilter,
   VoiceAgentRecord,
   VoiceAgentVersionRecord,
@@ -289,6 +292,24 @@ export interface ReplaceProjectOptions {
   owner?: KeyIdentity
 }
 
+/**
+ * Agent test suites (one per agent) and test runs with their results (docs/api.md, "Test suites
+ * and runs"). Both belong to the project; deleting the agent deletes them.
+ */
+export interface TestRunsRepository {
+  /** Stores the agent's suite, replacing the one it had. */
+  putSuite(record: TestSuiteRecord): Promise<void>
+  findSuite(agentId: string, projectId: string): Promise<TestSuiteRecord | undefined>
+  insertRun(record: TestRunRecord): Promise<void>
+  /** Writes a run's progress; false when it is no longer RUNNING (it was ended as abandoned meanwhile). */
+  saveRun(id: string, progress: TestRunProgress): Promise<boolean>
+  findRun(id: string, projectId: string): Promise<TestRunRecord | undefined>
+  /** The agent's runs, newest first. */
+  listRuns(agentId: string, projectId: string, limit: number): Promise<TestRunRecord[]>
+  /** Ends FAILED, with `error`, every RUNNING run whose lease ran out before `now` (ms); answers how many. */
+  failAbandonedRuns(now: number, error: string, updatedAt: string): Promise<number>
+}
+
 /** Every repository, bound to one connection or one transaction. */
 export interface Repositories {
   accounts: AccountsRepository
@@ -298,6 +319,7 @@ export interface Repositories {
   conversations: ConversationsRepository
   settings: SettingsRepository
   webhookDeliveries: WebhookDeliveriesRepository
+  testRuns: TestRunsRepository
 }
 
 declare const transactionHandle: unique symbol

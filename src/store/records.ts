@@ -288,3 +288,31 @@ export interface ProjectCounts {
 export function searchWords(search: string): string[] {
   return search.match(/[\p{L}\p{N}]+/gu) ?? []
 }
+
+/** An agent's stored test suite (docs/api.md, "Test suites and runs"); `suite` is the validated TestSuite JSON. */
+export interface TestSuiteRecord {
+  projectId: string
+  agentId: string
+  suite: unknown
+  updatedAt: string
+}
+
+/** A test run and its results so far; `results` is a JSON array of ScenarioResult. */
+export interface TestRunRecord {
+  id: string
+  projectId: string
+  agentId: string
+  agentVersion: number | null
+  status: 'RUNNING' | 'PASSED' | 'FAILED'
+  error: string | null
+  concurrency: number
+  repeat: number
+  results: unknown[]
+  /** While RUNNING: the runner renews it (epoch ms); a run whose lease ran out was cut off by a stopped service. */
+  leaseUntil: number | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** What a runner writes as a run goes on. */
+export type TestRunProgress = Pick<TestRunRecord, 'status' | 'error' | 'results' | 'leaseUntil' | 'updatedAt'>

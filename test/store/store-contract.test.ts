@@ -16,7 +16,7 @@ import { jobSearchLexemes } from '../../src/store/postgres/search-words'
 import { migrate } from '../../src/store/postgres/migrate'
 import { MIGRATIONS } from '../../src/store/postgres/migrations'
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store'
-import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord } from '../../src/store/records'
+import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord, TestRunRecord } from '../../src/store/records'
 import { searchWords } from '../../src/store/records'
 import { openSqliteStore } from '../../src/store/sqlite/store'
 import { jobRecord } from '../helpers/job-record'
@@ -251,6 +251,87 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await ids({ lang: 'ar' })).toEqual({ ids: ['a3', 'a2'], total: 3, filtered: 2 })
       expect(await ids({ lang: 'ar', search: 'sales' })).toEqual({ ids: ['a2'], total: 3, filtered: 1 })
       expect(await ids({ search: 'Supp\u0000' })).toEqual({ ids: [], total: 3, filtered: 0 })
+    })
+  })
+
+  describe('agent test suites and runs', () => {
+    const run = (fields: Partial<TestRunRecord> = {}): TestRunRecord => ({
+      id: 'run-1',
+      projectId: P1,
+      agentId: 'agent-t',
+      agentVersion: 2,
+      status: 'RUNNING',
+      error: null,
+      concurrency: 4,
+      repeat: 1,
+      results: [{ name: 'first', status: 'PENDING' }],
+      leaseUntil: 5_000,
+      createdAt: at(1),
+      updatedAt: at(1),
+      ...fields,
+    })
+
+    it('keeps one suite per agent, runs newest first with their results, each in its project, and deletes both with the agent', async () => {
+      const { store } = await open()
+      await store.voiceAgents.insert(agent({ id: 'agent-t' }))
+      await store.voiceAgents.insert(agent({ id: 'agent-u', projectId: P2 }))
+      expect(await store.testRuns.findSuite('agent-t', P1)).toBeUndefined()
+      await store.testRuns.putSuite({ agentId: 'agent-t', projectId: P1, suite: { scenarios: [{ name: 'a' }] }, updatedAt: at(1) })
+      await store.testRuns.putSuite({ agentId: 'agent-t', projectId: P1, suite: { scenarios: [{ name: 'b' }] }, updatedAt: at(2) })
+      expect(await store.testRuns.findSuite('agent-t', P1)).toEqual({
+        agentId: 'agent-t',
+        projectId: P1,
+        suite: { scenarios: [{ name: 'b' }] },
+        updatedAt: at(2),
+      })
+      expect(await store.testRuns.findSuite('agent-t', P2)).toBeUndefined()
+
+      await store.testRuns.insertRun(run())
+      // Made in the same millisecond: the later insert lists first.
+      await store.testRuns.insertRun(run({ id: 'run-2' }))
+      await store.testRuns.insertRun(run({ id: 'run-3', projectId: P2, agentId: 'agent-u' }))
+      expect(await store.testRuns.findRun('run-1', P1)).toEqual(run())
+      expect(await store.testRuns.findRun('run-1', P2)).toBeUndefined()
+      expect(await store.testRuns.findRun('run-3', P1)).toBeUndefined()
+      expect((await store.testRuns.listRuns('agent-t', P1, 10)).map((record) => record.id)).toEqual(['run-2', 'run-1'])
+      expect((await store.testRuns.listRuns('agent-t', P1, 1)).map((record) => record.id)).toEqual(['run-2'])
+      expect(await store.testRuns.listRuns('agent-t', P2, 10)).toEqual([])
+
+      const results = [{ name: 'first', status: 'PASSED', pass: true }]
+      expect(await store.testRuns.saveRun('run-1', { status: 'PASSED', error: null, results, leaseUntil: null, updatedAt: at(3) })).toBe(
+        true,
+      )
+      expect(await store.testRuns.findRun('run-1', P1)).toEqual(run({ status: 'PASSED', results, leaseUntil: null, updatedAt: at(3) }))
+      // An ended run is written no more.
+      expect(
+        await store.testRuns.saveRun('run-1', { status: 'FAILED', error: 'late', results: [], leaseUntil: null, updatedAt: at(4) }),
+      ).toBe(false)
+      expect((await store.testRuns.findRun('run-1', P1))?.status).toBe('PASSED')
+
+      expect(await store.voiceAgents.remove('agent-t', P1)).toBe(true)
+      expect(await store.testRuns.findSuite('agent-t', P1)).toBeUndefined()
+      expect(await store.testRuns.findRun('run-2', P1)).toBeUndefined()
+      expect(await store.testRuns.findRun('run-3', P2)).toBeDefined()
+    })
+
+    it('ends FAILED only the RUNNING runs whose lease ran out', async () => {
+      const { store } = await open()
+      await store.voiceAgents.insert(agent({ id: 'agent-t' }))
+      await store.testRuns.insertRun(run({ id: 'expired', leaseUntil: 1_000 }))
+      await store.testRuns.insertRun(run({ id: 'held', leaseUntil: 9_000 }))
+      await store.testRuns.insertRun(run({ id: 'ended', status: 'PASSED', leaseUntil: null }))
+      expect(await store.testRuns.failAbandonedRuns(5_000, 'The service stopped during the run', at(5))).toBe(1)
+      expect(await store.testRuns.findRun('expired', P1)).toMatchObject({
+        status: 'FAILED',
+        error: 'The service stopped during the run',
+        leaseUntil: null,
+        updatedAt: at(5),
+      })
+      expect((await store.testRuns.findRun('held', P1))?.status).toBe('RUNNING')
+      expect((await store.testRuns.findRun('ended', P1))?.status).toBe('PASSED')
+      expect(
+        await store.testRuns.saveRun('expired', { status: 'PASSED', error: null, results: [], leaseUntil: null, updatedAt: at(6) }),
+      ).toBe(false)
     })
   })
 

@@ -129,6 +129,8 @@ export interface RuntimeConfig {
     /** The most calls this instance runs at once (50; `serve --max-calls`; docs/api.md, "How many calls at once"); in team mode, per instance. */
     maxConcurrent?: number
   }
+  /** Agent test runs: one scenario's time limit (2 minutes; docs/api.md, "Test suites and runs"). */
+  testRuns?: { scenarioTimeoutMs?: number }
   /** Overrides the dialogue engine chosen in settings (which follows the AI engine). */
   dialogueEngine?: DialogueEngine
   /** Overrides the speech recognition chosen in settings; null turns it off. */

@@ -14,6 +14,7 @@ import type { RuntimeEngines } from './engines'
 import type { OperatorBridge } from './operator'
 import type { RuntimeStorage } from './storage'
 import { present } from '../../shared/present'
+import type { TestRunner } from '../test-runs/test-runner'
 
 /** Where the service listens, and the base URL clients reach it at (known for sure once it listens: port 0 picks one). */
 export class ServiceAddress {
@@ -53,6 +54,7 @@ export interface HttpParts {
   faults: FaultBook
   state: ProjectState
   now: () => Date
+  testRuns: TestRunner
 }
 
 /** The HTTP service: /v1, the admin routes, browser mode's /ipc and /app, the call sockets. */
@@ -69,6 +71,7 @@ export async function composeHttp({
   faults,
   state,
   now,
+  testRuns,
 }: HttpParts): Promise<FastifyInstance> {
   const { store, errorLog } = storage
   // The setting is read again only after a write to the database (this process's or another's).
@@ -103,5 +106,6 @@ export async function composeHttp({
     journal,
     faults,
     state: { state, links: operator.links, now },
+    testRuns,
   })
 }

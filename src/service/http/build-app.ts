@@ -43,6 +43,8 @@ import { registerFaultInjection } from './fault-injection'
 import { registerFaultRoutes } from './routes/admin/faults'
 import { registerStateLinkRoutes, registerStateRoutes, type StateRouteOptions } from './routes/admin/state'
 import { registerTranscriptionLinkRoute } from './routes/admin/transcription-link'
+import { registerTestRunRoutes } from './routes/admin/test-runs'
+import type { TestRunner } from '../test-runs/test-runner'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
@@ -75,6 +77,8 @@ export interface HttpAppOptions {
   faults?: FaultBook
   /** Export, import, snapshots and reset of a project (/_voicedesk/state, /reset, /snapshots); left out, not served. */
   state?: StateRouteOptions
+  /** Agent test suites and runs (/_voicedesk/agents/{id}/test-suite, /test-runs); left out, not served. */
+  testRuns?: TestRunner
 }
 
 /**
@@ -272,6 +276,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         registerRequestJournalRoutes(admin, { journal: options.journal, baseUrl: options.context.baseUrl, version: options.version })
       if (options.faults) registerFaultRoutes(admin, options.faults)
       if (options.state) registerStateRoutes(admin, options.state)
+      if (options.testRuns) registerTestRunRoutes(admin, options.context, options.testRuns)
     },
     { prefix: '/_voicedesk' },
   )

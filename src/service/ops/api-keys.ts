@@ -239,7 +239,7 @@ export function ensureAppIdentity(store: Store, now: Date, bootstrap: Pick<Boots
 const AUTHORIZATION = /^(?:Token|Bearer) +(\S+)\s*$/i
 
 /** The key of an `Authorization` value, `Token <key>` or `Bearer <key>`; undefined for anything else. */
-function keyOf(header: string | undefined): string | undefined {
+export function keyOf(header: string | undefined): string | undefined {
   return header ? AUTHORIZATION.exec(header)?.[1] : undefined
 }
 

@@ -11,6 +11,7 @@ import { Notifications } from './notifications'
 import { PostgresPhoneNumbersRepository } from './phone-numbers-repository'
 import { PostgresProjectDataRepository } from './project-data-repository'
 import { PostgresSettingsRepository } from './settings-repository'
+import { PostgresTestRunsRepository } from './test-runs-repository'
 import { PostgresVoiceAgentsRepository } from './voice-agents-repository'
 import { PostgresWebhookDeliveriesRepository } from './webhook-deliveries-repository'
 import { TransactionGuard } from '../transaction-guard'
@@ -44,6 +45,9 @@ export interface PostgresStore extends Store {
 
 /** Repository methods that only read: every other one may write, and moves changeVersion once it settled. */
 const READS = new Set([
+  'findSuite',
+  'findRun',
+  'listRuns',
   'findDefaultProject',
   'findProject',
   'findLocalUserId',
@@ -80,6 +84,8 @@ const WROTE_NOTHING: Record<string, (answer: unknown) => boolean> = {
   remove: (answer) => answer === false,
   releaseLeasesOf: (answer) => answer === 0,
   redeliver: (answer) => typeof answer !== 'object',
+  saveRun: (answer) => answer === false,
+  failAbandonedRuns: (answer) => answer === 0,
 }
 
 function repositoriesOn(db: Db): Repositories {
@@ -92,6 +98,7 @@ function repositoriesOn(db: Db): Repositories {
     conversations: new PostgresConversationsRepository(db, jobs),
     settings: new PostgresSettingsRepository(db),
     webhookDeliveries: new PostgresWebhookDeliveriesRepository(db),
+    testRuns: new PostgresTestRunsRepository(db),
   }
 }
 

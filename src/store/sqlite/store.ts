@@ -8,6 +8,7 @@ import { openDatabase, type OpenDatabaseOptions } from './open-database'
 import { SqlitePhoneNumbersRepository } from './phone-numbers-repository'
 import { SqliteProjectDataRepository } from './project-data-repository'
 import { SqliteSettingsRepository } from './settings-repository'
+import { SqliteTestRunsRepository } from './test-runs-repository'
 import { SqliteVoiceAgentsRepository } from './voice-agents-repository'
 import { SqliteWebhookDeliveriesRepository } from './webhook-deliveries-repository'
 import { StoreUsedInsideTransactionError, TransactionGuard } from '../transaction-guard'
@@ -68,6 +69,7 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
     conversations: new SqliteConversationsRepository(db, jobs),
     settings: new SqliteSettingsRepository(db),
     webhookDeliveries: new SqliteWebhookDeliveriesRepository(db),
+    testRuns: new SqliteTestRunsRepository(db),
   }
   // The one connection's repositories are the handle: only transaction() gives them out so.
   const inTransaction = repositories as StoreTransaction

@@ -11,6 +11,7 @@ import { conversations } from './0009-conversations'
 import { jobSourceUrlAndProgress } from './0010-job-source-url-and-progress'
 import { agentTurnTaking } from './0011-agent-turn-taking'
 import { agentVersions } from './0012-agent-versions'
+import { agentTestRuns } from './0013-agent-test-runs'
 
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   jobSourceUrlAndProgress,
   agentTurnTaking,
   agentVersions,
+  agentTestRuns,
 ]

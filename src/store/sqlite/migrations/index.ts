@@ -8,6 +8,7 @@ import { jobSourceUrlAndProgress } from './0006-job-source-url-and-progress'
 import { agentTurnTaking } from './0007-agent-turn-taking'
 import { agentVersions } from './0008-agent-versions'
 
+import { agentTestRuns } from './0009-agent-test-runs'
 /** Every migration, in order. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   initial,
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   jobSourceUrlAndProgress,
   agentTurnTaking,
   agentVersions,
+  agentTestRuns,
 ]
