@@ -84,9 +84,8 @@ describe("an agent's history", () => {
         await makeAgent(runtime, 'Fresh agent')
       },
       async (page, runtime) => {
+        // Changed over /v1 after the page read its agents: History reads the agent again, the editor starts from it.
         await threeChanges(runtime, id)
-        // The page opened before the changes: read again, as an operator would after changes from elsewhere.
-        await page.reload()
         await openHistory(page, 'History agent')
         await poll(() => versionNumbers(page)).toEqual([4, 3, 2, 1])
         const history = page.getByTestId('agent-history')
@@ -116,9 +115,17 @@ describe("an agent's history", () => {
         await page.keyboard.press('ArrowDown')
         await expect(history.locator('.version-item[data-version="1"]').getAttribute('aria-pressed')).resolves.toBe('true')
 
+        // The editor was started again from the agent now, and holds an unsaved change when the restore comes.
+        const editor = page.locator('.editor')
+        await page.getByTestId('agent-tab-settings').click()
+        await expect(editor.getByLabel('Greeting', { exact: true }).inputValue()).resolves.toBe(NEW_GREETING)
+        await editor.getByLabel('Greeting', { exact: true }).fill('A greeting not saved yet.')
+        await page.getByTestId('agent-tab-history').click()
+
         // Restore, asked first: Cancel leaves all as it is.
         await page.getByTestId('history-restore').click()
         const dialog = page.getByRole('dialog')
+        await dialog.getByText('Your unsaved changes in Settings are kept').waitFor()
         await dialog.getByRole('button', { name: 'Cancel' }).click()
         await expect(versionNumbers(page)).resolves.toEqual([4, 3, 2, 1])
         await page.getByTestId('history-restore').click()
@@ -131,8 +138,10 @@ describe("an agent's history", () => {
         await expect(page.getByTestId('history-restore').isDisabled()).resolves.toBe(true)
         // The editor holds the restored agent, with nothing unsaved.
         await page.getByTestId('agent-tab-settings').click()
-        await expect(page.locator('.editor').getByLabel('Greeting', { exact: true }).inputValue()).resolves.toBe(FIRST_GREETING)
-        await expect(page.locator('.editor').getByLabel('Silence threshold (seconds)', { exact: true }).inputValue()).resolves.toBe('8')
+        await expect(editor.getByLabel('Greeting', { exact: true }).inputValue()).resolves.toBe(FIRST_GREETING)
+        await expect(editor.getByLabel('Silence threshold (seconds)', { exact: true }).inputValue()).resolves.toBe('8')
+        // The unsaved change is not lost: offered back (and here let go).
+        await page.getByTestId('draft-offer').getByRole('button', { name: 'Discard' }).click()
         const stored = await fetch(`${runtime.context.baseUrl()}/v1/voice-agents/${id}`, {
           headers: { authorization: `Token ${runtime.bootstrap.createdKey!}` },
         })

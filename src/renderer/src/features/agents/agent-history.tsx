@@ -30,13 +30,13 @@ function originText(source: string, t: Translate, nameOf: (id: string) => string
  * An agent's History tab: its versions, newest first (the newest is the agent now), and the
  * chosen one against the agent now, field by field, with Restore. Arrow keys move along the list.
  */
-export function AgentHistory({ agent, onRestored }: { agent: OperatorAgent; onRestored(agent: OperatorAgent): void }) {
+export function AgentHistory({ agent, onAgentChanged }: { agent: OperatorAgent; onAgentChanged(agent: OperatorAgent): void }) {
   const t = useT()
   const locale = useAppStore(selectLocale)
   const unsaved = useAppStore(selectUnsavedDraft)
   const agents = useAppStore((state) => state.agents.items)
   const templates = useAppStore((state) => state.templates.items)
-  const history = useAgentHistory(agent, onRestored)
+  const history = useAgentHistory(agent, onAgentChanged)
   const [confirming, setConfirming] = useState(false)
   const { list, chosen, chosenVersion } = history
 

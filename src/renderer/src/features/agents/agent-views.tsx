@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { OperatorAgent } from '../../../../shared/ipc/operations'
 import { useT } from '../../i18n/use-t'
 import { useAppStore } from '../../store/app-context'
@@ -27,7 +27,9 @@ export function AgentViews({ agent }: { agent: OperatorAgent }) {
   const [view, setView] = useState<AgentView>(hasCall ? 'test' : 'settings')
   const [testOpened, setTestOpened] = useState(hasCall)
   const [historyOpened, setHistoryOpened] = useState(false)
-  const [restores, setRestores] = useState(0)
+  // Bumped when History finds the agent changed (a restore, a change over /v1): the editor starts again from it.
+  const [editorStarts, setEditorStarts] = useState(0)
+  const restartEditor = useCallback(() => setEditorStarts((count) => count + 1), [])
   const tabRefs = useRef<Partial<Record<AgentView, HTMLButtonElement | null>>>({})
   const pendingLeave = useAppStore(selectPendingLeave)
   // Leaving with an unsaved draft asks in the editor: it must be in view to ask (state adjusted
@@ -91,7 +93,7 @@ export function AgentViews({ agent }: { agent: OperatorAgent }) {
         ))}
       </div>
       <div role="tabpanel" id={`${id}-panel-settings`} aria-labelledby={`${id}-tab-settings`} hidden={view !== 'settings'}>
-        <AgentEditor key={restores} agent={agent} />
+        <AgentEditor key={editorStarts} agent={agent} />
       </div>
       {testOpened ? (
         <div role="tabpanel" id={`${id}-panel-test`} aria-labelledby={`${id}-tab-test`} hidden={view !== 'test'}>
@@ -100,7 +102,7 @@ export function AgentViews({ agent }: { agent: OperatorAgent }) {
       ) : null}
       {historyOpened ? (
         <div role="tabpanel" id={`${id}-panel-history`} aria-labelledby={`${id}-tab-history`} hidden={view !== 'history'}>
-          <AgentHistory agent={agent} onRestored={() => setRestores((count) => count + 1)} />
+          <AgentHistory agent={agent} onAgentChanged={restartEditor} />
         </div>
       ) : null}
     </>

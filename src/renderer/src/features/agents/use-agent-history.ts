@@ -22,9 +22,11 @@ type ChosenVersion = { state: 'loading' } | { state: 'loaded'; version: AgentVer
 /**
  * An agent's History tab: its versions (newest first, a page at a time), the one chosen read
  * whole, and restoring it. Versions never change once made, so a version read is kept; the list
- * is read again whenever the agent changes (a save, a restore), which adds a version on top.
+ * is read again whenever the agent changes (a save, a restore), which adds a version on top, and
+ * the agent with it (a change over /v1 reaches the app only so). `onAgentChanged` gets the agent as
+ * it is now, once the store holds it (the editor starts again from it).
  */
-export function useAgentHistory(agent: OperatorAgent, onRestored: (agent: OperatorAgent) => void) {
+export function useAgentHistory(agent: OperatorAgent, onAgentChanged: (agent: OperatorAgent) => void) {
   const t = useT()
   const call = useCall()
   const store = useStoreApi()
@@ -38,7 +40,17 @@ export function useAgentHistory(agent: OperatorAgent, onRestored: (agent: Operat
   const loadFirst = useCallback(async () => {
     setList((current) => ({ ...current, loading: true, error: null }))
     try {
-      const page = await call('agents.versions', { id: agent.id, take: HISTORY_PAGE, skip: 1 })
+      const [page, now] = await Promise.all([
+        call('agents.versions', { id: agent.id, take: HISTORY_PAGE, skip: 1 }),
+        call('agents.get', { id: agent.id }),
+      ])
+      // Changed elsewhere (over /v1) since the app read it: the agent now is what versions are compared with.
+      // Not under an unsaved draft: the editor's changes are counted from the agent it started from.
+      const drafting = store.getState().ui.unsavedDraft?.agentId === agent.id
+      if (now.updatedAt !== agent.updatedAt && !drafting) {
+        store.getState().upsertAgent(now)
+        onAgentChanged(now)
+      }
       pagesRead.current = 1
       setList({ items: page.versions, total: page.total, loading: false, loadingMore: false, error: null })
       // The version before this one is the first worth comparing; an agent with one version has only it.
@@ -46,12 +58,12 @@ export function useAgentHistory(agent: OperatorAgent, onRestored: (agent: Operat
     } catch (error) {
       setList((current) => ({ ...current, loading: false, error: errorText(error, locale) }))
     }
-  }, [call, agent.id, locale])
+  }, [call, store, agent.id, agent.updatedAt, onAgentChanged, locale])
 
   // Read again when the agent changes: its updatedAt moves with every new version.
   useEffect(() => {
     void loadFirst()
-  }, [loadFirst, agent.updatedAt])
+  }, [loadFirst])
 
   const loadMore = async () => {
     if (list.loadingMore) return
@@ -95,7 +107,7 @@ export function useAgentHistory(agent: OperatorAgent, onRestored: (agent: Operat
     try {
       const restored = await call('agents.restoreVersion', { id: agent.id, version })
       store.getState().upsertAgent(restored)
-      onRestored(restored)
+      onAgentChanged(restored)
       const page = await call('agents.versions', { id: agent.id, take: 1, skip: 1 }).catch(() => null)
       store
         .getState()
