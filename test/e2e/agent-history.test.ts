@@ -209,6 +209,17 @@ describe("an agent's history", () => {
         expect(await latinUiText(page)).toEqual([])
         expect(await shellOffsets(page)).toEqual(SHELL_AT_REST)
         await shot(page, 'history-ar-1024x640-restored')
+
+        // The tabs in reading order, right to left: Home is Settings, the arrow pointing back (right) wraps to History.
+        await page.getByTestId('agent-tab-history').focus()
+        await page.keyboard.press('Home')
+        await expect(page.getByTestId('agent-tab-settings').getAttribute('aria-selected')).resolves.toBe('true')
+        await page.keyboard.press('ArrowRight')
+        await expect(page.getByTestId('agent-tab-history').getAttribute('aria-selected')).resolves.toBe('true')
+        await page.keyboard.press('ArrowLeft')
+        await expect(page.getByTestId('agent-tab-settings').getAttribute('aria-selected')).resolves.toBe('true')
+        await page.keyboard.press('ArrowLeft')
+        await expect(page.getByTestId('agent-tab-test').getAttribute('aria-selected')).resolves.toBe('true')
       },
     )
   }, 180_000)
