@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { translate, type MessageKey, type MessageVars } from '../../src/renderer/src/i18n/dictionary'
-import { createVoiceAgent, updateVoiceAgent } from '../../src/service/ops/voice-agents'
+import { cloneVoiceAgent, createVoiceAgent, updateVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { ROOT } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
@@ -71,17 +71,17 @@ async function openHistory(page: Page, agentName: string): Promise<void> {
 describe("an agent's history", () => {
   it('lists the versions, shows a version against now, restores it as a new version on top', async () => {
     let id = ''
-    let busy = ''
     await openConsole(
       browser!,
       { label: 'voicedesk-e2e-history' },
       async (runtime) => {
         id = await makeAgent(runtime, 'History agent')
         // 25 versions: more than a page.
-        busy = await makeAgent(runtime, 'Busy agent')
+        const busy = await makeAgent(runtime, 'Busy agent')
         const caller = await callerOf(runtime)
         for (let n = 2; n <= 25; n += 1) await updateVoiceAgent(runtime.context, caller, busy, { silenceThreshold: n })
-        await makeAgent(runtime, 'Fresh agent')
+        // A clone: its one version says whose.
+        await cloneVoiceAgent(runtime.context, caller, id, { agentName: 'Fresh agent' })
       },
       async (page, runtime) => {
         // Changed over /v1 after the page read its agents: History reads the agent again, the editor starts from it.
@@ -150,8 +150,17 @@ describe("an agent's history", () => {
         // Many versions: a page, then the rest on demand.
         await openHistory(page, 'Busy agent')
         await poll(() => versionNumbers(page).then((numbers) => numbers.length)).toBe(20)
-        await page.getByRole('button', { name: 'Show 5 more' }).click()
+        await page.getByRole('button', { name: 'Show 5 more' }).focus()
+        await page.keyboard.press('Enter')
         await poll(() => versionNumbers(page)).toEqual(Array.from({ length: 25 }, (_, index) => 25 - index))
+        // All shown, the button gone: focus is on the first version it brought, not lost.
+        await poll(() =>
+          page.evaluate(
+            () =>
+              (globalThis as unknown as { document: { activeElement: { dataset?: { version?: string } } | null } }).document.activeElement
+                ?.dataset?.version,
+          ),
+        ).toBe('5')
         await expect(page.getByRole('button', { name: /^Show \d+ more/ }).count()).resolves.toBe(0)
 
         // Only the first version: said, and nothing to restore.
@@ -161,8 +170,10 @@ describe("an agent's history", () => {
           .getByText(/^Only the first version so far/)
           .waitFor()
         await poll(() => versionNumbers(page)).toEqual([1])
+        await expect(page.locator('.version-item[data-version="1"] .version-origin').textContent()).resolves.toBe(
+          'Clone of \u2068History agent\u2069',
+        )
         await expect(page.getByTestId('history-restore').isDisabled()).resolves.toBe(true)
-        void busy
       },
     )
   }, 180_000)

@@ -1,4 +1,4 @@
-import { useMemo, useState, type KeyboardEvent } from 'react'
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { AgentVersionSummary } from '../../../../shared/api/agent-versions'
 import type { OperatorAgent } from '../../../../shared/ipc/operations'
 import { useT, type Translate } from '../../i18n/use-t'
@@ -16,11 +16,12 @@ function originText(source: string, t: Translate, nameOf: (id: string) => string
   const origin = versionOrigin(source)
   switch (origin.kind) {
     case 'clone':
-      return t('history.origin.clone', { source: nameOf(origin.sourceId) })
+      // A name or an id in either script, set apart for the bidirectional algorithm (first-strong isolate).
+      return t('history.origin.clone', { source: `\u2068${nameOf(origin.sourceId)}\u2069` })
     case 'restore':
       return t('history.origin.restore', { n: origin.version })
     case 'other':
-      return t('history.origin.other', { source: origin.source })
+      return t('history.origin.other', { source: `\u2068${origin.source}\u2069` })
     default:
       return t(`history.origin.${origin.kind}`)
   }
@@ -38,6 +39,7 @@ export function AgentHistory({ agent, onAgentChanged }: { agent: OperatorAgent; 
   const templates = useAppStore((state) => state.templates.items)
   const history = useAgentHistory(agent, onAgentChanged)
   const [confirming, setConfirming] = useState(false)
+  const listRef = useRef<HTMLOListElement>(null)
   const { list, chosen, chosenVersion } = history
 
   const nameOf = (id: string) =>
@@ -67,6 +69,15 @@ export function AgentHistory({ agent, onAgentChanged }: { agent: OperatorAgent; 
     target?.click()
   }
 
+  /** The next page; when the button goes (all shown), focus moves to the first new version rather than being lost. */
+  const showMore = async (button: HTMLButtonElement) => {
+    const before = list.items.length
+    await history.loadMore()
+    requestAnimationFrame(() => {
+      if (!button.isConnected) listRef.current?.querySelectorAll<HTMLButtonElement>('button.version-item')[before]?.focus()
+    })
+  }
+
   if (list.error && list.items.length === 0)
     return <LoadError error={list.error} failed={t('history.loadFailed')} onRetry={() => void history.reload()} />
 
@@ -81,7 +92,7 @@ export function AgentHistory({ agent, onAgentChanged }: { agent: OperatorAgent; 
             : t('history.count', { shown: formatCount(list.items.length, locale), total: formatCount(list.total, locale) })}
         </p>
         {list.error ? <LoadError error={list.error} failed={t('history.loadFailed')} onRetry={() => void history.reload()} /> : null}
-        <ol className="version-list" onKeyDown={onListKeyDown}>
+        <ol ref={listRef} className="version-list" onKeyDown={onListKeyDown}>
           {list.items.map((item, index) => (
             <VersionItem
               key={item.version}
@@ -100,7 +111,7 @@ export function AgentHistory({ agent, onAgentChanged }: { agent: OperatorAgent; 
             type="button"
             className="button show-more"
             aria-disabled={list.loadingMore || undefined}
-            onClick={() => void history.loadMore()}
+            onClick={(event) => void showMore(event.currentTarget)}
           >
             {list.loadingMore
               ? t('common.loading')
