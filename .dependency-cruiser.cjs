@@ -80,6 +80,8 @@ const PACKAGES = [
   { packages: ['picomatch'], from: '^src/service/faults/' },
   { packages: ['electron'], from: '^src/(main|preload)/' },
   { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+'], from: '^src/renderer/' },
+  // Line diffs of an agent's texts, a version against now (the History tab): its one pure helper.
+  { packages: ['diff'], from: '^src/renderer/src/lib/agent-version-diff\\.ts$' },
 ]
 
 /**

@@ -196,6 +196,13 @@ describe('the IPC contract: outputs', () => {
     await run('requests.get', { id: journaled.requests[0]!.id })
     await run('requests.har', { take: 10 })
 
+    // Versions: the agent's history (made and changed above), one read, a restore on top.
+    const versions = await run('agents.versions', { id: agent.id, take: 5 })
+    expect(versions.versions[0]?.version).toBe(versions.total)
+    expect((await run('agents.version', { id: agent.id, version: 1 })).source).toBe('create')
+    expect((await run('agents.restoreVersion', { id: agent.id, version: 1 })).id).toBe(agent.id)
+    expect((await run('agents.versions', { id: agent.id })).versions[0]?.source).toBe('restore:1')
+
     await run('numbers.delete', { id: number.id })
     await run('agents.delete', { id: clone.id })
     await run('agents.delete', { id: agent.id })

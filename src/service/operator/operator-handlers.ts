@@ -5,6 +5,7 @@ import { effectiveCorsOrigins, saveCorsOrigins } from '../settings/cors-settings
 import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from '../settings/ai-content-settings'
 import { readSttSetting, saveSttSetting, sttSettingView } from '../settings/stt-settings'
 import { testEngineConnection } from '../settings/engine-connection-test'
+import { getAgentVersion, listAgentVersions, restoreAgentVersion } from '../ops/agent-versions'
 import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
 import { createAiContentJob, createTextToSpeechJob, getAiContentJob, retryJob } from '../ops/jobs'
 import { getOperatorJob } from '../ops/operator-job-detail'
@@ -143,6 +144,9 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'agents.clone': ({ sourceId, agentName }) =>
       withTools(cloneVoiceAgent(context, caller, sourceId, agentName === undefined ? undefined : { agentName })),
     'agents.delete': (input) => deleteVoiceAgent(context, caller, input.id),
+    'agents.versions': ({ id, take, skip }) => listAgentVersions(context, caller, id, { take, skip }),
+    'agents.version': ({ id, version }) => getAgentVersion(context, caller, id, version),
+    'agents.restoreVersion': ({ id, version }) => withTools(restoreAgentVersion(context, caller, id, version)),
 
     'numbers.list': (input) => listPhoneNumbers(context, caller, input),
     'numbers.add': (input) => addPhoneNumber(context, caller, input),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AGENT_VERSION_MAX, AgentVersionSchema, AgentVersionSummarySchema } from '../api/agent-versions'
 import { HttpUrlSchema, humanName, TimestampSchema, UuidSchema } from '../api/common'
 import { EndReasonSchema } from '../api/conversations'
 import { CALL_OUTCOME_STATES } from '../call-outcome'
@@ -50,6 +51,10 @@ const operation = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O
 const NoInput = z.object({}).strict()
 const ById = z.object({ id: z.string().min(1).max(200) }).strict()
 const Deleted = z.object({ id: UuidSchema, deleted: z.literal(true) })
+/** An agent and one of its version numbers. */
+const AgentVersionInputSchema = z
+  .object({ id: z.string().min(1).max(200), version: z.number().int().min(1).max(AGENT_VERSION_MAX) })
+  .strict()
 const Page = {
   take: z.number().int().min(1).max(100).default(20),
   skip: z.number().int().min(1).default(1),
@@ -266,6 +271,15 @@ export const IPC_OPERATIONS = {
     OperatorAgentSchema,
   ),
   'agents.delete': operation(ById, Deleted),
+  /** The agent's versions, newest first (GET /v1/voice-agents/{id}/versions). */
+  'agents.versions': operation(
+    z.object({ id: z.string().min(1).max(200), take: Page.take, skip: Page.skip }).strict(),
+    z.object({ versions: z.array(AgentVersionSummarySchema), total: z.number().int(), filtered: z.number().int() }),
+  ),
+  /** One version: the whole agent as it was (GET …/versions/{n}). */
+  'agents.version': operation(AgentVersionInputSchema, AgentVersionSchema),
+  /** A new version equal to version `version` (POST …/versions/{n}/restore): answers the agent. */
+  'agents.restoreVersion': operation(AgentVersionInputSchema, OperatorAgentSchema),
 
   'numbers.list': operation(
     z.object({ ...Page, voiceAgentId: z.string().max(200).optional() }).strict(),

@@ -3,6 +3,7 @@
  * key is a type error. Goes on in ar-continued.ts, in the same order as en.ts and en-continued.ts.
  */
 import { AR_CONTINUED } from './ar-continued'
+import { AR_HISTORY } from './ar-history'
 import type { Messages } from './en'
 
 export const ar: Messages = {
@@ -390,4 +391,5 @@ export const ar: Messages = {
   'jobs.source': 'مصنوعة من',
   'jobs.voice': 'الصوت',
   ...AR_CONTINUED,
+  ...AR_HISTORY,
 }

@@ -5,6 +5,7 @@
  * the order they had in the one dictionary.ts, the same order as in Arabic.
  */
 import { EN_CONTINUED } from './en-continued'
+import { EN_HISTORY } from './en-history'
 
 export const en = {
   'app.name': 'VoiceDesk',
@@ -391,6 +392,7 @@ export const en = {
   'jobs.source': 'Made from',
   'jobs.voice': 'Voice',
   ...EN_CONTINUED,
+  ...EN_HISTORY,
 } as const
 
 export type MessageKey = keyof typeof en
