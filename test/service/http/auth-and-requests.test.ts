@@ -71,7 +71,7 @@ describe('authentication', () => {
       ...new Set(
         ROUTES.map(
           (route) =>
-            `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}').replace(SOME_JOB_ID, '{jobId}')}`,
+            `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}').replace(SOME_JOB_ID, '{jobId}').replace('/versions/1', '/versions/{version}')}`,
         ),
       ),
     ].sort()
