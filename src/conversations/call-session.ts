@@ -88,7 +88,7 @@ export class CallSession {
       clock: this.ledger.callerClock,
       startedAt: this.startedAt,
       awaitingCaller: () => this.begun && !this.output.speaking && this.queuedWork === 0,
-      speechStarted: () => this.bargeIn(),
+      speechStarted: (heardForMs) => this.bargeIn(heardForMs),
       turn: (turn) => this.enqueue(() => this.callerSpoke(turn.audio, turn.startTime, turn.endTime)),
       poke: (message) => {
         this.observer.observe({ type: 'poke', at: this.ledger.seconds(), content: message })
@@ -201,9 +201,13 @@ export class CallSession {
     this.enqueue(() => this.agentSays(this.options.dialogue.open(this.respondOptions()), 'speech'))
   }
 
-  /** The caller started speaking: the agent stops, when it may be interrupted and the caller hears it talking. */
-  private bargeIn(): void {
-    if (this.options.agent.interrupt && this.output.audible && this.output.clear()) {
+  /**
+   * The caller started speaking `heardForMs` ago: the agent stops, when it may be interrupted and the caller was hearing it
+   * talk when they began. A caller who was already talking when the agent's audio started (the detector confirms voice a
+   * little after its onset) did not talk over it: the agent goes on, and answers that turn after.
+   */
+  private bargeIn(heardForMs: number): void {
+    if (this.options.agent.interrupt && this.output.audibleSince(this.options.now() - heardForMs) && this.output.clear()) {
       this.options.state.bargeIns += 1
       this.observer.observe({ type: 'barge-in', at: this.ledger.seconds() })
     }

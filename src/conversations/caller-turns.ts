@@ -40,8 +40,8 @@ export interface CallerTurnsOptions {
   now: () => number
   /** Whether the caller's silence counts now: the call has begun and the agent neither speaks nor answers. */
   awaitingCaller: () => boolean
-  /** The caller started speaking (the agent may be interrupted). */
-  speechStarted: () => void
+  /** The caller started speaking `heardForMs` ago by their clock (the detector needs some voice to be sure): the agent may be interrupted. */
+  speechStarted: (heardForMs: number) => void
   /** A finished turn of the caller's, with its audio. */
   turn: (turn: CallerTurn) => void
   /** The caller stayed silent for the agent's threshold: say this poke. */
@@ -115,7 +115,7 @@ export class CallerTurns {
     this.silentMs = 0
     this.capture.startTurn()
     this.turnStart = voiceStart
-    this.options.speechStarted()
+    this.options.speechStarted(samplesToMs(this.options.clock.sampleCount - voiceStart))
   }
 
   private stoppedSpeaking(voiceEnd: number): void {

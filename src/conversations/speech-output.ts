@@ -112,6 +112,8 @@ export class SpeechOutput {
   private abort = new AbortController()
   /** When the audio sent so far ends playing: the client's playback clock. */
   private queueEnd = 0
+  /** When the audio playing now began without a break (ms); undefined while nothing plays. */
+  private stretchStartsAt: number | undefined
   private pumpTimer: { cancel(): void } | undefined
   private nextId = 0
   private readonly open = new Map<string, UtteranceState>()
@@ -150,6 +152,11 @@ export class SpeechOutput {
     for (const utterance of [...this.unfinished, ...this.open.values()])
       if (utterance.startsAt !== undefined && utterance.startsAt <= now && (utterance.endsAt ?? now) > now) return true
     return false
+  }
+
+  /** Whether the caller can hear the agent now, and could without a break since `at` (ms, this output's clock). */
+  audibleSince(at: number): boolean {
+    return this.audible && this.stretchStartsAt !== undefined && this.stretchStartsAt <= at
   }
 
   /** When the audio sent so far ends playing (ms). */
@@ -235,6 +242,7 @@ export class SpeechOutput {
     const cut = this.speaking
     const utterances = this.stop()
     this.queueEnd = Math.min(this.queueEnd, now)
+    this.stretchStartsAt = undefined
     if (!cut || this.closed) {
       this.cutShort(utterances, now)
       return cut
@@ -326,7 +334,10 @@ export class SpeechOutput {
     const now = this.options.now()
     this.record(now - this.playbackLag)
     // A queue that ran dry restarts at the next frame's arrival, as the SDK's does.
-    if (this.queueEnd < now) this.queueEnd = now
+    if (this.queueEnd < now) {
+      this.queueEnd = now
+      this.stretchStartsAt = undefined
+    }
     for (let item = this.pending[0]; item; item = this.pending[0]) {
       if (item.kind === 'mark') {
         this.pending.shift()
@@ -356,6 +367,7 @@ export class SpeechOutput {
   private sendAudio(item: Extract<Pending, { kind: 'audio' }>): void {
     const { utterance, samples } = item
     const playsAt = this.queueEnd
+    this.stretchStartsAt ??= playsAt
     utterance.startsAt ??= playsAt
     this.queueEnd = playsAt + (samples.length * 1000) / CALL_SAMPLE_RATE
     utterance.endsAt = this.queueEnd

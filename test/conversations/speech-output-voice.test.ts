@@ -140,6 +140,27 @@ describe('a barge-in keeps only what was played', () => {
     expect(call.output.audible).toBe(false)
   })
 
+  it('has been audible since its first audio played: a caller already talking before then did not talk over it', async () => {
+    const call = harness({ holdSynthesis: true })
+    const utterance = call.output.begin()
+    call.output.say(utterance, WELCOME)
+    call.output.say(utterance, HELP)
+    void call.output.finish(utterance)
+    await call.advance(300)
+    for (const synthesis of call.held.splice(0)) synthesis.resolve()
+    await call.settle()
+    const firstAudio = call.now
+    await call.advance(250)
+    expect(call.output.audibleSince(firstAudio - 1)).toBe(false)
+    expect(call.output.audibleSince(firstAudio + 200)).toBe(true)
+    // Into the second sentence: still one stretch from the first audio.
+    await call.advance((speech.get(WELCOME)?.length ?? 0) / 16)
+    expect(call.output.audible).toBe(true)
+    expect(call.output.audibleSince(firstAudio + 10)).toBe(true)
+    call.output.clear()
+    expect(call.output.audibleSince(firstAudio + 10)).toBe(false)
+  })
+
   it('keeps the words whose audio played by the clear, marks the turn interrupted, and says so in the clear frame', async () => {
     const call = harness()
     const utterance = call.output.begin()
