@@ -31,7 +31,7 @@ import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
 import { answerFromPreamble, asksAboutTheBusiness, asksQuestion, asksWhoThisIs, indexPreamble, type PreambleIndex } from './off-topic'
-import { mentionedSlot, mentions } from './slot-mentions'
+import { deniesField, mentionedSlot, mentions } from './slot-mentions'
 import { takeBack } from './take-back'
 
 /**
@@ -248,6 +248,11 @@ class OfflineSession implements DialogueSession {
         this.values.set(slotId(named), elsewhere)
         return [this.acknowledgement(), ...this.ask(slot)]
       }
+    }
+    if ((slot.emptyAllowed || !slot.required) && slot.kind !== 'boolean' && deniesField(slot, text)) {
+      if (slot.emptyAllowed) this.values.set(id, slot.shape.type === 'array' ? [] : '')
+      else this.skipped.add(id)
+      return [this.acknowledgement(), ...this.askNext()]
     }
     // "Not Thursday, Friday", "لا مو الخميس، الجمعة": a value taken back and replaced, whichever field it was.
     if (this.applyTakenBack(text)) return [this.acknowledgement(), ...this.ask(slot)]

@@ -70,3 +70,103 @@ export function mentionedSlot(slots: readonly Slot[], text: string): Slot | unde
   }
   return best?.slot
 }
+
+/** Words that say there is none: "no", "nobody", "don't", "ما", "بدون". */
+const NEGATIONS = new Set([
+  'no',
+  'none',
+  'nobody',
+  'nothing',
+  'not',
+  "don't",
+  'dont',
+  "doesn't",
+  'doesnt',
+  "haven't",
+  'havent',
+  "hasn't",
+  'hasnt',
+  'without',
+  'neither',
+  'nor',
+  'never',
+  'ما',
+  'مافي',
+  'ماعندنا',
+  'ماعندي',
+  'لا',
+  'بدون',
+  'ولا',
+  'مش',
+  'مو',
+  'ليس',
+  'يوجد',
+])
+/** Words around a "there is none" that name nothing: "we don't have any", "none of us has", "ما عندنا أي". */
+const NONE_FRAME = new Set([
+  'we',
+  'i',
+  'us',
+  'of',
+  'any',
+  'have',
+  'has',
+  'had',
+  'got',
+  'there',
+  "there's",
+  'theres',
+  'is',
+  'are',
+  'really',
+  'at',
+  'all',
+  'anyone',
+  'one',
+  'in',
+  'our',
+  'my',
+  'the',
+  'party',
+  'group',
+  'thanks',
+  'thank',
+  'you',
+  'please',
+  'need',
+  'needs',
+  'do',
+  'does',
+  'that',
+  'for',
+  'عندنا',
+  'عندي',
+  'عنده',
+  'احد',
+  'أحد',
+  'في',
+  'فيه',
+  'أي',
+  'اي',
+  'شي',
+  'شيء',
+  'شكرا',
+  'منا',
+])
+
+/**
+ * Whether the turn says there is none of what the field asks about ("no allergies", "nobody has any allergies",
+ * "we don't have any dietary needs", "ما عندنا حساسية"), rather than giving a value. A word before the field's
+ * ("no food allergies") is allowed; a thing of its own ("no nuts") is a value, not a none.
+ */
+export function deniesField(slot: Slot, text: string): boolean {
+  // "Not a birthday, an anniversary": a value put right, not a none.
+  if (/[,،;]|\b(?:but|instead|rather)\b|(?:^|\s)(?:بس|لكن)(?:\s|$)/i.test(text)) return false
+  const words = plainWords(text).split(' ').filter(Boolean)
+  if (!words.some((word) => NEGATIONS.has(word))) return false
+  const rest = words.filter((word) => !NEGATIONS.has(word) && !NONE_FRAME.has(word))
+  const keywords = slotKeywords(slot)
+  const isKeyword = (word: string) => keywords.has(arabicLightStem(word)) || keywords.has(arabicLightStem(word.replace(/s$/, '')))
+  const last = rest.at(-1)
+  return last !== undefined && isKeyword(last) && rest.filter((word) => !isKeyword(word)).length <= 1
+}

@@ -78,6 +78,18 @@ describe('offline dialogue: restaurant reservation (English)', () => {
     expect(valid, JSON.stringify(errors)).toBe(true)
   })
 
+  it('hears "there is none" of what it asked as empty, not as a value: "no allergies", "nobody has any allergies"', async () => {
+    const opening = ['I would like to book a table for four next Friday at 7 pm', 'Sara Haddad', '0501234567', 'terrace']
+    const noneSaid = ['No allergies', "we don't have any allergies", 'nobody in our party has food allergies', 'no dietary needs thanks']
+    for (const none of noneSaid) {
+      const { outcome } = await outcomeOf(agent, [...opening, none, 'no special occasion', 'yes'])
+      expect(outcome.result, none).toMatchObject({ dietaryNotes: [], specialOccasion: '' })
+    }
+    // A thing of its own, or a value put right, is kept.
+    const kept = await outcomeOf(agent, [...opening, "I'm allergic to shellfish", 'not a birthday, an anniversary', 'yes'])
+    expect(kept.outcome.result).toMatchObject({ dietaryNotes: ["I'm allergic to shellfish"], specialOccasion: 'an anniversary' })
+  })
+
   it('without smartCallEnd, closes, keeps listening, and says goodbye to "no thanks"', async () => {
     const session = engine.startSession({ ...agent, smartCallEnd: false }, [])
     const answers = await converse(session, [
