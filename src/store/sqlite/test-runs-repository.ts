@@ -1,38 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { TestRunsRepository } from '../ports'
 import type { TestRunProgress, TestRunRecord, TestSuiteRecord } from '../records'
-
-interface RunRow {
-  id: string
-  project_id: string
-  agent_id: string
-  agent_version: number | null
-  status: TestRunRecord['status']
-  error: string | null
-  concurrency: number
-  repeat: number
-  results: string
-  lease_until: number | null
-  created_at: string
-  updated_at: string
-}
-
-function toRun(row: RunRow): TestRunRecord {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    agentId: row.agent_id,
-    agentVersion: row.agent_version,
-    status: row.status,
-    error: row.error,
-    concurrency: row.concurrency,
-    repeat: row.repeat,
-    results: JSON.parse(row.results) as unknown[],
-    leaseUntil: row.lease_until,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
+import { toRun, type RunRow } from '../test-run-rows'
 
 /** Agent test suites and runs (ports.ts, TestRunsRepository). Results are JSON text, rewritten whole as a run goes on. */
 export class SqliteTestRunsRepository implements TestRunsRepository {
