@@ -1265,6 +1265,27 @@ export interface components {
       /** @description Accepted for cloud clients and not used: the voice decides the language. */
       languageId?: string
     }
+    VoiceAgentVersionSummaryInput: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+    }
+    VoiceAgentVersionInput: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+      agent: components['schemas']['VoiceAgentInput']
+    }
     TranslateBodyInput: {
       /**
        * Format: uuid
@@ -1436,26 +1457,106 @@ export interface components {
         }
       }
     }
-    VoiceAgentVersionSummaryInput: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
-      createdAt: string
+    AgentTestSuiteInput: {
+      agentId?: string
+      scenarios: {
+        name: string
+        /** @enum {string} */
+        language?: 'ar' | 'en'
+        /** @enum {string} */
+        mode?: 'typed' | 'spoken'
+        params?: {
+          [key: string]: string
+        }
+        caller:
+          | {
+              say: string[]
+            }
+          | {
+              answers: {
+                [key: string]: string
+              }
+              opening?: string
+            }
+        expect: {
+          outcome?: {
+            [key: string]:
+              | {
+                  pattern: string
+                }
+              | {
+                  oneOf: (string | number | boolean | null | unknown[])[]
+                }
+              | {
+                  /** @constant */
+                  present: true
+                }
+              | {
+                  /** @constant */
+                  absent: true
+                }
+              | {
+                  date: string
+                }
+              | {
+                  time: string
+                }
+              | (string | number | boolean | null | unknown[])
+          }
+          endReason?: string
+          maxTurns?: number
+          webhooks?: string[]
+        }
+      }[]
     }
-    VoiceAgentVersionInput: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
+    AgentTestRunInput: {
+      id: string
+      agentId: string
+      agentVersion: number | null
+      /** @enum {string} */
+      status: 'RUNNING' | 'PASSED' | 'FAILED'
+      error: string | null
+      concurrency: number
+      repeat: number
+      results: {
+        name: string
+        round: number
+        /** @enum {string} */
+        status: 'PENDING' | 'RUNNING' | 'PASSED' | 'FAILED'
+        pass: boolean
+        fields: {
+          field: string
+          expected: unknown
+          got?: unknown
+          pass: boolean
+        }[]
+        error: string | null
+        turns: number
+        endReason: string | null
+        firstAudioMs: number | null
+        voiceToVoiceMs: number | null
+        conversationId: string | null
+      }[]
+      summary: {
+        scenarios: number
+        finished: number
+        passed: number
+        failed: number
+        firstAudioMs: {
+          p50: number | null
+          p95: number | null
+          p99: number | null
+        }
+        voiceToVoiceMs: {
+          p50: number | null
+          p95: number | null
+          p99: number | null
+        }
+      }
+      /** Format: date-time */
       createdAt: string
-      agent: components['schemas']['VoiceAgentInput']
+      /** Format: date-time */
+      updatedAt: string
     }
     /**
      * @description Why a job FAILED (docs/api.md, "Jobs")
@@ -2103,6 +2204,27 @@ export interface components {
       /** @description Accepted for cloud clients and not used: the voice decides the language. */
       languageId?: string
     }
+    VoiceAgentVersionSummary: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+    }
+    VoiceAgentVersion: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+      agent: components['schemas']['VoiceAgent']
+    }
     TranslateBody: {
       /**
        * Format: uuid
@@ -2274,26 +2396,106 @@ export interface components {
         }
       }
     }
-    VoiceAgentVersionSummary: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
-      createdAt: string
+    AgentTestSuite: {
+      agentId?: string
+      scenarios: {
+        name: string
+        /** @enum {string} */
+        language?: 'ar' | 'en'
+        /** @enum {string} */
+        mode?: 'typed' | 'spoken'
+        params?: {
+          [key: string]: string
+        }
+        caller:
+          | {
+              say: string[]
+            }
+          | {
+              answers: {
+                [key: string]: string
+              }
+              opening?: string
+            }
+        expect: {
+          outcome?: {
+            [key: string]:
+              | {
+                  pattern: string
+                }
+              | {
+                  oneOf: (string | number | boolean | null | unknown[])[]
+                }
+              | {
+                  /** @constant */
+                  present: true
+                }
+              | {
+                  /** @constant */
+                  absent: true
+                }
+              | {
+                  date: string
+                }
+              | {
+                  time: string
+                }
+              | (string | number | boolean | null | unknown[])
+          }
+          endReason?: string
+          maxTurns?: number
+          webhooks?: string[]
+        }
+      }[]
     }
-    VoiceAgentVersion: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
+    AgentTestRun: {
+      id: string
+      agentId: string
+      agentVersion: number | null
+      /** @enum {string} */
+      status: 'RUNNING' | 'PASSED' | 'FAILED'
+      error: string | null
+      concurrency: number
+      repeat: number
+      results: {
+        name: string
+        round: number
+        /** @enum {string} */
+        status: 'PENDING' | 'RUNNING' | 'PASSED' | 'FAILED'
+        pass: boolean
+        fields: {
+          field: string
+          expected: unknown
+          got?: unknown
+          pass: boolean
+        }[]
+        error: string | null
+        turns: number
+        endReason: string | null
+        firstAudioMs: number | null
+        voiceToVoiceMs: number | null
+        conversationId: string | null
+      }[]
+      summary: {
+        scenarios: number
+        finished: number
+        passed: number
+        failed: number
+        firstAudioMs: {
+          p50: number | null
+          p95: number | null
+          p99: number | null
+        }
+        voiceToVoiceMs: {
+          p50: number | null
+          p95: number | null
+          p99: number | null
+        }
+      }
+      /** Format: date-time */
       createdAt: string
-      agent: components['schemas']['VoiceAgent']
+      /** Format: date-time */
+      updatedAt: string
     }
   }
   responses: never
