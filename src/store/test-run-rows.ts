@@ -32,3 +32,21 @@ export function toRun(row: RunRow): TestRunRecord {
     updatedAt: row.updated_at,
   }
 }
+
+/** A run's values in the column order of RunRow, for an INSERT on either engine. */
+export function runRowValues(run: TestRunRecord): unknown[] {
+  return [
+    run.id,
+    run.projectId,
+    run.agentId,
+    run.agentVersion,
+    run.status,
+    run.error,
+    run.concurrency,
+    run.repeat,
+    JSON.stringify(run.results),
+    run.leaseUntil,
+    run.createdAt,
+    run.updatedAt,
+  ]
+}

@@ -1,6 +1,6 @@
 import type { TestRunsRepository } from '../ports'
 import type { TestRunProgress, TestRunRecord, TestSuiteRecord } from '../records'
-import { toRun, type RunRow } from '../test-run-rows'
+import { runRowValues, toRun, type RunRow } from '../test-run-rows'
 import type { Db } from './db'
 
 const RUN_COLUMNS =
@@ -28,20 +28,10 @@ export class PostgresTestRunsRepository implements TestRunsRepository {
   }
 
   async insertRun(run: TestRunRecord): Promise<void> {
-    await this.db.query(`INSERT INTO agent_test_runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
-      run.id,
-      run.projectId,
-      run.agentId,
-      run.agentVersion,
-      run.status,
-      run.error,
-      run.concurrency,
-      run.repeat,
-      JSON.stringify(run.results),
-      run.leaseUntil,
-      run.createdAt,
-      run.updatedAt,
-    ])
+    await this.db.query(
+      `INSERT INTO agent_test_runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      runRowValues(run),
+    )
   }
 
   async saveRun(id: string, progress: TestRunProgress): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { TestRunsRepository } from '../ports'
 import type { TestRunProgress, TestRunRecord, TestSuiteRecord } from '../records'
-import { toRun, type RunRow } from '../test-run-rows'
+import { runRowValues, toRun, type RunRow } from '../test-run-rows'
 
 /** Agent test suites and runs (ports.ts, TestRunsRepository). Results are JSON text, rewritten whole as a run goes on. */
 export class SqliteTestRunsRepository implements TestRunsRepository {
@@ -45,20 +45,7 @@ export class SqliteTestRunsRepository implements TestRunsRepository {
   }
 
   async insertRun(run: TestRunRecord): Promise<void> {
-    this.statements.insertRun.run(
-      run.id,
-      run.projectId,
-      run.agentId,
-      run.agentVersion,
-      run.status,
-      run.error,
-      run.concurrency,
-      run.repeat,
-      JSON.stringify(run.results),
-      run.leaseUntil,
-      run.createdAt,
-      run.updatedAt,
-    )
+    this.statements.insertRun.run(...runRowValues(run))
   }
 
   async saveRun(id: string, progress: TestRunProgress): Promise<boolean> {
