@@ -4,13 +4,11 @@ import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
- * Files run side by side. Most of the suite waits rather than computes (a browser, sockets, audio
- * played in real time, PostgreSQL), so on 2 cores 3 forks keep both cores busy where vitest's
- * default (cores - 1 = 1) ran one file at a time. Not more: the CPU-heavy files (decoding hours
- * of audio, importing archives) then get two thirds of a core and stay well inside the 30 s
- * test timeout; at 4 forks on a machine already busy they did not. Every file has its own temp
- * folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child processes;
- * the build in out/ is only read. VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
+ * Files run side by side: one fork per core. Most of the suite waits rather than computes (a
+ * browser, sockets, audio played in real time, PostgreSQL), but 3 forks on 2 cores timed out the
+ * CPU-heavy files (the 200-receiver webhook test, a CLI test) under load. Every file has its own
+ * temp folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child
+ * processes; the build in out/ is only read. VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
  */
 const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism()
 

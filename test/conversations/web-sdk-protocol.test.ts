@@ -15,6 +15,7 @@ import type { RuntimeConfig } from '../../src/service/runtime'
 import { STT_SETTING_KEY } from '../../src/service/settings/stt-settings'
 import { TYPED_ONLY_NOTICE } from '../../src/conversations/call-session'
 import { startWeatherModelDouble } from '../helpers/weather-model-double'
+import { onPostgres } from '../helpers/test-engine'
 
 /*
  * Live calls end to end: a real service on 127.0.0.1, a real WebSocket client that speaks the
@@ -22,6 +23,14 @@ import { startWeatherModelDouble } from '../helpers/weather-model-double'
  * real webhooks to a loopback receiver. Speech recognition and chat models are servers outside
  * this machine in real use; here they are loopback doubles, and each test that uses one says so.
  */
+
+/**
+ * The protocol itself (frames, pacing, refusals, pokes, barge-in, speech servers, tools) does not
+ * touch storage differently by engine: on PostgreSQL (project postgres-alone) only the tests whose
+ * records do run again: conversation reads, a typed call's outcome and webhooks, a recording, a
+ * conversation that never starts (the job loop's leases).
+ */
+const onSqliteOnly = onPostgres ? it.skip : it
 
 const clients: SdkCallClient[] = []
 const servers: Server[] = []
@@ -154,7 +163,7 @@ describe('conversation-init and the conversation read', () => {
 })
 
 describe('a call over the web SDK protocol', () => {
-  it('greets with the filled greeting as PCM16 audio sent ahead of real time, then a mark the client echoes', async () => {
+  onSqliteOnly('greets with the filled greeting as PCM16 audio sent ahead of real time, then a mark the client echoes', async () => {
     const setup = await setUpCall()
     const startedAt = Date.now()
     const { client } = await startCall(setup)
@@ -179,7 +188,7 @@ describe('a call over the web SDK protocol', () => {
     expect(client.framesOf('info')[0]).toMatchObject({ code: 'CALL_STARTED' })
   })
 
-  it('accepts a refused socket, says why in an info frame and closes it with 1000', async () => {
+  onSqliteOnly('accepts a refused socket, says why in an info frame and closes it with 1000', async () => {
     const setup = await setUpCall()
     const { jobId, client } = await startCall(setup)
     await client.nth('answer', 1)
@@ -198,61 +207,67 @@ describe('a call over the web SDK protocol', () => {
     expect(otherKey.framesOf('info')).toEqual([expect.objectContaining({ code: 'NOT_FOUND' })])
   })
 
-  it('refuses a query parameter given twice (api_key or another) after the handshake too, in an info frame, and the call can still connect', async () => {
-    const setup = await setUpCall()
-    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
-      body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' } },
-    })
-    const jobId = init.json<{ data: { jobId: string } }>().data.jobId
-    const key = setup.service.key
-    // The client puts `api_key=<this>` in the URL as the SDK does: a key with `&api_key=…` after it repeats the parameter.
-    for (const repeatedQuery of [`${key}&api_key=${key}`, `${key}&api_key=vd_not_a_key_0123456789abcdef`, `${key}&lang=en&lang=ar`]) {
-      const refused = await SdkCallClient.connect(setup.baseUrl, jobId, repeatedQuery)
-      clients.push(refused)
-      expect(await refused.closed).toMatchObject({ code: 1000 })
-      const [info] = refused.framesOf('info')
-      expect(refused.framesOf('info')).toHaveLength(1)
-      expect(info).toMatchObject({
-        code: 'VALIDATION_ERROR',
-        message: expect.stringMatching(/^query\.(api_key|lang): Given more than once/),
+  onSqliteOnly(
+    'refuses a query parameter given twice (api_key or another) after the handshake too, in an info frame, and the call can still connect',
+    async () => {
+      const setup = await setUpCall()
+      const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+        body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' } },
       })
-    }
-    // Nothing was connected: the conversation is still PENDING, and a socket with the key once starts the call.
-    expect((await conversation(setup, jobId)).status).toBe('PENDING')
-    const client = await SdkCallClient.connect(setup.baseUrl, jobId, key)
-    clients.push(client)
-    expect(await client.nth('info', 1)).toMatchObject({ code: 'CALL_STARTED' })
-  })
+      const jobId = init.json<{ data: { jobId: string } }>().data.jobId
+      const key = setup.service.key
+      // The client puts `api_key=<this>` in the URL as the SDK does: a key with `&api_key=…` after it repeats the parameter.
+      for (const repeatedQuery of [`${key}&api_key=${key}`, `${key}&api_key=vd_not_a_key_0123456789abcdef`, `${key}&lang=en&lang=ar`]) {
+        const refused = await SdkCallClient.connect(setup.baseUrl, jobId, repeatedQuery)
+        clients.push(refused)
+        expect(await refused.closed).toMatchObject({ code: 1000 })
+        const [info] = refused.framesOf('info')
+        expect(refused.framesOf('info')).toHaveLength(1)
+        expect(info).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          message: expect.stringMatching(/^query\.(api_key|lang): Given more than once/),
+        })
+      }
+      // Nothing was connected: the conversation is still PENDING, and a socket with the key once starts the call.
+      expect((await conversation(setup, jobId)).status).toBe('PENDING')
+      const client = await SdkCallClient.connect(setup.baseUrl, jobId, key)
+      clients.push(client)
+      expect(await client.nth('info', 1)).toMatchObject({ code: 'CALL_STARTED' })
+    },
+  )
 
-  it("closes a socket that sends a frame over 1 MiB with 1009 and logs it at info, not error: it is the client's fault", async () => {
-    const lines: { level: number; msg: string; err?: { code?: string } }[] = []
-    const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) })
-    const setup = await setUpCall({}, { log })
-    const tooBigFrame = { event: 'text', content: 'x'.repeat(1024 * 1024) }
-    // The call socket (offering deflate, as the SDK does; the service declines it).
-    const { jobId, client } = await startCall(setup)
-    client.send(tooBigFrame)
-    expect(await client.closed).toMatchObject({ code: 1009 })
-    // The realtime speech socket, not deflated.
-    const realtime = new WebSocket(`${setup.baseUrl.replace(/^http/, 'ws')}/v1/realtime/ws`, {
-      headers: { authorization: `Token ${setup.service.key}` },
-      perMessageDeflate: false,
-    })
-    await new Promise((resolve, reject) => realtime.once('open', resolve).once('error', reject))
-    const realtimeClosed = new Promise<number>((resolve) => realtime.once('close', resolve))
-    realtime.send(JSON.stringify(tooBigFrame))
-    expect(await realtimeClosed).toBe(1009)
+  onSqliteOnly(
+    "closes a socket that sends a frame over 1 MiB with 1009 and logs it at info, not error: it is the client's fault",
+    async () => {
+      const lines: { level: number; msg: string; err?: { code?: string } }[] = []
+      const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) })
+      const setup = await setUpCall({}, { log })
+      const tooBigFrame = { event: 'text', content: 'x'.repeat(1024 * 1024) }
+      // The call socket (offering deflate, as the SDK does; the service declines it).
+      const { jobId, client } = await startCall(setup)
+      client.send(tooBigFrame)
+      expect(await client.closed).toMatchObject({ code: 1009 })
+      // The realtime speech socket, not deflated.
+      const realtime = new WebSocket(`${setup.baseUrl.replace(/^http/, 'ws')}/v1/realtime/ws`, {
+        headers: { authorization: `Token ${setup.service.key}` },
+        perMessageDeflate: false,
+      })
+      await new Promise((resolve, reject) => realtime.once('open', resolve).once('error', reject))
+      const realtimeClosed = new Promise<number>((resolve) => realtime.once('close', resolve))
+      realtime.send(JSON.stringify(tooBigFrame))
+      expect(await realtimeClosed).toBe(1009)
 
-    await expect.poll(() => lines.filter((line) => line.err?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH').length).toBe(2)
-    expect(lines.filter((line) => line.level >= 50)).toEqual([])
-    expect(lines.filter((line) => line.err?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH').map((line) => [line.level, line.msg])).toEqual([
-      [30, 'a call socket failed: the client broke the WebSocket protocol'],
-      [30, 'a realtime TTS socket failed: the client broke the WebSocket protocol'],
-    ])
-    // The call ended as the caller's going; the service answers on.
-    await expect.poll(async () => (await conversation(setup, jobId)).status, { timeout: 10_000 }).not.toBe('PENDING')
-    expect((await setup.service.call('GET', '/v1/voices')).statusCode).toBe(200)
-  })
+      await expect.poll(() => lines.filter((line) => line.err?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH').length).toBe(2)
+      expect(lines.filter((line) => line.level >= 50)).toEqual([])
+      expect(lines.filter((line) => line.err?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH').map((line) => [line.level, line.msg])).toEqual([
+        [30, 'a call socket failed: the client broke the WebSocket protocol'],
+        [30, 'a realtime TTS socket failed: the client broke the WebSocket protocol'],
+      ])
+      // The call ended as the caller's going; the service answers on.
+      await expect.poll(async () => (await conversation(setup, jobId)).status, { timeout: 10_000 }).not.toBe('PENDING')
+      expect((await setup.service.call('GET', '/v1/voices')).statusCode).toBe(200)
+    },
+  )
 
   it('runs a typed call to its smart end: outcome valid against the shape, COMPLETED within 2 s, every webhook delivered', async () => {
     const setup = await setUpCall()
@@ -320,60 +335,68 @@ describe('a call over the web SDK protocol', () => {
     expect(requests[0]!.headers['webhook-id']).toMatch(/^msg_/)
   }, 120_000)
 
-  it('pokes a silent caller with the agent’s poke messages in order, then ends the call for silence', async () => {
-    const setup = await setUpCall({ silenceThreshold: 1, pokeMessages: ['Are you still there?', 'Hello, can you hear me?'] })
-    const { jobId, client } = await startCall(setup)
-    await client.nth('mark', 1, 15_000)
-    const feeding = (async () => {
-      const poked = () => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?')
-      for (let second = 0; second < 15 && !poked(); second += 1) await client.silence(1_000)
-    })()
-    await client.waitFor(
-      () => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?'),
-      20_000,
-      'the second poke',
-    )
-    // After the greeting and the agent's first question: the pokes, in order.
-    expect(
-      client
-        .framesOf('answer')
-        .map((frame) => frame.content)
-        .slice(-2),
-    ).toEqual(['Are you still there?', 'Hello, can you hear me?'])
-    await feeding
-    for (let second = 0; second < 6; second += 1) {
-      if ((await conversation(setup, jobId)).status !== 'IN_PROGRESS') break
-      await client.silence(1_000)
-    }
-    const { call } = await ended(setup, jobId, Date.now())
-    expect(call).toMatchObject({ status: 'COMPLETED', endReason: 'silence', pokes: 2 })
-    expect(call.transcript.filter((turn) => turn.kind === 'poke').map((turn) => turn.content)).toEqual([
-      'Are you still there?',
-      'Hello, can you hear me?',
-    ])
-  }, 120_000)
+  onSqliteOnly(
+    'pokes a silent caller with the agent’s poke messages in order, then ends the call for silence',
+    async () => {
+      const setup = await setUpCall({ silenceThreshold: 1, pokeMessages: ['Are you still there?', 'Hello, can you hear me?'] })
+      const { jobId, client } = await startCall(setup)
+      await client.nth('mark', 1, 15_000)
+      const feeding = (async () => {
+        const poked = () => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?')
+        for (let second = 0; second < 15 && !poked(); second += 1) await client.silence(1_000)
+      })()
+      await client.waitFor(
+        () => client.framesOf('answer').some((frame) => frame.content === 'Hello, can you hear me?'),
+        20_000,
+        'the second poke',
+      )
+      // After the greeting and the agent's first question: the pokes, in order.
+      expect(
+        client
+          .framesOf('answer')
+          .map((frame) => frame.content)
+          .slice(-2),
+      ).toEqual(['Are you still there?', 'Hello, can you hear me?'])
+      await feeding
+      for (let second = 0; second < 6; second += 1) {
+        if ((await conversation(setup, jobId)).status !== 'IN_PROGRESS') break
+        await client.silence(1_000)
+      }
+      const { call } = await ended(setup, jobId, Date.now())
+      expect(call).toMatchObject({ status: 'COMPLETED', endReason: 'silence', pokes: 2 })
+      expect(call.transcript.filter((turn) => turn.kind === 'poke').map((turn) => turn.content)).toEqual([
+        'Are you still there?',
+        'Hello, can you hear me?',
+      ])
+    },
+    120_000,
+  )
 
-  it('stops talking when the caller speaks over the agent: clear, and the agent’s turn marked interrupted', async () => {
-    const setup = await setUpCall({
-      greetingMessage:
-        'Hello and welcome to Olive Grove, the finest restaurant by the sea, where every table has a view of the harbour and every evening has music.',
-    })
-    const { jobId, client } = await startCall(setup)
-    await client.nth('media', 3)
-    const speech = await spokenSamples('Sorry, I need a table for two tonight please.', CALLER_VOICES.en)
-    await client.speak(speech)
-    await client.nth('clear', 1, 5_000)
-    await client.silence(1_200)
-    const current = await conversation(setup, jobId)
-    expect(current.bargeIns).toBe(1)
-    expect(current.transcript[0]).toMatchObject({ role: 'agent', interrupted: true })
-    // Speech recognition is off: the caller's turn is heard, not understood, and the call says so.
-    expect(client.framesOf('info').map((frame) => frame.code)).toContain('STT_ENGINE_NOT_CONFIGURED')
-    const heard = await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'caller' && turn.unrecognised))
-    expect(heard).toBe(true)
-  }, 120_000)
+  onSqliteOnly(
+    'stops talking when the caller speaks over the agent: clear, and the agent’s turn marked interrupted',
+    async () => {
+      const setup = await setUpCall({
+        greetingMessage:
+          'Hello and welcome to Olive Grove, the finest restaurant by the sea, where every table has a view of the harbour and every evening has music.',
+      })
+      const { jobId, client } = await startCall(setup)
+      await client.nth('media', 3)
+      const speech = await spokenSamples('Sorry, I need a table for two tonight please.', CALLER_VOICES.en)
+      await client.speak(speech)
+      await client.nth('clear', 1, 5_000)
+      await client.silence(1_200)
+      const current = await conversation(setup, jobId)
+      expect(current.bargeIns).toBe(1)
+      expect(current.transcript[0]).toMatchObject({ role: 'agent', interrupted: true })
+      // Speech recognition is off: the caller's turn is heard, not understood, and the call says so.
+      expect(client.framesOf('info').map((frame) => frame.code)).toContain('STT_ENGINE_NOT_CONFIGURED')
+      const heard = await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'caller' && turn.unrecognised))
+      expect(heard).toBe(true)
+    },
+    120_000,
+  )
 
-  it.each([
+  onSqliteOnly.each([
     ['en', CALLER_VOICES.en, 'Hello, my name is Sara and I need a table for two.', 'Hello, thanks for calling Olive Grove.'],
     ['ar', CALLER_VOICES.ar, 'مرحبا، اسمي سارة وأريد طاولة لشخصين.', 'أهلًا بك في مطعم الزيتون.'],
   ] as const)(
@@ -413,113 +436,125 @@ describe('a call over the web SDK protocol', () => {
     120_000,
   )
 
-  it('recognises spoken turns through an OpenAI-compatible speech server (a loopback double standing for one outside this machine)', async () => {
-    const scripted = ['My name is Omar Khalid']
-    const stt = await startSpeechServerDouble(scripted)
-    const setup = await setUpCall()
-    await setSttEngine(setup, stt.url)
-    const { jobId, client } = await startCall(setup)
-    await client.nth('mark', 1, 15_000)
-    await client.speak(await spokenSamples('My name is Omar Khalid.', CALLER_VOICES.en))
-    await client.silence(1_500)
-    const transcription = await client.nth('transcription', 1, 10_000)
-    expect(transcription.content).toBe('My name is Omar Khalid')
-    expect(stt.requests[0]).toMatchObject({ language: 'en', sampleRate: 16_000 })
-    expect(stt.requests[0]!.seconds).toBeGreaterThan(1)
-    await client.nth('answer', 2, 10_000)
-    await client.hangUp()
-    const { call } = await ended(setup, jobId, Date.now())
-    expect(call.transcript.find((turn) => turn.role === 'caller')).toMatchObject({ content: 'My name is Omar Khalid' })
-    expect(call.speechRecognition).toMatchObject({ enabled: true, engine: 'openai-compatible' })
-    expect(call.endReason).toBe('caller-hangup')
-  }, 120_000)
+  onSqliteOnly(
+    'recognises spoken turns through an OpenAI-compatible speech server (a loopback double standing for one outside this machine)',
+    async () => {
+      const scripted = ['My name is Omar Khalid']
+      const stt = await startSpeechServerDouble(scripted)
+      const setup = await setUpCall()
+      await setSttEngine(setup, stt.url)
+      const { jobId, client } = await startCall(setup)
+      await client.nth('mark', 1, 15_000)
+      await client.speak(await spokenSamples('My name is Omar Khalid.', CALLER_VOICES.en))
+      await client.silence(1_500)
+      const transcription = await client.nth('transcription', 1, 10_000)
+      expect(transcription.content).toBe('My name is Omar Khalid')
+      expect(stt.requests[0]).toMatchObject({ language: 'en', sampleRate: 16_000 })
+      expect(stt.requests[0]!.seconds).toBeGreaterThan(1)
+      await client.nth('answer', 2, 10_000)
+      await client.hangUp()
+      const { call } = await ended(setup, jobId, Date.now())
+      expect(call.transcript.find((turn) => turn.role === 'caller')).toMatchObject({ content: 'My name is Omar Khalid' })
+      expect(call.speechRecognition).toMatchObject({ enabled: true, engine: 'openai-compatible' })
+      expect(call.endReason).toBe('caller-hangup')
+    },
+    120_000,
+  )
 
-  it('hears a woman’s voice and addresses her as one in Arabic (genderDetection), with a loopback speech server double', async () => {
-    const stt = await startSpeechServerDouble(['اسمي سارة حداد'])
-    const setup = await setUpCall({
-      agentName: 'حجز الطاولات',
-      lang: 'ar',
-      voiceId: '16677e49-bcd2-4044-adb3-541626c49304',
-      greetingMessage: 'أهلاً بك في مطعم الزيتون.',
-      tools: { genderDetection: true },
-    })
-    await setSttEngine(setup, stt.url)
-    const { jobId, client } = await startCall(setup)
-    await client.nth('mark', 1, 15_000)
-    await client.speak(await spokenSamples('اسمي سارة حداد', CALLER_VOICES.arFemale))
-    await client.silence(1_200)
-    await client.nth('transcription', 1, 10_000)
-    expect(stt.requests[0]).toMatchObject({ language: 'ar' })
-    await client.nth('answer', 4, 10_000)
-    // Before her voice was heard the agent asked in the masculine default (تقول); after it, in the feminine (تقولي).
-    const questions = client.framesOf('answer').map((frame) => frame.content)
-    expect(questions[1]).toMatch(/تقول /)
-    expect(questions[3]).toMatch(/تقولي /)
-    await client.hangUp()
-    const { call } = await ended(setup, jobId, Date.now())
-    expect(call.callerGender).toBe('female')
-    const requests = await setup.receiver.waitForRequests(3 + call.transcript.length, 10_000)
-    const end = requests
-      .map((request) => JSON.parse(request.body) as { eventType: string; data: { callerGender?: string } })
-      .find((event) => event.eventType === 'call.ended')
-    expect(end?.data.callerGender).toBe('female')
-  }, 120_000)
+  onSqliteOnly(
+    'hears a woman’s voice and addresses her as one in Arabic (genderDetection), with a loopback speech server double',
+    async () => {
+      const stt = await startSpeechServerDouble(['اسمي سارة حداد'])
+      const setup = await setUpCall({
+        agentName: 'حجز الطاولات',
+        lang: 'ar',
+        voiceId: '16677e49-bcd2-4044-adb3-541626c49304',
+        greetingMessage: 'أهلاً بك في مطعم الزيتون.',
+        tools: { genderDetection: true },
+      })
+      await setSttEngine(setup, stt.url)
+      const { jobId, client } = await startCall(setup)
+      await client.nth('mark', 1, 15_000)
+      await client.speak(await spokenSamples('اسمي سارة حداد', CALLER_VOICES.arFemale))
+      await client.silence(1_200)
+      await client.nth('transcription', 1, 10_000)
+      expect(stt.requests[0]).toMatchObject({ language: 'ar' })
+      await client.nth('answer', 4, 10_000)
+      // Before her voice was heard the agent asked in the masculine default (تقول); after it, in the feminine (تقولي).
+      const questions = client.framesOf('answer').map((frame) => frame.content)
+      expect(questions[1]).toMatch(/تقول /)
+      expect(questions[3]).toMatch(/تقولي /)
+      await client.hangUp()
+      const { call } = await ended(setup, jobId, Date.now())
+      expect(call.callerGender).toBe('female')
+      const requests = await setup.receiver.waitForRequests(3 + call.transcript.length, 10_000)
+      const end = requests
+        .map((request) => JSON.parse(request.body) as { eventType: string; data: { callerGender?: string } })
+        .find((event) => event.eventType === 'call.ended')
+      expect(end?.data.callerGender).toBe('female')
+    },
+    120_000,
+  )
 
-  it('round-trips a tool through the page with a chat model (a loopback double standing for one outside this machine)', async () => {
-    const model = await startWeatherModelDouble({
-      callsToolWhen: 'always',
-      argumentPieces: ['{"unit": "cel', 'sius", "city": "Dubai"}'],
-      replyAfterTool: () => ['It is sunny and 31 degrees ', 'in Dubai.'],
-    })
-    servers.push(model.server)
-    const setup = await setUpCall({ outcomeResponseShape: null, tools: {} })
-    await setup.service.runtime.store.settings.set('aiContent', { engine: 'openai-compatible', baseUrl: model.url, model: 'tool-model' })
-    const tools = [
-      {
-        type: 'function',
-        function: {
-          name: 'getWeather',
-          description: 'The weather in a city',
-          parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] },
+  onSqliteOnly(
+    'round-trips a tool through the page with a chat model (a loopback double standing for one outside this machine)',
+    async () => {
+      const model = await startWeatherModelDouble({
+        callsToolWhen: 'always',
+        argumentPieces: ['{"unit": "cel', 'sius", "city": "Dubai"}'],
+        replyAfterTool: () => ['It is sunny and 31 degrees ', 'in Dubai.'],
+      })
+      servers.push(model.server)
+      const setup = await setUpCall({ outcomeResponseShape: null, tools: {} })
+      await setup.service.runtime.store.settings.set('aiContent', { engine: 'openai-compatible', baseUrl: model.url, model: 'tool-model' })
+      const tools = [
+        {
+          type: 'function',
+          function: {
+            name: 'getWeather',
+            description: 'The weather in a city',
+            parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] },
+          },
         },
-      },
-    ]
-    const { jobId, client } = await startCall(setup, { tools })
-    const calls: unknown[][] = []
-    client.toolHandler = (name, args) => {
-      calls.push([name, ...args])
-      return { forecast: 'sunny', degrees: 31 }
-    }
-    await client.nth('mark', 1, 15_000)
-    client.send({ event: 'text', content: 'What is the weather in Dubai?' })
-    const toolFrame = await client.nth('tools', 1, 10_000)
-    // The model wrote the arguments unit first; the page gets them in the declared order (city, unit).
-    expect(toolFrame.content[0]!.function).toEqual({ name: 'getWeather', arguments: '{"city":"Dubai","unit":"celsius"}' })
-    await client.waitFor(
-      () => client.framesOf('answer').some((frame) => frame.content === 'It is sunny and 31 degrees in Dubai.'),
-      10_000,
-      'the answer after the tool',
-    )
-    expect(calls).toEqual([['getWeather', 'Dubai', 'celsius']])
-    expect(model.toolMessages).toEqual([JSON.stringify({ forecast: 'sunny', degrees: 31 })])
-    await client.hangUp()
-    const { call } = await ended(setup, jobId, Date.now())
-    expect(call.toolCalls).toEqual([
-      expect.objectContaining({
+      ]
+      const { jobId, client } = await startCall(setup, { tools })
+      const calls: unknown[][] = []
+      client.toolHandler = (name, args) => {
+        calls.push([name, ...args])
+        return { forecast: 'sunny', degrees: 31 }
+      }
+      await client.nth('mark', 1, 15_000)
+      client.send({ event: 'text', content: 'What is the weather in Dubai?' })
+      const toolFrame = await client.nth('tools', 1, 10_000)
+      // The model wrote the arguments unit first; the page gets them in the declared order (city, unit).
+      expect(toolFrame.content[0]!.function).toEqual({ name: 'getWeather', arguments: '{"city":"Dubai","unit":"celsius"}' })
+      await client.waitFor(
+        () => client.framesOf('answer').some((frame) => frame.content === 'It is sunny and 31 degrees in Dubai.'),
+        10_000,
+        'the answer after the tool',
+      )
+      expect(calls).toEqual([['getWeather', 'Dubai', 'celsius']])
+      expect(model.toolMessages).toEqual([JSON.stringify({ forecast: 'sunny', degrees: 31 })])
+      await client.hangUp()
+      const { call } = await ended(setup, jobId, Date.now())
+      expect(call.toolCalls).toEqual([
+        expect.objectContaining({
+          name: 'getWeather',
+          arguments: { city: 'Dubai', unit: 'celsius' },
+          response: { forecast: 'sunny', degrees: 31 },
+        }),
+      ])
+      expect(call.dialogueEngine).toBe('openai-compatible')
+      const events = (await setup.receiver.waitForRequests(6, 10_000)).map(
+        (request) => JSON.parse(request.body) as { eventType: string; data: { toolCall?: unknown } },
+      )
+      expect(events.find((event) => event.eventType === 'tool.executed')?.data.toolCall).toMatchObject({
         name: 'getWeather',
-        arguments: { city: 'Dubai', unit: 'celsius' },
         response: { forecast: 'sunny', degrees: 31 },
-      }),
-    ])
-    expect(call.dialogueEngine).toBe('openai-compatible')
-    const events = (await setup.receiver.waitForRequests(6, 10_000)).map(
-      (request) => JSON.parse(request.body) as { eventType: string; data: { toolCall?: unknown } },
-    )
-    expect(events.find((event) => event.eventType === 'tool.executed')?.data.toolCall).toMatchObject({
-      name: 'getWeather',
-      response: { forecast: 'sunny', degrees: 31 },
-    })
-  }, 120_000)
+      })
+    },
+    120_000,
+  )
 
   it('keeps each caller’s clock: two calls at once, one sending 500 ms bursts, save the turn where the voice was and a recording as long as the call', async () => {
     const setup = await setUpCall({ greetingMessage: 'Hello.', pokeMessages: [], interrupt: false, outcomeResponseShape: null, tools: {} })
