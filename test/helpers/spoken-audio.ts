@@ -5,7 +5,10 @@ import { createEspeakTtsEngine, type TtsEngine } from '../../src/engines/tts/tts
 
 let engine: Promise<TtsEngine> | undefined
 afterAll(async () => {
-  await (await engine?.catch(() => undefined))?.close()
+  // A worker that runs several files in one process (isolate: false) makes a new engine for the next.
+  const closing = engine
+  engine = undefined
+  await (await closing?.catch(() => undefined))?.close()
 })
 
 /** A voice of the catalogue by language, for callers in tests. */
