@@ -67,13 +67,10 @@ const SDK_CALL: SocketProtocol = {
   parameters: { jobId: { description: 'The conversation job id from POST /v1/voice-agents/conversation-init.' } },
   query: z.object({
     api_key: z.string().meta({ description: 'An API key of the project (browsers send no headers on a WebSocket).' }),
-    playback: z
-      .enum(['realtime', 'unpaced'])
-      .optional()
-      .meta({
-        description:
-          'unpaced: each agent turn is sent whole as soon as it is made (a client that does not play the audio); realtime by default.',
-      }),
+    playback: z.enum(['realtime', 'unpaced']).optional().meta({
+      description:
+        'unpaced: each agent turn is sent whole as soon as it is made (a client that does not play the audio); realtime by default.',
+    }),
   }),
   security: 'apiKeyQuery',
   client: { discriminator: 'event', frames: ClientFrameSchema.options },
