@@ -48,9 +48,12 @@ export async function putTestSuite(context: OpsContext, caller: Caller, agentId:
   return { agentId, suite, updatedAt }
 }
 
+/** A suite as stored, checked. */
+export const readStoredSuite = (value: unknown): TestSuite => readStoredJson(TestSuiteSchema, value, 'test suite')
+
 async function storedSuite(context: OpsContext, caller: Caller, agentId: string): Promise<StoredSuite | undefined> {
   const record = await context.store.testRuns.findSuite(agentId, caller.projectId)
-  return record && { agentId, suite: readStoredJson(TestSuiteSchema, record.suite, 'test suite'), updatedAt: record.updatedAt }
+  return record && { agentId, suite: readStoredSuite(record.suite), updatedAt: record.updatedAt }
 }
 
 export async function getTestSuite(context: OpsContext, caller: Caller, agentId: string): Promise<StoredSuite> {
