@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -204,6 +205,8 @@ function unreachable(baseUrl: string, error: unknown): string {
 }
 
 async function generate(client: Client, agentId: string, file: string, force: boolean): Promise<void> {
+  // Asked first so an edited suite is never at stake; the exclusive write below settles a race.
+  if (!force && existsSync(file)) throw new UsageError(`${file} exists already; pass --force to replace it`)
   const data = await request(client, 'GET', `/_voicedesk/agents/${encodeURIComponent(agentId)}/test-suite/starter`)
   // The starter answers a suite as `data`; accept it wrapped as GET …/test-suite wraps one too.
   const candidate = typeof data === 'object' && data !== null && 'suite' in data ? data.suite : data
