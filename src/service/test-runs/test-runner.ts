@@ -149,6 +149,8 @@ export class TestRunner {
           next += 1
           const scenario = present(planned[index], 'a planned scenario')
           results[index] = { ...pendingResult(scenario), status: 'RUNNING' }
+          // Written at once: a reader (the Tests tab, the CLI) sees which scenarios are under way.
+          await save('RUNNING', null)
           results[index] = await this.runScenario(record.id, scenario, request, signal)
           await save('RUNNING', null)
         }
@@ -190,7 +192,8 @@ export class TestRunner {
       const { jobId } = await initConversation(context, request.caller, { voiceAgentId: request.agent.id, params })
       const lang = scenario.language ?? request.agent.lang
       const call = await runScenarioCall({
-        url: `${base}/stream/${jobId}?api_key=${encodeURIComponent(request.apiKey)}`,
+        // Unpaced: a typed caller does not listen, so each agent turn arrives whole instead of in real time.
+        url: `${base}/stream/${jobId}?api_key=${encodeURIComponent(request.apiKey)}&playback=unpaced`,
         caller: simulatedCaller(scenario, lang, request.agent.outcomeResponseShape as OutcomeShape | null),
         timeoutMs: this.options.scenarioTimeoutMs ?? SCENARIO_TIMEOUT_MS,
         endGraceMs: this.options.endGraceMs ?? 1_500,

@@ -11,7 +11,7 @@ import {
 import { keyOf } from '../../../ops/api-keys'
 import type { OpsContext } from '../../../ops/ops-context'
 import { ServiceError } from '../../../ops/service-error'
-import { getTestRun, getTestSuite, listTestRuns, putTestSuite, startTestRun } from '../../../ops/test-runs'
+import { getStarterTestSuite, getTestRun, getTestSuite, listTestRuns, putTestSuite, startTestRun } from '../../../ops/test-runs'
 import type { TestRunner } from '../../../test-runs/test-runner'
 import { callerOf } from '../../auth'
 
@@ -30,6 +30,10 @@ export function registerTestRunRoutes(app: FastifyInstance, context: OpsContext,
 
   routes.get('/agents/:agentId/test-suite', { schema: { hide: true, params: AgentIdParamsSchema } }, async (request) =>
     ok(await getTestSuite(context, callerOf(request), request.params.agentId)),
+  )
+
+  routes.get('/agents/:agentId/test-suite/starter', { schema: { hide: true, params: AgentIdParamsSchema } }, async (request) =>
+    ok(await getStarterTestSuite(context, callerOf(request), request.params.agentId)),
   )
 
   routes.post(
