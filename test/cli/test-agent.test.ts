@@ -7,11 +7,11 @@ import { join } from 'node:path'
 import { create } from 'xmlbuilder2'
 import { validateXML } from 'xmllint-wasm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { TestRunSchema } from '../../src/shared/api/test-suites'
+import { TestRunSchema, TestSuiteSchema } from '../../src/shared/api/test-suites'
 import { runMain } from '../helpers/run-main'
-import { findFreePort, ROOT, runCli } from '../helpers/spawn-cli'
+import { findFreePort, ROOT, runCli, spawnCli } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
-import { startListeningService, templateAgent } from '../helpers/test-runs'
+import { runEnd, startListeningService, templateAgent } from '../helpers/test-runs'
 import type { TestService } from '../helpers/test-service'
 
 const JUNIT_XSD = readFileSync(join(ROOT, 'test', 'fixtures', 'junit.xsd'), 'utf8')
@@ -108,7 +108,39 @@ describe('voicedesk test-agent against a running service', () => {
     expect(run.results[0]?.fields).toEqual([{ field: 'guestName', expected: 'Someone Else', got: 'Sara Haddad', pass: false }])
   }, 120_000)
 
-  it('exits 2 on a refused key (never echoed), an unknown agent and a service that is not there', async () => {
+  it('--generate writes the agent’s starter suite, keeps an existing file unless --force, and the suite passes', async () => {
+    const service = await startListeningService()
+    const agent = await templateAgent(service, 'Restaurant Reservations')
+    vi.stubEnv('VOICEDESK_API_KEY', service.key)
+    const file = join(makeTempDir(), 'starter.json')
+    const generate = ['test-agent', agent.id, '--generate', file, '--base-url', baseUrlOf(service)]
+
+    const first = await runMain(generate)
+    expect(first.code, first.stderr).toBe(0)
+    const suite = TestSuiteSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    expect(first.stdout).toBe(
+      `Wrote a starter suite of ${suite.scenarios.length} scenarios to ${file}.\n` +
+        `Edit it, then run: voicedesk test-agent ${agent.id} --suite ${file}\n`,
+    )
+    writeFileSync(file, '{ "edited": true }')
+    const again = await runMain(generate)
+    expect(again).toMatchObject({ code: 2, stdout: '' })
+    expect(again.stderr.trimEnd()).toBe(`voicedesk: ${file} exists already; pass --force to replace it`)
+    expect(readFileSync(file, 'utf8')).toBe('{ "edited": true }')
+    const forced = await runMain([...generate, '--force'])
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(TestSuiteSchema.parse(JSON.parse(readFileSync(file, 'utf8')))).toEqual(suite)
+
+    // What CI does with it: the starter suite, as written, passes against the agent (spawned: the exit code).
+    const played = await runCli(['test-agent', agent.id, '--suite', file, '--concurrency', '5', '--base-url', baseUrlOf(service)], {
+      env: { VOICEDESK_API_KEY: service.key },
+      timeoutMs: 90_000,
+    })
+    expect(played.code, played.stdout + played.stderr).toBe(0)
+    expect(played.stdout.match(/^PASS {2}/gm)).toHaveLength(suite.scenarios.length)
+  }, 120_000)
+
+  it('exits 2 on a refused key (never echoed), an unknown agent and a service that is not there; 130 on Ctrl-C', async () => {
     const service = await startListeningService()
     const agent = await templateAgent(service, 'Restaurant Reservations')
     const suite = writeJson(makeTempDir(), 'suite.json', { scenarios: [SHORT_CALL] })
@@ -127,6 +159,18 @@ describe('voicedesk test-agent against a running service', () => {
     const unsendable = await runMain(['test-agent', agent.id, '--suite', suite, '--base-url', baseUrl, '--api-key', 'secret with spaces'])
     expect(unsendable).toMatchObject({ code: 2, stdout: '' })
     expect(unsendable.stderr).not.toContain('secret with')
+
+    // Ctrl-C stops following the run (the service finishes it) and says where to read it.
+    const followed = spawnCli(['test-agent', agent.id, '--suite', suite, '--base-url', baseUrl], {
+      env: { VOICEDESK_API_KEY: service.key },
+    })
+    const [, runId] = (await followed.waitForStdout(/^Run (\S+): /m)) as [string, string]
+    followed.child.kill('SIGINT')
+    expect(await followed.waitForExit()).toEqual({ code: 130, signal: null })
+    expect(followed.stderr()).toBe(
+      `voicedesk: Interrupted; the run goes on in the service until it ends: GET /_voicedesk/test-runs/${runId}\n`,
+    )
+    expect((await runEnd(service, runId)).status).toBe('PASSED')
 
     vi.stubEnv('VOICEDESK_API_KEY', service.key)
     const unknown = await runMain(['test-agent', 'no-such-agent', '--suite', suite, '--base-url', baseUrl])
