@@ -3,10 +3,13 @@
 // JUnit file validated against a JUnit schema (test/fixtures/junit.xsd) with xmllint; the
 // refusals (usage, unreachable service, refused key, unknown agent) in-process through main().
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { create } from 'xmlbuilder2'
 import { validateXML } from 'xmllint-wasm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { errorEnvelope } from '../../src/shared/api/errors'
 import { TestRunSchema, TestSuiteSchema } from '../../src/shared/api/test-suites'
 import { runMain } from '../helpers/run-main'
 import { findFreePort, ROOT, runCli, spawnCli } from '../helpers/spawn-cli'
@@ -139,6 +142,45 @@ describe('voicedesk test-agent against a running service', () => {
     expect(played.code, played.stdout + played.stderr).toBe(0)
     expect(played.stdout.match(/^PASS {2}/gm)).toHaveLength(suite.scenarios.length)
   }, 120_000)
+
+  it('waits out a busy service (503 with Retry-After) while it follows the run', async () => {
+    const service = await startListeningService()
+    const agent = await templateAgent(service, 'Restaurant Reservations')
+    const suite = writeJson(makeTempDir(), 'suite.json', { scenarios: [SHORT_CALL] })
+    // In front of the service: its first two answers to the run's GET are the busy database's.
+    let busyAnswers = 0
+    const proxy = createServer((request, response) => {
+      if (request.method === 'GET' && request.url?.startsWith('/_voicedesk/test-runs/') && busyAnswers < 2) {
+        busyAnswers++
+        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' })
+        return response.end(JSON.stringify(errorEnvelope('UNAVAILABLE', 'The database is busy; try again')))
+      }
+      const chunks: Buffer[] = []
+      request.on('data', (chunk: Buffer) => chunks.push(chunk))
+      request.on('end', () => {
+        const body = chunks.length ? Buffer.concat(chunks) : undefined
+        const headers = {
+          authorization: request.headers.authorization ?? '',
+          'content-type': request.headers['content-type'] ?? 'application/json',
+        }
+        fetch(baseUrlOf(service) + request.url, { method: request.method, headers, body }).then(
+          async (answer) => response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()),
+          () => response.writeHead(502).end(),
+        )
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (proxy.address() as AddressInfo).port
+      vi.stubEnv('VOICEDESK_API_KEY', service.key)
+      const result = await runMain(['test-agent', agent.id, '--suite', suite, '--base-url', `http://127.0.0.1:${port}`])
+      expect(result.code, result.stdout + result.stderr).toBe(0)
+      expect(busyAnswers).toBe(2)
+      expect(result.stdout).toMatch(/^PASS {2}short call {2}\[conversation /m)
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve))
+    }
+  }, 60_000)
 
   it('exits 2 on a refused key (never echoed), an unknown agent and a service that is not there; 130 on Ctrl-C', async () => {
     const service = await startListeningService()

@@ -153,12 +153,23 @@ function issueLines(issues: z.core.$ZodIssue[]): string {
     .join('\n')
 }
 
+/** How often a busy service's `503` (the database held by another process, with Retry-After) is waited out. */
+const BUSY_RETRIES = 5
+
 /** One request to the service; its `data` on success, a ServiceProblem in our words otherwise. */
 async function request(client: Client, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-  const url = client.baseUrl + path
-  let response: Response
+  for (let attempt = 0; ; attempt++) {
+    const response = await send(client, method, path, body)
+    if (response.status !== 503 || attempt >= BUSY_RETRIES) return answerOf(client, method, path, response)
+    await response.arrayBuffer().catch(() => undefined)
+    const seconds = Number(response.headers.get('retry-after'))
+    await sleep(Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 10) * 1000 : 1000, undefined, { signal: client.signal })
+  }
+}
+
+async function send(client: Client, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
   try {
-    response = await fetch(url, {
+    return await fetch(client.baseUrl + path, {
       method,
       headers: {
         authorization: `Token ${client.key}`,
@@ -173,6 +184,11 @@ async function request(client: Client, method: 'GET' | 'POST', path: string, bod
     if (client.signal.aborted) throw error
     throw new ServiceProblem(unreachable(client.baseUrl, error))
   }
+}
+
+/** The answer's `data` on success, a ServiceProblem in our words otherwise. */
+async function answerOf(client: Client, method: string, path: string, response: Response): Promise<unknown> {
+  const url = client.baseUrl + path
   let json: unknown
   try {
     json = await response.json()
