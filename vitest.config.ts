@@ -92,6 +92,7 @@ const KNOWN_SECONDS: Record<string, number> = {
   'postgres:test/service/http/text-rules.test.ts': 41,
   'sqlite:test/bench/understanding-bench-smoke.test.ts': 39,
   'sqlite:test/cli/readme-commands.test.ts': 38,
+  'sqlite:test/cli/test-agent.test.ts': 35,
   'sqlite:test/e2e/transcripts-in-the-monitor.test.ts': 35,
   'sqlite:test/service/http/fuzz-job-bodies.test.ts': 33,
   'postgres:test/service/http/pipedream.test.ts': 33,
