@@ -46,14 +46,6 @@ const SQLITE_ONLY_HTTP = [
   'test/service/http/client-errors.test.ts',
   'test/service/http/realtime-tts.test.ts',
 ]
-/**
- * Files that need a process of their own. The other files of a worker share one process, one after
- * another (`isolate: false`): importing the service's modules once per worker instead of once per
- * file saved about a quarter of the suite's CPU. These cannot share: module mocks (electron, the
- * CLI's commands), and the OpenAPI document, which fastify-type-provider-zod builds from zod's
- * global registry, so it depends on which schema modules the process loaded before.
- */
-const OWN_PROCESS = ['test/main/**/*.test.ts', 'test/cli/usage.test.ts', 'test/service/http/openapi.test.ts']
 const ON_POSTGRES = ['test/service/http/**/*.test.ts', 'test/team/**/*.test.ts', 'test/conversations/**/*.test.ts']
 const POSTGRES = { env: { VOICEDESK_TEST_ENGINE: 'postgres' }, globalSetup: ['test/helpers/postgres-global-setup.ts'] }
 
@@ -65,12 +57,10 @@ const POSTGRES = { env: { VOICEDESK_TEST_ENGINE: 'postgres' }, globalSetup: ['te
 const KNOWN_SECONDS: Record<string, number> = {
   // The wall-clock group (after the rest, two at a time).
   'sqlite-alone:test/conversations/web-sdk-protocol.test.ts': 128,
-  'postgres-alone:test/conversations/web-sdk-protocol.test.ts': 121,
+  'postgres-alone:test/conversations/web-sdk-protocol.test.ts': 55,
   'sqlite-alone:test/conversations/test-call-stream.test.ts': 70,
-  'postgres-alone:test/conversations/test-call-stream.test.ts': 67,
+  'postgres-alone:test/conversations/test-call-stream.test.ts': 18,
   // The rest.
-  'postgres:test/service/http/test-runs.test.ts': 142,
-  'sqlite:test/service/http/test-runs.test.ts': 138,
   'sqlite:test/e2e/test-call-panel.test.ts': 128,
   'postgres:test/team/two-instances.test.ts': 108,
   'sqlite:test/e2e/operator-console-trust.test.ts': 105,
@@ -80,6 +70,10 @@ const KNOWN_SECONDS: Record<string, number> = {
   'sqlite:test/e2e/operator-ui.test.ts': 82,
   'sqlite:test/e2e/operator-console-walk.test.ts': 73,
   'sqlite:test/service/http/transcription-jobs.test.ts': 72,
+  'sqlite:test/service/http/test-runs.test.ts': 70,
+  'postgres:test/service/http/test-runs.test.ts': 65,
+  'postgres:test/service/http/starter-suites.test.ts': 60,
+  'sqlite:test/service/http/starter-suites.test.ts': 55,
   'sqlite:test/e2e/monitor-conversation.test.ts': 69,
   'sqlite:test/store/store-contract.test.ts': 64,
   'sqlite:test/webhooks/job-webhooks.test.ts': 60,
@@ -136,19 +130,10 @@ export default defineConfig({
       // Everything, on SQLite (the embedded default).
       {
         extends: true,
-        test: {
-          name: 'sqlite',
-          include: ['test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', 'test/team/**', ...ALONE, ...OWN_PROCESS],
-          isolate: false,
-        },
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/team/**', ...ALONE] },
       },
-      { extends: true, test: { name: 'sqlite-own-process', include: OWN_PROCESS } },
       // What differs by engine, again on a real PostgreSQL cluster started for the run.
-      {
-        extends: true,
-        test: { name: 'postgres', include: ON_POSTGRES, exclude: [...SQLITE_ONLY_HTTP, ...ALONE], isolate: false, ...POSTGRES },
-      },
+      { extends: true, test: { name: 'postgres', include: ON_POSTGRES, exclude: [...SQLITE_ONLY_HTTP, ...ALONE], ...POSTGRES } },
       // The wall-clock files, after the others: two at a time, whichever engine (one group, one worker limit).
       { extends: true, test: { name: 'sqlite-alone', include: ALONE, maxWorkers: ALONE_WORKERS, sequence: { groupOrder: 1 } } },
       {
