@@ -48,13 +48,23 @@ export async function benchTestRuns(): Promise<object> {
     if (!template) throw new Error(`No template ${TEMPLATE}`)
     const agent = await call<{ id: string }>('POST', `/v1/voice-agents/clone?voiceAgentId=${template.id}`, {})
     const starter = await call<TestSuite>('GET', `/_voicedesk/agents/${agent.id}/test-suite/starter`)
-    const suite: TestSuite = {
+    // Every scenario says a name of its own, so each read-back is new speech (a suite of one line repeated would measure the voice cache).
+    const FIRST = ['Maya', 'Omar', 'Lina', 'Karim', 'Nora', 'Samir', 'Hana', 'Yusuf', 'Dina', 'Tariq']
+    const LAST = ['Haddad', 'Khalil', 'Nasser', 'Saleh', 'Farah', 'Aziz', 'Mansour', 'Rahman', 'Qasim', 'Bakr']
+    const suiteFor = (round: number): TestSuite => ({
       scenarios: Array.from({ length: SCENARIOS }, (_, index) => {
         const scenario = starter.scenarios[index % starter.scenarios.length]!
-        return { ...scenario, name: `${scenario.name} #${index + 1}` }
+        const first = FIRST[index % FIRST.length]!
+        const last = LAST[(Math.floor(index / FIRST.length) + round * 5) % LAST.length]!
+        const caller =
+          'answers' in scenario.caller
+            ? { ...scenario.caller, answers: { ...scenario.caller.answers, guestName: `It's ${first} ${last}` } }
+            : scenario.caller
+        const outcome = { ...scenario.expect.outcome, ...(scenario.expect.outcome?.guestName ? { guestName: { pattern: first } } : {}) }
+        return { ...scenario, name: `${scenario.name} #${index + 1}`, caller, expect: { ...scenario.expect, outcome } }
       }),
-    }
-    const measure = async (concurrency: number): Promise<RunFigures> => {
+    })
+    const measure = async (concurrency: number, suite: TestSuite): Promise<RunFigures> => {
       const cpuBefore = process.cpuUsage()
       const started = performance.now()
       const { id } = await call<{ id: string }>('POST', `/_voicedesk/agents/${agent.id}/test-runs`, { suite, concurrency })
@@ -80,11 +90,11 @@ export async function benchTestRuns(): Promise<object> {
     // A first run warms the voices and the dialogue's indexes, as a service that has taken calls has them.
     await call('POST', `/_voicedesk/agents/${agent.id}/test-runs`, { suite: { scenarios: starter.scenarios.slice(0, 2) }, concurrency: 2 })
     await new Promise((resolve) => setTimeout(resolve, 5_000))
-    const parallel = await measure(20)
-    const serial = await measure(1)
+    const parallel = await measure(20, suiteFor(0))
+    const serial = await measure(1, suiteFor(1))
     const results = {
       measuredAt: new Date().toISOString(),
-      what: `${SCENARIOS} typed scenarios (the "${TEMPLATE}" starter suite, repeated) through /stream with unpaced playback, offline dialogue and eSpeak, SQLite`,
+      what: `${SCENARIOS} typed scenarios (the "${TEMPLATE}" starter suite, repeated, each caller with a name of its own: a new read-back to synthesise) through /stream with unpaced playback, offline dialogue and eSpeak, SQLite`,
       parallel,
       serial,
       speedup: Math.round((parallel.scenariosPerSecond / serial.scenariosPerSecond) * 100) / 100,
