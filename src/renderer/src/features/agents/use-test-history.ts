@@ -1,0 +1,43 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { TestRun } from '../../../../shared/api/test-suites'
+import type { TestsApi } from '../../api/tests-api'
+import { errorText } from '../../lib/readable-errors'
+import { useAppStore } from '../../store/app-context'
+import { selectLocale } from '../../store/selectors'
+
+/** Past runs shown in the Tests tab's history. */
+export const TEST_HISTORY_TAKE = 20
+
+/** An agent's past runs, newest first; read again when a run ends. */
+export function useTestHistory(api: TestsApi, agentId: string) {
+  const locale = useAppStore(selectLocale)
+  const [runs, setRuns] = useState<TestRun[]>([])
+  const [loading, setLoading] = useState(true)
+  const [error, setError] = useState<string | null>(null)
+
+  // `loading` is the first read only: a later one keeps the runs shown until the new list comes.
+  const reload = useCallback(async () => {
+    try {
+      setRuns(await api.listRuns(agentId, TEST_HISTORY_TAKE))
+      setError(null)
+    } catch (failure) {
+      setError(errorText(failure, locale))
+    } finally {
+      setLoading(false)
+    }
+  }, [api, agentId, locale])
+
+  useEffect(() => {
+    void reload()
+  }, [reload])
+
+  return { runs, loading, error, reload }
+}
+
+/** Scenarios (by name) every round of which passed in `green` but some round of which fails in `latest`. */
+export function brokenSince(green: TestRun, latest: TestRun): string[] {
+  const passedThen = new Set(green.results.filter((result) => result.pass).map((result) => result.name))
+  const failingNow = new Set(latest.results.filter((result) => result.status === 'FAILED').map((result) => result.name))
+  const failedThen = new Set(green.results.filter((result) => !result.pass).map((result) => result.name))
+  return [...failingNow].filter((name) => passedThen.has(name) && !failedThen.has(name))
+}
