@@ -11,19 +11,19 @@ export const TEST_HISTORY_TAKE = 20
 /** An agent's past runs, newest first; read again when a run ends. */
 export function useTestHistory(api: TestsApi, agentId: string) {
   const locale = useAppStore(selectLocale)
-  const [runs, setRuns] = useState<TestRun[]>([])
-  const [loading, setLoading] = useState(true)
-  const [error, setError] = useState<string | null>(null)
+  const [state, setState] = useState<{ runs: TestRun[]; loading: boolean; error: string | null }>({
+    runs: [],
+    loading: true,
+    error: null,
+  })
 
   // `loading` is the first read only: a later one keeps the runs shown until the new list comes.
   const reload = useCallback(async () => {
     try {
-      setRuns(await api.listRuns(agentId, TEST_HISTORY_TAKE))
-      setError(null)
+      const runs = await api.listRuns(agentId, TEST_HISTORY_TAKE)
+      setState({ runs, loading: false, error: null })
     } catch (failure) {
-      setError(errorText(failure, locale))
-    } finally {
-      setLoading(false)
+      setState((current) => ({ ...current, loading: false, error: errorText(failure, locale) }))
     }
   }, [api, agentId, locale])
 
@@ -31,7 +31,7 @@ export function useTestHistory(api: TestsApi, agentId: string) {
     void reload()
   }, [reload])
 
-  return { runs, loading, error, reload }
+  return { ...state, reload }
 }
 
 /** Scenarios (by name) every round of which passed in `green` but some round of which fails in `latest`. */
