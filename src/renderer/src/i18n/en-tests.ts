@@ -15,6 +15,7 @@ export const EN_TESTS = {
   'tests.empty': '{name} has no test suite yet. Generate a starter suite from its outcome shape and language, or add a scenario.',
   'tests.generate': 'Generate starter suite',
   'tests.generated': 'Starter suite generated: {n} scenarios. Review them, then Save.',
+  'tests.noScenarios': 'No scenarios left: a suite needs at least one to be saved. Add one, or discard your changes.',
   'tests.addScenario': 'Add scenario',
   'tests.save': 'Save suite',
   'tests.saved': 'Test suite saved.',

@@ -64,6 +64,7 @@ export function TestSuitePanel({ agent, suite }: { agent: OperatorAgent; suite: 
           onDelete={(index) => suite.setScenarios(scenarios.filter((_, at) => at !== index))}
         />
       ) : null}
+      {suite.draft !== null && scenarios.length === 0 && editing === null ? <p className="muted small">{t('tests.noScenarios')}</p> : null}
       {editing ? (
         <ScenarioEditor
           key={editing.index ?? 'new'}
@@ -75,15 +76,17 @@ export function TestSuitePanel({ agent, suite }: { agent: OperatorAgent; suite: 
       ) : null}
       <FieldErrors errors={suite.problems} />
       <div className="toolbar">
-        <button
-          type="button"
-          className="button primary"
-          data-testid="tests-save"
-          disabled={!suite.unsaved || suite.draft === null || scenarios.length === 0 || suite.busy !== null}
-          onClick={() => void suite.save()}
-        >
-          {suite.busy === 'saving' ? t('common.saving') : t('tests.save')}
-        </button>
+        {suite.draft !== null ? (
+          <button
+            type="button"
+            className="button primary"
+            data-testid="tests-save"
+            disabled={!suite.unsaved || suite.draft === null || scenarios.length === 0 || suite.busy !== null}
+            onClick={() => void suite.save()}
+          >
+            {suite.busy === 'saving' ? t('common.saving') : t('tests.save')}
+          </button>
+        ) : null}
         {suite.unsaved && suite.saved !== null ? (
           <button type="button" className="button" onClick={suite.revert}>
             {t('tests.revert')}
