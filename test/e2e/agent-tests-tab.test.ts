@@ -66,10 +66,12 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** The agent's Tests tab, with a key made for the tests. */
-async function openTests(page: Page, agentName: string, t: (key: MessageKey, vars?: MessageVars) => string): Promise<void> {
+async function openTests(page: Page, agentName: string, locale: 'en' | 'ar'): Promise<void> {
+  const t = (key: MessageKey, vars?: MessageVars) => translate(locale, key, vars)
   await page.getByRole('button', { name: new RegExp(`^${agentName}`) }).click()
   await page.getByTestId('agent-tab-tests').click()
   await page.getByTestId('tests-key').waitFor()
+  await screenshot(page, `${locale}-key`)
   await page.getByRole('button', { name: t('tests.keyCreate') }).click()
   await page.getByTestId('agent-tests').waitFor()
 }
@@ -121,7 +123,8 @@ async function runAndWatch(page: Page, status: 'PASSED' | 'FAILED', locale: 'en'
 }
 
 /** Edits the short call to expect another name: a broken edit first (its issues shown, Apply disabled). */
-async function expectWrongName(page: Page, t: (key: MessageKey, vars?: MessageVars) => string): Promise<void> {
+async function expectWrongName(page: Page, locale: 'en' | 'ar'): Promise<void> {
+  const t = (key: MessageKey, vars?: MessageVars) => translate(locale, key, vars)
   await page.getByRole('button', { name: t('tests.editNamed', { name: 'short call' }) }).click()
   const editor = page.getByTestId('scenario-editor')
   const json = editor.getByLabel(t('tests.scenarioJson'))
@@ -129,6 +132,7 @@ async function expectWrongName(page: Page, t: (key: MessageKey, vars?: MessageVa
   await editor.getByTestId('scenario-issues').waitFor()
   await expect(editor.getByTestId('scenario-issues').textContent()).resolves.toContain('caller')
   await expect(editor.getByRole('button', { name: t('tests.apply') }).isDisabled()).resolves.toBe(true)
+  await screenshot(page, `${locale}-issues`)
   await json.fill(JSON.stringify({ ...SHORT_CALL, expect: { ...SHORT_CALL.expect, outcome: { guestName: 'Someone Else' } } }, null, 2))
   await expect(editor.getByTestId('scenario-issues').count()).resolves.toBe(0)
   await editor.getByRole('button', { name: t('tests.apply') }).click()
@@ -145,7 +149,7 @@ async function walk(page: Page, runtime: Runtime, agentName: string, locale: 'en
   const t = (key: MessageKey, vars?: MessageVars) => translate(locale, key, vars)
   const agentId = await restaurantAgent(runtime, agentName)
   await page.reload()
-  await openTests(page, agentName, t)
+  await openTests(page, agentName, locale)
   await screenshot(page, `${locale}-empty`)
   await generateImportSave(page, locale)
   await screenshot(page, `${locale}-suite`)
@@ -188,7 +192,7 @@ async function walk(page: Page, runtime: Runtime, agentName: string, locale: 'en
 
   // The agent changes (a new version), and the short call now expects a name it will not get.
   await v1(runtime, 'PATCH', `/v1/voice-agents/${agentId}`, { greetingMessage: 'Welcome to the new Olive & Ember line.' })
-  await expectWrongName(page, t)
+  await expectWrongName(page, locale)
   await page.getByTestId('tests-run-button').click()
   await runAndWatch(page, 'FAILED', locale)
   const short = page.locator('[data-testid="scenario-result"][data-scenario="short call"]')
