@@ -146,7 +146,6 @@ async function expectWrongName(page: Page, locale: 'en' | 'ar'): Promise<void> {
 }
 
 async function walk(page: Page, runtime: Runtime, agentName: string, locale: 'en' | 'ar'): Promise<void> {
-  const t = (key: MessageKey, vars?: MessageVars) => translate(locale, key, vars)
   const agentId = await restaurantAgent(runtime, agentName)
   await page.reload()
   await openTests(page, agentName, locale)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { TestRun } from '../../src/shared/api/test-suites'
 import { OperatorError } from '../../src/renderer/src/api/operator-error'
 import { createTestsApi } from '../../src/renderer/src/api/tests-api'
-import { brokenSince } from '../../src/renderer/src/features/agents/use-test-history'
+import { brokenSince } from '../../src/renderer/src/lib/broken-since'
 import { startListeningService, templateAgent } from '../helpers/test-runs'
 import type { TestService } from '../helpers/test-service'
 

@@ -7,7 +7,7 @@ import { errorText } from '../../lib/readable-errors'
 import { formatCount, formatDateTime } from '../../lib/format'
 import { useAppStore, useCall } from '../../store/app-context'
 import { selectLocale } from '../../store/selectors'
-import { brokenSince } from './use-test-history'
+import { brokenSince } from '../../lib/broken-since'
 import { VersionDiff } from './version-diff'
 
 type Versions = { state: 'loading' } | { state: 'loaded'; green: AgentVersion; latest: AgentVersion } | { state: 'failed'; error: string }
