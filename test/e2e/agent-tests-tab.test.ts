@@ -90,7 +90,8 @@ async function generateImportSave(page: Page, locale: 'en' | 'ar'): Promise<void
   const generated = page.getByTestId('tests-scenarios')
   const refused = page.locator('.toast-error')
   await poll(async () => (await generated.count()) + (await refused.count())).toBeGreaterThan(0)
-  if ((await generated.count()) > 0) {
+  const wasGenerated = (await generated.count()) > 0
+  if (wasGenerated) {
     expect(await generated.locator('tbody tr').count()).toBeGreaterThan(0)
     await page.getByTestId('tests-unsaved').waitFor()
   }
@@ -98,6 +99,12 @@ async function generateImportSave(page: Page, locale: 'en' | 'ar'): Promise<void
   const file = join(makeTempDir('voicedesk-e2e-tests-file'), 'suite.json')
   writeFileSync(file, JSON.stringify({ scenarios: [INTENT_ONLY, SHORT_CALL] }))
   await page.getByTestId('tests-import-file').setInputFiles(file)
+  // Over a generated suite not saved yet, the file asks first.
+  if (wasGenerated)
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: t('tests.replaceConfirm') })
+      .click()
   await poll(() =>
     page.locator('[data-testid="tests-scenarios"] tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-scenario'))),
   ).toEqual(['intent only', 'short call'])

@@ -16,6 +16,10 @@ export const EN_TESTS = {
   'tests.generate': 'Generate starter suite',
   'tests.generated': 'Starter suite generated: {n} scenarios. Review them, then Save.',
   'tests.noScenarios': 'No scenarios left: a suite needs at least one to be saved. Add one, or discard your changes.',
+  'tests.replaceTitle': 'Replace the unsaved suite?',
+  'tests.replaceExplain':
+    'The suite in the editor has changes that are not saved. They will be lost (the saved suite stays as it is until you save).',
+  'tests.replaceConfirm': 'Replace',
   'tests.addScenario': 'Add scenario',
   'tests.save': 'Save suite',
   'tests.saved': 'Test suite saved.',

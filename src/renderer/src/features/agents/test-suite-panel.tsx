@@ -5,6 +5,7 @@ import { useT } from '../../i18n/use-t'
 import { downloadText } from '../../ui/copy-text'
 import { FieldErrors } from '../../ui/field'
 import { LoadError } from '../../ui/load-error'
+import { ConfirmDialog } from '../../ui/modal-dialog'
 import { NEW_SCENARIO, ScenarioEditor } from './scenario-editor'
 import { ScenarioList } from './scenario-list'
 import type { useTestSuite } from './use-test-suite'
@@ -16,6 +17,8 @@ export function TestSuitePanel({ agent, suite }: { agent: OperatorAgent; suite: 
   const t = useT()
   const [editing, setEditing] = useState<Editing>(null)
   const fileRef = useRef<HTMLInputElement>(null)
+  /** Generate or an imported file, waiting for the operator's yes: it would replace unsaved changes. */
+  const [replacing, setReplacing] = useState<{ run(): void } | null>(null)
   const scenarios = suite.draft?.scenarios ?? []
 
   if (suite.error) return <LoadError error={suite.error} failed={t('tests.suiteFailed')} onRetry={() => void suite.reload()} />
@@ -25,12 +28,15 @@ export function TestSuitePanel({ agent, suite }: { agent: OperatorAgent; suite: 
     else if (editing) suite.setScenarios(scenarios.map((item, index) => (index === editing.index ? scenario : item)))
     setEditing(null)
   }
+  const replaceDraft = (run: () => void) => (suite.unsaved && suite.draft !== null ? setReplacing({ run }) : run())
   const importFile = async (file: File | undefined) => {
-    if (file) suite.importText(await file.text())
     if (fileRef.current) fileRef.current.value = ''
+    if (!file) return
+    const text = await file.text()
+    replaceDraft(() => suite.importText(text))
   }
   const generateButton = (
-    <button type="button" className="button" disabled={suite.busy !== null} onClick={() => void suite.generate()}>
+    <button type="button" className="button" disabled={suite.busy !== null} onClick={() => replaceDraft(() => void suite.generate())}>
       {suite.busy === 'generating' ? t('common.loading') : t('tests.generate')}
     </button>
   )
@@ -118,6 +124,14 @@ export function TestSuitePanel({ agent, suite }: { agent: OperatorAgent; suite: 
           {t('tests.export')}
         </button>
       </div>
+      <ConfirmDialog
+        open={replacing !== null}
+        title={t('tests.replaceTitle')}
+        explanation={t('tests.replaceExplain')}
+        confirmLabel={t('tests.replaceConfirm')}
+        onConfirm={() => replacing?.run()}
+        onCancel={() => setReplacing(null)}
+      />
     </section>
   )
 }
