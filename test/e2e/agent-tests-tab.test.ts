@@ -135,10 +135,15 @@ async function expectWrongName(page: Page, locale: 'en' | 'ar'): Promise<void> {
   await page.getByRole('button', { name: t('tests.editNamed', { name: 'short call' }) }).click()
   const editor = page.getByTestId('scenario-editor')
   const json = editor.getByLabel(t('tests.scenarioJson'))
+  // The JSON has the focus once the editor opens.
+  await poll(() =>
+    json.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
+  ).toBe(true)
   await json.fill(JSON.stringify({ ...SHORT_CALL, caller: {} }, null, 2))
   await editor.getByTestId('scenario-issues').waitFor()
   await expect(editor.getByTestId('scenario-issues').textContent()).resolves.toContain('caller')
   await expect(editor.getByRole('button', { name: t('tests.apply') }).isDisabled()).resolves.toBe(true)
+  await editor.getByTestId('scenario-issues').scrollIntoViewIfNeeded()
   await screenshot(page, `${locale}-issues`)
   await json.fill(JSON.stringify({ ...SHORT_CALL, expect: { ...SHORT_CALL.expect, outcome: { guestName: 'Someone Else' } } }, null, 2))
   await expect(editor.getByTestId('scenario-issues').count()).resolves.toBe(0)

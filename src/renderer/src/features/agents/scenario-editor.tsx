@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react'
+import { useEffect, useId, useMemo, useState } from 'react'
 import { ScenarioSchema, type Scenario } from '../../../../shared/api/test-suites'
 import { useT } from '../../i18n/use-t'
 import { CodeTextarea } from '../../ui/code-textarea'
@@ -26,6 +26,8 @@ export function ScenarioEditor(props: { scenario: Scenario; isNew: boolean; onAp
   const t = useT()
   const id = useId()
   const [text, setText] = useState(() => JSON.stringify(props.scenario, null, 2))
+  // Opened below the list, maybe out of view: the JSON takes the focus (and so comes into view).
+  useEffect(() => document.getElementById(`${id}-json`)?.focus(), [id])
   const checked = useMemo(() => check(text, (reason) => t('tests.notJson', { reason })), [text, t])
 
   return (
@@ -43,7 +45,7 @@ export function ScenarioEditor(props: { scenario: Scenario; isNew: boolean; onAp
         <label htmlFor={`${id}-json`}>{t('tests.scenarioJson')}</label>
         <CodeTextarea
           id={`${id}-json`}
-          rows={14}
+          rows={10}
           value={text}
           invalid={!checked.ok}
           describedBy={`${id}-hint${checked.ok ? '' : ` ${id}-issues`}`}
