@@ -3,6 +3,8 @@ import type { EN_TESTS } from './en-tests'
 /** The Arabic of an agent's Tests tab: the same keys as en-tests.ts. */
 export const AR_TESTS: Record<keyof typeof EN_TESTS, string> = {
   'tests.tab': 'الاختبارات',
+  'tests.desktopNotYet':
+    'مجموعات الاختبارات وتشغيلها غير متاحة في نافذة سطح المكتب بعد. افتح هذا الوكيل في واجهة المتصفح (يطبع «voicedesk serve» رابطها)، أو شغّل مجموعة بالأمر «voicedesk test-agent».',
   'tests.keyTitle': 'مفتاح واجهة لتشغيل الاختبارات',
   'tests.keyExplain':
     'تتصل الاختبارات بهذا الوكيل كما يتصل به أي عميل، بمفتاح واجهة من هذا المشروع. الصق مفتاحًا أو أنشئ مفتاحًا للاختبارات. يبقى في الذاكرة حتى يُغلق التطبيق، ولا يُحفظ ولا يُعرض.',

@@ -1,6 +1,9 @@
 import { useEffect } from 'react'
 import type { OperatorAgent } from '../../../../shared/ipc/operations'
 import type { TestsApi } from '../../api/tests-api'
+import { useT } from '../../i18n/use-t'
+import { useAppStore } from '../../store/app-context'
+import { selectServiceInfo } from '../../store/selectors'
 import { TestRunHistory } from './test-run-history'
 import { TestRunPanel } from './test-run-panel'
 import { TestSuitePanel } from './test-suite-panel'
@@ -12,7 +15,17 @@ import { useTestSuite } from './use-test-suite'
 
 /** An agent's Tests tab: its suite, a run with live progress and results, and past runs. Asks for a key first. */
 export function AgentTests({ agent }: { agent: OperatorAgent }) {
+  const t = useT()
   const api = useTestsApi()
+  const host = useAppStore(selectServiceInfo)?.host
+  // The desktop window's page is another origin than the service, and /_voicedesk answers no CORS:
+  // said plainly until the tests have operator operations of their own.
+  if (host === 'desktop')
+    return (
+      <p className="card muted" data-testid="tests-desktop">
+        {t('tests.desktopNotYet')}
+      </p>
+    )
   return api === null ? <TestsKeyForm /> : <AgentTestsWith api={api} agent={agent} />
 }
 
