@@ -78,6 +78,8 @@ const PACKAGES = [
   { packages: ['@types/har-format'], from: '^src/service/request-journal/' },
   // Path globs of fault-injection rules.
   { packages: ['picomatch'], from: '^src/service/faults/' },
+  // JUnit XML of a test run, written by `voicedesk test-agent --junit` only.
+  { packages: ['xmlbuilder2'], from: '^src/service/cli/test-agent\\.ts$' },
   { packages: ['electron'], from: '^src/(main|preload)/' },
   { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+'], from: '^src/renderer/' },
   // Line diffs of an agent's texts, a version against now (the History tab): its one pure helper.

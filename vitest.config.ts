@@ -46,6 +46,14 @@ const SQLITE_ONLY_HTTP = [
   'test/service/http/client-errors.test.ts',
   'test/service/http/realtime-tts.test.ts',
 ]
+/**
+ * Files that need a process of their own. The other files of a worker share one process, one after
+ * another (`isolate: false`): importing the service's modules once per worker instead of once per
+ * file saved about a quarter of the suite's CPU. These cannot share: module mocks (electron, the
+ * CLI's commands), and the OpenAPI document, which fastify-type-provider-zod builds from zod's
+ * global registry, so it depends on which schema modules the process loaded before.
+ */
+const OWN_PROCESS = ['test/main/**/*.test.ts', 'test/cli/usage.test.ts', 'test/service/http/openapi.test.ts']
 const ON_POSTGRES = ['test/service/http/**/*.test.ts', 'test/team/**/*.test.ts', 'test/conversations/**/*.test.ts']
 const POSTGRES = { env: { VOICEDESK_TEST_ENGINE: 'postgres' }, globalSetup: ['test/helpers/postgres-global-setup.ts'] }
 
@@ -84,6 +92,7 @@ const KNOWN_SECONDS: Record<string, number> = {
   'postgres:test/service/http/text-rules.test.ts': 41,
   'sqlite:test/bench/understanding-bench-smoke.test.ts': 39,
   'sqlite:test/cli/readme-commands.test.ts': 38,
+  'sqlite:test/cli/test-agent.test.ts': 35,
   'sqlite:test/e2e/transcripts-in-the-monitor.test.ts': 35,
   'sqlite:test/service/http/fuzz-job-bodies.test.ts': 33,
   'postgres:test/service/http/pipedream.test.ts': 33,
@@ -127,10 +136,19 @@ export default defineConfig({
       // Everything, on SQLite (the embedded default).
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/team/**', ...ALONE] },
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'test/team/**', ...ALONE, ...OWN_PROCESS],
+          isolate: false,
+        },
       },
+      { extends: true, test: { name: 'sqlite-own-process', include: OWN_PROCESS } },
       // What differs by engine, again on a real PostgreSQL cluster started for the run.
-      { extends: true, test: { name: 'postgres', include: ON_POSTGRES, exclude: [...SQLITE_ONLY_HTTP, ...ALONE], ...POSTGRES } },
+      {
+        extends: true,
+        test: { name: 'postgres', include: ON_POSTGRES, exclude: [...SQLITE_ONLY_HTTP, ...ALONE], isolate: false, ...POSTGRES },
+      },
       // The wall-clock files, after the others: two at a time, whichever engine (one group, one worker limit).
       { extends: true, test: { name: 'sqlite-alone', include: ALONE, maxWorkers: ALONE_WORKERS, sequence: { groupOrder: 1 } } },
       {

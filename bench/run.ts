@@ -28,6 +28,7 @@
  * `understanding` the offline engine against the corpus (bench/understanding/bench.ts): outcome fields right per caller kind and
  * language, turns per call, summary key facts, template titles and greeting questions; detail in bench/results/understanding.json.
  * `tts-pool` first greeting audio of 5 and 20 calls starting together while 200 TTS jobs wait, the speech pool against the engine as it was (bench/tts-pool.ts).
+ * `test-runs` 50 typed test scenarios at concurrency 20 and one at a time: scenarios per second, latency percentiles (bench/test-runs.ts).
  * `starvation` a TTS job of one project while 4 media URLs of another drip a byte every 2 s: its completion time, with the runner's lanes and without (bench/starvation.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
@@ -57,6 +58,7 @@ import { benchDecode } from './decode'
 import { benchPanel } from './panel'
 import { benchRealtimeTts } from './realtime-tts'
 import { benchTranscribe } from './transcribe'
+import { benchTestRuns } from './test-runs'
 import { benchTts } from './tts'
 import { benchTtsPool } from './tts-pool'
 import { benchUiScroll } from './ui-scroll'
@@ -402,6 +404,7 @@ async function measure(
     ['understanding', benchUnderstanding],
     ['starvation', benchStarvation],
     ['ttsPool', benchTtsPool],
+    ['testRuns', benchTestRuns],
   ] as const) {
     results[key] = await measurePart()
     console.log(key, JSON.stringify(results[key], null, 2))
@@ -642,6 +645,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   understanding: () => partOnly('understanding', benchUnderstanding),
   starvation: () => partOnly('starvation', benchStarvation),
   'tts-pool': () => partOnly('ttsPool', benchTtsPool),
+  'test-runs': () => partOnly('testRuns', benchTestRuns),
 }
 
 const part = process.argv[2]

@@ -51,6 +51,12 @@ export interface CallTransport {
   close(): void
   /** Told what the frames do not carry; the SDK's socket has none (and the call is the same without). */
   observe?(observation: CallObservation): void
+  /**
+   * The client does not play the audio as it comes (a test run's simulated caller): the agent's
+   * audio is sent as soon as it is made, not kept a little ahead of playback, so a turn's mark
+   * comes back at once. Its recording holds the agent audio that was due to have played.
+   */
+  unpaced?: boolean
 }
 
 /** Writes one of the agent's webhook events through `tx`; answers whether a delivery was stored. */

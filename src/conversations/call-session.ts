@@ -24,6 +24,8 @@ export const TYPED_ONLY_NOTICE: Readonly<Record<'ar' | 'en', string>> = {
 
 /** How often an observed call looks again at what the agent is doing (playback ends with no event of its own). */
 const ACTIVITY_CHECK_MS = 100
+/** An unpaced client's lead: far more than any answer's audio, so every frame is sent as soon as it is made. */
+const UNPACED_LEAD_MS = 10 * 60_000
 
 /**
  * One live call, joining its rooms: the caller's turns (CallerTurns), the agent's voice
@@ -68,6 +70,7 @@ export class CallSession {
       audio: options.audio,
       voiceId: options.agent.voiceId,
       now: options.now,
+      ...(options.transport.unpaced ? { leadMs: UNPACED_LEAD_MS } : {}),
       send: (frame, onWritten) => this.send(frame, onWritten),
       onAudio: (samples, playsAt) => this.ledger.recording.addAgent(samples, playsAt - this.startedAt),
       onError: (error) => options.onError(error, 'the agent voice failed on a sentence'),

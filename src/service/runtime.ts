@@ -82,6 +82,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       streamBase: () => socketBaseOf(app),
       scenarioTimeoutMs: config.testRuns?.scenarioTimeoutMs,
       log: errorLog,
+      speak: (text, voiceId, signal) => engines.calls.audio.speak(text, voiceId, signal),
     })
     const app = await composeHttp({ ...parts, address, events: feed.events, operator, testRuns })
     const seedFile = seedFileOf(config, storage)

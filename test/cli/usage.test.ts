@@ -6,38 +6,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { main } from '../../src/service/cli/main'
+import { runMain } from '../helpers/run-main'
 import { ROOT } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 
 const { version: VERSION } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
-
-interface Outcome {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-/** One command line through main(), with what it writes kept instead of printed. */
-async function runMain(args: string[]): Promise<Outcome> {
-  let stdout = ''
-  let stderr = ''
-  const keep =
-    (append: (text: string) => void) =>
-    (chunk: string | Uint8Array): boolean => {
-      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
-      return true
-    }
-  const outSpy = vi.spyOn(process.stdout, 'write').mockImplementation(keep((text) => (stdout += text)))
-  const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(keep((text) => (stderr += text)))
-  try {
-    const code = await main(args, { rendererDir: join(ROOT, 'out', 'renderer') })
-    return { code, stdout, stderr }
-  } finally {
-    outSpy.mockRestore()
-    errSpy.mockRestore()
-  }
-}
 
 afterEach(() => {
   vi.unstubAllEnvs()
@@ -149,6 +122,7 @@ describe('mistakes on any command', () => {
     expect(result.stdout).toContain('Usage:')
     expect(result.stdout).toContain('voicedesk serve')
     expect(result.stdout).toContain('voicedesk keys create')
+    expect(result.stdout).toContain('voicedesk test-agent <agentId> --suite FILE')
     expect(result.stderr).toBe('')
   })
 

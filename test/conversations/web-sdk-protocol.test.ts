@@ -188,6 +188,36 @@ describe('a call over the web SDK protocol', () => {
     expect(client.framesOf('info')[0]).toMatchObject({ code: 'CALL_STARTED' })
   })
 
+  onSqliteOnly('sends a client that asks for ?playback=unpaced each turn whole at once; refuses a playback it does not know', async () => {
+    const setup = await setUpCall()
+    const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
+      body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' } },
+    })
+    const jobId = init.json<{ data: { jobId: string } }>().data.jobId
+    const key = setup.service.key
+    // The client puts `api_key=<this>` in the URL as the SDK does, so the extra parameter rides after the key.
+    const refused = await SdkCallClient.connect(setup.baseUrl, jobId, `${key}&playback=fast`)
+    clients.push(refused)
+    expect(await refused.closed).toMatchObject({ code: 1000 })
+    expect(refused.framesOf('info')).toEqual([
+      expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^query\.playback: must be realtime/) }),
+    ])
+    expect((await conversation(setup, jobId)).status).toBe('PENDING')
+
+    const client = await SdkCallClient.connect(setup.baseUrl, jobId, `${key}&playback=unpaced`)
+    clients.push(client)
+    const mark = await client.nth('mark', 1, 15_000)
+    const media = client.frames.filter((received) => received.frame.event === 'media')
+    const audioSeconds = media.reduce(
+      (sum, frame) => sum + Buffer.from((frame.frame as { media: { payload: string } }).media.payload, 'base64').length / 2 / 16_000,
+      0,
+    )
+    const markAt = client.frames.find((received) => received.frame === mark)?.at ?? Infinity
+    expect(audioSeconds).toBeGreaterThan(1.5)
+    // Paced, the mark would follow the audio by its length less the lead (600 ms); unpaced, it follows the synthesis.
+    expect(markAt - media[0]!.at).toBeLessThan(audioSeconds * 1000 - 1_000)
+  })
+
   onSqliteOnly('accepts a refused socket, says why in an info frame and closes it with 1000', async () => {
     const setup = await setUpCall()
     const { jobId, client } = await startCall(setup)

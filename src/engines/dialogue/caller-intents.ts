@@ -463,7 +463,7 @@ export function withoutOpeners(text: string): string {
 
 /** How a question for information starts ("do you have…", "are you open…", "عندكم…", "متى…"), after fillers. */
 const INFO_QUESTION =
-  /^(?:(?:oh|sorry|and|so|but|also|well|um+|uh+|هو|طيب|و|بس|عفوا|سؤال)\s+)*(?:do you|does|are you|are there|is there|what|when|where|how|why|which|who|have you|will you|do they|هل|عندكم|عندك|في عندكم|فيه|انتو|انتم|انتوا|متى|امتى|وين|فين|كيف|ازاي|ليش|ليه|شو|ايش|وش|قديش|كم|بكم|مين|فاتحين|تفتحون|بتفتحوا)(?:\s|$)/
+  /^(?:(?:oh|sorry|and|so|but|also|well|um+|uh+|first|before we start|before we begin|quick question|one question|هو|طيب|و|بس|عفوا|سؤال|اول|قبل ما نبدا|قبل ما نبدء)\s+)*(?:do you|does|are you|are there|is there|what|when|where|how|why|which|who|have you|will you|do they|هل|عندكم|عندك|في عندكم|فيه|انتو|انتم|انتوا|متى|امتى|وين|فين|كيف|ازاي|ليش|ليه|شو|ايش|وش|قديش|كم|بكم|مين|فاتحين|تفتحون|بتفتحوا)(?:\s|$)/
 /** Questions that propose a value ("is it possible on Monday?", "can you do tomorrow at eight?") stay. */
 const PROPOSAL =
   /\b(?:possible|available|free|alright|all right|ok|okay|work for you|doable)\b|(?:^|\s)(?:ممكن|ينفع|يمشي|مناسب|فاضي|فاضيين)(?:\s|$)/

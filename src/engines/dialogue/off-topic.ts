@@ -26,7 +26,15 @@ const ABOUT_THE_BUSINESS =
   /^(?:(?:do|does|can) (?:you|the \w+) (?:have|offer|serve|take|accept|sell|allow|provide)|is there|are there|عندكم|عندك|فيه|في عندكم|هل (?:عندكم|لديكم|يوجد|فيه|في))(?:\s|$)/
 /** "Do you have high chairs?", "عندكم مواقف؟": a question about what the business has, never a change to the caller's answers. */
 export function asksAboutTheBusiness(text: string): boolean {
-  return asksQuestion(text) && ABOUT_THE_BUSINESS.test(plainWords(text).replace(/^(?:wait|sorry|and|oh|also|طيب|بس|و)\s+/, ''))
+  return (
+    asksQuestion(text) &&
+    ABOUT_THE_BUSINESS.test(
+      plainWords(text).replace(
+        /^(?:(?:wait|sorry|and|oh|also|first|before we start|before we begin|quick question|one question|طيب|بس|و|اول|قبل ما نبدا|قبل ما نبدء|قبل ما نبلش|سؤال)\s+)+/,
+        '',
+      ),
+    )
+  )
 }
 
 const WHO_IS_THIS = [

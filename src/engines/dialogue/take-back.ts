@@ -17,7 +17,7 @@ export interface TakeBack {
 
 /** A part that is only a no: "no", "nope", "لا", "لأ", "no no". */
 const BARE_NO =
-  /^(?:(?:no|nope|nah|لا|لاء)\s*)+(?:(?:wait|sorry|hang on|my bad|my mistake|لحظه|عفوا|استني|استنا|اصبر|غلطت|غلطانه|غلطان)\s*)*$/
+  /^(?:(?:no|nope|nah|لا|لاء)\s*)+(?:(?:wait|sorry|hang on|my bad|my mistake|لحظه|عفوا|اسف|اسفه|استني|استنا|اصبر|غلطت|غلطانه|غلطان)\s*)*$/
 /** Politeness around a no ("no, thanks"), never a value. */
 const POLITE = /^(?:thanks|thank you|thanks a lot|please|cheers|شكرا|مشكور|مشكوره|لو سمحت|الله يعافيك|يعطيك العافيه)$/
 /** "Sorry", "wait", "عفوًا": a no only between two values ("four, sorry, five"), else nothing. */

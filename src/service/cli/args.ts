@@ -29,6 +29,13 @@ export const OPTIONS = {
   'api-key': { type: 'string' },
   'passphrase-file': { type: 'string' },
   seed: { type: 'string' },
+  suite: { type: 'string' },
+  generate: { type: 'string' },
+  force: { type: 'boolean' },
+  concurrency: { type: 'string' },
+  repeat: { type: 'string' },
+  junit: { type: 'string' },
+  json: { type: 'string' },
   yes: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -66,6 +73,7 @@ export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   'ai-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
   'stt-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
   'webhook-secret': ['data-dir', 'database-url'],
+  'test-agent': ['suite', 'generate', 'force', 'concurrency', 'repeat', 'junit', 'json', 'base-url', 'api-key'],
 }
 
 export function refuseOtherOptions(command: string, values: Values): void {
@@ -153,4 +161,5 @@ export function parseArgsError(error: NodeJS.ErrnoException): UsageError | undef
   return new UsageError(error.message.split('\n')[0])
 }
 
-export const COMMANDS = 'serve, keys, ai-engine, stt-engine, webhook-secret, export, import, snapshot, snapshots, restore or reset'
+export const COMMANDS =
+  'serve, keys, ai-engine, stt-engine, webhook-secret, test-agent, export, import, snapshot, snapshots, restore or reset'

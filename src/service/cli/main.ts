@@ -40,6 +40,8 @@ export async function main(argv: string[], options: MainOptions): Promise<number
       await (await import('./serve')).serve(values, { rendererDir: options.rendererDir })
       return -1 // keeps running until a signal
     }
+    // Against a running service over HTTP: no data folder, and its own exit code (1: a scenario failed).
+    if (command === 'test-agent') return await (await import('./test-agent')).testAgent(values, rest)
     if (command === 'ai-engine') await (await import('./ai-engine')).aiEngine(values, rest)
     else if (command === 'stt-engine') await (await import('./stt-engine')).sttEngine(values, rest)
     else if (command === 'webhook-secret') await (await import('./webhook-secret')).webhookSecret(values, rest)

@@ -15,6 +15,9 @@ Usage:
   voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR | --database-url URL]
   voicedesk stt-engine [off | openai-compatible --base-url URL [--model NAME] [--api-key KEY]] [--data-dir DIR | --database-url URL]
   voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR | --database-url URL]
+  voicedesk test-agent <agentId> --suite FILE [--concurrency N] [--repeat N] [--junit FILE] [--json FILE]
+                       [--base-url URL] [--api-key KEY]
+  voicedesk test-agent <agentId> --generate FILE [--force] [--base-url URL] [--api-key KEY]
   voicedesk export FILE [--passphrase-file F] [--data-dir DIR | --database-url URL]
   voicedesk import FILE [--passphrase-file F] [--data-dir DIR | --database-url URL]
   voicedesk snapshot NAME | restore NAME | snapshots [--data-dir DIR | --database-url URL]
@@ -66,6 +69,18 @@ webhook-secret
            Shows whether webhooks are signed, or sets the Standard Webhooks signing secret
            (generate prints a new one once; give it to your receivers). A running service
            follows within a second.
+test-agent Plays a test suite (JSON: docs/api.md, "Test suites and runs") against an agent of a
+           RUNNING service, over HTTP: one line per scenario as it ends (PASS/FAIL, the failing
+           fields as "field: expected X, got Y", the conversation id), then a summary with
+           first-audio and voice-to-voice p50/p95. Exit 0 when every scenario passed, 1 when one
+           failed, 2 on a usage or connection error (unreachable service, refused key, no such agent).
+           --base-url        the service (default http://${DEFAULT_HOST}:${DEFAULT_PORT}, or VOICEDESK_PORT's port)
+           --api-key         a key of the service; default VOICEDESK_API_KEY
+           --concurrency     calls at once, 1 to 20 (default 4); --repeat plays the suite N rounds (1 to 50)
+           --junit, --json   also write the run as JUnit XML (for CI) or as JSON
+           --generate        writes the agent's starter suite to FILE; an existing FILE is kept
+                             unless --force
+           Ctrl-C stops following the run (exit 130); the service finishes it.
 
 Data folder: --data-dir, else VOICEDESK_DATA_DIR, else ${defaultDataDir()}
 

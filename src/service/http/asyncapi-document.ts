@@ -65,7 +65,13 @@ const SDK_CALL: SocketProtocol = {
     'Every refusal (unknown key, origin, job) is an `info` frame with `code` and `message`, then a clean close (1000). ' +
     'Unknown client events are ignored; a frame that is not JSON, or a known event with bad fields, is answered with an `info` frame of code INVALID_FRAME.',
   parameters: { jobId: { description: 'The conversation job id from POST /v1/voice-agents/conversation-init.' } },
-  query: z.object({ api_key: z.string().meta({ description: 'An API key of the project (browsers send no headers on a WebSocket).' }) }),
+  query: z.object({
+    api_key: z.string().meta({ description: 'An API key of the project (browsers send no headers on a WebSocket).' }),
+    playback: z.enum(['realtime', 'unpaced']).optional().meta({
+      description:
+        'unpaced: each agent turn is sent whole as soon as it is made (a client that does not play the audio); realtime by default.',
+    }),
+  }),
   security: 'apiKeyQuery',
   client: { discriminator: 'event', frames: ClientFrameSchema.options },
   server: { discriminator: 'event', frames: ServerFrameSchema.options },

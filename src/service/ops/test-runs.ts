@@ -1,3 +1,4 @@
+import type { OutcomeShape } from '../../shared/api/outcome-shape'
 import {
   MAX_RUN_SCENARIOS,
   ScenarioResultSchema,
@@ -10,6 +11,7 @@ import {
 import type { TestRunRecord } from '../../store/records'
 import type { z } from 'zod'
 import { percentile } from '../test-runs/scoring'
+import { starterSuite } from '../test-runs/starter-suite'
 import type { TestRunner } from '../test-runs/test-runner'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { invalid, notFound, ServiceError } from './service-error'
@@ -46,9 +48,12 @@ export async function putTestSuite(context: OpsContext, caller: Caller, agentId:
   return { agentId, suite, updatedAt }
 }
 
+/** A suite as stored, checked. */
+export const readStoredSuite = (value: unknown): TestSuite => readStoredJson(TestSuiteSchema, value, 'test suite')
+
 async function storedSuite(context: OpsContext, caller: Caller, agentId: string): Promise<StoredSuite | undefined> {
   const record = await context.store.testRuns.findSuite(agentId, caller.projectId)
-  return record && { agentId, suite: readStoredJson(TestSuiteSchema, record.suite, 'test suite'), updatedAt: record.updatedAt }
+  return record && { agentId, suite: readStoredSuite(record.suite), updatedAt: record.updatedAt }
 }
 
 export async function getTestSuite(context: OpsContext, caller: Caller, agentId: string): Promise<StoredSuite> {
@@ -56,6 +61,12 @@ export async function getTestSuite(context: OpsContext, caller: Caller, agentId:
   const stored = await storedSuite(context, caller, agentId)
   if (!stored) throw new ServiceError('NOT_FOUND', `Agent ${JSON.stringify(agentId)} has no test suite yet: PUT one to this URL`)
   return stored
+}
+
+/** `GET …/test-suite/starter`: a suite generated from the agent's outcome shape and language; nothing is stored. */
+export async function getStarterTestSuite(context: OpsContext, caller: Caller, agentId: string): Promise<TestSuite> {
+  const agent = await requireAgent(context.store, caller, agentId)
+  return starterSuite({ id: agent.id, lang: agent.lang, outcomeResponseShape: agent.outcomeResponseShape as OutcomeShape | null })
 }
 
 /** `POST …/test-runs`: the run starts at once and is answered RUNNING; its results come in as its scenarios end. */

@@ -18,6 +18,46 @@ export interface ScenarioCallOptions {
   endGraceMs: number
   /** Aborted when the service stops: the caller hangs up at once. */
   signal: AbortSignal
+  /**
+   * A spoken caller: each line synthesised (16 kHz PCM16) and streamed as microphone frames in
+   * real time, with the silence after it that ends a turn; without it, lines are typed.
+   */
+  speech?: { synthesise: (line: string) => Promise<Int16Array>; endOfTurnSilenceMs: number }
+}
+
+/** The SDK's microphone frame: 128 Float32 samples at 16 kHz (8 ms). */
+const FRAME_SAMPLES = 128
+const SAMPLE_RATE = 16_000
+/** Frames go out in bursts of this many, as a browser's audio callback sends them (40 ms). */
+const FRAMES_PER_BURST = 5
+/** How long after the last audio frame was sent a spoken caller takes the agent's turn as heard: the service keeps ~600 ms ahead. */
+const SPOKEN_PLAYBACK_TAIL_MS = 900
+
+/** A microphone's faint noise floor (not digital silence, which no microphone sends). */
+function noiseFloor(samples: number): Float32Array {
+  const noise = new Float32Array(samples)
+  for (let index = 0; index < samples; index += 1) noise[index] = (Math.random() - 0.5) * 0.002
+  return noise
+}
+
+/** Streams `samples` as the SDK's media frames at about real time; stops early when `stopped()`. */
+async function streamMicrophone(
+  send: (frame: Record<string, unknown>) => void,
+  samples: Float32Array,
+  stopped: () => boolean,
+): Promise<void> {
+  const burst = FRAME_SAMPLES * FRAMES_PER_BURST
+  const started = Date.now()
+  for (let start = 0; start < samples.length && !stopped(); start += burst) {
+    for (let frame = start; frame < Math.min(samples.length, start + burst); frame += FRAME_SAMPLES) {
+      const chunk = new Float32Array(FRAME_SAMPLES)
+      chunk.set(samples.subarray(frame, frame + FRAME_SAMPLES))
+      send({ event: 'media', streamSid: 'WEBSDK', media: { payload: Buffer.from(chunk.buffer).toString('base64') } })
+    }
+    // Paced by the clock, not by the timer: a late timer sends the next burst at once.
+    const due = started + ((start + burst) / SAMPLE_RATE) * 1000
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())))
+  }
 }
 
 export interface ScenarioCallReport {
@@ -103,14 +143,37 @@ export function runScenarioCall(options: ScenarioCallOptions): Promise<ScenarioC
           if (typeof frame.content === 'string') agentLines.push(frame.content)
           break
         case 'mark': {
-          // The agent's turn is sent whole: its playback is taken as done at once (typed callers need not wait for it).
-          send({ event: 'mark', streamSid: 'WEBSDK', mark: { name: frame.mark?.name ?? '' } })
           const line = options.caller.next(agentLines)
           agentLines = []
-          if (line !== undefined) {
-            send({ event: 'text', content: line })
-            lineSentAt = Date.now()
+          const echo = () => send({ event: 'mark', streamSid: 'WEBSDK', mark: { name: frame.mark?.name ?? '' } })
+          if (options.speech) {
+            // A spoken caller waits for the turn to finish playing: talking over it would be a barge-in.
+            const { speech } = options
+            const heard = new Promise((resolve) => setTimeout(resolve, SPOKEN_PLAYBACK_TAIL_MS))
+            if (line === undefined) void heard.then(echo)
+            else
+              void Promise.all([speech.synthesise(line), heard])
+                .then(async ([pcm]) => {
+                  echo()
+                  const voice = Float32Array.from(pcm, (sample) => sample / 32768)
+                  const stopped = () => socket.readyState !== WebSocket.OPEN
+                  await streamMicrophone(send, noiseFloor(SAMPLE_RATE / 5), stopped)
+                  await streamMicrophone(send, voice, stopped)
+                  lineSentAt = Date.now()
+                  await streamMicrophone(send, noiseFloor(((speech.endOfTurnSilenceMs + 600) * SAMPLE_RATE) / 1000), stopped)
+                })
+                .catch((error: unknown) =>
+                  fail(`The caller's line could not be spoken: ${error instanceof Error ? error.message : String(error)}`),
+                )
           } else {
+            // The agent's turn is sent whole (unpaced): its playback is taken as done at once (typed callers need not wait for it).
+            echo()
+            if (line !== undefined) {
+              send({ event: 'text', content: line })
+              lineSentAt = Date.now()
+            }
+          }
+          if (line === undefined) {
             graceTimer ??= setTimeout(() => {
               report.callerHungUp = true
               hangUp()

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { present } from '../../shared/present'
+import { VOICES } from '../../shared/voices'
 import type { OutcomeShape } from '../../shared/api/outcome-shape'
 import type { Scenario, ScenarioResult, TestSuite } from '../../shared/api/test-suites'
 import type { TestRunRecord, VoiceAgentRecord } from '../../store/records'
@@ -33,6 +34,14 @@ export interface TestRunnerOptions {
   /** How long a caller with nothing left to say waits for the call to end before hanging up. */
   endGraceMs?: number
   log: { error(fields: Record<string, unknown>, message: string): void }
+  /** A voice for spoken callers (the calls' own speech engine): text to 16 kHz PCM16. */
+  speak?: (text: string, voiceId: string, signal?: AbortSignal) => Promise<Int16Array>
+}
+
+/** A caller's voice in `lang` that is not the agent's own, so the two sound apart in the recording. */
+function callerVoice(lang: 'ar' | 'en', agentVoiceId: string): string {
+  const voices = VOICES.filter((voice) => voice.lang === lang)
+  return (voices.find((voice) => voice.id !== agentVoiceId) ?? voices[0] ?? present(VOICES[0], 'a voice')).id
 }
 
 export interface RunRequest {
@@ -149,6 +158,8 @@ export class TestRunner {
           next += 1
           const scenario = present(planned[index], 'a planned scenario')
           results[index] = { ...pendingResult(scenario), status: 'RUNNING' }
+          // Written at once: a reader (the Tests tab, the CLI) sees which scenarios are under way.
+          await save('RUNNING', null)
           results[index] = await this.runScenario(record.id, scenario, request, signal)
           await save('RUNNING', null)
         }
@@ -178,23 +189,30 @@ export class TestRunner {
     const result = pendingResult({ scenario, round })
     const failed = (error: string): ScenarioResult => ({ ...result, status: 'FAILED', error })
     try {
-      if (scenario.mode === 'spoken') {
+      const spoken = scenario.mode === 'spoken'
+      const { speak } = this.options
+      if (spoken) {
         const engines = await context.callEngines()
         if (!engines.stt)
           return failed('Refused: a spoken scenario needs a speech-recognition engine, and none is configured (Settings, or --stt-url)')
-        return failed('Refused: spoken scenarios are not supported yet (synthesised caller audio); run it typed')
+        if (!speak) return failed('Refused: this service has no voice for a spoken caller')
       }
       const base = this.options.streamBase()
       if (base === undefined || this.stopped) return failed('Not run: the service is not listening')
       const params = { ...scenario.params, [TEST_RUN_PARAM]: runId }
       const { jobId } = await initConversation(context, request.caller, { voiceAgentId: request.agent.id, params })
       const lang = scenario.language ?? request.agent.lang
+      const voiceId = callerVoice(lang, request.agent.voiceId)
       const call = await runScenarioCall({
-        url: `${base}/stream/${jobId}?api_key=${encodeURIComponent(request.apiKey)}`,
+        // Typed callers do not listen: unpaced, each agent turn arrives whole instead of in real time. Spoken ones hear it played.
+        url: `${base}/stream/${jobId}?api_key=${encodeURIComponent(request.apiKey)}${spoken ? '' : '&playback=unpaced'}`,
         caller: simulatedCaller(scenario, lang, request.agent.outcomeResponseShape as OutcomeShape | null),
         timeoutMs: this.options.scenarioTimeoutMs ?? SCENARIO_TIMEOUT_MS,
         endGraceMs: this.options.endGraceMs ?? 1_500,
         signal,
+        ...(spoken && speak
+          ? { speech: { synthesise: (line: string) => speak(line, voiceId, signal), endOfTurnSilenceMs: request.agent.endOfTurnSilenceMs } }
+          : {}),
       })
       return { ...(await this.score(request.caller, jobId, scenario, call)), name: scenario.name, round }
     } catch (error) {

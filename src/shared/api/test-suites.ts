@@ -72,13 +72,20 @@ export const ScenarioSchema = z.strictObject({
 })
 export type Scenario = z.infer<typeof ScenarioSchema>
 
+/** The most scenarios one suite holds. */
+export const MAX_SUITE_SCENARIOS = 200
+
 export const TestSuiteSchema = z
   .strictObject({
     agentId: z.string().min(1).max(100).optional(),
-    scenarios: z.array(ScenarioSchema).min(1).max(200),
+    scenarios: z.array(ScenarioSchema).min(1).max(MAX_SUITE_SCENARIOS),
   })
   .meta({ id: 'AgentTestSuite' })
 export type TestSuite = z.infer<typeof TestSuiteSchema>
+
+/** `POST …/test-suite/scenarios`: a scenario, or a past call of the project to make one from. */
+export const AddScenarioBodySchema = z.union([z.strictObject({ conversationId: z.string().min(1).max(100) }), ScenarioSchema])
+export type AddScenarioBody = z.infer<typeof AddScenarioBodySchema>
 
 export const MAX_RUN_CONCURRENCY = 20
 export const MAX_RUN_SCENARIOS = 500

@@ -64,6 +64,8 @@ describe('take-backs in every order people say them', () => {
     expect(takeBack('لا، الوقت غلط، خليه عشرة')).toMatchObject({ fresh: 'عشرة', corrects: true })
     expect(takeBack('مش الأحد، خلّيها الاثنين')).toMatchObject({ fresh: 'الاثنين', old: 'الأحد' })
     expect(takeBack('قلت تلاتة بس قصدي أربعة')).toMatchObject({ fresh: 'أربعة', old: 'تلاتة' })
+    // "لا آسف" between two values is a no ("today, no sorry, tomorrow").
+    expect(takeBack('اليوم، لا آسف، بكرة')).toMatchObject({ fresh: 'بكرة', old: 'اليوم' })
     // Politeness and a later "no <thing>" take nothing back.
     expect(takeBack('No, thanks.')?.fresh ?? '').toBe('')
     expect(takeBack('A replacement is fine, no refund')).toBeUndefined()

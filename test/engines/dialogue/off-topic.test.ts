@@ -3,7 +3,7 @@ import { loadCorpus, type CorpusAgent } from '../../../bench/understanding/corpu
 import type { DialogueAgent } from '../../../src/engines/dialogue/dialogue-engine'
 import { answerFromPreamble, asksQuestion, asksWhoThisIs, indexPreamble } from '../../../src/engines/dialogue/off-topic'
 import { createOfflineDialogueEngine } from '../../../src/engines/dialogue/offline-dialogue-engine'
-import { collect, converse, said } from './template-agents'
+import { collect, converse, said, templateAgent } from './template-agents'
 
 /* The caller's own questions (issue 23, item 3): answered from the agent's words or honestly not, never stored, then the question again. */
 
@@ -40,6 +40,10 @@ describe('off-topic questions', () => {
     expect(hours.answer).toMatch(/^We open from noon to eleven at night, every day but Monday\./)
     const parking = await askFirst(restaurant, 'Is there somewhere to park?')
     expect(parking.answer).toContain('free parking behind the restaurant')
+    // A lead-in ("before we start", "first") still makes it a question, not an answer to store.
+    const leadIn = await askFirst(restaurant, 'Before we start, do you have parking nearby?')
+    expect(leadIn.answer).toContain('free parking behind the restaurant')
+    expect(leadIn.stored).toEqual({})
     const clinic = await askFirst(agentOf('en-clinic'), 'When are you open?')
     expect(clinic.answer).toMatch(/^The clinic is open Sunday to Thursday/)
   })
@@ -48,6 +52,12 @@ describe('off-topic questions', () => {
     const parking = await askFirst(agentOf('ar-restaurant'), 'عندكم مواقف؟')
     expect(parking.answer).toMatch(/^عندنا قسم عائلات وجلسات خارجية وأطباق نباتية، والمواقف مجانية\. .*الاسم الذي يُسجَّل عليه الحجز؟$/)
     expect(parking.stored).toEqual({})
+    const leadIn = await askFirst(agentOf('ar-restaurant'), 'قبل ما نبدأ، هل عندكم موقف سيارات؟')
+    expect(leadIn.answer).toContain('والمواقف مجانية')
+    expect(leadIn.stored).toEqual({})
+    // Also as the answer to a greeting that asks "How can I help?": a question, not a request to file.
+    const concierge = await askFirst(templateAgent('hotel-concierge-ar.json'), 'قبل ما نبدأ، هل عندكم موقف سيارات؟')
+    expect(concierge.stored).toEqual({})
     const vegetarian = await askFirst(agentOf('ar-restaurant'), 'عندكم أكل نباتي')
     expect(vegetarian.answer).toContain('وأطباق نباتية')
     const hours = await askFirst(agentOf('ar-clinic'), 'متى تفتحون؟')

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { ConversationEnvelopeSchema } from '../../../src/shared/api/conversations'
 import { TestRunListEnvelopeSchema, TestSuiteEnvelopeSchema } from '../../../src/shared/api/test-suites'
 import { startTestService } from '../../helpers/test-service'
+import { startSpeechServerDouble } from '../../helpers/speech-server-double'
+import { STT_SETTING_KEY } from '../../../src/service/settings/stt-settings'
 import { readRun, runEnd, startListeningService, startRun, templateAgent } from '../../helpers/test-runs'
 
 /*
@@ -243,6 +245,31 @@ describe('agent test suites and runs', () => {
     expect(run.results[1]).toMatchObject({ name: 'spoken', status: 'FAILED', pass: false, conversationId: null })
     expect(run.results[1]?.error).toMatch(/speech-recognition engine, and none is configured/)
   }, 90_000)
+
+  it('plays a spoken scenario: each line synthesised in a caller voice and streamed as microphone audio, recognised by the configured server (a loopback double standing for one outside this machine)', async () => {
+    const service = await startListeningService()
+    const agent = await templateAgent(service, RESTAURANT)
+    const lines = ['I want to book a table', 'My name is Sara Haddad']
+    // The double answers what the caller said, in order: it stands for a real recogniser, whose words we cannot run here.
+    const stt = await startSpeechServerDouble({ answer: (_request, index) => ({ body: { text: lines[index] ?? '', segments: [] } }) })
+    await service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: stt.url })
+    const spoken = { ...SHORT_CALL, name: 'spoken short call', mode: 'spoken', caller: { say: lines } }
+    const run = await runEnd(service, await startRun(service, agent.id, { suite: { scenarios: [spoken] } }), 90_000)
+    expect(run.status, JSON.stringify(run.results)).toBe('PASSED')
+    // Real speech reached the recogniser: a second or more of it per line, well above a microphone's noise floor.
+    expect(stt.requests).toHaveLength(2)
+    for (const request of stt.requests) expect(request).toMatchObject({ language: 'en', sampleRate: 16_000 })
+    for (const request of stt.requests) expect(request.seconds).toBeGreaterThan(0.8)
+    for (const request of stt.requests) expect(request.rms).toBeGreaterThan(0.01)
+    const call = ConversationEnvelopeSchema.parse(
+      (await service.call('GET', `/v1/voice-agents/conversation/${run.results[0]!.conversationId}`)).json(),
+    ).data
+    const callerTurns = call.transcript.filter((turn) => turn.role === 'caller')
+    expect(callerTurns.map((turn) => [turn.content, turn.kind])).toEqual(lines.map((line) => [line, undefined]))
+    // Nothing the agent said was cut: the caller waited for each turn to play before talking.
+    expect(call.transcript.filter((turn) => turn.interrupted)).toEqual([])
+    expect(run.results[0]!.voiceToVoiceMs).toBeGreaterThan(0)
+  }, 120_000)
 
   it('ends a run FAILED when the service stops during it, and says so after a restart', async () => {
     const service = await startListeningService()

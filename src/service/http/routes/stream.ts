@@ -21,7 +21,7 @@ export interface StreamRouteOptions {
   connect: (
     jobId: string,
     caller: Caller,
-    transport: { send(frame: ServerFrame, onWritten?: () => void): void; close(): void },
+    transport: { send(frame: ServerFrame, onWritten?: () => void): void; close(): void; unpaced?: boolean },
   ) => Promise<StreamSession | undefined>
   /** The origins /v1 allows: a page the CORS list refuses may not open a call either. */
   corsOrigins: () => readonly string[] | Promise<readonly string[]>
@@ -31,7 +31,7 @@ export interface StreamRouteOptions {
 }
 
 /** A parameter given twice reaches the handler as an array (repeatedQueryInFrames): refused there, in a frame. */
-type StreamRoute = { Params: { jobId: string }; Querystring: { api_key?: string | string[] } }
+type StreamRoute = { Params: { jobId: string }; Querystring: { api_key?: string | string[]; playback?: string | string[] } }
 
 /** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few, a test call's audio under 100 KiB. */
 const MAX_FRAME_BYTES = 1024 * 1024
@@ -60,6 +60,8 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
     { websocket: true, schema: { hide: true }, config, preValidation: keyCheck.preValidation },
     (socket, request) => {
       const transport = {
+        // `?playback=unpaced`: a client that does not play the audio (a simulated caller) takes it as fast as it is made.
+        unpaced: request.query.playback === 'unpaced',
         send: (frame: ServerFrame, onWritten?: () => void) => {
           if (socket.readyState !== socket.OPEN) return onWritten?.()
           let told = false
@@ -115,6 +117,12 @@ export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOp
         }
         const repeated = repeatedQueryParameter(request.query)
         if (repeated !== undefined) return refuse('VALIDATION_ERROR', `query.${repeated}: ${REPEATED_QUERY_MESSAGE}`)
+        const { playback } = request.query
+        if (playback !== undefined && playback !== 'unpaced' && playback !== 'realtime')
+          return refuse(
+            'VALIDATION_ERROR',
+            `query.playback: must be realtime (the default) or unpaced, not ${JSON.stringify(String(playback).slice(0, 40))}`,
+          )
         if (!keyOf(request.query)) return refuse('UNAUTHORIZED', 'Missing api_key: connect to /stream/{jobId}?api_key=<API key>')
         const caller = await keyCheck.outcomeOf(request)
         if (!caller) return refuse('UNAUTHORIZED', 'The API key is unknown, revoked or malformed')

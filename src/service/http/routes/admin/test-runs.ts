@@ -5,13 +5,16 @@ import {
   AgentIdParamsSchema,
   ListTestRunsQuerySchema,
   StartTestRunBodySchema,
+  AddScenarioBodySchema,
   TestRunIdParamsSchema,
   TestSuiteSchema,
 } from '../../../../shared/api/test-suites'
+import { ConversationIdParamsSchema } from '../../../../shared/api/conversations'
+import { addScenario, scenarioFromConversation } from '../../../ops/test-scenarios'
 import { keyOf } from '../../../ops/api-keys'
 import type { OpsContext } from '../../../ops/ops-context'
 import { ServiceError } from '../../../ops/service-error'
-import { getTestRun, getTestSuite, listTestRuns, putTestSuite, startTestRun } from '../../../ops/test-runs'
+import { getStarterTestSuite, getTestRun, getTestSuite, listTestRuns, putTestSuite, startTestRun } from '../../../ops/test-runs'
 import type { TestRunner } from '../../../test-runs/test-runner'
 import { callerOf } from '../../auth'
 
@@ -30,6 +33,20 @@ export function registerTestRunRoutes(app: FastifyInstance, context: OpsContext,
 
   routes.get('/agents/:agentId/test-suite', { schema: { hide: true, params: AgentIdParamsSchema } }, async (request) =>
     ok(await getTestSuite(context, callerOf(request), request.params.agentId)),
+  )
+
+  routes.get('/agents/:agentId/test-suite/starter', { schema: { hide: true, params: AgentIdParamsSchema } }, async (request) =>
+    ok(await getStarterTestSuite(context, callerOf(request), request.params.agentId)),
+  )
+
+  routes.post(
+    '/agents/:agentId/test-suite/scenarios',
+    { schema: { hide: true, params: AgentIdParamsSchema, body: AddScenarioBodySchema } },
+    async (request) => ok(await addScenario(context, callerOf(request), request.params.agentId, request.body)),
+  )
+
+  routes.get('/conversations/:jobId/test-scenario', { schema: { hide: true, params: ConversationIdParamsSchema } }, async (request) =>
+    ok(await scenarioFromConversation(context, callerOf(request), request.params.jobId)),
   )
 
   routes.post(
