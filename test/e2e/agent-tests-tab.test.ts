@@ -94,6 +94,7 @@ async function generateImportSave(page: Page, locale: 'en' | 'ar'): Promise<void
   if (wasGenerated) {
     expect(await generated.locator('tbody tr').count()).toBeGreaterThan(0)
     await page.getByTestId('tests-unsaved').waitFor()
+    await screenshot(page, `${locale}-generated`)
   }
   // Import (a file chosen in the page's own picker).
   const file = join(makeTempDir('voicedesk-e2e-tests-file'), 'suite.json')

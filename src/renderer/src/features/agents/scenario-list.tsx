@@ -32,7 +32,10 @@ export function ScenarioList(props: { scenarios: Scenario[]; onEdit(index: numbe
           {props.scenarios.map((scenario, index) => (
             <tr key={index} data-scenario={scenario.name}>
               <td>
-                <bdi dir="auto">{scenario.name}</bdi>
+                {/* A paragraph of its own in its own direction: a name that wraps keeps its punctuation where it was written. */}
+                <span className="scenario-name" dir="auto">
+                  {scenario.name}
+                </span>
               </td>
               <td>{scenario.language ? t(`tests.lang.${scenario.language}`) : t('tests.lang.agent')}</td>
               <td>{'say' in scenario.caller ? t('tests.caller.scripted') : t('tests.caller.adaptive')}</td>
