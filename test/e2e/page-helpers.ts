@@ -122,6 +122,8 @@ export interface ConsoleOptions {
   locale?: 'en' | 'ar'
   viewport?: { width: number; height: number }
   timezoneId?: string
+  /** Console errors that are expected (a 404 the page reads as an answer), not problems. */
+  ignore?: RegExp[]
 }
 
 /**
@@ -144,7 +146,7 @@ export async function openConsole(
   })
   const page = await context.newPage()
   page.setDefaultTimeout(STEP_MS)
-  const problems = collectProblems(page)
+  const problems = collectProblems(page, options.ignore)
   try {
     if (locale === 'ar') {
       await page.addInitScript(() =>

@@ -4,6 +4,7 @@
  */
 import { AR_CONTINUED } from './ar-continued'
 import { AR_HISTORY } from './ar-history'
+import { AR_TESTS } from './ar-tests'
 import type { Messages } from './en'
 
 export const ar: Messages = {
@@ -392,4 +393,5 @@ export const ar: Messages = {
   'jobs.voice': 'الصوت',
   ...AR_CONTINUED,
   ...AR_HISTORY,
+  ...AR_TESTS,
 }

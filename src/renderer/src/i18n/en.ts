@@ -6,6 +6,7 @@
  */
 import { EN_CONTINUED } from './en-continued'
 import { EN_HISTORY } from './en-history'
+import { EN_TESTS } from './en-tests'
 
 export const en = {
   'app.name': 'VoiceDesk',
@@ -393,6 +394,7 @@ export const en = {
   'jobs.voice': 'Voice',
   ...EN_CONTINUED,
   ...EN_HISTORY,
+  ...EN_TESTS,
 } as const
 
 export type MessageKey = keyof typeof en

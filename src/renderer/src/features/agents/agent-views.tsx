@@ -7,13 +7,14 @@ import { useLiveTestCall } from '../test-call/live-test-call'
 import { TestCallPanel } from '../test-call/test-call-panel'
 import { AgentEditor } from './agent-editor'
 import { AgentHistory } from './agent-history'
+import { AgentTests } from './agent-tests'
 
-type AgentView = 'settings' | 'test' | 'history'
-const VIEWS: readonly AgentView[] = ['settings', 'test', 'history']
-const TAB_LABELS = { settings: 'testCall.settingsTab', test: 'testCall.tab', history: 'history.tab' } as const
+type AgentView = 'settings' | 'test' | 'tests' | 'history'
+const VIEWS: readonly AgentView[] = ['settings', 'test', 'tests', 'history']
+const TAB_LABELS = { settings: 'testCall.settingsTab', test: 'testCall.tab', tests: 'tests.tab', history: 'history.tab' } as const
 
 /**
- * An agent's views, as tabs: its settings (the editor), its Test call panel and its History.
+ * An agent's views, as tabs: its settings (the editor), its Test call panel, its Tests (suite and runs) and its History.
  * Each stays mounted once opened, so a draft survives a test call and a call runs on while the
  * operator edits (the call always uses the saved agent). Back on an agent whose call was made
  * (it runs, or ended while away), the Test call tab shows it. A restore from History makes the
@@ -26,6 +27,7 @@ export function AgentViews({ agent }: { agent: OperatorAgent }) {
   const hasCall = callAgent?.id === agent.id && call.state !== null
   const [view, setView] = useState<AgentView>(hasCall ? 'test' : 'settings')
   const [testOpened, setTestOpened] = useState(hasCall)
+  const [testsOpened, setTestsOpened] = useState(false)
   const [historyOpened, setHistoryOpened] = useState(false)
   // Bumped when History finds the agent changed (a restore, a change over /v1): the editor starts again from it.
   const [editorStarts, setEditorStarts] = useState(0)
@@ -52,6 +54,7 @@ export function AgentViews({ agent }: { agent: OperatorAgent }) {
   const show = (next: AgentView, focus = false) => {
     setView(next)
     if (next === 'test') setTestOpened(true)
+    if (next === 'tests') setTestsOpened(true)
     if (next === 'history') setHistoryOpened(true)
     if (focus) tabRefs.current[next]?.focus()
   }
@@ -98,6 +101,11 @@ export function AgentViews({ agent }: { agent: OperatorAgent }) {
       {testOpened ? (
         <div role="tabpanel" id={`${id}-panel-test`} aria-labelledby={`${id}-tab-test`} hidden={view !== 'test'}>
           <TestCallPanel agent={agent} shown={view === 'test'} />
+        </div>
+      ) : null}
+      {testsOpened ? (
+        <div role="tabpanel" id={`${id}-panel-tests`} aria-labelledby={`${id}-tab-tests`} hidden={view !== 'tests'}>
+          <AgentTests agent={agent} />
         </div>
       ) : null}
       {historyOpened ? (

@@ -31,8 +31,13 @@ function shownValue(value: ComparedValue, t: Translate): string {
   return String(value)
 }
 
+/** What the newer side is called: the agent now, or a version of it (`afterVersion`). */
+function addedLabel(t: Translate, afterVersion: number | undefined): string {
+  return afterVersion === undefined ? t('history.added') : t('history.removed', { n: afterVersion })
+}
+
 /** Lines as the operator wrote them: data, in their own direction (dir="auto"). */
-function Runs({ runs, version }: { runs: LineRun[]; version: number }) {
+function Runs({ runs, version, afterVersion }: { runs: LineRun[]; version: number; afterVersion?: number }) {
   const t = useT()
   return (
     <div className="diff-lines">
@@ -48,7 +53,7 @@ function Runs({ runs, version }: { runs: LineRun[]; version: number }) {
           <Tag key={index} className={`diff-run diff-${run.change}`}>
             {run.change === 'same' ? null : (
               <span className="visually-hidden">
-                {run.change === 'removed' ? t('history.removed', { n: version }) : t('history.added')}
+                {run.change === 'removed' ? t('history.removed', { n: version }) : addedLabel(t, afterVersion)}
               </span>
             )}
             {run.lines.map((line, lineIndex) => (
@@ -63,8 +68,11 @@ function Runs({ runs, version }: { runs: LineRun[]; version: number }) {
   )
 }
 
-/** Each changed field of a version against the agent now: texts line by line, settings old beside new. */
-export function VersionDiff({ changes, version }: { changes: FieldChange[]; version: number }) {
+/**
+ * Each changed field of a version against the agent now (or against version `afterVersion`):
+ * texts line by line, settings old beside new.
+ */
+export function VersionDiff({ changes, version, afterVersion }: { changes: FieldChange[]; version: number; afterVersion?: number }) {
   const t = useT()
   return (
     <dl className="version-diff" data-testid="version-diff">
@@ -73,7 +81,7 @@ export function VersionDiff({ changes, version }: { changes: FieldChange[]; vers
           <dt>{t(FIELD_LABELS[change.field])}</dt>
           <dd>
             {change.kind === 'text' ? (
-              <Runs runs={change.runs} version={version} />
+              <Runs runs={change.runs} version={version} afterVersion={afterVersion} />
             ) : (
               <div className="diff-values">
                 <del className="diff-run diff-removed">
@@ -81,7 +89,7 @@ export function VersionDiff({ changes, version }: { changes: FieldChange[]; vers
                   <bdi dir="auto">{shownValue(change.before, t)}</bdi>
                 </del>
                 <ins className="diff-run diff-added">
-                  <span className="diff-label">{t('history.added')}</span> <bdi dir="auto">{shownValue(change.after, t)}</bdi>
+                  <span className="diff-label">{addedLabel(t, afterVersion)}</span> <bdi dir="auto">{shownValue(change.after, t)}</bdi>
                 </ins>
               </div>
             )}

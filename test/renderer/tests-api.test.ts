@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import type { TestRun } from '../../src/shared/api/test-suites'
+import { OperatorError } from '../../src/renderer/src/api/operator-error'
+import { createTestsApi } from '../../src/renderer/src/api/tests-api'
+import { brokenSince } from '../../src/renderer/src/lib/broken-since'
+import { startListeningService, templateAgent } from '../helpers/test-runs'
+import type { TestService } from '../helpers/test-service'
+
+/*
+ * The Tests tab's client of the test routes, against a listening service over real HTTP: no
+ * suite yet is an answer (null), refusals keep the envelope's code and field details, and a
+ * bad key says UNAUTHORIZED. And which scenarios a failed run broke since the last green one.
+ */
+
+/** A listening service of this test (closed when the test ends) and where it answers. */
+async function listening(): Promise<{ service: TestService; base: string }> {
+  const service = await startListeningService()
+  return { service, base: service.runtime.context.baseUrl() }
+}
+
+const SUITE = { scenarios: [{ name: 'hello', caller: { say: ['Hello'] }, expect: { endReason: 'caller-hangup' } }] }
+
+async function refusal(promise: Promise<unknown>): Promise<OperatorError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  expect(error).toBeInstanceOf(OperatorError)
+  return error as OperatorError
+}
+
+describe('the Tests tab client', () => {
+  it('reads no suite as null, saves one, reads it back; lists runs', async () => {
+    const { service, base } = await listening()
+    const api = createTestsApi({ baseUrl: base, apiKey: service.key })
+    const agent = await templateAgent(service, 'Restaurant Reservations')
+    await expect(api.getSuite(agent.id)).resolves.toBeNull()
+    const saved = await api.putSuite(agent.id, SUITE)
+    expect(saved).toMatchObject({ agentId: agent.id, suite: SUITE })
+    await expect(api.getSuite(agent.id)).resolves.toMatchObject({ suite: SUITE })
+    await expect(api.listRuns(agent.id, 5)).resolves.toEqual([])
+  })
+
+  it('keeps the code and details of a refusal; an unknown agent is not "no suite yet"', async () => {
+    const { service, base } = await listening()
+    const api = createTestsApi({ baseUrl: base, apiKey: service.key })
+    const agent = await templateAgent(service, 'Restaurant Reservations')
+    const wrongAgent = await refusal(api.putSuite(agent.id, { ...SUITE, agentId: 'someone-else' }))
+    expect(wrongAgent.code).toBe('VALIDATION_ERROR')
+    expect(wrongAgent.details.map((detail) => detail.path).join(' ')).toContain('agentId')
+    const unknown = await refusal(api.getSuite('no-such-agent'))
+    expect(unknown.code).toBe('NOT_FOUND')
+    const noRun = await refusal(api.getRun('no-such-run'))
+    expect(noRun.code).toBe('NOT_FOUND')
+    const badKey = await refusal(createTestsApi({ baseUrl: base, apiKey: 'vd_not_a_key' }).getSuite(agent.id))
+    expect(badKey.code).toBe('UNAUTHORIZED')
+    const gone = await refusal(createTestsApi({ baseUrl: 'http://127.0.0.1:9', apiKey: service.key }).getSuite(agent.id))
+    expect(gone.code).toBe('INTERNAL')
+    expect(gone.message).toMatch(/^Cannot reach the VoiceDesk service/)
+  })
+})
+
+describe('what a failed run broke since the last green one', () => {
+  const result = (name: string, pass: boolean, round = 1) =>
+    ({ name, round, status: pass ? 'PASSED' : 'FAILED', pass }) as unknown as TestRun['results'][number]
+  const run = (results: TestRun['results']) => ({ results }) as TestRun
+
+  it('names the scenarios that passed then and fail now, not new ones nor ones that failed then too', () => {
+    const green = run([result('a', true), result('b', true), result('c', false)])
+    const latest = run([result('a', true), result('b', false), result('c', false), result('d', false)])
+    expect(brokenSince(green, latest)).toEqual(['b'])
+  })
+
+  it('counts a scenario once over rounds, and as broken when any round fails now', () => {
+    const green = run([result('a', true, 1), result('a', true, 2)])
+    const latest = run([result('a', true, 1), result('a', false, 2)])
+    expect(brokenSince(green, latest)).toEqual(['a'])
+  })
+})
