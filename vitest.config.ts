@@ -68,6 +68,7 @@ const KNOWN_SECONDS: Record<string, number> = {
   'sqlite:test/cli/state-commands.test.ts': 91,
   'sqlite:test/e2e/operator-console-layout.test.ts': 87,
   'sqlite:test/e2e/operator-ui.test.ts': 82,
+  'sqlite:test/e2e/agent-tests-tab.test.ts': 75,
   'sqlite:test/e2e/operator-console-walk.test.ts': 73,
   'sqlite:test/service/http/transcription-jobs.test.ts': 72,
   'sqlite:test/service/http/test-runs.test.ts': 70,
