@@ -76,6 +76,31 @@ function portOf(url: string): number {
   return port ? Number(port) : protocol === 'https:' ? 443 : 80
 }
 
+type TestsOperation = Extract<IpcOperationName, `tests.${string}`>
+
+/** The Tests tab's operations: the /_voicedesk test routes' use cases, as the app's identity. */
+function testsHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, TestsOperation> {
+  const { context, caller } = deps
+  return {
+    'tests.getSuite': ({ agentId }) => findTestSuite(context, caller, agentId),
+    'tests.putSuite': ({ agentId, suite }) => putTestSuite(context, caller, agentId, suite),
+    'tests.starterSuite': ({ agentId }) => getStarterTestSuite(context, caller, agentId),
+    'tests.startRun': async ({ agentId, ...body }) => {
+      // The operator has no API key, and each scenario's call connects over /stream with one: a
+      // ticket good for this run only, revoked when it ends (or at once if it does not start).
+      const ticket = deps.authenticator.issueTicket(caller)
+      try {
+        return await startTestRun(context, deps.testRuns, caller, ticket.key, agentId, body, ticket.revoke)
+      } catch (error) {
+        ticket.revoke()
+        throw error
+      }
+    },
+    'tests.getRun': ({ id }) => getTestRun(context, caller, id),
+    'tests.listRuns': ({ agentId, take }) => listTestRuns(context, caller, agentId, take),
+  }
+}
+
 /**
  * The operator UI's handler table: every operation of the IPC contract, each a thin call of
  * the same use case (src/service/ops) the /v1 routes call, as the app's identity. Transports
@@ -153,22 +178,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'agents.version': ({ id, version }) => getAgentVersion(context, caller, id, version),
     'agents.restoreVersion': ({ id, version }) => withTools(restoreAgentVersion(context, caller, id, version)),
 
-    'tests.getSuite': ({ agentId }) => findTestSuite(context, caller, agentId),
-    'tests.putSuite': ({ agentId, suite }) => putTestSuite(context, caller, agentId, suite),
-    'tests.starterSuite': ({ agentId }) => getStarterTestSuite(context, caller, agentId),
-    'tests.startRun': async ({ agentId, ...body }) => {
-      // The operator has no API key, and each scenario's call connects over /stream with one: a
-      // ticket good for this run only, revoked when it ends (or at once if it does not start).
-      const ticket = deps.authenticator.issueTicket(caller)
-      try {
-        return await startTestRun(context, deps.testRuns, caller, ticket.key, agentId, body, ticket.revoke)
-      } catch (error) {
-        ticket.revoke()
-        throw error
-      }
-    },
-    'tests.getRun': ({ id }) => getTestRun(context, caller, id),
-    'tests.listRuns': ({ agentId, take }) => listTestRuns(context, caller, agentId, take),
+    ...testsHandlers(deps),
 
     'numbers.list': (input) => listPhoneNumbers(context, caller, input),
     'numbers.add': (input) => addPhoneNumber(context, caller, input),
