@@ -17,6 +17,7 @@ import { announceRunningService } from './compose/running-services'
 import { composeProjectState, composeStorage, seedFileOf } from './compose/storage'
 import { composeWorkers } from './compose/workers'
 import { TestRunner } from './test-runs/test-runner'
+import { ApiKeyAuthenticator } from './ops/api-keys'
 
 /** `ws://host:port` of the server's listening socket (loopback for a wildcard address); undefined while it does not listen. */
 function socketBaseOf(app: { server: { address(): string | AddressInfo | null } }): string | undefined {
@@ -75,8 +76,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       workers.wakeWebhooks()
     })
     const parts = { config, storage, engines, context, calls, faults, journal, state, now }
-    const operator = composeOperatorBridge({ ...parts, signing: workers.signing })
-    // Test runs call this very service over its socket, once it listens.
+    // One authenticator for every route and socket: the operator's run tickets are accepted where real keys are.
+    const authenticator = new ApiKeyAuthenticator(context, (error) =>
+      errorLog.error({ err: error }, 'recording when an API key was last used failed'),
+    )
+    // Test runs call this very service over its socket, once it listens. Made before the
+    // operator bridge, which starts them too (`app` is read only once a run starts).
     const testRuns = new TestRunner({
       context,
       streamBase: () => socketBaseOf(app),
@@ -84,7 +89,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       log: errorLog,
       speak: (text, voiceId, signal) => engines.calls.audio.speak(text, voiceId, signal),
     })
-    const app = await composeHttp({ ...parts, address, events: feed.events, operator, testRuns })
+    const operator = composeOperatorBridge({ ...parts, signing: workers.signing, testRuns, authenticator })
+    const app = await composeHttp({ ...parts, address, events: feed.events, operator, testRuns, authenticator })
     const seedFile = seedFileOf(config, storage)
     if (seedFile) await applySeed(seedFile, context, state, storage.appCaller)
     await runner.start()

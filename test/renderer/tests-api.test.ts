@@ -1,21 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import type { TestRun } from '../../src/shared/api/test-suites'
+import { IPC_OPERATION_NAMES, type VoiceDeskBridge } from '../../src/shared/ipc/operations'
+import { createCall } from '../../src/renderer/src/api/call'
 import { OperatorError } from '../../src/renderer/src/api/operator-error'
-import { createTestsApi } from '../../src/renderer/src/api/tests-api'
+import { createTestsApi, type TestsApi } from '../../src/renderer/src/api/tests-api'
 import { brokenSince } from '../../src/renderer/src/lib/broken-since'
-import { startListeningService, templateAgent } from '../helpers/test-runs'
+import { templateAgent } from '../helpers/test-runs'
 import type { TestService } from '../helpers/test-service'
+import { startBrowserMode } from '../service/ipc-client'
 
 /*
- * The Tests tab's client of the test routes, against a listening service over real HTTP: no
- * suite yet is an answer (null), refusals keep the envelope's code and field details, and a
- * bad key says UNAUTHORIZED. And which scenarios a failed run broke since the last green one.
+ * The Tests tab's client: the renderer's `call` over browser mode's /ipc carrier (the operator
+ * bridge's tests.* operations, no API key), against a real runtime: no suite yet is an answer
+ * (null), refusals keep the code and field details. And which scenarios a failed run broke since
+ * the last green one.
  */
 
-/** A listening service of this test (closed when the test ends) and where it answers. */
-async function listening(): Promise<{ service: TestService; base: string }> {
-  const service = await startListeningService()
-  return { service, base: service.runtime.context.baseUrl() }
+/** A service of this test (closed when the test ends) and the Tests tab's client of it, as the renderer makes it. */
+async function testsApi(): Promise<{ service: TestService; api: TestsApi }> {
+  const { service, ipc } = await startBrowserMode()
+  const operations = Object.fromEntries(IPC_OPERATION_NAMES.map((name) => [name, (input: unknown) => ipc.call(name, input as never)]))
+  const bridge = { host: 'browser', operations } as unknown as VoiceDeskBridge
+  return { service, api: createTestsApi(createCall(bridge)) }
 }
 
 const SUITE = { scenarios: [{ name: 'hello', caller: { say: ['Hello'] }, expect: { endReason: 'caller-hangup' } }] }
@@ -31,19 +37,18 @@ async function refusal(promise: Promise<unknown>): Promise<OperatorError> {
 
 describe('the Tests tab client', () => {
   it('reads no suite as null, saves one, reads it back; lists runs', async () => {
-    const { service, base } = await listening()
-    const api = createTestsApi({ baseUrl: base, apiKey: service.key })
+    const { service, api } = await testsApi()
     const agent = await templateAgent(service, 'Restaurant Reservations')
     await expect(api.getSuite(agent.id)).resolves.toBeNull()
     const saved = await api.putSuite(agent.id, SUITE)
     expect(saved).toMatchObject({ agentId: agent.id, suite: SUITE })
     await expect(api.getSuite(agent.id)).resolves.toMatchObject({ suite: SUITE })
     await expect(api.listRuns(agent.id, 5)).resolves.toEqual([])
+    expect((await api.starterSuite(agent.id)).scenarios.length).toBeGreaterThan(0)
   })
 
   it('keeps the code and details of a refusal; an unknown agent is not "no suite yet"', async () => {
-    const { service, base } = await listening()
-    const api = createTestsApi({ baseUrl: base, apiKey: service.key })
+    const { service, api } = await testsApi()
     const agent = await templateAgent(service, 'Restaurant Reservations')
     const wrongAgent = await refusal(api.putSuite(agent.id, { ...SUITE, agentId: 'someone-else' }))
     expect(wrongAgent.code).toBe('VALIDATION_ERROR')
@@ -52,11 +57,9 @@ describe('the Tests tab client', () => {
     expect(unknown.code).toBe('NOT_FOUND')
     const noRun = await refusal(api.getRun('no-such-run'))
     expect(noRun.code).toBe('NOT_FOUND')
-    const badKey = await refusal(createTestsApi({ baseUrl: base, apiKey: 'vd_not_a_key' }).getSuite(agent.id))
-    expect(badKey.code).toBe('UNAUTHORIZED')
-    const gone = await refusal(createTestsApi({ baseUrl: 'http://127.0.0.1:9', apiKey: service.key }).getSuite(agent.id))
-    expect(gone.code).toBe('INTERNAL')
-    expect(gone.message).toMatch(/^Cannot reach the VoiceDesk service/)
+    const tooMany = await refusal(api.startRun(agent.id, { suite: SUITE, concurrency: 21 }))
+    expect(tooMany.code).toBe('VALIDATION_ERROR')
+    expect(tooMany.details.map((detail) => detail.path)).toContain('concurrency')
   })
 })
 

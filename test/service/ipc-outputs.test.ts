@@ -27,8 +27,10 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 
 describe('the IPC contract: outputs', () => {
   it('every operation answers what its output schema says, on real data', async () => {
-    const service = await startTestService()
+    // Listening: a test run calls this service over its own /stream.
+    const service = await startTestService({ port: 0, host: '127.0.0.1' })
     const { runtime } = service
+    await runtime.start()
     const handlers = runtime.operatorHandlers('desktop')
     const receiver = await startWebhookReceiver()
     const called = new Set<IpcOperationName>()
@@ -202,6 +204,22 @@ describe('the IPC contract: outputs', () => {
     expect((await run('agents.version', { id: agent.id, version: 1 })).source).toBe('create')
     expect((await run('agents.restoreVersion', { id: agent.id, version: 1 })).id).toBe(agent.id)
     expect((await run('agents.versions', { id: agent.id })).versions[0]?.source).toBe('restore:1')
+
+    // Tests: no suite, a starter, a suite saved, a run started with the operator's ticket, read to its end, listed.
+    expect(await run('tests.getSuite', { agentId: agent.id })).toBeNull()
+    const starter = await run('tests.starterSuite', { agentId: agent.id })
+    await run('tests.putSuite', { agentId: agent.id, suite: starter })
+    await run('tests.getSuite', { agentId: agent.id })
+    const started = await run('tests.startRun', {
+      agentId: agent.id,
+      suite: { scenarios: [{ name: 'hello', caller: { say: ['Hello'] }, expect: { endReason: 'caller-hangup' } }] },
+    })
+    await until(
+      'the test run',
+      () => run('tests.getRun', { id: started.id }),
+      (read) => read.status !== 'RUNNING',
+    )
+    expect((await run('tests.listRuns', { agentId: agent.id, take: 5 })).runs).toHaveLength(1)
 
     await run('numbers.delete', { id: number.id })
     await run('agents.delete', { id: clone.id })

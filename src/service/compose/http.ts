@@ -3,7 +3,7 @@ import type { ConversationHost } from '../../conversations/conversation-host'
 import type { FaultBook } from '../faults/fault-book'
 import { buildHttpApp } from '../http/build-app'
 import type { OperatorEventHub } from '../operator/operator-events'
-import { ApiKeyAuthenticator } from '../ops/api-keys'
+import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
 import { ReadCache } from '../ops/read-cache'
 import type { RequestJournal } from '../request-journal/request-journal'
@@ -55,6 +55,8 @@ export interface HttpParts {
   state: ProjectState
   now: () => Date
   testRuns: TestRunner
+  /** The one authenticator of /v1, the admin routes and the call sockets (it holds the operator's run tickets too). */
+  authenticator: ApiKeyAuthenticator
 }
 
 /** The HTTP service: /v1, the admin routes, browser mode's /ipc and /app, the call sockets. */
@@ -72,6 +74,7 @@ export async function composeHttp({
   state,
   now,
   testRuns,
+  authenticator,
 }: HttpParts): Promise<FastifyInstance> {
   const { store, errorLog } = storage
   // The setting is read again only after a write to the database (this process's or another's).
@@ -84,9 +87,7 @@ export async function composeHttp({
         present(await corsSetting.get('origins', async () => (await effectiveCorsOrigins(store, undefined)).origins), 'the CORS origins')
   return buildHttpApp({
     context,
-    authenticator: new ApiKeyAuthenticator(context, (error) =>
-      errorLog.error({ err: error }, 'recording when an API key was last used failed'),
-    ),
+    authenticator,
     version: VERSION,
     log: errorLog,
     clientFaultLog: storage.log,

@@ -10,10 +10,12 @@ import { createTestCallHandler } from '../operator/test-call-stream'
 import { VoiceSamples } from '../operator/voice-samples'
 import { OneUseLinks } from '../ops/one-use-links'
 import type { OperatorLinkKinds, OperatorLinks } from '../ops/operator-links'
+import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
 import type { RequestJournal } from '../request-journal/request-journal'
 import type { ProjectState } from '../state/project-state'
 import type { WebhookSigningSettings } from '../settings/webhook-settings'
+import type { TestRunner } from '../test-runs/test-runner'
 import { VERSION, type RuntimeConfig } from './config'
 import type { RuntimeEngines } from './engines'
 import type { RuntimeStorage } from './storage'
@@ -87,6 +89,9 @@ export interface OperatorBridgeParts {
   /** The signing setting the webhook sender reads (one cache for both). */
   signing: WebhookSigningSettings
   now: () => Date
+  /** Agent test runs: the operator starts them with a run ticket of `authenticator`. */
+  testRuns: TestRunner
+  authenticator: ApiKeyAuthenticator
 }
 
 export function composeOperatorBridge({
@@ -100,6 +105,8 @@ export function composeOperatorBridge({
   state,
   signing,
   now,
+  testRuns,
+  authenticator,
 }: OperatorBridgeParts): OperatorBridge {
   const { store, appCaller } = storage
   const voiceSamples = new VoiceSamples(engines.speech)
@@ -123,6 +130,8 @@ export function composeOperatorBridge({
         journal: () => journal,
         state,
         links,
+        testRuns,
+        authenticator,
       })
       tables.set(host, table)
     }

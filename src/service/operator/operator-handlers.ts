@@ -6,7 +6,7 @@ import { aiContentSettingView, readAiContentSetting, saveAiContentSetting } from
 import { readSttSetting, saveSttSetting, sttSettingView } from '../settings/stt-settings'
 import { testEngineConnection } from '../settings/engine-connection-test'
 import { getAgentVersion, listAgentVersions, restoreAgentVersion } from '../ops/agent-versions'
-import { appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
+import { type ApiKeyAuthenticator, appKeyIdOf, createApiKey, listApiKeys, revokeApiKey } from '../ops/api-keys'
 import { createAiContentJob, createTextToSpeechJob, getAiContentJob, retryJob } from '../ops/jobs'
 import { getOperatorJob } from '../ops/operator-job-detail'
 import { journalEntryDetail, journalHar, journalOffError, listJournalPage } from '../ops/request-journal'
@@ -26,6 +26,8 @@ import {
   listVoiceAgents,
   updateVoiceAgent,
 } from '../ops/voice-agents'
+import { findTestSuite, getStarterTestSuite, getTestRun, listTestRuns, putTestSuite, startTestRun } from '../ops/test-runs'
+import type { TestRunner } from '../test-runs/test-runner'
 import { getDelivery, listDeliveries, redeliver } from '../ops/webhooks'
 import type { ProjectState } from '../state/project-state'
 import type { OperatorLinks } from '../ops/operator-links'
@@ -60,6 +62,9 @@ export interface OperatorHandlerDeps {
   /** Export, import, snapshots and reset of the project's state, and the UI's one-use links. */
   state: ProjectState
   links: OperatorLinks
+  /** Agent test runs, and the authenticator whose run tickets their calls connect with. */
+  testRuns: TestRunner
+  authenticator: Pick<ApiKeyAuthenticator, 'issueTicket'>
 }
 
 function throwJournalOff(): never {
@@ -69,6 +74,31 @@ function throwJournalOff(): never {
 function portOf(url: string): number {
   const { port, protocol } = new URL(url)
   return port ? Number(port) : protocol === 'https:' ? 443 : 80
+}
+
+type TestsOperation = Extract<IpcOperationName, `tests.${string}`>
+
+/** The Tests tab's operations: the /_voicedesk test routes' use cases, as the app's identity. */
+function testsHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, TestsOperation> {
+  const { context, caller } = deps
+  return {
+    'tests.getSuite': ({ agentId }) => findTestSuite(context, caller, agentId),
+    'tests.putSuite': ({ agentId, suite }) => putTestSuite(context, caller, agentId, suite),
+    'tests.starterSuite': ({ agentId }) => getStarterTestSuite(context, caller, agentId),
+    'tests.startRun': async ({ agentId, ...body }) => {
+      // The operator has no API key, and each scenario's call connects over /stream with one: a
+      // ticket good for this run only, revoked when it ends (or at once if it does not start).
+      const ticket = deps.authenticator.issueTicket(caller)
+      try {
+        return await startTestRun(context, deps.testRuns, caller, ticket.key, agentId, body, ticket.revoke)
+      } catch (error) {
+        ticket.revoke()
+        throw error
+      }
+    },
+    'tests.getRun': ({ id }) => getTestRun(context, caller, id),
+    'tests.listRuns': ({ agentId, take }) => listTestRuns(context, caller, agentId, take),
+  }
 }
 
 /**
@@ -147,6 +177,8 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'agents.versions': ({ id, take, skip }) => listAgentVersions(context, caller, id, { take, skip }),
     'agents.version': ({ id, version }) => getAgentVersion(context, caller, id, version),
     'agents.restoreVersion': ({ id, version }) => withTools(restoreAgentVersion(context, caller, id, version)),
+
+    ...testsHandlers(deps),
 
     'numbers.list': (input) => listPhoneNumbers(context, caller, input),
     'numbers.add': (input) => addPhoneNumber(context, caller, input),

@@ -243,9 +243,17 @@ export function keyOf(header: string | undefined): string | undefined {
   return header ? AUTHORIZATION.exec(header)?.[1] : undefined
 }
 
+/** A run ticket (ApiKeyAuthenticator.issueTicket): a key good until revoked, held in memory only. */
+export interface RunTicket {
+  key: string
+  revoke(): void
+}
+
 /** Resolves `Authorization` header values to a caller; one instance per runtime. */
 export class ApiKeyAuthenticator {
   private readonly lastTouched = new Map<string, number>()
+  /** Run tickets by key: in this process's memory only, never stored, never listed. */
+  private readonly tickets = new Map<string, Caller>()
   private readonly callers: ReadCache<Caller>
 
   constructor(
@@ -260,6 +268,8 @@ export class ApiKeyAuthenticator {
   async authenticate(header: string | undefined): Promise<Caller | undefined> {
     const key = keyOf(header)
     if (key === undefined) return undefined
+    const ticket = this.tickets.get(key)
+    if (ticket) return ticket
     const caller =
       this.callers.peek(key) ?? (await this.callers.get(key, () => this.context.store.accounts.findActiveKeyByHash(hashApiKey(key))))
     if (caller) this.touch(caller.apiKeyId)
@@ -273,9 +283,24 @@ export class ApiKeyAuthenticator {
    */
   knownCaller(header: string | undefined): Caller | undefined {
     const key = keyOf(header)
-    const caller = key === undefined ? undefined : this.callers.peek(key)
+    if (key === undefined) return undefined
+    const ticket = this.tickets.get(key)
+    if (ticket) return ticket
+    const caller = this.callers.peek(key)
     if (caller) this.touch(caller.apiKeyId)
     return caller
+  }
+
+  /**
+   * A key for `caller` that this authenticator accepts until `revoke()`: the operator UI has no
+   * API key, and a test run's calls connect over /stream with one (as any client's would).
+   * Random like a real key, in memory only: never stored, never listed, never logged; gone on
+   * revoke or when the process ends. It does not touch the caller's key record.
+   */
+  issueTicket(caller: Caller): RunTicket {
+    const key = generateApiKey()
+    this.tickets.set(key, caller)
+    return { key, revoke: () => void this.tickets.delete(key) }
   }
 
   private touch(apiKeyId: string): void {

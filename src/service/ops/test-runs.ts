@@ -56,9 +56,14 @@ async function storedSuite(context: OpsContext, caller: Caller, agentId: string)
   return record && { agentId, suite: readStoredSuite(record.suite), updatedAt: record.updatedAt }
 }
 
-export async function getTestSuite(context: OpsContext, caller: Caller, agentId: string): Promise<StoredSuite> {
+/** The agent's suite, or null when it has none yet (the operator's tests.getSuite); an unknown agent is NOT_FOUND. */
+export async function findTestSuite(context: OpsContext, caller: Caller, agentId: string): Promise<StoredSuite | null> {
   await requireAgent(context.store, caller, agentId)
-  const stored = await storedSuite(context, caller, agentId)
+  return (await storedSuite(context, caller, agentId)) ?? null
+}
+
+export async function getTestSuite(context: OpsContext, caller: Caller, agentId: string): Promise<StoredSuite> {
+  const stored = await findTestSuite(context, caller, agentId)
   if (!stored) throw new ServiceError('NOT_FOUND', `Agent ${JSON.stringify(agentId)} has no test suite yet: PUT one to this URL`)
   return stored
 }
@@ -69,7 +74,11 @@ export async function getStarterTestSuite(context: OpsContext, caller: Caller, a
   return starterSuite({ id: agent.id, lang: agent.lang, outcomeResponseShape: agent.outcomeResponseShape as OutcomeShape | null })
 }
 
-/** `POST …/test-runs`: the run starts at once and is answered RUNNING; its results come in as its scenarios end. */
+/**
+ * `POST …/test-runs`: the run starts at once and is answered RUNNING; its results come in as its
+ * scenarios end. Its calls connect over /stream with `apiKey`; `onEnd` is called once the run
+ * that started has ended (not when it is refused).
+ */
 export async function startTestRun(
   context: OpsContext,
   runner: TestRunner,
@@ -77,6 +86,7 @@ export async function startTestRun(
   apiKey: string,
   agentId: string,
   body: StartTestRunBody,
+  onEnd?: () => void,
 ): Promise<{ id: string; status: TestRun['status'] }> {
   const agent = await requireAgent(context.store, caller, agentId)
   if (body.suite) checkSuiteAgent(body.suite, agentId, 'suite.')
@@ -90,7 +100,16 @@ export async function startTestRun(
     throw invalid('repeat', `A run holds at most ${MAX_RUN_SCENARIOS} scenarios (scenarios × repeat)`)
   if (!runner.listening) throw new ServiceError('CONFLICT', 'Test runs call this service over its socket: start it listening first')
   const agentVersion = (await context.store.voiceAgents.latestVersion(agent.id, caller.projectId)) ?? null
-  const record = await runner.begin({ caller, apiKey, agent, agentVersion, suite, concurrency: body.concurrency, repeat: body.repeat })
+  const record = await runner.begin({
+    caller,
+    apiKey,
+    agent,
+    agentVersion,
+    suite,
+    concurrency: body.concurrency,
+    repeat: body.repeat,
+    onEnd,
+  })
   return { id: record.id, status: record.status }
 }
 

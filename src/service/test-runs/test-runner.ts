@@ -53,6 +53,8 @@ export interface RunRequest {
   suite: TestSuite
   concurrency: number
   repeat: number
+  /** Called once the run has ended (the operator's run ticket is revoked here). */
+  onEnd?: () => void
 }
 
 interface Planned {
@@ -119,7 +121,10 @@ export class TestRunner {
       this.options.log.error({ err: error, runId: record.id }, 'a test run failed'),
     )
     this.active.set(record.id, { abort, done })
-    void done.finally(() => this.active.delete(record.id))
+    void done.finally(() => {
+      this.active.delete(record.id)
+      request.onEnd?.()
+    })
     return record
   }
 

@@ -157,7 +157,9 @@ export const TestRunSchema = z
   .meta({ id: 'AgentTestRun' })
 export type TestRun = z.infer<typeof TestRunSchema>
 
-export const TestSuiteEnvelopeSchema = envelopeOf(z.object({ agentId: z.string(), suite: TestSuiteSchema, updatedAt: TimestampSchema }))
+/** A suite as stored: GET/PUT …/test-suite's data, and the operator's tests.getSuite / tests.putSuite. */
+export const StoredTestSuiteSchema = z.object({ agentId: z.string(), suite: TestSuiteSchema, updatedAt: TimestampSchema })
+export const TestSuiteEnvelopeSchema = envelopeOf(StoredTestSuiteSchema)
 export const StartedTestRunEnvelopeSchema = envelopeOf(z.object({ id: z.string(), status: TestRunStatusSchema }))
 export const TestRunEnvelopeSchema = envelopeOf(TestRunSchema)
 export const TestRunListEnvelopeSchema = envelopeOf(z.object({ runs: z.array(TestRunSchema) }))

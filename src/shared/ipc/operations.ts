@@ -19,6 +19,15 @@ import {
 } from '../api/jobs'
 import { HarQuerySchema, JournalEntryDetailSchema, JournalPageSchema, ListJournalQuerySchema } from '../api/request-journal'
 import { TranslationLanguageSchema } from '../api/translation-jobs'
+import {
+  AgentIdParamsSchema,
+  StartTestRunBodySchema,
+  StoredTestSuiteSchema,
+  TestRunIdParamsSchema,
+  TestRunSchema,
+  TestRunStatusSchema,
+  TestSuiteSchema,
+} from '../api/test-suites'
 import { ExportPassphraseSchema, ImportPassphraseSchema, SnapshotNameSchema, SnapshotSchema, StateCountsSchema } from '../api/state'
 import { AddPhoneNumberBodySchema, AssignNumberBodySchema, PhoneNumberSchema, UnassignNumberBodySchema } from '../api/phone-numbers'
 import {
@@ -280,6 +289,30 @@ export const IPC_OPERATIONS = {
   'agents.version': operation(AgentVersionInputSchema, AgentVersionSchema),
   /** A new version equal to version `version` (POST …/versions/{n}/restore): answers the agent. */
   'agents.restoreVersion': operation(AgentVersionInputSchema, OperatorAgentSchema),
+
+  /** The agent's stored test suite (docs/api.md, "Test suites and runs"); null when it has none yet. */
+  'tests.getSuite': operation(AgentIdParamsSchema.strict(), StoredTestSuiteSchema.nullable()),
+  /** Stores the agent's suite, replacing the one before. */
+  'tests.putSuite': operation(
+    z.object({ agentId: AgentIdParamsSchema.shape.agentId, suite: TestSuiteSchema }).strict(),
+    StoredTestSuiteSchema,
+  ),
+  /** A suite made from the agent's outcome shape and language; nothing is stored. */
+  'tests.starterSuite': operation(AgentIdParamsSchema.strict(), TestSuiteSchema),
+  /**
+   * Starts a run (of `suite`, or of the stored one): answered RUNNING at once. Its calls connect
+   * over /stream with an in-memory run ticket, never stored, that ends with the run.
+   */
+  'tests.startRun': operation(
+    StartTestRunBodySchema.extend({ agentId: AgentIdParamsSchema.shape.agentId }).strict(),
+    z.object({ id: z.string(), status: TestRunStatusSchema }),
+  ),
+  'tests.getRun': operation(TestRunIdParamsSchema.strict(), TestRunSchema),
+  /** The agent's runs, newest first. */
+  'tests.listRuns': operation(
+    z.object({ agentId: AgentIdParamsSchema.shape.agentId, take: Page.take }).strict(),
+    z.object({ runs: z.array(TestRunSchema) }),
+  ),
 
   'numbers.list': operation(
     z.object({ ...Page, voiceAgentId: z.string().max(200).optional() }).strict(),

@@ -3,16 +3,6 @@ import type { EN_TESTS } from './en-tests'
 /** The Arabic of an agent's Tests tab: the same keys as en-tests.ts. */
 export const AR_TESTS: Record<keyof typeof EN_TESTS, string> = {
   'tests.tab': 'الاختبارات',
-  'tests.desktopNotYet':
-    'مجموعات الاختبارات وتشغيلها غير متاحة في نافذة سطح المكتب بعد. افتح هذا الوكيل في واجهة المتصفح (يطبع «voicedesk serve» رابطها)، أو شغّل مجموعة بالأمر «voicedesk test-agent».',
-  'tests.keyTitle': 'مفتاح واجهة لتشغيل الاختبارات',
-  'tests.keyExplain':
-    'تتصل الاختبارات بهذا الوكيل كما يتصل به أي عميل، بمفتاح واجهة من هذا المشروع. الصق مفتاحًا أو أنشئ مفتاحًا للاختبارات. يبقى في الذاكرة حتى يُغلق التطبيق، ولا يُحفظ ولا يُعرض.',
-  'tests.keyLabel': 'مفتاح واجهة',
-  'tests.keyRequired': 'الصق مفتاح واجهة أو أنشئ مفتاحًا للاختبارات.',
-  'tests.keyUse': 'استخدم هذا المفتاح',
-  'tests.keyCreate': 'أنشئ مفتاحًا للاختبارات',
-  'tests.keyName': 'تبويب الاختبارات',
   'tests.suiteTitle': 'مجموعة الاختبارات',
   'tests.suiteFailed': 'تعذّر تحميل مجموعة الاختبارات.',
   'tests.unsaved': 'غير محفوظة',

@@ -1,16 +1,6 @@
 /** The English of an agent's Tests tab (its test suite, runs with their results, past runs). */
 export const EN_TESTS = {
   'tests.tab': 'Tests',
-  'tests.desktopNotYet':
-    'Test suites and runs are not in the desktop window yet. Open this agent in the browser UI («voicedesk serve» prints its link), or run a suite with «voicedesk test-agent».',
-  'tests.keyTitle': 'An API key for test runs',
-  'tests.keyExplain':
-    'Test runs call this agent the way a client would, with an API key of this project. Paste one, or make one for the tests. It is kept in memory until the app closes, never stored or shown.',
-  'tests.keyLabel': 'API key',
-  'tests.keyRequired': 'Paste an API key, or make one for the tests.',
-  'tests.keyUse': 'Use this key',
-  'tests.keyCreate': 'Make a key for tests',
-  'tests.keyName': 'Tests tab',
   'tests.suiteTitle': 'Test suite',
   'tests.suiteFailed': 'The test suite could not be loaded.',
   'tests.unsaved': 'Not saved',

@@ -1,35 +1,16 @@
 import { useEffect } from 'react'
 import type { OperatorAgent } from '../../../../shared/ipc/operations'
-import type { TestsApi } from '../../api/tests-api'
-import { useT } from '../../i18n/use-t'
-import { useAppStore } from '../../store/app-context'
-import { selectServiceInfo } from '../../store/selectors'
 import { TestRunHistory } from './test-run-history'
 import { TestRunPanel } from './test-run-panel'
 import { TestSuitePanel } from './test-suite-panel'
-import { useTestsApi } from './tests-key'
-import { TestsKeyForm } from './tests-key-form'
+import { useTestsApi } from './use-tests-api'
 import { useTestHistory } from './use-test-history'
 import { useTestRun } from './use-test-run'
 import { useTestSuite } from './use-test-suite'
 
-/** An agent's Tests tab: its suite, a run with live progress and results, and past runs. Asks for a key first. */
+/** An agent's Tests tab: its suite, a run with live progress and results, and past runs. */
 export function AgentTests({ agent }: { agent: OperatorAgent }) {
-  const t = useT()
   const api = useTestsApi()
-  const host = useAppStore(selectServiceInfo)?.host
-  // The desktop window's page is another origin than the service, and /_voicedesk answers no CORS:
-  // said plainly until the tests have operator operations of their own.
-  if (host === 'desktop')
-    return (
-      <p className="card muted" data-testid="tests-desktop">
-        {t('tests.desktopNotYet')}
-      </p>
-    )
-  return api === null ? <TestsKeyForm /> : <AgentTestsWith api={api} agent={agent} />
-}
-
-function AgentTestsWith({ api, agent }: { api: TestsApi; agent: OperatorAgent }) {
   const suite = useTestSuite(api, agent.id)
   const history = useTestHistory(api, agent.id)
   const { reload } = history
