@@ -75,12 +75,11 @@ export type Scenario = z.infer<typeof ScenarioSchema>
 /** The most scenarios one suite holds. */
 export const MAX_SUITE_SCENARIOS = 200
 
-export const TestSuiteSchema = z
-  .strictObject({
-    agentId: z.string().min(1).max(100).optional(),
-    scenarios: z.array(ScenarioSchema).min(1).max(MAX_SUITE_SCENARIOS),
-  })
-  .meta({ id: 'AgentTestSuite' })
+export const TestSuiteSchema = z.strictObject({
+  agentId: z.string().min(1).max(100).optional(),
+  scenarios: z.array(ScenarioSchema).min(1).max(MAX_SUITE_SCENARIOS),
+})
+// No component id: suites and runs are admin (/_voicedesk) shapes, and an id would put them in /v1's OpenAPI document.
 export type TestSuite = z.infer<typeof TestSuiteSchema>
 
 /** `POST …/test-suite/scenarios`: a scenario, or a past call of the project to make one from. */
@@ -139,22 +138,20 @@ export const TestRunSummarySchema = z.object({
 })
 export type TestRunSummary = z.infer<typeof TestRunSummarySchema>
 
-export const TestRunSchema = z
-  .object({
-    id: z.string(),
-    agentId: z.string(),
-    agentVersion: z.number().int().nullable(),
-    status: TestRunStatusSchema,
-    /** Why the whole run failed (a service stop); null otherwise. */
-    error: z.string().nullable(),
-    concurrency: z.number().int(),
-    repeat: z.number().int(),
-    results: z.array(ScenarioResultSchema),
-    summary: TestRunSummarySchema,
-    createdAt: TimestampSchema,
-    updatedAt: TimestampSchema,
-  })
-  .meta({ id: 'AgentTestRun' })
+export const TestRunSchema = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  agentVersion: z.number().int().nullable(),
+  status: TestRunStatusSchema,
+  /** Why the whole run failed (a service stop); null otherwise. */
+  error: z.string().nullable(),
+  concurrency: z.number().int(),
+  repeat: z.number().int(),
+  results: z.array(ScenarioResultSchema),
+  summary: TestRunSummarySchema,
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+})
 export type TestRun = z.infer<typeof TestRunSchema>
 
 /** A suite as stored: GET/PUT …/test-suite's data, and the operator's tests.getSuite / tests.putSuite. */
