@@ -35,5 +35,5 @@ describe('voicedesk webhook-secret', () => {
 
     expect((await run('clear')).stdout).toBe('Webhooks are no longer signed.\n')
     expect((await run()).stdout).toBe('Webhooks are not signed.\n')
-  })
+  }, 90_000) // nine CLI processes, each a Node start-up: seconds apiece on a busy 2-core machine
 })
