@@ -244,6 +244,19 @@ describe('transcripts in the jobs monitor', () => {
           await lines.locator('li[aria-posinset="1001"] button').focus()
           await noteSeeks(page)
           await page.keyboard.press('ArrowDown')
+          // The arrow moved the focus to the next line (the list renders it first), then Enter plays from there.
+          await poll(() =>
+            page.evaluate(
+              () =>
+                (
+                  globalThis as unknown as {
+                    document: { activeElement: { closest(selector: string): { getAttribute(name: string): string | null } | null } | null }
+                  }
+                ).document.activeElement
+                  ?.closest('li')
+                  ?.getAttribute('aria-posinset') ?? null,
+            ),
+          ).toBe('1002')
           await page.keyboard.press('Enter')
           await expectSeekTo(page, SEGMENTS[1_001]!.start)
           await expectLitLineFrom(page, SEGMENTS[1_001]!.start)
