@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { AgentVersionSummary } from '../../../../shared/api/agent-versions'
 import type { OperatorAgent } from '../../../../shared/ipc/operations'
 import { useT, type Translate } from '../../i18n/use-t'
@@ -69,13 +69,22 @@ export function AgentHistory({ agent, onAgentChanged }: { agent: OperatorAgent; 
     target?.click()
   }
 
+  /** Where focus goes once the next page is shown: the first new version, when the button went with it (all shown). */
+  const focusAfterMore = useRef<number | null>(null)
+  // After the commit that shows the page (a frame after the load may come before it on a busy machine).
+  useLayoutEffect(() => {
+    const at = focusAfterMore.current
+    if (at === null || list.items.length <= at) return
+    focusAfterMore.current = null
+    const active = document.activeElement
+    if (active !== null && active !== document.body && active.isConnected) return
+    listRef.current?.querySelectorAll<HTMLButtonElement>('button.version-item')[at]?.focus()
+  }, [list.items.length])
+
   /** The next page; when the button goes (all shown), focus moves to the first new version rather than being lost. */
-  const showMore = async (button: HTMLButtonElement) => {
-    const before = list.items.length
+  const showMore = async () => {
+    focusAfterMore.current = list.items.length
     await history.loadMore()
-    requestAnimationFrame(() => {
-      if (!button.isConnected) listRef.current?.querySelectorAll<HTMLButtonElement>('button.version-item')[before]?.focus()
-    })
   }
 
   if (list.error && list.items.length === 0)
@@ -107,12 +116,7 @@ export function AgentHistory({ agent, onAgentChanged }: { agent: OperatorAgent; 
           ))}
         </ol>
         {list.items.length < list.total ? (
-          <button
-            type="button"
-            className="button show-more"
-            aria-disabled={list.loadingMore || undefined}
-            onClick={(event) => void showMore(event.currentTarget)}
-          >
+          <button type="button" className="button show-more" aria-disabled={list.loadingMore || undefined} onClick={() => void showMore()}>
             {list.loadingMore
               ? t('common.loading')
               : t('common.showMore', { n: formatCount(Math.min(HISTORY_PAGE, list.total - list.items.length), locale) })}
