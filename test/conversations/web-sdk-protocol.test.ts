@@ -1,19 +1,21 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
+import {
+  BOOKING_SHAPE,
+  clients,
+  closeCallsAndServers,
+  conversation,
+  ended,
+  servers,
+  setUpCall,
+  startCall,
+  waitForTurn,
+} from '../helpers/web-sdk-call'
 import { WebSocket } from 'ws'
-import { ConversationEnvelopeSchema, type Conversation } from '../../src/shared/api/conversations'
 import { validateOutcome } from '../../src/engines/dialogue/outcome-validation'
-import type { OutcomeShape } from '../../src/shared/api/outcome-shape'
 import { SDK_FRAME_SAMPLES, SdkCallClient, quietNoise } from '../helpers/sdk-call-client'
 import { voicedSpanMs } from '../engines/audio/call-audio'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
-import { startTestService, type TestService } from '../helpers/test-service'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
-import type { RuntimeConfig } from '../../src/service/runtime'
-import { STT_SETTING_KEY } from '../../src/service/settings/stt-settings'
-import { TYPED_ONLY_NOTICE } from '../../src/conversations/call-session'
 import { startWeatherModelDouble } from '../helpers/weather-model-double'
 import { onPostgres } from '../helpers/test-engine'
 
@@ -32,84 +34,7 @@ import { onPostgres } from '../helpers/test-engine'
  */
 const onSqliteOnly = onPostgres ? it.skip : it
 
-const clients: SdkCallClient[] = []
-const servers: Server[] = []
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close()
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve))
-})
-
-const BOOKING_SHAPE: OutcomeShape = {
-  type: 'object',
-  properties: {
-    customerName: { type: 'string', description: 'The name the table is booked under' },
-    guests: { type: 'integer', description: 'How many people are coming' },
-    seating: { type: 'string', enum: ['indoor', 'terrace'], description: 'Where they would like to sit' },
-  },
-  required: ['customerName', 'guests'],
-}
-
-interface CallSetup {
-  service: TestService
-  baseUrl: string
-  agentId: string
-  receiver: WebhookReceiver
-}
-
-async function setUpCall(agent: Record<string, unknown> = {}, config: Partial<RuntimeConfig> = {}): Promise<CallSetup> {
-  const receiver = await startWebhookReceiver()
-  const service = await startTestService({ port: 0, ...config })
-  const baseUrl = (await service.runtime.start()).replace('localhost', '127.0.0.1')
-  const created = await service.call('POST', '/v1/voice-agents', {
-    body: {
-      agentName: 'Table Booker',
-      lang: 'en',
-      greetingMessage: 'Hello {{customerName}}, thanks for calling Olive Grove.',
-      preamble: 'You book tables at Olive Grove for {{customerName}}.',
-      params: { customerName: 'guest' },
-      outcome: 'The booking',
-      outcomeResponseShape: BOOKING_SHAPE,
-      webhookUrl: `${receiver.url}/calls`,
-      webhookAuth: { authKey: 'Bearer', authSecret: 'call-secret' },
-      silenceThreshold: 5,
-      pokeMessages: ['Are you still there?'],
-      interrupt: true,
-      tools: { smartCallEnd: true },
-      ...agent,
-    },
-  })
-  expect(created.statusCode, created.body).toBe(200)
-  return { service, baseUrl, agentId: created.json<{ data: { id: string } }>().data.id, receiver }
-}
-
-async function startCall(setup: CallSetup, body: Record<string, unknown> = {}): Promise<{ jobId: string; client: SdkCallClient }> {
-  const init = await setup.service.call('POST', '/v1/voice-agents/conversation-init', {
-    body: { voiceAgentId: setup.agentId, params: { customerName: 'Sara' }, voiceEnablement: true, tools: [], ...body },
-  })
-  expect(init.statusCode, init.body).toBe(200)
-  const jobId = init.json<{ data: { jobId: string } }>().data.jobId
-  const client = await SdkCallClient.connect(setup.baseUrl, jobId, setup.service.key)
-  clients.push(client)
-  return { jobId, client }
-}
-
-async function conversation(setup: CallSetup, jobId: string): Promise<Conversation> {
-  const response = await setup.service.call('GET', `/v1/voice-agents/conversation/${jobId}?jobId=${jobId}`, {
-    headers: { 'content-type': 'application/json' },
-  })
-  expect(response.statusCode, response.body).toBe(200)
-  return ConversationEnvelopeSchema.parse(response.json()).data
-}
-
-/** Polls the conversation until it ended; answers it and how long after `since` (ms) it was seen ended. */
-async function ended(setup: CallSetup, jobId: string, since: number, timeoutMs = 5_000): Promise<{ call: Conversation; afterMs: number }> {
-  for (;;) {
-    const call = await conversation(setup, jobId)
-    if (call.status === 'COMPLETED' || call.status === 'FAILED') return { call, afterMs: Date.now() - since }
-    if (Date.now() - since > timeoutMs) throw new Error(`Conversation still ${call.status} after ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+afterEach(closeCallsAndServers)
 
 describe('conversation-init and the conversation read', () => {
   it('answers the jobId in the envelope; a PENDING conversation shows in /v1/jobs as CONVERSATION', async () => {
@@ -403,130 +328,6 @@ describe('a call over the web SDK protocol', () => {
   )
 
   onSqliteOnly(
-    'stops talking when the caller speaks over the agent: clear, and the agent’s turn marked interrupted',
-    async () => {
-      const setup = await setUpCall({
-        greetingMessage:
-          'Hello and welcome to Olive Grove, the finest restaurant by the sea, where every table has a view of the harbour and every evening has music.',
-      })
-      const { jobId, client } = await startCall(setup)
-      await client.nth('media', 3)
-      const speech = await spokenSamples('Sorry, I need a table for two tonight please.', CALLER_VOICES.en)
-      await client.speak(speech)
-      await client.nth('clear', 1, 5_000)
-      await client.silence(1_200)
-      const current = await conversation(setup, jobId)
-      expect(current.bargeIns).toBe(1)
-      expect(current.transcript[0]).toMatchObject({ role: 'agent', interrupted: true })
-      // Speech recognition is off: the caller's turn is heard, not understood, and the call says so.
-      expect(client.framesOf('info').map((frame) => frame.code)).toContain('STT_ENGINE_NOT_CONFIGURED')
-      const heard = await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'caller' && turn.unrecognised))
-      expect(heard).toBe(true)
-    },
-    120_000,
-  )
-
-  onSqliteOnly.each([
-    ['en', CALLER_VOICES.en, 'Hello, my name is Sara and I need a table for two.', 'Hello, thanks for calling Olive Grove.'],
-    ['ar', CALLER_VOICES.ar, 'مرحبا، اسمي سارة وأريد طاولة لشخصين.', 'أهلًا بك في مطعم الزيتون.'],
-  ] as const)(
-    'with no speech recognition, tells a speaking caller once, in the agent’s language (%s), that it takes typed answers; typed turns still work',
-    async (lang, voice, said, greeting) => {
-      const setup = await setUpCall({ lang, greetingMessage: greeting, pokeMessages: [], interrupt: false })
-      const { jobId, client } = await startCall(setup)
-      await client.nth('mark', 1, 15_000)
-      const speech = await spokenSamples(said, voice)
-      const answersBefore = client.framesOf('answer').length
-      await client.speak(speech)
-      await client.silence(1_200)
-      const notice = await client.nth('answer', answersBefore + 1, 30_000)
-      expect(notice.content).toBe(TYPED_ONLY_NOTICE[lang])
-      // Spoken again once the notice was heard: written as unrecognised, but the notice is not repeated.
-      expect(
-        await waitForTurn(setup, jobId, (turns) => turns.some((turn) => turn.role === 'agent' && turn.content === TYPED_ONLY_NOTICE[lang])),
-      ).toBe(true)
-      await client.speak(speech)
-      await client.silence(1_200)
-      const unrecognised = (turns: Conversation['transcript']) => turns.filter((turn) => turn.role === 'caller' && turn.unrecognised).length
-      expect(await waitForTurn(setup, jobId, (turns) => unrecognised(turns) === 2)).toBe(true)
-      client.send({ event: 'text', content: lang === 'ar' ? 'اسمي سارة علي' : 'My name is Sara Ali' })
-      const answersBeforeTyped = client.framesOf('answer').length
-      await client.nth('transcription', 1, 30_000)
-      await client.nth('answer', answersBeforeTyped + 1, 30_000)
-      await client.hangUp()
-      const { call } = await ended(setup, jobId, Date.now())
-      const agentSaid = call.transcript.filter((turn) => turn.role === 'agent').map((turn) => turn.content)
-      expect(agentSaid.filter((content) => content === TYPED_ONLY_NOTICE[lang])).toHaveLength(1)
-      expect(client.framesOf('answer').filter((frame) => frame.content === TYPED_ONLY_NOTICE[lang])).toHaveLength(1)
-      expect(call.transcript.find((turn) => turn.role === 'caller' && turn.kind === 'typed')).toMatchObject({
-        content: lang === 'ar' ? 'اسمي سارة علي' : 'My name is Sara Ali',
-      })
-      expect(agentSaid.length).toBeGreaterThanOrEqual(3)
-    },
-    120_000,
-  )
-
-  onSqliteOnly(
-    'recognises spoken turns through an OpenAI-compatible speech server (a loopback double standing for one outside this machine)',
-    async () => {
-      const scripted = ['My name is Omar Khalid']
-      const stt = await startSpeechServerDouble(scripted)
-      const setup = await setUpCall()
-      await setSttEngine(setup, stt.url)
-      const { jobId, client } = await startCall(setup)
-      await client.nth('mark', 1, 15_000)
-      await client.speak(await spokenSamples('My name is Omar Khalid.', CALLER_VOICES.en))
-      await client.silence(1_500)
-      const transcription = await client.nth('transcription', 1, 10_000)
-      expect(transcription.content).toBe('My name is Omar Khalid')
-      expect(stt.requests[0]).toMatchObject({ language: 'en', sampleRate: 16_000 })
-      expect(stt.requests[0]!.seconds).toBeGreaterThan(1)
-      await client.nth('answer', 2, 10_000)
-      await client.hangUp()
-      const { call } = await ended(setup, jobId, Date.now())
-      expect(call.transcript.find((turn) => turn.role === 'caller')).toMatchObject({ content: 'My name is Omar Khalid' })
-      expect(call.speechRecognition).toMatchObject({ enabled: true, engine: 'openai-compatible' })
-      expect(call.endReason).toBe('caller-hangup')
-    },
-    120_000,
-  )
-
-  onSqliteOnly(
-    'hears a woman’s voice and addresses her as one in Arabic (genderDetection), with a loopback speech server double',
-    async () => {
-      const stt = await startSpeechServerDouble(['اسمي سارة حداد'])
-      const setup = await setUpCall({
-        agentName: 'حجز الطاولات',
-        lang: 'ar',
-        voiceId: '16677e49-bcd2-4044-adb3-541626c49304',
-        greetingMessage: 'أهلاً بك في مطعم الزيتون.',
-        tools: { genderDetection: true },
-      })
-      await setSttEngine(setup, stt.url)
-      const { jobId, client } = await startCall(setup)
-      await client.nth('mark', 1, 15_000)
-      await client.speak(await spokenSamples('اسمي سارة حداد', CALLER_VOICES.arFemale))
-      await client.silence(1_200)
-      await client.nth('transcription', 1, 10_000)
-      expect(stt.requests[0]).toMatchObject({ language: 'ar' })
-      await client.nth('answer', 4, 10_000)
-      // Before her voice was heard the agent asked in the masculine default (تقول); after it, in the feminine (تقولي).
-      const questions = client.framesOf('answer').map((frame) => frame.content)
-      expect(questions[1]).toMatch(/تقول /)
-      expect(questions[3]).toMatch(/تقولي /)
-      await client.hangUp()
-      const { call } = await ended(setup, jobId, Date.now())
-      expect(call.callerGender).toBe('female')
-      const requests = await setup.receiver.waitForRequests(3 + call.transcript.length, 10_000)
-      const end = requests
-        .map((request) => JSON.parse(request.body) as { eventType: string; data: { callerGender?: string } })
-        .find((event) => event.eventType === 'call.ended')
-      expect(end?.data.callerGender).toBe('female')
-    },
-    120_000,
-  )
-
-  onSqliteOnly(
     'round-trips a tool through the page with a chat model (a loopback double standing for one outside this machine)',
     async () => {
       const model = await startWeatherModelDouble({
@@ -641,52 +442,3 @@ describe('a call over the web SDK protocol', () => {
     expect(late.framesOf('info')).toEqual([expect.objectContaining({ code: 'CONVERSATION_NOT_PENDING' })])
   })
 })
-
-async function waitForTurn(setup: CallSetup, jobId: string, found: (turns: Conversation['transcript']) => boolean): Promise<boolean> {
-  const until = Date.now() + 10_000
-  while (Date.now() < until) {
-    if (found((await conversation(setup, jobId)).transcript)) return true
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return false
-}
-
-async function setSttEngine(setup: CallSetup, url: string): Promise<void> {
-  await setup.service.runtime.store.settings.set(STT_SETTING_KEY, { engine: 'openai-compatible', baseUrl: url })
-}
-
-interface SpeechRequest {
-  language: string | null
-  sampleRate: number
-  seconds: number
-}
-
-/**
- * A speech-recognition server double on loopback (it stands for whisper.cpp's server or
- * speaches, outside this machine): it checks the upload is a 16-bit mono WAV, and answers the
- * scripted texts in order, as if it had recognised them.
- */
-async function startSpeechServerDouble(scripted: string[]): Promise<{ url: string; requests: SpeechRequest[] }> {
-  const requests: SpeechRequest[] = []
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => void answer())
-    const answer = async () => {
-      const form = await new Request('http://double/', {
-        method: 'POST',
-        headers: { 'content-type': request.headers['content-type']! },
-        body: Buffer.concat(chunks),
-      }).formData()
-      const file = form.get('file') as File
-      const wav = Buffer.from(await file.arrayBuffer())
-      const sampleRate = wav.readUInt32LE(24)
-      requests.push({ language: form.get('language') as string | null, sampleRate, seconds: (wav.length - 44) / 2 / sampleRate })
-      response.setHeader('content-type', 'application/json')
-      response.end(JSON.stringify({ text: scripted[requests.length - 1] ?? '' }))
-    }
-  })
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests }
-}
