@@ -196,6 +196,21 @@ describe('GET /v1/openapi.json', () => {
       const answer = await service.call('POST', `/v1/jobs/all?projectId=${projectId}`, { body: { sort: { field: 'title', direction } } })
       expect(answer.statusCode === 200, direction).toBe(directionPattern.test(direction))
     }
+    // Webhook and media URLs: http or https only, which `format: uri` alone does not say (ftp:, urn:, mailto: are URIs).
+    const urlPattern = new RegExp(schemaOf(document, 'TextToSpeechBody').properties.webhookUrl.pattern, 'u')
+    expect(schemaOf(document, 'TranscribeBody').properties.mediaUrl.pattern).toBe(urlPattern.source)
+    for (const webhookUrl of [
+      'https://example.com/hook',
+      'HTTP://example.com/hook',
+      'ftp://example.com/hook',
+      'urn:isbn:0451450523',
+      'mailto:ops@example.com',
+    ]) {
+      const answer = await service.call('POST', '/v1/jobs/text-to-speech', {
+        body: { voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', text: 'Hello', webhookUrl },
+      })
+      expect(answer.statusCode === 200, webhookUrl).toBe(urlPattern.test(webhookUrl))
+    }
     const duplicate = await service.call('POST', `/v1/jobs/ai-content?jobId=${(await seedJob(service.runtime)).id}`, {
       body: { aiParts: ['summary', 'summary'] },
     })
