@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
-import { errorEnvelope } from '../../shared/api/errors'
+import { ErrorEnvelopeSchema, errorEnvelope } from '../../shared/api/errors'
 import { HealthSchema } from '../../shared/api/health'
 import type { TtsEngine } from '../../engines/tts/tts-engine'
 import type { DiskFullCondition } from '../../store/disk-full-condition'
@@ -206,7 +206,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   await registerOpenApi(app, options.version)
 
   app.withTypeProvider<ZodTypeProvider>().get('/healthz', {
-    schema: { tags: ['Service'], summary: 'Readiness check (no key needed)', operationId: 'getHealth', response: { 200: HealthSchema } },
+    schema: {
+      tags: ['Service'],
+      summary: 'Readiness check (no key needed)',
+      operationId: 'getHealth',
+      security: [],
+      response: { 200: HealthSchema },
+    },
     handler: async () => ({ status: 'ok' as const, version: options.version }),
   })
 
@@ -246,7 +252,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerRealtimeRoutes(v1, realtime)
       v1.get(
         '/openapi.json',
-        { schema: { tags: ['Service'], summary: 'This OpenAPI 3.1 document', operationId: 'getOpenApiDocument', security: SECURITY } },
+        {
+          schema: {
+            tags: ['Service'],
+            summary: 'This OpenAPI 3.1 document',
+            operationId: 'getOpenApiDocument',
+            security: SECURITY,
+            response: { 401: ErrorEnvelopeSchema },
+          },
+        },
         async () => ({
           ...app.swagger(),
           // The address this service runs at now (the real port when started with port 0).
@@ -261,6 +275,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
             summary: "The AsyncAPI 3.0 document of this service's WebSockets (their frames, from the same zod schemas)",
             operationId: 'getAsyncApiDocument',
             security: SECURITY,
+            response: { 401: ErrorEnvelopeSchema },
           },
         },
         async () => asyncApiDocument(options.context.baseUrl()),

@@ -153,6 +153,56 @@ function addUploadBodies(paths: NonNullable<OpenApiDocument['paths']>): void {
   }
 }
 
+const COMPONENT_REF = '#/components/schemas/'
+
+/** Every `$ref` string below `value`, rewritten by `rename` when given; answers the component names met. */
+function componentRefs(value: unknown, found: Set<string>, rename?: Map<string, string>): Set<string> {
+  if (Array.isArray(value)) for (const item of value) componentRefs(item, found, rename)
+  else if (typeof value === 'object' && value !== null) {
+    const object = value as JsonObject
+    for (const [key, child] of Object.entries(object)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith(COMPONENT_REF)) {
+        const name = child.slice(COMPONENT_REF.length)
+        const renamed = rename?.get(name)
+        if (renamed) object.$ref = COMPONENT_REF + renamed
+        found.add(renamed ?? name)
+      } else componentRefs(child, found, rename)
+    }
+  }
+  return found
+}
+
+/**
+ * zod's registry gives every schema with an id two components, its output (`Job`) and its input
+ * (`JobInput`): responses use the first, request bodies the second, so about half of them are
+ * never referenced. Only the components the paths reach (directly or through other components)
+ * are kept, and an input kept without its output takes the plain name (`UpdateVoiceAgentBody`,
+ * not `UpdateVoiceAgentBodyInput`): the names stay those of the zod ids.
+ */
+function keepReachableComponents(document: OpenApiDocument): void {
+  const schemas = (document.components as { schemas?: Record<string, unknown> } | undefined)?.schemas
+  if (!schemas) return
+  const reachable = componentRefs(document.paths, new Set())
+  const pending = [...reachable]
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    for (const used of componentRefs(schemas[name], new Set())) {
+      if (reachable.has(used)) continue
+      reachable.add(used)
+      pending.push(used)
+    }
+  }
+  const rename = new Map<string, string>()
+  for (const name of reachable) {
+    const plain = name.replace(/Input$/, '')
+    if (plain !== name && !reachable.has(plain)) rename.set(name, plain)
+  }
+  const kept: Record<string, unknown> = {}
+  for (const [name, schema] of Object.entries(schemas)) if (reachable.has(name)) kept[rename.get(name) ?? name] = schema
+  componentRefs(kept, new Set(), rename)
+  componentRefs(document.paths, new Set(), rename)
+  ;(document.components as { schemas: Record<string, unknown> }).schemas = kept
+}
+
 /** The document as clients and generators need it: zod's components, optional bodies, uploads, the file paths. */
 export function finishOpenApiDocument(
   input: Parameters<typeof jsonSchemaTransformObject>[0],
@@ -163,5 +213,6 @@ export function finishOpenApiDocument(
   addAudioResponses(document.paths)
   addUploadBodies(document.paths)
   Object.assign(document.paths, FILE_PATHS)
+  keepReachableComponents(document)
   return document
 }

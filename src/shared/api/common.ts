@@ -22,7 +22,12 @@ export const UuidSchema = z.uuid()
 export const TimestampSchema = z.iso.datetime({ offset: false, precision: 3 })
 
 /** http or https only: webhooks and previews must be something this service can call or serve. */
-export const HttpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048)
+// The pattern repeats the protocol rule where the OpenAPI document can state it (`format: uri`
+// alone allows ftp: and urn:); JSON Schema patterns have no flags, hence the spelled-out case.
+export const HttpUrlSchema = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'Must be an http or https URL')
 
 /** Text that must say something: not empty and not only white space. */
 export function nonBlankText(max: number) {
