@@ -31,7 +31,7 @@ import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
 import { splitSentences } from './spoken-sentences'
 import { answerFromPreamble, asksAboutTheBusiness, asksQuestion, asksWhoThisIs, indexPreamble, type PreambleIndex } from './off-topic'
-import { deniesField, mentionedSlot, mentions } from './slot-mentions'
+import { deniesField, mentionedSlot, mentions, ownsItsNo } from './slot-mentions'
 import { takeBack } from './take-back'
 
 /**
@@ -254,17 +254,17 @@ class OfflineSession implements DialogueSession {
       else this.skipped.add(id)
       return [this.acknowledgement(), ...this.askNext()]
     }
+    const ownNo = ownsItsNo(slot, text)
     // "Not Thursday, Friday", "لا مو الخميس، الجمعة": a value taken back and replaced, whichever field it was.
-    if (this.applyTakenBack(text)) return [this.acknowledgement(), ...this.ask(slot)]
+    if (!ownNo && this.applyTakenBack(text)) return [this.acknowledgement(), ...this.ask(slot)]
     // "No, the time is 7:30": a correction of an earlier field, made while another is being asked.
-    if (/^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
+    if (!ownNo && /^\s*(no|actually|sorry|wait|لا|لأ|عفوا|عفوًا|اقصد)(?=[\s,،.!]|$)/i.test(text)) {
       const other = mentionedSlot(this.askable, text)
       if (other && other !== slot && this.values.has(slotId(other)) && this.applyCorrections(text))
         return [this.acknowledgement(), ...this.ask(slot)]
     }
-    // "Four, no, five": the value after the last take-back word is the answer.
-    // Not for yes/no fields: "لا، بس أبي أعرف" is a no, not a take-back.
-    const corrected = slot.kind === 'boolean' ? text : afterTakeBack(text)
+    // "Four, no, five": the value after the last take-back word is the answer. Not for yes/no fields ("لا، بس أبي أعرف" is a no).
+    const corrected = slot.kind === 'boolean' || ownNo ? text : afterTakeBack(text)
     const value = isOnlyFillers(text)
       ? undefined
       : ((corrected !== text && corrected !== '' ? this.extract(slot, corrected) : undefined) ?? this.extract(slot, text))

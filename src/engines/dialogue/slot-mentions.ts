@@ -154,6 +154,37 @@ const NONE_FRAME = new Set([
   'منا',
 ])
 
+/** Words that only close a none ("no thanks", "nothing else, really"): never a thing of their own. */
+const NONE_CLOSERS = new Set(['thanks', 'thank', 'you', 'please', 'else', 'really', 'at', 'all', 'شكرا', 'مشكور'])
+
+/**
+ * Whether a turn that says no also names a thing ("no nuts please", "no dairy and no gluten",
+ * "nothing with nuts"): in a free-text or list answer that "no" is part of the value (what the
+ * kitchen must leave out), not a none. "No thanks", "nope, none", "no allergies" name nothing.
+ */
+export function namesAThing(slot: Slot, text: string): boolean {
+  const keywords = slotKeywords(slot)
+  return plainWords(text)
+    .split(' ')
+    .some(
+      (word) =>
+        word !== '' &&
+        !NEGATIONS.has(word) &&
+        !NONE_FRAME.has(word) &&
+        !NONE_CLOSERS.has(word) &&
+        !keywords.has(arabicLightStem(word)) &&
+        !keywords.has(arabicLightStem(word.replace(/s$/, ''))),
+    )
+}
+
+/** A "no" said straight into words ("no nuts"), not set apart ("no, nuts"). */
+const LEADING_NO = /^\s*(?:no|nope|لا)\s+(?=[^\s,،.!?؟])/i
+
+/** "No nuts please" to a list or free text: the no is part of the value (what to leave out); it takes nothing back. */
+export function ownsItsNo(slot: Slot, text: string): boolean {
+  return (slot.kind === 'list' || slot.kind === 'text') && LEADING_NO.test(text) && namesAThing(slot, text)
+}
+
 /**
  * Whether the turn says there is none of what the field asks about ("no allergies", "nobody has any allergies",
  * "we don't have any dietary needs", "ما عندنا حساسية"), rather than giving a value. A word before the field's

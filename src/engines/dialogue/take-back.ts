@@ -59,7 +59,8 @@ function classify(part: string, index: number): Part {
   if (WRONG_ONLY.test(words)) return { role: 'wrong', words }
   // "No, Friday", "لا الجمعة": a no followed by the new value, at the start (later, "…, no refund" says no to a thing).
   const led = index === 0 ? /^(?:no|nope|لا|لاء)\s+(.+)$/.exec(words) : null
-  if (led) return { role: 'fresh', words: tail(led[1]!) }
+  // "No thanks" is a no, politely: nothing is put in its place.
+  if (led) return POLITE.test(led[1]!) ? { role: 'no', words } : { role: 'fresh', words: tail(led[1]!) }
   return { role: 'plain', words: part.replace(/[.!?؟]+$/u, '').trim() }
 }
 

@@ -9,6 +9,7 @@ import { booleanByMeaning, stemOf } from './spoken-booleans'
 import { isTimeline, memberByHorizon, withoutRates } from './time-horizons'
 import { findNumbers, numberTokens, toWesternDigits, type FoundNumber } from './spoken-numbers'
 import { extractName } from './name-extraction'
+import { namesAThing } from './slot-mentions'
 
 export { extractName }
 
@@ -269,6 +270,8 @@ export function splitList(text: string): string[] {
       .split(/\s*(?:,|،|;|\band also\b|\band\b|\bor\b|\bplus\b|\s+و(?=ال)|\s+أو\s+|\s+او\s+)\s*/i)
       // "، والشقة" : the conjunction is dropped before the article only, since و also starts words (وجبة).
       .map((item) => trimFillers(item.replace(/^و(?=ال)/, '').replace(/^(?:or|and)\s+/i, '')))
+      // "No nuts please": the politeness closes the turn, it is not part of the entry.
+      .map((item) => item.replace(/\s+(?:please|thanks|thank you|لو سمحت|من فضلك)$/i, ''))
       .filter((item) => item.length > 0)
   )
 }
@@ -288,8 +291,9 @@ export function extractSlotValue(
   const words = trimFillers(text)
   if (words.length === 0) return undefined
   const strictFormat = /yyyy-mm-dd|hh:mm/i.test(slot.shape.description ?? '')
-  // A plain "no" / "nothing" is an empty answer where the shape allows one.
-  if (!strict && slot.emptyAllowed && slot.kind !== 'boolean' && slot.kind !== 'enum' && saysNothing(text))
+  // A plain "no" / "nothing" is an empty answer where the shape allows one; "no nuts" in a list or text is a value.
+  const keepsItsNo = (slot.kind === 'list' || slot.kind === 'text') && namesAThing(slot, text)
+  if (!strict && slot.emptyAllowed && slot.kind !== 'boolean' && slot.kind !== 'enum' && saysNothing(text) && !keepsItsNo)
     return slot.shape.type === 'array' ? [] : ''
   switch (slot.kind) {
     case 'name':
@@ -332,7 +336,8 @@ export function extractSlotValue(
     case 'list': {
       if (strict) return undefined
       // "Yes" to "any allergies?" says there are some, not which: asked again.
-      if (yesOrNo(text) !== undefined && plainWords(text).split(' ').length <= 2) return undefined
+      if (yesOrNo(text) !== undefined && plainWords(text).split(' ').length <= 2 && !(yesOrNo(text) === 'no' && keepsItsNo))
+        return undefined
       const items = slot.shape.items?.type === 'string' ? splitList(text) : findNumbers(text).map((n) => n.value)
       return items.length > 0 ? items : undefined
     }

@@ -90,6 +90,27 @@ describe('offline dialogue: restaurant reservation (English)', () => {
     expect(kept.outcome.result).toMatchObject({ dietaryNotes: ["I'm allergic to shellfish"], specialOccasion: 'an anniversary' })
   })
 
+  it('keeps a "no" that names a thing as part of the value: "no nuts please" is what the kitchen must leave out', async () => {
+    const opening = ['I would like to book a table for four next Friday at 7 pm', 'Sara Haddad', '0501234567', 'terrace']
+    const cases: [string, string[]][] = [
+      ['no nuts please', ['no nuts']],
+      ['No nuts', ['No nuts']],
+      ['no dairy and no gluten', ['no dairy', 'no gluten']],
+      ['nothing with nuts please', ['nothing with nuts']],
+      ['no shellfish for my wife', ['no shellfish for my wife']],
+      ['لا مكسرات لو سمحت', ['لا مكسرات']],
+      // Still nothing: a no alone, politely, or with the field's own words.
+      ['no thanks', []],
+      ['nope, none', []],
+      ['no, nothing', []],
+    ]
+    for (const [said, notes] of cases) {
+      const { outcome, valid } = await outcomeOf(agent, [...opening, said, 'no special occasion', 'yes'])
+      expect(outcome.result, said).toMatchObject({ guestName: 'Sara Haddad', dietaryNotes: notes })
+      expect(valid, said).toBe(true)
+    }
+  })
+
   it('without smartCallEnd, closes, keeps listening, and says goodbye to "no thanks"', async () => {
     const session = engine.startSession({ ...agent, smartCallEnd: false }, [])
     const answers = await converse(session, [
