@@ -8,6 +8,7 @@ import { requireWebhookTarget } from './webhook-target'
 import type { Job, TranscribeBody, TranscribeUploadFields } from '../../shared/api/jobs'
 import { toSubtitles, type SubtitleFormat, type SubtitleSegment } from '../../shared/text/subtitles'
 import type { JobRecord } from '../../store/records'
+import { SRT_LAYOUT_DEFAULTS } from '../../shared/text/srt-layout'
 
 /** The speech server's model, as transcription jobs show it in `systemModelKey`. */
 const SYSTEM_MODEL_KEY = 'stt-openai-compatible'
@@ -52,6 +53,8 @@ function transcriptionRecord(
     webhookAuthSecret: fields.webhookAuth?.authSecret !== undefined ? context.secrets.encrypt(fields.webhookAuth.authSecret) : null,
     mediaFile: media.mediaFile,
     sourceUrl: media.sourceUrl,
+    // What the runner needs to know besides the media: the subtitle layout, when subtitles were asked for.
+    jobResponse: fields.returnSrtFormat === true ? { srtOptions: { ...SRT_LAYOUT_DEFAULTS, ...fields.srtOptions } } : null,
     // One minute's price until the job knows the media's length (it is priced again when it completes).
     totalCost: mediaCost('TRANSCRIPTION', 0),
   }

@@ -14,7 +14,7 @@ async function serviceWithSpeech() {
   return { service, speech }
 }
 
-const stt = (service: TestService, body: unknown, key?: string) => service.call('POST', '/v1/realtime/stt', { body, key })
+const stt = (service: TestService, body: unknown, key?: string | null) => service.call('POST', '/v1/realtime/stt', { body, key })
 
 describe('POST /v1/realtime/stt with JSON { audioBase64 } (the cloud reference form)', () => {
   it('transcribes base64 audio at once, answering the envelope and the reference top-level text', async () => {
