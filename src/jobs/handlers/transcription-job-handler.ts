@@ -110,6 +110,8 @@ export function createTranscriptionJobHandler(options: TranscriptionJobHandlerOp
           durationSeconds,
           segments,
           ...(srtOptions ? { srt: toSrt(layOutCues(segments, srtOptions)), srtOptions } : {}),
+          // AI content asked with the transcription (/v2): kept for the follow-up its end makes.
+          ...(job.jobResponse?.aiContentRequest === undefined ? {} : { aiContentRequest: job.jobResponse.aiContentRequest }),
         },
         text,
         usageSeconds: durationSeconds,

@@ -9,6 +9,7 @@ import type { Job, TranscribeBody, TranscribeUploadFields } from '../../shared/a
 import { toSubtitles, type SubtitleFormat, type SubtitleSegment } from '../../shared/text/subtitles'
 import type { JobRecord } from '../../store/records'
 import { SRT_LAYOUT_DEFAULTS } from '../../shared/text/srt-layout'
+import type { AiPart } from '../../shared/api/ai-parts'
 
 /** The speech server's model, as transcription jobs show it in `systemModelKey`. */
 const SYSTEM_MODEL_KEY = 'stt-openai-compatible'
@@ -66,6 +67,12 @@ async function queue(context: OpsContext, record: JobRecord): Promise<Job> {
   return toJobDto(context, record)
 }
 
+/** AI content a transcription makes once it COMPLETED (/v2's generate-transcription-ai-content). */
+export interface AiContentFollowUp {
+  aiParts: AiPart[]
+  title?: string
+}
+
 /**
  * `POST /v1/jobs/transcribe`. A URL is fetched when the job runs (the answer does not wait for a
  * download); this service's own `/media/...` URL must name media that exists, and is copied from
@@ -77,10 +84,16 @@ export async function createTranscriptionJobFromUrl(
   caller: Caller,
   body: TranscribeBody,
   uploaded?: string,
+  aiContent?: AiContentFollowUp,
 ): Promise<Job> {
   const url = new URL(body.mediaUrl)
+  const withFollowUp = (record: JobRecord): JobRecord =>
+    aiContent === undefined ? record : { ...record, jobResponse: { ...record.jobResponse, aiContentRequest: aiContent } }
   if (uploaded !== undefined)
-    return queue(context, transcriptionRecord(context, caller, body, { mediaFile: uploaded, sourceUrl: null, title: titleOfUrl(url) }))
+    return queue(
+      context,
+      withFollowUp(transcriptionRecord(context, caller, body, { mediaFile: uploaded, sourceUrl: null, title: titleOfUrl(url) })),
+    )
   const own = ownMediaName(url, context.baseUrl())
   if (own !== undefined) {
     if (!MEDIA_NAME.test(own) || (await context.media.size(own)) === undefined) {
@@ -91,11 +104,13 @@ export async function createTranscriptionJobFromUrl(
   }
   return queue(
     context,
-    transcriptionRecord(context, caller, body, {
-      mediaFile: sourceMediaName(url.pathname.split('/').pop()),
-      sourceUrl: body.mediaUrl,
-      title: titleOfUrl(url),
-    }),
+    withFollowUp(
+      transcriptionRecord(context, caller, body, {
+        mediaFile: sourceMediaName(url.pathname.split('/').pop()),
+        sourceUrl: body.mediaUrl,
+        title: titleOfUrl(url),
+      }),
+    ),
   )
 }
 
