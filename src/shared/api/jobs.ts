@@ -101,13 +101,10 @@ const srtFields = {
     .boolean()
     .optional()
     .meta({ description: 'true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`.' }),
-  srtOptions: SrtOptionsSchema.optional().meta({ description: 'The subtitle layout; only with returnSrtFormat true.' }),
-}
-
-function srtOptionsOnlyWithSrt(body: { returnSrtFormat?: boolean; srtOptions?: unknown }, context: z.RefinementCtx): void {
-  if (body.srtOptions !== undefined && body.returnSrtFormat !== true) {
-    context.addIssue({ code: 'custom', path: ['srtOptions'], message: 'Only with returnSrtFormat: true' })
-  }
+  srtOptions: SrtOptionsSchema.optional().meta({
+    description:
+      'The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too).',
+  }),
 }
 
 /** A multipart text part holding JSON (`{"authKey": ...}`), parsed, then checked by `schema`. */
@@ -136,7 +133,6 @@ export const TranscribeBodySchema = z
     ...srtFields,
   })
   .strict()
-  .superRefine(srtOptionsOnlyWithSrt)
   .meta({ id: 'TranscribeBody' })
 export type TranscribeBody = z.infer<typeof TranscribeBodySchema>
 
@@ -155,7 +151,6 @@ export const TranscribeUploadFieldsSchema = z
     srtOptions: jsonText(SrtOptionsSchema, '{"maxCharsPerLine": 42, ...}').optional(),
   })
   .strict()
-  .superRefine(srtOptionsOnlyWithSrt)
 export type TranscribeUploadFields = z.infer<typeof TranscribeUploadFieldsSchema>
 
 /** The model an operator UI transcription is made with when none is chosen (kept and shown back, as on /v1). */

@@ -77,15 +77,18 @@ describe('POST /v1/jobs/transcribe with returnSrtFormat and srtOptions', () => {
       expect(lines).toHaveLength(1)
       expect(lines[0]!.length).toBeLessThanOrEqual(24)
     })
-    // Without returnSrtFormat the job holds no SRT.
-    const plain = await transcribe(service, { mediaUrl, language: 'en' })
+    // Without returnSrtFormat the job holds no SRT (srtOptions beside false, as the reference's example sends, is taken and unused).
+    const plain = await transcribe(service, { mediaUrl, language: 'en', returnSrtFormat: false, srtOptions: { maxCharsPerLine: 42 } })
     const plainDone = await waitForJobEnd(service, plain.json().data.jobId)
     expect(plainDone.jobResponse).not.toHaveProperty('srt')
   })
 
   const invalid: [string, Record<string, unknown>, string][] = [
-    ['srtOptions without returnSrtFormat', { srtOptions: { maxCharsPerLine: 30 } }, 'body.srtOptions'],
-    ['srtOptions with returnSrtFormat false', { returnSrtFormat: false, srtOptions: {} }, 'body.srtOptions'],
+    [
+      'bad srtOptions even with returnSrtFormat false',
+      { returnSrtFormat: false, srtOptions: { maxLinesPerSubtitle: 0 } },
+      'body.srtOptions.maxLinesPerSubtitle',
+    ],
     ['returnSrtFormat as text', { returnSrtFormat: 'yes' }, 'body.returnSrtFormat'],
     ['a line of 5 characters', { returnSrtFormat: true, srtOptions: { maxCharsPerLine: 5 } }, 'body.srtOptions.maxCharsPerLine'],
     ['a negative gap', { returnSrtFormat: true, srtOptions: { minGap: -1 } }, 'body.srtOptions.minGap'],
