@@ -96,9 +96,10 @@ export function layOutCues(segments: readonly SubtitleSegment[], options: SrtLay
   }
   if (current.length > 0) groups.push(current)
 
+  // Every group holds a word: a group is pushed only when it has one.
   const cues = groups.map((group) => ({
-    start: group[0]!.start,
-    end: group.at(-1)!.end,
+    start: group[0]?.start ?? 0,
+    end: group.at(-1)?.end ?? 0,
     text: wrapLines(
       group.map((word) => word.text),
       options.maxCharsPerLine,
