@@ -144,3 +144,81 @@ export function defaultVoiceFor(lang: VoiceLang): Voice {
   if (!voice) throw new Error(`no voice for ${lang}`)
   return voice
 }
+
+/**
+ * The cloud's public speaker names (its realtime TTS docs list them, with their dialects), each
+ * taken as one of the 14 catalogue voices of the same language and gender, so a client copied
+ * from those docs speaks. Only a spelling: the audio is the catalogue voice's, and answers name
+ * the catalogue voice. Arabic names rotate over the Arabic voices of their gender; a name the
+ * catalogue already has (Salma) is that voice. docs/api.md lists the whole table.
+ */
+const PUBLIC_SPEAKERS: Record<VoiceLang, Record<VoiceGender, readonly string[]>> = {
+  ar: {
+    female: [
+      'Salma',
+      'Lyali',
+      'Mariam',
+      'Dalal',
+      'Lana',
+      'Carla',
+      'Nada',
+      'Mais',
+      'Fatma',
+      'Hiba',
+      'Layan',
+      'Khadija',
+      'Dima',
+      'Talin',
+      'Rema',
+      'Sarah',
+      'Faiza',
+      'Alia',
+      'Noor',
+      'Hind',
+      'Safa',
+      'Somaya',
+      'Ruba',
+      'Deema',
+      'Mai',
+      'Aisha',
+      'Rahma',
+    ],
+    male: [
+      'Amjad',
+      'Jasem',
+      'Samir',
+      'Ali',
+      'Mazen',
+      'Majd',
+      'Ahmed',
+      'Fahd',
+      'Rami',
+      'Hamdan',
+      'Maher',
+      'Majid',
+      'Mansour',
+      'Hasan',
+      'Sayed',
+      'Faisal',
+      'Hatem',
+      'Jaber',
+      'Salem',
+      'Tamim',
+      'Khalid',
+    ],
+  },
+  en: { female: ['Emma'], male: ['James'] },
+}
+
+/** Public speaker name (lower case) → the catalogue voice it speaks with. */
+export const SPEAKER_VOICES: ReadonlyMap<string, Voice> = new Map(
+  (Object.keys(PUBLIC_SPEAKERS) as VoiceLang[]).flatMap((lang) =>
+    (Object.keys(PUBLIC_SPEAKERS[lang]) as VoiceGender[]).flatMap((gender) => {
+      const voices = VOICES.filter((voice) => voice.lang === lang && voice.gender === gender)
+      return PUBLIC_SPEAKERS[lang][gender].map((name, index): [string, Voice] => [
+        name.toLowerCase(),
+        voices.find((voice) => voice.name === name) ?? (voices[index % voices.length] as Voice),
+      ])
+    }),
+  ),
+)

@@ -38,6 +38,14 @@ import type {
  * `Store.transaction` passes to its work, and uses the handle's repositories.
  */
 
+/** Which calls a minimal call list keeps; bounds are ISO 8601 UTC, both included. */
+export interface CallListFilter {
+  voiceAgentId?: string
+  statuses?: readonly string[]
+  createdFrom?: string
+  createdTo?: string
+}
+
 /** A page of records with the counts a list shows. */
 export interface Page<T> {
   records: T[]
@@ -158,7 +166,9 @@ export interface JobsRepository {
   /** Unfinished jobs of every project: those a runner holds now, and those waiting for one. */
   queueCounts(): Promise<{ running: number; waiting: number }>
   /** Jobs, credits and media seconds of a project's jobs created since `since` (ISO 8601; '' for all), per type and status. */
-  statistics(projectId: string, since: string): Promise<JobStatisticsRow[]>
+  statistics(projectId: string, since: string, until?: string): Promise<JobStatisticsRow[]>
+  /** A page of a project's calls (CONVERSATION jobs), newest first; `total` counts all of them. */
+  listCalls(projectId: string, filter: CallListFilter, limit: number, offset: number): Promise<Page<JobRecord>>
   /** A page of a project's jobs. `words` must all appear in the title or text, each as a word or a word's start. */
   list(projectId: string, query: JobListQuery): Promise<Page<JobRecord>>
 }

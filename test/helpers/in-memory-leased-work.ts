@@ -119,6 +119,7 @@ export class InMemoryJobs {
     queueCounts: notInThisDouble('queueCounts'),
     statistics: notInThisDouble('statistics'),
     list: notInThisDouble('list'),
+    listCalls: notInThisDouble('listCalls'),
   }
 
   /** What JobRunner asks of a store: `jobs`, and transactions whose handle holds the same repositories. */

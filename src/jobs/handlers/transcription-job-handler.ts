@@ -1,3 +1,6 @@
+import { z } from 'zod'
+import { layOutCues, type SrtLayoutOptions } from '../../shared/text/srt-layout'
+import { toSrt } from '../../shared/text/subtitles'
 import { MediaDecodeError } from '../../engines/audio/media-decoder'
 import type { VoiceClassifier } from '../../engines/audio/voice-classifier'
 import { transcribeMediaFile } from '../../engines/stt/media-transcription'
@@ -54,6 +57,22 @@ function asJobFailure(error: unknown, signal: AbortSignal): unknown {
   return error
 }
 
+const StoredSrtOptionsSchema = z.object({
+  maxLinesPerSubtitle: z.number(),
+  maxCharsPerLine: z.number(),
+  singleSpeakerPerSubtitle: z.boolean(),
+  maxMergeableGap: z.number(),
+  minDuration: z.number(),
+  maxDuration: z.number(),
+  minGap: z.number(),
+})
+
+/** The subtitle layout the job was created with (returnSrtFormat), if any. */
+function srtOptionsOf(job: JobRecord): SrtLayoutOptions | undefined {
+  const parsed = StoredSrtOptionsSchema.safeParse(job.jobResponse?.srtOptions)
+  return parsed.success ? parsed.data : undefined
+}
+
 /**
  * Transcribes a job's media (see transcribeMediaFile): fetched when it is still at its URL,
  * decoded, cut into windows at pauses, each window with a voice sent to the speech server.
@@ -83,8 +102,17 @@ export function createTranscriptionJobHandler(options: TranscriptionJobHandlerOp
       )
       if (!result) throw new JobError('INVALID_JOB', `The transcription job's media ${job.mediaFile} is not in the media store`)
       const { text, segments, language, durationSeconds } = result
+      const srtOptions = srtOptionsOf(job)
       return {
-        jobResponse: { text, language, durationSeconds, segments },
+        jobResponse: {
+          text,
+          language,
+          durationSeconds,
+          segments,
+          ...(srtOptions ? { srt: toSrt(layOutCues(segments, srtOptions)), srtOptions } : {}),
+          // AI content asked with the transcription (/v2): kept for the follow-up its end makes.
+          ...(job.jobResponse?.aiContentRequest === undefined ? {} : { aiContentRequest: job.jobResponse.aiContentRequest }),
+        },
         text,
         usageSeconds: durationSeconds,
         totalCost: options.cost(durationSeconds),

@@ -14,6 +14,7 @@ import { WebhookSender } from '../../webhooks/webhook-sender'
 import type { FaultBook } from '../faults/fault-book'
 import type { MediaIntakeLimits } from '../media-intake/media-intake-limits'
 import { transcriptionSource } from '../media-intake/transcription-source'
+import { queueAiContentFollowUp } from '../ops/ai-content-follow-up'
 import { mediaCost } from '../ops/prices'
 import { createSttEngine } from '../settings/stt-settings'
 import { createTranslationEngine } from '../settings/translation-settings'
@@ -108,8 +109,9 @@ function composeJobRunner(parts: WorkerParts, wakeWebhooks: () => void): JobRunn
   const outbox = async (tx: StoreTransaction, job: JobRecord) => {
     await jobOutbox(tx, job)
     await callEndedOutbox(tx, job)
+    await queueAiContentFollowUp(tx, job, engines.aiContent().model, now().toISOString())
   }
-  return new JobRunner({
+  const runner: JobRunner = new JobRunner({
     store,
     handlers: {
       TTS: createTtsJobHandler({ engine: engines.speech, media }),
@@ -148,9 +150,12 @@ function composeJobRunner(parts: WorkerParts, wakeWebhooks: () => void): JobRunn
     onJobEnding: outbox,
     onJobEnded: (job) => {
       config.jobs?.onJobEnded?.(job)
+      // A transcription asked with AI content queued that job as it ended (queueAiContentFollowUp).
+      if (job.type === 'TRANSCRIPTION' && job.jobResponse?.aiContentRequest !== undefined) runner.wake('AI_CONTENT')
       // A conversation's end may have stored its agent's call.ended.
       if (job.webhookUrl || job.type === 'CONVERSATION') wakeWebhooks()
       feed.jobChanged(job)
     },
   })
+  return runner
 }

@@ -31,6 +31,7 @@ import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerProjectRoutes } from './routes/v1/projects'
 import { REALTIME_SOCKET, registerRealtimeRoutes, registerRealtimeSocket, type RealtimeSpeechOptions } from './routes/v1/realtime'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
+import { registerV2Routes } from './routes/v2/v2'
 import { registerAgentVersionRoutes } from './routes/v1/agent-versions'
 import { registerVoiceRoutes } from './routes/v1/voices'
 import { registerWebhookRoutes } from './routes/v1/webhooks'
@@ -282,6 +283,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       )
     },
     { prefix: '/v1' },
+  )
+  // The cloud's /v2 operations: the same key check, faults and disk-full gate as /v1.
+  await app.register(
+    async (v2) => {
+      requireApiKey(v2, options.authenticator)
+      if (options.faults) registerFaultInjection(v2, options.faults)
+      if (options.diskFull) refuseWritesWhileDiskFull(v2, options.diskFull)
+      registerV2Routes(v2, options.context)
+    },
+    { prefix: '/v2' },
   )
   // The admin API (docs/api.md, "Operator power tools"): VoiceDesk's own tools, each for the caller's project only.
   await app.register(

@@ -88,7 +88,15 @@ export function createErrorHandler(logInternal: ErrorLogger, onStorageFailure: (
       return reply.status(400).send(errorEnvelope('VALIDATION_ERROR', validationSummary('Invalid request', details), details))
     }
     const known = error.code ? FASTIFY_ERRORS[error.code] : undefined
-    if (known) return reply.status(ERROR_STATUS[known.code]).send(errorEnvelope(known.code, known.message))
+    if (known) {
+      // A route with a larger body limit of its own (realtime STT's base64 audio) says its own size.
+      const limit = request.routeOptions.bodyLimit
+      const message =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && limit !== undefined && limit !== 1024 * 1024
+          ? `The request body is larger than ${Math.round(limit / 1024 / 1024)} MiB`
+          : known.message
+      return reply.status(ERROR_STATUS[known.code]).send(errorEnvelope(known.code, message))
+    }
     const status = error.statusCode ?? 500
     // A range outside a media file (from the static file server): 416 as players expect, in the envelope.
     if (status === 416) return reply.status(416).send(errorEnvelope('VALIDATION_ERROR', 'The requested range lies outside this media'))

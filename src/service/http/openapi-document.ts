@@ -1,7 +1,7 @@
 import { jsonSchemaTransformObject } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { TranscribeUploadFieldsSchema } from '../../shared/api/jobs'
-import { RealtimeSttFieldsSchema } from '../../shared/api/realtime'
+import { RealtimeSttFieldsSchema, RealtimeSttJsonBodySchema } from '../../shared/api/realtime'
 
 type JsonObject = Record<string, unknown>
 
@@ -122,6 +122,11 @@ const UPLOAD_BODIES: Record<string, z.ZodType> = {
   transcribeSpeech: RealtimeSttFieldsSchema,
 }
 
+/** Upload routes that take a JSON body too, checked by their handler (realtime STT's `{ audioBase64 }`). */
+const JSON_BODIES_BESIDE_UPLOADS: Record<string, z.ZodType> = {
+  transcribeSpeech: RealtimeSttJsonBodySchema,
+}
+
 function addUploadBodies(paths: NonNullable<OpenApiDocument['paths']>): void {
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
@@ -135,6 +140,12 @@ function addUploadBodies(paths: NonNullable<OpenApiDocument['paths']>): void {
         required?: string[]
       }
       delete schema.$schema
+      const json = JSON_BODIES_BESIDE_UPLOADS[operation.operationId as string]
+      if (json) {
+        const jsonSchema = z.toJSONSchema(json, { io: 'input', target: 'draft-2020-12' }) as JsonObject
+        delete jsonSchema.$schema
+        body.content['application/json'] = { schema: jsonSchema }
+      }
       body.content['multipart/form-data'] = {
         schema: {
           ...schema,

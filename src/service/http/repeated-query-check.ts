@@ -8,6 +8,8 @@ declare module 'fastify' {
      * handshake (it calls repeatedQueryParameter), because its client throws on a refused handshake.
      */
     repeatedQueryInFrames?: boolean
+    /** Query parameters this route takes several times (a list of values, as the cloud API's `?status=A&status=B`). */
+    repeatableQuery?: readonly string[]
   }
 }
 
@@ -15,9 +17,9 @@ declare module 'fastify' {
 export const REPEATED_QUERY_MESSAGE = 'Given more than once; send each query parameter once'
 
 /** The first query parameter given more than once, undefined when each is given once. */
-export function repeatedQueryParameter(query: unknown): string | undefined {
+export function repeatedQueryParameter(query: unknown, repeatable: readonly string[] = []): string | undefined {
   const parameters = query as Record<string, unknown>
-  for (const name in parameters) if (Array.isArray(parameters[name])) return name
+  for (const name in parameters) if (Array.isArray(parameters[name]) && !repeatable.includes(name)) return name
   return undefined
 }
 
@@ -30,7 +32,7 @@ export function repeatedQueryParameter(query: unknown): string | undefined {
 export function registerRepeatedQueryCheck(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.url.includes('&')) return done() // one parameter or none: nothing can repeat
-    const name = repeatedQueryParameter(request.query)
+    const name = repeatedQueryParameter(request.query, request.routeOptions.config.repeatableQuery)
     if (name === undefined || request.routeOptions.config.repeatedQueryInFrames === true) return done()
     const path = `query.${name}`
     reply

@@ -165,7 +165,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
 
     'agents.list': async (input) => {
       const page = await listVoiceAgents(context, caller, input)
-      return { ...page, agents: await Promise.all(page.agents.map(withTools)) }
+      return { agents: await Promise.all(page.agents.map(withTools)), total: page.total, filtered: page.filtered }
     },
     'agents.get': (input) => withTools(getVoiceAgent(context, caller, input.id)),
     'agents.create': (input) => withTools(createVoiceAgent(context, caller, input)),

@@ -4,6 +4,7 @@ import {
   type ConversationInitBody,
   type ConversationState,
 } from '../../shared/api/conversations'
+import type { MinimalCallList, MinimalCallListQuery } from '../../shared/api/calls'
 import { JobErrorCodeSchema } from '../../shared/api/job-error-codes'
 import type { JobRecord } from '../../store/records'
 import { baseRecord, mediaUrlOf, requireJob, titleFrom } from './jobs'
@@ -90,6 +91,14 @@ export function toConversationDto(context: OpsContext, record: JobRecord): Conve
     recordingUrl: mediaUrlOf(context, record),
     recording: recordingStateOf(record),
     totalCost: record.totalCost,
+    title: record.title,
+    model: record.model,
+    processingType: record.processingType,
+    apiKeyId: record.apiKeyId,
+    mediaUrl: mediaUrlOf(context, record),
+    callParams: state.params,
+    callDuration: duration ?? 0,
+    channelType: 'Web',
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   }
@@ -112,5 +121,43 @@ export function conversationNotStarted(dialogueEngine: string): ConversationStat
     dialogueEngine,
     params: {},
     tools: [],
+  }
+}
+
+/**
+ * `GET /v1/voice-agents/conversations/minimal-list`: a page of the project's calls, newest
+ * first. `total` counts every call of the project, `filtered` those the filters keep.
+ */
+export async function listMinimalCalls(context: OpsContext, caller: Caller, query: MinimalCallListQuery): Promise<MinimalCallList> {
+  if (query.voiceAgentId !== undefined && !(await context.store.voiceAgents.findInProject(query.voiceAgentId, caller.projectId))) {
+    throw notFound('voice agent', query.voiceAgentId)
+  }
+  const page = await context.store.jobs.listCalls(
+    caller.projectId,
+    {
+      voiceAgentId: query.voiceAgentId,
+      statuses: query.status,
+      createdFrom: query.startTime === undefined ? undefined : new Date(query.startTime).toISOString(),
+      createdTo: query.endTime === undefined ? undefined : new Date(query.endTime).toISOString(),
+    },
+    query.perPage,
+    (query.page - 1) * query.perPage,
+  )
+  return {
+    total: page.total,
+    filtered: page.filtered,
+    calls: page.records.map((record) => {
+      const call = toConversationDto(context, record)
+      return {
+        id: call.id,
+        createdAt: call.createdAt,
+        status: call.status,
+        voiceAgentId: call.voiceAgentId,
+        agentName: call.agentName,
+        duration: call.duration === null ? 0 : Math.round(call.duration * 1000) / 1000,
+        channelType: 'Web' as const,
+        callParams: call.params,
+      }
+    }),
   }
 }

@@ -110,7 +110,15 @@ export function toAiContentJobDto(context: OpsContext, record: JobRecord): AiCon
 }
 
 export function baseRecord(
-  context: OpsContext,
+  _context: OpsContext,
+  caller: Caller,
+  at: string,
+): Omit<JobRecord, 'type' | 'title' | 'model' | 'processingType' | 'systemModelKey' | 'totalCost'> {
+  return recordBase(caller, at)
+}
+
+/** A new PENDING job's fields but its kind, for code that runs without an OpsContext (a job's end). */
+export function recordBase(
   caller: Caller,
   at: string,
 ): Omit<JobRecord, 'type' | 'title' | 'model' | 'processingType' | 'systemModelKey' | 'totalCost'> {

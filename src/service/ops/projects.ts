@@ -1,10 +1,10 @@
 import { JOB_STATUSES, JOB_TYPES } from '../../shared/api/jobs'
-import type { Project, StatisticsNumbers, StatisticsPeriod } from '../../shared/api/projects'
+import type { Project, StatisticsNumbers, StatisticsNumbersQuery, StatisticsPeriod } from '../../shared/api/projects'
 import { type Caller, type OpsContext } from './ops-context'
 import { ServiceError } from './service-error'
 
 const DAY_MS = 24 * 60 * 60 * 1000
-const PERIOD_MS: Record<Exclude<StatisticsPeriod, 'all'>, number> = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS }
+const PERIOD_MS: Record<Exclude<StatisticsPeriod, 'all' | 'custom'>, number> = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS }
 
 /** Conversations are jobs, but the console counts them apart: in `conversations` and byType.CONVERSATION only. */
 const CONVERSATION_TYPE = 'CONVERSATION'
@@ -22,15 +22,31 @@ function minutesOf(seconds: number): number {
   return Math.round((seconds / 60) * 1000) / 1000
 }
 
+/** The window a statistics query names: [from, to), from null for all. */
+function windowOf(query: StatisticsNumbersQuery, now: Date): { period: StatisticsPeriod; from: string | null; to: string } {
+  if (query.startPeriod !== undefined && query.endPeriod !== undefined) {
+    return { period: 'custom', from: new Date(query.startPeriod).toISOString(), to: new Date(query.endPeriod).toISOString() }
+  }
+  const period = query.period ?? 'month'
+  if (period === 'all' || period === 'custom') return { period: 'all', from: null, to: now.toISOString() }
+  return { period, from: new Date(now.getTime() - PERIOD_MS[period]).toISOString(), to: now.toISOString() }
+}
+
 /**
- * `GET /v1/projects/statistics/numbers?period=`: what the cloud console's counters show, for a
- * rolling window ending now. Jobs count whatever their status; minutes and credits count only
- * COMPLETED jobs (work that was done).
+ * `GET /v1/projects/statistics/numbers?period=` (or `?startPeriod=&endPeriod=`): what the cloud
+ * console's counters show, for a rolling window ending now or a custom one. Jobs count whatever
+ * their status; minutes and credits count only COMPLETED jobs (work that was done).
  */
-export async function statisticsNumbers(context: OpsContext, caller: Caller, period: StatisticsPeriod): Promise<StatisticsNumbers> {
+export async function statisticsNumbers(context: OpsContext, caller: Caller, query: StatisticsNumbersQuery): Promise<StatisticsNumbers> {
+  if (query.projectId !== undefined && query.projectId !== caller.projectId) {
+    throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [
+      { path: 'query.projectId', message: 'Not the key’s project' },
+    ])
+  }
   const now = context.now()
-  const from = period === 'all' ? null : new Date(now.getTime() - PERIOD_MS[period]).toISOString()
-  const rows = await context.store.jobs.statistics(caller.projectId, from ?? '')
+  const { period, from, to } = windowOf(query, now)
+  // A rolling window ends now: jobs stamped after the read began (a clock a millisecond ahead) still count.
+  const rows = await context.store.jobs.statistics(caller.projectId, from ?? '', period === 'custom' ? to : undefined)
   const empty = () => ({ jobs: 0, seconds: 0, cost: 0 })
   const byType = Object.fromEntries(JOB_TYPES.map((type) => [type, empty()])) as Record<
     (typeof JOB_TYPES)[number],
@@ -63,13 +79,17 @@ export async function statisticsNumbers(context: OpsContext, caller: Caller, per
     }
   }
   const shown = (figures: ReturnType<typeof empty>) => ({ jobs: figures.jobs, minutes: minutesOf(figures.seconds), cost: figures.cost })
+  const calls = byType.CONVERSATION
   return {
     period,
     from,
-    to: now.toISOString(),
+    to,
     ...shown(all),
     conversations,
     jobsByStatus,
     byType: Object.fromEntries(JOB_TYPES.map((type) => [type, shown(byType[type])])) as StatisticsNumbers['byType'],
+    transcription: { value: minutesOf(byType.TRANSCRIPTION.seconds), unit: 'minutes' },
+    price: { value: all.cost + calls.cost, unit: 'credits' },
+    requests: { value: String(all.jobs + conversations), unit: 'requests' },
   }
 }

@@ -3,7 +3,7 @@ import { int16FromPcm16, pcm16FromInt16 } from '../../engines/audio/pcm-encoding
 import type { TtsEngine } from '../../engines/tts/tts-engine'
 import { encodeWavPcm16Mono } from '../../engines/tts/wav-encoding'
 import { REALTIME_PCM_SAMPLE_RATE, VOICE_FIELDS, type RealtimeAudioFormat, type RealtimeTtsBody } from '../../shared/api/realtime'
-import { VOICES, type Voice } from '../../shared/voices'
+import { SPEAKER_VOICES, VOICES, type Voice } from '../../shared/voices'
 import { baseRecord, JOB_MODELS, titleFrom } from './jobs'
 import { timestamp, type Caller, type OpsContext } from './ops-context'
 import { ttsCost } from './prices'
@@ -20,8 +20,14 @@ export function realtimeVoiceOf(body: RealtimeTtsBody): Voice {
     'a voice field',
   )
   const ref = present(body[field], field)
-  const voice = VOICES.find((candidate) => candidate.id === ref.toLowerCase() || candidate.name.toLowerCase() === ref.toLowerCase())
-  if (!voice) throw invalid(field, `Unknown voice ${JSON.stringify(ref.slice(0, 100))}: use an id or name listed by GET /v1/voices`)
+  const wanted = ref.toLowerCase()
+  const voice = VOICES.find((candidate) => candidate.id === wanted || candidate.name.toLowerCase() === wanted) ?? SPEAKER_VOICES.get(wanted)
+  if (!voice) {
+    throw invalid(
+      field,
+      `Unknown voice ${JSON.stringify(ref.slice(0, 100))}: use an id or name listed by GET /v1/voices, or a public speaker name`,
+    )
+  }
   return voice
 }
 

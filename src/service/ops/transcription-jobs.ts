@@ -8,6 +8,8 @@ import { requireWebhookTarget } from './webhook-target'
 import type { Job, TranscribeBody, TranscribeUploadFields } from '../../shared/api/jobs'
 import { toSubtitles, type SubtitleFormat, type SubtitleSegment } from '../../shared/text/subtitles'
 import type { JobRecord } from '../../store/records'
+import { SRT_LAYOUT_DEFAULTS } from '../../shared/text/srt-layout'
+import type { AiPart } from '../../shared/api/ai-parts'
 
 /** The speech server's model, as transcription jobs show it in `systemModelKey`. */
 const SYSTEM_MODEL_KEY = 'stt-openai-compatible'
@@ -52,6 +54,8 @@ function transcriptionRecord(
     webhookAuthSecret: fields.webhookAuth?.authSecret !== undefined ? context.secrets.encrypt(fields.webhookAuth.authSecret) : null,
     mediaFile: media.mediaFile,
     sourceUrl: media.sourceUrl,
+    // What the runner needs to know besides the media: the subtitle layout, when subtitles were asked for.
+    jobResponse: fields.returnSrtFormat === true ? { srtOptions: { ...SRT_LAYOUT_DEFAULTS, ...fields.srtOptions } } : null,
     // One minute's price until the job knows the media's length (it is priced again when it completes).
     totalCost: mediaCost('TRANSCRIPTION', 0),
   }
@@ -61,6 +65,12 @@ async function queue(context: OpsContext, record: JobRecord): Promise<Job> {
   await context.store.jobs.insert(record)
   context.jobEnqueued(record)
   return toJobDto(context, record)
+}
+
+/** AI content a transcription makes once it COMPLETED (/v2's generate-transcription-ai-content). */
+export interface AiContentFollowUp {
+  aiParts: AiPart[]
+  title?: string
 }
 
 /**
@@ -74,10 +84,16 @@ export async function createTranscriptionJobFromUrl(
   caller: Caller,
   body: TranscribeBody,
   uploaded?: string,
+  aiContent?: AiContentFollowUp,
 ): Promise<Job> {
   const url = new URL(body.mediaUrl)
+  const withFollowUp = (record: JobRecord): JobRecord =>
+    aiContent === undefined ? record : { ...record, jobResponse: { ...record.jobResponse, aiContentRequest: aiContent } }
   if (uploaded !== undefined)
-    return queue(context, transcriptionRecord(context, caller, body, { mediaFile: uploaded, sourceUrl: null, title: titleOfUrl(url) }))
+    return queue(
+      context,
+      withFollowUp(transcriptionRecord(context, caller, body, { mediaFile: uploaded, sourceUrl: null, title: titleOfUrl(url) })),
+    )
   const own = ownMediaName(url, context.baseUrl())
   if (own !== undefined) {
     if (!MEDIA_NAME.test(own) || (await context.media.size(own)) === undefined) {
@@ -88,11 +104,13 @@ export async function createTranscriptionJobFromUrl(
   }
   return queue(
     context,
-    transcriptionRecord(context, caller, body, {
-      mediaFile: sourceMediaName(url.pathname.split('/').pop()),
-      sourceUrl: body.mediaUrl,
-      title: titleOfUrl(url),
-    }),
+    withFollowUp(
+      transcriptionRecord(context, caller, body, {
+        mediaFile: sourceMediaName(url.pathname.split('/').pop()),
+        sourceUrl: body.mediaUrl,
+        title: titleOfUrl(url),
+      }),
+    ),
   )
 }
 

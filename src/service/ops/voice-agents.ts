@@ -208,7 +208,8 @@ export async function listVoiceAgents(context: OpsContext, caller: Caller, query
     query.take,
     (query.skip - 1) * query.take,
   )
-  return { agents: records.map((record) => toVoiceAgentDto(context, record)), total, filtered }
+  const agents = records.map((record) => toVoiceAgentDto(context, record))
+  return { voiceAgents: agents, agents, total, filtered }
 }
 
 /** Deletes an agent and its versions; numbers assigned to it become unassigned (they are not deleted). */

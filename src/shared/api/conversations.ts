@@ -169,6 +169,15 @@ export const ConversationSchema = ConversationStateSchema.extend({
   /** Whether the recording is stored, waits for room on a full disk, or was lost to one; null when the call has none. */
   recording: RecordingStateSchema.nullable(),
   totalCost: z.number(),
+  // The cloud reference's names for what the fields above say (its conversation read shows them).
+  title: z.string(),
+  model: z.string().meta({ description: 'The dialogue model the call was made with.' }),
+  processingType: z.string(),
+  apiKeyId: UuidSchema,
+  mediaUrl: z.string().nullable().meta({ description: 'Same as recordingUrl.' }),
+  callParams: z.record(z.string(), z.string()).meta({ description: 'Same as params.' }),
+  callDuration: z.number().meta({ description: 'Same as duration, 0 before the call started.' }),
+  channelType: z.literal('Web').meta({ description: "VoiceDesk's calls come from the web SDK." }),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
 }).meta({ id: 'Conversation' })

@@ -70,6 +70,59 @@ const transcriptionFields = {
   webhookUrl: HttpUrlSchema.optional(),
 }
 
+/** How `returnSrtFormat` lays out its subtitles (every field optional: the defaults are the cloud reference's). */
+export const SrtOptionsSchema = z
+  .object({
+    maxLinesPerSubtitle: z.number().int().min(1).max(5).optional().meta({ description: 'Lines per cue, 1 to 5 (default 2).' }),
+    singleSpeakerPerSubtitle: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Accepted (default true); segments carry no speaker here, so it never splits a cue.' }),
+    maxCharsPerLine: z.number().int().min(10).max(200).optional().meta({ description: 'Characters per line, 10 to 200 (default 42).' }),
+    maxMergeableGap: z
+      .number()
+      .min(0)
+      .max(10)
+      .optional()
+      .meta({ description: 'Seconds: segments with a shorter pause between them may share a cue (default 0.3).' }),
+    minDuration: z.number().min(0).max(30).optional().meta({ description: 'Shortest cue, in seconds (default 0.7).' }),
+    maxDuration: z.number().min(0.5).max(60).optional().meta({ description: 'Longest cue, in seconds (default 7).' }),
+    minGap: z.number().min(0).max(2).optional().meta({ description: 'Seconds kept between cues (default 0.04).' }),
+  })
+  .strict()
+  .refine((options) => (options.minDuration ?? 0.7) <= (options.maxDuration ?? 7), {
+    message: 'minDuration must not be longer than maxDuration',
+    path: ['minDuration'],
+  })
+export type SrtOptions = z.infer<typeof SrtOptionsSchema>
+
+const srtFields = {
+  returnSrtFormat: z
+    .boolean()
+    .optional()
+    .meta({ description: 'true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`.' }),
+  srtOptions: SrtOptionsSchema.optional().meta({
+    description:
+      'The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too).',
+  }),
+}
+
+/** A multipart text part holding JSON (`{"authKey": ...}`), parsed, then checked by `schema`. */
+function jsonText<T extends z.ZodType>(schema: T, example: string) {
+  return z
+    .string()
+    .max(2_000)
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        context.addIssue({ code: 'custom', message: `Must be JSON: ${example}` })
+        return z.NEVER
+      }
+    })
+    .pipe(schema)
+}
+
 export const TranscribeBodySchema = z
   .object({
     mediaUrl: HttpUrlSchema.meta({
@@ -77,6 +130,7 @@ export const TranscribeBodySchema = z
     }),
     ...transcriptionFields,
     webhookAuth: JobWebhookAuthSchema.optional(),
+    ...srtFields,
   })
   .strict()
   .meta({ id: 'TranscribeBody' })
@@ -89,19 +143,12 @@ export type TranscribeBody = z.infer<typeof TranscribeBodySchema>
 export const TranscribeUploadFieldsSchema = z
   .object({
     ...transcriptionFields,
-    webhookAuth: z
-      .string()
-      .max(2_000)
-      .transform((text, context) => {
-        try {
-          return JSON.parse(text) as unknown
-        } catch {
-          context.addIssue({ code: 'custom', message: 'Must be JSON: {"authKey": "...", "authSecret": "..."}' })
-          return z.NEVER
-        }
-      })
-      .pipe(JobWebhookAuthSchema)
-      .optional(),
+    webhookAuth: jsonText(JobWebhookAuthSchema, '{"authKey": "...", "authSecret": "..."}').optional(),
+    returnSrtFormat: z
+      .stringbool({ truthy: ['true'], falsy: ['false'] })
+      .optional()
+      .meta({ description: 'true or false.' }),
+    srtOptions: jsonText(SrtOptionsSchema, '{"maxCharsPerLine": 42, ...}').optional(),
   })
   .strict()
 export type TranscribeUploadFields = z.infer<typeof TranscribeUploadFieldsSchema>
@@ -132,6 +179,10 @@ export const TranscriptionResponseSchema = z
     language: z.string().nullable(),
     durationSeconds: z.number(),
     segments: z.array(TranscriptSegmentSchema),
+    srt: z.string().optional().meta({ description: 'The subtitles as SubRip text, when the job was asked for them (returnSrtFormat).' }),
+    srtOptions: SrtOptionsSchema.optional().meta({
+      description: 'The layout the subtitles were made with (every option, defaults filled in).',
+    }),
   })
   .meta({ id: 'TranscriptionResponse' })
 export type TranscriptionResponse = z.infer<typeof TranscriptionResponseSchema>
@@ -337,6 +388,10 @@ export type JobListItem = z.infer<typeof JobListItemSchema>
 export const TtsJobEnvelopeSchema = envelopeOf(TtsJobSchema)
 /** A job just queued by `POST /v1/jobs/transcribe` (and translate), in the general job's shape. */
 export const JobEnvelopeSchema = envelopeOf(JobSchema)
+/** `POST /v1/jobs/transcribe`: the whole job (VoiceDesk's answer) and `jobId` (the cloud reference's). */
+export const TranscribeEnvelopeSchema = envelopeOf(
+  JobSchema.extend({ jobId: UuidSchema.meta({ description: "The job's id again, where the cloud reference answers `{ jobId }`." }) }),
+)
 export const AiContentJobEnvelopeSchema = envelopeOf(AiContentJobSchema)
 export const JobListEnvelopeSchema = envelopeOf(
   z.object({ jobs: z.array(JobListItemSchema), total: z.number().int(), filtered: z.number().int() }),

@@ -19,16 +19,99 @@ export const PhoneNumberInputSchema = z
   .regex(E164_WITH_SEPARATORS, 'Must be an E.164 number: +, the country code, then digits')
   .transform((raw) => raw.replace(/[\s\-.()]/g, ''))
 
+const accountSidSchema = z.string().trim().min(1).max(200)
+const authTokenSchema = z.string().min(1).max(2_000).meta({ description: 'Encrypted at rest, never returned.' })
+
+/** The seed's body, in its own neutral words: what the service stores (IPC and seed files use it as is). */
 export const AddPhoneNumberBodySchema = z
   .object({
     type: z.enum(PHONE_NUMBER_TYPES),
     phoneNumber: PhoneNumberInputSchema,
     label: humanName(100),
-    providerAccountSid: z.string().trim().min(1).max(200),
-    providerAuthToken: z.string().min(1).max(2_000).meta({ description: 'Encrypted at rest, never returned.' }),
+    providerAccountSid: accountSidSchema,
+    providerAuthToken: authTokenSchema,
   })
   .strict()
+
+/**
+ * The provider's own spellings, accepted on /v1 because the cloud's public docs show them:
+ * the type `TWILIO`, and `twilioAccountSid` / `twilioAuthToken` for the seed's
+ * `providerAccountSid` / `providerAuthToken`. They are only other spellings: what is stored and
+ * answered is the seed's (`type: TELEPHONY`). Each pair takes exactly one of its spellings.
+ */
+export const PHONE_NUMBER_TYPE_ALIASES = ['TWILIO'] as const
+const ALIASED_FIELDS = [
+  ['providerAccountSid', 'twilioAccountSid'],
+  ['providerAuthToken', 'twilioAuthToken'],
+] as const
+
+type AliasedInput = {
+  providerAccountSid?: string
+  twilioAccountSid?: string
+  providerAuthToken?: string
+  twilioAuthToken?: string
+}
+
+function requireOneSpelling(body: AliasedInput, context: z.RefinementCtx): void {
+  for (const [seed, alias] of ALIASED_FIELDS) {
+    if (body[seed] === undefined && body[alias] === undefined) {
+      context.addIssue({ code: 'custom', path: [seed], message: `Required (or its other spelling ${alias})` })
+    } else if (body[seed] !== undefined && body[alias] !== undefined) {
+      context.addIssue({ code: 'custom', path: [alias], message: `Give ${seed} or ${alias}, not both` })
+    }
+  }
+}
+
+function seedFields(body: AliasedInput) {
+  return {
+    providerAccountSid: (body.providerAccountSid ?? body.twilioAccountSid) as string,
+    providerAuthToken: (body.providerAuthToken ?? body.twilioAuthToken) as string,
+  }
+}
+
+const aliasedCredentials = {
+  providerAccountSid: accountSidSchema.optional().meta({ description: 'Account identifier at the provider (or `twilioAccountSid`).' }),
+  providerAuthToken: authTokenSchema.optional().meta({ description: 'Encrypted at rest, never returned (or `twilioAuthToken`).' }),
+  twilioAccountSid: accountSidSchema.optional().meta({ description: 'Another spelling of providerAccountSid.' }),
+  twilioAuthToken: authTokenSchema.optional().meta({ description: 'Another spelling of providerAuthToken.' }),
+}
+
+/** `POST /v1/voice-agents/phone-number`: the seed's body, with the provider's spellings accepted. */
+export const AddPhoneNumberRequestSchema = z
+  .object({
+    type: z.enum([...PHONE_NUMBER_TYPES, ...PHONE_NUMBER_TYPE_ALIASES]).meta({ description: 'TELEPHONY (TWILIO is another spelling).' }),
+    phoneNumber: PhoneNumberInputSchema,
+    label: humanName(100),
+    ...aliasedCredentials,
+  })
+  .strict()
+  .superRefine(requireOneSpelling)
+  .transform((body): AddPhoneNumberBody => ({ type: 'TELEPHONY', phoneNumber: body.phoneNumber, label: body.label, ...seedFields(body) }))
   .meta({ id: 'AddPhoneNumberBody' })
+
+/** `POST /v1/voice-agents/twilio/phone-number`: the same registration in the provider's words, with its number SID. */
+export const AddProviderNumberBodySchema = z
+  .object({
+    type: z.enum([...PHONE_NUMBER_TYPES, ...PHONE_NUMBER_TYPE_ALIASES]).optional(),
+    phoneNumber: PhoneNumberInputSchema,
+    label: humanName(100),
+    twilioNumberSid: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "The number's id at the provider: answered back as `numberSid`, not stored." }),
+    ...aliasedCredentials,
+  })
+  .strict()
+  .superRefine(requireOneSpelling)
+  .transform((body) => ({
+    numberSid: body.twilioNumberSid ?? null,
+    number: { type: 'TELEPHONY' as const, phoneNumber: body.phoneNumber, label: body.label, ...seedFields(body) },
+  }))
+  .meta({ id: 'AddProviderNumberBody' })
+
 export type AddPhoneNumberBody = z.infer<typeof AddPhoneNumberBodySchema>
 
 export const AssignNumberBodySchema = z
@@ -74,6 +157,14 @@ export const PhoneNumberSchema = z
 export type PhoneNumber = z.infer<typeof PhoneNumberSchema>
 
 export const PhoneNumberEnvelopeSchema = envelopeOf(PhoneNumberSchema)
+
+/** The provider route's answer: the phone number, plus the reference's `numberSid` and `isActive`. */
+export const ProviderNumberEnvelopeSchema = envelopeOf(
+  PhoneNumberSchema.extend({
+    numberSid: z.string().nullable().meta({ description: 'The `twilioNumberSid` sent (null without one); not stored.' }),
+    isActive: z.literal(true).meta({ description: 'A registered number is always active here.' }),
+  }),
+)
 export const PhoneNumberListEnvelopeSchema = envelopeOf(
   z.object({ phoneNumbers: z.array(PhoneNumberSchema), total: z.number().int(), filtered: z.number().int() }),
 )

@@ -139,4 +139,27 @@ export const RealtimeSttFieldsSchema = z
   })
   .strict()
 
-export const RealtimeSttEnvelopeSchema = envelopeOf(TranscriptionResponseSchema)
+/** `POST /v1/realtime/stt` with JSON (the cloud's form): the audio as base64, at most this many bytes of body. */
+export const REALTIME_STT_JSON_MAX_BYTES = 12 * 1024 * 1024
+
+/** Standard or URL-safe base64, padded or not, with no spaces. */
+const BASE64_PATTERN = /^[A-Za-z0-9+/_-]*={0,2}$/
+
+export const RealtimeSttJsonBodySchema = z
+  .object({
+    audioBase64: z
+      .string()
+      .min(1)
+      .regex(BASE64_PATTERN, 'Must be base64 (A-Z, a-z, 0-9, + and /, or - and _, then = padding), with no spaces or data: prefix')
+      .meta({ description: 'The audio file (WAV, MP3, OGG, WebM, MP4…), base64-encoded.' }),
+    language: RealtimeSttFieldsSchema.shape.language,
+    model: RealtimeSttFieldsSchema.shape.model,
+    isEosEnabled: z.boolean().optional().meta({ description: 'Accepted for cloud clients and not used: the whole audio is transcribed.' }),
+    eosThreshold: z.number().min(0).max(1).optional().meta({ description: 'Accepted for cloud clients and not used.' }),
+  })
+  .strict()
+export type RealtimeSttJsonBody = z.infer<typeof RealtimeSttJsonBodySchema>
+
+export const RealtimeSttEnvelopeSchema = envelopeOf(TranscriptionResponseSchema).extend({
+  text: z.string().meta({ description: "The transcript's text again, where the cloud's realtime STT answers it (`data.text`)." }),
+})

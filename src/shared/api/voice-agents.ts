@@ -225,6 +225,11 @@ export const VoiceAgentEnvelopeSchema = envelopeOf(VoiceAgentSchema)
 export type VoiceAgentEnvelope = z.infer<typeof VoiceAgentEnvelopeSchema>
 export const VoiceAgentTemplatesEnvelopeSchema = envelopeOf(z.array(VoiceAgentTemplateSchema))
 export const VoiceAgentListEnvelopeSchema = envelopeOf(
-  z.object({ agents: z.array(VoiceAgentSchema), total: z.number().int(), filtered: z.number().int() }),
+  z.object({
+    voiceAgents: z.array(VoiceAgentSchema).meta({ description: "The page of agents, under the cloud reference's key." }),
+    agents: z.array(VoiceAgentSchema).meta({ description: 'The same page under its first VoiceDesk key, kept for existing clients.' }),
+    total: z.number().int(),
+    filtered: z.number().int(),
+  }),
 )
 export const DeletedEnvelopeSchema = envelopeOf(z.object({ id: UuidSchema, deleted: z.literal(true) }))

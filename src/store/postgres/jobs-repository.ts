@@ -4,7 +4,7 @@ import type { AiPart } from '../../shared/api/ai-parts'
 import type { JobErrorCode } from '../../shared/api/job-error-codes'
 import type { JobStatus, JobType } from '../../shared/api/jobs'
 import { readJsonColumn } from '../json-column'
-import type { JobClaimLane, JobsRepository, Page } from '../ports'
+import type { CallListFilter, JobClaimLane, JobsRepository, Page } from '../ports'
 import type { JobListQuery, JobOutcome, JobRecord, JobSortField, JobStatisticsRow } from '../records'
 import type { Db } from './db'
 import { jobSearchLexemes, jobSearchQuery, jobSearchTerms, type SearchTerm } from './search-words'
@@ -244,13 +244,39 @@ export class PostgresJobsRepository implements JobsRepository {
   }
 
   /** Jobs, credits and media seconds of a project's jobs created since `since` (ISO 8601; '' for all), per type and status. */
-  async statistics(projectId: string, since: string): Promise<JobStatisticsRow[]> {
+  async statistics(projectId: string, since: string, until = '~'): Promise<JobStatisticsRow[]> {
     const { rows } = await this.db.query<JobStatisticsRow>(
       `SELECT type, status, count(*) AS jobs, coalesce(sum(total_cost), 0) AS cost, coalesce(sum(usage_seconds), 0) AS seconds
-        FROM jobs WHERE project_id = $1 AND created_at >= $2 GROUP BY type, status ORDER BY type, status`,
-      [projectId, since],
+        FROM jobs WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY type, status ORDER BY type, status`,
+      [projectId, since, until],
     )
     return rows
+  }
+
+  async listCalls(projectId: string, filter: CallListFilter, limit: number, offset: number): Promise<Page<JobRecord>> {
+    const where = `j.project_id = $1 AND j.type = 'CONVERSATION'`
+    const filters = `AND ($2::text IS NULL OR j.voice_agent_id = $2) AND ($3::text[] IS NULL OR j.status = ANY($3))
+      AND j.created_at >= $4 AND j.created_at <= $5`
+    const values = [
+      projectId,
+      filter.voiceAgentId ?? null,
+      filter.statuses?.length ? filter.statuses : null,
+      filter.createdFrom ?? '',
+      filter.createdTo ?? '~',
+    ]
+    const page = await this.db.query<JobRow>(
+      `SELECT ${SELECT_COLUMNS} FROM jobs j WHERE ${where} ${filters} ORDER BY j.created_at DESC, j.id DESC LIMIT $6 OFFSET $7`,
+      [...values, limit, offset],
+    )
+    const counts = await this.db.query<{ total: string; filtered: string }>(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE true ${filters}) AS filtered FROM jobs j WHERE ${where}`,
+      values,
+    )
+    return {
+      records: page.rows.map(toRecord),
+      total: Number(counts.rows[0]?.total ?? 0),
+      filtered: Number(counts.rows[0]?.filtered ?? 0),
+    }
   }
 
   /**

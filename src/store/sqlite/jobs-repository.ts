@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3'
 import { JOB_COLUMNS } from '../columns'
-import type { JobClaimLane, JobsRepository } from '../ports'
+import type { CallListFilter, JobClaimLane, JobsRepository, Page } from '../ports'
 import type { JobRecord, JobSortField, JobListQuery, JobOutcome, JobStatisticsRow } from '../records'
 import { z } from 'zod'
 import type { AiPart } from '../../shared/api/ai-parts'
@@ -85,6 +85,8 @@ export class SqliteJobsRepository implements JobsRepository {
     counts: Statement
     projectsWithJobs: Statement
     statistics: Statement
+    listCalls: Statement
+    countCalls: Statement
     seqRange: Statement
   }
   private readonly listStatements = new Map<string, { page: Statement; count?: Statement }>()
@@ -140,7 +142,21 @@ export class SqliteJobsRepository implements JobsRepository {
       projectsWithJobs: db.prepare('SELECT COUNT(DISTINCT project_id) FROM job_counts WHERE count > 0').pluck(),
       // A range of jobs_by_created: the project's jobs created since a time ('' for all of them).
       statistics: db.prepare(`SELECT type, status, count(*) AS jobs, total(total_cost) AS cost, total(usage_seconds) AS seconds
-        FROM jobs INDEXED BY jobs_by_created WHERE project_id = ? AND created_at >= ? GROUP BY type, status`),
+        FROM jobs INDEXED BY jobs_by_created WHERE project_id = ? AND created_at >= ? AND created_at < ? GROUP BY type, status`),
+      // A project's calls, newest first, with the minimal list's filters (each optional).
+      listCalls: db.prepare(`SELECT ${SELECT_COLUMNS} FROM jobs j INDEXED BY jobs_by_type
+        WHERE j.project_id = @projectId AND j.type = 'CONVERSATION' AND (@voiceAgentId IS NULL OR j.voice_agent_id = @voiceAgentId)
+          AND (@statuses IS NULL OR j.status IN (SELECT value FROM json_each(@statuses)))
+          AND j.created_at >= @createdFrom AND j.created_at <= @createdTo
+        ORDER BY j.created_at DESC, j.id DESC LIMIT @limit OFFSET @offset`),
+      countCalls: db
+        .prepare(
+          `SELECT count(*) FROM jobs j INDEXED BY jobs_by_type
+        WHERE j.project_id = @projectId AND j.type = 'CONVERSATION' AND (@voiceAgentId IS NULL OR j.voice_agent_id = @voiceAgentId)
+          AND (@statuses IS NULL OR j.status IN (SELECT value FROM json_each(@statuses)))
+          AND j.created_at >= @createdFrom AND j.created_at <= @createdTo`,
+        )
+        .pluck(),
       // The first and last seq of a project's jobs created in a range (no bound: '' and '~', around every ISO time), read off jobs_by_created alone.
       seqRange: db.prepare(`SELECT min(seq) AS first, max(seq) AS last FROM jobs INDEXED BY jobs_by_created
         WHERE project_id = @projectId AND created_at >= coalesce(@createdFrom, '') AND created_at < coalesce(@createdTo, '~')`),
@@ -278,8 +294,27 @@ export class SqliteJobsRepository implements JobsRepository {
   }
 
   /** Jobs, credits and media seconds of a project's jobs created since `since` (ISO 8601; '' for all), per type and status. */
-  async statistics(projectId: string, since: string): Promise<JobStatisticsRow[]> {
-    return this.statements.statistics.all(projectId, since) as JobStatisticsRow[]
+  async statistics(projectId: string, since: string, until = '~'): Promise<JobStatisticsRow[]> {
+    return this.statements.statistics.all(projectId, since, until) as JobStatisticsRow[]
+  }
+
+  async listCalls(projectId: string, filter: CallListFilter, limit: number, offset: number): Promise<Page<JobRecord>> {
+    const bound = {
+      projectId,
+      voiceAgentId: filter.voiceAgentId ?? null,
+      statuses: filter.statuses?.length ? JSON.stringify(filter.statuses) : null,
+      createdFrom: filter.createdFrom ?? '',
+      createdTo: filter.createdTo ?? '~',
+    }
+    const rows = this.statements.listCalls.all({ ...bound, limit, offset }) as JobRow[]
+    const total = this.statements.countCalls.get({
+      ...bound,
+      voiceAgentId: null,
+      statuses: null,
+      createdFrom: '',
+      createdTo: '~',
+    }) as number
+    return { records: rows.map(toRecord), total, filtered: this.statements.countCalls.get(bound) as number }
   }
 
   /**

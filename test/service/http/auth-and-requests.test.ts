@@ -56,16 +56,37 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   { method: 'GET', url: '/v1/projects/by-api-key' },
   { method: 'GET', url: '/v1/projects/statistics/numbers' },
   { method: 'GET', url: '/v1/tts/voices?take=100&skip=0' },
+  { method: 'GET', url: '/v1/voice-agents/conversations/minimal-list' },
+  {
+    method: 'POST',
+    url: '/v1/voice-agents/twilio/phone-number',
+    body: { phoneNumber: '+14155550100', label: 'Line', twilioAccountSid: 'AC1', twilioAuthToken: 'token' },
+  },
+  { method: 'GET', url: '/v2/voice-agents' },
+  { method: 'POST', url: '/v2/voice-agents', body: { name: 'Desk' } },
+  { method: 'GET', url: `/v2/voice-agents/${SOME_ID}` },
+  { method: 'PATCH', url: `/v2/voice-agents/${SOME_ID}`, body: { name: 'Desk' } },
+  { method: 'GET', url: '/v2/jobs' },
+  {
+    method: 'POST',
+    url: '/v2/jobs',
+    body: { type: 'TRANSCRIPTION', apiKey: SOME_ID, mediaUrl: 'https://example.com/a.mp3', title: 'T', language: 'en' },
+  },
+  {
+    method: 'POST',
+    url: '/v2/jobs/generate-transcription-ai-content',
+    body: { apiKey: SOME_ID, mediaUrl: 'https://example.com/a.mp3', title: 'T', language: 'en', aiParts: ['summary'] },
+  },
 ]
 
 describe('authentication', () => {
-  it('lists every /v1 route of the service in this table', async () => {
+  it('lists every /v1 and /v2 route of the service in this table', async () => {
     const service = await startTestService()
     const documented = Object.entries(
       (await service.call('GET', '/v1/openapi.json')).json().paths as Record<string, Record<string, unknown>>,
     )
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
-      .filter((route) => route.includes(' /v1/'))
+      .filter((route) => route.includes(' /v1/') || route.includes(' /v2/'))
       .sort()
     const tested = [
       ...new Set(

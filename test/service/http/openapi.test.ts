@@ -123,9 +123,9 @@ describe('GET /v1/openapi.json', () => {
       security: [],
       responses: { 200: { content: { 'text/html': expect.anything() } } },
     })
-    // The /v1 operations name the key they need; the others need none.
+    // The /v1 and /v2 operations name the key they need; the others need none.
     for (const { path, operation } of operations)
-      expect(operation.security ?? [], path).toEqual(path.startsWith('/v1/') ? [{ apiKeyToken: [] }] : [])
+      expect(operation.security ?? [], path).toEqual(/^\/v[12]\//.test(path) ? [{ apiKeyToken: [] }] : [])
   })
 
   it("names a failed job's error code from a closed list", async () => {
@@ -146,6 +146,7 @@ describe('GET /v1/openapi.json', () => {
       createVoiceAgent: true,
       updateVoiceAgent: true,
       addPhoneNumber: true,
+      addProviderPhoneNumber: true,
       assignPhoneNumber: true,
       unassignPhoneNumber: true,
       createTextToSpeechJob: true,
@@ -157,6 +158,10 @@ describe('GET /v1/openapi.json', () => {
       initConversation: true,
       synthesizeSpeech: true,
       streamSpeech: true,
+      v2CreateVoiceAgent: true,
+      v2UpdateVoiceAgent: true,
+      v2CreateJob: true,
+      v2GenerateTranscriptionAiContent: true,
     })
     // What the document says, the server does.
     const templateId = (await service.call('GET', '/v1/voice-agents/templates')).json().data[0].id

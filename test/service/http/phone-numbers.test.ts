@@ -195,3 +195,81 @@ describe('DELETE /v1/voice-agents/phone-number', () => {
     await addNumber(service)
   })
 })
+
+describe("The provider's spellings (TWILIO, twilio*)", () => {
+  const aliasBody = (phoneNumber: string) => ({
+    type: 'TWILIO',
+    phoneNumber,
+    label: 'Support line',
+    twilioAccountSid: 'AC-alias-1',
+    twilioAuthToken: TOKEN,
+  })
+
+  it('registers a number sent with type TWILIO and twilio* fields, stored and answered in the seed words', async () => {
+    const service = await startTestService()
+    const response = await service.call('POST', '/v1/voice-agents/phone-number', { body: aliasBody('+14155550111') })
+    expect(response.statusCode, response.body).toBe(200)
+    const number = PhoneNumberEnvelopeSchema.parse(response.json()).data
+    expect(number).toMatchObject({ number: '+14155550111', type: 'TELEPHONY', label: 'Support line' })
+    expect(response.body).not.toContain(TOKEN)
+    const sql = await testSqlOf(service.runtime)
+    const [row] = await sql.all<{ type: string; provider_account_sid: string; provider_auth_token: string }>(
+      'SELECT type, provider_account_sid, provider_auth_token FROM phone_numbers WHERE id = ?',
+      number.id,
+    )
+    await sql.close()
+    expect(row).toMatchObject({ type: 'TELEPHONY', provider_account_sid: 'AC-alias-1' })
+    expect(service.runtime.context.secrets.decrypt(row!.provider_auth_token)).toBe(TOKEN)
+  })
+
+  it('POST /v1/voice-agents/twilio/phone-number registers the number and answers numberSid and isActive too', async () => {
+    const service = await startTestService()
+    const body = { phoneNumber: '+14155550112', label: 'Sales', twilioNumberSid: 'PN123', twilioAccountSid: 'AC1', twilioAuthToken: TOKEN }
+    const response = await service.call('POST', '/v1/voice-agents/twilio/phone-number', { body })
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json().data).toMatchObject({
+      number: '+14155550112',
+      type: 'TELEPHONY',
+      numberSid: 'PN123',
+      isActive: true,
+      voiceAgentId: null,
+    })
+    expect(response.body).not.toContain(TOKEN)
+    const read = await service.call('GET', `/v1/voice-agents/phone-number?pid=${response.json().data.id}`)
+    expect(read.json().data).toMatchObject({ number: '+14155550112', type: 'TELEPHONY' })
+    const again = await service.call('POST', '/v1/voice-agents/twilio/phone-number', { body })
+    expect(again.statusCode).toBe(409)
+    const other = await service.otherProject()
+    expect((await service.call('GET', `/v1/voice-agents/phone-number?pid=${response.json().data.id}`, { key: other.key })).statusCode).toBe(
+      404,
+    )
+  })
+
+  const refused: [string, string, Record<string, unknown>, string][] = [
+    ['both spellings of the account', '/v1/voice-agents/phone-number', { providerAccountSid: 'AC2' }, 'body.twilioAccountSid'],
+    ['neither spelling of the token', '/v1/voice-agents/phone-number', { twilioAuthToken: undefined }, 'body.providerAuthToken'],
+    ['an unknown type', '/v1/voice-agents/phone-number', { type: 'SIP' }, 'body.type'],
+    ['an unknown field', '/v1/voice-agents/twilio/phone-number', { region: 'us' }, 'body.region'],
+    ['an empty number SID', '/v1/voice-agents/twilio/phone-number', { twilioNumberSid: '' }, 'body.twilioNumberSid'],
+    ['a malformed number', '/v1/voice-agents/twilio/phone-number', { phoneNumber: "+1' OR 1=1" }, 'body.phoneNumber'],
+  ]
+  it.each(refused)('refuses %s with a 400 naming the field', async (_label, url, change, path) => {
+    const service = await startTestService()
+    const response = await service.call('POST', url, { body: { ...aliasBody('+14155550113'), ...change } })
+    expect(response.statusCode, response.body).toBe(400)
+    expect(response.json().error.details.map((detail: { path: string }) => detail.path)).toContain(path)
+    expect((await service.call('GET', '/v1/voice-agents/phone-number/list')).json().data.total).toBe(0)
+  })
+
+  it('takes one number sent many times at once through both routes exactly once', async () => {
+    const service = await startTestService()
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        service.call('POST', index % 2 ? '/v1/voice-agents/twilio/phone-number' : '/v1/voice-agents/phone-number', {
+          body: index % 2 ? { ...aliasBody('+14155550114'), type: undefined } : aliasBody('+14155550114'),
+        }),
+      ),
+    )
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409])
+  })
+})

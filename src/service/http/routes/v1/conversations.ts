@@ -8,7 +8,8 @@ import {
   ConversationInitEnvelopeSchema,
 } from '../../../../shared/api/conversations'
 import type { OpsContext } from '../../../ops/ops-context'
-import { getConversation, initConversation } from '../../../ops/conversations'
+import { getConversation, initConversation, listMinimalCalls } from '../../../ops/conversations'
+import { MinimalCallListEnvelopeSchema, MinimalCallListQuerySchema } from '../../../../shared/api/calls'
 import { BODY_ERRORS, errorResponses, SECURITY } from '../../route-schemas'
 import { callerOf } from '../../auth'
 
@@ -41,5 +42,18 @@ export function registerConversationRoutes(app: FastifyInstance, context: OpsCon
       response: { 200: ConversationEnvelopeSchema, ...errorResponses(404) },
     },
     handler: async (request) => ok(await getConversation(context, callerOf(request), request.params.jobId)),
+  })
+
+  routes.get('/voice-agents/conversations/minimal-list', {
+    config: { repeatableQuery: ['status'] },
+    schema: {
+      tags,
+      summary: 'List calls (the light list): newest first, by agent, status and time, in pages',
+      operationId: 'listMinimalCalls',
+      security: SECURITY,
+      querystring: MinimalCallListQuerySchema,
+      response: { 200: MinimalCallListEnvelopeSchema, ...errorResponses(400, 404) },
+    },
+    handler: async (request) => ok(await listMinimalCalls(context, callerOf(request), request.query)),
   })
 }

@@ -5,7 +5,6 @@ import { ok } from '../../../../shared/api/common'
 import {
   AiContentBodySchema,
   AiContentJobEnvelopeSchema,
-  JobEnvelopeSchema,
   JobIdQuerySchema,
   JobListEnvelopeSchema,
   JobReadSchema,
@@ -14,6 +13,7 @@ import {
   SubtitlesQuerySchema,
   TextToSpeechBodySchema,
   TranscribeBodySchema,
+  TranscribeEnvelopeSchema,
   TranscribeUploadFieldsSchema,
   TtsJobEnvelopeSchema,
 } from '../../../../shared/api/jobs'
@@ -73,9 +73,12 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       operationId: 'createTranscriptionJob',
       security: SECURITY,
       body: TranscribeBodySchema,
-      response: { 200: JobEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
+      response: { 200: TranscribeEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
     },
-    handler: async (request) => ok(await createTranscriptionJobFromUrl(context, callerOf(request), request.body, uploads.get(request))),
+    handler: async (request) => {
+      const job = await createTranscriptionJobFromUrl(context, callerOf(request), request.body, uploads.get(request))
+      return ok({ ...job, jobId: job.id })
+    },
   })
 
   routes.get('/jobs/subtitles', {

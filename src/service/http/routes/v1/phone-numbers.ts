@@ -3,7 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { ok } from '../../../../shared/api/common'
 import { DeletedEnvelopeSchema } from '../../../../shared/api/voice-agents'
 import {
-  AddPhoneNumberBodySchema,
+  AddPhoneNumberRequestSchema,
+  AddProviderNumberBodySchema,
+  ProviderNumberEnvelopeSchema,
   AssignNumberBodySchema,
   ListPhoneNumbersQuerySchema,
   PhoneNumberEnvelopeSchema,
@@ -34,10 +36,25 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
       summary: 'Register a phone number',
       operationId: 'addPhoneNumber',
       security: SECURITY,
-      body: AddPhoneNumberBodySchema,
+      body: AddPhoneNumberRequestSchema,
       response: { 200: PhoneNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 409) },
     },
     handler: async (request) => ok(await addPhoneNumber(context, callerOf(request), request.body)),
+  })
+
+  routes.post('/voice-agents/twilio/phone-number', {
+    schema: {
+      tags,
+      summary: "Register a phone number in the provider's words (stored as a TELEPHONY number)",
+      operationId: 'addProviderPhoneNumber',
+      security: SECURITY,
+      body: AddProviderNumberBodySchema,
+      response: { 200: ProviderNumberEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 409) },
+    },
+    handler: async (request) => {
+      const number = await addPhoneNumber(context, callerOf(request), request.body.number)
+      return ok({ ...number, numberSid: request.body.numberSid, isActive: true as const })
+    },
   })
 
   routes.get('/voice-agents/phone-number', {

@@ -30,8 +30,8 @@ export function registerProjectRoutes(app: FastifyInstance, context: OpsContext)
       operationId: 'getProjectStatisticsNumbers',
       security: SECURITY,
       querystring: StatisticsNumbersQuerySchema,
-      response: { 200: StatisticsNumbersEnvelopeSchema, ...errorResponses(400) },
+      response: { 200: StatisticsNumbersEnvelopeSchema, ...errorResponses(400, 403) },
     },
-    handler: async (request) => ok(await statisticsNumbers(context, callerOf(request), request.query.period)),
+    handler: async (request) => ok(await statisticsNumbers(context, callerOf(request), request.query)),
   })
 }

@@ -10,9 +10,12 @@ import {
   REALTIME_STT_MAX_SECONDS,
   RealtimeSttEnvelopeSchema,
   RealtimeSttFieldsSchema,
+  REALTIME_STT_JSON_MAX_BYTES,
+  RealtimeSttJsonBodySchema,
   RealtimeTtsBodySchema,
   RealtimeWsClientFrameSchema,
   RealtimeWsServerFrameSchema,
+  type RealtimeSttJsonBody,
   type RealtimeTtsBody,
   type RealtimeWsServerFrame,
 } from '../../../../shared/api/realtime'
@@ -32,8 +35,9 @@ import { sourceMediaName } from '../../../ops/media-names'
 import { transcribeNow } from '../../../ops/realtime-stt'
 import { createSttEngine } from '../../../settings/stt-settings'
 import { ok } from '../../../../shared/api/common'
-import { readMediaUpload } from '../../media-upload'
-import { validationSummary } from '../../../ops/validation-details'
+import { hasMultipartBody, readMediaUpload } from '../../media-upload'
+import { validationDetails, validationSummary } from '../../../ops/validation-details'
+import { RequestError } from '../../request-error'
 import { callerOf } from '../../auth'
 import { socketKeyCheck } from '../../socket-key-check'
 import type { SocketProtocol } from '../../asyncapi-document'
@@ -100,23 +104,26 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
 
   routes.post('/realtime/stt', {
     config: { mediaUpload: true },
+    bodyLimit: REALTIME_STT_JSON_MAX_BYTES,
     schema: {
       tags,
-      summary: 'Transcribe a short audio or video file at once (multipart/form-data, a `file` part)',
-      description: `Up to ${REALTIME_STT_MAX_BYTES / 1024 / 1024} MiB and ${REALTIME_STT_MAX_SECONDS / 60} minutes; longer media is a transcription job (POST /v1/jobs/transcribe).`,
+      summary: 'Transcribe a short audio or video file at once (multipart/form-data with a `file` part, or JSON with `audioBase64`)',
+      description: `JSON: \`{ "audioBase64": "<the file, base64>", "language"?: "en", "model"?, "isEosEnabled"?, "eosThreshold"? }\`. An upload takes up to ${REALTIME_STT_MAX_BYTES / 1024 / 1024} MiB, a JSON body up to ${REALTIME_STT_JSON_MAX_BYTES / 1024 / 1024} MiB; both up to ${REALTIME_STT_MAX_SECONDS / 60} minutes. Longer media is a transcription job (POST /v1/jobs/transcribe).`,
       operationId: 'transcribeSpeech',
       security: SECURITY,
       response: { 200: RealtimeSttEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 503) },
     },
     handler: async (request, reply) => {
       const stt = await createSttEngine(options.context.store, options.context.secrets)
-      const upload = await readMediaUpload(request, reply as unknown as FastifyReply, {
-        fields: RealtimeSttFieldsSchema,
-        media: options.context.media,
-        name: (fileName) => sourceMediaName(fileName),
-        maxBytes: Math.min(REALTIME_STT_MAX_BYTES, options.context.mediaIntake.maxUploadBytes),
-        pace: options.context.mediaIntake,
-      })
+      const upload = !hasMultipartBody(request)
+        ? await storeBase64Audio(options.context, jsonSttBody(request.body))
+        : await readMediaUpload(request, reply as unknown as FastifyReply, {
+            fields: RealtimeSttFieldsSchema,
+            media: options.context.media,
+            name: (fileName) => sourceMediaName(fileName),
+            maxBytes: Math.min(REALTIME_STT_MAX_BYTES, options.context.mediaIntake.maxUploadBytes),
+            pace: options.context.mediaIntake,
+          })
       // The client went away: stop asking the speech server.
       const gone = new AbortController()
       reply.raw.on('close', () => {
@@ -127,7 +134,8 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
           transcribeNow(options.context, callerOf(request), stt, { path, fileName: upload.file.filename, ...upload.fields }, gone.signal),
         )
         // The upload was just stored: its local file is there.
-        return ok(present(transcript, 'the uploaded media file'))
+        const answer = present(transcript, 'the uploaded media file')
+        return { ...ok(answer), text: answer.text }
       } finally {
         await options.context.media.delete(upload.file.name)
       }
@@ -145,6 +153,40 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
     },
     handler: async (request, reply) => streamOver(request, reply as unknown as FastifyReply, options),
   })
+}
+
+/**
+ * The JSON form's body, checked here rather than by the route's schema: the route takes
+ * multipart uploads too, which the handler reads as a stream (no body to validate).
+ */
+function jsonSttBody(body: unknown): RealtimeSttJsonBody {
+  if (body === undefined) {
+    throw new RequestError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'This request takes its media as multipart/form-data (a part named "file"), or as JSON with the audio in audioBase64',
+    )
+  }
+  const parsed = RealtimeSttJsonBodySchema.safeParse(body)
+  if (parsed.success) return parsed.data
+  const details = validationDetails(parsed.error.issues, 'body')
+  throw new RequestError('VALIDATION_ERROR', validationSummary('Invalid request', details), details)
+}
+
+/** A JSON body's base64 audio, stored as an upload would be (the caller deletes it). */
+async function storeBase64Audio(context: OpsContext, body: RealtimeSttJsonBody) {
+  const bytes = Buffer.from(body.audioBase64, body.audioBase64.includes('-') || body.audioBase64.includes('_') ? 'base64url' : 'base64')
+  if (bytes.length === 0) {
+    throw new RequestError('VALIDATION_ERROR', 'Invalid request: body.audioBase64: Holds no audio', [
+      { path: 'body.audioBase64', message: 'Holds no audio' },
+    ])
+  }
+  const name = sourceMediaName(undefined)
+  await context.media.put(name, bytes)
+  const { language, model } = body
+  return {
+    file: { name, filename: 'Realtime audio' },
+    fields: { ...(language === undefined ? {} : { language }), ...(model === undefined ? {} : { model }) },
+  }
 }
 
 function chosen(body: RealtimeTtsBody, accept: string | undefined, fallback: 'wav' | 'pcm') {
