@@ -82,6 +82,37 @@ export interface VoiceAgentFilter {
   lang?: 'ar' | 'en'
 }
 
+/** One entry of a voice dictionary: a word and how the voice says it. */
+export interface DictionaryWord {
+  word: string
+  pronunciation: string
+}
+
+/** A voice dictionary of a project (docs/api.md, "Voice dictionaries"). */
+export interface VoiceDictionaryRecord {
+  id: string
+  projectId: string
+  apiKeyId: string
+  name: string
+  words: DictionaryWord[]
+  createdAt: string
+  updatedAt: string
+}
+
+/** A dictionary as read: with the agents it is active for, in the order they were activated. */
+export interface VoiceDictionaryView extends VoiceDictionaryRecord {
+  voiceAgentIds: string[]
+}
+
+export interface VoiceDictionaryFilter {
+  /** Part of the name, any case (ASCII letters). */
+  search?: string
+  /** Active for at least one agent (true), or for none (false). */
+  used?: boolean
+  /** Active for this agent. */
+  voiceAgentId?: string
+}
+
 export interface PhoneNumberRecord {
   id: string
   projectId: string
