@@ -153,6 +153,8 @@ export function baseRecord(
 /** Queues a TTS job; the runner writes its audio. The media URL is known (and fixed) at once. */
 export async function createTextToSpeechJob(context: OpsContext, caller: Caller, body: TextToSpeechBody): Promise<TtsJob> {
   if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'webhookUrl')
+  if (body.voiceAgentId !== undefined && !(await context.store.voiceAgents.findInProject(body.voiceAgentId, caller.projectId)))
+    throw notFound('voice agent', body.voiceAgentId)
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),
     type: 'TTS',
@@ -160,6 +162,8 @@ export async function createTextToSpeechJob(context: OpsContext, caller: Caller,
     ...JOB_MODELS.TTS,
     voiceId: body.voiceId,
     text: body.text,
+    // Whose voice dictionaries apply, read when the job runs.
+    voiceAgentId: body.voiceAgentId ?? null,
     webhookUrl: body.webhookUrl ?? null,
     // Either part may be absent (see JobWebhookAuthSchema); the sender joins what is there.
     webhookAuthKey: body.webhookAuth?.authKey ?? null,

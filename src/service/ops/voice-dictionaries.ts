@@ -127,3 +127,17 @@ export async function agentPronunciations(
   const dictionaries = await repositories.voiceDictionaries.findActiveForAgent(voiceAgentId, projectId)
   return dictionaries.flatMap((dictionary) => dictionary.words)
 }
+
+/**
+ * The pronunciations a speech request asks for by naming an agent (`voiceAgentId` of realtime
+ * TTS and TTS jobs): none without one; a 404 for an agent that is not the caller's.
+ */
+export async function requestedPronunciations(
+  context: OpsContext,
+  caller: Caller,
+  voiceAgentId: string | undefined,
+): Promise<Pronunciation[]> {
+  if (voiceAgentId === undefined) return []
+  if (!(await context.store.voiceAgents.findInProject(voiceAgentId, caller.projectId))) throw notFound('voice agent', voiceAgentId)
+  return agentPronunciations(context.store, voiceAgentId, caller.projectId)
+}

@@ -43,6 +43,9 @@ export const TextToSpeechBodySchema = z
     text: nonBlankText(TTS_TEXT_MAX),
     webhookUrl: HttpUrlSchema.optional(),
     webhookAuth: JobWebhookAuthSchema.optional(),
+    voiceAgentId: UuidSchema.optional().meta({
+      description: "Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.",
+    }),
   })
   .strict()
   .meta({ id: 'TextToSpeechBody' })
