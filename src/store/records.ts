@@ -104,6 +104,14 @@ export interface VoiceDictionaryView extends VoiceDictionaryRecord {
   voiceAgentIds: string[]
 }
 
+/** A dictionary active for an agent (a row of a project's data). */
+export interface DictionaryActivationRecord {
+  dictionaryId: string
+  voiceAgentId: string
+  projectId: string
+  activatedAt: string
+}
+
 export interface VoiceDictionaryFilter {
   /** Part of the name, any case (ASCII letters). */
   search?: string
@@ -299,6 +307,8 @@ export type ProjectRow =
   | { kind: 'agent'; record: VoiceAgentRecord }
   | { kind: 'agentVersion'; record: VoiceAgentVersionRecord }
   | { kind: 'phoneNumber'; record: PhoneNumberRecord }
+  | { kind: 'voiceDictionary'; record: VoiceDictionaryRecord }
+  | { kind: 'dictionaryActivation'; record: DictionaryActivationRecord }
   | { kind: 'job'; record: JobRecord }
   | { kind: 'delivery'; record: DeliveryRecord }
   | { kind: 'attempt'; record: AttemptRecord }
@@ -310,6 +320,8 @@ export interface ProjectCounts {
   agents: number
   agentVersions: number
   phoneNumbers: number
+  voiceDictionaries: number
+  dictionaryActivations: number
   jobs: number
   deliveries: number
   attempts: number
