@@ -58,17 +58,19 @@ const NUMBER_WORDS: Record<string, number> = {
 const NUMBER = String.raw`(\d{1,5}|[a-z]+|[\u0621-\u064A]+)`
 
 function countFor(prompt: string, unit: RegExp): number | undefined {
-  const match = new RegExp(`${NUMBER}\\s+(?:${unit.source})`, 'iu').exec(prompt)
-  if (!match) return undefined
-  const raw = match[1]!.toLowerCase()
-  const value = /^\d+$/.test(raw) ? Number(raw) : NUMBER_WORDS[raw]
-  return value !== undefined && value > 0 ? value : undefined
+  // The unit as a whole word ("a bulleted list" holds no count of bullets); the first count that is a number wins.
+  for (const match of prompt.matchAll(new RegExp(`${NUMBER}\\s+(?:${unit.source})(?![\\p{L}])`, 'giu'))) {
+    const raw = match[1]!.toLowerCase()
+    const value = /^\d+$/.test(raw) ? Number(raw) : NUMBER_WORDS[raw]
+    if (value !== undefined && value > 0) return value
+  }
+  return undefined
 }
 
 /** Sentences (or lines) of a written part, as they stand. */
 function sentencesOf(text: string): string[] {
   return text
-    .split(/\n+|(?<=[.!?؟])\s+/u)
+    .split(/\n+|(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|No)\.)(?<=[.!?؟])\s+/u)
     .map((piece) => piece.replace(/^\s*(?:[-•*]|\d+[./)]|#+)\s*/u, '').trim())
     .filter((piece) => /[\p{L}\p{N}]/u.test(piece))
 }
