@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { chatServer, snippet } from '../model-server/chat-server'
-import { detectLanguage, requestedParts, throwIfAborted, type AiContentEngine, type AiContentResult } from './ai-content-engine'
+import { detectLanguage, requestedParts, throwIfAborted, type AiContentEngine } from './ai-content-engine'
 import { buildChatMessages, buildCustomChatMessages, type ChatMessage } from './chat-prompt'
 
 export interface OpenAiCompatibleEngineOptions {
@@ -46,7 +46,7 @@ export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOpti
       if (!input.text.trim()) throw new Error('The source text is empty: there is nothing to write AI content from')
       const lang = input.lang ?? detectLanguage(input.text)
       const content = await ask(buildChatMessages(input, parts, lang), signal)
-      return partsFrom(content, parts, fail) as AiContentResult
+      return partsFrom(content, parts, fail)
     },
     async generateCustom(input, signal) {
       throwIfAborted(signal)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
-import { HttpUrlSchema, OFFSET_SKIP_MAX, TimestampSchema, UuidSchema, envelopeOf, headerValueText, nonBlankText } from './common'
+import { HttpUrlSchema, NUL_MESSAGE, OFFSET_SKIP_MAX, TimestampSchema, UuidSchema, envelopeOf, headerValueText, nonBlankText } from './common'
+import { holdsNul } from '../text/control-characters'
 import { AI_PARTS, AiPartSchema } from './ai-parts'
 import { JobErrorCodeSchema } from './job-error-codes'
 import { WEBHOOK_AUTH_LIMITS } from './voice-agents'
@@ -171,7 +172,7 @@ export const CustomAiPartSchema = z
       .trim()
       .min(1)
       .max(CUSTOM_PART_NAME_MAX)
-      .regex(/^[^\u0000]*$/, 'Must not contain the NUL character (U+0000)')
+      .refine((value) => !holdsNul(value), { message: NUL_MESSAGE })
       .meta({
         description: 'The name of the part, as the result names it.',
       }),
