@@ -123,4 +123,20 @@ describe('/v1/voice-agents/voice-dictionaries', () => {
     const patch = await service.call('PATCH', `${BASE}/${made.id}`, { body: { name: '' } })
     expect(patch.statusCode).toBe(400)
   })
+
+  it('keeps an agent to 20 active dictionaries: a 21st is a 409 envelope, re-activating one of the 20 is fine', async () => {
+    const service = await startTestService()
+    const agent = await addAgent(service, 'Busy desk')
+    const made = []
+    for (let index = 0; index < 21; index += 1) made.push(await makeDictionary(service, `D${index}`, []))
+    const toggle = (dictionaryId: string) =>
+      service.call('POST', `${BASE}/toggle-activation`, { body: { dictionaryId, voiceAgentId: agent, isActive: true } })
+    for (const dictionary of made.slice(0, 20)) expect((await toggle(dictionary.id)).statusCode).toBe(200)
+    const over = await toggle(made[20]!.id)
+    expect(over.statusCode).toBe(409)
+    expect(over.json()).toMatchObject({ success: false, error: { code: 'CONFLICT', details: [{ path: 'body.isActive' }] } })
+    expect((await toggle(made[0]!.id)).statusCode).toBe(200)
+    const nul = await service.call('POST', BASE, { body: { name: 'a\u0000b', words: [] } })
+    expect(nul.statusCode).toBe(400)
+  })
 })
