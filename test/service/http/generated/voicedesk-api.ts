@@ -249,6 +249,76 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/voice-agents/voice-dictionaries': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Create a voice dictionary */
+    post: operations['createVoiceDictionary']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/voice-dictionaries/list': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List voice dictionaries */
+    get: operations['listVoiceDictionaries']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/voice-dictionaries/toggle-activation': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Activate or deactivate a voice dictionary for an agent */
+    post: operations['toggleVoiceDictionaryActivation']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/voice-dictionaries/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Read a voice dictionary with its words */
+    get: operations['getVoiceDictionary']
+    put?: never
+    post?: never
+    /** Delete a voice dictionary (its agents stop using it) */
+    delete: operations['deleteVoiceDictionary']
+    options?: never
+    head?: never
+    /** Change a voice dictionary's name or words (the words are replaced whole) */
+    patch: operations['updateVoiceDictionary']
+    trace?: never
+  }
   '/v1/voices': {
     parameters: {
       query?: never
@@ -349,6 +419,40 @@ export interface paths {
     put?: never
     /** Queue AI content from a finished job with text */
     post: operations['createAiContentJob']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/jobs/ai-content/custom': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Queue custom AI content from a finished job with text, each part from the user's own instruction */
+    post: operations['createCustomAiContentJob']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/jobs/ai-content/estimate': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** What an AI-content job (built-in or custom parts) from this job would charge */
+    post: operations['estimateAiContentJob']
     delete?: never
     options?: never
     head?: never
@@ -887,6 +991,11 @@ export interface components {
         authKey?: string
         authSecret?: string
       }
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
+       */
+      voiceAgentId?: string
     }
     TranscribeBodyInput: {
       /**
@@ -935,6 +1044,85 @@ export interface components {
         | 'twitterThread'
         | 'linkedInPost'
       )[]
+    }
+    CustomAiPartInput: {
+      /** @description The name of the part, as the result names it. */
+      aiPart: string
+      /**
+       * @description The part's language; the source's when left out.
+       * @enum {string}
+       */
+      language?: 'ar' | 'en'
+      /** @description What to write, in your words. */
+      prompt: string
+    }
+    CustomAiContentBodyInput: {
+      aiParts: components['schemas']['CustomAiPartInput'][]
+      webhookUrl?: string | null
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    AiContentEstimateBodyInput: {
+      aiParts:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )[]
+        | components['schemas']['CustomAiPartInput'][]
+    }
+    AiContentEstimateInput: {
+      /** @description The source job. */
+      jobId: string
+      /** @description How many parts the job would write. */
+      parts: number
+      pricePerPart: number
+      /** @description The credits the job will charge: its totalCost. */
+      estimatedCost: number
+      /** @constant */
+      currency: 'credits'
+    }
+    CustomPartResultInput: {
+      aiPart: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      prompt: string
+      content: string
+      /** @description `offline`, or the chat model that wrote it. */
+      engine: string
+      /** @description Offline: the built-in part it was written as; null when a model wrote it. */
+      basedOn:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )
+        | null
+      /** @description What of the instruction was done. */
+      honoured: string[]
+      /** @description What of the instruction was not, and why. */
+      notHonoured: string[]
     }
     ListJobsBodyInput: {
       sort?: {
@@ -1053,6 +1241,7 @@ export interface components {
         twitterThread?: string
         linkedInPost?: string
         transcriptionJobId: string
+        customParts?: components['schemas']['CustomPartResultInput'][]
       } | null
       /** @enum {string} */
       status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
@@ -1254,6 +1443,11 @@ export interface components {
       /** @description Same as voiceId (the cloud's realtime name for it). */
       speaker?: string
       /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
+       */
+      voiceAgentId?: string
+      /**
        * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
        * @enum {string}
        */
@@ -1385,6 +1579,57 @@ export interface components {
       deliveredAt: string | null
       payload: unknown
       attemptLog: components['schemas']['WebhookAttemptInput'][]
+    }
+    DictionaryWordInput: {
+      /** @description A word or a few words, matched whole and in any case. */
+      word: string
+      /** @description What the voice says instead, spelled as it sounds. */
+      pronunciation: string
+    }
+    CreateVoiceDictionaryBodyInput: {
+      name: string
+      words: components['schemas']['DictionaryWordInput'][]
+    }
+    UpdateVoiceDictionaryBodyInput: {
+      name?: string
+      words?: components['schemas']['DictionaryWordInput'][]
+    }
+    ToggleDictionaryActivationBodyInput: {
+      /** Format: uuid */
+      dictionaryId: string
+      /** Format: uuid */
+      voiceAgentId: string
+      isActive: boolean
+    }
+    VoiceDictionaryInput: {
+      /** Format: uuid */
+      id: string
+      name: string
+      words: {
+        word: string
+        pronunciation: string
+      }[]
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceDictionarySummaryInput: {
+      /** Format: uuid */
+      id: string
+      name: string
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
     }
     ProjectInput: {
       /** Format: uuid */
@@ -1724,6 +1969,11 @@ export interface components {
         authKey?: string
         authSecret?: string
       }
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
+       */
+      voiceAgentId?: string
     }
     TranscribeBody: {
       /**
@@ -1772,6 +2022,85 @@ export interface components {
         | 'twitterThread'
         | 'linkedInPost'
       )[]
+    }
+    CustomAiPart: {
+      /** @description The name of the part, as the result names it. */
+      aiPart: string
+      /**
+       * @description The part's language; the source's when left out.
+       * @enum {string}
+       */
+      language?: 'ar' | 'en'
+      /** @description What to write, in your words. */
+      prompt: string
+    }
+    CustomAiContentBody: {
+      aiParts: components['schemas']['CustomAiPart'][]
+      webhookUrl?: string | null
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    AiContentEstimateBody: {
+      aiParts:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )[]
+        | components['schemas']['CustomAiPart'][]
+    }
+    AiContentEstimate: {
+      /** @description The source job. */
+      jobId: string
+      /** @description How many parts the job would write. */
+      parts: number
+      pricePerPart: number
+      /** @description The credits the job will charge: its totalCost. */
+      estimatedCost: number
+      /** @constant */
+      currency: 'credits'
+    }
+    CustomPartResult: {
+      aiPart: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      prompt: string
+      content: string
+      /** @description `offline`, or the chat model that wrote it. */
+      engine: string
+      /** @description Offline: the built-in part it was written as; null when a model wrote it. */
+      basedOn:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )
+        | null
+      /** @description What of the instruction was done. */
+      honoured: string[]
+      /** @description What of the instruction was not, and why. */
+      notHonoured: string[]
     }
     ListJobsBody: {
       sort?: {
@@ -1891,6 +2220,7 @@ export interface components {
         twitterThread?: string
         linkedInPost?: string
         transcriptionJobId: string
+        customParts?: components['schemas']['CustomPartResult'][]
       } | null
       /** @enum {string} */
       status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
@@ -2092,6 +2422,11 @@ export interface components {
       /** @description Same as voiceId (the cloud's realtime name for it). */
       speaker?: string
       /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
+       */
+      voiceAgentId?: string
+      /**
        * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
        * @enum {string}
        */
@@ -2223,6 +2558,57 @@ export interface components {
       deliveredAt: string | null
       payload: unknown
       attemptLog: components['schemas']['WebhookAttempt'][]
+    }
+    DictionaryWord: {
+      /** @description A word or a few words, matched whole and in any case. */
+      word: string
+      /** @description What the voice says instead, spelled as it sounds. */
+      pronunciation: string
+    }
+    CreateVoiceDictionaryBody: {
+      name: string
+      words: components['schemas']['DictionaryWord'][]
+    }
+    UpdateVoiceDictionaryBody: {
+      name?: string
+      words?: components['schemas']['DictionaryWord'][]
+    }
+    ToggleDictionaryActivationBody: {
+      /** Format: uuid */
+      dictionaryId: string
+      /** Format: uuid */
+      voiceAgentId: string
+      isActive: boolean
+    }
+    VoiceDictionary: {
+      /** Format: uuid */
+      id: string
+      name: string
+      words: {
+        word: string
+        pronunciation: string
+      }[]
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceDictionarySummary: {
+      /** Format: uuid */
+      id: string
+      name: string
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
     }
     Project: {
       /** Format: uuid */
@@ -3410,6 +3796,396 @@ export interface operations {
       }
     }
   }
+  createVoiceDictionary: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateVoiceDictionaryBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['VoiceDictionary']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  listVoiceDictionaries: {
+    parameters: {
+      query?: {
+        take?: number
+        skip?: number
+        search?: string
+        /** @description Only dictionaries active for some agent (true), or for none (false). */
+        used?: 'true' | 'false'
+        /** @description Only dictionaries active for this agent. */
+        voiceAgentId?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              dictionaries: components['schemas']['VoiceDictionarySummary'][]
+              total: number
+              filtered: number
+              page: number
+              pageSize: number
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  toggleVoiceDictionaryActivation: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ToggleDictionaryActivationBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: {
+              /** Format: uuid */
+              dictionaryId: string
+              /** Format: uuid */
+              voiceAgentId: string
+              isActive: boolean
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getVoiceDictionary: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description The voice dictionary id. */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['VoiceDictionary']
+          }
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  deleteVoiceDictionary: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description The voice dictionary id. */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: {
+              /** Format: uuid */
+              id: string
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  updateVoiceDictionary: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description The voice dictionary id. */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateVoiceDictionaryBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['VoiceDictionary']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
   listVoices: {
     parameters: {
       query?: never
@@ -3774,6 +4550,176 @@ export interface operations {
             success: true
             message: string
             data: components['schemas']['AiContentJob']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  createCustomAiContentJob: {
+    parameters: {
+      query: {
+        jobId: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomAiContentBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['AiContentJob']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  estimateAiContentJob: {
+    parameters: {
+      query: {
+        jobId: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AiContentEstimateBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['AiContentEstimate']
           }
         }
       }
@@ -4373,6 +5319,15 @@ export interface operations {
         }
       }
       /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
       413: {
         headers: {
           [name: string]: unknown
@@ -4516,6 +5471,15 @@ export interface operations {
       }
       /** @description Default Response */
       401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
         headers: {
           [name: string]: unknown
         }
