@@ -1,6 +1,15 @@
 import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
-import { HttpUrlSchema, NUL_MESSAGE, OFFSET_SKIP_MAX, TimestampSchema, UuidSchema, envelopeOf, headerValueText, nonBlankText } from './common'
+import {
+  HttpUrlSchema,
+  NUL_MESSAGE,
+  OFFSET_SKIP_MAX,
+  TimestampSchema,
+  UuidSchema,
+  envelopeOf,
+  headerValueText,
+  nonBlankText,
+} from './common'
 import { holdsNul } from '../text/control-characters'
 import { AI_PARTS, AiPartSchema } from './ai-parts'
 import { JobErrorCodeSchema } from './job-error-codes'
