@@ -1,3 +1,4 @@
+import type { Pronunciation } from '../engines/tts/pronunciations'
 import type { ConversationState, EndReason, ToolCallRecord, TranscriptTurn } from '../shared/api/conversations'
 import type { JobErrorCode } from '../shared/api/job-error-codes'
 import type { CallEvent } from '../shared/api/webhooks'
@@ -83,6 +84,8 @@ export interface CallLimits {
 export interface CallSessionOptions {
   job: JobRecord
   agent: VoiceAgentRecord
+  /** The entries of the voice dictionaries active for the agent when the call started (docs/api.md, "Voice dictionaries"). */
+  pronunciations?: readonly Pronunciation[]
   /** The lease owner the call runs under. */
   owner: string
   state: ConversationState

@@ -69,6 +69,7 @@ export class CallSession {
     this.output = new SpeechOutput({
       audio: options.audio,
       voiceId: options.agent.voiceId,
+      ...(options.pronunciations ? { pronunciations: options.pronunciations } : {}),
       now: options.now,
       ...(options.transport.unpaced ? { leadMs: UNPACED_LEAD_MS } : {}),
       send: (frame, onWritten) => this.send(frame, onWritten),

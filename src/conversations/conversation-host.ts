@@ -12,7 +12,7 @@ import { CallSession, type CallEventWriter, type CallLimits, type CallTransport 
 import { DEFAULT_HELD_RECORDING_BYTES, RecordingsAwaitingRoom } from './recordings-awaiting-room'
 
 export interface ConversationHostOptions {
-  store: Pick<Store, 'jobs' | 'voiceAgents' | 'conversations' | 'transaction'>
+  store: Pick<Store, 'jobs' | 'voiceAgents' | 'voiceDictionaries' | 'conversations' | 'transaction'>
   media: Pick<MediaStore, 'put'>
   /** The data disk's state: a recording that meets a full disk waits for room (RecordingsAwaitingRoom). */
   diskFull: DiskFullCondition
@@ -214,6 +214,8 @@ export class ConversationHost {
       parameters: tool.parameters,
     }))
     const engines = await this.options.engines()
+    // The agent's voice dictionaries as they are now: a change made during the call counts from the next one.
+    const pronunciations = (await store.voiceDictionaries.findActiveForAgent(agent.id, projectId)).flatMap((dictionary) => dictionary.words)
     const dialogue = engines.dialogue.startSession(
       {
         agentName: agent.agentName,
@@ -229,6 +231,7 @@ export class ConversationHost {
     const session = new CallSession({
       job: started,
       agent,
+      pronunciations,
       owner: this.options.owner,
       state,
       store,

@@ -1,3 +1,4 @@
+import type { Pronunciation } from '../engines/tts/pronunciations'
 import type { ServerFrame } from '../shared/api/stream-frames'
 import { int16ToBase64 } from '../engines/audio/pcm-encoding'
 import { CALL_SAMPLE_RATE, type CallAudio } from './call-audio'
@@ -21,6 +22,8 @@ export interface Utterance {
 export interface SpeechOutputOptions {
   audio: Pick<CallAudio, 'speak'>
   voiceId: string
+  /** The entries of the agent's voice dictionaries, applied to every sentence. */
+  pronunciations?: readonly Pronunciation[]
   /**
    * Sends a frame; a transport that can calls `onWritten` once the frame left for the socket
    * (after compression and the socket's queue): audio then counts as playing from there, not
@@ -189,10 +192,12 @@ export class SpeechOutput {
     this.unfinished.add(state)
     const signal = this.abort.signal
     this.synthesising += 1
-    const synthesised = this.options.audio.speak(text, this.options.voiceId, signal).catch((error: unknown) => {
-      if (!signal.aborted) this.options.onError?.(error)
-      return undefined
-    })
+    const synthesised = this.options.audio
+      .speak(text, this.options.voiceId, signal, this.options.pronunciations)
+      .catch((error: unknown) => {
+        if (!signal.aborted) this.options.onError?.(error)
+        return undefined
+      })
     // Synthesis of the next sentence overlaps the playing of this one; sending keeps their order.
     this.synthesis = this.synthesis.then(async () => {
       const samples = await synthesised

@@ -28,6 +28,9 @@ import type {
   VoiceAgentFilter,
   VoiceAgentRecord,
   VoiceAgentVersionRecord,
+  VoiceDictionaryFilter,
+  VoiceDictionaryRecord,
+  VoiceDictionaryView,
 } from './records'
 
 /*
@@ -98,6 +101,27 @@ export interface VoiceAgentsRepository {
   findVersion(id: string, projectId: string, version: number): Promise<VoiceAgentVersionRecord | undefined>
   /** The agent's newest version number, undefined when it has none (or is no agent of the project). */
   latestVersion(id: string, projectId: string): Promise<number | undefined>
+}
+
+/**
+ * Voice dictionaries of a project, and which agents each is active for (docs/api.md, "Voice
+ * dictionaries"). Deleting a dictionary or an agent ends its activations.
+ */
+export interface VoiceDictionariesRepository {
+  insert(record: VoiceDictionaryRecord): Promise<void>
+  /** Writes the name and words; false when there is no such dictionary in the project. */
+  update(record: VoiceDictionaryRecord): Promise<boolean>
+  findInProject(id: string, projectId: string): Promise<VoiceDictionaryView | undefined>
+  /** Newest first, ties broken by id. */
+  list(projectId: string, filter: VoiceDictionaryFilter, limit: number, offset: number): Promise<Page<VoiceDictionaryView>>
+  remove(id: string, projectId: string): Promise<boolean>
+  /**
+   * Activates (or deactivates) the dictionary for the agent, both of the project (the caller
+   * checked); activating it again keeps its first activation's place. False when nothing changed.
+   */
+  setActive(id: string, voiceAgentId: string, projectId: string, active: boolean, at: string): Promise<boolean>
+  /** The dictionaries active for the agent, in the order they were activated. */
+  findActiveForAgent(voiceAgentId: string, projectId: string): Promise<VoiceDictionaryView[]>
 }
 
 export interface PhoneNumbersRepository {
@@ -330,6 +354,7 @@ export interface Repositories {
   settings: SettingsRepository
   webhookDeliveries: WebhookDeliveriesRepository
   testRuns: TestRunsRepository
+  voiceDictionaries: VoiceDictionariesRepository
 }
 
 declare const transactionHandle: unique symbol

@@ -73,6 +73,23 @@ const PHONE_NUMBER_COLUMNS = [
   ['updatedAt', 'updated_at'],
 ] as const
 
+const VOICE_DICTIONARY_COLUMNS = [
+  ['id', 'id'],
+  ['projectId', 'project_id'],
+  ['apiKeyId', 'api_key_id'],
+  ['name', 'name'],
+  ['words', 'words'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+] as const
+
+const DICTIONARY_ACTIVATION_COLUMNS = [
+  ['dictionaryId', 'dictionary_id'],
+  ['voiceAgentId', 'agent_id'],
+  ['projectId', 'project_id'],
+  ['activatedAt', 'activated_at'],
+] as const
+
 const ATTEMPT_COLUMNS = [
   ['deliveryId', 'delivery_id'],
   ['attempt', 'attempt'],
@@ -107,6 +124,20 @@ export const ROW_TABLES: readonly RowTable[] = [
     ofProject: (parameter) => `t.project_id = ${parameter}`,
   },
   {
+    kind: 'voiceDictionary',
+    table: 'voice_dictionaries',
+    columns: plain(VOICE_DICTIONARY_COLUMNS, ['words']),
+    order: 't.created_at, t.id',
+    ofProject: (parameter) => `t.project_id = ${parameter}`,
+  },
+  {
+    kind: 'dictionaryActivation',
+    table: 'voice_dictionary_agents',
+    columns: plain(DICTIONARY_ACTIVATION_COLUMNS),
+    order: 't.seq',
+    ofProject: (parameter) => `t.project_id = ${parameter}`,
+  },
+  {
     kind: 'job',
     table: 'jobs',
     columns: plain(JOB_COLUMNS, ['aiParts', 'jobResponse']),
@@ -134,12 +165,23 @@ export const COUNT_OF_KIND: Record<ProjectRowKind, keyof ProjectCounts> = {
   agent: 'agents',
   agentVersion: 'agentVersions',
   phoneNumber: 'phoneNumbers',
+  voiceDictionary: 'voiceDictionaries',
+  dictionaryActivation: 'dictionaryActivations',
   job: 'jobs',
   delivery: 'deliveries',
   attempt: 'attempts',
 }
 
-export const noCounts = (): ProjectCounts => ({ agents: 0, agentVersions: 0, phoneNumbers: 0, jobs: 0, deliveries: 0, attempts: 0 })
+export const noCounts = (): ProjectCounts => ({
+  agents: 0,
+  agentVersions: 0,
+  phoneNumbers: 0,
+  voiceDictionaries: 0,
+  dictionaryActivations: 0,
+  jobs: 0,
+  deliveries: 0,
+  attempts: 0,
+})
 
 /*
  * The schemas rows must pass. Strict: a field the record does not have is an error, so an
@@ -202,6 +244,23 @@ const PhoneNumberRecordSchema = z.strictObject({
   voiceAgentId: text.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
+})
+
+const VoiceDictionaryRecordSchema = z.strictObject({
+  id,
+  projectId: text,
+  apiKeyId: text,
+  name: text,
+  words: z.array(z.strictObject({ word: z.string().min(1), pronunciation: z.string().min(1) })),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+})
+
+const DictionaryActivationRecordSchema = z.strictObject({
+  dictionaryId: id,
+  voiceAgentId: id,
+  projectId: text,
+  activatedAt: timestamp,
 })
 
 const JobRecordSchema = z.strictObject({
@@ -281,6 +340,8 @@ export const ProjectRowSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('agent'), record: AgentRecordSchema }),
   z.strictObject({ kind: z.literal('agentVersion'), record: AgentVersionRecordSchema }),
   z.strictObject({ kind: z.literal('phoneNumber'), record: PhoneNumberRecordSchema }),
+  z.strictObject({ kind: z.literal('voiceDictionary'), record: VoiceDictionaryRecordSchema }),
+  z.strictObject({ kind: z.literal('dictionaryActivation'), record: DictionaryActivationRecordSchema }),
   z.strictObject({ kind: z.literal('job'), record: JobRecordSchema }),
   z.strictObject({ kind: z.literal('delivery'), record: DeliveryRecordSchema }),
   z.strictObject({ kind: z.literal('attempt'), record: AttemptRecordSchema }),
@@ -368,6 +429,10 @@ export function arrivingRow(row: ProjectRow, projectId: string, known: KnownIden
         kind: 'phoneNumber',
         record: { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId), userId: userOf(row.record.userId) },
       }
+    case 'voiceDictionary':
+      return { kind: 'voiceDictionary', record: { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId) } }
+    case 'dictionaryActivation':
+      return { kind: 'dictionaryActivation', record: { ...row.record, projectId } }
     case 'job': {
       const record = { ...row.record, projectId, apiKeyId: keyOf(row.record.apiKeyId), userId: userOf(row.record.userId) }
       if (record.status === 'IN_PROGRESS') {
@@ -413,6 +478,7 @@ export async function* checkedRows(
   const agentIds = new Set<string>()
   const unversionedAgents = new Map<string, VoiceAgentRecord>()
   const deliveryIds = new Set<string>()
+  const dictionaryIds = new Set<string>()
   let rowNumber = 0
   for await (const raw of rows) {
     rowNumber += 1
@@ -423,6 +489,12 @@ export async function* checkedRows(
     if (row.kind === 'agentVersion' && !agentIds.has(row.record.id)) {
       throw rowError(rowNumber, row, `id ${row.record.id} is not an agent of the rows before it`)
     }
+    if (row.kind === 'dictionaryActivation' && !dictionaryIds.has(row.record.dictionaryId)) {
+      throw rowError(rowNumber, row, `dictionaryId ${row.record.dictionaryId} is not a voice dictionary of the rows before it`)
+    }
+    if (row.kind === 'dictionaryActivation' && !agentIds.has(row.record.voiceAgentId)) {
+      throw rowError(rowNumber, row, `voiceAgentId ${row.record.voiceAgentId} is not an agent of the rows before it`)
+    }
     if (row.kind === 'attempt' && !deliveryIds.has(row.record.deliveryId)) {
       throw rowError(rowNumber, row, `deliveryId ${row.record.deliveryId} is not a delivery of the rows before it`)
     }
@@ -432,6 +504,7 @@ export async function* checkedRows(
     }
     if (row.kind === 'agentVersion') unversionedAgents.delete(row.record.id)
     if (row.kind === 'delivery') deliveryIds.add(row.record.id)
+    if (row.kind === 'voiceDictionary') dictionaryIds.add(row.record.id)
     counts[COUNT_OF_KIND[row.kind]] += 1
     yield { rowNumber, row }
   }

@@ -82,6 +82,45 @@ export interface VoiceAgentFilter {
   lang?: 'ar' | 'en'
 }
 
+/** One entry of a voice dictionary: a word and how the voice says it. */
+export interface DictionaryWord {
+  word: string
+  pronunciation: string
+}
+
+/** A voice dictionary of a project (docs/api.md, "Voice dictionaries"). */
+export interface VoiceDictionaryRecord {
+  id: string
+  projectId: string
+  apiKeyId: string
+  name: string
+  words: DictionaryWord[]
+  createdAt: string
+  updatedAt: string
+}
+
+/** A dictionary as read: with the agents it is active for, in the order they were activated. */
+export interface VoiceDictionaryView extends VoiceDictionaryRecord {
+  voiceAgentIds: string[]
+}
+
+/** A dictionary active for an agent (a row of a project's data). */
+export interface DictionaryActivationRecord {
+  dictionaryId: string
+  voiceAgentId: string
+  projectId: string
+  activatedAt: string
+}
+
+export interface VoiceDictionaryFilter {
+  /** Part of the name, any case (ASCII letters). */
+  search?: string
+  /** Active for at least one agent (true), or for none (false). */
+  used?: boolean
+  /** Active for this agent. */
+  voiceAgentId?: string
+}
+
 export interface PhoneNumberRecord {
   id: string
   projectId: string
@@ -268,6 +307,8 @@ export type ProjectRow =
   | { kind: 'agent'; record: VoiceAgentRecord }
   | { kind: 'agentVersion'; record: VoiceAgentVersionRecord }
   | { kind: 'phoneNumber'; record: PhoneNumberRecord }
+  | { kind: 'voiceDictionary'; record: VoiceDictionaryRecord }
+  | { kind: 'dictionaryActivation'; record: DictionaryActivationRecord }
   | { kind: 'job'; record: JobRecord }
   | { kind: 'delivery'; record: DeliveryRecord }
   | { kind: 'attempt'; record: AttemptRecord }
@@ -279,6 +320,8 @@ export interface ProjectCounts {
   agents: number
   agentVersions: number
   phoneNumbers: number
+  voiceDictionaries: number
+  dictionaryActivations: number
   jobs: number
   deliveries: number
   attempts: number

@@ -55,7 +55,7 @@ describe('voicedesk export, import, snapshot, restore, reset, snapshots', () => 
     const exported = await run('export', archive, '--passphrase-file', passphraseFile)
     expect(exported.code, exported.stderr).toBe(0)
     expect(exported.stdout).toMatch(
-      /Exported 2 agents, 2 agent versions, 1 phone number, 0 jobs, 0 webhook deliveries, 0 delivery attempts from/,
+      /Exported 2 agents, 2 agent versions, 1 phone number, 0 jobs, 0 webhook deliveries, 0 delivery attempts, 0 voice dictionaries, 0 dictionary activations from/,
     )
 
     const snap = await run('snapshot', 'seeded')

@@ -93,6 +93,22 @@ export async function seedProject(service: LiveService, receiver: WebhookReceive
       json: { voiceAgentId: first.data.id, phoneNumber: number.data.number },
     }),
   )
+  const dictionary = await okJson(
+    await service.http('POST', '/v1/voice-agents/voice-dictionaries', {
+      json: {
+        name: `Names ${tag}`,
+        words: [
+          { word: 'Nguyen', pronunciation: 'win' },
+          { word: 'سعد', pronunciation: 'سَعْد' },
+        ],
+      },
+    }),
+  )
+  await okJson(
+    await service.http('POST', '/v1/voice-agents/voice-dictionaries/toggle-activation', {
+      json: { dictionaryId: dictionary.data.id, voiceAgentId: first.data.id, isActive: true },
+    }),
+  )
   const jobIds: string[] = []
   for (const text of [`Hello from ${tag}`, `Second job ${tag}`]) {
     const job = await okJson(
@@ -154,6 +170,8 @@ export async function everyGet(service: LiveService): Promise<Map<string, string
   for (const id of idsIn(agents)) await get(`/v1/voice-agents/${id}`)
   const numbers = await get('/v1/voice-agents/phone-number/list?take=100')
   for (const id of idsIn(numbers)) await get(`/v1/voice-agents/phone-number?pid=${id}`)
+  const dictionaries = await get('/v1/voice-agents/voice-dictionaries/list?take=100')
+  for (const id of idsIn(dictionaries)) await get(`/v1/voice-agents/voice-dictionaries/${id}`)
   const jobs = await get(`/v1/jobs/all?projectId=${project.data.id}`, { method: 'POST', json: {} })
   for (const id of idsIn(jobs)) {
     const job = await get(`/v1/jobs?jobId=${id}`)

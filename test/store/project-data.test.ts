@@ -87,6 +87,13 @@ async function seedProject(store: Store): Promise<void> {
   await store.voiceAgents.addVersion(sales, 'clone:agent-support', at(1))
   await store.phoneNumbers.insert(phoneNumber({ id: 'number-1', number: '+15550001', voiceAgentId: 'agent-support', createdAt: at(2) }))
   await store.phoneNumbers.insert(phoneNumber({ id: 'number-2', number: '+15550002', label: 'Back office', createdAt: at(3) }))
+  // Voice dictionaries: two, the second active for both agents, the first for the sales agent after it.
+  const dictionary = { projectId: P1, apiKeyId: 'key-1', createdAt: at(2), updatedAt: at(2) }
+  await store.voiceDictionaries.insert({ ...dictionary, id: 'dict-names', name: 'Names', words: [{ word: 'سعد', pronunciation: 'سَعْد' }] })
+  await store.voiceDictionaries.insert({ ...dictionary, id: 'dict-terms', name: 'Terms', words: [], createdAt: at(3) })
+  await store.voiceDictionaries.setActive('dict-terms', 'agent-support', P1, true, at(3))
+  await store.voiceDictionaries.setActive('dict-terms', 'agent-sales', P1, true, at(4))
+  await store.voiceDictionaries.setActive('dict-names', 'agent-sales', P1, true, at(5))
   await store.jobs.insert(
     job({
       id: 'job-tts',
@@ -218,6 +225,8 @@ async function reads(store: Store, projectId = P1) {
     agents: await store.voiceAgents.list(projectId, {}, 100, 0),
     agentSearch: await store.voiceAgents.list(projectId, { search: 'desk' }, 100, 0),
     numbers: await store.phoneNumbers.list(projectId, {}, 100, 0),
+    dictionaries: await store.voiceDictionaries.list(projectId, {}, 100, 0),
+    activeForSales: await store.voiceDictionaries.findActiveForAgent('agent-sales', projectId),
     deliveries,
     attempts: await Promise.all(deliveries.records.map((record) => store.webhookDeliveries.attemptsOf(record.id))),
     counts: await store.projectData.projectCounts(projectId),
@@ -229,7 +238,12 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     const store = await freshStore(engineName)
     await seedProject(store)
     const rows = await exported(store)
-    expect(rows.map((row) => `${row.kind}:${'id' in row.record ? row.record.id : row.record.deliveryId}`)).toEqual([
+    expect(
+      rows.map(
+        (row) =>
+          `${row.kind}:${'id' in row.record ? row.record.id : 'deliveryId' in row.record ? row.record.deliveryId : row.record.dictionaryId}`,
+      ),
+    ).toEqual([
       'agent:agent-sales',
       'agent:agent-support',
       'agentVersion:agent-sales',
@@ -237,6 +251,11 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       'agentVersion:agent-support',
       'phoneNumber:number-1',
       'phoneNumber:number-2',
+      'voiceDictionary:dict-names',
+      'voiceDictionary:dict-terms',
+      'dictionaryActivation:dict-terms',
+      'dictionaryActivation:dict-terms',
+      'dictionaryActivation:dict-names',
       'job:job-tts',
       'job:job-ar',
       'job:job-nul',
@@ -258,6 +277,8 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       agents: 2,
       agentVersions: 3,
       phoneNumbers: 2,
+      voiceDictionaries: 2,
+      dictionaryActivations: 3,
       jobs: 6,
       deliveries: 3,
       attempts: 3,
@@ -266,6 +287,8 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       agents: 1,
       agentVersions: 0,
       phoneNumbers: 0,
+      voiceDictionaries: 0,
+      dictionaryActivations: 0,
       jobs: 1,
       deliveries: 0,
       attempts: 0,
@@ -280,7 +303,16 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     for (const target of ENGINE_NAMES) {
       const store = await freshStore(target)
       const { counts } = await store.projectData.replaceProject(P1, rows)
-      expect(counts).toEqual({ agents: 2, agentVersions: 3, phoneNumbers: 2, jobs: 6, deliveries: 3, attempts: 3 })
+      expect(counts).toEqual({
+        agents: 2,
+        agentVersions: 3,
+        phoneNumbers: 2,
+        voiceDictionaries: 2,
+        dictionaryActivations: 3,
+        jobs: 6,
+        deliveries: 3,
+        attempts: 3,
+      })
       expect(await exported(store)).toEqual(rows)
       expect(await reads(store)).toEqual(before)
       // Derived data is rebuilt, not copied: new jobs count and are found alongside the restored ones.
@@ -315,7 +347,16 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
     await seedProject(store)
     const otherBefore = await exported(store, P2)
     const { counts, mediaBefore } = await store.projectData.replaceProject(P1, [])
-    expect(counts).toEqual({ agents: 0, agentVersions: 0, phoneNumbers: 0, jobs: 0, deliveries: 0, attempts: 0 })
+    expect(counts).toEqual({
+      agents: 0,
+      agentVersions: 0,
+      phoneNumbers: 0,
+      voiceDictionaries: 0,
+      dictionaryActivations: 0,
+      jobs: 0,
+      deliveries: 0,
+      attempts: 0,
+    })
     // What the jobs named, for the caller to delete: read in the replace's own transaction.
     expect(mediaBefore.sort()).toEqual(['media-ar.wav', 'media-tts.mp3'])
     expect((await store.projectData.replaceProject(P1, [])).mediaBefore).toEqual([])
@@ -373,7 +414,7 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       },
       {
         rows: [...rows, { kind: 'job', record: { ...job({ id: 'job-extra' }), sneaky: true } }],
-        message: /^Row 20 \(job job-extra\): .*sneaky/,
+        message: /^Row 25 \(job job-extra\): .*sneaky/,
       },
       { rows: [{ kind: 'tape', record: {} }], message: /^Row 1 \(tape\): / },
       {
@@ -383,9 +424,19 @@ describe.each(ENGINE_NAMES)('project data: %s', (engineName) => {
       // Valid rows the database refuses: another project's job id, its preview token.
       {
         rows: [...rows, { kind: 'job', record: job({ id: 'job-other' }) }],
-        message: /^Row 20 \(job job-other\): .*(UNIQUE|unique|already exists)/,
+        message: /^Row 25 \(job job-other\): .*(UNIQUE|unique|already exists)/,
       },
-      { rows: [...rows, { kind: 'agent', record: agent({ id: 'agent-other' }) }], message: /^Row 20 \(agent agent-other\): / },
+      { rows: [...rows, { kind: 'agent', record: agent({ id: 'agent-other' }) }], message: /^Row 25 \(agent agent-other\): / },
+      {
+        rows: [
+          ...rows.slice(0, 5),
+          {
+            kind: 'dictionaryActivation',
+            record: { dictionaryId: 'dict-names', voiceAgentId: 'agent-sales', projectId: P1, activatedAt: at(1) },
+          },
+        ],
+        message: /^Row 6 \(dictionaryActivation\): dictionaryId dict-names is not a voice dictionary of the rows before it/,
+      },
       {
         rows: [{ kind: 'phoneNumber', record: phoneNumber({ voiceAgentId: 'agent-other' }) }],
         message: /^Row 1 \(phoneNumber number-\w+\): voiceAgentId agent-other is not an agent/,

@@ -16,7 +16,14 @@ import { jobSearchLexemes } from '../../src/store/postgres/search-words'
 import { migrate } from '../../src/store/postgres/migrate'
 import { MIGRATIONS } from '../../src/store/postgres/migrations'
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store'
-import type { DeliveryRecord, JobRecord, NewDelivery, PhoneNumberRecord, TestRunRecord } from '../../src/store/records'
+import type {
+  DeliveryRecord,
+  JobRecord,
+  NewDelivery,
+  PhoneNumberRecord,
+  TestRunRecord,
+  VoiceDictionaryRecord,
+} from '../../src/store/records'
 import { searchWords } from '../../src/store/records'
 import { openSqliteStore } from '../../src/store/sqlite/store'
 import { jobRecord } from '../helpers/job-record'
@@ -332,6 +339,63 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(
         await store.testRuns.saveRun('expired', { status: 'PASSED', error: null, results: [], leaseUntil: null, updatedAt: at(6) }),
       ).toBe(false)
+    })
+  })
+
+  describe('voice dictionaries', () => {
+    const dictionary = (fields: Partial<VoiceDictionaryRecord> = {}): VoiceDictionaryRecord => ({
+      id: 'dict-1',
+      projectId: P1,
+      apiKeyId: 'key-1',
+      name: 'Medical terms',
+      words: [{ word: 'ibuprofen', pronunciation: 'eye byoo pro fen' }],
+      createdAt: at(1),
+      updatedAt: at(1),
+      ...fields,
+    })
+
+    it('stores dictionaries per project, pages and filters them, and activates them per agent in order', async () => {
+      const { store } = await open()
+      await store.voiceAgents.insert(agent({ id: 'agent-a' }))
+      await store.voiceAgents.insert(agent({ id: 'agent-b' }))
+      await store.voiceDictionaries.insert(dictionary())
+      await store.voiceDictionaries.insert(dictionary({ id: 'dict-2', name: 'Names', words: [], createdAt: at(2), updatedAt: at(2) }))
+      await store.voiceDictionaries.insert(dictionary({ id: 'dict-3', projectId: P2, name: 'Other project' }))
+      expect(await store.voiceDictionaries.findInProject('dict-1', P1)).toEqual({ ...dictionary(), voiceAgentIds: [] })
+      expect(await store.voiceDictionaries.findInProject('dict-3', P1)).toBeUndefined()
+
+      expect(await store.voiceDictionaries.setActive('dict-2', 'agent-a', P1, true, at(3))).toBe(true)
+      expect(await store.voiceDictionaries.setActive('dict-1', 'agent-a', P1, true, at(4))).toBe(true)
+      expect(await store.voiceDictionaries.setActive('dict-1', 'agent-a', P1, true, at(5))).toBe(false)
+      expect(await store.voiceDictionaries.setActive('dict-1', 'agent-b', P1, true, at(5))).toBe(true)
+      expect((await store.voiceDictionaries.findActiveForAgent('agent-a', P1)).map((view) => view.id)).toEqual(['dict-2', 'dict-1'])
+      expect(await store.voiceDictionaries.findActiveForAgent('agent-a', P2)).toEqual([])
+      expect((await store.voiceDictionaries.findInProject('dict-1', P1))?.voiceAgentIds).toEqual(['agent-a', 'agent-b'])
+
+      const ids = async (filter: Parameters<Store['voiceDictionaries']['list']>[1], limit = 10, offset = 0) => {
+        const page = await store.voiceDictionaries.list(P1, filter, limit, offset)
+        return { ids: page.records.map((view) => view.id), total: page.total, filtered: page.filtered }
+      }
+      expect(await ids({})).toEqual({ ids: ['dict-2', 'dict-1'], total: 2, filtered: 2 })
+      expect(await ids({}, 1, 1)).toEqual({ ids: ['dict-1'], total: 2, filtered: 2 })
+      expect(await ids({ search: 'MEDICAL' })).toEqual({ ids: ['dict-1'], total: 2, filtered: 1 })
+      expect(await ids({ voiceAgentId: 'agent-b' })).toEqual({ ids: ['dict-1'], total: 2, filtered: 1 })
+      expect(await store.voiceDictionaries.setActive('dict-2', 'agent-a', P1, false, at(6))).toBe(true)
+      expect(await ids({ used: false })).toEqual({ ids: ['dict-2'], total: 2, filtered: 1 })
+      expect(await ids({ used: true })).toEqual({ ids: ['dict-1'], total: 2, filtered: 1 })
+
+      const changed = dictionary({ name: 'Renamed', words: [{ word: 'سعد', pronunciation: 'سَعْد' }], updatedAt: at(7) })
+      expect(await store.voiceDictionaries.update(changed)).toBe(true)
+      expect(await store.voiceDictionaries.update({ ...changed, projectId: P2 })).toBe(false)
+      expect(await store.voiceDictionaries.findInProject('dict-1', P1)).toEqual({ ...changed, voiceAgentIds: ['agent-a', 'agent-b'] })
+
+      // Deleting an agent ends its activations; deleting a dictionary ends its own.
+      await store.voiceAgents.remove('agent-a', P1)
+      expect((await store.voiceDictionaries.findInProject('dict-1', P1))?.voiceAgentIds).toEqual(['agent-b'])
+      expect(await store.voiceDictionaries.remove('dict-1', P2)).toBe(false)
+      expect(await store.voiceDictionaries.remove('dict-1', P1)).toBe(true)
+      expect(await store.voiceDictionaries.findActiveForAgent('agent-b', P1)).toEqual([])
+      expect(await store.voiceDictionaries.findInProject('dict-3', P2)).toBeDefined()
     })
   })
 

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { AI_PARTS, type AiPart } from '../../shared/api/ai-parts'
 import { countScriptLetters } from './arabic-normalisation'
+import type { CustomContentInput, CustomPartWritten } from './custom-part-types'
 import { analyseContent, type AnalysedContent } from './content-analysis'
 import { writeFaq, writeIntroduction, writeKeyTopics, writeKeywords, writeSeoArticle, writeSummary, writeTitles } from './long-form-parts'
 import { phrasebookFor, type Phrasebook } from './phrasebook'
@@ -24,6 +25,12 @@ export type AiContentResult = Partial<Record<AiPart, string>>
 export interface AiContentEngine {
   readonly name: string
   generate(input: AiContentInput, signal?: AbortSignal): Promise<AiContentResult>
+  /**
+   * Custom parts from the user's instructions, by a model that can follow them. Engines without
+   * it (offline) get the nearest built-in part with what of the instruction can be followed
+   * (custom-parts.ts, writeCustomPartsOffline).
+   */
+  generateCustom?(input: CustomContentInput, signal?: AbortSignal): Promise<CustomPartWritten[]>
 }
 
 /** Share of Arabic letters among Arabic and Latin letters from which a text counts as Arabic. */

@@ -55,3 +55,37 @@ export function buildChatMessages(input: { text: string; title?: string }, parts
     { role: 'user', content: user },
   ]
 }
+
+/**
+ * The chat messages that ask a model for custom parts, each from the user's own instruction,
+ * as one JSON object keyed part1, part2, … (names users give need not be valid or distinct keys).
+ */
+export function buildCustomChatMessages(
+  input: { text: string; title?: string },
+  parts: readonly { aiPart: string; language: 'en' | 'ar'; prompt: string }[],
+): ChatMessage[] {
+  const system = [
+    'You write publishing content from a source text (a call or meeting transcript, a translation, or a script).',
+    'Answer with one JSON object and nothing else: no Markdown fence, no comment.',
+    `Its keys are exactly: ${parts.map((_, index) => `part${index + 1}`).join(', ')}. Every value is a single string (use \\n for line breaks).`,
+    ...parts.map(
+      (part, index) =>
+        `- "part${index + 1}" (${JSON.stringify(part.aiPart)}), written in ${LANGUAGE_NAMES[part.language]}: ${part.prompt.replace(/\s+/g, ' ').trim()}`,
+    ),
+    'Use only facts from the source text.',
+  ].join('\n')
+  const user = [
+    input.title ? `Title: ${input.title}` : '',
+    'Source text:',
+    '"""',
+    input.text.trim(),
+    '"""',
+    'Answer as the JSON object described.',
+  ]
+    .filter(Boolean)
+    .join('\n')
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ]
+}

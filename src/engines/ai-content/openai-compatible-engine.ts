@@ -1,8 +1,7 @@
 import { z } from 'zod'
-import type { AiPart } from '../../shared/api/ai-parts'
 import { chatServer, snippet } from '../model-server/chat-server'
-import { detectLanguage, requestedParts, throwIfAborted, type AiContentEngine, type AiContentResult } from './ai-content-engine'
-import { buildChatMessages } from './chat-prompt'
+import { detectLanguage, requestedParts, throwIfAborted, type AiContentEngine } from './ai-content-engine'
+import { buildChatMessages, buildCustomChatMessages, type ChatMessage } from './chat-prompt'
 
 export interface OpenAiCompatibleEngineOptions {
   /** The API root, e.g. http://127.0.0.1:11434/v1 (Ollama) or http://127.0.0.1:8080/v1 (llama.cpp server). */
@@ -46,40 +45,58 @@ export function createOpenAiCompatibleEngine(options: OpenAiCompatibleEngineOpti
       const parts = requestedParts(input.parts)
       if (!input.text.trim()) throw new Error('The source text is empty: there is nothing to write AI content from')
       const lang = input.lang ?? detectLanguage(input.text)
-      const timeout = AbortSignal.timeout(timeoutMs)
-      const headers = chat.headers()
-      const body = JSON.stringify({
-        model: options.model,
-        messages: buildChatMessages(input, parts, lang),
-        temperature: 0.3,
-        response_format: { type: 'json_object' },
-      })
-
-      let status: number
-      let statusText: string
-      let responseText: string
-      try {
-        const response = await fetch(endpoint, {
-          method: 'POST',
-          headers,
-          body,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        })
-        status = response.status
-        statusText = response.statusText
-        responseText = await response.text()
-      } catch (error) {
-        throw chat.requestFailure(error, {
-          signal,
-          timedOut: timeout.aborted,
-          timeoutMs,
-          abortMessage: 'The AI-content generation was aborted',
-        })
-      }
-      if (status < 200 || status > 299) throw chat.httpFailure(status, statusText, responseText)
-      const content = completionContent(responseText, server, fail)
+      const content = await ask(buildChatMessages(input, parts, lang), signal)
       return partsFrom(content, parts, fail)
     },
+    async generateCustom(input, signal) {
+      throwIfAborted(signal)
+      if (!input.text.trim()) throw new Error('The source text is empty: there is nothing to write AI content from')
+      const sourceLanguage = detectLanguage(input.text)
+      const requests = input.parts.map((part) => ({ ...part, language: part.language ?? sourceLanguage }))
+      const keys = requests.map((_, index) => `part${index + 1}`)
+      const content = await ask(buildCustomChatMessages(input, requests), signal)
+      const values = partsFrom(content, keys, fail)
+      return requests.map((part, index) => ({
+        aiPart: part.aiPart,
+        language: part.language,
+        prompt: part.prompt,
+        content: values[keys[index]!]!,
+        engine: `openai-compatible:${options.model}`,
+        basedOn: null,
+        honoured: [`written by the model ${options.model} from the instruction`],
+        notHonoured: [],
+      }))
+    },
+  }
+
+  /** One chat completion asked for a JSON object; answers the model's message. */
+  async function ask(messages: ChatMessage[], signal: AbortSignal | undefined): Promise<string> {
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const headers = chat.headers()
+    const body = JSON.stringify({ model: options.model, messages, temperature: 0.3, response_format: { type: 'json_object' } })
+    let status: number
+    let statusText: string
+    let responseText: string
+    try {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers,
+        body,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      })
+      status = response.status
+      statusText = response.statusText
+      responseText = await response.text()
+    } catch (error) {
+      throw chat.requestFailure(error, {
+        signal,
+        timedOut: timeout.aborted,
+        timeoutMs,
+        abortMessage: 'The AI-content generation was aborted',
+      })
+    }
+    if (status < 200 || status > 299) throw chat.httpFailure(status, statusText, responseText)
+    return completionContent(responseText, server, fail)
   }
 }
 
@@ -102,7 +119,7 @@ function completionContent(responseText: string, server: string, fail: (message:
  * The requested parts from the model's message. Models sometimes wrap the object in a Markdown
  * fence or a sentence despite being told not to, so the outermost {...} is taken.
  */
-function partsFrom(content: string, parts: readonly AiPart[], fail: (message: string) => Error): AiContentResult {
+function partsFrom(content: string, parts: readonly string[], fail: (message: string) => Error): Record<string, string> {
   const start = content.indexOf('{')
   const end = content.lastIndexOf('}')
   let answer: unknown
@@ -123,7 +140,7 @@ function partsFrom(content: string, parts: readonly AiPart[], fail: (message: st
     throw fail(`the model's answer has parts that are not non-empty text: ${bad.join(', ')}`)
   }
   // Only the requested parts, whatever else the model added.
-  const result: AiContentResult = {}
-  for (const part of parts) result[part] = checked.data[part]
+  const result: Record<string, string> = {}
+  for (const part of parts) result[part] = checked.data[part] as string
   return result
 }

@@ -1,5 +1,6 @@
 import { endianness } from 'node:os'
 import { EspeakWorkerThread, type SpeechTask } from './espeak-worker-thread'
+import { applyPronunciations } from './pronunciations'
 import { speakableText } from './speakable-text'
 import { SpeechQueue } from './speech-queue'
 import { speechSegments } from './speech-segments'
@@ -99,7 +100,7 @@ export class EspeakTtsEngine implements TtsEngine {
   private async speak(
     text: string,
     voiceId: string,
-    { signal, priority = 'live', flow }: SpeechOptions,
+    { signal, priority = 'live', flow, pronunciations }: SpeechOptions,
     onChunk?: (pcm: ArrayBuffer, sampleRate: number) => void,
     phonemes = false,
   ): Promise<Spoken> {
@@ -107,7 +108,8 @@ export class EspeakTtsEngine implements TtsEngine {
     const profile = voiceProfileFor(voiceId)
     if (!profile) throw new TtsEngineError('UNKNOWN_VOICE', `Unknown voice id "${voiceId}": it is not one of the 14 catalogue voices`)
     if (signal?.aborted) throw abortedError(signal)
-    const normalised = normaliseSpeechText(text)
+    // A voice dictionary's words first, once, so the words its entries give are read like any other text.
+    const normalised = applyPronunciations(normaliseSpeechText(text), pronunciations)
     if (!normalised) throw new TtsEngineError('EMPTY_TEXT', 'There is no text to speak')
     // Digits, times, amounts… as words, and Arabic with its vowels, in the voice's own language.
     const language = speechLanguageOf(profile)

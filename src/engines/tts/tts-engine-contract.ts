@@ -1,5 +1,6 @@
 /* What every text-to-speech engine offers; its own file so that an engine and the factory that starts it (tts-engine.ts) both import it without a cycle. */
 
+import type { Pronunciation } from './pronunciations'
 import type { SpeechPriority } from './speech-queue'
 
 export type { SpeechPriority }
@@ -19,6 +20,11 @@ export interface SpeechOptions {
    * syntheses sharing `signal` are one flow, and each without a signal is a flow of its own.
    */
   flow?: unknown
+  /**
+   * Voice dictionary entries applied to the text before anything else (pronunciations.ts):
+   * each whole word, any case, is said as its pronunciation.
+   */
+  pronunciations?: readonly Pronunciation[]
 }
 
 /** Synthesized speech as samples, for callers that play it rather than store it (live calls). */

@@ -1,4 +1,6 @@
+import type { Pronunciation } from '../../engines/tts/pronunciations'
 import type { MediaStore } from '../../store/ports'
+import type { JobRecord } from '../../store/records'
 import { TtsEngineError, type TtsEngine } from '../../engines/tts/tts-engine'
 import { JobError } from '../job-error'
 import type { JobHandler } from '../job-runner'
@@ -24,13 +26,19 @@ function asJobError(error: unknown, signal: AbortSignal): unknown {
  * instance of the service can serve it (the data folder's media/, or the database in team
  * mode). The media store writes it whole or not at all.
  */
-export function createTtsJobHandler(options: { engine: () => Promise<TtsEngine>; media: MediaStore }): JobHandler {
+export function createTtsJobHandler(options: {
+  engine: () => Promise<TtsEngine>
+  media: MediaStore
+  /** The voice dictionary entries of the job's agent (none for a job without one), read as it runs. */
+  pronunciations?: (job: JobRecord) => Promise<readonly Pronunciation[]>
+}): JobHandler {
   return async (job, signal) => {
     if (!job.text || !job.voiceId || !job.mediaFile) throw new JobError('INVALID_JOB', 'The TTS job has no text, voice or media name')
+    const pronunciations = (await options.pronunciations?.(job)) ?? []
     let speech
     try {
       // Batch: every live call's sentence and realtime request goes first; a long text yields between its segments.
-      speech = await (await options.engine()).synthesize(job.text, job.voiceId, { signal, priority: 'batch' })
+      speech = await (await options.engine()).synthesize(job.text, job.voiceId, { signal, priority: 'batch', pronunciations })
     } catch (error) {
       throw asJobError(error, signal)
     }

@@ -35,6 +35,8 @@ const STATE_COUNT_NOUNS: Record<keyof StateCounts, [one: string, other: string]>
   jobs: ['job', 'jobs'],
   deliveries: ['webhook delivery', 'webhook deliveries'],
   attempts: ['delivery attempt', 'delivery attempts'],
+  voiceDictionaries: ['voice dictionary', 'voice dictionaries'],
+  dictionaryActivations: ['dictionary activation', 'dictionary activations'],
 }
 
 /** "1 agent, 2 phone numbers, 0 jobs, …" (an archive's manifest may lack a kind: none of it). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { createResampler, type Resampler } from '../../engines/audio/speex-resampler'
 import { estimateGender } from '../../engines/audio/caller-gender'
 import { createTurnDetector } from '../../engines/audio/turn-detector'
@@ -7,6 +8,7 @@ import { createOpenAiCompatibleDialogueEngine } from '../../engines/dialogue/ope
 import type { SttEngine } from '../../engines/stt/stt-engine'
 import type { TtsEngine } from '../../engines/tts/tts-engine'
 import { SharedSpeech } from '../../engines/tts/shared-speech'
+import type { Pronunciation } from '../../engines/tts/pronunciations'
 import { CALL_SAMPLE_RATE, type CallAudio } from '../../conversations/call-audio'
 import type { Logger } from 'pino'
 import type { SecretBox } from '../../store/secret-box'
@@ -46,7 +48,7 @@ export class CallEngines {
 
   constructor(private readonly options: CallEnginesOptions) {
     this.audio = {
-      speak: (text, voiceId, signal) => this.speak(text, voiceId, signal),
+      speak: (text, voiceId, signal, pronunciations) => this.speak(text, voiceId, signal, pronunciations),
       turnDetector: (turnOptions) =>
         createTurnDetector({
           ...turnOptions,
@@ -93,16 +95,29 @@ export class CallEngines {
    * The agent's voice at the call's rate: eSpeak speaks at 22050 Hz, the SDK plays 16 kHz. Live:
    * ahead of TTS jobs; the call's sentences share its signal, so they are one flow, served in turn with other calls'.
    */
-  private speak(text: string, voiceId: string, signal?: AbortSignal): Promise<Int16Array> {
+  private speak(text: string, voiceId: string, signal?: AbortSignal, pronunciations?: readonly Pronunciation[]): Promise<Int16Array> {
     // Made once for every call that says it at the same time or soon after (a greeting); the
     // call's signal keeps its sentences one flow, in order, and leaving drops only its own wait.
-    return this.sentences.speak(text, voiceId, signal, (stop) => this.synthesise(text, voiceId, stop, signal))
+    // Calls whose agents have other dictionaries say it apart.
+    const said = pronunciations?.length ? `${voiceId}\u0001${dictionaryKey(pronunciations)}` : voiceId
+    return this.sentences.speak(text, said, signal, (stop) => this.synthesise(text, voiceId, stop, signal, pronunciations))
   }
 
-  private async synthesise(text: string, voiceId: string, stop: AbortSignal, flow: AbortSignal | undefined): Promise<Int16Array> {
+  private async synthesise(
+    text: string,
+    voiceId: string,
+    stop: AbortSignal,
+    flow: AbortSignal | undefined,
+    pronunciations: readonly Pronunciation[] | undefined,
+  ): Promise<Int16Array> {
     const audio = await (
       await this.options.speech()
-    ).synthesizePcm(text, voiceId, { signal: stop, priority: 'live', ...(flow ? { flow } : {}) })
+    ).synthesizePcm(text, voiceId, {
+      signal: stop,
+      priority: 'live',
+      ...(flow ? { flow } : {}),
+      ...(pronunciations?.length ? { pronunciations } : {}),
+    })
     if (audio.sampleRate === CALL_SAMPLE_RATE) return audio.samples
     this.resampler ??= createResampler(audio.sampleRate, CALL_SAMPLE_RATE).catch((error: unknown) => {
       this.resampler = undefined
@@ -110,4 +125,15 @@ export class CallEngines {
     })
     return (await this.resampler).resample(audio.samples)
   }
+}
+
+/** One key per set of entries (a call's list is made once and reused for each of its sentences). */
+const dictionaryKeys = new WeakMap<readonly Pronunciation[], string>()
+function dictionaryKey(pronunciations: readonly Pronunciation[]): string {
+  let key = dictionaryKeys.get(pronunciations)
+  if (key === undefined) {
+    key = createHash('sha256').update(JSON.stringify(pronunciations)).digest('base64url')
+    dictionaryKeys.set(pronunciations, key)
+  }
+  return key
 }

@@ -114,7 +114,15 @@ function composeJobRunner(parts: WorkerParts, wakeWebhooks: () => void): JobRunn
   const runner: JobRunner = new JobRunner({
     store,
     handlers: {
-      TTS: createTtsJobHandler({ engine: engines.speech, media }),
+      TTS: createTtsJobHandler({
+        engine: engines.speech,
+        media,
+        // The job's agent's voice dictionaries as they are when it runs (an agent deleted meanwhile: none).
+        pronunciations: async (job) =>
+          job.voiceAgentId
+            ? (await store.voiceDictionaries.findActiveForAgent(job.voiceAgentId, job.projectId)).flatMap((dictionary) => dictionary.words)
+            : [],
+      }),
       AI_CONTENT: createAiContentJobHandler({ engine: () => engines.aiContent().engine, jobs: store.jobs }),
       // The language-model setting is read for each job: a choice made meanwhile counts at once.
       TRANSLATION: createTranslationJobHandler({ engine: () => createTranslationEngine(store, secrets), jobs: store.jobs }),

@@ -28,6 +28,7 @@ import { registerConversationRoutes } from './routes/v1/conversations'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerTranslationJobRoutes } from './routes/v1/translation-jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
+import { registerVoiceDictionaryRoutes } from './routes/v1/voice-dictionaries'
 import { registerProjectRoutes } from './routes/v1/projects'
 import { REALTIME_SOCKET, registerRealtimeRoutes, registerRealtimeSocket, type RealtimeSpeechOptions } from './routes/v1/realtime'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
@@ -245,6 +246,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerAgentVersionRoutes(v1, options.context)
       registerConversationRoutes(v1, options.context)
       registerPhoneNumberRoutes(v1, options.context)
+      registerVoiceDictionaryRoutes(v1, options.context)
       registerVoiceRoutes(v1)
       registerJobRoutes(v1, options.context)
       registerTranslationJobRoutes(v1, options.context)

@@ -3,7 +3,10 @@ import {
   LIST_JOBS_DEFAULT_TAKE,
   TEXT_JOB_TYPES,
   type AiContentBody,
+  type AiContentEstimate,
+  type AiContentEstimateBody,
   type AiContentJob,
+  type CustomAiContentBody,
   type Job,
   type JobListItem,
   type JobType,
@@ -12,6 +15,7 @@ import {
   type TtsJob,
 } from '../../shared/api/jobs'
 import { findVoice } from '../../shared/voices'
+import { nearestPart } from '../../engines/ai-content/custom-parts'
 import { controlCharactersAsSpaces, holdsControlCharacter } from '../../shared/text/control-characters'
 import { searchWords, type JobRecord } from '../../store/records'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
@@ -161,6 +165,8 @@ export function recordBase(
 /** Queues a TTS job; the runner writes its audio. The media URL is known (and fixed) at once. */
 export async function createTextToSpeechJob(context: OpsContext, caller: Caller, body: TextToSpeechBody): Promise<TtsJob> {
   if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'webhookUrl')
+  if (body.voiceAgentId !== undefined && !(await context.store.voiceAgents.findInProject(body.voiceAgentId, caller.projectId)))
+    throw notFound('voice agent', body.voiceAgentId)
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),
     type: 'TTS',
@@ -168,6 +174,8 @@ export async function createTextToSpeechJob(context: OpsContext, caller: Caller,
     ...JOB_MODELS.TTS,
     voiceId: body.voiceId,
     text: body.text,
+    // Whose voice dictionaries apply, read when the job runs.
+    voiceAgentId: body.voiceAgentId ?? null,
     webhookUrl: body.webhookUrl ?? null,
     // Either part may be absent (see JobWebhookAuthSchema); the sender joins what is there.
     webhookAuthKey: body.webhookAuth?.authKey ?? null,
@@ -187,12 +195,8 @@ export async function requireJob(context: OpsContext, caller: Caller, id: string
 }
 
 /** Queues AI content from a finished job that carries text (a transcript, a translation, a TTS text). */
-export async function createAiContentJob(
-  context: OpsContext,
-  caller: Caller,
-  sourceId: string,
-  body: AiContentBody,
-): Promise<AiContentJob> {
+/** The finished job with text that AI content is written from: 404 unknown, 409 unfinished, of another type or without text. */
+async function requireAiContentSource(context: OpsContext, caller: Caller, sourceId: string): Promise<JobRecord> {
   const source = await requireJob(context, caller, sourceId)
   if (!TEXT_JOB_TYPES.includes(source.type)) {
     throw new ServiceError('CONFLICT', `Job ${sourceId} is ${source.type}; AI content needs a TRANSCRIPTION, TRANSLATION or TTS job`)
@@ -201,6 +205,16 @@ export async function createAiContentJob(
     throw new ServiceError('CONFLICT', `Job ${sourceId} is ${source.status}; AI content needs a COMPLETED job`)
   }
   if (!source.text?.trim()) throw new ServiceError('CONFLICT', `Job ${sourceId} has no text to write from`)
+  return source
+}
+
+export async function createAiContentJob(
+  context: OpsContext,
+  caller: Caller,
+  sourceId: string,
+  body: AiContentBody,
+): Promise<AiContentJob> {
+  const source = await requireAiContentSource(context, caller, sourceId)
   const engine = context.aiContentModel()
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),
@@ -214,6 +228,51 @@ export async function createAiContentJob(
   await context.store.jobs.insert(record)
   context.jobEnqueued(record)
   return toAiContentJobDto(context, record)
+}
+
+/**
+ * Custom parts from the user's instructions (docs/api.md, "POST /v1/jobs/ai-content/custom"):
+ * the job keeps the request in its pending jobResponse, and the nearest built-in part of each in
+ * `aiParts` (what the offline engine writes it as); it costs what as many built-in parts cost.
+ */
+export async function createCustomAiContentJob(
+  context: OpsContext,
+  caller: Caller,
+  sourceId: string,
+  body: CustomAiContentBody,
+): Promise<AiContentJob> {
+  if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'webhookUrl')
+  const source = await requireAiContentSource(context, caller, sourceId)
+  const engine = context.aiContentModel()
+  const customRequest = body.aiParts.map(({ aiPart, language, prompt }) => ({ aiPart, prompt, ...(language ? { language } : {}) }))
+  const record: JobRecord = {
+    ...baseRecord(context, caller, timestamp(context)),
+    type: 'AI_CONTENT',
+    title: titleFrom(`AI content: ${source.title}`, 100),
+    ...engine,
+    aiParts: body.aiParts.map((part) => nearestPart(part.aiPart, part.prompt)),
+    jobResponse: { customRequest },
+    relevantJobId: source.id,
+    webhookUrl: body.webhookUrl ?? null,
+    webhookAuthKey: body.webhookAuth?.authKey ?? null,
+    webhookAuthSecret: body.webhookAuth?.authSecret !== undefined ? context.secrets.encrypt(body.webhookAuth.authSecret) : null,
+    totalCost: aiContentCost(body.aiParts.length),
+  }
+  await context.store.jobs.insert(record)
+  context.jobEnqueued(record)
+  return toAiContentJobDto(context, record)
+}
+
+/** What an AI-content job from this source with these parts will charge: the same checks and the same price as making it. */
+export async function estimateAiContentJob(
+  context: OpsContext,
+  caller: Caller,
+  sourceId: string,
+  body: AiContentEstimateBody,
+): Promise<AiContentEstimate> {
+  const source = await requireAiContentSource(context, caller, sourceId)
+  const parts = body.aiParts.length
+  return { jobId: source.id, parts, pricePerPart: aiContentCost(1), estimatedCost: aiContentCost(parts), currency: 'credits' }
 }
 
 /** An AI-content job by its id, or the newest one made from a source job's id. */

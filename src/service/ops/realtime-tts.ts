@@ -1,6 +1,6 @@
 import { createResampler } from '../../engines/audio/speex-resampler'
 import { int16FromPcm16, pcm16FromInt16 } from '../../engines/audio/pcm-encoding'
-import type { TtsEngine } from '../../engines/tts/tts-engine'
+import type { SpeechOptions, TtsEngine } from '../../engines/tts/tts-engine'
 import { encodeWavPcm16Mono } from '../../engines/tts/wav-encoding'
 import { REALTIME_PCM_SAMPLE_RATE, VOICE_FIELDS, type RealtimeAudioFormat, type RealtimeTtsBody } from '../../shared/api/realtime'
 import { SPEAKER_VOICES, VOICES, type Voice } from '../../shared/voices'
@@ -44,12 +44,18 @@ export const REALTIME_CONTENT_TYPES: Record<RealtimeAudioFormat, string> = {
 }
 
 /** The whole audio of `text`, in `format`. */
-export async function speakWhole(engine: TtsEngine, text: string, voiceId: string, format: RealtimeAudioFormat, signal?: AbortSignal) {
-  const speech = await engine.synthesize(text, voiceId, signal)
-  if (format === 'wav') return { audio: speech.wav, seconds: speech.durationSeconds }
-  const resampler = await createResampler(speech.sampleRate, REALTIME_PCM_SAMPLE_RATE)
+export async function speakWhole(
+  engine: TtsEngine,
+  text: string,
+  voiceId: string,
+  format: RealtimeAudioFormat,
+  speech: AbortSignal | SpeechOptions = {},
+) {
+  const spoken = await engine.synthesize(text, voiceId, speech)
+  if (format === 'wav') return { audio: spoken.wav, seconds: spoken.durationSeconds }
+  const resampler = await createResampler(spoken.sampleRate, REALTIME_PCM_SAMPLE_RATE)
   try {
-    const samples = resampler.resample(int16FromPcm16(speech.wav.subarray(44)))
+    const samples = resampler.resample(int16FromPcm16(spoken.wav.subarray(44)))
     return { audio: pcm16FromInt16(samples), seconds: samples.length / REALTIME_PCM_SAMPLE_RATE }
   } finally {
     resampler.dispose()
@@ -75,7 +81,7 @@ export async function speakStreaming(
   voiceId: string,
   format: RealtimeAudioFormat,
   write: (bytes: Buffer) => void,
-  signal?: AbortSignal,
+  signal?: AbortSignal | SpeechOptions,
 ): Promise<{ seconds: number; bytes: number }> {
   let bytes = 0
   const send = (chunk: Buffer) => {

@@ -34,8 +34,9 @@ import {
 /**
  * The version of ProjectRow's shape that archives carry (ManifestSchema.schema). 2 added the
  * `agentVersion` rows; a version-1 archive still imports (each agent gets version 1, see checkedRows).
+ * 3 added voice dictionaries and their activations (an older archive imports with none).
  */
-export const ROW_SCHEMA_VERSION = 2
+export const ROW_SCHEMA_VERSION = 3
 const OLDEST_ROW_SCHEMA_VERSION = 1
 
 /** The fields of each kind of row that hold a secret sealed with the store's key (SecretBox). */
@@ -43,6 +44,8 @@ const SECRET_FIELDS: Readonly<Record<ProjectRow['kind'], readonly string[]>> = {
   agent: ['webhookAuthSecret'],
   agentVersion: ['webhookAuthSecret'],
   phoneNumber: ['providerAuthToken'],
+  voiceDictionary: [],
+  dictionaryActivation: [],
   job: ['webhookAuthSecret'],
   delivery: ['authSecret'],
   attempt: [],

@@ -1,6 +1,16 @@
 import { z } from 'zod'
 import { VOICE_IDS } from '../voices'
-import { HttpUrlSchema, OFFSET_SKIP_MAX, TimestampSchema, UuidSchema, envelopeOf, headerValueText, nonBlankText } from './common'
+import {
+  HttpUrlSchema,
+  NUL_MESSAGE,
+  OFFSET_SKIP_MAX,
+  TimestampSchema,
+  UuidSchema,
+  envelopeOf,
+  headerValueText,
+  nonBlankText,
+} from './common'
+import { holdsNul } from '../text/control-characters'
 import { AI_PARTS, AiPartSchema } from './ai-parts'
 import { JobErrorCodeSchema } from './job-error-codes'
 import { WEBHOOK_AUTH_LIMITS } from './voice-agents'
@@ -43,6 +53,9 @@ export const TextToSpeechBodySchema = z
     text: nonBlankText(TTS_TEXT_MAX),
     webhookUrl: HttpUrlSchema.optional(),
     webhookAuth: JobWebhookAuthSchema.optional(),
+    voiceAgentId: UuidSchema.optional().meta({
+      description: "Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.",
+    }),
   })
   .strict()
   .meta({ id: 'TextToSpeechBody' })
@@ -207,6 +220,86 @@ export type AiContentBody = z.infer<typeof AiContentBodySchema>
 
 export const JobIdQuerySchema = z.object({ jobId: z.string().min(1) })
 
+/** The most custom parts one request asks for, and the longest name and instruction. */
+export const CUSTOM_PARTS_MAX = 12
+export const CUSTOM_PART_NAME_MAX = 100
+export const CUSTOM_PROMPT_MAX = 2_000
+
+export const CustomAiPartSchema = z
+  .object({
+    aiPart: z
+      .string()
+      .trim()
+      .min(1)
+      .max(CUSTOM_PART_NAME_MAX)
+      .refine((value) => !holdsNul(value), { message: NUL_MESSAGE })
+      .meta({
+        description: 'The name of the part, as the result names it.',
+      }),
+    language: z.enum(['ar', 'en']).optional().meta({ description: "The part's language; the source's when left out." }),
+    prompt: nonBlankText(CUSTOM_PROMPT_MAX).meta({ description: 'What to write, in your words.' }),
+  })
+  .strict()
+  .meta({ id: 'CustomAiPart' })
+export type CustomAiPart = z.infer<typeof CustomAiPartSchema>
+
+export const CustomAiContentBodySchema = z
+  .object({
+    aiParts: z
+      .array(CustomAiPartSchema)
+      .min(1)
+      .max(CUSTOM_PARTS_MAX)
+      .superRefine((parts, context) => {
+        const seen = new Set<string>()
+        parts.forEach((part, index) => {
+          const key = part.aiPart.toLowerCase()
+          if (seen.has(key)) context.addIssue({ code: 'custom', path: [index, 'aiPart'], message: 'Each part name may be used once' })
+          seen.add(key)
+        })
+      }),
+    webhookUrl: HttpUrlSchema.nullable().optional(),
+    webhookAuth: JobWebhookAuthSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'CustomAiContentBody' })
+export type CustomAiContentBody = z.infer<typeof CustomAiContentBodySchema>
+
+/** An estimate is asked with either body: the built-in parts' or the custom parts'. */
+export const AiContentEstimateBodySchema = z
+  .object({
+    aiParts: z.union([AiContentBodySchema.shape.aiParts, CustomAiContentBodySchema.shape.aiParts]),
+  })
+  .strict()
+  .meta({ id: 'AiContentEstimateBody' })
+export type AiContentEstimateBody = z.infer<typeof AiContentEstimateBodySchema>
+
+export const AiContentEstimateSchema = z
+  .object({
+    jobId: z.string().meta({ description: 'The source job.' }),
+    parts: z.number().int().meta({ description: 'How many parts the job would write.' }),
+    pricePerPart: z.number(),
+    estimatedCost: z.number().meta({ description: 'The credits the job will charge: its totalCost.' }),
+    currency: z.literal('credits'),
+  })
+  .meta({ id: 'AiContentEstimate' })
+export type AiContentEstimate = z.infer<typeof AiContentEstimateSchema>
+export const AiContentEstimateEnvelopeSchema = envelopeOf(AiContentEstimateSchema)
+
+/** What was written for one custom part, and how (docs/api.md, "POST /v1/jobs/ai-content/custom"). */
+export const CustomPartResultSchema = z
+  .object({
+    aiPart: z.string(),
+    language: z.enum(['ar', 'en']),
+    prompt: z.string(),
+    content: z.string(),
+    engine: z.string().meta({ description: '`offline`, or the chat model that wrote it.' }),
+    basedOn: z.enum(AI_PARTS).nullable().meta({ description: 'Offline: the built-in part it was written as; null when a model wrote it.' }),
+    honoured: z.array(z.string()).meta({ description: 'What of the instruction was done.' }),
+    notHonoured: z.array(z.string()).meta({ description: 'What of the instruction was not, and why.' }),
+  })
+  .meta({ id: 'CustomPartResult' })
+export type CustomPartResult = z.infer<typeof CustomPartResultSchema>
+
 export const SORT_FIELDS = ['createdAt', 'updatedAt', 'title', 'status', 'type', 'cost'] as const
 
 export const LIST_JOBS_DEFAULT_TAKE = 10
@@ -271,7 +364,7 @@ export const AiContentResponseSchema = z
       z.ZodOptional<z.ZodString>
     >,
   )
-  .extend({ transcriptionJobId: z.string() })
+  .extend({ transcriptionJobId: z.string(), customParts: z.array(CustomPartResultSchema).optional() })
 
 /** The general job, as `GET /v1/jobs` shows it. */
 export const JobSchema = z

@@ -41,6 +41,9 @@ export const RealtimeTtsBodySchema = z
     voice: voiceRef.optional().meta({ description: 'Same as voiceId.' }),
     voice_id: voiceRef.optional().meta({ description: 'Same as voiceId.' }),
     speaker: voiceRef.optional().meta({ description: "Same as voiceId (the cloud's realtime name for it)." }),
+    voiceAgentId: z.uuid().optional().meta({
+      description: "Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).",
+    }),
     format: z.enum(REALTIME_AUDIO_FORMATS).optional().meta({
       description:
         'wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.',

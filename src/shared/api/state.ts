@@ -17,6 +17,9 @@ export const StateCountsSchema = z.object({
   agents: count,
   agentVersions: count.default(0),
   phoneNumbers: count,
+  /** 0 in archives and snapshots made before voice dictionaries. */
+  voiceDictionaries: count.default(0),
+  dictionaryActivations: count.default(0),
   jobs: count,
   deliveries: count,
   attempts: count,

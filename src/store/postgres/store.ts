@@ -12,6 +12,7 @@ import { PostgresPhoneNumbersRepository } from './phone-numbers-repository'
 import { PostgresProjectDataRepository } from './project-data-repository'
 import { PostgresSettingsRepository } from './settings-repository'
 import { PostgresTestRunsRepository } from './test-runs-repository'
+import { PostgresVoiceDictionariesRepository } from './voice-dictionaries-repository'
 import { PostgresVoiceAgentsRepository } from './voice-agents-repository'
 import { PostgresWebhookDeliveriesRepository } from './webhook-deliveries-repository'
 import { TransactionGuard } from '../transaction-guard'
@@ -45,6 +46,7 @@ export interface PostgresStore extends Store {
 
 /** Repository methods that only read: every other one may write, and moves changeVersion once it settled. */
 const READS = new Set([
+  'findActiveForAgent',
   'findSuite',
   'findRun',
   'listRuns',
@@ -86,6 +88,8 @@ const WROTE_NOTHING: Record<string, (answer: unknown) => boolean> = {
   redeliver: (answer) => typeof answer !== 'object',
   saveRun: (answer) => answer === false,
   failAbandonedRuns: (answer) => answer === 0,
+  update: (answer) => answer === false,
+  setActive: (answer) => answer === false,
 }
 
 function repositoriesOn(db: Db): Repositories {
@@ -99,6 +103,7 @@ function repositoriesOn(db: Db): Repositories {
     settings: new PostgresSettingsRepository(db),
     webhookDeliveries: new PostgresWebhookDeliveriesRepository(db),
     testRuns: new PostgresTestRunsRepository(db),
+    voiceDictionaries: new PostgresVoiceDictionariesRepository(db),
   }
 }
 

@@ -9,6 +9,7 @@ import { SqlitePhoneNumbersRepository } from './phone-numbers-repository'
 import { SqliteProjectDataRepository } from './project-data-repository'
 import { SqliteSettingsRepository } from './settings-repository'
 import { SqliteTestRunsRepository } from './test-runs-repository'
+import { SqliteVoiceDictionariesRepository } from './voice-dictionaries-repository'
 import { SqliteVoiceAgentsRepository } from './voice-agents-repository'
 import { SqliteWebhookDeliveriesRepository } from './webhook-deliveries-repository'
 import { StoreUsedInsideTransactionError, TransactionGuard } from '../transaction-guard'
@@ -70,6 +71,7 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
     settings: new SqliteSettingsRepository(db),
     webhookDeliveries: new SqliteWebhookDeliveriesRepository(db),
     testRuns: new SqliteTestRunsRepository(db),
+    voiceDictionaries: new SqliteVoiceDictionariesRepository(db),
   }
   // The one connection's repositories are the handle: only transaction() gives them out so.
   const inTransaction = repositories as StoreTransaction

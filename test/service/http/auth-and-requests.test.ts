@@ -9,6 +9,7 @@ const SOME_JOB_ID = '3f0c1b2a-5d6e-4f70-8a9b-0c1d2e3f4a5b'
 
 /** Every /v1 route, with a body where it takes one. */
 const SOME_DELIVERY_ID = 'msg_00000000000000000000000000000000'
+const SOME_DICTIONARY_ID = '5b2e8f1c-0a3d-4c6b-9e7f-1a2b3c4d5e6f'
 const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?: unknown }[] = [
   { method: 'GET', url: '/v1/voice-agents/templates' },
   { method: 'POST', url: `/v1/voice-agents/clone?voiceAgentId=${SOME_ID}`, body: { agentName: 'x' } },
@@ -30,6 +31,16 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   },
   { method: 'GET', url: `/v1/voice-agents/phone-number?pid=${SOME_ID}` },
   { method: 'GET', url: '/v1/voice-agents/phone-number/list' },
+  { method: 'POST', url: '/v1/voice-agents/voice-dictionaries', body: { name: 'x', words: [] } },
+  { method: 'GET', url: '/v1/voice-agents/voice-dictionaries/list' },
+  { method: 'GET', url: `/v1/voice-agents/voice-dictionaries/${SOME_DICTIONARY_ID}` },
+  { method: 'PATCH', url: `/v1/voice-agents/voice-dictionaries/${SOME_DICTIONARY_ID}`, body: { name: 'x' } },
+  { method: 'DELETE', url: `/v1/voice-agents/voice-dictionaries/${SOME_DICTIONARY_ID}` },
+  {
+    method: 'POST',
+    url: '/v1/voice-agents/voice-dictionaries/toggle-activation',
+    body: { dictionaryId: SOME_DICTIONARY_ID, voiceAgentId: SOME_ID, isActive: true },
+  },
   { method: 'DELETE', url: `/v1/voice-agents/phone-number?pid=${SOME_ID}` },
   { method: 'POST', url: '/v1/voice-agents/assign-number', body: { voiceAgentId: SOME_ID, phoneNumber: '+14155550100' } },
   { method: 'POST', url: '/v1/voice-agents/unassign', body: { phoneNumber: '+14155550100' } },
@@ -41,6 +52,8 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   { method: 'POST', url: '/v1/jobs/text-to-speech', body: { voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf', text: 'Hello' } },
   { method: 'POST', url: `/v1/jobs/ai-content?jobId=${SOME_ID}`, body: { aiParts: ['summary'] } },
   { method: 'GET', url: `/v1/jobs/ai-content?jobId=${SOME_ID}` },
+  { method: 'POST', url: `/v1/jobs/ai-content/custom?jobId=${SOME_ID}`, body: { aiParts: [{ aiPart: 'x', prompt: 'y' }] } },
+  { method: 'POST', url: `/v1/jobs/ai-content/estimate?jobId=${SOME_ID}`, body: { aiParts: ['summary'] } },
   { method: 'GET', url: `/v1/jobs?jobId=${SOME_ID}` },
   { method: 'POST', url: `/v1/jobs/all?projectId=${SOME_ID}`, body: {} },
   {
@@ -92,7 +105,7 @@ describe('authentication', () => {
       ...new Set(
         ROUTES.map(
           (route) =>
-            `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}').replace(SOME_JOB_ID, '{jobId}').replace('/versions/1', '/versions/{version}')}`,
+            `${route.method} ${route.url.split('?')[0]!.replace(SOME_ID, '{voiceAgentId}').replace(SOME_DELIVERY_ID, '{deliveryId}').replace(SOME_JOB_ID, '{jobId}').replace('/versions/1', '/versions/{version}').replace(SOME_DICTIONARY_ID, '{id}')}`,
         ),
       ),
     ].sort()

@@ -12,6 +12,7 @@ import { jobSourceUrlAndProgress } from './0010-job-source-url-and-progress'
 import { agentTurnTaking } from './0011-agent-turn-taking'
 import { agentVersions } from './0012-agent-versions'
 import { agentTestRuns } from './0013-agent-test-runs'
+import { voiceDictionaries } from './0014-voice-dictionaries'
 
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentTurnTaking,
   agentVersions,
   agentTestRuns,
+  voiceDictionaries,
 ]

@@ -179,23 +179,6 @@ export interface paths {
     patch?: never
     trace?: never
   }
-  '/v1/voice-agents/conversations/minimal-list': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** List calls (the light list): newest first, by agent, status and time, in pages */
-    get: operations['listMinimalCalls']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
   '/v1/voice-agents/phone-number': {
     parameters: {
       query?: never
@@ -210,23 +193,6 @@ export interface paths {
     post: operations['addPhoneNumber']
     /** Delete a phone number */
     delete: operations['deletePhoneNumber']
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/voice-agents/twilio/phone-number': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    get?: never
-    put?: never
-    /** Register a phone number in the provider's words (stored as a TELEPHONY number) */
-    post: operations['addProviderPhoneNumber']
-    delete?: never
     options?: never
     head?: never
     patch?: never
@@ -281,6 +247,76 @@ export interface paths {
     options?: never
     head?: never
     patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/voice-dictionaries': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Create a voice dictionary */
+    post: operations['createVoiceDictionary']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/voice-dictionaries/list': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List voice dictionaries */
+    get: operations['listVoiceDictionaries']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/voice-dictionaries/toggle-activation': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Activate or deactivate a voice dictionary for an agent */
+    post: operations['toggleVoiceDictionaryActivation']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/voice-dictionaries/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Read a voice dictionary with its words */
+    get: operations['getVoiceDictionary']
+    put?: never
+    post?: never
+    /** Delete a voice dictionary (its agents stop using it) */
+    delete: operations['deleteVoiceDictionary']
+    options?: never
+    head?: never
+    /** Change a voice dictionary's name or words (the words are replaced whole) */
+    patch: operations['updateVoiceDictionary']
     trace?: never
   }
   '/v1/voices': {
@@ -383,6 +419,40 @@ export interface paths {
     put?: never
     /** Queue AI content from a finished job with text */
     post: operations['createAiContentJob']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/jobs/ai-content/custom': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Queue custom AI content from a finished job with text, each part from the user's own instruction */
+    post: operations['createCustomAiContentJob']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/jobs/ai-content/estimate': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** What an AI-content job (built-in or custom parts) from this job would charge */
+    post: operations['estimateAiContentJob']
     delete?: never
     options?: never
     head?: never
@@ -555,8 +625,8 @@ export interface paths {
     get?: never
     put?: never
     /**
-     * Transcribe a short audio or video file at once (multipart/form-data with a `file` part, or JSON with `audioBase64`)
-     * @description JSON: `{ "audioBase64": "<the file, base64>", "language"?: "en", "model"?, "isEosEnabled"?, "eosThreshold"? }`. An upload takes up to 25 MiB, a JSON body up to 12 MiB; both up to 10 minutes. Longer media is a transcription job (POST /v1/jobs/transcribe).
+     * Transcribe a short audio or video file at once (multipart/form-data, a `file` part)
+     * @description Up to 25 MiB and 10 minutes; longer media is a transcription job (POST /v1/jobs/transcribe).
      */
     post: operations['transcribeSpeech']
     delete?: never
@@ -610,80 +680,6 @@ export interface paths {
     get: operations['getAsyncApiDocument']
     put?: never
     post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v2/voice-agents': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** List voice agents (/v2 shape) */
-    get: operations['v2ListVoiceAgents']
-    put?: never
-    /** Create a voice agent (/v2 shape) */
-    post: operations['v2CreateVoiceAgent']
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v2/voice-agents/{voiceAgentId}': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** Read a voice agent (/v2 shape) */
-    get: operations['v2GetVoiceAgent']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    /** Update a voice agent (/v2 shape) */
-    patch: operations['v2UpdateVoiceAgent']
-    trace?: never
-  }
-  '/v2/jobs': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** List jobs (/v2 shape: pages of id, title, media, cost, status) */
-    get: operations['v2ListJobs']
-    put?: never
-    /** Create a transcription job (/v2), answered { jobId } */
-    post: operations['v2CreateJob']
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v2/jobs/generate-transcription-ai-content': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    get?: never
-    put?: never
-    /**
-     * Transcribe media, then make AI content from it (answers the transcription id)
-     * @description Read the AI content with GET /v1/jobs/ai-content?jobId=<the jobId answered> once the transcription COMPLETED.
-     */
-    post: operations['v2GenerateTranscriptionAiContent']
     delete?: never
     options?: never
     head?: never
@@ -995,6 +991,11 @@ export interface components {
         authKey?: string
         authSecret?: string
       }
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
+       */
+      voiceAgentId?: string
     }
     TranscribeBodyInput: {
       /**
@@ -1016,25 +1017,6 @@ export interface components {
         authKey?: string
         authSecret?: string
       }
-      /** @description true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`. */
-      returnSrtFormat?: boolean
-      /** @description The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too). */
-      srtOptions?: {
-        /** @description Lines per cue, 1 to 5 (default 2). */
-        maxLinesPerSubtitle?: number
-        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
-        singleSpeakerPerSubtitle?: boolean
-        /** @description Characters per line, 10 to 200 (default 42). */
-        maxCharsPerLine?: number
-        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
-        maxMergeableGap?: number
-        /** @description Shortest cue, in seconds (default 0.7). */
-        minDuration?: number
-        /** @description Longest cue, in seconds (default 7). */
-        maxDuration?: number
-        /** @description Seconds kept between cues (default 0.04). */
-        minGap?: number
-      }
     }
     TranscriptSegmentInput: {
       start: number
@@ -1046,25 +1028,6 @@ export interface components {
       language: string | null
       durationSeconds: number
       segments: components['schemas']['TranscriptSegmentInput'][]
-      /** @description The subtitles as SubRip text, when the job was asked for them (returnSrtFormat). */
-      srt?: string
-      /** @description The layout the subtitles were made with (every option, defaults filled in). */
-      srtOptions?: {
-        /** @description Lines per cue, 1 to 5 (default 2). */
-        maxLinesPerSubtitle?: number
-        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
-        singleSpeakerPerSubtitle?: boolean
-        /** @description Characters per line, 10 to 200 (default 42). */
-        maxCharsPerLine?: number
-        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
-        maxMergeableGap?: number
-        /** @description Shortest cue, in seconds (default 0.7). */
-        minDuration?: number
-        /** @description Longest cue, in seconds (default 7). */
-        maxDuration?: number
-        /** @description Seconds kept between cues (default 0.04). */
-        minGap?: number
-      }
     }
     AiContentBodyInput: {
       aiParts: (
@@ -1081,6 +1044,85 @@ export interface components {
         | 'twitterThread'
         | 'linkedInPost'
       )[]
+    }
+    CustomAiPartInput: {
+      /** @description The name of the part, as the result names it. */
+      aiPart: string
+      /**
+       * @description The part's language; the source's when left out.
+       * @enum {string}
+       */
+      language?: 'ar' | 'en'
+      /** @description What to write, in your words. */
+      prompt: string
+    }
+    CustomAiContentBodyInput: {
+      aiParts: components['schemas']['CustomAiPartInput'][]
+      webhookUrl?: string | null
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    AiContentEstimateBodyInput: {
+      aiParts:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )[]
+        | components['schemas']['CustomAiPartInput'][]
+    }
+    AiContentEstimateInput: {
+      /** @description The source job. */
+      jobId: string
+      /** @description How many parts the job would write. */
+      parts: number
+      pricePerPart: number
+      /** @description The credits the job will charge: its totalCost. */
+      estimatedCost: number
+      /** @constant */
+      currency: 'credits'
+    }
+    CustomPartResultInput: {
+      aiPart: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      prompt: string
+      content: string
+      /** @description `offline`, or the chat model that wrote it. */
+      engine: string
+      /** @description Offline: the built-in part it was written as; null when a model wrote it. */
+      basedOn:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )
+        | null
+      /** @description What of the instruction was done. */
+      honoured: string[]
+      /** @description What of the instruction was not, and why. */
+      notHonoured: string[]
     }
     ListJobsBodyInput: {
       sort?: {
@@ -1199,6 +1241,7 @@ export interface components {
         twitterThread?: string
         linkedInPost?: string
         transcriptionJobId: string
+        customParts?: components['schemas']['CustomPartResultInput'][]
       } | null
       /** @enum {string} */
       status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
@@ -1248,37 +1291,13 @@ export interface components {
       updatedAt: string
     }
     AddPhoneNumberBodyInput: {
-      /**
-       * @description TELEPHONY (TWILIO is another spelling).
-       * @enum {string}
-       */
-      type: 'TELEPHONY' | 'TWILIO'
-      phoneNumber: string
-      label: string
-      /** @description Account identifier at the provider (or `twilioAccountSid`). */
-      providerAccountSid?: string
-      /** @description Encrypted at rest, never returned (or `twilioAuthToken`). */
-      providerAuthToken?: string
-      /** @description Another spelling of providerAccountSid. */
-      twilioAccountSid?: string
-      /** @description Another spelling of providerAuthToken. */
-      twilioAuthToken?: string
-    }
-    AddProviderNumberBodyInput: {
       /** @enum {string} */
-      type?: 'TELEPHONY' | 'TWILIO'
+      type: 'TELEPHONY'
       phoneNumber: string
       label: string
-      /** @description The number's id at the provider: answered back as `numberSid`, not stored. */
-      twilioNumberSid?: string
-      /** @description Account identifier at the provider (or `twilioAccountSid`). */
-      providerAccountSid?: string
-      /** @description Encrypted at rest, never returned (or `twilioAuthToken`). */
-      providerAuthToken?: string
-      /** @description Another spelling of providerAccountSid. */
-      twilioAccountSid?: string
-      /** @description Another spelling of providerAuthToken. */
-      twilioAuthToken?: string
+      providerAccountSid: string
+      /** @description Encrypted at rest, never returned. */
+      providerAuthToken: string
     }
     AssignNumberBodyInput: {
       /** Format: uuid */
@@ -1408,25 +1427,6 @@ export interface components {
       duration: number | null
       recordingUrl: string | null
       totalCost: number
-      title: string
-      /** @description The dialogue model the call was made with. */
-      model: string
-      processingType: string
-      /** Format: uuid */
-      apiKeyId: string
-      /** @description Same as recordingUrl. */
-      mediaUrl: string | null
-      /** @description Same as params. */
-      callParams: {
-        [key: string]: string
-      }
-      /** @description Same as duration, 0 before the call started. */
-      callDuration: number
-      /**
-       * @description VoiceDesk's calls come from the web SDK.
-       * @constant
-       */
-      channelType: 'Web'
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -1442,6 +1442,11 @@ export interface components {
       voice_id?: string
       /** @description Same as voiceId (the cloud's realtime name for it). */
       speaker?: string
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
+       */
+      voiceAgentId?: string
       /**
        * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
        * @enum {string}
@@ -1575,26 +1580,56 @@ export interface components {
       payload: unknown
       attemptLog: components['schemas']['WebhookAttemptInput'][]
     }
-    MinimalCallInput: {
+    DictionaryWordInput: {
+      /** @description A word or a few words, matched whole and in any case. */
+      word: string
+      /** @description What the voice says instead, spelled as it sounds. */
+      pronunciation: string
+    }
+    CreateVoiceDictionaryBodyInput: {
+      name: string
+      words: components['schemas']['DictionaryWordInput'][]
+    }
+    UpdateVoiceDictionaryBodyInput: {
+      name?: string
+      words?: components['schemas']['DictionaryWordInput'][]
+    }
+    ToggleDictionaryActivationBodyInput: {
+      /** Format: uuid */
+      dictionaryId: string
+      /** Format: uuid */
+      voiceAgentId: string
+      isActive: boolean
+    }
+    VoiceDictionaryInput: {
       /** Format: uuid */
       id: string
+      name: string
+      words: {
+        word: string
+        pronunciation: string
+      }[]
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
       /** Format: date-time */
       createdAt: string
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      voiceAgentId: string | null
-      agentName: string | null
-      /** @description Seconds the call lasted (so far, while it runs); 0 before it starts. */
-      duration: number
-      /**
-       * @description How the caller reached the agent: VoiceDesk's calls come from the web SDK.
-       * @constant
-       */
-      channelType: 'Web'
-      /** @description The call's placeholder values (the agent's params, overridden by conversation-init's). */
-      callParams: {
-        [key: string]: string
-      }
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceDictionarySummaryInput: {
+      /** Format: uuid */
+      id: string
+      name: string
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
     }
     ProjectInput: {
       /** Format: uuid */
@@ -1605,7 +1640,7 @@ export interface components {
     }
     StatisticsNumbersInput: {
       /** @enum {string} */
-      period: 'day' | 'week' | 'month' | 'all' | 'custom'
+      period: 'day' | 'week' | 'month' | 'all'
       /** @description Start of the window; null for all. */
       from: string | null
       /** Format: date-time */
@@ -1666,384 +1701,6 @@ export interface components {
           cost: number
         }
       }
-      /** @description The cloud API's figure: minutes of COMPLETED transcriptions (unit `minutes`). */
-      transcription: {
-        value: number
-        unit: string
-      }
-      /** @description The cloud API's figure: the credits of COMPLETED jobs, calls included (unit `credits`). */
-      price: {
-        value: number
-        unit: string
-      }
-      /** @description The cloud API's figure: jobs and calls created, as text (unit `requests`). */
-      requests: {
-        value: string
-        unit: string
-      }
-    }
-    V2CreateVoiceAgentBodyInput: {
-      /**
-       * @description Single Prompt (flow agents are not supported).
-       * @constant
-       */
-      type?: 'Single Prompt'
-      name: string
-      conversation?: {
-        greetingMessage?: string
-        /** @description Accepted for cloud clients and not used */
-        greetingMessageType?: string | null
-        /** @description Any JSON value; a non-string is kept as its JSON text. */
-        preamble?: unknown
-        pokeMessages?: string[]
-        params?: {
-          [key: string]: string
-        }
-        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
-        alignment?: {
-          /** @enum {string} */
-          greetingMessage?: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble?: 'ltr' | 'rtl'
-        }
-      }
-      voice?: {
-        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
-        voiceId?: string
-        lang?: string
-        /** @description Accepted for cloud clients and not used */
-        ttsParams?: {
-          [key: string]: unknown
-        }
-      }
-      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
-      llm?: {
-        provider?: string
-        model?: string
-        temperature?: number
-        baseUrl?: string | null
-        apiKey?: string | null
-      }
-      callSettings?: {
-        interrupt?: boolean
-        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
-        silenceThreshold?: number
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-        /** @description Accepted for cloud clients and not used */
-        noiseCancellation?: string
-        /** @description Accepted for cloud clients and not used */
-        cancelNoisePer?: string
-        /** @description Accepted for cloud clients and not used */
-        responseDelay?: number
-        /** @description Accepted for cloud clients and not used */
-        minInterruptionDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        vadActivationThreshold?: number
-        /** @description Accepted for cloud clients and not used */
-        userInactivityTimeout?: number
-        /** @description Accepted for cloud clients and not used */
-        maxCallDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        backgroundNoise?: boolean
-        /** @description Accepted for cloud clients and not used */
-        enableAutoGainControl?: boolean
-        /** @description Accepted for cloud clients and not used */
-        sendDenoisedToStt?: boolean
-        /** @description Accepted for cloud clients and not used */
-        waitForUserToSpeakFirst?: number
-        /** @description Accepted for cloud clients and not used */
-        thinkingVoice?: boolean
-        /** @description Accepted for cloud clients and not used */
-        speakerIdentification?: boolean
-        /** @description Accepted for cloud clients and not used */
-        agenticRag?: boolean
-        /** @description Accepted for cloud clients and not used */
-        languageDialectSwitcher?: boolean
-      }
-      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
-      tools?: unknown[]
-      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
-      knowledgeBaseItemsIds?: unknown[]
-      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
-      voiceDictionaryIds?: unknown[]
-      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
-      phoneNumber?: {
-        /** @enum {string} */
-        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl?: string | null
-      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      } | null
-      workflow?: {
-        [key: string]: unknown
-      } | null
-      outcome?: string
-      /** @description {} or null for none. */
-      outcomeResponseShape?: {
-        [key: string]: unknown
-      } | null
-    }
-    V2UpdateVoiceAgentBodyInput: {
-      /**
-       * @description Single Prompt (flow agents are not supported).
-       * @constant
-       */
-      type?: 'Single Prompt'
-      name?: string
-      conversation?: {
-        greetingMessage?: string
-        /** @description Accepted for cloud clients and not used */
-        greetingMessageType?: string | null
-        /** @description Any JSON value; a non-string is kept as its JSON text. */
-        preamble?: unknown
-        pokeMessages?: string[]
-        params?: {
-          [key: string]: string
-        }
-        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
-        alignment?: {
-          /** @enum {string} */
-          greetingMessage?: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble?: 'ltr' | 'rtl'
-        }
-      }
-      voice?: {
-        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
-        voiceId?: string
-        lang?: string
-        /** @description Accepted for cloud clients and not used */
-        ttsParams?: {
-          [key: string]: unknown
-        }
-      }
-      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
-      llm?: {
-        provider?: string
-        model?: string
-        temperature?: number
-        baseUrl?: string | null
-        apiKey?: string | null
-      }
-      callSettings?: {
-        interrupt?: boolean
-        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
-        silenceThreshold?: number
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-        /** @description Accepted for cloud clients and not used */
-        noiseCancellation?: string
-        /** @description Accepted for cloud clients and not used */
-        cancelNoisePer?: string
-        /** @description Accepted for cloud clients and not used */
-        responseDelay?: number
-        /** @description Accepted for cloud clients and not used */
-        minInterruptionDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        vadActivationThreshold?: number
-        /** @description Accepted for cloud clients and not used */
-        userInactivityTimeout?: number
-        /** @description Accepted for cloud clients and not used */
-        maxCallDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        backgroundNoise?: boolean
-        /** @description Accepted for cloud clients and not used */
-        enableAutoGainControl?: boolean
-        /** @description Accepted for cloud clients and not used */
-        sendDenoisedToStt?: boolean
-        /** @description Accepted for cloud clients and not used */
-        waitForUserToSpeakFirst?: number
-        /** @description Accepted for cloud clients and not used */
-        thinkingVoice?: boolean
-        /** @description Accepted for cloud clients and not used */
-        speakerIdentification?: boolean
-        /** @description Accepted for cloud clients and not used */
-        agenticRag?: boolean
-        /** @description Accepted for cloud clients and not used */
-        languageDialectSwitcher?: boolean
-      }
-      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
-      tools?: unknown[]
-      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
-      knowledgeBaseItemsIds?: unknown[]
-      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
-      voiceDictionaryIds?: unknown[]
-      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
-      phoneNumber?: {
-        /** @enum {string} */
-        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl?: string | null
-      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      } | null
-      workflow?: {
-        [key: string]: unknown
-      } | null
-      outcome?: string
-      /** @description {} or null for none. */
-      outcomeResponseShape?: {
-        [key: string]: unknown
-      } | null
-    }
-    V2VoiceAgentInput: {
-      /** Format: uuid */
-      id: string
-      /** @constant */
-      type: 'Single Prompt'
-      name: string
-      conversation: {
-        greetingMessage: string
-        greetingMessageType: null
-        preamble: string
-        pokeMessages: string[]
-        params: {
-          [key: string]: string
-        }
-        alignment: {
-          /** @enum {string} */
-          greetingMessage: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble: 'ltr' | 'rtl'
-        }
-      }
-      voice: {
-        /** Format: uuid */
-        voiceId: string
-        /** Format: uuid */
-        voiceRecordId: string
-        voiceRecord: {
-          /** Format: uuid */
-          id: string
-          name: string
-          /** @enum {string} */
-          lang: 'ar' | 'en'
-          /** @enum {string} */
-          gender: 'female' | 'male'
-        }
-        /** @enum {string} */
-        lang: 'ar' | 'en'
-        ttsParams: Record<string, never>
-      }
-      llm: {
-        /** @description The project's dialogue engine: offline or openai-compatible. */
-        provider: string
-        model: string
-        temperature: null
-        baseUrl: null
-        apiKey: null
-      }
-      callSettings: {
-        interrupt: boolean
-        /** @description Milliseconds. */
-        silenceThreshold: number
-        genderDetection: boolean
-        smartCallEnd: boolean
-        realTime: boolean
-        endOfTurnSilenceMs: number
-        maxCallerTurnSeconds: number
-      }
-      tools: unknown[]
-      knowledgeBaseItemsIds: unknown[]
-      voiceDictionaryIds: unknown[]
-      phoneNumber: {
-        /** @enum {string} */
-        type: 'TELEPHONY'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl: string | null
-      webhookAuth:
-        | {
-            authKey: string
-            authSecret: string
-          }
-        | Record<string, never>
-      workflow: null
-      outcome: string
-      outcomeResponseShape: {
-        [key: string]: unknown
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    V2CreateJobBodyInput: {
-      /** @constant */
-      type: 'TRANSCRIPTION'
-      /**
-       * Format: uuid
-       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
-       */
-      apiKey: string
-      /** Format: uri */
-      mediaUrl: string
-      title: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /**
-       * @default async
-       * @enum {string}
-       */
-      processingType: 'async' | 'sync'
-      model?: string
-    }
-    V2TranscriptionAiContentBodyInput: {
-      /**
-       * Format: uuid
-       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
-       */
-      apiKey: string
-      /** Format: uri */
-      mediaUrl: string
-      title: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      aiParts: (
-        | 'introduction'
-        | 'titles'
-        | 'summary'
-        | 'webArticleSEOFriendly'
-        | 'keyTopicsWithBullets'
-        | 'keywords'
-        | 'threadsByInstagram'
-        | 'faq'
-        | 'facebookPost'
-        | 'youtubeDescription'
-        | 'twitterThread'
-        | 'linkedInPost'
-      )[]
-      aiContentTitle?: string | null
-      aiContentLanguage?: ('ar' | 'en') | null
-      /** @description Accepted and not used. */
-      aiContentDate?: string | null
-      /** @description Accepted and not used. */
-      aiContentText?: string | null
     }
     /**
      * @description Why a job FAILED (docs/api.md, "Jobs")
@@ -2312,6 +1969,11 @@ export interface components {
         authKey?: string
         authSecret?: string
       }
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
+       */
+      voiceAgentId?: string
     }
     TranscribeBody: {
       /**
@@ -2333,25 +1995,6 @@ export interface components {
         authKey?: string
         authSecret?: string
       }
-      /** @description true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`. */
-      returnSrtFormat?: boolean
-      /** @description The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too). */
-      srtOptions?: {
-        /** @description Lines per cue, 1 to 5 (default 2). */
-        maxLinesPerSubtitle?: number
-        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
-        singleSpeakerPerSubtitle?: boolean
-        /** @description Characters per line, 10 to 200 (default 42). */
-        maxCharsPerLine?: number
-        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
-        maxMergeableGap?: number
-        /** @description Shortest cue, in seconds (default 0.7). */
-        minDuration?: number
-        /** @description Longest cue, in seconds (default 7). */
-        maxDuration?: number
-        /** @description Seconds kept between cues (default 0.04). */
-        minGap?: number
-      }
     }
     TranscriptSegment: {
       start: number
@@ -2363,25 +2006,6 @@ export interface components {
       language: string | null
       durationSeconds: number
       segments: components['schemas']['TranscriptSegment'][]
-      /** @description The subtitles as SubRip text, when the job was asked for them (returnSrtFormat). */
-      srt?: string
-      /** @description The layout the subtitles were made with (every option, defaults filled in). */
-      srtOptions?: {
-        /** @description Lines per cue, 1 to 5 (default 2). */
-        maxLinesPerSubtitle?: number
-        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
-        singleSpeakerPerSubtitle?: boolean
-        /** @description Characters per line, 10 to 200 (default 42). */
-        maxCharsPerLine?: number
-        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
-        maxMergeableGap?: number
-        /** @description Shortest cue, in seconds (default 0.7). */
-        minDuration?: number
-        /** @description Longest cue, in seconds (default 7). */
-        maxDuration?: number
-        /** @description Seconds kept between cues (default 0.04). */
-        minGap?: number
-      }
     }
     AiContentBody: {
       aiParts: (
@@ -2398,6 +2022,85 @@ export interface components {
         | 'twitterThread'
         | 'linkedInPost'
       )[]
+    }
+    CustomAiPart: {
+      /** @description The name of the part, as the result names it. */
+      aiPart: string
+      /**
+       * @description The part's language; the source's when left out.
+       * @enum {string}
+       */
+      language?: 'ar' | 'en'
+      /** @description What to write, in your words. */
+      prompt: string
+    }
+    CustomAiContentBody: {
+      aiParts: components['schemas']['CustomAiPart'][]
+      webhookUrl?: string | null
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    AiContentEstimateBody: {
+      aiParts:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )[]
+        | components['schemas']['CustomAiPart'][]
+    }
+    AiContentEstimate: {
+      /** @description The source job. */
+      jobId: string
+      /** @description How many parts the job would write. */
+      parts: number
+      pricePerPart: number
+      /** @description The credits the job will charge: its totalCost. */
+      estimatedCost: number
+      /** @constant */
+      currency: 'credits'
+    }
+    CustomPartResult: {
+      aiPart: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      prompt: string
+      content: string
+      /** @description `offline`, or the chat model that wrote it. */
+      engine: string
+      /** @description Offline: the built-in part it was written as; null when a model wrote it. */
+      basedOn:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )
+        | null
+      /** @description What of the instruction was done. */
+      honoured: string[]
+      /** @description What of the instruction was not, and why. */
+      notHonoured: string[]
     }
     ListJobsBody: {
       sort?: {
@@ -2517,6 +2220,7 @@ export interface components {
         twitterThread?: string
         linkedInPost?: string
         transcriptionJobId: string
+        customParts?: components['schemas']['CustomPartResult'][]
       } | null
       /** @enum {string} */
       status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
@@ -2565,8 +2269,15 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    AddPhoneNumberBody: unknown
-    AddProviderNumberBody: unknown
+    AddPhoneNumberBody: {
+      /** @enum {string} */
+      type: 'TELEPHONY'
+      phoneNumber: unknown
+      label: string
+      providerAccountSid: string
+      /** @description Encrypted at rest, never returned. */
+      providerAuthToken: string
+    }
     AssignNumberBody: {
       /** Format: uuid */
       voiceAgentId: string
@@ -2695,25 +2406,6 @@ export interface components {
       duration: number | null
       recordingUrl: string | null
       totalCost: number
-      title: string
-      /** @description The dialogue model the call was made with. */
-      model: string
-      processingType: string
-      /** Format: uuid */
-      apiKeyId: string
-      /** @description Same as recordingUrl. */
-      mediaUrl: string | null
-      /** @description Same as params. */
-      callParams: {
-        [key: string]: string
-      }
-      /** @description Same as duration, 0 before the call started. */
-      callDuration: number
-      /**
-       * @description VoiceDesk's calls come from the web SDK.
-       * @constant
-       */
-      channelType: 'Web'
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -2729,6 +2421,11 @@ export interface components {
       voice_id?: string
       /** @description Same as voiceId (the cloud's realtime name for it). */
       speaker?: string
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
+       */
+      voiceAgentId?: string
       /**
        * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
        * @enum {string}
@@ -2862,26 +2559,56 @@ export interface components {
       payload: unknown
       attemptLog: components['schemas']['WebhookAttempt'][]
     }
-    MinimalCall: {
+    DictionaryWord: {
+      /** @description A word or a few words, matched whole and in any case. */
+      word: string
+      /** @description What the voice says instead, spelled as it sounds. */
+      pronunciation: string
+    }
+    CreateVoiceDictionaryBody: {
+      name: string
+      words: components['schemas']['DictionaryWord'][]
+    }
+    UpdateVoiceDictionaryBody: {
+      name?: string
+      words?: components['schemas']['DictionaryWord'][]
+    }
+    ToggleDictionaryActivationBody: {
+      /** Format: uuid */
+      dictionaryId: string
+      /** Format: uuid */
+      voiceAgentId: string
+      isActive: boolean
+    }
+    VoiceDictionary: {
       /** Format: uuid */
       id: string
+      name: string
+      words: {
+        word: string
+        pronunciation: string
+      }[]
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
       /** Format: date-time */
       createdAt: string
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      voiceAgentId: string | null
-      agentName: string | null
-      /** @description Seconds the call lasted (so far, while it runs); 0 before it starts. */
-      duration: number
-      /**
-       * @description How the caller reached the agent: VoiceDesk's calls come from the web SDK.
-       * @constant
-       */
-      channelType: 'Web'
-      /** @description The call's placeholder values (the agent's params, overridden by conversation-init's). */
-      callParams: {
-        [key: string]: string
-      }
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceDictionarySummary: {
+      /** Format: uuid */
+      id: string
+      name: string
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
     }
     Project: {
       /** Format: uuid */
@@ -2892,7 +2619,7 @@ export interface components {
     }
     StatisticsNumbers: {
       /** @enum {string} */
-      period: 'day' | 'week' | 'month' | 'all' | 'custom'
+      period: 'day' | 'week' | 'month' | 'all'
       /** @description Start of the window; null for all. */
       from: string | null
       /** Format: date-time */
@@ -2953,384 +2680,6 @@ export interface components {
           cost: number
         }
       }
-      /** @description The cloud API's figure: minutes of COMPLETED transcriptions (unit `minutes`). */
-      transcription: {
-        value: number
-        unit: string
-      }
-      /** @description The cloud API's figure: the credits of COMPLETED jobs, calls included (unit `credits`). */
-      price: {
-        value: number
-        unit: string
-      }
-      /** @description The cloud API's figure: jobs and calls created, as text (unit `requests`). */
-      requests: {
-        value: string
-        unit: string
-      }
-    }
-    V2CreateVoiceAgentBody: {
-      /**
-       * @description Single Prompt (flow agents are not supported).
-       * @constant
-       */
-      type?: 'Single Prompt'
-      name: string
-      conversation?: {
-        greetingMessage?: string
-        /** @description Accepted for cloud clients and not used */
-        greetingMessageType?: string | null
-        /** @description Any JSON value; a non-string is kept as its JSON text. */
-        preamble?: unknown
-        pokeMessages?: string[]
-        params?: {
-          [key: string]: string
-        }
-        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
-        alignment?: {
-          /** @enum {string} */
-          greetingMessage?: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble?: 'ltr' | 'rtl'
-        }
-      }
-      voice?: {
-        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
-        voiceId?: string
-        lang?: string
-        /** @description Accepted for cloud clients and not used */
-        ttsParams?: {
-          [key: string]: unknown
-        }
-      }
-      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
-      llm?: {
-        provider?: string
-        model?: string
-        temperature?: number
-        baseUrl?: string | null
-        apiKey?: string | null
-      }
-      callSettings?: {
-        interrupt?: boolean
-        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
-        silenceThreshold?: number
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-        /** @description Accepted for cloud clients and not used */
-        noiseCancellation?: string
-        /** @description Accepted for cloud clients and not used */
-        cancelNoisePer?: string
-        /** @description Accepted for cloud clients and not used */
-        responseDelay?: number
-        /** @description Accepted for cloud clients and not used */
-        minInterruptionDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        vadActivationThreshold?: number
-        /** @description Accepted for cloud clients and not used */
-        userInactivityTimeout?: number
-        /** @description Accepted for cloud clients and not used */
-        maxCallDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        backgroundNoise?: boolean
-        /** @description Accepted for cloud clients and not used */
-        enableAutoGainControl?: boolean
-        /** @description Accepted for cloud clients and not used */
-        sendDenoisedToStt?: boolean
-        /** @description Accepted for cloud clients and not used */
-        waitForUserToSpeakFirst?: number
-        /** @description Accepted for cloud clients and not used */
-        thinkingVoice?: boolean
-        /** @description Accepted for cloud clients and not used */
-        speakerIdentification?: boolean
-        /** @description Accepted for cloud clients and not used */
-        agenticRag?: boolean
-        /** @description Accepted for cloud clients and not used */
-        languageDialectSwitcher?: boolean
-      }
-      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
-      tools?: unknown[]
-      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
-      knowledgeBaseItemsIds?: unknown[]
-      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
-      voiceDictionaryIds?: unknown[]
-      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
-      phoneNumber?: {
-        /** @enum {string} */
-        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl?: string | null
-      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      } | null
-      workflow?: {
-        [key: string]: unknown
-      } | null
-      outcome?: string
-      /** @description {} or null for none. */
-      outcomeResponseShape?: {
-        [key: string]: unknown
-      } | null
-    }
-    V2UpdateVoiceAgentBody: {
-      /**
-       * @description Single Prompt (flow agents are not supported).
-       * @constant
-       */
-      type?: 'Single Prompt'
-      name?: string
-      conversation?: {
-        greetingMessage?: string
-        /** @description Accepted for cloud clients and not used */
-        greetingMessageType?: string | null
-        /** @description Any JSON value; a non-string is kept as its JSON text. */
-        preamble?: unknown
-        pokeMessages?: string[]
-        params?: {
-          [key: string]: string
-        }
-        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
-        alignment?: {
-          /** @enum {string} */
-          greetingMessage?: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble?: 'ltr' | 'rtl'
-        }
-      }
-      voice?: {
-        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
-        voiceId?: string
-        lang?: string
-        /** @description Accepted for cloud clients and not used */
-        ttsParams?: {
-          [key: string]: unknown
-        }
-      }
-      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
-      llm?: {
-        provider?: string
-        model?: string
-        temperature?: number
-        baseUrl?: string | null
-        apiKey?: string | null
-      }
-      callSettings?: {
-        interrupt?: boolean
-        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
-        silenceThreshold?: number
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-        /** @description Accepted for cloud clients and not used */
-        noiseCancellation?: string
-        /** @description Accepted for cloud clients and not used */
-        cancelNoisePer?: string
-        /** @description Accepted for cloud clients and not used */
-        responseDelay?: number
-        /** @description Accepted for cloud clients and not used */
-        minInterruptionDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        vadActivationThreshold?: number
-        /** @description Accepted for cloud clients and not used */
-        userInactivityTimeout?: number
-        /** @description Accepted for cloud clients and not used */
-        maxCallDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        backgroundNoise?: boolean
-        /** @description Accepted for cloud clients and not used */
-        enableAutoGainControl?: boolean
-        /** @description Accepted for cloud clients and not used */
-        sendDenoisedToStt?: boolean
-        /** @description Accepted for cloud clients and not used */
-        waitForUserToSpeakFirst?: number
-        /** @description Accepted for cloud clients and not used */
-        thinkingVoice?: boolean
-        /** @description Accepted for cloud clients and not used */
-        speakerIdentification?: boolean
-        /** @description Accepted for cloud clients and not used */
-        agenticRag?: boolean
-        /** @description Accepted for cloud clients and not used */
-        languageDialectSwitcher?: boolean
-      }
-      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
-      tools?: unknown[]
-      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
-      knowledgeBaseItemsIds?: unknown[]
-      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
-      voiceDictionaryIds?: unknown[]
-      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
-      phoneNumber?: {
-        /** @enum {string} */
-        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl?: string | null
-      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      } | null
-      workflow?: {
-        [key: string]: unknown
-      } | null
-      outcome?: string
-      /** @description {} or null for none. */
-      outcomeResponseShape?: {
-        [key: string]: unknown
-      } | null
-    }
-    V2VoiceAgent: {
-      /** Format: uuid */
-      id: string
-      /** @constant */
-      type: 'Single Prompt'
-      name: string
-      conversation: {
-        greetingMessage: string
-        greetingMessageType: null
-        preamble: string
-        pokeMessages: string[]
-        params: {
-          [key: string]: string
-        }
-        alignment: {
-          /** @enum {string} */
-          greetingMessage: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble: 'ltr' | 'rtl'
-        }
-      }
-      voice: {
-        /** Format: uuid */
-        voiceId: string
-        /** Format: uuid */
-        voiceRecordId: string
-        voiceRecord: {
-          /** Format: uuid */
-          id: string
-          name: string
-          /** @enum {string} */
-          lang: 'ar' | 'en'
-          /** @enum {string} */
-          gender: 'female' | 'male'
-        }
-        /** @enum {string} */
-        lang: 'ar' | 'en'
-        ttsParams: Record<string, never>
-      }
-      llm: {
-        /** @description The project's dialogue engine: offline or openai-compatible. */
-        provider: string
-        model: string
-        temperature: null
-        baseUrl: null
-        apiKey: null
-      }
-      callSettings: {
-        interrupt: boolean
-        /** @description Milliseconds. */
-        silenceThreshold: number
-        genderDetection: boolean
-        smartCallEnd: boolean
-        realTime: boolean
-        endOfTurnSilenceMs: number
-        maxCallerTurnSeconds: number
-      }
-      tools: unknown[]
-      knowledgeBaseItemsIds: unknown[]
-      voiceDictionaryIds: unknown[]
-      phoneNumber: {
-        /** @enum {string} */
-        type: 'TELEPHONY'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl: string | null
-      webhookAuth:
-        | {
-            authKey: string
-            authSecret: string
-          }
-        | Record<string, never>
-      workflow: null
-      outcome: string
-      outcomeResponseShape: {
-        [key: string]: unknown
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    V2CreateJobBody: {
-      /** @constant */
-      type: 'TRANSCRIPTION'
-      /**
-       * Format: uuid
-       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
-       */
-      apiKey: string
-      /** Format: uri */
-      mediaUrl: string
-      title: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /**
-       * @default async
-       * @enum {string}
-       */
-      processingType: 'async' | 'sync'
-      model?: string
-    }
-    V2TranscriptionAiContentBody: {
-      /**
-       * Format: uuid
-       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
-       */
-      apiKey: string
-      /** Format: uri */
-      mediaUrl: string
-      title: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      aiParts: (
-        | 'introduction'
-        | 'titles'
-        | 'summary'
-        | 'webArticleSEOFriendly'
-        | 'keyTopicsWithBullets'
-        | 'keywords'
-        | 'threadsByInstagram'
-        | 'faq'
-        | 'facebookPost'
-        | 'youtubeDescription'
-        | 'twitterThread'
-        | 'linkedInPost'
-      )[]
-      aiContentTitle?: string | null
-      aiContentLanguage?: ('ar' | 'en') | null
-      /** @description Accepted and not used. */
-      aiContentDate?: string | null
-      /** @description Accepted and not used. */
-      aiContentText?: string | null
     }
   }
   responses: never
@@ -3501,9 +2850,6 @@ export interface operations {
             success: true
             message: string
             data: {
-              /** @description The page of agents, under the cloud reference's key. */
-              voiceAgents: components['schemas']['VoiceAgent'][]
-              /** @description The same page under its first VoiceDesk key, kept for existing clients. */
               agents: components['schemas']['VoiceAgent'][]
               total: number
               filtered: number
@@ -4060,77 +3406,6 @@ export interface operations {
       }
     }
   }
-  listMinimalCalls: {
-    parameters: {
-      query?: {
-        /** @description Only this agent's calls (an agent of another project: 404). */
-        voiceAgentId?: string
-        /** @description One status, or several by repeating the parameter (`?status=COMPLETED&status=FAILED`). */
-        status?:
-          | ('PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'NO_ANSWER' | 'FORWARDED' | 'TERMINATED')
-          | ('PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'NO_ANSWER' | 'FORWARDED' | 'TERMINATED')[]
-        /** @description Calls created at or after this time (UTC epoch milliseconds). */
-        startTime?: number
-        /** @description Calls created at or before this time (UTC epoch milliseconds). */
-        endTime?: number
-        /** @description 1-based page number. */
-        page?: number
-        /** @description Calls per page, 1 to 200. */
-        perPage?: number
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            data: {
-              total: number
-              filtered: number
-              calls: components['schemas']['MinimalCall'][]
-            }
-          }
-        }
-      }
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      404: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
   getPhoneNumber: {
     parameters: {
       query: {
@@ -4320,116 +3595,6 @@ export interface operations {
       }
     }
   }
-  addProviderPhoneNumber: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AddProviderNumberBodyInput']
-      }
-    }
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            data: {
-              /** Format: uuid */
-              id: string
-              number: string
-              label: string
-              /** @enum {string} */
-              type: 'TELEPHONY'
-              /** Format: uuid */
-              userId: string
-              sipInboundConfigs: {
-                originationUri: string
-              }
-              sipOutboundConfigs: {
-                address: string
-                transportType: string
-                customHeaders: {
-                  [key: string]: string
-                }
-              }
-              voiceAgentId: string | null
-              voiceAgent: {
-                /** Format: uuid */
-                id: string
-                name: string
-              } | null
-              /** Format: date-time */
-              createdAt: string
-              /** Format: date-time */
-              updatedAt: string
-              /** @description The `twilioNumberSid` sent (null without one); not stored. */
-              numberSid: string | null
-              /**
-               * @description A registered number is always active here.
-               * @enum {boolean}
-               */
-              isActive: true
-            }
-          }
-        }
-      }
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      409: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      413: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      415: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
   listPhoneNumbers: {
     parameters: {
       query?: {
@@ -4581,6 +3746,396 @@ export interface operations {
             success: true
             message: string
             data: components['schemas']['PhoneNumber']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  createVoiceDictionary: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateVoiceDictionaryBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['VoiceDictionary']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  listVoiceDictionaries: {
+    parameters: {
+      query?: {
+        take?: number
+        skip?: number
+        search?: string
+        /** @description Only dictionaries active for some agent (true), or for none (false). */
+        used?: 'true' | 'false'
+        /** @description Only dictionaries active for this agent. */
+        voiceAgentId?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              dictionaries: components['schemas']['VoiceDictionarySummary'][]
+              total: number
+              filtered: number
+              page: number
+              pageSize: number
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  toggleVoiceDictionaryActivation: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ToggleDictionaryActivationBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: {
+              /** Format: uuid */
+              dictionaryId: string
+              /** Format: uuid */
+              voiceAgentId: string
+              isActive: boolean
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getVoiceDictionary: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description The voice dictionary id. */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['VoiceDictionary']
+          }
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  deleteVoiceDictionary: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description The voice dictionary id. */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: {
+              /** Format: uuid */
+              id: string
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  updateVoiceDictionary: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description The voice dictionary id. */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateVoiceDictionaryBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['VoiceDictionary']
           }
         }
       }
@@ -4799,9 +4354,6 @@ export interface operations {
           /** Format: uri */
           webhookUrl?: string
           webhookAuth?: string
-          /** @description true or false. */
-          returnSrtFormat?: string
-          srtOptions?: string
         }
       }
     }
@@ -4816,52 +4368,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             message: string
-            data: {
-              /** Format: uuid */
-              id: string
-              title: string
-              model: string
-              /** @enum {string} */
-              type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-              processingType: string
-              webhookUrl: string | null
-              totalCost: number
-              usageTime: string | null
-              fromLng: string | null
-              toLng: string | null
-              fromScript: string | null
-              toScript: string | null
-              mediaUrl: string | null
-              jobResponse: {
-                [key: string]: unknown
-              } | null
-              /** @enum {string} */
-              status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-              error?: {
-                code: components['schemas']['JobErrorCode']
-                message: string
-              }
-              relevantJobId: string | null
-              agentDetails: string | null
-              /** Format: uuid */
-              apiKeyId: string
-              billingId: string | null
-              /** Format: uuid */
-              userId: string
-              systemModelKey: string
-              voiceAgentId: string | null
-              /** @description While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1. */
-              progress?: number
-              /** Format: date-time */
-              createdAt: string
-              /** Format: date-time */
-              updatedAt: string
-              /**
-               * Format: uuid
-               * @description The job's id again, where the cloud reference answers `{ jobId }`.
-               */
-              jobId: string
-            }
+            data: components['schemas']['Job']
           }
         }
       }
@@ -5043,6 +4550,176 @@ export interface operations {
             success: true
             message: string
             data: components['schemas']['AiContentJob']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  createCustomAiContentJob: {
+    parameters: {
+      query: {
+        jobId: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomAiContentBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['AiContentJob']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  estimateAiContentJob: {
+    parameters: {
+      query: {
+        jobId: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AiContentEstimateBodyInput']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['AiContentEstimate']
           }
         }
       }
@@ -5555,14 +5232,8 @@ export interface operations {
   getProjectStatisticsNumbers: {
     parameters: {
       query?: {
-        /** @description day (24 h), week (7 days), month (30 days), each ending now, or all; custom with startPeriod and endPeriod. Default month, or custom when the bounds are given. */
-        period?: 'day' | 'week' | 'month' | 'all' | 'custom'
-        /** @description Start of a custom window (included), with endPeriod. */
-        startPeriod?: string
-        /** @description End of a custom window (excluded), with startPeriod. */
-        endPeriod?: string
-        /** @description The key's project, as the cloud API sends it (another project: 403). */
-        projectId?: string
+        /** @description day (24 h), week (7 days), month (30 days), each ending now, or all. Default month. */
+        period?: 'day' | 'week' | 'month' | 'all'
       }
       header?: never
       path?: never
@@ -5595,15 +5266,6 @@ export interface operations {
       }
       /** @description Default Response */
       401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      403: {
         headers: {
           [name: string]: unknown
         }
@@ -5657,6 +5319,15 @@ export interface operations {
         }
       }
       /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
       413: {
         headers: {
           [name: string]: unknown
@@ -5694,18 +5365,6 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': {
-          /** @description The audio file (WAV, MP3, OGG, WebM, MP4…), base64-encoded. */
-          audioBase64: string
-          /** @description The spoken language (ISO 639-1). Left out, the server detects it. */
-          language?: string
-          /** @description The cloud's model name; kept for compatibility, the configured speech server's model is used. */
-          model?: string
-          /** @description Accepted for cloud clients and not used: the whole audio is transcribed. */
-          isEosEnabled?: boolean
-          /** @description Accepted for cloud clients and not used. */
-          eosThreshold?: number
-        }
         'multipart/form-data': {
           /** @description The audio or video, streamed to the media store. */
           file: string
@@ -5728,8 +5387,6 @@ export interface operations {
             success: true
             message: string
             data: components['schemas']['TranscriptionResponse']
-            /** @description The transcript's text again, where the cloud's realtime STT answers it (`data.text`). */
-            text: string
           }
         }
       }
@@ -5822,6 +5479,15 @@ export interface operations {
         }
       }
       /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
       413: {
         headers: {
           [name: string]: unknown
@@ -5883,496 +5549,6 @@ export interface operations {
           [name: string]: unknown
         }
         content?: never
-      }
-    }
-  }
-  v2ListVoiceAgents: {
-    parameters: {
-      query?: {
-        take?: number
-        skip?: number
-        search?: string
-        lang?: 'ar' | 'en'
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            messageKey: string
-            data: {
-              total: number
-              filtered: number
-              voiceAgents: components['schemas']['V2VoiceAgent'][]
-            }
-          }
-        }
-      }
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
-  v2CreateVoiceAgent: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['V2CreateVoiceAgentBodyInput']
-      }
-    }
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            messageKey: string
-            data: components['schemas']['V2VoiceAgent']
-          }
-        }
-      }
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      404: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      413: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      415: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
-  v2GetVoiceAgent: {
-    parameters: {
-      query?: never
-      header?: never
-      path: {
-        voiceAgentId: string
-      }
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            messageKey: string
-            data: components['schemas']['V2VoiceAgent']
-          }
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      404: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
-  v2UpdateVoiceAgent: {
-    parameters: {
-      query?: never
-      header?: never
-      path: {
-        voiceAgentId: string
-      }
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['V2UpdateVoiceAgentBodyInput']
-      }
-    }
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            messageKey: string
-            data: components['schemas']['V2VoiceAgent']
-          }
-        }
-      }
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      404: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      413: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      415: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
-  v2ListJobs: {
-    parameters: {
-      query?: {
-        /** @description The key's project (another project: 403). */
-        projectId?: string
-        page?: number
-        perPage?: number
-        /** @description totalCost, createdAt or updatedAt (usageTime is not a sort here). */
-        sortBy?: 'totalCost' | 'createdAt' | 'updatedAt'
-        orderBy?: string
-        status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-        type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-        search?: string
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            messageKey: string
-            data: {
-              jobs: {
-                /** Format: uuid */
-                id: string
-                /** @enum {string} */
-                type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-                title: string
-                mediaUrl: string | null
-                /** @description Where the media came from: a URL, an upload, or made by the job (TTS); null without media. */
-                mediaType: ('URL' | 'UPLOAD' | 'GENERATED') | null
-                totalCost: number
-                /** @enum {string} */
-                status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-                /** Format: date-time */
-                createdAt: string
-              }[]
-              page: number
-              totalCount: number
-              totalPages: number
-            }
-          }
-        }
-      }
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      403: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
-  v2CreateJob: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['V2CreateJobBodyInput']
-      }
-    }
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            messageKey: string
-            data: {
-              /** Format: uuid */
-              jobId: string
-            }
-          }
-        }
-      }
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      403: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      413: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      415: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
-  v2GenerateTranscriptionAiContent: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['V2TranscriptionAiContentBodyInput']
-      }
-    }
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            message: string
-            messageKey: string
-            data: {
-              /** Format: uuid */
-              jobId: string
-            }
-          }
-        }
-      }
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      403: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      413: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
-      415: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
       }
     }
   }

@@ -4,7 +4,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { ok } from '../../../../shared/api/common'
 import {
   AiContentBodySchema,
+  AiContentEstimateBodySchema,
+  AiContentEstimateEnvelopeSchema,
   AiContentJobEnvelopeSchema,
+  CustomAiContentBodySchema,
   JobIdQuerySchema,
   JobListEnvelopeSchema,
   JobReadSchema,
@@ -17,7 +20,15 @@ import {
   TranscribeUploadFieldsSchema,
   TtsJobEnvelopeSchema,
 } from '../../../../shared/api/jobs'
-import { createAiContentJob, createTextToSpeechJob, getAiContentJob, getJob, listJobs } from '../../../ops/jobs'
+import {
+  createAiContentJob,
+  createCustomAiContentJob,
+  createTextToSpeechJob,
+  estimateAiContentJob,
+  getAiContentJob,
+  getJob,
+  listJobs,
+} from '../../../ops/jobs'
 import type { OpsContext } from '../../../ops/ops-context'
 import { sourceMediaName } from '../../../ops/media-names'
 import { createTranscriptionJobFromUrl, jobSubtitles, titleOfUpload } from '../../../ops/transcription-jobs'
@@ -110,6 +121,32 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       response: { 200: AiContentJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404, 409) },
     },
     handler: async (request) => ok(await createAiContentJob(context, callerOf(request), request.query.jobId, request.body)),
+  })
+
+  routes.post('/jobs/ai-content/custom', {
+    schema: {
+      tags,
+      summary: "Queue custom AI content from a finished job with text, each part from the user's own instruction",
+      operationId: 'createCustomAiContentJob',
+      security: SECURITY,
+      querystring: JobIdQuerySchema,
+      body: CustomAiContentBodySchema,
+      response: { 200: AiContentJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404, 409) },
+    },
+    handler: async (request) => ok(await createCustomAiContentJob(context, callerOf(request), request.query.jobId, request.body)),
+  })
+
+  routes.post('/jobs/ai-content/estimate', {
+    schema: {
+      tags,
+      summary: 'What an AI-content job (built-in or custom parts) from this job would charge',
+      operationId: 'estimateAiContentJob',
+      security: SECURITY,
+      querystring: JobIdQuerySchema,
+      body: AiContentEstimateBodySchema,
+      response: { 200: AiContentEstimateEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404, 409) },
+    },
+    handler: async (request) => ok(await estimateAiContentJob(context, callerOf(request), request.query.jobId, request.body)),
   })
 
   routes.get('/jobs/ai-content', {

@@ -38,6 +38,7 @@ import { ok } from '../../../../shared/api/common'
 import { hasMultipartBody, readMediaUpload } from '../../media-upload'
 import { validationDetails, validationSummary } from '../../../ops/validation-details'
 import { RequestError } from '../../request-error'
+import { requestedPronunciations } from '../../../ops/voice-dictionaries'
 import { callerOf } from '../../auth'
 import { socketKeyCheck } from '../../socket-key-check'
 import type { SocketProtocol } from '../../asyncapi-document'
@@ -79,13 +80,14 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
       operationId: 'synthesizeSpeech',
       security: SECURITY,
       body: RealtimeTtsBodySchema,
-      response: errorResponses(...BODY_ERRORS, 503),
+      response: errorResponses(...BODY_ERRORS, 404, 503),
     },
     handler: async (request, reply) => {
       const { voice, format } = chosen(request.body, request.headers.accept, 'wav')
       let speech
       try {
-        speech = await speakWhole(await options.speech(), request.body.text, voice.id, format)
+        const pronunciations = await requestedPronunciations(options.context, callerOf(request), request.body.voiceAgentId)
+        speech = await speakWhole(await options.speech(), request.body.text, voice.id, format, { pronunciations })
       } catch (error) {
         throw speechError(error)
       }
@@ -149,7 +151,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, options: RealtimeSp
       operationId: 'streamSpeech',
       security: SECURITY,
       body: RealtimeTtsBodySchema,
-      response: errorResponses(...BODY_ERRORS, 503),
+      response: errorResponses(...BODY_ERRORS, 404, 503),
     },
     handler: async (request, reply) => streamOver(request, reply as unknown as FastifyReply, options),
   })
@@ -201,6 +203,7 @@ function chosen(body: RealtimeTtsBody, accept: string | undefined, fallback: 'wa
 async function streamOver(request: FastifyRequest<{ Body: RealtimeTtsBody }>, reply: FastifyReply, options: RealtimeSpeechOptions) {
   const { voice, format } = chosen(request.body, request.headers.accept, 'wav')
   const caller = callerOf(request)
+  const pronunciations = await requestedPronunciations(options.context, caller, request.body.voiceAgentId)
   let engine: TtsEngine
   try {
     engine = await options.speech()
@@ -223,7 +226,7 @@ async function streamOver(request: FastifyRequest<{ Body: RealtimeTtsBody }>, re
       body.write(bytes)
       firstAudio()
     },
-    controller.signal,
+    { signal: controller.signal, pronunciations },
   )
   // Nothing is sent before the first chunk, so a refusal by the engine (nothing speakable) is still an envelope.
   await Promise.race([started, speaking]).catch((error: unknown) => {
@@ -363,6 +366,7 @@ async function speakOnSocket(
   const voiceId = choice.voice.id
   const sampleRate = format === 'pcm' ? REALTIME_PCM_SAMPLE_RATE : 22_050
   try {
+    const pronunciations = await requestedPronunciations(options.context, caller, body.voiceAgentId)
     const engine = await options.speech()
     send({ type: 'ack', payload: { message: 'Speaking', format, sampleRate, voiceId } })
     const spoken = await speakStreaming(
@@ -371,7 +375,7 @@ async function speakOnSocket(
       voiceId,
       format,
       (bytes) => socket.readyState === socket.OPEN && socket.send(bytes),
-      signal,
+      { signal, pronunciations },
     )
     let jobId: string
     try {
