@@ -1,3 +1,4 @@
+import { PostgresAnalyticsRepository } from './analytics-repository'
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import type { Repositories, Store, StoreTransaction, WorkKind } from '../ports'
@@ -45,6 +46,11 @@ export interface PostgresStore extends Store {
 
 /** Repository methods that only read: every other one may write, and moves changeVersion once it settled. */
 const READS = new Set([
+  'conversationFacts',
+  'outcomeFields',
+  'ratingValues',
+  'exportConversations',
+  'jobsByDay',
   'findSuite',
   'findRun',
   'listRuns',
@@ -99,6 +105,7 @@ function repositoriesOn(db: Db): Repositories {
     settings: new PostgresSettingsRepository(db),
     webhookDeliveries: new PostgresWebhookDeliveriesRepository(db),
     testRuns: new PostgresTestRunsRepository(db),
+    analytics: new PostgresAnalyticsRepository(db),
   }
 }
 

@@ -13,6 +13,7 @@ import { agentTurnTaking } from './0011-agent-turn-taking'
 import { agentVersions } from './0012-agent-versions'
 import { agentTestRuns } from './0013-agent-test-runs'
 
+import { callAnalytics } from './0014-call-analytics'
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
  * never edited. Its numbers are its own (SQLite's 0004 cuts long key hints, which a
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentTurnTaking,
   agentVersions,
   agentTestRuns,
+  callAnalytics,
 ]

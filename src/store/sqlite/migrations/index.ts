@@ -9,6 +9,7 @@ import { agentTurnTaking } from './0007-agent-turn-taking'
 import { agentVersions } from './0008-agent-versions'
 
 import { agentTestRuns } from './0009-agent-test-runs'
+import { callAnalytics } from './0010-call-analytics'
 /** Every migration, in order. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   initial,
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentTurnTaking,
   agentVersions,
   agentTestRuns,
+  callAnalytics,
 ]
