@@ -29,6 +29,7 @@ import { registerJobRoutes } from './routes/v1/jobs'
 import { registerTranslationJobRoutes } from './routes/v1/translation-jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerProjectRoutes } from './routes/v1/projects'
+import { registerAgentAnalyticsRoutes } from './routes/v1/agent-analytics'
 import { REALTIME_SOCKET, registerRealtimeRoutes, registerRealtimeSocket, type RealtimeSpeechOptions } from './routes/v1/realtime'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
 import { registerAgentVersionRoutes } from './routes/v1/agent-versions'
@@ -243,6 +244,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerTranslationJobRoutes(v1, options.context)
       registerWebhookRoutes(v1, options.context)
       registerProjectRoutes(v1, options.context)
+      registerAgentAnalyticsRoutes(v1, options.context)
       registerRealtimeRoutes(v1, realtime)
       v1.get(
         '/openapi.json',

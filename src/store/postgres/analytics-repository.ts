@@ -15,7 +15,7 @@ const BUCKET_FORMAT = { hour: 'YYYY-MM-DD HH24:00:00', day: 'YYYY-MM-DD 00:00:00
 const CALLS_IN_RANGE = `FROM jobs
   WHERE type = 'CONVERSATION' AND project_id = $1 AND created_at >= $2 AND created_at < $3 AND ($4::text IS NULL OR voice_agent_id = $4)`
 
-/** A call's outcome as jsonb. */
+/** A call's outcome as jsonb (the export reads it as json: its text as written, keys in their order). */
 const OUTCOME = `(job_response::jsonb -> 'outcomeResult')`
 
 /** The local time of created_at, `$n` minutes ahead of UTC, in `format`. */
@@ -86,7 +86,8 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
       `SELECT id, voice_agent_id AS "voiceAgentId", agent_details AS "agentName", status, created_at AS "createdAt",
           call_end_reason AS "endReason", call_seconds AS seconds, call_turns AS turns, call_barge_ins AS "bargeIns",
           call_pokes AS pokes, call_tool_calls AS "toolCalls", call_outcome_complete AS "outcomeComplete",
-          CASE WHEN jsonb_typeof(${OUTCOME}) IS NOT NULL AND jsonb_typeof(${OUTCOME}) <> 'null' THEN ${OUTCOME}::text END AS outcome
+          CASE WHEN jsonb_typeof(${OUTCOME}) IS NOT NULL AND jsonb_typeof(${OUTCOME}) <> 'null'
+            THEN (job_response::json -> 'outcomeResult')::text END AS outcome
         ${CALLS_IN_RANGE} AND ($5::text IS NULL OR status = $5) ORDER BY created_at, id LIMIT $6`,
       [projectId, query.from, query.to, query.voiceAgentId ?? null, query.status ?? null, query.limit],
     )
