@@ -15,8 +15,8 @@ const BUCKET_FORMAT = { hour: 'YYYY-MM-DD HH24:00:00', day: 'YYYY-MM-DD 00:00:00
 const CALLS_IN_RANGE = `FROM jobs
   WHERE type = 'CONVERSATION' AND project_id = $1 AND created_at >= $2 AND created_at < $3 AND ($4::text IS NULL OR voice_agent_id = $4)`
 
-/** A call's outcome as jsonb (the export reads it as json: its text as written, keys in their order). */
-const OUTCOME = `(job_response::jsonb -> 'outcomeResult')`
+/** A call's outcome as json (its text as written, keys in their order), a `\u0000` read as U+FFFD (see migration 0014). */
+const OUTCOME = `(replace(job_response, '\\u0000', '\\ufffd')::json -> 'outcomeResult')`
 
 /** The local time of created_at, `$n` minutes ahead of UTC, in `format`. */
 function localTime(minutesParameter: string, format: string): string {
@@ -54,7 +54,7 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
   ): Promise<OutcomeFieldCount[]> {
     if (fields.length === 0) return []
     const counts = fields.map(
-      (_, index) => `count(*) FILTER (WHERE jsonb_typeof(${OUTCOME} -> $${index + 5}::text) NOT IN ('null'))::float8 AS c${index}`,
+      (_, index) => `count(*) FILTER (WHERE json_typeof(${OUTCOME} -> $${index + 5}::text) NOT IN ('null'))::float8 AS c${index}`,
     )
     const { rows } = await this.db.query<Record<string, number>>(`SELECT ${counts.join(', ')} ${CALLS_IN_RANGE}`, [
       projectId,
@@ -70,7 +70,7 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
   async ratingValues(projectId: string, voiceAgentId: string, field: string, from: string, to: string): Promise<RatingValueCount[]> {
     const { rows } = await this.db.query<RatingValueCount>(
       `SELECT value, count(*)::float8 AS calls FROM (
-          SELECT CASE WHEN jsonb_typeof(${OUTCOME} -> $5::text) = 'number' THEN (${OUTCOME} ->> $5::text)::float8 END AS value
+          SELECT CASE WHEN json_typeof(${OUTCOME} -> $5::text) = 'number' THEN (${OUTCOME} ->> $5::text)::float8 END AS value
           ${CALLS_IN_RANGE}
         ) AS rated WHERE value IS NOT NULL GROUP BY value ORDER BY value`,
       [projectId, from, to, voiceAgentId, field],
@@ -86,8 +86,7 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
       `SELECT id, voice_agent_id AS "voiceAgentId", agent_details AS "agentName", status, created_at AS "createdAt",
           call_end_reason AS "endReason", call_seconds AS seconds, call_turns AS turns, call_barge_ins AS "bargeIns",
           call_pokes AS pokes, call_tool_calls AS "toolCalls", call_outcome_complete AS "outcomeComplete",
-          CASE WHEN jsonb_typeof(${OUTCOME}) IS NOT NULL AND jsonb_typeof(${OUTCOME}) <> 'null'
-            THEN (job_response::json -> 'outcomeResult')::text END AS outcome
+          CASE WHEN json_typeof(${OUTCOME}) IS NOT NULL AND json_typeof(${OUTCOME}) <> 'null' THEN ${OUTCOME}::text END AS outcome
         ${CALLS_IN_RANGE} AND ($5::text IS NULL OR status = $5) ORDER BY created_at, id LIMIT $6`,
       [projectId, query.from, query.to, query.voiceAgentId ?? null, query.status ?? null, query.limit],
     )
