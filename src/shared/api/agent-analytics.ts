@@ -62,6 +62,12 @@ export const AnalyticsQuerySchema = z
   .superRefine(checkCustomRange)
 export type AnalyticsQuery = z.infer<typeof AnalyticsQuerySchema>
 
+/** The operator UI's input of the same figures (`analytics.summary`): a strict object (an unknown field is refused). */
+export const AnalyticsInputSchema = z
+  .object({ voiceAgentId: UuidSchema.optional(), ...RangeFields })
+  .strict()
+  .superRefine(checkCustomRange)
+
 export const ConversationExportQuerySchema = z
   .object({
     voiceAgentId: UuidSchema,

@@ -54,7 +54,7 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
   ): Promise<OutcomeFieldCount[]> {
     if (fields.length === 0) return []
     const counts = fields.map(
-      (_, index) => `count(*) FILTER (WHERE json_typeof(${OUTCOME} -> $${index + 5}::text) NOT IN ('null'))::float8 AS c${index}`,
+      (_, index) => `count(*) FILTER (WHERE jsonb_typeof(call_outcome -> $${index + 5}::text) <> 'null')::float8 AS c${index}`,
     )
     const { rows } = await this.db.query<Record<string, number>>(`SELECT ${counts.join(', ')} ${CALLS_IN_RANGE}`, [
       projectId,
@@ -70,7 +70,7 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
   async ratingValues(projectId: string, voiceAgentId: string, field: string, from: string, to: string): Promise<RatingValueCount[]> {
     const { rows } = await this.db.query<RatingValueCount>(
       `SELECT value, count(*)::float8 AS calls FROM (
-          SELECT CASE WHEN json_typeof(${OUTCOME} -> $5::text) = 'number' THEN (${OUTCOME} ->> $5::text)::float8 END AS value
+          SELECT CASE WHEN jsonb_typeof(call_outcome -> $5::text) = 'number' THEN (call_outcome ->> $5::text)::float8 END AS value
           ${CALLS_IN_RANGE}
         ) AS rated WHERE value IS NOT NULL GROUP BY value ORDER BY value`,
       [projectId, from, to, voiceAgentId, field],

@@ -37,7 +37,7 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
           total(call_outcome_complete = 0) AS outcomePartial
         ${CALLS_IN_RANGE} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
       ratings: db.prepare(`SELECT value, count(*) AS calls FROM (
-          SELECT job_response -> '$.outcomeResult' ->> @field AS value ${CALLS_IN_RANGE}
+          SELECT call_outcome ->> @field AS value ${CALLS_IN_RANGE}
         ) WHERE typeof(value) IN ('integer', 'real') GROUP BY value ORDER BY value`),
       exported: db.prepare(`SELECT id, voice_agent_id AS voiceAgentId, agent_details AS agentName, status, created_at AS createdAt,
           call_end_reason AS endReason, call_seconds AS seconds, call_turns AS turns, call_barge_ins AS bargeIns,
@@ -73,9 +73,8 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
     if (fields.length === 0) return []
     let statement = this.fieldStatements.get(fields.length)
     if (!statement) {
-      const counts = fields.map((_, index) => `total((job_response -> '$.outcomeResult' -> @f${index}) IS NOT NULL
-        AND (job_response -> '$.outcomeResult' -> @f${index}) <> 'null') AS c${index}`)
-      statement = this.db.prepare(`SELECT ${counts.join(', ')} ${CALLS_IN_RANGE} AND json_valid(job_response)`)
+      const counts = fields.map((_, index) => `total(coalesce(call_outcome -> @f${index}, 'null') <> 'null') AS c${index}`)
+      statement = this.db.prepare(`SELECT ${counts.join(', ')} ${CALLS_IN_RANGE} AND call_outcome IS NOT NULL`)
       this.fieldStatements.set(fields.length, statement)
     }
     const named = Object.fromEntries(fields.map((field, index) => [`f${index}`, field]))

@@ -11,6 +11,7 @@ const ITEMS: { screen: Screen; label: MessageKey; icon: string }[] = [
   { screen: 'templates', label: 'nav.templates', icon: 'layout-template' },
   { screen: 'numbers', label: 'nav.numbers', icon: 'phone' },
   { screen: 'jobs', label: 'nav.jobs', icon: 'list-checks' },
+  { screen: 'analytics', label: 'nav.analytics', icon: 'bar-chart' },
   { screen: 'webhooks', label: 'nav.webhooks', icon: 'webhook' },
   { screen: 'settings', label: 'nav.settings', icon: 'settings' },
   { screen: 'requests', label: 'nav.requests', icon: 'arrow-left-right' },

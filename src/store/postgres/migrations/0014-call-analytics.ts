@@ -41,9 +41,11 @@ export const callAnalytics: Migration = {
       ADD COLUMN call_answer_seconds double precision GENERATED ALWAYS AS (${number('{answerDelays,seconds}')}) STORED,
       ADD COLUMN call_outcome_complete boolean
         GENERATED ALWAYS AS (CASE WHEN json_typeof(${STATE} -> 'outcomeComplete') = 'boolean'
-          THEN (${STATE} ->> 'outcomeComplete')::boolean END) STORED;
+          THEN (${STATE} ->> 'outcomeComplete')::boolean END) STORED,
+      ADD COLUMN call_outcome jsonb
+        GENERATED ALWAYS AS (CASE WHEN json_typeof(${STATE} -> 'outcomeResult') = 'object' THEN (${STATE} -> 'outcomeResult')::jsonb END) STORED;
     CREATE INDEX jobs_call_facts ON jobs (project_id, created_at) INCLUDE (voice_agent_id, status, call_end_reason, call_seconds,
-      call_turns, call_barge_ins, call_pokes, call_tool_calls, call_answers, call_answer_seconds, call_outcome_complete)
+      call_turns, call_barge_ins, call_pokes, call_tool_calls, call_answers, call_answer_seconds, call_outcome_complete, call_outcome)
       WHERE type = 'CONVERSATION';
   `,
 }

@@ -42,8 +42,11 @@ export const callAnalytics: Migration = {
     ALTER TABLE jobs ADD COLUMN call_outcome_complete INTEGER
       GENERATED ALWAYS AS (CASE WHEN ${STATE} AND json_type(job_response, '$.outcomeComplete') IN ('true', 'false')
         THEN json_extract(job_response, '$.outcomeComplete') END) VIRTUAL;
+    ALTER TABLE jobs ADD COLUMN call_outcome TEXT
+      GENERATED ALWAYS AS (CASE WHEN ${STATE} AND json_type(job_response, '$.outcomeResult') = 'object'
+        THEN json_extract(job_response, '$.outcomeResult') END) VIRTUAL;
     CREATE INDEX jobs_call_facts ON jobs (project_id, created_at, voice_agent_id, status, call_end_reason, call_seconds,
-      call_turns, call_barge_ins, call_pokes, call_tool_calls, call_answers, call_answer_seconds, call_outcome_complete)
+      call_turns, call_barge_ins, call_pokes, call_tool_calls, call_answers, call_answer_seconds, call_outcome_complete, call_outcome)
       WHERE type = 'CONVERSATION';
   `,
 }
