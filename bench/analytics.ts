@@ -81,7 +81,7 @@ async function measureEngine(runtime: Runtime): Promise<object> {
       ...(body ? { payload: JSON.stringify(body) } : {}),
     })
   const created = await call('POST', '/v1/voice-agents', { agentName: 'Bench desk', outcomeResponseShape: SHAPE })
-  const agentId = (created.json() as { data: { id: string } }).data.id
+  const agentId = created.json<{ data: { id: string } }>().data.id
   const projectId = runtime.bootstrap.projectId
   const [key] = await runtime.store.accounts.listKeys(projectId)
   if (!key) throw new Error('the bench project has no key')
@@ -143,7 +143,7 @@ async function measureEngine(runtime: Runtime): Promise<object> {
     if (p50 >= TARGET_MS) allUnderTarget = false
     timings[name] = { p50Ms: p50, maxMs: Math.round(Math.max(...times) * 10) / 10 }
   }
-  const calls = (await call('GET', reads.overviewProject ?? '')).json() as { data: { totalSessionsNumber: number } }
+  const calls = (await call('GET', reads.overviewProject ?? '')).json<{ data: { totalSessionsNumber: number } }>()
   const exportStarted = performance.now()
   const exported = await call('GET', `/v1/agent-analytics/conversations/export?voiceAgentId=${agentId}&${range}`)
   const exportMs = Math.round(performance.now() - exportStarted)

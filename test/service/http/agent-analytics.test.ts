@@ -94,7 +94,7 @@ async function world() {
   const create = async (body: Record<string, unknown>) => {
     const response = await service.call('POST', '/v1/voice-agents', { body })
     expect(response.statusCode, response.body).toBe(200)
-    return (response.json() as { data: { id: string } }).data.id
+    return response.json<{ data: { id: string } }>().data.id
   }
   const desk = await create({ agentName: 'Front desk', outcomeResponseShape: SHAPE })
   const sales = await create({ agentName: 'Sales' })
@@ -158,7 +158,7 @@ const get = async (service: TestService, url: string, key?: string) => {
 const dataOf = async (service: TestService, url: string) => {
   const response = await get(service, url)
   expect(response.statusCode, response.body).toBe(200)
-  return (response.json() as { data: Record<string, unknown> }).data
+  return response.json<{ data: Record<string, unknown> }>().data
 }
 
 describe('GET /v1/agent-analytics/*', () => {
@@ -269,7 +269,7 @@ describe('GET /v1/agent-analytics/*', () => {
     const { service, sales } = await world()
     const init = await service.call('POST', '/v1/voice-agents/conversation-init', { body: { voiceAgentId: sales } })
     expect(init.statusCode, init.body).toBe(200)
-    const jobId = (init.json() as { data: { jobId: string } }).data.jobId
+    const jobId = init.json<{ data: { jobId: string } }>().data.jobId
     const call = await dataOf(service, `/v1/voice-agents/conversation/${jobId}`)
     const data = await dataOf(service, `/v1/agent-analytics/calls?voiceAgentId=${sales}`)
     // Whatever became of it (it waits for a socket that never opens), it is counted under its status.
@@ -314,7 +314,7 @@ describe('GET /v1/agent-analytics/*', () => {
   it("answers 404 for an agent that is not the project's, and 400 for an export without an agent", async () => {
     const { service, other } = await world()
     const foreign = await service.call('POST', '/v1/voice-agents', { body: { agentName: 'Theirs' }, key: other.key })
-    const theirs = (foreign.json() as { data: { id: string } }).data.id
+    const theirs = foreign.json<{ data: { id: string } }>().data.id
     for (const id of [theirs, randomUUID()]) {
       const response = await get(service, `/v1/agent-analytics/overview?voiceAgentId=${id}`)
       expect(response.statusCode).toBe(404)
