@@ -16,7 +16,7 @@ export const EN_ANALYTICS = {
   'analytics.from': 'From',
   'analytics.to': 'To',
   'analytics.backwards': 'The end is before the start.',
-  'analytics.export': 'Export CSV',
+  'analytics.export': 'Export',
   'analytics.exportLabel': 'Export these figures as a CSV file',
   'analytics.saved': 'Saved {name}',
   'analytics.loading': 'Loading…',

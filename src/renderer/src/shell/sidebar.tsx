@@ -11,11 +11,11 @@ const ITEMS: { screen: Screen; label: MessageKey; icon: string }[] = [
   { screen: 'templates', label: 'nav.templates', icon: 'layout-template' },
   { screen: 'numbers', label: 'nav.numbers', icon: 'phone' },
   { screen: 'jobs', label: 'nav.jobs', icon: 'list-checks' },
-  { screen: 'analytics', label: 'nav.analytics', icon: 'bar-chart' },
   { screen: 'webhooks', label: 'nav.webhooks', icon: 'webhook' },
   { screen: 'settings', label: 'nav.settings', icon: 'settings' },
   { screen: 'requests', label: 'nav.requests', icon: 'arrow-left-right' },
   { screen: 'faults', label: 'nav.faults', icon: 'zap' },
+  { screen: 'analytics', label: 'nav.analytics', icon: 'bar-chart' },
 ]
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'

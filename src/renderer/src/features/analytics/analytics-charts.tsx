@@ -50,6 +50,8 @@ export function TimeBars({ data, width, height, rtl, title, tickLabel }: TimeBar
   const every = Math.max(1, Math.ceil(labels.length / 8))
   const shown = labels.filter((_, index) => index % every === 0)
   const left = rtl ? 8 : margin.side
+  // Counts: whole numbers only on the value axis.
+  const counts = y.ticks(4).filter((tick) => Number.isInteger(tick))
   return (
     <svg width={width} height={height} role="img" aria-label={title} data-testid="analytics-time-chart">
       <Group left={left} top={margin.top}>
@@ -84,18 +86,20 @@ export function TimeBars({ data, width, height, rtl, title, tickLabel }: TimeBar
           <AxisRight
             left={innerWidth}
             scale={y}
-            numTicks={4}
+            tickValues={counts}
+            tickFormat={(value) => String(value)}
             stroke={AXIS_COLOUR}
             tickStroke={AXIS_COLOUR}
-            tickLabelProps={() => ({ ...TICK_LABEL, textAnchor: 'start', dx: 4, dy: 4 })}
+            tickLabelProps={() => ({ ...TICK_LABEL, textAnchor: 'start', direction: 'ltr', dx: 4, dy: 4 })}
           />
         ) : (
           <AxisLeft
             scale={y}
-            numTicks={4}
+            tickValues={counts}
+            tickFormat={(value) => String(value)}
             stroke={AXIS_COLOUR}
             tickStroke={AXIS_COLOUR}
-            tickLabelProps={() => ({ ...TICK_LABEL, textAnchor: 'end', dx: -4, dy: 4 })}
+            tickLabelProps={() => ({ ...TICK_LABEL, textAnchor: 'end', direction: 'ltr', dx: -4, dy: 4 })}
           />
         )}
       </Group>
@@ -117,10 +121,12 @@ interface ShareBarsProps {
   title: string
   format(value: number): string
   colour?: string
+  /** The labels are data (outcome field names), written as they are: marked dir="auto". */
+  dataLabels?: boolean
 }
 
 /** One horizontal bar per row, its label above it, its figure at its end: end reasons, durations, outcome fields. */
-export function ShareBars({ data, width, max, rtl, title, format, colour = 'var(--accent)' }: ShareBarsProps) {
+export function ShareBars({ data, width, max, rtl, title, format, colour = 'var(--accent)', dataLabels = false }: ShareBarsProps) {
   const row = 34
   const barHeight = 10
   const valueRoom = 56
@@ -132,7 +138,15 @@ export function ShareBars({ data, width, max, rtl, title, format, colour = 'var(
         const top = index * row
         return (
           <Group key={datum.label} top={top}>
-            <text x={rtl ? width : 0} y={12} textAnchor="start" fontSize={12} fill="var(--text)" direction={rtl ? 'rtl' : 'ltr'}>
+            <text
+              x={rtl ? width : 0}
+              y={12}
+              textAnchor="start"
+              fontSize={12}
+              fill="var(--text)"
+              direction={rtl ? 'rtl' : 'ltr'}
+              {...(dataLabels ? { dir: 'auto' } : {})}
+            >
               {datum.label}
             </text>
             <Bar

@@ -146,6 +146,7 @@ export function OutcomeFields({ summary, locale, width }: PanelProps & { width: 
               title={t('analytics.fields')}
               format={(value) => t('analytics.percent', { n: formatCount(Math.round(value * 100), locale) })}
               colour="var(--ok)"
+              dataLabels
             />
           ) : null}
         </>

@@ -154,7 +154,9 @@ export function AnalyticsScreen() {
         </div>
         <button type="button" className="button" disabled={!summary} title={t('analytics.exportLabel')} onClick={exportCsv}>
           <Icon name="download" size={16} />
-          <span>{t('analytics.export')}</span>
+          <span>
+            {t('analytics.export')} <bdi>CSV</bdi>
+          </span>
         </button>
       </header>
       <AnalyticsFilters filters={filters} agents={agents} onChange={(changes) => setFilters((now) => ({ ...now, ...changes }))} />
