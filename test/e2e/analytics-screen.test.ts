@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { translate, type MessageKey, type UiLocale } from '../../src/renderer/src/i18n/dictionary'
+import type { OutcomeShape } from '../../src/shared/api/outcome-shape'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import type { Runtime } from '../../src/service/runtime'
 import { jobRecord } from '../helpers/job-record'
@@ -21,10 +22,10 @@ afterAll(async () => {
   await browser?.close()
 })
 
-const SHAPE = {
+const SHAPE: OutcomeShape = {
   type: 'object',
   properties: { guestName: { type: 'string' }, visitDate: { type: 'string' }, rating: { type: 'integer', enum: [1, 2, 3, 4, 5] } },
-} as const
+}
 
 /** Two agents and their calls of the last minutes: 4 of the front desk (one failed), 1 of sales. */
 async function seed(runtime: Runtime): Promise<void> {
