@@ -319,15 +319,15 @@ export type TestRunProgress = Pick<TestRunRecord, 'status' | 'error' | 'results'
 
 /**
  * Which conversations an analytics read counts: a project's calls created in [from, to) (ISO
- * 8601), of one agent when `voiceAgentId` is given. `bucket` groups them by hour or by day,
- * in local time `offsetMinutes` ahead of UTC (Riyadh: 180).
+ * 8601), of one agent when `voiceAgentId` is given, grouped by UTC hour, or by UTC quarter
+ * hour with `quarterHours` (for local times a part of an hour away from UTC): the caller
+ * gathers those into local hours or days.
  */
 export interface ConversationAnalyticsQuery {
   voiceAgentId?: string
   from: string
   to: string
-  bucket: 'hour' | 'day'
-  offsetMinutes: number
+  quarterHours: boolean
 }
 
 /**
@@ -336,7 +336,7 @@ export interface ConversationAnalyticsQuery {
  * delays, and the outcome's completeness.
  */
 export interface ConversationFactsRow {
-  /** Local time of the bucket's start, 'YYYY-MM-DD HH:00:00'. */
+  /** The UTC start of the hour (or quarter hour), 'YYYY-MM-DDTHH:MM'. */
   bucket: string
   status: string
   endReason: string | null

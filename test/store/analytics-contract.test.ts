@@ -62,7 +62,7 @@ describe.each(ENGINES)('analytics repository: $name', (engine) => {
     await seedAccounts(store)
     return store
   }
-  const query = { ...DAY, bucket: 'day' as const, offsetMinutes: 0 }
+  const query = { ...DAY, quarterHours: false }
 
   it("counts what a call's state says, per bucket, status and end reason, of one project", async () => {
     const store = await open()
@@ -74,7 +74,7 @@ describe.each(ENGINES)('analytics repository: $name', (engine) => {
     await store.jobs.insert(call({ state: STATE, createdAt: '2024-05-02T00:00:00.000Z' }))
     await store.jobs.insert(jobRecord({ projectId: P1, createdAt: '2024-05-01T11:00:00.000Z' }))
     const rows = await store.analytics.conversationFacts(P1, query)
-    const common = { bucket: '2024-05-01 00:00:00', status: 'COMPLETED', calls: 1, timedCalls: 1, turns: 3, bargeIns: 2, pokes: 1 }
+    const common = { bucket: '2024-05-01T10:00', status: 'COMPLETED', calls: 1, timedCalls: 1, turns: 3, bargeIns: 2, pokes: 1 }
     expect(rows).toEqual([
       {
         ...common,

@@ -63,11 +63,12 @@ export function bucketLabels(range: AnalyticsRange): string[] {
   const offsetMs = range.offsetMinutes * 60_000
   const first = Math.floor((range.from + offsetMs) / step) * step
   const labels: string[] = []
-  for (let at = first; at < range.to + offsetMs; at += step) labels.push(labelOf(at, range.bucket))
+  for (let at = first; at < range.to + offsetMs; at += step) labels.push(localLabel(at, range.bucket))
   return labels
 }
 
-function labelOf(localMs: number, bucket: 'hour' | 'day'): string {
+/** The label of the hour or day that holds a local time (ms of local time read as UTC). */
+export function localLabel(localMs: number, bucket: 'hour' | 'day'): string {
   const iso = new Date(localMs).toISOString()
   return `${iso.slice(0, 10)} ${bucket === 'hour' ? iso.slice(11, 13) : '00'}:00:00`
 }

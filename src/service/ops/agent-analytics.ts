@@ -10,7 +10,7 @@ import type {
 import { END_REASONS } from '../../shared/api/conversations'
 import { toCsv } from '../../shared/csv'
 import type { ConversationFactsRow, VoiceAgentRecord } from '../../store/records'
-import { type AnalyticsRange, analyticsRange, bucketLabels } from './agent-analytics-range'
+import { type AnalyticsRange, analyticsRange, bucketLabels, localLabel } from './agent-analytics-range'
 import type { Caller, OpsContext } from './ops-context'
 import { notFound } from './service-error'
 
@@ -39,9 +39,11 @@ async function scopeOf(context: OpsContext, caller: Caller, query: AnalyticsQuer
     ...(query.voiceAgentId === undefined ? {} : { voiceAgentId: query.voiceAgentId }),
     from,
     to,
-    bucket: range.bucket,
-    offsetMinutes: range.offsetMinutes,
+    quarterHours: range.offsetMinutes % 60 !== 0,
   })
+  // UTC hours (or quarter hours) gathered into the range's local hours or days.
+  const offsetMs = range.offsetMinutes * 60_000
+  for (const row of rows) row.bucket = localLabel(Date.parse(`${row.bucket}:00.000Z`) + offsetMs, range.bucket)
   return { agent, range, from, to, rows }
 }
 

@@ -9,8 +9,6 @@ import type {
 } from '../records'
 import type { Db } from './db'
 
-const BUCKET_FORMAT = { hour: 'YYYY-MM-DD HH24:00:00', day: 'YYYY-MM-DD 00:00:00' } as const
-
 /** The calls of a range ($1 project, $2 from, $3 to, $4 agent or null), found through jobs_call_facts (migration 0014). */
 const CALLS_IN_RANGE = `FROM jobs
   WHERE type = 'CONVERSATION' AND project_id = $1 AND created_at >= $2 AND created_at < $3 AND ($4::text IS NULL OR voice_agent_id = $4)`
@@ -29,7 +27,8 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
 
   async conversationFacts(projectId: string, query: ConversationAnalyticsQuery): Promise<ConversationFactsRow[]> {
     const { rows } = await this.db.query<ConversationFactsRow>(
-      `SELECT ${localTime('$5::integer', BUCKET_FORMAT[query.bucket])} AS bucket, status, call_end_reason AS "endReason",
+      `SELECT substr(created_at, 1, 13) || CASE WHEN $5::boolean
+            THEN ':' || lpad((substr(created_at, 15, 2)::integer / 15 * 15)::text, 2, '0') ELSE ':00' END AS bucket, status, call_end_reason AS "endReason",
           count(*)::float8 AS calls, count(call_seconds)::float8 AS "timedCalls", coalesce(sum(call_seconds), 0)::float8 AS seconds,
           count(*) FILTER (WHERE call_seconds < 60)::float8 AS "shortCalls",
           count(*) FILTER (WHERE call_seconds >= 60 AND call_seconds <= 300)::float8 AS "mediumCalls",
@@ -40,7 +39,7 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
           count(*) FILTER (WHERE call_outcome_complete)::float8 AS "outcomeComplete",
           count(*) FILTER (WHERE NOT call_outcome_complete)::float8 AS "outcomePartial"
         ${CALLS_IN_RANGE} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-      [projectId, query.from, query.to, query.voiceAgentId ?? null, query.offsetMinutes],
+      [projectId, query.from, query.to, query.voiceAgentId ?? null, query.quarterHours],
     )
     return rows
   }

@@ -9,8 +9,6 @@ import type {
   RatingValueCount,
 } from '../records'
 
-const BUCKET_FORMAT = { hour: '%Y-%m-%d %H:00:00', day: '%Y-%m-%d 00:00:00' } as const
-
 /** The calls of a range, read off the jobs_call_facts index (migration 0010) alone. */
 const CALLS_IN_RANGE = `FROM jobs INDEXED BY jobs_call_facts
   WHERE type = 'CONVERSATION' AND project_id = @projectId AND created_at >= @from AND created_at < @to
@@ -28,7 +26,8 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
 
   constructor(private readonly db: Database) {
     this.statements = {
-      facts: db.prepare(`SELECT strftime(@format, created_at, @shift) AS bucket, status, call_end_reason AS endReason,
+      facts: db.prepare(`SELECT substr(created_at, 1, 13) || CASE WHEN @quarters
+            THEN ':' || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15) ELSE ':00' END AS bucket, status, call_end_reason AS endReason,
           count(*) AS calls, count(call_seconds) AS timedCalls, total(call_seconds) AS seconds,
           total(call_seconds < 60) AS shortCalls, total(call_seconds >= 60 AND call_seconds <= 300) AS mediumCalls,
           total(call_seconds > 300) AS longCalls, total(call_turns) AS turns, total(call_barge_ins) AS bargeIns,
@@ -58,8 +57,7 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
       from: query.from,
       to: query.to,
       voiceAgentId: query.voiceAgentId ?? null,
-      format: BUCKET_FORMAT[query.bucket],
-      shift: shift(query.offsetMinutes),
+      quarters: query.quarterHours ? 1 : 0,
     }) as ConversationFactsRow[]
   }
 

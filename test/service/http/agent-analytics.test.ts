@@ -198,6 +198,18 @@ describe('GET /v1/agent-analytics/*', () => {
     ])
   })
 
+  it('follows a time difference a part of an hour away: in UTC+5:30 the calls fall in the local hours', async () => {
+    const { service, desk } = await world()
+    const data = await dataOf(service, `/v1/agent-analytics/overview?voiceAgentId=${desk}&timeDifference=-5.5`)
+    const overTime = data.callsOverTime as { timeBucket: string; count: string }[]
+    expect(overTime.filter((bucket) => bucket.count !== '0')).toEqual([
+      { timeBucket: '2026-11-18 04:00:00', count: '1' },
+      { timeBucket: '2026-11-18 13:00:00', count: '1' },
+      { timeBucket: '2026-11-18 14:00:00', count: '1' },
+      { timeBucket: '2026-11-18 15:00:00', count: '1' },
+    ])
+  })
+
   it('counts end reasons, interruptions, pokes, tool calls, latency and each outcome field of an agent over a custom range, by day', async () => {
     const { service, desk } = await world()
     const start = Date.parse('2026-11-10T00:00:00.000Z')
