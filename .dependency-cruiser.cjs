@@ -81,7 +81,7 @@ const PACKAGES = [
   // JUnit XML of a test run, written by `voicedesk test-agent --junit` only.
   { packages: ['xmlbuilder2'], from: '^src/service/cli/test-agent\\.ts$' },
   { packages: ['electron'], from: '^src/(main|preload)/' },
-  { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+'], from: '^src/renderer/' },
+  { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+', '@visx/[^/]+'], from: '^src/renderer/' },
   // Line diffs of an agent's texts, a version against now (the History tab): its one pure helper.
   { packages: ['diff'], from: '^src/renderer/src/lib/agent-version-diff\\.ts$' },
 ]

@@ -29,6 +29,8 @@
  * language, turns per call, summary key facts, template titles and greeting questions; detail in bench/results/understanding.json.
  * `tts-pool` first greeting audio of 5 and 20 calls starting together while 200 TTS jobs wait, the speech pool against the engine as it was (bench/tts-pool.ts).
  * `test-runs` 50 typed test scenarios at concurrency 20 and one at a time: scenarios per second, latency percentiles (bench/test-runs.ts).
+ * `analytics` the agent analytics reads and the project chart at 100,000 calls, on SQLite and PostgreSQL: target under 100 ms
+ * each (bench/analytics.ts; writes bench/results/analytics.json).
  * `starvation` a TTS job of one project while 4 media URLs of another drip a byte every 2 s: its completion time, with the runner's lanes and without (bench/starvation.ts).
  * `npx tsx bench/run.ts postgres-lists` measures the PostgreSQL lists and search alone (seeding
  * JOBS jobs, then the list queries), `postgres` the whole PostgreSQL column (lists, pickup, jobs
@@ -44,6 +46,7 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchAiContent } from './ai-content'
+import { benchAnalyticsToFile } from './analytics'
 import { benchJobs } from './jobs'
 import { benchSnapshot } from './snapshot'
 import { benchStateArchive } from './state-archive'
@@ -405,6 +408,7 @@ async function measure(
     ['starvation', benchStarvation],
     ['ttsPool', benchTtsPool],
     ['testRuns', benchTestRuns],
+    ['analytics', benchAnalyticsToFile],
   ] as const) {
     results[key] = await measurePart()
     console.log(key, JSON.stringify(results[key], null, 2))
@@ -646,6 +650,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   starvation: () => partOnly('starvation', benchStarvation),
   'tts-pool': () => partOnly('ttsPool', benchTtsPool),
   'test-runs': () => partOnly('testRuns', benchTestRuns),
+  analytics: async () => void (await benchAnalyticsToFile()),
 }
 
 const part = process.argv[2]

@@ -58,7 +58,13 @@ export class CallLedger {
   async addTurn(turn: TranscriptTurn): Promise<void> {
     turn.startTime = round3(turn.startTime)
     turn.endTime = round3(turn.endTime)
-    this.options.state.transcript.push(turn)
+    const state = this.options.state
+    const previous = state.transcript.at(-1)
+    if (turn.role === 'agent' && turn.kind !== 'poke' && previous?.role === 'caller') {
+      const kept = state.answerDelays ?? { answers: 0, seconds: 0 }
+      state.answerDelays = { answers: kept.answers + 1, seconds: round3(kept.seconds + Math.max(0, turn.startTime - previous.endTime)) }
+    }
+    state.transcript.push(turn)
     await this.persist('transcription.update', { turn })
   }
 

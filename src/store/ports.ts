@@ -6,6 +6,9 @@ import type { JobType } from '../shared/api/jobs'
 import type {
   ApiKeyRecord,
   AttemptOutcome,
+  ConversationAnalyticsQuery,
+  ConversationExportRow,
+  ConversationFactsRow,
   AttemptRecord,
   ConversationProgress,
   DeliveryListQuery,
@@ -13,15 +16,18 @@ import type {
   JobListQuery,
   JobOutcome,
   JobRecord,
+  JobsByDayRow,
   JobStatisticsRow,
   KeyIdentity,
   NewDelivery,
+  OutcomeFieldCount,
   ProjectCounts,
   ProjectRow,
   PhoneNumberFilter,
   PhoneNumberRecord,
   PhoneNumberView,
   ProjectRecord,
+  RatingValueCount,
   TestRunProgress,
   TestRunRecord,
   TestSuiteRecord,
@@ -225,6 +231,29 @@ export interface ConversationsRepository {
   setRecording(id: string, recording: ConversationState['recording'], updatedAt: string): Promise<boolean>
 }
 
+/**
+ * Analytics of a project's calls and jobs, aggregated in SQL (docs/api.md, "Agent analytics").
+ * What a call kept (end reason, duration, turns, barge-ins, pokes, tool calls, answer delays,
+ * outcome) is read from columns the database derives from `jobResponse` as it is written, and
+ * indexed with the project and creation time, so a read never parses the calls' JSON again
+ * (the outcome's fields and ratings excepted: those read one agent's outcomes).
+ */
+export interface AnalyticsRepository {
+  /** The calls of the query's range, grouped by bucket, status and end reason (empty groups left out). */
+  conversationFacts(projectId: string, query: ConversationAnalyticsQuery): Promise<ConversationFactsRow[]>
+  /** For each of `fields` (top-level outcome fields), how many of the agent's calls in range had it. */
+  outcomeFields(projectId: string, voiceAgentId: string, fields: readonly string[], from: string, to: string): Promise<OutcomeFieldCount[]>
+  /** The numeric values the agent's calls in range gave the outcome field `field`, with their counts. */
+  ratingValues(projectId: string, voiceAgentId: string, field: string, from: string, to: string): Promise<RatingValueCount[]>
+  /** The calls of the range (of the agent when given; of `status` when given), oldest first, at most `limit`. */
+  exportConversations(
+    projectId: string,
+    query: { voiceAgentId?: string; status?: string; from: string; to: string; limit: number },
+  ): Promise<ConversationExportRow[]>
+  /** The project's jobs (calls included) created in [from, to), by local day. */
+  jobsByDay(projectId: string, from: string, to: string, offsetMinutes: number): Promise<JobsByDayRow[]>
+}
+
 /** Operator settings as JSON values under stable keys. */
 export interface SettingsRepository {
   /** The stored value, validated by `schema` (a stored value that fails it throws). */
@@ -355,6 +384,7 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveriesRepository
   testRuns: TestRunsRepository
   voiceDictionaries: VoiceDictionariesRepository
+  analytics: AnalyticsRepository
 }
 
 declare const transactionHandle: unique symbol

@@ -359,3 +359,82 @@ export interface TestRunRecord {
 
 /** What a runner writes as a run goes on. */
 export type TestRunProgress = Pick<TestRunRecord, 'status' | 'error' | 'results' | 'leaseUntil' | 'updatedAt'>
+
+/**
+ * Which conversations an analytics read counts: a project's calls created in [from, to) (ISO
+ * 8601), of one agent when `voiceAgentId` is given, grouped by UTC hour, or by UTC quarter
+ * hour with `quarterHours` (for local times a part of an hour away from UTC): the caller
+ * gathers those into local hours or days.
+ */
+export interface ConversationAnalyticsQuery {
+  voiceAgentId?: string
+  from: string
+  to: string
+  quarterHours: boolean
+}
+
+/**
+ * One group of a project's calls (same bucket, status and end reason), with sums of what the
+ * calls kept: duration (seconds), turns, barge-ins, pokes, tool calls, answers timed and their
+ * delays, and the outcome's completeness.
+ */
+export interface ConversationFactsRow {
+  /** The UTC start of the hour (or quarter hour), 'YYYY-MM-DDTHH:MM'. */
+  bucket: string
+  status: string
+  endReason: string | null
+  calls: number
+  /** Calls that have a duration (they started). */
+  timedCalls: number
+  seconds: number
+  shortCalls: number
+  mediumCalls: number
+  longCalls: number
+  turns: number
+  bargeIns: number
+  pokes: number
+  toolCalls: number
+  answers: number
+  answerSeconds: number
+  outcomeComplete: number
+  outcomePartial: number
+}
+
+/** How often a call's outcome had each top-level field (not null). */
+export interface OutcomeFieldCount {
+  field: string
+  filled: number
+}
+
+/** One numeric value of a rating field and how many calls gave it. */
+export interface RatingValueCount {
+  value: number
+  calls: number
+}
+
+/** One conversation as the export writes it. */
+export interface ConversationExportRow {
+  id: string
+  voiceAgentId: string | null
+  agentName: string | null
+  status: string
+  createdAt: string
+  endReason: string | null
+  seconds: number | null
+  turns: number | null
+  bargeIns: number | null
+  pokes: number | null
+  toolCalls: number | null
+  outcomeComplete: boolean | null
+  /** The outcome as JSON text, or null. */
+  outcome: string | null
+}
+
+/** A project's jobs of one day (local time): how many were made, credits and transcription seconds done. */
+export interface JobsByDayRow {
+  /** 'YYYY-MM-DD' in local time. */
+  day: string
+  jobs: number
+  cost: number
+  transcriptionSeconds: number
+}

@@ -254,6 +254,9 @@ describe('a call over the web SDK protocol', () => {
       'Yes, that is right',
     ])
     expect(call.transcript[0]).toMatchObject({ role: 'agent', content: expect.stringContaining('Hello Sara') })
+    // Each answer to a caller's turn is timed (analytics' latency).
+    expect(call.answerDelays?.answers).toBeGreaterThanOrEqual(3)
+    expect(call.answerDelays?.seconds).toBeGreaterThan(0)
     expect(call.recordingUrl).toMatch(/\/media\/.+\.wav$/)
     expect(call.duration).toBeGreaterThan(1)
     const recording = await fetch(call.recordingUrl!)

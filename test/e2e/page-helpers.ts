@@ -49,7 +49,7 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
 }
 
-/** The nth sidebar entry (0 agents, 1 templates, 2 numbers, 3 jobs, 4 webhooks, 5 settings, 6 requests, 7 faults): the same in every language. */
+/** The nth sidebar entry (0 agents, 1 templates, 2 numbers, 3 jobs, 4 webhooks, 5 settings, 6 requests, 7 faults, 8 analytics): the same in every language. */
 export async function goToNth(page: Page, index: number): Promise<void> {
   await page.locator('nav .nav-item').nth(index).click()
 }

@@ -198,6 +198,11 @@ describe('the IPC contract: outputs', () => {
     await run('requests.get', { id: journaled.requests[0]!.id })
     await run('requests.har', { take: 10 })
 
+    // The Analytics screen's read: a week by day (the project has made no call).
+    const week = await run('analytics.summary', { period: 'THIS_WEEK', timeDifference: '-3' })
+    expect(week.overview.callsOverTime).toHaveLength(7)
+    expect(week.calls.calls).toBe(0)
+
     // Versions: the agent's history (made and changed above), one read, a restore on top.
     const versions = await run('agents.versions', { id: agent.id, take: 5 })
     expect(versions.versions[0]?.version).toBe(versions.total)

@@ -30,6 +30,7 @@ import { registerTranslationJobRoutes } from './routes/v1/translation-jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
 import { registerVoiceDictionaryRoutes } from './routes/v1/voice-dictionaries'
 import { registerProjectRoutes } from './routes/v1/projects'
+import { registerAgentAnalyticsRoutes } from './routes/v1/agent-analytics'
 import { REALTIME_SOCKET, registerRealtimeRoutes, registerRealtimeSocket, type RealtimeSpeechOptions } from './routes/v1/realtime'
 import { registerVoiceAgentRoutes } from './routes/v1/voice-agents'
 import { registerV2Routes } from './routes/v2/v2'
@@ -252,6 +253,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerTranslationJobRoutes(v1, options.context)
       registerWebhookRoutes(v1, options.context)
       registerProjectRoutes(v1, options.context)
+      registerAgentAnalyticsRoutes(v1, options.context)
       registerRealtimeRoutes(v1, realtime)
       v1.get(
         '/openapi.json',

@@ -1,3 +1,4 @@
+import { callAnalytics, overviewAnalytics, satisfactionAnalytics } from '../ops/agent-analytics'
 import type { IpcOperationName, IpcOutput, IpcParsedInput } from '../../shared/ipc/operations'
 import { VOICES } from '../../shared/voices'
 import type { ApiKeyRecord } from '../../store/records'
@@ -202,6 +203,15 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'webhooks.list': (input) => listDeliveries(context, caller, input),
     'webhooks.get': (input) => getDelivery(context, caller, input.id),
     'webhooks.redeliver': (input) => redeliver(context, caller, input.id),
+
+    'analytics.summary': async (input) => {
+      const [overview, calls, satisfaction] = await Promise.all([
+        overviewAnalytics(context, caller, input),
+        callAnalytics(context, caller, input),
+        satisfactionAnalytics(context, caller, input),
+      ])
+      return { overview, calls, satisfaction }
+    },
 
     'requests.list': (input) => listJournalPage(journal(), caller.projectId, input),
     'requests.get': (input) => journalEntryDetail(journal(), caller.projectId, input.id, context.baseUrl()),

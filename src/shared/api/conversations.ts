@@ -126,6 +126,12 @@ export const ConversationStateSchema = z.object({
   outcomeProblems: z.array(z.string()).optional(),
   bargeIns: z.number().int(),
   pokes: z.number().int(),
+  /**
+   * The agent's answers that followed a caller's turn, and the seconds from the end of each such
+   * caller turn to the start of the answer, summed (analytics' latency). Absent on calls made
+   * before it was kept.
+   */
+  answerDelays: z.object({ answers: z.number().int(), seconds: z.number() }).optional(),
   callerGender: z.enum(['male', 'female']).nullable(),
   speechRecognition: z.object({ enabled: z.boolean(), engine: z.string().nullable(), model: z.string().nullable() }),
   dialogueEngine: z.string(),

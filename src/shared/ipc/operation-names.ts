@@ -42,6 +42,7 @@ export const IPC_OPERATION_NAMES = [
   'webhooks.list',
   'webhooks.get',
   'webhooks.redeliver',
+  'analytics.summary',
   'requests.list',
   'requests.get',
   'requests.har',

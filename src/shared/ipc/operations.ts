@@ -17,6 +17,7 @@ import {
   TranscriptionLinkFieldsSchema,
   TtsJobSchema,
 } from '../api/jobs'
+import { AnalyticsInputSchema, CallAnalyticsSchema, OverviewAnalyticsSchema, SatisfactionAnalyticsSchema } from '../api/agent-analytics'
 import { HarQuerySchema, JournalEntryDetailSchema, JournalPageSchema, ListJournalQuerySchema } from '../api/request-journal'
 import { TranslationLanguageSchema } from '../api/translation-jobs'
 import {
@@ -382,6 +383,11 @@ export const IPC_OPERATIONS = {
   'webhooks.redeliver': operation(z.object({ id: DeliveryIdSchema }).strict(), WebhookDeliverySchema),
 
   /** The request journal of the default project, newest first, paged by the cursor `before` (the `next` of the page before); CONFLICT while the journal is off. */
+  /** The Analytics screen: the overview, the calls' figures and satisfaction at once, as `/v1/agent-analytics/*` answers them. */
+  'analytics.summary': operation(
+    AnalyticsInputSchema,
+    z.object({ overview: OverviewAnalyticsSchema, calls: CallAnalyticsSchema, satisfaction: SatisfactionAnalyticsSchema }),
+  ),
   'requests.list': operation(ListJournalQuerySchema.strict(), JournalPageSchema),
   /** One journaled request with its headers, bodies and a ready `curl`. */
   'requests.get': operation(z.object({ id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }).strict(), JournalEntryDetailSchema),

@@ -1,3 +1,4 @@
+import { PostgresAnalyticsRepository } from './analytics-repository'
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import type { Repositories, Store, StoreTransaction, WorkKind } from '../ports'
@@ -47,6 +48,11 @@ export interface PostgresStore extends Store {
 /** Repository methods that only read: every other one may write, and moves changeVersion once it settled. */
 const READS = new Set([
   'findActiveForAgent',
+  'conversationFacts',
+  'outcomeFields',
+  'ratingValues',
+  'exportConversations',
+  'jobsByDay',
   'findSuite',
   'findRun',
   'listRuns',
@@ -104,6 +110,7 @@ function repositoriesOn(db: Db): Repositories {
     webhookDeliveries: new PostgresWebhookDeliveriesRepository(db),
     testRuns: new PostgresTestRunsRepository(db),
     voiceDictionaries: new PostgresVoiceDictionariesRepository(db),
+    analytics: new PostgresAnalyticsRepository(db),
   }
 }
 

@@ -1,3 +1,4 @@
+import { SqliteAnalyticsRepository } from './analytics-repository'
 import type { Database } from 'better-sqlite3'
 import type { Repositories, Store, StoreTransaction } from '../ports'
 import { SqliteAccountsRepository } from './accounts-repository'
@@ -72,6 +73,7 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
     webhookDeliveries: new SqliteWebhookDeliveriesRepository(db),
     testRuns: new SqliteTestRunsRepository(db),
     voiceDictionaries: new SqliteVoiceDictionariesRepository(db),
+    analytics: new SqliteAnalyticsRepository(db),
   }
   // The one connection's repositories are the handle: only transaction() gives them out so.
   const inTransaction = repositories as StoreTransaction

@@ -2,6 +2,7 @@
  * Every string the operator sees, in Arabic: typed by the English keys, so a missing or an extra
  * key is a type error. Goes on in ar-continued.ts, in the same order as en.ts and en-continued.ts.
  */
+import { AR_ANALYTICS } from './ar-analytics'
 import { AR_CONTINUED } from './ar-continued'
 import { AR_HISTORY } from './ar-history'
 import { AR_TESTS } from './ar-tests'
@@ -394,4 +395,5 @@ export const ar: Messages = {
   ...AR_CONTINUED,
   ...AR_HISTORY,
   ...AR_TESTS,
+  ...AR_ANALYTICS,
 }

@@ -4,6 +4,7 @@
  * The table goes on in en-continued.ts (a source file holds 600 lines at most); the keys keep
  * the order they had in the one dictionary.ts, the same order as in Arabic.
  */
+import { EN_ANALYTICS } from './en-analytics'
 import { EN_CONTINUED } from './en-continued'
 import { EN_HISTORY } from './en-history'
 import { EN_TESTS } from './en-tests'
@@ -395,6 +396,7 @@ export const en = {
   ...EN_CONTINUED,
   ...EN_HISTORY,
   ...EN_TESTS,
+  ...EN_ANALYTICS,
 } as const
 
 export type MessageKey = keyof typeof en

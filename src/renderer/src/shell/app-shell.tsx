@@ -1,4 +1,5 @@
 import { AgentsScreen } from '../features/agents/agents-screen'
+import { AnalyticsScreen } from '../features/analytics/analytics-screen'
 import { FaultsScreen } from '../features/faults/faults-screen'
 import { JobsScreen } from '../features/jobs/jobs-screen'
 import { NumbersScreen } from '../features/numbers/numbers-screen'
@@ -25,6 +26,7 @@ const SCREENS = {
   faults: FaultsScreen,
   settings: SettingsScreen,
   requests: RequestsScreen,
+  analytics: AnalyticsScreen,
 } as const
 
 /** Sidebar navigation, the current screen, the status bar; a running test call's bar above the screen. */

@@ -15,6 +15,7 @@ const ITEMS: { screen: Screen; label: MessageKey; icon: string }[] = [
   { screen: 'settings', label: 'nav.settings', icon: 'settings' },
   { screen: 'requests', label: 'nav.requests', icon: 'arrow-left-right' },
   { screen: 'faults', label: 'nav.faults', icon: 'zap' },
+  { screen: 'analytics', label: 'nav.analytics', icon: 'bar-chart' },
 ]
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'

@@ -2,7 +2,7 @@ import type { UiLocale } from '../i18n/dictionary'
 import { errorText } from '../lib/readable-errors'
 import type { SliceCreator } from './app-store'
 
-export const SCREENS = ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings', 'requests', 'faults'] as const
+export const SCREENS = ['agents', 'templates', 'numbers', 'jobs', 'webhooks', 'settings', 'requests', 'faults', 'analytics'] as const
 export type Screen = (typeof SCREENS)[number]
 export type ThemeChoice = 'system' | 'light' | 'dark'
 

@@ -23,6 +23,7 @@ const PATHS: Record<string, string> = {
   'chevron-down': 'M6 9l6 6 6-6',
   x: 'M18 6L6 18 M6 6l12 12',
   zap: 'M13 2L3 14h9l-1 8 10-12h-9z',
+  'bar-chart': 'M3 3v18h18 M8 17v-6 M13 17V7 M18 17v-3',
   plus: 'M12 5v14 M5 12h14',
   trash: 'M3 6h18 M8 6V4h8v2 M19 6l-1 14H6L5 6',
   play: 'M6 4l14 8-14 8z',

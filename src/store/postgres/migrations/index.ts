@@ -14,6 +14,7 @@ import { agentVersions } from './0012-agent-versions'
 import { agentTestRuns } from './0013-agent-test-runs'
 import { voiceDictionaries } from './0014-voice-dictionaries'
 
+import { callAnalytics } from './0015-call-analytics'
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
  * never edited. Its numbers are its own (SQLite's 0004 cuts long key hints, which a
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentVersions,
   agentTestRuns,
   voiceDictionaries,
+  callAnalytics,
 ]

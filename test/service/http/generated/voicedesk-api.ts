@@ -598,6 +598,91 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/agent-analytics/overview': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Calls, durations and calls over time, of one agent or the project's */
+    get: operations['getOverviewAnalytics']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/agent-analytics/satisfaction': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Satisfaction and outcome figures, from the outcomes' rating fields and completeness */
+    get: operations['getSatisfactionAnalytics']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/agent-analytics/calls': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** What the calls kept, counted: end reasons, durations, interruptions, pokes, tool calls, latency, outcome fields */
+    get: operations['getCallAnalytics']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/agent-analytics/conversations/export': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** An agent's calls of a period as CSV */
+    get: operations['exportConversations']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/projects/statistics/chart': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The project's jobs, credits and transcription minutes per day */
+    get: operations['getProjectStatisticsChart']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/realtime/tts': {
     parameters: {
       query?: never
@@ -1393,6 +1478,10 @@ export interface components {
       outcomeProblems?: string[]
       bargeIns: number
       pokes: number
+      answerDelays?: {
+        answers: number
+        seconds: number
+      }
       callerGender: ('male' | 'female') | null
       speechRecognition: {
         enabled: boolean
@@ -2372,6 +2461,10 @@ export interface components {
       outcomeProblems?: string[]
       bargeIns: number
       pokes: number
+      answerDelays?: {
+        answers: number
+        seconds: number
+      }
       callerGender: ('male' | 'female') | null
       speechRecognition: {
         enabled: boolean
@@ -5266,6 +5359,457 @@ export interface operations {
       }
       /** @description Default Response */
       401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getOverviewAnalytics: {
+    parameters: {
+      query?: {
+        /** @description One agent; all of the project when left out. */
+        voiceAgentId?: string
+        /** @description Default TODAY. CUSTOM needs startPeriod and endPeriod. */
+        period?: 'LAST_HOUR' | 'TODAY' | 'YESTERDAY' | 'THIS_WEEK' | 'THIS_MONTH' | 'CUSTOM'
+        /** @description Milliseconds since 1970, as a string. */
+        startPeriod?: string
+        /** @description Milliseconds since 1970, as a string. */
+        endPeriod?: string
+        /** @description Hours between UTC and local time, as getTimezoneOffset() / 60 (-3 for UTC+3). Default 0. */
+        timeDifference?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              /** @description Calls of the range still IN_PROGRESS. */
+              liveSessionsNumber: number
+              totalSessionsNumber: number
+              /** @description Seconds, over the calls that started. */
+              averageSessionDuration: number
+              /** @description Transcript turns per call. */
+              averageMessagesPerSession: number
+              /** @description Seconds. */
+              totalSessionDuration: number
+              /** @description Always null: VoiceDesk keeps no word counts per turn. */
+              averageWordsPerAiResponse: number | null
+              /** @description Always 0: VoiceDesk calls cannot be forwarded to a person. */
+              forwardToHumanAgent: number
+              callsOverTime: {
+                /** @description Local start of the hour or day, 'YYYY-MM-DD HH:00:00'. */
+                timeBucket: string
+                /** @description Calls, as a string (as the cloud API writes it). */
+                count: string
+              }[]
+              callsByDurationBuckets: {
+                /** @description Under 60 seconds. */
+                shortDurationBucketCalls: number
+                /** @description 60 seconds to 5 minutes. */
+                mediumDurationBucketCalls: number
+                /** @description Over 5 minutes. */
+                longDurationBucketCalls: number
+              }
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getSatisfactionAnalytics: {
+    parameters: {
+      query?: {
+        /** @description One agent; all of the project when left out. */
+        voiceAgentId?: string
+        /** @description Default TODAY. CUSTOM needs startPeriod and endPeriod. */
+        period?: 'LAST_HOUR' | 'TODAY' | 'YESTERDAY' | 'THIS_WEEK' | 'THIS_MONTH' | 'CUSTOM'
+        /** @description Milliseconds since 1970, as a string. */
+        startPeriod?: string
+        /** @description Milliseconds since 1970, as a string. */
+        endPeriod?: string
+        /** @description Hours between UTC and local time, as getTimezoneOffset() / 60 (-3 for UTC+3). Default 0. */
+        timeDifference?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              /** @description From a 0-10 rating field of the outcome; null without one. */
+              npsScore: number | null
+              /** @description Always null: VoiceDesk has no sentiment model. */
+              sentimentDistribution: {
+                positive: number
+                neutral: number
+                negative: number
+              } | null
+              /** @description Percent of rated calls rated in the top two points of their scale. */
+              csatScore: number | null
+              /** @description Percent of ended calls with a shape whose outcome came complete; null without such calls. */
+              firstCallResolutionPercentage: number | null
+              /** @description 0 (no call can be forwarded); null without calls. */
+              escalationRate: number | null
+              /** @description Calls whose outcome gave a rating (beyond the cloud API). */
+              ratedCalls: number
+              /** @description Mean rating, on its own scale (beyond the cloud API). */
+              averageRating: number | null
+              /** @description The outcome fields read as ratings, per agent, with the top of their scale (beyond the cloud API). */
+              ratingFields: {
+                /** Format: uuid */
+                voiceAgentId: string
+                field: string
+                scale: number
+              }[]
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getCallAnalytics: {
+    parameters: {
+      query?: {
+        /** @description One agent; all of the project when left out. */
+        voiceAgentId?: string
+        /** @description Default TODAY. CUSTOM needs startPeriod and endPeriod. */
+        period?: 'LAST_HOUR' | 'TODAY' | 'YESTERDAY' | 'THIS_WEEK' | 'THIS_MONTH' | 'CUSTOM'
+        /** @description Milliseconds since 1970, as a string. */
+        startPeriod?: string
+        /** @description Milliseconds since 1970, as a string. */
+        endPeriod?: string
+        /** @description Hours between UTC and local time, as getTimezoneOffset() / 60 (-3 for UTC+3). Default 0. */
+        timeDifference?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              /** Format: date-time */
+              from: string
+              /** Format: date-time */
+              to: string
+              /** @enum {string} */
+              bucket: 'hour' | 'day'
+              calls: number
+              byTime: {
+                timeBucket: string
+                calls: number
+                completed: number
+                failed: number
+                seconds: number
+              }[]
+              byStatus: {
+                [key: string]: number
+              }
+              byEndReason: {
+                'caller-hangup': number
+                'agent-hangup': number
+                'smart-end': number
+                silence: number
+                'max-duration': number
+                'service-stopped': number
+                error: number
+                none: number
+              }
+              duration: {
+                total: number
+                average: number | null
+                timedCalls: number
+              }
+              interruptions: {
+                total: number
+                perCall: number | null
+              }
+              pokes: {
+                total: number
+                perCall: number | null
+              }
+              toolCalls: {
+                total: number
+                perCall: number | null
+              }
+              latency: {
+                /** @description Agent answers that followed a caller turn. */
+                answers: number
+                /** @description Mean time from the end of the caller's turn to the answer's start. */
+                averageMs: number | null
+              }
+              outcome: {
+                complete: number
+                partial: number
+                /** @description Per top-level field of the agent's outcome shape; null for the whole project or an agent without a shape. */
+                fields:
+                  | {
+                      field: string
+                      filled: number
+                      rate: number | null
+                    }[]
+                  | null
+              }
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  exportConversations: {
+    parameters: {
+      query: {
+        voiceAgentId: string
+        status?: 'COMPLETED' | 'PENDING' | 'FAILED' | 'IN_PROGRESS' | 'NO_ANSWER'
+        /** @description Default TODAY. CUSTOM needs startPeriod and endPeriod. */
+        period?: 'LAST_HOUR' | 'TODAY' | 'YESTERDAY' | 'THIS_WEEK' | 'THIS_MONTH' | 'CUSTOM'
+        /** @description Milliseconds since 1970, as a string. */
+        startPeriod?: string
+        /** @description Milliseconds since 1970, as a string. */
+        endPeriod?: string
+        /** @description Hours between UTC and local time, as getTimezoneOffset() / 60 (-3 for UTC+3). Default 0. */
+        timeDifference?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description text/csv, one call a line, oldest first. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': string
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getProjectStatisticsChart: {
+    parameters: {
+      query: {
+        /** @description Milliseconds since 1970, as a string. */
+        startPeriod: string
+        /** @description Milliseconds since 1970, as a string. */
+        endPeriod: string
+        /** @description The caller's project (any other is a 404). */
+        projectId?: string
+        /** @description Hours between UTC and local time, as getTimezoneOffset() / 60 (-3 for UTC+3). Default 0. */
+        timeDifference?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              cost: {
+                /** Format: date-time */
+                date: string
+                value: number
+                unit: string
+              }[]
+              requests: {
+                /** Format: date-time */
+                date: string
+                value: number
+                unit: string
+              }[]
+              transcription: {
+                /** Format: date-time */
+                date: string
+                value: number
+                unit: string
+              }[]
+              /** @description Always empty: VoiceDesk counts no tokens. */
+              tokens: {
+                /** Format: date-time */
+                date: string
+                value: number
+                unit: string
+              }[]
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
         headers: {
           [name: string]: unknown
         }
