@@ -179,6 +179,23 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/voice-agents/conversations/minimal-list': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List calls (the light list): newest first, by agent, status and time, in pages */
+    get: operations['listMinimalCalls']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/voice-agents/phone-number': {
     parameters: {
       query?: never
@@ -193,6 +210,23 @@ export interface paths {
     post: operations['addPhoneNumber']
     /** Delete a phone number */
     delete: operations['deletePhoneNumber']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/voice-agents/twilio/phone-number': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Register a phone number in the provider's words (stored as a TELEPHONY number) */
+    post: operations['addProviderPhoneNumber']
+    delete?: never
     options?: never
     head?: never
     patch?: never
@@ -710,8 +744,8 @@ export interface paths {
     get?: never
     put?: never
     /**
-     * Transcribe a short audio or video file at once (multipart/form-data, a `file` part)
-     * @description Up to 25 MiB and 10 minutes; longer media is a transcription job (POST /v1/jobs/transcribe).
+     * Transcribe a short audio or video file at once (multipart/form-data with a `file` part, or JSON with `audioBase64`)
+     * @description JSON: `{ "audioBase64": "<the file, base64>", "language"?: "en", "model"?, "isEosEnabled"?, "eosThreshold"? }`. An upload takes up to 25 MiB, a JSON body up to 12 MiB; both up to 10 minutes. Longer media is a transcription job (POST /v1/jobs/transcribe).
      */
     post: operations['transcribeSpeech']
     delete?: never
@@ -771,6 +805,80 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v2/voice-agents': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List voice agents (/v2 shape) */
+    get: operations['v2ListVoiceAgents']
+    put?: never
+    /** Create a voice agent (/v2 shape) */
+    post: operations['v2CreateVoiceAgent']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v2/voice-agents/{voiceAgentId}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Read a voice agent (/v2 shape) */
+    get: operations['v2GetVoiceAgent']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    /** Update a voice agent (/v2 shape) */
+    patch: operations['v2UpdateVoiceAgent']
+    trace?: never
+  }
+  '/v2/jobs': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List jobs (/v2 shape: pages of id, title, media, cost, status) */
+    get: operations['v2ListJobs']
+    put?: never
+    /** Create a transcription job (/v2), answered { jobId } */
+    post: operations['v2CreateJob']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v2/jobs/generate-transcription-ai-content': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Transcribe media, then make AI content from it (answers the transcription id)
+     * @description Read the AI content with GET /v1/jobs/ai-content?jobId=<the jobId answered> once the transcription COMPLETED.
+     */
+    post: operations['v2GenerateTranscriptionAiContent']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/media/{file}': {
     parameters: {
       query?: never
@@ -809,62 +917,6 @@ export interface paths {
 export type webhooks = Record<string, never>
 export interface components {
   schemas: {
-    /**
-     * @description Why a job FAILED (docs/api.md, "Jobs")
-     * @enum {string}
-     */
-    JobErrorCodeInput:
-      | 'TIMEOUT'
-      | 'AI_ENGINE_FAILED'
-      | 'SOURCE_JOB_MISSING'
-      | 'TTS_ENGINE_FAILED'
-      | 'INVALID_TEXT_OR_VOICE'
-      | 'TTS_FAILED'
-      | 'INVALID_JOB'
-      | 'UNSUPPORTED_JOB_TYPE'
-      | 'STT_ENGINE_NOT_CONFIGURED'
-      | 'STT_ENGINE_FAILED'
-      | 'MEDIA_FETCH_FAILED'
-      | 'MEDIA_TOO_LARGE'
-      | 'MEDIA_UNREADABLE'
-      | 'MEDIA_HAS_NO_AUDIO'
-      | 'DECODER_UNAVAILABLE'
-      | 'LLM_ENGINE_NOT_CONFIGURED'
-      | 'LLM_ENGINE_FAILED'
-      | 'CONVERSATION_NOT_STARTED'
-      | 'CALL_INTERRUPTED'
-      | 'AGENT_MISSING'
-      | 'TOO_MANY_CALLS'
-      | 'DIALOGUE_ENGINE_FAILED'
-      | 'CRASHED'
-      | 'INTERNAL'
-    ErrorEnvelopeInput: {
-      /** @constant */
-      success: false
-      message: string
-      error: {
-        /** @enum {string} */
-        code:
-          | 'VALIDATION_ERROR'
-          | 'INVALID_JSON'
-          | 'UNAUTHORIZED'
-          | 'FORBIDDEN'
-          | 'NOT_FOUND'
-          | 'CONFLICT'
-          | 'PAYLOAD_TOO_LARGE'
-          | 'UNSUPPORTED_MEDIA_TYPE'
-          | 'REQUEST_TIMEOUT'
-          | 'MISDIRECTED_REQUEST'
-          | 'HEADERS_TOO_LARGE'
-          | 'INTERNAL'
-          | 'UNAVAILABLE'
-          | 'INSUFFICIENT_STORAGE'
-        details: {
-          path: string
-          message: string
-        }[]
-      }
-    }
     /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
     OutcomeShapeInput: {
       /** @enum {string} */
@@ -877,7 +929,7 @@ export interface components {
       required?: string[]
       items?: components['schemas']['OutcomeShapeInput']
     }
-    UpdateVoiceAgentBodyInput: {
+    UpdateVoiceAgentBody: {
       agentName?: string
       greetingMessage?: string
       /** @description Any JSON value; a non-string is stored as its JSON text. */
@@ -923,7 +975,7 @@ export interface components {
         [key: string]: string
       }
     }
-    CreateVoiceAgentBodyInput: {
+    CreateVoiceAgentBody: {
       agentName: string
       greetingMessage?: string
       /** @description Any JSON value; a non-string is stored as its JSON text. */
@@ -970,88 +1022,10 @@ export interface components {
       }
       description?: string
     }
-    CloneVoiceAgentBodyInput: {
+    CloneVoiceAgentBody: {
       agentName?: string
     }
-    VoiceAgentInput: {
-      /** Format: uuid */
-      id: string
-      agentName: string
-      greetingMessage: string
-      description: string
-      preamble: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      pokeMessages: string[]
-      realTime: boolean
-      silenceThreshold: number
-      interrupt: boolean
-      endOfTurnSilenceMs: number
-      maxCallerTurnSeconds: number
-      outcome: string
-      outcomeResponseShape: components['schemas']['OutcomeShapeInput'] | null
-      /** Format: uuid */
-      projectId: string
-      /** Format: uuid */
-      apiKeyId: string
-      /** Format: uuid */
-      voiceRecordId: string
-      voiceRecord: {
-        /** Format: uuid */
-        id: string
-        name: string
-        /** @enum {string} */
-        lang: 'ar' | 'en'
-        /** @enum {string} */
-        gender: 'female' | 'male'
-      }
-      webhookUrl: string | null
-      webhookAuth: {
-        authKey: string
-        /** @description Masked: the secret is never returned. */
-        authSecret: string
-      } | null
-      params: {
-        [key: string]: string
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    VoiceAgentTemplateInput: {
-      /** Format: uuid */
-      id: string
-      agentName: string
-      greetingMessage: string
-      description: string
-      preamble: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      pokeMessages: string[]
-      realTime: boolean
-      silenceThreshold: number
-      interrupt: boolean
-      endOfTurnSilenceMs: number
-      maxCallerTurnSeconds: number
-      outcome: string
-      /** @description Templates are global: they belong to no project. */
-      projectId: null
-      apiKeyId: null
-      /** Format: uuid */
-      voiceRecordId: string
-      /** @description Name of the template voice. */
-      voice: string
-      /** @constant */
-      isTemplate: true
-      /** @description An icon name (lucide set), e.g. headset. */
-      icon: string
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    TextToSpeechBodyInput: {
+    TextToSpeechBody: {
       /** @enum {string} */
       voiceId:
         | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
@@ -1069,7 +1043,6 @@ export interface components {
         | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
         | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
       text: string
-      /** Format: uri */
       webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
@@ -1082,11 +1055,8 @@ export interface components {
        */
       voiceAgentId?: string
     }
-    TranscribeBodyInput: {
-      /**
-       * Format: uri
-       * @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL.
-       */
+    TranscribeBody: {
+      /** @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL. */
       mediaUrl: string
       /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
       model: string
@@ -1095,26 +1065,33 @@ export interface components {
       /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
       language?: string
       title?: string
-      /** Format: uri */
       webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
         authKey?: string
         authSecret?: string
       }
+      /** @description true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`. */
+      returnSrtFormat?: boolean
+      /** @description The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too). */
+      srtOptions?: {
+        /** @description Lines per cue, 1 to 5 (default 2). */
+        maxLinesPerSubtitle?: number
+        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
+        singleSpeakerPerSubtitle?: boolean
+        /** @description Characters per line, 10 to 200 (default 42). */
+        maxCharsPerLine?: number
+        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
+        maxMergeableGap?: number
+        /** @description Shortest cue, in seconds (default 0.7). */
+        minDuration?: number
+        /** @description Longest cue, in seconds (default 7). */
+        maxDuration?: number
+        /** @description Seconds kept between cues (default 0.04). */
+        minGap?: number
+      }
     }
-    TranscriptSegmentInput: {
-      start: number
-      end: number
-      text: string
-    }
-    TranscriptionResponseInput: {
-      text: string
-      language: string | null
-      durationSeconds: number
-      segments: components['schemas']['TranscriptSegmentInput'][]
-    }
-    AiContentBodyInput: {
+    AiContentBody: {
       aiParts: (
         | 'introduction'
         | 'titles'
@@ -1130,7 +1107,7 @@ export interface components {
         | 'linkedInPost'
       )[]
     }
-    CustomAiPartInput: {
+    CustomAiPart: {
       /** @description The name of the part, as the result names it. */
       aiPart: string
       /**
@@ -1141,8 +1118,8 @@ export interface components {
       /** @description What to write, in your words. */
       prompt: string
     }
-    CustomAiContentBodyInput: {
-      aiParts: components['schemas']['CustomAiPartInput'][]
+    CustomAiContentBody: {
+      aiParts: components['schemas']['CustomAiPart'][]
       webhookUrl?: string | null
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
@@ -1150,7 +1127,7 @@ export interface components {
         authSecret?: string
       }
     }
-    AiContentEstimateBodyInput: {
+    AiContentEstimateBody: {
       aiParts:
         | (
             | 'introduction'
@@ -1166,50 +1143,9 @@ export interface components {
             | 'twitterThread'
             | 'linkedInPost'
           )[]
-        | components['schemas']['CustomAiPartInput'][]
+        | components['schemas']['CustomAiPart'][]
     }
-    AiContentEstimateInput: {
-      /** @description The source job. */
-      jobId: string
-      /** @description How many parts the job would write. */
-      parts: number
-      pricePerPart: number
-      /** @description The credits the job will charge: its totalCost. */
-      estimatedCost: number
-      /** @constant */
-      currency: 'credits'
-    }
-    CustomPartResultInput: {
-      aiPart: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      prompt: string
-      content: string
-      /** @description `offline`, or the chat model that wrote it. */
-      engine: string
-      /** @description Offline: the built-in part it was written as; null when a model wrote it. */
-      basedOn:
-        | (
-            | 'introduction'
-            | 'titles'
-            | 'summary'
-            | 'webArticleSEOFriendly'
-            | 'keyTopicsWithBullets'
-            | 'keywords'
-            | 'threadsByInstagram'
-            | 'faq'
-            | 'facebookPost'
-            | 'youtubeDescription'
-            | 'twitterThread'
-            | 'linkedInPost'
-          )
-        | null
-      /** @description What of the instruction was done. */
-      honoured: string[]
-      /** @description What of the instruction was not, and why. */
-      notHonoured: string[]
-    }
-    ListJobsBodyInput: {
+    ListJobsBody: {
       sort?: {
         /**
          * @default createdAt
@@ -1228,201 +1164,48 @@ export interface components {
       /** @enum {string} */
       type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
     }
-    JobInput: {
-      /** Format: uuid */
-      id: string
-      title: string
-      model: string
-      /** @enum {string} */
-      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-      processingType: string
-      webhookUrl: string | null
-      totalCost: number
-      usageTime: string | null
-      fromLng: string | null
-      toLng: string | null
-      fromScript: string | null
-      toScript: string | null
-      mediaUrl: string | null
-      jobResponse: {
-        [key: string]: unknown
-      } | null
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCodeInput']
-        message: string
-      }
-      relevantJobId: string | null
-      agentDetails: string | null
-      /** Format: uuid */
-      apiKeyId: string
-      billingId: string | null
-      /** Format: uuid */
-      userId: string
-      systemModelKey: string
-      voiceAgentId: string | null
-      /** @description While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1. */
-      progress?: number
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    TtsJobInput: {
-      /** Format: uuid */
-      id: string
-      title: string
-      /** @constant */
-      type: 'TTS'
-      mediaUrl: string
-      webhookUrl: string | null
-      model: string
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCodeInput']
-        message: string
-      }
-      totalCost: number
-      /** Format: uuid */
-      apiKeyId: string
-      /** Format: uuid */
-      userId: string
-      /** Format: uuid */
-      ttsVoiceId: string
-      jobResponse: {
-        text: string
-        ttsMediaFile: string
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    AiContentJobInput: {
-      /** Format: uuid */
-      id: string
-      title: string
-      model: string
-      /** @constant */
-      type: 'AI_CONTENT'
-      processingType: string
-      webhookUrl: string | null
-      totalCost: number
-      usageTime: string | null
-      mediaUrl: string | null
-      jobResponse: {
-        introduction?: string
-        titles?: string
-        summary?: string
-        webArticleSEOFriendly?: string
-        keyTopicsWithBullets?: string
-        keywords?: string
-        threadsByInstagram?: string
-        faq?: string
-        facebookPost?: string
-        youtubeDescription?: string
-        twitterThread?: string
-        linkedInPost?: string
-        transcriptionJobId: string
-        customParts?: components['schemas']['CustomPartResultInput'][]
-      } | null
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCodeInput']
-        message: string
-      }
-      relevantJobId: string
-      /** Format: uuid */
-      apiKeyId: string
-      billingId: string | null
-      /** Format: uuid */
-      userId: string
-      systemModelKey: string
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    JobListItemInput: {
-      /** Format: uuid */
-      id: string
-      title: string
-      /** @enum {string} */
-      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-      url: string | null
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      cost: number
-      systemModelKey: string
-      relevantJobId: string | null
-      attributes: {
-        apiKey: string
-        mediaUrl: string | null
-        model: string
-        agentName: string | null
-        duration: number | null
-        voice: string | null
-        aiContentParts: string[]
-        sourceJob: string | null
-      }
-      apiKey: string
-      createdBy: string
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    AddPhoneNumberBodyInput: {
-      /** @enum {string} */
-      type: 'TELEPHONY'
+    AddPhoneNumberBody: {
+      /**
+       * @description TELEPHONY (TWILIO is another spelling).
+       * @enum {string}
+       */
+      type: 'TELEPHONY' | 'TWILIO'
       phoneNumber: string
       label: string
-      providerAccountSid: string
-      /** @description Encrypted at rest, never returned. */
-      providerAuthToken: string
+      /** @description Account identifier at the provider (or `twilioAccountSid`). */
+      providerAccountSid?: string
+      /** @description Encrypted at rest, never returned (or `twilioAuthToken`). */
+      providerAuthToken?: string
+      /** @description Another spelling of providerAccountSid. */
+      twilioAccountSid?: string
+      /** @description Another spelling of providerAuthToken. */
+      twilioAuthToken?: string
     }
-    AssignNumberBodyInput: {
+    AddProviderNumberBody: {
+      /** @enum {string} */
+      type?: 'TELEPHONY' | 'TWILIO'
+      phoneNumber: string
+      label: string
+      /** @description The number's id at the provider: answered back as `numberSid`, not stored. */
+      twilioNumberSid?: string
+      /** @description Account identifier at the provider (or `twilioAccountSid`). */
+      providerAccountSid?: string
+      /** @description Encrypted at rest, never returned (or `twilioAuthToken`). */
+      providerAuthToken?: string
+      /** @description Another spelling of providerAccountSid. */
+      twilioAccountSid?: string
+      /** @description Another spelling of providerAuthToken. */
+      twilioAuthToken?: string
+    }
+    AssignNumberBody: {
       /** Format: uuid */
       voiceAgentId: string
       phoneNumber: string
     }
-    UnassignNumberBodyInput: {
+    UnassignNumberBody: {
       phoneNumber: string
     }
-    PhoneNumberInput: {
-      /** Format: uuid */
-      id: string
-      number: string
-      label: string
-      /** @enum {string} */
-      type: 'TELEPHONY'
-      /** Format: uuid */
-      userId: string
-      sipInboundConfigs: {
-        originationUri: string
-      }
-      sipOutboundConfigs: {
-        address: string
-        transportType: string
-        customHeaders: {
-          [key: string]: string
-        }
-      }
-      voiceAgentId: string | null
-      voiceAgent: {
-        /** Format: uuid */
-        id: string
-        name: string
-      } | null
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    ConversationInitBodyInput: {
+    ConversationInitBody: {
       /** Format: uuid */
       voiceAgentId: string
       /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
@@ -1445,83 +1228,7 @@ export interface components {
         }
       }[]
     }
-    TranscriptTurnInput: {
-      /** @enum {string} */
-      role: 'agent' | 'caller'
-      content: string
-      startTime: number
-      endTime: number
-      /** @enum {string} */
-      kind?: 'speech' | 'poke' | 'typed'
-      interrupted?: boolean
-      unrecognised?: boolean
-    }
-    ToolCallRecordInput: {
-      id: string
-      name: string
-      arguments: {
-        [key: string]: unknown
-      }
-      response?: unknown
-      error?: string
-      at: number
-    }
-    ConversationInput: {
-      startedAt: string | null
-      endedAt: string | null
-      endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
-      transcript: components['schemas']['TranscriptTurnInput'][]
-      toolCalls: components['schemas']['ToolCallRecordInput'][]
-      /** @description null until the call ended, or when the agent has no shape */
-      outcomeResult: unknown
-      outcomeComplete: boolean | null
-      outcomeProblems?: string[]
-      bargeIns: number
-      pokes: number
-      answerDelays?: {
-        answers: number
-        seconds: number
-      }
-      callerGender: ('male' | 'female') | null
-      speechRecognition: {
-        enabled: boolean
-        engine: string | null
-        model: string | null
-      }
-      dialogueEngine: string
-      params: {
-        [key: string]: string
-      }
-      tools: {
-        name: string
-        description?: string
-        parameters?: {
-          [key: string]: unknown
-        }
-      }[]
-      agentVersion?: number | null
-      recording: ('stored' | 'waiting: disk full' | 'lost: disk full') | null
-      /** Format: uuid */
-      id: string
-      /** Format: uuid */
-      jobId: string
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCodeInput']
-        message: string
-      }
-      voiceAgentId: string | null
-      agentName: string | null
-      duration: number | null
-      recordingUrl: string | null
-      totalCost: number
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    RealtimeTtsBodyInput: {
+    RealtimeTtsBody: {
       text: string
       /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
       voiceId?: string
@@ -1548,28 +1255,7 @@ export interface components {
       /** @description Accepted for cloud clients and not used: the voice decides the language. */
       languageId?: string
     }
-    VoiceAgentVersionSummaryInput: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
-      createdAt: string
-    }
-    VoiceAgentVersionInput: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
-      createdAt: string
-      agent: components['schemas']['VoiceAgentInput']
-    }
-    TranslateBodyInput: {
+    TranslateBody: {
       /**
        * Format: uuid
        * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
@@ -1586,7 +1272,6 @@ export interface components {
       fromLng?: 'ar' | 'en'
       /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
       title?: string
-      /** Format: uri */
       webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
@@ -1594,202 +1279,302 @@ export interface components {
         authSecret?: string
       }
     }
-    VoiceInput: {
-      /** Format: uuid */
-      id: string
-      name: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      /** @enum {string} */
-      gender: 'female' | 'male'
-      accent: string
-      description: string
-    }
-    TtsVoiceInput: {
-      /** Format: uuid */
-      id: string
-      name: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      /** @enum {string} */
-      gender: 'female' | 'male'
-      accent: string
-      description: string
-      /** @description For people choosing a voice: language, gender, accent (e.g. ["English", "Female", "American"]). */
-      tags: string[]
-    }
-    WebhookAttemptInput: {
-      attempt: number
-      /** Format: date-time */
-      startedAt: string
-      statusCode: number | null
-      latencyMs: number
-      error: string | null
-      responseExcerpt: string | null
-    }
-    WebhookDeliveryInput: {
-      id: string
-      event: string
-      jobId: string | null
-      url: string
-      hasAuthorization: boolean
-      /** @enum {string} */
-      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
-      attempts: number
-      roundAttempts: number
-      nextAttemptAt: string | null
-      sending: boolean
-      lastStatusCode: number | null
-      lastError: string | null
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-      deliveredAt: string | null
-    }
-    WebhookDeliveryDetailInput: {
-      id: string
-      event: string
-      jobId: string | null
-      url: string
-      hasAuthorization: boolean
-      /** @enum {string} */
-      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
-      attempts: number
-      roundAttempts: number
-      nextAttemptAt: string | null
-      sending: boolean
-      lastStatusCode: number | null
-      lastError: string | null
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-      deliveredAt: string | null
-      payload: unknown
-      attemptLog: components['schemas']['WebhookAttemptInput'][]
-    }
-    DictionaryWordInput: {
+    DictionaryWord: {
       /** @description A word or a few words, matched whole and in any case. */
       word: string
       /** @description What the voice says instead, spelled as it sounds. */
       pronunciation: string
     }
-    CreateVoiceDictionaryBodyInput: {
+    CreateVoiceDictionaryBody: {
       name: string
-      words: components['schemas']['DictionaryWordInput'][]
+      words: components['schemas']['DictionaryWord'][]
     }
-    UpdateVoiceDictionaryBodyInput: {
+    UpdateVoiceDictionaryBody: {
       name?: string
-      words?: components['schemas']['DictionaryWordInput'][]
+      words?: components['schemas']['DictionaryWord'][]
     }
-    ToggleDictionaryActivationBodyInput: {
+    ToggleDictionaryActivationBody: {
       /** Format: uuid */
       dictionaryId: string
       /** Format: uuid */
       voiceAgentId: string
       isActive: boolean
     }
-    VoiceDictionaryInput: {
-      /** Format: uuid */
-      id: string
+    V2CreateVoiceAgentBody: {
+      /**
+       * @description Single Prompt (flow agents are not supported).
+       * @constant
+       */
+      type?: 'Single Prompt'
       name: string
-      words: {
-        word: string
-        pronunciation: string
-      }[]
-      wordsCount: number
-      isUsed: boolean
-      /** @description The agents it is active for, in the order they were activated. */
-      voiceAgentIds: string[]
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
+      conversation?: {
+        greetingMessage?: string
+        /** @description Accepted for cloud clients and not used */
+        greetingMessageType?: string | null
+        /** @description Any JSON value; a non-string is kept as its JSON text. */
+        preamble?: unknown
+        pokeMessages?: string[]
+        params?: {
+          [key: string]: string
+        }
+        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
+        alignment?: {
+          /** @enum {string} */
+          greetingMessage?: 'ltr' | 'rtl'
+          /** @enum {string} */
+          preamble?: 'ltr' | 'rtl'
+        }
+      }
+      voice?: {
+        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
+        voiceId?: string
+        lang?: string
+        /** @description Accepted for cloud clients and not used */
+        ttsParams?: {
+          [key: string]: unknown
+        }
+      }
+      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
+      llm?: {
+        provider?: string
+        model?: string
+        temperature?: number
+        baseUrl?: string | null
+        apiKey?: string | null
+      }
+      callSettings?: {
+        interrupt?: boolean
+        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
+        silenceThreshold?: number
+        genderDetection?: boolean
+        smartCallEnd?: boolean
+        /** @description Accepted for cloud clients and not used */
+        noiseCancellation?: string
+        /** @description Accepted for cloud clients and not used */
+        cancelNoisePer?: string
+        /** @description Accepted for cloud clients and not used */
+        responseDelay?: number
+        /** @description Accepted for cloud clients and not used */
+        minInterruptionDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        vadActivationThreshold?: number
+        /** @description Accepted for cloud clients and not used */
+        userInactivityTimeout?: number
+        /** @description Accepted for cloud clients and not used */
+        maxCallDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        backgroundNoise?: boolean
+        /** @description Accepted for cloud clients and not used */
+        enableAutoGainControl?: boolean
+        /** @description Accepted for cloud clients and not used */
+        sendDenoisedToStt?: boolean
+        /** @description Accepted for cloud clients and not used */
+        waitForUserToSpeakFirst?: number
+        /** @description Accepted for cloud clients and not used */
+        thinkingVoice?: boolean
+        /** @description Accepted for cloud clients and not used */
+        speakerIdentification?: boolean
+        /** @description Accepted for cloud clients and not used */
+        agenticRag?: boolean
+        /** @description Accepted for cloud clients and not used */
+        languageDialectSwitcher?: boolean
+      }
+      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
+      tools?: unknown[]
+      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
+      knowledgeBaseItemsIds?: unknown[]
+      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
+      voiceDictionaryIds?: unknown[]
+      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
+      phoneNumber?: {
+        /** @enum {string} */
+        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
+        /** Format: uuid */
+        id: string
+      } | null
+      webhookUrl?: string | null
+      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      } | null
+      workflow?: {
+        [key: string]: unknown
+      } | null
+      outcome?: string
+      /** @description {} or null for none. */
+      outcomeResponseShape?: {
+        [key: string]: unknown
+      } | null
     }
-    VoiceDictionarySummaryInput: {
-      /** Format: uuid */
-      id: string
-      name: string
-      wordsCount: number
-      isUsed: boolean
-      /** @description The agents it is active for, in the order they were activated. */
-      voiceAgentIds: string[]
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
+    V2UpdateVoiceAgentBody: {
+      /**
+       * @description Single Prompt (flow agents are not supported).
+       * @constant
+       */
+      type?: 'Single Prompt'
+      name?: string
+      conversation?: {
+        greetingMessage?: string
+        /** @description Accepted for cloud clients and not used */
+        greetingMessageType?: string | null
+        /** @description Any JSON value; a non-string is kept as its JSON text. */
+        preamble?: unknown
+        pokeMessages?: string[]
+        params?: {
+          [key: string]: string
+        }
+        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
+        alignment?: {
+          /** @enum {string} */
+          greetingMessage?: 'ltr' | 'rtl'
+          /** @enum {string} */
+          preamble?: 'ltr' | 'rtl'
+        }
+      }
+      voice?: {
+        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
+        voiceId?: string
+        lang?: string
+        /** @description Accepted for cloud clients and not used */
+        ttsParams?: {
+          [key: string]: unknown
+        }
+      }
+      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
+      llm?: {
+        provider?: string
+        model?: string
+        temperature?: number
+        baseUrl?: string | null
+        apiKey?: string | null
+      }
+      callSettings?: {
+        interrupt?: boolean
+        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
+        silenceThreshold?: number
+        genderDetection?: boolean
+        smartCallEnd?: boolean
+        /** @description Accepted for cloud clients and not used */
+        noiseCancellation?: string
+        /** @description Accepted for cloud clients and not used */
+        cancelNoisePer?: string
+        /** @description Accepted for cloud clients and not used */
+        responseDelay?: number
+        /** @description Accepted for cloud clients and not used */
+        minInterruptionDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        vadActivationThreshold?: number
+        /** @description Accepted for cloud clients and not used */
+        userInactivityTimeout?: number
+        /** @description Accepted for cloud clients and not used */
+        maxCallDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        backgroundNoise?: boolean
+        /** @description Accepted for cloud clients and not used */
+        enableAutoGainControl?: boolean
+        /** @description Accepted for cloud clients and not used */
+        sendDenoisedToStt?: boolean
+        /** @description Accepted for cloud clients and not used */
+        waitForUserToSpeakFirst?: number
+        /** @description Accepted for cloud clients and not used */
+        thinkingVoice?: boolean
+        /** @description Accepted for cloud clients and not used */
+        speakerIdentification?: boolean
+        /** @description Accepted for cloud clients and not used */
+        agenticRag?: boolean
+        /** @description Accepted for cloud clients and not used */
+        languageDialectSwitcher?: boolean
+      }
+      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
+      tools?: unknown[]
+      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
+      knowledgeBaseItemsIds?: unknown[]
+      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
+      voiceDictionaryIds?: unknown[]
+      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
+      phoneNumber?: {
+        /** @enum {string} */
+        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
+        /** Format: uuid */
+        id: string
+      } | null
+      webhookUrl?: string | null
+      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      } | null
+      workflow?: {
+        [key: string]: unknown
+      } | null
+      outcome?: string
+      /** @description {} or null for none. */
+      outcomeResponseShape?: {
+        [key: string]: unknown
+      } | null
     }
-    ProjectInput: {
-      /** Format: uuid */
-      id: string
-      name: string
-      /** Format: date-time */
-      createdAt: string
-    }
-    StatisticsNumbersInput: {
+    V2CreateJobBody: {
+      /** @constant */
+      type: 'TRANSCRIPTION'
+      /**
+       * Format: uuid
+       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
+       */
+      apiKey: string
+      mediaUrl: string
+      title: string
       /** @enum {string} */
-      period: 'day' | 'week' | 'month' | 'all'
-      /** @description Start of the window; null for all. */
-      from: string | null
-      /** Format: date-time */
-      to: string
-      /** @description Jobs created in the period, whatever their status. */
-      jobs: number
-      /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
-      minutes: number
-      /** @description Credits of the COMPLETED jobs. */
-      cost: number
-      /** @description Conversations started in the period (0 until this VoiceDesk holds conversations). */
-      conversations: number
-      jobsByStatus: {
-        PENDING: number
-        IN_PROGRESS: number
-        COMPLETED: number
-        FAILED: number
+      language: 'ar' | 'en'
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
       }
-      byType: {
-        TRANSCRIPTION: {
-          /** @description Jobs created in the period, whatever their status. */
-          jobs: number
-          /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
-          minutes: number
-          /** @description Credits of the COMPLETED jobs. */
-          cost: number
-        }
-        TRANSLATION: {
-          /** @description Jobs created in the period, whatever their status. */
-          jobs: number
-          /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
-          minutes: number
-          /** @description Credits of the COMPLETED jobs. */
-          cost: number
-        }
-        TTS: {
-          /** @description Jobs created in the period, whatever their status. */
-          jobs: number
-          /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
-          minutes: number
-          /** @description Credits of the COMPLETED jobs. */
-          cost: number
-        }
-        AI_CONTENT: {
-          /** @description Jobs created in the period, whatever their status. */
-          jobs: number
-          /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
-          minutes: number
-          /** @description Credits of the COMPLETED jobs. */
-          cost: number
-        }
-        CONVERSATION: {
-          /** @description Jobs created in the period, whatever their status. */
-          jobs: number
-          /** @description Minutes of media of the COMPLETED jobs, to the millisecond. */
-          minutes: number
-          /** @description Credits of the COMPLETED jobs. */
-          cost: number
-        }
+      /**
+       * @default async
+       * @enum {string}
+       */
+      processingType: 'async' | 'sync'
+      model?: string
+    }
+    V2TranscriptionAiContentBody: {
+      /**
+       * Format: uuid
+       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
+       */
+      apiKey: string
+      mediaUrl: string
+      title: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
       }
+      aiParts: (
+        | 'introduction'
+        | 'titles'
+        | 'summary'
+        | 'webArticleSEOFriendly'
+        | 'keyTopicsWithBullets'
+        | 'keywords'
+        | 'threadsByInstagram'
+        | 'faq'
+        | 'facebookPost'
+        | 'youtubeDescription'
+        | 'twitterThread'
+        | 'linkedInPost'
+      )[]
+      aiContentTitle?: string | null
+      aiContentLanguage?: ('ar' | 'en') | null
+      /** @description Accepted and not used. */
+      aiContentDate?: string | null
+      /** @description Accepted and not used. */
+      aiContentText?: string | null
     }
     /**
      * @description Why a job FAILED (docs/api.md, "Jobs")
@@ -1858,102 +1643,6 @@ export interface components {
       }
       required?: string[]
       items?: components['schemas']['OutcomeShape']
-    }
-    UpdateVoiceAgentBody: {
-      agentName?: string
-      greetingMessage?: string
-      /** @description Any JSON value; a non-string is stored as its JSON text. */
-      preamble?: unknown
-      /** @enum {string} */
-      lang?: 'ar' | 'en'
-      pokeMessages?: string[]
-      realTime?: boolean
-      silenceThreshold?: number
-      interrupt?: boolean
-      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
-      endOfTurnSilenceMs?: number
-      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
-      maxCallerTurnSeconds?: number
-      outcome?: string
-      outcomeResponseShape?: components['schemas']['OutcomeShape'] | null
-      webhookUrl?: string | null
-      webhookAuth?: {
-        authKey: string
-        authSecret: string
-      } | null
-      /** @enum {string} */
-      voiceId?:
-        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
-        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
-        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
-        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
-        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
-        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
-        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
-        | '16677e49-bcd2-4044-adb3-541626c49304'
-        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
-        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
-        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
-        | '1901056d-58b3-4e82-87eb-785af536671e'
-        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
-        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
-      tools?: {
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-      }
-      params?: {
-        [key: string]: string
-      }
-    }
-    CreateVoiceAgentBody: {
-      agentName: string
-      greetingMessage?: string
-      /** @description Any JSON value; a non-string is stored as its JSON text. */
-      preamble?: unknown
-      /** @enum {string} */
-      lang?: 'ar' | 'en'
-      pokeMessages?: string[]
-      realTime?: boolean
-      silenceThreshold?: number
-      interrupt?: boolean
-      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
-      endOfTurnSilenceMs?: number
-      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
-      maxCallerTurnSeconds?: number
-      outcome?: string
-      outcomeResponseShape?: components['schemas']['OutcomeShape'] | null
-      webhookUrl?: string | null
-      webhookAuth?: {
-        authKey: string
-        authSecret: string
-      } | null
-      /** @enum {string} */
-      voiceId?:
-        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
-        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
-        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
-        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
-        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
-        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
-        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
-        | '16677e49-bcd2-4044-adb3-541626c49304'
-        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
-        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
-        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
-        | '1901056d-58b3-4e82-87eb-785af536671e'
-        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
-        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
-      tools?: {
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-      }
-      params?: {
-        [key: string]: string
-      }
-      description?: string
-    }
-    CloneVoiceAgentBody: {
-      agentName?: string
     }
     VoiceAgent: {
       /** Format: uuid */
@@ -2033,58 +1722,6 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    TextToSpeechBody: {
-      /** @enum {string} */
-      voiceId:
-        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
-        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
-        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
-        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
-        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
-        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
-        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
-        | '16677e49-bcd2-4044-adb3-541626c49304'
-        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
-        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
-        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
-        | '1901056d-58b3-4e82-87eb-785af536671e'
-        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
-        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
-      text: string
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /**
-       * Format: uuid
-       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
-       */
-      voiceAgentId?: string
-    }
-    TranscribeBody: {
-      /**
-       * Format: uri
-       * @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL.
-       */
-      mediaUrl: string
-      /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
-      model: string
-      /** @description `async` (any case): the job is queued, and its webhook tells when it ended. */
-      processingType: string
-      /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
-      language?: string
-      title?: string
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-    }
     TranscriptSegment: {
       start: number
       end: number
@@ -2095,60 +1732,25 @@ export interface components {
       language: string | null
       durationSeconds: number
       segments: components['schemas']['TranscriptSegment'][]
-    }
-    AiContentBody: {
-      aiParts: (
-        | 'introduction'
-        | 'titles'
-        | 'summary'
-        | 'webArticleSEOFriendly'
-        | 'keyTopicsWithBullets'
-        | 'keywords'
-        | 'threadsByInstagram'
-        | 'faq'
-        | 'facebookPost'
-        | 'youtubeDescription'
-        | 'twitterThread'
-        | 'linkedInPost'
-      )[]
-    }
-    CustomAiPart: {
-      /** @description The name of the part, as the result names it. */
-      aiPart: string
-      /**
-       * @description The part's language; the source's when left out.
-       * @enum {string}
-       */
-      language?: 'ar' | 'en'
-      /** @description What to write, in your words. */
-      prompt: string
-    }
-    CustomAiContentBody: {
-      aiParts: components['schemas']['CustomAiPart'][]
-      webhookUrl?: string | null
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
+      /** @description The subtitles as SubRip text, when the job was asked for them (returnSrtFormat). */
+      srt?: string
+      /** @description The layout the subtitles were made with (every option, defaults filled in). */
+      srtOptions?: {
+        /** @description Lines per cue, 1 to 5 (default 2). */
+        maxLinesPerSubtitle?: number
+        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
+        singleSpeakerPerSubtitle?: boolean
+        /** @description Characters per line, 10 to 200 (default 42). */
+        maxCharsPerLine?: number
+        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
+        maxMergeableGap?: number
+        /** @description Shortest cue, in seconds (default 0.7). */
+        minDuration?: number
+        /** @description Longest cue, in seconds (default 7). */
+        maxDuration?: number
+        /** @description Seconds kept between cues (default 0.04). */
+        minGap?: number
       }
-    }
-    AiContentEstimateBody: {
-      aiParts:
-        | (
-            | 'introduction'
-            | 'titles'
-            | 'summary'
-            | 'webArticleSEOFriendly'
-            | 'keyTopicsWithBullets'
-            | 'keywords'
-            | 'threadsByInstagram'
-            | 'faq'
-            | 'facebookPost'
-            | 'youtubeDescription'
-            | 'twitterThread'
-            | 'linkedInPost'
-          )[]
-        | components['schemas']['CustomAiPart'][]
     }
     AiContentEstimate: {
       /** @description The source job. */
@@ -2190,26 +1792,6 @@ export interface components {
       honoured: string[]
       /** @description What of the instruction was not, and why. */
       notHonoured: string[]
-    }
-    ListJobsBody: {
-      sort?: {
-        /**
-         * @default createdAt
-         * @enum {string}
-         */
-        field: 'createdAt' | 'updatedAt' | 'title' | 'status' | 'type' | 'cost'
-        /** @default desc */
-        direction: unknown
-      }
-      /** @description Page size, default 10. */
-      take?: number
-      /** @description The 1-based page, default 1: the offset is (skip - 1) × take. */
-      skip?: number
-      search?: string
-      /** @enum {string} */
-      status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      /** @enum {string} */
-      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
     }
     Job: {
       /** Format: uuid */
@@ -2358,23 +1940,6 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    AddPhoneNumberBody: {
-      /** @enum {string} */
-      type: 'TELEPHONY'
-      phoneNumber: unknown
-      label: string
-      providerAccountSid: string
-      /** @description Encrypted at rest, never returned. */
-      providerAuthToken: string
-    }
-    AssignNumberBody: {
-      /** Format: uuid */
-      voiceAgentId: string
-      phoneNumber: unknown
-    }
-    UnassignNumberBody: {
-      phoneNumber: unknown
-    }
     PhoneNumber: {
       /** Format: uuid */
       id: string
@@ -2404,29 +1969,6 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
-    }
-    ConversationInitBody: {
-      /** Format: uuid */
-      voiceAgentId: string
-      /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
-      params?: {
-        [key: string]: unknown
-      }
-      /** @description Sent by the web SDK; calls are always spoken here. */
-      voiceEnablement?: boolean
-      /** @description Functions the caller's page runs when the agent calls them (the `tools` frame). */
-      tools?: {
-        /** @constant */
-        type: 'function'
-        function: {
-          name: string
-          description?: string
-          parameters?: {
-            [key: string]: unknown
-          }
-          func_map?: unknown
-        }
-      }[]
     }
     TranscriptTurn: {
       /** @enum {string} */
@@ -2499,37 +2041,29 @@ export interface components {
       duration: number | null
       recordingUrl: string | null
       totalCost: number
+      title: string
+      /** @description The dialogue model the call was made with. */
+      model: string
+      processingType: string
+      /** Format: uuid */
+      apiKeyId: string
+      /** @description Same as recordingUrl. */
+      mediaUrl: string | null
+      /** @description Same as params. */
+      callParams: {
+        [key: string]: string
+      }
+      /** @description Same as duration, 0 before the call started. */
+      callDuration: number
+      /**
+       * @description VoiceDesk's calls come from the web SDK.
+       * @constant
+       */
+      channelType: 'Web'
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
       updatedAt: string
-    }
-    RealtimeTtsBody: {
-      text: string
-      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
-      voiceId?: string
-      /** @description Same as voiceId. */
-      voice?: string
-      /** @description Same as voiceId. */
-      voice_id?: string
-      /** @description Same as voiceId (the cloud's realtime name for it). */
-      speaker?: string
-      /**
-       * Format: uuid
-       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
-       */
-      voiceAgentId?: string
-      /**
-       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
-       * @enum {string}
-       */
-      format?: 'wav' | 'pcm'
-      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
-      mulaw?: boolean
-      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
-      dialect?: string
-      /** @description Accepted for cloud clients and not used: the voice decides the language. */
-      languageId?: string
     }
     VoiceAgentVersionSummary: {
       version: number
@@ -2551,31 +2085,6 @@ export interface components {
        */
       createdAt: string
       agent: components['schemas']['VoiceAgent']
-    }
-    TranslateBody: {
-      /**
-       * Format: uuid
-       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
-       */
-      jobId?: string
-      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
-      text?: string
-      /** @enum {string} */
-      toLng: 'ar' | 'en'
-      /**
-       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
-       * @enum {string}
-       */
-      fromLng?: 'ar' | 'en'
-      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
-      title?: string
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
     }
     Voice: {
       /** Format: uuid */
@@ -2652,26 +2161,26 @@ export interface components {
       payload: unknown
       attemptLog: components['schemas']['WebhookAttempt'][]
     }
-    DictionaryWord: {
-      /** @description A word or a few words, matched whole and in any case. */
-      word: string
-      /** @description What the voice says instead, spelled as it sounds. */
-      pronunciation: string
-    }
-    CreateVoiceDictionaryBody: {
-      name: string
-      words: components['schemas']['DictionaryWord'][]
-    }
-    UpdateVoiceDictionaryBody: {
-      name?: string
-      words?: components['schemas']['DictionaryWord'][]
-    }
-    ToggleDictionaryActivationBody: {
+    MinimalCall: {
       /** Format: uuid */
-      dictionaryId: string
-      /** Format: uuid */
-      voiceAgentId: string
-      isActive: boolean
+      id: string
+      /** Format: date-time */
+      createdAt: string
+      /** @enum {string} */
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      voiceAgentId: string | null
+      agentName: string | null
+      /** @description Seconds the call lasted (so far, while it runs); 0 before it starts. */
+      duration: number
+      /**
+       * @description How the caller reached the agent: VoiceDesk's calls come from the web SDK.
+       * @constant
+       */
+      channelType: 'Web'
+      /** @description The call's placeholder values (the agent's params, overridden by conversation-init's). */
+      callParams: {
+        [key: string]: string
+      }
     }
     VoiceDictionary: {
       /** Format: uuid */
@@ -2712,7 +2221,7 @@ export interface components {
     }
     StatisticsNumbers: {
       /** @enum {string} */
-      period: 'day' | 'week' | 'month' | 'all'
+      period: 'day' | 'week' | 'month' | 'all' | 'custom'
       /** @description Start of the window; null for all. */
       from: string | null
       /** Format: date-time */
@@ -2773,6 +2282,104 @@ export interface components {
           cost: number
         }
       }
+      /** @description The cloud API's figure: minutes of COMPLETED transcriptions (unit `minutes`). */
+      transcription: {
+        value: number
+        unit: string
+      }
+      /** @description The cloud API's figure: the credits of COMPLETED jobs, calls included (unit `credits`). */
+      price: {
+        value: number
+        unit: string
+      }
+      /** @description The cloud API's figure: jobs and calls created, as text (unit `requests`). */
+      requests: {
+        value: string
+        unit: string
+      }
+    }
+    V2VoiceAgent: {
+      /** Format: uuid */
+      id: string
+      /** @constant */
+      type: 'Single Prompt'
+      name: string
+      conversation: {
+        greetingMessage: string
+        greetingMessageType: null
+        preamble: string
+        pokeMessages: string[]
+        params: {
+          [key: string]: string
+        }
+        alignment: {
+          /** @enum {string} */
+          greetingMessage: 'ltr' | 'rtl'
+          /** @enum {string} */
+          preamble: 'ltr' | 'rtl'
+        }
+      }
+      voice: {
+        /** Format: uuid */
+        voiceId: string
+        /** Format: uuid */
+        voiceRecordId: string
+        voiceRecord: {
+          /** Format: uuid */
+          id: string
+          name: string
+          /** @enum {string} */
+          lang: 'ar' | 'en'
+          /** @enum {string} */
+          gender: 'female' | 'male'
+        }
+        /** @enum {string} */
+        lang: 'ar' | 'en'
+        ttsParams: Record<string, never>
+      }
+      llm: {
+        /** @description The project's dialogue engine: offline or openai-compatible. */
+        provider: string
+        model: string
+        temperature: null
+        baseUrl: null
+        apiKey: null
+      }
+      callSettings: {
+        interrupt: boolean
+        /** @description Milliseconds. */
+        silenceThreshold: number
+        genderDetection: boolean
+        smartCallEnd: boolean
+        realTime: boolean
+        endOfTurnSilenceMs: number
+        maxCallerTurnSeconds: number
+      }
+      tools: unknown[]
+      knowledgeBaseItemsIds: unknown[]
+      voiceDictionaryIds: unknown[]
+      phoneNumber: {
+        /** @enum {string} */
+        type: 'TELEPHONY'
+        /** Format: uuid */
+        id: string
+      } | null
+      webhookUrl: string | null
+      webhookAuth:
+        | {
+            authKey: string
+            authSecret: string
+          }
+        | Record<string, never>
+      workflow: null
+      outcome: string
+      outcomeResponseShape: {
+        [key: string]: unknown
+      }
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
     }
   }
   responses: never
@@ -2853,7 +2460,7 @@ export interface operations {
     }
     requestBody?: {
       content: {
-        'application/json': components['schemas']['CloneVoiceAgentBodyInput'] | null
+        'application/json': components['schemas']['CloneVoiceAgentBody'] | null
       }
     }
     responses: {
@@ -2943,6 +2550,9 @@ export interface operations {
             success: true
             message: string
             data: {
+              /** @description The page of agents, under the cloud reference's key. */
+              voiceAgents: components['schemas']['VoiceAgent'][]
+              /** @description The same page under its first VoiceDesk key, kept for existing clients. */
               agents: components['schemas']['VoiceAgent'][]
               total: number
               filtered: number
@@ -2979,7 +2589,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['CreateVoiceAgentBodyInput']
+        'application/json': components['schemas']['CreateVoiceAgentBody']
       }
     }
     responses: {
@@ -3141,7 +2751,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['UpdateVoiceAgentBodyInput']
+        'application/json': components['schemas']['UpdateVoiceAgentBody']
       }
     }
     responses: {
@@ -3386,7 +2996,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['ConversationInitBodyInput']
+        'application/json': components['schemas']['ConversationInitBody']
       }
     }
     responses: {
@@ -3499,6 +3109,77 @@ export interface operations {
       }
     }
   }
+  listMinimalCalls: {
+    parameters: {
+      query?: {
+        /** @description Only this agent's calls (an agent of another project: 404). */
+        voiceAgentId?: string
+        /** @description One status, or several by repeating the parameter (`?status=COMPLETED&status=FAILED`). */
+        status?:
+          | ('PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'NO_ANSWER' | 'FORWARDED' | 'TERMINATED')
+          | ('PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'NO_ANSWER' | 'FORWARDED' | 'TERMINATED')[]
+        /** @description Calls created at or after this time (UTC epoch milliseconds). */
+        startTime?: number
+        /** @description Calls created at or before this time (UTC epoch milliseconds). */
+        endTime?: number
+        /** @description 1-based page number. */
+        page?: number
+        /** @description Calls per page, 1 to 200. */
+        perPage?: number
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              total: number
+              filtered: number
+              calls: components['schemas']['MinimalCall'][]
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
   getPhoneNumber: {
     parameters: {
       query: {
@@ -3563,7 +3244,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['AddPhoneNumberBodyInput']
+        'application/json': components['schemas']['AddPhoneNumberBody']
       }
     }
     responses: {
@@ -3688,6 +3369,116 @@ export interface operations {
       }
     }
   }
+  addProviderPhoneNumber: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddProviderNumberBody']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: {
+              /** Format: uuid */
+              id: string
+              number: string
+              label: string
+              /** @enum {string} */
+              type: 'TELEPHONY'
+              /** Format: uuid */
+              userId: string
+              sipInboundConfigs: {
+                originationUri: string
+              }
+              sipOutboundConfigs: {
+                address: string
+                transportType: string
+                customHeaders: {
+                  [key: string]: string
+                }
+              }
+              voiceAgentId: string | null
+              voiceAgent: {
+                /** Format: uuid */
+                id: string
+                name: string
+              } | null
+              /** Format: date-time */
+              createdAt: string
+              /** Format: date-time */
+              updatedAt: string
+              /** @description The `twilioNumberSid` sent (null without one); not stored. */
+              numberSid: string | null
+              /**
+               * @description A registered number is always active here.
+               * @enum {boolean}
+               */
+              isActive: true
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
   listPhoneNumbers: {
     parameters: {
       query?: {
@@ -3750,7 +3541,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['AssignNumberBodyInput']
+        'application/json': components['schemas']['AssignNumberBody']
       }
     }
     responses: {
@@ -3824,7 +3615,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['UnassignNumberBodyInput']
+        'application/json': components['schemas']['UnassignNumberBody']
       }
     }
     responses: {
@@ -3898,7 +3689,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['CreateVoiceDictionaryBodyInput']
+        'application/json': components['schemas']['CreateVoiceDictionaryBody']
       }
     }
     responses: {
@@ -4021,7 +3812,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['ToggleDictionaryActivationBodyInput']
+        'application/json': components['schemas']['ToggleDictionaryActivationBody']
       }
     }
     responses: {
@@ -4213,7 +4004,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['UpdateVoiceDictionaryBodyInput']
+        'application/json': components['schemas']['UpdateVoiceDictionaryBody']
       }
     }
     responses: {
@@ -4368,7 +4159,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['TextToSpeechBodyInput']
+        'application/json': components['schemas']['TextToSpeechBody']
       }
     }
     responses: {
@@ -4433,7 +4224,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['TranscribeBodyInput']
+        'application/json': components['schemas']['TranscribeBody']
         'multipart/form-data': {
           /** @description The audio or video, streamed to the media store. */
           file: string
@@ -4444,9 +4235,11 @@ export interface operations {
           /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
           language?: string
           title?: string
-          /** Format: uri */
           webhookUrl?: string
           webhookAuth?: string
+          /** @description true or false. */
+          returnSrtFormat?: string
+          srtOptions?: string
         }
       }
     }
@@ -4461,7 +4254,52 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             message: string
-            data: components['schemas']['Job']
+            data: {
+              /** Format: uuid */
+              id: string
+              title: string
+              model: string
+              /** @enum {string} */
+              type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
+              processingType: string
+              webhookUrl: string | null
+              totalCost: number
+              usageTime: string | null
+              fromLng: string | null
+              toLng: string | null
+              fromScript: string | null
+              toScript: string | null
+              mediaUrl: string | null
+              jobResponse: {
+                [key: string]: unknown
+              } | null
+              /** @enum {string} */
+              status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+              error?: {
+                code: components['schemas']['JobErrorCode']
+                message: string
+              }
+              relevantJobId: string | null
+              agentDetails: string | null
+              /** Format: uuid */
+              apiKeyId: string
+              billingId: string | null
+              /** Format: uuid */
+              userId: string
+              systemModelKey: string
+              voiceAgentId: string | null
+              /** @description While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1. */
+              progress?: number
+              /** Format: date-time */
+              createdAt: string
+              /** Format: date-time */
+              updatedAt: string
+              /**
+               * Format: uuid
+               * @description The job's id again, where the cloud reference answers `{ jobId }`.
+               */
+              jobId: string
+            }
           }
         }
       }
@@ -4628,7 +4466,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['AiContentBodyInput']
+        'application/json': components['schemas']['AiContentBody']
       }
     }
     responses: {
@@ -4713,7 +4551,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['CustomAiContentBodyInput']
+        'application/json': components['schemas']['CustomAiContentBody']
       }
     }
     responses: {
@@ -4798,7 +4636,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['AiContentEstimateBodyInput']
+        'application/json': components['schemas']['AiContentEstimateBody']
       }
     }
     responses: {
@@ -4940,7 +4778,7 @@ export interface operations {
     }
     requestBody?: {
       content: {
-        'application/json': components['schemas']['ListJobsBodyInput'] | null
+        'application/json': components['schemas']['ListJobsBody'] | null
       }
     }
     responses: {
@@ -5018,7 +4856,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['TranslateBodyInput']
+        'application/json': components['schemas']['TranslateBody']
       }
     }
     responses: {
@@ -5325,8 +5163,14 @@ export interface operations {
   getProjectStatisticsNumbers: {
     parameters: {
       query?: {
-        /** @description day (24 h), week (7 days), month (30 days), each ending now, or all. Default month. */
-        period?: 'day' | 'week' | 'month' | 'all'
+        /** @description day (24 h), week (7 days), month (30 days), each ending now, or all; custom with startPeriod and endPeriod. Default month, or custom when the bounds are given. */
+        period?: 'day' | 'week' | 'month' | 'all' | 'custom'
+        /** @description Start of a custom window (included), with endPeriod. */
+        startPeriod?: string
+        /** @description End of a custom window (excluded), with startPeriod. */
+        endPeriod?: string
+        /** @description The key's project, as the cloud API sends it (another project: 403). */
+        projectId?: string
       }
       header?: never
       path?: never
@@ -5359,6 +5203,15 @@ export interface operations {
       }
       /** @description Default Response */
       401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      403: {
         headers: {
           [name: string]: unknown
         }
@@ -5828,7 +5681,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['RealtimeTtsBodyInput']
+        'application/json': components['schemas']['RealtimeTtsBody']
       }
     }
     responses: {
@@ -5909,6 +5762,18 @@ export interface operations {
     }
     requestBody: {
       content: {
+        'application/json': {
+          /** @description The audio file (WAV, MP3, OGG, WebM, MP4…), base64-encoded. */
+          audioBase64: string
+          /** @description The spoken language (ISO 639-1). Left out, the server detects it. */
+          language?: string
+          /** @description The cloud's model name; kept for compatibility, the configured speech server's model is used. */
+          model?: string
+          /** @description Accepted for cloud clients and not used: the whole audio is transcribed. */
+          isEosEnabled?: boolean
+          /** @description Accepted for cloud clients and not used. */
+          eosThreshold?: number
+        }
         'multipart/form-data': {
           /** @description The audio or video, streamed to the media store. */
           file: string
@@ -5931,6 +5796,8 @@ export interface operations {
             success: true
             message: string
             data: components['schemas']['TranscriptionResponse']
+            /** @description The transcript's text again, where the cloud's realtime STT answers it (`data.text`). */
+            text: string
           }
         }
       }
@@ -5990,7 +5857,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': components['schemas']['RealtimeTtsBodyInput']
+        'application/json': components['schemas']['RealtimeTtsBody']
       }
     }
     responses: {
@@ -6070,11 +5937,13 @@ export interface operations {
     requestBody?: never
     responses: {
       /** @description Default Response */
-      200: {
+      401: {
         headers: {
           [name: string]: unknown
         }
-        content?: never
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
       }
     }
   }
@@ -6088,11 +5957,503 @@ export interface operations {
     requestBody?: never
     responses: {
       /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  v2ListVoiceAgents: {
+    parameters: {
+      query?: {
+        take?: number
+        skip?: number
+        search?: string
+        lang?: 'ar' | 'en'
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
       200: {
         headers: {
           [name: string]: unknown
         }
-        content?: never
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: {
+              total: number
+              filtered: number
+              voiceAgents: components['schemas']['V2VoiceAgent'][]
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  v2CreateVoiceAgent: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V2CreateVoiceAgentBody']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['V2VoiceAgent']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  v2GetVoiceAgent: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        voiceAgentId: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['V2VoiceAgent']
+          }
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  v2UpdateVoiceAgent: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        voiceAgentId: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V2UpdateVoiceAgentBody']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: components['schemas']['V2VoiceAgent']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  v2ListJobs: {
+    parameters: {
+      query?: {
+        /** @description The key's project (another project: 403). */
+        projectId?: string
+        page?: number
+        perPage?: number
+        /** @description totalCost, createdAt or updatedAt (usageTime is not a sort here). */
+        sortBy?: 'totalCost' | 'createdAt' | 'updatedAt'
+        orderBy?: string
+        status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+        type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
+        search?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: {
+              jobs: {
+                /** Format: uuid */
+                id: string
+                /** @enum {string} */
+                type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
+                title: string
+                mediaUrl: string | null
+                /** @description Where the media came from: a URL, an upload, or made by the job (TTS); null without media. */
+                mediaType: ('URL' | 'UPLOAD' | 'GENERATED') | null
+                totalCost: number
+                /** @enum {string} */
+                status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+                /** Format: date-time */
+                createdAt: string
+              }[]
+              page: number
+              totalCount: number
+              totalPages: number
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  v2CreateJob: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V2CreateJobBody']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: {
+              /** Format: uuid */
+              jobId: string
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  v2GenerateTranscriptionAiContent: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V2TranscriptionAiContentBody']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            messageKey: string
+            data: {
+              /** Format: uuid */
+              jobId: string
+            }
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
       }
     }
   }
