@@ -229,14 +229,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     speech: options.speech,
     onError: (error, what) => socketFailure(error, `${what} failed`),
   }
-  let asyncApi: { baseUrl: string; document: Record<string, unknown> } | undefined
-  /** Built once per address (the port is known only once listening). */
-  const asyncApiDocument = (baseUrl: string) => {
-    if (asyncApi?.baseUrl !== baseUrl)
-      asyncApi = { baseUrl, document: buildAsyncApiDocument({ baseUrl, version: options.version, protocols: sockets }) }
-    return asyncApi.document
-  }
-
   await app.register(
     async (v1) => {
       requireApiKey(v1, options.authenticator)
@@ -255,36 +247,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerProjectRoutes(v1, options.context)
       registerAgentAnalyticsRoutes(v1, options.context)
       registerRealtimeRoutes(v1, realtime)
-      v1.get(
-        '/openapi.json',
-        {
-          schema: {
-            tags: ['Service'],
-            summary: 'This OpenAPI 3.1 document',
-            operationId: 'getOpenApiDocument',
-            security: SECURITY,
-            response: { 401: ErrorEnvelopeSchema },
-          },
-        },
-        async () => ({
-          ...app.swagger(),
-          // The address this service runs at now (the real port when started with port 0).
-          servers: [{ url: options.context.baseUrl(), description: 'This VoiceDesk service' }],
-        }),
-      )
-      v1.get(
-        '/asyncapi.json',
-        {
-          schema: {
-            tags: ['Service'],
-            summary: "The AsyncAPI 3.0 document of this service's WebSockets (their frames, from the same zod schemas)",
-            operationId: 'getAsyncApiDocument',
-            security: SECURITY,
-            response: { 401: ErrorEnvelopeSchema },
-          },
-        },
-        async () => asyncApiDocument(options.context.baseUrl()),
-      )
+      registerApiDocuments(v1, app, options, sockets)
     },
     { prefix: '/v1' },
   )
@@ -345,4 +308,51 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     )
   }
   return app
+}
+
+/** GET /v1/openapi.json and /v1/asyncapi.json: the two documents, with this service's address in them. */
+function registerApiDocuments(
+  v1: FastifyInstance,
+  app: FastifyInstance,
+  options: Pick<HttpAppOptions, 'version' | 'context'>,
+  sockets: ReturnType<typeof socketProtocols>,
+): void {
+  let asyncApi: { baseUrl: string; document: Record<string, unknown> } | undefined
+  /** Built once per address (the port is known only once listening). */
+  const asyncApiDocument = (baseUrl: string) => {
+    if (asyncApi?.baseUrl !== baseUrl)
+      asyncApi = { baseUrl, document: buildAsyncApiDocument({ baseUrl, version: options.version, protocols: sockets }) }
+    return asyncApi.document
+  }
+
+  v1.get(
+    '/openapi.json',
+    {
+      schema: {
+        tags: ['Service'],
+        summary: 'This OpenAPI 3.1 document',
+        operationId: 'getOpenApiDocument',
+        security: SECURITY,
+        response: { 401: ErrorEnvelopeSchema },
+      },
+    },
+    async () => ({
+      ...app.swagger(),
+      // The address this service runs at now (the real port when started with port 0).
+      servers: [{ url: options.context.baseUrl(), description: 'This VoiceDesk service' }],
+    }),
+  )
+  v1.get(
+    '/asyncapi.json',
+    {
+      schema: {
+        tags: ['Service'],
+        summary: "The AsyncAPI 3.0 document of this service's WebSockets (their frames, from the same zod schemas)",
+        operationId: 'getAsyncApiDocument',
+        security: SECURITY,
+        response: { 401: ErrorEnvelopeSchema },
+      },
+    },
+    async () => asyncApiDocument(options.context.baseUrl()),
+  )
 }
