@@ -24,8 +24,9 @@ export const TimestampSchema = z.iso.datetime({ offset: false, precision: 3 })
 /** http or https only: webhooks and previews must be something this service can call or serve. */
 // The pattern repeats the protocol rule where the OpenAPI document can state it (`format: uri`
 // alone allows ftp: and urn:); JSON Schema patterns have no flags, hence the spelled-out case.
+// `abort`: a URL that is no URL at all is said once ("Invalid URL"), not again by the pattern.
 export const HttpUrlSchema = z
-  .url({ protocol: /^https?$/ })
+  .url({ protocol: /^https?$/, abort: true })
   .max(2048)
   .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'Must be an http or https URL')
 
