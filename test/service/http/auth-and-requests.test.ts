@@ -70,6 +70,11 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
   { method: 'GET', url: '/v1/projects/statistics/numbers' },
   { method: 'GET', url: '/v1/tts/voices?take=100&skip=0' },
   { method: 'GET', url: '/v1/voice-agents/conversations/minimal-list' },
+  { method: 'GET', url: '/v1/agent-analytics/overview' },
+  { method: 'GET', url: '/v1/agent-analytics/satisfaction' },
+  { method: 'GET', url: '/v1/agent-analytics/calls' },
+  { method: 'GET', url: `/v1/agent-analytics/conversations/export?voiceAgentId=${SOME_ID}` },
+  { method: 'GET', url: '/v1/projects/statistics/chart' },
   {
     method: 'POST',
     url: '/v1/voice-agents/twilio/phone-number',

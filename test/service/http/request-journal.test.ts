@@ -435,8 +435,15 @@ describe('the request journal', () => {
       const journaled = JSON.parse(detail.responseBody.text) as Record<string, unknown>
       expect(Object.keys(body).sort()).toEqual(Object.keys(journaled).sort())
       if (entry.path === '/v1/jobs/transcribe') {
-        // A new job each time: the same answer but for its id, times and media name.
-        const sameness = (data: unknown) => ({ ...(data as object), id: null, createdAt: null, updatedAt: null, mediaUrl: null })
+        // A new job each time: the same answer but for its id (and jobId), times and media name.
+        const sameness = (data: unknown) => ({
+          ...(data as object),
+          id: null,
+          jobId: null,
+          createdAt: null,
+          updatedAt: null,
+          mediaUrl: null,
+        })
         expect(sameness(body.data)).toEqual(sameness(journaled.data))
       } else if (entry.method === 'POST' && entry.status === 200) {
         expect((body.data as { agentName: string }).agentName).toBe(
