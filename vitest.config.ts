@@ -4,15 +4,16 @@ import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
- * Files run side by side: one fork per core, and one more. Most of the suite waits rather than
- * computes (a browser, sockets, audio played in real time, PostgreSQL): measured per file
- * (/proc CPU of the fork and its children against its wall time), the long files used 0.2 to 0.7
- * of a core each, so a third fork on 2 cores fills the waits. Every file has its own temp folders
- * (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child processes; the build
- * in out/ is only read. The files whose bounds are wall-clock promises run apart (ALONE below).
- * VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
+ * Files run side by side: one fork per core. Measured per file (/proc CPU of the fork and its
+ * children against its wall time) the long files use 0.2 to 0.7 of a core each, but the machine
+ * as a whole is busy (Chromium's renderers, PostgreSQL's backends, eSpeak's workers): a third
+ * fork on 2 cores kept both cores at 98 % and made each file about half as slow again, with no
+ * gain in the whole. Every file has its own temp folders (helpers/temp-dir), ports (0),
+ * databases (helpers/test-engine) and child processes; the build in out/ is only read. The
+ * files whose bounds are wall-clock promises run apart (ALONE below). VOICEDESK_TEST_WORKERS
+ * overrides (1 runs one file at a time).
  */
-const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism() + 1
+const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism()
 
 /**
  * Files asserting wall-clock bounds that are the product's promise, not the test's patience:
@@ -125,7 +126,7 @@ export default defineConfig({
     // Native SQLite and real servers: separate processes keep each file's state its own.
     pool: 'forks',
     maxWorkers: WORKERS,
-    // A step that waits on a busy machine (three forks on two cores) is slow, not stuck.
+    // A step that waits on a busy machine (two forks, Chromium and PostgreSQL on two cores) is slow, not stuck.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The default reporter, then the ten slowest files of the run.
