@@ -39,9 +39,7 @@ function windowOf(query: StatisticsNumbersQuery, now: Date): { period: Statistic
  */
 export async function statisticsNumbers(context: OpsContext, caller: Caller, query: StatisticsNumbersQuery): Promise<StatisticsNumbers> {
   if (query.projectId !== undefined && query.projectId !== caller.projectId) {
-    throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [
-      { path: 'query.projectId', message: 'Not the key’s project' },
-    ])
+    throw new ServiceError('FORBIDDEN', 'This key belongs to another project', [{ path: 'projectId', message: 'Not the key’s project' }])
   }
   const now = context.now()
   const { period, from, to } = windowOf(query, now)
