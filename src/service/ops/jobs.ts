@@ -215,15 +215,24 @@ export async function createAiContentJob(
   body: AiContentBody,
 ): Promise<AiContentJob> {
   const source = await requireAiContentSource(context, caller, sourceId)
-  const engine = context.aiContentModel()
+  return queueAiContentJob(context, caller, source, { aiParts: body.aiParts })
+}
+
+/** An AI-content job written from `source`, queued: the engine read now, priced by its number of parts. */
+async function queueAiContentJob(
+  context: OpsContext,
+  caller: Caller,
+  source: JobRecord,
+  fields: Pick<JobRecord, 'aiParts'> & Partial<JobRecord>,
+): Promise<AiContentJob> {
   const record: JobRecord = {
     ...baseRecord(context, caller, timestamp(context)),
     type: 'AI_CONTENT',
     title: titleFrom(`AI content: ${source.title}`, 100),
-    ...engine,
-    aiParts: body.aiParts,
+    ...context.aiContentModel(),
     relevantJobId: source.id,
-    totalCost: aiContentCost(body.aiParts.length),
+    totalCost: aiContentCost(fields.aiParts?.length ?? 0),
+    ...fields,
   }
   await context.store.jobs.insert(record)
   context.jobEnqueued(record)
@@ -243,24 +252,14 @@ export async function createCustomAiContentJob(
 ): Promise<AiContentJob> {
   if (body.webhookUrl) requireWebhookTarget(context, body.webhookUrl, 'webhookUrl')
   const source = await requireAiContentSource(context, caller, sourceId)
-  const engine = context.aiContentModel()
   const customRequest = body.aiParts.map(({ aiPart, language, prompt }) => ({ aiPart, prompt, ...(language ? { language } : {}) }))
-  const record: JobRecord = {
-    ...baseRecord(context, caller, timestamp(context)),
-    type: 'AI_CONTENT',
-    title: titleFrom(`AI content: ${source.title}`, 100),
-    ...engine,
+  return queueAiContentJob(context, caller, source, {
     aiParts: body.aiParts.map((part) => nearestPart(part.aiPart, part.prompt)),
     jobResponse: { customRequest },
-    relevantJobId: source.id,
     webhookUrl: body.webhookUrl ?? null,
     webhookAuthKey: body.webhookAuth?.authKey ?? null,
     webhookAuthSecret: body.webhookAuth?.authSecret !== undefined ? context.secrets.encrypt(body.webhookAuth.authSecret) : null,
-    totalCost: aiContentCost(body.aiParts.length),
-  }
-  await context.store.jobs.insert(record)
-  context.jobEnqueued(record)
-  return toAiContentJobDto(context, record)
+  })
 }
 
 /** What an AI-content job from this source with these parts will charge: the same checks and the same price as making it. */
