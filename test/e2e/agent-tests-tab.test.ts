@@ -14,7 +14,7 @@ import { translate, type MessageKey, type MessageVars } from '../../src/renderer
 import { formatCount } from '../../src/renderer/src/lib/format'
 import type { Runtime } from '../../src/service/runtime'
 import { makeTempDir } from '../helpers/temp-dir'
-import { SHELL_AT_REST, latinUiText, launchChromium, openConsole, poll, shellOffsets } from './page-helpers'
+import { SHELL_AT_REST, latinUiText, launchChromium, openConsole, poll, shellOffsets, shot } from './page-helpers'
 
 let browser: Browser | undefined
 
@@ -58,9 +58,7 @@ async function restaurantAgent(runtime: Runtime, agentName: string): Promise<str
   return (await v1<{ id: string }>(runtime, 'POST', `/v1/voice-agents/clone?voiceAgentId=${template.id}`, { agentName })).id
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `/tmp/tests-tab-${name}.png` })
-}
+const screenshot = (page: Page, name: string) => shot(page, `tests-tab-${name}`)
 
 /** The agent's Tests tab: no key asked, the tab itself at once. */
 async function openTests(page: Page, agentName: string): Promise<void> {

@@ -7,7 +7,7 @@
 // test scrolls 100,000 jobs; a third pages through 230 agents and 105 numbers and assigns a
 // number to an agent no first page holds. A screenshot of each screen goes to
 // test-artifacts/screenshots/.
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,10 +18,10 @@ import { seedJob } from '../helpers/seed-jobs'
 import { ROOT, assertCliBuilt, startServe } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
+import { shot } from './page-helpers'
 
 /** CI installs Debian's chromium; VOICEDESK_CHROMIUM points elsewhere when needed. */
 const CHROMIUM = process.env.VOICEDESK_CHROMIUM ?? '/usr/bin/chromium'
-const SHOTS = join(ROOT, 'test-artifacts', 'screenshots')
 /** Two slow cores: the service, eSpeak and Chromium share them. */
 const STEP_MS = 30_000
 
@@ -62,7 +62,6 @@ beforeAll(async () => {
       `Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM. The operator UI test does not skip.`,
     )
   }
-  mkdirSync(SHOTS, { recursive: true })
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
@@ -77,10 +76,6 @@ afterAll(async () => {
 /** expect.poll with this test's patience (its default gives up after one second). */
 function poll<T>(read: () => T | Promise<T>, timeout = STEP_MS) {
   return expect.poll(read, { timeout, interval: 100 })
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
 }
 
 async function goTo(page: Page, screen: string): Promise<void> {

@@ -11,6 +11,11 @@ import { makeTempDir } from '../helpers/temp-dir'
 /** CI installs Debian's chromium; VOICEDESK_CHROMIUM points elsewhere when needed. */
 export const CHROMIUM = process.env.VOICEDESK_CHROMIUM ?? '/usr/bin/chromium'
 export const SHOTS = join(ROOT, 'test-artifacts', 'screenshots')
+/**
+ * Screenshots are for a person walking the UI (VOICEDESK_SCREENSHOTS=1 npx vitest run test/e2e/…);
+ * nobody looks at them in a full run, where some hundred PNGs cost CPU the other files need.
+ */
+export const SCREENSHOTS_WANTED = process.env.VOICEDESK_SCREENSHOTS === '1'
 /** Two slow cores: the service, eSpeak and Chromium share them. */
 export const STEP_MS = 30_000
 
@@ -24,7 +29,6 @@ export async function launchChromium(options: { microphoneWav?: string } = {}): 
     throw new Error('out/renderer/index.html is missing: run "npm run build" first.')
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium is not at ${CHROMIUM}: install it ("apt-get install chromium") or set VOICEDESK_CHROMIUM.`)
-  mkdirSync(SHOTS, { recursive: true })
   const microphone = options.microphoneWav
     ? [
         '--autoplay-policy=no-user-gesture-required',
@@ -45,7 +49,10 @@ export function poll<T>(read: () => T | Promise<T>, timeout = STEP_MS) {
   return expect.poll(read, { timeout, interval: 100 })
 }
 
+/** Saves test-artifacts/screenshots/<name>.png when VOICEDESK_SCREENSHOTS=1. */
 export async function shot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS_WANTED) return
+  mkdirSync(SHOTS, { recursive: true })
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
 }
 

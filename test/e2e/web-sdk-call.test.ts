@@ -10,7 +10,7 @@ import { STT_SETTING_KEY } from '../../src/service/settings/stt-settings'
 import { CALLER_VOICES, spokenSamples } from '../helpers/spoken-audio'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startTestService, type TestService } from '../helpers/test-service'
-import { collectProblems, launchChromium, SHOTS, STEP_MS } from './page-helpers'
+import { collectProblems, launchChromium, shot, STEP_MS } from './page-helpers'
 
 /*
  * The cloud API's own web SDK (0.3.1, unchanged, its UMD build) in a page on another origin,
@@ -143,7 +143,7 @@ describe('the web SDK 0.3.1 in Chromium, pointed at VoiceDesk', () => {
     await expect
       .poll(async () => (await events()).filter((seen) => seen.event === 'answerReceived').length, { timeout: STEP_MS })
       .toBeGreaterThanOrEqual(2)
-    await page.screenshot({ path: join(SHOTS, 'web-sdk-call.png') })
+    await shot(page, 'web-sdk-call')
     const speakingFlips = (await events()).filter((seen) => seen.event === 'speaking').length
     const details = await page.evaluate(async () => {
       const agent = (globalThis as unknown as { agent: { end(): void; getJobDetails(): Promise<unknown> } }).agent

@@ -1,5 +1,5 @@
 import { pipeline, Transform, type Readable } from 'node:stream'
-import { Agent, buildConnector, request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import { MediaTooLargeError, describeBytes } from '../../store/media-errors'
 import type { MediaStore } from '../../store/ports'
 import { guardedConnector, REFUSED_ADDRESS_CODE, type Lookup } from '../../webhooks/guarded-connector'
@@ -96,6 +96,8 @@ export async function fetchRemoteMedia(
   // Credentials in the URL go as Basic auth, to the origin they were given for only.
   let authorization = basicAuthorization(current)
   const firstOrigin = current.origin
+  // Loaded on the first fetch: undici is a tenth of a second of every CLI start otherwise.
+  const { Agent, buildConnector, request } = await import('undici')
   const dispatcher = new Agent({
     connect: guardedConnector(buildConnector, options.addressPolicy, { timeout: options.timeoutMs, lookup: options.lookup }),
     headersTimeout: options.timeoutMs,
@@ -107,7 +109,7 @@ export async function fetchRemoteMedia(
       const ownName = options.own && ownMediaName(current, options.own.baseUrl)
       if (options.own && ownName !== undefined) return await copyOwnMedia(options.own.media, ownName, into, options)
       refuseAddressOf(current, options.addressPolicy)
-      const response = await send(current, authorization, dispatcher, options)
+      const response = await send(request, current, authorization, dispatcher, options)
       const { statusCode, headers } = response
       if (REDIRECT_STATUSES.has(statusCode)) {
         discard(response.body)
@@ -165,7 +167,13 @@ function refuseAddressOf(url: URL, policy: WebhookAddressPolicy): void {
     throw failed(`${describeUrl(url)}: ${host} is ${reason}; media is not fetched from there (allow it with --allow-webhook-host ${host})`)
 }
 
-async function send(url: URL, authorization: string | undefined, dispatcher: Dispatcher, options: FetchRemoteMediaOptions) {
+async function send(
+  request: typeof import('undici').request,
+  url: URL,
+  authorization: string | undefined,
+  dispatcher: Dispatcher,
+  options: FetchRemoteMediaOptions,
+) {
   const target = new URL(url)
   target.username = ''
   target.password = ''
