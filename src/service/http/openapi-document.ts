@@ -207,8 +207,14 @@ function keepReachableComponents(document: OpenApiDocument): void {
     const plain = name.replace(/Input$/, '')
     if (plain !== name && !reachable.has(plain)) rename.set(name, plain)
   }
+  // In name order: zod's registry holds them in the order their modules were first loaded, which
+  // the document (and the clients generated from it) must not depend on.
   const kept: Record<string, unknown> = {}
-  for (const [name, schema] of Object.entries(schemas)) if (reachable.has(name)) kept[rename.get(name) ?? name] = schema
+  const entries = Object.entries(schemas).filter(([name]) => reachable.has(name))
+  for (const [name, schema] of entries
+    .map(([name, schema]) => [rename.get(name) ?? name, schema] as const)
+    .sort(([a], [b]) => (a < b ? -1 : 1)))
+    kept[name] = schema
   componentRefs(kept, new Set(), rename)
   componentRefs(document.paths, new Set(), rename)
   ;(document.components as { schemas: Record<string, unknown> }).schemas = kept
