@@ -38,7 +38,12 @@ const ALONE = [
  * counts, media in the database, migrations, concurrency, team mode, live calls' records).
  * Routes that answer before storage is reached run on SQLite only: the API documents (openapi,
  * asyncapi), CORS, the Host check, Node's HTTP parser refusals (client-errors), realtime speech
- * (engine work; the one row it writes is a job like those jobs.test.ts stores on both). The
+ * (engine work; the one row it writes is a job like those jobs.test.ts stores on both). So do
+ * files whose subject is the answer's shape or the engines' work over rows the others store on
+ * both: a client's replay (pipedream), /v2's mapping of /v1, subtitles (transcribe-srt), what a
+ * dictionary does to speech (voice-dictionaries.test.ts stores them on both), custom AI content
+ * (the model's work; its job is a job), and the fault rules (held in memory; the jobs they fail
+ * are jobs). The
  * store contract suites (test/store) run both engines inside the sqlite project, on a cluster
  * of their own (helpers/store-fixtures lazyPostgresCluster).
  */
@@ -49,6 +54,14 @@ const SQLITE_ONLY_HTTP = [
   'test/service/http/host-check.test.ts',
   'test/service/http/client-errors.test.ts',
   'test/service/http/realtime-tts.test.ts',
+  'test/service/http/realtime-stt-json.test.ts',
+  'test/service/http/realtime-speakers.test.ts',
+  'test/service/http/pipedream.test.ts',
+  'test/service/http/v2.test.ts',
+  'test/service/http/transcribe-srt.test.ts',
+  'test/service/http/voice-dictionary-speech.test.ts',
+  'test/service/http/ai-content-custom.test.ts',
+  'test/service/http/fault-injection.test.ts',
 ]
 const ON_POSTGRES = ['test/service/http/**/*.test.ts', 'test/team/**/*.test.ts', 'test/conversations/**/*.test.ts']
 const POSTGRES = { env: { VOICEDESK_TEST_ENGINE: 'postgres' }, globalSetup: ['test/helpers/postgres-global-setup.ts'] }
@@ -123,8 +136,16 @@ class LongestFirstSequencer extends BaseSequencer {
 export default defineConfig({
   test: {
     environment: 'node',
-    // Native SQLite and real servers: separate processes keep each file's state its own.
+    // Native SQLite and real servers: separate processes keep each file's state its own from
+    // Chromium's, PostgreSQL's and the CLI's.
     pool: 'forks',
+    // A fork runs file after file with the modules it has loaded: each file's state is its own
+    // anyway (its temp folders, ports, databases and runtimes, closed after it), and loading the
+    // service's modules again per file was a sixth of the suite's time (vitest's "import", 490 s
+    // of 2,800). Whatever a file changes of the process (env, timers, mocks) it restores.
+    isolate: false,
+    // The shared helpers' cleanups (servers, temp folders, CLI children) after every test and file.
+    setupFiles: ['test/helpers/per-file-hooks.ts'],
     maxWorkers: WORKERS,
     // A step that waits on a busy machine (two forks, Chromium and PostgreSQL on two cores) is slow, not stuck.
     testTimeout: 60_000,

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach } from 'vitest'
 // Imported first on purpose: vitest runs afterEach hooks in reverse order of registration
 // ("stack"), so the hook below (registered later) kills the children before temp-dir's
 // hook removes their data folders.
 import './temp-dir'
+import { afterEveryTest } from './after-every'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const CLI_PATH = join(ROOT, 'out', 'main', 'cli.js')
@@ -44,7 +44,7 @@ export interface SpawnOptions {
 
 const children = new Set<ChildProcess>()
 
-afterEach(() => killChildren())
+afterEveryTest(() => killChildren())
 
 /**
  * SIGKILLs every CLI child still alive and waits for them to exit. Also for a test's own

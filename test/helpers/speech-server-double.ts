@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach } from 'vitest'
+import { afterEveryTest } from './after-every'
 
 /** What the double was sent: the form's fields and the WAV's format, length and loudness. */
 export interface TranscriptionRequest {
@@ -31,7 +31,7 @@ export interface SpeechServerDoubleOptions {
 }
 
 const servers: Server[] = []
-afterEach(async () => {
+afterEveryTest(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve))
 })
 

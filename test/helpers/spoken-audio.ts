@@ -1,10 +1,10 @@
-import { afterAll } from 'vitest'
 import { createResampler } from '../../src/engines/audio/speex-resampler'
 import { parseWavPcm16Mono } from '../../src/engines/audio/wav-file'
 import { createEspeakTtsEngine, type TtsEngine } from '../../src/engines/tts/tts-engine'
+import { afterEveryFile } from './after-every'
 
 let engine: Promise<TtsEngine> | undefined
-afterAll(async () => {
+afterEveryFile(async () => {
   // A worker that runs several files in one process (isolate: false) makes a new engine for the next.
   const closing = engine
   engine = undefined

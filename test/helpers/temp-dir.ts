@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach } from 'vitest'
+import { afterEveryTest } from './after-every'
 
 const created: string[] = []
 
-afterEach(() => {
+afterEveryTest(() => {
   for (const directory of created.splice(0)) rmSync(directory, { recursive: true, force: true })
 })
 

@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
-import { afterEach } from 'vitest'
 import { createProject } from '../../src/service/ops/api-keys'
 import { createRuntime, type Runtime, type RuntimeConfig } from '../../src/service/runtime'
 import type { SqliteStore } from '../../src/store/sqlite/store'
 import { JobReadSchema, type Job } from '../../src/shared/api/jobs'
 import { createTestDatabase, onPostgres } from './test-engine'
 import { makeTempDir } from './temp-dir'
+import { afterEveryTest } from './after-every'
 
 export const TEST_KEY = 'vd_test_0123456789abcdefghijklmnopqrstuv'
 
 const running: Runtime[] = []
 
-afterEach(async () => {
+afterEveryTest(async () => {
   for (const runtime of running.splice(0)) await runtime.stop()
 })
 

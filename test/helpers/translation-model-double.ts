@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach } from 'vitest'
+import { afterEveryTest } from './after-every'
 
 /*
  * A translating chat-model server double on loopback: it stands for an OpenAI-compatible model
@@ -34,7 +34,7 @@ export interface TranslationModelDouble {
 
 const open = new Set<Server>()
 
-afterEach(async () => {
+afterEveryTest(async () => {
   const servers = [...open]
   open.clear()
   await Promise.all(

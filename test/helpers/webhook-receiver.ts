@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { afterEach } from 'vitest'
+import { afterEveryTest } from './after-every'
 
 /** A request as the receiver saw it. */
 export interface ReceivedRequest {
@@ -30,7 +30,7 @@ export interface WebhookReceiver {
 
 const open = new Set<WebhookReceiver>()
 
-afterEach(async () => {
+afterEveryTest(async () => {
   const receivers = [...open]
   open.clear()
   await Promise.all(receivers.map((receiver) => receiver.close()))

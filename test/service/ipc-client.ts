@@ -3,7 +3,7 @@
  * and the /ipc/events stream read as EventSource would (its parsing, in a few lines).
  */
 import { get, type IncomingMessage } from 'node:http'
-import { afterEach, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { RuntimeConfig } from '../../src/service/runtime'
 import { startTestService } from '../helpers/test-service'
 import {
@@ -15,6 +15,7 @@ import {
   type IpcOutput,
   type IpcResult,
 } from '../../src/shared/ipc/operations'
+import { afterEveryTest } from '../helpers/after-every'
 
 export interface IpcClient {
   /** The raw answer: status and JSON body (an IpcResult when the status is 200). */
@@ -120,7 +121,7 @@ export async function openEventStream(baseUrl: string, token: string): Promise<E
 
 /** Event streams opened through startBrowserMode's `events`, closed after each test. */
 const openStreams: EventStream[] = []
-afterEach(() => {
+afterEveryTest(() => {
   for (const stream of openStreams.splice(0)) stream.close()
 })
 

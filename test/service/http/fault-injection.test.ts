@@ -1,6 +1,6 @@
 /**
- * Fault injection over a real service on 127.0.0.1 (SQLite, and PostgreSQL in the `postgres`
- * project), seen by a real client (fetch): added latency measured, error answers in the
+ * Fault injection over a real service on 127.0.0.1 (SQLite only: the rules are held in memory,
+ * and the jobs they fail are stored as every job is), seen by a real client (fetch): added latency measured, error answers in the
  * envelope at a rate (a seeded random, so the counts are the same on every run), dropped
  * connections, jobs forced FAILED (GET /v1/jobs and their webhook on a loopback receiver),
  * webhook attempts failed then sent once the rule is gone, expiry by the runtime's clock, hit
