@@ -42,8 +42,9 @@ const ALONE = [
  * files whose subject is the answer's shape or the engines' work over rows the others store on
  * both: a client's replay (pipedream), /v2's mapping of /v1, subtitles (transcribe-srt), what a
  * dictionary does to speech (voice-dictionaries.test.ts stores them on both), custom AI content
- * (the model's work; its job is a job), and the fault rules (held in memory; the jobs they fail
- * are jobs). The
+ * (the model's work; its job is a job), the fault rules (held in memory; the jobs they fail
+ * are jobs), and authentication and malformed requests (refused before storage; keys are stored
+ * by the store contract's suites, text the stores take by text-rules on both). The
  * store contract suites (test/store) run both engines inside the sqlite project, on a cluster
  * of their own (helpers/store-fixtures lazyPostgresCluster).
  */
@@ -62,6 +63,7 @@ const SQLITE_ONLY_HTTP = [
   'test/service/http/voice-dictionary-speech.test.ts',
   'test/service/http/ai-content-custom.test.ts',
   'test/service/http/fault-injection.test.ts',
+  'test/service/http/auth-and-requests.test.ts',
 ]
 const ON_POSTGRES = ['test/service/http/**/*.test.ts', 'test/team/**/*.test.ts', 'test/conversations/**/*.test.ts']
 const POSTGRES = { env: { VOICEDESK_TEST_ENGINE: 'postgres' }, globalSetup: ['test/helpers/postgres-global-setup.ts'] }
@@ -108,9 +110,7 @@ const KNOWN_SECONDS: Record<string, number> = {
   'sqlite:test/cli/test-agent.test.ts': 35,
   'sqlite:test/e2e/transcripts-in-the-monitor.test.ts': 35,
   'sqlite:test/service/http/fuzz-job-bodies.test.ts': 33,
-  'postgres:test/service/http/pipedream.test.ts': 33,
   'sqlite:test/e2e/requests-screen.test.ts': 33,
-  'postgres:test/service/http/auth-and-requests.test.ts': 31,
   'sqlite:test/service/http/fuzz-bodies.test.ts': 31,
   'postgres:test/service/http/state.test.ts': 30,
 }
