@@ -7,8 +7,17 @@
  */
 type Cleanup = () => unknown
 
-const afterEachTest: Cleanup[] = []
-const afterEachFile: Cleanup[] = []
+const REGISTRY = Symbol.for('voicedesk.test.after-every')
+
+/**
+ * Held by the process, not by this module: vitest evaluates a setup file's imports again for
+ * every file, while the helpers that registered here keep the instance they loaded first.
+ */
+const registry = ((globalThis as { [REGISTRY]?: { afterEachTest: Cleanup[]; afterEachFile: Cleanup[] } })[REGISTRY] ??= {
+  afterEachTest: [],
+  afterEachFile: [],
+})
+const { afterEachTest, afterEachFile } = registry
 
 /** Runs `cleanup` after every test of every file, once this module is loaded. */
 export function afterEveryTest(cleanup: Cleanup): void {

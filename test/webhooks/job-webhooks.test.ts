@@ -328,7 +328,7 @@ describe('job webhooks', () => {
     expect(delivery).toMatchObject({ attempts: 1, attemptLog: [expect.objectContaining({ attempt: 1, statusCode: 200 })] })
   })
 
-  it('keeps completing jobs while 200 receivers hold their answers', { timeout: 60_000 }, async () => {
+  it('keeps completing jobs while 200 receivers hold their answers', { timeout: 120_000 }, async () => {
     const service = await startTestService({ jobs: { concurrency: 2 } })
     const receivers = await Promise.all(Array.from({ length: 200 }, () => startWebhookReceiver()))
     for (const receiver of receivers) receiver.answer(() => 'hang')
@@ -340,7 +340,8 @@ describe('job webhooks', () => {
     await Promise.all(receivers.map((receiver) => receiver.waitForRequests(1, 20_000)))
     expect((await deliveriesOf(service, '?status=PENDING')).filtered).toBe(200)
     for (const receiver of receivers) receiver.releaseHanging(200)
-    const deadline = Date.now() + 20_000
+    // Patience for a busy machine: the promise is that nothing blocks, not a rate.
+    const deadline = Date.now() + 45_000
     while ((await deliveriesOf(service, '?status=DELIVERED')).filtered < 200) {
       if (Date.now() > deadline) throw new Error('not every delivery arrived')
       await new Promise((resolve) => setTimeout(resolve, 20))
