@@ -62,6 +62,19 @@ function requireOneSpelling(body: AliasedInput, context: z.RefinementCtx): void 
   }
 }
 
+/**
+ * requireOneSpelling in the OpenAPI document's words: a body is refused when it gives both
+ * spellings of a pair, or neither. (`not` is ignored by type generators, so types stay plain.)
+ */
+const ONE_SPELLING_EACH = {
+  not: {
+    anyOf: ALIASED_FIELDS.flatMap(([seed, alias]) => [
+      { required: [seed, alias] },
+      { not: { anyOf: [{ required: [seed] }, { required: [alias] }] } },
+    ]),
+  },
+}
+
 function seedFields(body: AliasedInput) {
   return {
     providerAccountSid: (body.providerAccountSid ?? body.twilioAccountSid) as string,
@@ -86,6 +99,7 @@ export const AddPhoneNumberRequestSchema = z
   })
   .strict()
   .superRefine(requireOneSpelling)
+  .meta(ONE_SPELLING_EACH)
   .transform((body): AddPhoneNumberBody => ({ type: 'TELEPHONY', phoneNumber: body.phoneNumber, label: body.label, ...seedFields(body) }))
   .meta({ id: 'AddPhoneNumberBody' })
 
@@ -106,6 +120,7 @@ export const AddProviderNumberBodySchema = z
   })
   .strict()
   .superRefine(requireOneSpelling)
+  .meta(ONE_SPELLING_EACH)
   .transform((body) => ({
     numberSid: body.twilioNumberSid ?? null,
     number: { type: 'TELEPHONY' as const, phoneNumber: body.phoneNumber, label: body.label, ...seedFields(body) },
