@@ -4,6 +4,7 @@ import { humanName, HttpUrlSchema, TimestampSchema, UuidSchema } from './common'
 import { JOB_STATUSES, JOB_TYPES, JobWebhookAuthSchema } from './jobs'
 import { PHONE_NUMBER_TYPE_ALIASES, PHONE_NUMBER_TYPES } from './phone-numbers'
 import { SPEAKER_VOICES, VOICES } from '../voices'
+import { ACTIVE_DICTIONARIES_MAX } from './voice-dictionaries'
 import { editableFields, LangSchema, ParamsSchema, VoiceRecordSchema, WebhookAuthSchema } from './voice-agents'
 
 /*
@@ -144,7 +145,16 @@ const v2AgentFields = {
   callSettings: V2CallSettingsInputSchema.optional(),
   tools: nothingHere('Web tools'),
   knowledgeBaseItemsIds: nothingHere('Knowledge base items'),
-  voiceDictionaryIds: nothingHere('Voice dictionaries (on /v2)'),
+  voiceDictionaryIds: z
+    .array(UuidSchema)
+    .max(ACTIVE_DICTIONARIES_MAX)
+    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, { message: 'Each dictionary may be named once' })
+    .meta({
+      uniqueItems: true,
+      description:
+        "The project's voice dictionaries active for the agent, in this order (as /v1's toggle-activation makes them): those not named stop being active; `[]` none. Left out, unchanged.",
+    })
+    .optional(),
   phoneNumber: z
     .object({ type: z.enum([...PHONE_NUMBER_TYPES, ...PHONE_NUMBER_TYPE_ALIASES, 'SIP']), id: UuidSchema })
     .strict()
@@ -221,7 +231,7 @@ export const V2VoiceAgentSchema = z
     }),
     tools: z.array(z.never()),
     knowledgeBaseItemsIds: z.array(z.never()),
-    voiceDictionaryIds: z.array(z.never()),
+    voiceDictionaryIds: z.array(UuidSchema).meta({ description: 'The voice dictionaries active for the agent, in the order activated.' }),
     phoneNumber: z.object({ type: z.enum(PHONE_NUMBER_TYPES), id: UuidSchema }).nullable(),
     webhookUrl: z.string().nullable(),
     webhookAuth: z.union([z.object({ authKey: z.string(), authSecret: z.string() }), z.object({})]),
