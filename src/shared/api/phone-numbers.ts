@@ -180,6 +180,11 @@ export const ProviderNumberEnvelopeSchema = envelopeOf(
     isActive: z.literal(true).meta({ description: 'A registered number is always active here.' }),
   }),
 )
+/**
+ * `GET /v1/voice-agents/phone-number/list`: the page of numbers as a bare array, as the cloud
+ * reference shows it (the seed does not define this list); the count of numbers that match the
+ * query is the `X-Total-Count` header.
+ */
 export const PhoneNumberListEnvelopeSchema = envelopeOf(
-  z.object({ phoneNumbers: z.array(PhoneNumberSchema), total: z.number().int(), filtered: z.number().int() }),
+  z.array(PhoneNumberSchema).meta({ description: 'The page; `X-Total-Count` holds how many numbers match the query.' }),
 )
