@@ -1043,6 +1043,7 @@ export interface components {
         | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
         | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
       text: string
+      /** Format: uri */
       webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
@@ -1056,7 +1057,10 @@ export interface components {
       voiceAgentId?: string
     }
     TranscribeBody: {
-      /** @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL. */
+      /**
+       * Format: uri
+       * @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL.
+       */
       mediaUrl: string
       /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
       model: string
@@ -1065,6 +1069,7 @@ export interface components {
       /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
       language?: string
       title?: string
+      /** Format: uri */
       webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
@@ -1272,6 +1277,7 @@ export interface components {
       fromLng?: 'ar' | 'en'
       /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
       title?: string
+      /** Format: uri */
       webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
@@ -1328,7 +1334,8 @@ export interface components {
       voice?: {
         /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
         voiceId?: string
-        lang?: string
+        /** @enum {string} */
+        lang?: 'ar' | 'en'
         /** @description Accepted for cloud clients and not used */
         ttsParams?: {
           [key: string]: unknown
@@ -1383,8 +1390,8 @@ export interface components {
       tools?: unknown[]
       /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
       knowledgeBaseItemsIds?: unknown[]
-      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
-      voiceDictionaryIds?: unknown[]
+      /** @description The project's voice dictionaries active for the agent, in this order (as /v1's toggle-activation makes them): those not named stop being active; `[]` none. Left out, unchanged. */
+      voiceDictionaryIds?: string[]
       /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
       phoneNumber?: {
         /** @enum {string} */
@@ -1398,6 +1405,7 @@ export interface components {
         authKey?: string
         authSecret?: string
       } | null
+      /** @description Flow agents are not supported: `{}` or null. */
       workflow?: {
         [key: string]: unknown
       } | null
@@ -1435,7 +1443,8 @@ export interface components {
       voice?: {
         /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
         voiceId?: string
-        lang?: string
+        /** @enum {string} */
+        lang?: 'ar' | 'en'
         /** @description Accepted for cloud clients and not used */
         ttsParams?: {
           [key: string]: unknown
@@ -1490,8 +1499,8 @@ export interface components {
       tools?: unknown[]
       /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
       knowledgeBaseItemsIds?: unknown[]
-      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
-      voiceDictionaryIds?: unknown[]
+      /** @description The project's voice dictionaries active for the agent, in this order (as /v1's toggle-activation makes them): those not named stop being active; `[]` none. Left out, unchanged. */
+      voiceDictionaryIds?: string[]
       /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
       phoneNumber?: {
         /** @enum {string} */
@@ -1505,6 +1514,7 @@ export interface components {
         authKey?: string
         authSecret?: string
       } | null
+      /** @description Flow agents are not supported: `{}` or null. */
       workflow?: {
         [key: string]: unknown
       } | null
@@ -1522,10 +1532,12 @@ export interface components {
        * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
        */
       apiKey: string
+      /** Format: uri */
       mediaUrl: string
       title: string
       /** @enum {string} */
       language: 'ar' | 'en'
+      /** Format: uri */
       webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
@@ -1534,9 +1546,9 @@ export interface components {
       }
       /**
        * @default async
-       * @enum {string}
+       * @constant
        */
-      processingType: 'async' | 'sync'
+      processingType: 'async'
       model?: string
     }
     V2TranscriptionAiContentBody: {
@@ -1545,10 +1557,12 @@ export interface components {
        * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
        */
       apiKey: string
+      /** Format: uri */
       mediaUrl: string
       title: string
       /** @enum {string} */
       language: 'ar' | 'en'
+      /** Format: uri */
       webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
@@ -1991,6 +2005,24 @@ export interface components {
       error?: string
       at: number
     }
+    CallLog: {
+      /** @description `log_<n>`, n from 1 in the order of the call. */
+      id: string
+      /** Format: date-time */
+      timestamp: string
+      /** @description The event (`call.started`, `turn`, `tool.executed`, `call.ended`), `at` (seconds from the call's start) and what it holds. */
+      payload: {
+        /** @enum {string} */
+        event: 'call.started' | 'turn' | 'tool.executed' | 'call.ended'
+        at: number
+      } & {
+        [key: string]: unknown
+      }
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
     Conversation: {
       startedAt: string | null
       endedAt: string | null
@@ -2060,6 +2092,32 @@ export interface components {
        * @constant
        */
       channelType: 'Web'
+      /** @description The agent as it was for the call (its version), or as it is now for older calls; null once the agent is deleted. */
+      agentDetails: {
+        /** @description The agent version the call ran against; null for calls made before versions. */
+        version: number | null
+        agent: components['schemas']['VoiceAgent']
+      } | null
+      callAnalysis: {
+        endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
+        outcomeResult: unknown
+        outcomeComplete: boolean | null
+        outcomeProblems: string[]
+        callerGender: ('male' | 'female') | null
+      }
+      logs: components['schemas']['CallLog'][]
+      performanceMetrics: {
+        durationSeconds: number | null
+        agentTurns: number
+        callerTurns: number
+        /** @description Agent answers that followed a caller's turn; null on calls made before it was kept. */
+        answers: number | null
+        /** @description Mean seconds from the end of a caller's turn to the start of the agent's answer; null without answers. */
+        averageAnswerDelaySeconds: number | null
+        bargeIns: number
+        pokes: number
+        toolCalls: number
+      }
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -2357,7 +2415,8 @@ export interface components {
       }
       tools: unknown[]
       knowledgeBaseItemsIds: unknown[]
-      voiceDictionaryIds: unknown[]
+      /** @description The voice dictionaries active for the agent, in the order activated. */
+      voiceDictionaryIds: string[]
       phoneNumber: {
         /** @enum {string} */
         type: 'TELEPHONY'
@@ -3504,11 +3563,8 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             message: string
-            data: {
-              phoneNumbers: components['schemas']['PhoneNumber'][]
-              total: number
-              filtered: number
-            }
+            /** @description The page; `X-Total-Count` holds how many numbers match the query. */
+            data: components['schemas']['PhoneNumber'][]
           }
         }
       }
@@ -4196,6 +4252,15 @@ export interface operations {
         }
       }
       /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
       413: {
         headers: {
           [name: string]: unknown
@@ -4235,6 +4300,7 @@ export interface operations {
           /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
           language?: string
           title?: string
+          /** Format: uri */
           webhookUrl?: string
           webhookAuth?: string
           /** @description true or false. */
@@ -4360,7 +4426,8 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/json': string
+          'application/x-subrip': string
+          'text/vtt': string
         }
       }
       /** @description Default Response */
@@ -5553,7 +5620,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/json': string
+          'text/csv': string
         }
       }
       /** @description Default Response */
