@@ -109,6 +109,8 @@ const KNOWN_SECONDS: Record<string, number> = {
   'sqlite:test/cli/readme-commands.test.ts': 38,
   'sqlite:test/cli/test-agent.test.ts': 35,
   'sqlite:test/e2e/transcripts-in-the-monitor.test.ts': 35,
+  'sqlite:test/service/http/openapi-conformance.test.ts': 35,
+  'postgres:test/service/http/openapi-conformance.test.ts': 35,
   'sqlite:test/service/http/fuzz-job-bodies.test.ts': 33,
   'sqlite:test/e2e/requests-screen.test.ts': 33,
   'sqlite:test/service/http/fuzz-bodies.test.ts': 31,

@@ -68,5 +68,8 @@ export function registerCors(app: FastifyInstance, allowList: () => readonly str
 }
 
 function allowOrigin(reply: FastifyReply, value: string): void {
-  reply.header('access-control-allow-origin', value).header('vary', 'Origin').header('access-control-expose-headers', 'Retry-After')
+  reply
+    .header('access-control-allow-origin', value)
+    .header('vary', 'Origin')
+    .header('access-control-expose-headers', 'Retry-After, X-Total-Count')
 }

@@ -97,6 +97,23 @@ function addAudioResponses(paths: NonNullable<OpenApiDocument['paths']>): void {
   }
 }
 
+const TEXT = { schema: { type: 'string' } }
+/** Answers that are text of another type than JSON (their zod schema says only "a string"): the type the server sends. */
+const TEXT_RESPONSES: Record<string, Record<string, JsonObject>> = {
+  exportConversations: { 'text/csv': TEXT },
+  getJobSubtitles: { 'application/x-subrip': TEXT, 'text/vtt': TEXT },
+}
+
+function setTextResponses(paths: NonNullable<OpenApiDocument['paths']>): void {
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const content = TEXT_RESPONSES[operation.operationId as string]
+      const ok = (operation.responses as Record<string, JsonObject> | undefined)?.['200']
+      if (content && ok) ok.content = content
+    }
+  }
+}
+
 function acceptsNull(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null) return false
   const { type, anyOf } = schema as { type?: unknown; anyOf?: unknown }
@@ -228,6 +245,7 @@ export function finishOpenApiDocument(
   document.paths ??= {}
   markOptionalBodies(document.paths)
   addAudioResponses(document.paths)
+  setTextResponses(document.paths)
   addUploadBodies(document.paths)
   Object.assign(document.paths, FILE_PATHS)
   keepReachableComponents(document)

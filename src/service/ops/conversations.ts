@@ -1,5 +1,6 @@
 import {
   ConversationStateSchema,
+  type CallLog,
   type Conversation,
   type ConversationInitBody,
   type ConversationState,
@@ -10,6 +11,7 @@ import type { JobRecord } from '../../store/records'
 import { baseRecord, mediaUrlOf, requireJob, titleFrom } from './jobs'
 import { recordingStateOf } from '../../webhooks/job-payload'
 import { unguessable } from './unguessable'
+import { toVoiceAgentDto } from './voice-agents'
 import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { conversationCost } from './prices'
 import { notFound, ServiceError } from './service-error'
@@ -65,10 +67,57 @@ export async function getConversation(context: OpsContext, caller: Caller, jobId
     throw error instanceof ServiceError ? notFound('conversation', jobId) : error
   })
   if (record.type !== 'CONVERSATION') throw new ServiceError('NOT_FOUND', `Job ${jobId} is ${record.type}, not a conversation`)
-  return toConversationDto(context, record)
+  return toConversationDto(context, record, await agentDetailsOf(context, caller, record))
 }
 
-export function toConversationDto(context: OpsContext, record: JobRecord): Conversation {
+/** The agent as the call had it: the version it ran against, else (older calls) the agent now; null once deleted. */
+async function agentDetailsOf(context: OpsContext, caller: Caller, record: JobRecord): Promise<Conversation['agentDetails']> {
+  if (record.voiceAgentId === null) return null
+  const parsed = ConversationStateSchema.safeParse(record.jobResponse)
+  const version = parsed.success ? (parsed.data.agentVersion ?? null) : null
+  const current = await context.store.voiceAgents.findInProject(record.voiceAgentId, caller.projectId)
+  if (!current) return null
+  const snapshot =
+    version === null ? undefined : await context.store.voiceAgents.findVersion(record.voiceAgentId, caller.projectId, version)
+  if (!snapshot) return { version: null, agent: toVoiceAgentDto(context, current) }
+  const { version: number, source: _source, versionedAt: _at, ...agent } = snapshot
+  return { version: number, agent: toVoiceAgentDto(context, agent) }
+}
+
+/** What happened in the call, in order, from what it kept: its start, turns, tool calls and end. */
+function callLogs(state: ConversationState, duration: number | null): CallLog[] {
+  if (state.startedAt === null) return []
+  const started = Date.parse(state.startedAt)
+  const events: { at: number; payload: { event: CallLog['payload']['event'] } & Record<string, unknown> }[] = [
+    { at: 0, payload: { event: 'call.started', params: state.params } },
+    ...state.transcript.map(({ startTime, ...turn }) => ({ at: startTime, payload: { event: 'turn' as const, ...turn } })),
+    ...state.toolCalls.map(({ at, ...call }) => ({ at, payload: { event: 'tool.executed' as const, ...call } })),
+  ]
+  // Sorted by time; the start stays first and ties keep their order (Array.prototype.sort is stable).
+  events.sort((a, b) => a.at - b.at)
+  if (state.endedAt !== null) events.push({ at: duration ?? 0, payload: { event: 'call.ended', endReason: state.endReason } })
+  return events.map(({ at, payload }, index) => {
+    const timestamp = new Date(started + Math.round(at * 1000)).toISOString()
+    return { id: `log_${index + 1}`, timestamp, payload: { ...payload, at }, createdAt: timestamp, updatedAt: timestamp }
+  })
+}
+
+function performanceMetricsOf(state: ConversationState, duration: number | null): Conversation['performanceMetrics'] {
+  const answers = state.answerDelays?.answers ?? null
+  return {
+    durationSeconds: duration,
+    agentTurns: state.transcript.filter((turn) => turn.role === 'agent').length,
+    callerTurns: state.transcript.filter((turn) => turn.role === 'caller').length,
+    answers,
+    averageAnswerDelaySeconds: answers && state.answerDelays ? Math.round((state.answerDelays.seconds / answers) * 1000) / 1000 : null,
+    bargeIns: state.bargeIns,
+    pokes: state.pokes,
+    toolCalls: state.toolCalls.length,
+  }
+}
+
+/** The call as the conversation read shows it; `agentDetails` is looked up by the caller (getConversation), else null. */
+export function toConversationDto(context: OpsContext, record: JobRecord, agentDetails: Conversation['agentDetails'] = null): Conversation {
   const parsed = ConversationStateSchema.safeParse(record.jobResponse)
   // A record this version cannot read (written by hand, or by another version) shows as a call that said nothing.
   const state: ConversationState = parsed.success ? parsed.data : conversationNotStarted('unknown')
@@ -99,6 +148,16 @@ export function toConversationDto(context: OpsContext, record: JobRecord): Conve
     callParams: state.params,
     callDuration: duration ?? 0,
     channelType: 'Web',
+    agentDetails,
+    callAnalysis: {
+      endReason: state.endReason,
+      outcomeResult: state.outcomeResult,
+      outcomeComplete: state.outcomeComplete,
+      outcomeProblems: state.outcomeProblems ?? [],
+      callerGender: state.callerGender,
+    },
+    logs: callLogs(state, duration),
+    performanceMetrics: performanceMetricsOf(state, duration),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   }

@@ -18,7 +18,7 @@ import type {
 import { SPEAKER_VOICES, VOICES } from '../../shared/voices'
 import type { JobRecord } from '../../store/records'
 import { listJobsAs, mediaUrlOf } from './jobs'
-import type { Caller, OpsContext } from './ops-context'
+import { timestamp, type Caller, type OpsContext } from './ops-context'
 import { assignPhoneNumber } from './phone-numbers'
 import { ServiceError, notFound } from './service-error'
 import { createTranscriptionJobFromUrl } from './transcription-jobs'
@@ -133,7 +133,7 @@ async function toV2Agent(context: OpsContext, caller: Caller, agent: VoiceAgent)
     },
     tools: [],
     knowledgeBaseItemsIds: [],
-    voiceDictionaryIds: [],
+    voiceDictionaryIds: (await context.store.voiceDictionaries.findActiveForAgent(agent.id, caller.projectId)).map(({ id }) => id),
     phoneNumber: numbers[0] ? { type: numbers[0].type, id: numbers[0].id } : null,
     webhookUrl: agent.webhookUrl,
     webhookAuth: agent.webhookAuth ?? {},
@@ -153,13 +153,38 @@ async function assignNumberById(context: OpsContext, caller: Caller, agentId: st
   await assignPhoneNumber(context, caller, { voiceAgentId: agentId, phoneNumber: number.number })
 }
 
-export async function v2CreateVoiceAgent(context: OpsContext, caller: Caller, body: V2CreateVoiceAgentBody): Promise<V2VoiceAgent> {
-  const fields = checkedAs<CreateVoiceAgentBody>(CreateVoiceAgentBodySchema, v1FieldsOf(body))
+/** The body's dictionaries and number must be the project's before anything is made or changed (404 naming the first that is not). */
+async function requireReferences(context: OpsContext, caller: Caller, body: V2UpdateVoiceAgentBody): Promise<void> {
   if (body.phoneNumber && !(await context.store.phoneNumbers.findInProject(body.phoneNumber.id, caller.projectId))) {
     throw notFound('phone number', body.phoneNumber.id)
   }
+  for (const id of body.voiceDictionaryIds ?? []) {
+    if (!(await context.store.voiceDictionaries.findInProject(id, caller.projectId))) throw notFound('voice dictionary', id)
+  }
+}
+
+/**
+ * `voiceDictionaryIds`: exactly these dictionaries active for the agent, in this order, as
+ * /v1's toggle-activation would leave them (left out: unchanged).
+ */
+async function setActiveDictionaries(context: OpsContext, caller: Caller, agentId: string, ids: readonly string[] | undefined) {
+  if (ids === undefined) return
+  await context.store.transaction(async (tx) => {
+    const at = timestamp(context)
+    for (const active of await tx.voiceDictionaries.findActiveForAgent(agentId, caller.projectId)) {
+      await tx.voiceDictionaries.setActive(active.id, agentId, caller.projectId, false, at)
+    }
+    // Checked before the agent was written (requireReferences); each is the project's.
+    for (const id of ids) await tx.voiceDictionaries.setActive(id, agentId, caller.projectId, true, at)
+  })
+}
+
+export async function v2CreateVoiceAgent(context: OpsContext, caller: Caller, body: V2CreateVoiceAgentBody): Promise<V2VoiceAgent> {
+  const fields = checkedAs<CreateVoiceAgentBody>(CreateVoiceAgentBodySchema, v1FieldsOf(body))
+  await requireReferences(context, caller, body)
   const agent = await createVoiceAgent(context, caller, fields)
   await assignNumberById(context, caller, agent.id, body.phoneNumber)
+  await setActiveDictionaries(context, caller, agent.id, body.voiceDictionaryIds)
   return toV2Agent(context, caller, await getVoiceAgent(context, caller, agent.id))
 }
 
@@ -171,11 +196,10 @@ export async function v2UpdateVoiceAgent(
 ): Promise<V2VoiceAgent> {
   const changes = checkedAs<UpdateVoiceAgentBody>(UpdateVoiceAgentBodySchema, v1FieldsOf(body))
   await getVoiceAgent(context, caller, id)
-  if (body.phoneNumber && !(await context.store.phoneNumbers.findInProject(body.phoneNumber.id, caller.projectId))) {
-    throw notFound('phone number', body.phoneNumber.id)
-  }
+  await requireReferences(context, caller, body)
   const agent = await updateVoiceAgent(context, caller, id, changes)
   await assignNumberById(context, caller, agent.id, body.phoneNumber)
+  await setActiveDictionaries(context, caller, agent.id, body.voiceDictionaryIds)
   return toV2Agent(context, caller, await getVoiceAgent(context, caller, agent.id))
 }
 

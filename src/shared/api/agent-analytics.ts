@@ -23,8 +23,8 @@ const EpochMsSchema = z
 /** Hours, as JavaScript's `getTimezoneOffset() / 60`: -3 for UTC+3. */
 const TimeDifferenceSchema = z
   .string()
-  .regex(/^[+-]?\d{1,2}(\.\d{1,2})?$/, 'Must be a number of hours, e.g. -3 or 5.5')
-  .refine((value) => Math.abs(Number(value)) <= 14, 'Must be between -14 and 14 hours')
+  // The bound is in the pattern, so the OpenAPI document states it (a refine would not show there).
+  .regex(/^[+-]?(?:(?:0?\d|1[0-3])(?:\.\d{1,2})?|14(?:\.0{1,2})?)$/, 'Must be a number of hours between -14 and 14, e.g. -3 or 5.5')
   .default('0')
   .meta({ description: 'Hours between UTC and local time, as getTimezoneOffset() / 60 (-3 for UTC+3). Default 0.' })
 

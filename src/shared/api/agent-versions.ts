@@ -17,14 +17,17 @@ export type AgentVersionSource = 'create' | 'update' | 'ui' | 'import' | 'migrat
 /** The largest version number (PostgreSQL's integer). */
 export const AGENT_VERSION_MAX = 2_147_483_647
 
-/** `{n}`: a whole number from 1, in decimal digits only (no sign, exponent, hex or spaces). */
+/**
+ * AGENT_VERSION_MAX's bound as a pattern, digit by digit (up to 9 digits, or 10 digits below
+ * 2147483648), so that the OpenAPI document states it: a check after the pattern would not show.
+ */
+const VERSION_PATTERN =
+  /^(?:[1-9]\d{0,8}|1\d{9}|20\d{8}|21[0-3]\d{7}|214[0-6]\d{6}|2147[0-3]\d{5}|21474[0-7]\d{4}|214748[0-2]\d{3}|2147483[0-5]\d{2}|21474836[0-3]\d|214748364[0-7])$/
+
+/** `{n}`: a whole number from 1 to AGENT_VERSION_MAX, in decimal digits only (no sign, exponent, hex or spaces). */
 export const AgentVersionParamsSchema = z.object({
   voiceAgentId: z.string(),
-  version: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/, 'A version is a whole number from 1')
-    .transform(Number)
-    .pipe(z.number().int().max(AGENT_VERSION_MAX, `A version is at most ${AGENT_VERSION_MAX}`)),
+  version: z.string().regex(VERSION_PATTERN, `A version is a whole number from 1 to ${AGENT_VERSION_MAX}`).transform(Number),
 })
 
 export const ListAgentVersionsQuerySchema = PageQuerySchema.omit({ search: true })

@@ -29,6 +29,8 @@ export const HttpUrlSchema = z
   .url({ protocol: /^https?$/, abort: true })
   .max(2048)
   .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'Must be an http or https URL')
+  // zod states the pattern but not that the whole must parse as a URL: `format` says it.
+  .meta({ format: 'uri' })
 
 /** Text that must say something: not empty and not only white space. */
 export function nonBlankText(max: number) {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { envelopeOf, TimestampSchema, UuidSchema } from './common'
 import { JobErrorSchema, JobStatusSchema } from './jobs'
-import { PLACEHOLDER_NAME } from './voice-agents'
+import { PLACEHOLDER_NAME, VoiceAgentSchema } from './voice-agents'
 
 /*
  * Conversations: live calls with a voice agent, as the cloud API's web SDK makes them
@@ -160,6 +160,28 @@ export type ConversationState = z.infer<typeof ConversationStateSchema>
 export const RecordingStateSchema = z.enum(['stored', 'waiting: disk full', 'lost: disk full'])
 export type RecordingState = z.infer<typeof RecordingStateSchema>
 
+/** One entry of a conversation's `logs`: what happened in the call, in order (docs/api.md, "The conversation read"). */
+export const CallLogSchema = z
+  .object({
+    id: z.string().meta({ description: '`log_<n>`, n from 1 in the order of the call.' }),
+    timestamp: TimestampSchema,
+    payload: z
+      .object({
+        event: z.enum(['call.started', 'turn', 'tool.executed', 'call.ended']),
+        /** Seconds from the call's start. */
+        at: z.number(),
+      })
+      .catchall(z.unknown())
+      .meta({
+        description:
+          "The event (`call.started`, `turn`, `tool.executed`, `call.ended`), `at` (seconds from the call's start) and what it holds.",
+      }),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'CallLog' })
+export type CallLog = z.infer<typeof CallLogSchema>
+
 /** `GET /v1/voice-agents/conversation/{jobId}`. */
 export const ConversationSchema = ConversationStateSchema.extend({
   id: UuidSchema,
@@ -184,6 +206,45 @@ export const ConversationSchema = ConversationStateSchema.extend({
   callParams: z.record(z.string(), z.string()).meta({ description: 'Same as params.' }),
   callDuration: z.number().meta({ description: 'Same as duration, 0 before the call started.' }),
   channelType: z.literal('Web').meta({ description: "VoiceDesk's calls come from the web SDK." }),
+  // The reference's call details, computed from what the call kept (docs/api.md, "The conversation read").
+  agentDetails: z
+    .object({
+      version: z
+        .number()
+        .int()
+        .nullable()
+        .meta({ description: 'The agent version the call ran against; null for calls made before versions.' }),
+      agent: VoiceAgentSchema,
+    })
+    .nullable()
+    .meta({
+      description: 'The agent as it was for the call (its version), or as it is now for older calls; null once the agent is deleted.',
+    }),
+  callAnalysis: z.object({
+    endReason: EndReasonSchema.nullable(),
+    outcomeResult: z.unknown(),
+    outcomeComplete: z.boolean().nullable(),
+    outcomeProblems: z.array(z.string()),
+    callerGender: z.enum(['male', 'female']).nullable(),
+  }),
+  logs: z.array(CallLogSchema),
+  performanceMetrics: z.object({
+    durationSeconds: z.number().nullable(),
+    agentTurns: z.number().int(),
+    callerTurns: z.number().int(),
+    answers: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Agent answers that followed a caller's turn; null on calls made before it was kept." }),
+    averageAnswerDelaySeconds: z
+      .number()
+      .nullable()
+      .meta({ description: "Mean seconds from the end of a caller's turn to the start of the agent's answer; null without answers." }),
+    bargeIns: z.number().int(),
+    pokes: z.number().int(),
+    toolCalls: z.number().int(),
+  }),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
 }).meta({ id: 'Conversation' })

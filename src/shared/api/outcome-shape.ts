@@ -55,6 +55,13 @@ export const OutcomeShapeNode: z.ZodType<OutcomeShape> = z
   // entry whose `#/components/schemas/__shared#/$defs/schema0` refs no parser can resolve.
   .meta({
     id: 'OutcomeShape',
+    // The superRefine's type rules in the document's words (that `required` names declared
+    // properties is beyond JSON Schema: docs/api.md says so).
+    dependentSchemas: {
+      properties: { properties: { type: { const: 'object' } } },
+      required: { properties: { type: { const: 'object' } } },
+      items: { properties: { type: { const: 'array' } } },
+    },
     description: 'One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB.',
   })
 

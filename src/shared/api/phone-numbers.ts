@@ -62,6 +62,19 @@ function requireOneSpelling(body: AliasedInput, context: z.RefinementCtx): void 
   }
 }
 
+/**
+ * requireOneSpelling in the OpenAPI document's words: a body is refused when it gives both
+ * spellings of a pair, or neither. (`not` is ignored by type generators, so types stay plain.)
+ */
+const ONE_SPELLING_EACH = {
+  not: {
+    anyOf: ALIASED_FIELDS.flatMap(([seed, alias]) => [
+      { required: [seed, alias] },
+      { not: { anyOf: [{ required: [seed] }, { required: [alias] }] } },
+    ]),
+  },
+}
+
 function seedFields(body: AliasedInput) {
   return {
     providerAccountSid: (body.providerAccountSid ?? body.twilioAccountSid) as string,
@@ -86,6 +99,7 @@ export const AddPhoneNumberRequestSchema = z
   })
   .strict()
   .superRefine(requireOneSpelling)
+  .meta(ONE_SPELLING_EACH)
   .transform((body): AddPhoneNumberBody => ({ type: 'TELEPHONY', phoneNumber: body.phoneNumber, label: body.label, ...seedFields(body) }))
   .meta({ id: 'AddPhoneNumberBody' })
 
@@ -106,6 +120,7 @@ export const AddProviderNumberBodySchema = z
   })
   .strict()
   .superRefine(requireOneSpelling)
+  .meta(ONE_SPELLING_EACH)
   .transform((body) => ({
     numberSid: body.twilioNumberSid ?? null,
     number: { type: 'TELEPHONY' as const, phoneNumber: body.phoneNumber, label: body.label, ...seedFields(body) },
@@ -165,6 +180,11 @@ export const ProviderNumberEnvelopeSchema = envelopeOf(
     isActive: z.literal(true).meta({ description: 'A registered number is always active here.' }),
   }),
 )
+/**
+ * `GET /v1/voice-agents/phone-number/list`: the page of numbers as a bare array, as the cloud
+ * reference shows it (the seed does not define this list); the count of numbers that match the
+ * query is the `X-Total-Count` header.
+ */
 export const PhoneNumberListEnvelopeSchema = envelopeOf(
-  z.object({ phoneNumbers: z.array(PhoneNumberSchema), total: z.number().int(), filtered: z.number().int() }),
+  z.array(PhoneNumberSchema).meta({ description: 'The page; `X-Total-Count` holds how many numbers match the query.' }),
 )

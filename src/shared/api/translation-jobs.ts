@@ -54,7 +54,11 @@ export const TranslateBodySchema = z
       })
     }
   })
-  .meta({ id: 'TranslateBody' })
+  // The one-source rule in the document's words: exactly one of jobId and text (`not` leaves generated types plain).
+  .meta({
+    id: 'TranslateBody',
+    not: { anyOf: [{ required: ['jobId', 'text'] }, { not: { anyOf: [{ required: ['jobId'] }, { required: ['text'] }] } }] },
+  })
 export type TranslateBody = z.infer<typeof TranslateBodySchema>
 
 /** A stretch of media and what was said in it (seconds from the media's start), as transcription makes it. */

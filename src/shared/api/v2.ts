@@ -3,7 +3,9 @@ import { AI_PARTS } from './ai-parts'
 import { humanName, HttpUrlSchema, TimestampSchema, UuidSchema } from './common'
 import { JOB_STATUSES, JOB_TYPES, JobWebhookAuthSchema } from './jobs'
 import { PHONE_NUMBER_TYPE_ALIASES, PHONE_NUMBER_TYPES } from './phone-numbers'
-import { LangSchema, VoiceRecordSchema } from './voice-agents'
+import { SPEAKER_VOICES, VOICES } from '../voices'
+import { ACTIVE_DICTIONARIES_MAX } from './voice-dictionaries'
+import { editableFields, LangSchema, ParamsSchema, VoiceRecordSchema, WebhookAuthSchema } from './voice-agents'
 
 /*
  * The cloud's /v2 surface, in its shapes: an agent grouped into `conversation`, `voice`, `llm`
@@ -24,11 +26,11 @@ const acceptedNotUsed = (schema: z.ZodType, what = 'Accepted for cloud clients a
 
 const V2ConversationSchema = z
   .object({
-    greetingMessage: z.string().optional(),
+    greetingMessage: editableFields.greetingMessage.optional(),
     greetingMessageType: acceptedNotUsed(z.string().max(40).nullable()),
     preamble: z.unknown().optional().meta({ description: 'Any JSON value; a non-string is kept as its JSON text.' }),
-    pokeMessages: z.array(z.string()).optional(),
-    params: z.record(z.string(), z.string()).optional(),
+    pokeMessages: editableFields.pokeMessages.optional(),
+    params: ParamsSchema.optional(),
     alignment: acceptedNotUsed(
       z.object({ greetingMessage: z.enum(['ltr', 'rtl']).optional(), preamble: z.enum(['ltr', 'rtl']).optional() }).strict(),
       'Accepted and not used: the direction follows the language (rtl for ar).',
@@ -36,14 +38,32 @@ const V2ConversationSchema = z
   })
   .strict()
 
+/** A pattern taking each of `names` in any case (JSON Schema patterns have no flags), with spaces around. */
+function anyCasePattern(names: readonly string[]): string {
+  const spelled = names.map((name) =>
+    [...name]
+      .map((char) =>
+        char.toLowerCase() === char.toUpperCase()
+          ? char.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
+          : `[${char.toUpperCase()}${char.toLowerCase()}]`,
+      )
+      .join(''),
+  )
+  return `^\\s*(?:${spelled.join('|')})\\s*$`
+}
+
+/** What /v2's `voice.voiceId` may name: a catalogue id or name, or a public speaker name, in any case. */
+const V2_VOICE_REFS = [...VOICES.flatMap((voice) => [voice.id, voice.name]), ...SPEAKER_VOICES.keys()]
+
 const V2VoiceInputSchema = z
   .object({
     voiceId: z
       .string()
       .max(100)
+      .regex(new RegExp(anyCasePattern(V2_VOICE_REFS)), 'Must be one of the 14 voice ids listed by GET /v1/voices')
       .optional()
       .meta({ description: 'A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...).' }),
-    lang: z.string().optional(),
+    lang: z.enum(['ar', 'en']).optional(),
     ttsParams: acceptedNotUsed(z.record(z.string(), z.unknown())),
   })
   .strict()
@@ -101,8 +121,18 @@ const nothingHere = (what: string) =>
     .meta({ description: `${what}: VoiceDesk keeps none, so only an empty list is taken.` })
 
 const V2WebhookAuthInputSchema = z
-  .object({ authKey: z.string().optional(), authSecret: z.string().optional() })
+  .object({ authKey: WebhookAuthSchema.shape.authKey.optional(), authSecret: WebhookAuthSchema.shape.authSecret.optional() })
   .strict()
+  // Read as /v1's webhookAuth once `{}` is read as none: both parts, or neither.
+  // (`not`, which type generators pass over: the generated type stays the plain object.)
+  .meta({
+    not: {
+      anyOf: [
+        { required: ['authKey'], not: { required: ['authSecret'] } },
+        { required: ['authSecret'], not: { required: ['authKey'] } },
+      ],
+    },
+  })
   .nullable()
   .meta({ description: '`{ authKey, authSecret }`; `{}` or null for none.' })
 
@@ -115,14 +145,23 @@ const v2AgentFields = {
   callSettings: V2CallSettingsInputSchema.optional(),
   tools: nothingHere('Web tools'),
   knowledgeBaseItemsIds: nothingHere('Knowledge base items'),
-  voiceDictionaryIds: nothingHere('Voice dictionaries (on /v2)'),
+  voiceDictionaryIds: z
+    .array(UuidSchema)
+    .max(ACTIVE_DICTIONARIES_MAX)
+    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, { message: 'Each dictionary may be named once' })
+    .meta({
+      uniqueItems: true,
+      description:
+        "The project's voice dictionaries active for the agent, in this order (as /v1's toggle-activation makes them): those not named stop being active; `[]` none. Left out, unchanged.",
+    })
+    .optional(),
   phoneNumber: z
     .object({ type: z.enum([...PHONE_NUMBER_TYPES, ...PHONE_NUMBER_TYPE_ALIASES, 'SIP']), id: UuidSchema })
     .strict()
     .nullable()
     .optional()
     .meta({ description: 'A registered number of the project to assign to the agent (moved if another agent had it).' }),
-  webhookUrl: z.string().nullable().optional(),
+  webhookUrl: HttpUrlSchema.nullable().optional(),
   webhookAuth: V2WebhookAuthInputSchema.optional(),
   workflow: z
     .record(z.string(), z.unknown())
@@ -130,9 +169,17 @@ const v2AgentFields = {
     .optional()
     .refine((workflow) => workflow === undefined || workflow === null || Object.keys(workflow).length === 0, {
       message: 'Flow agents are not supported: send {} or null',
-    }),
-  outcome: z.string().optional(),
-  outcomeResponseShape: z.record(z.string(), z.unknown()).nullable().optional().meta({ description: '{} or null for none.' }),
+    })
+    .meta({ description: 'Flow agents are not supported: `{}` or null.', maxProperties: 0 }),
+  outcome: editableFields.outcome.optional(),
+  // Checked as /v1's outcome shape once `{}` is read as none: the document says so (the component is the shape's input).
+  outcomeResponseShape: z
+    .record(z.string(), z.unknown())
+    // (`not`, which type generators pass over: a non-empty object that is no outcome shape is refused.)
+    .meta({ not: { minProperties: 1, not: { $ref: '#/components/schemas/OutcomeShapeInput' } } })
+    .nullable()
+    .optional()
+    .meta({ description: '{} or null for none.' }),
 }
 
 export const V2CreateVoiceAgentBodySchema = z
@@ -184,7 +231,7 @@ export const V2VoiceAgentSchema = z
     }),
     tools: z.array(z.never()),
     knowledgeBaseItemsIds: z.array(z.never()),
-    voiceDictionaryIds: z.array(z.never()),
+    voiceDictionaryIds: z.array(UuidSchema).meta({ description: 'The voice dictionaries active for the agent, in the order activated.' }),
     phoneNumber: z.object({ type: z.enum(PHONE_NUMBER_TYPES), id: UuidSchema }).nullable(),
     webhookUrl: z.string().nullable(),
     webhookAuth: z.union([z.object({ authKey: z.string(), authSecret: z.string() }), z.object({})]),
@@ -254,9 +301,8 @@ export const V2CreateJobBodySchema = z
     type: z.literal('TRANSCRIPTION'),
     ...v2JobSourceFields,
     processingType: z
-      .enum(['async', 'sync'])
-      .default('async')
-      .refine((value) => value === 'async', 'VoiceDesk transcribes asynchronously: send async (POST /v1/realtime/stt answers at once)'),
+      .literal('async', { error: 'VoiceDesk transcribes asynchronously: send async (POST /v1/realtime/stt answers at once)' })
+      .default('async'),
     model: z.string().min(1).max(100).optional(),
   })
   .strict()

@@ -76,7 +76,8 @@ export function preambleText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
-const editableFields = {
+/** The rules of each editable field: /v2's grouped body holds several of them, checked alike. */
+export const editableFields = {
   agentName: humanName(AGENT_LIMITS.agentName),
   greetingMessage: z.string().max(AGENT_LIMITS.greetingMessage),
   preamble: PreambleInputSchema,

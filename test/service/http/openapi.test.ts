@@ -307,7 +307,7 @@ describe('GET /v1/openapi.json', () => {
       (await client.GET('/v1/voice-agents/{voiceAgentId}', { params: { path: { voiceAgentId: created.id } } })).data!.data.agentName,
     ).toBe('Night desk')
     const onAgent = (await client.GET('/v1/voice-agents/phone-number/list', { params: { query: { voiceAgentId: agentId } } })).data!.data
-    expect(onAgent.phoneNumbers.map((item) => item.id)).toEqual([number.id])
+    expect(onAgent.map((item) => item.id)).toEqual([number.id])
     const unassigned = (await client.POST('/v1/voice-agents/unassign', { body: { phoneNumber: number.number } })).data!.data
     expect(unassigned.voiceAgent).toBeNull()
     expect((await client.DELETE('/v1/voice-agents/phone-number', { params: { query: { pid: number.id } } })).data!.data).toEqual({

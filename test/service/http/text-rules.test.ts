@@ -126,7 +126,8 @@ describe('a search for control characters', () => {
 
     const numbers = await service.call('GET', `/v1/voice-agents/phone-number/list?search=${query}`)
     expect(numbers.statusCode, numbers.body).toBe(200)
-    expect(numbers.json().data).toMatchObject({ phoneNumbers: [], total: 1, filtered: 0 })
+    expect(numbers.json().data).toEqual([])
+    expect(numbers.headers['x-total-count']).toBe('0')
 
     const jobs = await service.call('POST', `/v1/jobs/all?projectId=${service.runtime.bootstrap.projectId}`, { body: { search } })
     expect(jobs.statusCode, jobs.body).toBe(200)

@@ -89,6 +89,44 @@ describe('/v2/voice-agents', () => {
     expect(list.voiceAgents[0]!.id).toBe(agent.id)
   })
 
+  it("takes voiceDictionaryIds as the agent's active dictionaries, as /v1's toggle-activation leaves them", async () => {
+    const service = await startTestService()
+    const dictionary = async (name: string) =>
+      (
+        await service.call('POST', '/v1/voice-agents/voice-dictionaries', {
+          body: { name, words: [{ word: 'Rowe', pronunciation: 'roe' }] },
+        })
+      ).json().data.id as string
+    const [first, second] = [await dictionary('Names'), await dictionary('Drugs')]
+    const created = await service.call('POST', '/v2/voice-agents', { body: { ...createBody(), voiceDictionaryIds: [second, first] } })
+    expect(created.statusCode, created.body).toBe(200)
+    const agentId = created.json().data.id as string
+    expect(created.json().data.voiceDictionaryIds).toEqual([second, first])
+    // /v1 sees the same activations: the dictionaries are used by this agent.
+    const used = (await service.call('GET', `/v1/voice-agents/voice-dictionaries/list?voiceAgentId=${agentId}`)).json().data
+    expect(used.dictionaries.map((item: { id: string }) => item.id).sort()).toEqual([first, second].sort())
+
+    const patched = await service.call('PATCH', `/v2/voice-agents/${agentId}`, { body: { voiceDictionaryIds: [first] } })
+    expect(patched.json().data.voiceDictionaryIds).toEqual([first])
+    const untouched = await service.call('PATCH', `/v2/voice-agents/${agentId}`, { body: { name: 'Renamed' } })
+    expect(untouched.json().data.voiceDictionaryIds).toEqual([first])
+    expect((await service.call('GET', `/v2/voice-agents/${agentId}`)).json().data.voiceDictionaryIds).toEqual([first])
+    const cleared = await service.call('PATCH', `/v2/voice-agents/${agentId}`, { body: { voiceDictionaryIds: [] } })
+    expect(cleared.json().data.voiceDictionaryIds).toEqual([])
+
+    // Another project's or an unknown dictionary: 404, and the agent is not changed.
+    const other = await service.otherProject()
+    const theirs = (
+      await service.call('POST', '/v1/voice-agents/voice-dictionaries', { key: other.key, body: { name: 'Theirs', words: [] } })
+    ).json().data.id as string
+    const refused = await service.call('PATCH', `/v2/voice-agents/${agentId}`, { body: { name: 'Not kept', voiceDictionaryIds: [theirs] } })
+    expect(refused.statusCode).toBe(404)
+    expect((await service.call('GET', `/v2/voice-agents/${agentId}`)).json().data.name).toBe('Renamed')
+    const twice = await service.call('PATCH', `/v2/voice-agents/${agentId}`, { body: { voiceDictionaryIds: [first, first] } })
+    expect(twice.statusCode).toBe(400)
+    expect(twice.json().error.details[0].path).toBe('body.voiceDictionaryIds')
+  })
+
   const invalid: [string, 'POST' | 'PATCH', Record<string, unknown>, string][] = [
     ['no name', 'POST', { name: undefined }, 'body.name'],
     ['an unknown voice', 'POST', { voice: { voiceId: 'en-US-Neural2-A' } }, 'body.voice.voiceId'],

@@ -51,7 +51,8 @@ export function registerJobRoutes(app: FastifyInstance, context: OpsContext): vo
       operationId: 'createTextToSpeechJob',
       security: SECURITY,
       body: TextToSpeechBodySchema,
-      response: { 200: TtsJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS) },
+      // 404: a voiceAgentId (whose dictionaries apply) that is not an agent of the project.
+      response: { 200: TtsJobEnvelopeSchema, ...errorResponses(...BODY_ERRORS, 404) },
     },
     handler: async (request) => ok(await createTextToSpeechJob(context, callerOf(request), request.body)),
   })

@@ -78,7 +78,12 @@ export function registerPhoneNumberRoutes(app: FastifyInstance, context: OpsCont
       querystring: ListPhoneNumbersQuerySchema,
       response: { 200: PhoneNumberListEnvelopeSchema, ...errorResponses(400) },
     },
-    handler: async (request) => ok(await listPhoneNumbers(context, callerOf(request), request.query)),
+    handler: async (request, reply) => {
+      const page = await listPhoneNumbers(context, callerOf(request), request.query)
+      // The reference's list is a bare array: the count of matching numbers travels as a header.
+      void reply.header('x-total-count', String(page.filtered))
+      return ok(page.phoneNumbers)
+    },
   })
 
   routes.delete('/voice-agents/phone-number', {
