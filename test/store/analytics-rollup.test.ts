@@ -1,9 +1,22 @@
+import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { JOB_ERROR_CODES } from '../../src/shared/api/job-error-codes'
-import type { Store } from '../../src/store/ports'
+import type { AnalyticsRepository, Store } from '../../src/store/ports'
+import { PostgresAccountsRepository } from '../../src/store/postgres/accounts-repository'
+import { PostgresAnalyticsRepository } from '../../src/store/postgres/analytics-repository'
+import { clientDb } from '../../src/store/postgres/db'
+import { PostgresJobsRepository } from '../../src/store/postgres/jobs-repository'
+import { migrate as migratePostgres } from '../../src/store/postgres/migrate'
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations'
 import { openPostgresStore } from '../../src/store/postgres/store'
 import type { ConversationFactsRow, JobRecord, JobsByDayRow, ProjectRow } from '../../src/store/records'
+import { SqliteAccountsRepository } from '../../src/store/sqlite/accounts-repository'
+import { SqliteAnalyticsRepository } from '../../src/store/sqlite/analytics-repository'
+import { SqliteJobsRepository } from '../../src/store/sqlite/jobs-repository'
+import { migrate as migrateSqlite } from '../../src/store/sqlite/migrate'
+import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations'
 import { openSqliteStore } from '../../src/store/sqlite/store'
 import { jobRecord } from '../helpers/job-record'
 import { lazyPostgresCluster, P1, P2, seedAccounts } from '../helpers/store-fixtures'
@@ -143,7 +156,7 @@ function sortedFacts(rows: ConversationFactsRow[]): ConversationFactsRow[] {
 
 /** A call's state: right kinds mostly, now and then the wrong ones; every number a multiple of 1/4. */
 function randomState(random: () => number, createdAt: string): Record<string, unknown> {
-  const pick = <T,>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T
   const quarterOf = (top: number) => Math.floor(random() * top * 4) / 4
   const state: Record<string, unknown> = {}
   if (random() < 0.85) state.startedAt = createdAt
@@ -199,6 +212,55 @@ function randomRanges(random: () => number): Range[] {
   return ranges
 }
 
+/** Every analytics read over every range, against the count of `records` (the project's jobs). */
+async function expectAnswers(analytics: AnalyticsRepository, records: readonly JobRecord[], ranges: readonly Range[], phase: string) {
+  for (const range of ranges) {
+    const want = expected(records, range)
+    const where = `${phase}, ${range.from} to ${range.to}`
+    for (const voiceAgentId of [undefined, 'agent-1']) {
+      for (const quarterHours of [false, true]) {
+        const query = { ...range, quarterHours, ...(voiceAgentId ? { voiceAgentId } : {}) }
+        expect(sortedFacts(await analytics.conversationFacts(P1, query)), `${where}, ${voiceAgentId} ${quarterHours}`).toEqual(
+          want.factRows(voiceAgentId, quarterHours),
+        )
+      }
+    }
+    expect(await analytics.outcomeFields(P1, 'agent-1', FIELDS, range.from, range.to), where).toEqual(want.fields)
+    for (const field of ['satisfactionRating', 'score', 'stars']) {
+      expect(await analytics.ratingValues(P1, 'agent-1', field, range.from, range.to), `${where}, ${field}`).toEqual(want.ratings(field))
+    }
+    for (const offset of [0, -180, 345, 330, -7]) {
+      expect(await analytics.jobsByDay(P1, range.from, range.to, offset), `${where}, offset ${offset}`).toEqual(want.byDay(offset))
+    }
+  }
+}
+
+/** Calls of two agents (and none), other jobs, a tenth of them another project's. */
+function randomJobs(random: () => number, count: number): JobRecord[] {
+  return Array.from({ length: count }, () => {
+    const createdAt = randomTime(random)
+    const kind = random()
+    const projectId = random() < 0.1 ? P2 : P1
+    const status = (['PENDING', 'COMPLETED', 'FAILED'] as const)[Math.floor(random() * 3)]
+    const common = { projectId, apiKeyId: projectId === P1 ? 'key-1' : 'key-2', status, createdAt, updatedAt: createdAt }
+    return kind < 0.8
+      ? jobRecord({
+          ...common,
+          type: 'CONVERSATION',
+          voiceAgentId: AGENTS[Math.floor(random() * AGENTS.length)] ?? null,
+          jobResponse: randomState(random, createdAt),
+          usageSeconds: random() < 0.9 ? Math.floor(random() * 400 * 4) / 4 : null,
+          totalCost: Math.floor(random() * 8) / 4,
+        })
+      : jobRecord({
+          ...common,
+          type: random() < 0.5 ? 'TRANSCRIPTION' : 'TTS',
+          usageSeconds: random() < 0.8 ? Math.floor(random() * 100 * 4) / 4 : null,
+          totalCost: Math.floor(random() * 12) / 4,
+        })
+  })
+}
+
 describe.each(ENGINES)('analytics rollup against a direct count: $name', (engine) => {
   let store: Store | undefined
   afterAll(async () => {
@@ -216,62 +278,13 @@ describe.each(ENGINES)('analytics rollup against a direct count: $name', (engine
     const check = async (phase: string) => {
       const records: JobRecord[] = []
       for await (const row of opened.projectData.exportProject(P1)) if (row.kind === 'job') records.push(row.record)
-      for (const range of ranges) {
-        const want = expected(records, range)
-        const where = `${phase}, ${range.from} to ${range.to}`
-        for (const voiceAgentId of [undefined, 'agent-1']) {
-          for (const quarterHours of [false, true]) {
-            const query = { ...range, quarterHours, ...(voiceAgentId ? { voiceAgentId } : {}) }
-            expect(sortedFacts(await opened.analytics.conversationFacts(P1, query)), `${where}, ${voiceAgentId} ${quarterHours}`).toEqual(
-              want.factRows(voiceAgentId, quarterHours),
-            )
-          }
-        }
-        expect(await opened.analytics.outcomeFields(P1, 'agent-1', FIELDS, range.from, range.to), where).toEqual(want.fields)
-        for (const field of ['satisfactionRating', 'score', 'stars']) {
-          expect(await opened.analytics.ratingValues(P1, 'agent-1', field, range.from, range.to), `${where}, ${field}`).toEqual(
-            want.ratings(field),
-          )
-        }
-        for (const offset of [0, -180, 345, 330, -7]) {
-          expect(await opened.analytics.jobsByDay(P1, range.from, range.to, offset), `${where}, offset ${offset}`).toEqual(
-            want.byDay(offset),
-          )
-        }
-      }
+      await expectAnswers(opened.analytics, records, ranges, phase)
     }
 
     // Calls of two agents (and none), other jobs, and another project's calls.
-    for (let index = 0; index < 240; index += 1) {
-      const createdAt = randomTime(random)
-      const kind = random()
-      const projectId = random() < 0.1 ? P2 : P1
-      const record =
-        kind < 0.8
-          ? jobRecord({
-              projectId,
-              apiKeyId: projectId === P1 ? 'key-1' : 'key-2',
-              type: 'CONVERSATION',
-              status: (['PENDING', 'COMPLETED', 'FAILED'] as const)[Math.floor(random() * 3)],
-              voiceAgentId: AGENTS[Math.floor(random() * AGENTS.length)] ?? null,
-              jobResponse: randomState(random, createdAt),
-              usageSeconds: random() < 0.9 ? Math.floor(random() * 400 * 4) / 4 : null,
-              totalCost: Math.floor(random() * 8) / 4,
-              createdAt,
-              updatedAt: createdAt,
-            })
-          : jobRecord({
-              projectId,
-              apiKeyId: projectId === P1 ? 'key-1' : 'key-2',
-              type: random() < 0.5 ? 'TRANSCRIPTION' : 'TTS',
-              status: (['PENDING', 'COMPLETED', 'FAILED'] as const)[Math.floor(random() * 3)],
-              usageSeconds: random() < 0.8 ? Math.floor(random() * 100 * 4) / 4 : null,
-              totalCost: Math.floor(random() * 12) / 4,
-              createdAt,
-              updatedAt: createdAt,
-            })
+    for (const record of randomJobs(random, 240)) {
       await opened.jobs.insert(record)
-      if (record.type === 'CONVERSATION' && record.status === 'PENDING' && projectId === P1) ids.push(record.id)
+      if (record.type === 'CONVERSATION' && record.status === 'PENDING' && record.projectId === P1) ids.push(record.id)
     }
     await check('inserted')
 
@@ -307,4 +320,45 @@ describe.each(ENGINES)('analytics rollup against a direct count: $name', (engine
     await opened.projectData.replaceProject(P1, kept)
     await check('deleted and moved')
   }, 120_000)
+})
+
+describe('the analytics-rollup migration', () => {
+  const ranges = randomRanges(randomOf(12))
+
+  it('SQLite: sums the jobs already there', async () => {
+    const db = new BetterSqlite3(join(makeTempDir(), 'voicedesk.db'))
+    try {
+      db.pragma('foreign_keys = ON')
+      const before = SQLITE_MIGRATIONS.findIndex((migration) => migration.name === 'analytics-rollup')
+      expect(before).toBeGreaterThan(0)
+      migrateSqlite(db, SQLITE_MIGRATIONS.slice(0, before))
+      await seedAccounts({ accounts: new SqliteAccountsRepository(db) } as Pick<Store, 'accounts'> as Store)
+      const jobs = new SqliteJobsRepository(db)
+      const records = randomJobs(randomOf(12), 200)
+      for (const record of records) await jobs.insert(record)
+      migrateSqlite(db, SQLITE_MIGRATIONS)
+      await expectAnswers(new SqliteAnalyticsRepository(db), records, ranges, 'migrated')
+    } finally {
+      db.close()
+    }
+  })
+
+  it('PostgreSQL: sums the jobs already there', async () => {
+    const client = new pg.Client({ connectionString: await (await postgresCluster()).createDatabase() })
+    await client.connect()
+    try {
+      const before = POSTGRES_MIGRATIONS.findIndex((migration) => migration.name === 'analytics-rollup')
+      expect(before).toBeGreaterThan(0)
+      await migratePostgres(client, POSTGRES_MIGRATIONS.slice(0, before))
+      const db = clientDb(client)
+      await seedAccounts({ accounts: new PostgresAccountsRepository(db) } as Pick<Store, 'accounts'> as Store)
+      const jobs = new PostgresJobsRepository(db)
+      const records = randomJobs(randomOf(12), 200)
+      for (const record of records) await jobs.insert(record)
+      await migratePostgres(client, POSTGRES_MIGRATIONS)
+      await expectAnswers(new PostgresAnalyticsRepository(db), records, ranges, 'migrated')
+    } finally {
+      await client.end()
+    }
+  })
 })
