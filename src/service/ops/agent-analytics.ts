@@ -9,6 +9,7 @@ import type {
 } from '../../shared/api/agent-analytics'
 import { END_REASONS } from '../../shared/api/conversations'
 import { toCsv } from '../../shared/csv'
+import { RATING_FIELD_NAME } from '../../store/analytics-slots'
 import type { ConversationFactsRow, VoiceAgentRecord } from '../../store/records'
 import { type AnalyticsRange, analyticsRange, bucketLabels, localLabel } from './agent-analytics-range'
 import type { Caller, OpsContext } from './ops-context'
@@ -17,8 +18,8 @@ import { notFound } from './service-error'
 /** How many calls one export holds at most (the oldest first). */
 export const EXPORT_LIMIT = 100_000
 
-/** Names of outcome fields read as a satisfaction rating (when their type is number or integer). */
-const RATING_NAME = /rating|satisfaction|csat|nps|score/i
+/** Names of outcome fields read as a satisfaction rating (when their type is number or integer): the ones the store's rollup counts by value. */
+const RATING_NAME = RATING_FIELD_NAME
 
 interface Scope {
   agent: VoiceAgentRecord | undefined
