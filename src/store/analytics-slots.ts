@@ -1,5 +1,6 @@
-/** The rollup's unit of time: a UTC quarter hour (both engines' analytics rollup migrations). */
-const SLOT_MS = 15 * 60_000
+/** The rollups' units of time: a UTC quarter hour, or a UTC hour (both engines' analytics rollup migrations). */
+export const QUARTER_HOUR = 15
+export const HOUR = 60
 
 /**
  * The outcome fields whose numeric values the rollup counts value by value: those named like a
@@ -8,7 +9,7 @@ const SLOT_MS = 15 * 60_000
 export const RATING_FIELD_NAME = /rating|satisfaction|csat|nps|score/i
 
 /**
- * A range [from, to) of creation times (ISO 8601) cut for the rollup: the whole slots it
+ * A range [from, to) of creation times (ISO 8601) cut for a rollup of `slotMinutes` slots: the whole slots it
  * covers, [slotFrom, slotTo) as 'YYYY-MM-DDTHH:MM', are summed from the rollup; the jobs of the
  * partial slots at its two edges, [from, edgeFrom) and [edgeTo, to), are read one by one. A
  * range within one slot (or bounds that are no plain ISO time) is read one by one whole.
@@ -20,7 +21,8 @@ export interface SlotSplit {
   edgeTo: string
 }
 
-export function splitBySlots(from: string, to: string): SlotSplit {
+export function splitBySlots(from: string, to: string, slotMinutes: number): SlotSplit {
+  const SLOT_MS = slotMinutes * 60_000
   const fromMs = Date.parse(from)
   const toMs = Date.parse(to)
   const first = Math.ceil(fromMs / SLOT_MS) * SLOT_MS

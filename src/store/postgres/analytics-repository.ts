@@ -7,7 +7,7 @@ import type {
   OutcomeFieldCount,
   RatingValueCount,
 } from '../records'
-import { RATING_FIELD_NAME, splitBySlots } from '../analytics-slots'
+import { HOUR, QUARTER_HOUR, RATING_FIELD_NAME, splitBySlots } from '../analytics-slots'
 import type { Db } from './db'
 
 /** The calls of a range ($1 project, $2 from, $3 to, $4 agent or null), found through jobs_call_facts (migration 0015). */
@@ -50,8 +50,8 @@ function localTime(minutesParameter: string, format: string, column = 'created_a
 }
 
 /** The parameters of a read by slots: project, agent, whole slots, edges (see splitBySlots). */
-function slotParameters(projectId: string, voiceAgentId: string | null, from: string, to: string): unknown[] {
-  const split = splitBySlots(from, to)
+function slotParameters(projectId: string, voiceAgentId: string | null, from: string, to: string, slotMinutes = HOUR): unknown[] {
+  const split = splitBySlots(from, to, slotMinutes)
   return [projectId, voiceAgentId, split.slotFrom, split.slotTo, from, split.edgeFrom, split.edgeTo, to]
 }
 
@@ -70,6 +70,8 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
 
   async conversationFacts(projectId: string, query: ConversationAnalyticsQuery): Promise<ConversationFactsRow[]> {
     await this.fold()
+    // By hour, but by quarter hour for local times a part of an hour away from UTC.
+    const table = query.quarterHours ? 'job_rollup' : 'job_rollup_hours'
     const { rows } = await this.db.query<ConversationFactsRow>(
       `SELECT CASE WHEN $9::boolean THEN slot ELSE substr(slot, 1, 14) || '00' END AS bucket, status,
           CASE WHEN end_reason_set THEN end_reason END AS "endReason",
@@ -79,12 +81,15 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
           sum(tool_calls)::float8 AS "toolCalls", sum(answers)::float8 AS answers, sum(answer_seconds)::float8 AS "answerSeconds",
           sum(outcome_complete)::float8 AS "outcomeComplete", sum(outcome_partial)::float8 AS "outcomePartial"
         FROM (
-          SELECT ${FIGURE_COLUMNS} ${wholeSlots('job_rollup')} AND type = 'CONVERSATION'
-          UNION ALL SELECT ${FIGURE_COLUMNS} ${wholeSlots('job_rollup_deltas')} AND type = 'CONVERSATION'
+          SELECT ${FIGURE_COLUMNS} ${wholeSlots(table)} AND type = 'CONVERSATION'
+          UNION ALL SELECT ${FIGURE_COLUMNS} ${wholeSlots(`${table}_deltas`)} AND type = 'CONVERSATION'
           UNION ALL SELECT ${CALL_FIGURES} ${callsBetween('$5', '$6')}
           UNION ALL SELECT ${CALL_FIGURES} ${callsBetween('$7', '$8')}
         ) AS f GROUP BY 1, 2, 3 HAVING sum(jobs) > 0 ORDER BY 1, 2, 3`,
-      [...slotParameters(projectId, query.voiceAgentId ?? null, query.from, query.to), query.quarterHours],
+      [
+        ...slotParameters(projectId, query.voiceAgentId ?? null, query.from, query.to, query.quarterHours ? QUARTER_HOUR : HOUR),
+        query.quarterHours,
+      ],
     )
     return rows
   }
@@ -158,17 +163,18 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
     const byDay = (source: string) => `SELECT day, sum(jobs)::float8 AS jobs, coalesce(sum(cost), 0)::float8 AS cost,
         coalesce(sum("transcriptionSeconds"), 0)::float8 AS "transcriptionSeconds"
       FROM (${source}) AS d GROUP BY day HAVING sum(jobs) > 0 ORDER BY day`
-    // A quarter hour lies in one local day only when local time is whole quarter hours away from UTC.
-    if (offsetMinutes % 15 !== 0)
+    // A quarter hour (an hour) lies in one local day only when local time is whole quarter hours (hours) away from UTC.
+    if (offsetMinutes % QUARTER_HOUR !== 0)
       return (await this.db.query<JobsByDayRow>(byDay(jobs('$3', '$4')), [projectId, offsetMinutes, from, to])).rows
     await this.fold()
     const fromRollup = (table: string) => `SELECT ${localTime('$2::integer', 'YYYY-MM-DD', "(slot || ':00Z')")} AS day, jobs,
         CASE WHEN status = 'COMPLETED' THEN cost END AS cost,
         CASE WHEN status = 'COMPLETED' AND type = 'TRANSCRIPTION' THEN usage_seconds END AS "transcriptionSeconds"
       FROM ${table} WHERE project_id = $1 AND slot >= $3 AND slot < $4`
-    const split = splitBySlots(from, to)
+    const [table, slotMinutes] = offsetMinutes % HOUR === 0 ? ['job_rollup_hours', HOUR] : ['job_rollup', QUARTER_HOUR]
+    const split = splitBySlots(from, to, slotMinutes)
     const { rows } = await this.db.query<JobsByDayRow>(
-      byDay(`${fromRollup('job_rollup')} UNION ALL ${fromRollup('job_rollup_deltas')}
+      byDay(`${fromRollup(table)} UNION ALL ${fromRollup(`${table}_deltas`)}
         UNION ALL ${jobs('$5', '$6')} UNION ALL ${jobs('$7', '$8')}`),
       [projectId, offsetMinutes, split.slotFrom, split.slotTo, from, split.edgeFrom, split.edgeTo, to],
     )

@@ -8,7 +8,7 @@ import type {
   OutcomeFieldCount,
   RatingValueCount,
 } from '../records'
-import { RATING_FIELD_NAME, splitBySlots } from '../analytics-slots'
+import { HOUR, QUARTER_HOUR, RATING_FIELD_NAME, splitBySlots } from '../analytics-slots'
 
 /** The calls of a range, read off the jobs_call_facts index (migration 0011) alone. */
 const CALLS_IN_RANGE = `FROM jobs INDEXED BY jobs_call_facts
@@ -65,6 +65,33 @@ function shift(minutes: number): string {
   return `${minutes >= 0 ? '+' : '-'}${Math.abs(minutes)} minutes`
 }
 
+/** The calls' figures of a range by bucket, status and end reason, whole slots from `table` (see conversationFacts). */
+function facts(table: string): string {
+  return `SELECT CASE WHEN @quarters THEN slot ELSE substr(slot, 1, 14) || '00' END AS bucket, status,
+          CASE WHEN end_reason_set THEN end_reason END AS endReason,
+          total(jobs) AS calls, total(timed_calls) AS timedCalls, total(seconds) AS seconds, total(short_calls) AS shortCalls,
+          total(medium_calls) AS mediumCalls, total(long_calls) AS longCalls, total(turns) AS turns, total(barge_ins) AS bargeIns,
+          total(pokes) AS pokes, total(tool_calls) AS toolCalls, total(answers) AS answers, total(answer_seconds) AS answerSeconds,
+          total(outcome_complete) AS outcomeComplete, total(outcome_partial) AS outcomePartial
+        FROM (
+          SELECT ${FIGURE_COLUMNS} FROM ${table}
+            WHERE ${WHOLE_SLOTS} AND type = 'CONVERSATION' AND (@voiceAgentId IS NULL OR voice_agent_id = @voiceAgentId)
+          UNION ALL SELECT ${CALL_FIGURES} ${callsBetween('from', 'edgeFrom')}
+          UNION ALL SELECT ${CALL_FIGURES} ${callsBetween('edgeTo', 'to')}
+        ) GROUP BY 1, 2, 3 HAVING total(jobs) > 0 ORDER BY 1, 2, 3`
+}
+
+/** The jobs of a range by local day, whole slots from `table`. */
+function jobsByDay(table: string): string {
+  return `SELECT day, total(jobs) AS jobs, total(cost) AS cost, total(transcriptionSeconds) AS transcriptionSeconds FROM (
+          SELECT strftime('%Y-%m-%d', slot, @shift) AS day, jobs, CASE WHEN status = 'COMPLETED' THEN cost END AS cost,
+              CASE WHEN status = 'COMPLETED' AND type = 'TRANSCRIPTION' THEN usage_seconds END AS transcriptionSeconds
+            FROM ${table} WHERE ${WHOLE_SLOTS}
+          UNION ALL ${jobsBetween('from', 'edgeFrom')}
+          UNION ALL ${jobsBetween('edgeTo', 'to')}
+        ) GROUP BY day HAVING total(jobs) > 0 ORDER BY day`
+}
+
 /**
  * Analytics of calls and jobs (see AnalyticsRepository) in SQL on SQLite: a range's whole
  * quarter hours are summed from the rollup tables (migration 0012), its partial edge quarter
@@ -73,28 +100,20 @@ function shift(minutes: number): string {
 export class SqliteAnalyticsRepository implements AnalyticsRepository {
   private readonly statements: {
     facts: Statement
+    factsByHour: Statement
     fields: Statement
     ratings: Statement
     ratingsOfCalls: Statement
     exported: Statement
     jobsByDay: Statement
+    jobsByDayByHour: Statement
     jobsByDayOfJobs: Statement
   }
 
   constructor(db: Database) {
     this.statements = {
-      facts: db.prepare(`SELECT CASE WHEN @quarters THEN slot ELSE substr(slot, 1, 14) || '00' END AS bucket, status,
-          CASE WHEN end_reason_set THEN end_reason END AS endReason,
-          total(jobs) AS calls, total(timed_calls) AS timedCalls, total(seconds) AS seconds, total(short_calls) AS shortCalls,
-          total(medium_calls) AS mediumCalls, total(long_calls) AS longCalls, total(turns) AS turns, total(barge_ins) AS bargeIns,
-          total(pokes) AS pokes, total(tool_calls) AS toolCalls, total(answers) AS answers, total(answer_seconds) AS answerSeconds,
-          total(outcome_complete) AS outcomeComplete, total(outcome_partial) AS outcomePartial
-        FROM (
-          SELECT ${FIGURE_COLUMNS} FROM job_rollup
-            WHERE ${WHOLE_SLOTS} AND type = 'CONVERSATION' AND (@voiceAgentId IS NULL OR voice_agent_id = @voiceAgentId)
-          UNION ALL SELECT ${CALL_FIGURES} ${callsBetween('from', 'edgeFrom')}
-          UNION ALL SELECT ${CALL_FIGURES} ${callsBetween('edgeTo', 'to')}
-        ) GROUP BY 1, 2, 3 HAVING total(jobs) > 0 ORDER BY 1, 2, 3`),
+      facts: db.prepare(facts('job_rollup')),
+      factsByHour: db.prepare(facts('job_rollup_hours')),
       fields: db.prepare(`SELECT field, total(filled) AS filled FROM (
           SELECT field, filled FROM call_field_rollup
             WHERE project_id = @projectId AND voice_agent_id = @voiceAgentId AND slot >= @slotFrom AND slot < @slotTo
@@ -116,25 +135,20 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
           call_pokes AS pokes, call_tool_calls AS toolCalls, call_outcome_complete AS outcomeComplete,
           CASE WHEN json_valid(job_response) THEN json_extract(job_response, '$.outcomeResult') END AS outcome
         ${CALLS_IN_RANGE} AND (@status IS NULL OR status = @status) ORDER BY created_at, id LIMIT @limit`),
-      jobsByDay:
-        db.prepare(`SELECT day, total(jobs) AS jobs, total(cost) AS cost, total(transcriptionSeconds) AS transcriptionSeconds FROM (
-          SELECT strftime('%Y-%m-%d', slot, @shift) AS day, jobs, CASE WHEN status = 'COMPLETED' THEN cost END AS cost,
-              CASE WHEN status = 'COMPLETED' AND type = 'TRANSCRIPTION' THEN usage_seconds END AS transcriptionSeconds
-            FROM job_rollup WHERE ${WHOLE_SLOTS}
-          UNION ALL ${jobsBetween('from', 'edgeFrom')}
-          UNION ALL ${jobsBetween('edgeTo', 'to')}
-        ) GROUP BY day HAVING total(jobs) > 0 ORDER BY day`),
+      jobsByDay: db.prepare(jobsByDay('job_rollup')),
+      jobsByDayByHour: db.prepare(jobsByDay('job_rollup_hours')),
       jobsByDayOfJobs: db.prepare(`SELECT day, count(*) AS jobs, total(cost) AS cost, total(transcriptionSeconds) AS transcriptionSeconds
         FROM (${jobsBetween('from', 'to')}) GROUP BY day ORDER BY day`),
     }
   }
 
   async conversationFacts(projectId: string, query: ConversationAnalyticsQuery): Promise<ConversationFactsRow[]> {
-    return this.statements.facts.all({
+    // By hour, but by quarter hour for local times a part of an hour away from UTC.
+    return (query.quarterHours ? this.statements.facts : this.statements.factsByHour).all({
       projectId,
       from: query.from,
       to: query.to,
-      ...splitBySlots(query.from, query.to),
+      ...splitBySlots(query.from, query.to, query.quarterHours ? QUARTER_HOUR : HOUR),
       voiceAgentId: query.voiceAgentId ?? null,
       quarters: query.quarterHours ? 1 : 0,
     }) as ConversationFactsRow[]
@@ -153,7 +167,7 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
       voiceAgentId,
       from,
       to,
-      ...splitBySlots(from, to),
+      ...splitBySlots(from, to, HOUR),
       fields: JSON.stringify(fields),
     }) as OutcomeFieldCount[]
     const filled = new Map(rows.map((row) => [row.field, row.filled]))
@@ -164,7 +178,7 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
     // The rollup counts the values of fields named like a rating only; another field's are read from the calls.
     if (!RATING_FIELD_NAME.test(field))
       return this.statements.ratingsOfCalls.all({ projectId, voiceAgentId, field, from, to }) as RatingValueCount[]
-    return this.statements.ratings.all({ projectId, voiceAgentId, field, from, to, ...splitBySlots(from, to) }) as RatingValueCount[]
+    return this.statements.ratings.all({ projectId, voiceAgentId, field, from, to, ...splitBySlots(from, to, HOUR) }) as RatingValueCount[]
   }
 
   async exportConversations(
@@ -185,7 +199,9 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
   async jobsByDay(projectId: string, from: string, to: string, offsetMinutes: number): Promise<JobsByDayRow[]> {
     const values = { projectId, from, to, shift: shift(offsetMinutes) }
     // A quarter hour lies in one local day only when local time is whole quarter hours away from UTC.
-    if (offsetMinutes % 15 !== 0) return this.statements.jobsByDayOfJobs.all(values) as JobsByDayRow[]
-    return this.statements.jobsByDay.all({ ...values, ...splitBySlots(from, to) }) as JobsByDayRow[]
+    if (offsetMinutes % HOUR === 0)
+      return this.statements.jobsByDayByHour.all({ ...values, ...splitBySlots(from, to, HOUR) }) as JobsByDayRow[]
+    if (offsetMinutes % QUARTER_HOUR !== 0) return this.statements.jobsByDayOfJobs.all(values) as JobsByDayRow[]
+    return this.statements.jobsByDay.all({ ...values, ...splitBySlots(from, to, QUARTER_HOUR) }) as JobsByDayRow[]
   }
 }

@@ -10,6 +10,11 @@ function slot(row: string): string {
     WHEN ${minutes} < '45' THEN '30' ELSE '45' END)`
 }
 
+/** The UTC hour a row was created in, 'YYYY-MM-DDTHH:00'. */
+function hour(row: string): string {
+  return `(substr(${row}.created_at, 1, 14) || '00')`
+}
+
 /** The rollup's key: a row's project, slot, type, agent ('' for none), status and end reason ('' and false for none). */
 const KEY: [string, (row: string) => string][] = [
   ['project_id', (row) => `${row}.project_id`],
@@ -54,9 +59,9 @@ const FIELD_COLUMNS = `project_id text COLLATE "C" NOT NULL, voice_agent_id text
 const RATING_COLUMNS = `project_id text COLLATE "C" NOT NULL, voice_agent_id text COLLATE "C" NOT NULL, slot text COLLATE "C" NOT NULL,
   field text NOT NULL, value double precision NOT NULL, calls integer NOT NULL`
 
-/** The jobs of `source` (alias j) grouped as the rollup keys them, each figure summed and signed. */
-function jobGroups(source: string, sign: '' | '-'): string {
-  return `SELECT ${KEY.map(([, value]) => value('j')).join(', ')}, ${FIGURES.map(([, value]) => `${sign}sum(${value('j')})`).join(', ')}
+/** The jobs of `source` (alias j) grouped as a rollup keys them (by `slotOf`), each figure summed and signed. */
+function jobGroups(source: string, sign: '' | '-', slotOf: (row: string) => string = slot): string {
+  return `SELECT ${KEY.map(([column, value]) => (column === 'slot' ? slotOf : value)('j')).join(', ')}, ${FIGURES.map(([, value]) => `${sign}sum(${value('j')})`).join(', ')}
     FROM ${source} j GROUP BY ${KEY.map((_, index) => index + 1).join(', ')}`
 }
 
@@ -65,14 +70,14 @@ const RATING_NAME = `e.key ~* '(rating|satisfaction|csat|nps|score)'`
 
 /** The filled outcome fields of the calls of `source` (alias j), counted per group and signed. */
 function fieldGroups(source: string, sign: '' | '-'): string {
-  return `SELECT j.project_id, j.voice_agent_id, ${slot('j')}, e.key, ${sign}count(*)
+  return `SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, ${sign}count(*)
     FROM ${source} j CROSS JOIN LATERAL jsonb_each(j.call_outcome) e
     WHERE j.call_outcome IS NOT NULL AND j.voice_agent_id IS NOT NULL AND jsonb_typeof(e.value) <> 'null' GROUP BY 1, 2, 3, 4`
 }
 
 /** The numeric values the calls of `source` (alias j) gave fields named like a rating, counted per group and signed. */
 function ratingGroups(source: string, sign: '' | '-'): string {
-  return `SELECT j.project_id, j.voice_agent_id, ${slot('j')}, e.key, (e.value #>> '{}')::double precision, ${sign}count(*)
+  return `SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, (e.value #>> '{}')::double precision, ${sign}count(*)
     FROM ${source} j CROSS JOIN LATERAL jsonb_each(j.call_outcome) e
     WHERE j.call_outcome IS NOT NULL AND j.voice_agent_id IS NOT NULL AND jsonb_typeof(e.value) = 'number' AND ${RATING_NAME}
     GROUP BY 1, 2, 3, 4, 5`
@@ -81,7 +86,10 @@ function ratingGroups(source: string, sign: '' | '-'): string {
 /** Writes the deltas of the rows of `source` (a transition table, or one row's `(SELECT old.*)`). */
 function deltas(source: string, sign: '' | '-', withJobs: boolean, withOutcome: boolean): string {
   return [
-    withJobs ? `INSERT INTO job_rollup_deltas (${KEY_COLUMNS}, ${FIGURE_COLUMNS}) ${jobGroups(source, sign)};` : '',
+    withJobs
+      ? `INSERT INTO job_rollup_deltas (${KEY_COLUMNS}, ${FIGURE_COLUMNS}) ${jobGroups(source, sign)};
+         INSERT INTO job_rollup_hours_deltas (${KEY_COLUMNS}, ${FIGURE_COLUMNS}) ${jobGroups(source, sign, hour)};`
+      : '',
     withOutcome
       ? `INSERT INTO call_field_deltas (project_id, voice_agent_id, slot, field, filled) ${fieldGroups(source, sign)};
          INSERT INTO call_rating_deltas (project_id, voice_agent_id, slot, field, value, calls) ${ratingGroups(source, sign)};`
@@ -120,8 +128,9 @@ const OUTCOME_CHANGED = `(old.call_outcome IS NOT NULL OR new.call_outcome IS NO
 /**
  * Analytics reads sums, not rows: job_rollup holds, per project, UTC quarter hour (slot), type,
  * agent, status and end reason, how many jobs there are and the sums of what analytics reads
- * of them (cost, usage, and what a call kept: migration 0015's columns). call_field_rollup
- * counts, per project, agent and slot, the calls whose outcome has each top-level field (not
+ * of them (cost, usage, and what a call kept: migration 0015's columns); job_rollup_hours the same
+ * by UTC hour (a quarter of the rows: what a read takes for local times whole hours from UTC).
+ * call_field_rollup counts, per project, agent and UTC hour, the calls whose outcome has each top-level field (not
  * null), and call_rating_rollup how many gave each numeric value to a field named like a
  * rating. Kept as job_counts is (migration 0002): triggers append signed deltas (insert-only,
  * so concurrent writers never queue on a shared row), a read sums a rollup and its deltas in
@@ -137,6 +146,9 @@ export const analyticsRollup: Migration = {
     CREATE TABLE job_rollup (${JOB_COLUMNS}, PRIMARY KEY (${KEY_COLUMNS}));
     CREATE TABLE job_rollup_deltas (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, ${JOB_COLUMNS});
     CREATE INDEX job_rollup_deltas_by_slot ON job_rollup_deltas (project_id, slot);
+    CREATE TABLE job_rollup_hours (${JOB_COLUMNS}, PRIMARY KEY (${KEY_COLUMNS}));
+    CREATE TABLE job_rollup_hours_deltas (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, ${JOB_COLUMNS});
+    CREATE INDEX job_rollup_hours_deltas_by_slot ON job_rollup_hours_deltas (project_id, slot);
     CREATE TABLE call_field_rollup (${FIELD_COLUMNS}, PRIMARY KEY (project_id, voice_agent_id, slot, field));
     CREATE TABLE call_field_deltas (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, ${FIELD_COLUMNS});
     CREATE INDEX call_field_deltas_by_slot ON call_field_deltas (project_id, voice_agent_id, slot);
@@ -145,6 +157,7 @@ export const analyticsRollup: Migration = {
     CREATE INDEX call_rating_deltas_by_slot ON call_rating_deltas (project_id, voice_agent_id, slot);
 
     INSERT INTO job_rollup (${KEY_COLUMNS}, ${FIGURE_COLUMNS}) ${jobGroups('jobs', '')};
+    INSERT INTO job_rollup_hours (${KEY_COLUMNS}, ${FIGURE_COLUMNS}) ${jobGroups('jobs', '', hour)};
     INSERT INTO call_field_rollup (project_id, voice_agent_id, slot, field, filled) ${fieldGroups('jobs', '')};
     INSERT INTO call_rating_rollup (project_id, voice_agent_id, slot, field, value, calls) ${ratingGroups('jobs', '')};
 

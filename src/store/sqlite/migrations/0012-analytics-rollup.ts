@@ -5,6 +5,17 @@ function slot(row: string): string {
   return `substr(${row}.created_at, 1, 14) || printf('%02d', CAST(substr(${row}.created_at, 15, 2) AS INTEGER) / 15 * 15)`
 }
 
+/** The UTC hour a row was created in, 'YYYY-MM-DDTHH:00'. */
+function hour(row: string): string {
+  return `substr(${row}.created_at, 1, 14) || '00'`
+}
+
+/** The two rollups of jobs: by quarter hour, and the same by hour (a quarter of the rows, for local times whole hours from UTC). */
+const JOB_ROLLUPS: [string, (row: string) => string][] = [
+  ['job_rollup', slot],
+  ['job_rollup_hours', hour],
+]
+
 /** The rollup's key: a row's project, slot, type, agent ('' for none), status and end reason ('' and 0 for none). */
 const KEY: [string, (row: string) => string][] = [
   ['project_id', (row) => `${row}.project_id`],
@@ -39,14 +50,22 @@ const FIGURES: [string, (row: string) => string][] = [
 const KEY_COLUMNS = KEY.map(([column]) => column).join(', ')
 const FIGURE_COLUMNS = FIGURES.map(([column]) => column).join(', ')
 
-/** Adds `row` (new or old) to its group, or takes it away (sign -1); a group left with no job goes. */
+/** The key with the slot of one rollup. */
+function keyOf(slotOf: (row: string) => string): [string, (row: string) => string][] {
+  return KEY.map(([column, value]) => [column, column === 'slot' ? slotOf : value])
+}
+
+/** Adds `row` (new or old) to its group in both job rollups, or takes it away (sign -1); a group left with no job goes. */
 function move(row: 'new' | 'old', sign: 1 | -1): string {
   const signed = (expression: string) => (sign === 1 ? `(${expression})` : `-(${expression})`)
-  return `
-    INSERT INTO job_rollup (${KEY_COLUMNS}, ${FIGURE_COLUMNS})
-      VALUES (${KEY.map(([, value]) => value(row)).join(', ')}, ${FIGURES.map(([, value]) => signed(value(row))).join(', ')})
+  return JOB_ROLLUPS.map(([table, slotOf]) => {
+    const key = keyOf(slotOf)
+    return `
+    INSERT INTO ${table} (${KEY_COLUMNS}, ${FIGURE_COLUMNS})
+      VALUES (${key.map(([, value]) => value(row)).join(', ')}, ${FIGURES.map(([, value]) => signed(value(row))).join(', ')})
       ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET ${FIGURES.map(([column]) => `${column} = ${column} + excluded.${column}`).join(', ')};
-    ${sign === -1 ? `DELETE FROM job_rollup WHERE ${KEY.map(([column, value]) => `${column} = (${value(row)})`).join(' AND ')} AND jobs = 0;` : ''}`
+    ${sign === -1 ? `DELETE FROM ${table} WHERE ${key.map(([column, value]) => `${column} = (${value(row)})`).join(' AND ')} AND jobs = 0;` : ''}`
+  }).join('\n')
 }
 
 /** Names SQLite's LIKE matches as the satisfaction reads' rating names do (ASCII letters, any case). */
@@ -55,10 +74,10 @@ const RATING_NAME = `(key LIKE '%rating%' OR key LIKE '%satisfaction%' OR key LI
 /** Adds a call's outcome fields (filled ones, and rating values) to their groups, or takes them away. */
 function moveOutcome(row: 'new' | 'old', sign: 1 | -1): string {
   const where = `${row}.voice_agent_id IS NOT NULL`
-  const group = `${row}.project_id, ${row}.voice_agent_id, ${slot(row)}`
+  const group = `${row}.project_id, ${row}.voice_agent_id, ${hour(row)}`
   const gone = (table: string, count: string) =>
     sign === -1
-      ? `DELETE FROM ${table} WHERE project_id = ${row}.project_id AND voice_agent_id = ${row}.voice_agent_id AND slot = ${slot(row)} AND ${count} = 0;`
+      ? `DELETE FROM ${table} WHERE project_id = ${row}.project_id AND voice_agent_id = ${row}.voice_agent_id AND slot = ${hour(row)} AND ${count} = 0;`
       : ''
   return `
     INSERT INTO call_field_rollup (project_id, voice_agent_id, slot, field, filled)
@@ -85,10 +104,11 @@ const OUTCOME_CHANGED = `(old.call_outcome IS NOT NULL OR new.call_outcome IS NO
 /**
  * Analytics reads sums, not rows: job_rollup holds, per project, UTC quarter hour (slot), type,
  * agent, status and end reason, how many jobs there are and the sums of what analytics reads
- * of them (cost, usage, and what a call kept: migration 0011's columns). call_field_rollup
- * counts, per project, agent and slot, the calls whose outcome has each top-level field (not
+ * of them (cost, usage, and what a call kept: migration 0011's columns); job_rollup_hours the same
+ * by UTC hour (a quarter of the rows: what a read takes for local times whole hours from UTC).
+ * call_field_rollup counts, per project, agent and UTC hour, the calls whose outcome has each top-level field (not
  * null), and call_rating_rollup how many gave each numeric value to a field named like a
- * rating. Triggers keep all three as rows are written, like job_counts (migration 0002): a
+ * rating. Triggers keep all four as rows are written, like job_counts (migration 0002): a
  * group left empty is deleted. A read over a range sums the whole slots here and reads the
  * jobs of its partial edge slots from jobs_call_facts (see SqliteAnalyticsRepository). The
  * rows there now are summed once, here.
@@ -98,6 +118,15 @@ export const analyticsRollup: Migration = {
   name: 'analytics-rollup',
   sql: `
     CREATE TABLE job_rollup (
+      project_id TEXT NOT NULL, slot TEXT NOT NULL, type TEXT NOT NULL, voice_agent_id TEXT NOT NULL, status TEXT NOT NULL,
+      end_reason TEXT NOT NULL, end_reason_set INTEGER NOT NULL,
+      jobs INTEGER NOT NULL, cost REAL NOT NULL, usage_seconds REAL NOT NULL, timed_calls INTEGER NOT NULL, seconds REAL NOT NULL,
+      short_calls INTEGER NOT NULL, medium_calls INTEGER NOT NULL, long_calls INTEGER NOT NULL, turns REAL NOT NULL,
+      barge_ins REAL NOT NULL, pokes REAL NOT NULL, tool_calls REAL NOT NULL, answers REAL NOT NULL, answer_seconds REAL NOT NULL,
+      outcome_complete INTEGER NOT NULL, outcome_partial INTEGER NOT NULL,
+      PRIMARY KEY (${KEY_COLUMNS})
+    ) WITHOUT ROWID;
+    CREATE TABLE job_rollup_hours (
       project_id TEXT NOT NULL, slot TEXT NOT NULL, type TEXT NOT NULL, voice_agent_id TEXT NOT NULL, status TEXT NOT NULL,
       end_reason TEXT NOT NULL, end_reason_set INTEGER NOT NULL,
       jobs INTEGER NOT NULL, cost REAL NOT NULL, usage_seconds REAL NOT NULL, timed_calls INTEGER NOT NULL, seconds REAL NOT NULL,
@@ -116,16 +145,20 @@ export const analyticsRollup: Migration = {
       PRIMARY KEY (project_id, voice_agent_id, slot, field, value)
     ) WITHOUT ROWID;
 
-    INSERT INTO job_rollup (${KEY_COLUMNS}, ${FIGURE_COLUMNS})
-      SELECT ${KEY.map(([, value]) => value('j')).join(', ')}, ${FIGURES.map(([, value]) => `total(${value('j')})`).join(', ')}
-      FROM jobs j GROUP BY ${KEY.map((_, index) => index + 1).join(', ')};
+    ${JOB_ROLLUPS.map(
+      ([table, slotOf]) => `INSERT INTO ${table} (${KEY_COLUMNS}, ${FIGURE_COLUMNS})
+      SELECT ${keyOf(slotOf)
+        .map(([, value]) => value('j'))
+        .join(', ')}, ${FIGURES.map(([, value]) => `total(${value('j')})`).join(', ')}
+      FROM jobs j GROUP BY ${KEY.map((_, index) => index + 1).join(', ')};`,
+    ).join('\n')}
     INSERT INTO call_field_rollup (project_id, voice_agent_id, slot, field, filled)
-      SELECT j.project_id, j.voice_agent_id, ${slot('j')}, e.key, count(DISTINCT j.id)
+      SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, count(DISTINCT j.id)
       FROM jobs j, json_each(j.call_outcome) e
       WHERE j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL AND e.type <> 'null'
       GROUP BY 1, 2, 3, 4;
     INSERT INTO call_rating_rollup (project_id, voice_agent_id, slot, field, value, calls)
-      SELECT j.project_id, j.voice_agent_id, ${slot('j')}, e.key, e.value, count(*)
+      SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, e.value, count(*)
       FROM jobs j, json_each(j.call_outcome) e
       WHERE j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL
         AND e.type IN ('integer', 'real') AND ${RATING_NAME.replaceAll('key', 'e.key')}
