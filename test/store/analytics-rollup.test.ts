@@ -149,6 +149,26 @@ function expected(records: readonly JobRecord[], range: Range) {
   }
 }
 
+/** UTC rows gathered into local hours or days, as the store's `local` gathers them. */
+function localRows(rows: readonly ConversationFactsRow[], offsetMinutes: number, bucket: 'hour' | 'day'): ConversationFactsRow[] {
+  const groups = new Map<string, ConversationFactsRow>()
+  for (const row of rows) {
+    const iso = new Date(Date.parse(`${row.bucket}:00.000Z`) + offsetMinutes * 60_000).toISOString()
+    const label = `${iso.slice(0, 10)} ${bucket === 'hour' ? iso.slice(11, 13) : '00'}:00:00`
+    const key = `${label}|${row.status}|${row.endReason ?? '\u0000'}`
+    const group = groups.get(key)
+    if (!group) {
+      groups.set(key, { ...row, bucket: label })
+      continue
+    }
+    for (const [field, value] of Object.entries(row)) {
+      if (typeof value === 'number')
+        (group as unknown as Record<string, number>)[field] = ((group as unknown as Record<string, number>)[field] ?? 0) + value
+    }
+  }
+  return sortedFacts([...groups.values()])
+}
+
 function sortedFacts(rows: ConversationFactsRow[]): ConversationFactsRow[] {
   const key = (row: ConversationFactsRow) => `${row.bucket}|${row.status}|${row.endReason ?? '\u0000'}`
   return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
@@ -222,6 +242,16 @@ async function expectAnswers(analytics: AnalyticsRepository, records: readonly J
         const query = { ...range, quarterHours, ...(voiceAgentId ? { voiceAgentId } : {}) }
         expect(sortedFacts(await analytics.conversationFacts(P1, query)), `${where}, ${voiceAgentId} ${quarterHours}`).toEqual(
           want.factRows(voiceAgentId, quarterHours),
+        )
+      }
+    }
+    // Gathered into local hours and days, as the operations ask (quarter hours where local time is a part of an hour away).
+    for (const offsetMinutes of [0, -180, 330, 7]) {
+      const quarterHours = offsetMinutes % 60 !== 0
+      for (const bucket of ['hour', 'day'] as const) {
+        const query = { ...range, quarterHours, local: { offsetMinutes, bucket } }
+        expect(sortedFacts(await analytics.conversationFacts(P1, query)), `${where}, local ${offsetMinutes} ${bucket}`).toEqual(
+          localRows(want.factRows(undefined, quarterHours), offsetMinutes, bucket),
         )
       }
     }

@@ -73,7 +73,8 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
     // By hour, but by quarter hour for local times a part of an hour away from UTC.
     const table = query.quarterHours ? 'job_rollup' : 'job_rollup_hours'
     const { rows } = await this.db.query<ConversationFactsRow>(
-      `SELECT CASE WHEN $9::boolean THEN slot ELSE substr(slot, 1, 14) || '00' END AS bucket, status,
+      `SELECT CASE WHEN $10::integer IS NOT NULL THEN to_char(((slot || ':00Z')::timestamptz + make_interval(mins => $10::integer)) AT TIME ZONE 'UTC', $11::text)
+            WHEN $9::boolean THEN slot ELSE substr(slot, 1, 14) || '00' END AS bucket, status,
           CASE WHEN end_reason_set THEN end_reason END AS "endReason",
           sum(jobs)::float8 AS calls, sum(timed_calls)::float8 AS "timedCalls", sum(seconds)::float8 AS seconds,
           sum(short_calls)::float8 AS "shortCalls", sum(medium_calls)::float8 AS "mediumCalls", sum(long_calls)::float8 AS "longCalls",
@@ -89,6 +90,8 @@ export class PostgresAnalyticsRepository implements AnalyticsRepository {
       [
         ...slotParameters(projectId, query.voiceAgentId ?? null, query.from, query.to, query.quarterHours ? QUARTER_HOUR : HOUR),
         query.quarterHours,
+        query.local?.offsetMinutes ?? null,
+        query.local?.bucket === 'day' ? 'YYYY-MM-DD 00:00:00' : 'YYYY-MM-DD HH24:00:00',
       ],
     )
     return rows

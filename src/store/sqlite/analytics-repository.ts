@@ -67,7 +67,8 @@ function shift(minutes: number): string {
 
 /** The calls' figures of a range by bucket, status and end reason, whole slots from `table` (see conversationFacts). */
 function facts(table: string): string {
-  return `SELECT CASE WHEN @quarters THEN slot ELSE substr(slot, 1, 14) || '00' END AS bucket, status,
+  return `SELECT CASE WHEN @local THEN strftime(@format, slot, @shift) WHEN @quarters THEN slot ELSE substr(slot, 1, 14) || '00' END AS bucket,
+          status,
           CASE WHEN end_reason_set THEN end_reason END AS endReason,
           total(jobs) AS calls, total(timed_calls) AS timedCalls, total(seconds) AS seconds, total(short_calls) AS shortCalls,
           total(medium_calls) AS mediumCalls, total(long_calls) AS longCalls, total(turns) AS turns, total(barge_ins) AS bargeIns,
@@ -151,6 +152,9 @@ export class SqliteAnalyticsRepository implements AnalyticsRepository {
       ...splitBySlots(query.from, query.to, query.quarterHours ? QUARTER_HOUR : HOUR),
       voiceAgentId: query.voiceAgentId ?? null,
       quarters: query.quarterHours ? 1 : 0,
+      local: query.local ? 1 : 0,
+      format: query.local?.bucket === 'day' ? '%Y-%m-%d 00:00:00' : '%Y-%m-%d %H:00:00',
+      shift: shift(query.local?.offsetMinutes ?? 0),
     }) as ConversationFactsRow[]
   }
 
