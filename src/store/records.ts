@@ -371,6 +371,12 @@ export interface ConversationAnalyticsQuery {
   from: string
   to: string
   quarterHours: boolean
+  /**
+   * Gathers the UTC hours (quarter hours) into local hours or days, local time being UTC plus
+   * `offsetMinutes`: each row's bucket is then the local label 'YYYY-MM-DD HH:00:00' (days:
+   * 'YYYY-MM-DD 00:00:00') of its UTC hour's (quarter hour's) start.
+   */
+  local?: { offsetMinutes: number; bucket: 'hour' | 'day' }
 }
 
 /**
@@ -379,7 +385,7 @@ export interface ConversationAnalyticsQuery {
  * delays, and the outcome's completeness.
  */
 export interface ConversationFactsRow {
-  /** The UTC start of the hour (or quarter hour), 'YYYY-MM-DDTHH:MM'. */
+  /** The UTC start of the hour (or quarter hour), 'YYYY-MM-DDTHH:MM'; with `local`, the local label. */
   bucket: string
   status: string
   endReason: string | null

@@ -1,8 +1,10 @@
 // The Analytics screen in Chromium against the service, at 1024×640: real conversations in the
 // data (written through the store, as calls leave them, and one made through conversation-init),
 // the figures and charts for the project and for one agent, the CSV export, in English and in
-// Arabic (right to left: no English of ours, no page scroll). Screenshots in test-artifacts.
+// Arabic (right to left: no English of ours, no page scroll); in English also by keyboard alone,
+// scrolled by the wheel, and with the service gone and back. Screenshots in test-artifacts.
 import { readFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { translate, type MessageKey, type UiLocale } from '../../src/renderer/src/i18n/dictionary'
@@ -10,7 +12,17 @@ import type { OutcomeShape } from '../../src/shared/api/outcome-shape'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import type { Runtime } from '../../src/service/runtime'
 import { jobRecord } from '../helpers/job-record'
-import { SHELL_AT_REST, goToNth, latinUiText, launchChromium, openConsole, poll, shellOffsets, shot } from './page-helpers'
+import {
+  SHELL_AT_REST,
+  activeElementLabel,
+  goToNth,
+  latinUiText,
+  launchChromium,
+  openConsole,
+  poll,
+  shellOffsets,
+  shot,
+} from './page-helpers'
 
 let browser: Browser | undefined
 
@@ -115,14 +127,83 @@ async function walk(page: Page, locale: UiLocale, runtime: Runtime): Promise<voi
   expect(csv).toContain('endReason,smart-end,1')
 }
 
+/**
+ * Keyboard alone: Shift+Tab from the agent filter to the export, Enter saves the CSV; Tab back
+ * to the filters, where the arrows change the agent and the period. Then the wheel scrolls the
+ * screen (not the shell) at 1024×640. Then the service's port closes: a period asked for says the
+ * service cannot be reached, with no chart shown as if empty, and Retry brings the charts back
+ * once the port is open again.
+ */
+async function keyboardWheelAndGone(page: Page, runtime: Runtime): Promise<void> {
+  const calls = () => page.getByTestId('tile-calls').locator('strong').textContent()
+  const agent = page.getByLabel(translate('en', 'analytics.agent'))
+  const period = page.getByLabel(translate('en', 'analytics.period'))
+  await agent.focus()
+  await page.keyboard.press('Shift+Tab')
+  expect(await activeElementLabel(page)).toMatch(/^BUTTON/)
+  const download = page.waitForEvent('download')
+  await page.keyboard.press('Enter')
+  expect(readFileSync(await (await download).path(), 'utf8')).toContain('outcomeField,guestName,2')
+  await page.keyboard.press('Tab')
+  expect(await activeElementLabel(page)).toBe(await agent.evaluate((element) => `SELECT#${element.id}:`))
+  // Up from Front desk: Sales (the newer agent, listed first), then all agents.
+  await page.keyboard.press('ArrowUp')
+  await poll(calls).toBe('1')
+  await page.keyboard.press('ArrowUp')
+  await poll(calls).toBe('6')
+  await page.keyboard.press('Tab')
+  await page.keyboard.press('ArrowDown')
+  expect(await period.inputValue()).toBe('TODAY')
+  await page.keyboard.press('ArrowUp')
+  expect(await period.inputValue()).toBe('LAST_HOUR')
+  await poll(calls).toBe('6')
+
+  const screen = page.locator('.analytics-screen')
+  await page.mouse.move(600, 450)
+  await page.mouse.wheel(0, 600)
+  await poll(() => screen.evaluate((element) => element.scrollTop)).toBeGreaterThan(0)
+  expect(await shellOffsets(page)).toEqual(SHELL_AT_REST)
+
+  const server = runtime.app.server
+  const { port, address } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+  await period.selectOption('TODAY')
+  const loadError = page.getByTestId('load-error')
+  await loadError.waitFor()
+  expect(await loadError.textContent()).toContain('The service cannot be reached')
+  expect(await page.getByTestId('analytics-time-chart').count()).toBe(0)
+  expect(await page.getByTestId('analytics-tiles').count()).toBe(0)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, address, () => resolve())
+  })
+  await loadError.getByRole('button', { name: 'Retry' }).click()
+  await page.getByTestId('analytics-time-chart').waitFor()
+  expect(await loadError.count()).toBe(0)
+}
+
 function translateCount(locale: UiLocale, value: number): string {
   return new Intl.NumberFormat(locale).format(value)
 }
 
 describe('the Analytics screen', () => {
-  it('shows the figures and charts of the calls, for the project and one agent, and exports them (English, 1024×640)', async () => {
-    await openConsole(browser!, { label: 'voicedesk-e2e-analytics', viewport: { width: 1024, height: 640 } }, seed, (page, runtime) =>
-      walk(page, 'en', runtime),
+  it('shows the figures and charts of the calls, for the project and one agent, exports them, by keyboard too, and says when the service is gone (English, 1024×640)', async () => {
+    await openConsole(
+      browser!,
+      {
+        label: 'voicedesk-e2e-analytics',
+        viewport: { width: 1024, height: 640 },
+        // Requests to the service while its port is closed are expected here.
+        ignore: [/Failed to load resource/, /ERR_CONNECTION_REFUSED/, /EventSource/],
+      },
+      seed,
+      async (page, runtime) => {
+        await walk(page, 'en', runtime)
+        await keyboardWheelAndGone(page, runtime)
+      },
     )
   })
 

@@ -9,16 +9,17 @@ import type {
 } from '../../shared/api/agent-analytics'
 import { END_REASONS } from '../../shared/api/conversations'
 import { toCsv } from '../../shared/csv'
+import { RATING_FIELD_NAME } from '../../store/analytics-slots'
 import type { ConversationFactsRow, VoiceAgentRecord } from '../../store/records'
-import { type AnalyticsRange, analyticsRange, bucketLabels, localLabel } from './agent-analytics-range'
+import { type AnalyticsRange, analyticsRange, bucketLabels } from './agent-analytics-range'
 import type { Caller, OpsContext } from './ops-context'
 import { notFound } from './service-error'
 
 /** How many calls one export holds at most (the oldest first). */
 export const EXPORT_LIMIT = 100_000
 
-/** Names of outcome fields read as a satisfaction rating (when their type is number or integer). */
-const RATING_NAME = /rating|satisfaction|csat|nps|score/i
+/** Names of outcome fields read as a satisfaction rating (when their type is number or integer): the ones the store's rollup counts by value. */
+const RATING_NAME = RATING_FIELD_NAME
 
 interface Scope {
   agent: VoiceAgentRecord | undefined
@@ -40,10 +41,9 @@ async function scopeOf(context: OpsContext, caller: Caller, query: AnalyticsQuer
     from,
     to,
     quarterHours: range.offsetMinutes % 60 !== 0,
+    // UTC hours (or quarter hours) gathered into the range's local hours or days.
+    local: { offsetMinutes: range.offsetMinutes, bucket: range.bucket },
   })
-  // UTC hours (or quarter hours) gathered into the range's local hours or days.
-  const offsetMs = range.offsetMinutes * 60_000
-  for (const row of rows) row.bucket = localLabel(Date.parse(`${row.bucket}:00.000Z`) + offsetMs, range.bucket)
   return { agent, range, from, to, rows }
 }
 

@@ -57,8 +57,10 @@ describe('the conversations migration (jobs rebuilt with wider checks)', () => {
     expect(await migrated.findById(old[1]!.id)).toEqual(old[1])
     const schemaAfter = db
       .prepare(
-        // Besides the rebuild: the index this migration adds, and the call-facts index a later one (0011) adds.
-        "SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND name NOT IN ('jobs_in_progress', 'jobs_call_facts') ORDER BY name",
+        // Besides the rebuild: the index this migration adds, the call-facts index a later one (0011) adds, and 0012's rollup triggers.
+        `SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger')
+          AND name NOT IN ('jobs_in_progress', 'jobs_call_facts', 'job_rollup_insert', 'job_rollup_delete', 'job_rollup_update',
+            'call_outcome_rollup_insert', 'call_outcome_rollup_delete', 'call_outcome_rollup_update') ORDER BY name`,
       )
       .all()
     expect(schemaAfter).toEqual(schemaBefore)

@@ -15,6 +15,7 @@ import { agentTestRuns } from './0013-agent-test-runs'
 import { voiceDictionaries } from './0014-voice-dictionaries'
 
 import { callAnalytics } from './0015-call-analytics'
+import { analyticsRollup } from './0016-analytics-rollup'
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
  * never edited. Its numbers are its own (SQLite's 0004 cuts long key hints, which a
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentTestRuns,
   voiceDictionaries,
   callAnalytics,
+  analyticsRollup,
 ]

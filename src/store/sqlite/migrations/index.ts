@@ -11,6 +11,7 @@ import { agentVersions } from './0008-agent-versions'
 import { agentTestRuns } from './0009-agent-test-runs'
 import { voiceDictionaries } from './0010-voice-dictionaries'
 import { callAnalytics } from './0011-call-analytics'
+import { analyticsRollup } from './0012-analytics-rollup'
 /** Every migration, in order. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   initial,
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentTestRuns,
   voiceDictionaries,
   callAnalytics,
+  analyticsRollup,
 ]

@@ -36,6 +36,23 @@ function dayMs(day: string, end: boolean): number {
   return new Date(year ?? 1970, (month ?? 1) - 1, (date ?? 1) + (end ? 1 : 0)).getTime() - (end ? 1 : 0)
 }
 
+/** A local day as `YYYY-MM-DD`, `daysBack` days before today. */
+function localDay(daysBack: number): string {
+  const day = new Date()
+  day.setDate(day.getDate() - daysBack)
+  const two = (value: number) => String(value).padStart(2, '0')
+  return `${day.getFullYear()}-${two(day.getMonth() + 1)}-${two(day.getDate())}`
+}
+
+/**
+ * The screen opens on the last 7 days, today included, as a custom range (the reference's periods
+ * have no "last 7 days"): the service groups a range longer than two days by day, so the chart
+ * shows a week's shape in seven bars, where the last hour would show one or two.
+ */
+function defaultFilters(): Filters {
+  return { agentId: '', period: 'CUSTOM', from: localDay(6), to: localDay(0) }
+}
+
 interface Filters {
   agentId: string
   period: AnalyticsPeriod
@@ -109,7 +126,7 @@ export function AnalyticsScreen() {
   const store = useStoreApi()
   const locale = useAppStore(selectLocale)
   const [agents, setAgents] = useState<VoiceAgent[]>([])
-  const [filters, setFilters] = useState<Filters>({ agentId: '', period: 'THIS_WEEK', from: '', to: '' })
+  const [filters, setFilters] = useState<Filters>(defaultFilters)
   const [answer, setAnswer] = useState<{ key: string; summary?: AnalyticsSummary; error?: string } | null>(null)
   const [attempt, setAttempt] = useState(0)
   const [timeRef, timeWidth] = useWidth<HTMLDivElement>()
