@@ -49,7 +49,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   const capProblem = config.calls?.maxConcurrent === undefined ? undefined : maxCallsProblem(config.calls.maxConcurrent)
   if (capProblem) throw new Error(`RuntimeConfig.calls.maxConcurrent ${capProblem}`)
   const sipProblem = config.sip && sipConfigProblem(config.sip)
-  if (sipProblem) throw new Error(`RuntimeConfig.sip: ${sipProblem}`)
+  if (sipProblem) throw new Error(`RuntimeConfig.sip.${sipProblem}`)
   const templates = loadTemplateCatalogue(join(config.resourcesDir ?? findResourcesDir(), 'templates'))
   const storage = await composeStorage(config, now)
   const { store, dataDir, diskFull, errorLog } = storage

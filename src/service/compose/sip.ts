@@ -15,15 +15,17 @@ export function isLoopbackHost(host: string): boolean {
   return host === '::1'
 }
 
-/** Why a SIP line config cannot start, in its own words; undefined when it can. */
+/** Why a SIP line config cannot start, naming its field; undefined when it can. */
 export function sipConfigProblem(sip: NonNullable<RuntimeConfig['sip']>): string | undefined {
-  if (!Number.isInteger(sip.port) || sip.port < 0 || sip.port > 65_535)
-    return `port must be a whole number from 0 to 65535, not ${sip.port}`
-  const host = sip.host ?? '127.0.0.1'
-  if (!isLoopbackHost(host)) {
-    return `host ${host} is not this machine only: a SIP line on another address needs SIP users with passwords (digest authentication), which this version does not have yet, so it would answer anyone; use 127.0.0.1`
-  }
-  return undefined
+  if (!Number.isInteger(sip.port) || sip.port < 0 || sip.port > 65_535) return `port must be a whole number from 0 to 65535, not ${sip.port}`
+  const hostProblem = sipHostProblem(sip.host ?? '127.0.0.1')
+  return hostProblem && `host ${hostProblem}`
+}
+
+/** Why the line may not bind `host`: any address but this machine's loopback would answer anyone. */
+export function sipHostProblem(host: string): string | undefined {
+  if (isLoopbackHost(host)) return undefined
+  return `${host} is not this machine only: a SIP line on another address needs SIP users with passwords (digest authentication), which this version does not have yet, so it would answer anyone; use 127.0.0.1`
 }
 
 /**
