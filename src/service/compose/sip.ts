@@ -17,7 +17,8 @@ export function isLoopbackHost(host: string): boolean {
 
 /** Why a SIP line config cannot start, naming its field; undefined when it can. */
 export function sipConfigProblem(sip: NonNullable<RuntimeConfig['sip']>): string | undefined {
-  if (!Number.isInteger(sip.port) || sip.port < 0 || sip.port > 65_535) return `port must be a whole number from 0 to 65535, not ${sip.port}`
+  if (!Number.isInteger(sip.port) || sip.port < 0 || sip.port > 65_535)
+    return `port must be a whole number from 0 to 65535, not ${sip.port}`
   const hostProblem = sipHostProblem(sip.host ?? '127.0.0.1')
   return hostProblem && `host ${hostProblem}`
 }
