@@ -70,9 +70,13 @@ export class RtpChannel {
     const view = packet.getView()
     this.sequence = (this.sequence + 1) & 0xffff
     this.skip(samples)
-    this.socket.send(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), remote.port, remote.address, (error) => {
-      if (error && !this.closed) this.events.onError(error)
-    })
+    try {
+      this.socket.send(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), remote.port, remote.address, (error) => {
+        if (error && !this.closed) this.events.onError(error)
+      })
+    } catch (error) {
+      this.events.onError(error)
+    }
   }
 
   /** Time passes with nothing sent (RFC 3550: the timestamp counts sampling instants, sent or not). */

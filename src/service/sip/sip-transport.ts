@@ -38,6 +38,7 @@ export interface SipTransportOptions {
  */
 export class SipTransport {
   private readonly tcpConnections = new Map<string, Socket>()
+  private closed = false
   /** Messages dropped as malformed, for tests and logs. */
   dropped = 0
 
@@ -77,6 +78,8 @@ export class SipTransport {
 
   /** Sends a message; a TCP peer whose connection closed is connected to again. Failures are logged, never thrown. */
   send(remote: SipRemote, message: SipMessage): void {
+    // A transaction's timer may still fire after the line closed: nothing is sent then.
+    if (this.closed) return
     let text: string
     try {
       text = stringify(message)
@@ -85,10 +88,13 @@ export class SipTransport {
       return
     }
     const bytes = Buffer.from(text, 'binary')
+    const failed = (error: unknown) => this.options.onError(error, `a SIP message to ${remote.address}:${remote.port} could not be sent`)
     if (remote.protocol === 'UDP') {
-      this.udp.send(bytes, remote.port, remote.address, (error) => {
-        if (error) this.options.onError(error, `a SIP message to ${remote.address}:${remote.port} could not be sent`)
-      })
+      try {
+        this.udp.send(bytes, remote.port, remote.address, (error) => error && failed(error))
+      } catch (error) {
+        failed(error)
+      }
       return
     }
     const key = `${remote.address}:${remote.port}`
@@ -101,6 +107,8 @@ export class SipTransport {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
     for (const socket of this.tcpConnections.values()) socket.destroy()
     this.tcpConnections.clear()
     await Promise.all([
