@@ -33,6 +33,8 @@ export async function runSipp(
     pauseMs?: number
     mediaPort?: number
     timeoutS?: number
+    /** `tcp`: SIP over one TCP connection (-t t1); UDP otherwise. */
+    transport?: 'udp' | 'tcp'
     /** Files put in SIPp's folder first (caller.wav for rtp_stream). */
     files?: Record<string, Uint8Array>
   },
@@ -59,6 +61,7 @@ export async function runSipp(
     join(folder, 'errors.log'),
     ...(options.mediaPort ? ['-mp', String(options.mediaPort)] : []),
     ...(options.pauseMs ? ['-d', String(options.pauseMs)] : []),
+    ...(options.transport === 'tcp' ? ['-t', 't1'] : []),
     ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['-set', name, String(value)]),
     `127.0.0.1:${options.port}`,
   ]

@@ -169,18 +169,20 @@ describe('the SIP line', () => {
     expect(ended).toMatchObject({ callId: call.id, data: { status: 'COMPLETED', transcription: expect.any(Array) } })
   }, 60_000)
 
-  it('hears a caller (speech recognition through the loopback double), takes keys over SIP INFO, and answers an unknown number 404', async () => {
+  it('hears a caller (speech recognition through the loopback double), takes keys over SIP INFO on a TCP call, and answers an unknown number 404 (over UDP and TCP)', async () => {
     const setup = await lineWithAgent('+15551230002', '+15551230003')
     // The speech-recognition server double (it stands for whisper.cpp's server, outside this machine) answers as if it heard the caller.
     const recognition = await startSpeechServerDouble(['my account number is 5551'])
     await setSttEngine(setup, recognition.url)
     const wav = await callerWav('My account number is five five five one.')
-    const [unknown, keys, speech] = await Promise.all([
+    const [unknown, unknownOverTcp, keys, speech] = await Promise.all([
       runSipp('unknown-number.xml', { port: setup.sipPort, number: '+15559990000' }),
-      runSipp('keypad-info.xml', { port: setup.sipPort, number: '15551230002', pauseMs: 5_000 }),
+      runSipp('unknown-number.xml', { port: setup.sipPort, number: '+15559990001', transport: 'tcp' }),
+      runSipp('keypad-info.xml', { port: setup.sipPort, number: '15551230002', pauseMs: 5_000, transport: 'tcp' }),
       runSipp('caller-speaks.xml', { port: setup.sipPort, number: '+15551230003', pauseMs: 7_000, files: { 'caller.wav': wav } }),
     ])
     expect(unknown.code, unknown.stdout + unknown.errors).toBe(0)
+    expect(unknownOverTcp.code, unknownOverTcp.stdout + unknownOverTcp.errors).toBe(0)
     expect(keys.code, keys.stdout + keys.errors).toBe(0)
     expect(speech.code, speech.stdout + speech.errors).toBe(0)
     const keyed = await endedCallTo(setup, '+15551230002')
