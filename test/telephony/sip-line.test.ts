@@ -32,7 +32,7 @@ const ACCOUNT_AGENT = {
     required: ['accountNumber'],
   },
   pokeMessages: [],
-  interrupt: false,
+  interrupt: true,
   silenceThreshold: 30,
   tools: {},
 }
@@ -169,7 +169,7 @@ describe('the SIP line', () => {
     expect(ended).toMatchObject({ callId: call.id, data: { status: 'COMPLETED', transcription: expect.any(Array) } })
   }, 60_000)
 
-  it('hears a caller (speech recognition through the loopback double), takes keys over SIP INFO on a TCP call, and answers an unknown number 404 (over UDP and TCP)', async () => {
+  it('hears a caller who talks over the greeting (barge-in; speech recognition through the loopback double), takes keys over SIP INFO on a TCP call, and answers an unknown number 404 (over UDP and TCP)', async () => {
     const setup = await lineWithAgent('+15551230002', '+15551230003')
     // The speech-recognition server double (it stands for whisper.cpp's server, outside this machine) answers as if it heard the caller.
     const recognition = await startSpeechServerDouble(['my account number is 5551'])
@@ -195,5 +195,8 @@ describe('the SIP line', () => {
     expect(callerTurn, JSON.stringify(spoken.transcript)).toBeGreaterThan(0)
     expect(spoken.transcript.slice(callerTurn + 1)).toContainEqual(expect.objectContaining({ role: 'agent' }))
     expect(spoken.outcomeResult).toMatchObject({ accountNumber: '5551' })
+    // The caller spoke a second into the greeting: the agent stopped (barge-in), as on a web call.
+    expect(spoken.bargeIns).toBe(1)
+    expect(spoken.transcript[0]).toMatchObject({ role: 'agent', interrupted: true })
   }, 60_000)
 })
