@@ -46,7 +46,7 @@ async function invite(peer: RawSipPeer, number: string, port: number, sdp: strin
 }
 
 describe('the SIP line, at its edges', () => {
-  it('answers OPTIONS, refuses what it cannot answer (480, 485, 488, 487 on CANCEL) and survives hostile datagrams', async () => {
+  it('answers OPTIONS, refuses what it cannot answer (480, 485, 488, 487 on CANCEL), takes a late offer, and survives hostile datagrams', async () => {
     const setup = await line(AGENT)
     await register(setup, '+15552220001', null)
     await register(setup, '+15552220002', setup.agentId)
@@ -92,6 +92,21 @@ describe('the SIP line, at its edges', () => {
       ),
     ])
     expect([cancelOk.status, terminated.status]).toEqual([200, 487])
+
+    // A late offer: an INVITE without SDP gets VoiceDesk's offer in the 200 OK; the ACK's answer says where the agent's audio goes.
+    const late = newDialog()
+    const phone = await callerRtpSocket()
+    peer.send(peer.request('INVITE', uriOf('+15552220002', setup.port), late, 1))
+    const offered = await peer.next((message) => message.headers.get('call-id') === late.callId && message.status === 200)
+    expect(offered.body).toMatch(/^m=audio \d+ RTP\/AVP 0 8 101\r$/m)
+    late.toTag = /;tag=([^;]+)/.exec(offered.headers.get('to') ?? '')?.[1]
+    peer.send(peer.request('ACK', uriOf('+15552220002', setup.port), late, 1, { sdp: offer(phone.port) }))
+    for (let waited = 0; phone.packets.length === 0 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(phone.packets[0]?.payloadType).toBe(0)
+    peer.send(peer.request('BYE', uriOf('+15552220002', setup.port), late, 2))
+    expect(
+      (await peer.next((message) => message.headers.get('call-id') === late.callId && message.headers.get('cseq') === '2 BYE')).status,
+    ).toBe(200)
 
     // Hostile datagrams: random bytes, and valid messages cut, stirred and swollen. None is answered, nothing breaks.
     const random = seededRandom(28)

@@ -11,7 +11,7 @@ import { KeypadEntry, keypadEventOf, keyOfInfo } from './keypad'
 import type { PacketClock } from './packet-clock'
 import { PACKET_MS } from './packet-clock'
 import { RtpChannel } from './rtp-channel'
-import { answerSdp, negotiate, sends, type NegotiatedMedia } from './sdp-negotiation'
+import { answerSdp, negotiate, offerSdp, sends, type NegotiatedMedia } from './sdp-negotiation'
 import type { SipRemote } from './sip-transport'
 
 /** Samples of G.711 in one packet. */
@@ -124,18 +124,21 @@ export class InboundCall {
     const route = await this.deps.route(dialled)
     if (this.cancelled) return
     if ('status' in route) return this.refuse(route.status, route.reason)
-    const contentType = String(this.invite.headers['content-type'] ?? '').toLowerCase()
-    if (!this.invite.content || !contentType.startsWith('application/sdp')) {
-      return this.refuse(488, 'Not Acceptable Here', 'An SDP offer in the INVITE is needed (G.711 PCMU or PCMA)')
+    // No body: a late offer (RFC 3261 13.2.1). The 200 OK carries our offer, the ACK the caller's answer.
+    if (this.invite.content) {
+      const contentType = String(this.invite.headers['content-type'] ?? '').toLowerCase()
+      if (!contentType.startsWith('application/sdp')) {
+        return this.refuse(488, 'Not Acceptable Here', `The INVITE's body is ${contentType || 'untyped'}, not an SDP offer`)
+      }
+      const negotiation = negotiate(this.invite.content)
+      if (!negotiation.ok) return this.refuse(488, 'Not Acceptable Here', negotiation.problem)
+      this.media = negotiation.media
     }
-    const negotiation = negotiate(this.invite.content)
-    if (!negotiation.ok) return this.refuse(488, 'Not Acceptable Here', negotiation.problem)
-    this.media = negotiation.media
     this.rtp = await RtpChannel.open(this.deps.host, {
       packet: (payloadType, payload, timestamp) => this.fromRtp(payloadType, payload, timestamp),
       onError: (error) => this.deps.onError(error, 'the RTP socket of a SIP call failed'),
     })
-    this.rtp.setRemote(this.media.remote)
+    if (this.media) this.rtp.setRemote(this.media.remote)
     this.fromCaller = await this.deps.resampler(G711_SAMPLE_RATE, CALL_SAMPLE_RATE)
     this.voice = new AgentVoice(await this.deps.resampler(CALL_SAMPLE_RATE, G711_SAMPLE_RATE), (name) =>
       this.session?.receive({ event: 'mark', mark: { name } }),
@@ -175,10 +178,20 @@ export class InboundCall {
     else this.release()
   }
 
-  /** The ACK of our 200 OK: it need not be sent again. */
-  acknowledged(): void {
+  /** The ACK of our 200 OK: it need not be sent again. After a late offer, it carries the caller's answer. */
+  acknowledged(ack?: SipMessage): void {
     if (this.okTimer !== undefined) clearTimeout(this.okTimer)
     this.okTimer = undefined
+    if (!ack || this.media || this.phase !== 'answered' || !this.rtp) return
+    const negotiation = ack.content ? negotiate(ack.content) : undefined
+    if (!negotiation?.ok) {
+      // Our offer was answered with nothing we can use: the call cannot carry audio.
+      this.deps.onError(new Error(negotiation?.problem ?? 'The ACK has no SDP answer'), 'a late-offer SIP call got no usable answer')
+      this.session?.receive({ event: 'stop' })
+      return
+    }
+    this.media = negotiation.media
+    this.rtp.setRemote(this.media.remote)
   }
 
   /** A request inside the dialog (BYE, INFO, re-INVITE), answered through its own transaction. */
@@ -253,10 +266,11 @@ export class InboundCall {
 
   /** 200 OK with the SDP answer; the agent's audio starts on the packet clock. */
   private answer(): void {
-    if (this.phase !== 'ringing' || !this.media) return
+    if (this.phase !== 'ringing' || !this.rtp) return
     if (this.answerTimer !== undefined) clearTimeout(this.answerTimer)
     this.phase = 'answered'
-    const ok = this.response(200, 'OK', this.answer_(this.media))
+    const local = { address: this.rtp.address, port: this.rtp.port, sessionId: this.sessionId, sessionVersion: this.sdpVersion }
+    const ok = this.response(200, 'OK', this.media ? answerSdp(local, this.media) : offerSdp(local))
     this.transaction.send(ok)
     if (this.remote.protocol === 'UDP') this.resendOk(ok, T1_MS, 0)
     this.stopClock = this.deps.clock.listen(() => this.tick())

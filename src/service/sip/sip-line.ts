@@ -99,7 +99,7 @@ export class SipLine {
       return
     }
     if (message.method === 'ACK') {
-      this.dialogOf(message)?.acknowledged()
+      this.dialogOf(message)?.acknowledged(message)
       return
     }
     const transaction = this.transactions.createServerTransaction(message, this.transport.connection(remote))
