@@ -2,8 +2,7 @@ import { createSocket } from 'node:dgram'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { RtpPacket } from 'rtp.js/packets'
 import { keyOfInfo, keypadEventOf, KeypadEntry } from '../../src/service/sip/keypad'
-import { PacketClock } from '../../src/service/sip/packet-clock'
-import { RtpChannel } from '../../src/service/sip/rtp-channel'
+import { MediaPlane } from '../../src/service/sip/media-plane'
 import { answerSdp, negotiate } from '../../src/service/sip/sdp-negotiation'
 import { offer } from '../helpers/raw-sip'
 
@@ -52,27 +51,6 @@ describe('the SDP offer and answer', () => {
   })
 })
 
-describe('the packet clock', () => {
-  it('ticks every 20 ms counted from its start, catching up when the event loop is late, so it never drifts', () => {
-    vi.useFakeTimers()
-    // Each tick's work takes 7 ms of the audio clock's time: timers chained 20 ms apart would fall behind by that much each tick.
-    let busy = 0
-    const clock = new PacketClock(20, () => Date.now() + busy)
-    let ticks = 0
-    const stop = clock.listen(() => {
-      ticks += 1
-      busy += 7
-    })
-    vi.advanceTimersByTime(1_000)
-    // The audio clock read 1,000 ms plus the work's time: a tick for every 20 ms of it, give or take the one in flight.
-    expect(Math.abs(ticks - Math.floor((1_000 + busy) / 20))).toBeLessThanOrEqual(1)
-    stop()
-    const stopped = ticks
-    vi.advanceTimersByTime(1_000)
-    expect(ticks).toBe(stopped)
-  })
-})
-
 describe('keys', () => {
   it('reads RFC 4733 events and SIP INFO bodies', () => {
     const event = new DataView(new Uint8Array([11, 0x80 | 10, 0, 160]).buffer)
@@ -98,32 +76,70 @@ describe('keys', () => {
   })
 })
 
-describe('a call’s RTP socket', () => {
-  it('takes packets only from the address and port the SDP named; a stranger’s, and what is not RTP, are ignored', async () => {
-    const heard: number[] = []
-    const channel = await RtpChannel.open('127.0.0.1', {
-      packet: (type) => heard.push(type),
-      onError: (error) => heard.push(-1, String(error).length),
+describe('the media thread', () => {
+  it('sends the queued audio as RTP 20 ms apart, echoes a mark once its audio left, holds, and takes packets only from the SDP’s address', async () => {
+    const plane = new MediaPlane((error) => {
+      throw error
     })
     const caller = createSocket('udp4')
     const stranger = createSocket('udp4')
     await Promise.all([caller, stranger].map((socket) => new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))))
+    const arrived: { at: number; sequence: number; timestamp: number; marker: boolean; type: number }[] = []
+    caller.on('message', (data) =>
+      arrived.push({
+        at: performance.now(),
+        sequence: data.readUInt16BE(2),
+        timestamp: data.readUInt32BE(4),
+        marker: (data[1]! & 0x80) !== 0,
+        type: data[1]! & 0x7f,
+      }),
+    )
+    const heard: number[] = []
+    const marks: { name: string; at: number }[] = []
     try {
-      channel.setRemote({ address: '127.0.0.1', port: caller.address().port })
+      const media = await plane.open('127.0.0.1', {
+        packet: (payloadType) => heard.push(payloadType),
+        marked: (name) => marks.push({ name, at: performance.now() }),
+      })
+      media.setRemote({ address: '127.0.0.1', port: caller.address().port })
+      media.setMedia({ codec: 'PCMA', payloadType: 8, sending: true })
+      // One second of a tone at 8 kHz, then a mark.
+      media.audio(Int16Array.from({ length: 8_000 }, (_, index) => Math.round(8_000 * Math.sin(index / 3))))
+      media.mark('utterance-1')
+      media.play()
+      for (let waited = 0; marks.length === 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+      await new Promise((resolve) => setTimeout(resolve, 60))
+      expect(arrived).toHaveLength(50)
+      expect(arrived.every((packet) => packet.type === 8)).toBe(true)
+      expect(arrived.map((packet) => packet.marker)).toEqual([true, ...Array<boolean>(49).fill(false)])
+      expect(arrived.slice(1).every((packet, index) => packet.sequence === ((arrived[index]!.sequence + 1) & 0xffff))).toBe(true)
+      expect(arrived.slice(1).every((packet, index) => packet.timestamp === (arrived[index]!.timestamp + 160) >>> 0)).toBe(true)
+      // Paced by the clock: the 50 packets span about a second, not a burst.
+      expect(arrived.at(-1)!.at - arrived[0]!.at).toBeGreaterThan(900)
+      expect(marks.map((mark) => mark.name)).toEqual(['utterance-1'])
+      expect(marks[0]!.at).toBeGreaterThanOrEqual(arrived.at(-1)!.at - 5)
+
+      // Held: nothing is sent, though the queue plays on.
+      media.setMedia({ codec: 'PCMA', payloadType: 8, sending: false })
+      media.audio(new Int16Array(1_600).fill(1_000))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(arrived).toHaveLength(50)
+
+      // Only the SDP's address and port are heard: not a stranger, nor what is not RTP.
       const packet = new RtpPacket()
-      packet.setPayloadType(0)
-      packet.setPayload(new DataView(new Uint8Array(160).fill(0xff).buffer))
+      packet.setPayloadType(8)
+      packet.setPayload(new DataView(new Uint8Array(160).fill(0xd5).buffer))
       const view = packet.getView()
       const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
-      stranger.send(bytes, channel.port, '127.0.0.1')
-      caller.send(Buffer.from('not RTP at all'), channel.port, '127.0.0.1')
-      caller.send(bytes, channel.port, '127.0.0.1')
-      for (let tries = 0; tries < 50 && heard.length === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20))
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      expect(heard).toEqual([0])
-      expect(channel.ignored).toBe(2)
+      stranger.send(bytes, media.port, '127.0.0.1')
+      caller.send(Buffer.from('not RTP at all'), media.port, '127.0.0.1')
+      caller.send(bytes, media.port, '127.0.0.1')
+      for (let waited = 0; heard.length === 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(heard).toEqual([8])
+      media.close()
     } finally {
-      channel.close()
+      await plane.close()
       caller.close()
       stranger.close()
     }

@@ -5,17 +5,12 @@ import type { CallSession, CallTransport } from '../../conversations/call-sessio
 import { CALL_SAMPLE_RATE } from '../../conversations/call-audio'
 import { float32FromInt16, int16FromBase64 } from '../../engines/audio/pcm-encoding'
 import type { Resampler } from '../../engines/audio/speex-resampler'
-import { AgentVoice } from './agent-voice'
-import { decodeG711, encodeG711, G711_SAMPLE_RATE } from './g711'
+import { decodeG711, G711_SAMPLE_RATE } from './g711'
 import { KeypadEntry, keypadEventOf, keyOfInfo } from './keypad'
-import type { PacketClock } from './packet-clock'
-import { PACKET_MS } from './packet-clock'
-import { RtpChannel } from './rtp-channel'
+import type { CallMedia, MediaPlane } from './media-plane'
 import { answerSdp, negotiate, offerSdp, sends, type NegotiatedMedia } from './sdp-negotiation'
 import type { SipRemote } from './sip-transport'
 
-/** Samples of G.711 in one packet. */
-const PACKET_SAMPLES = (G711_SAMPLE_RATE * PACKET_MS) / 1000
 /** RFC 3261's T1 and T2: a 200 OK over UDP is sent again at T1, doubling up to T2, until its ACK comes (64 × T1 at most). */
 const T1_MS = 500
 const T2_MS = 4_000
@@ -36,7 +31,8 @@ export interface InboundCallDeps {
   /** The line's address and port, for Contact and SDP. */
   host: string
   port: number
-  clock: PacketClock
+  /** The media thread: every call's RTP socket and the packet clock. */
+  media: MediaPlane
   route: (number: string | undefined) => Promise<InboundRoute>
   /**
    * Makes the call's conversation and connects it (conversation-init and the host's connect, as
@@ -77,20 +73,19 @@ export class InboundCall {
   private cancelled = false
   private hungUpByCaller = false
   private media: NegotiatedMedia | undefined
-  private rtp: RtpChannel | undefined
-  private voice: AgentVoice | undefined
+  private rtp: CallMedia | undefined
+  /** The agent's voice, 16 to 8 kHz, streaming. */
+  private toCaller: Resampler | undefined
   private fromCaller: Resampler | undefined
   private session: CallSession | undefined
   private refusal: string | undefined
   private readonly keypad: KeypadEntry
-  private stopClock: (() => void) | undefined
   private readonly sessionId = randomInt(1, 2 ** 31)
   private sdpVersion = 1
   private localSeq = randomInt(1, 2 ** 16)
   private okTimer: ReturnType<typeof setTimeout> | undefined
   private answerTimer: ReturnType<typeof setTimeout> | undefined
   private lastKeyEvent: number | undefined
-  private talking = false
 
   constructor(
     private readonly invite: SipMessage,
@@ -134,15 +129,14 @@ export class InboundCall {
       if (!negotiation.ok) return this.refuse(488, 'Not Acceptable Here', negotiation.problem)
       this.media = negotiation.media
     }
-    this.rtp = await RtpChannel.open(this.deps.host, {
+    this.rtp = await this.deps.media.open(this.deps.host, {
       packet: (payloadType, payload, timestamp) => this.fromRtp(payloadType, payload, timestamp),
-      onError: (error) => this.deps.onError(error, 'the RTP socket of a SIP call failed'),
+      // The web SDK's player echoes a mark once it played the audio before it; the media thread does, once it sent it.
+      marked: (name) => this.session?.receive({ event: 'mark', mark: { name } }),
     })
-    if (this.media) this.rtp.setRemote(this.media.remote)
+    if (this.media) this.useMedia(this.media)
     this.fromCaller = await this.deps.resampler(G711_SAMPLE_RATE, CALL_SAMPLE_RATE)
-    this.voice = new AgentVoice(await this.deps.resampler(CALL_SAMPLE_RATE, G711_SAMPLE_RATE), (name) =>
-      this.session?.receive({ event: 'mark', mark: { name } }),
-    )
+    this.toCaller = await this.deps.resampler(CALL_SAMPLE_RATE, G711_SAMPLE_RATE)
     if (this.cancelled) return this.release()
     const fromNumber = userOfFrom(this.invite) ?? 'anonymous'
     this.session = await this.deps.connect(route, fromNumber, {
@@ -191,7 +185,13 @@ export class InboundCall {
       return
     }
     this.media = negotiation.media
-    this.rtp.setRemote(this.media.remote)
+    this.useMedia(this.media)
+  }
+
+  /** The media thread sends with what the SDP settled, to where it says. */
+  private useMedia(media: NegotiatedMedia): void {
+    this.rtp?.setRemote(media.remote)
+    this.rtp?.setMedia({ codec: media.codec, payloadType: media.payloadType, sending: sends(media.direction) })
   }
 
   /** A request inside the dialog (BYE, INFO, re-INVITE), answered through its own transaction. */
@@ -234,7 +234,7 @@ export class InboundCall {
       media = negotiation.media
       this.media = media
       this.sdpVersion += 1
-      this.rtp.setRemote(media.remote)
+      this.useMedia(media)
     }
     transaction.send(
       makeResponse(request, 200, 'OK', {
@@ -248,13 +248,16 @@ export class InboundCall {
   private frame(frame: ServerFrame): void {
     switch (frame.event) {
       case 'media':
-        this.voice?.add(int16FromBase64(frame.media.payload))
+        if (this.toCaller) this.rtp?.audio(this.toCaller.push(int16FromBase64(frame.media.payload)))
         if (this.phase === 'ringing') this.answer()
         return
       case 'mark':
-        return this.voice?.mark(frame.mark.name)
+        // The utterance's tail leaves the resampler first: the mark comes back once all of it was sent.
+        if (this.toCaller) this.rtp?.audio(this.toCaller.flush())
+        return this.rtp?.mark(frame.mark.name)
       case 'clear':
-        return this.voice?.clear()
+        this.toCaller?.flush()
+        return this.rtp?.clear()
       case 'info':
         // Before the session exists, an info frame is a refusal (TOO_MANY_CALLS, UNAVAILABLE…).
         if (!this.session) this.refusal = frame.code
@@ -273,7 +276,7 @@ export class InboundCall {
     const ok = this.response(200, 'OK', this.media ? answerSdp(local, this.media) : offerSdp(local))
     this.transaction.send(ok)
     if (this.remote.protocol === 'UDP') this.resendOk(ok, T1_MS, 0)
-    this.stopClock = this.deps.clock.listen(() => this.tick())
+    this.rtp.play()
   }
 
   private resendOk(ok: SipMessage, delayMs: number, waitedMs: number): void {
@@ -289,32 +292,17 @@ export class InboundCall {
     }, delayMs)
   }
 
-  /** One packet's worth of the agent's voice, every 20 ms: sent when there is audio and the caller is not holding the call. */
-  private tick(): void {
-    const { voice, rtp, media } = this
-    if (!voice || !rtp || !media) return
-    const samples = voice.take(PACKET_SAMPLES)
-    if (!samples || !sends(media.direction)) {
-      this.talking = false
-      rtp.skip(PACKET_SAMPLES)
-      return
-    }
-    rtp.send(media.payloadType, encodeG711(media.codec, samples), PACKET_SAMPLES, !this.talking)
-    this.talking = true
-  }
-
   /** A packet from the caller: audio into the call, or a key (RFC 4733: once per event, at its first end packet). */
-  private fromRtp(payloadType: number, payload: DataView, timestamp: number): void {
+  private fromRtp(payloadType: number, payload: Uint8Array, timestamp: number): void {
     const { media, session, fromCaller } = this
     if (!media || !session || !fromCaller || this.phase === 'ended') return
     if (payloadType === media.payloadType) {
-      const bytes = new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength)
-      const samples = fromCaller.push(decodeG711(media.codec, bytes))
+      const samples = fromCaller.push(decodeG711(media.codec, payload))
       if (samples.length > 0) session.hearSamples(float32FromInt16(samples))
       return
     }
     if (payloadType === media.telephoneEventPayloadType) {
-      const event = keypadEventOf(payload)
+      const event = keypadEventOf(new DataView(payload.buffer, payload.byteOffset, payload.byteLength))
       if (!event?.end || timestamp === this.lastKeyEvent) return
       this.lastKeyEvent = timestamp
       this.keypad.press(event.key)
@@ -339,12 +327,10 @@ export class InboundCall {
     this.phase = 'ended'
     if (this.answerTimer !== undefined) clearTimeout(this.answerTimer)
     this.acknowledged()
-    this.stopClock?.()
-    this.stopClock = undefined
     this.keypad.close()
     this.rtp?.close()
-    this.voice?.dispose()
-    this.voice = undefined
+    this.toCaller?.dispose()
+    this.toCaller = undefined
     this.fromCaller?.dispose()
     this.fromCaller = undefined
     this.deps.dialog(this, false)

@@ -6,7 +6,7 @@ import { initConversation } from '../ops/conversations'
 import type { OpsContext } from '../ops/ops-context'
 import { e164Of, userOf } from './dialled-number'
 import { ALLOW, InboundCall, type InboundRoute } from './inbound-call'
-import { PacketClock } from './packet-clock'
+import { MediaPlane } from './media-plane'
 import { SipTransport, type SipRemote } from './sip-transport'
 
 /** How long an INVITE waits for the greeting's first audio before it is answered anyway. */
@@ -35,7 +35,7 @@ export interface SipLineOptions {
  */
 export class SipLine {
   private readonly transactions: SipTransactionLayer
-  private readonly clock = new PacketClock()
+  private readonly media: MediaPlane
   /** Calls by Call-ID and our tag (in-dialog requests name both). */
   private readonly dialogs = new Map<string, InboundCall>()
   /** Calls not yet answered, by Call-ID and the INVITE's branch (a CANCEL names both). */
@@ -47,6 +47,7 @@ export class SipLine {
     private readonly options: SipLineOptions,
   ) {
     this.transactions = makeTransactionLayer({}, (target) => transport.connection(target as SipRemote))
+    this.media = new MediaPlane(options.onError)
   }
 
   /** Binds the line; rejects with the system's error (EADDRINUSE, EACCES…) when its port cannot be had. */
@@ -84,6 +85,7 @@ export class SipLine {
     this.accepting = false
     this.transactions.destroy()
     await this.transport.close()
+    await this.media.close()
   }
 
   private receive(message: SipMessage, remote: SipRemote): void {
@@ -139,7 +141,7 @@ export class SipLine {
     const call: InboundCall = new InboundCall(invite, transaction, remote, {
       host: this.transport.host,
       port: this.transport.port,
-      clock: this.clock,
+      media: this.media,
       route: (uri) => routeOf(this.options.context.store, uri),
       connect: async (route, fromNumber, callTransport) => {
         const { context } = this.options
