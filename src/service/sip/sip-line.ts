@@ -95,13 +95,16 @@ export class SipLine {
       return
     }
     const existing = this.transactions.getServer(message)
-    if (existing) {
-      // A retransmission: the transaction answers it again (or takes the ACK of a refusal).
-      existing.message(message, remote)
+    if (message.method === 'ACK') {
+      // The ACK of a refusal belongs to its INVITE's transaction; the ACK of a 200 to the call (some
+      // phones reuse the INVITE's branch for it, so it may find the transaction too: the call hears it either way).
+      existing?.message(message, remote)
+      this.dialogOf(message)?.acknowledged(message)
       return
     }
-    if (message.method === 'ACK') {
-      this.dialogOf(message)?.acknowledged(message)
+    if (existing) {
+      // A retransmission: the transaction answers it again.
+      existing.message(message, remote)
       return
     }
     const transaction = this.transactions.createServerTransaction(message, this.transport.connection(remote))
