@@ -100,6 +100,7 @@ describe('the media thread', () => {
       const media = await plane.open('127.0.0.1', {
         packet: (payloadType) => heard.push(payloadType),
         marked: (name) => marks.push({ name, at: performance.now() }),
+        lost: () => marks.push({ name: 'lost', at: performance.now() }),
       })
       media.setRemote({ address: '127.0.0.1', port: caller.address().port })
       media.setMedia({ codec: 'PCMA', payloadType: 8, sending: true })
@@ -142,6 +143,23 @@ describe('the media thread', () => {
       await plane.close()
       caller.close()
       stranger.close()
+    }
+  })
+
+  it('tells each call when the media thread stops under it, and starts a new thread for the next call', async () => {
+    const plane = new MediaPlane(() => undefined)
+    const lost: string[] = []
+    const events = (name: string) => ({ packet: () => undefined, marked: () => undefined, lost: () => lost.push(name) })
+    try {
+      await plane.open('127.0.0.1', events('first'))
+      // A fault stands for itself here: the thread ends under its calls.
+      await (plane as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate()
+      for (let waited = 0; lost.length === 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(lost).toEqual(['first'])
+      const next = await plane.open('127.0.0.1', events('second'))
+      expect(next.port).toBeGreaterThan(0)
+    } finally {
+      await plane.close()
     }
   })
 })

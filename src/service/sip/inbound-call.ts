@@ -133,6 +133,12 @@ export class InboundCall {
       packet: (payloadType, payload, timestamp) => this.fromRtp(payloadType, payload, timestamp),
       // The web SDK's player echoes a mark once it played the audio before it; the media thread does, once it sent it.
       marked: (name) => this.session?.receive({ event: 'mark', mark: { name } }),
+      lost: () => {
+        this.deps.onError(new Error('The SIP media thread stopped'), 'a SIP call lost its audio')
+        if (this.session)
+          void this.session.end('error', { code: 'INTERNAL', message: 'The call lost its audio (the SIP media thread stopped)' })
+        else this.refuse(500, 'Server Internal Error')
+      },
     })
     if (this.media) this.useMedia(this.media)
     this.fromCaller = await this.deps.resampler(G711_SAMPLE_RATE, CALL_SAMPLE_RATE)

@@ -14,6 +14,8 @@ export interface SendingMedia {
 export interface CallMediaEvents {
   packet(payloadType: number, payload: Uint8Array, timestamp: number): void
   marked(name: string): void
+  /** The media thread stopped (a fault): the call has no audio any more. */
+  lost(): void
 }
 
 /** Messages to the media thread (media-worker-source.ts). */
@@ -90,8 +92,12 @@ export class MediaPlane {
       if (this.worker !== worker) return
       // Its calls lost their audio; the next call starts a new thread.
       this.worker = undefined
-      for (const call of this.calls.values()) call.failed?.(new Error('The SIP media thread stopped'))
+      const calls = [...this.calls.values()]
       this.calls.clear()
+      for (const call of calls) {
+        if (call.failed) call.failed(new Error('The SIP media thread stopped'))
+        else call.events.lost()
+      }
     })
     // The line's own sockets keep a service running: the thread never holds a process open by itself.
     worker.unref()
