@@ -46,7 +46,7 @@ async function invite(peer: RawSipPeer, number: string, port: number, sdp: strin
 }
 
 describe('the SIP line, at its edges', () => {
-  it('answers OPTIONS, refuses what it cannot answer (480, 485, 488, 487 on CANCEL), takes a late offer, and survives hostile datagrams', async () => {
+  it('answers OPTIONS, refuses what it cannot answer (480, 485, 488, 487 on CANCEL), takes a late offer, survives hostile datagrams, and says BYE when the service stops', async () => {
     const setup = await line(AGENT)
     await register(setup, '+15552220001', null)
     await register(setup, '+15552220002', setup.agentId)
@@ -147,6 +147,13 @@ describe('the SIP line, at its edges', () => {
     expect((await options()).status).toBe(200)
     expect(setup.service.runtime.sipLine().state).toBe('listening')
     tcp.destroy()
+
+    // The service stops during a call: the caller hears a BYE (the call ends service-stopped, written before the store closes).
+    const { final: live, dialog: stopped } = await invite(peer, '+15552220002', setup.port, offer(phone.port))
+    expect(live.status).toBe(200)
+    await setup.service.runtime.stop()
+    const bye = await peer.next((message) => message.method === 'BYE' && message.headers.get('call-id') === stopped.callId, 5_000)
+    expect(bye.headers.get('cseq')).toMatch(/ BYE$/)
   }, 60_000)
 
   it('a live call: the call over the cap is busy (486), hold stops the agent’s audio, and the agent hangs up with a BYE', async () => {

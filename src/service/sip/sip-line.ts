@@ -83,6 +83,8 @@ export class SipLine {
 
   async close(): Promise<void> {
     this.accepting = false
+    // The BYEs of calls the service just ended leave first (a client transaction sends on the next tick); once, not retried.
+    await new Promise((resolve) => setImmediate(resolve))
     this.transactions.destroy()
     await this.transport.close()
     await this.media.close()
