@@ -1977,7 +1977,7 @@ export interface components {
       startTime: number
       endTime: number
       /** @enum {string} */
-      kind?: 'speech' | 'poke' | 'typed'
+      kind?: 'speech' | 'poke' | 'typed' | 'dtmf'
       interrupted?: boolean
       unrecognised?: boolean
     }
@@ -2026,6 +2026,15 @@ export interface components {
       }[]
       agentVersion?: number | null
       recording: ('stored' | 'waiting: disk full' | 'lost: disk full') | null
+      /**
+       * @description `SIP` for a phone call over the SIP line, `WEB` otherwise.
+       * @enum {string}
+       */
+      channel: 'WEB' | 'SIP'
+      /** @enum {string} */
+      direction?: 'inbound' | 'outbound'
+      fromNumber?: string
+      toNumber?: string
       /** Format: uuid */
       id: string
       /** Format: uuid */
@@ -2049,17 +2058,17 @@ export interface components {
       apiKeyId: string
       /** @description Same as recordingUrl. */
       mediaUrl: string | null
-      /** @description Same as params. */
+      /** @description Same as params; a phone call adds `userNumber` (the caller) and `machineNumber` (the number dialled). */
       callParams: {
         [key: string]: string
       }
       /** @description Same as duration, 0 before the call started. */
       callDuration: number
       /**
-       * @description VoiceDesk's calls come from the web SDK.
-       * @constant
+       * @description `Web` for the web SDK (and the test call), `Telephone` for a call over the SIP line.
+       * @enum {string}
        */
-      channelType: 'Web'
+      channelType: 'Web' | 'Telephone'
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -2173,10 +2182,10 @@ export interface components {
       /** @description Seconds the call lasted (so far, while it runs); 0 before it starts. */
       duration: number
       /**
-       * @description How the caller reached the agent: VoiceDesk's calls come from the web SDK.
-       * @constant
+       * @description How the caller reached the agent: `Web` (the web SDK, the test call) or `Telephone` (the SIP line).
+       * @enum {string}
        */
-      channelType: 'Web'
+      channelType: 'Web' | 'Telephone'
       /** @description The call's placeholder values (the agent's params, overridden by conversation-init's). */
       callParams: {
         [key: string]: string
