@@ -80,6 +80,8 @@ const PACKAGES = [
   { packages: ['picomatch'], from: '^src/service/faults/' },
   // JUnit XML of a test run, written by `voicedesk test-agent --junit` only.
   { packages: ['xmlbuilder2'], from: '^src/service/cli/test-agent\\.ts$' },
+  // The SIP line: SIP messages and transactions (sip), SDP (sdp-transform), RTP packets (rtp.js), G.711 (alawmulaw).
+  { packages: ['sip', 'sdp-transform', '@types/sdp-transform', 'rtp\\.js', 'alawmulaw'], from: '^src/service/sip/' },
   { packages: ['electron'], from: '^src/(main|preload)/' },
   { packages: ['react', 'react-dom', 'zustand', '@tanstack/[^/]+', '@visx/[^/]+'], from: '^src/renderer/' },
   // Line diffs of an agent's texts, a version against now (the History tab): its one pure helper.
@@ -91,6 +93,7 @@ const PACKAGES = [
  *   runtime.ts, cli.ts + cli/  the entry points; they (and the desktop, src/main) alone reach compose/;
  *   compose/                   the wiring: storage, engines, workers, calls, operator bridge, HTTP;
  *   http/                      the HTTP transport (/v1, admin, browser mode's /ipc carrier);
+ *   sip/                       the SIP line, a transport of calls beside http/ (phone calls to registered numbers);
  *   operator/                  the operator UI's handler table, carried by http/ and by Electron's IPC (src/main);
  *   ops/, settings/            use cases and settings use cases, shared by both transports;
  *   state/, faults/, request-journal/, media-intake/  features the use cases and transports call.
@@ -108,10 +111,17 @@ const SERVICE_ROOM_RULES = [
   },
   {
     name: 'service-transports-apart',
-    comment: 'The transports do not reach into each other: the operator bridge and the desktop never import http/.',
+    comment: 'The transports do not reach into each other: the operator bridge, the SIP line and the desktop never import http/.',
     severity: 'error',
-    from: { path: '^src/(service/operator|main)/' },
+    from: { path: '^src/(service/(operator|sip)|main)/' },
     to: { path: '^src/service/http/' },
+  },
+  {
+    name: 'service-sip-line-apart',
+    comment: 'The SIP line is a transport of its own: HTTP, the operator bridge and the desktop never import sip/ (the wiring joins them).',
+    severity: 'error',
+    from: { path: '^src/(service/(http|operator)|main)/' },
+    to: { path: '^src/service/sip/' },
   },
   {
     name: 'service-use-cases-below-transports',
@@ -119,7 +129,7 @@ const SERVICE_ROOM_RULES = [
       'Use cases, settings and features never import a transport, the operator bridge, the CLI or the wiring (ops -> http has its own rule beside the layer rules).',
     severity: 'error',
     from: { path: SERVICE_BELOW_TRANSPORTS },
-    to: { path: '^src/service/(operator/|cli/|compose/|cli\\.ts$|runtime\\.ts$)' },
+    to: { path: '^src/service/(operator/|sip/|cli/|compose/|cli\\.ts$|runtime\\.ts$)' },
   },
   {
     name: 'service-settings-not-http',

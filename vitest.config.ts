@@ -114,6 +114,10 @@ const KNOWN_SECONDS: Record<string, number> = {
   'sqlite:test/service/http/fuzz-job-bodies.test.ts': 33,
   'sqlite:test/e2e/requests-screen.test.ts': 33,
   'sqlite:test/service/http/fuzz-bodies.test.ts': 31,
+  // The SIP line: real SIPp calls in real time (measured alone: 23, 16 and 21 s).
+  'sqlite:test/telephony/sip-line.test.ts': 30,
+  'sqlite:test/telephony/sip-line-edges.test.ts': 25,
+  'sqlite:test/cli/serve-sip.test.ts': 25,
   'postgres:test/service/http/state.test.ts': 30,
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test` runs this first (pretest): the end-to-end tests drive Debian's chromium with
 // playwright-core, which downloads no browser of its own, and the store tests start throwaway
-// PostgreSQL clusters with its server binaries (initdb, pg_ctl). A machine without them gets
+// PostgreSQL clusters with its server binaries (initdb, pg_ctl), and the SIP line's tests call the
+// service with real SIP clients (SIPp from sip-tester, and baresip). A machine without them gets
 // them from Debian's packages when this user may install them (root, or sudo without a
 // password); otherwise this stops with one line saying what to install.
 import { spawnSync } from 'node:child_process'
@@ -58,6 +59,23 @@ if (!hasPostgresServer()) {
   if (!aptInstall(['postgresql']) || !hasPostgresServer()) {
     console.error(
       'ensure-test-tools: the store tests need the PostgreSQL 15+ server binaries (initdb, pg_ctl): install them (Debian/Ubuntu: sudo apt-get install -y postgresql), or put their folder on PATH',
+    )
+    process.exit(1)
+  }
+}
+
+/** The SIP line's tests (test/telephony): SIPp dials the service, baresip stands for a softphone. */
+const SIP_TOOLS = [
+  { binary: '/usr/bin/sipp', debianPackage: 'sip-tester', what: 'SIPp' },
+  { binary: '/usr/bin/baresip', debianPackage: 'baresip', what: 'baresip' },
+]
+const missingSipTools = SIP_TOOLS.filter((tool) => !existsSync(tool.binary))
+if (missingSipTools.length > 0) {
+  const packages = missingSipTools.map((tool) => tool.debianPackage)
+  console.log(`ensure-test-tools: installing Debian's ${packages.join(' and ')} for the SIP line's tests (about 20 s)…`)
+  if (!aptInstall(packages) || missingSipTools.some((tool) => !existsSync(tool.binary))) {
+    console.error(
+      `ensure-test-tools: the SIP line's tests need ${missingSipTools.map((tool) => `${tool.what} at ${tool.binary}`).join(' and ')}: install them (Debian/Ubuntu: sudo apt-get install -y ${packages.join(' ')})`,
     )
     process.exit(1)
   }

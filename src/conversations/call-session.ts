@@ -168,6 +168,24 @@ export class CallSession {
     this.caller.hear(samples)
   }
 
+  /** Caller audio as samples at CALL_SAMPLE_RATE (a phone line's, decoded and resampled): the same path as media frames. */
+  hearSamples(samples: Float32Array): void {
+    if (this.ending) return
+    this.begin()
+    this.caller.hear(samples)
+  }
+
+  /**
+   * Keys the caller pressed on a phone's keypad (DTMF), gathered into one entry: a caller turn
+   * like a typed one, written with kind `dtmf`, answered by the same dialogue.
+   */
+  keysPressed(keys: string): void {
+    if (this.ending || !keys) return
+    this.begin()
+    this.caller.heardFrom()
+    this.enqueue(() => this.callerSaid(keys, 'dtmf', this.ledger.seconds(), this.ledger.seconds()))
+  }
+
   /** The connection closed from the caller's side. */
   transportClosed(): void {
     void this.end('caller-hangup')
@@ -242,10 +260,10 @@ export class CallSession {
     await this.callerSaid(text, 'speech', startTime, endTime)
   }
 
-  private async callerSaid(text: string, kind: 'speech' | 'typed', startTime: number, endTime: number): Promise<void> {
+  private async callerSaid(text: string, kind: 'speech' | 'typed' | 'dtmf', startTime: number, endTime: number): Promise<void> {
     if (!text || this.ending) return
     this.send({ event: 'transcription', content: text })
-    await this.addTurn({ role: 'caller', content: text, startTime, endTime, ...(kind === 'typed' ? { kind } : {}) })
+    await this.addTurn({ role: 'caller', content: text, startTime, endTime, ...(kind === 'speech' ? {} : { kind }) })
     await this.agentSays(this.options.dialogue.respond(text, this.respondOptions()), 'speech')
   }
 

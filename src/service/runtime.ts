@@ -16,6 +16,7 @@ import { composeOperatorBridge, composeOperatorFeed } from './compose/operator'
 import { announceRunningService } from './compose/running-services'
 import { composeProjectState, composeStorage, seedFileOf } from './compose/storage'
 import { composeWorkers } from './compose/workers'
+import { RuntimeSipLine, sipConfigProblem } from './compose/sip'
 import { TestRunner } from './test-runs/test-runner'
 import { ApiKeyAuthenticator } from './ops/api-keys'
 
@@ -47,6 +48,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   // Checked before anything opens: a wrong cap is the embedder's mistake, and nothing is left to close.
   const capProblem = config.calls?.maxConcurrent === undefined ? undefined : maxCallsProblem(config.calls.maxConcurrent)
   if (capProblem) throw new Error(`RuntimeConfig.calls.maxConcurrent ${capProblem}`)
+  const sipProblem = config.sip && sipConfigProblem(config.sip)
+  if (sipProblem) throw new Error(`RuntimeConfig.sip.${sipProblem}`)
   const templates = loadTemplateCatalogue(join(config.resourcesDir ?? findResourcesDir(), 'templates'))
   const storage = await composeStorage(config, now)
   const { store, dataDir, diskFull, errorLog } = storage
@@ -69,6 +72,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const { runner, webhookSender } = workers
     const context = composeContext({ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now })
     const calls = composeCalls({ config, storage, engines, workers, feed, now })
+    const sip = new RuntimeSipLine(config.sip, { context, calls, storage })
     journal = composeJournal(config, storage, feed.events, now)
     // Work that came back with the rows of an import or a restore (queued jobs, pending deliveries) runs again.
     const state = composeProjectState(config, storage, now, () => {
@@ -119,9 +123,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       uiToken: operator.uiToken,
       operatorHandlers: operator.handlers,
       operatorStreams: operator.streams,
+      sipLine: () => sip.status,
       start: async () => {
         const listening = await app.listen({ port: address.port, host: address.host })
         const url = address.listening((app.server.address() as AddressInfo).port)
+        await sip.start()
         if (dataDir) withdrawAnnouncement = announceRunningService(dataDir, url, now())
         return listening
       },
@@ -130,8 +136,10 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
           withdrawAnnouncement?.()
           // First: their calls hang up and each run ends FAILED, written before the store closes.
           await testRuns.stop()
-          // Before the server closes their sockets: each call ends as stopped by the service, and is written.
+          sip.stopAccepting()
+          // Before the server closes their sockets: each call ends as stopped by the service, and is written (a SIP call's BYE sent).
           await calls.stop()
+          await sip.close()
           await app.close()
           // After the server: the last requests' entries are written before the file closes.
           journal?.close()

@@ -134,6 +134,11 @@ export interface PhoneNumbersRepository {
   insert(record: PhoneNumberRecord): Promise<void>
   findInProject(id: string, projectId: string): Promise<PhoneNumberView | undefined>
   findByNumber(number: string, projectId: string): Promise<PhoneNumberView | undefined>
+  /**
+   * Every registration of `number` in any project, oldest first: the SIP line answers a call to
+   * a number by its one registration (a number registered in two projects is ambiguous, 485).
+   */
+  findEverywhere(number: string): Promise<PhoneNumberView[]>
   setAgent(id: string, voiceAgentId: string | null, updatedAt: string): Promise<void>
   list(projectId: string, filter: PhoneNumberFilter, limit: number, offset: number): Promise<Page<PhoneNumberView>>
   remove(id: string, projectId: string): Promise<boolean>

@@ -16,11 +16,14 @@ describe('the rooms of src/service', () => {
     expect(arrowsOf(result).sort()).toEqual([
       'src/main/imports-http.ts -> src/service/http/route.ts (service-transports-apart)', // the desktop's IPC transport -> HTTP
       'src/service/http/imports-compose.ts -> src/service/compose/wiring.ts (service-compose-from-entry-points)', // a transport -> the wiring
+      'src/service/http/imports-sip.ts -> src/service/sip/line.ts (service-sip-line-apart)', // HTTP -> the SIP line
       'src/service/operator/imports-http.ts -> src/service/http/route.ts (service-transports-apart)', // the operator bridge -> HTTP
       'src/service/ops/imports-runtime.ts -> src/service/runtime.ts (service-compose-from-entry-points)', // a use case -> the entry point
       'src/service/ops/imports-runtime.ts -> src/service/runtime.ts (service-use-cases-below-transports)',
+      'src/service/ops/imports-sip.ts -> src/service/sip/line.ts (service-use-cases-below-transports)', // a use case -> the SIP line
       'src/service/settings/imports-http.ts -> src/service/http/route.ts (service-settings-not-http)', // settings -> a transport
       'src/service/settings/imports-operator.ts -> src/service/operator/calls-a-use-case.ts (service-use-cases-below-transports)', // settings -> the bridge
+      'src/service/sip/imports-http.ts -> src/service/http/route.ts (service-transports-apart)', // the SIP line -> HTTP
       'src/service/state/imports-cli.ts -> src/service/cli/command.ts (service-use-cases-below-transports)', // a feature -> the CLI
     ])
     // The allowed arrows were seen: the CLI joins the wiring, runtime.ts re-exports it, the bridge calls a use case.

@@ -67,7 +67,8 @@ export async function killChildren(): Promise<void> {
 }
 
 export function childEnv(extra: SpawnOptions['env'] = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
+  // Files run side by side: a service's SIP line stays off unless a test asks for one (--sip-port 0), so none waits on 5060.
+  const env: NodeJS.ProcessEnv = { VOICEDESK_SIP_PORT: 'off' }
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('VOICEDESK_')) env[name] = value
   }

@@ -496,6 +496,14 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect(await store.phoneNumbers.findInProject('n1', P2)).toBeUndefined()
       expect((await store.phoneNumbers.findByNumber('+15550001', P1))?.id).toBe('n1')
       expect(await store.phoneNumbers.findByNumber('+15550001', P2)).toBeUndefined()
+      // The SIP line looks a number up in every project: each registration, oldest first.
+      await store.phoneNumbers.insert(phoneNumber({ id: 'n9', projectId: P2, number: '+15550001', createdAt: at(9) }))
+      expect((await store.phoneNumbers.findEverywhere('+15550001')).map((found) => [found.id, found.projectId])).toEqual([
+        ['n1', P1],
+        ['n9', P2],
+      ])
+      expect(await store.phoneNumbers.findEverywhere('+15550009')).toEqual([])
+      expect(await store.phoneNumbers.remove('n9', P2)).toBe(true)
       await expect(store.phoneNumbers.insert(phoneNumber({ id: 'n2' }))).rejects.toThrow()
       await store.phoneNumbers.setAgent('n1', null, at(7))
       expect(await store.phoneNumbers.findInProject('n1', P1)).toEqual({

@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { parseArgs } from 'node:util'
 import { DEFAULT_PORT, type RuntimeConfig } from '../compose/config'
+import { DEFAULT_SIP_PORT, sipHostProblem } from '../compose/sip'
 
 /** The command line as node:util's parseArgs reads it, and the checks of its options' values. */
 
@@ -22,6 +23,8 @@ export const OPTIONS = {
   'media-fetch-timeout': { type: 'string' },
   'media-fetch-deadline': { type: 'string' },
   'max-calls': { type: 'string' },
+  'sip-port': { type: 'string' },
+  'sip-host': { type: 'string' },
   journal: { type: 'string' },
   name: { type: 'string' },
   'base-url': { type: 'string' },
@@ -60,6 +63,8 @@ export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
     'media-fetch-timeout',
     'media-fetch-deadline',
     'max-calls',
+    'sip-port',
+    'sip-host',
     'journal',
     'seed',
   ],
@@ -145,6 +150,27 @@ export function parsePort(raw: string | undefined, source: string): number {
   if (!/^\d+$/.test(raw) || port > 65_535)
     throw new UsageError(`${source} must be a port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(raw)}`)
   return port
+}
+
+/**
+ * `--sip-port N|off` (or VOICEDESK_SIP_PORT) and `--sip-host H`: the SIP line's config (5060 on 127.0.0.1 by default),
+ * or undefined for `off`. Another host than loopback is refused: the line would answer anyone.
+ */
+export function sipLineOf(values: Values): RuntimeConfig['sip'] {
+  const source = values['sip-port'] !== undefined ? '--sip-port' : 'VOICEDESK_SIP_PORT'
+  const raw = values['sip-port'] ?? (process.env.VOICEDESK_SIP_PORT || undefined)
+  if (raw === 'off') {
+    if (values['sip-host'] !== undefined) throw new UsageError('--sip-host has no use with --sip-port off: leave one of them out')
+    return undefined
+  }
+  const port = raw === undefined ? DEFAULT_SIP_PORT : Number(raw)
+  if (raw !== undefined && (!/^\d+$/.test(raw) || port > 65_535))
+    throw new UsageError(`${source} must be a port number from 0 to 65535 (0 picks a free one) or off, not ${JSON.stringify(raw)}`)
+  const host = values['sip-host'] ?? '127.0.0.1'
+  if (host.trim() === '') throw new UsageError('--sip-host is empty: give an address, such as 127.0.0.1 (the default)')
+  const problem = sipHostProblem(host)
+  if (problem) throw new UsageError(`--sip-host ${problem}`)
+  return { port, host }
 }
 
 export function expandHome(path: string): string {

@@ -3,8 +3,9 @@ import { pino } from 'pino'
 import { fixedApiKeyProblem } from '../ops/api-keys'
 import { DEFAULT_HOST, DEFAULT_PORT, VERSION } from '../compose/config'
 import type { Runtime } from '../runtime'
+import type { SipLineStatus } from '../compose/config'
 import { installUnhandledRejectionGuard } from '../compose/unhandled-rejection-guard'
-import { expandHome, journalEnabled, maxCallsOf, mediaIntakeOf, parsePort, UsageError, type Values } from './args'
+import { expandHome, journalEnabled, maxCallsOf, mediaIntakeOf, parsePort, sipLineOf, UsageError, type Values } from './args'
 import { say } from './say'
 import { databaseProblem, prepare, storageOf } from './storage'
 
@@ -59,6 +60,7 @@ export async function serve(values: Values, options: ServeOptions): Promise<void
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`)
   const journalOn = journalEnabled(values)
   const maxCalls = maxCallsOf(values)
+  const sip = sipLineOf(values)
   const mediaIntake = mediaIntakeOf(values)
   const key = fixedApiKey()
   const storage = storageOf(values)
@@ -102,6 +104,7 @@ export async function serve(values: Values, options: ServeOptions): Promise<void
       allowWebhookHosts: values['allow-webhook-host'],
       mediaIntake,
       calls: { maxConcurrent: maxCalls },
+      sip,
       journal: { enabled: journalOn },
       seed: values.seed !== undefined ? resolve(expandHome(values.seed)) : undefined,
       rendererDir: options.rendererDir,
@@ -140,7 +143,22 @@ export async function serve(values: Values, options: ServeOptions): Promise<void
     lines.push(`API key: ${bootstrap.keyHint} (created earlier; run "npx voicedesk keys create ${place}" for a new one)`)
   }
   const shownKey = bootstrap.createdKey ?? (bootstrap.keySource === 'environment' ? '$VOICEDESK_API_KEY' : '<your key>')
+  lines.push(sipBannerLine(runtime.sipLine()))
   lines.push(`Operator UI: ${url}/app/#token=${runtime.uiToken}`)
   lines.push(`Try: curl -H "Authorization: Token ${shownKey}" ${url}/v1/voice-agents/templates`)
   say(lines.join('\n'))
+}
+
+/** How to call the agents, or why the SIP line is off: the service runs either way. */
+function sipBannerLine(status: SipLineStatus): string {
+  switch (status.state) {
+    case 'off':
+      return 'SIP line: off (--sip-port off)'
+    case 'failed':
+      return `SIP line: off, ${status.problem}`
+    case 'listening': {
+      const host = status.host.includes(':') ? `[${status.host}]` : status.host
+      return `SIP line (UDP and TCP): call an assigned number at sip:<number>@${host}:${status.port}`
+    }
+  }
 }

@@ -8,7 +8,7 @@ Usage:
   voicedesk serve [--port N] [--host H] [--data-dir DIR | --database-url URL] [--log-level LEVEL] [--force-new]
                   [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
                   [--max-media-size SIZE] [--media-fetch-timeout SECONDS] [--media-fetch-deadline SECONDS]
-                  [--max-calls N] [--journal on|off] [--seed FILE]
+                  [--max-calls N] [--sip-port N|off] [--sip-host H] [--journal on|off] [--seed FILE]
   voicedesk keys create [--name NAME] [--data-dir DIR | --database-url URL]
   voicedesk keys list [--data-dir DIR | --database-url URL]
   voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
@@ -41,6 +41,9 @@ serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}
                              fetch slower than 4 KiB/s over 30 s ends sooner
            --max-calls       the most live calls this service runs at once (default 50; in
                              team mode, per instance); the next is refused, TOO_MANY_CALLS
+           --sip-port        the SIP line's UDP and TCP port (default 5060; 0 picks a free one; off for
+                             none; VOICEDESK_SIP_PORT): an assigned number answers at sip:<number>@host:port
+           --sip-host        the SIP line's address (default 127.0.0.1; only loopback for now)
            --journal         on (the default) or off: the request journal of /v1 requests and
                              sockets, read at /_voicedesk/requests (7 days, 50,000 entries at most)
            --force-new       start over with a new database when the old one went missing

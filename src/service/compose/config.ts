@@ -156,6 +156,13 @@ export interface RuntimeConfig {
    * voicedesk.seed.json, if any. A bad seed fails the start (SeedError names the file and field).
    */
   seed?: string
+  /**
+   * The SIP line (docs/api.md, "The SIP line"): calls to registered numbers answered by their
+   * agents, on UDP and TCP `port` (0: a free one) of `host` (127.0.0.1; only loopback until SIP
+   * users with digest authentication exist). Left out: no SIP line (`voicedesk serve` asks for
+   * one on 5060 unless `--sip-port off`).
+   */
+  sip?: { port: number; host?: string; keypadPauseMs?: number }
   /** The largest archive an import reads, media included (16 GiB by default). */
   maxImportBytes?: number
   /** What an archive may hold once ungzipped (DEFAULT_ARCHIVE_LIMITS by default; tests give small ones). */
@@ -176,6 +183,9 @@ export const DEFAULT_SIP_SETTINGS: SipSettings = {
   transportType: 'TCP',
   customHeaders: {},
 }
+
+/** Where the SIP line stands: off (not asked for), listening, or failed to start (its port taken), with why. */
+export type SipLineStatus = { state: 'off' } | { state: 'listening'; host: string; port: number } | { state: 'failed'; problem: string }
 
 export interface Runtime {
   readonly store: Store
@@ -215,6 +225,8 @@ export interface Runtime {
   operatorHandlers(host: 'desktop' | 'browser'): OperatorHandlers
   /** The operator UI's streams (a test call), the same for both carriers. */
   readonly operatorStreams: OperatorStreamHandlers
+  /** The SIP line: where it listens, or why it does not. */
+  sipLine(): SipLineStatus
   /** Listens on host:port; resolves to the base URL (with the real port when port is 0). */
   start(): Promise<string>
   /**

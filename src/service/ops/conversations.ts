@@ -24,7 +24,19 @@ export const SOCKET_DEADLINE_MS = 60_000
  * SDK's socket connects to `/stream/{jobId}`. The call's params fill the agent's placeholders
  * over the agent's own params; the page's tools are kept for the call.
  */
-export async function initConversation(context: OpsContext, caller: Caller, body: ConversationInitBody): Promise<{ jobId: string }> {
+/** A phone call over the SIP line: how it came and both numbers (kept on the conversation). */
+export interface PhoneCallFacts {
+  direction: 'inbound' | 'outbound'
+  fromNumber: string
+  toNumber: string
+}
+
+export async function initConversation(
+  context: OpsContext,
+  caller: Caller,
+  body: ConversationInitBody,
+  phoneCall?: PhoneCallFacts,
+): Promise<{ jobId: string }> {
   const agent = await context.store.voiceAgents.findInProject(body.voiceAgentId, caller.projectId)
   if (!agent) throw notFound('voice agent', body.voiceAgentId)
   const engines = await context.callEngines()
@@ -39,11 +51,12 @@ export async function initConversation(context: OpsContext, caller: Caller, body
       ...(tool.description === undefined ? {} : { description: tool.description }),
       ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
     })),
+    ...(phoneCall ? { channel: 'SIP' as const, ...phoneCall } : {}),
   }
   const record: JobRecord = {
     ...baseRecord(context, caller, at),
     type: 'CONVERSATION',
-    title: titleFrom(`Call with ${agent.agentName}`, 100),
+    title: titleFrom(phoneCall ? `Phone call with ${agent.agentName}` : `Call with ${agent.agentName}`, 100),
     model: engines.model,
     processingType: 'REALTIME',
     systemModelKey: `conversation-${engines.dialogue}`,
@@ -145,9 +158,10 @@ export function toConversationDto(context: OpsContext, record: JobRecord, agentD
     processingType: record.processingType,
     apiKeyId: record.apiKeyId,
     mediaUrl: mediaUrlOf(context, record),
-    callParams: state.params,
+    callParams: callParamsOf(state),
     callDuration: duration ?? 0,
-    channelType: 'Web',
+    channelType: state.channel === 'SIP' ? 'Telephone' : 'Web',
+    channel: state.channel ?? 'WEB',
     agentDetails,
     callAnalysis: {
       endReason: state.endReason,
@@ -160,6 +174,16 @@ export function toConversationDto(context: OpsContext, record: JobRecord, agentD
     performanceMetrics: performanceMetricsOf(state, duration),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
+  }
+}
+
+/** The cloud reference's callParams: the placeholders' values, and on a phone call both numbers in its words. */
+function callParamsOf(state: ConversationState): Record<string, string> {
+  if (state.channel !== 'SIP') return state.params
+  return {
+    ...state.params,
+    ...(state.fromNumber === undefined ? {} : { userNumber: state.fromNumber }),
+    ...(state.toNumber === undefined ? {} : { machineNumber: state.toNumber }),
   }
 }
 
@@ -214,8 +238,8 @@ export async function listMinimalCalls(context: OpsContext, caller: Caller, quer
         voiceAgentId: call.voiceAgentId,
         agentName: call.agentName,
         duration: call.duration === null ? 0 : Math.round(call.duration * 1000) / 1000,
-        channelType: 'Web' as const,
-        callParams: call.params,
+        channelType: call.channelType,
+        callParams: call.callParams,
       }
     }),
   }

@@ -45,7 +45,9 @@ export const MinimalCallSchema = z
     voiceAgentId: UuidSchema.nullable(),
     agentName: z.string().nullable(),
     duration: z.number().meta({ description: 'Seconds the call lasted (so far, while it runs); 0 before it starts.' }),
-    channelType: z.literal('Web').meta({ description: "How the caller reached the agent: VoiceDesk's calls come from the web SDK." }),
+    channelType: z
+      .enum(['Web', 'Telephone'])
+      .meta({ description: 'How the caller reached the agent: `Web` (the web SDK, the test call) or `Telephone` (the SIP line).' }),
     callParams: z
       .record(z.string(), z.string())
       .meta({ description: "The call's placeholder values (the agent's params, overridden by conversation-init's)." }),

@@ -84,8 +84,8 @@ export const TranscriptTurnSchema = z
     content: z.string(),
     startTime: z.number(),
     endTime: z.number(),
-    /** agent: a poke message said after the caller's silence. caller: typed rather than spoken. */
-    kind: z.enum(['speech', 'poke', 'typed']).optional(),
+    /** agent: a poke message said after the caller's silence. caller: typed rather than spoken, or keys pressed on a phone (dtmf). */
+    kind: z.enum(['speech', 'poke', 'typed', 'dtmf']).optional(),
     /** The caller spoke over this agent turn and it was cut short (barge-in). */
     interrupted: z.boolean().optional(),
     /** A caller turn heard while speech recognition was off: its words are unknown. */
@@ -148,6 +148,13 @@ export const ConversationStateSchema = z.object({
   agentVersion: z.number().int().nullable().optional(),
   /** Only while the call's recording is not stored because the disk was full when it ended (see RecordingStateSchema). */
   recording: z.enum(['waiting: disk full', 'lost: disk full']).optional(),
+  /** How the caller reached the agent: `SIP` for a phone call over the SIP line; absent on web calls (the SDK's socket, a test call). */
+  channel: z.literal('SIP').optional(),
+  /** A phone call's direction: `inbound` (a caller dialled the agent's number). */
+  direction: z.enum(['inbound', 'outbound']).optional(),
+  /** A phone call's numbers: who called (the SIP From's user part, as sent) and the number dialled (E.164, as registered). */
+  fromNumber: z.string().optional(),
+  toNumber: z.string().optional(),
 })
 export type ConversationState = z.infer<typeof ConversationStateSchema>
 
@@ -203,9 +210,15 @@ export const ConversationSchema = ConversationStateSchema.extend({
   processingType: z.string(),
   apiKeyId: UuidSchema,
   mediaUrl: z.string().nullable().meta({ description: 'Same as recordingUrl.' }),
-  callParams: z.record(z.string(), z.string()).meta({ description: 'Same as params.' }),
+  callParams: z
+    .record(z.string(), z.string())
+    .meta({ description: 'Same as params; a phone call adds `userNumber` (the caller) and `machineNumber` (the number dialled).' }),
   callDuration: z.number().meta({ description: 'Same as duration, 0 before the call started.' }),
-  channelType: z.literal('Web').meta({ description: "VoiceDesk's calls come from the web SDK." }),
+  channelType: z
+    .enum(['Web', 'Telephone'])
+    .meta({ description: '`Web` for the web SDK (and the test call), `Telephone` for a call over the SIP line.' }),
+  /** Always present here: `WEB` unless the call came over the SIP line. */
+  channel: z.enum(['WEB', 'SIP']).meta({ description: '`SIP` for a phone call over the SIP line, `WEB` otherwise.' }),
   // The reference's call details, computed from what the call kept (docs/api.md, "The conversation read").
   agentDetails: z
     .object({

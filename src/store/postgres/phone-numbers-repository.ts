@@ -45,6 +45,10 @@ export class PostgresPhoneNumbersRepository implements PhoneNumbersRepository {
     return (await this.db.query<PhoneNumberView>(`${SELECT} WHERE p.number = $1 AND p.project_id = $2`, [number, projectId])).rows[0]
   }
 
+  async findEverywhere(number: string): Promise<PhoneNumberView[]> {
+    return (await this.db.query<PhoneNumberView>(`${SELECT} WHERE p.number = $1 ORDER BY p.created_at, p.id LIMIT 10`, [number])).rows
+  }
+
   async setAgent(id: string, voiceAgentId: string | null, updatedAt: string): Promise<void> {
     await this.db.query('UPDATE phone_numbers SET voice_agent_id = $1, updated_at = $2 WHERE id = $3', [voiceAgentId, updatedAt, id])
   }

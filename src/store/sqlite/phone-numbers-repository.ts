@@ -52,6 +52,7 @@ export class SqlitePhoneNumbersRepository implements PhoneNumbersRepository {
     insert: Statement
     findInProject: Statement
     findByNumber: Statement
+    findEverywhere: Statement
     setAgent: Statement
     page: Statement
     countAll: Statement
@@ -67,6 +68,7 @@ export class SqlitePhoneNumbersRepository implements PhoneNumbersRepository {
           @providerAccountSid, @providerAuthToken, @voiceAgentId, @createdAt, @updatedAt)`),
       findInProject: db.prepare(`${SELECT} WHERE p.id = ? AND p.project_id = ?`),
       findByNumber: db.prepare(`${SELECT} WHERE p.number = ? AND p.project_id = ?`),
+      findEverywhere: db.prepare(`${SELECT} WHERE p.number = ? ORDER BY p.created_at, p.id LIMIT 10`),
       setAgent: db.prepare('UPDATE phone_numbers SET voice_agent_id = ?, updated_at = ? WHERE id = ?'),
       page: db.prepare(`${SELECT} WHERE ${FILTER} ORDER BY p.created_at DESC, p.id DESC LIMIT @limit OFFSET @offset`),
       countAll: db.prepare('SELECT COUNT(*) AS count FROM phone_numbers WHERE project_id = ?'),
@@ -87,6 +89,10 @@ export class SqlitePhoneNumbersRepository implements PhoneNumbersRepository {
   async findByNumber(number: string, projectId: string): Promise<PhoneNumberView | undefined> {
     const row = this.statements.findByNumber.get(number, projectId) as PhoneNumberRow | undefined
     return row && toView(row)
+  }
+
+  async findEverywhere(number: string): Promise<PhoneNumberView[]> {
+    return (this.statements.findEverywhere.all(number) as PhoneNumberRow[]).map(toView)
   }
 
   async setAgent(id: string, voiceAgentId: string | null, updatedAt: string): Promise<void> {

@@ -917,278 +917,63 @@ export interface paths {
 export type webhooks = Record<string, never>
 export interface components {
   schemas: {
-    AddPhoneNumberBody: {
-      /**
-       * @description TELEPHONY (TWILIO is another spelling).
-       * @enum {string}
-       */
-      type: 'TELEPHONY' | 'TWILIO'
-      phoneNumber: string
-      label: string
-      /** @description Account identifier at the provider (or `twilioAccountSid`). */
-      providerAccountSid?: string
-      /** @description Encrypted at rest, never returned (or `twilioAuthToken`). */
-      providerAuthToken?: string
-      /** @description Another spelling of providerAccountSid. */
-      twilioAccountSid?: string
-      /** @description Another spelling of providerAuthToken. */
-      twilioAuthToken?: string
-    }
-    AddProviderNumberBody: {
+    /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
+    OutcomeShapeInput: {
       /** @enum {string} */
-      type?: 'TELEPHONY' | 'TWILIO'
-      phoneNumber: string
-      label: string
-      /** @description The number's id at the provider: answered back as `numberSid`, not stored. */
-      twilioNumberSid?: string
-      /** @description Account identifier at the provider (or `twilioAccountSid`). */
-      providerAccountSid?: string
-      /** @description Encrypted at rest, never returned (or `twilioAuthToken`). */
-      providerAuthToken?: string
-      /** @description Another spelling of providerAccountSid. */
-      twilioAccountSid?: string
-      /** @description Another spelling of providerAuthToken. */
-      twilioAuthToken?: string
-    }
-    AiContentBody: {
-      aiParts: (
-        | 'introduction'
-        | 'titles'
-        | 'summary'
-        | 'webArticleSEOFriendly'
-        | 'keyTopicsWithBullets'
-        | 'keywords'
-        | 'threadsByInstagram'
-        | 'faq'
-        | 'facebookPost'
-        | 'youtubeDescription'
-        | 'twitterThread'
-        | 'linkedInPost'
-      )[]
-    }
-    AiContentEstimate: {
-      /** @description The source job. */
-      jobId: string
-      /** @description How many parts the job would write. */
-      parts: number
-      pricePerPart: number
-      /** @description The credits the job will charge: its totalCost. */
-      estimatedCost: number
-      /** @constant */
-      currency: 'credits'
-    }
-    AiContentEstimateBody: {
-      aiParts:
-        | (
-            | 'introduction'
-            | 'titles'
-            | 'summary'
-            | 'webArticleSEOFriendly'
-            | 'keyTopicsWithBullets'
-            | 'keywords'
-            | 'threadsByInstagram'
-            | 'faq'
-            | 'facebookPost'
-            | 'youtubeDescription'
-            | 'twitterThread'
-            | 'linkedInPost'
-          )[]
-        | components['schemas']['CustomAiPart'][]
-    }
-    AiContentJob: {
-      /** Format: uuid */
-      id: string
-      title: string
-      model: string
-      /** @constant */
-      type: 'AI_CONTENT'
-      processingType: string
-      webhookUrl: string | null
-      totalCost: number
-      usageTime: string | null
-      mediaUrl: string | null
-      jobResponse: {
-        introduction?: string
-        titles?: string
-        summary?: string
-        webArticleSEOFriendly?: string
-        keyTopicsWithBullets?: string
-        keywords?: string
-        threadsByInstagram?: string
-        faq?: string
-        facebookPost?: string
-        youtubeDescription?: string
-        twitterThread?: string
-        linkedInPost?: string
-        transcriptionJobId: string
-        customParts?: components['schemas']['CustomPartResult'][]
-      } | null
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCode']
-        message: string
+      type: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
+      description?: string
+      enum?: (string | number | boolean | null)[]
+      properties?: {
+        [key: string]: components['schemas']['OutcomeShapeInput']
       }
-      relevantJobId: string
-      /** Format: uuid */
-      apiKeyId: string
-      billingId: string | null
-      /** Format: uuid */
-      userId: string
-      systemModelKey: string
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
+      required?: string[]
+      items?: components['schemas']['OutcomeShapeInput']
     }
-    AssignNumberBody: {
-      /** Format: uuid */
-      voiceAgentId: string
-      phoneNumber: string
-    }
-    CallLog: {
-      /** @description `log_<n>`, n from 1 in the order of the call. */
-      id: string
-      /** Format: date-time */
-      timestamp: string
-      /** @description The event (`call.started`, `turn`, `tool.executed`, `call.ended`), `at` (seconds from the call's start) and what it holds. */
-      payload: {
-        /** @enum {string} */
-        event: 'call.started' | 'turn' | 'tool.executed' | 'call.ended'
-        at: number
-      } & {
-        [key: string]: unknown
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    CloneVoiceAgentBody: {
+    UpdateVoiceAgentBody: {
       agentName?: string
-    }
-    Conversation: {
-      startedAt: string | null
-      endedAt: string | null
-      endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
-      transcript: components['schemas']['TranscriptTurn'][]
-      toolCalls: components['schemas']['ToolCallRecord'][]
-      /** @description null until the call ended, or when the agent has no shape */
-      outcomeResult: unknown
-      outcomeComplete: boolean | null
-      outcomeProblems?: string[]
-      bargeIns: number
-      pokes: number
-      answerDelays?: {
-        answers: number
-        seconds: number
-      }
-      callerGender: ('male' | 'female') | null
-      speechRecognition: {
-        enabled: boolean
-        engine: string | null
-        model: string | null
-      }
-      dialogueEngine: string
-      params: {
-        [key: string]: string
-      }
-      tools: {
-        name: string
-        description?: string
-        parameters?: {
-          [key: string]: unknown
-        }
-      }[]
-      agentVersion?: number | null
-      recording: ('stored' | 'waiting: disk full' | 'lost: disk full') | null
-      /** Format: uuid */
-      id: string
-      /** Format: uuid */
-      jobId: string
+      greetingMessage?: string
+      /** @description Any JSON value; a non-string is stored as its JSON text. */
+      preamble?: unknown
       /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCode']
-        message: string
+      lang?: 'ar' | 'en'
+      pokeMessages?: string[]
+      realTime?: boolean
+      silenceThreshold?: number
+      interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
+      outcome?: string
+      outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
+      webhookUrl?: string | null
+      webhookAuth?: {
+        authKey: string
+        authSecret: string
+      } | null
+      /** @enum {string} */
+      voiceId?:
+        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
+        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
+        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
+        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
+        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
+        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
+        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
+        | '16677e49-bcd2-4044-adb3-541626c49304'
+        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
+        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
+        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
+        | '1901056d-58b3-4e82-87eb-785af536671e'
+        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
+        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
+      tools?: {
+        genderDetection?: boolean
+        smartCallEnd?: boolean
       }
-      voiceAgentId: string | null
-      agentName: string | null
-      duration: number | null
-      recordingUrl: string | null
-      totalCost: number
-      title: string
-      /** @description The dialogue model the call was made with. */
-      model: string
-      processingType: string
-      /** Format: uuid */
-      apiKeyId: string
-      /** @description Same as recordingUrl. */
-      mediaUrl: string | null
-      /** @description Same as params. */
-      callParams: {
+      params?: {
         [key: string]: string
       }
-      /** @description Same as duration, 0 before the call started. */
-      callDuration: number
-      /**
-       * @description VoiceDesk's calls come from the web SDK.
-       * @constant
-       */
-      channelType: 'Web'
-      /** @description The agent as it was for the call (its version), or as it is now for older calls; null once the agent is deleted. */
-      agentDetails: {
-        /** @description The agent version the call ran against; null for calls made before versions. */
-        version: number | null
-        agent: components['schemas']['VoiceAgent']
-      } | null
-      callAnalysis: {
-        endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
-        outcomeResult: unknown
-        outcomeComplete: boolean | null
-        outcomeProblems: string[]
-        callerGender: ('male' | 'female') | null
-      }
-      logs: components['schemas']['CallLog'][]
-      performanceMetrics: {
-        durationSeconds: number | null
-        agentTurns: number
-        callerTurns: number
-        /** @description Agent answers that followed a caller's turn; null on calls made before it was kept. */
-        answers: number | null
-        /** @description Mean seconds from the end of a caller's turn to the start of the agent's answer; null without answers. */
-        averageAnswerDelaySeconds: number | null
-        bargeIns: number
-        pokes: number
-        toolCalls: number
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    ConversationInitBody: {
-      /** Format: uuid */
-      voiceAgentId: string
-      /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
-      params?: {
-        [key: string]: string | number | boolean
-      }
-      /** @description Sent by the web SDK; calls are always spoken here. */
-      voiceEnablement?: boolean
-      /** @description Functions the caller's page runs when the agent calls them (the `tools` frame). */
-      tools?: {
-        /** @constant */
-        type: 'function'
-        function: {
-          name: string
-          description?: string
-          parameters?: {
-            [key: string]: unknown
-          }
-          func_map?: unknown
-        }
-      }[]
     }
     CreateVoiceAgentBody: {
       agentName: string
@@ -1237,18 +1022,90 @@ export interface components {
       }
       description?: string
     }
-    CreateVoiceDictionaryBody: {
-      name: string
-      words: components['schemas']['DictionaryWord'][]
+    CloneVoiceAgentBody: {
+      agentName?: string
     }
-    CustomAiContentBody: {
-      aiParts: components['schemas']['CustomAiPart'][]
-      webhookUrl?: string | null
+    TextToSpeechBody: {
+      /** @enum {string} */
+      voiceId:
+        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
+        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
+        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
+        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
+        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
+        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
+        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
+        | '16677e49-bcd2-4044-adb3-541626c49304'
+        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
+        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
+        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
+        | '1901056d-58b3-4e82-87eb-785af536671e'
+        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
+        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
+      text: string
+      webhookUrl?: string
       /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
       webhookAuth?: {
         authKey?: string
         authSecret?: string
       }
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
+       */
+      voiceAgentId?: string
+    }
+    TranscribeBody: {
+      /** @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL. */
+      mediaUrl: string
+      /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
+      model: string
+      /** @description `async` (any case): the job is queued, and its webhook tells when it ended. */
+      processingType: string
+      /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
+      language?: string
+      title?: string
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+      /** @description true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`. */
+      returnSrtFormat?: boolean
+      /** @description The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too). */
+      srtOptions?: {
+        /** @description Lines per cue, 1 to 5 (default 2). */
+        maxLinesPerSubtitle?: number
+        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
+        singleSpeakerPerSubtitle?: boolean
+        /** @description Characters per line, 10 to 200 (default 42). */
+        maxCharsPerLine?: number
+        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
+        maxMergeableGap?: number
+        /** @description Shortest cue, in seconds (default 0.7). */
+        minDuration?: number
+        /** @description Longest cue, in seconds (default 7). */
+        maxDuration?: number
+        /** @description Seconds kept between cues (default 0.04). */
+        minGap?: number
+      }
+    }
+    AiContentBody: {
+      aiParts: (
+        | 'introduction'
+        | 'titles'
+        | 'summary'
+        | 'webArticleSEOFriendly'
+        | 'keyTopicsWithBullets'
+        | 'keywords'
+        | 'threadsByInstagram'
+        | 'faq'
+        | 'facebookPost'
+        | 'youtubeDescription'
+        | 'twitterThread'
+        | 'linkedInPost'
+      )[]
     }
     CustomAiPart: {
       /** @description The name of the part, as the result names it. */
@@ -1260,6 +1117,651 @@ export interface components {
       language?: 'ar' | 'en'
       /** @description What to write, in your words. */
       prompt: string
+    }
+    CustomAiContentBody: {
+      aiParts: components['schemas']['CustomAiPart'][]
+      webhookUrl?: string | null
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    AiContentEstimateBody: {
+      aiParts:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )[]
+        | components['schemas']['CustomAiPart'][]
+    }
+    ListJobsBody: {
+      sort?: {
+        /**
+         * @default createdAt
+         * @enum {string}
+         */
+        field: 'createdAt' | 'updatedAt' | 'title' | 'status' | 'type' | 'cost'
+        direction?: string
+      }
+      /** @description Page size, default 10. */
+      take?: number
+      /** @description The 1-based page, default 1: the offset is (skip - 1) × take. */
+      skip?: number
+      search?: string
+      /** @enum {string} */
+      status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      /** @enum {string} */
+      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
+    }
+    AddPhoneNumberBody: {
+      /**
+       * @description TELEPHONY (TWILIO is another spelling).
+       * @enum {string}
+       */
+      type: 'TELEPHONY' | 'TWILIO'
+      phoneNumber: string
+      label: string
+      /** @description Account identifier at the provider (or `twilioAccountSid`). */
+      providerAccountSid?: string
+      /** @description Encrypted at rest, never returned (or `twilioAuthToken`). */
+      providerAuthToken?: string
+      /** @description Another spelling of providerAccountSid. */
+      twilioAccountSid?: string
+      /** @description Another spelling of providerAuthToken. */
+      twilioAuthToken?: string
+    }
+    AddProviderNumberBody: {
+      /** @enum {string} */
+      type?: 'TELEPHONY' | 'TWILIO'
+      phoneNumber: string
+      label: string
+      /** @description The number's id at the provider: answered back as `numberSid`, not stored. */
+      twilioNumberSid?: string
+      /** @description Account identifier at the provider (or `twilioAccountSid`). */
+      providerAccountSid?: string
+      /** @description Encrypted at rest, never returned (or `twilioAuthToken`). */
+      providerAuthToken?: string
+      /** @description Another spelling of providerAccountSid. */
+      twilioAccountSid?: string
+      /** @description Another spelling of providerAuthToken. */
+      twilioAuthToken?: string
+    }
+    AssignNumberBody: {
+      /** Format: uuid */
+      voiceAgentId: string
+      phoneNumber: string
+    }
+    UnassignNumberBody: {
+      phoneNumber: string
+    }
+    ConversationInitBody: {
+      /** Format: uuid */
+      voiceAgentId: string
+      /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
+      params?: {
+        [key: string]: string | number | boolean
+      }
+      /** @description Sent by the web SDK; calls are always spoken here. */
+      voiceEnablement?: boolean
+      /** @description Functions the caller's page runs when the agent calls them (the `tools` frame). */
+      tools?: {
+        /** @constant */
+        type: 'function'
+        function: {
+          name: string
+          description?: string
+          parameters?: {
+            [key: string]: unknown
+          }
+          func_map?: unknown
+        }
+      }[]
+    }
+    RealtimeTtsBody: {
+      text: string
+      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
+      voiceId?: string
+      /** @description Same as voiceId. */
+      voice?: string
+      /** @description Same as voiceId. */
+      voice_id?: string
+      /** @description Same as voiceId (the cloud's realtime name for it). */
+      speaker?: string
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
+       */
+      voiceAgentId?: string
+      /**
+       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
+       * @enum {string}
+       */
+      format?: 'wav' | 'pcm'
+      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
+      mulaw?: boolean
+      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
+      dialect?: string
+      /** @description Accepted for cloud clients and not used: the voice decides the language. */
+      languageId?: string
+    }
+    TranslateBody: {
+      /**
+       * Format: uuid
+       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
+       */
+      jobId?: string
+      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
+      text?: string
+      /** @enum {string} */
+      toLng: 'ar' | 'en'
+      /**
+       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
+       * @enum {string}
+       */
+      fromLng?: 'ar' | 'en'
+      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
+      title?: string
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    DictionaryWord: {
+      /** @description A word or a few words, matched whole and in any case. */
+      word: string
+      /** @description What the voice says instead, spelled as it sounds. */
+      pronunciation: string
+    }
+    CreateVoiceDictionaryBody: {
+      name: string
+      words: components['schemas']['DictionaryWord'][]
+    }
+    UpdateVoiceDictionaryBody: {
+      name?: string
+      words?: components['schemas']['DictionaryWord'][]
+    }
+    ToggleDictionaryActivationBody: {
+      /** Format: uuid */
+      dictionaryId: string
+      /** Format: uuid */
+      voiceAgentId: string
+      isActive: boolean
+    }
+    V2CreateVoiceAgentBody: {
+      /**
+       * @description Single Prompt (flow agents are not supported).
+       * @constant
+       */
+      type?: 'Single Prompt'
+      name: string
+      conversation?: {
+        greetingMessage?: string
+        /** @description Accepted for cloud clients and not used */
+        greetingMessageType?: string | null
+        /** @description Any JSON value; a non-string is kept as its JSON text. */
+        preamble?: unknown
+        pokeMessages?: string[]
+        params?: {
+          [key: string]: string
+        }
+        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
+        alignment?: {
+          /** @enum {string} */
+          greetingMessage?: 'ltr' | 'rtl'
+          /** @enum {string} */
+          preamble?: 'ltr' | 'rtl'
+        }
+      }
+      voice?: {
+        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
+        voiceId?: string
+        lang?: string
+        /** @description Accepted for cloud clients and not used */
+        ttsParams?: {
+          [key: string]: unknown
+        }
+      }
+      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
+      llm?: {
+        provider?: string
+        model?: string
+        temperature?: number
+        baseUrl?: string | null
+        apiKey?: string | null
+      }
+      callSettings?: {
+        interrupt?: boolean
+        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
+        silenceThreshold?: number
+        genderDetection?: boolean
+        smartCallEnd?: boolean
+        /** @description Accepted for cloud clients and not used */
+        noiseCancellation?: string
+        /** @description Accepted for cloud clients and not used */
+        cancelNoisePer?: string
+        /** @description Accepted for cloud clients and not used */
+        responseDelay?: number
+        /** @description Accepted for cloud clients and not used */
+        minInterruptionDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        vadActivationThreshold?: number
+        /** @description Accepted for cloud clients and not used */
+        userInactivityTimeout?: number
+        /** @description Accepted for cloud clients and not used */
+        maxCallDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        backgroundNoise?: boolean
+        /** @description Accepted for cloud clients and not used */
+        enableAutoGainControl?: boolean
+        /** @description Accepted for cloud clients and not used */
+        sendDenoisedToStt?: boolean
+        /** @description Accepted for cloud clients and not used */
+        waitForUserToSpeakFirst?: number
+        /** @description Accepted for cloud clients and not used */
+        thinkingVoice?: boolean
+        /** @description Accepted for cloud clients and not used */
+        speakerIdentification?: boolean
+        /** @description Accepted for cloud clients and not used */
+        agenticRag?: boolean
+        /** @description Accepted for cloud clients and not used */
+        languageDialectSwitcher?: boolean
+      }
+      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
+      tools?: unknown[]
+      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
+      knowledgeBaseItemsIds?: unknown[]
+      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
+      voiceDictionaryIds?: unknown[]
+      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
+      phoneNumber?: {
+        /** @enum {string} */
+        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
+        /** Format: uuid */
+        id: string
+      } | null
+      webhookUrl?: string | null
+      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      } | null
+      workflow?: {
+        [key: string]: unknown
+      } | null
+      outcome?: string
+      /** @description {} or null for none. */
+      outcomeResponseShape?: {
+        [key: string]: unknown
+      } | null
+    }
+    V2UpdateVoiceAgentBody: {
+      /**
+       * @description Single Prompt (flow agents are not supported).
+       * @constant
+       */
+      type?: 'Single Prompt'
+      name?: string
+      conversation?: {
+        greetingMessage?: string
+        /** @description Accepted for cloud clients and not used */
+        greetingMessageType?: string | null
+        /** @description Any JSON value; a non-string is kept as its JSON text. */
+        preamble?: unknown
+        pokeMessages?: string[]
+        params?: {
+          [key: string]: string
+        }
+        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
+        alignment?: {
+          /** @enum {string} */
+          greetingMessage?: 'ltr' | 'rtl'
+          /** @enum {string} */
+          preamble?: 'ltr' | 'rtl'
+        }
+      }
+      voice?: {
+        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
+        voiceId?: string
+        lang?: string
+        /** @description Accepted for cloud clients and not used */
+        ttsParams?: {
+          [key: string]: unknown
+        }
+      }
+      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
+      llm?: {
+        provider?: string
+        model?: string
+        temperature?: number
+        baseUrl?: string | null
+        apiKey?: string | null
+      }
+      callSettings?: {
+        interrupt?: boolean
+        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
+        silenceThreshold?: number
+        genderDetection?: boolean
+        smartCallEnd?: boolean
+        /** @description Accepted for cloud clients and not used */
+        noiseCancellation?: string
+        /** @description Accepted for cloud clients and not used */
+        cancelNoisePer?: string
+        /** @description Accepted for cloud clients and not used */
+        responseDelay?: number
+        /** @description Accepted for cloud clients and not used */
+        minInterruptionDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        vadActivationThreshold?: number
+        /** @description Accepted for cloud clients and not used */
+        userInactivityTimeout?: number
+        /** @description Accepted for cloud clients and not used */
+        maxCallDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        backgroundNoise?: boolean
+        /** @description Accepted for cloud clients and not used */
+        enableAutoGainControl?: boolean
+        /** @description Accepted for cloud clients and not used */
+        sendDenoisedToStt?: boolean
+        /** @description Accepted for cloud clients and not used */
+        waitForUserToSpeakFirst?: number
+        /** @description Accepted for cloud clients and not used */
+        thinkingVoice?: boolean
+        /** @description Accepted for cloud clients and not used */
+        speakerIdentification?: boolean
+        /** @description Accepted for cloud clients and not used */
+        agenticRag?: boolean
+        /** @description Accepted for cloud clients and not used */
+        languageDialectSwitcher?: boolean
+      }
+      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
+      tools?: unknown[]
+      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
+      knowledgeBaseItemsIds?: unknown[]
+      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
+      voiceDictionaryIds?: unknown[]
+      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
+      phoneNumber?: {
+        /** @enum {string} */
+        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
+        /** Format: uuid */
+        id: string
+      } | null
+      webhookUrl?: string | null
+      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      } | null
+      workflow?: {
+        [key: string]: unknown
+      } | null
+      outcome?: string
+      /** @description {} or null for none. */
+      outcomeResponseShape?: {
+        [key: string]: unknown
+      } | null
+    }
+    V2CreateJobBody: {
+      /** @constant */
+      type: 'TRANSCRIPTION'
+      /**
+       * Format: uuid
+       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
+       */
+      apiKey: string
+      mediaUrl: string
+      title: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+      /**
+       * @default async
+       * @enum {string}
+       */
+      processingType: 'async' | 'sync'
+      model?: string
+    }
+    V2TranscriptionAiContentBody: {
+      /**
+       * Format: uuid
+       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
+       */
+      apiKey: string
+      mediaUrl: string
+      title: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+      aiParts: (
+        | 'introduction'
+        | 'titles'
+        | 'summary'
+        | 'webArticleSEOFriendly'
+        | 'keyTopicsWithBullets'
+        | 'keywords'
+        | 'threadsByInstagram'
+        | 'faq'
+        | 'facebookPost'
+        | 'youtubeDescription'
+        | 'twitterThread'
+        | 'linkedInPost'
+      )[]
+      aiContentTitle?: string | null
+      aiContentLanguage?: ('ar' | 'en') | null
+      /** @description Accepted and not used. */
+      aiContentDate?: string | null
+      /** @description Accepted and not used. */
+      aiContentText?: string | null
+    }
+    /**
+     * @description Why a job FAILED (docs/api.md, "Jobs")
+     * @enum {string}
+     */
+    JobErrorCode:
+      | 'TIMEOUT'
+      | 'AI_ENGINE_FAILED'
+      | 'SOURCE_JOB_MISSING'
+      | 'TTS_ENGINE_FAILED'
+      | 'INVALID_TEXT_OR_VOICE'
+      | 'TTS_FAILED'
+      | 'INVALID_JOB'
+      | 'UNSUPPORTED_JOB_TYPE'
+      | 'STT_ENGINE_NOT_CONFIGURED'
+      | 'STT_ENGINE_FAILED'
+      | 'MEDIA_FETCH_FAILED'
+      | 'MEDIA_TOO_LARGE'
+      | 'MEDIA_UNREADABLE'
+      | 'MEDIA_HAS_NO_AUDIO'
+      | 'DECODER_UNAVAILABLE'
+      | 'LLM_ENGINE_NOT_CONFIGURED'
+      | 'LLM_ENGINE_FAILED'
+      | 'CONVERSATION_NOT_STARTED'
+      | 'CALL_INTERRUPTED'
+      | 'AGENT_MISSING'
+      | 'TOO_MANY_CALLS'
+      | 'DIALOGUE_ENGINE_FAILED'
+      | 'CRASHED'
+      | 'INTERNAL'
+    ErrorEnvelope: {
+      /** @constant */
+      success: false
+      message: string
+      error: {
+        /** @enum {string} */
+        code:
+          | 'VALIDATION_ERROR'
+          | 'INVALID_JSON'
+          | 'UNAUTHORIZED'
+          | 'FORBIDDEN'
+          | 'NOT_FOUND'
+          | 'CONFLICT'
+          | 'PAYLOAD_TOO_LARGE'
+          | 'UNSUPPORTED_MEDIA_TYPE'
+          | 'REQUEST_TIMEOUT'
+          | 'MISDIRECTED_REQUEST'
+          | 'HEADERS_TOO_LARGE'
+          | 'INTERNAL'
+          | 'UNAVAILABLE'
+          | 'INSUFFICIENT_STORAGE'
+        details: {
+          path: string
+          message: string
+        }[]
+      }
+    }
+    /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
+    OutcomeShape: {
+      /** @enum {string} */
+      type: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
+      description?: string
+      enum?: (string | number | boolean | null)[]
+      properties?: {
+        [key: string]: components['schemas']['OutcomeShape']
+      }
+      required?: string[]
+      items?: components['schemas']['OutcomeShape']
+    }
+    VoiceAgent: {
+      /** Format: uuid */
+      id: string
+      agentName: string
+      greetingMessage: string
+      description: string
+      preamble: string
+      /** @enum {string} */
+      lang: 'ar' | 'en'
+      pokeMessages: string[]
+      realTime: boolean
+      silenceThreshold: number
+      interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
+      outcome: string
+      outcomeResponseShape: components['schemas']['OutcomeShape'] | null
+      /** Format: uuid */
+      projectId: string
+      /** Format: uuid */
+      apiKeyId: string
+      /** Format: uuid */
+      voiceRecordId: string
+      voiceRecord: {
+        /** Format: uuid */
+        id: string
+        name: string
+        /** @enum {string} */
+        lang: 'ar' | 'en'
+        /** @enum {string} */
+        gender: 'female' | 'male'
+      }
+      webhookUrl: string | null
+      webhookAuth: {
+        authKey: string
+        /** @description Masked: the secret is never returned. */
+        authSecret: string
+      } | null
+      params: {
+        [key: string]: string
+      }
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceAgentTemplate: {
+      /** Format: uuid */
+      id: string
+      agentName: string
+      greetingMessage: string
+      description: string
+      preamble: string
+      /** @enum {string} */
+      lang: 'ar' | 'en'
+      pokeMessages: string[]
+      realTime: boolean
+      silenceThreshold: number
+      interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
+      outcome: string
+      /** @description Templates are global: they belong to no project. */
+      projectId: null
+      apiKeyId: null
+      /** Format: uuid */
+      voiceRecordId: string
+      /** @description Name of the template voice. */
+      voice: string
+      /** @constant */
+      isTemplate: true
+      /** @description An icon name (lucide set), e.g. headset. */
+      icon: string
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    TranscriptSegment: {
+      start: number
+      end: number
+      text: string
+    }
+    TranscriptionResponse: {
+      text: string
+      language: string | null
+      durationSeconds: number
+      segments: components['schemas']['TranscriptSegment'][]
+      /** @description The subtitles as SubRip text, when the job was asked for them (returnSrtFormat). */
+      srt?: string
+      /** @description The layout the subtitles were made with (every option, defaults filled in). */
+      srtOptions?: {
+        /** @description Lines per cue, 1 to 5 (default 2). */
+        maxLinesPerSubtitle?: number
+        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
+        singleSpeakerPerSubtitle?: boolean
+        /** @description Characters per line, 10 to 200 (default 42). */
+        maxCharsPerLine?: number
+        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
+        maxMergeableGap?: number
+        /** @description Shortest cue, in seconds (default 0.7). */
+        minDuration?: number
+        /** @description Longest cue, in seconds (default 7). */
+        maxDuration?: number
+        /** @description Seconds kept between cues (default 0.04). */
+        minGap?: number
+      }
+    }
+    AiContentEstimate: {
+      /** @description The source job. */
+      jobId: string
+      /** @description How many parts the job would write. */
+      parts: number
+      pricePerPart: number
+      /** @description The credits the job will charge: its totalCost. */
+      estimatedCost: number
+      /** @constant */
+      currency: 'credits'
     }
     CustomPartResult: {
       aiPart: string
@@ -1290,39 +1792,6 @@ export interface components {
       honoured: string[]
       /** @description What of the instruction was not, and why. */
       notHonoured: string[]
-    }
-    DictionaryWord: {
-      /** @description A word or a few words, matched whole and in any case. */
-      word: string
-      /** @description What the voice says instead, spelled as it sounds. */
-      pronunciation: string
-    }
-    ErrorEnvelope: {
-      /** @constant */
-      success: false
-      message: string
-      error: {
-        /** @enum {string} */
-        code:
-          | 'VALIDATION_ERROR'
-          | 'INVALID_JSON'
-          | 'UNAUTHORIZED'
-          | 'FORBIDDEN'
-          | 'NOT_FOUND'
-          | 'CONFLICT'
-          | 'PAYLOAD_TOO_LARGE'
-          | 'UNSUPPORTED_MEDIA_TYPE'
-          | 'REQUEST_TIMEOUT'
-          | 'MISDIRECTED_REQUEST'
-          | 'HEADERS_TOO_LARGE'
-          | 'INTERNAL'
-          | 'UNAVAILABLE'
-          | 'INSUFFICIENT_STORAGE'
-        details: {
-          path: string
-          message: string
-        }[]
-      }
     }
     Job: {
       /** Format: uuid */
@@ -1365,35 +1834,83 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    /**
-     * @description Why a job FAILED (docs/api.md, "Jobs")
-     * @enum {string}
-     */
-    JobErrorCode:
-      | 'TIMEOUT'
-      | 'AI_ENGINE_FAILED'
-      | 'SOURCE_JOB_MISSING'
-      | 'TTS_ENGINE_FAILED'
-      | 'INVALID_TEXT_OR_VOICE'
-      | 'TTS_FAILED'
-      | 'INVALID_JOB'
-      | 'UNSUPPORTED_JOB_TYPE'
-      | 'STT_ENGINE_NOT_CONFIGURED'
-      | 'STT_ENGINE_FAILED'
-      | 'MEDIA_FETCH_FAILED'
-      | 'MEDIA_TOO_LARGE'
-      | 'MEDIA_UNREADABLE'
-      | 'MEDIA_HAS_NO_AUDIO'
-      | 'DECODER_UNAVAILABLE'
-      | 'LLM_ENGINE_NOT_CONFIGURED'
-      | 'LLM_ENGINE_FAILED'
-      | 'CONVERSATION_NOT_STARTED'
-      | 'CALL_INTERRUPTED'
-      | 'AGENT_MISSING'
-      | 'TOO_MANY_CALLS'
-      | 'DIALOGUE_ENGINE_FAILED'
-      | 'CRASHED'
-      | 'INTERNAL'
+    TtsJob: {
+      /** Format: uuid */
+      id: string
+      title: string
+      /** @constant */
+      type: 'TTS'
+      mediaUrl: string
+      webhookUrl: string | null
+      model: string
+      /** @enum {string} */
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      error?: {
+        code: components['schemas']['JobErrorCode']
+        message: string
+      }
+      totalCost: number
+      /** Format: uuid */
+      apiKeyId: string
+      /** Format: uuid */
+      userId: string
+      /** Format: uuid */
+      ttsVoiceId: string
+      jobResponse: {
+        text: string
+        ttsMediaFile: string
+      }
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    AiContentJob: {
+      /** Format: uuid */
+      id: string
+      title: string
+      model: string
+      /** @constant */
+      type: 'AI_CONTENT'
+      processingType: string
+      webhookUrl: string | null
+      totalCost: number
+      usageTime: string | null
+      mediaUrl: string | null
+      jobResponse: {
+        introduction?: string
+        titles?: string
+        summary?: string
+        webArticleSEOFriendly?: string
+        keyTopicsWithBullets?: string
+        keywords?: string
+        threadsByInstagram?: string
+        faq?: string
+        facebookPost?: string
+        youtubeDescription?: string
+        twitterThread?: string
+        linkedInPost?: string
+        transcriptionJobId: string
+        customParts?: components['schemas']['CustomPartResult'][]
+      } | null
+      /** @enum {string} */
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      error?: {
+        code: components['schemas']['JobErrorCode']
+        message: string
+      }
+      relevantJobId: string
+      /** Format: uuid */
+      apiKeyId: string
+      billingId: string | null
+      /** Format: uuid */
+      userId: string
+      systemModelKey: string
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
     JobListItem: {
       /** Format: uuid */
       id: string
@@ -1422,70 +1939,6 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
-    }
-    ListJobsBody: {
-      sort?: {
-        /**
-         * @default createdAt
-         * @enum {string}
-         */
-        field: 'createdAt' | 'updatedAt' | 'title' | 'status' | 'type' | 'cost'
-        direction?: string
-      }
-      /** @description Page size, default 10. */
-      take?: number
-      /** @description The 1-based page, default 1: the offset is (skip - 1) × take. */
-      skip?: number
-      search?: string
-      /** @enum {string} */
-      status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      /** @enum {string} */
-      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-    }
-    MinimalCall: {
-      /** Format: uuid */
-      id: string
-      /** Format: date-time */
-      createdAt: string
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      voiceAgentId: string | null
-      agentName: string | null
-      /** @description Seconds the call lasted (so far, while it runs); 0 before it starts. */
-      duration: number
-      /**
-       * @description How the caller reached the agent: VoiceDesk's calls come from the web SDK.
-       * @constant
-       */
-      channelType: 'Web'
-      /** @description The call's placeholder values (the agent's params, overridden by conversation-init's). */
-      callParams: {
-        [key: string]: string
-      }
-    }
-    /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
-    OutcomeShape: {
-      /** @enum {string} */
-      type: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
-      description?: string
-      enum?: (string | number | boolean | null)[]
-      properties?: {
-        [key: string]: components['schemas']['OutcomeShape']
-      }
-      required?: string[]
-      items?: components['schemas']['OutcomeShape']
-    }
-    /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
-    OutcomeShapeInput: {
-      /** @enum {string} */
-      type: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
-      description?: string
-      enum?: (string | number | boolean | null)[]
-      properties?: {
-        [key: string]: components['schemas']['OutcomeShapeInput']
-      }
-      required?: string[]
-      items?: components['schemas']['OutcomeShapeInput']
     }
     PhoneNumber: {
       /** Format: uuid */
@@ -1517,39 +1970,263 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
+    TranscriptTurn: {
+      /** @enum {string} */
+      role: 'agent' | 'caller'
+      content: string
+      startTime: number
+      endTime: number
+      /** @enum {string} */
+      kind?: 'speech' | 'poke' | 'typed' | 'dtmf'
+      interrupted?: boolean
+      unrecognised?: boolean
+    }
+    ToolCallRecord: {
+      id: string
+      name: string
+      arguments: {
+        [key: string]: unknown
+      }
+      response?: unknown
+      error?: string
+      at: number
+    }
+    Conversation: {
+      startedAt: string | null
+      endedAt: string | null
+      endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
+      transcript: components['schemas']['TranscriptTurn'][]
+      toolCalls: components['schemas']['ToolCallRecord'][]
+      /** @description null until the call ended, or when the agent has no shape */
+      outcomeResult: unknown
+      outcomeComplete: boolean | null
+      outcomeProblems?: string[]
+      bargeIns: number
+      pokes: number
+      answerDelays?: {
+        answers: number
+        seconds: number
+      }
+      callerGender: ('male' | 'female') | null
+      speechRecognition: {
+        enabled: boolean
+        engine: string | null
+        model: string | null
+      }
+      dialogueEngine: string
+      params: {
+        [key: string]: string
+      }
+      tools: {
+        name: string
+        description?: string
+        parameters?: {
+          [key: string]: unknown
+        }
+      }[]
+      agentVersion?: number | null
+      recording: ('stored' | 'waiting: disk full' | 'lost: disk full') | null
+      /**
+       * @description `SIP` for a phone call over the SIP line, `WEB` otherwise.
+       * @enum {string}
+       */
+      channel: 'WEB' | 'SIP'
+      /** @enum {string} */
+      direction?: 'inbound' | 'outbound'
+      fromNumber?: string
+      toNumber?: string
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      jobId: string
+      /** @enum {string} */
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      error?: {
+        code: components['schemas']['JobErrorCode']
+        message: string
+      }
+      voiceAgentId: string | null
+      agentName: string | null
+      duration: number | null
+      recordingUrl: string | null
+      totalCost: number
+      title: string
+      /** @description The dialogue model the call was made with. */
+      model: string
+      processingType: string
+      /** Format: uuid */
+      apiKeyId: string
+      /** @description Same as recordingUrl. */
+      mediaUrl: string | null
+      /** @description Same as params; a phone call adds `userNumber` (the caller) and `machineNumber` (the number dialled). */
+      callParams: {
+        [key: string]: string
+      }
+      /** @description Same as duration, 0 before the call started. */
+      callDuration: number
+      /**
+       * @description `Web` for the web SDK (and the test call), `Telephone` for a call over the SIP line.
+       * @enum {string}
+       */
+      channelType: 'Web' | 'Telephone'
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceAgentVersionSummary: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+    }
+    VoiceAgentVersion: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+      agent: components['schemas']['VoiceAgent']
+    }
+    Voice: {
+      /** Format: uuid */
+      id: string
+      name: string
+      /** @enum {string} */
+      lang: 'ar' | 'en'
+      /** @enum {string} */
+      gender: 'female' | 'male'
+      accent: string
+      description: string
+    }
+    TtsVoice: {
+      /** Format: uuid */
+      id: string
+      name: string
+      /** @enum {string} */
+      lang: 'ar' | 'en'
+      /** @enum {string} */
+      gender: 'female' | 'male'
+      accent: string
+      description: string
+      /** @description For people choosing a voice: language, gender, accent (e.g. ["English", "Female", "American"]). */
+      tags: string[]
+    }
+    WebhookAttempt: {
+      attempt: number
+      /** Format: date-time */
+      startedAt: string
+      statusCode: number | null
+      latencyMs: number
+      error: string | null
+      responseExcerpt: string | null
+    }
+    WebhookDelivery: {
+      id: string
+      event: string
+      jobId: string | null
+      url: string
+      hasAuthorization: boolean
+      /** @enum {string} */
+      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
+      attempts: number
+      roundAttempts: number
+      nextAttemptAt: string | null
+      sending: boolean
+      lastStatusCode: number | null
+      lastError: string | null
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+      deliveredAt: string | null
+    }
+    WebhookDeliveryDetail: {
+      id: string
+      event: string
+      jobId: string | null
+      url: string
+      hasAuthorization: boolean
+      /** @enum {string} */
+      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
+      attempts: number
+      roundAttempts: number
+      nextAttemptAt: string | null
+      sending: boolean
+      lastStatusCode: number | null
+      lastError: string | null
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+      deliveredAt: string | null
+      payload: unknown
+      attemptLog: components['schemas']['WebhookAttempt'][]
+    }
+    MinimalCall: {
+      /** Format: uuid */
+      id: string
+      /** Format: date-time */
+      createdAt: string
+      /** @enum {string} */
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      voiceAgentId: string | null
+      agentName: string | null
+      /** @description Seconds the call lasted (so far, while it runs); 0 before it starts. */
+      duration: number
+      /**
+       * @description How the caller reached the agent: `Web` (the web SDK, the test call) or `Telephone` (the SIP line).
+       * @enum {string}
+       */
+      channelType: 'Web' | 'Telephone'
+      /** @description The call's placeholder values (the agent's params, overridden by conversation-init's). */
+      callParams: {
+        [key: string]: string
+      }
+    }
+    VoiceDictionary: {
+      /** Format: uuid */
+      id: string
+      name: string
+      words: {
+        word: string
+        pronunciation: string
+      }[]
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceDictionarySummary: {
+      /** Format: uuid */
+      id: string
+      name: string
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
     Project: {
       /** Format: uuid */
       id: string
       name: string
       /** Format: date-time */
       createdAt: string
-    }
-    RealtimeTtsBody: {
-      text: string
-      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
-      voiceId?: string
-      /** @description Same as voiceId. */
-      voice?: string
-      /** @description Same as voiceId. */
-      voice_id?: string
-      /** @description Same as voiceId (the cloud's realtime name for it). */
-      speaker?: string
-      /**
-       * Format: uuid
-       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
-       */
-      voiceAgentId?: string
-      /**
-       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
-       * @enum {string}
-       */
-      format?: 'wav' | 'pcm'
-      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
-      mulaw?: boolean
-      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
-      dialect?: string
-      /** @description Accepted for cloud clients and not used: the voice decides the language. */
-      languageId?: string
     }
     StatisticsNumbers: {
       /** @enum {string} */
@@ -1630,541 +2307,6 @@ export interface components {
         unit: string
       }
     }
-    TextToSpeechBody: {
-      /** @enum {string} */
-      voiceId:
-        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
-        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
-        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
-        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
-        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
-        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
-        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
-        | '16677e49-bcd2-4044-adb3-541626c49304'
-        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
-        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
-        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
-        | '1901056d-58b3-4e82-87eb-785af536671e'
-        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
-        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
-      text: string
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /**
-       * Format: uuid
-       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
-       */
-      voiceAgentId?: string
-    }
-    ToggleDictionaryActivationBody: {
-      /** Format: uuid */
-      dictionaryId: string
-      /** Format: uuid */
-      voiceAgentId: string
-      isActive: boolean
-    }
-    ToolCallRecord: {
-      id: string
-      name: string
-      arguments: {
-        [key: string]: unknown
-      }
-      response?: unknown
-      error?: string
-      at: number
-    }
-    TranscribeBody: {
-      /**
-       * Format: uri
-       * @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL.
-       */
-      mediaUrl: string
-      /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
-      model: string
-      /** @description `async` (any case): the job is queued, and its webhook tells when it ended. */
-      processingType: string
-      /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
-      language?: string
-      title?: string
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /** @description true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`. */
-      returnSrtFormat?: boolean
-      /** @description The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too). */
-      srtOptions?: {
-        /** @description Lines per cue, 1 to 5 (default 2). */
-        maxLinesPerSubtitle?: number
-        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
-        singleSpeakerPerSubtitle?: boolean
-        /** @description Characters per line, 10 to 200 (default 42). */
-        maxCharsPerLine?: number
-        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
-        maxMergeableGap?: number
-        /** @description Shortest cue, in seconds (default 0.7). */
-        minDuration?: number
-        /** @description Longest cue, in seconds (default 7). */
-        maxDuration?: number
-        /** @description Seconds kept between cues (default 0.04). */
-        minGap?: number
-      }
-    }
-    TranscriptSegment: {
-      start: number
-      end: number
-      text: string
-    }
-    TranscriptTurn: {
-      /** @enum {string} */
-      role: 'agent' | 'caller'
-      content: string
-      startTime: number
-      endTime: number
-      /** @enum {string} */
-      kind?: 'speech' | 'poke' | 'typed'
-      interrupted?: boolean
-      unrecognised?: boolean
-    }
-    TranscriptionResponse: {
-      text: string
-      language: string | null
-      durationSeconds: number
-      segments: components['schemas']['TranscriptSegment'][]
-      /** @description The subtitles as SubRip text, when the job was asked for them (returnSrtFormat). */
-      srt?: string
-      /** @description The layout the subtitles were made with (every option, defaults filled in). */
-      srtOptions?: {
-        /** @description Lines per cue, 1 to 5 (default 2). */
-        maxLinesPerSubtitle?: number
-        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
-        singleSpeakerPerSubtitle?: boolean
-        /** @description Characters per line, 10 to 200 (default 42). */
-        maxCharsPerLine?: number
-        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
-        maxMergeableGap?: number
-        /** @description Shortest cue, in seconds (default 0.7). */
-        minDuration?: number
-        /** @description Longest cue, in seconds (default 7). */
-        maxDuration?: number
-        /** @description Seconds kept between cues (default 0.04). */
-        minGap?: number
-      }
-    }
-    TranslateBody: {
-      /**
-       * Format: uuid
-       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
-       */
-      jobId?: string
-      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
-      text?: string
-      /** @enum {string} */
-      toLng: 'ar' | 'en'
-      /**
-       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
-       * @enum {string}
-       */
-      fromLng?: 'ar' | 'en'
-      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
-      title?: string
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-    }
-    TtsJob: {
-      /** Format: uuid */
-      id: string
-      title: string
-      /** @constant */
-      type: 'TTS'
-      mediaUrl: string
-      webhookUrl: string | null
-      model: string
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCode']
-        message: string
-      }
-      totalCost: number
-      /** Format: uuid */
-      apiKeyId: string
-      /** Format: uuid */
-      userId: string
-      /** Format: uuid */
-      ttsVoiceId: string
-      jobResponse: {
-        text: string
-        ttsMediaFile: string
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    TtsVoice: {
-      /** Format: uuid */
-      id: string
-      name: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      /** @enum {string} */
-      gender: 'female' | 'male'
-      accent: string
-      description: string
-      /** @description For people choosing a voice: language, gender, accent (e.g. ["English", "Female", "American"]). */
-      tags: string[]
-    }
-    UnassignNumberBody: {
-      phoneNumber: string
-    }
-    UpdateVoiceAgentBody: {
-      agentName?: string
-      greetingMessage?: string
-      /** @description Any JSON value; a non-string is stored as its JSON text. */
-      preamble?: unknown
-      /** @enum {string} */
-      lang?: 'ar' | 'en'
-      pokeMessages?: string[]
-      realTime?: boolean
-      silenceThreshold?: number
-      interrupt?: boolean
-      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
-      endOfTurnSilenceMs?: number
-      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
-      maxCallerTurnSeconds?: number
-      outcome?: string
-      outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
-      webhookUrl?: string | null
-      webhookAuth?: {
-        authKey: string
-        authSecret: string
-      } | null
-      /** @enum {string} */
-      voiceId?:
-        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
-        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
-        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
-        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
-        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
-        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
-        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
-        | '16677e49-bcd2-4044-adb3-541626c49304'
-        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
-        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
-        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
-        | '1901056d-58b3-4e82-87eb-785af536671e'
-        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
-        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
-      tools?: {
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-      }
-      params?: {
-        [key: string]: string
-      }
-    }
-    UpdateVoiceDictionaryBody: {
-      name?: string
-      words?: components['schemas']['DictionaryWord'][]
-    }
-    V2CreateJobBody: {
-      /** @constant */
-      type: 'TRANSCRIPTION'
-      /**
-       * Format: uuid
-       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
-       */
-      apiKey: string
-      /** Format: uri */
-      mediaUrl: string
-      title: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /**
-       * @default async
-       * @constant
-       */
-      processingType: 'async'
-      model?: string
-    }
-    V2CreateVoiceAgentBody: {
-      /**
-       * @description Single Prompt (flow agents are not supported).
-       * @constant
-       */
-      type?: 'Single Prompt'
-      name: string
-      conversation?: {
-        greetingMessage?: string
-        /** @description Accepted for cloud clients and not used */
-        greetingMessageType?: string | null
-        /** @description Any JSON value; a non-string is kept as its JSON text. */
-        preamble?: unknown
-        pokeMessages?: string[]
-        params?: {
-          [key: string]: string
-        }
-        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
-        alignment?: {
-          /** @enum {string} */
-          greetingMessage?: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble?: 'ltr' | 'rtl'
-        }
-      }
-      voice?: {
-        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
-        voiceId?: string
-        /** @enum {string} */
-        lang?: 'ar' | 'en'
-        /** @description Accepted for cloud clients and not used */
-        ttsParams?: {
-          [key: string]: unknown
-        }
-      }
-      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
-      llm?: {
-        provider?: string
-        model?: string
-        temperature?: number
-        baseUrl?: string | null
-        apiKey?: string | null
-      }
-      callSettings?: {
-        interrupt?: boolean
-        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
-        silenceThreshold?: number
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-        /** @description Accepted for cloud clients and not used */
-        noiseCancellation?: string
-        /** @description Accepted for cloud clients and not used */
-        cancelNoisePer?: string
-        /** @description Accepted for cloud clients and not used */
-        responseDelay?: number
-        /** @description Accepted for cloud clients and not used */
-        minInterruptionDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        vadActivationThreshold?: number
-        /** @description Accepted for cloud clients and not used */
-        userInactivityTimeout?: number
-        /** @description Accepted for cloud clients and not used */
-        maxCallDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        backgroundNoise?: boolean
-        /** @description Accepted for cloud clients and not used */
-        enableAutoGainControl?: boolean
-        /** @description Accepted for cloud clients and not used */
-        sendDenoisedToStt?: boolean
-        /** @description Accepted for cloud clients and not used */
-        waitForUserToSpeakFirst?: number
-        /** @description Accepted for cloud clients and not used */
-        thinkingVoice?: boolean
-        /** @description Accepted for cloud clients and not used */
-        speakerIdentification?: boolean
-        /** @description Accepted for cloud clients and not used */
-        agenticRag?: boolean
-        /** @description Accepted for cloud clients and not used */
-        languageDialectSwitcher?: boolean
-      }
-      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
-      tools?: unknown[]
-      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
-      knowledgeBaseItemsIds?: unknown[]
-      /** @description The project's voice dictionaries active for the agent, in this order (as /v1's toggle-activation makes them): those not named stop being active; `[]` none. Left out, unchanged. */
-      voiceDictionaryIds?: string[]
-      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
-      phoneNumber?: {
-        /** @enum {string} */
-        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl?: string | null
-      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      } | null
-      /** @description Flow agents are not supported: `{}` or null. */
-      workflow?: {
-        [key: string]: unknown
-      } | null
-      outcome?: string
-      /** @description {} or null for none. */
-      outcomeResponseShape?: {
-        [key: string]: unknown
-      } | null
-    }
-    V2TranscriptionAiContentBody: {
-      /**
-       * Format: uuid
-       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
-       */
-      apiKey: string
-      /** Format: uri */
-      mediaUrl: string
-      title: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      /** Format: uri */
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      aiParts: (
-        | 'introduction'
-        | 'titles'
-        | 'summary'
-        | 'webArticleSEOFriendly'
-        | 'keyTopicsWithBullets'
-        | 'keywords'
-        | 'threadsByInstagram'
-        | 'faq'
-        | 'facebookPost'
-        | 'youtubeDescription'
-        | 'twitterThread'
-        | 'linkedInPost'
-      )[]
-      aiContentTitle?: string | null
-      aiContentLanguage?: ('ar' | 'en') | null
-      /** @description Accepted and not used. */
-      aiContentDate?: string | null
-      /** @description Accepted and not used. */
-      aiContentText?: string | null
-    }
-    V2UpdateVoiceAgentBody: {
-      /**
-       * @description Single Prompt (flow agents are not supported).
-       * @constant
-       */
-      type?: 'Single Prompt'
-      name?: string
-      conversation?: {
-        greetingMessage?: string
-        /** @description Accepted for cloud clients and not used */
-        greetingMessageType?: string | null
-        /** @description Any JSON value; a non-string is kept as its JSON text. */
-        preamble?: unknown
-        pokeMessages?: string[]
-        params?: {
-          [key: string]: string
-        }
-        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
-        alignment?: {
-          /** @enum {string} */
-          greetingMessage?: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble?: 'ltr' | 'rtl'
-        }
-      }
-      voice?: {
-        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
-        voiceId?: string
-        /** @enum {string} */
-        lang?: 'ar' | 'en'
-        /** @description Accepted for cloud clients and not used */
-        ttsParams?: {
-          [key: string]: unknown
-        }
-      }
-      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
-      llm?: {
-        provider?: string
-        model?: string
-        temperature?: number
-        baseUrl?: string | null
-        apiKey?: string | null
-      }
-      callSettings?: {
-        interrupt?: boolean
-        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
-        silenceThreshold?: number
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-        /** @description Accepted for cloud clients and not used */
-        noiseCancellation?: string
-        /** @description Accepted for cloud clients and not used */
-        cancelNoisePer?: string
-        /** @description Accepted for cloud clients and not used */
-        responseDelay?: number
-        /** @description Accepted for cloud clients and not used */
-        minInterruptionDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        vadActivationThreshold?: number
-        /** @description Accepted for cloud clients and not used */
-        userInactivityTimeout?: number
-        /** @description Accepted for cloud clients and not used */
-        maxCallDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        backgroundNoise?: boolean
-        /** @description Accepted for cloud clients and not used */
-        enableAutoGainControl?: boolean
-        /** @description Accepted for cloud clients and not used */
-        sendDenoisedToStt?: boolean
-        /** @description Accepted for cloud clients and not used */
-        waitForUserToSpeakFirst?: number
-        /** @description Accepted for cloud clients and not used */
-        thinkingVoice?: boolean
-        /** @description Accepted for cloud clients and not used */
-        speakerIdentification?: boolean
-        /** @description Accepted for cloud clients and not used */
-        agenticRag?: boolean
-        /** @description Accepted for cloud clients and not used */
-        languageDialectSwitcher?: boolean
-      }
-      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
-      tools?: unknown[]
-      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
-      knowledgeBaseItemsIds?: unknown[]
-      /** @description The project's voice dictionaries active for the agent, in this order (as /v1's toggle-activation makes them): those not named stop being active; `[]` none. Left out, unchanged. */
-      voiceDictionaryIds?: string[]
-      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
-      phoneNumber?: {
-        /** @enum {string} */
-        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl?: string | null
-      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      } | null
-      /** @description Flow agents are not supported: `{}` or null. */
-      workflow?: {
-        [key: string]: unknown
-      } | null
-      outcome?: string
-      /** @description {} or null for none. */
-      outcomeResponseShape?: {
-        [key: string]: unknown
-      } | null
-    }
     V2VoiceAgent: {
       /** Format: uuid */
       id: string
@@ -2224,8 +2366,7 @@ export interface components {
       }
       tools: unknown[]
       knowledgeBaseItemsIds: unknown[]
-      /** @description The voice dictionaries active for the agent, in the order activated. */
-      voiceDictionaryIds: string[]
+      voiceDictionaryIds: unknown[]
       phoneNumber: {
         /** @enum {string} */
         type: 'TELEPHONY'
@@ -2248,197 +2389,6 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
-    }
-    Voice: {
-      /** Format: uuid */
-      id: string
-      name: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      /** @enum {string} */
-      gender: 'female' | 'male'
-      accent: string
-      description: string
-    }
-    VoiceAgent: {
-      /** Format: uuid */
-      id: string
-      agentName: string
-      greetingMessage: string
-      description: string
-      preamble: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      pokeMessages: string[]
-      realTime: boolean
-      silenceThreshold: number
-      interrupt: boolean
-      endOfTurnSilenceMs: number
-      maxCallerTurnSeconds: number
-      outcome: string
-      outcomeResponseShape: components['schemas']['OutcomeShape'] | null
-      /** Format: uuid */
-      projectId: string
-      /** Format: uuid */
-      apiKeyId: string
-      /** Format: uuid */
-      voiceRecordId: string
-      voiceRecord: {
-        /** Format: uuid */
-        id: string
-        name: string
-        /** @enum {string} */
-        lang: 'ar' | 'en'
-        /** @enum {string} */
-        gender: 'female' | 'male'
-      }
-      webhookUrl: string | null
-      webhookAuth: {
-        authKey: string
-        /** @description Masked: the secret is never returned. */
-        authSecret: string
-      } | null
-      params: {
-        [key: string]: string
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    VoiceAgentTemplate: {
-      /** Format: uuid */
-      id: string
-      agentName: string
-      greetingMessage: string
-      description: string
-      preamble: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      pokeMessages: string[]
-      realTime: boolean
-      silenceThreshold: number
-      interrupt: boolean
-      endOfTurnSilenceMs: number
-      maxCallerTurnSeconds: number
-      outcome: string
-      /** @description Templates are global: they belong to no project. */
-      projectId: null
-      apiKeyId: null
-      /** Format: uuid */
-      voiceRecordId: string
-      /** @description Name of the template voice. */
-      voice: string
-      /** @constant */
-      isTemplate: true
-      /** @description An icon name (lucide set), e.g. headset. */
-      icon: string
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    VoiceAgentVersion: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
-      createdAt: string
-      agent: components['schemas']['VoiceAgent']
-    }
-    VoiceAgentVersionSummary: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
-      createdAt: string
-    }
-    VoiceDictionary: {
-      /** Format: uuid */
-      id: string
-      name: string
-      words: {
-        word: string
-        pronunciation: string
-      }[]
-      wordsCount: number
-      isUsed: boolean
-      /** @description The agents it is active for, in the order they were activated. */
-      voiceAgentIds: string[]
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    VoiceDictionarySummary: {
-      /** Format: uuid */
-      id: string
-      name: string
-      wordsCount: number
-      isUsed: boolean
-      /** @description The agents it is active for, in the order they were activated. */
-      voiceAgentIds: string[]
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    WebhookAttempt: {
-      attempt: number
-      /** Format: date-time */
-      startedAt: string
-      statusCode: number | null
-      latencyMs: number
-      error: string | null
-      responseExcerpt: string | null
-    }
-    WebhookDelivery: {
-      id: string
-      event: string
-      jobId: string | null
-      url: string
-      hasAuthorization: boolean
-      /** @enum {string} */
-      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
-      attempts: number
-      roundAttempts: number
-      nextAttemptAt: string | null
-      sending: boolean
-      lastStatusCode: number | null
-      lastError: string | null
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-      deliveredAt: string | null
-    }
-    WebhookDeliveryDetail: {
-      id: string
-      event: string
-      jobId: string | null
-      url: string
-      hasAuthorization: boolean
-      /** @enum {string} */
-      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
-      attempts: number
-      roundAttempts: number
-      nextAttemptAt: string | null
-      sending: boolean
-      lastStatusCode: number | null
-      lastError: string | null
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-      deliveredAt: string | null
-      payload: unknown
-      attemptLog: components['schemas']['WebhookAttempt'][]
     }
   }
   responses: never
@@ -3563,8 +3513,11 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             message: string
-            /** @description The page; `X-Total-Count` holds how many numbers match the query. */
-            data: components['schemas']['PhoneNumber'][]
+            data: {
+              phoneNumbers: components['schemas']['PhoneNumber'][]
+              total: number
+              filtered: number
+            }
           }
         }
       }
@@ -4252,15 +4205,6 @@ export interface operations {
         }
       }
       /** @description Default Response */
-      404: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description Default Response */
       413: {
         headers: {
           [name: string]: unknown
@@ -4300,7 +4244,6 @@ export interface operations {
           /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
           language?: string
           title?: string
-          /** Format: uri */
           webhookUrl?: string
           webhookAuth?: string
           /** @description true or false. */
@@ -4426,8 +4369,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/x-subrip': string
-          'text/vtt': string
+          'application/json': string
         }
       }
       /** @description Default Response */
@@ -5620,7 +5562,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'text/csv': string
+          'application/json': string
         }
       }
       /** @description Default Response */
