@@ -917,253 +917,6 @@ export interface paths {
 export type webhooks = Record<string, never>
 export interface components {
   schemas: {
-    /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
-    OutcomeShapeInput: {
-      /** @enum {string} */
-      type: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
-      description?: string
-      enum?: (string | number | boolean | null)[]
-      properties?: {
-        [key: string]: components['schemas']['OutcomeShapeInput']
-      }
-      required?: string[]
-      items?: components['schemas']['OutcomeShapeInput']
-    }
-    UpdateVoiceAgentBody: {
-      agentName?: string
-      greetingMessage?: string
-      /** @description Any JSON value; a non-string is stored as its JSON text. */
-      preamble?: unknown
-      /** @enum {string} */
-      lang?: 'ar' | 'en'
-      pokeMessages?: string[]
-      realTime?: boolean
-      silenceThreshold?: number
-      interrupt?: boolean
-      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
-      endOfTurnSilenceMs?: number
-      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
-      maxCallerTurnSeconds?: number
-      outcome?: string
-      outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
-      webhookUrl?: string | null
-      webhookAuth?: {
-        authKey: string
-        authSecret: string
-      } | null
-      /** @enum {string} */
-      voiceId?:
-        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
-        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
-        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
-        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
-        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
-        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
-        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
-        | '16677e49-bcd2-4044-adb3-541626c49304'
-        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
-        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
-        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
-        | '1901056d-58b3-4e82-87eb-785af536671e'
-        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
-        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
-      tools?: {
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-      }
-      params?: {
-        [key: string]: string
-      }
-    }
-    CreateVoiceAgentBody: {
-      agentName: string
-      greetingMessage?: string
-      /** @description Any JSON value; a non-string is stored as its JSON text. */
-      preamble?: unknown
-      /** @enum {string} */
-      lang?: 'ar' | 'en'
-      pokeMessages?: string[]
-      realTime?: boolean
-      silenceThreshold?: number
-      interrupt?: boolean
-      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
-      endOfTurnSilenceMs?: number
-      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
-      maxCallerTurnSeconds?: number
-      outcome?: string
-      outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
-      webhookUrl?: string | null
-      webhookAuth?: {
-        authKey: string
-        authSecret: string
-      } | null
-      /** @enum {string} */
-      voiceId?:
-        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
-        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
-        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
-        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
-        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
-        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
-        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
-        | '16677e49-bcd2-4044-adb3-541626c49304'
-        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
-        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
-        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
-        | '1901056d-58b3-4e82-87eb-785af536671e'
-        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
-        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
-      tools?: {
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-      }
-      params?: {
-        [key: string]: string
-      }
-      description?: string
-    }
-    CloneVoiceAgentBody: {
-      agentName?: string
-    }
-    TextToSpeechBody: {
-      /** @enum {string} */
-      voiceId:
-        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
-        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
-        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
-        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
-        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
-        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
-        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
-        | '16677e49-bcd2-4044-adb3-541626c49304'
-        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
-        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
-        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
-        | '1901056d-58b3-4e82-87eb-785af536671e'
-        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
-        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
-      text: string
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /**
-       * Format: uuid
-       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
-       */
-      voiceAgentId?: string
-    }
-    TranscribeBody: {
-      /** @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL. */
-      mediaUrl: string
-      /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
-      model: string
-      /** @description `async` (any case): the job is queued, and its webhook tells when it ended. */
-      processingType: string
-      /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
-      language?: string
-      title?: string
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /** @description true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`. */
-      returnSrtFormat?: boolean
-      /** @description The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too). */
-      srtOptions?: {
-        /** @description Lines per cue, 1 to 5 (default 2). */
-        maxLinesPerSubtitle?: number
-        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
-        singleSpeakerPerSubtitle?: boolean
-        /** @description Characters per line, 10 to 200 (default 42). */
-        maxCharsPerLine?: number
-        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
-        maxMergeableGap?: number
-        /** @description Shortest cue, in seconds (default 0.7). */
-        minDuration?: number
-        /** @description Longest cue, in seconds (default 7). */
-        maxDuration?: number
-        /** @description Seconds kept between cues (default 0.04). */
-        minGap?: number
-      }
-    }
-    AiContentBody: {
-      aiParts: (
-        | 'introduction'
-        | 'titles'
-        | 'summary'
-        | 'webArticleSEOFriendly'
-        | 'keyTopicsWithBullets'
-        | 'keywords'
-        | 'threadsByInstagram'
-        | 'faq'
-        | 'facebookPost'
-        | 'youtubeDescription'
-        | 'twitterThread'
-        | 'linkedInPost'
-      )[]
-    }
-    CustomAiPart: {
-      /** @description The name of the part, as the result names it. */
-      aiPart: string
-      /**
-       * @description The part's language; the source's when left out.
-       * @enum {string}
-       */
-      language?: 'ar' | 'en'
-      /** @description What to write, in your words. */
-      prompt: string
-    }
-    CustomAiContentBody: {
-      aiParts: components['schemas']['CustomAiPart'][]
-      webhookUrl?: string | null
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-    }
-    AiContentEstimateBody: {
-      aiParts:
-        | (
-            | 'introduction'
-            | 'titles'
-            | 'summary'
-            | 'webArticleSEOFriendly'
-            | 'keyTopicsWithBullets'
-            | 'keywords'
-            | 'threadsByInstagram'
-            | 'faq'
-            | 'facebookPost'
-            | 'youtubeDescription'
-            | 'twitterThread'
-            | 'linkedInPost'
-          )[]
-        | components['schemas']['CustomAiPart'][]
-    }
-    ListJobsBody: {
-      sort?: {
-        /**
-         * @default createdAt
-         * @enum {string}
-         */
-        field: 'createdAt' | 'updatedAt' | 'title' | 'status' | 'type' | 'cost'
-        direction?: string
-      }
-      /** @description Page size, default 10. */
-      take?: number
-      /** @description The 1-based page, default 1: the offset is (skip - 1) × take. */
-      skip?: number
-      search?: string
-      /** @enum {string} */
-      status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      /** @enum {string} */
-      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-    }
     AddPhoneNumberBody: {
       /**
        * @description TELEPHONY (TWILIO is another spelling).
@@ -1197,364 +950,7 @@ export interface components {
       /** @description Another spelling of providerAuthToken. */
       twilioAuthToken?: string
     }
-    AssignNumberBody: {
-      /** Format: uuid */
-      voiceAgentId: string
-      phoneNumber: string
-    }
-    UnassignNumberBody: {
-      phoneNumber: string
-    }
-    ConversationInitBody: {
-      /** Format: uuid */
-      voiceAgentId: string
-      /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
-      params?: {
-        [key: string]: string | number | boolean
-      }
-      /** @description Sent by the web SDK; calls are always spoken here. */
-      voiceEnablement?: boolean
-      /** @description Functions the caller's page runs when the agent calls them (the `tools` frame). */
-      tools?: {
-        /** @constant */
-        type: 'function'
-        function: {
-          name: string
-          description?: string
-          parameters?: {
-            [key: string]: unknown
-          }
-          func_map?: unknown
-        }
-      }[]
-    }
-    RealtimeTtsBody: {
-      text: string
-      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
-      voiceId?: string
-      /** @description Same as voiceId. */
-      voice?: string
-      /** @description Same as voiceId. */
-      voice_id?: string
-      /** @description Same as voiceId (the cloud's realtime name for it). */
-      speaker?: string
-      /**
-       * Format: uuid
-       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
-       */
-      voiceAgentId?: string
-      /**
-       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
-       * @enum {string}
-       */
-      format?: 'wav' | 'pcm'
-      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
-      mulaw?: boolean
-      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
-      dialect?: string
-      /** @description Accepted for cloud clients and not used: the voice decides the language. */
-      languageId?: string
-    }
-    TranslateBody: {
-      /**
-       * Format: uuid
-       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
-       */
-      jobId?: string
-      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
-      text?: string
-      /** @enum {string} */
-      toLng: 'ar' | 'en'
-      /**
-       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
-       * @enum {string}
-       */
-      fromLng?: 'ar' | 'en'
-      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
-      title?: string
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-    }
-    DictionaryWord: {
-      /** @description A word or a few words, matched whole and in any case. */
-      word: string
-      /** @description What the voice says instead, spelled as it sounds. */
-      pronunciation: string
-    }
-    CreateVoiceDictionaryBody: {
-      name: string
-      words: components['schemas']['DictionaryWord'][]
-    }
-    UpdateVoiceDictionaryBody: {
-      name?: string
-      words?: components['schemas']['DictionaryWord'][]
-    }
-    ToggleDictionaryActivationBody: {
-      /** Format: uuid */
-      dictionaryId: string
-      /** Format: uuid */
-      voiceAgentId: string
-      isActive: boolean
-    }
-    V2CreateVoiceAgentBody: {
-      /**
-       * @description Single Prompt (flow agents are not supported).
-       * @constant
-       */
-      type?: 'Single Prompt'
-      name: string
-      conversation?: {
-        greetingMessage?: string
-        /** @description Accepted for cloud clients and not used */
-        greetingMessageType?: string | null
-        /** @description Any JSON value; a non-string is kept as its JSON text. */
-        preamble?: unknown
-        pokeMessages?: string[]
-        params?: {
-          [key: string]: string
-        }
-        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
-        alignment?: {
-          /** @enum {string} */
-          greetingMessage?: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble?: 'ltr' | 'rtl'
-        }
-      }
-      voice?: {
-        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
-        voiceId?: string
-        lang?: string
-        /** @description Accepted for cloud clients and not used */
-        ttsParams?: {
-          [key: string]: unknown
-        }
-      }
-      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
-      llm?: {
-        provider?: string
-        model?: string
-        temperature?: number
-        baseUrl?: string | null
-        apiKey?: string | null
-      }
-      callSettings?: {
-        interrupt?: boolean
-        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
-        silenceThreshold?: number
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-        /** @description Accepted for cloud clients and not used */
-        noiseCancellation?: string
-        /** @description Accepted for cloud clients and not used */
-        cancelNoisePer?: string
-        /** @description Accepted for cloud clients and not used */
-        responseDelay?: number
-        /** @description Accepted for cloud clients and not used */
-        minInterruptionDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        vadActivationThreshold?: number
-        /** @description Accepted for cloud clients and not used */
-        userInactivityTimeout?: number
-        /** @description Accepted for cloud clients and not used */
-        maxCallDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        backgroundNoise?: boolean
-        /** @description Accepted for cloud clients and not used */
-        enableAutoGainControl?: boolean
-        /** @description Accepted for cloud clients and not used */
-        sendDenoisedToStt?: boolean
-        /** @description Accepted for cloud clients and not used */
-        waitForUserToSpeakFirst?: number
-        /** @description Accepted for cloud clients and not used */
-        thinkingVoice?: boolean
-        /** @description Accepted for cloud clients and not used */
-        speakerIdentification?: boolean
-        /** @description Accepted for cloud clients and not used */
-        agenticRag?: boolean
-        /** @description Accepted for cloud clients and not used */
-        languageDialectSwitcher?: boolean
-      }
-      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
-      tools?: unknown[]
-      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
-      knowledgeBaseItemsIds?: unknown[]
-      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
-      voiceDictionaryIds?: unknown[]
-      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
-      phoneNumber?: {
-        /** @enum {string} */
-        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl?: string | null
-      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      } | null
-      workflow?: {
-        [key: string]: unknown
-      } | null
-      outcome?: string
-      /** @description {} or null for none. */
-      outcomeResponseShape?: {
-        [key: string]: unknown
-      } | null
-    }
-    V2UpdateVoiceAgentBody: {
-      /**
-       * @description Single Prompt (flow agents are not supported).
-       * @constant
-       */
-      type?: 'Single Prompt'
-      name?: string
-      conversation?: {
-        greetingMessage?: string
-        /** @description Accepted for cloud clients and not used */
-        greetingMessageType?: string | null
-        /** @description Any JSON value; a non-string is kept as its JSON text. */
-        preamble?: unknown
-        pokeMessages?: string[]
-        params?: {
-          [key: string]: string
-        }
-        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
-        alignment?: {
-          /** @enum {string} */
-          greetingMessage?: 'ltr' | 'rtl'
-          /** @enum {string} */
-          preamble?: 'ltr' | 'rtl'
-        }
-      }
-      voice?: {
-        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
-        voiceId?: string
-        lang?: string
-        /** @description Accepted for cloud clients and not used */
-        ttsParams?: {
-          [key: string]: unknown
-        }
-      }
-      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
-      llm?: {
-        provider?: string
-        model?: string
-        temperature?: number
-        baseUrl?: string | null
-        apiKey?: string | null
-      }
-      callSettings?: {
-        interrupt?: boolean
-        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
-        silenceThreshold?: number
-        genderDetection?: boolean
-        smartCallEnd?: boolean
-        /** @description Accepted for cloud clients and not used */
-        noiseCancellation?: string
-        /** @description Accepted for cloud clients and not used */
-        cancelNoisePer?: string
-        /** @description Accepted for cloud clients and not used */
-        responseDelay?: number
-        /** @description Accepted for cloud clients and not used */
-        minInterruptionDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        vadActivationThreshold?: number
-        /** @description Accepted for cloud clients and not used */
-        userInactivityTimeout?: number
-        /** @description Accepted for cloud clients and not used */
-        maxCallDuration?: number
-        /** @description Accepted for cloud clients and not used */
-        backgroundNoise?: boolean
-        /** @description Accepted for cloud clients and not used */
-        enableAutoGainControl?: boolean
-        /** @description Accepted for cloud clients and not used */
-        sendDenoisedToStt?: boolean
-        /** @description Accepted for cloud clients and not used */
-        waitForUserToSpeakFirst?: number
-        /** @description Accepted for cloud clients and not used */
-        thinkingVoice?: boolean
-        /** @description Accepted for cloud clients and not used */
-        speakerIdentification?: boolean
-        /** @description Accepted for cloud clients and not used */
-        agenticRag?: boolean
-        /** @description Accepted for cloud clients and not used */
-        languageDialectSwitcher?: boolean
-      }
-      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
-      tools?: unknown[]
-      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
-      knowledgeBaseItemsIds?: unknown[]
-      /** @description Voice dictionaries (on /v2): VoiceDesk keeps none, so only an empty list is taken. */
-      voiceDictionaryIds?: unknown[]
-      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
-      phoneNumber?: {
-        /** @enum {string} */
-        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
-        /** Format: uuid */
-        id: string
-      } | null
-      webhookUrl?: string | null
-      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      } | null
-      workflow?: {
-        [key: string]: unknown
-      } | null
-      outcome?: string
-      /** @description {} or null for none. */
-      outcomeResponseShape?: {
-        [key: string]: unknown
-      } | null
-    }
-    V2CreateJobBody: {
-      /** @constant */
-      type: 'TRANSCRIPTION'
-      /**
-       * Format: uuid
-       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
-       */
-      apiKey: string
-      mediaUrl: string
-      title: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
-      /**
-       * @default async
-       * @enum {string}
-       */
-      processingType: 'async' | 'sync'
-      model?: string
-    }
-    V2TranscriptionAiContentBody: {
-      /**
-       * Format: uuid
-       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
-       */
-      apiKey: string
-      mediaUrl: string
-      title: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      webhookUrl?: string
-      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
-      webhookAuth?: {
-        authKey?: string
-        authSecret?: string
-      }
+    AiContentBody: {
       aiParts: (
         | 'introduction'
         | 'titles'
@@ -1569,188 +965,6 @@ export interface components {
         | 'twitterThread'
         | 'linkedInPost'
       )[]
-      aiContentTitle?: string | null
-      aiContentLanguage?: ('ar' | 'en') | null
-      /** @description Accepted and not used. */
-      aiContentDate?: string | null
-      /** @description Accepted and not used. */
-      aiContentText?: string | null
-    }
-    /**
-     * @description Why a job FAILED (docs/api.md, "Jobs")
-     * @enum {string}
-     */
-    JobErrorCode:
-      | 'TIMEOUT'
-      | 'AI_ENGINE_FAILED'
-      | 'SOURCE_JOB_MISSING'
-      | 'TTS_ENGINE_FAILED'
-      | 'INVALID_TEXT_OR_VOICE'
-      | 'TTS_FAILED'
-      | 'INVALID_JOB'
-      | 'UNSUPPORTED_JOB_TYPE'
-      | 'STT_ENGINE_NOT_CONFIGURED'
-      | 'STT_ENGINE_FAILED'
-      | 'MEDIA_FETCH_FAILED'
-      | 'MEDIA_TOO_LARGE'
-      | 'MEDIA_UNREADABLE'
-      | 'MEDIA_HAS_NO_AUDIO'
-      | 'DECODER_UNAVAILABLE'
-      | 'LLM_ENGINE_NOT_CONFIGURED'
-      | 'LLM_ENGINE_FAILED'
-      | 'CONVERSATION_NOT_STARTED'
-      | 'CALL_INTERRUPTED'
-      | 'AGENT_MISSING'
-      | 'TOO_MANY_CALLS'
-      | 'DIALOGUE_ENGINE_FAILED'
-      | 'CRASHED'
-      | 'INTERNAL'
-    ErrorEnvelope: {
-      /** @constant */
-      success: false
-      message: string
-      error: {
-        /** @enum {string} */
-        code:
-          | 'VALIDATION_ERROR'
-          | 'INVALID_JSON'
-          | 'UNAUTHORIZED'
-          | 'FORBIDDEN'
-          | 'NOT_FOUND'
-          | 'CONFLICT'
-          | 'PAYLOAD_TOO_LARGE'
-          | 'UNSUPPORTED_MEDIA_TYPE'
-          | 'REQUEST_TIMEOUT'
-          | 'MISDIRECTED_REQUEST'
-          | 'HEADERS_TOO_LARGE'
-          | 'INTERNAL'
-          | 'UNAVAILABLE'
-          | 'INSUFFICIENT_STORAGE'
-        details: {
-          path: string
-          message: string
-        }[]
-      }
-    }
-    /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
-    OutcomeShape: {
-      /** @enum {string} */
-      type: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
-      description?: string
-      enum?: (string | number | boolean | null)[]
-      properties?: {
-        [key: string]: components['schemas']['OutcomeShape']
-      }
-      required?: string[]
-      items?: components['schemas']['OutcomeShape']
-    }
-    VoiceAgent: {
-      /** Format: uuid */
-      id: string
-      agentName: string
-      greetingMessage: string
-      description: string
-      preamble: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      pokeMessages: string[]
-      realTime: boolean
-      silenceThreshold: number
-      interrupt: boolean
-      endOfTurnSilenceMs: number
-      maxCallerTurnSeconds: number
-      outcome: string
-      outcomeResponseShape: components['schemas']['OutcomeShape'] | null
-      /** Format: uuid */
-      projectId: string
-      /** Format: uuid */
-      apiKeyId: string
-      /** Format: uuid */
-      voiceRecordId: string
-      voiceRecord: {
-        /** Format: uuid */
-        id: string
-        name: string
-        /** @enum {string} */
-        lang: 'ar' | 'en'
-        /** @enum {string} */
-        gender: 'female' | 'male'
-      }
-      webhookUrl: string | null
-      webhookAuth: {
-        authKey: string
-        /** @description Masked: the secret is never returned. */
-        authSecret: string
-      } | null
-      params: {
-        [key: string]: string
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    VoiceAgentTemplate: {
-      /** Format: uuid */
-      id: string
-      agentName: string
-      greetingMessage: string
-      description: string
-      preamble: string
-      /** @enum {string} */
-      lang: 'ar' | 'en'
-      pokeMessages: string[]
-      realTime: boolean
-      silenceThreshold: number
-      interrupt: boolean
-      endOfTurnSilenceMs: number
-      maxCallerTurnSeconds: number
-      outcome: string
-      /** @description Templates are global: they belong to no project. */
-      projectId: null
-      apiKeyId: null
-      /** Format: uuid */
-      voiceRecordId: string
-      /** @description Name of the template voice. */
-      voice: string
-      /** @constant */
-      isTemplate: true
-      /** @description An icon name (lucide set), e.g. headset. */
-      icon: string
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    TranscriptSegment: {
-      start: number
-      end: number
-      text: string
-    }
-    TranscriptionResponse: {
-      text: string
-      language: string | null
-      durationSeconds: number
-      segments: components['schemas']['TranscriptSegment'][]
-      /** @description The subtitles as SubRip text, when the job was asked for them (returnSrtFormat). */
-      srt?: string
-      /** @description The layout the subtitles were made with (every option, defaults filled in). */
-      srtOptions?: {
-        /** @description Lines per cue, 1 to 5 (default 2). */
-        maxLinesPerSubtitle?: number
-        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
-        singleSpeakerPerSubtitle?: boolean
-        /** @description Characters per line, 10 to 200 (default 42). */
-        maxCharsPerLine?: number
-        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
-        maxMergeableGap?: number
-        /** @description Shortest cue, in seconds (default 0.7). */
-        minDuration?: number
-        /** @description Longest cue, in seconds (default 7). */
-        maxDuration?: number
-        /** @description Seconds kept between cues (default 0.04). */
-        minGap?: number
-      }
     }
     AiContentEstimate: {
       /** @description The source job. */
@@ -1763,16 +977,8 @@ export interface components {
       /** @constant */
       currency: 'credits'
     }
-    CustomPartResult: {
-      aiPart: string
-      /** @enum {string} */
-      language: 'ar' | 'en'
-      prompt: string
-      content: string
-      /** @description `offline`, or the chat model that wrote it. */
-      engine: string
-      /** @description Offline: the built-in part it was written as; null when a model wrote it. */
-      basedOn:
+    AiContentEstimateBody: {
+      aiParts:
         | (
             | 'introduction'
             | 'titles'
@@ -1786,84 +992,8 @@ export interface components {
             | 'youtubeDescription'
             | 'twitterThread'
             | 'linkedInPost'
-          )
-        | null
-      /** @description What of the instruction was done. */
-      honoured: string[]
-      /** @description What of the instruction was not, and why. */
-      notHonoured: string[]
-    }
-    Job: {
-      /** Format: uuid */
-      id: string
-      title: string
-      model: string
-      /** @enum {string} */
-      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-      processingType: string
-      webhookUrl: string | null
-      totalCost: number
-      usageTime: string | null
-      fromLng: string | null
-      toLng: string | null
-      fromScript: string | null
-      toScript: string | null
-      mediaUrl: string | null
-      jobResponse: {
-        [key: string]: unknown
-      } | null
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCode']
-        message: string
-      }
-      relevantJobId: string | null
-      agentDetails: string | null
-      /** Format: uuid */
-      apiKeyId: string
-      billingId: string | null
-      /** Format: uuid */
-      userId: string
-      systemModelKey: string
-      voiceAgentId: string | null
-      /** @description While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1. */
-      progress?: number
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    TtsJob: {
-      /** Format: uuid */
-      id: string
-      title: string
-      /** @constant */
-      type: 'TTS'
-      mediaUrl: string
-      webhookUrl: string | null
-      model: string
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      error?: {
-        code: components['schemas']['JobErrorCode']
-        message: string
-      }
-      totalCost: number
-      /** Format: uuid */
-      apiKeyId: string
-      /** Format: uuid */
-      userId: string
-      /** Format: uuid */
-      ttsVoiceId: string
-      jobResponse: {
-        text: string
-        ttsMediaFile: string
-      }
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
+          )[]
+        | components['schemas']['CustomAiPart'][]
     }
     AiContentJob: {
       /** Format: uuid */
@@ -1911,85 +1041,31 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    JobListItem: {
+    AssignNumberBody: {
       /** Format: uuid */
-      id: string
-      title: string
-      /** @enum {string} */
-      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
-      url: string | null
-      /** @enum {string} */
-      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
-      cost: number
-      systemModelKey: string
-      relevantJobId: string | null
-      attributes: {
-        apiKey: string
-        mediaUrl: string | null
-        model: string
-        agentName: string | null
-        duration: number | null
-        voice: string | null
-        aiContentParts: string[]
-        sourceJob: string | null
-      }
-      apiKey: string
-      createdBy: string
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
+      voiceAgentId: string
+      phoneNumber: string
     }
-    PhoneNumber: {
-      /** Format: uuid */
+    CallLog: {
+      /** @description `log_<n>`, n from 1 in the order of the call. */
       id: string
-      number: string
-      label: string
-      /** @enum {string} */
-      type: 'TELEPHONY'
-      /** Format: uuid */
-      userId: string
-      sipInboundConfigs: {
-        originationUri: string
-      }
-      sipOutboundConfigs: {
-        address: string
-        transportType: string
-        customHeaders: {
-          [key: string]: string
-        }
-      }
-      voiceAgentId: string | null
-      voiceAgent: {
-        /** Format: uuid */
-        id: string
-        name: string
-      } | null
       /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-    }
-    TranscriptTurn: {
-      /** @enum {string} */
-      role: 'agent' | 'caller'
-      content: string
-      startTime: number
-      endTime: number
-      /** @enum {string} */
-      kind?: 'speech' | 'poke' | 'typed' | 'dtmf'
-      interrupted?: boolean
-      unrecognised?: boolean
-    }
-    ToolCallRecord: {
-      id: string
-      name: string
-      arguments: {
+      timestamp: string
+      /** @description The event (`call.started`, `turn`, `tool.executed`, `call.ended`), `at` (seconds from the call's start) and what it holds. */
+      payload: {
+        /** @enum {string} */
+        event: 'call.started' | 'turn' | 'tool.executed' | 'call.ended'
+        at: number
+      } & {
         [key: string]: unknown
       }
-      response?: unknown
-      error?: string
-      at: number
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    CloneVoiceAgentBody: {
+      agentName?: string
     }
     Conversation: {
       startedAt: string | null
@@ -2069,106 +1145,311 @@ export interface components {
        * @enum {string}
        */
       channelType: 'Web' | 'Telephone'
+      /** @description The agent as it was for the call (its version), or as it is now for older calls; null once the agent is deleted. */
+      agentDetails: {
+        /** @description The agent version the call ran against; null for calls made before versions. */
+        version: number | null
+        agent: components['schemas']['VoiceAgent']
+      } | null
+      callAnalysis: {
+        endReason: ('caller-hangup' | 'agent-hangup' | 'smart-end' | 'silence' | 'max-duration' | 'service-stopped' | 'error') | null
+        outcomeResult: unknown
+        outcomeComplete: boolean | null
+        outcomeProblems: string[]
+        callerGender: ('male' | 'female') | null
+      }
+      logs: components['schemas']['CallLog'][]
+      performanceMetrics: {
+        durationSeconds: number | null
+        agentTurns: number
+        callerTurns: number
+        /** @description Agent answers that followed a caller's turn; null on calls made before it was kept. */
+        answers: number | null
+        /** @description Mean seconds from the end of a caller's turn to the start of the agent's answer; null without answers. */
+        averageAnswerDelaySeconds: number | null
+        bargeIns: number
+        pokes: number
+        toolCalls: number
+      }
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
       updatedAt: string
     }
-    VoiceAgentVersionSummary: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
-      createdAt: string
+    ConversationInitBody: {
+      /** Format: uuid */
+      voiceAgentId: string
+      /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
+      params?: {
+        [key: string]: string | number | boolean
+      }
+      /** @description Sent by the web SDK; calls are always spoken here. */
+      voiceEnablement?: boolean
+      /** @description Functions the caller's page runs when the agent calls them (the `tools` frame). */
+      tools?: {
+        /** @constant */
+        type: 'function'
+        function: {
+          name: string
+          description?: string
+          parameters?: {
+            [key: string]: unknown
+          }
+          func_map?: unknown
+        }
+      }[]
     }
-    VoiceAgentVersion: {
-      version: number
-      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
-      source: string
-      /**
-       * Format: date-time
-       * @description When this version was made.
-       */
-      createdAt: string
-      agent: components['schemas']['VoiceAgent']
+    CreateVoiceAgentBody: {
+      agentName: string
+      greetingMessage?: string
+      /** @description Any JSON value; a non-string is stored as its JSON text. */
+      preamble?: unknown
+      /** @enum {string} */
+      lang?: 'ar' | 'en'
+      pokeMessages?: string[]
+      realTime?: boolean
+      silenceThreshold?: number
+      interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
+      outcome?: string
+      outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
+      webhookUrl?: string | null
+      webhookAuth?: {
+        authKey: string
+        authSecret: string
+      } | null
+      /** @enum {string} */
+      voiceId?:
+        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
+        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
+        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
+        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
+        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
+        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
+        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
+        | '16677e49-bcd2-4044-adb3-541626c49304'
+        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
+        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
+        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
+        | '1901056d-58b3-4e82-87eb-785af536671e'
+        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
+        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
+      tools?: {
+        genderDetection?: boolean
+        smartCallEnd?: boolean
+      }
+      params?: {
+        [key: string]: string
+      }
+      description?: string
     }
-    Voice: {
+    CreateVoiceDictionaryBody: {
+      name: string
+      words: components['schemas']['DictionaryWord'][]
+    }
+    CustomAiContentBody: {
+      aiParts: components['schemas']['CustomAiPart'][]
+      webhookUrl?: string | null
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    CustomAiPart: {
+      /** @description The name of the part, as the result names it. */
+      aiPart: string
+      /**
+       * @description The part's language; the source's when left out.
+       * @enum {string}
+       */
+      language?: 'ar' | 'en'
+      /** @description What to write, in your words. */
+      prompt: string
+    }
+    CustomPartResult: {
+      aiPart: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      prompt: string
+      content: string
+      /** @description `offline`, or the chat model that wrote it. */
+      engine: string
+      /** @description Offline: the built-in part it was written as; null when a model wrote it. */
+      basedOn:
+        | (
+            | 'introduction'
+            | 'titles'
+            | 'summary'
+            | 'webArticleSEOFriendly'
+            | 'keyTopicsWithBullets'
+            | 'keywords'
+            | 'threadsByInstagram'
+            | 'faq'
+            | 'facebookPost'
+            | 'youtubeDescription'
+            | 'twitterThread'
+            | 'linkedInPost'
+          )
+        | null
+      /** @description What of the instruction was done. */
+      honoured: string[]
+      /** @description What of the instruction was not, and why. */
+      notHonoured: string[]
+    }
+    DictionaryWord: {
+      /** @description A word or a few words, matched whole and in any case. */
+      word: string
+      /** @description What the voice says instead, spelled as it sounds. */
+      pronunciation: string
+    }
+    ErrorEnvelope: {
+      /** @constant */
+      success: false
+      message: string
+      error: {
+        /** @enum {string} */
+        code:
+          | 'VALIDATION_ERROR'
+          | 'INVALID_JSON'
+          | 'UNAUTHORIZED'
+          | 'FORBIDDEN'
+          | 'NOT_FOUND'
+          | 'CONFLICT'
+          | 'PAYLOAD_TOO_LARGE'
+          | 'UNSUPPORTED_MEDIA_TYPE'
+          | 'REQUEST_TIMEOUT'
+          | 'MISDIRECTED_REQUEST'
+          | 'HEADERS_TOO_LARGE'
+          | 'INTERNAL'
+          | 'UNAVAILABLE'
+          | 'INSUFFICIENT_STORAGE'
+        details: {
+          path: string
+          message: string
+        }[]
+      }
+    }
+    Job: {
       /** Format: uuid */
       id: string
-      name: string
+      title: string
+      model: string
       /** @enum {string} */
-      lang: 'ar' | 'en'
+      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
+      processingType: string
+      webhookUrl: string | null
+      totalCost: number
+      usageTime: string | null
+      fromLng: string | null
+      toLng: string | null
+      fromScript: string | null
+      toScript: string | null
+      mediaUrl: string | null
+      jobResponse: {
+        [key: string]: unknown
+      } | null
       /** @enum {string} */
-      gender: 'female' | 'male'
-      accent: string
-      description: string
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      error?: {
+        code: components['schemas']['JobErrorCode']
+        message: string
+      }
+      relevantJobId: string | null
+      agentDetails: string | null
+      /** Format: uuid */
+      apiKeyId: string
+      billingId: string | null
+      /** Format: uuid */
+      userId: string
+      systemModelKey: string
+      voiceAgentId: string | null
+      /** @description While a long job (a transcription, a translation) runs: how much of it is done, 0 to 1. */
+      progress?: number
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
     }
-    TtsVoice: {
+    /**
+     * @description Why a job FAILED (docs/api.md, "Jobs")
+     * @enum {string}
+     */
+    JobErrorCode:
+      | 'TIMEOUT'
+      | 'AI_ENGINE_FAILED'
+      | 'SOURCE_JOB_MISSING'
+      | 'TTS_ENGINE_FAILED'
+      | 'INVALID_TEXT_OR_VOICE'
+      | 'TTS_FAILED'
+      | 'INVALID_JOB'
+      | 'UNSUPPORTED_JOB_TYPE'
+      | 'STT_ENGINE_NOT_CONFIGURED'
+      | 'STT_ENGINE_FAILED'
+      | 'MEDIA_FETCH_FAILED'
+      | 'MEDIA_TOO_LARGE'
+      | 'MEDIA_UNREADABLE'
+      | 'MEDIA_HAS_NO_AUDIO'
+      | 'DECODER_UNAVAILABLE'
+      | 'LLM_ENGINE_NOT_CONFIGURED'
+      | 'LLM_ENGINE_FAILED'
+      | 'CONVERSATION_NOT_STARTED'
+      | 'CALL_INTERRUPTED'
+      | 'AGENT_MISSING'
+      | 'TOO_MANY_CALLS'
+      | 'DIALOGUE_ENGINE_FAILED'
+      | 'CRASHED'
+      | 'INTERNAL'
+    JobListItem: {
       /** Format: uuid */
       id: string
-      name: string
+      title: string
       /** @enum {string} */
-      lang: 'ar' | 'en'
+      type: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
+      url: string | null
       /** @enum {string} */
-      gender: 'female' | 'male'
-      accent: string
-      description: string
-      /** @description For people choosing a voice: language, gender, accent (e.g. ["English", "Female", "American"]). */
-      tags: string[]
-    }
-    WebhookAttempt: {
-      attempt: number
-      /** Format: date-time */
-      startedAt: string
-      statusCode: number | null
-      latencyMs: number
-      error: string | null
-      responseExcerpt: string | null
-    }
-    WebhookDelivery: {
-      id: string
-      event: string
-      jobId: string | null
-      url: string
-      hasAuthorization: boolean
-      /** @enum {string} */
-      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
-      attempts: number
-      roundAttempts: number
-      nextAttemptAt: string | null
-      sending: boolean
-      lastStatusCode: number | null
-      lastError: string | null
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      cost: number
+      systemModelKey: string
+      relevantJobId: string | null
+      attributes: {
+        apiKey: string
+        mediaUrl: string | null
+        model: string
+        agentName: string | null
+        duration: number | null
+        voice: string | null
+        aiContentParts: string[]
+        sourceJob: string | null
+      }
+      apiKey: string
+      createdBy: string
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
       updatedAt: string
-      deliveredAt: string | null
     }
-    WebhookDeliveryDetail: {
-      id: string
-      event: string
-      jobId: string | null
-      url: string
-      hasAuthorization: boolean
+    ListJobsBody: {
+      sort?: {
+        /**
+         * @default createdAt
+         * @enum {string}
+         */
+        field: 'createdAt' | 'updatedAt' | 'title' | 'status' | 'type' | 'cost'
+        direction?: string
+      }
+      /** @description Page size, default 10. */
+      take?: number
+      /** @description The 1-based page, default 1: the offset is (skip - 1) × take. */
+      skip?: number
+      search?: string
       /** @enum {string} */
-      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
-      attempts: number
-      roundAttempts: number
-      nextAttemptAt: string | null
-      sending: boolean
-      lastStatusCode: number | null
-      lastError: string | null
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
-      deliveredAt: string | null
-      payload: unknown
-      attemptLog: components['schemas']['WebhookAttempt'][]
+      status?: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      /** @enum {string} */
+      type?: 'TRANSCRIPTION' | 'TRANSLATION' | 'TTS' | 'AI_CONTENT' | 'CONVERSATION'
     }
     MinimalCall: {
       /** Format: uuid */
@@ -2191,31 +1472,55 @@ export interface components {
         [key: string]: string
       }
     }
-    VoiceDictionary: {
-      /** Format: uuid */
-      id: string
-      name: string
-      words: {
-        word: string
-        pronunciation: string
-      }[]
-      wordsCount: number
-      isUsed: boolean
-      /** @description The agents it is active for, in the order they were activated. */
-      voiceAgentIds: string[]
-      /** Format: date-time */
-      createdAt: string
-      /** Format: date-time */
-      updatedAt: string
+    /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
+    OutcomeShape: {
+      /** @enum {string} */
+      type: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
+      description?: string
+      enum?: (string | number | boolean | null)[]
+      properties?: {
+        [key: string]: components['schemas']['OutcomeShape']
+      }
+      required?: string[]
+      items?: components['schemas']['OutcomeShape']
     }
-    VoiceDictionarySummary: {
+    /** @description One node of an outcome result shape: a strict subset of JSON Schema, nested at most 16 levels, at most 64 KiB. */
+    OutcomeShapeInput: {
+      /** @enum {string} */
+      type: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null'
+      description?: string
+      enum?: (string | number | boolean | null)[]
+      properties?: {
+        [key: string]: components['schemas']['OutcomeShapeInput']
+      }
+      required?: string[]
+      items?: components['schemas']['OutcomeShapeInput']
+    }
+    PhoneNumber: {
       /** Format: uuid */
       id: string
-      name: string
-      wordsCount: number
-      isUsed: boolean
-      /** @description The agents it is active for, in the order they were activated. */
-      voiceAgentIds: string[]
+      number: string
+      label: string
+      /** @enum {string} */
+      type: 'TELEPHONY'
+      /** Format: uuid */
+      userId: string
+      sipInboundConfigs: {
+        originationUri: string
+      }
+      sipOutboundConfigs: {
+        address: string
+        transportType: string
+        customHeaders: {
+          [key: string]: string
+        }
+      }
+      voiceAgentId: string | null
+      voiceAgent: {
+        /** Format: uuid */
+        id: string
+        name: string
+      } | null
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -2227,6 +1532,33 @@ export interface components {
       name: string
       /** Format: date-time */
       createdAt: string
+    }
+    RealtimeTtsBody: {
+      text: string
+      /** @description A voice id or name from GET /v1/voices (Ava, Ethan, Grace, Oliver, Isla, Marcus, Harper, Layla, Omar, Salma, Karim, Nour, Yousef, Rania), in any case. */
+      voiceId?: string
+      /** @description Same as voiceId. */
+      voice?: string
+      /** @description Same as voiceId. */
+      voice_id?: string
+      /** @description Same as voiceId (the cloud's realtime name for it). */
+      speaker?: string
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it apply (see Voice dictionaries).
+       */
+      voiceAgentId?: string
+      /**
+       * @description wav (16-bit mono, 22,050 Hz) or pcm (raw 16-bit little-endian mono, 16 kHz). Absent: the Accept header decides (audio/pcm), else wav over HTTP and pcm over the WebSocket.
+       * @enum {string}
+       */
+      format?: 'wav' | 'pcm'
+      /** @description Accepted for cloud clients: false only (μ-law audio is not made here; ask format pcm). */
+      mulaw?: boolean
+      /** @description Accepted for cloud clients and not used: the voice decides the language and accent. */
+      dialect?: string
+      /** @description Accepted for cloud clients and not used: the voice decides the language. */
+      languageId?: string
     }
     StatisticsNumbers: {
       /** @enum {string} */
@@ -2307,6 +1639,541 @@ export interface components {
         unit: string
       }
     }
+    TextToSpeechBody: {
+      /** @enum {string} */
+      voiceId:
+        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
+        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
+        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
+        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
+        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
+        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
+        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
+        | '16677e49-bcd2-4044-adb3-541626c49304'
+        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
+        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
+        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
+        | '1901056d-58b3-4e82-87eb-785af536671e'
+        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
+        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
+      text: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+      /**
+       * Format: uuid
+       * @description Speak as this agent's voice does: the voice dictionaries active for it when the job runs apply.
+       */
+      voiceAgentId?: string
+    }
+    ToggleDictionaryActivationBody: {
+      /** Format: uuid */
+      dictionaryId: string
+      /** Format: uuid */
+      voiceAgentId: string
+      isActive: boolean
+    }
+    ToolCallRecord: {
+      id: string
+      name: string
+      arguments: {
+        [key: string]: unknown
+      }
+      response?: unknown
+      error?: string
+      at: number
+    }
+    TranscribeBody: {
+      /**
+       * Format: uri
+       * @description The audio or video to transcribe: an http(s) URL (fetched when the job runs) or this service's own `/media/...` URL.
+       */
+      mediaUrl: string
+      /** @description The cloud's model name (e.g. a general or a conversational model), kept and shown back; the audio goes to the speech recognition server VoiceDesk is set to use. */
+      model: string
+      /** @description `async` (any case): the job is queued, and its webhook tells when it ended. */
+      processingType: string
+      /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
+      language?: string
+      title?: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+      /** @description true: the finished job also holds its subtitles as SubRip text, in `jobResponse.srt`. */
+      returnSrtFormat?: boolean
+      /** @description The subtitle layout. Checked whenever sent, used only with returnSrtFormat true (the reference shows it beside false too). */
+      srtOptions?: {
+        /** @description Lines per cue, 1 to 5 (default 2). */
+        maxLinesPerSubtitle?: number
+        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
+        singleSpeakerPerSubtitle?: boolean
+        /** @description Characters per line, 10 to 200 (default 42). */
+        maxCharsPerLine?: number
+        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
+        maxMergeableGap?: number
+        /** @description Shortest cue, in seconds (default 0.7). */
+        minDuration?: number
+        /** @description Longest cue, in seconds (default 7). */
+        maxDuration?: number
+        /** @description Seconds kept between cues (default 0.04). */
+        minGap?: number
+      }
+    }
+    TranscriptSegment: {
+      start: number
+      end: number
+      text: string
+    }
+    TranscriptTurn: {
+      /** @enum {string} */
+      role: 'agent' | 'caller'
+      content: string
+      startTime: number
+      endTime: number
+      /** @enum {string} */
+      kind?: 'speech' | 'poke' | 'typed' | 'dtmf'
+      interrupted?: boolean
+      unrecognised?: boolean
+    }
+    TranscriptionResponse: {
+      text: string
+      language: string | null
+      durationSeconds: number
+      segments: components['schemas']['TranscriptSegment'][]
+      /** @description The subtitles as SubRip text, when the job was asked for them (returnSrtFormat). */
+      srt?: string
+      /** @description The layout the subtitles were made with (every option, defaults filled in). */
+      srtOptions?: {
+        /** @description Lines per cue, 1 to 5 (default 2). */
+        maxLinesPerSubtitle?: number
+        /** @description Accepted (default true); segments carry no speaker here, so it never splits a cue. */
+        singleSpeakerPerSubtitle?: boolean
+        /** @description Characters per line, 10 to 200 (default 42). */
+        maxCharsPerLine?: number
+        /** @description Seconds: segments with a shorter pause between them may share a cue (default 0.3). */
+        maxMergeableGap?: number
+        /** @description Shortest cue, in seconds (default 0.7). */
+        minDuration?: number
+        /** @description Longest cue, in seconds (default 7). */
+        maxDuration?: number
+        /** @description Seconds kept between cues (default 0.04). */
+        minGap?: number
+      }
+    }
+    TranslateBody: {
+      /**
+       * Format: uuid
+       * @description A COMPLETED TRANSCRIPTION or TRANSLATION job of this project to translate (its segments keep their times). Give this or text.
+       */
+      jobId?: string
+      /** @description A text to translate, 1 to 20,000 characters. Give this or jobId. */
+      text?: string
+      /** @enum {string} */
+      toLng: 'ar' | 'en'
+      /**
+       * @description The source's language; left out, the source job's language, else a guess from the text (Arabic letters, English function words). Must differ from toLng.
+       * @enum {string}
+       */
+      fromLng?: 'ar' | 'en'
+      /** @description Left out: 'Translation (<toLng>): ' and the source's title or the text's start. */
+      title?: string
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+    }
+    TtsJob: {
+      /** Format: uuid */
+      id: string
+      title: string
+      /** @constant */
+      type: 'TTS'
+      mediaUrl: string
+      webhookUrl: string | null
+      model: string
+      /** @enum {string} */
+      status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+      error?: {
+        code: components['schemas']['JobErrorCode']
+        message: string
+      }
+      totalCost: number
+      /** Format: uuid */
+      apiKeyId: string
+      /** Format: uuid */
+      userId: string
+      /** Format: uuid */
+      ttsVoiceId: string
+      jobResponse: {
+        text: string
+        ttsMediaFile: string
+      }
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    TtsVoice: {
+      /** Format: uuid */
+      id: string
+      name: string
+      /** @enum {string} */
+      lang: 'ar' | 'en'
+      /** @enum {string} */
+      gender: 'female' | 'male'
+      accent: string
+      description: string
+      /** @description For people choosing a voice: language, gender, accent (e.g. ["English", "Female", "American"]). */
+      tags: string[]
+    }
+    UnassignNumberBody: {
+      phoneNumber: string
+    }
+    UpdateVoiceAgentBody: {
+      agentName?: string
+      greetingMessage?: string
+      /** @description Any JSON value; a non-string is stored as its JSON text. */
+      preamble?: unknown
+      /** @enum {string} */
+      lang?: 'ar' | 'en'
+      pokeMessages?: string[]
+      realTime?: boolean
+      silenceThreshold?: number
+      interrupt?: boolean
+      /** @description Milliseconds of silence after the caller's voice that end their turn, 200 to 5000. */
+      endOfTurnSilenceMs?: number
+      /** @description The longest caller turn in seconds, 5 to 120: then the agent answers what it heard. */
+      maxCallerTurnSeconds?: number
+      outcome?: string
+      outcomeResponseShape?: components['schemas']['OutcomeShapeInput'] | null
+      webhookUrl?: string | null
+      webhookAuth?: {
+        authKey: string
+        authSecret: string
+      } | null
+      /** @enum {string} */
+      voiceId?:
+        | 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
+        | 'd7c17d05-0c73-4196-8cd2-25f2687d90b0'
+        | '23122556-e2c0-461a-8eb5-b59a2ab5727b'
+        | '131fb3d1-06b1-4da0-9df8-f3ffa912b311'
+        | 'db8fcffa-ee5c-4f47-8e33-61a8dd7a591d'
+        | '70e3b4e6-c53d-4cb9-a499-819b984065d2'
+        | 'ac6cefc6-80b4-41ae-a5a0-f8ca90c2e2f2'
+        | '16677e49-bcd2-4044-adb3-541626c49304'
+        | 'f738ab97-f3a6-4bfd-996a-0dacb6d9252a'
+        | '12aefec9-90b5-4397-8a05-e82a35a625d3'
+        | 'bb4233cf-b34b-4def-9654-acf73dbde890'
+        | '1901056d-58b3-4e82-87eb-785af536671e'
+        | '47fb0122-054b-4ed1-af20-18a72f37dc9c'
+        | 'e5c47d3e-9b33-4fd8-bf04-66ace52a52e7'
+      tools?: {
+        genderDetection?: boolean
+        smartCallEnd?: boolean
+      }
+      params?: {
+        [key: string]: string
+      }
+    }
+    UpdateVoiceDictionaryBody: {
+      name?: string
+      words?: components['schemas']['DictionaryWord'][]
+    }
+    V2CreateJobBody: {
+      /** @constant */
+      type: 'TRANSCRIPTION'
+      /**
+       * Format: uuid
+       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
+       */
+      apiKey: string
+      /** Format: uri */
+      mediaUrl: string
+      title: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+      /**
+       * @default async
+       * @constant
+       */
+      processingType: 'async'
+      model?: string
+    }
+    V2CreateVoiceAgentBody: {
+      /**
+       * @description Single Prompt (flow agents are not supported).
+       * @constant
+       */
+      type?: 'Single Prompt'
+      name: string
+      conversation?: {
+        greetingMessage?: string
+        /** @description Accepted for cloud clients and not used */
+        greetingMessageType?: string | null
+        /** @description Any JSON value; a non-string is kept as its JSON text. */
+        preamble?: unknown
+        pokeMessages?: string[]
+        params?: {
+          [key: string]: string
+        }
+        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
+        alignment?: {
+          /** @enum {string} */
+          greetingMessage?: 'ltr' | 'rtl'
+          /** @enum {string} */
+          preamble?: 'ltr' | 'rtl'
+        }
+      }
+      voice?: {
+        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
+        voiceId?: string
+        /** @enum {string} */
+        lang?: 'ar' | 'en'
+        /** @description Accepted for cloud clients and not used */
+        ttsParams?: {
+          [key: string]: unknown
+        }
+      }
+      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
+      llm?: {
+        provider?: string
+        model?: string
+        temperature?: number
+        baseUrl?: string | null
+        apiKey?: string | null
+      }
+      callSettings?: {
+        interrupt?: boolean
+        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
+        silenceThreshold?: number
+        genderDetection?: boolean
+        smartCallEnd?: boolean
+        /** @description Accepted for cloud clients and not used */
+        noiseCancellation?: string
+        /** @description Accepted for cloud clients and not used */
+        cancelNoisePer?: string
+        /** @description Accepted for cloud clients and not used */
+        responseDelay?: number
+        /** @description Accepted for cloud clients and not used */
+        minInterruptionDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        vadActivationThreshold?: number
+        /** @description Accepted for cloud clients and not used */
+        userInactivityTimeout?: number
+        /** @description Accepted for cloud clients and not used */
+        maxCallDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        backgroundNoise?: boolean
+        /** @description Accepted for cloud clients and not used */
+        enableAutoGainControl?: boolean
+        /** @description Accepted for cloud clients and not used */
+        sendDenoisedToStt?: boolean
+        /** @description Accepted for cloud clients and not used */
+        waitForUserToSpeakFirst?: number
+        /** @description Accepted for cloud clients and not used */
+        thinkingVoice?: boolean
+        /** @description Accepted for cloud clients and not used */
+        speakerIdentification?: boolean
+        /** @description Accepted for cloud clients and not used */
+        agenticRag?: boolean
+        /** @description Accepted for cloud clients and not used */
+        languageDialectSwitcher?: boolean
+      }
+      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
+      tools?: unknown[]
+      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
+      knowledgeBaseItemsIds?: unknown[]
+      /** @description The project's voice dictionaries active for the agent, in this order (as /v1's toggle-activation makes them): those not named stop being active; `[]` none. Left out, unchanged. */
+      voiceDictionaryIds?: string[]
+      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
+      phoneNumber?: {
+        /** @enum {string} */
+        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
+        /** Format: uuid */
+        id: string
+      } | null
+      webhookUrl?: string | null
+      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      } | null
+      /** @description Flow agents are not supported: `{}` or null. */
+      workflow?: {
+        [key: string]: unknown
+      } | null
+      outcome?: string
+      /** @description {} or null for none. */
+      outcomeResponseShape?: {
+        [key: string]: unknown
+      } | null
+    }
+    V2TranscriptionAiContentBody: {
+      /**
+       * Format: uuid
+       * @description The calling key's id (GET /v1/projects/by-api-key's key; another key's id: 403).
+       */
+      apiKey: string
+      /** Format: uri */
+      mediaUrl: string
+      title: string
+      /** @enum {string} */
+      language: 'ar' | 'en'
+      /** Format: uri */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
+      aiParts: (
+        | 'introduction'
+        | 'titles'
+        | 'summary'
+        | 'webArticleSEOFriendly'
+        | 'keyTopicsWithBullets'
+        | 'keywords'
+        | 'threadsByInstagram'
+        | 'faq'
+        | 'facebookPost'
+        | 'youtubeDescription'
+        | 'twitterThread'
+        | 'linkedInPost'
+      )[]
+      aiContentTitle?: string | null
+      aiContentLanguage?: ('ar' | 'en') | null
+      /** @description Accepted and not used. */
+      aiContentDate?: string | null
+      /** @description Accepted and not used. */
+      aiContentText?: string | null
+    }
+    V2UpdateVoiceAgentBody: {
+      /**
+       * @description Single Prompt (flow agents are not supported).
+       * @constant
+       */
+      type?: 'Single Prompt'
+      name?: string
+      conversation?: {
+        greetingMessage?: string
+        /** @description Accepted for cloud clients and not used */
+        greetingMessageType?: string | null
+        /** @description Any JSON value; a non-string is kept as its JSON text. */
+        preamble?: unknown
+        pokeMessages?: string[]
+        params?: {
+          [key: string]: string
+        }
+        /** @description Accepted and not used: the direction follows the language (rtl for ar). */
+        alignment?: {
+          /** @enum {string} */
+          greetingMessage?: 'ltr' | 'rtl'
+          /** @enum {string} */
+          preamble?: 'ltr' | 'rtl'
+        }
+      }
+      voice?: {
+        /** @description A voice id or name from GET /v1/voices, or a public speaker name (Amjad, Layan, ...). */
+        voiceId?: string
+        /** @enum {string} */
+        lang?: 'ar' | 'en'
+        /** @description Accepted for cloud clients and not used */
+        ttsParams?: {
+          [key: string]: unknown
+        }
+      }
+      /** @description Accepted and not used (never stored): the project's dialogue engine answers calls (voicedesk ai-engine). */
+      llm?: {
+        provider?: string
+        model?: string
+        temperature?: number
+        baseUrl?: string | null
+        apiKey?: string | null
+      }
+      callSettings?: {
+        interrupt?: boolean
+        /** @description Milliseconds of caller silence before the agent pokes, 1,000 to 3,600,000, kept to the second. */
+        silenceThreshold?: number
+        genderDetection?: boolean
+        smartCallEnd?: boolean
+        /** @description Accepted for cloud clients and not used */
+        noiseCancellation?: string
+        /** @description Accepted for cloud clients and not used */
+        cancelNoisePer?: string
+        /** @description Accepted for cloud clients and not used */
+        responseDelay?: number
+        /** @description Accepted for cloud clients and not used */
+        minInterruptionDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        vadActivationThreshold?: number
+        /** @description Accepted for cloud clients and not used */
+        userInactivityTimeout?: number
+        /** @description Accepted for cloud clients and not used */
+        maxCallDuration?: number
+        /** @description Accepted for cloud clients and not used */
+        backgroundNoise?: boolean
+        /** @description Accepted for cloud clients and not used */
+        enableAutoGainControl?: boolean
+        /** @description Accepted for cloud clients and not used */
+        sendDenoisedToStt?: boolean
+        /** @description Accepted for cloud clients and not used */
+        waitForUserToSpeakFirst?: number
+        /** @description Accepted for cloud clients and not used */
+        thinkingVoice?: boolean
+        /** @description Accepted for cloud clients and not used */
+        speakerIdentification?: boolean
+        /** @description Accepted for cloud clients and not used */
+        agenticRag?: boolean
+        /** @description Accepted for cloud clients and not used */
+        languageDialectSwitcher?: boolean
+      }
+      /** @description Web tools: VoiceDesk keeps none, so only an empty list is taken. */
+      tools?: unknown[]
+      /** @description Knowledge base items: VoiceDesk keeps none, so only an empty list is taken. */
+      knowledgeBaseItemsIds?: unknown[]
+      /** @description The project's voice dictionaries active for the agent, in this order (as /v1's toggle-activation makes them): those not named stop being active; `[]` none. Left out, unchanged. */
+      voiceDictionaryIds?: string[]
+      /** @description A registered number of the project to assign to the agent (moved if another agent had it). */
+      phoneNumber?: {
+        /** @enum {string} */
+        type: 'TELEPHONY' | 'TWILIO' | 'SIP'
+        /** Format: uuid */
+        id: string
+      } | null
+      webhookUrl?: string | null
+      /** @description `{ authKey, authSecret }`; `{}` or null for none. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      } | null
+      /** @description Flow agents are not supported: `{}` or null. */
+      workflow?: {
+        [key: string]: unknown
+      } | null
+      outcome?: string
+      /** @description {} or null for none. */
+      outcomeResponseShape?: {
+        [key: string]: unknown
+      } | null
+    }
     V2VoiceAgent: {
       /** Format: uuid */
       id: string
@@ -2366,7 +2233,8 @@ export interface components {
       }
       tools: unknown[]
       knowledgeBaseItemsIds: unknown[]
-      voiceDictionaryIds: unknown[]
+      /** @description The voice dictionaries active for the agent, in the order activated. */
+      voiceDictionaryIds: string[]
       phoneNumber: {
         /** @enum {string} */
         type: 'TELEPHONY'
@@ -2389,6 +2257,197 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+    }
+    Voice: {
+      /** Format: uuid */
+      id: string
+      name: string
+      /** @enum {string} */
+      lang: 'ar' | 'en'
+      /** @enum {string} */
+      gender: 'female' | 'male'
+      accent: string
+      description: string
+    }
+    VoiceAgent: {
+      /** Format: uuid */
+      id: string
+      agentName: string
+      greetingMessage: string
+      description: string
+      preamble: string
+      /** @enum {string} */
+      lang: 'ar' | 'en'
+      pokeMessages: string[]
+      realTime: boolean
+      silenceThreshold: number
+      interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
+      outcome: string
+      outcomeResponseShape: components['schemas']['OutcomeShape'] | null
+      /** Format: uuid */
+      projectId: string
+      /** Format: uuid */
+      apiKeyId: string
+      /** Format: uuid */
+      voiceRecordId: string
+      voiceRecord: {
+        /** Format: uuid */
+        id: string
+        name: string
+        /** @enum {string} */
+        lang: 'ar' | 'en'
+        /** @enum {string} */
+        gender: 'female' | 'male'
+      }
+      webhookUrl: string | null
+      webhookAuth: {
+        authKey: string
+        /** @description Masked: the secret is never returned. */
+        authSecret: string
+      } | null
+      params: {
+        [key: string]: string
+      }
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceAgentTemplate: {
+      /** Format: uuid */
+      id: string
+      agentName: string
+      greetingMessage: string
+      description: string
+      preamble: string
+      /** @enum {string} */
+      lang: 'ar' | 'en'
+      pokeMessages: string[]
+      realTime: boolean
+      silenceThreshold: number
+      interrupt: boolean
+      endOfTurnSilenceMs: number
+      maxCallerTurnSeconds: number
+      outcome: string
+      /** @description Templates are global: they belong to no project. */
+      projectId: null
+      apiKeyId: null
+      /** Format: uuid */
+      voiceRecordId: string
+      /** @description Name of the template voice. */
+      voice: string
+      /** @constant */
+      isTemplate: true
+      /** @description An icon name (lucide set), e.g. headset. */
+      icon: string
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceAgentVersion: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+      agent: components['schemas']['VoiceAgent']
+    }
+    VoiceAgentVersionSummary: {
+      version: number
+      /** @description create, update, ui, clone:<sourceId>, restore:<n>, import or migration */
+      source: string
+      /**
+       * Format: date-time
+       * @description When this version was made.
+       */
+      createdAt: string
+    }
+    VoiceDictionary: {
+      /** Format: uuid */
+      id: string
+      name: string
+      words: {
+        word: string
+        pronunciation: string
+      }[]
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    VoiceDictionarySummary: {
+      /** Format: uuid */
+      id: string
+      name: string
+      wordsCount: number
+      isUsed: boolean
+      /** @description The agents it is active for, in the order they were activated. */
+      voiceAgentIds: string[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    WebhookAttempt: {
+      attempt: number
+      /** Format: date-time */
+      startedAt: string
+      statusCode: number | null
+      latencyMs: number
+      error: string | null
+      responseExcerpt: string | null
+    }
+    WebhookDelivery: {
+      id: string
+      event: string
+      jobId: string | null
+      url: string
+      hasAuthorization: boolean
+      /** @enum {string} */
+      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
+      attempts: number
+      roundAttempts: number
+      nextAttemptAt: string | null
+      sending: boolean
+      lastStatusCode: number | null
+      lastError: string | null
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+      deliveredAt: string | null
+    }
+    WebhookDeliveryDetail: {
+      id: string
+      event: string
+      jobId: string | null
+      url: string
+      hasAuthorization: boolean
+      /** @enum {string} */
+      status: 'PENDING' | 'DELIVERED' | 'EXHAUSTED'
+      attempts: number
+      roundAttempts: number
+      nextAttemptAt: string | null
+      sending: boolean
+      lastStatusCode: number | null
+      lastError: string | null
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+      deliveredAt: string | null
+      payload: unknown
+      attemptLog: components['schemas']['WebhookAttempt'][]
     }
   }
   responses: never
@@ -3513,11 +3572,8 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             message: string
-            data: {
-              phoneNumbers: components['schemas']['PhoneNumber'][]
-              total: number
-              filtered: number
-            }
+            /** @description The page; `X-Total-Count` holds how many numbers match the query. */
+            data: components['schemas']['PhoneNumber'][]
           }
         }
       }
@@ -4205,6 +4261,15 @@ export interface operations {
         }
       }
       /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
       413: {
         headers: {
           [name: string]: unknown
@@ -4244,6 +4309,7 @@ export interface operations {
           /** @description The spoken language (ISO 639-1: ar, en, ...). Left out, the server detects it. */
           language?: string
           title?: string
+          /** Format: uri */
           webhookUrl?: string
           webhookAuth?: string
           /** @description true or false. */
@@ -4369,7 +4435,8 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/json': string
+          'application/x-subrip': string
+          'text/vtt': string
         }
       }
       /** @description Default Response */
@@ -5562,7 +5629,7 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
-          'application/json': string
+          'text/csv': string
         }
       }
       /** @description Default Response */
