@@ -105,7 +105,6 @@ export interface LocalMedia {
 
 /** The answer: the chosen codec and telephone-event on the taken stream, every other stream declined. */
 export function answerSdp(local: LocalMedia, negotiated: NegotiatedMedia): string {
-  const ipVer = local.address.includes(':') ? 6 : 4
   const media = negotiated.offer.media.map((offered, index): MediaDescription => {
     if (index !== negotiated.streamIndex) {
       return { type: offered.type, port: 0, protocol: offered.protocol, payloads: offered.payloads ?? '0', rtp: [], fmtp: [] }
@@ -125,25 +124,31 @@ export function answerSdp(local: LocalMedia, negotiated: NegotiatedMedia): strin
       direction: negotiated.direction,
     }
   })
-  return write({
-    version: 0,
-    origin: {
-      username: 'voicedesk',
-      sessionId: local.sessionId,
-      sessionVersion: local.sessionVersion,
-      netType: 'IN',
-      ipVer,
-      address: local.address,
-    },
-    name: 'VoiceDesk',
-    connection: { version: ipVer, ip: local.address },
-    timing: { start: 0, stop: 0 },
-    media,
-  })
+  return sessionSdp(local, media)
 }
 
 /** VoiceDesk's codecs as an offer lists them (µ-law first), for tests and an outbound call's INVITE. */
 export function offerSdp(local: LocalMedia): string {
+  return sessionSdp(local, [
+    {
+      type: 'audio',
+      port: local.port,
+      protocol: 'RTP/AVP',
+      payloads: `${G711_PAYLOAD_TYPES.PCMU} ${G711_PAYLOAD_TYPES.PCMA} 101`,
+      rtp: [
+        { payload: G711_PAYLOAD_TYPES.PCMU, codec: 'PCMU', rate: G711_SAMPLE_RATE },
+        { payload: G711_PAYLOAD_TYPES.PCMA, codec: 'PCMA', rate: G711_SAMPLE_RATE },
+        { payload: 101, codec: 'telephone-event', rate: G711_SAMPLE_RATE },
+      ],
+      fmtp: [{ payload: 101, config: '0-16' }],
+      ptime: 20,
+      direction: 'sendrecv',
+    },
+  ])
+}
+
+/** VoiceDesk's side of a session (o=, s=, c=, t=) around `media`, written. */
+function sessionSdp(local: LocalMedia, media: MediaDescription[]): string {
   const ipVer = local.address.includes(':') ? 6 : 4
   return write({
     version: 0,
@@ -158,21 +163,6 @@ export function offerSdp(local: LocalMedia): string {
     name: 'VoiceDesk',
     connection: { version: ipVer, ip: local.address },
     timing: { start: 0, stop: 0 },
-    media: [
-      {
-        type: 'audio',
-        port: local.port,
-        protocol: 'RTP/AVP',
-        payloads: `${G711_PAYLOAD_TYPES.PCMU} ${G711_PAYLOAD_TYPES.PCMA} 101`,
-        rtp: [
-          { payload: G711_PAYLOAD_TYPES.PCMU, codec: 'PCMU', rate: G711_SAMPLE_RATE },
-          { payload: G711_PAYLOAD_TYPES.PCMA, codec: 'PCMA', rate: G711_SAMPLE_RATE },
-          { payload: 101, codec: 'telephone-event', rate: G711_SAMPLE_RATE },
-        ],
-        fmtp: [{ payload: 101, config: '0-16' }],
-        ptime: 20,
-        direction: 'sendrecv',
-      },
-    ],
+    media,
   })
 }
