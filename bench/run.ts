@@ -71,6 +71,9 @@ import { benchWebhooks } from './webhooks'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'out/main/cli.js')
+// The services the parts start inherit this: none of them measures the SIP line, and the second
+// of several would only warn that 5060 is taken.
+process.env.VOICEDESK_SIP_PORT ??= 'off'
 const BIN = join(ROOT, 'bin/voicedesk.js')
 const KEY = 'vd_bench_key_0123456789abcdef0123456789'
 const ROUNDS = 4
