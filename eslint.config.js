@@ -19,6 +19,8 @@ export default tseslint.config(
       'test-results/**',
       'bench/results/**',
       'test/architecture/fixtures/**',
+      // electron-vite's temporary bundle of its config, present only while a build runs.
+      'electron.vite.config.ts.*.mjs',
     ],
   },
   js.configs.recommended,
