@@ -7,6 +7,7 @@ import { checkedRows, columnValue, COUNT_OF_KIND, fieldValue, noCounts, ROW_TABL
 import type { ProjectCounts, ProjectRow, ProjectRowKind } from '../records'
 import type { ConnectionTurns } from './connection-turns'
 import type { OpenDatabaseOptions } from './open-database'
+import { ROLLUP_TABLES, rollupsOf } from './migrations/0012-analytics-rollup'
 
 /** Pages a backup step copies: all of them, in one step (see the class). */
 const PAGES_AT_ONCE = 0x7fffffff
@@ -39,9 +40,12 @@ function toRecord(table: RowTable, row: Record<string, unknown>): Record<string,
  * could keep it from ever ending). A step holds a read lock only: in WAL mode writers go on
  * meanwhile. The copy is read and deleted.
  *
- * Replace: one IMMEDIATE transaction on the store's connection. Deleting the jobs fires the
- * count and search triggers, inserting them fires them again, so counts and the FTS index are
- * the rows' own; job_counts of the project is then computed afresh all the same.
+ * Replace: one IMMEDIATE transaction on the store's connection. The search index is kept by
+ * its triggers as the jobs are deleted and inserted; the sums the other triggers keep on jobs
+ * (job_counts and the analytics rollups) are not: those triggers are dropped for the load and
+ * made again from their stored definitions before the commit (DDL is part of the transaction,
+ * so a failed load leaves them as they were), and the project's sums are computed once from its
+ * rows. Kept row by row, they made a 100,000-job restore several times slower.
  */
 export class SqliteProjectDataRepository implements ProjectDataRepository {
   private readonly deletes: Statement[]
@@ -52,6 +56,7 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
   private readonly userIds: Statement
   private readonly mediaFiles: Statement
   private readonly recountJobs: Statement[]
+  private readonly summingTriggers: Statement
 
   constructor(private readonly deps: SqliteProjectDataDeps) {
     const { db } = deps
@@ -79,11 +84,17 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
     this.userIds = db.prepare('SELECT id FROM users').pluck()
     this.mediaFiles = db.prepare('SELECT media_file FROM jobs WHERE project_id = ? AND media_file IS NOT NULL').pluck()
     this.recountJobs = [
-      db.prepare('DELETE FROM job_counts WHERE project_id = ?'),
+      db.prepare('DELETE FROM job_counts WHERE project_id = @projectId'),
       db.prepare(
-        'INSERT INTO job_counts (project_id, type, status, count) SELECT project_id, type, status, count(*) FROM jobs WHERE project_id = ? GROUP BY project_id, type, status',
+        'INSERT INTO job_counts (project_id, type, status, count) SELECT project_id, type, status, count(*) FROM jobs WHERE project_id = @projectId GROUP BY project_id, type, status',
       ),
+      ...ROLLUP_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE project_id = @projectId`)),
+      ...rollupsOf('j.project_id = @projectId').map((sql) => db.prepare(sql)),
     ]
+    // Every trigger on jobs but the search index's keeps a sum (see the class).
+    this.summingTriggers = db.prepare(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'jobs' AND name NOT LIKE 'jobs_search_%' ORDER BY name",
+    )
   }
 
   async *exportProject(projectId: string): AsyncGenerator<ProjectRow> {
@@ -120,6 +131,8 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
         owner: options.owner,
       }
       const mediaBefore = this.mediaFiles.all(projectId) as string[]
+      const triggers = this.summingTriggers.all() as { name: string; sql: string }[]
+      for (const { name } of triggers) this.deps.db.exec(`DROP TRIGGER ${name}`)
       for (const statement of this.deletes) statement.run(projectId)
       const counts = noCounts()
       for await (const { rowNumber, row } of checkedRows(rows, projectId, known, counts)) {
@@ -133,7 +146,8 @@ export class SqliteProjectDataRepository implements ProjectDataRepository {
           throw rowError(rowNumber, row, (error as Error).message)
         }
       }
-      for (const statement of this.recountJobs) statement.run(projectId)
+      for (const statement of this.recountJobs) statement.run({ projectId })
+      for (const { sql } of triggers) this.deps.db.exec(sql)
       return { counts, mediaBefore }
     })
   }

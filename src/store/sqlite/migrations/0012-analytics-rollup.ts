@@ -102,6 +102,37 @@ const OUTCOME_CHANGED = `(old.call_outcome IS NOT NULL OR new.call_outcome IS NO
   OR old.voice_agent_id IS NOT new.voice_agent_id OR old.created_at IS NOT new.created_at OR old.call_outcome IS NOT new.call_outcome)`
 
 /**
+ * The four rollups' rows for the jobs `where` picks (an SQL condition on jobs \`j\`, which may
+ * hold named parameters), one statement each: the migration fills them once for every job; a bulk load (a project's
+ * snapshot restored) fills them for its project after writing the jobs with the triggers off.
+ */
+export function rollupsOf(where: string): string[] {
+  return [
+    ...JOB_ROLLUPS.map(
+      ([table, slotOf]) => `INSERT INTO ${table} (${KEY_COLUMNS}, ${FIGURE_COLUMNS})
+      SELECT ${keyOf(slotOf)
+        .map(([, value]) => value('j'))
+        .join(', ')}, ${FIGURES.map(([, value]) => `total(${value('j')})`).join(', ')}
+      FROM jobs j WHERE ${where} GROUP BY ${KEY.map((_, index) => index + 1).join(', ')};`,
+    ),
+    `INSERT INTO call_field_rollup (project_id, voice_agent_id, slot, field, filled)
+      SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, count(DISTINCT j.id)
+      FROM jobs j, json_each(j.call_outcome) e
+      WHERE ${where} AND j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL AND e.type <> 'null'
+      GROUP BY 1, 2, 3, 4;`,
+    `INSERT INTO call_rating_rollup (project_id, voice_agent_id, slot, field, value, calls)
+      SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, e.value, count(*)
+      FROM jobs j, json_each(j.call_outcome) e
+      WHERE ${where} AND j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL
+        AND e.type IN ('integer', 'real') AND ${RATING_NAME.replaceAll('key', 'e.key')}
+      GROUP BY 1, 2, 3, 4, 5;`,
+  ]
+}
+
+/** The tables the triggers keep from jobs, besides job_counts and the search index: a bulk load empties a project's rows here and fills them with rollupsOf. */
+export const ROLLUP_TABLES = ['job_rollup', 'job_rollup_hours', 'call_field_rollup', 'call_rating_rollup'] as const
+
+/**
  * Analytics reads sums, not rows: job_rollup holds, per project, UTC quarter hour (slot), type,
  * agent, status and end reason, how many jobs there are and the sums of what analytics reads
  * of them (cost, usage, and what a call kept: migration 0011's columns); job_rollup_hours the same
@@ -145,24 +176,7 @@ export const analyticsRollup: Migration = {
       PRIMARY KEY (project_id, voice_agent_id, slot, field, value)
     ) WITHOUT ROWID;
 
-    ${JOB_ROLLUPS.map(
-      ([table, slotOf]) => `INSERT INTO ${table} (${KEY_COLUMNS}, ${FIGURE_COLUMNS})
-      SELECT ${keyOf(slotOf)
-        .map(([, value]) => value('j'))
-        .join(', ')}, ${FIGURES.map(([, value]) => `total(${value('j')})`).join(', ')}
-      FROM jobs j GROUP BY ${KEY.map((_, index) => index + 1).join(', ')};`,
-    ).join('\n')}
-    INSERT INTO call_field_rollup (project_id, voice_agent_id, slot, field, filled)
-      SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, count(DISTINCT j.id)
-      FROM jobs j, json_each(j.call_outcome) e
-      WHERE j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL AND e.type <> 'null'
-      GROUP BY 1, 2, 3, 4;
-    INSERT INTO call_rating_rollup (project_id, voice_agent_id, slot, field, value, calls)
-      SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, e.value, count(*)
-      FROM jobs j, json_each(j.call_outcome) e
-      WHERE j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL
-        AND e.type IN ('integer', 'real') AND ${RATING_NAME.replaceAll('key', 'e.key')}
-      GROUP BY 1, 2, 3, 4, 5;
+    ${rollupsOf('1').join('\n')}
 
     CREATE TRIGGER job_rollup_insert AFTER INSERT ON jobs BEGIN ${move('new', 1)} END;
     CREATE TRIGGER job_rollup_delete AFTER DELETE ON jobs BEGIN ${move('old', -1)} END;
