@@ -84,6 +84,8 @@ describe('mistakes on any command', () => {
   it.each([
     { args: ['serve', '--bogus'], message: /^voicedesk: Unknown option --bogus \(see voicedesk --help\)$/m },
     { args: ['frobnicate'], message: /^voicedesk: Unknown command "frobnicate": use serve, keys/ },
+    // A name every object has is not a command either.
+    { args: ['constructor'], message: /^voicedesk: Unknown command "constructor": use serve, keys/ },
     { args: [], message: /^voicedesk: Which command\?/ },
     { args: ['keys', 'frobnicate'], message: /^voicedesk: Unknown keys action "frobnicate": use create, list or revoke/ },
     { args: ['keys'], message: /^voicedesk: keys needs one of: create, list, revoke/ },

@@ -1,4 +1,5 @@
 import { normaliseArabic } from './arabic-normalisation'
+import { ENGLISH_TENS_WORDS, ENGLISH_UNIT_WORDS } from '../../shared/text/english-number-words'
 
 /**
  * The values a call card reads, as patterns: number words (English; Arabic as written in MSA,
@@ -26,29 +27,8 @@ export interface Fact {
 export type IdentifierLabel =
   'plate' | 'prescription' | 'order' | 'booking' | 'account' | 'case' | 'file' | 'invoice' | 'tracking' | 'phone' | 'email' | 'reference'
 
-const EN_UNITS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-]
-const EN_TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
+const EN_UNITS: readonly string[] = ENGLISH_UNIT_WORDS
+const EN_TENS = ENGLISH_TENS_WORDS
 const EN_NUMBER_WORD = `(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million', 'half', 'a', 'and'].join('|')})`
 /** "sixty", "one hundred and eighty", "four and a half thousand", "forty-three", "850" (not a year): starts and ends on a number word. */
 const EN_NUMBER = `(?:(?!(?:19|20)\\d{2}\\b)\\d[\\d,.]*|(?:${EN_NUMBER_WORD}[\\s-]+)*?(?:${[...EN_UNITS, ...EN_TENS, 'hundred', 'thousand', 'million'].join('|')}))`

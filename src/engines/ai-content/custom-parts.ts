@@ -1,6 +1,7 @@
 import type { AiPart } from '../../shared/api/ai-parts'
 import { detectLanguage, type AiContentEngine } from './ai-content-engine'
 import type { CustomContentInput, CustomPartWritten } from './custom-part-types'
+import { englishNumberWordValues } from '../../shared/text/english-number-words'
 
 export type { CustomContentInput, CustomPartRequest, CustomPartWritten } from './custom-part-types'
 
@@ -28,22 +29,9 @@ export function nearestPart(name: string, prompt: string): AiPart {
   return 'summary'
 }
 
+/** The counts a prompt asks for ("five bullet points", "خمس جمل"). */
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-  fifty: 50,
+  ...englishNumberWordValues(),
   hundred: 100,
   واحدة: 1,
   واحد: 1,
@@ -61,7 +49,7 @@ function countFor(prompt: string, unit: RegExp): number | undefined {
   // The unit as a whole word ("a bulleted list" holds no count of bullets); the first count that is a number wins.
   for (const match of prompt.matchAll(new RegExp(`${NUMBER}\\s+(?:${unit.source})(?![\\p{L}])`, 'giu'))) {
     const raw = match[1]!.toLowerCase()
-    const value = /^\d+$/.test(raw) ? Number(raw) : NUMBER_WORDS[raw]
+    const value = /^\d+$/.test(raw) ? Number(raw) : Object.hasOwn(NUMBER_WORDS, raw) ? NUMBER_WORDS[raw] : undefined
     if (value !== undefined && value > 0) return value
   }
   return undefined

@@ -1,4 +1,5 @@
 import { normaliseArabic } from '../ai-content/arabic-normalisation'
+import { englishNumberWordValues } from '../../shared/text/english-number-words'
 
 /**
  * Numbers as callers say them: digits (Western or Eastern Arabic), English number words
@@ -16,40 +17,8 @@ export function toWesternDigits(text: string): string {
     .replace(/٬/g, ',')
 }
 
-const ENGLISH_UNITS: Record<string, number> = {
-  zero: 0,
-  // "twice a month": a count said as how often.
-  twice: 2,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-}
-const ENGLISH_TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-}
+/** Unit and tens words ("seventeen", "forty"), and "twice a month": a count said as how often. */
+const ENGLISH_WORDS: Record<string, number> = { ...englishNumberWordValues(), twice: 2 }
 // "Two grand": a thousand, as people say money.
 const ENGLISH_SCALES: Record<string, number> = { hundred: 100, thousand: 1000, grand: 1000, million: 1_000_000 }
 
@@ -183,21 +152,24 @@ export function numberTokens(text: string): string[] {
 }
 
 function englishWordValue(token: string): { value: number; kind: 'unit' | 'tens' | 'scale' } | undefined {
-  if (token in ENGLISH_UNITS) return { value: ENGLISH_UNITS[token]!, kind: 'unit' }
-  if (token in ENGLISH_TENS) return { value: ENGLISH_TENS[token]!, kind: 'tens' }
-  if (token in ENGLISH_SCALES) return { value: ENGLISH_SCALES[token]!, kind: 'scale' }
+  // Own keys only: "constructor" is not a number.
+  if (Object.hasOwn(ENGLISH_WORDS, token)) {
+    const value = ENGLISH_WORDS[token]!
+    return { value, kind: value < 20 ? 'unit' : 'tens' }
+  }
+  if (Object.hasOwn(ENGLISH_SCALES, token)) return { value: ENGLISH_SCALES[token]!, kind: 'scale' }
   return undefined
 }
 
 function arabicWordValue(token: string): { value: number; kind: 'unit' | 'tens' | 'scale' | 'thousands'; joined: boolean } | undefined {
   let word = normaliseArabic(token)
   // و is written joined to the next word: "وعشرين" is "and twenty".
-  const joined = word.length > 2 && word.startsWith('و') && !(word in ARABIC_UNITS)
+  const joined = word.length > 2 && word.startsWith('و') && !Object.hasOwn(ARABIC_UNITS, word)
   if (joined) word = word.slice(1)
-  if (word in ARABIC_UNITS) return { value: ARABIC_UNITS[word]!, kind: 'unit', joined }
-  if (word in ARABIC_TENS) return { value: ARABIC_TENS[word]!, kind: 'tens', joined }
-  if (word in ARABIC_HUNDREDS) return { value: ARABIC_HUNDREDS[word]!, kind: 'scale', joined }
-  if (word in ARABIC_THOUSANDS) return { value: ARABIC_THOUSANDS[word]!, kind: 'thousands', joined }
+  if (Object.hasOwn(ARABIC_UNITS, word)) return { value: ARABIC_UNITS[word]!, kind: 'unit', joined }
+  if (Object.hasOwn(ARABIC_TENS, word)) return { value: ARABIC_TENS[word]!, kind: 'tens', joined }
+  if (Object.hasOwn(ARABIC_HUNDREDS, word)) return { value: ARABIC_HUNDREDS[word]!, kind: 'scale', joined }
+  if (Object.hasOwn(ARABIC_THOUSANDS, word)) return { value: ARABIC_THOUSANDS[word]!, kind: 'thousands', joined }
   return undefined
 }
 
@@ -340,8 +312,8 @@ export function englishOrdinal(word: string): number | undefined {
 export function digitWordValue(token: string): number | undefined {
   const lower = token.toLowerCase()
   if (lower === 'oh' || lower === 'o') return 0
-  const english = ENGLISH_UNITS[lower]
-  if (english !== undefined) return english <= 9 ? english : undefined
-  const arabic = ARABIC_UNITS[normaliseArabic(token)]
+  if (Object.hasOwn(ENGLISH_WORDS, lower)) return ENGLISH_WORDS[lower]! <= 9 ? ENGLISH_WORDS[lower] : undefined
+  const arabicWord = normaliseArabic(token)
+  const arabic = Object.hasOwn(ARABIC_UNITS, arabicWord) ? ARABIC_UNITS[arabicWord] : undefined
   return arabic !== undefined && arabic <= 9 ? arabic : undefined
 }

@@ -6,29 +6,10 @@
  * dialect also uses (اثنين، عشرين).
  */
 
-const EN_UNITS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-]
-const EN_TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
+import { ENGLISH_TENS_WORDS, ENGLISH_UNIT_WORDS } from '../../shared/text/english-number-words'
+
+const EN_UNITS = ENGLISH_UNIT_WORDS
+const EN_TENS = ['', '', ...ENGLISH_TENS_WORDS]
 
 /** A whole number in English words ("two thousand five hundred"); numbers past a billion, negatives and fractions stay in digits. */
 export function englishNumber(n: number): string {

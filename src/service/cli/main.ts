@@ -32,7 +32,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     }
     const [command, ...rest] = positionals
     if (command === undefined) throw new UsageError(`Which command? ${COMMANDS} (see voicedesk --help)`)
-    if (!(command in COMMAND_OPTIONS))
+    if (!Object.hasOwn(COMMAND_OPTIONS, command))
       throw new UsageError(`Unknown command ${JSON.stringify(command)}: use ${COMMANDS} (see voicedesk --help)`)
     refuseOtherOptions(command, values)
     if (command === 'serve') {

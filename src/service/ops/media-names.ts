@@ -33,5 +33,5 @@ export function mediaContentType(name: string): string {
 /** A new unguessable name for source media, keeping the extension of `fileName` (a file name or a URL's path) when it is a known kind. */
 export function sourceMediaName(fileName: string | undefined): string {
   const extension = /\.([A-Za-z0-9]{2,4})$/.exec(fileName ?? '')?.[1]?.toLowerCase()
-  return `${unguessable()}.${extension && extension !== 'media' && extension in MEDIA_CONTENT_TYPES ? extension : 'media'}`
+  return `${unguessable()}.${extension && extension !== 'media' && Object.hasOwn(MEDIA_CONTENT_TYPES, extension) ? extension : 'media'}`
 }

@@ -13,6 +13,12 @@ describe('spoken numbers', () => {
     expect(findNumbers('ثلاث مية وخمسة').map((n) => n.value)).toEqual([305])
     expect(findNumbers('I need 3 tickets')[0]).toEqual({ value: 3, start: 2, next: 'tickets' })
   })
+
+  it('reads every unit and tens word, and no word an object has of its own (constructor, toString)', () => {
+    expect(findNumbers('nineteen').map((n) => n.value)).toEqual([19])
+    expect(findNumbers('ninety nine').map((n) => n.value)).toEqual([99])
+    expect(findNumbers('the constructor said toString twice').map((n) => n.value)).toEqual([2])
+  })
 })
 
 describe('spoken dates', () => {
