@@ -1,0 +1,268 @@
+/**
+ * The SIP line under twenty calls at once: a real `voicedesk serve` child process (the build in
+ * out/, `--sip-port 0`), one SIPp process dialling an assigned number twenty times together
+ * (bench/sip/twenty-callers.xml), and, per call, the bench's own UDP socket as the caller's
+ * media address: it timestamps every RTP packet the agent sends on arrival (performance.now(),
+ * sub-millisecond) and plays the caller's side (quiet line noise as PCMU, 20 ms packets) back to
+ * the address the agent's packets come from. Per run it reports:
+ * - first greeting packet: its arrival after the caller's 200 OK (SIPp's gettimeofday when the
+ *   200 arrived, against the packet's wall-clock arrival; target < 500 ms);
+ * - pacing: the inter-arrival of the agent's consecutive packets (sequence + 1, timestamp + 160),
+ *   p50 / p99 / max and the share outside 20 ± 2 ms (target p99 within 20 ± 2 ms), over every
+ *   call, and the worst call's p99; a new talk spurt (a gap in the audio: the marker bit) is
+ *   counted apart, not as a late packet;
+ * - lost calls: not answered, not ended by our BYE's 200 (the service hung up or the call
+ *   failed), per SIPp's log and exit code (target none);
+ * - the machine's load average at the start and the end (2 cores, shared).
+ * With BENCH_SIP_BASELINE_CLI=<another build's out/main/cli.js> that build runs too, in
+ * alternating rounds with this one: a before/after in one run.
+ * Part of `npm run bench` (bench/run.ts, under `sip`); alone: `npx tsx bench/run.ts sip`.
+ * The bench reports; it never fails on a target.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createSocket, type Socket } from 'node:dgram'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { percentile } from './jobs'
+import { freePort, stopChild, waitForLine } from './processes'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CLI = join(ROOT, 'out/main/cli.js')
+const SCENARIO = join(ROOT, 'bench/sip/twenty-callers.xml')
+const KEY = 'vd_bench_sip_0123456789abcdef0123456789'
+const NUMBER = '+14155550142'
+const CALLS = 20
+const ROUNDS = 3
+/** How long each caller stays on after the answer before its BYE: the greeting plays out within it. */
+const CALL_MS = 9_000
+const PACKET_MS = 20
+/** The agent's greeting: several sentences, about seven seconds of speech, so every call sends a few hundred packets. */
+const GREETING =
+  'Hello, and thank you for calling the front desk of the bench hotel. We are measuring how evenly this voice arrives, ' +
+  'packet after packet, while twenty callers hear it at the same time. Please stay on the line for a few more seconds. ' +
+  'This is the last sentence of the greeting.'
+
+export const SIP_TARGETS = {
+  pacingMs: 'p99 of the inter-arrival within 20 ± 2 ms',
+  firstGreetingPacketMs: '< 500 ms after the 200 OK',
+  lostCalls: 'none',
+}
+
+interface CallRecord {
+  rtpPort: number
+  /** Wall-clock ms (SIPp's gettimeofday) the 200 OK arrived. */
+  answeredAt?: number
+  ended: boolean
+  /** Wall-clock ms of each agent packet's arrival, with its sequence, timestamp and marker. */
+  packets: { at: number; sequence: number; timestamp: number; marker: boolean }[]
+}
+
+export interface SipRunResult {
+  build: 'current' | 'baseline'
+  round: number
+  loadAverage: { start: number; end: number }
+  calls: number
+  answered: number
+  endedByOurBye: number
+  lostCalls: number
+  sippExitCode: number | null
+  firstGreetingPacketMs: { p50: number; p99: number; max: number; over500: number }
+  pacingMs: { p50: number; p99: number; max: number; outside18to22Percent: number; intervals: number; worstCallP99: number }
+  packetsPerCall: { min: number; max: number }
+  /** Gaps in an utterance's audio (a marker bit after the first packet): the sender had nothing queued. */
+  talkSpurtsAfterFirst: number
+}
+
+export interface SipBenchResult {
+  setup: { calls: number; rounds: number; callMs: number; scenario: string; note: string }
+  targets: typeof SIP_TARGETS
+  runs: SipRunResult[]
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10
+
+interface Service {
+  child: ChildProcess
+  sipPort: number
+}
+
+async function startService(cli: string, dataDir: string): Promise<Service> {
+  const port = await freePort()
+  const env: NodeJS.ProcessEnv = { ...process.env, VOICEDESK_API_KEY: KEY }
+  delete env.VOICEDESK_SIP_PORT
+  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--sip-port', '0', '--data-dir', dataDir], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const [, sipPort] = await waitForLine(child, /call an assigned number at sip:<number>@127\.0\.0\.1:(\d+)/)
+  const base = `http://127.0.0.1:${port}/v1`
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Token ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    if (response.status !== 200) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`)
+    return ((await response.json()) as { data: { id: string } }).data
+  }
+  const agent = await post('/voice-agents', { agentName: 'Bench desk', lang: 'en', greetingMessage: GREETING, preamble: 'You answer.', pokeMessages: [] })
+  await post('/voice-agents/phone-number', {
+    type: 'TELEPHONY',
+    phoneNumber: NUMBER,
+    label: 'Bench',
+    providerAccountSid: 'AC1',
+    providerAuthToken: 't',
+  })
+  await post('/voice-agents/assign-number', { voiceAgentId: agent.id, phoneNumber: NUMBER })
+  return { child, sipPort: Number(sipPort) }
+}
+
+/** The caller's side of one call: hears and timestamps the agent's packets, and answers each with 20 ms of quiet PCMU. */
+async function callerSocket(record: CallRecord): Promise<Socket> {
+  const socket = createSocket('udp4')
+  let sequence = 1
+  let timestamp = 0
+  let noise = 7
+  socket.on('message', (data, from) => {
+    const at = performance.timeOrigin + performance.now()
+    if (data.length < 12) return
+    record.packets.push({ at, sequence: data.readUInt16BE(2), timestamp: data.readUInt32BE(4), marker: (data[1]! & 0x80) !== 0 })
+    // The caller's line: as many packets as the agent sends (its audio clock), a little noise near silence.
+    const packet = Buffer.alloc(12 + 160)
+    packet[0] = 0x80
+    packet.writeUInt16BE(sequence++ & 0xffff, 2)
+    packet.writeUInt32BE(timestamp >>> 0, 4)
+    packet.writeUInt32BE(0x5eed, 8)
+    timestamp += 160
+    for (let index = 12; index < packet.length; index += 1) {
+      noise = (noise * 1_103_515_245 + 12_345) % 2_147_483_648
+      packet[index] = noise & 1 ? 0xff : 0xfe
+    }
+    socket.send(packet, from.port, from.address)
+  })
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
+  record.rtpPort = socket.address().port
+  return socket
+}
+
+async function oneRun(service: Service, build: SipRunResult['build'], roundIndex: number): Promise<SipRunResult> {
+  const folder = mkdtempSync(join(tmpdir(), 'voicedesk-bench-sip-'))
+  const records: CallRecord[] = Array.from({ length: CALLS }, () => ({ rtpPort: 0, ended: false, packets: [] }))
+  const sockets = await Promise.all(records.map((record) => callerSocket(record)))
+  const loadStart = loadavg()[0]!
+  try {
+    writeFileSync(join(folder, 'ports.csv'), ['SEQUENTIAL', ...records.map((record) => `${record.rtpPort};`)].join('\n') + '\n')
+    const logFile = join(folder, 'calls.log')
+    const sipp = spawn(
+      '/usr/bin/sipp',
+      [
+        ...['-sf', SCENARIO, '-inf', join(folder, 'ports.csv'), '-s', NUMBER, '-i', '127.0.0.1', '-mi', '127.0.0.1'],
+        // Twenty calls, all started within 100 ms, twenty at once at most.
+        ...['-m', String(CALLS), '-l', String(CALLS), '-r', String(CALLS), '-rp', '100', '-d', String(CALL_MS)],
+        ...['-nostdin', '-timeout', '60s', '-timeout_error', '-trace_logs', '-log_file', logFile],
+        ...['-trace_err', '-error_file', join(folder, 'errors.log'), `127.0.0.1:${service.sipPort}`],
+      ],
+      { cwd: folder, stdio: ['ignore', 'ignore', 'ignore'] },
+    )
+    const code = await new Promise<number | null>((resolve) => sipp.on('close', resolve))
+    const byPort = new Map(records.map((record) => [record.rtpPort, record]))
+    const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''
+    for (const [, port, seconds, micros] of log.matchAll(/answered (\d+) ([\d.]+) ([\d.]+)/g)) {
+      const record = byPort.get(Number(port))
+      if (record) record.answeredAt = Number(seconds) * 1000 + Number(micros) / 1000
+    }
+    for (const [, port] of log.matchAll(/ended (\d+)/g)) {
+      const record = byPort.get(Number(port))
+      if (record) record.ended = true
+    }
+    return { ...summarize(records, build, roundIndex), sippExitCode: code, loadAverage: { start: loadStart, end: loadavg()[0]! } }
+  } finally {
+    for (const socket of sockets) socket.close()
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+function summarize(records: CallRecord[], build: SipRunResult['build'], roundIndex: number) {
+  const firsts: number[] = []
+  const intervals: number[] = []
+  const callP99s: number[] = []
+  let spurts = 0
+  for (const record of records) {
+    const first = record.packets[0]
+    if (first && record.answeredAt !== undefined) firsts.push(first.at - record.answeredAt)
+    const own: number[] = []
+    for (let index = 1; index < record.packets.length; index += 1) {
+      const previous = record.packets[index - 1]!
+      const packet = record.packets[index]!
+      if (packet.marker) spurts += 1
+      const consecutive = packet.sequence === ((previous.sequence + 1) & 0xffff) && packet.timestamp === (previous.timestamp + 160) >>> 0
+      if (consecutive && !packet.marker) own.push(packet.at - previous.at)
+    }
+    intervals.push(...own)
+    if (own.length > 0) callP99s.push(percentile(own, 99))
+  }
+  const stats = (values: number[]) =>
+    values.length === 0
+      ? { p50: NaN, p99: NaN, max: NaN }
+      : { p50: round1(percentile(values, 50)), p99: round1(percentile(values, 99)), max: round1(Math.max(...values)) }
+  const answered = records.filter((record) => record.answeredAt !== undefined).length
+  const ended = records.filter((record) => record.ended).length
+  const outside = intervals.filter((gap) => Math.abs(gap - PACKET_MS) > 2).length
+  const counts = records.map((record) => record.packets.length)
+  return {
+    build,
+    round: roundIndex,
+    calls: records.length,
+    answered,
+    endedByOurBye: ended,
+    lostCalls: records.filter((record) => record.answeredAt === undefined || !record.ended).length,
+    firstGreetingPacketMs: { ...stats(firsts), over500: firsts.filter((delay) => delay >= 500).length },
+    pacingMs: {
+      ...stats(intervals),
+      outside18to22Percent: intervals.length === 0 ? NaN : round1((100 * outside) / intervals.length),
+      intervals: intervals.length,
+      worstCallP99: callP99s.length === 0 ? NaN : round1(Math.max(...callP99s)),
+    },
+    packetsPerCall: { min: Math.min(...counts), max: Math.max(...counts) },
+    talkSpurtsAfterFirst: spurts,
+  }
+}
+
+export async function benchSip(): Promise<SipBenchResult> {
+  if (!existsSync(CLI)) throw new Error('No build in out/: run `npx electron-vite build` first (npm run bench does)')
+  if (!existsSync('/usr/bin/sipp')) throw new Error('SIPp is missing: install Debian’s sip-tester (npm test’s ensure-test-tools does)')
+  const baselineCli = process.env.BENCH_SIP_BASELINE_CLI
+  const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-sip-data-'))
+  const services: { build: SipRunResult['build']; service: Service }[] = []
+  try {
+    services.push({ build: 'current', service: await startService(CLI, join(workDir, 'current')) })
+    if (baselineCli) services.push({ build: 'baseline', service: await startService(baselineCli, join(workDir, 'baseline')) })
+    // Round 1 is each service's first calls (eSpeak's first synthesis, the media thread's start).
+    const runs: SipRunResult[] = []
+    for (let index = 0; index < ROUNDS; index += 1) {
+      for (const { build, service } of index % 2 === 0 ? services : [...services].reverse()) {
+        const run = await oneRun(service, build, index + 1)
+        console.log('sip run', JSON.stringify(run))
+        runs.push(run)
+      }
+    }
+    return {
+      setup: {
+        calls: CALLS,
+        rounds: ROUNDS,
+        callMs: CALL_MS,
+        scenario: 'bench/sip/twenty-callers.xml',
+        note:
+          'One SIPp process starts all twenty calls within 100 ms; each call offers the bench’s own UDP socket as its media address, which timestamps the agent’s RTP on arrival and plays quiet PCMU back. ' +
+          (baselineCli ? `Baseline build: ${baselineCli}, in alternating rounds.` : 'No baseline build (BENCH_SIP_BASELINE_CLI unset).'),
+      },
+      targets: SIP_TARGETS,
+      runs,
+    }
+  } finally {
+    for (const { service } of services) await stopChild(service.child)
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}
