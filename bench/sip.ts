@@ -13,6 +13,9 @@
  *   counted apart, not as a late packet;
  * - lost calls: not answered, not ended by our BYE's 200 (the service hung up or the call
  *   failed), per SIPp's log and exit code (target none);
+ * - the sender's own clock: how late the media thread's ticks ran after they were due (the
+ *   service logs it at info level each time its last call closed), which tells a late sender
+ *   from a late network or receiver;
  * - the machine's load average at the start and the end (2 cores, shared).
  * With BENCH_SIP_BASELINE_CLI=<another build's out/main/cli.js> that build runs too, in
  * alternating rounds with this one: a before/after in one run.
@@ -25,6 +28,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { ClockStats } from '../src/service/sip/media-plane'
 import { percentile } from './jobs'
 import { freePort, stopChild, waitForLine } from './processes'
 
@@ -73,6 +77,11 @@ export interface SipRunResult {
   packetsPerCall: { min: number; max: number }
   /** Gaps in an utterance's audio (a marker bit after the first packet): the sender had nothing queued. */
   talkSpurtsAfterFirst: number
+  /**
+   * The sending side's own clock, as the service logs it (sipMediaClock): how late its ticks ran
+   * after they were due. Null for a build that does not log it (the baseline before this bench).
+   */
+  senderClock: ClockStats | null
 }
 
 export interface SipBenchResult {
@@ -86,15 +95,25 @@ const round1 = (value: number) => Math.round(value * 10) / 10
 interface Service {
   child: ChildProcess
   sipPort: number
+  /** The service's own account of its packet clock (its log's sipMediaClock), the latest first. */
+  clock: ClockStats[]
 }
 
 async function startService(cli: string, dataDir: string): Promise<Service> {
   const port = await freePort()
   const env: NodeJS.ProcessEnv = { ...process.env, VOICEDESK_API_KEY: KEY }
   delete env.VOICEDESK_SIP_PORT
-  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--sip-port', '0', '--data-dir', dataDir], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const args = ['serve', '--port', String(port), '--sip-port', '0', '--data-dir', dataDir, '--log-level', 'info']
+  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const clock: ClockStats[] = []
+  let pending = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n')
+    pending = lines.pop()!
+    for (const line of lines) {
+      if (line.includes('"sipMediaClock"')) clock.unshift((JSON.parse(line) as { sipMediaClock: ClockStats }).sipMediaClock)
+      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(line + '\n')
+    }
   })
   const [, sipPort] = await waitForLine(child, /call an assigned number at sip:<number>@127\.0\.0\.1:(\d+)/)
   const base = `http://127.0.0.1:${port}/v1`
@@ -107,7 +126,13 @@ async function startService(cli: string, dataDir: string): Promise<Service> {
     if (response.status !== 200) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`)
     return ((await response.json()) as { data: { id: string } }).data
   }
-  const agent = await post('/voice-agents', { agentName: 'Bench desk', lang: 'en', greetingMessage: GREETING, preamble: 'You answer.', pokeMessages: [] })
+  const agent = await post('/voice-agents', {
+    agentName: 'Bench desk',
+    lang: 'en',
+    greetingMessage: GREETING,
+    preamble: 'You answer.',
+    pokeMessages: [],
+  })
   await post('/voice-agents/phone-number', {
     type: 'TELEPHONY',
     phoneNumber: NUMBER,
@@ -116,7 +141,7 @@ async function startService(cli: string, dataDir: string): Promise<Service> {
     providerAuthToken: 't',
   })
   await post('/voice-agents/assign-number', { voiceAgentId: agent.id, phoneNumber: NUMBER })
-  return { child, sipPort: Number(sipPort) }
+  return { child, sipPort: Number(sipPort), clock }
 }
 
 /** The caller's side of one call: hears and timestamps the agent's packets, and answers each with 20 ms of quiet PCMU. */
@@ -167,6 +192,11 @@ async function oneRun(service: Service, build: SipRunResult['build'], roundIndex
       { cwd: folder, stdio: ['ignore', 'ignore', 'ignore'] },
     )
     const code = await new Promise<number | null>((resolve) => sipp.on('close', resolve))
+    // The service logs its clock once its last call closed.
+    const clockBefore = service.clock.length
+    for (let waited = 0; service.clock.length === clockBefore && waited < 3_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    const senderClock = service.clock.length > clockBefore ? service.clock[0] : undefined
     const byPort = new Map(records.map((record) => [record.rtpPort, record]))
     const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''
     for (const [, port, seconds, micros] of log.matchAll(/answered (\d+) ([\d.]+) ([\d.]+)/g)) {
@@ -177,7 +207,12 @@ async function oneRun(service: Service, build: SipRunResult['build'], roundIndex
       const record = byPort.get(Number(port))
       if (record) record.ended = true
     }
-    return { ...summarize(records, build, roundIndex), sippExitCode: code, loadAverage: { start: loadStart, end: loadavg()[0]! } }
+    return {
+      ...summarize(records, build, roundIndex),
+      sippExitCode: code,
+      loadAverage: { start: loadStart, end: loadavg()[0]! },
+      senderClock: senderClock ?? null,
+    }
   } finally {
     for (const socket of sockets) socket.close()
     rmSync(folder, { recursive: true, force: true })

@@ -119,6 +119,11 @@ describe('the media thread', () => {
       expect(arrived.at(-1)!.at - arrived[0]!.at).toBeGreaterThan(900)
       expect(marks.map((mark) => mark.name)).toEqual(['utterance-1'])
       expect(marks[0]!.at).toBeGreaterThanOrEqual(arrived.at(-1)!.at - 5)
+      // The thread's own account of its clock: every tick counted, most of them on time (a timer
+      // wakes it early, a precise wait does the rest; a loaded machine may make a few late).
+      const clock = await plane.clockStats()
+      expect(clock?.ticks).toBeGreaterThanOrEqual(50)
+      expect(clock?.latenessMs.p50).toBeLessThan(2)
 
       // Held: nothing is sent, though the queue plays on.
       media.setMedia({ codec: 'PCMA', payloadType: 8, sending: false })

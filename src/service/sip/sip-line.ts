@@ -6,7 +6,7 @@ import { initConversation } from '../ops/conversations'
 import type { OpsContext } from '../ops/ops-context'
 import { e164Of, userOf } from './dialled-number'
 import { ALLOW, InboundCall, type InboundRoute } from './inbound-call'
-import { MediaPlane } from './media-plane'
+import { MediaPlane, type ClockStats } from './media-plane'
 import { SipTransport, type SipRemote } from './sip-transport'
 
 /** How long an INVITE waits for the greeting's first audio before it is answered anyway. */
@@ -21,6 +21,8 @@ export interface SipLineOptions {
   /** The conversation host's connect (ConversationHost.connect): SIP calls are live calls like the web SDK's. */
   connect: (jobId: string, projectId: string, transport: CallTransport) => Promise<CallSession | undefined>
   onError: (error: unknown, context: string) => void
+  /** How punctual the RTP packet clock was while calls were on, each time the last call ends. */
+  onMediaClock?: (stats: ClockStats) => void
   /** How long after the last key a keypad entry counts as finished (2 s). */
   keypadPauseMs?: number
 }
@@ -47,7 +49,7 @@ export class SipLine {
     private readonly options: SipLineOptions,
   ) {
     this.transactions = makeTransactionLayer({}, (target) => transport.connection(target as SipRemote))
-    this.media = new MediaPlane(options.onError)
+    this.media = new MediaPlane(options.onError, options.onMediaClock)
   }
 
   /** Binds the line; rejects with the system's error (EADDRINUSE, EACCES…) when its port cannot be had. */
