@@ -230,6 +230,7 @@ export class ConversationHost {
         outcome: agent.outcome,
         outcomeShape: (agent.outcomeResponseShape as OutcomeShape | null) ?? null,
         smartCallEnd: agent.tools.smartCallEnd === true,
+        keypad: state.channel === 'SIP',
       },
       tools,
     )
