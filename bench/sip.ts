@@ -1,10 +1,10 @@
 /**
  * The SIP line under twenty calls at once: a real `voicedesk serve` child process (the build in
  * out/, `--sip-port 0`), one SIPp process dialling an assigned number twenty times together
- * (bench/sip/twenty-callers.xml), and, per call, the bench's own UDP socket as the caller's
- * media address: it timestamps every RTP packet the agent sends on arrival (performance.now(),
- * sub-millisecond) and plays the caller's side (quiet line noise as PCMU, 20 ms packets) back to
- * the address the agent's packets come from. Per run it reports:
+ * (bench/sip/twenty-callers.xml), and, per call, a UDP socket of bench/sip/rtp-receiver.py as
+ * the caller's media address: the kernel stamps every RTP packet the agent sends as it arrives
+ * (SO_TIMESTAMPNS: exact however loaded the machine, which a JavaScript callback's clock is not),
+ * and each is answered with 20 ms of quiet PCMU (the caller's side of the line). Per run it reports:
  * - first greeting packet: its arrival after the caller's 200 OK (SIPp's gettimeofday when the
  *   200 arrived, against the packet's wall-clock arrival; target < 500 ms);
  * - pacing: the inter-arrival of the agent's consecutive packets (sequence + 1, timestamp + 160),
@@ -22,11 +22,11 @@
  * Part of `npm run bench` (bench/run.ts, under `sip`); alone: `npx tsx bench/run.ts sip`.
  * The bench reports; it never fails on a target.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createSocket, type Socket } from 'node:dgram'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { ClockStats } from '../src/service/sip/media-plane'
 import { percentile } from './jobs'
@@ -35,6 +35,7 @@ import { freePort, stopChild, waitForLine } from './processes'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'out/main/cli.js')
 const SCENARIO = join(ROOT, 'bench/sip/twenty-callers.xml')
+const RECEIVER = join(ROOT, 'bench/sip/rtp-receiver.py')
 const KEY = 'vd_bench_sip_0123456789abcdef0123456789'
 const NUMBER = '+14155550142'
 const CALLS = 20
@@ -144,39 +145,34 @@ async function startService(cli: string, dataDir: string): Promise<Service> {
   return { child, sipPort: Number(sipPort), clock }
 }
 
-/** The caller's side of one call: hears and timestamps the agent's packets, and answers each with 20 ms of quiet PCMU. */
-async function callerSocket(record: CallRecord): Promise<Socket> {
-  const socket = createSocket('udp4')
-  let sequence = 1
-  let timestamp = 0
-  let noise = 7
-  socket.on('message', (data, from) => {
-    const at = performance.timeOrigin + performance.now()
-    if (data.length < 12) return
-    record.packets.push({ at, sequence: data.readUInt16BE(2), timestamp: data.readUInt32BE(4), marker: (data[1]! & 0x80) !== 0 })
-    // The caller's line: as many packets as the agent sends (its audio clock), a little noise near silence.
-    const packet = Buffer.alloc(12 + 160)
-    packet[0] = 0x80
-    packet.writeUInt16BE(sequence++ & 0xffff, 2)
-    packet.writeUInt32BE(timestamp >>> 0, 4)
-    packet.writeUInt32BE(0x5eed, 8)
-    timestamp += 160
-    for (let index = 12; index < packet.length; index += 1) {
-      noise = (noise * 1_103_515_245 + 12_345) % 2_147_483_648
-      packet[index] = noise & 1 ? 0xff : 0xfe
-    }
-    socket.send(packet, from.port, from.address)
-  })
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
-  record.rtpPort = socket.address().port
-  return socket
+/** The callers' media sockets (bench/sip/rtp-receiver.py): their ports, then, once told to stop, every packet each heard. */
+async function startReceiver(calls: number): Promise<{ ports: number[]; stop(): Promise<CallRecord['packets'][]> }> {
+  const child = spawn('python3', [RECEIVER, String(calls)], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+  const next = async () => {
+    const line = await lines.next()
+    if (line.done) throw new Error('The RTP receiver (python3 bench/sip/rtp-receiver.py) stopped early')
+    return JSON.parse(line.value) as unknown
+  }
+  const ports = (await next()) as number[]
+  return {
+    ports,
+    stop: async () => {
+      child.stdin.end()
+      const heard = (await next()) as [number, number, number, number][][]
+      return heard.map((packets) =>
+        packets.map(([ns, sequence, timestamp, marker]) => ({ at: ns / 1e6, sequence, timestamp, marker: marker === 1 })),
+      )
+    },
+  }
 }
 
 async function oneRun(service: Service, build: SipRunResult['build'], roundIndex: number): Promise<SipRunResult> {
   const folder = mkdtempSync(join(tmpdir(), 'voicedesk-bench-sip-'))
-  const records: CallRecord[] = Array.from({ length: CALLS }, () => ({ rtpPort: 0, ended: false, packets: [] }))
-  const sockets = await Promise.all(records.map((record) => callerSocket(record)))
+  const receiver = await startReceiver(CALLS)
+  const records: CallRecord[] = receiver.ports.map((rtpPort) => ({ rtpPort, ended: false, packets: [] }))
   const loadStart = loadavg()[0]!
+  const clockBefore = service.clock.length
   try {
     writeFileSync(join(folder, 'ports.csv'), ['SEQUENTIAL', ...records.map((record) => `${record.rtpPort};`)].join('\n') + '\n')
     const logFile = join(folder, 'calls.log')
@@ -192,8 +188,9 @@ async function oneRun(service: Service, build: SipRunResult['build'], roundIndex
       { cwd: folder, stdio: ['ignore', 'ignore', 'ignore'] },
     )
     const code = await new Promise<number | null>((resolve) => sipp.on('close', resolve))
+    const heard = await receiver.stop()
+    records.forEach((record, index) => (record.packets = heard[index] ?? []))
     // The service logs its clock once its last call closed.
-    const clockBefore = service.clock.length
     for (let waited = 0; service.clock.length === clockBefore && waited < 3_000; waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50))
     const senderClock = service.clock.length > clockBefore ? service.clock[0] : undefined
@@ -214,7 +211,6 @@ async function oneRun(service: Service, build: SipRunResult['build'], roundIndex
       senderClock: senderClock ?? null,
     }
   } finally {
-    for (const socket of sockets) socket.close()
     rmSync(folder, { recursive: true, force: true })
   }
 }
@@ -268,6 +264,8 @@ function summarize(records: CallRecord[], build: SipRunResult['build'], roundInd
 export async function benchSip(): Promise<SipBenchResult> {
   if (!existsSync(CLI)) throw new Error('No build in out/: run `npx electron-vite build` first (npm run bench does)')
   if (!existsSync('/usr/bin/sipp')) throw new Error('SIPp is missing: install Debian’s sip-tester (npm test’s ensure-test-tools does)')
+  if (spawnSync('python3', ['--version']).status !== 0)
+    throw new Error('python3 is missing: the bench’s RTP receiver (bench/sip/rtp-receiver.py) needs it')
   const baselineCli = process.env.BENCH_SIP_BASELINE_CLI
   const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-sip-data-'))
   const services: { build: SipRunResult['build']; service: Service }[] = []
@@ -290,7 +288,7 @@ export async function benchSip(): Promise<SipBenchResult> {
         callMs: CALL_MS,
         scenario: 'bench/sip/twenty-callers.xml',
         note:
-          'One SIPp process starts all twenty calls within 100 ms; each call offers the bench’s own UDP socket as its media address, which timestamps the agent’s RTP on arrival and plays quiet PCMU back. ' +
+          'One SIPp process starts all twenty calls within 100 ms; each call offers a socket of bench/sip/rtp-receiver.py as its media address, where the kernel stamps the agent’s RTP on arrival (SO_TIMESTAMPNS) and quiet PCMU is played back. ' +
           (baselineCli ? `Baseline build: ${baselineCli}, in alternating rounds.` : 'No baseline build (BENCH_SIP_BASELINE_CLI unset).'),
       },
       targets: SIP_TARGETS,
