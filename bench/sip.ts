@@ -17,15 +17,15 @@
  *   service logs it at info level each time its last call closed), which tells a late sender
  *   from a late network or receiver;
  * - the machine's load average at the start and the end (2 cores, shared).
- * With BENCH_SIP_BASELINE_CLI=<another build's out/main/cli.js> that build runs too, in
- * alternating rounds with this one: a before/after in one run.
+ * With BENCH_SIP_BASELINE_CLI=<other builds' out/main/cli.js, comma-separated> those builds run too,
+ * in alternating rounds with this one: a before/after in one run.
  * Part of `npm run bench` (bench/run.ts, under `sip`); alone: `npx tsx bench/run.ts sip`.
  * The bench reports; it never fails on a target.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { ClockStats } from '../src/service/sip/media-plane'
@@ -65,7 +65,8 @@ interface CallRecord {
 }
 
 export interface SipRunResult {
-  build: 'current' | 'baseline'
+  /** `current` (out/), or a baseline build named by its folder (BENCH_SIP_BASELINE_CLI). */
+  build: string
   round: number
   loadAverage: { start: number; end: number }
   calls: number
@@ -266,12 +267,16 @@ export async function benchSip(): Promise<SipBenchResult> {
   if (!existsSync('/usr/bin/sipp')) throw new Error('SIPp is missing: install Debian’s sip-tester (npm test’s ensure-test-tools does)')
   if (spawnSync('python3', ['--version']).status !== 0)
     throw new Error('python3 is missing: the bench’s RTP receiver (bench/sip/rtp-receiver.py) needs it')
-  const baselineCli = process.env.BENCH_SIP_BASELINE_CLI
+  const baselineClis = (process.env.BENCH_SIP_BASELINE_CLI ?? '').split(',').filter(Boolean)
   const workDir = mkdtempSync(join(tmpdir(), 'voicedesk-bench-sip-data-'))
-  const services: { build: SipRunResult['build']; service: Service }[] = []
+  const services: { build: string; service: Service }[] = []
   try {
     services.push({ build: 'current', service: await startService(CLI, join(workDir, 'current')) })
-    if (baselineCli) services.push({ build: 'baseline', service: await startService(baselineCli, join(workDir, 'baseline')) })
+    for (const [index, cli] of baselineClis.entries()) {
+      // .bench-baseline/out/main/cli.js → "baseline .bench-baseline"
+      const build = `baseline ${basename(dirname(dirname(dirname(cli))))}`
+      services.push({ build, service: await startService(cli, join(workDir, `baseline-${index}`)) })
+    }
     // Round 1 is each service's first calls (eSpeak's first synthesis, the media thread's start).
     const runs: SipRunResult[] = []
     for (let index = 0; index < ROUNDS; index += 1) {
@@ -289,7 +294,9 @@ export async function benchSip(): Promise<SipBenchResult> {
         scenario: 'bench/sip/twenty-callers.xml',
         note:
           'One SIPp process starts all twenty calls within 100 ms; each call offers a socket of bench/sip/rtp-receiver.py as its media address, where the kernel stamps the agent’s RTP on arrival (SO_TIMESTAMPNS) and quiet PCMU is played back. ' +
-          (baselineCli ? `Baseline build: ${baselineCli}, in alternating rounds.` : 'No baseline build (BENCH_SIP_BASELINE_CLI unset).'),
+          (baselineClis.length > 0
+            ? `Baseline builds: ${baselineClis.join(', ')}, in alternating rounds.`
+            : 'No baseline build (BENCH_SIP_BASELINE_CLI unset).'),
       },
       targets: SIP_TARGETS,
       runs,

@@ -1,6 +1,8 @@
 import * as alawmulawModule from 'alawmulaw'
 import { randomInt } from 'node:crypto'
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram'
+import { readlinkSync } from 'node:fs'
+import { setPriority } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { parentPort } from 'node:worker_threads'
 import { isRtp, RtpPacket } from 'rtp.js/packets'
@@ -24,6 +26,11 @@ import type { ClockStats, FromWorker, SendingMedia, ToWorker } from './media-wor
  * timestamp still moves on). A mark is echoed once every sample queued before it was sent; a
  * clear drops what is queued. Packets are taken only from the address and port the caller's SDP
  * named, and only when they are RTP.
+ *
+ * On a loaded machine the clock is late when its thread waits for a CPU, not for its own work, so
+ * the thread asks to be scheduled before ordinary work (nice -10, as audio threads do) where the
+ * system allows it (Linux, as root or with CAP_SYS_NICE or an RLIMIT_NICE that permits it); where
+ * it does not, nothing changes.
  */
 
 type Codecs = typeof alawmulawModule
@@ -61,6 +68,21 @@ interface Call {
 const port = parentPort
 if (!port) throw new Error('The SIP media thread runs as a worker thread (media-plane.ts starts it)')
 const parent = port
+
+/** The priority the clock's thread asks for (a nice value: lower runs first). */
+const CLOCK_NICE = -10
+
+/** This thread's nice set to CLOCK_NICE when the system lets it (Linux: setpriority on the thread's id); else left alone. */
+function raiseClockPriority(): void {
+  try {
+    const thread = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1])
+    if (thread > 0) setPriority(thread, CLOCK_NICE)
+  } catch {
+    // Not Linux, or not allowed: the thread keeps the process's priority.
+  }
+}
+
+raiseClockPriority()
 
 const calls = new Map<number, Call>()
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
