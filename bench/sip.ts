@@ -6,7 +6,9 @@
  * (SO_TIMESTAMPNS: exact however loaded the machine, which a JavaScript callback's clock is not),
  * and each is answered with 20 ms of quiet PCMU (the caller's side of the line). Per run it reports:
  * - first greeting packet: its arrival after the caller's 200 OK (SIPp's gettimeofday when the
- *   200 arrived, against the packet's wall-clock arrival; target < 500 ms);
+ *   200 arrived, against the packet's wall-clock arrival; target < 500 ms; the service sends the
+ *   200 with the greeting's first audio, so the packet follows within a tick: a negative delay
+ *   means SIPp, short of CPU, read the 200 late);
  * - pacing: the inter-arrival of the agent's consecutive packets (sequence + 1, timestamp + 160),
  *   p50 / p99 / max and the share outside 20 ± 2 ms (target p99 within 20 ± 2 ms), over every
  *   call, and the worst call's p99; a new talk spurt (a gap in the audio: the marker bit) is
@@ -17,13 +19,15 @@
  *   service logs it at info level each time its last call closed), which tells a late sender
  *   from a late network or receiver;
  * - the machine's load average at the start and the end (2 cores, shared).
+ * BENCH_SIP_REALTIME=1 adds an experiment (root only): the same build with its media thread under
+ * SCHED_FIFO, which tells how much of the lateness is the thread waiting for a CPU.
  * With BENCH_SIP_BASELINE_CLI=<other builds' out/main/cli.js, comma-separated> those builds run too,
  * in alternating rounds with this one: a before/after in one run.
  * Part of `npm run bench` (bench/run.ts, under `sip`); alone: `npx tsx bench/run.ts sip`.
  * The bench reports; it never fails on a target.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -86,9 +90,44 @@ export interface SipRunResult {
   senderClock: ClockStats | null
 }
 
+/** Each build's rounds after the first (which includes the service's first calls: eSpeak's first synthesis, the media thread's start). */
+interface BuildSummary {
+  rounds: number
+  lostCalls: number
+  pacingP99Ms: number[]
+  outside18to22Percent: number[]
+  firstGreetingPacketP99Ms: number[]
+  senderLatenessP99Ms: (number | null)[]
+  loadAverage: number[]
+}
+
+function summaryByBuild(runs: SipRunResult[]): Record<string, BuildSummary> {
+  const summary: Record<string, BuildSummary> = {}
+  for (const run of runs.filter((each) => each.round > 1)) {
+    const build = (summary[run.build] ??= {
+      rounds: 0,
+      lostCalls: 0,
+      pacingP99Ms: [],
+      outside18to22Percent: [],
+      firstGreetingPacketP99Ms: [],
+      senderLatenessP99Ms: [],
+      loadAverage: [],
+    })
+    build.rounds += 1
+    build.lostCalls += run.lostCalls
+    build.pacingP99Ms.push(run.pacingMs.p99)
+    build.outside18to22Percent.push(run.pacingMs.outside18to22Percent)
+    build.firstGreetingPacketP99Ms.push(run.firstGreetingPacketMs.p99)
+    build.senderLatenessP99Ms.push(run.senderClock?.latenessMs.p99 ?? null)
+    build.loadAverage.push(round1(run.loadAverage.start))
+  }
+  return summary
+}
+
 export interface SipBenchResult {
   setup: { calls: number; rounds: number; callMs: number; scenario: string; note: string }
   targets: typeof SIP_TARGETS
+  summary: Record<string, BuildSummary>
   runs: SipRunResult[]
 }
 
@@ -99,6 +138,20 @@ interface Service {
   sipPort: number
   /** The service's own account of its packet clock (its log's sipMediaClock), the latest first. */
   clock: ClockStats[]
+  /** BENCH_SIP_REALTIME's experiment: the media thread is put under SCHED_FIFO once it runs. */
+  realtime?: boolean
+}
+
+/** The service's media thread (the one thread at nice -10) put under SCHED_FIFO priority 10 with chrt, once it exists. */
+async function makeMediaThreadRealtime(pid: number): Promise<boolean> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8')
+      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16] === '-10') return spawnSync('chrt', ['-f', '-p', '10', thread]).status === 0
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return false
 }
 
 async function startService(cli: string, dataDir: string): Promise<Service> {
@@ -188,6 +241,8 @@ async function oneRun(service: Service, build: SipRunResult['build'], roundIndex
       ],
       { cwd: folder, stdio: ['ignore', 'ignore', 'ignore'] },
     )
+    if (service.realtime && !(await makeMediaThreadRealtime(service.child.pid!)))
+      console.warn('sip: the media thread could not be made realtime')
     const code = await new Promise<number | null>((resolve) => sipp.on('close', resolve))
     const heard = await receiver.stop()
     records.forEach((record, index) => (record.packets = heard[index] ?? []))
@@ -272,6 +327,13 @@ export async function benchSip(): Promise<SipBenchResult> {
   const services: { build: string; service: Service }[] = []
   try {
     services.push({ build: 'current', service: await startService(CLI, join(workDir, 'current')) })
+    if (process.env.BENCH_SIP_REALTIME === '1') {
+      // The experiment: the same build, its media thread under SCHED_FIFO (chrt; root only), out of the CPU's fair sharing.
+      services.push({
+        build: 'current, media thread SCHED_FIFO',
+        service: { ...(await startService(CLI, join(workDir, 'rt'))), realtime: true },
+      })
+    }
     for (const [index, cli] of baselineClis.entries()) {
       // .bench-baseline/out/main/cli.js → "baseline .bench-baseline"
       const build = `baseline ${basename(dirname(dirname(dirname(cli))))}`
@@ -299,6 +361,7 @@ export async function benchSip(): Promise<SipBenchResult> {
             : 'No baseline build (BENCH_SIP_BASELINE_CLI unset).'),
       },
       targets: SIP_TARGETS,
+      summary: summaryByBuild(runs),
       runs,
     }
   } finally {
