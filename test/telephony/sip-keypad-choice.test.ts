@@ -59,15 +59,18 @@ describe('keys that choose an option, over SIP', () => {
     expect(sipp.code, sipp.stdout + sipp.errors).toBe(0)
     const call = await endedCall(setup)
     const turns = call.transcript.map((turn) => ({ role: turn.role, content: turn.content, kind: turn.kind }))
-    expect(turns.filter((turn) => turn.role === 'caller'), JSON.stringify(turns)).toEqual([
+    expect(
+      turns.filter((turn) => turn.role === 'caller'),
+      JSON.stringify(turns),
+    ).toEqual([
       { role: 'caller', content: '7', kind: 'dtmf' },
       { role: 'caller', content: '2', kind: 'dtmf' },
       { role: 'caller', content: '4217', kind: 'dtmf' },
     ])
-    const afterEach = (content: string) => turns[turns.findIndex((turn) => turn.content === content) + 1]?.content ?? ''
+    const answerTo = (content: string) => turns[turns.findIndex((turn) => turn.content === content) + 1]?.content ?? ''
     expect(turns[0]!.content).toContain('You can also press 1 for sales, 2 for support or 3 for billing.')
-    expect(afterEach('7')).toMatch(/^Sorry, 7 is not one of the options: they go from 1 to 3\. .*press 1 for sales/)
-    expect(afterEach('2')).toMatch(/account number/)
+    expect(answerTo('7')).toMatch(/^Sorry, 7 is not one of the options: they go from 1 to 3\. .*press 1 for sales/)
+    expect(answerTo('2')).toMatch(/account number/)
     expect(call.outcomeResult).toMatchObject({ department: 'support', accountNumber: '4217' })
   }, 90_000)
 })
