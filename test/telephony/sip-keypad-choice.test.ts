@@ -55,7 +55,7 @@ describe('keys that choose an option, over SIP', () => {
       const response = await setup.service.call('POST', path, { body })
       expect(response.statusCode, response.body).toBe(200)
     }
-    const sipp = await runSipp('keypad-choice.xml', { port: status.port, number: '+15551230077', pauseMs: 22_000, timeoutS: 60 })
+    const sipp = await runSipp('keypad-choice.xml', { port: status.port, number: '+15551230077', pauseMs: 32_000, timeoutS: 90 })
     expect(sipp.code, sipp.stdout + sipp.errors).toBe(0)
     const call = await endedCall(setup)
     const turns = call.transcript.map((turn) => ({ role: turn.role, content: turn.content, kind: turn.kind }))
@@ -72,5 +72,5 @@ describe('keys that choose an option, over SIP', () => {
     expect(answerTo('7')).toMatch(/^Sorry, 7 is not one of the options: they go from 1 to 3\. .*press 1 for sales/)
     expect(answerTo('2')).toMatch(/account number/)
     expect(call.outcomeResult).toMatchObject({ department: 'support', accountNumber: '4217' })
-  }, 90_000)
+  }, 120_000)
 })
