@@ -69,6 +69,8 @@ describe('keys', () => {
     const entries: string[] = []
     const keypad = new KeypadEntry((keys) => entries.push(keys), 2_000)
     for (const key of '4217#') keypad.press(key)
+    // '#' alone ends an empty entry: no turn at all.
+    keypad.press('#')
     for (const key of '*5') keypad.press(key)
     vi.advanceTimersByTime(1_999)
     expect(entries).toEqual(['4217'])
