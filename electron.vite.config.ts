@@ -12,10 +12,12 @@ export default defineConfig({
       },
       rolldownOptions: {
         // Two entries from one config: the Electron main process and the headless CLI.
-        // They share the runtime chunk; only index.js ever imports electron.
+        // They share the runtime chunk; only index.js ever imports electron. A third, the SIP
+        // line's media thread, is a worker file of its own (media-plane.ts starts it).
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/service/cli.ts'),
+          'sip-media-worker': resolve(__dirname, 'src/service/sip/media-worker.ts'),
         },
       },
     },

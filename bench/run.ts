@@ -12,6 +12,7 @@
  * `npx tsx bench/run.ts calls` measures live calls alone (bench/calls.ts), merged into latest.json;
  * `jobs-lists` the SQLite lists and searches at a million jobs alone (bench/jobs.ts), `ui-scroll` the
  * monitor's frame times while scrolling 5,000 jobs in Chromium as the queue drains (bench/ui-scroll.ts),
+ * `sip` twenty SIPp calls at once on the SIP line: greeting packet delay, RTP pacing, lost calls (bench/sip.ts).
  * `panel` the Test call panel (bench/panel.ts: a typed turn to the first agent audio, in Chromium).
  * `realtime-tts` realtime speech's time to first audio (bench/realtime-tts.ts).
  * `decode` media decoding for transcription: speed and memory on 10-minute and 2-hour files (bench/decode.ts).
@@ -57,6 +58,7 @@ import { benchPostgresJobs, spawnTeamInstance, startBenchCluster } from './postg
 import { cpuTimeMs, freePort, stopChild, waitForLine } from './processes'
 import { benchHotPath } from './hot-path'
 import { benchCalls } from './calls'
+import { benchSip } from './sip'
 import { benchDecode } from './decode'
 import { benchPanel } from './panel'
 import { benchRealtimeTts } from './realtime-tts'
@@ -71,8 +73,8 @@ import { benchWebhooks } from './webhooks'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'out/main/cli.js')
-// The services the parts start inherit this: none of them measures the SIP line, and the second
-// of several would only warn that 5060 is taken.
+// The services the parts start inherit this: none but the SIP part (which asks for a free port)
+// measures the SIP line, and the second of several would only warn that 5060 is taken.
 process.env.VOICEDESK_SIP_PORT ??= 'off'
 const BIN = join(ROOT, 'bin/voicedesk.js')
 const KEY = 'vd_bench_key_0123456789abcdef0123456789'
@@ -395,6 +397,8 @@ async function measure(
   console.log('webhooks', results.webhooks)
   results.calls = await benchCalls()
   console.log('calls', JSON.stringify(results.calls, null, 2))
+  results.sip = await benchSip()
+  console.log('sip', JSON.stringify(results.sip, null, 2))
   results.panel = await benchPanel()
   console.log('panel', JSON.stringify(results.panel, null, 2))
   results.realtimeTts = await benchRealtimeTts()
@@ -640,6 +644,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   'jobs-lists': jobListsOnly,
   'ui-scroll': () => partOnly('uiScroll', benchUiScroll),
   calls: () => partOnly('calls', benchCalls),
+  sip: () => partOnly('sip', benchSip),
   panel: () => partOnly('panel', benchPanel),
   'realtime-tts': () => partOnly('realtimeTts', benchRealtimeTts),
   decode: () => partOnly('decode', benchDecode),

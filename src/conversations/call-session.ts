@@ -264,7 +264,8 @@ export class CallSession {
     if (!text || this.ending) return
     this.send({ event: 'transcription', content: text })
     await this.addTurn({ role: 'caller', content: text, startTime, endTime, ...(kind === 'speech' ? {} : { kind }) })
-    await this.agentSays(this.options.dialogue.respond(text, this.respondOptions()), 'speech')
+    const options = this.respondOptions()
+    await this.agentSays(this.options.dialogue.respond(text, kind === 'dtmf' ? { ...options, keys: true } : options), 'speech')
   }
 
   /** Speaks what the dialogue yields, sentence by sentence; the turn is written once heard (or cut). */

@@ -117,6 +117,11 @@ export class ConversationHost {
     return this.placesTaken
   }
 
+  /** Places of the cap free now (`--max-calls` less those taken): the SIP line answers busy at none, before it makes a conversation. */
+  get callPlacesLeft(): number {
+    return this.maxCalls - this.placesTaken
+  }
+
   start(): void {
     void this.sweep()
     this.sweepTimer = setInterval(() => void this.sweep(), this.limits.leaseMs)
@@ -225,6 +230,7 @@ export class ConversationHost {
         outcome: agent.outcome,
         outcomeShape: (agent.outcomeResponseShape as OutcomeShape | null) ?? null,
         smartCallEnd: agent.tools.smartCallEnd === true,
+        keypad: state.channel === 'SIP',
       },
       tools,
     )

@@ -73,6 +73,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const context = composeContext({ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now })
     const calls = composeCalls({ config, storage, engines, workers, feed, now })
     const sip = new RuntimeSipLine(config.sip, { context, calls, storage })
+    // Numbers show the line's bound address (`--sip-port 0` picks the port only when it starts).
+    context.sipLine = () => {
+      const status = sip.status
+      return status.state === 'listening' ? { host: status.host, port: status.port } : undefined
+    }
     journal = composeJournal(config, storage, feed.events, now)
     // Work that came back with the rows of an import or a restore (queued jobs, pending deliveries) runs again.
     const state = composeProjectState(config, storage, now, () => {

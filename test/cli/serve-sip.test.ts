@@ -58,13 +58,15 @@ describe('voicedesk serve --sip-port / --sip-host', () => {
       preamble: 'You answer.',
       pokeMessages: [],
     })
-    await call('/voice-agents/phone-number', {
+    const registered = (await call('/voice-agents/phone-number', {
       type: 'TELEPHONY',
       phoneNumber: '+14155550100',
       label: 'Desk',
       providerAccountSid: 'AC1',
       providerAuthToken: 't',
-    })
+    })) as { sipInboundConfigs?: { originationUri: string } }
+    // The number's address is where the line is bound (the port --sip-port 0 picked), not a stored default.
+    expect(registered.sipInboundConfigs?.originationUri).toBe(`sip:+14155550100@127.0.0.1:${sipPort}`)
     await call('/voice-agents/assign-number', { voiceAgentId: agent.id, phoneNumber: '+14155550100' })
     const phone = await callerRtpSocket()
     const sipp = await runSipp('greeting.xml', { port: sipPort, number: '+14155550100', vars: { rtp_port: phone.port }, pauseMs: 2_500 })

@@ -181,6 +181,9 @@ describe('the SIP line, at its edges', () => {
     try {
       const busy = await invite(peer, '+15552220010', setup.port, offer(40_020))
       expect(busy.final.status).toBe(486)
+      // Busy before any conversation was made: the live call is the only one on record, no FAILED one beside it.
+      const listed = await setup.service.call('GET', '/v1/voice-agents/conversations/minimal-list')
+      expect(listed.json<{ data: { calls: { status: string }[] } }>().data.calls.map((call) => call.status)).toEqual(['IN_PROGRESS'])
 
       // Hold (a=sendonly from the caller): answered recvonly, and the agent's packets stop.
       while (phone.packets.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))

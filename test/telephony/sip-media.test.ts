@@ -1,4 +1,5 @@
 import { createSocket } from 'node:dgram'
+import { readdirSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { RtpPacket } from 'rtp.js/packets'
 import { keyOfInfo, keypadEventOf, KeypadEntry } from '../../src/service/sip/keypad'
@@ -68,6 +69,8 @@ describe('keys', () => {
     const entries: string[] = []
     const keypad = new KeypadEntry((keys) => entries.push(keys), 2_000)
     for (const key of '4217#') keypad.press(key)
+    // '#' alone ends an empty entry: no turn at all.
+    keypad.press('#')
     for (const key of '*5') keypad.press(key)
     vi.advanceTimersByTime(1_999)
     expect(entries).toEqual(['4217'])
@@ -119,6 +122,19 @@ describe('the media thread', () => {
       expect(arrived.at(-1)!.at - arrived[0]!.at).toBeGreaterThan(900)
       expect(marks.map((mark) => mark.name)).toEqual(['utterance-1'])
       expect(marks[0]!.at).toBeGreaterThanOrEqual(arrived.at(-1)!.at - 5)
+      // The thread's own account of its clock: every tick counted, most of them on time (a timer
+      // wakes it early, a precise wait does the rest; a loaded machine may make a few late).
+      const clock = await plane.clockStats()
+      expect(clock?.ticks).toBeGreaterThanOrEqual(50)
+      expect(clock?.latenessMs.p50).toBeLessThan(2)
+      // Where the system allows it (root here), the clock's thread alone runs at nice -10; the rest of the process does not.
+      if (process.getuid?.() === 0) {
+        const nices = readdirSync('/proc/self/task').map((thread) => {
+          const stat = readFileSync(`/proc/self/task/${thread}/stat`, 'utf8')
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+        })
+        expect(nices.filter((nice) => nice === -10)).toHaveLength(1)
+      }
 
       // Held: nothing is sent, though the queue plays on.
       media.setMedia({ codec: 'PCMA', payloadType: 8, sending: false })

@@ -21,6 +21,8 @@ export interface DialogueAgent {
   outcomeShape: OutcomeShape | null
   /** `tools.smartCallEnd`: close the call once the required fields are known (and confirmed). */
   smartCallEnd: boolean
+  /** A phone call (the SIP line): the caller has a keypad, so an enum's options are offered by number too. */
+  keypad?: boolean
 }
 
 /** A function the caller's app offered at conversation-init (OpenAI-style definition). */
@@ -55,6 +57,8 @@ export type ToolResult = { ok: true; response: unknown } | { ok: false; error: s
 
 export interface RespondOptions {
   signal?: AbortSignal
+  /** The turn is keys pressed on a phone (DTMF, `#` not included): "2" may choose an option the agent offered by number. */
+  keys?: boolean
   /**
    * Runs one of the offered tools in the caller's app and resolves with its answer (the host
    * sends a `tools` frame and waits for `tools_response`, with a time limit). `args` must be an

@@ -25,7 +25,9 @@ import type {
 } from './dialogue-engine'
 import { finalOutcome, outcomeSoFar } from './outcome-assembly'
 import { planSlots, slotId, type Slot } from './slot-plan'
-import { dialoguePhrases, type DialoguePhrases } from './slot-questions'
+import type { DialoguePhrases } from './slot-questions'
+import { stream } from './event-stream'
+import { callPhrases, withKeypadChoices } from './keypad-choices'
 import { extractSlotValue, type ExtractionContext, type SlotValue } from './value-extraction'
 import { extractIdentifier, isIdentifierField } from './spoken-identifiers'
 import { openingHours } from './spoken-dates'
@@ -62,13 +64,6 @@ const CATCH_ALL = /^(yes|no|unclear|unknown|other|none|both|not_applicable|undec
 const DATEISH = new Set(['date', 'time', 'datetime'])
 const UNASKED_EXTRACTABLE = new Set(['name', 'email', 'phone', 'integer', 'number', 'enum', 'enum-list', 'boolean'])
 
-async function* stream(events: readonly DialogueEvent[], signal?: AbortSignal): AsyncIterable<DialogueEvent> {
-  for (const event of events) {
-    if (signal?.aborted) return
-    yield event
-  }
-}
-
 class OfflineSession implements DialogueSession {
   private readonly slots: Slot[]
   private readonly askable: Slot[]
@@ -99,7 +94,7 @@ class OfflineSession implements DialogueSession {
   ) {
     this.slots = planSlots(agent.outcomeShape)
     this.askable = this.slots.filter((slot) => !slot.inferred)
-    this.phrases = dialoguePhrases(agent.lang, undefined)
+    this.phrases = callPhrases(agent, undefined)
     this.context = { hours: openingHours(`${agent.preamble} ${agent.greeting}`) }
     this.phase = this.askable.length > 0 ? 'asking' : 'chat'
   }
@@ -110,7 +105,7 @@ class OfflineSession implements DialogueSession {
   }
 
   setCallerTraits(traits: CallerTraits): void {
-    this.phrases = dialoguePhrases(this.agent.lang, traits.gender)
+    this.phrases = callPhrases(this.agent, traits.gender)
   }
 
   open(options?: RespondOptions): AsyncIterable<DialogueEvent> {
@@ -595,6 +590,6 @@ export function createOfflineDialogueEngine(options: OfflineDialogueOptions = {}
   const now = options.now ?? (() => new Date())
   return {
     name: 'offline',
-    startSession: (agent) => new OfflineSession(agent, now),
+    startSession: (agent) => withKeypadChoices(new OfflineSession(agent, now), agent),
   }
 }

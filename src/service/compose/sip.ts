@@ -65,8 +65,12 @@ export class RuntimeSipLine {
         port: config.port,
         context: this.parts.context,
         connect: (jobId, projectId, transport) => this.parts.calls.connect(jobId, projectId, transport),
+        callPlacesLeft: () => this.parts.calls.callPlacesLeft,
         keypadPauseMs: config.keypadPauseMs,
         onError: (error, what) => errorLog.error({ err: error }, `SIP line: ${what}`),
+        // Choppy audio on a call shows here first: ticks of the packet clock that ran late.
+        onMediaClock: (stats) =>
+          this.parts.storage.log.info({ sipMediaClock: stats }, 'SIP line: the RTP packet clock while calls were on'),
       })
     } catch (error) {
       this.problem = sipListenProblem(error as NodeJS.ErrnoException, host, config.port)

@@ -23,6 +23,8 @@ export interface OpsContext {
   secrets: SecretBox
   templates: TemplateCatalogue
   sip: SipSettings
+  /** Where the SIP line listens now (its bound port: `--sip-port 0` picks one); undefined while it does not. */
+  sipLine?: () => { host: string; port: number } | undefined
   now: () => Date
   /** The base URL clients reach this service at (for media and preview links), e.g. http://127.0.0.1:8740. */
   baseUrl: () => string

@@ -14,6 +14,16 @@ import { type Caller, type OpsContext, timestamp } from './ops-context'
 import { invalid, notFound, ServiceError } from './service-error'
 import { present } from '../../shared/present'
 
+/**
+ * Where a call to `number` goes: while the SIP line listens, the number at the line's bound
+ * address (what a softphone dials: `sip:+14155550100@127.0.0.1:5060`); otherwise the stored SIP settings'.
+ */
+function originationUriOf(context: OpsContext, number: string): string {
+  const line = context.sipLine?.()
+  if (!line) return context.sip.originationUri
+  return `sip:${number}@${line.host.includes(':') ? `[${line.host}]` : line.host}:${line.port}`
+}
+
 export function toPhoneNumberDto(context: OpsContext, view: PhoneNumberView): PhoneNumber {
   return {
     id: view.id,
@@ -21,7 +31,7 @@ export function toPhoneNumberDto(context: OpsContext, view: PhoneNumberView): Ph
     label: view.label,
     type: view.type,
     userId: view.userId,
-    sipInboundConfigs: { originationUri: context.sip.originationUri },
+    sipInboundConfigs: { originationUri: originationUriOf(context, view.number) },
     sipOutboundConfigs: {
       address: context.sip.outboundAddress,
       transportType: context.sip.transportType,

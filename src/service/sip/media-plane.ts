@@ -1,14 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { G711Codec } from './g711'
-import { MEDIA_WORKER_SOURCE } from './media-worker-source'
+import type { ClockStats, FromWorker, SendingMedia, ToWorker } from './media-worker-protocol'
 
-/** What a call's media sends: the codec and payload type the SDP settled, and whether the caller hears us (not on hold). */
-export interface SendingMedia {
-  codec: G711Codec
-  payloadType: number
-  sending: boolean
-}
+export type { ClockStats, SendingMedia } from './media-worker-protocol'
 
 /** What a call hears from its media: the caller's packets (from the SDP's address only) and marks played. */
 export interface CallMediaEvents {
@@ -18,37 +15,45 @@ export interface CallMediaEvents {
   lost(): void
 }
 
-/** Messages to the media thread (media-worker-source.ts). */
-type ToWorker =
-  | { type: 'open'; id: number; address: string }
-  | { type: 'remote'; id: number; remote: { address: string; port: number } }
-  | { type: 'media'; id: number; media: SendingMedia }
-  | { type: 'audio'; id: number; samples: Int16Array }
-  | { type: 'mark'; id: number; name: string }
-  | { type: 'clear'; id: number }
-  | { type: 'play'; id: number }
-  | { type: 'close'; id: number }
-
-/** Messages from it. */
-type FromWorker =
-  | { type: 'opened'; id: number; port: number }
-  | { type: 'open-failed'; id: number; message: string }
-  | { type: 'packet'; id: number; payloadType: number; timestamp: number; payload: Uint8Array }
-  | { type: 'marked'; id: number; name: string }
-  | { type: 'error'; id: number; message: string }
-  | { type: 'closed'; id: number; ignored: number }
-
 interface OpenCall {
   events: CallMediaEvents
   opened?: (port: number) => void
   failed?: (error: Error) => void
 }
 
-/** Finds the media thread's packages from here (named apart from `require`, which a bundle may define). */
-const packages = createRequire(import.meta.url)
+/** The media thread's file in the build: an entry of its own beside cli.js and index.js (electron.vite.config.ts). */
+const BUNDLED_WORKER = 'sip-media-worker.js'
 
 /**
- * The SIP line's media: one worker thread (media-worker-source.ts) holds every call's RTP
+ * Starts media-worker.ts as a worker thread. From the build (out/main, where `serve` and the app
+ * run) it is the bundled entry beside the main entries; this module may sit in out/main or in
+ * its chunks/ folder. From the TypeScript sources (vitest, tsx) the thread loads tsx's loader
+ * first and imports the .ts file through it, as tsx itself would.
+ */
+export function startMediaWorker(): Worker {
+  const here = import.meta.url
+  const options = { name: 'voicedesk-sip-media' }
+  if (here.endsWith('.ts')) {
+    const tsx = tsxLoaderApi(here)
+    const entry = new URL('./media-worker.ts', here).href
+    const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
+    return new Worker(boot, { ...options, eval: true })
+  }
+  for (const candidate of [new URL(`./${BUNDLED_WORKER}`, here), new URL(`../${BUNDLED_WORKER}`, here)]) {
+    if (existsSync(fileURLToPath(candidate))) return new Worker(candidate, options)
+  }
+  throw new Error(`The SIP media thread's file (${BUNDLED_WORKER}) is missing beside ${fileURLToPath(here)}: build again`)
+}
+
+/** tsx's ES module API (register), as an `import` finds it: require() resolves its CommonJS twin, whose register is another. */
+function tsxLoaderApi(from: string): string {
+  const manifest = createRequire(from).resolve('tsx/package.json')
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: { './esm/api': { import: { default: string } } } }
+  return pathToFileURL(join(dirname(manifest), exports['./esm/api'].import.default)).href
+}
+
+/**
+ * The SIP line's media: one worker thread (media-worker.ts) holds every call's RTP
  * socket, the agent's audio queued to be sent and the packet clock, so the pacing of packets does
  * not depend on how busy the main thread is. Started with the first call; ended by close().
  */
@@ -56,8 +61,13 @@ export class MediaPlane {
   private worker: Worker | undefined
   private readonly calls = new Map<number, OpenCall>()
   private nextId = 1
+  private statsWaiting: ((stats: ClockStats | undefined) => void)[] = []
 
-  constructor(private readonly onError: (error: unknown, context: string) => void) {}
+  constructor(
+    private readonly onError: (error: unknown, context: string) => void,
+    /** The clock's punctuality while calls were on, each time the last call closes. */
+    private readonly onClock?: (stats: ClockStats) => void,
+  ) {}
 
   /** A call's RTP socket on `address` (a free port). */
   open(address: string, events: CallMediaEvents): Promise<CallMedia> {
@@ -73,6 +83,16 @@ export class MediaPlane {
     })
   }
 
+  /** How punctual the packet clock has been (the last minute of ticks); undefined while no thread runs. */
+  clockStats(): Promise<ClockStats | undefined> {
+    const worker = this.worker
+    if (!worker) return Promise.resolve(undefined)
+    return new Promise((resolve) => {
+      this.statsWaiting.push(resolve)
+      worker.postMessage({ type: 'clock-stats', id: 0 } satisfies ToWorker)
+    })
+  }
+
   async close(): Promise<void> {
     const worker = this.worker
     this.worker = undefined
@@ -82,10 +102,7 @@ export class MediaPlane {
 
   private started(): Worker {
     if (this.worker) return this.worker
-    const worker = new Worker(MEDIA_WORKER_SOURCE, {
-      eval: true,
-      workerData: { rtpPath: packages.resolve('rtp.js/packets'), g711Path: packages.resolve('alawmulaw') },
-    })
+    const worker = startMediaWorker()
     worker.on('message', (message: FromWorker) => this.received(message))
     worker.on('error', (error) => this.onError(error, 'the SIP media thread failed'))
     worker.on('exit', () => {
@@ -94,6 +111,7 @@ export class MediaPlane {
       this.worker = undefined
       const calls = [...this.calls.values()]
       this.calls.clear()
+      for (const waiting of this.statsWaiting.splice(0)) waiting(undefined)
       for (const call of calls) {
         if (call.failed) call.failed(new Error('The SIP media thread stopped'))
         else call.events.lost()
@@ -112,6 +130,8 @@ export class MediaPlane {
   }
 
   private received(message: FromWorker): void {
+    if (message.type === 'clock-idle') return this.onClock?.(message.stats)
+    if (message.type === 'clock-stats') return this.statsWaiting.shift()?.(message.stats)
     const call = this.calls.get(message.id)
     if (!call) return
     try {

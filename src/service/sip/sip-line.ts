@@ -6,7 +6,7 @@ import { initConversation } from '../ops/conversations'
 import type { OpsContext } from '../ops/ops-context'
 import { e164Of, userOf } from './dialled-number'
 import { ALLOW, InboundCall, type InboundRoute } from './inbound-call'
-import { MediaPlane } from './media-plane'
+import { MediaPlane, type ClockStats } from './media-plane'
 import { SipTransport, type SipRemote } from './sip-transport'
 
 /** How long an INVITE waits for the greeting's first audio before it is answered anyway. */
@@ -20,7 +20,11 @@ export interface SipLineOptions {
   context: OpsContext
   /** The conversation host's connect (ConversationHost.connect): SIP calls are live calls like the web SDK's. */
   connect: (jobId: string, projectId: string, transport: CallTransport) => Promise<CallSession | undefined>
+  /** Places of the call cap free now (ConversationHost.callPlacesLeft): at none an INVITE is busy (486) and no conversation is made. */
+  callPlacesLeft?: () => number
   onError: (error: unknown, context: string) => void
+  /** How punctual the RTP packet clock was while calls were on, each time the last call ends. */
+  onMediaClock?: (stats: ClockStats) => void
   /** How long after the last key a keypad entry counts as finished (2 s). */
   keypadPauseMs?: number
 }
@@ -41,13 +45,15 @@ export class SipLine {
   /** Calls not yet answered, by Call-ID and the INVITE's branch (a CANCEL names both). */
   private readonly unanswered = new Map<string, InboundCall>()
   private accepting = true
+  /** Calls between the cap's check and the host's connect (which then counts them). */
+  private connecting = 0
 
   private constructor(
     private readonly transport: SipTransport,
     private readonly options: SipLineOptions,
   ) {
     this.transactions = makeTransactionLayer({}, (target) => transport.connection(target as SipRemote))
-    this.media = new MediaPlane(options.onError)
+    this.media = new MediaPlane(options.onError, options.onMediaClock)
   }
 
   /** Binds the line; rejects with the system's error (EADDRINUSE, EACCES…) when its port cannot be had. */
@@ -148,17 +154,7 @@ export class SipLine {
       port: this.transport.port,
       media: this.media,
       route: (uri) => routeOf(this.options.context.store, uri),
-      connect: async (route, fromNumber, callTransport) => {
-        const { context } = this.options
-        const { agent } = route
-        const { jobId } = await initConversation(
-          context,
-          { projectId: agent.projectId, apiKeyId: agent.apiKeyId, userId: agent.userId },
-          { voiceAgentId: agent.voiceAgentId },
-          { direction: 'inbound', fromNumber, toNumber: route.number },
-        )
-        return this.options.connect(jobId, agent.projectId, callTransport)
-      },
+      connect: (route, fromNumber, callTransport) => this.connect(route, fromNumber, callTransport),
       resampler: (fromRate, toRate) => createResampler(fromRate, toRate, 1, { quality: 5 }),
       send: (message) => this.transport.send(remote, message),
       request: (message) => {
@@ -179,6 +175,32 @@ export class SipLine {
     })
     this.unanswered.set(`${call.callId};${call.branch}`, call)
     void call.run()
+  }
+
+  /** The number's agent answers: its conversation made and connected, unless the cap is reached (busy, and no conversation at all). */
+  private async connect(
+    route: Extract<InboundRoute, { agent: unknown }>,
+    fromNumber: string,
+    transport: CallTransport,
+  ): Promise<CallSession | undefined> {
+    const { context, callPlacesLeft } = this.options
+    if (callPlacesLeft && callPlacesLeft() - this.connecting <= 0) {
+      transport.send({ event: 'info', code: 'TOO_MANY_CALLS', message: 'Every place for concurrent calls is taken' })
+      return undefined
+    }
+    this.connecting += 1
+    try {
+      const { agent } = route
+      const { jobId } = await initConversation(
+        context,
+        { projectId: agent.projectId, apiKeyId: agent.apiKeyId, userId: agent.userId },
+        { voiceAgentId: agent.voiceAgentId },
+        { direction: 'inbound', fromNumber, toNumber: route.number },
+      )
+      return await this.options.connect(jobId, agent.projectId, transport)
+    } finally {
+      this.connecting -= 1
+    }
   }
 }
 
