@@ -70,9 +70,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const workers = composeWorkers({ config, storage, engines, feed, faults, webhookAddresses, mediaIntake, baseUrl, now })
     const { runner, webhookSender } = workers
-    const context = composeContext({ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now })
+    const sip = new RuntimeSipLine(config.sip, storage)
+    const context = composeContext({
+      ...{ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now },
+      telephony: sip,
+    })
     const calls = composeCalls({ config, storage, engines, workers, feed, now })
-    const sip = new RuntimeSipLine(config.sip, { context, calls, storage })
+    sip.attach({ context, calls })
     journal = composeJournal(config, storage, feed.events, now)
     // Work that came back with the rows of an import or a restore (queued jobs, pending deliveries) runs again.
     const state = composeProjectState(config, storage, now, () => {
