@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Store } from '../../src/store/ports'
-import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store'
+import { openPostgresStore } from '../../src/store/postgres/store'
 import { openSqliteStore } from '../../src/store/sqlite/store'
 import { makeTempDir } from '../helpers/temp-dir'
 import { lazyPostgresCluster } from '../helpers/store-fixtures'
@@ -64,9 +64,9 @@ describe.each(ENGINES)('SIP users on $name', (engine) => {
 })
 
 describe('the lookup of a dialled number across projects', () => {
-  it('uses an index on SQLite', () => {
+  it('uses an index on SQLite', async () => {
     const file = join(makeTempDir(), 'voicedesk.db')
-    openSqliteStore(file).close()
+    await openSqliteStore(file).close()
     const db = new BetterSqlite3(file, { readonly: true })
     const plan = db
       .prepare('EXPLAIN QUERY PLAN SELECT * FROM phone_numbers p WHERE p.number = ? ORDER BY p.created_at, p.id LIMIT 10')
@@ -76,7 +76,7 @@ describe('the lookup of a dialled number across projects', () => {
   })
 
   it('uses an index on PostgreSQL', async () => {
-    const store = (await openPostgresStore({ url: await (await postgresCluster()).createDatabase() })) as PostgresStore
+    const store = await openPostgresStore({ url: await (await postgresCluster()).createDatabase() })
     try {
       const client = await store.pool.connect()
       try {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { invokeOperation } from '../../src/service/operator/invoke-operation'
+import type { IpcOperationName, IpcOutput, IpcResult } from '../../src/shared/ipc/operations'
 import { closeCallsAndServers, setUpCall, type CallSetup } from '../helpers/web-sdk-call'
 import { TestSoftphone } from '../helpers/sip-softphone'
 import { newDialog, offer, RawSipPeer } from '../helpers/raw-sip'
@@ -14,32 +15,43 @@ afterEach(closeCallsAndServers)
 
 const AGENT = { greetingMessage: 'Hello there.', pokeMessages: [], interrupt: false, silenceThreshold: 30, tools: {} }
 
-async function line(
-  config: Record<string, unknown> = {},
-): Promise<CallSetup & { port: number; op: (name: string, input: unknown) => Promise<any> }> {
+interface Line extends CallSetup {
+  port: number
+  /** The operation's result, as the UI gets it. */
+  op: (name: string, input: unknown) => Promise<IpcResult<IpcOperationName>>
+  /** The operation's data; throws when it failed. */
+  data: <N extends IpcOperationName>(name: N, input: unknown) => Promise<IpcOutput<N>>
+}
+
+async function line(config: Record<string, unknown> = {}): Promise<Line> {
   const setup = await setUpCall(AGENT, { sip: { port: 0 }, ...config })
   const status = setup.service.runtime.sipLine()
   const handlers = setup.service.runtime.operatorHandlers('desktop')
   const op = (name: string, input: unknown) => invokeOperation(handlers, name, input)
-  return { ...setup, port: status.state === 'listening' ? status.port : 0, op }
+  const data = async <N extends IpcOperationName>(name: N, input: unknown): Promise<IpcOutput<N>> => {
+    const result = await op(name, input)
+    if (!result.ok) throw new Error(`${name}: ${result.error.message}`)
+    return result.data as IpcOutput<N>
+  }
+  return { ...setup, port: status.state === 'listening' ? status.port : 0, op, data }
 }
 
 describe('SIP users (operator operations)', () => {
   it('adds with a password shown once, lists without secrets, resets, removes; refuses bad names, duplicates and unknown users', async () => {
     const setup = await line()
-    const added = await setup.op('sipUsers.add', { name: '+15551230001' })
-    expect(added).toMatchObject({ ok: true, data: { name: '+15551230001' } })
-    expect(added.data.password).toMatch(/^[A-Za-z0-9_-]{24}$/)
+    const added = await setup.data('sipUsers.add', { name: '+15551230001' })
+    expect(added.name).toBe('+15551230001')
+    expect(added.password).toMatch(/^[A-Za-z0-9_-]{24}$/)
     const again = await setup.op('sipUsers.add', { name: '+15551230001' })
     expect(again).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
     expect(await setup.op('sipUsers.add', { name: 'bad name' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } })
     expect(await setup.op('sipUsers.add', { name: 'alice', extra: 1 })).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } })
     await setup.op('sipUsers.add', { name: 'alice' })
 
-    const listed = await setup.op('sipUsers.list', {})
-    expect(listed.data.users.map((user: { name: string }) => user.name)).toEqual(['+15551230001', 'alice'])
-    expect(listed.data.users[0]).toEqual({ name: '+15551230001', createdAt: expect.any(String), registered: false })
-    expect(JSON.stringify(listed)).not.toContain(added.data.password)
+    const listed = await setup.data('sipUsers.list', {})
+    expect(listed.users.map((user) => user.name)).toEqual(['+15551230001', 'alice'])
+    expect(listed.users[0]).toEqual({ name: '+15551230001', createdAt: expect.any(String), registered: false })
+    expect(JSON.stringify(listed)).not.toContain(added.password)
 
     const reset = await setup.op('sipUsers.resetPassword', { name: 'alice' })
     expect(reset).toMatchObject({ ok: true, data: { name: 'alice', password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) } })
@@ -48,13 +60,23 @@ describe('SIP users (operator operations)', () => {
     expect(await setup.op('sipUsers.remove', { name: 'alice' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
   })
 
-  it('refuses calls.callSoftphone clearly: unknown user, not registered, unknown agent, line off', async () => {
+  it('calls.callSoftphone rings a registered user, and refuses clearly: unknown user, not registered, unknown agent, line off', async () => {
     const setup = await line()
     await setup.op('sipUsers.add', { name: 'bob' })
     const call = (sipUser: string, agentId = setup.agentId) => setup.op('calls.callSoftphone', { agentId, sipUser })
     expect(await call('nobody')).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: expect.stringMatching(/No SIP user/) } })
     expect(await call('bob')).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringMatching(/not registered/) } })
     expect(await call('bob', '00000000-0000-4000-8000-000000000000')).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+
+    // Registered: the agent rings the softphone, and the answer names the conversation.
+    const added = await setup.data('sipUsers.add', { name: 'erin' })
+    const phone = await TestSoftphone.open(setup.port)
+    phone.mode = 'busy'
+    expect((await phone.register('erin', added.password, 300)).final.status).toBe(200)
+    const placed = await setup.data('calls.callSoftphone', { agentId: setup.agentId, sipUser: 'erin' })
+    expect((await phone.next((message) => message.method === 'INVITE')).uri).toBe(`sip:erin@127.0.0.1:${phone.port}`)
+    const job = await setup.service.runtime.store.jobs.findById(placed.conversationId)
+    expect(job?.jobResponse).toMatchObject({ channel: 'SIP', direction: 'outbound', toNumber: 'erin' })
 
     const off = await setUpCall(AGENT, {})
     const offOp = (name: string, input: unknown) => invokeOperation(off.service.runtime.operatorHandlers('desktop'), name, input)
@@ -69,7 +91,7 @@ describe('SIP users (operator operations)', () => {
 describe('REGISTER with digest authentication', () => {
   it('challenges, accepts the right password, refuses a wrong one and a replayed nonce, honours Expires and unregisters', async () => {
     const setup = await line()
-    const { data } = await setup.op('sipUsers.add', { name: '+15551230002' })
+    const data = await setup.data('sipUsers.add', { name: '+15551230002' })
     const phone = await TestSoftphone.open(setup.port)
 
     const { challenge, final } = await phone.register('+15551230002', data.password, 300)
@@ -77,9 +99,9 @@ describe('REGISTER with digest authentication', () => {
     expect(JSON.stringify(challenge.headers['www-authenticate'])).toMatch(/realm.*voicedesk/)
     expect(final.status).toBe(200)
     expect(Array.isArray(final.headers.contact) && final.headers.contact[0]?.params.expires).toBe('300')
-    const listed = (await setup.op('sipUsers.list', {})).data.users[0]
+    const listed = (await setup.data('sipUsers.list', {})).users[0]!
     expect(listed).toMatchObject({ name: '+15551230002', registered: true, contact: `sip:+15551230002@127.0.0.1:${phone.port}` })
-    expect(Date.parse(listed.registeredUntil) - Date.now()).toBeGreaterThan(290_000)
+    expect(Date.parse(listed.registeredUntil ?? '') - Date.now()).toBeGreaterThan(290_000)
 
     // The wrong password: 403, and the user stays as it was.
     expect((await phone.register('+15551230002', 'not-the-password', 300)).final.status).toBe(403)
@@ -103,7 +125,7 @@ describe('REGISTER with digest authentication', () => {
     expect(long.final.headers.expires).toBe('7200')
     // Expires: 0 unregisters.
     expect((await phone.register('+15551230002', data.password, 0)).final.status).toBe(200)
-    expect((await setup.op('sipUsers.list', {})).data.users[0]).toMatchObject({ registered: false })
+    expect((await setup.data('sipUsers.list', {})).users[0]!).toMatchObject({ registered: false })
     // A reset password: the old one no longer registers.
     await setup.op('sipUsers.resetPassword', { name: '+15551230002' })
     expect((await phone.register('+15551230002', data.password, 300)).final.status).toBe(403)
@@ -111,17 +133,17 @@ describe('REGISTER with digest authentication', () => {
 
   it('lets a registration expire', async () => {
     const setup = await line()
-    const { data } = await setup.op('sipUsers.add', { name: 'carol' })
+    const data = await setup.data('sipUsers.add', { name: 'carol' })
     const phone = await TestSoftphone.open(setup.port)
     expect((await phone.register('carol', data.password, 60)).final.status).toBe(200)
     const registrar = setup.service.runtime.sipLine()
     expect(registrar.state).toBe('listening')
-    expect((await setup.op('sipUsers.list', {})).data.users[0].registered).toBe(true)
+    expect((await setup.data('sipUsers.list', {})).users[0]!.registered).toBe(true)
     // 61 seconds later (the registrar's clock, not the test's wait).
     const realNow = Date.now
     Date.now = () => realNow() + 61_000
     try {
-      expect((await setup.op('sipUsers.list', {})).data.users[0].registered).toBe(false)
+      expect((await setup.data('sipUsers.list', {})).users[0]!.registered).toBe(false)
     } finally {
       Date.now = realNow
     }
@@ -129,7 +151,7 @@ describe('REGISTER with digest authentication', () => {
 
   it('survives a REGISTER flood with bad and missing digests, and still answers', async () => {
     const setup = await line()
-    const { data } = await setup.op('sipUsers.add', { name: 'dave' })
+    const data = await setup.data('sipUsers.add', { name: 'dave' })
     const peer = await RawSipPeer.open(setup.port)
     for (let index = 0; index < 3_000; index += 1) {
       const dialog = newDialog()
