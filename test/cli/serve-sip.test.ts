@@ -39,7 +39,7 @@ describe('voicedesk serve --sip-port / --sip-host', () => {
     expect(password).toBeDefined()
     expect((await runMain(['sip-user', 'add', '+15551234567', '--data-dir', dataDir])).code).toBe(1)
     const listed = await runMain(['sip-user', 'list', '--data-dir', dataDir])
-    expect(listed.stdout).toMatch(/^\+15551234567  created /m)
+    expect(listed.stdout).toMatch(/^\+15551234567 {2}created /m)
     expect(listed.stdout).not.toContain(password)
     const reset = await runMain(['sip-user', 'reset', '+15551234567', '--data-dir', dataDir])
     expect(reset.code).toBe(0)
