@@ -42,7 +42,9 @@ async function line(config: Record<string, unknown> = {}): Promise<Line> {
 describe('SIP users (operator operations)', () => {
   it('adds with a password shown once, lists without secrets, resets, removes; refuses bad names, duplicates and unknown users', async () => {
     const setup = await line()
+    expect(await setup.service.runtime.context.telephony.authRequired()).toBe(false)
     const added = await setup.data('sipUsers.add', { name: '+15551230001' })
+    expect(await setup.service.runtime.context.telephony.authRequired()).toBe(true)
     expect(added.name).toBe('+15551230001')
     expect(added.password).toMatch(/^[A-Za-z0-9_-]{24}$/)
     const again = await setup.op('sipUsers.add', { name: '+15551230001' })
