@@ -92,6 +92,7 @@ describe('POST /v1/voice-agents/call', () => {
     expect((await phone.hangUp()).status).toBe(200)
     const { call } = await ended(setup, job.id, Date.now(), 10_000)
     expect(call.status).toBe('COMPLETED')
+    expect(call.callParams).toMatchObject({ customerName: 'Sara', userNumber: '+15551230010', machineNumber: '+15550009999' })
     expect(await jobState(setup, job.id)).toMatchObject({
       channel: 'SIP',
       direction: 'outbound',
