@@ -41,7 +41,7 @@ interface Baresip {
   recordings: string
 }
 
-async function startBaresip(user: string, password: string, linePort: number): Promise<Baresip> {
+async function startBaresip(user: string, password: string, linePort: number, transport: 'udp' | 'tcp'): Promise<Baresip> {
   const folder = makeTempDir()
   const recordings = makeTempDir()
   const sipPort = await findFreePort()
@@ -50,7 +50,7 @@ async function startBaresip(user: string, password: string, linePort: number): P
     [
       'poll_method epoll',
       `sip_listen 127.0.0.1:${sipPort}`,
-      'sip_trans_def udp',
+      `sip_trans_def ${transport}`,
       'module_path /usr/lib/baresip/modules',
       'module stdio.so',
       'module g711.so',
@@ -68,7 +68,7 @@ async function startBaresip(user: string, password: string, linePort: number): P
   )
   writeFileSync(
     join(folder, 'accounts'),
-    `<sip:${user}@127.0.0.1:${linePort};transport=udp>;auth_pass=${password};answermode=auto;regint=60\n`,
+    `<sip:${user}@127.0.0.1:${linePort};transport=${transport}>;auth_pass=${password};answermode=auto;regint=60\n`,
   )
   writeFileSync(join(folder, 'contacts'), '')
   const child = spawn('/usr/bin/baresip', ['-f', folder, '-n', '127.0.0.1'], { stdio: ['pipe', 'pipe', 'pipe'] })
@@ -103,7 +103,7 @@ function wavSamples(file: string): Int16Array {
   return new Int16Array(0)
 }
 
-describe('an outbound call to baresip', () => {
+describe.each(['udp', 'tcp'] as const)('an outbound call to baresip over %s', (transport) => {
   it('registers with the printed password, rings, auto-answers, hears the greeting, and ends COMPLETED with call.ended after its BYE', async () => {
     const setup = await setUpCall(AGENT, { sip: { port: 0 } })
     const status = setup.service.runtime.sipLine()
@@ -111,7 +111,7 @@ describe('an outbound call to baresip', () => {
     const handlers = setup.service.runtime.operatorHandlers('desktop')
     const added = await invokeOperation(handlers, 'sipUsers.add', { name: '+15551230050' })
     if (!added.ok) throw new Error(added.error.message)
-    const phone = await startBaresip('+15551230050', (added.data as { password: string }).password, status.port)
+    const phone = await startBaresip('+15551230050', (added.data as { password: string }).password, status.port, transport)
 
     await until(
       'baresip to register',
@@ -122,6 +122,11 @@ describe('an outbound call to baresip', () => {
       15_000,
       phone.output,
     )
+
+    const listed = await invokeOperation(handlers, 'sipUsers.list', {})
+    const contact = listed.ok ? (listed.data as { users: { contact?: string }[] }).users[0]?.contact : undefined
+    if (transport === 'tcp') expect(contact).toMatch(/transport=tcp/i)
+    else expect(contact).not.toMatch(/transport=tcp/i)
 
     const response = await setup.service.call('POST', '/v1/voice-agents/call', {
       body: { toNumber: '+15551230050', voiceAgentId: setup.agentId, params: { customerName: 'Sara' } },
