@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runMain } from '../helpers/run-main'
-import { assertCliBuilt, findFreePort, startServe } from '../helpers/spawn-cli'
+import { assertCliBuilt, findFreePort, runCli, startServe } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 import { callerRtpSocket, runSipp } from '../helpers/sipp'
 
@@ -57,6 +57,13 @@ describe('voicedesk serve --sip-port / --sip-host', () => {
     }
     expect((await runMain(['sip-user', 'remove', '+15551234567', '--data-dir', dataDir])).code).toBe(0)
     expect((await runMain(['sip-user', 'list', '--data-dir', dataDir])).stdout).toMatch(/No SIP users yet/)
+  })
+
+  it('sip-user runs from the built bundle too (the digest of sip.js loaded as the bundle loads it)', async () => {
+    assertCliBuilt()
+    const added = await runCli(['sip-user', 'add', 'bundle-user', '--data-dir', makeTempDir()])
+    expect(added.code, added.stderr).toBe(0)
+    expect(added.stdout).toMatch(/shown only this once:\n[A-Za-z0-9_-]{24}\n/)
   })
 
   it('prints the SIP address to call, and runs with the line off when its port is taken', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createSocket, type Socket } from 'node:dgram'
 import { makeResponse, parse, stringify, type SipMessage } from 'sip'
-import { signRequest } from 'sip/digest'
+import { signRequest } from 'sip/digest.js'
 import { afterEach } from 'vitest'
 import { callerRtpSocket, type HeardPacket } from './sipp'
 

@@ -5,7 +5,7 @@ import { closeCallsAndServers, setUpCall, type CallSetup } from '../helpers/web-
 import { TestSoftphone } from '../helpers/sip-softphone'
 import { newDialog, offer, RawSipPeer } from '../helpers/raw-sip'
 import { networkInterfaces } from 'node:os'
-import { signRequest } from 'sip/digest'
+import { signRequest } from 'sip/digest.js'
 import { makeTempDir } from '../helpers/temp-dir'
 
 /*
@@ -113,7 +113,7 @@ describe('REGISTER with digest authentication', () => {
     // A replayed request (the same nonce and count): refused.
     const fresh = await phone.transact(phone.registerRequest('+15551230002', 300))
     const signed = phone.registerRequest('+15551230002', 300)
-    const { signRequest } = await import('sip/digest')
+    const { signRequest } = await import('sip/digest.js')
     signRequest({}, signed, fresh, { user: '+15551230002', password: data.password })
     expect((await phone.transact(signed)).status).toBe(200)
     const replay = structuredClone(signed)

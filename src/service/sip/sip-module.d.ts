@@ -98,7 +98,7 @@ declare module 'sip' {
  * and the check of a request's credentials against a user's HA1. A context holds one nonce's
  * state (its nonce count grows with each request checked against it).
  */
-declare module 'sip/digest' {
+declare module 'sip/digest.js' {
   import type { SipMessage } from 'sip'
 
   export interface DigestServerContext {
@@ -127,7 +127,7 @@ declare module 'sip/digest' {
   export function calculateUserRealmPasswordHash(user: string, realm: string, password: string): string
 }
 
-declare module 'sip/digest' {
+declare module 'sip/digest.js' {
   /** The client side (tests' softphones): signs `request` with the Authorization that answers `challenge`. */
   export function signRequest(
     context: Record<string, unknown>,
