@@ -83,6 +83,8 @@ export class OutboundCall {
   private readonly keypad: KeypadEntry
   private readonly sessionId = randomInt(1, 2 ** 31)
   private localSeq = randomInt(1, 2 ** 16)
+  /** The o= line's version: 1 in the INVITE's offer, one more with each answer to a re-INVITE. */
+  private sdpVersion = 1
   private lastKeyEvent: number | undefined
 
   constructor(
@@ -129,7 +131,7 @@ export class OutboundCall {
   private sendInvite(): void {
     const rtp = this.rtp
     if (!rtp) return
-    const sdp = offerSdp({ address: rtp.address, port: rtp.port, sessionId: this.sessionId, sessionVersion: 1 })
+    const sdp = offerSdp({ address: rtp.address, port: rtp.port, sessionId: this.sessionId, sessionVersion: this.sdpVersion })
     this.invite = {
       method: 'INVITE',
       uri: this.target.uri,
@@ -258,7 +260,8 @@ export class OutboundCall {
       rtp.setRemote(media.remote)
       rtp.setMedia({ codec: media.codec, payloadType: media.payloadType, sending: sends(media.direction) })
     }
-    const local = { address: rtp.address, port: rtp.port, sessionId: this.sessionId, sessionVersion: 2 }
+    this.sdpVersion += 1
+    const local = { address: rtp.address, port: rtp.port, sessionId: this.sessionId, sessionVersion: this.sdpVersion }
     transaction.send(
       makeResponse(request, 200, 'OK', {
         headers: {
