@@ -70,9 +70,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const workers = composeWorkers({ config, storage, engines, feed, faults, webhookAddresses, mediaIntake, baseUrl, now })
     const { runner, webhookSender } = workers
-    const context = composeContext({ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now })
+    const sip = new RuntimeSipLine(config.sip, storage)
+    const context = composeContext({
+      ...{ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now },
+      telephony: sip,
+    })
     const calls = composeCalls({ config, storage, engines, workers, feed, now })
-    const sip = new RuntimeSipLine(config.sip, { context, calls, storage })
+    sip.attach({ context, calls })
     // Numbers show the line's bound address (`--sip-port 0` picks the port only when it starts).
     context.sipLine = () => {
       const status = sip.status

@@ -25,6 +25,7 @@ import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-p
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
 import { registerStreamRoute, registerWebSockets, type StreamRouteOptions } from './routes/stream'
 import { registerConversationRoutes } from './routes/v1/conversations'
+import { registerOutboundCallRoutes } from './routes/v1/outbound-calls'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerTranslationJobRoutes } from './routes/v1/translation-jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
@@ -247,6 +248,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerProjectRoutes(v1, options.context)
       registerAgentAnalyticsRoutes(v1, options.context)
       registerRealtimeRoutes(v1, realtime)
+      registerOutboundCallRoutes(v1, options.context)
       registerApiDocuments(v1, app, options, sockets)
     },
     { prefix: '/v1' },

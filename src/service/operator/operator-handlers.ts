@@ -18,6 +18,8 @@ import { createTranslationJob } from '../ops/translation-jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError, underField } from '../ops/service-error'
+import { addSipUser, listSipUsers, removeSipUser, resetSipUserPassword } from '../ops/sip-users'
+import { placeOutboundCall } from '../ops/outbound-calls'
 import {
   cloneVoiceAgent,
   createVoiceAgent,
@@ -99,6 +101,24 @@ function testsHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, TestsO
     },
     'tests.getRun': ({ id }) => getTestRun(context, caller, id),
     'tests.listRuns': ({ agentId, take }) => listTestRuns(context, caller, agentId, take),
+  }
+}
+
+type SipOperation = Extract<IpcOperationName, `sipUsers.${string}` | 'calls.callSoftphone'>
+
+/** The SIP line's users and "Call my softphone": the same use cases as the CLI and POST /v1/voice-agents/call. */
+function sipHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipOperation> {
+  const { context, caller } = deps
+  const users = { store: context.store, now: context.now, telephony: context.telephony }
+  return {
+    'sipUsers.list': () => listSipUsers(users),
+    'sipUsers.add': ({ name }) => addSipUser(users, name),
+    'sipUsers.resetPassword': ({ name }) => resetSipUserPassword(users, name),
+    'sipUsers.remove': ({ name }) => removeSipUser(users, name),
+    'calls.callSoftphone': async ({ agentId, sipUser }) => {
+      const job = await placeOutboundCall(context, caller, { voiceAgentId: agentId, target: { sipUser } })
+      return { conversationId: job.id }
+    },
   }
 }
 
@@ -272,6 +292,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'state.reset': () => deps.state.reset(caller.projectId),
     'state.restore': async (input) => ({ counts: (await deps.state.restoreSnapshot(caller.projectId, input.name, caller)).counts }),
     'state.snapshot': (input) => deps.state.takeSnapshot(caller.projectId, input.name),
+    ...sipHandlers(deps),
     'state.snapshots': async () => ({
       snapshots: await deps.state.listSnapshots(caller.projectId),
       current: await store.projectData.projectCounts(caller.projectId),

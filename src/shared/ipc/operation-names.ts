@@ -65,6 +65,11 @@ export const IPC_OPERATION_NAMES = [
   'state.restore',
   'state.snapshot',
   'state.snapshots',
+  'sipUsers.list',
+  'sipUsers.add',
+  'sipUsers.resetPassword',
+  'sipUsers.remove',
+  'calls.callSoftphone',
 ] as const
 
 export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]

@@ -771,6 +771,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/voice-agents/call': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Start a call: the agent rings a softphone registered on the SIP line (or an allowed sip: URI)
+     * @description Answers the conversation (channel SIP, direction outbound) once the phone rings. Busy, no answer and a refusal end it FAILED (CALL_BUSY, CALL_NO_ANSWER, CALL_REJECTED, CALL_UNREACHABLE); the SIP line off or the user not registered is 409, an unknown SIP user 404, a sip: URI off the allow-list 403, the call cap 503.
+     */
+    post: operations['startCall']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/openapi.json': {
     parameters: {
       query?: never
@@ -1134,7 +1154,7 @@ export interface components {
       apiKeyId: string
       /** @description Same as recordingUrl. */
       mediaUrl: string | null
-      /** @description Same as params; a phone call adds `userNumber` (the caller) and `machineNumber` (the number dialled). */
+      /** @description Same as params; a phone call adds `userNumber` (the caller, or the phone an agent called) and `machineNumber` (the number of the agent). */
       callParams: {
         [key: string]: string
       }
@@ -1401,6 +1421,10 @@ export interface components {
       | 'AGENT_MISSING'
       | 'TOO_MANY_CALLS'
       | 'DIALOGUE_ENGINE_FAILED'
+      | 'CALL_BUSY'
+      | 'CALL_NO_ANSWER'
+      | 'CALL_REJECTED'
+      | 'CALL_UNREACHABLE'
       | 'CRASHED'
       | 'INTERNAL'
     JobListItem: {
@@ -1559,6 +1583,30 @@ export interface components {
       dialect?: string
       /** @description Accepted for cloud clients and not used: the voice decides the language. */
       languageId?: string
+    }
+    StartCallBody: {
+      /** @description The SIP user to ring (its registered softphone): a number such as +15551234567 (the + optional), or a `sip:` URI on the `--sip-allow-outbound` list. */
+      toNumber: string
+      /** @description The caller the softphone shows; the agent's first assigned number by default. */
+      fromNumber?: string
+      /** Format: uuid */
+      voiceAgentId: string
+      /** @description Values for the agent's {{placeholders}}; the agent's own params fill the rest. */
+      params?: {
+        [key: string]: string | number | boolean
+      }
+      /** @description Only `{}` is taken: VoiceDesk calls with a stored agent (voiceAgentId), not an inline one. */
+      agentDetails?: Record<string, never>
+      /**
+       * Format: uri
+       * @description Where this call's events go, instead of the agent's webhookUrl.
+       */
+      webhookUrl?: string
+      /** @description Sent to the webhook as `Authorization: <authKey> <authSecret>`; with one part only, the header is that part; `{}` sends no header. */
+      webhookAuth?: {
+        authKey?: string
+        authSecret?: string
+      }
     }
     StatisticsNumbers: {
       /** @enum {string} */
@@ -5967,6 +6015,107 @@ export interface operations {
       }
       /** @description Default Response */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  startCall: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StartCallBody']
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            message: string
+            data: components['schemas']['Job']
+          }
+        }
+      }
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description Default Response */
+      409: {
         headers: {
           [name: string]: unknown
         }
