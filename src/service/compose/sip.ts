@@ -119,8 +119,7 @@ export class RuntimeSipLine implements Telephony {
         ringTimeoutMs: config.ringTimeoutMs,
         onError: (error, what) => errorLog.error({ err: error }, `SIP line: ${what}`),
         // Choppy audio on a call shows here first: ticks of the packet clock that ran late.
-        onMediaClock: (stats) =>
-          this.storage.log.info({ sipMediaClock: stats }, 'SIP line: the RTP packet clock while calls were on'),
+        onMediaClock: (stats) => this.storage.log.info({ sipMediaClock: stats }, 'SIP line: the RTP packet clock while calls were on'),
       })
     } catch (error) {
       this.problem = sipListenProblem(error as NodeJS.ErrnoException, host, config.port)
