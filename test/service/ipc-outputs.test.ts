@@ -238,6 +238,8 @@ describe('the IPC contract: outputs', () => {
     expect((await run('state.importLink', {})).url).toMatch(/\/_voicedesk\/links\/import\/[A-Za-z0-9_-]{32}$/)
     await run('state.deleteSnapshot', { name: 'outputs-1' })
     await run('state.reset', {})
+    // This service was made without a SIP line (test/main/desktop-runtime-config.test.ts runs one).
+    expect(await run('sip.status', {})).toEqual({ state: 'off' })
 
     const notRun = IPC_OPERATION_NAMES.filter((name) => !called.has(name))
     expect(notRun, 'operations of the contract this test does not run').toEqual([])

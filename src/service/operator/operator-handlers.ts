@@ -66,6 +66,8 @@ export interface OperatorHandlerDeps {
   /** Agent test runs, and the authenticator whose run tickets their calls connect with. */
   testRuns: TestRunner
   authenticator: Pick<ApiKeyAuthenticator, 'issueTicket'>
+  /** The SIP line of this running service: where it listens, or why it does not (the runtime's SipLineStatus). */
+  sipLine: () => { state: 'off' } | { state: 'listening'; host: string; port: number } | { state: 'failed'; problem: string }
 }
 
 function throwJournalOff(): never {
@@ -99,6 +101,19 @@ function testsHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, TestsO
     },
     'tests.getRun': ({ id }) => getTestRun(context, caller, id),
     'tests.listRuns': ({ agentId, take }) => listTestRuns(context, caller, agentId, take),
+  }
+}
+
+type SipOperation = Extract<IpcOperationName, `sip.${string}`>
+
+/** The SIP line as the app shows it: live from the running line, never a stored setting. */
+function sipHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipOperation> {
+  return {
+    'sip.status': () => {
+      const status = deps.sipLine()
+      // No SIP users yet: the line is loopback only and asks no caller to sign in.
+      return status.state === 'listening' ? { ...status, authRequired: false } : status
+    },
   }
 }
 
@@ -276,5 +291,7 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
       snapshots: await deps.state.listSnapshots(caller.projectId),
       current: await store.projectData.projectCounts(caller.projectId),
     }),
+
+    ...sipHandlers(deps),
   }
 }

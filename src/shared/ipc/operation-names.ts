@@ -65,6 +65,7 @@ export const IPC_OPERATION_NAMES = [
   'state.restore',
   'state.snapshot',
   'state.snapshots',
+  'sip.status',
 ] as const
 
 export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]

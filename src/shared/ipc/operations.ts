@@ -250,6 +250,18 @@ export const SettingsSchema = z.object({
 })
 export type Settings = z.infer<typeof SettingsSchema>
 
+/**
+ * Where the SIP line stands (docs/api.md, "The SIP line"): off (not asked for), listening (how to
+ * call: `sip:<number>@<host>:<port>`; `authRequired` when callers must sign in as a SIP user), or
+ * failed to start, with why (a port another program holds).
+ */
+export const SipStatusSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('off') }),
+  z.object({ state: z.literal('listening'), host: z.string(), port: z.number().int(), authRequired: z.boolean() }),
+  z.object({ state: z.literal('failed'), problem: z.string() }),
+])
+export type SipStatus = z.infer<typeof SipStatusSchema>
+
 export const IPC_OPERATIONS = {
   'service.info': operation(NoInput, ServiceInfoSchema),
 
@@ -424,6 +436,9 @@ export const IPC_OPERATIONS = {
   'state.snapshot': operation(z.object({ name: SnapshotNameSchema }).strict(), SnapshotSchema),
   /** The snapshots, newest first, and what the project holds now (what a restore or reset would replace). */
   'state.snapshots': operation(NoInput, z.object({ snapshots: z.array(SnapshotSchema), current: StateCountsSchema })),
+
+  /** The SIP line of this running service, live (not a stored setting): the app shows each number's address from it. */
+  'sip.status': operation(NoInput, SipStatusSchema),
 } as const
 
 export type IpcOperations = typeof IPC_OPERATIONS
