@@ -92,6 +92,13 @@ export const CallGlanceSchema = z.object({
   outcome: z.enum(CALL_OUTCOME_STATES),
   /** The outcome's first two filled fields (`name` null for an outcome that is not an object), values cut to 60 characters. */
   outcomeFields: z.array(z.object({ name: z.string().nullable(), value: z.string() })).max(2),
+  /**
+   * A phone call over the SIP line (the conversation's `channel: "SIP"`): its direction and both
+   * numbers (`fromNumber` as the caller sent it). Absent on a web call (the SDK's socket, a test call).
+   */
+  phone: z
+    .object({ direction: z.enum(['inbound', 'outbound']), fromNumber: z.string().nullable(), toNumber: z.string().nullable() })
+    .optional(),
 })
 export type CallGlance = z.infer<typeof CallGlanceSchema>
 
