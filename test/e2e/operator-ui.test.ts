@@ -93,12 +93,16 @@ async function descriptionOf(page: Page, label: string): Promise<string> {
 
 describe('the operator UI in a browser', () => {
   it('walks through templates, agents, numbers, jobs, webhooks, keys and Arabic', async () => {
-    const server = await startServe(makeTempDir('voicedesk-e2e'))
+    // With a SIP line on a free port: each assigned number shows its address on it.
+    const server = await startServe(makeTempDir('voicedesk-e2e'), ['--port', '0', '--sip-port', '0'])
     const receiver = await startWebhookReceiver()
     const uiUrl = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())?.[1]
     expect(uiUrl, server.cli.stdout()).toMatch(/\/app\/#token=/)
+    const sipPort = /call an assigned number at sip:<number>@127\.0\.0\.1:(\d+)$/m.exec(server.cli.stdout())?.[1]
+    expect(sipPort, server.cli.stdout()).toMatch(/^\d+$/)
 
     const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-US' })
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
     const page = await context.newPage()
     page.setDefaultTimeout(STEP_MS)
     const problems: string[] = []
@@ -225,6 +229,18 @@ describe('the operator UI in a browser', () => {
       await assign.press('Escape')
       expect(await assign.getAttribute('aria-expanded')).toBe('false')
       expect(await assign.inputValue()).toBe('E2E Front Desk')
+      // Its SIP address on the running line (the banner's port, not a stored one), copied with the keyboard.
+      const address = `sip:+14155550123@127.0.0.1:${sipPort}`
+      await poll(() => page.getByTestId('sip-address').textContent()).toBe(address)
+      const copyAddress = page.getByRole('button', { name: 'Copy the SIP address of +14155550123' })
+      await copyAddress.focus()
+      await page.keyboard.press('Enter')
+      await copyAddress.getByRole('status').filter({ hasText: 'Copied' }).waitFor()
+      expect(
+        await page.evaluate(() =>
+          (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+        ),
+      ).toBe(address)
       await shot(page, 'numbers')
 
       // Jobs: a TTS job turns COMPLETED without a reload, and its audio plays.
@@ -305,6 +321,15 @@ describe('the operator UI in a browser', () => {
       await page.getByRole('button', { name: 'Revoke CRM integration' }).click()
       await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click()
       await page.getByText('CRM integration revoked.').waitFor()
+      // The SIP line card: listening, where, and how to change it.
+      const sipCard = page.getByTestId('sip-line-card')
+      await poll(() => sipCard.getByTestId('sip-state').textContent()).toBe('Listening (UDP and TCP)')
+      expect(await sipCard.getByTestId('sip-host').textContent()).toBe('127.0.0.1')
+      expect(await sipCard.getByTestId('sip-port').textContent()).toBe(sipPort)
+      expect(await sipCard.getByTestId('sip-pattern').textContent()).toBe(`sip:<number>@127.0.0.1:${sipPort}`)
+      await sipCard.getByText('--sip-port 0', { exact: true }).waitFor()
+      await sipCard.scrollIntoViewIfNeeded()
+      await shot(page, 'settings-sip')
       await shot(page, 'settings')
 
       // The theme toggle: dark, whatever the system says.
