@@ -308,7 +308,7 @@ describe('a conversation in the jobs monitor', () => {
       const problems = collectProblems(page)
       await page.goto(uiUrl)
       await page.locator('nav .nav-item').nth(3).click()
-      const phoneRow = page.getByRole('row').filter({ hasText: 'Phone call with Phone Desk' })
+      const phoneRow = page.getByRole('row').filter({ has: page.getByTestId('call-numbers') })
       const webRow = page.getByRole('row').filter({ has: page.getByTestId('call-channel').getByText('Web', { exact: true }) })
       await poll(() => phoneRow.getByTestId('call-channel').textContent()).toBe('SIP')
       await poll(() => webRow.count()).toBe(1)

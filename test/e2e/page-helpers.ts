@@ -111,7 +111,10 @@ export function latinUiText(page: Page): Promise<string[]> {
       const text = (node.textContent ?? '')
         .replace(/VoiceDesk/g, '')
         // Quoted commands and headers, placeholders, and technical names an operator types as written.
-        .replace(/«[^»]*»|\{\{[^}]*\}\}|\/v1|call\.ended|\b(JSON|OpenAI|eSpeak NG|type|properties|required|items|description|enum)\b/g, '')
+        .replace(
+          /«[^»]*»|\{\{[^}]*\}\}|\/v1|call\.ended|\b(JSON|OpenAI|eSpeak NG|SIP|UDP|TCP|type|properties|required|items|description|enum)\b/g,
+          '',
+        )
         .trim()
       const element = node.parentElement
       if (!/[A-Za-z]/.test(text) || !element || element.getClientRects().length === 0) continue
