@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { translate, type MessageKey } from '../../src/renderer/src/i18n/dictionary'
 import { createTextToSpeechJob } from '../../src/service/ops/jobs'
+import { addPhoneNumber, assignPhoneNumber } from '../../src/service/ops/phone-numbers'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
@@ -36,13 +37,23 @@ beforeAll(async () => {
     port: 0,
     rendererDir: join(ROOT, 'out', 'renderer'),
     allowWebhookHosts: ['127.0.0.1'],
+    // A SIP line on a free port: the number below shows its address on it.
+    sip: { port: 0 },
   })
   const caller = {
     projectId: runtime.bootstrap.projectId,
     apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
     userId: runtime.bootstrap.userId,
   }
-  await createVoiceAgent(runtime.context, caller, { agentName: 'Walk agent' })
+  const agent = await createVoiceAgent(runtime.context, caller, { agentName: 'Walk agent' })
+  await addPhoneNumber(runtime.context, caller, {
+    type: 'TELEPHONY',
+    phoneNumber: '+14155550142',
+    label: 'Walk line',
+    providerAccountSid: 'AC1',
+    providerAuthToken: 'none',
+  })
+  await assignPhoneNumber(runtime.context, caller, { voiceAgentId: agent.id, phoneNumber: '+14155550142' })
   await seedJob(runtime, { status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'espeak-ng exited with code 1' })
   await createTextToSpeechJob(runtime.context, caller, {
     voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf',
@@ -121,6 +132,15 @@ describe('the walk in Arabic', () => {
 
       // Numbers: the add form with a number that is not E.164.
       await goToNth(page, 2)
+      // The number's SIP address reads left to right, with its copy button named in Arabic.
+      await page.getByTestId('sip-address').waitFor()
+      expect(await page.getByTestId('sip-address').getAttribute('dir')).toBe('ltr')
+      await page
+        .getByRole('button', {
+          name: translate('ar', 'copy.label', { what: translate('ar', 'sip.addressOf', { number: '+14155550142' }) }),
+        })
+        .waitFor()
+      await check(page, offenders, 'numbers-sip')
       await page.getByLabel(ar('numbers.phoneNumber'), { exact: true }).fill('0044 20')
       await check(page, offenders, 'numbers-invalid')
       // Refused by the service (no label, no account): the focus lands on the first field in error.
@@ -181,6 +201,9 @@ describe('the walk in Arabic', () => {
       // The keys VoiceDesk named itself are named in Arabic.
       await page.getByRole('cell', { name: ar('keys.defaultKeyName'), exact: true }).waitFor()
       await check(page, offenders, 'settings')
+      await page.getByTestId('sip-line-card').scrollIntoViewIfNeeded()
+      await page.getByTestId('sip-state').getByText(ar('sip.stateListening')).waitFor()
+      await check(page, offenders, 'settings-sip')
       const cors = page.getByLabel(ar('settings.corsOrigins'), { exact: true })
       await cors.fill('https://ok.example\nftp://files.example/x')
       await page.getByRole('button', { name: ar('settings.saveCors') }).click()
@@ -237,9 +260,9 @@ describe('the walk with the service gone', () => {
         await main.getByRole('button', { name: 'Retry' }).first().waitFor()
         await poll(() => main.getByText('Loading…').count(), 10_000).toBe(0)
         await shot(page, `walk-gone-${screen}`)
-        // On Settings, the keys, the service's settings and the snapshots each say so (the keys' Name field stays clean).
+        // On Settings, the keys, the service's settings, the SIP line, its users and the snapshots each say so (the keys' Name field stays clean).
         if (screen === 'settings') {
-          expect(await main.getByTestId('load-error').count()).toBe(3)
+          expect(await main.getByTestId('load-error').count()).toBe(5)
           expect(await main.locator('.field-error').count()).toBe(0)
         }
       }

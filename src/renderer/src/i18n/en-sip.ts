@@ -30,7 +30,7 @@ export const EN_SIP = {
   'sipUsers.intro':
     'A softphone signs in (registers) as one of these users, so an agent can call it ("Call my softphone" in an agent’s Test call).',
   'sipUsers.name': 'User name',
-  'sipUsers.nameHint': 'The name the softphone signs in with.',
+  'sipUsers.nameHint': 'What the softphone signs in as: letters, digits, dots, dashes or underscores, or a number with its +.',
   'sipUsers.add': 'Add user',
   'sipUsers.empty': 'No SIP users yet.',
   'sipUsers.colState': 'Registration',
