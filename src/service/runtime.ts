@@ -70,9 +70,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const workers = composeWorkers({ config, storage, engines, feed, faults, webhookAddresses, mediaIntake, baseUrl, now })
     const { runner, webhookSender } = workers
-    const context = composeContext({ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now })
+    const sip = new RuntimeSipLine(config.sip, storage)
+    const context = composeContext({
+      ...{ config, storage, engines, workers, feed, templates, webhookAddresses, mediaIntake, baseUrl, now },
+      telephony: sip,
+    })
     const calls = composeCalls({ config, storage, engines, workers, feed, now })
-    const sip = new RuntimeSipLine(config.sip, { context, calls, storage })
+    sip.attach({ context, calls })
     journal = composeJournal(config, storage, feed.events, now)
     // Work that came back with the rows of an import or a restore (queued jobs, pending deliveries) runs again.
     const state = composeProjectState(config, storage, now, () => {
@@ -93,7 +97,14 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       log: errorLog,
       speak: (text, voiceId, signal) => engines.calls.audio.speak(text, voiceId, signal),
     })
-    const operator = composeOperatorBridge({ ...parts, signing: workers.signing, testRuns, authenticator, sipLine: () => sip.status })
+    const operator = composeOperatorBridge({
+      ...parts,
+      signing: workers.signing,
+      testRuns,
+      authenticator,
+      sipLine: () => sip.status,
+      sipAuthRequired: () => sip.authRequired(),
+    })
     const app = await composeHttp({ ...parts, address, events: feed.events, operator, testRuns, authenticator })
     const seedFile = seedFileOf(config, storage)
     if (seedFile) await applySeed(seedFile, context, state, storage.appCaller)

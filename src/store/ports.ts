@@ -25,6 +25,7 @@ import type {
   ProjectRow,
   PhoneNumberFilter,
   PhoneNumberRecord,
+  SipUserRecord,
   PhoneNumberView,
   ProjectRecord,
   RatingValueCount,
@@ -128,6 +129,19 @@ export interface VoiceDictionariesRepository {
   setActive(id: string, voiceAgentId: string, projectId: string, active: boolean, at: string): Promise<boolean>
   /** The dictionaries active for the agent, in the order they were activated. */
   findActiveForAgent(voiceAgentId: string, projectId: string): Promise<VoiceDictionaryView[]>
+}
+
+/** The SIP line's users (service-wide, not a project's): names and digest HA1s, never passwords. */
+export interface SipUsersRepository {
+  /** False when a user of that name exists (nothing written). */
+  insert(record: SipUserRecord): Promise<boolean>
+  get(name: string): Promise<SipUserRecord | undefined>
+  /** Every user, by name. */
+  list(): Promise<SipUserRecord[]>
+  count(): Promise<number>
+  /** A new password's HA1; false when there is no such user. */
+  setPassword(name: string, ha1Md5: string, updatedAt: string): Promise<boolean>
+  remove(name: string): Promise<boolean>
 }
 
 export interface PhoneNumbersRepository {
@@ -383,6 +397,7 @@ export interface Repositories {
   accounts: AccountsRepository
   voiceAgents: VoiceAgentsRepository
   phoneNumbers: PhoneNumbersRepository
+  sipUsers: SipUsersRepository
   jobs: JobsRepository
   conversations: ConversationsRepository
   settings: SettingsRepository

@@ -137,6 +137,17 @@ export interface PhoneNumberRecord {
   updatedAt: string
 }
 
+/**
+ * A user of the SIP line (a softphone that registers, and that agents call): service-wide.
+ * `ha1Md5` is the digest's MD5(name:realm:password), never the password itself.
+ */
+export interface SipUserRecord {
+  name: string
+  ha1Md5: string
+  createdAt: string
+  updatedAt: string
+}
+
 /** A number as read, with the name of the agent it is assigned to. */
 export interface PhoneNumberView extends PhoneNumberRecord {
   voiceAgentName: string | null

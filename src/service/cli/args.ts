@@ -2,7 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { parseArgs } from 'node:util'
 import { DEFAULT_PORT, type RuntimeConfig } from '../compose/config'
-import { DEFAULT_SIP_PORT, sipHostProblem } from '../compose/sip'
+import { DEFAULT_SIP_PORT, sipConfigProblem } from '../compose/sip'
 
 /** The command line as node:util's parseArgs reads it, and the checks of its options' values. */
 
@@ -25,6 +25,7 @@ export const OPTIONS = {
   'max-calls': { type: 'string' },
   'sip-port': { type: 'string' },
   'sip-host': { type: 'string' },
+  'sip-allow-outbound': { type: 'string', multiple: true },
   journal: { type: 'string' },
   name: { type: 'string' },
   'base-url': { type: 'string' },
@@ -65,6 +66,7 @@ export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
     'max-calls',
     'sip-port',
     'sip-host',
+    'sip-allow-outbound',
     'journal',
     'seed',
   ],
@@ -78,6 +80,7 @@ export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   'ai-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
   'stt-engine': ['base-url', 'model', 'api-key', 'data-dir', 'database-url'],
   'webhook-secret': ['data-dir', 'database-url'],
+  'sip-user': ['data-dir', 'database-url'],
   'test-agent': ['suite', 'generate', 'force', 'concurrency', 'repeat', 'junit', 'json', 'base-url', 'api-key'],
 }
 
@@ -154,13 +157,16 @@ export function parsePort(raw: string | undefined, source: string): number {
 
 /**
  * `--sip-port N|off` (or VOICEDESK_SIP_PORT) and `--sip-host H`: the SIP line's config (5060 on 127.0.0.1 by default),
- * or undefined for `off`. Another host than loopback is refused: the line would answer anyone.
+ * or undefined for `off`. Another host than loopback is taken only once SIP users exist (checked
+ * as the service starts); `--sip-allow-outbound host[:port],…` opens `sip:` URIs the agents may call.
  */
 export function sipLineOf(values: Values): RuntimeConfig['sip'] {
   const source = values['sip-port'] !== undefined ? '--sip-port' : 'VOICEDESK_SIP_PORT'
   const raw = values['sip-port'] ?? (process.env.VOICEDESK_SIP_PORT || undefined)
   if (raw === 'off') {
     if (values['sip-host'] !== undefined) throw new UsageError('--sip-host has no use with --sip-port off: leave one of them out')
+    if (values['sip-allow-outbound'] !== undefined)
+      throw new UsageError('--sip-allow-outbound has no use with --sip-port off: leave one of them out')
     return undefined
   }
   const port = raw === undefined ? DEFAULT_SIP_PORT : Number(raw)
@@ -168,9 +174,10 @@ export function sipLineOf(values: Values): RuntimeConfig['sip'] {
     throw new UsageError(`${source} must be a port number from 0 to 65535 (0 picks a free one) or off, not ${JSON.stringify(raw)}`)
   const host = values['sip-host'] ?? '127.0.0.1'
   if (host.trim() === '') throw new UsageError('--sip-host is empty: give an address, such as 127.0.0.1 (the default)')
-  const problem = sipHostProblem(host)
-  if (problem) throw new UsageError(`--sip-host ${problem}`)
-  return { port, host }
+  const allowOutbound = (values['sip-allow-outbound'] ?? []).flatMap((list) => list.split(',')).map((entry) => entry.trim())
+  const problem = sipConfigProblem({ port, host, allowOutbound })
+  if (problem) throw new UsageError(`--sip-allow-outbound ${problem.replace(/^allowOutbound entry /, '')}`)
+  return { port, host, ...(allowOutbound.length > 0 ? { allowOutbound } : {}) }
 }
 
 export function expandHome(path: string): string {
@@ -188,4 +195,4 @@ export function parseArgsError(error: NodeJS.ErrnoException): UsageError | undef
 }
 
 export const COMMANDS =
-  'serve, keys, ai-engine, stt-engine, webhook-secret, test-agent, export, import, snapshot, snapshots, restore or reset'
+  'serve, keys, sip-user, ai-engine, stt-engine, webhook-secret, test-agent, export, import, snapshot, snapshots, restore or reset'

@@ -1,4 +1,6 @@
 import { ConversationHost } from '../../conversations/conversation-host'
+import type { CallEventWriter } from '../../conversations/call-session-options'
+import type { JobRecord } from '../../store/records'
 import { callEventOutbox } from '../../webhooks/outbox'
 import { leaseOwnerName } from '../../workers/lease-owner'
 import { conversationCost } from '../ops/prices'
@@ -28,7 +30,7 @@ export function composeCalls({ config, storage, engines, workers, feed, now }: C
     maxCalls: config.calls?.maxConcurrent,
     audio: engines.calls.audio,
     engines: () => engines.calls.choose(),
-    writeEvent: callEventOutbox({ now }),
+    writeEvent: callEventsToJobWebhook(callEventOutbox({ now })),
     owner: leaseOwnerName(),
     limits: config.calls,
     costOf: conversationCost,
@@ -43,4 +45,21 @@ export function composeCalls({ config, storage, engines, workers, feed, now }: C
     jobsRequeued: () => workers.wakeJobs(),
     onError: (error, what) => errorLog.error({ err: error }, `live call: ${what}`),
   })
+}
+
+/**
+ * An outbound call made with its own webhookUrl (POST /v1/voice-agents/call) tells that one
+ * rather than the agent's: the conversation's record carries it.
+ */
+function callEventsToJobWebhook(write: CallEventWriter): CallEventWriter {
+  return (tx, { job, agent }, event, data) => {
+    const record = job as Partial<Pick<JobRecord, 'webhookUrl' | 'webhookAuthKey' | 'webhookAuthSecret'>>
+    if (!record.webhookUrl) return write(tx, { job, agent }, event, data)
+    const target = {
+      webhookUrl: record.webhookUrl,
+      webhookAuthKey: record.webhookAuthKey ?? null,
+      webhookAuthSecret: record.webhookAuthSecret ?? null,
+    }
+    return write(tx, { job, agent: { ...agent, ...target } }, event, data)
+  }
 }

@@ -159,10 +159,19 @@ export interface RuntimeConfig {
   /**
    * The SIP line (docs/api.md, "The SIP line"): calls to registered numbers answered by their
    * agents, on UDP and TCP `port` (0: a free one) of `host` (127.0.0.1; only loopback until SIP
-   * users with digest authentication exist). Left out: no SIP line (`voicedesk serve` asks for
+   * users exist: another address is taken only then, and every INVITE from another machine and
+   * every REGISTER needs a SIP user's digest credentials). Left out: no SIP line (`voicedesk serve` asks for
    * one on 5060 unless `--sip-port off`).
    */
-  sip?: { port: number; host?: string; keypadPauseMs?: number }
+  sip?: {
+    port: number
+    host?: string
+    keypadPauseMs?: number
+    /** `--sip-allow-outbound`: `host` or `host:port` entries a `sip:` URI may ring besides this machine's loopback. */
+    allowOutbound?: readonly string[]
+    /** How long an outbound call rings before it is cancelled (30 s). */
+    ringTimeoutMs?: number
+  }
   /** The largest archive an import reads, media included (16 GiB by default). */
   maxImportBytes?: number
   /** What an archive may hold once ungzipped (DEFAULT_ARCHIVE_LIMITS by default; tests give small ones). */

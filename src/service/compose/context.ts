@@ -1,6 +1,7 @@
 import type { WebhookAddressPolicy } from '../../webhooks/webhook-address-policy'
 import type { MediaIntakeLimits } from '../media-intake/media-intake-limits'
 import type { OpsContext } from '../ops/ops-context'
+import type { Telephony } from '../ops/telephony'
 import { ReadCache } from '../ops/read-cache'
 import type { TemplateCatalogue } from '../ops/templates-catalogue'
 import { translationModelOf } from '../settings/translation-settings'
@@ -21,6 +22,7 @@ export interface ContextParts {
   mediaIntake: MediaIntakeLimits
   baseUrl: () => string
   now: () => Date
+  telephony: Telephony
 }
 
 /** What every use case is given, by /v1 and the operator UI alike (OpsContext). */
@@ -35,6 +37,7 @@ export function composeContext({
   mediaIntake,
   baseUrl,
   now,
+  telephony,
 }: ContextParts): OpsContext {
   const { store } = storage
   return {
@@ -43,6 +46,7 @@ export function composeContext({
     secrets: storage.secrets,
     templates,
     sip: storage.sip,
+    telephony,
     now,
     agentEnvelopes: new ReadCache(() => store.changeVersion()),
     webhookAddresses,

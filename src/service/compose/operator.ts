@@ -92,8 +92,9 @@ export interface OperatorBridgeParts {
   /** Agent test runs: the operator starts them with a run ticket of `authenticator`. */
   testRuns: TestRunner
   authenticator: ApiKeyAuthenticator
-  /** The SIP line's status, read live by `sip.status`. */
+  /** The SIP line's status, read live by `sip.status`, and whether its callers sign in. */
   sipLine: () => SipLineStatus
+  sipAuthRequired: () => Promise<boolean>
 }
 
 export function composeOperatorBridge({
@@ -110,6 +111,7 @@ export function composeOperatorBridge({
   testRuns,
   authenticator,
   sipLine,
+  sipAuthRequired,
 }: OperatorBridgeParts): OperatorBridge {
   const { store, appCaller } = storage
   const voiceSamples = new VoiceSamples(engines.speech)
@@ -136,6 +138,7 @@ export function composeOperatorBridge({
         testRuns,
         authenticator,
         sipLine,
+        sipAuthRequired,
       })
       tables.set(host, table)
     }

@@ -1,6 +1,10 @@
 import { isIP } from 'node:net'
 import type { ConversationHost } from '../../conversations/conversation-host'
 import type { OpsContext } from '../ops/ops-context'
+import type { DialRefusal, DialTarget, ResolvedTarget, SipRegistration, Telephony } from '../ops/telephony'
+import { ha1Of } from '../sip/digest-auth'
+import { parseSipUri } from '../sip/dialled-number'
+import type { OutboundTarget } from '../sip/outbound-call'
 import { SipLine } from '../sip/sip-line'
 import type { RuntimeConfig, SipLineStatus } from './config'
 import type { RuntimeStorage } from './storage'
@@ -15,33 +19,66 @@ export function isLoopbackHost(host: string): boolean {
   return host === '::1'
 }
 
-/** Why a SIP line config cannot start, naming its field; undefined when it can. */
+/** Why a SIP line config cannot start, naming its field; undefined when it can (a host other than loopback is checked at start, against the SIP users). */
 export function sipConfigProblem(sip: NonNullable<RuntimeConfig['sip']>): string | undefined {
   if (!Number.isInteger(sip.port) || sip.port < 0 || sip.port > 65_535)
     return `port must be a whole number from 0 to 65535, not ${sip.port}`
-  const hostProblem = sipHostProblem(sip.host ?? '127.0.0.1')
-  return hostProblem && `host ${hostProblem}`
+  for (const entry of sip.allowOutbound ?? []) {
+    if (!allowEntryOf(entry)) return `allowOutbound entry ${JSON.stringify(entry)} is not host or host:port (an IP address or localhost)`
+  }
+  return undefined
 }
 
-/** Why the line may not bind `host`: any address but this machine's loopback would answer anyone. */
-export function sipHostProblem(host: string): string | undefined {
-  if (isLoopbackHost(host)) return undefined
-  return `${host} is not this machine only: a SIP line on another address needs SIP users with passwords (digest authentication), which this version does not have yet, so it would answer anyone; use 127.0.0.1`
+/**
+ * Why the line may not bind `host` with `users` SIP users: any address but this machine's
+ * loopback reaches other machines, so it is taken only once SIP users exist (every REGISTER,
+ * and every INVITE from another machine, then needs one's digest credentials).
+ */
+export function sipHostProblem(host: string, users: number): string | undefined {
+  if (isLoopbackHost(host) || users > 0) return undefined
+  return `${host} is not this machine only, and there are no SIP users yet: add one first ("voicedesk sip-user add NAME", or in the app) so that calls and registrations from other machines need a password, or use 127.0.0.1`
+}
+
+/** An allow-list entry as host and port (undefined: any port); undefined when it is not one. */
+function allowEntryOf(entry: string): { host: string; port: number | undefined } | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:\s]+|[0-9a-f:]+)(?::(\d{1,5}))?$/i.exec(entry.trim())
+  if (!match?.[1]) return undefined
+  const host = match[1].replace(/^\[|\]$/g, '').toLowerCase()
+  if (host !== 'localhost' && isIP(host) === 0) return undefined
+  const port = match[2] === undefined ? undefined : Number(match[2])
+  if (port !== undefined && (port < 1 || port > 65_535)) return undefined
+  return { host: host === 'localhost' ? '127.0.0.1' : host, port }
+}
+
+/** What the line needs of the runtime once the use cases and the call host exist. */
+interface SipLineParts {
+  context: OpsContext
+  calls: ConversationHost
 }
 
 /**
  * The SIP line as the runtime holds it: started after the HTTP server, it never stops the
  * service from starting: a port another program holds leaves the line off, with the problem
- * in `status` (the CLI's banner and the log say it).
+ * in `status` (the CLI's banner and the log say it). It is the use cases' Telephony too: SIP
+ * users' registrations and the agents' outbound calls.
  */
-export class RuntimeSipLine {
+export class RuntimeSipLine implements Telephony {
   private line: SipLine | undefined
   private problem: string | undefined
+  private parts: SipLineParts | undefined
+  private readonly allowed: { host: string; port: number | undefined }[]
 
   constructor(
     private readonly config: RuntimeConfig['sip'],
-    private readonly parts: { context: OpsContext; calls: ConversationHost; storage: RuntimeStorage },
-  ) {}
+    private readonly storage: RuntimeStorage,
+  ) {
+    this.allowed = (config?.allowOutbound ?? []).flatMap((entry) => allowEntryOf(entry) ?? [])
+  }
+
+  /** Joins the use cases and the call host (made after the context, which holds this line). */
+  attach(parts: SipLineParts): void {
+    this.parts = parts
+  }
 
   get status(): SipLineStatus {
     if (!this.config) return { state: 'off' }
@@ -54,23 +91,36 @@ export class RuntimeSipLine {
     return this.line
   }
 
+  /** Whether calls and registrations need credentials: REGISTER always does; an INVITE from another machine does. */
+  async authRequired(): Promise<boolean> {
+    const host = this.line?.host ?? this.config?.host ?? '127.0.0.1'
+    return !isLoopbackHost(host) || (await this.storage.store.sipUsers.count()) > 0
+  }
+
   async start(): Promise<void> {
-    const { config } = this
-    if (!config || this.line) return
+    const { config, parts } = this
+    if (!config || this.line || !parts) return
     const host = config.host === 'localhost' || config.host === undefined ? '127.0.0.1' : config.host
-    const { errorLog } = this.parts.storage
+    const { errorLog } = this.storage
+    const hostProblem = sipHostProblem(host, await this.storage.store.sipUsers.count())
+    if (hostProblem) {
+      this.problem = hostProblem
+      this.storage.log.warn(`SIP line off: ${this.problem}`)
+      return
+    }
     try {
       this.line = await SipLine.start({
         host,
         port: config.port,
-        context: this.parts.context,
-        connect: (jobId, projectId, transport) => this.parts.calls.connect(jobId, projectId, transport),
+        context: parts.context,
+        connect: (jobId, projectId, transport) => parts.calls.connect(jobId, projectId, transport),
         keypadPauseMs: config.keypadPauseMs,
+        ringTimeoutMs: config.ringTimeoutMs,
         onError: (error, what) => errorLog.error({ err: error }, `SIP line: ${what}`),
       })
     } catch (error) {
       this.problem = sipListenProblem(error as NodeJS.ErrnoException, host, config.port)
-      this.parts.storage.log.warn(`SIP line off: ${this.problem}`)
+      this.storage.log.warn(`SIP line off: ${this.problem}`)
     }
   }
 
@@ -82,6 +132,74 @@ export class RuntimeSipLine {
   async close(): Promise<void> {
     await this.line?.close()
     this.line = undefined
+  }
+
+  ha1Of(name: string, password: string): string {
+    return ha1Of(name, password)
+  }
+
+  registration(name: string): SipRegistration | undefined {
+    const binding = this.line?.registrar.lookup(name)
+    return binding && { contact: binding.contact, registeredUntil: new Date(binding.expiresAt).toISOString() }
+  }
+
+  forget(name: string): void {
+    this.line?.registrar.forget(name)
+  }
+
+  async resolve(target: DialTarget): Promise<ResolvedTarget | DialRefusal> {
+    const line = this.line
+    if (!line) {
+      const why = this.config ? `it could not start: ${this.problem ?? 'not started'}` : 'the service runs with --sip-port off'
+      return { code: 'CONFLICT', message: `The SIP line is off (${why}), so no call can be placed` }
+    }
+    if ('uri' in target) return this.allowedUri(target.uri)
+    const user = await this.userNamed(target.sipUser)
+    if (!user)
+      return { code: 'NOT_FOUND', message: `No SIP user named ${JSON.stringify(target.sipUser)} (add one: voicedesk sip-user add NAME)` }
+    const binding = line.registrar.lookup(user)
+    if (!binding) {
+      return { code: 'CONFLICT', message: `The SIP user ${user} is not registered: its softphone must register with the SIP line first` }
+    }
+    const route: OutboundTarget = { uri: binding.contact, remote: binding.remote, fromNumber: '', toNumber: user }
+    return { toNumber: user, route }
+  }
+
+  async dial(target: ResolvedTarget, call: { jobId: string; projectId: string; fromNumber: string }) {
+    const { line, parts } = this
+    if (!line || !parts) return { ok: false as const, code: 'UNAVAILABLE' }
+    const route = { ...(target.route as OutboundTarget), fromNumber: call.fromNumber }
+    return line.dial(route, (transport) => parts.calls.connect(call.jobId, call.projectId, transport))
+  }
+
+  /** The user a name calls: as given, else the same number with or without its +. */
+  private async userNamed(name: string): Promise<string | undefined> {
+    const { sipUsers } = this.storage.store
+    for (const candidate of [name, ...(/^\+\d+$/.test(name) ? [name.slice(1)] : /^\d+$/.test(name) ? [`+${name}`] : [])]) {
+      if (await sipUsers.get(candidate)) return candidate
+    }
+    return undefined
+  }
+
+  /** A `sip:` URI the line may ring: this machine's loopback, or a host (and port) on the allow-list. */
+  private allowedUri(uri: string): ResolvedTarget | DialRefusal {
+    const parsed = parseSipUri(uri)
+    if (!parsed)
+      return {
+        code: 'VALIDATION_ERROR',
+        message: `${JSON.stringify(uri)} is not a SIP URI with an IP address or localhost (sip:user@host[:port])`,
+      }
+    const { host, port, protocol } = parsed
+    const allowed =
+      isLoopbackHost(host) || this.allowed.some((entry) => entry.host === host && (entry.port === undefined || entry.port === port))
+    if (!allowed) {
+      return {
+        code: 'FORBIDDEN',
+        message: `${host}:${port} is not on the outbound allow-list (only this machine by default): start the service with --sip-allow-outbound ${host}:${port}`,
+      }
+    }
+    const route: OutboundTarget = { uri, remote: { protocol, address: host, port }, fromNumber: '', toNumber: parsed.user ?? uri }
+    return { toNumber: parsed.user ?? uri, route }
   }
 }
 

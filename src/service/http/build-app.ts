@@ -25,6 +25,7 @@ import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-p
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
 import { registerStreamRoute, registerWebSockets, type StreamRouteOptions } from './routes/stream'
 import { registerConversationRoutes } from './routes/v1/conversations'
+import { registerOutboundCallRoutes } from './routes/v1/outbound-calls'
 import { registerJobRoutes } from './routes/v1/jobs'
 import { registerTranslationJobRoutes } from './routes/v1/translation-jobs'
 import { registerPhoneNumberRoutes } from './routes/v1/phone-numbers'
@@ -238,6 +239,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerVoiceAgentRoutes(v1, options.context)
       registerAgentVersionRoutes(v1, options.context)
       registerConversationRoutes(v1, options.context)
+      registerOutboundCallRoutes(v1, options.context)
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceDictionaryRoutes(v1, options.context)
       registerVoiceRoutes(v1)

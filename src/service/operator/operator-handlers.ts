@@ -18,6 +18,8 @@ import { createTranslationJob } from '../ops/translation-jobs'
 import type { Caller, OpsContext } from '../ops/ops-context'
 import { addPhoneNumber, assignPhoneNumber, deletePhoneNumber, listPhoneNumbers, unassignPhoneNumber } from '../ops/phone-numbers'
 import { ServiceError, underField } from '../ops/service-error'
+import { addSipUser, listSipUsers, removeSipUser, resetSipUserPassword } from '../ops/sip-users'
+import { placeOutboundCall } from '../ops/outbound-calls'
 import {
   cloneVoiceAgent,
   createVoiceAgent,
@@ -68,6 +70,8 @@ export interface OperatorHandlerDeps {
   authenticator: Pick<ApiKeyAuthenticator, 'issueTicket'>
   /** The SIP line of this running service: where it listens, or why it does not (the runtime's SipLineStatus). */
   sipLine: () => { state: 'off' } | { state: 'listening'; host: string; port: number } | { state: 'failed'; problem: string }
+  /** Whether callers must sign in as a SIP user (users exist, or the line is on another address than loopback). */
+  sipAuthRequired: () => Promise<boolean>
 }
 
 function throwJournalOff(): never {
@@ -104,15 +108,33 @@ function testsHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, TestsO
   }
 }
 
-type SipOperation = Extract<IpcOperationName, `sip.${string}`>
+type SipLineOperation = Extract<IpcOperationName, `sip.${string}`>
 
 /** The SIP line as the app shows it: live from the running line, never a stored setting. */
-function sipHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipOperation> {
+function sipLineHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipLineOperation> {
   return {
-    'sip.status': () => {
+    'sip.status': async () => {
       const status = deps.sipLine()
-      // No SIP users yet: the line is loopback only and asks no caller to sign in.
-      return status.state === 'listening' ? { ...status, authRequired: false } : status
+      return status.state === 'listening' ? { ...status, authRequired: await deps.sipAuthRequired() } : status
+    },
+  }
+}
+
+type SipOperation = Extract<IpcOperationName, `sipUsers.${string}` | 'calls.callSoftphone'>
+
+/** The SIP line's users and "Call my softphone": the same use cases as the CLI and POST /v1/voice-agents/call. */
+function sipHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipOperation | SipLineOperation> {
+  const { context, caller } = deps
+  const users = { store: context.store, now: context.now, telephony: context.telephony }
+  return {
+    ...sipLineHandlers(deps),
+    'sipUsers.list': () => listSipUsers(users),
+    'sipUsers.add': ({ name }) => addSipUser(users, name),
+    'sipUsers.resetPassword': ({ name }) => resetSipUserPassword(users, name),
+    'sipUsers.remove': ({ name }) => removeSipUser(users, name),
+    'calls.callSoftphone': async ({ agentId, sipUser }) => {
+      const job = await placeOutboundCall(context, caller, { voiceAgentId: agentId, target: { sipUser } })
+      return { conversationId: job.id }
     },
   }
 }

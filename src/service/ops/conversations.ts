@@ -29,6 +29,8 @@ export interface PhoneCallFacts {
   direction: 'inbound' | 'outbound'
   fromNumber: string
   toNumber: string
+  /** An outbound call's own webhook (POST /v1/voice-agents/call): its call events go there rather than to the agent's. */
+  webhook?: { url: string; authKey: string | null; authSecret: string | null }
 }
 
 export async function initConversation(
@@ -51,7 +53,9 @@ export async function initConversation(
       ...(tool.description === undefined ? {} : { description: tool.description }),
       ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
     })),
-    ...(phoneCall ? { channel: 'SIP' as const, ...phoneCall } : {}),
+    ...(phoneCall
+      ? { channel: 'SIP' as const, direction: phoneCall.direction, fromNumber: phoneCall.fromNumber, toNumber: phoneCall.toNumber }
+      : {}),
   }
   const record: JobRecord = {
     ...baseRecord(context, caller, at),
@@ -68,6 +72,13 @@ export async function initConversation(
     totalCost: conversationCost(0),
     // Due for the runner (which ends it as never started) only if no socket took it first.
     runAfter: context.now().getTime() + (context.socketDeadlineMs ?? SOCKET_DEADLINE_MS),
+    ...(phoneCall?.webhook
+      ? {
+          webhookUrl: phoneCall.webhook.url,
+          webhookAuthKey: phoneCall.webhook.authKey,
+          webhookAuthSecret: phoneCall.webhook.authSecret === null ? null : context.secrets.encrypt(phoneCall.webhook.authSecret),
+        }
+      : {}),
   }
   await context.store.jobs.insert(record)
   context.jobEnqueued(record)

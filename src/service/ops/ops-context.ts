@@ -6,6 +6,7 @@ import type { WebhookAddressPolicy } from '../../webhooks/webhook-address-policy
 import type { MediaIntakeLimits } from '../media-intake/media-intake-limits'
 import type { TemplateCatalogue } from './templates-catalogue'
 import type { ReadCache } from './read-cache'
+import type { Telephony } from './telephony'
 
 /** The local SIP endpoint that phone numbers point at (contract: "local SIP settings"). */
 export interface SipSettings {
@@ -23,6 +24,8 @@ export interface OpsContext {
   secrets: SecretBox
   templates: TemplateCatalogue
   sip: SipSettings
+  /** The SIP line: its users' registrations, and the agents' outbound calls. */
+  telephony: Telephony
   now: () => Date
   /** The base URL clients reach this service at (for media and preview links), e.g. http://127.0.0.1:8740. */
   baseUrl: () => string

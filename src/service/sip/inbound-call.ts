@@ -399,7 +399,7 @@ export class InboundCall {
 }
 
 /** The methods the line answers inside and outside a call. */
-export const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO'
+export const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, REGISTER'
 
 function toWithTag(request: SipMessage, tag: string): SipMessage['headers']['to'] {
   const to = request.headers.to

@@ -92,3 +92,47 @@ declare module 'sip' {
 
   export function makeTransactionLayer(options: Record<string, unknown>, open: (target: unknown) => SipConnection): SipTransactionLayer
 }
+
+/**
+ * sip.js's digest authentication (RFC 2617 as SIP uses it): the challenge a response carries
+ * and the check of a request's credentials against a user's HA1. A context holds one nonce's
+ * state (its nonce count grows with each request checked against it).
+ */
+declare module 'sip/digest' {
+  import type { SipMessage } from 'sip'
+
+  export interface DigestServerContext {
+    realm: string
+    /** Given to `challenge`: becomes the nonce (sip.js names it so). */
+    cnonce?: string
+    nonce?: string
+    qop?: string
+    opaque?: string
+    nc?: number
+    ha1?: string
+    proxy?: boolean
+  }
+
+  /** An Authorization or WWW-Authenticate header as sip.js parses it: values keep their quotes. */
+  export interface DigestHeader {
+    scheme: string
+    [parameter: string]: string | undefined
+  }
+
+  /** Adds a WWW-Authenticate (401) or Proxy-Authenticate (407) challenge to `response`, filling `context`'s nonce. */
+  export function challenge(context: DigestServerContext, response: SipMessage): SipMessage
+  /** Whether `request`'s credentials for the context's realm answer its nonce with the user's HA1 (`hash`). */
+  export function authenticateRequest(context: DigestServerContext, request: SipMessage, credentials: { hash: string }): boolean
+  /** MD5(user:realm:password), hex: the HA1 a registrar keeps instead of the password. */
+  export function calculateUserRealmPasswordHash(user: string, realm: string, password: string): string
+}
+
+declare module 'sip/digest' {
+  /** The client side (tests' softphones): signs `request` with the Authorization that answers `challenge`. */
+  export function signRequest(
+    context: Record<string, unknown>,
+    request: import('sip').SipMessage,
+    challenge: import('sip').SipMessage,
+    credentials: { user: string; password: string },
+  ): unknown
+}

@@ -29,7 +29,7 @@ export const ConversationToolSchema = z
 export type ConversationTool = z.infer<typeof ConversationToolSchema>
 
 /** A value for one of the agent's `{{placeholders}}`; numbers and booleans are taken as their text. */
-const ParamValueSchema = z.union([z.string().max(2_000), z.number(), z.boolean()]).transform((value) => String(value))
+export const ParamValueSchema = z.union([z.string().max(2_000), z.number(), z.boolean()]).transform((value) => String(value))
 
 export const ConversationInitBodySchema = z
   .object({

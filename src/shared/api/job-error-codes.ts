@@ -37,6 +37,11 @@ export const JOB_ERROR_MEANINGS = {
     'The service already ran as many calls as it takes at once (`voicedesk serve --max-calls`, 50 by default) when the socket connected; start a new conversation once one ends.',
   DIALOGUE_ENGINE_FAILED:
     'The dialogue engine (the AI engine chosen for calls) failed mid-call; the message says how (e.g. the model server could not be reached).',
+  CALL_BUSY: 'The softphone an outbound call rang was busy (SIP 486 or 600).',
+  CALL_NO_ANSWER:
+    'The softphone an outbound call rang did not answer before the ring timeout (the call was cancelled), or said it could not (480).',
+  CALL_REJECTED: 'The softphone an outbound call rang declined it (SIP 603 or another refusal), or answered without G.711 audio.',
+  CALL_UNREACHABLE: 'Nothing answered the INVITE of an outbound call (the softphone is gone), or it answered with a server error (5xx).',
   CRASHED: "VoiceDesk stopped (a crash or a kill) during each of the job's 3 tries; it is not tried again.",
   INTERNAL: 'A fault of VoiceDesk; the service log has the details.',
 } as const

@@ -66,6 +66,11 @@ export const IPC_OPERATION_NAMES = [
   'state.snapshot',
   'state.snapshots',
   'sip.status',
+  'sipUsers.list',
+  'sipUsers.add',
+  'sipUsers.resetPassword',
+  'sipUsers.remove',
+  'calls.callSoftphone',
 ] as const
 
 export type IpcOperationName = (typeof IPC_OPERATION_NAMES)[number]

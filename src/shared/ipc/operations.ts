@@ -39,6 +39,7 @@ import {
   VoiceAgentSchema,
   VoiceAgentTemplateSchema,
 } from '../api/voice-agents'
+import { SipUserNameSchema, SipUserPasswordSchema, SipUserSchema } from '../api/sip-users'
 import { VoiceSchema } from '../api/voices'
 import { DeliveryIdSchema, DELIVERY_STATUSES, WebhookDeliveryDetailSchema, WebhookDeliverySchema } from '../api/webhooks'
 import { IPC_EVENT_CHANNEL, IPC_OPERATION_NAMES, ipcChannelOf, type IpcOperationName, type SameNames } from './operation-names'
@@ -446,6 +447,18 @@ export const IPC_OPERATIONS = {
 
   /** The SIP line of this running service, live (not a stored setting): the app shows each number's address from it. */
   'sip.status': operation(NoInput, SipStatusSchema),
+
+  /** The SIP line's users (service-wide), with where each is registered now. */
+  'sipUsers.list': operation(NoInput, z.object({ users: z.array(SipUserSchema) })),
+  /** The password is in this answer only, to be shown once. */
+  'sipUsers.add': operation(z.object({ name: SipUserNameSchema }).strict(), SipUserPasswordSchema),
+  'sipUsers.resetPassword': operation(z.object({ name: SipUserNameSchema }).strict(), SipUserPasswordSchema),
+  'sipUsers.remove': operation(z.object({ name: SipUserNameSchema }).strict(), z.object({ removed: z.literal(true) })),
+  /** The agent calls the SIP user's registered softphone (as POST /v1/voice-agents/call does). */
+  'calls.callSoftphone': operation(
+    z.object({ agentId: UuidSchema, sipUser: SipUserNameSchema }).strict(),
+    z.object({ conversationId: UuidSchema }),
+  ),
 } as const
 
 export type IpcOperations = typeof IPC_OPERATIONS

@@ -12,6 +12,7 @@ import { Notifications } from './notifications'
 import { PostgresPhoneNumbersRepository } from './phone-numbers-repository'
 import { PostgresProjectDataRepository } from './project-data-repository'
 import { PostgresSettingsRepository } from './settings-repository'
+import { PostgresSipUsersRepository } from './sip-users-repository'
 import { PostgresTestRunsRepository } from './test-runs-repository'
 import { PostgresVoiceDictionariesRepository } from './voice-dictionaries-repository'
 import { PostgresVoiceAgentsRepository } from './voice-agents-repository'
@@ -76,6 +77,7 @@ const READS = new Set([
   'get',
   'nextDueAt',
   'attemptsOf',
+  'count',
 ])
 
 /** Writing methods whose answer says that nothing was written (a claim that found nothing, a lost lease): those do not move changeVersion. */
@@ -96,6 +98,8 @@ const WROTE_NOTHING: Record<string, (answer: unknown) => boolean> = {
   failAbandonedRuns: (answer) => answer === 0,
   update: (answer) => answer === false,
   setActive: (answer) => answer === false,
+  insert: (answer) => answer === false,
+  setPassword: (answer) => answer === false,
 }
 
 function repositoriesOn(db: Db): Repositories {
@@ -104,6 +108,7 @@ function repositoriesOn(db: Db): Repositories {
     accounts: new PostgresAccountsRepository(db),
     voiceAgents: new PostgresVoiceAgentsRepository(db),
     phoneNumbers: new PostgresPhoneNumbersRepository(db),
+    sipUsers: new PostgresSipUsersRepository(db),
     jobs,
     conversations: new PostgresConversationsRepository(db, jobs),
     settings: new PostgresSettingsRepository(db),

@@ -9,6 +9,7 @@ import { openDatabase, type OpenDatabaseOptions } from './open-database'
 import { SqlitePhoneNumbersRepository } from './phone-numbers-repository'
 import { SqliteProjectDataRepository } from './project-data-repository'
 import { SqliteSettingsRepository } from './settings-repository'
+import { SqliteSipUsersRepository } from './sip-users-repository'
 import { SqliteTestRunsRepository } from './test-runs-repository'
 import { SqliteVoiceDictionariesRepository } from './voice-dictionaries-repository'
 import { SqliteVoiceAgentsRepository } from './voice-agents-repository'
@@ -67,6 +68,7 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
     accounts: new SqliteAccountsRepository(db),
     voiceAgents: new SqliteVoiceAgentsRepository(db),
     phoneNumbers: new SqlitePhoneNumbersRepository(db),
+    sipUsers: new SqliteSipUsersRepository(db),
     jobs,
     conversations: new SqliteConversationsRepository(db, jobs),
     settings: new SqliteSettingsRepository(db),

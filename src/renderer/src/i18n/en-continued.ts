@@ -219,6 +219,10 @@ export const EN_CONTINUED = {
   'jobError.AGENT_MISSING': 'The agent was deleted before the call could start.',
   'jobError.TOO_MANY_CALLS': 'The service was already running as many calls as it takes at once; start a new call once one ends.',
   'jobError.DIALOGUE_ENGINE_FAILED': 'The AI engine failed during the call.',
+  'jobError.CALL_BUSY': 'The softphone was busy.',
+  'jobError.CALL_NO_ANSWER': 'The softphone did not answer in time.',
+  'jobError.CALL_REJECTED': 'The softphone declined the call.',
+  'jobError.CALL_UNREACHABLE': 'The softphone could not be reached.',
   'jobError.CRASHED': 'VoiceDesk stopped during each of the three tries; it is not tried again.',
   'jobError.INTERNAL': 'A fault of VoiceDesk; the service log has the details.',
   'jobError.LLM_ENGINE_NOT_CONFIGURED':

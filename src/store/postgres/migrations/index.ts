@@ -16,6 +16,7 @@ import { voiceDictionaries } from './0014-voice-dictionaries'
 
 import { callAnalytics } from './0015-call-analytics'
 import { analyticsRollup } from './0016-analytics-rollup'
+import { sipUsers } from './0017-sip-users'
 /**
  * Every migration of the PostgreSQL schema, in order. Append only: a shipped migration is
  * never edited. Its numbers are its own (SQLite's 0004 cuts long key hints, which a
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   voiceDictionaries,
   callAnalytics,
   analyticsRollup,
+  sipUsers,
 ]

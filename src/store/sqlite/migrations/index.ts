@@ -12,6 +12,7 @@ import { agentTestRuns } from './0009-agent-test-runs'
 import { voiceDictionaries } from './0010-voice-dictionaries'
 import { callAnalytics } from './0011-call-analytics'
 import { analyticsRollup } from './0012-analytics-rollup'
+import { sipUsers } from './0013-sip-users'
 /** Every migration, in order. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   initial,
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   voiceDictionaries,
   callAnalytics,
   analyticsRollup,
+  sipUsers,
 ]
