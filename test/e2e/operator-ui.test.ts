@@ -15,6 +15,7 @@ import { addPhoneNumber } from '../../src/service/ops/phone-numbers'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
+import { TestSoftphone } from '../helpers/sip-softphone'
 import { ROOT, assertCliBuilt, startServe } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
@@ -328,8 +329,60 @@ describe('the operator UI in a browser', () => {
       expect(await sipCard.getByTestId('sip-port').textContent()).toBe(sipPort)
       expect(await sipCard.getByTestId('sip-pattern').textContent()).toBe(`sip:<number>@127.0.0.1:${sipPort}`)
       await sipCard.getByText('--sip-port 0', { exact: true }).waitFor()
+      // A SIP user: its password is shown once, with a copy button and a warning, and gone once closed.
+      await sipCard.getByLabel('User name', { exact: true }).fill('alice')
+      await sipCard.getByRole('button', { name: 'Add user' }).click()
+      const passwordDialog = page.getByRole('dialog', { name: 'The password of alice' })
+      const password = (await passwordDialog.getByTestId('sip-password').textContent()) ?? ''
+      expect(password.length).toBeGreaterThanOrEqual(12)
+      await passwordDialog.getByText('it is shown this once').waitFor()
+      await passwordDialog.getByRole('button', { name: 'Copy the password' }).waitFor()
+      expect(await passwordDialog.getByText(`127.0.0.1:${sipPort}`).count()).toBe(1)
+      await shot(page, 'settings-sip-password')
+      await passwordDialog.getByRole('button', { name: 'I have copied it' }).click()
+      await poll(() => page.getByTestId('sip-password').count()).toBe(0)
+      expect(await page.content()).not.toContain(password)
+      const aliceRow = sipCard.getByTestId('sip-user-row').filter({ hasText: 'alice' })
+      await aliceRow.getByText('Not registered').waitFor()
+      // Its softphone signs in with that password; the list says so once read again.
+      const softphone = await TestSoftphone.open(Number(sipPort))
+      expect((await softphone.register('alice', password, 300)).final.status).toBe(200)
+      await goTo(page, 'Agents')
+      await goTo(page, 'Settings')
+      await aliceRow.getByText('Registered', { exact: true }).waitFor()
+      expect(await sipCard.getByTestId('sip-state').textContent()).toBe('Listening (UDP and TCP)')
       await sipCard.scrollIntoViewIfNeeded()
       await shot(page, 'settings-sip')
+
+      // "Call my softphone" from the agent's Test call: the softphone rings, the call is a SIP call in the monitor.
+      await goTo(page, 'Agents')
+      await page.getByRole('button', { name: /E2E Front Desk/ }).click()
+      await page.getByTestId('agent-tab-test').click()
+      const softphonePanel = page.getByTestId('call-softphone')
+      await poll(() => softphonePanel.getByLabel('SIP user').inputValue()).toBe('alice')
+      await softphonePanel.getByTestId('softphone-call').click()
+      await softphone.next((message) => message.method === 'INVITE', 20_000)
+      await softphonePanel.getByTestId('softphone-started').waitFor()
+      await shot(page, 'test-call-softphone')
+      await softphonePanel.getByRole('button', { name: 'Watch it in the monitor' }).click()
+      const callFacts = page.getByTestId('call-channel-facts')
+      await poll(() => callFacts.textContent()).toContain('Outbound')
+      expect(await callFacts.getByTestId('call-to').textContent()).toBe('alice')
+      await softphone.hangUp().catch(() => undefined)
+
+      // Reset its password (shown once again), then remove it, each confirmed first.
+      await goTo(page, 'Settings')
+      await aliceRow.getByRole('button', { name: 'Reset the password of alice' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Reset password', exact: true }).click()
+      const newPassword =
+        (await page.getByRole('dialog', { name: 'The password of alice' }).getByTestId('sip-password').textContent()) ?? ''
+      expect(newPassword.length).toBeGreaterThanOrEqual(12)
+      expect(newPassword).not.toBe(password)
+      await page.getByRole('dialog').getByRole('button', { name: 'I have copied it' }).click()
+      await aliceRow.getByRole('button', { name: 'Remove alice' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove', exact: true }).click()
+      await page.getByText('alice removed.').waitFor()
+      await sipCard.getByText('No SIP users yet.').waitFor()
       await shot(page, 'settings')
 
       // The theme toggle: dark, whatever the system says.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { makeResponse, type SipMessage } from 'sip'
-import { authenticateRequest, calculateUserRealmPasswordHash, challenge, type DigestHeader, type DigestServerContext } from 'sip/digest'
+import { authenticateRequest, calculateUserRealmPasswordHash, challenge, type DigestHeader, type DigestServerContext } from 'sip/digest.js'
 
 /** The realm of every SIP user's digest: part of the stored HA1, so it never changes. */
 export const SIP_REALM = 'voicedesk'

@@ -1,13 +1,13 @@
 import { useT } from '../../i18n/use-t'
 import { SipLineNotice } from '../sip/sip-address'
-import { sipAddressOf, useSipStatus } from '../sip/use-sip-status'
-import type { ReactNode } from 'react'
+import { sipAddressOf, sipHostPart, useSipStatus } from '../sip/use-sip-status'
+import { SipUsersSection } from './sip-users-section'
 
 /**
  * Settings → SIP line: the line as the running service has it (state, address, port, whether
  * callers sign in), how to change it (flags at start: it is not a setting saved here), and its users.
  */
-export function SipLineCard({ users }: { users?: ReactNode }) {
+export function SipLineCard() {
   const t = useT()
   const view = useSipStatus()
   const { status } = view
@@ -67,7 +67,7 @@ export function SipLineCard({ users }: { users?: ReactNode }) {
           <code dir="ltr">--sip-host 127.0.0.2</code> {t('sip.changeHost')}
         </li>
       </ul>
-      {users}
+      <SipUsersSection server={status?.state === 'listening' ? `${sipHostPart(status.host)}:${status.port}` : null} />
     </section>
   )
 }
