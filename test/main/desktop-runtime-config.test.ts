@@ -66,7 +66,8 @@ describe("the desktop's SIP line", () => {
       expect(sipStart('0').sip).toEqual({ port: 0, host: '127.0.0.1' })
       expect(sipStart('off').sip).toBeUndefined()
       expect(() => sipStart('fifty')).toThrow('--sip-port must be a port number from 0 to 65535 (0 picks a free one) or off, not "fifty"')
-      expect(() => sipStart(undefined, '192.168.1.5')).toThrow(UsageError)
+      expect(() => sipStart(undefined, ' ')).toThrow(UsageError)
+      expect(() => sipStart('off', '127.0.0.1')).toThrow('--sip-host has no use with --sip-port off')
     } finally {
       if (saved !== undefined) process.env.VOICEDESK_SIP_PORT = saved
     }
@@ -88,6 +89,9 @@ describe("the desktop's SIP line", () => {
       const status = await open.operatorHandlers('desktop')['sip.status']({})
       expect(status).toMatchObject({ state: 'listening', host: '127.0.0.1', authRequired: false })
       expect(status.state === 'listening' && status.port).toBeGreaterThan(0)
+      // Once a SIP user exists, callers sign in.
+      await open.operatorHandlers('desktop')['sipUsers.add']({ name: 'alice' })
+      expect(await open.operatorHandlers('desktop')['sip.status']({})).toMatchObject({ state: 'listening', authRequired: true })
       await blocked.start({ freePortWhenTaken: true })
       const refused = await blocked.operatorHandlers('desktop')['sip.status']({})
       expect(refused).toEqual({
