@@ -25,12 +25,13 @@ export function CallSoftphone({ agentId }: { agentId: string }) {
   const [chosen, setChosen] = useState('')
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
+  const [loadError, setLoadError] = useState<string | null>(null)
   const [started, setStarted] = useState<{ conversationId: string; name: string } | null>(null)
 
   useEffect(() => {
     call('sipUsers.list', {}).then(
-      (answer) => setUsers(answer.users),
-      (caught: unknown) => setProblem(errorText(caught, locale)),
+      (answer) => (setUsers(answer.users), setLoadError(null)),
+      (caught: unknown) => setLoadError(errorText(caught, locale)),
     )
   }, [call, locale])
 
@@ -95,6 +96,11 @@ export function CallSoftphone({ agentId }: { agentId: string }) {
             <span>{t('softphone.call')}</span>
           </button>
         </div>
+      ) : null}
+      {loadError ? (
+        <p className="field-error" role="alert">
+          {loadError}
+        </p>
       ) : null}
       {problem ? (
         <p className="field-error" role="alert">
