@@ -63,12 +63,16 @@ export function CallChannelFacts({ call }: { call: Pick<ConversationState, 'chan
           <dt>{t('monitor.direction')}</dt>
           <dd>{phone.direction === 'inbound' ? t('monitor.inbound') : t('monitor.outbound')}</dd>
           <dt>{t('monitor.fromNumber')}</dt>
-          <dd className="mono" dir="ltr" data-testid="call-from">
-            {phone.fromNumber ?? '—'}
+          <dd className="mono">
+            <bdi dir="ltr" data-testid="call-from">
+              {phone.fromNumber ?? '—'}
+            </bdi>
           </dd>
           <dt>{t('monitor.toNumber')}</dt>
-          <dd className="mono" dir="ltr" data-testid="call-to">
-            {phone.toNumber ?? '—'}
+          <dd className="mono">
+            <bdi dir="ltr" data-testid="call-to">
+              {phone.toNumber ?? '—'}
+            </bdi>
           </dd>
         </>
       ) : null}

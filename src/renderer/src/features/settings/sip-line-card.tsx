@@ -30,12 +30,16 @@ export function SipLineCard() {
           {status.state === 'listening' ? (
             <>
               <dt>{t('sip.host')}</dt>
-              <dd className="mono" dir="ltr" data-testid="sip-host">
-                {status.host}
+              <dd className="mono">
+                <bdi dir="ltr" data-testid="sip-host">
+                  {status.host}
+                </bdi>
               </dd>
               <dt>{t('sip.port')}</dt>
-              <dd className="mono" dir="ltr" data-testid="sip-port">
-                {status.port}
+              <dd className="mono">
+                <bdi dir="ltr" data-testid="sip-port">
+                  {status.port}
+                </bdi>
               </dd>
               <dt>{t('sip.callAt')}</dt>
               <dd>
