@@ -1,7 +1,7 @@
 // How the app writes a number's SIP address from the live line: the number as registered (E.164,
 // with its +), the line's host (an IPv6 one in brackets, as SIP URIs need) and its port.
 import { describe, expect, it } from 'vitest'
-import { sipAddressOf, sipHostPart } from '../../src/renderer/src/features/sip/use-sip-status'
+import { sipAddressOf, sipHostPart } from '../../src/renderer/src/lib/sip-address'
 
 describe("a number's SIP address", () => {
   it('is sip:<number>@<host>:<port> on the running line', () => {

@@ -1,6 +1,7 @@
 import { useT } from '../../i18n/use-t'
 import { SipLineNotice } from '../sip/sip-address'
-import { sipAddressOf, sipHostPart, useSipStatus } from '../sip/use-sip-status'
+import { sipAddressOf, sipHostPart } from '../../lib/sip-address'
+import { useSipStatus } from '../sip/use-sip-status'
 import { SipUsersSection } from './sip-users-section'
 
 /**

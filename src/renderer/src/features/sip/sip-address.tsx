@@ -2,7 +2,8 @@ import type { SipStatus } from '../../../../shared/ipc/operations'
 import { useT } from '../../i18n/use-t'
 import { CopyButton } from '../../ui/copy-button'
 import { LoadError } from '../../ui/load-error'
-import { sipAddressOf, type SipStatusView } from './use-sip-status'
+import { sipAddressOf } from '../../lib/sip-address'
+import type { SipStatusView } from './use-sip-status'
 
 /**
  * A number's SIP address on the live line, with its copy button; or, instead of an address, why
