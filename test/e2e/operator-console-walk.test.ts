@@ -3,6 +3,7 @@
 // the webhook journal's detail, the dialogs) and every form refused, in Arabic with no English
 // of ours left (validation messages, webhook errors, units, job errors); the keyboard alone
 // (Escape closes dialogs and gives the focus back); lists that say so when the service is gone.
+import { createSocket } from 'node:dgram'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -15,7 +16,7 @@ import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
 import { ROOT } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, activeElementLabel, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, activeElementLabel, collectProblems, goToNth, latinUiText, launchChromium, openConsole, poll, shot } from './page-helpers'
 
 let browser: Browser | undefined
 let runtime: Runtime | undefined
@@ -510,4 +511,57 @@ describe('the walk at both ends of the screen sizes', () => {
       }
     }, 180_000)
   }
+})
+
+describe('the walk with the SIP line held by another program', () => {
+  it('says on Phone numbers, in Settings and in Call my softphone that the line is not open, and why', async () => {
+    const holder = createSocket('udp4')
+    await new Promise<void>((resolve) => holder.bind(0, '127.0.0.1', resolve))
+    const taken = holder.address().port
+    try {
+      await openConsole(
+        browser!,
+        { label: 'voicedesk-e2e-sip-taken', viewport: { width: 1024, height: 640 }, sip: { port: taken } },
+        async (service) => {
+          const caller = {
+            projectId: service.bootstrap.projectId,
+            apiKeyId: (await service.store.accounts.listKeys(service.bootstrap.projectId))[0]!.id,
+            userId: service.bootstrap.userId,
+          }
+          const agent = await createVoiceAgent(service.context, caller, { agentName: 'Taken line agent' })
+          await addPhoneNumber(service.context, caller, {
+            type: 'TELEPHONY',
+            phoneNumber: '+14155550143',
+            label: 'Taken line',
+            providerAccountSid: 'AC1',
+            providerAuthToken: 'none',
+          })
+          await assignPhoneNumber(service.context, caller, { voiceAgentId: agent.id, phoneNumber: '+14155550143' })
+        },
+        async (page) => {
+          const problem = `port ${taken} on 127.0.0.1 (UDP or TCP) is already in use`
+          await goToNth(page, 2)
+          await page.getByTestId('sip-line-notice').getByText('The SIP line could not open, so no number rings.').waitFor()
+          expect(await page.getByTestId('sip-line-problem').textContent()).toContain(problem)
+          await page.getByText('No address: the SIP line is not open').waitFor()
+          expect(await page.getByTestId('sip-address').count()).toBe(0)
+          await shot(page, 'walk-sip-taken-numbers')
+          await goToNth(page, 5)
+          const card = page.getByTestId('sip-line-card')
+          await poll(() => card.getByTestId('sip-state').textContent()).toBe('Could not open')
+          expect(await card.getByTestId('sip-line-problem').textContent()).toContain(problem)
+          await card.scrollIntoViewIfNeeded()
+          await shot(page, 'walk-sip-taken-settings')
+          await goToNth(page, 0)
+          await page.getByRole('button', { name: /Taken line agent/ }).click()
+          await page.getByTestId('agent-tab-test').click()
+          await page.getByTestId('softphone-blocker').getByText('The SIP line is not open').waitFor()
+          await page.getByTestId('softphone-blocker').getByRole('button', { name: 'Open SIP settings' }).click()
+          await page.getByTestId('sip-line-card').waitFor()
+        },
+      )
+    } finally {
+      holder.close()
+    }
+  }, 120_000)
 })
