@@ -103,7 +103,6 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       testRuns,
       authenticator,
       sipLine: () => sip.status,
-      sipAuthRequired: () => sip.authRequired(),
     })
     const app = await composeHttp({ ...parts, address, events: feed.events, operator, testRuns, authenticator })
     const seedFile = seedFileOf(config, storage)

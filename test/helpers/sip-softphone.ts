@@ -36,6 +36,8 @@ export class TestSoftphone {
     private readonly socket: Socket,
     readonly port: number,
     private readonly linePort: number,
+    /** The address it binds and the line listens on (loopback unless a test says otherwise). */
+    readonly host: string,
     readonly rtp: { port: number; packets: HeardPacket[]; send(bytes: Uint8Array, to: { address: string; port: number }): void },
   ) {
     socket.on('message', (data) => {
@@ -52,16 +54,16 @@ export class TestSoftphone {
     })
   }
 
-  static async open(linePort: number): Promise<TestSoftphone> {
+  static async open(linePort: number, host = '127.0.0.1'): Promise<TestSoftphone> {
     const socket = createSocket('udp4')
     sockets.push(socket)
-    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
-    return new TestSoftphone(socket, socket.address().port, linePort, await callerRtpSocket())
+    await new Promise<void>((resolve) => socket.bind(0, host, resolve))
+    return new TestSoftphone(socket, socket.address().port, linePort, host, await callerRtpSocket())
   }
 
   send(message: SipMessage | string): void {
     const text = typeof message === 'string' ? message : stringify(message)
-    this.socket.send(Buffer.from(text, 'binary'), this.linePort, '127.0.0.1')
+    this.socket.send(Buffer.from(text, 'binary'), this.linePort, this.host)
   }
 
   next(match: (message: SipMessage) => boolean, timeoutMs = 10_000): Promise<SipMessage> {
@@ -86,15 +88,44 @@ export class TestSoftphone {
       method: 'REGISTER',
       uri,
       headers: {
-        via: [{ version: '2.0', protocol: 'UDP', host: '127.0.0.1', port: this.port, params: { branch: branch(), rport: null } }],
-        to: { uri: `sip:${user}@127.0.0.1:${this.linePort}`, params: {} },
-        from: { uri: `sip:${user}@127.0.0.1:${this.linePort}`, params: { tag: this.tag } },
+        via: [{ version: '2.0', protocol: 'UDP', host: this.host, port: this.port, params: { branch: branch(), rport: null } }],
+        to: { uri: `sip:${user}@${this.host}:${this.linePort}`, params: {} },
+        from: { uri: `sip:${user}@${this.host}:${this.linePort}`, params: { tag: this.tag } },
         'call-id': this.callId,
         cseq: { seq: this.cseq++, method: 'REGISTER' },
-        contact: [{ uri: `sip:${user}@127.0.0.1:${this.port}`, params: {} }],
+        contact: [{ uri: `sip:${user}@${this.host}:${this.port}`, params: {} }],
         ...(expires === undefined ? {} : { expires: String(expires) }),
         'max-forwards': '70',
       },
+    }
+  }
+
+  /** An INVITE from this phone to `uri` (an SDP offer on its RTP port). */
+  inviteRequest(uri: string, callId: string): SipMessage {
+    const sdp = [
+      'v=0',
+      `o=softphone 1 1 IN IP4 ${this.host}`,
+      's=-',
+      `c=IN IP4 ${this.host}`,
+      't=0 0',
+      'm=audio 40000 RTP/AVP 0',
+      'a=rtpmap:0 PCMU/8000',
+      '',
+    ].join('\r\n')
+    return {
+      method: 'INVITE',
+      uri,
+      headers: {
+        via: [{ version: '2.0', protocol: 'UDP', host: this.host, port: this.port, params: { branch: branch(), rport: null } }],
+        to: { uri, params: {} },
+        from: { uri: `sip:caller@${this.host}:${this.port}`, params: { tag: this.tag } },
+        'call-id': callId,
+        cseq: { seq: this.cseq++, method: 'INVITE' },
+        contact: [{ uri: `sip:caller@${this.host}:${this.port}`, params: {} }],
+        'max-forwards': '70',
+        'content-type': 'application/sdp',
+      },
+      content: sdp,
     }
   }
 

@@ -4,6 +4,9 @@ import type { IpcOperationName, IpcOutput, IpcResult } from '../../src/shared/ip
 import { closeCallsAndServers, setUpCall, type CallSetup } from '../helpers/web-sdk-call'
 import { TestSoftphone } from '../helpers/sip-softphone'
 import { newDialog, offer, RawSipPeer } from '../helpers/raw-sip'
+import { networkInterfaces } from 'node:os'
+import { signRequest } from 'sip/digest'
+import { makeTempDir } from '../helpers/temp-dir'
 
 /*
  * SIP users and the registrar, over a real line on loopback: the operator's operations
@@ -39,7 +42,9 @@ async function line(config: Record<string, unknown> = {}): Promise<Line> {
 describe('SIP users (operator operations)', () => {
   it('adds with a password shown once, lists without secrets, resets, removes; refuses bad names, duplicates and unknown users', async () => {
     const setup = await line()
+    expect(await setup.service.runtime.context.telephony.authRequired()).toBe(false)
     const added = await setup.data('sipUsers.add', { name: '+15551230001' })
+    expect(await setup.service.runtime.context.telephony.authRequired()).toBe(true)
     expect(added.name).toBe('+15551230001')
     expect(added.password).toMatch(/^[A-Za-z0-9_-]{24}$/)
     const again = await setup.op('sipUsers.add', { name: '+15551230001' })
@@ -171,5 +176,38 @@ describe('REGISTER with digest authentication', () => {
     expect((await peer.next((message) => message.headers.get('call-id') === dialog.callId && (message.status ?? 0) >= 200)).status).toBe(
       404,
     )
+  })
+})
+
+/** An IPv4 address of this machine that is not loopback (the line's "other machine" case), if it has one. */
+const EXTERNAL = Object.values(networkInterfaces())
+  .flat()
+  .find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address
+
+describe.skipIf(!EXTERNAL)('a SIP line on another address than loopback', () => {
+  it('is taken only once SIP users exist, and then an INVITE from another machine needs digest credentials', async () => {
+    const host = EXTERNAL ?? ''
+    const dataDir = makeTempDir()
+    const first = await line({ dataDir, sip: { port: 0, host } })
+    expect(first.service.runtime.sipLine()).toMatchObject({ state: 'failed', problem: expect.stringMatching(/no SIP users yet/) })
+    const { password } = await first.data('sipUsers.add', { name: 'frank' })
+    await first.service.runtime.stop()
+
+    const second = await line({ dataDir, sip: { port: 0, host } })
+    expect(second.service.runtime.sipLine()).toMatchObject({ state: 'listening', host })
+    const phone = await TestSoftphone.open(second.port, host)
+    const uri = `sip:+15557770000@${host}:${second.port}`
+    const challenge = await phone.transact(phone.inviteRequest(uri, 'call-1@other'))
+    expect(challenge.status).toBe(401)
+    phone.send({ ...phone.inviteRequest(uri, 'call-1@other'), method: 'ACK', content: '' })
+    const signed = phone.inviteRequest(uri, 'call-2@other')
+    signRequest({}, signed, challenge, { user: 'frank', password })
+    // Past the credentials: the number is not registered here.
+    expect((await phone.transact(signed)).status).toBe(404)
+    const wrong = phone.inviteRequest(uri, 'call-3@other')
+    signRequest({}, wrong, await phone.transact(phone.inviteRequest(uri, 'call-4@other')), { user: 'frank', password: 'guess' })
+    expect((await phone.transact(wrong)).status).toBe(403)
+    // And a REGISTER from there works with the password.
+    expect((await phone.register('frank', password, 120)).final.status).toBe(200)
   })
 })

@@ -46,6 +46,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     else if (command === 'stt-engine') await (await import('./stt-engine')).sttEngine(values, rest)
     else if (command === 'webhook-secret') await (await import('./webhook-secret')).webhookSecret(values, rest)
     else if (command === 'keys') await (await import('./keys')).keys(values, rest)
+    else if (command === 'sip-user') await (await import('./sip-user')).sipUser(values, rest)
     else await (await import('./state-commands')).stateCommand(command, values, rest)
     ;(await import('./storage')).warnWhenNoServiceUses(values)
     return 0

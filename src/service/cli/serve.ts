@@ -5,9 +5,10 @@ import { DEFAULT_HOST, DEFAULT_PORT, VERSION } from '../compose/config'
 import type { Runtime } from '../runtime'
 import type { SipLineStatus } from '../compose/config'
 import { installUnhandledRejectionGuard } from '../compose/unhandled-rejection-guard'
+import { isLoopbackHost, sipHostProblem } from '../compose/sip'
 import { expandHome, journalEnabled, maxCallsOf, mediaIntakeOf, parsePort, sipLineOf, UsageError, type Values } from './args'
 import { say } from './say'
-import { databaseProblem, prepare, storageOf } from './storage'
+import { databaseProblem, openStorageStore, prepare, storageOf } from './storage'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -65,6 +66,17 @@ export async function serve(values: Values, options: ServeOptions): Promise<void
   const key = fixedApiKey()
   const storage = storageOf(values)
   if (storage.kind === 'folder') prepare(storage.dataDir, values['force-new'])
+
+  // Another SIP address than loopback is taken only once SIP users exist: without one, the start is a usage mistake.
+  if (sip?.host !== undefined && !isLoopbackHost(sip.host)) {
+    const store = await openStorageStore(storage)
+    try {
+      const problem = sipHostProblem(sip.host, await store.sipUsers.count())
+      if (problem) throw new UsageError(`--sip-host ${problem}`)
+    } finally {
+      await store.close()
+    }
+  }
 
   // Handlers go in first: a supervisor may signal while the service starts, or as soon as it sees the banner.
   let runtime: Runtime | undefined
@@ -158,7 +170,10 @@ function sipBannerLine(status: SipLineStatus): string {
       return `SIP line: off, ${status.problem}`
     case 'listening': {
       const host = status.host.includes(':') ? `[${status.host}]` : status.host
-      return `SIP line (UDP and TCP): call an assigned number at sip:<number>@${host}:${status.port}`
+      const where = `SIP line (UDP and TCP): call an assigned number at sip:<number>@${host}:${status.port}`
+      return isLoopbackHost(status.host)
+        ? where
+        : `${where}\nSIP line on ${status.host}: REGISTER and calls from other machines need a SIP user's password (digest authentication)`
     }
   }
 }

@@ -8,10 +8,12 @@ Usage:
   voicedesk serve [--port N] [--host H] [--data-dir DIR | --database-url URL] [--log-level LEVEL] [--force-new]
                   [--allowed-host NAME]... [--cors-origin ORIGIN]... [--allow-webhook-host HOST]...
                   [--max-media-size SIZE] [--media-fetch-timeout SECONDS] [--media-fetch-deadline SECONDS]
-                  [--max-calls N] [--sip-port N|off] [--sip-host H] [--journal on|off] [--seed FILE]
+                  [--max-calls N] [--sip-port N|off] [--sip-host H] [--sip-allow-outbound HOST[:PORT],...]
+                  [--journal on|off] [--seed FILE]
   voicedesk keys create [--name NAME] [--data-dir DIR | --database-url URL]
   voicedesk keys list [--data-dir DIR | --database-url URL]
   voicedesk keys revoke <key id> [--data-dir DIR | --database-url URL]
+  voicedesk sip-user add NAME | list | reset NAME | remove NAME [--data-dir DIR | --database-url URL]
   voicedesk ai-engine [offline | openai-compatible --base-url URL --model NAME [--api-key KEY]] [--data-dir DIR | --database-url URL]
   voicedesk stt-engine [off | openai-compatible --base-url URL [--model NAME] [--api-key KEY]] [--data-dir DIR | --database-url URL]
   voicedesk webhook-secret [generate | set <whsec_...> | clear] [--data-dir DIR | --database-url URL]
@@ -43,7 +45,11 @@ serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}
                              team mode, per instance); the next is refused, TOO_MANY_CALLS
            --sip-port        the SIP line's UDP and TCP port (default 5060; 0 picks a free one; off for
                              none; VOICEDESK_SIP_PORT): an assigned number answers at sip:<number>@host:port
-           --sip-host        the SIP line's address (default 127.0.0.1; only loopback for now)
+           --sip-host        the SIP line's address (default 127.0.0.1); another address only once SIP
+                             users exist (sip-user add): REGISTER, and INVITEs from other machines,
+                             then need a user's password (digest authentication)
+           --sip-allow-outbound  hosts (HOST or HOST:PORT, IP addresses) whose sip: URIs the agents may
+                             call (POST /v1/voice-agents/call); this machine's loopback always
            --journal         on (the default) or off: the request journal of /v1 requests and
                              sockets, read at /_voicedesk/requests (7 days, 50,000 entries at most)
            --force-new       start over with a new database when the old one went missing
@@ -51,6 +57,9 @@ serve      Runs the /v1 service headless (no window). Listens on ${DEFAULT_HOST}
                              phone numbers, or a state archive (.tar.gz); default: the data folder's
                              voicedesk.seed.json, if any. A bad seed stops the start.
 keys       Manages the API keys of the default project. A new key is shown once.
+sip-user   Manages the SIP line's users (softphones that register, and that agents call):
+           add prints a new random password once, reset prints a new one; only a digest hash
+           is stored. Exit 1 when the user exists (add) or does not (reset, remove).
 ai-engine  Shows or chooses the engine of AI-content jobs: offline (the default), or an
            OpenAI-compatible chat endpoint such as a local Ollama (base URL .../v1).
            Takes effect at the next start of the service. Translation jobs need the

@@ -92,9 +92,8 @@ export interface OperatorBridgeParts {
   /** Agent test runs: the operator starts them with a run ticket of `authenticator`. */
   testRuns: TestRunner
   authenticator: ApiKeyAuthenticator
-  /** The SIP line's status, read live by `sip.status`, and whether its callers sign in. */
+  /** The SIP line's status, read live by `sip.status`. */
   sipLine: () => SipLineStatus
-  sipAuthRequired: () => Promise<boolean>
 }
 
 export function composeOperatorBridge({
@@ -111,7 +110,6 @@ export function composeOperatorBridge({
   testRuns,
   authenticator,
   sipLine,
-  sipAuthRequired,
 }: OperatorBridgeParts): OperatorBridge {
   const { store, appCaller } = storage
   const voiceSamples = new VoiceSamples(engines.speech)
@@ -138,7 +136,6 @@ export function composeOperatorBridge({
         testRuns,
         authenticator,
         sipLine,
-        sipAuthRequired,
       })
       tables.set(host, table)
     }

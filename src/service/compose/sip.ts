@@ -36,7 +36,7 @@ export function sipConfigProblem(sip: NonNullable<RuntimeConfig['sip']>): string
  */
 export function sipHostProblem(host: string, users: number): string | undefined {
   if (isLoopbackHost(host) || users > 0) return undefined
-  return `${host} is not this machine only, and there are no SIP users yet: add one first ("voicedesk sip-user add NAME", or in the app) so that calls and registrations from other machines need a password, or use 127.0.0.1`
+  return `${host} is not this machine only, and there are no SIP users yet: add one first ("voicedesk sip-user add NAME", or in the app), so that registrations and calls from other machines need its password (digest authentication); or use 127.0.0.1`
 }
 
 /** An allow-list entry as host and port (undefined: any port); undefined when it is not one. */

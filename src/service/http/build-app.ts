@@ -239,7 +239,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerVoiceAgentRoutes(v1, options.context)
       registerAgentVersionRoutes(v1, options.context)
       registerConversationRoutes(v1, options.context)
-      registerOutboundCallRoutes(v1, options.context)
       registerPhoneNumberRoutes(v1, options.context)
       registerVoiceDictionaryRoutes(v1, options.context)
       registerVoiceRoutes(v1)
@@ -249,6 +248,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       registerProjectRoutes(v1, options.context)
       registerAgentAnalyticsRoutes(v1, options.context)
       registerRealtimeRoutes(v1, realtime)
+      registerOutboundCallRoutes(v1, options.context)
       registerApiDocuments(v1, app, options, sockets)
     },
     { prefix: '/v1' },

@@ -70,8 +70,6 @@ export interface OperatorHandlerDeps {
   authenticator: Pick<ApiKeyAuthenticator, 'issueTicket'>
   /** The SIP line of this running service: where it listens, or why it does not (the runtime's SipLineStatus). */
   sipLine: () => { state: 'off' } | { state: 'listening'; host: string; port: number } | { state: 'failed'; problem: string }
-  /** Whether callers must sign in as a SIP user (users exist, or the line is on another address than loopback). */
-  sipAuthRequired: () => Promise<boolean>
 }
 
 function throwJournalOff(): never {
@@ -115,7 +113,7 @@ function sipLineHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipL
   return {
     'sip.status': async () => {
       const status = deps.sipLine()
-      return status.state === 'listening' ? { ...status, authRequired: await deps.sipAuthRequired() } : status
+      return status.state === 'listening' ? { ...status, authRequired: await deps.context.telephony.authRequired() } : status
     },
   }
 }

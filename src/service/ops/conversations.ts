@@ -188,13 +188,19 @@ export function toConversationDto(context: OpsContext, record: JobRecord, agentD
   }
 }
 
-/** The cloud reference's callParams: the placeholders' values, and on a phone call both numbers in its words. */
+/**
+ * The cloud reference's callParams: the placeholders' values, and on a phone call both numbers in
+ * its words: the user's (the caller, or the phone an agent called) and the machine's (the agent's).
+ */
 function callParamsOf(state: ConversationState): Record<string, string> {
   if (state.channel !== 'SIP') return state.params
+  const outbound = state.direction === 'outbound'
+  const user = outbound ? state.toNumber : state.fromNumber
+  const machine = outbound ? state.fromNumber : state.toNumber
   return {
     ...state.params,
-    ...(state.fromNumber === undefined ? {} : { userNumber: state.fromNumber }),
-    ...(state.toNumber === undefined ? {} : { machineNumber: state.toNumber }),
+    ...(user === undefined ? {} : { userNumber: user }),
+    ...(machine === undefined ? {} : { machineNumber: machine }),
   }
 }
 

@@ -33,6 +33,11 @@ export interface Telephony {
   registration(name: string): SipRegistration | undefined
   /** Forgets the user's registration (removed, or a new password). */
   forget(name: string): void
+  /**
+   * Whether the line asks for credentials beyond REGISTER (which always needs them): true once SIP
+   * users exist or when it listens on another address than loopback (`sip.status`'s authRequired).
+   */
+  authRequired(): Promise<boolean>
   /** Where a call to `target` would go, or why it cannot be placed now (line off, not registered, not allowed). */
   resolve(target: DialTarget): Promise<ResolvedTarget | DialRefusal>
   /**
@@ -53,6 +58,7 @@ export const NO_TELEPHONY: Telephony = {
   },
   registration: () => undefined,
   forget: () => undefined,
+  authRequired: async () => false,
   resolve: async () => ({ code: 'CONFLICT', message: 'The SIP line is off' }),
   dial: async () => ({ ok: false, code: 'UNAVAILABLE' }),
 }

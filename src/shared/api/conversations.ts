@@ -210,9 +210,10 @@ export const ConversationSchema = ConversationStateSchema.extend({
   processingType: z.string(),
   apiKeyId: UuidSchema,
   mediaUrl: z.string().nullable().meta({ description: 'Same as recordingUrl.' }),
-  callParams: z
-    .record(z.string(), z.string())
-    .meta({ description: 'Same as params; a phone call adds `userNumber` (the caller) and `machineNumber` (the number dialled).' }),
+  callParams: z.record(z.string(), z.string()).meta({
+    description:
+      'Same as params; a phone call adds `userNumber` (the caller, or the phone an agent called) and `machineNumber` (the number of the agent).',
+  }),
   callDuration: z.number().meta({ description: 'Same as duration, 0 before the call started.' }),
   channelType: z
     .enum(['Web', 'Telephone'])

@@ -27,12 +27,10 @@ export const StartCallBodySchema = z
       .optional()
       .meta({ description: "Values for the agent's {{placeholders}}; the agent's own params fill the rest." }),
     agentDetails: z
-      .record(z.string(), z.unknown())
-      .refine((details) => Object.keys(details).length === 0, {
-        message: 'An inline agent is not supported here: create the agent and pass its voiceAgentId',
-      })
+      .object({})
+      .strict()
       .optional()
-      .meta({ description: 'Only `{}` is taken: VoiceDesk calls with a stored agent (voiceAgentId).' }),
+      .meta({ description: 'Only `{}` is taken: VoiceDesk calls with a stored agent (voiceAgentId), not an inline one.' }),
     webhookUrl: HttpUrlSchema.optional().meta({ description: "Where this call's events go, instead of the agent's webhookUrl." }),
     webhookAuth: JobWebhookAuthSchema.optional(),
   })

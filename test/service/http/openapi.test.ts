@@ -161,6 +161,7 @@ describe('GET /v1/openapi.json', () => {
       transcribeSpeech: true,
       listJobs: false,
       initConversation: true,
+      startCall: true,
       synthesizeSpeech: true,
       streamSpeech: true,
       v2CreateVoiceAgent: true,

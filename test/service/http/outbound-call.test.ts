@@ -71,7 +71,11 @@ describe('POST /v1/voice-agents/call', () => {
   it('rings a registered softphone, greets it over RTP, and ends COMPLETED with call.ended when the phone hangs up', async () => {
     const setup = await line()
     const phone = await setup.phone('+15551230010')
-    const response = await setup.call('15551230010', { fromNumber: '+15550009999' })
+    const response = await setup.call('15551230010', {
+      fromNumber: '+15550009999',
+      webhookUrl: `${setup.receiver.url}/this-call`,
+      webhookAuth: { authKey: 'Token', authSecret: 'this-call-secret' },
+    })
     expect(response.statusCode, response.body).toBe(200)
     const job = response.json<{ data: { id: string; type: string } }>().data
     expect(job.type).toBe('CONVERSATION')
@@ -88,6 +92,7 @@ describe('POST /v1/voice-agents/call', () => {
     expect((await phone.hangUp()).status).toBe(200)
     const { call } = await ended(setup, job.id, Date.now(), 10_000)
     expect(call.status).toBe('COMPLETED')
+    expect(call.callParams).toMatchObject({ customerName: 'Sara', userNumber: '+15551230010', machineNumber: '+15550009999' })
     expect(await jobState(setup, job.id)).toMatchObject({
       channel: 'SIP',
       direction: 'outbound',
@@ -96,6 +101,13 @@ describe('POST /v1/voice-agents/call', () => {
       endReason: 'caller-hangup',
     })
     expect(await callEnded(setup, job.id)).toMatchObject({ eventType: 'call.ended', data: { status: 'COMPLETED' } })
+    // This call's own webhook, not the agent's, heard its events.
+    const ours = setup.receiver.requests.filter((request) => (JSON.parse(request.body) as { callId?: string }).callId === job.id)
+    expect(ours.length).toBeGreaterThanOrEqual(2)
+    for (const request of ours) {
+      expect(request.url).toBe('/this-call')
+      expect(request.headers.authorization).toBe('Token this-call-secret')
+    }
   })
 
   it('ends FAILED with the reason: busy, declined, no answer (a CANCEL), unreachable', async () => {
