@@ -322,6 +322,15 @@ describe('a conversation in the jobs monitor', () => {
       expect(await shellOffsets(page)).toEqual(SHELL_AT_REST)
       await shot(page, 'monitor-sip-call')
       expect(problems).toEqual([])
+      // In Arabic: the same row and detail, right to left, the numbers still read left to right, no English of ours.
+      await page.evaluate(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+      )
+      await page.reload()
+      await poll(() => page.getByTestId('call-channel-facts').textContent()).toContain('واردة')
+      expect(await phoneRow.getByTestId('call-numbers').textContent()).toBe('+15550009999 → +15551230001')
+      expect(await latinUiText(page)).toEqual([])
+      await shot(page, 'monitor-sip-call-ar')
     } finally {
       await context.close()
       server.cli.child.kill('SIGTERM')
