@@ -48,6 +48,11 @@ function openWindow(): void {
   window.on('closed', () => windows.delete(window))
 }
 
+/** An app switch's value (`--name=value`), undefined when it was not given. */
+function switchValue(name: string): string | undefined {
+  return app.commandLine.hasSwitch(name) ? app.commandLine.getSwitchValue(name) : undefined
+}
+
 async function startRuntime(): Promise<Runtime> {
   const dataDir = app.getPath('userData')
   const started = await createRuntime(
@@ -57,14 +62,13 @@ async function startRuntime(): Promise<Runtime> {
       resourcesDir: app.isPackaged ? join(process.resourcesPath, 'resources') : undefined,
       keychain: safeStorage,
       log,
-      maxCallsSwitch: app.commandLine.hasSwitch('max-calls') ? app.commandLine.getSwitchValue('max-calls') : undefined,
+      maxCallsSwitch: switchValue('max-calls'),
+      sipPortSwitch: switchValue('sip-port'),
+      sipHostSwitch: switchValue('sip-host'),
     }),
   )
-  await started.start().catch((error: NodeJS.ErrnoException) => {
-    // A headless service may already hold the default port; the desktop then takes a free one.
-    if (error.code === 'EADDRINUSE') return started.app.listen({ port: 0, host: '127.0.0.1' })
-    throw error
-  })
+  // A headless service may already hold the default port; the desktop then takes a free one.
+  await started.start({ freePortWhenTaken: true })
   return started
 }
 

@@ -102,7 +102,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       log: errorLog,
       speak: (text, voiceId, signal) => engines.calls.audio.speak(text, voiceId, signal),
     })
-    const operator = composeOperatorBridge({ ...parts, signing: workers.signing, testRuns, authenticator })
+    const operator = composeOperatorBridge({
+      ...parts,
+      signing: workers.signing,
+      testRuns,
+      authenticator,
+      sipLine: () => sip.status,
+    })
     const app = await composeHttp({ ...parts, address, events: feed.events, operator, testRuns, authenticator })
     const seedFile = seedFileOf(config, storage)
     if (seedFile) await applySeed(seedFile, context, state, storage.appCaller)
@@ -133,8 +139,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       operatorHandlers: operator.handlers,
       operatorStreams: operator.streams,
       sipLine: () => sip.status,
-      start: async () => {
-        const listening = await app.listen({ port: address.port, host: address.host })
+      start: async (options) => {
+        const listening = await app.listen({ port: address.port, host: address.host }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE' && options?.freePortWhenTaken) return app.listen({ port: 0, host: address.host })
+          throw error
+        })
         const url = address.listening((app.server.address() as AddressInfo).port)
         await sip.start()
         if (dataDir) withdrawAnnouncement = announceRunningService(dataDir, url, now())

@@ -6,11 +6,14 @@
 // English words of ours left), at 1024×640 (the shell never scrolls) and 2560×1440. A running call's
 // open detail grows turn by turn (a job.changed event for every written turn).
 // The agent's webhook receiver is a loopback HTTP server standing for the customer's.
+// A phone call dialled by SIPp over the SIP line is listed beside a web call: SIP and Web badges,
+// its direction and both numbers on the row and in the detail.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConversationState } from '../../src/shared/api/conversations'
 import type { OutcomeShape } from '../../src/shared/api/outcome-shape'
 import { SdkCallClient } from '../helpers/sdk-call-client'
+import { callerRtpSocket, runSipp } from '../helpers/sipp'
 import { startServe } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
@@ -266,6 +269,74 @@ describe('a conversation in the jobs monitor', () => {
       await server.cli.waitForExit(15_000).catch(() => undefined)
     }
   }, 240_000)
+
+  it('lists a phone call over the SIP line beside a web call: channel, direction and both numbers (1024×640)', async () => {
+    const server = await startServe(makeTempDir('voicedesk-e2e-sip-call'), ['--port', '0', '--sip-port', '0'], {
+      env: { VOICEDESK_API_KEY: KEY },
+    })
+    const sipPort = Number(/sip:<number>@127\.0\.0\.1:(\d+)$/m.exec(server.cli.stdout())?.[1])
+    const base = server.url.replace('localhost', '127.0.0.1')
+    const uiUrl = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())![1]!.replace('localhost', '127.0.0.1')
+    const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' }
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${base}/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+      return ((await response.json()) as { data: Record<string, string> }).data
+    }
+    const context = await browser!.newContext({ viewport: { width: 1024, height: 640 } })
+    try {
+      const agent = await post('/voice-agents', {
+        agentName: 'Phone Desk',
+        lang: 'en',
+        greetingMessage: 'Hello, Phone Desk.',
+        preamble: 'Greet.',
+      })
+      await post('/voice-agents/phone-number', {
+        type: 'TELEPHONY',
+        phoneNumber: '+15551230001',
+        label: 'Desk',
+        providerAccountSid: 'AC1',
+        providerAuthToken: 'none',
+      })
+      await post('/voice-agents/assign-number', { voiceAgentId: agent.id, phoneNumber: '+15551230001' })
+      // A web call, never connected: it waits beside the phone call.
+      await post('/voice-agents/conversation-init', { voiceAgentId: agent.id })
+      const phone = await callerRtpSocket()
+      const sipp = await runSipp('greeting.xml', { port: sipPort, number: '15551230001', vars: { rtp_port: phone.port }, pauseMs: 2_000 })
+      expect(sipp.code, sipp.stdout + sipp.errors).toBe(0)
+
+      const page = await context.newPage()
+      const problems = collectProblems(page)
+      await page.goto(uiUrl)
+      await page.locator('nav .nav-item').nth(3).click()
+      const phoneRow = page.getByRole('row').filter({ has: page.getByTestId('call-numbers') })
+      const webRow = page.getByRole('row').filter({ has: page.getByTestId('call-channel').getByText('Web', { exact: true }) })
+      await poll(() => phoneRow.getByTestId('call-channel').textContent()).toBe('SIP')
+      await poll(() => webRow.count()).toBe(1)
+      expect(await phoneRow.getByTestId('call-numbers').textContent()).toBe('+15550009999 → +15551230001')
+      await poll(() => phoneRow.getByTestId('call-outcome').textContent()).toContain('Inbound')
+      await phoneRow.click()
+      const facts = page.getByTestId('call-channel-facts')
+      await poll(() => facts.textContent()).toContain('Inbound')
+      expect(await facts.getByTestId('call-from').textContent()).toBe('+15550009999')
+      expect(await facts.getByTestId('call-to').textContent()).toBe('+15551230001')
+      expect(await shellOffsets(page)).toEqual(SHELL_AT_REST)
+      await shot(page, 'monitor-sip-call')
+      expect(problems).toEqual([])
+      // In Arabic: the same row and detail, right to left, the numbers still read left to right, no English of ours.
+      await page.evaluate(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('voicedesk.locale', 'ar'),
+      )
+      await page.reload()
+      await poll(() => page.getByTestId('call-channel-facts').textContent()).toContain('واردة')
+      expect(await phoneRow.getByTestId('call-numbers').textContent()).toBe('+15550009999 → +15551230001')
+      expect(await latinUiText(page)).toEqual([])
+      await shot(page, 'monitor-sip-call-ar')
+    } finally {
+      await context.close()
+      server.cli.child.kill('SIGTERM')
+      await server.cli.waitForExit(15_000).catch(() => undefined)
+    }
+  }, 120_000)
 
   it("grows a running call's transcript in its open detail, turn by turn", async () => {
     const server = await startServe(makeTempDir('voicedesk-e2e-live-call'), ['--port', '0'], { env: { VOICEDESK_API_KEY: KEY } })

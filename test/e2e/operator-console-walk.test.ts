@@ -3,18 +3,20 @@
 // the webhook journal's detail, the dialogs) and every form refused, in Arabic with no English
 // of ours left (validation messages, webhook errors, units, job errors); the keyboard alone
 // (Escape closes dialogs and gives the focus back); lists that say so when the service is gone.
+import { createSocket } from 'node:dgram'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { translate, type MessageKey } from '../../src/renderer/src/i18n/dictionary'
 import { createTextToSpeechJob } from '../../src/service/ops/jobs'
+import { addPhoneNumber, assignPhoneNumber } from '../../src/service/ops/phone-numbers'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime, type Runtime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
 import { ROOT } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
-import { STEP_MS, activeElementLabel, collectProblems, goToNth, latinUiText, launchChromium, poll, shot } from './page-helpers'
+import { STEP_MS, activeElementLabel, collectProblems, goToNth, latinUiText, launchChromium, openConsole, poll, shot } from './page-helpers'
 
 let browser: Browser | undefined
 let runtime: Runtime | undefined
@@ -36,13 +38,23 @@ beforeAll(async () => {
     port: 0,
     rendererDir: join(ROOT, 'out', 'renderer'),
     allowWebhookHosts: ['127.0.0.1'],
+    // A SIP line on a free port: the number below shows its address on it.
+    sip: { port: 0 },
   })
   const caller = {
     projectId: runtime.bootstrap.projectId,
     apiKeyId: (await runtime.store.accounts.listKeys(runtime.bootstrap.projectId))[0]!.id,
     userId: runtime.bootstrap.userId,
   }
-  await createVoiceAgent(runtime.context, caller, { agentName: 'Walk agent' })
+  const agent = await createVoiceAgent(runtime.context, caller, { agentName: 'Walk agent' })
+  await addPhoneNumber(runtime.context, caller, {
+    type: 'TELEPHONY',
+    phoneNumber: '+14155550142',
+    label: 'Walk line',
+    providerAccountSid: 'AC1',
+    providerAuthToken: 'none',
+  })
+  await assignPhoneNumber(runtime.context, caller, { voiceAgentId: agent.id, phoneNumber: '+14155550142' })
   await seedJob(runtime, { status: 'FAILED', errorCode: 'TTS_ENGINE_FAILED', errorMessage: 'espeak-ng exited with code 1' })
   await createTextToSpeechJob(runtime.context, caller, {
     voiceId: 'fe68337a-10d3-4648-99bb-2bb04554b6cf',
@@ -121,6 +133,15 @@ describe('the walk in Arabic', () => {
 
       // Numbers: the add form with a number that is not E.164.
       await goToNth(page, 2)
+      // The number's SIP address reads left to right, with its copy button named in Arabic.
+      await page.getByTestId('sip-address').waitFor()
+      expect(await page.getByTestId('sip-address').getAttribute('dir')).toBe('ltr')
+      await page
+        .getByRole('button', {
+          name: translate('ar', 'copy.label', { what: translate('ar', 'sip.addressOf', { number: '+14155550142' }) }),
+        })
+        .waitFor()
+      await check(page, offenders, 'numbers-sip')
       await page.getByLabel(ar('numbers.phoneNumber'), { exact: true }).fill('0044 20')
       await check(page, offenders, 'numbers-invalid')
       // Refused by the service (no label, no account): the focus lands on the first field in error.
@@ -181,6 +202,9 @@ describe('the walk in Arabic', () => {
       // The keys VoiceDesk named itself are named in Arabic.
       await page.getByRole('cell', { name: ar('keys.defaultKeyName'), exact: true }).waitFor()
       await check(page, offenders, 'settings')
+      await page.getByTestId('sip-line-card').scrollIntoViewIfNeeded()
+      await page.getByTestId('sip-state').getByText(ar('sip.stateListening')).waitFor()
+      await check(page, offenders, 'settings-sip')
       const cors = page.getByLabel(ar('settings.corsOrigins'), { exact: true })
       await cors.fill('https://ok.example\nftp://files.example/x')
       await page.getByRole('button', { name: ar('settings.saveCors') }).click()
@@ -237,9 +261,9 @@ describe('the walk with the service gone', () => {
         await main.getByRole('button', { name: 'Retry' }).first().waitFor()
         await poll(() => main.getByText('Loading…').count(), 10_000).toBe(0)
         await shot(page, `walk-gone-${screen}`)
-        // On Settings, the keys, the service's settings and the snapshots each say so (the keys' Name field stays clean).
+        // On Settings, the keys, the service's settings, the SIP line, its users and the snapshots each say so (the keys' Name field stays clean).
         if (screen === 'settings') {
-          expect(await main.getByTestId('load-error').count()).toBe(3)
+          expect(await main.getByTestId('load-error').count()).toBe(5)
           expect(await main.locator('.field-error').count()).toBe(0)
         }
       }
@@ -487,4 +511,57 @@ describe('the walk at both ends of the screen sizes', () => {
       }
     }, 180_000)
   }
+})
+
+describe('the walk with the SIP line held by another program', () => {
+  it('says on Phone numbers, in Settings and in Call my softphone that the line is not open, and why', async () => {
+    const holder = createSocket('udp4')
+    await new Promise<void>((resolve) => holder.bind(0, '127.0.0.1', resolve))
+    const taken = holder.address().port
+    try {
+      await openConsole(
+        browser!,
+        { label: 'voicedesk-e2e-sip-taken', viewport: { width: 1024, height: 640 }, sip: { port: taken } },
+        async (service) => {
+          const caller = {
+            projectId: service.bootstrap.projectId,
+            apiKeyId: (await service.store.accounts.listKeys(service.bootstrap.projectId))[0]!.id,
+            userId: service.bootstrap.userId,
+          }
+          const agent = await createVoiceAgent(service.context, caller, { agentName: 'Taken line agent' })
+          await addPhoneNumber(service.context, caller, {
+            type: 'TELEPHONY',
+            phoneNumber: '+14155550143',
+            label: 'Taken line',
+            providerAccountSid: 'AC1',
+            providerAuthToken: 'none',
+          })
+          await assignPhoneNumber(service.context, caller, { voiceAgentId: agent.id, phoneNumber: '+14155550143' })
+        },
+        async (page) => {
+          const problem = `port ${taken} on 127.0.0.1 (UDP or TCP) is already in use`
+          await goToNth(page, 2)
+          await page.getByTestId('sip-line-notice').getByText('The SIP line could not open, so no number rings.').waitFor()
+          expect(await page.getByTestId('sip-line-problem').textContent()).toContain(problem)
+          await page.getByText('No address: the SIP line is not open').waitFor()
+          expect(await page.getByTestId('sip-address').count()).toBe(0)
+          await shot(page, 'walk-sip-taken-numbers')
+          await goToNth(page, 5)
+          const card = page.getByTestId('sip-line-card')
+          await poll(() => card.getByTestId('sip-state').textContent()).toBe('Could not open')
+          expect(await card.getByTestId('sip-line-problem').textContent()).toContain(problem)
+          await card.scrollIntoViewIfNeeded()
+          await shot(page, 'walk-sip-taken-settings')
+          await goToNth(page, 0)
+          await page.getByRole('button', { name: /Taken line agent/ }).click()
+          await page.getByTestId('agent-tab-test').click()
+          await page.getByTestId('softphone-blocker').getByText('The SIP line is not open').waitFor()
+          await page.getByTestId('softphone-blocker').getByRole('button', { name: 'Open SIP settings' }).click()
+          await page.getByTestId('sip-line-card').waitFor()
+        },
+      )
+    } finally {
+      holder.close()
+    }
+  }, 120_000)
 })

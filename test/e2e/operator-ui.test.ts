@@ -15,6 +15,7 @@ import { addPhoneNumber } from '../../src/service/ops/phone-numbers'
 import { createVoiceAgent } from '../../src/service/ops/voice-agents'
 import { createRuntime } from '../../src/service/runtime'
 import { seedJob } from '../helpers/seed-jobs'
+import { TestSoftphone } from '../helpers/sip-softphone'
 import { ROOT, assertCliBuilt, startServe } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
@@ -93,12 +94,16 @@ async function descriptionOf(page: Page, label: string): Promise<string> {
 
 describe('the operator UI in a browser', () => {
   it('walks through templates, agents, numbers, jobs, webhooks, keys and Arabic', async () => {
-    const server = await startServe(makeTempDir('voicedesk-e2e'))
+    // With a SIP line on a free port: each assigned number shows its address on it.
+    const server = await startServe(makeTempDir('voicedesk-e2e'), ['--port', '0', '--sip-port', '0'])
     const receiver = await startWebhookReceiver()
     const uiUrl = /^Operator UI: (\S+)$/m.exec(server.cli.stdout())?.[1]
     expect(uiUrl, server.cli.stdout()).toMatch(/\/app\/#token=/)
+    const sipPort = /call an assigned number at sip:<number>@127\.0\.0\.1:(\d+)$/m.exec(server.cli.stdout())?.[1]
+    expect(sipPort, server.cli.stdout()).toMatch(/^\d+$/)
 
     const context = await browser!.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-US' })
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
     const page = await context.newPage()
     page.setDefaultTimeout(STEP_MS)
     const problems: string[] = []
@@ -225,6 +230,18 @@ describe('the operator UI in a browser', () => {
       await assign.press('Escape')
       expect(await assign.getAttribute('aria-expanded')).toBe('false')
       expect(await assign.inputValue()).toBe('E2E Front Desk')
+      // Its SIP address on the running line (the banner's port, not a stored one), copied with the keyboard.
+      const address = `sip:+14155550123@127.0.0.1:${sipPort}`
+      await poll(() => page.getByTestId('sip-address').textContent()).toBe(address)
+      const copyAddress = page.getByRole('button', { name: 'Copy the SIP address of +14155550123' })
+      await copyAddress.focus()
+      await page.keyboard.press('Enter')
+      await copyAddress.getByRole('status').filter({ hasText: 'Copied' }).waitFor()
+      expect(
+        await page.evaluate(() =>
+          (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+        ),
+      ).toBe(address)
       await shot(page, 'numbers')
 
       // Jobs: a TTS job turns COMPLETED without a reload, and its audio plays.
@@ -305,6 +322,67 @@ describe('the operator UI in a browser', () => {
       await page.getByRole('button', { name: 'Revoke CRM integration' }).click()
       await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click()
       await page.getByText('CRM integration revoked.').waitFor()
+      // The SIP line card: listening, where, and how to change it.
+      const sipCard = page.getByTestId('sip-line-card')
+      await poll(() => sipCard.getByTestId('sip-state').textContent()).toBe('Listening (UDP and TCP)')
+      expect(await sipCard.getByTestId('sip-host').textContent()).toBe('127.0.0.1')
+      expect(await sipCard.getByTestId('sip-port').textContent()).toBe(sipPort)
+      expect(await sipCard.getByTestId('sip-pattern').textContent()).toBe(`sip:<number>@127.0.0.1:${sipPort}`)
+      await sipCard.getByText('--sip-port 0', { exact: true }).waitFor()
+      // A SIP user: its password is shown once, with a copy button and a warning, and gone once closed.
+      await sipCard.getByLabel('User name', { exact: true }).fill('alice')
+      await sipCard.getByRole('button', { name: 'Add user' }).click()
+      const passwordDialog = page.getByRole('dialog', { name: 'The password of alice' })
+      const password = (await passwordDialog.getByTestId('sip-password').textContent()) ?? ''
+      expect(password.length).toBeGreaterThanOrEqual(12)
+      await passwordDialog.getByText('it is shown this once').waitFor()
+      await passwordDialog.getByRole('button', { name: 'Copy the password' }).waitFor()
+      expect(await passwordDialog.getByText(`127.0.0.1:${sipPort}`).count()).toBe(1)
+      await shot(page, 'settings-sip-password')
+      await passwordDialog.getByRole('button', { name: 'I have copied it' }).click()
+      await poll(() => page.getByTestId('sip-password').count()).toBe(0)
+      expect(await page.content()).not.toContain(password)
+      const aliceRow = sipCard.getByTestId('sip-user-row').filter({ hasText: 'alice' })
+      await aliceRow.getByText('Not registered').waitFor()
+      // Its softphone signs in with that password; the list says so once read again.
+      const softphone = await TestSoftphone.open(Number(sipPort))
+      expect((await softphone.register('alice', password, 300)).final.status).toBe(200)
+      await goTo(page, 'Agents')
+      await goTo(page, 'Settings')
+      await aliceRow.getByText('Registered', { exact: true }).waitFor()
+      expect(await sipCard.getByTestId('sip-state').textContent()).toBe('Listening (UDP and TCP)')
+      await sipCard.scrollIntoViewIfNeeded()
+      await shot(page, 'settings-sip')
+
+      // "Call my softphone" from the agent's Test call: the softphone rings, the call is a SIP call in the monitor.
+      await goTo(page, 'Agents')
+      await page.getByRole('button', { name: /E2E Front Desk/ }).click()
+      await page.getByTestId('agent-tab-test').click()
+      const softphonePanel = page.getByTestId('call-softphone')
+      await poll(() => softphonePanel.getByLabel('SIP user').inputValue()).toBe('alice')
+      await softphonePanel.getByTestId('softphone-call').click()
+      await softphone.next((message) => message.method === 'INVITE', 20_000)
+      await softphonePanel.getByTestId('softphone-started').waitFor()
+      await shot(page, 'test-call-softphone')
+      await softphonePanel.getByRole('button', { name: 'Watch it in the monitor' }).click()
+      const callFacts = page.getByTestId('call-channel-facts')
+      await poll(() => callFacts.textContent()).toContain('Outbound')
+      expect(await callFacts.getByTestId('call-to').textContent()).toBe('alice')
+      await softphone.hangUp().catch(() => undefined)
+
+      // Reset its password (shown once again), then remove it, each confirmed first.
+      await goTo(page, 'Settings')
+      await aliceRow.getByRole('button', { name: 'Reset the password of alice' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Reset password', exact: true }).click()
+      const newPassword =
+        (await page.getByRole('dialog', { name: 'The password of alice' }).getByTestId('sip-password').textContent()) ?? ''
+      expect(newPassword.length).toBeGreaterThanOrEqual(12)
+      expect(newPassword).not.toBe(password)
+      await page.getByRole('dialog').getByRole('button', { name: 'I have copied it' }).click()
+      await aliceRow.getByRole('button', { name: 'Remove alice' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove', exact: true }).click()
+      await page.getByText('alice removed.').waitFor()
+      await sipCard.getByText('No SIP users yet.').waitFor()
       await shot(page, 'settings')
 
       // The theme toggle: dark, whatever the system says.

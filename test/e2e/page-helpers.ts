@@ -111,7 +111,10 @@ export function latinUiText(page: Page): Promise<string[]> {
       const text = (node.textContent ?? '')
         .replace(/VoiceDesk/g, '')
         // Quoted commands and headers, placeholders, and technical names an operator types as written.
-        .replace(/«[^»]*»|\{\{[^}]*\}\}|\/v1|call\.ended|\b(JSON|OpenAI|eSpeak NG|type|properties|required|items|description|enum)\b/g, '')
+        .replace(
+          /«[^»]*»|\{\{[^}]*\}\}|\/v1|call\.ended|\b(JSON|OpenAI|eSpeak NG|SIP|UDP|TCP|type|properties|required|items|description|enum)\b/g,
+          '',
+        )
         .trim()
       const element = node.parentElement
       if (!/[A-Za-z]/.test(text) || !element || element.getClientRects().length === 0) continue
@@ -131,6 +134,8 @@ export interface ConsoleOptions {
   timezoneId?: string
   /** Console errors that are expected (a 404 the page reads as an answer), not problems. */
   ignore?: RegExp[]
+  /** The service's SIP line (none when left out). */
+  sip?: { port: number }
 }
 
 /**
@@ -145,7 +150,12 @@ export async function openConsole(
   run: (page: Page, runtime: Runtime) => Promise<void>,
 ): Promise<void> {
   const locale = options.locale ?? 'en'
-  const runtime = await createRuntime({ dataDir: makeTempDir(options.label), port: 0, rendererDir: join(ROOT, 'out', 'renderer') })
+  const runtime = await createRuntime({
+    dataDir: makeTempDir(options.label),
+    port: 0,
+    rendererDir: join(ROOT, 'out', 'renderer'),
+    ...(options.sip ? { sip: options.sip } : {}),
+  })
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1360, height: 860 },
     locale: locale === 'ar' ? 'ar' : 'en-US',

@@ -238,6 +238,16 @@ describe('the IPC contract: outputs', () => {
     expect((await run('state.importLink', {})).url).toMatch(/\/_voicedesk\/links\/import\/[A-Za-z0-9_-]{32}$/)
     await run('state.deleteSnapshot', { name: 'outputs-1' })
     await run('state.reset', {})
+    // This service was made without a SIP line (test/main/desktop-runtime-config.test.ts runs one).
+    expect(await run('sip.status', {})).toEqual({ state: 'off' })
+    // Its users are kept all the same; nobody is registered, so no softphone can be called.
+    const sipUser = await run('sipUsers.add', { name: 'outputs' })
+    expect((await run('sipUsers.resetPassword', { name: 'outputs' })).password).not.toBe(sipUser.password)
+    expect((await run('sipUsers.list', {})).users).toEqual([expect.objectContaining({ name: 'outputs', registered: false })])
+    const ringing = await invokeOperation(handlers, 'calls.callSoftphone', { agentId: agent.id, sipUser: 'outputs' })
+    expect(ringing.ok || ringing.error.code).toMatch(/CONFLICT|NOT_FOUND/)
+    called.add('calls.callSoftphone')
+    await run('sipUsers.remove', { name: 'outputs' })
 
     const notRun = IPC_OPERATION_NAMES.filter((name) => !called.has(name))
     expect(notRun, 'operations of the contract this test does not run').toEqual([])

@@ -70,6 +70,12 @@ describe('jobs.list in the operator UI', () => {
         createdAt: '2026-11-20T09:05:00.000Z',
         jobResponse: { transcript: 'not a list' },
       }),
+      phone: await seedJob(runtime, {
+        type: 'CONVERSATION',
+        status: 'COMPLETED',
+        createdAt: '2026-11-20T09:07:00.000Z',
+        jobResponse: callState({ channel: 'SIP', direction: 'inbound', fromNumber: 'alice', toNumber: '+14155550100' }),
+      }),
       longText: await seedJob(runtime, {
         type: 'CONVERSATION',
         status: 'COMPLETED',
@@ -95,7 +101,7 @@ describe('jobs.list in the operator UI', () => {
       limit: 100,
       offset: 0,
     })
-    expect(v1.records.length).toBe(7)
+    expect(v1.records.length).toBe(8)
     expect(Object.keys(byId.get(seeded.tts.id)!)).not.toContain('call')
 
     expect(byId.get(seeded.complete.id)).toMatchObject({
@@ -119,6 +125,9 @@ describe('jobs.list in the operator UI', () => {
     expect(byId.get(seeded.nothing.id)!.call).toMatchObject({ endReason: 'silence', outcome: 'none', outcomeFields: [] })
     expect(byId.get(seeded.running.id)!.call).toEqual({ startedAt: STARTED, endReason: null, outcome: 'none', outcomeFields: [] })
     expect(byId.get(seeded.unreadable.id)!.call).toEqual({ startedAt: null, endReason: null, outcome: 'none', outcomeFields: [] })
+    // A phone call over the SIP line says so, with its direction and both numbers; web calls have no `phone`.
+    expect(byId.get(seeded.phone.id)!.call!.phone).toEqual({ direction: 'inbound', fromNumber: 'alice', toNumber: '+14155550100' })
+    expect(byId.get(seeded.partial.id)!.call).not.toHaveProperty('phone')
     // An outcome that is not an object is one unnamed field, cut to 60 characters.
     const [text] = byId.get(seeded.longText.id)!.call!.outcomeFields
     expect(byId.get(seeded.longText.id)!.call!.outcome).toBe('complete')
@@ -130,6 +139,6 @@ describe('jobs.list in the operator UI', () => {
     const calls = await invokeOperation(runtime.operatorHandlers('desktop'), 'jobs.list', { take: 100, type: 'CONVERSATION' }, (error) => {
       throw error
     })
-    expect(calls.ok && (calls.data as IpcOutput<'jobs.list'>).jobs.map((job) => job.type)).toEqual(Array(6).fill('CONVERSATION'))
+    expect(calls.ok && (calls.data as IpcOutput<'jobs.list'>).jobs.map((job) => job.type)).toEqual(Array(7).fill('CONVERSATION'))
   })
 })

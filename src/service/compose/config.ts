@@ -236,8 +236,12 @@ export interface Runtime {
   readonly operatorStreams: OperatorStreamHandlers
   /** The SIP line: where it listens, or why it does not. */
   sipLine(): SipLineStatus
-  /** Listens on host:port; resolves to the base URL (with the real port when port is 0). */
-  start(): Promise<string>
+  /**
+   * Listens on host:port; resolves to the base URL (with the real port when port is 0). With
+   * `freePortWhenTaken` (the desktop, which a headless service may beat to the port), a port
+   * another program holds is replaced by a free one instead of failing. Then the SIP line opens.
+   */
+  start(options?: { freePortWhenTaken?: boolean }): Promise<string>
   /**
    * Stops accepting requests, lets in-flight requests and running jobs finish (jobs still
    * running after `jobGraceMs` go back to the queue for the next start), closes the

@@ -16,7 +16,7 @@ import type { RequestJournal } from '../request-journal/request-journal'
 import type { ProjectState } from '../state/project-state'
 import type { WebhookSigningSettings } from '../settings/webhook-settings'
 import type { TestRunner } from '../test-runs/test-runner'
-import { VERSION, type RuntimeConfig } from './config'
+import { VERSION, type RuntimeConfig, type SipLineStatus } from './config'
 import type { RuntimeEngines } from './engines'
 import type { RuntimeStorage } from './storage'
 
@@ -92,6 +92,8 @@ export interface OperatorBridgeParts {
   /** Agent test runs: the operator starts them with a run ticket of `authenticator`. */
   testRuns: TestRunner
   authenticator: ApiKeyAuthenticator
+  /** The SIP line's status, read live by `sip.status`. */
+  sipLine: () => SipLineStatus
 }
 
 export function composeOperatorBridge({
@@ -107,6 +109,7 @@ export function composeOperatorBridge({
   now,
   testRuns,
   authenticator,
+  sipLine,
 }: OperatorBridgeParts): OperatorBridge {
   const { store, appCaller } = storage
   const voiceSamples = new VoiceSamples(engines.speech)
@@ -132,6 +135,7 @@ export function composeOperatorBridge({
         links,
         testRuns,
         authenticator,
+        sipLine,
       })
       tables.set(host, table)
     }

@@ -68,6 +68,8 @@ export interface OperatorHandlerDeps {
   /** Agent test runs, and the authenticator whose run tickets their calls connect with. */
   testRuns: TestRunner
   authenticator: Pick<ApiKeyAuthenticator, 'issueTicket'>
+  /** The SIP line of this running service: where it listens, or why it does not (the runtime's SipLineStatus). */
+  sipLine: () => { state: 'off' } | { state: 'listening'; host: string; port: number } | { state: 'failed'; problem: string }
 }
 
 function throwJournalOff(): never {
@@ -104,13 +106,26 @@ function testsHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, TestsO
   }
 }
 
+type SipLineOperation = Extract<IpcOperationName, `sip.${string}`>
+
+/** The SIP line as the app shows it: live from the running line, never a stored setting. */
+function sipLineHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipLineOperation> {
+  return {
+    'sip.status': async () => {
+      const status = deps.sipLine()
+      return status.state === 'listening' ? { ...status, authRequired: await deps.context.telephony.authRequired() } : status
+    },
+  }
+}
+
 type SipOperation = Extract<IpcOperationName, `sipUsers.${string}` | 'calls.callSoftphone'>
 
 /** The SIP line's users and "Call my softphone": the same use cases as the CLI and POST /v1/voice-agents/call. */
-function sipHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipOperation> {
+function sipHandlers(deps: OperatorHandlerDeps): Pick<OperatorHandlers, SipOperation | SipLineOperation> {
   const { context, caller } = deps
   const users = { store: context.store, now: context.now, telephony: context.telephony }
   return {
+    ...sipLineHandlers(deps),
     'sipUsers.list': () => listSipUsers(users),
     'sipUsers.add': ({ name }) => addSipUser(users, name),
     'sipUsers.resetPassword': ({ name }) => resetSipUserPassword(users, name),
@@ -292,10 +307,11 @@ export function createOperatorHandlers(deps: OperatorHandlerDeps): OperatorHandl
     'state.reset': () => deps.state.reset(caller.projectId),
     'state.restore': async (input) => ({ counts: (await deps.state.restoreSnapshot(caller.projectId, input.name, caller)).counts }),
     'state.snapshot': (input) => deps.state.takeSnapshot(caller.projectId, input.name),
-    ...sipHandlers(deps),
     'state.snapshots': async () => ({
       snapshots: await deps.state.listSnapshots(caller.projectId),
       current: await store.projectData.projectCounts(caller.projectId),
     }),
+
+    ...sipHandlers(deps),
   }
 }

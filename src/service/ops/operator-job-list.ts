@@ -7,7 +7,16 @@ import { listJobsAs, toJobListItem, type CreatedRange } from './jobs'
 import type { Caller, OpsContext } from './ops-context'
 
 /** What a row needs of a conversation's state: its transcript and tool calls are not read. */
-const GlanceStateSchema = ConversationStateSchema.pick({ startedAt: true, endReason: true, outcomeResult: true, outcomeComplete: true })
+const GlanceStateSchema = ConversationStateSchema.pick({
+  startedAt: true,
+  endReason: true,
+  outcomeResult: true,
+  outcomeComplete: true,
+  channel: true,
+  direction: true,
+  fromNumber: true,
+  toNumber: true,
+})
 
 /** How many of the outcome's fields a row shows, and how much of each value. */
 const GLANCE_FIELDS = 2
@@ -28,11 +37,14 @@ export function callGlanceOf(record: Pick<JobRecord, 'jobResponse'>): CallGlance
   const parsed = GlanceStateSchema.safeParse(record.jobResponse)
   // A record this version cannot read shows as a call that found nothing, as the detail does.
   if (!parsed.success) return { startedAt: null, endReason: null, outcome: 'none', outcomeFields: [] }
-  const { startedAt, endReason, outcomeResult, outcomeComplete } = parsed.data
+  const { startedAt, endReason, outcomeResult, outcomeComplete, channel, direction, fromNumber, toNumber } = parsed.data
   return {
     startedAt,
     endReason,
     outcome: outcomeStateOf(outcomeResult, outcomeComplete),
     outcomeFields: filledOutcomeFields(outcomeResult, GLANCE_FIELDS, GLANCE_VALUE_CHARACTERS),
+    ...(channel === 'SIP'
+      ? { phone: { direction: direction ?? 'inbound', fromNumber: fromNumber ?? null, toNumber: toNumber ?? null } }
+      : {}),
   }
 }

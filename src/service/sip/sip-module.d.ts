@@ -136,3 +136,8 @@ declare module 'sip/digest.js' {
     credentials: { user: string; password: string },
   ): unknown
 }
+
+/** The same module as Node's ESM loader needs it named in the built service (the package has no `exports` map). */
+declare module 'sip/digest.js' {
+  export * from 'sip/digest'
+}

@@ -65,6 +65,7 @@ export const IPC_OPERATION_NAMES = [
   'state.restore',
   'state.snapshot',
   'state.snapshots',
+  'sip.status',
   'sipUsers.list',
   'sipUsers.add',
   'sipUsers.resetPassword',

@@ -93,6 +93,13 @@ export const CallGlanceSchema = z.object({
   outcome: z.enum(CALL_OUTCOME_STATES),
   /** The outcome's first two filled fields (`name` null for an outcome that is not an object), values cut to 60 characters. */
   outcomeFields: z.array(z.object({ name: z.string().nullable(), value: z.string() })).max(2),
+  /**
+   * A phone call over the SIP line (the conversation's `channel: "SIP"`): its direction and both
+   * numbers (`fromNumber` as the caller sent it). Absent on a web call (the SDK's socket, a test call).
+   */
+  phone: z
+    .object({ direction: z.enum(['inbound', 'outbound']), fromNumber: z.string().nullable(), toNumber: z.string().nullable() })
+    .optional(),
 })
 export type CallGlance = z.infer<typeof CallGlanceSchema>
 
@@ -250,6 +257,18 @@ export const SettingsSchema = z.object({
   cors: z.object({ origins: z.array(z.string()), source: z.enum(['cli', 'setting', 'default']) }),
 })
 export type Settings = z.infer<typeof SettingsSchema>
+
+/**
+ * Where the SIP line stands (docs/api.md, "The SIP line"): off (not asked for), listening (how to
+ * call: `sip:<number>@<host>:<port>`; `authRequired` when callers must sign in as a SIP user), or
+ * failed to start, with why (a port another program holds).
+ */
+export const SipStatusSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('off') }),
+  z.object({ state: z.literal('listening'), host: z.string(), port: z.number().int(), authRequired: z.boolean() }),
+  z.object({ state: z.literal('failed'), problem: z.string() }),
+])
+export type SipStatus = z.infer<typeof SipStatusSchema>
 
 export const IPC_OPERATIONS = {
   'service.info': operation(NoInput, ServiceInfoSchema),
@@ -425,6 +444,9 @@ export const IPC_OPERATIONS = {
   'state.snapshot': operation(z.object({ name: SnapshotNameSchema }).strict(), SnapshotSchema),
   /** The snapshots, newest first, and what the project holds now (what a restore or reset would replace). */
   'state.snapshots': operation(NoInput, z.object({ snapshots: z.array(SnapshotSchema), current: StateCountsSchema })),
+
+  /** The SIP line of this running service, live (not a stored setting): the app shows each number's address from it. */
+  'sip.status': operation(NoInput, SipStatusSchema),
 
   /** The SIP line's users (service-wide), with where each is registered now. */
   'sipUsers.list': operation(NoInput, z.object({ users: z.array(SipUserSchema) })),

@@ -6,6 +6,7 @@ import { AR_ANALYTICS } from './ar-analytics'
 import { AR_CONTINUED } from './ar-continued'
 import { AR_HISTORY } from './ar-history'
 import { AR_TESTS } from './ar-tests'
+import { AR_SIP } from './ar-sip'
 import type { Messages } from './en'
 
 export const ar: Messages = {
@@ -331,7 +332,7 @@ export const ar: Messages = {
   'numbers.count': '{shown} من {total}',
   'numbers.empty': 'لا أرقام بعد.',
   'numbers.agent': 'الوكيل',
-  'numbers.sip': 'SIP الوارد',
+  'numbers.sip': 'عنوان SIP',
   'numbers.assignTo': 'الوكيل للرقم {number}',
   'numbers.unassignedOption': '— غير معيّن —',
   'numbers.pickerPlaceholder': 'غير معيّن — اكتب اسمًا',
@@ -396,4 +397,5 @@ export const ar: Messages = {
   ...AR_HISTORY,
   ...AR_TESTS,
   ...AR_ANALYTICS,
+  ...AR_SIP,
 }

@@ -8,6 +8,7 @@ import { EN_ANALYTICS } from './en-analytics'
 import { EN_CONTINUED } from './en-continued'
 import { EN_HISTORY } from './en-history'
 import { EN_TESTS } from './en-tests'
+import { EN_SIP } from './en-sip'
 
 export const en = {
   'app.name': 'VoiceDesk',
@@ -332,7 +333,7 @@ export const en = {
   'numbers.count': '{shown} of {total}',
   'numbers.empty': 'No numbers yet.',
   'numbers.agent': 'Agent',
-  'numbers.sip': 'SIP inbound',
+  'numbers.sip': 'SIP address',
   'numbers.assignTo': 'Agent for {number}',
   'numbers.unassignedOption': '— Not assigned —',
   'numbers.pickerPlaceholder': 'Not assigned — type a name',
@@ -397,6 +398,7 @@ export const en = {
   ...EN_HISTORY,
   ...EN_TESTS,
   ...EN_ANALYTICS,
+  ...EN_SIP,
 } as const
 
 export type MessageKey = keyof typeof en

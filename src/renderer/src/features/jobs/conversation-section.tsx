@@ -7,7 +7,7 @@ import { useT } from '../../i18n/use-t'
 import { formatClock } from '../../lib/format'
 import { CopyButton } from '../../ui/copy-button'
 import { CallTimeline, turnAt } from './call-timeline'
-import { OutcomeBadge } from './call-glance'
+import { CallChannelFacts, OutcomeBadge } from './call-glance'
 
 /** How long the call lasted by its own record: its stored duration, or as far as its turns and tools reach. */
 function callLengthOf(job: Job, call: ConversationState): number {
@@ -47,6 +47,7 @@ export function ConversationSection({ job }: { job: Job }) {
   return (
     <section className="detail-section conversation" aria-labelledby="job-call">
       <h3 id="job-call">{t('calls.title')}</h3>
+      <CallChannelFacts call={call} />
       {job.mediaUrl ? (
         <audio
           ref={audio}

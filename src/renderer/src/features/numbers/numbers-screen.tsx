@@ -19,6 +19,8 @@ import { AgentPicker } from './agent-picker'
 import { TableHead } from '../../ui/table-head'
 import { listShows } from '../../store/list-shows'
 import { SubmitForm } from '../../ui/submit-form'
+import { SipAddressCell, SipLineNotice } from '../sip/sip-address'
+import { useSipStatus } from '../sip/use-sip-status'
 
 interface NewNumber {
   phoneNumber: string
@@ -37,6 +39,8 @@ export function NumbersScreen() {
   const numbersShow = listShows(numbers)
   const locale = useAppStore(selectLocale)
   const [deleting, setDeleting] = useState<PhoneNumber | null>(null)
+  // The line as it runs now (not a stored port): each number's address, or why there is none.
+  const sip = useSipStatus()
 
   useEffect(() => {
     void store.getState().loadNumbers()
@@ -92,6 +96,7 @@ export function NumbersScreen() {
 
       <section className="card" aria-labelledby="numbers-list-title">
         <h2 id="numbers-list-title">{t('numbers.listTitle', { n: formatCount(numbers.total, locale) })}</h2>
+        {numbersShow === 'rows' ? <SipLineNotice view={sip} /> : null}
         {numbersShow !== 'rows' ? (
           numbersShow === 'error' ? null : (
             <p className="muted">{numbersShow === 'loading' ? t('common.loading') : t('numbers.empty')}</p>
@@ -104,7 +109,7 @@ export function NumbersScreen() {
                   { label: t('numbers.phoneNumber') },
                   { label: t('numbers.label') },
                   { label: t('numbers.agent') },
-                  { label: t('numbers.sip'), optional: true },
+                  { label: t('numbers.sip') },
                   { label: t('common.created'), optional: true },
                 ]}
                 actions
@@ -119,8 +124,8 @@ export function NumbersScreen() {
                     <td>
                       <AgentPicker number={number} onChoose={(agentId) => void assign(number, agentId)} />
                     </td>
-                    <td className="mono small col-optional" dir="ltr">
-                      {number.sipInboundConfigs.originationUri}
+                    <td className="small">
+                      <SipAddressCell number={number.number} assigned={number.voiceAgent !== null} status={sip.status} />
                     </td>
                     <td className="small col-optional">{formatDateTime(number.createdAt, locale)}</td>
                     <td className="actions">

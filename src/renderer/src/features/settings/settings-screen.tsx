@@ -15,6 +15,7 @@ import { LoadError } from '../../ui/load-error'
 import { ConfirmDialog, ModalDialog } from '../../ui/modal-dialog'
 import { ServerEngineForm } from './server-engine-form'
 import { SnapshotsCard } from './snapshots-card'
+import { SipLineCard } from './sip-line-card'
 import { CodeField } from '../../ui/code-textarea'
 import { TableHead } from '../../ui/table-head'
 import { SubmitForm } from '../../ui/submit-form'
@@ -30,6 +31,7 @@ export function SettingsScreen() {
       <AppearanceCard />
       <KeysCard />
       <ServiceCard />
+      <SipLineCard />
       <CorsCard />
       <SnapshotsCard />
     </div>

@@ -10,6 +10,7 @@ import { EXAMPLE_TOOL, initialParams, loadToolDrafts, saveToolDrafts, toolProble
 import { activityOf, LiveCall } from './live-call-view'
 import { isRunning, useLiveTestCall } from './live-test-call'
 import { ToolStubEditors } from './tool-stub-editors'
+import { CallSoftphone } from './call-softphone'
 import type { CallMode } from './use-test-call'
 
 /**
@@ -71,6 +72,7 @@ export function TestCallPanel({ agent, shown }: { agent: OperatorAgent; shown: b
     <div ref={panelRef} className="test-call" data-reply-ms={mine ? call.replyLatencies.map((ms) => ms.toFixed(1)).join(',') : ''}>
       {state === null ? (
         <CallSetup
+          agentId={agent.id}
           params={params}
           onParams={setParams}
           tools={tools}
@@ -106,6 +108,7 @@ export function TestCallPanel({ agent, shown }: { agent: OperatorAgent; shown: b
 }
 
 interface CallSetupProps {
+  agentId: string
   params: Record<string, string>
   onParams(params: Record<string, string>): void
   tools: ToolDraft[]
@@ -122,6 +125,7 @@ interface CallSetupProps {
 }
 
 function CallSetup({
+  agentId,
   params,
   onParams,
   tools,
@@ -186,6 +190,7 @@ function CallSetup({
           </div>
         </div>
       ) : null}
+      <CallSoftphone agentId={agentId} />
       {showProblems && invalidTools ? (
         <p className="field-error" role="alert">
           {t('testCall.toolsInvalid')}
