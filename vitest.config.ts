@@ -4,16 +4,16 @@ import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
- * Files run side by side: one fork per core. Measured per file (/proc CPU of the fork and its
- * children against its wall time) the long files use 0.2 to 0.7 of a core each, but the machine
- * as a whole is busy (Chromium's renderers, PostgreSQL's backends, eSpeak's workers): a third
- * fork on 2 cores kept both cores at 98 % and made each file about half as slow again, with no
- * gain in the whole. Every file has its own temp folders (helpers/temp-dir), ports (0),
- * databases (helpers/test-engine) and child processes; the build in out/ is only read. The
- * files whose bounds are wall-clock promises run apart (ALONE below). VOICEDESK_TEST_WORKERS
- * overrides (1 runs one file at a time).
+ * Files run side by side: one fork per core, and one more. A fork spends much of its file
+ * waiting (audio played in real time, Chromium, a CLI starting): with two forks on 2 cores the
+ * whole run used 1.25 cores on average. Once files shared their fork's loaded modules
+ * (`isolate: false` below) a third fork paid: the whole suite, grown by the SIP line's files,
+ * took 1,467 s of vitest with three where two took 1,464 s before them. Every file has its own
+ * temp folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child
+ * processes; the build in out/ is only read. The files whose bounds are wall-clock promises run
+ * apart (ALONE below). VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
  */
-const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism()
+const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParallelism() + 1
 
 /**
  * Files asserting wall-clock bounds that are the product's promise, not the test's patience:

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { WebhookAddressPolicy } from '../webhooks/webhook-address-policy'
-import { FaultBook } from './faults/fault-book'
 import { loadTemplateCatalogue } from './ops/templates-catalogue'
 import type { RequestJournal } from './request-journal/request-journal'
 import { applySeed } from './state/seed'
@@ -12,7 +11,7 @@ import { composeContext } from './compose/context'
 import { composeEngines } from './compose/engines'
 import { composeHttp, ServiceAddress } from './compose/http'
 import { composeJournal } from './compose/journal'
-import { composeOperatorBridge, composeOperatorFeed } from './compose/operator'
+import { composeFaults, composeOperatorBridge, composeOperatorFeed } from './compose/operator'
 import { announceRunningService } from './compose/running-services'
 import { composeProjectState, composeStorage, seedFileOf } from './compose/storage'
 import { composeWorkers } from './compose/workers'
@@ -38,6 +37,28 @@ export {
   type RuntimeConfig,
 } from './compose/config'
 
+/** The agents' test runs, which call this service as a caller would, over its /stream socket. */
+function composeTestRuns(
+  { config, context, engines, storage }: Pick<Parameters<typeof composeHttp>[0], 'config' | 'context' | 'engines' | 'storage'>,
+  streamBase: () => string | undefined,
+): TestRunner {
+  return new TestRunner({
+    context,
+    streamBase,
+    scenarioTimeoutMs: config.testRuns?.scenarioTimeoutMs,
+    log: storage.errorLog,
+    speak: (text, voiceId, signal) => engines.calls.audio.speak(text, voiceId, signal),
+  })
+}
+
+/** Throws, naming the field, when the embedder's config cannot work (a call cap, the SIP line's port or host). */
+function refuseBadConfig(config: RuntimeConfig): void {
+  const capProblem = config.calls?.maxConcurrent === undefined ? undefined : maxCallsProblem(config.calls.maxConcurrent)
+  if (capProblem) throw new Error(`RuntimeConfig.calls.maxConcurrent ${capProblem}`)
+  const sipProblem = config.sip && sipConfigProblem(config.sip)
+  if (sipProblem) throw new Error(`RuntimeConfig.sip.${sipProblem}`)
+}
+
 /**
  * Joins the parts of the service (src/service/compose/, one file each) from one config: storage,
  * engines, the leased workers (jobs, webhooks), live calls, the operator UI's bridge and HTTP.
@@ -45,11 +66,8 @@ export {
  */
 export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   const now = config.now ?? (() => new Date())
-  // Checked before anything opens: a wrong cap is the embedder's mistake, and nothing is left to close.
-  const capProblem = config.calls?.maxConcurrent === undefined ? undefined : maxCallsProblem(config.calls.maxConcurrent)
-  if (capProblem) throw new Error(`RuntimeConfig.calls.maxConcurrent ${capProblem}`)
-  const sipProblem = config.sip && sipConfigProblem(config.sip)
-  if (sipProblem) throw new Error(`RuntimeConfig.sip.${sipProblem}`)
+  // Checked before anything opens: a wrong setting is the embedder's mistake, and nothing is left to close.
+  refuseBadConfig(config)
   const templates = loadTemplateCatalogue(join(config.resourcesDir ?? findResourcesDir(), 'templates'))
   const storage = await composeStorage(config, now)
   const { store, dataDir, diskFull, errorLog } = storage
@@ -60,13 +78,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     const mediaIntake = mediaIntakeLimits(config.mediaIntake)
     const engines = await composeEngines(config, storage)
     const feed = composeOperatorFeed(storage)
-    const faults = new FaultBook({
-      now,
-      random: config.faults?.random,
-      // The UI's badge counts the default project's rules (the project it acts in).
-      onChanged: (projectId, active) =>
-        feed.events.emit(() => (projectId === storage.appCaller.projectId ? { type: 'faults.changed', active } : undefined)),
-    })
+    const faults = composeFaults(config, storage, feed, now)
     const webhookAddresses = new WebhookAddressPolicy(config.allowWebhookHosts)
     const workers = composeWorkers({ config, storage, engines, feed, faults, webhookAddresses, mediaIntake, baseUrl, now })
     const { runner, webhookSender } = workers
@@ -77,11 +89,6 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     })
     const calls = composeCalls({ config, storage, engines, workers, feed, now })
     sip.attach({ context, calls })
-    // Numbers show the line's bound address (`--sip-port 0` picks the port only when it starts).
-    context.sipLine = () => {
-      const status = sip.status
-      return status.state === 'listening' ? { host: status.host, port: status.port } : undefined
-    }
     journal = composeJournal(config, storage, feed.events, now)
     // Work that came back with the rows of an import or a restore (queued jobs, pending deliveries) runs again.
     const state = composeProjectState(config, storage, now, () => {
@@ -95,13 +102,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     )
     // Test runs call this very service over its socket, once it listens. Made before the
     // operator bridge, which starts them too (`app` is read only once a run starts).
-    const testRuns = new TestRunner({
-      context,
-      streamBase: () => socketBaseOf(app),
-      scenarioTimeoutMs: config.testRuns?.scenarioTimeoutMs,
-      log: errorLog,
-      speak: (text, voiceId, signal) => engines.calls.audio.speak(text, voiceId, signal),
-    })
+    const testRuns = composeTestRuns(parts, () => socketBaseOf(app))
     const operator = composeOperatorBridge({
       ...parts,
       signing: workers.signing,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { ConversationHost } from '../../conversations/conversation-host'
 import type { IpcEvent } from '../../shared/ipc/operations'
 import type { AttemptOutcome, AttemptRecord, DeliveryRecord, JobRecord } from '../../store/records'
-import type { FaultBook } from '../faults/fault-book'
+import { FaultBook } from '../faults/fault-book'
 import { OperatorEventHub } from '../operator/operator-events'
 import { createOperatorHandlers, type OperatorHandlers } from '../operator/operator-handlers'
 import type { OperatorStreamHandlers } from '../operator/operator-streams'
@@ -27,6 +27,21 @@ export interface OperatorFeed {
   jobChanged: (job: JobRecord) => void
   /** A webhook attempt ended (default project only). */
   deliveryAttempted: (delivery: DeliveryRecord, attempt: AttemptRecord, outcome: AttemptOutcome) => void
+}
+
+/** The fault rules, whose changes the UI's badge follows (it counts the default project's rules: the project it acts in). */
+export function composeFaults(
+  config: RuntimeConfig,
+  storage: Pick<RuntimeStorage, 'appCaller'>,
+  feed: OperatorFeed,
+  now: () => Date,
+): FaultBook {
+  return new FaultBook({
+    now,
+    random: config.faults?.random,
+    onChanged: (projectId, active) =>
+      feed.events.emit(() => (projectId === storage.appCaller.projectId ? { type: 'faults.changed', active } : undefined)),
+  })
 }
 
 export function composeOperatorFeed({

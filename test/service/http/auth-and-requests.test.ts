@@ -80,6 +80,7 @@ const ROUTES: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?:
     url: '/v1/voice-agents/twilio/phone-number',
     body: { phoneNumber: '+14155550100', label: 'Line', twilioAccountSid: 'AC1', twilioAuthToken: 'token' },
   },
+  { method: 'POST', url: '/v1/voice-agents/call', body: { toNumber: '+15551234567', voiceAgentId: SOME_ID } },
   { method: 'GET', url: '/v2/voice-agents' },
   { method: 'POST', url: '/v2/voice-agents', body: { name: 'Desk' } },
   { method: 'GET', url: `/v2/voice-agents/${SOME_ID}` },
