@@ -7,8 +7,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  * Files run side by side: one fork per core, and one more. A fork spends much of its file
  * waiting (audio played in real time, Chromium, a CLI starting): with two forks on 2 cores the
  * whole run used 1.25 cores on average. Once files shared their fork's loaded modules
- * (`isolate: false` below) a third fork paid: the whole suite, grown by the SIP line's files,
- * took 1,467 s of vitest with three where two took 1,464 s before them. Every file has its own
+ * (`isolate: false` below), three forks ran the suite grown by the SIP line's files (about 400
+ * s of files more) in 1,467 s, as long as two had taken without them (1,464 s). Every file has its own
  * temp folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child
  * processes; the build in out/ is only read. The files whose bounds are wall-clock promises run
  * apart (ALONE below). VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
