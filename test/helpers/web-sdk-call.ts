@@ -84,6 +84,18 @@ export async function conversation(setup: CallSetup, jobId: string): Promise<Con
   return ConversationEnvelopeSchema.parse(response.json()).data
 }
 
+/** The `call.ended` webhook of call `callId`, as the loopback receiver got it (waits up to 10 s). */
+export async function callEnded(setup: CallSetup, callId: string): Promise<Record<string, unknown>> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    const found = setup.receiver.requests
+      .map((request) => JSON.parse(request.body) as Record<string, unknown>)
+      .find((body) => body.eventType === 'call.ended' && body.callId === callId)
+    if (found) return found
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`No call.ended webhook for ${callId}`)
+}
+
 /** Polls the conversation until it ended; answers it and how long after `since` (ms) it was seen ended. */
 export async function ended(
   setup: CallSetup,

@@ -3,6 +3,7 @@ import { mulaw } from 'alawmulaw'
 import { createResampler } from '../../src/engines/audio/speex-resampler'
 import type { Conversation } from '../../src/shared/api/conversations'
 import {
+  callEnded,
   closeCallsAndServers,
   conversation,
   setSttEngine,
@@ -85,18 +86,6 @@ async function callerWav(text: string): Promise<Buffer> {
 async function calls(setup: CallSetup): Promise<{ id: string; status: string }[]> {
   const response = await setup.service.call('GET', '/v1/voice-agents/conversations/minimal-list')
   return response.json<{ data: { calls: { id: string; status: string }[] } }>().data.calls
-}
-
-/** The `call.ended` webhook of call `callId`, as the loopback receiver got it. */
-async function callEnded(setup: CallSetup, callId: string): Promise<Record<string, unknown>> {
-  for (let tries = 0; tries < 100; tries += 1) {
-    const found = setup.receiver.requests
-      .map((request) => JSON.parse(request.body) as Record<string, unknown>)
-      .find((body) => body.eventType === 'call.ended' && body.callId === callId)
-    if (found) return found
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`No call.ended webhook for ${callId}`)
 }
 
 function rms(samples: Int16Array): number {

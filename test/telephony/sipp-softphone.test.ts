@@ -35,34 +35,24 @@ describe('SIPp as a registered softphone', () => {
     if (!added.ok) throw new Error(added.error.message)
     const password = (added.data as { password: string }).password
     const phonePort = await findFreePort()
+    const register = (secret: string) =>
+      sipp([
+        '-sf',
+        join(SCENARIOS, 'register.xml'),
+        '-s',
+        '+15551230060',
+        '-au',
+        '+15551230060',
+        '-ap',
+        secret,
+        '-p',
+        String(phonePort),
+        `127.0.0.1:${status.port}`,
+      ])
 
-    const wrong = await sipp([
-      '-sf',
-      join(SCENARIOS, 'register.xml'),
-      '-s',
-      '+15551230060',
-      '-au',
-      '+15551230060',
-      '-ap',
-      'wrong-password',
-      '-p',
-      String(phonePort),
-      `127.0.0.1:${status.port}`,
-    ])
+    const wrong = await register('wrong-password')
     expect(wrong.code).not.toBe(0)
-    const registered = await sipp([
-      '-sf',
-      join(SCENARIOS, 'register.xml'),
-      '-s',
-      '+15551230060',
-      '-au',
-      '+15551230060',
-      '-ap',
-      password,
-      '-p',
-      String(phonePort),
-      `127.0.0.1:${status.port}`,
-    ])
+    const registered = await register(password)
     expect(registered.code, registered.output.slice(-2_000)).toBe(0)
 
     // The same port, now a phone that rings for ever.

@@ -78,8 +78,10 @@ export class RuntimeSipLine implements Telephony {
   /** Joins the use cases and the call host (made after the context, which holds this line). */
   attach(parts: SipLineParts): void {
     this.parts = parts
-    // Numbers show the line's bound address (`--sip-port 0` picks the port only when it starts).
-    parts.context.sipLine = () => (this.line ? { host: this.line.host, port: this.line.port } : undefined)
+  }
+
+  boundAddress(): { host: string; port: number } | undefined {
+    return this.line ? { host: this.line.host, port: this.line.port } : undefined
   }
 
   get status(): SipLineStatus {

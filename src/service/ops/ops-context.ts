@@ -24,8 +24,6 @@ export interface OpsContext {
   secrets: SecretBox
   templates: TemplateCatalogue
   sip: SipSettings
-  /** Where the SIP line listens now (its bound port: `--sip-port 0` picks one); undefined while it does not. */
-  sipLine?: () => { host: string; port: number } | undefined
   /** The SIP line: its users' registrations, and the agents' outbound calls. */
   telephony: Telephony
   now: () => Date

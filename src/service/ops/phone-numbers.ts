@@ -19,7 +19,7 @@ import { present } from '../../shared/present'
  * address (what a softphone dials: `sip:+14155550100@127.0.0.1:5060`); otherwise the stored SIP settings'.
  */
 function originationUriOf(context: OpsContext, number: string): string {
-  const line = context.sipLine?.()
+  const line = context.telephony.boundAddress()
   if (!line) return context.sip.originationUri
   return `sip:${number}@${line.host.includes(':') ? `[${line.host}]` : line.host}:${line.port}`
 }

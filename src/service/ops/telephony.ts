@@ -27,6 +27,8 @@ export interface ResolvedTarget {
 }
 
 export interface Telephony {
+  /** Where the line listens now (its bound port: `--sip-port 0` picks one when it starts); undefined while it does not. */
+  boundAddress(): { host: string; port: number } | undefined
   /** The digest HA1 the store keeps for a user's password. */
   ha1Of(name: string, password: string): string
   /** The user's registration now, if any. */
@@ -53,6 +55,7 @@ export interface Telephony {
 
 /** A line that is not there (an embedder's runtime without one): every call is refused, nobody is registered. */
 export const NO_TELEPHONY: Telephony = {
+  boundAddress: () => undefined,
   ha1Of: () => {
     throw new Error('No SIP line in this runtime')
   },

@@ -31,14 +31,17 @@ export type ConversationTool = z.infer<typeof ConversationToolSchema>
 /** A value for one of the agent's `{{placeholders}}`; numbers and booleans are taken as their text. */
 export const ParamValueSchema = z.union([z.string().max(2_000), z.number(), z.boolean()]).transform((value) => String(value))
 
+/** A call's values for the agent's `{{placeholders}}` (conversation-init, an outbound call). */
+export const CallParamsSchema = z
+  .record(z.string().regex(PLACEHOLDER_NAME, 'Must be a placeholder name: a letter or _, then letters, digits or _'), ParamValueSchema)
+  .refine((params) => Object.keys(params).length <= 100, { message: 'At most 100 params' })
+  .optional()
+  .meta({ description: "Values for the agent's {{placeholders}}; the agent's own params fill the rest." })
+
 export const ConversationInitBodySchema = z
   .object({
     voiceAgentId: UuidSchema,
-    params: z
-      .record(z.string().regex(PLACEHOLDER_NAME, 'Must be a placeholder name: a letter or _, then letters, digits or _'), ParamValueSchema)
-      .refine((params) => Object.keys(params).length <= 100, { message: 'At most 100 params' })
-      .optional()
-      .meta({ description: "Values for the agent's {{placeholders}}; the agent's own params fill the rest." }),
+    params: CallParamsSchema,
     voiceEnablement: z.boolean().optional().meta({ description: 'Sent by the web SDK; calls are always spoken here.' }),
     tools: z
       .array(ConversationToolSchema)

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { HttpUrlSchema, UuidSchema } from './common'
-import { ParamValueSchema } from './conversations'
+import { CallParamsSchema } from './conversations'
 import { JobWebhookAuthSchema } from './jobs'
-import { PLACEHOLDER_NAME } from './voice-agents'
 
 /** Who an outbound call rings: a registered SIP user's number (E.164, the + optional) or a `sip:` URI on the allow-list. */
 export const CALL_TARGET = /^(\+?\d{2,15}|sips?:\S{1,250})$/i
@@ -21,11 +20,7 @@ export const StartCallBodySchema = z
       .optional()
       .meta({ description: "The caller the softphone shows; the agent's first assigned number by default." }),
     voiceAgentId: UuidSchema,
-    params: z
-      .record(z.string().regex(PLACEHOLDER_NAME, 'Must be a placeholder name: a letter or _, then letters, digits or _'), ParamValueSchema)
-      .refine((params) => Object.keys(params).length <= 100, { message: 'At most 100 params' })
-      .optional()
-      .meta({ description: "Values for the agent's {{placeholders}}; the agent's own params fill the rest." }),
+    params: CallParamsSchema,
     agentDetails: z
       .object({})
       .strict()

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { invokeOperation } from '../../../src/service/operator/invoke-operation'
-import { ended, closeCallsAndServers, setUpCall, type CallSetup } from '../../helpers/web-sdk-call'
+import { callEnded, ended, closeCallsAndServers, setUpCall, type CallSetup } from '../../helpers/web-sdk-call'
 import { TestSoftphone } from '../../helpers/sip-softphone'
 
 /*
@@ -47,17 +47,6 @@ async function line(config: Record<string, unknown> = {}): Promise<Line> {
 async function jobState(setup: CallSetup, id: string): Promise<Record<string, unknown>> {
   const job = await setup.service.runtime.store.jobs.findById(id)
   return job?.jobResponse ?? {}
-}
-
-async function callEnded(setup: CallSetup, callId: string): Promise<Record<string, unknown>> {
-  for (let tries = 0; tries < 100; tries += 1) {
-    const found = setup.receiver.requests
-      .map((request) => JSON.parse(request.body) as Record<string, unknown>)
-      .find((body) => body.eventType === 'call.ended' && body.callId === callId)
-    if (found) return found
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`No call.ended webhook for ${callId}`)
 }
 
 /** µ-law bytes that are not silence (0xFF and 0x7F are zero). */

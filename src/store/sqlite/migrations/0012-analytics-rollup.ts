@@ -101,6 +101,12 @@ const JOB_CHANGED = `old.project_id IS NOT new.project_id OR old.type IS NOT new
 const OUTCOME_CHANGED = `(old.call_outcome IS NOT NULL OR new.call_outcome IS NOT NULL) AND (old.project_id IS NOT new.project_id
   OR old.voice_agent_id IS NOT new.voice_agent_id OR old.created_at IS NOT new.created_at OR old.call_outcome IS NOT new.call_outcome)`
 
+/** The top-level fields `e` of the outcomes of the calls `where` picks (jobs `j`), as the outcome rollups count them. */
+function outcomeFieldsOf(where: string): string {
+  return `FROM jobs j, json_each(j.call_outcome) e
+      WHERE ${where} AND j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL`
+}
+
 /**
  * The four rollups' rows for the jobs `where` picks (an SQL condition on jobs \`j\`, which may
  * hold named parameters), one statement each: the migration fills them once for every job; a bulk load (a project's
@@ -117,14 +123,11 @@ export function rollupsOf(where: string): string[] {
     ),
     `INSERT INTO call_field_rollup (project_id, voice_agent_id, slot, field, filled)
       SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, count(DISTINCT j.id)
-      FROM jobs j, json_each(j.call_outcome) e
-      WHERE ${where} AND j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL AND e.type <> 'null'
+      ${outcomeFieldsOf(where)} AND e.type <> 'null'
       GROUP BY 1, 2, 3, 4;`,
     `INSERT INTO call_rating_rollup (project_id, voice_agent_id, slot, field, value, calls)
       SELECT j.project_id, j.voice_agent_id, ${hour('j')}, e.key, e.value, count(*)
-      FROM jobs j, json_each(j.call_outcome) e
-      WHERE ${where} AND j.type = 'CONVERSATION' AND j.voice_agent_id IS NOT NULL AND j.call_outcome IS NOT NULL
-        AND e.type IN ('integer', 'real') AND ${RATING_NAME.replaceAll('key', 'e.key')}
+      ${outcomeFieldsOf(where)} AND e.type IN ('integer', 'real') AND ${RATING_NAME.replaceAll('key', 'e.key')}
       GROUP BY 1, 2, 3, 4, 5;`,
   ]
 }
