@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { ClockStats, FromWorker, SendingMedia, ToWorker } from './media-worker-protocol'
+import type { ClockStats, FromWorker, ReceivedPacket, SendingMedia, ToWorker } from './media-worker-protocol'
 
-export type { ClockStats, SendingMedia } from './media-worker-protocol'
+export type { ClockPriority, ClockStats, SendingMedia } from './media-worker-protocol'
 
 /** What a call hears from its media: the caller's packets (from the SDP's address only) and marks played. */
 export interface CallMediaEvents {
@@ -129,9 +129,23 @@ export class MediaPlane {
     this.worker?.postMessage(message, transfer)
   }
 
+  /** The caller's packets of a batch, each to its call (a closed call's dropped). */
+  private deliver(packets: ReceivedPacket[], buffer: ArrayBuffer): void {
+    for (const { id, payloadType, timestamp, offset, length } of packets) {
+      const call = this.calls.get(id)
+      if (!call) continue
+      try {
+        call.events.packet(payloadType, new Uint8Array(buffer, offset, length), timestamp)
+      } catch (error) {
+        this.onError(error, 'a SIP call could not take its media')
+      }
+    }
+  }
+
   private received(message: FromWorker): void {
     if (message.type === 'clock-idle') return this.onClock?.(message.stats)
     if (message.type === 'clock-stats') return this.statsWaiting.shift()?.(message.stats)
+    if (message.type === 'packets') return this.deliver(message.packets, message.buffer)
     const call = this.calls.get(message.id)
     if (!call) return
     try {
@@ -145,8 +159,6 @@ export class MediaPlane {
           this.calls.delete(message.id)
           call.failed?.(new Error(message.message))
           return
-        case 'packet':
-          return call.events.packet(message.payloadType, message.payload, message.timestamp)
         case 'marked':
           return call.events.marked(message.name)
         case 'error':

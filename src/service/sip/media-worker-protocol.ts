@@ -12,12 +12,27 @@ export interface SendingMedia {
   sending: boolean
 }
 
+/** The media thread's scheduling: SCHED_RR ('realtime'), nice -10 ('nice'), or as the process ('normal'). */
+export type ClockPriority = 'realtime' | 'nice' | 'normal'
+
 /** How punctual the thread's packet clock was: how late each tick ran after it was due, in ms. */
 export interface ClockStats {
   ticks: number
   latenessMs: { p50: number; p99: number; max: number }
   /** Ticks that ran more than 2 ms late. */
   lateTicks: number
+  /** Per tick that sent packets, how long after its due time the last of them had left (its send's system call returned). */
+  sentMs: { p50: number; p99: number; max: number }
+  priority: ClockPriority
+}
+
+/** One of the caller's packets in a 'packets' batch: its payload is buffer's bytes [offset, offset + length). */
+export interface ReceivedPacket {
+  id: number
+  payloadType: number
+  timestamp: number
+  offset: number
+  length: number
 }
 
 /** Messages to the media thread. */
@@ -36,7 +51,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'opened'; id: number; port: number }
   | { type: 'open-failed'; id: number; message: string }
-  | { type: 'packet'; id: number; payloadType: number; timestamp: number; payload: Uint8Array }
+  /** The caller's packets read in one turn of the thread's event loop, every call's together. */
+  | { type: 'packets'; packets: ReceivedPacket[]; buffer: ArrayBuffer }
   | { type: 'marked'; id: number; name: string }
   | { type: 'error'; id: number; message: string }
   | { type: 'closed'; id: number; ignored: number }
