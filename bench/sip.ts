@@ -19,8 +19,10 @@
  *   service logs it at info level each time its last call closed), which tells a late sender
  *   from a late network or receiver;
  * - the machine's load average at the start and the end (2 cores, shared).
- * BENCH_SIP_REALTIME=1 adds an experiment (root only): the same build with its media thread under
- * SCHED_FIFO, which tells how much of the lateness is the thread waiting for a CPU.
+ * BENCH_SIP_NOT_REALTIME=1 adds the same build with VOICEDESK_SIP_REALTIME=off (its media thread at
+ * nice -10 only, not SCHED_RR), which tells how much of the lateness is the thread waiting for a CPU.
+ * BENCH_SIP_DUMP=<path prefix> writes each round's packets as the receiver stamped them
+ * (<prefix>-<round>-receiver.json), to set beside a trace of the sender.
  * With BENCH_SIP_BASELINE_CLI=<other builds' out/main/cli.js, comma-separated> those builds run too,
  * in alternating rounds with this one: a before/after in one run.
  * Part of `npm run bench` (bench/run.ts, under `sip`); alone: `npx tsx bench/run.ts sip`.
@@ -43,7 +45,8 @@ const RECEIVER = join(ROOT, 'bench/sip/rtp-receiver.py')
 const KEY = 'vd_bench_sip_0123456789abcdef0123456789'
 const NUMBER = '+14155550142'
 const CALLS = 20
-const ROUNDS = 3
+/** Rounds per build: the first is not counted in the summary (the service's first calls), so three are. */
+const ROUNDS = 4
 /** How long each caller stays on after the answer before its BYE: the greeting plays out within it. */
 const CALL_MS = 9_000
 const PACKET_MS = 20
@@ -98,6 +101,9 @@ interface BuildSummary {
   outside18to22Percent: number[]
   firstGreetingPacketP99Ms: number[]
   senderLatenessP99Ms: (number | null)[]
+  /** How late after its tick's due time a tick's last packet had left (null for builds that do not log it). */
+  senderSentP99Ms: (number | null)[]
+  senderPriority: (string | null)[]
   loadAverage: number[]
 }
 
@@ -111,6 +117,8 @@ function summaryByBuild(runs: SipRunResult[]): Record<string, BuildSummary> {
       outside18to22Percent: [],
       firstGreetingPacketP99Ms: [],
       senderLatenessP99Ms: [],
+      senderSentP99Ms: [],
+      senderPriority: [],
       loadAverage: [],
     })
     build.rounds += 1
@@ -119,6 +127,8 @@ function summaryByBuild(runs: SipRunResult[]): Record<string, BuildSummary> {
     build.outside18to22Percent.push(run.pacingMs.outside18to22Percent)
     build.firstGreetingPacketP99Ms.push(run.firstGreetingPacketMs.p99)
     build.senderLatenessP99Ms.push(run.senderClock?.latenessMs.p99 ?? null)
+    build.senderSentP99Ms.push(run.senderClock?.sentMs?.p99 ?? null)
+    build.senderPriority.push(run.senderClock?.priority ?? null)
     build.loadAverage.push(round1(run.loadAverage.start))
   }
   return summary
@@ -138,25 +148,11 @@ interface Service {
   sipPort: number
   /** The service's own account of its packet clock (its log's sipMediaClock), the latest first. */
   clock: ClockStats[]
-  /** BENCH_SIP_REALTIME's experiment: the media thread is put under SCHED_FIFO once it runs. */
-  realtime?: boolean
 }
 
-/** The service's media thread (the one thread at nice -10) put under SCHED_FIFO priority 10 with chrt, once it exists. */
-async function makeMediaThreadRealtime(pid: number): Promise<boolean> {
-  for (let tries = 0; tries < 100; tries += 1) {
-    for (const thread of readdirSync(`/proc/${pid}/task`)) {
-      const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16] === '-10') return spawnSync('chrt', ['-f', '-p', '10', thread]).status === 0
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return false
-}
-
-async function startService(cli: string, dataDir: string): Promise<Service> {
+async function startService(cli: string, dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Service> {
   const port = await freePort()
-  const env: NodeJS.ProcessEnv = { ...process.env, VOICEDESK_API_KEY: KEY }
+  const env: NodeJS.ProcessEnv = { ...process.env, VOICEDESK_API_KEY: KEY, ...extraEnv }
   delete env.VOICEDESK_SIP_PORT
   const args = ['serve', '--port', String(port), '--sip-port', '0', '--data-dir', dataDir, '--log-level', 'info']
   const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -241,11 +237,11 @@ async function oneRun(service: Service, build: SipRunResult['build'], roundIndex
       ],
       { cwd: folder, stdio: ['ignore', 'ignore', 'ignore'] },
     )
-    if (service.realtime && !(await makeMediaThreadRealtime(service.child.pid!)))
-      console.warn('sip: the media thread could not be made realtime')
     const code = await new Promise<number | null>((resolve) => sipp.on('close', resolve))
     const heard = await receiver.stop()
     records.forEach((record, index) => (record.packets = heard[index] ?? []))
+    if (process.env.BENCH_SIP_DUMP)
+      writeFileSync(`${process.env.BENCH_SIP_DUMP}-${build.replace(/\W+/g, '_')}-${roundIndex}-receiver.json`, JSON.stringify(records))
     // The service logs its clock once its last call closed.
     for (let waited = 0; service.clock.length === clockBefore && waited < 3_000; waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50))
@@ -327,11 +323,11 @@ export async function benchSip(): Promise<SipBenchResult> {
   const services: { build: string; service: Service }[] = []
   try {
     services.push({ build: 'current', service: await startService(CLI, join(workDir, 'current')) })
-    if (process.env.BENCH_SIP_REALTIME === '1') {
-      // The experiment: the same build, its media thread under SCHED_FIFO (chrt; root only), out of the CPU's fair sharing.
+    if (process.env.BENCH_SIP_NOT_REALTIME === '1') {
+      // The experiment: the same build, its media thread left in the CPU's fair sharing (nice -10 at most).
       services.push({
-        build: 'current, media thread SCHED_FIFO',
-        service: { ...(await startService(CLI, join(workDir, 'rt'))), realtime: true },
+        build: 'current, VOICEDESK_SIP_REALTIME=off',
+        service: await startService(CLI, join(workDir, 'not-realtime'), { VOICEDESK_SIP_REALTIME: 'off' }),
       })
     }
     for (const [index, cli] of baselineClis.entries()) {

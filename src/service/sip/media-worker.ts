@@ -287,8 +287,8 @@ function open(id: number, address: string): void {
     timestamp: randomInt(0, 2 ** 32 - 1),
     ...outgoingPacket(),
     samples: new Int16Array(SAMPLES),
-    sent: (error) => {
-      if (error && !call.closed) post({ type: 'error', id, message: error.message })
+    sent: (error: NodeJS.ErrnoException | null) => {
+      if (error && error.code !== 'ECONNREFUSED' && !call.closed) post({ type: 'error', id, message: error.message })
     },
     chunks: [],
     offset: 0,
@@ -300,7 +300,9 @@ function open(id: number, address: string): void {
   socket.once('error', (error) => post({ type: 'open-failed', id, message: error.message }))
   socket.bind(0, address, () => {
     socket.removeAllListeners('error')
-    socket.on('error', (error) => {
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // The caller's socket is not (or no longer) there: a connected socket hears of it (ICMP), as a sender need not.
+      if (error.code === 'ECONNREFUSED') return
       // A connect that failed: the next remote may try again.
       call.connecting = false
       socket.removeAllListeners('connect')
