@@ -73,6 +73,22 @@ describe("the desktop's SIP line", () => {
     }
   })
 
+  it('takes VOICEDESK_SIP_REALTIME on or off (the media thread reads it), and says what else is wrong', () => {
+    const saved = process.env.VOICEDESK_SIP_REALTIME
+    try {
+      for (const value of ['on', 'off', '']) {
+        process.env.VOICEDESK_SIP_REALTIME = value
+        expect(sipStart('0').sip).toEqual({ port: 0, host: '127.0.0.1' })
+      }
+      process.env.VOICEDESK_SIP_REALTIME = 'yes'
+      expect(() => sipStart('0')).toThrow(UsageError)
+      expect(() => sipStart('0')).toThrow('VOICEDESK_SIP_REALTIME must be on or off (real-time scheduling of the SIP media thread; on by default), not "yes"')
+    } finally {
+      if (saved === undefined) delete process.env.VOICEDESK_SIP_REALTIME
+      else process.env.VOICEDESK_SIP_REALTIME = saved
+    }
+  })
+
   it('opens on the real runtime and sip.status says where; a port another program holds leaves it off with why', async () => {
     const holder = createSocket('udp4')
     await new Promise<void>((resolve) => holder.bind(0, '127.0.0.1', resolve))

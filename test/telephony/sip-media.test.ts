@@ -162,6 +162,75 @@ describe('the media thread', () => {
     }
   })
 
+  it('asks for real-time scheduling for its clock where the system allows it (chrt), and paces its packets all the same where it does not', async () => {
+    const root = process.getuid?.() === 0
+    /** The scheduling policy (SCHED_OTHER 0, SCHED_RR 2) and nice of each of this process's threads (Linux's /proc). */
+    const threads = () =>
+      readdirSync('/proc/self/task').map((thread) => {
+        const fields = readFileSync(`/proc/self/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ')
+        return { nice: Number(fields[16]), policy: Number(fields[38]) }
+      })
+    const cases: { env: Record<string, string>; priority: string; policy: number }[] = [
+      // Root here (and on CI): the thread gets SCHED_RR; elsewhere nice -10 or nothing, and no error.
+      { env: {}, priority: root ? 'realtime' : 'normal', policy: root ? 2 : 0 },
+      // Turned off: nice -10 only.
+      { env: { VOICEDESK_SIP_REALTIME: 'off' }, priority: root ? 'nice' : 'normal', policy: 0 },
+      // No chrt to run (as on a system without util-linux): the same fallback, silently.
+      { env: { PATH: '/nonexistent' }, priority: root ? 'nice' : 'normal', policy: 0 },
+    ]
+    /** The variables a case sets, back as they were (process.env itself kept: a worker copies the real environment). */
+    const restore = (env: Record<string, string>, saved: Record<string, string | undefined>) => {
+      for (const name of Object.keys(env)) {
+        if (saved[name] === undefined) delete process.env[name]
+        else process.env[name] = saved[name]
+      }
+    }
+    for (const { env, priority, policy } of cases) {
+      const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]))
+      const plane = new MediaPlane((error) => {
+        throw error
+      })
+      const caller = createSocket('udp4')
+      await new Promise<void>((resolve) => caller.bind(0, '127.0.0.1', resolve))
+      const arrived: number[] = []
+      caller.on('message', () => arrived.push(performance.now()))
+      try {
+        // The thread starts with the first call, and takes the environment as it starts.
+        Object.assign(process.env, env)
+        const media = await plane
+          .open('127.0.0.1', { packet: () => undefined, marked: () => undefined, lost: () => undefined })
+          .finally(() => restore(env, saved))
+        media.setRemote({ address: '127.0.0.1', port: caller.address().port })
+        media.setMedia({ codec: 'PCMU', payloadType: 0, sending: true })
+        media.audio(new Int16Array(1_600).fill(1_000))
+        media.play()
+        for (let waited = 0; arrived.length < 10 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(arrived).toHaveLength(10)
+        // Paced: the middle interval is a packet's 20 ms (a loaded machine may hold up one tick, and its catch-up follows).
+        const intervals = arrived.slice(1).map((at, index) => at - arrived[index]!)
+        expect(intervals.sort((a, b) => a - b)[4]).toBeGreaterThan(15)
+        expect(intervals[4]).toBeLessThan(25)
+        let clock = await plane.clockStats()
+        // chrt runs once as the thread starts; its answer may come after the first packets.
+        for (let waited = 0; clock?.priority !== priority && waited < 3_000; waited += 50) {
+          await new Promise((resolve) => setTimeout(resolve, 50))
+          clock = await plane.clockStats()
+        }
+        expect(clock?.priority).toBe(priority)
+        expect(clock?.sentMs.p50).toBeLessThan(5)
+        if (process.platform === 'linux') {
+          const media = threads().filter((thread) => thread.nice === (root ? -10 : thread.nice) && thread.policy === policy)
+          expect(media.length).toBeGreaterThanOrEqual(1)
+          expect(threads().filter((thread) => thread.policy === 2)).toHaveLength(policy === 2 ? 1 : 0)
+        }
+        media.close()
+      } finally {
+        await plane.close()
+        caller.close()
+      }
+    }
+  })
+
   it('tells each call when the media thread stops under it, and starts a new thread for the next call', async () => {
     const plane = new MediaPlane(() => undefined)
     const lost: string[] = []

@@ -159,8 +159,15 @@ export function parsePort(raw: string | undefined, source: string): number {
  * `--sip-port N|off` (or VOICEDESK_SIP_PORT) and `--sip-host H`: the SIP line's config (5060 on 127.0.0.1 by default),
  * or undefined for `off`. Another host than loopback is taken only once SIP users exist (checked
  * as the service starts); `--sip-allow-outbound host[:port],…` opens `sip:` URIs the agents may call.
+ * VOICEDESK_SIP_REALTIME (on or off) is checked here too.
  */
 export function sipLineOf(values: Values): RuntimeConfig['sip'] {
+  // Read by the SIP media thread itself (media-worker.ts); checked here, where a bad value can be told.
+  const realtime = process.env.VOICEDESK_SIP_REALTIME
+  if (realtime && realtime !== 'on' && realtime !== 'off')
+    throw new UsageError(
+      `VOICEDESK_SIP_REALTIME must be on or off (real-time scheduling of the SIP media thread; on by default), not ${JSON.stringify(realtime)}`,
+    )
   const source = values['sip-port'] !== undefined ? '--sip-port' : 'VOICEDESK_SIP_PORT'
   const raw = values['sip-port'] ?? (process.env.VOICEDESK_SIP_PORT || undefined)
   if (raw === 'off') {
