@@ -82,7 +82,9 @@ describe("the desktop's SIP line", () => {
       }
       process.env.VOICEDESK_SIP_REALTIME = 'yes'
       expect(() => sipStart('0')).toThrow(UsageError)
-      expect(() => sipStart('0')).toThrow('VOICEDESK_SIP_REALTIME must be on or off (real-time scheduling of the SIP media thread; on by default), not "yes"')
+      expect(() => sipStart('0')).toThrow(
+        'VOICEDESK_SIP_REALTIME must be on or off (real-time scheduling of the SIP media thread; on by default), not "yes"',
+      )
     } finally {
       if (saved === undefined) delete process.env.VOICEDESK_SIP_REALTIME
       else process.env.VOICEDESK_SIP_REALTIME = saved

@@ -2,13 +2,11 @@ import { randomBytes, randomInt } from 'node:crypto'
 import { makeResponse, type SipMessage, type SipServerTransaction } from 'sip'
 import type { ServerFrame } from '../../shared/api/stream-frames'
 import type { CallSession, CallTransport } from '../../conversations/call-session'
-import { CALL_SAMPLE_RATE } from '../../conversations/call-audio'
-import { float32FromInt16, int16FromBase64 } from '../../engines/audio/pcm-encoding'
 import type { Resampler } from '../../engines/audio/speex-resampler'
-import { decodeG711, G711_SAMPLE_RATE } from './g711'
-import { KeypadEntry, keypadEventOf, keyOfInfo } from './keypad'
-import type { CallMedia, MediaPlane } from './media-plane'
-import { answerSdp, negotiate, offerSdp, sends, type NegotiatedMedia } from './sdp-negotiation'
+import { keyOfInfo } from './keypad'
+import type { MediaPlane } from './media-plane'
+import { RtpBridge } from './rtp-bridge'
+import { answerSdp, negotiate, offerSdp, type NegotiatedMedia } from './sdp-negotiation'
 import type { SipRemote } from './sip-transport'
 
 /** RFC 3261's T1 and T2: a 200 OK over UDP is sent again at T1, doubling up to T2, until its ACK comes (64 × T1 at most). */
@@ -73,19 +71,15 @@ export class InboundCall {
   private cancelled = false
   private hungUpByCaller = false
   private media: NegotiatedMedia | undefined
-  private rtp: CallMedia | undefined
-  /** The agent's voice, 16 to 8 kHz, streaming. */
-  private toCaller: Resampler | undefined
-  private fromCaller: Resampler | undefined
+  /** The call's audio between its session and its RTP socket (and the caller's keys). */
+  private audio: RtpBridge | undefined
   private session: CallSession | undefined
   private refusal: string | undefined
-  private readonly keypad: KeypadEntry
   private readonly sessionId = randomInt(1, 2 ** 31)
   private sdpVersion = 1
   private localSeq = randomInt(1, 2 ** 16)
   private okTimer: ReturnType<typeof setTimeout> | undefined
   private answerTimer: ReturnType<typeof setTimeout> | undefined
-  private lastKeyEvent: number | undefined
 
   constructor(
     private readonly invite: SipMessage,
@@ -94,7 +88,6 @@ export class InboundCall {
     private readonly deps: InboundCallDeps,
   ) {
     this.callId = invite.headers['call-id'] ?? ''
-    this.keypad = new KeypadEntry((keys) => this.session?.keysPressed(keys), deps.keypadPauseMs)
   }
 
   /** The branch of the INVITE, by which a CANCEL names it. */
@@ -129,10 +122,9 @@ export class InboundCall {
       if (!negotiation.ok) return this.refuse(488, 'Not Acceptable Here', negotiation.problem)
       this.media = negotiation.media
     }
-    this.rtp = await this.deps.media.open(this.deps.host, {
-      packet: (payloadType, payload, timestamp) => this.fromRtp(payloadType, payload, timestamp),
-      // The web SDK's player echoes a mark once it played the audio before it; the media thread does, once it sent it.
-      marked: (name) => this.session?.receive({ event: 'mark', mark: { name } }),
+    this.audio = await RtpBridge.open(this.deps, {
+      session: () => this.session,
+      hearing: () => this.phase !== 'ended',
       lost: () => {
         this.deps.onError(new Error('The SIP media thread stopped'), 'a SIP call lost its audio')
         if (this.session)
@@ -140,9 +132,7 @@ export class InboundCall {
         else this.refuse(500, 'Server Internal Error')
       },
     })
-    if (this.media) this.useMedia(this.media)
-    this.fromCaller = await this.deps.resampler(G711_SAMPLE_RATE, CALL_SAMPLE_RATE)
-    this.toCaller = await this.deps.resampler(CALL_SAMPLE_RATE, G711_SAMPLE_RATE)
+    if (this.media) this.audio.use(this.media)
     if (this.cancelled) return this.release()
     const fromNumber = userOfFrom(this.invite) ?? 'anonymous'
     this.session = await this.deps.connect(route, fromNumber, {
@@ -182,7 +172,7 @@ export class InboundCall {
   acknowledged(ack?: SipMessage): void {
     if (this.okTimer !== undefined) clearTimeout(this.okTimer)
     this.okTimer = undefined
-    if (!ack || this.media || this.phase !== 'answered' || !this.rtp) return
+    if (!ack || this.media || this.phase !== 'answered' || !this.audio) return
     const negotiation = ack.content ? negotiate(ack.content) : undefined
     if (!negotiation?.ok) {
       // Our offer was answered with nothing we can use: the call cannot carry audio.
@@ -191,13 +181,7 @@ export class InboundCall {
       return
     }
     this.media = negotiation.media
-    this.useMedia(this.media)
-  }
-
-  /** The media thread sends with what the SDP settled, to where it says. */
-  private useMedia(media: NegotiatedMedia): void {
-    this.rtp?.setRemote(media.remote)
-    this.rtp?.setMedia({ codec: media.codec, payloadType: media.payloadType, sending: sends(media.direction) })
+    this.audio.use(this.media)
   }
 
   /** A request inside the dialog (BYE, INFO, re-INVITE), answered through its own transaction. */
@@ -211,7 +195,7 @@ export class InboundCall {
         return
       case 'INFO': {
         const key = keyOfInfo(String(request.headers['content-type'] ?? ''), request.content ?? '')
-        if (key !== undefined) this.keypad.press(key)
+        if (key !== undefined) this.audio?.press(key)
         transaction.send(makeResponse(request, 200, 'OK'))
         return
       }
@@ -224,7 +208,7 @@ export class InboundCall {
 
   /** A re-INVITE (hold, resume, a new address): a new answer; while the caller holds the call (sendonly, inactive), nothing is sent. */
   private reinvite(request: SipMessage, transaction: SipServerTransaction): void {
-    if (this.phase !== 'answered' || !this.rtp) {
+    if (this.phase !== 'answered' || !this.audio) {
       transaction.send(makeResponse(request, 491, 'Request Pending'))
       return
     }
@@ -240,7 +224,7 @@ export class InboundCall {
       media = negotiation.media
       this.media = media
       this.sdpVersion += 1
-      this.useMedia(media)
+      this.audio.use(media)
     }
     transaction.send(
       makeResponse(request, 200, 'OK', {
@@ -250,39 +234,25 @@ export class InboundCall {
     )
   }
 
-  /** What the call session sends, in the web SDK's frames: audio to the packet queue, marks echoed when played, a clear drops the queue. */
+  /** What the call session sends: its audio, marks and clears to the RTP bridge (the first audio answers the call), a refusal's info. */
   private frame(frame: ServerFrame): void {
-    switch (frame.event) {
-      case 'media':
-        if (this.toCaller) this.rtp?.audio(this.toCaller.push(int16FromBase64(frame.media.payload)))
-        if (this.phase === 'ringing') this.answer()
-        return
-      case 'mark':
-        // The utterance's tail leaves the resampler first: the mark comes back once all of it was sent.
-        if (this.toCaller) this.rtp?.audio(this.toCaller.flush())
-        return this.rtp?.mark(frame.mark.name)
-      case 'clear':
-        this.toCaller?.flush()
-        return this.rtp?.clear()
-      case 'info':
-        // Before the session exists, an info frame is a refusal (TOO_MANY_CALLS, UNAVAILABLE…).
-        if (!this.session) this.refusal = frame.code
-        return
-      default:
-        return
-    }
+    this.audio?.frame(frame)
+    if (frame.event === 'media' && this.phase === 'ringing') this.answer()
+    // Before the session exists, an info frame is a refusal (TOO_MANY_CALLS, UNAVAILABLE…).
+    if (frame.event === 'info' && !this.session) this.refusal = frame.code
   }
 
   /** 200 OK with the SDP answer; the agent's audio starts on the packet clock. */
   private answer(): void {
-    if (this.phase !== 'ringing' || !this.rtp) return
+    if (this.phase !== 'ringing' || !this.audio) return
     if (this.answerTimer !== undefined) clearTimeout(this.answerTimer)
     this.phase = 'answered'
-    const local = { address: this.rtp.address, port: this.rtp.port, sessionId: this.sessionId, sessionVersion: this.sdpVersion }
+    const { rtp } = this.audio
+    const local = { address: rtp.address, port: rtp.port, sessionId: this.sessionId, sessionVersion: this.sdpVersion }
     const ok = this.response(200, 'OK', this.media ? answerSdp(local, this.media) : offerSdp(local))
     this.transaction.send(ok)
     if (this.remote.protocol === 'UDP') this.resendOk(ok, T1_MS, 0)
-    this.rtp.play()
+    rtp.play()
   }
 
   private resendOk(ok: SipMessage, delayMs: number, waitedMs: number): void {
@@ -296,23 +266,6 @@ export class InboundCall {
       this.deps.send(ok)
       this.resendOk(ok, Math.min(delayMs * 2, T2_MS), waitedMs + delayMs)
     }, delayMs)
-  }
-
-  /** A packet from the caller: audio into the call, or a key (RFC 4733: once per event, at its first end packet). */
-  private fromRtp(payloadType: number, payload: Uint8Array, timestamp: number): void {
-    const { media, session, fromCaller } = this
-    if (!media || !session || !fromCaller || this.phase === 'ended') return
-    if (payloadType === media.payloadType) {
-      const samples = fromCaller.push(decodeG711(media.codec, payload))
-      if (samples.length > 0) session.hearSamples(float32FromInt16(samples))
-      return
-    }
-    if (payloadType === media.telephoneEventPayloadType) {
-      const event = keypadEventOf(new DataView(payload.buffer, payload.byteOffset, payload.byteLength))
-      if (!event?.end || timestamp === this.lastKeyEvent) return
-      this.lastKeyEvent = timestamp
-      this.keypad.press(event.key)
-    }
   }
 
   /** The call session ended (the agent hung up, the call was ended, or it was refused): a BYE when the caller is still there. */
@@ -333,12 +286,7 @@ export class InboundCall {
     this.phase = 'ended'
     if (this.answerTimer !== undefined) clearTimeout(this.answerTimer)
     this.acknowledged()
-    this.keypad.close()
-    this.rtp?.close()
-    this.toCaller?.dispose()
-    this.toCaller = undefined
-    this.fromCaller?.dispose()
-    this.fromCaller = undefined
+    this.audio?.close()
     this.deps.dialog(this, false)
   }
 
@@ -392,7 +340,7 @@ export class InboundCall {
   }
 
   private answer_(media: NegotiatedMedia): string {
-    const { rtp } = this
+    const rtp = this.audio?.rtp
     if (!rtp) throw new Error('The RTP channel is not open')
     return answerSdp({ address: rtp.address, port: rtp.port, sessionId: this.sessionId, sessionVersion: this.sdpVersion }, media)
   }

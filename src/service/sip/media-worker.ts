@@ -185,7 +185,7 @@ function tick(call: Call): boolean {
   }
   const encode = media.codec === 'PCMA' ? codecs.alaw.encodeSample : codecs.mulaw.encodeSample
   const payload = call.payload
-  for (let index = 0; index < SAMPLES; index += 1) payload[index] = encode(samples[index]!)
+  for (let index = 0; index < SAMPLES; index += 1) payload[index] = encode(samples[index] ?? 0)
   const packet = call.packet
   packet.setPayloadType(media.payloadType)
   packet.setSequenceNumber(call.sequence)

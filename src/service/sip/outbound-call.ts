@@ -1,16 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import { makeResponse, type SipMessage, type SipServerTransaction } from 'sip'
 import type { CallSession, CallTransport } from '../../conversations/call-session'
-import { CALL_SAMPLE_RATE } from '../../conversations/call-audio'
-import { float32FromInt16, int16FromBase64 } from '../../engines/audio/pcm-encoding'
 import type { Resampler } from '../../engines/audio/speex-resampler'
 import type { ServerFrame } from '../../shared/api/stream-frames'
 import type { JobErrorCode } from '../../shared/api/job-error-codes'
-import { decodeG711, G711_SAMPLE_RATE } from './g711'
 import { ALLOW } from './inbound-call'
-import { KeypadEntry, keyOfInfo, keypadEventOf } from './keypad'
-import type { CallMedia, MediaPlane } from './media-plane'
-import { answerSdp, negotiate, offerSdp, sends, type NegotiatedMedia } from './sdp-negotiation'
+import { keyOfInfo } from './keypad'
+import type { MediaPlane } from './media-plane'
+import { RtpBridge } from './rtp-bridge'
+import { answerSdp, negotiate, offerSdp, type NegotiatedMedia } from './sdp-negotiation'
 import type { SipRemote } from './sip-transport'
 
 /** Who the agent calls: the request-URI, where the INVITE goes (a registered softphone's source address), and the numbers recorded. */
@@ -73,26 +71,22 @@ export class OutboundCall {
   private invite: SipMessage | undefined
   private provisional = false
   private hungUpByCallee = false
-  private rtp: CallMedia | undefined
+  /** The call's audio between its session and its RTP socket (and the callee's keys). */
+  private audio: RtpBridge | undefined
   private media: NegotiatedMedia | undefined
-  private toCallee: Resampler | undefined
-  private fromCallee: Resampler | undefined
   private session: CallSession | undefined
   private refusal: string | undefined
   private ringTimer: ReturnType<typeof setTimeout> | undefined
-  private readonly keypad: KeypadEntry
   private readonly sessionId = randomInt(1, 2 ** 31)
   private localSeq = randomInt(1, 2 ** 16)
   /** The o= line's version: 1 in the INVITE's offer, one more with each answer to a re-INVITE. */
   private sdpVersion = 1
-  private lastKeyEvent: number | undefined
 
   constructor(
     readonly target: OutboundTarget,
     private readonly deps: OutboundCallDeps,
   ) {
     this.remoteTarget = target.uri
-    this.keypad = new KeypadEntry((keys) => this.session?.keysPressed(keys), deps.keypadPauseMs)
   }
 
   /**
@@ -101,14 +95,12 @@ export class OutboundCall {
    */
   async start(): Promise<{ ok: true } | { ok: false; code: string }> {
     try {
-      this.rtp = await this.deps.media.open(this.deps.host, {
-        packet: (payloadType, payload, timestamp) => this.fromRtp(payloadType, payload, timestamp),
-        marked: (name) => this.session?.receive({ event: 'mark', mark: { name } }),
+      this.audio = await RtpBridge.open(this.deps, {
+        session: () => this.session,
+        hearing: () => this.phase === 'answered',
         lost: () =>
           void this.session?.end('error', { code: 'INTERNAL', message: 'The call lost its audio (the SIP media thread stopped)' }),
       })
-      this.fromCallee = await this.deps.resampler(G711_SAMPLE_RATE, CALL_SAMPLE_RATE)
-      this.toCallee = await this.deps.resampler(CALL_SAMPLE_RATE, G711_SAMPLE_RATE)
       this.session = await this.deps.connect({
         send: (frame, onWritten) => {
           this.frame(frame)
@@ -129,7 +121,7 @@ export class OutboundCall {
   }
 
   private sendInvite(): void {
-    const rtp = this.rtp
+    const rtp = this.audio?.rtp
     if (!rtp) return
     const sdp = offerSdp({ address: rtp.address, port: rtp.port, sessionId: this.sessionId, sessionVersion: this.sdpVersion })
     this.invite = {
@@ -197,9 +189,8 @@ export class OutboundCall {
     this.media = negotiation.media
     this.phase = 'answered'
     this.deps.dialog(this, true)
-    this.rtp?.setRemote(this.media.remote)
-    this.rtp?.setMedia({ codec: this.media.codec, payloadType: this.media.payloadType, sending: sends(this.media.direction) })
-    this.rtp?.play()
+    this.audio?.use(this.media)
+    this.audio?.rtp.play()
     // The agent greets now.
     this.session?.receive({ event: 'start' })
   }
@@ -235,7 +226,7 @@ export class OutboundCall {
         return
       case 'INFO': {
         const key = keyOfInfo(String(request.headers['content-type'] ?? ''), request.content ?? '')
-        if (key !== undefined) this.keypad.press(key)
+        if (key !== undefined) this.audio?.press(key)
         return transaction.send(makeResponse(request, 200, 'OK'))
       }
       case 'INVITE':
@@ -249,18 +240,18 @@ export class OutboundCall {
   acknowledged(): void {}
 
   private reinvite(request: SipMessage, transaction: SipServerTransaction): void {
-    const { rtp } = this
-    if (this.phase !== 'answered' || !rtp) return transaction.send(makeResponse(request, 491, 'Request Pending'))
+    const { audio } = this
+    if (this.phase !== 'answered' || !audio) return transaction.send(makeResponse(request, 491, 'Request Pending'))
     let media = this.media
     if (request.content) {
       const negotiation = negotiate(request.content)
       if (!negotiation.ok) return transaction.send(makeResponse(request, 488, 'Not Acceptable Here'))
       media = negotiation.media
       this.media = media
-      rtp.setRemote(media.remote)
-      rtp.setMedia({ codec: media.codec, payloadType: media.payloadType, sending: sends(media.direction) })
+      audio.use(media)
     }
     this.sdpVersion += 1
+    const { rtp } = audio
     const local = { address: rtp.address, port: rtp.port, sessionId: this.sessionId, sessionVersion: this.sdpVersion }
     transaction.send(
       makeResponse(request, 200, 'OK', {
@@ -274,41 +265,10 @@ export class OutboundCall {
     )
   }
 
-  /** What the call session sends: the agent's audio to the packet queue, marks, a clear (barge-in), a refusal's info. */
+  /** What the call session sends: the agent's audio, marks and clears (barge-in) to the RTP bridge, a refusal's info. */
   private frame(frame: ServerFrame): void {
-    switch (frame.event) {
-      case 'media':
-        if (this.toCallee) this.rtp?.audio(this.toCallee.push(int16FromBase64(frame.media.payload)))
-        return
-      case 'mark':
-        if (this.toCallee) this.rtp?.audio(this.toCallee.flush())
-        return this.rtp?.mark(frame.mark.name)
-      case 'clear':
-        this.toCallee?.flush()
-        return this.rtp?.clear()
-      case 'info':
-        if (!this.session) this.refusal = frame.code
-        return
-      default:
-        return
-    }
-  }
-
-  /** A packet from the callee: audio into the call, or a key (RFC 4733, once per event). */
-  private fromRtp(payloadType: number, payload: Uint8Array, timestamp: number): void {
-    const { media, session, fromCallee } = this
-    if (!media || !session || !fromCallee || this.phase !== 'answered') return
-    if (payloadType === media.payloadType) {
-      const samples = fromCallee.push(decodeG711(media.codec, payload))
-      if (samples.length > 0) session.hearSamples(float32FromInt16(samples))
-      return
-    }
-    if (payloadType === media.telephoneEventPayloadType) {
-      const event = keypadEventOf(new DataView(payload.buffer, payload.byteOffset, payload.byteLength))
-      if (!event?.end || timestamp === this.lastKeyEvent) return
-      this.lastKeyEvent = timestamp
-      this.keypad.press(event.key)
-    }
+    this.audio?.frame(frame)
+    if (frame.event === 'info' && !this.session) this.refusal = frame.code
   }
 
   /** The session ended (the agent hung up, the callee did, the service stops, or the call failed): a BYE or CANCEL as needed. */
@@ -322,13 +282,8 @@ export class OutboundCall {
     if (this.phase === 'answered' || this.phase === 'ended') this.deps.dialog(this, false)
     this.phase = 'ended'
     this.clearRing()
-    this.keypad.close()
-    this.rtp?.close()
-    this.rtp = undefined
-    this.toCallee?.dispose()
-    this.toCallee = undefined
-    this.fromCallee?.dispose()
-    this.fromCallee = undefined
+    this.audio?.close()
+    this.audio = undefined
   }
 
   private clearRing(): void {
