@@ -399,7 +399,12 @@ function close(call: Call): void {
   }
 }
 
-parent.on('message', (message: ToWorker) => {
+// The plane sends its messages of one turn of its event loop together (media-plane.ts).
+parent.on('message', (messages: ToWorker[]) => {
+  for (const message of messages) handle(message)
+})
+
+function handle(message: ToWorker): void {
   if (message.type === 'open') return open(message.id, message.address)
   if (message.type === 'clock-stats') return post({ type: 'clock-stats', id: message.id, stats: clockStats(false) })
   const call = calls.get(message.id)
@@ -431,4 +436,4 @@ parent.on('message', (message: ToWorker) => {
     case 'close':
       return close(call)
   }
-})
+}
