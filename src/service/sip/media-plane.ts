@@ -62,9 +62,6 @@ export class MediaPlane {
   private readonly calls = new Map<number, OpenCall>()
   private nextId = 1
   private statsWaiting: ((stats: ClockStats | undefined) => void)[] = []
-  /** Messages to the thread not yet sent (post), and the buffers they move. */
-  private outbox: ToWorker[] = []
-  private outboxTransfer: ArrayBuffer[] = []
 
   constructor(
     private readonly onError: (error: unknown, context: string) => void,
@@ -74,7 +71,7 @@ export class MediaPlane {
 
   /** A call's RTP socket on `address` (a free port). */
   open(address: string, events: CallMediaEvents): Promise<CallMedia> {
-    this.started()
+    const worker = this.started()
     const id = this.nextId++
     return new Promise((resolve, reject) => {
       this.calls.set(id, {
@@ -82,16 +79,17 @@ export class MediaPlane {
         opened: (port) => resolve(new CallMedia(id, address, port, (message, transfer) => this.post(message, transfer))),
         failed: reject,
       })
-      this.post({ type: 'open', id, address })
+      worker.postMessage({ type: 'open', id, address } satisfies ToWorker)
     })
   }
 
   /** How punctual the packet clock has been (the last minute of ticks); undefined while no thread runs. */
   clockStats(): Promise<ClockStats | undefined> {
-    if (!this.worker) return Promise.resolve(undefined)
+    const worker = this.worker
+    if (!worker) return Promise.resolve(undefined)
     return new Promise((resolve) => {
       this.statsWaiting.push(resolve)
-      this.post({ type: 'clock-stats', id: 0 })
+      worker.postMessage({ type: 'clock-stats', id: 0 } satisfies ToWorker)
     })
   }
 
@@ -99,8 +97,6 @@ export class MediaPlane {
     const worker = this.worker
     this.worker = undefined
     this.calls.clear()
-    this.outbox = []
-    this.outboxTransfer = []
     await worker?.terminate()
   }
 
@@ -111,10 +107,8 @@ export class MediaPlane {
     worker.on('error', (error) => this.onError(error, 'the SIP media thread failed'))
     worker.on('exit', () => {
       if (this.worker !== worker) return
-      // Its calls lost their audio; the next call starts a new thread (and hears nothing meant for this one).
+      // Its calls lost their audio; the next call starts a new thread.
       this.worker = undefined
-      this.outbox = []
-      this.outboxTransfer = []
       const calls = [...this.calls.values()]
       this.calls.clear()
       for (const waiting of this.statsWaiting.splice(0)) waiting(undefined)
@@ -129,30 +123,10 @@ export class MediaPlane {
     return worker
   }
 
-  /**
-   * Queued, and sent with the others posted by the same piece of work (a frame's audio and its
-   * mark, a call's remote, media and play) as one message once it is done: every message to the
-   * thread takes a lock the thread's own reading takes too, and this thread, not scheduled before
-   * ordinary work, may be preempted holding it (the message wakes the media thread, which may take
-   * its CPU), which holds the packet clock up: measured with perf, the media thread waited in
-   * MessagePort::OnMessage for that lock up to 109 ms on a loaded machine. Fewer messages, fewer
-   * such waits; nothing waits for a later turn of the event loop (a busy one would delay the audio).
-   */
   private post(message: ToWorker, transfer?: ArrayBuffer[]): void {
     // A closed call hears nothing more.
     if (message.type === 'close') this.calls.delete(message.id)
-    if (!this.worker) return
-    this.outbox.push(message)
-    if (transfer) this.outboxTransfer.push(...transfer)
-    if (this.outbox.length === 1) queueMicrotask(() => this.flush())
-  }
-
-  private flush(): void {
-    const messages = this.outbox
-    const transfer = this.outboxTransfer
-    this.outbox = []
-    this.outboxTransfer = []
-    if (messages.length > 0) this.worker?.postMessage(messages, transfer)
+    this.worker?.postMessage(message, transfer)
   }
 
   /** The caller's packets of a batch, each to its call (a closed call's dropped). */

@@ -399,12 +399,7 @@ function close(call: Call): void {
   }
 }
 
-// The plane sends its messages of one turn of its event loop together (media-plane.ts).
-parent.on('message', (messages: ToWorker[]) => {
-  for (const message of messages) handle(message)
-})
-
-function handle(message: ToWorker): void {
+parent.on('message', (message: ToWorker) => {
   if (message.type === 'open') return open(message.id, message.address)
   if (message.type === 'clock-stats') return post({ type: 'clock-stats', id: message.id, stats: clockStats(false) })
   const call = calls.get(message.id)
@@ -436,4 +431,4 @@ function handle(message: ToWorker): void {
     case 'close':
       return close(call)
   }
-}
+})
