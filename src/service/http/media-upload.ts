@@ -1,4 +1,4 @@
-import multipart from '@fastify/multipart'
+import { fastifyMultipart } from '@fastify/multipart'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import type { ErrorCode, ErrorDetail } from '../../shared/api/errors'
@@ -42,12 +42,56 @@ const JSON_ONLY = 'Request bodies must be JSON, sent with Content-Type: applicat
  * apply to them. Any other route answers a multipart body 415, as it does every type but JSON.
  */
 export async function registerMediaUploads(app: FastifyInstance): Promise<void> {
-  await app.register(multipart, { limits: { ...UPLOAD_FIELD_LIMITS, files: 2, parts: UPLOAD_FIELD_LIMITS.fields + 2 } })
-  app.addHook('preValidation', async (request, reply) => {
-    if (!hasMultipartBody(request) || request.routeOptions.config.mediaUpload === true) return
-    stopReadingBody(request, reply)
-    throw new RequestError('UNSUPPORTED_MEDIA_TYPE', JSON_ONLY)
+  const uploadHooks = await registerMultipart(app)
+  // Upload routes only: the plugin's request and response hooks (they clean up files saved to disk).
+  app.addHook('onRoute', (route) => {
+    if (route.config?.mediaUpload !== true) return
+    for (const [name, hook] of uploadHooks) {
+      const own = route[name]
+      route[name] = own === undefined ? [hook] : [hook, ...(Array.isArray(own) ? own : [own])]
+    }
   })
+  // A callback hook, not async: it runs on every request (an async hook costs each one a promise).
+  app.addHook('preValidation', (request, reply, done) => {
+    if (!hasMultipartBody(request) || request.routeOptions.config.mediaUpload === true) return done()
+    stopReadingBody(request, reply)
+    done(new RequestError('UNSUPPORTED_MEDIA_TYPE', JSON_ONLY))
+  })
+}
+
+type RouteHookName = 'onRequest' | 'onResponse'
+type RouteHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+
+/**
+ * Registers @fastify/multipart (its body parser and request decorators, for every route), and
+ * gives back its `onRequest` and `onResponse` hooks instead of adding them to every route: they
+ * only clean up the temporary files of its disk mode, and every request paid two promises and a
+ * listener for them (some 5 µs of the GET of an agent). The caller adds them to the upload routes.
+ */
+async function registerMultipart(app: FastifyInstance): Promise<[RouteHookName, RouteHook][]> {
+  const held: [RouteHookName, RouteHook][] = []
+  // The plugin sees the instance itself but for addHook, whose two per-request hooks are held.
+  const holdRequestHooks = (instance: FastifyInstance): FastifyInstance =>
+    new Proxy(instance, {
+      get(target, property, receiver) {
+        if (property !== 'addHook') return Reflect.get(target, property, receiver) as unknown
+        return (name: string, hook: RouteHook) => {
+          if (name === 'onRequest' || name === 'onResponse') held.push([name, hook])
+          else target.addHook(name as 'preValidation', hook)
+          return receiver as unknown
+        }
+      },
+    })
+  const options = { limits: { ...UPLOAD_FIELD_LIMITS, files: 2, parts: UPLOAD_FIELD_LIMITS.fields + 2 } }
+  // fastify-plugin's marks: the plugin decorates the instance it is registered on, as multipart's own export does.
+  const plugin = Object.assign(
+    (instance: FastifyInstance, _options: unknown, done: (error?: Error) => void) =>
+      fastifyMultipart(holdRequestHooks(instance), options, done),
+    { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: '@fastify/multipart' },
+  )
+  await app.register(plugin)
+  if (held.length !== 2) throw new Error(`@fastify/multipart added ${held.length} request hooks, not the 2 this service expects`)
+  return held
 }
 
 /** A multipart body to read: an empty one is no body, whatever its type (registerEmptyBodyRule). */

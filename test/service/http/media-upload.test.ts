@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
@@ -53,6 +53,12 @@ async function startWithTestRoutes(config: Partial<RuntimeConfig> = {}) {
         })
       })
       v1.post('/test-json', async () => ({ ok: true }))
+      // Disk mode of @fastify/multipart (no route of the service uses it): its files are removed once the answer is sent.
+      v1.post('/test-saved-upload', { config: { mediaUpload: true } }, async (request, reply) => {
+        const saved = await request.saveRequestFiles({ tmpdir: dataDir })
+        return { files: saved.files.map((part) => part.filepath), closeListeners: reply.raw.listenerCount('close') }
+      })
+      v1.post('/test-listeners', async (_request, reply) => ({ closeListeners: reply.raw.listenerCount('close') }))
     },
     { prefix: '/v1' },
   )
@@ -250,6 +256,17 @@ describe('media uploads (multipart/form-data)', () => {
     // A real route, too.
     const tts = await post('/v1/jobs/text-to-speech', multipart(BOUNDARY, [{ name: 'text', value: 'hi' }]), FORM)
     expect(tts.status).toBe(415)
+  })
+
+  it("runs the multipart plugin's request hooks on upload routes only: saved files are removed after the answer, other routes pay nothing", async () => {
+    const saved = await post('/v1/test-saved-upload', multipart(BOUNDARY, [file(5000)]), FORM)
+    expect(saved.status).toBe(200)
+    const files = saved.json.files as string[]
+    expect(files).toHaveLength(1)
+    await expect.poll(() => existsSync(files[0]!)).toBe(false)
+    // The plugin's onRequest hook listens for the answer's close (to clean up after a dropped client): on upload routes only.
+    const other = await post('/v1/test-listeners', '{}', 'application/json')
+    expect(saved.json.closeListeners).toBe((other.json.closeListeners as number) + 1)
   })
 
   it('needs a key, and answers 507 while the disk is full, before reading the upload', async () => {
