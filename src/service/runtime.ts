@@ -15,7 +15,8 @@ import { composeFaults, composeOperatorBridge, composeOperatorFeed } from './com
 import { announceRunningService } from './compose/running-services'
 import { composeProjectState, composeStorage, seedFileOf } from './compose/storage'
 import { composeWorkers } from './compose/workers'
-import { RuntimeSipLine, sipConfigProblem } from './compose/sip'
+import { RuntimeSipLine } from './compose/sip'
+import { sipConfigProblem } from './compose/sip-config'
 import { TestRunner } from './test-runs/test-runner'
 import { ApiKeyAuthenticator } from './ops/api-keys'
 

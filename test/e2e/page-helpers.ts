@@ -20,10 +20,34 @@ export const SCREENSHOTS_WANTED = process.env.VOICEDESK_SCREENSHOTS === '1'
 export const STEP_MS = 30_000
 
 /**
+ * The fork's Chromium without a microphone, shared by the files that run one after the other in
+ * it (vitest.config's isolate: false keeps this module's state between them): a launch costs about
+ * 3 s of CPU and 3-5 s of wall. Each file still gets a browser of its own as far as it can tell:
+ * its close() closes every context (each file's pages are in contexts of its own; files in a fork
+ * never overlap) and leaves the process running for the next file. Chromium ends with the fork
+ * (its DevTools pipe closes, even on SIGKILL).
+ */
+let sharedPlain: Promise<Browser> | undefined
+
+/**
  * Debian's chromium, headless. With `microphoneWav`, its fake microphone plays that WAV (the file
- * must outlive the browser) and pages may play audio without a gesture.
+ * must outlive the browser) and pages may play audio without a gesture: a browser of its own.
+ * Without, the fork's shared one (above).
  */
 export async function launchChromium(options: { microphoneWav?: string } = {}): Promise<Browser> {
+  if (options.microphoneWav !== undefined) return startChromium(options)
+  const running = sharedPlain && (await sharedPlain.catch(() => undefined))
+  if (running?.isConnected()) return running
+  sharedPlain = startChromium().then((browser) => {
+    browser.close = async () => {
+      await Promise.all(browser.contexts().map((context) => context.close()))
+    }
+    return browser
+  })
+  return sharedPlain
+}
+
+async function startChromium(options: { microphoneWav?: string } = {}): Promise<Browser> {
   assertCliBuilt()
   if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
     throw new Error('out/renderer/index.html is missing: run "npm run build" first.')

@@ -2,7 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { parseArgs } from 'node:util'
 import { DEFAULT_PORT, type RuntimeConfig } from '../compose/config'
-import { DEFAULT_SIP_PORT, sipConfigProblem } from '../compose/sip'
+import { DEFAULT_SIP_PORT, sipConfigProblem } from '../compose/sip-config'
 
 /** The command line as node:util's parseArgs reads it, and the checks of its options' values. */
 
