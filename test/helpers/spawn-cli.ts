@@ -112,7 +112,7 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): CliProcess
     child,
     stdout: () => out,
     stderr: () => err,
-    waitForStdout: (pattern, timeoutMs = 10_000) =>
+    waitForStdout: (pattern, timeoutMs = 30_000) =>
       new Promise((resolve, reject) => {
         const check = (): boolean => {
           const match = pattern.exec(out)
