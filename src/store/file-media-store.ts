@@ -35,12 +35,17 @@ export class FileMediaStore implements MediaStore {
     // `*.partial`, so what a crash leaves is removed at the next start (partial-media-files.ts).
     const partial = `${file}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`
     const limit = byteLimit(options.maxBytes)
+    const sink = createWriteStream(partial, { mode: 0o600, flags: 'wx' })
     try {
-      await pipeline(source, limit.stream, createWriteStream(partial, { mode: 0o600, flags: 'wx' }), { signal: options.signal })
+      await pipeline(source, limit.stream, sink, { signal: options.signal })
       await rename(partial, file)
       return { size: limit.size() }
     } catch (error) {
       source.destroy()
+      // The pipeline fails as soon as the source does, while the file's open may still be on its
+      // way in the thread pool: removed once the stream has closed, or the open would make it again
+      // after the removal (a full run's archive fuzz found one such file left behind).
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()))
       await rm(partial, { force: true }).catch(() => undefined)
       throw error
     }

@@ -329,7 +329,9 @@ describe('job webhooks', () => {
   })
 
   it('keeps completing jobs while 200 receivers hold their answers', { timeout: 120_000 }, async () => {
-    const service = await startTestService({ jobs: { concurrency: 2 } })
+    // Each receiver must hold its one request until released: under a full run's load the 200 jobs
+    // took longer than the default 10 s attempt timeout, and the retries' waits outlasted the test.
+    const service = await startTestService({ jobs: { concurrency: 2 }, webhooks: { timeoutMs: 180_000 } })
     const receivers = await Promise.all(Array.from({ length: 200 }, () => startWebhookReceiver()))
     for (const receiver of receivers) receiver.answer(() => 'hang')
     const jobIds: string[] = []
