@@ -314,6 +314,10 @@ function open(id: number, address: string): void {
   })
 }
 
+/** The caller's packets read since the last delivery (their payloads still views into the datagrams read). */
+let inbox: { id: number; payloadType: number; timestamp: number; payload: DataView }[] = []
+let inboxBytes = 0
+
 function receive(call: Call, data: Buffer, from: RemoteInfo): void {
   const remote = call.remote
   if (call.closed || !remote || from.address !== remote.address || from.port !== remote.port || data.length > MAX_DATAGRAM_BYTES) {
@@ -336,10 +340,6 @@ function receive(call: Call, data: Buffer, from: RemoteInfo): void {
   inboxBytes += packet.getPayload().byteLength
   if (inbox.length === 1) setImmediate(deliver)
 }
-
-/** The caller's packets read since the last delivery (their payloads still views into the datagrams read). */
-let inbox: { id: number; payloadType: number; timestamp: number; payload: DataView }[] = []
-let inboxBytes = 0
 
 /** The packets read in this turn of the event loop, to the main thread in one message (their payloads copied into one buffer, moved). */
 function deliver(): void {
