@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { delimiter, join } from 'node:path'
@@ -145,7 +146,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
         try {
           await runBinary(binaries, 'pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w', '-t', '20'], root, 25_000)
         } finally {
-          rmSync(root, { recursive: true, force: true })
+          await rm(root, { recursive: true, force: true })
         }
       },
     }

@@ -112,8 +112,10 @@ export function newDelivery(fields: Partial<NewDelivery> = {}): NewDelivery {
 /** One throwaway PostgreSQL cluster for the test file, started when first asked for, stopped after its last test. */
 export function lazyPostgresCluster(): () => Promise<PostgresCluster> {
   let cluster: Promise<PostgresCluster> | undefined
+  // Patience beyond the 60 s default: the stop waits up to 25 s for pg_ctl, then removes the
+  // cluster's files, and on CI's disk, beside other files' writes, that once took longer.
   afterAll(async () => {
     if (cluster) await (await cluster).stop()
-  })
+  }, 150_000)
   return () => (cluster ??= startPostgresCluster())
 }
