@@ -7,7 +7,8 @@ const SHOWN = 10
 /**
  * Prints the slowest test files of the run, after the default reporter's summary, so a file
  * that grew slow is seen in every run (CI's log included) rather than when the suite nears its
- * time limit. A file's time is its import, setup and tests: what it keeps one worker busy.
+ * time limit. A file's time is its import, setup and tests: what it keeps one worker busy. The suite
+ * is bound by the CPU of two cores, so the files that spend most of it are listed too.
  */
 export default class SlowestFilesReporter implements Reporter {
   private root = process.cwd()
@@ -17,15 +18,31 @@ export default class SlowestFilesReporter implements Reporter {
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    const timed = testModules
-      .map((module) => {
-        const { collectDuration, setupDuration, duration } = module.diagnostic()
-        return { ms: collectDuration + setupDuration + duration, project: module.project.name, file: relative(this.root, module.moduleId) }
-      })
-      .sort((a, b) => b.ms - a.ms)
-      .slice(0, SHOWN)
-    if (timed.length === 0) return
-    const lines = timed.map(({ ms, project, file }) => `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${project.padEnd(8)} ${file}`)
-    process.stdout.write(`\nSlowest ${timed.length} test files (import, setup and tests, per worker):\n${lines.join('\n')}\n`)
+    const files = testModules.map((module) => {
+      const { collectDuration, setupDuration, duration } = module.diagnostic()
+      return {
+        ms: collectDuration + setupDuration + duration,
+        cpuMs: module.meta().cpuMs,
+        project: module.project.name,
+        file: relative(this.root, module.moduleId),
+      }
+    })
+    type File = (typeof files)[number]
+    const line = ({ ms, cpuMs, project, file }: File) =>
+      `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${cpuMs === undefined ? '      ?' : (cpuMs / 1000).toFixed(1).padStart(7)} s  ${project.padEnd(14)} ${file}`
+    const list = (title: string, order: (a: File, b: File) => number) => {
+      const shown = [...files].sort(order).slice(0, SHOWN)
+      return shown.length === 0 ? '' : `\n${title.replace('N', String(shown.length))}\n   wall        CPU\n${shown.map(line).join('\n')}\n`
+    }
+    process.stdout.write(
+      list(
+        'Slowest N test files (import, setup and tests, per worker; CPU: the worker process, not its children):',
+        (a, b) => b.ms - a.ms,
+      ) +
+        list(
+          'Busiest N test files by CPU (the worker process: its threads, not its children such as Chromium or a CLI):',
+          (a, b) => (b.cpuMs ?? 0) - (a.cpuMs ?? 0),
+        ),
+    )
   }
 }
