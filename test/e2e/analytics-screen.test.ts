@@ -45,6 +45,8 @@ async function seed(runtime: Runtime): Promise<void> {
   const [key] = await runtime.store.accounts.listKeys(projectId)
   const caller = { projectId, apiKeyId: key?.id ?? '', userId: runtime.bootstrap.userId }
   const desk = await createVoiceAgent(runtime.context, caller, { agentName: 'Front desk', outcomeResponseShape: SHAPE })
+  // Sales must be the newer (listed first): two creates in the same millisecond are ordered by their random ids.
+  await new Promise((resolve) => setTimeout(resolve, 5))
   const sales = await createVoiceAgent(runtime.context, caller, { agentName: 'Sales' })
   const calls: [string, 'COMPLETED' | 'FAILED', string, number, Record<string, unknown> | null][] = [
     [desk.id, 'COMPLETED', 'smart-end', 45, { guestName: 'Sara', visitDate: '2026-11-20', rating: 5 }],
