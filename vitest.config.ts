@@ -4,12 +4,14 @@ import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
- * Files run side by side: one fork per core, and one more. A fork spends much of its file
- * waiting (audio played in real time, Chromium, a CLI starting): with two forks on 2 cores the
- * whole run used 1.25 cores on average. Once files shared their fork's loaded modules
- * (`isolate: false` below), three forks ran the suite grown by the SIP line's files (about 400
- * s of files more) in 1,467 s, as long as two had taken without them (1,464 s). Every file has its own
- * temp folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child
+ * Files run side by side: one fork per core, and one more. A fork spends part of its file
+ * waiting (audio played in real time, Chromium, a CLI starting), and files share their fork's
+ * loaded modules (`isolate: false` below). Measured on a clean clone (2026-11-29, /proc/stat
+ * sampled every 2 s): with three forks both cores are busy from the first file to the last of
+ * the projects `sqlite` and `postgres`; four forks finished those only about 5 % sooner and six
+ * load-sensitive tests failed. The suite is bound by CPU: what shortens it is CPU saved (the
+ * list of the busiest files at the end of every run names where it goes). Every file has its
+ * own temp folders (helpers/temp-dir), ports (0), databases (helpers/test-engine) and child
  * processes; the build in out/ is only read. The files whose bounds are wall-clock promises run
  * apart (ALONE below). VOICEDESK_TEST_WORKERS overrides (1 runs one file at a time).
  */
@@ -24,7 +26,8 @@ const WORKERS = Number(process.env.VOICEDESK_TEST_WORKERS) || availableParalleli
  * WASM, the first synthesis): three cold starts at once once took a greeting past its 3 s bound.
  * `fileParallelism: false` here made vitest run the whole group (both projects) one file at a
  * time, about 400 s where two at a time take about 130. VOICEDESK_ALONE_WORKERS=1 runs them one
- * at a time again.
+ * at a time again. `npm test` runs them in a vitest run of their own (`test:wall-clock`), beside
+ * the lint and type checks at the lowest priority, which take the core these files leave idle.
  */
 const ALONE_WORKERS = Number(process.env.VOICEDESK_ALONE_WORKERS) || 2
 const ALONE_CALLS = [
