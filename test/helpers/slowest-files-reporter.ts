@@ -30,17 +30,17 @@ export default class SlowestFilesReporter implements Reporter {
     type File = (typeof files)[number]
     const line = ({ ms, cpuMs, project, file }: File) =>
       `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${cpuMs === undefined ? '      ?' : (cpuMs / 1000).toFixed(1).padStart(7)} s  ${project.padEnd(14)} ${file}`
-    const list = (title: string, order: (a: File, b: File) => number) => {
+    const list = (title: (count: number) => string, order: (a: File, b: File) => number) => {
       const shown = [...files].sort(order).slice(0, SHOWN)
-      return shown.length === 0 ? '' : `\n${title.replace('N', String(shown.length))}\n   wall        CPU\n${shown.map(line).join('\n')}\n`
+      return shown.length === 0 ? '' : `\n${title(shown.length)}\n   wall        CPU\n${shown.map(line).join('\n')}\n`
     }
     process.stdout.write(
       list(
-        'Slowest N test files (import, setup and tests, per worker; CPU: the worker process, not its children):',
+        (count) => `Slowest ${count} test files (import, setup and tests, per worker; CPU: the worker process, not its children):`,
         (a, b) => b.ms - a.ms,
       ) +
         list(
-          'Busiest N test files by CPU (the worker process: its threads, not its children such as Chromium or a CLI):',
+          (count) => `Busiest ${count} test files by CPU (the worker process: its threads, not its children such as Chromium or a CLI):`,
           (a, b) => (b.cpuMs ?? 0) - (a.cpuMs ?? 0),
         ),
     )
