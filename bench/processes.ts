@@ -44,3 +44,45 @@ export function cpuTimeMs(pid: number | undefined): number | undefined {
     return undefined
   }
 }
+
+/** Busy CPU time of the whole machine so far (every process, kernel included), in ms, from /proc/stat; undefined where there is none. */
+function machineBusyMs(): number | undefined {
+  try {
+    // The first line sums every core: user nice system idle iowait irq softirq steal …, in clock ticks.
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number)
+    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Runs `work` and answers, beside its result, how many cores the machine spent meanwhile on
+ * anything but `pids` and this process (the load generator runs in it): other programs, or
+ * their kernel work. A round where that is more than a sliver measured the neighbours too.
+ */
+export async function withOthersCores<T>(
+  pids: (number | undefined)[],
+  work: () => Promise<T>,
+): Promise<{ result: T; othersCores?: number }> {
+  const ours = () =>
+    [process.pid, ...pids].reduce<number | undefined>((sum, pid) => {
+      const used = cpuTimeMs(pid)
+      return sum === undefined || used === undefined ? undefined : sum + used
+    }, 0)
+  const busyBefore = machineBusyMs()
+  const oursBefore = ours()
+  const started = performance.now()
+  const result = await work()
+  const elapsedMs = performance.now() - started
+  const busyAfter = machineBusyMs()
+  const oursAfter = ours()
+  if (busyBefore === undefined || busyAfter === undefined || oursBefore === undefined || oursAfter === undefined) return { result }
+  const othersMs = Math.max(0, busyAfter - busyBefore - (oursAfter - oursBefore))
+  return { result, othersCores: Math.round((othersMs / elapsedMs) * 100) / 100 }
+}
