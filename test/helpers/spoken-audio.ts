@@ -4,7 +4,7 @@ import { createEspeakTtsEngine, type TtsEngine } from '../../src/engines/tts/tts
 import { afterEveryFile } from './after-every'
 
 let engine: Promise<TtsEngine> | undefined
-/** What was spoken in this file, by voice and text: eSpeak says a text the same way every time. */
+/** What was spoken in this file, by voice and text (see spokenSamples). */
 const spoken = new Map<string, Promise<Float32Array>>()
 afterEveryFile(async () => {
   // A worker that runs several files in one process (isolate: false) makes a new engine for the next.
@@ -25,8 +25,9 @@ export const CALLER_VOICES = {
 /**
  * Real speech for a test caller: the project's own eSpeak voice, resampled to the SDK's 16 kHz
  * with the same library the service uses, as Float32 samples in [-1, 1]. A text said again in
- * the same file is synthesized once (eSpeak's output for a text and voice does not vary; tests
- * repeat a sentence to make minutes of talk); each caller gets its own copy.
+ * the same file is its first synthesis again (tests repeat a sentence to make minutes of talk):
+ * eSpeak's takes of one text differ only by a few milliseconds of length and the waveform's
+ * phase, which no test is about. Each caller gets its own copy.
  */
 export async function spokenSamples(text: string, voiceId: string = CALLER_VOICES.en): Promise<Float32Array> {
   const key = `${voiceId}\u0000${text}`
