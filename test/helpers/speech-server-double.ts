@@ -64,8 +64,9 @@ export async function startSpeechServerDouble(options: SpeechServerDoubleOptions
         const sampleRate = wav.readUInt32LE(24)
         const bitsPerSample = wav.readUInt16LE(34)
         const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)))
+        // An indexed loop: a test sends it hours of audio, which an iterator took seconds of CPU to add up.
         let sum = 0
-        for (const sample of samples) sum += (sample / 32768) ** 2
+        for (let index = 0; index < samples.length; index += 1) sum += (samples[index]! / 32768) ** 2
         const sent: TranscriptionRequest = {
           model: form.get('model') as string | null,
           language: form.get('language') as string | null,

@@ -4,10 +4,13 @@ import { createEspeakTtsEngine, type TtsEngine } from '../../src/engines/tts/tts
 import { afterEveryFile } from './after-every'
 
 let engine: Promise<TtsEngine> | undefined
+/** What was spoken in this file, by voice and text (see spokenSamples). */
+const spoken = new Map<string, Promise<Float32Array>>()
 afterEveryFile(async () => {
   // A worker that runs several files in one process (isolate: false) makes a new engine for the next.
   const closing = engine
   engine = undefined
+  spoken.clear()
   await (await closing?.catch(() => undefined))?.close()
 })
 
@@ -21,9 +24,23 @@ export const CALLER_VOICES = {
 
 /**
  * Real speech for a test caller: the project's own eSpeak voice, resampled to the SDK's 16 kHz
- * with the same library the service uses, as Float32 samples in [-1, 1].
+ * with the same library the service uses, as Float32 samples in [-1, 1]. A text said again in
+ * the same file is its first synthesis again (tests repeat a sentence to make minutes of talk):
+ * eSpeak's takes of one text differ only by a few milliseconds of length and the waveform's
+ * phase, which no test is about. Each caller gets its own copy.
  */
 export async function spokenSamples(text: string, voiceId: string = CALLER_VOICES.en): Promise<Float32Array> {
+  const key = `${voiceId}\u0000${text}`
+  let samples = spoken.get(key)
+  if (!samples) {
+    samples = synthesized(text, voiceId)
+    spoken.set(key, samples)
+    samples.catch(() => spoken.delete(key))
+  }
+  return (await samples).slice()
+}
+
+async function synthesized(text: string, voiceId: string): Promise<Float32Array> {
   engine ??= createEspeakTtsEngine()
   const speech = await (await engine).synthesize(text, voiceId)
   const audio = parseWavPcm16Mono(speech.wav)

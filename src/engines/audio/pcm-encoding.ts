@@ -35,9 +35,11 @@ export function int16ToBase64(samples: Int16Array): string {
 /** Little-endian PCM16 bytes as samples (a copy). Throws a RangeError on an odd number of bytes. */
 export function int16FromPcm16(bytes: Uint8Array): Int16Array {
   if (bytes.byteLength % 2 !== 0) throw new RangeError(`PCM16 audio must be an even number of bytes, got ${bytes.byteLength}`)
-  const copy = Buffer.from(bytes)
-  if (!LITTLE_ENDIAN) copy.swap16()
-  return new Int16Array(copy.buffer.slice(copy.byteOffset, copy.byteOffset + copy.byteLength))
+  // One copy, into memory of its own (hours of decoded media pass through here).
+  const samples = new Int16Array(bytes.byteLength / 2)
+  new Uint8Array(samples.buffer).set(bytes)
+  if (!LITTLE_ENDIAN) Buffer.from(samples.buffer).swap16()
+  return samples
 }
 
 /** Samples as little-endian PCM16 bytes (a copy). */

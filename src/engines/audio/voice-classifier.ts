@@ -6,6 +6,12 @@ export interface VoiceClassifier {
   /** Samples in [-1, 1] at the classifier's rate; true while a voice is present. */
   isVoice(frame: Float32Array): boolean
   /**
+   * The same verdict from 16-bit samples, for a classifier that judges those itself: what
+   * decodes media to PCM16 (transcription's windows, hours of audio) needs no conversion to
+   * floats and back for each frame.
+   */
+  isVoiceInt16?(frame: Int16Array): boolean
+  /**
    * How long after a voice stops the classifier may still say it is there (a level averaged over a
    * window stays up for that window): the turn detector moves a turn's end back by it. Default 0.
    */

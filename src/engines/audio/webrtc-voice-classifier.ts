@@ -51,22 +51,23 @@ export async function createWebRtcVoiceClassifier(options: WebRtcVoiceClassifier
   const pending = new Int16Array(blockSamples)
   let filled = 0
   let voice = false
+  const isVoiceInt16 = (samples: Int16Array): boolean => {
+    if (!instance) throw new Error('The voice classifier was disposed')
+    for (let offset = 0; offset < samples.length;) {
+      const taken = Math.min(blockSamples - filled, samples.length - offset)
+      pending.set(samples.subarray(offset, offset + taken), filled)
+      filled += taken
+      offset += taken
+      if (filled < blockSamples) break
+      fvad.HEAP16.set(pending, blockPointer >> 1)
+      voice = fvad._fvad_process(instance, blockPointer, blockSamples) === 1
+      filled = 0
+    }
+    return voice
+  }
   return {
-    isVoice(frame) {
-      if (!instance) throw new Error('The voice classifier was disposed')
-      const samples = int16FromFloat32(frame)
-      for (let offset = 0; offset < samples.length;) {
-        const taken = Math.min(blockSamples - filled, samples.length - offset)
-        pending.set(samples.subarray(offset, offset + taken), filled)
-        filled += taken
-        offset += taken
-        if (filled < blockSamples) break
-        fvad.HEAP16.set(pending, blockPointer >> 1)
-        voice = fvad._fvad_process(instance, blockPointer, blockSamples) === 1
-        filled = 0
-      }
-      return voice
-    },
+    isVoice: (frame) => isVoiceInt16(int16FromFloat32(frame)),
+    isVoiceInt16,
     dispose() {
       if (!instance) return
       fvad._free(blockPointer)

@@ -55,6 +55,8 @@ export async function* speechWindows(pcm: AsyncIterable<Buffer>, options: Speech
   // Frames are judged as the audio arrives, aligned to the recording's start (every cut falls on a frame's edge).
   const frame = new Int16Array(FRAME_SAMPLES)
   let frameFill = 0
+  const { classifier } = options
+  const isVoice = classifier.isVoiceInt16?.bind(classifier) ?? ((samples: Int16Array) => classifier.isVoice(float32FromInt16(samples)))
 
   /** Marks the cuts of long pauses: half a second after speech stops, and half a second before it starts again. */
   const judge = (voiced: boolean) => {
@@ -75,7 +77,7 @@ export async function* speechWindows(pcm: AsyncIterable<Buffer>, options: Speech
       frameFill += taken
       offset += taken
       if (frameFill < FRAME_SAMPLES) break
-      judge(options.classifier.isVoice(float32FromInt16(frame)))
+      judge(isVoice(frame))
       frameFill = 0
     }
   }

@@ -36,8 +36,21 @@ function contentWords(text: string): Set<string> {
   )
 }
 
+/**
+ * The wordings of each slot, by language, made once per slot: a caller looks for them in every
+ * agent turn, and making them (every phrasing, each re-ask, both genders in Arabic) again each
+ * turn was a tenth of a test run's CPU. A plan's slots live as long as its callers.
+ */
+const questionsOfSlot = new WeakMap<Slot, Partial<Record<'ar' | 'en', string[]>>>()
+
 /** Every wording the offline dialogue uses to ask `slot` (first ask, re-asks, after a silence), normalised. */
 function questionsFor(slot: Slot, lang: 'ar' | 'en'): string[] {
+  let ofSlot = questionsOfSlot.get(slot)
+  if (!ofSlot) questionsOfSlot.set(slot, (ofSlot = {}))
+  return (ofSlot[lang] ??= wordingsOf(slot, lang))
+}
+
+function wordingsOf(slot: Slot, lang: 'ar' | 'en'): string[] {
   const wordings = new Set<string>()
   for (const gender of lang === 'ar' ? (['male', 'female'] as const) : (['male'] as const)) {
     const phrases = dialoguePhrases(lang, gender)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { int16FromFloat32, pcm16FromInt16 } from '../../../src/engines/audio/pcm-encoding'
+import type { VoiceClassifier } from '../../../src/engines/audio/voice-classifier'
 import { createWebRtcVoiceClassifier } from '../../../src/engines/audio/webrtc-voice-classifier'
 import { speechWindows, type SpeechWindow } from '../../../src/engines/stt/speech-windows'
 import { spokenSamples } from '../../helpers/spoken-audio'
@@ -31,8 +32,12 @@ async function* chunked(pcm: Buffer, size = 4_099): AsyncGenerator<Buffer> {
   for (let offset = 0; offset < pcm.length; offset += size) yield pcm.subarray(offset, offset + size)
 }
 
-async function windowsOf(pcm: Buffer, options: { maxSeconds: number; searchSeconds: number }): Promise<SpeechWindow[]> {
-  const classifier = await createWebRtcVoiceClassifier()
+async function windowsOf(
+  pcm: Buffer,
+  options: { maxSeconds: number; searchSeconds: number },
+  classify: (classifier: VoiceClassifier) => VoiceClassifier = (classifier) => classifier,
+): Promise<SpeechWindow[]> {
+  const classifier = classify(await createWebRtcVoiceClassifier())
   const windows: SpeechWindow[] = []
   for await (const window of speechWindows(chunked(pcm), { classifier, ...options })) windows.push(window)
   classifier.dispose()
@@ -59,6 +64,20 @@ describe('speech windows', () => {
       expect(speechSpans.some(([start, end]) => cut > start + 160 && cut < end - 160)).toBe(false)
     }
     expect(windows.every((window) => window.voiced)).toBe(true)
+  })
+
+  it("cuts the same windows from the classifier's 16-bit samples as from floats (a classifier without the 16-bit path)", async () => {
+    const sentence = 'The quarterly numbers were better than we expected in every region.'
+    const { pcm } = await recording([0.5, sentence, 6, sentence, 0.3, sentence, 0.5])
+    const options = { maxSeconds: 4, searchSeconds: 2 }
+    const floatsOnly = (classifier: VoiceClassifier): VoiceClassifier => ({
+      isVoice: (frame) => classifier.isVoice(frame),
+      dispose: () => classifier.dispose(),
+    })
+    const direct = await windowsOf(pcm, options)
+    expect(direct.length).toBeGreaterThan(3)
+    expect(direct.some((window) => !window.voiced)).toBe(true)
+    expect(await windowsOf(pcm, options, floatsOnly)).toEqual(direct)
   })
 
   it('marks a window with no voice, and cuts at the limit when no pause is near', async () => {
