@@ -43,8 +43,12 @@ export interface CallEnginesOptions {
 export class CallEngines {
   readonly audio: CallAudio
   private resampler: Promise<Resampler> | undefined
-  /** About 4 MB of the agents' sentences at the call rate (two minutes of speech). */
-  private readonly sentences = new SharedSpeech({ maxSamples: 120 * CALL_SAMPLE_RATE })
+  /**
+   * About 19 MB of the agents' sentences at the call rate (ten minutes of speech). With two
+   * minutes, the test runs of twelve agents at once (every template's starter suite) evicted
+   * their own questions: about 450 syntheses for 200 distinct sentences, some 4 s of CPU more.
+   */
+  private readonly sentences = new SharedSpeech({ maxSamples: 600 * CALL_SAMPLE_RATE })
 
   constructor(private readonly options: CallEnginesOptions) {
     this.audio = {
