@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { SNAPSHOTS_FOLDER } from '../../../src/service/compose/data-folder'
 import { archiveOf, entriesOf, rowsBomb, withRows } from '../../helpers/archive-entries'
 import { everyGet, exportState, importState, seedProject, startLiveService, type LiveService } from '../../helpers/project-state-fixture'
+import { sharedSpeechEngine } from '../../helpers/test-service'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 
 /*
@@ -24,7 +25,7 @@ async function refusal(response: Response) {
 /** A seeded project's archive, and the project emptied (the state an import starts from). */
 async function exportedAndEmptied(): Promise<{ service: LiveService; archive: Uint8Array; empty: Map<string, string> }> {
   const receiver = await startWebhookReceiver()
-  const service = await startLiveService()
+  const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
   await seedProject(service, receiver)
   const archive = await exportState(service)
   expect((await service.http('POST', '/_voicedesk/reset')).status).toBe(200)
@@ -138,7 +139,7 @@ describe('a gzip bomb', () => {
 describe('a damaged snapshot', () => {
   it('restores nothing: a 400, and the project as it was', async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'damaged' } })).status).toBe(201)
     const archive = await exportState(service)

@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { withRows } from '../../helpers/archive-entries'
+import { sharedSpeechEngine } from '../../helpers/test-service'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 import { everyGet, exportState, importState, seedProject, startLiveService } from '../../helpers/project-state-fixture'
 
@@ -19,7 +20,7 @@ async function errorOf(response: Response) {
 describe('export, reset, import', () => {
   it('gives back every GET of /v1 byte for byte: lists, items, media, deliveries, statistics', { timeout: 60_000 }, async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     const before = await everyGet(service)
     expect([...before.keys()].filter((key) => key.startsWith('GET /media/')).length).toBe(2)
@@ -53,7 +54,7 @@ describe('export, reset, import', () => {
 
   it('refuses an import into a project that is not empty (409, reset first), and changes nothing', async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     const archive = await exportState(service)
     const before = await everyGet(service)
@@ -65,7 +66,7 @@ describe('export, reset, import', () => {
 
   it('refuses a tampered archive, a foreign one, and a body that is not an archive, leaving the project as it was', async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     const archive = await exportState(service)
     expect((await service.http('POST', '/_voicedesk/reset')).status).toBe(200)
@@ -94,7 +95,7 @@ describe('export, reset, import', () => {
 
   it('seals secrets under a passphrase: the round trip needs it, and a missing or wrong one is a 400', { timeout: 60_000 }, async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     const before = await everyGet(service)
     const archive = await exportState(service, 'correct horse battery staple')
@@ -118,7 +119,7 @@ describe('export, reset, import', () => {
 describe('snapshots', () => {
   it('take, list, restore after changes (the snapshot’s GETs come back), delete; names checked', { timeout: 60_000 }, async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     const before = await everyGet(service)
 
@@ -159,7 +160,7 @@ describe('snapshots', () => {
   })
 
   it('a project sees its own snapshots and state only', async () => {
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     const other = await service.otherProject()
     await service.http('POST', '/v1/voice-agents', { json: { agentName: 'Mine' } })
     expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'mine' } })).status).toBe(201)
@@ -180,7 +181,7 @@ describe('restore while jobs run', () => {
     { timeout: 90_000 },
     async () => {
       const receiver = await startWebhookReceiver()
-      const service = await startLiveService({ jobs: { concurrency: 2 } })
+      const service = await startLiveService({ jobs: { concurrency: 2 }, speechEngine: await sharedSpeechEngine() })
       await seedProject(service, receiver)
       expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'before-load' } })).status).toBe(201)
       const before = await everyGet(service)
@@ -216,7 +217,7 @@ describe('restore while jobs run', () => {
 describe("the operator UI's one-use links", () => {
   it('download the archive once, and take an upload once, with no key; a second use is a 404', async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     const handlers = service.runtime.operatorHandlers('browser')
     const before = await everyGet(service)
@@ -243,7 +244,7 @@ describe("the operator UI's one-use links", () => {
 describe('an archive whose rows the store refuses', () => {
   it('is a 400 naming the row, and the media written for it are removed again', { timeout: 60_000 }, async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     const archive = await exportState(service)
     expect((await service.http('POST', '/_voicedesk/reset')).status).toBe(200)
@@ -269,7 +270,7 @@ describe('an archive whose rows the store refuses', () => {
 
 describe('bad input to the state routes', () => {
   it('is answered in the envelope: no body, another type, a bad name, a bad passphrase header', async () => {
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     expect(await errorOf(await service.http('PUT', '/_voicedesk/state'))).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })
     expect(
       await errorOf(
