@@ -15,7 +15,7 @@ import { runMain } from '../helpers/run-main'
 import { findFreePort, ROOT, runCli, spawnCli } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 import { runEnd, startListeningService, templateAgent } from '../helpers/test-runs'
-import type { TestService } from '../helpers/test-service'
+import { sharedSpeechEngine, type TestService } from '../helpers/test-service'
 
 const JUNIT_XSD = readFileSync(join(ROOT, 'test', 'fixtures', 'junit.xsd'), 'utf8')
 
@@ -50,7 +50,7 @@ afterEach(() => {
 
 describe('voicedesk test-agent against a running service', () => {
   it('a passing suite exits 0 with a valid JUnit file; a wrong expectation exits 1 with the diff on stdout', async () => {
-    const service = await startListeningService()
+    const service = await startListeningService(undefined, { speechEngine: await sharedSpeechEngine() })
     const agent = await templateAgent(service, 'Restaurant Reservations')
     const dir = makeTempDir()
     const passing = writeJson(dir, 'passing.json', { agentId: agent.id, scenarios: [SHORT_CALL] })
@@ -112,7 +112,7 @@ describe('voicedesk test-agent against a running service', () => {
   }, 120_000)
 
   it('--generate writes the agent’s starter suite, keeps an existing file unless --force, and the suite passes', async () => {
-    const service = await startListeningService()
+    const service = await startListeningService(undefined, { speechEngine: await sharedSpeechEngine() })
     const agent = await templateAgent(service, 'Restaurant Reservations')
     vi.stubEnv('VOICEDESK_API_KEY', service.key)
     const file = join(makeTempDir(), 'starter.json')
@@ -144,7 +144,7 @@ describe('voicedesk test-agent against a running service', () => {
   }, 120_000)
 
   it('waits out a busy service (503 with Retry-After) while it follows the run', async () => {
-    const service = await startListeningService()
+    const service = await startListeningService(undefined, { speechEngine: await sharedSpeechEngine() })
     const agent = await templateAgent(service, 'Restaurant Reservations')
     const suite = writeJson(makeTempDir(), 'suite.json', { scenarios: [SHORT_CALL] })
     // In front of the service: its first two answers to the run's GET are the busy database's.
@@ -183,7 +183,7 @@ describe('voicedesk test-agent against a running service', () => {
   }, 60_000)
 
   it('exits 2 on a refused key (never echoed), an unknown agent and a service that is not there; 130 on Ctrl-C', async () => {
-    const service = await startListeningService()
+    const service = await startListeningService(undefined, { speechEngine: await sharedSpeechEngine() })
     const agent = await templateAgent(service, 'Restaurant Reservations')
     const suite = writeJson(makeTempDir(), 'suite.json', { scenarios: [SHORT_CALL] })
     const baseUrl = baseUrlOf(service)

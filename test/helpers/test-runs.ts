@@ -1,11 +1,12 @@
 import { expect } from 'vitest'
 import { TestRunEnvelopeSchema, type TestRun } from '../../src/shared/api/test-suites'
 import { VoiceAgentEnvelopeSchema, VoiceAgentTemplatesEnvelopeSchema, type VoiceAgent } from '../../src/shared/api/voice-agents'
+import type { RuntimeConfig } from '../../src/service/runtime'
 import { startTestService, type TestService } from './test-service'
 
 /** A listening service (test runs call its own /stream over 127.0.0.1). */
-export async function startListeningService(scenarioTimeoutMs?: number): Promise<TestService> {
-  const service = await startTestService({ port: 0, host: '127.0.0.1', testRuns: { scenarioTimeoutMs } })
+export async function startListeningService(scenarioTimeoutMs?: number, config: Partial<RuntimeConfig> = {}): Promise<TestService> {
+  const service = await startTestService({ port: 0, host: '127.0.0.1', testRuns: { scenarioTimeoutMs }, ...config })
   await service.runtime.start()
   return service
 }

@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Database } from 'better-sqlite3'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import { createEspeakTtsEngine, type TtsEngine } from '../../src/engines/tts/tts-engine'
+import { DATABASE_FILE } from '../../src/service/compose/data-folder'
 import { createProject } from '../../src/service/ops/api-keys'
 import { createRuntime, type Runtime, type RuntimeConfig } from '../../src/service/runtime'
+import { openDatabase } from '../../src/store/sqlite/open-database'
 import type { SqliteStore } from '../../src/store/sqlite/store'
 import { JobReadSchema, type Job } from '../../src/shared/api/jobs'
 import { createTestDatabase, onPostgres } from './test-engine'
 import { makeTempDir } from './temp-dir'
-import { afterEveryTest } from './after-every'
+import { afterEveryFile, afterEveryTest } from './after-every'
 
 export const TEST_KEY = 'vd_test_0123456789abcdefghijklmnopqrstuv'
 
@@ -16,6 +22,23 @@ const running: Runtime[] = []
 afterEveryTest(async () => {
   for (const runtime of running.splice(0)) await runtime.stop()
 })
+
+let speech: Promise<TtsEngine> | undefined
+afterEveryFile(async () => {
+  const closing = speech
+  speech = undefined
+  await (await closing?.catch(() => undefined))?.close()
+})
+
+/**
+ * One eSpeak engine for the runtimes of a file that pass it as `speechEngine` (closed after the
+ * file). A runtime otherwise starts its own on its first TTS job: the start and V8's warm-up of
+ * the synthesizer cost about 0.7 s of CPU per runtime, most of what a file of short jobs spends.
+ * The runtime's own start of the engine stays tested by the files that do not pass one.
+ */
+export function sharedSpeechEngine(): Promise<TtsEngine> {
+  return (speech ??= createEspeakTtsEngine())
+}
 
 export interface CallOptions {
   body?: unknown
@@ -47,12 +70,46 @@ async function teamStorageFor(dataDir: string): Promise<Pick<RuntimeConfig, 'dat
 }
 
 /**
+ * A SQLite database with every migration applied and nothing else, made once per file (a
+ * runtime's start then finds nothing to migrate): migrating an empty file took ~14 ms of CPU of
+ * the ~95 a runtime's start and stop take, for hundreds of tests. The migrations themselves
+ * still run from empty in the store's own tests (test/store: open-database, the store contract,
+ * the migration tests) and wherever a runtime starts without this helper (the CLI, the desktop
+ * app, startLiveSqliteService).
+ */
+let sqliteTemplate: { dir: string; file: string } | undefined
+afterEveryFile(() => {
+  if (sqliteTemplate) rmSync(sqliteTemplate.dir, { recursive: true, force: true })
+  sqliteTemplate = undefined
+})
+
+function migratedSqliteFile(): string {
+  if (!sqliteTemplate) {
+    const dir = mkdtempSync(join(tmpdir(), 'voicedesk-sqlite-template-'))
+    const file = join(dir, DATABASE_FILE)
+    const db = openDatabase(file)
+    // One self-contained file (no WAL beside it) to copy; the runtime turns WAL on again.
+    db.pragma('journal_mode = DELETE')
+    db.close()
+    sqliteTemplate = { dir, file }
+  }
+  return sqliteTemplate.file
+}
+
+/** A new temp folder for a runtime; on SQLite with the migrated database in it already. */
+function freshDataDir(config: Partial<RuntimeConfig>): string {
+  const dir = makeTempDir()
+  if (!onPostgres && !config.database) copyFileSync(migratedSqliteFile(), join(dir, DATABASE_FILE))
+  return dir
+}
+
+/**
  * A real runtime on a real, migrated SQLite file in a fresh temp folder (in the `postgres`
  * project: a fresh PostgreSQL database instead), stopped after the test. Requests go through
  * Fastify's `inject`: the whole HTTP pipeline without a socket.
  */
 export async function startTestService(config: Partial<RuntimeConfig> = {}): Promise<TestService> {
-  const dataDir = config.dataDir ?? makeTempDir()
+  const dataDir = config.dataDir ?? freshDataDir(config)
   const storage = onPostgres && !config.database ? await teamStorageFor(dataDir) : {}
   const runtime = await createRuntime({ dataDir, fixedApiKey: TEST_KEY, ...storage, ...config })
   running.push(runtime)

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3'
 import pg from 'pg'
 import type { Runtime } from '../../src/service/runtime'
 import type { PostgresStore } from '../../src/store/postgres/store'
@@ -19,9 +20,12 @@ export async function testSqlOf(runtime: Runtime): Promise<TestSql> {
   const { store } = runtime
   if (store.engine === 'sqlite') {
     const { db } = store as SqliteStore
+    // Prepared once per text: fuzz tests read the same tables after thousands of requests.
+    const statements = new Map<string, Statement>()
+    const prepared = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!
     return {
-      all: async <T>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as T[],
-      run: async (sql, ...params) => void db.prepare(sql).run(...params),
+      all: async <T>(sql: string, ...params: unknown[]) => prepared(sql).all(...params) as T[],
+      run: async (sql, ...params) => void prepared(sql).run(...params),
       close: async () => {},
     }
   }

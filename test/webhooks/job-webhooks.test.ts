@@ -8,8 +8,14 @@ import { describe, expect, it } from 'vitest'
 import { DeliveryDetailEnvelopeSchema, DeliveryListEnvelopeSchema, type WebhookDeliveryDetail } from '../../src/shared/api/webhooks'
 import { webhookSigningSettings } from '../../src/service/settings/webhook-settings'
 import { seedJob } from '../helpers/seed-jobs'
-import { startTestService, type TestService } from '../helpers/test-service'
+import type { RuntimeConfig } from '../../src/service/runtime'
+import { sharedSpeechEngine, startTestService, type TestService } from '../helpers/test-service'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
+
+/** A test service speaking with the file's one warm engine: what is tested here is what happens after a job ends. */
+async function startService(config: Partial<RuntimeConfig> = {}): Promise<TestService> {
+  return startTestService({ speechEngine: await sharedSpeechEngine(), ...config })
+}
 
 const VOICE = 'fe68337a-10d3-4648-99bb-2bb04554b6cf'
 const FAST_RETRIES = { retryDelaysMs: [40, 40, 40], random: () => 0 }
@@ -57,7 +63,7 @@ async function waitForJob(service: TestService, jobId: string): Promise<Record<s
 
 describe('job webhooks', () => {
   it('posts the ended job with the exact headers and body the contract names', async () => {
-    const service = await startTestService()
+    const service = await startService()
     const receiver = await startWebhookReceiver()
     const before = Math.floor(Date.now() / 1000)
     const jobId = await createTtsJob(service, {
@@ -102,7 +108,7 @@ describe('job webhooks', () => {
   })
 
   it('signs with the operator’s secret as Standard Webhooks describe', async () => {
-    const service = await startTestService()
+    const service = await startService()
     const secret = await webhookSigningSettings(service.runtime.store, service.runtime.context.secrets).setSigningSecret()
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
     const receiver = await startWebhookReceiver()
@@ -115,7 +121,7 @@ describe('job webhooks', () => {
   })
 
   it('tells of a failed job as job.failed, with its error', async () => {
-    const service = await startTestService()
+    const service = await startService()
     const receiver = await startWebhookReceiver()
     // No speech server is set, so a queued transcription fails at once: a real failure path.
     const job = await seedJob(service.runtime, {
@@ -134,7 +140,7 @@ describe('job webhooks', () => {
   })
 
   it('retries after 500s with the same webhook-id, and stops at the first 2xx', async () => {
-    const service = await startTestService({ webhooks: FAST_RETRIES })
+    const service = await startService({ webhooks: FAST_RETRIES })
     const receiver = await startWebhookReceiver()
     receiver.answer((index) =>
       index < 2 ? { status: 500, body: `{"error":"down for maintenance ${index}"}` } : { status: 200, body: 'ok' },
@@ -164,7 +170,7 @@ describe('job webhooks', () => {
     const receiver = await startWebhookReceiver()
     const url = receiver.url
     await receiver.close() // nothing listens on this port now
-    const service = await startTestService({ webhooks: { retryDelaysMs: [100, 100, 100, 100, 100], random: () => 0 } })
+    const service = await startService({ webhooks: { retryDelaysMs: [100, 100, 100, 100, 100], random: () => 0 } })
     const jobId = await createTtsJob(service, { webhookUrl: `${url}/late` })
     const deadline = Date.now() + 10_000
     while ((await deliveriesOf(service)).deliveries[0]?.attempts !== 2) {
@@ -196,7 +202,7 @@ describe('job webhooks', () => {
   })
 
   it('gives up on an attempt after the timeout, and tries again', async () => {
-    const service = await startTestService({ webhooks: { ...FAST_RETRIES, timeoutMs: 300 } })
+    const service = await startService({ webhooks: { ...FAST_RETRIES, timeoutMs: 300 } })
     const receiver = await startWebhookReceiver()
     receiver.answer((index) => (index === 0 ? 'hang' : { status: 202 }))
     const jobId = await createTtsJob(service, { webhookUrl: receiver.url })
@@ -207,7 +213,7 @@ describe('job webhooks', () => {
   })
 
   it('does not follow redirects', async () => {
-    const service = await startTestService({ webhooks: { retryDelaysMs: [] } })
+    const service = await startService({ webhooks: { retryDelaysMs: [] } })
     const target = await startWebhookReceiver()
     const receiver = await startWebhookReceiver()
     receiver.answer(() => ({ status: 307, headers: { location: `${target.url}/elsewhere` } }))
@@ -220,7 +226,7 @@ describe('job webhooks', () => {
   })
 
   it('marks a delivery exhausted after the last try, and sends it again on request', async () => {
-    const service = await startTestService({ webhooks: FAST_RETRIES })
+    const service = await startService({ webhooks: FAST_RETRIES })
     const receiver = await startWebhookReceiver()
     receiver.answer((index) => (index < 4 ? { status: 503, body: 'x'.repeat(5_000) } : { status: 200 }))
     const jobId = await createTtsJob(service, { webhookUrl: receiver.url })
@@ -244,7 +250,7 @@ describe('job webhooks', () => {
   })
 
   it('answers the journal’s errors in the envelope, and keeps projects apart', async () => {
-    const service = await startTestService()
+    const service = await startService()
     const receiver = await startWebhookReceiver()
     receiver.answer(() => 'hang')
     const jobId = await createTtsJob(service, { webhookUrl: receiver.url })
@@ -288,7 +294,7 @@ describe('job webhooks', () => {
   })
 
   it('lists deliveries newest first, by page, status and job', async () => {
-    const service = await startTestService({ webhooks: { retryDelaysMs: [] } })
+    const service = await startService({ webhooks: { retryDelaysMs: [] } })
     const receiver = await startWebhookReceiver()
     receiver.answer((_index, request) => ({ status: request.url === '/fail' ? 500 : 200 }))
     const jobIds: string[] = []
@@ -316,12 +322,12 @@ describe('job webhooks', () => {
   it('gives an attempt cut off by shutdown back uncounted, and sends it on the next start', async () => {
     const receiver = await startWebhookReceiver()
     receiver.answer((index) => (index === 0 ? 'hang' : { status: 200 }))
-    const first = await startTestService({ webhooks: { graceMs: 100 } })
+    const first = await startService({ webhooks: { graceMs: 100 } })
     const jobId = await createTtsJob(first, { webhookUrl: receiver.url })
     await receiver.waitForRequests(1)
     await first.runtime.stop()
 
-    const second = await startTestService({ dataDir: first.dataDir, webhooks: { graceMs: 100 } })
+    const second = await startService({ dataDir: first.dataDir, webhooks: { graceMs: 100 } })
     const [, again] = await receiver.waitForRequests(2)
     expect(again!.headers['webhook-id']).toBe(receiver.requests[0]!.headers['webhook-id'])
     const delivery = await waitForDelivery(second, jobId, 'DELIVERED')
@@ -331,7 +337,7 @@ describe('job webhooks', () => {
   it('keeps completing jobs while 200 receivers hold their answers', { timeout: 120_000 }, async () => {
     // Each receiver must hold its one request until released: under a full run's load the 200 jobs
     // took longer than the default 10 s attempt timeout, and the retries' waits outlasted the test.
-    const service = await startTestService({ jobs: { concurrency: 2 }, webhooks: { timeoutMs: 180_000 } })
+    const service = await startService({ jobs: { concurrency: 2 }, webhooks: { timeoutMs: 180_000 } })
     const receivers = await Promise.all(Array.from({ length: 200 }, () => startWebhookReceiver()))
     for (const receiver of receivers) receiver.answer(() => 'hang')
     const jobIds: string[] = []

@@ -10,6 +10,7 @@ import type { ConversationHost } from '../../conversations/conversation-host'
 import type { AiContentEngine } from '../../engines/ai-content/ai-content-engine'
 import type { DialogueEngine } from '../../engines/dialogue/dialogue-engine'
 import type { SttEngine } from '../../engines/stt/stt-engine'
+import type { TtsEngine } from '../../engines/tts/tts-engine'
 import type { JobRunner, JobRunnerOptions } from '../../jobs/job-runner'
 import type { DiskFullCondition, DiskFullConditionOptions } from '../../store/disk-full-condition'
 import type { MediaStore, Store } from '../../store/ports'
@@ -121,6 +122,12 @@ export interface RuntimeConfig {
   diskFull?: Pick<DiskFullConditionOptions, 'minFreeBytes' | 'firstCheckMs' | 'maxCheckMs'>
   /** Overrides the AI-content engine chosen in settings (offline by default). */
   aiContentEngine?: AiContentEngine
+  /**
+   * A speech engine the embedder started and owns, used instead of starting eSpeak: left open
+   * when the runtime stops, which then asks nothing more of it. Tests give the runtimes of a
+   * file one warm engine (eSpeak's start and V8's warm-up are most of a short job's CPU).
+   */
+  speechEngine?: TtsEngine
   /** Live calls: limits (lease, longest call, tool and outcome time limits) and how long a new conversation waits for its socket. */
   calls?: Partial<CallLimits> & {
     socketDeadlineMs?: number

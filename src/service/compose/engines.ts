@@ -14,7 +14,7 @@ export interface RuntimeEngines {
   reloadAiContent: () => Promise<void>
   /** The engines of live calls, as the settings choose them when a call starts. */
   calls: CallEngines
-  /** Closes the speech engine; asked for afterwards, it refuses rather than starting again. */
+  /** Closes the speech engine it started (not one it was given); asked for afterwards, it refuses rather than starting again. */
   close: () => Promise<void>
 }
 
@@ -24,13 +24,16 @@ export async function composeEngines(
 ): Promise<RuntimeEngines> {
   let ttsEngine: Promise<TtsEngine> | undefined
   let closing = false
-  const speech = () =>
+  const given = config.speechEngine
+  const started = () =>
     (ttsEngine ??= closing
       ? Promise.reject(new Error('The runtime is stopping'))
       : createEspeakTtsEngine().catch((error: unknown) => {
           ttsEngine = undefined // a failed start is tried again by the next job
           throw error
         }))
+  // The embedder's engine (config.speechEngine) is theirs to close: once this runtime stops, it asks nothing more of it.
+  const speech = given ? () => (closing ? Promise.reject(new Error('The runtime is stopping')) : Promise.resolve(given)) : started
   let aiContent = await createAiContentEngine(store, secrets, config.aiContentEngine)
   return {
     speech,

@@ -152,14 +152,17 @@ async function sendAndCheck(fixture: Fixture, request: FuzzRequest): Promise<Lig
   const before = fixture.known ?? (await snapshot(fixture.sql))
   fixture.known = undefined
   const response = await send(fixture, request)
-  const what = describeRequest(request, response)
+  // Each check is made in plain JavaScript and given to expect (with the request described) only
+  // when it fails: for thousands of answers, expect and the descriptions cost more than the requests.
+  const what = () => describeRequest(request, response)
   const status = response.statusCode
 
-  expect(status, what).toBeLessThan(500)
-  if (request.expected) expect(request.expected.statuses, what).toContain(status)
+  if (!(status < 500)) expect(status, what()).toBeLessThan(500)
+  if (request.expected && !request.expected.statuses.includes(status)) expect(request.expected.statuses, what()).toContain(status)
 
   if (status >= 200 && status < 300) {
-    expect(response.json(), what).toMatchObject({ success: true, message: 'Success' })
+    const body = response.json()
+    if (body?.success !== true || body.message !== 'Success') expect(body, what()).toMatchObject({ success: true, message: 'Success' })
     return response
   }
 
@@ -167,7 +170,7 @@ async function sendAndCheck(fixture: Fixture, request: FuzzRequest): Promise<Lig
 
   const after = await snapshot(fixture.sql)
   fixture.known = after
-  if (after !== before) expect(JSON.parse(after), `stored data changed on an error answer: ${what}`).toEqual(JSON.parse(before))
+  if (after !== before) expect(JSON.parse(after), `stored data changed on an error answer: ${what()}`).toEqual(JSON.parse(before))
   return response
 }
 

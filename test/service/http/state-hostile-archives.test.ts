@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { SNAPSHOTS_FOLDER } from '../../../src/service/compose/data-folder'
 import { archiveOf, entriesOf, rowsBomb, withRows } from '../../helpers/archive-entries'
 import { everyGet, exportState, importState, seedProject, startLiveService, type LiveService } from '../../helpers/project-state-fixture'
+import { onPostgres } from '../../helpers/test-engine'
+import { sharedSpeechEngine } from '../../helpers/test-service'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 
 /*
@@ -13,6 +15,13 @@ import { startWebhookReceiver } from '../../helpers/webhook-receiver'
  * SQLite and (the postgres project) on PostgreSQL: each is a 400 in the envelope, the service
  * answers on, and the project is as it was. The webhook receiver on loopback stands for the
  * client's server.
+ *
+ * The archive is read whole (rows into a temporary file) before the store is asked to take its
+ * rows, and its media go to the media store as they come. So on PostgreSQL only three of these
+ * meet storage that differs by engine: rows the store refuses (one transaction rolled back),
+ * a damaged snapshot (snapshots are media, in the database there) and an archive cut inside its
+ * media (media written to the database, then removed). The others are refused by the reader
+ * before any row or media is written, the same on either engine: they run on SQLite only.
  */
 
 async function refusal(response: Response) {
@@ -24,7 +33,7 @@ async function refusal(response: Response) {
 /** A seeded project's archive, and the project emptied (the state an import starts from). */
 async function exportedAndEmptied(): Promise<{ service: LiveService; archive: Uint8Array; empty: Map<string, string> }> {
   const receiver = await startWebhookReceiver()
-  const service = await startLiveService()
+  const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
   await seedProject(service, receiver)
   const archive = await exportState(service)
   expect((await service.http('POST', '/_voicedesk/reset')).status).toBe(200)
@@ -46,28 +55,31 @@ async function manifestAndRows(archive: Uint8Array): Promise<Buffer> {
 }
 
 describe('an archive with a bad row', () => {
-  it('past the first 64 KiB of the body, with more rows after it, is a 400 naming the line, and the service answers on', async () => {
-    const { service, archive, empty } = await exportedAndEmptied()
-    // The bad line arrives in a later chunk of the body than the first, and rows.jsonl goes on well after it.
-    const before = 3_000
-    const after = 20_000
-    const bad = await manifestAndRows(
-      await withRows(
-        archive,
-        (rows) => fillerRows(before) + 'this is not JSON\n' + fillerRows(after) + rows,
-        (counts) => ({ ...counts, attempts: counts.attempts! + before + after }),
-      ),
-    )
-    expect(bad.length).toBeGreaterThan(500_000)
-    const refused = await refusal(await importState(service, bad))
-    expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['body'] })
-    expect(refused.message).toBe(`rows.jsonl line ${before + 1} is not JSON: the archive was changed or damaged`)
-    await expectAlive(service)
-    expect(await everyGet(service)).toEqual(empty)
-    expect((await importState(service, archive)).status).toBe(200)
-  })
+  it.skipIf(onPostgres)(
+    'past the first 64 KiB of the body, with more rows after it, is a 400 naming the line, and the service answers on',
+    async () => {
+      const { service, archive, empty } = await exportedAndEmptied()
+      // The bad line arrives in a later chunk of the body than the first, and rows.jsonl goes on well after it.
+      const before = 3_000
+      const after = 20_000
+      const bad = await manifestAndRows(
+        await withRows(
+          archive,
+          (rows) => fillerRows(before) + 'this is not JSON\n' + fillerRows(after) + rows,
+          (counts) => ({ ...counts, attempts: counts.attempts! + before + after }),
+        ),
+      )
+      expect(bad.length).toBeGreaterThan(500_000)
+      const refused = await refusal(await importState(service, bad))
+      expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['body'] })
+      expect(refused.message).toBe(`rows.jsonl line ${before + 1} is not JSON: the archive was changed or damaged`)
+      await expectAlive(service)
+      expect(await everyGet(service)).toEqual(empty)
+      expect((await importState(service, archive)).status).toBe(200)
+    },
+  )
 
-  it('in a 3 KB archive of many short bad lines is a 400', async () => {
+  it.skipIf(onPostgres)('in a 3 KB archive of many short bad lines is a 400', async () => {
     const { service, archive, empty } = await exportedAndEmptied()
     const bad = await manifestAndRows(await withRows(archive, () => 'x\n'.repeat(1_500_000)))
     expect(bad.length).toBeLessThan(4_000)
@@ -103,28 +115,32 @@ describe('an archive with a bad row', () => {
 })
 
 describe('a gzip bomb', () => {
-  it('of one 600 MiB line (a 0.6 MB archive) is a 400, and the process does not grow by hundreds of MB', { timeout: 60_000 }, async () => {
-    const { service, archive, empty } = await exportedAndEmptied()
-    const bomb = await rowsBomb(archive, 600 * 1024 * 1024)
-    expect(bomb.length).toBeLessThan(700_000)
-    const before = process.memoryUsage().rss
-    let peak = before
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5)
-    try {
-      const refused = await refusal(await importState(service, bomb))
-      expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['body'] })
-      expect(refused.message).toMatch(/^rows\.jsonl line 1 is longer than 16 MiB/)
-    } finally {
-      clearInterval(sampler)
-    }
-    peak = Math.max(peak, process.memoryUsage().rss)
-    console.log(`bomb: peak RSS growth ${Math.round((peak - before) / 1024 / 1024)} MiB`)
-    expect(peak - before).toBeLessThan(150 * 1024 * 1024)
-    await expectAlive(service)
-    expect(await everyGet(service)).toEqual(empty)
-  })
+  it.skipIf(onPostgres)(
+    'of one 600 MiB line (a 0.6 MB archive) is a 400, and the process does not grow by hundreds of MB',
+    { timeout: 60_000 },
+    async () => {
+      const { service, archive, empty } = await exportedAndEmptied()
+      const bomb = await rowsBomb(archive, 600 * 1024 * 1024)
+      expect(bomb.length).toBeLessThan(700_000)
+      const before = process.memoryUsage().rss
+      let peak = before
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5)
+      try {
+        const refused = await refusal(await importState(service, bomb))
+        expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', paths: ['body'] })
+        expect(refused.message).toMatch(/^rows\.jsonl line 1 is longer than 16 MiB/)
+      } finally {
+        clearInterval(sampler)
+      }
+      peak = Math.max(peak, process.memoryUsage().rss)
+      console.log(`bomb: peak RSS growth ${Math.round((peak - before) / 1024 / 1024)} MiB`)
+      expect(peak - before).toBeLessThan(150 * 1024 * 1024)
+      await expectAlive(service)
+      expect(await everyGet(service)).toEqual(empty)
+    },
+  )
 
-  it('of short lines past the row count the manifest gives is a 400 at the first row too many', async () => {
+  it.skipIf(onPostgres)('of short lines past the row count the manifest gives is a 400 at the first row too many', async () => {
     const { service, archive, empty } = await exportedAndEmptied()
     const bomb = await rowsBomb(archive, 64 * 1024 * 1024, '{"kind":"agent","record":{}}\n')
     const refused = await refusal(await importState(service, bomb))
@@ -138,7 +154,7 @@ describe('a gzip bomb', () => {
 describe('a damaged snapshot', () => {
   it('restores nothing: a 400, and the project as it was', async () => {
     const receiver = await startWebhookReceiver()
-    const service = await startLiveService()
+    const service = await startLiveService({ speechEngine: await sharedSpeechEngine() })
     await seedProject(service, receiver)
     expect((await service.http('POST', '/_voicedesk/snapshots', { json: { name: 'damaged' } })).status).toBe(201)
     const archive = await exportState(service)
@@ -180,7 +196,7 @@ describe('an archive cut short', () => {
 })
 
 describe('nested gzip', () => {
-  it('(an archive gzipped twice) is a 400', async () => {
+  it.skipIf(onPostgres)('(an archive gzipped twice) is a 400', async () => {
     const { service, archive, empty } = await exportedAndEmptied()
     const refused = await refusal(await importState(service, gzipSync(archive)))
     expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' })
