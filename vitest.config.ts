@@ -142,14 +142,14 @@ const KNOWN_SECONDS: Record<string, number> = {
   'sqlite:test/service/http/fuzz-job-bodies.test.ts': 39,
   'sqlite:test/cli/stt-engine.test.ts': 38,
   'sqlite:test/e2e/agent-tests-tab.test.ts': 38,
-  'postgres:test/service/http/state-hostile-archives.test.ts': 35,
+  'postgres:test/service/http/state-hostile-archives.test.ts': 20, // 35 before its reader-only refusals ran on SQLite only
   'sqlite:test/store/project-data.test.ts': 32,
-  'sqlite:test/service/http/state.test.ts': 30,
+  'sqlite:test/service/http/state.test.ts': 20, // 30 before a file's runtimes shared one eSpeak engine
   'sqlite:test/cli/readme-commands.test.ts': 30,
   'sqlite:test/service/http/state-archive-fuzz.test.ts': 30,
   'postgres:test/service/http/fuzz-bodies.test.ts': 29,
   'sqlite:test/cli/import-interrupted.test.ts': 29,
-  'postgres:test/service/http/state.test.ts': 28,
+  'postgres:test/service/http/state.test.ts': 20, // 28 before its archive-reader tests ran on SQLite only
   'postgres:test/team/cli-team-mode.test.ts': 27,
   'sqlite:test/e2e/requests-screen.test.ts': 26,
   'sqlite:test/e2e/operator-console-dates-engines.test.ts': 25,
