@@ -1,3 +1,4 @@
+import { FixedBlocks } from './fixed-blocks'
 import { VOICE_BAND_HOP, createVoiceBandPower } from './voice-band-power'
 import type { VoiceClassifier } from './voice-classifier'
 
@@ -81,8 +82,11 @@ export function createEnergyVoiceClassifier(options: EnergyVoiceClassifierOption
     else if (!voice) floor += (level - floor) * step(frameMs, riseMs)
   }
   const bandPower = bandHz && createVoiceBandPower(sampleRate, bandHz)
-  const pending = new Float32Array(VOICE_BAND_HOP)
-  let pendingSamples = 0
+  const hops = new FixedBlocks<Float32Array>(new Float32Array(VOICE_BAND_HOP))
+  const judgeHop = (hop: Float32Array) => {
+    const power = bandPower ? bandPower(hop) : undefined
+    if (power !== undefined) judge(power, VOICE_BAND_HOP)
+  }
   return {
     // The loudest of the last holdMs holds the level up for that long after the voice stops.
     endLagMs: holdMs,
@@ -92,16 +96,7 @@ export function createEnergyVoiceClassifier(options: EnergyVoiceClassifierOption
         return voice
       }
       // The voice band is measured over whole hops; a frame's verdict is its latest hop's.
-      for (let offset = 0; offset < frame.length;) {
-        const taken = Math.min(VOICE_BAND_HOP - pendingSamples, frame.length - offset)
-        pending.set(frame.subarray(offset, offset + taken), pendingSamples)
-        pendingSamples += taken
-        offset += taken
-        if (pendingSamples < VOICE_BAND_HOP) break
-        const power = bandPower(pending)
-        if (power !== undefined) judge(power, VOICE_BAND_HOP)
-        pendingSamples = 0
-      }
+      hops.push(frame, judgeHop)
       return voice
     },
     dispose() {},

@@ -1,3 +1,4 @@
+import { FixedBlocks } from './fixed-blocks'
 import { int16FromFloat32 } from './pcm-encoding'
 import type { VoiceClassifier } from './voice-classifier'
 import { loadWasmModule, type EmscriptenModule } from './wasm-module'
@@ -48,21 +49,15 @@ export async function createWebRtcVoiceClassifier(options: WebRtcVoiceClassifier
     )
   }
   const blockPointer = fvad._malloc(blockSamples * 2)
-  const pending = new Int16Array(blockSamples)
-  let filled = 0
+  const blocks = new FixedBlocks<Int16Array>(new Int16Array(blockSamples))
   let voice = false
+  const judge = (block: Int16Array) => {
+    fvad.HEAP16.set(block, blockPointer >> 1)
+    voice = fvad._fvad_process(instance, blockPointer, blockSamples) === 1
+  }
   const isVoiceInt16 = (samples: Int16Array): boolean => {
     if (!instance) throw new Error('The voice classifier was disposed')
-    for (let offset = 0; offset < samples.length;) {
-      const taken = Math.min(blockSamples - filled, samples.length - offset)
-      pending.set(samples.subarray(offset, offset + taken), filled)
-      filled += taken
-      offset += taken
-      if (filled < blockSamples) break
-      fvad.HEAP16.set(pending, blockPointer >> 1)
-      voice = fvad._fvad_process(instance, blockPointer, blockSamples) === 1
-      filled = 0
-    }
+    blocks.push(samples, judge)
     return voice
   }
   return {

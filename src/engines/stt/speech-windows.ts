@@ -1,3 +1,4 @@
+import { FixedBlocks } from '../audio/fixed-blocks'
 import { float32FromInt16, int16FromPcm16, joinSamples } from '../audio/pcm-encoding'
 import type { VoiceClassifier } from '../audio/voice-classifier'
 
@@ -53,8 +54,7 @@ export async function* speechWindows(pcm: AsyncIterable<Buffer>, options: Speech
   let startSample = 0
   let oddByte: Buffer | undefined
   // Frames are judged as the audio arrives, aligned to the recording's start (every cut falls on a frame's edge).
-  const frame = new Int16Array(FRAME_SAMPLES)
-  let frameFill = 0
+  const frames = new FixedBlocks<Int16Array>(new Int16Array(FRAME_SAMPLES))
   const { classifier } = options
   const isVoice = classifier.isVoiceInt16?.bind(classifier) ?? ((samples: Int16Array) => classifier.isVoice(float32FromInt16(samples)))
 
@@ -70,17 +70,8 @@ export async function* speechWindows(pcm: AsyncIterable<Buffer>, options: Speech
       pauseCuts.push((stretchStart = lastVoiced + 1 + PAUSE_MARGIN_FRAMES))
     }
   }
-  const classify = (samples: Int16Array) => {
-    for (let offset = 0; offset < samples.length;) {
-      const taken = Math.min(FRAME_SAMPLES - frameFill, samples.length - offset)
-      frame.set(samples.subarray(offset, offset + taken), frameFill)
-      frameFill += taken
-      offset += taken
-      if (frameFill < FRAME_SAMPLES) break
-      judge(isVoice(frame))
-      frameFill = 0
-    }
-  }
+  const judgeFrame = (frame: Int16Array) => judge(isVoice(frame))
+  const classify = (samples: Int16Array) => frames.push(samples, judgeFrame)
   const take = (frames: number): SpeechWindow => {
     const all = joinSamples(pieces, (length) => new Int16Array(length))
     const cut = Math.min(frames * FRAME_SAMPLES, buffered)
