@@ -15,7 +15,8 @@ import { runMain } from '../helpers/run-main'
 import { findFreePort, ROOT, runCli, spawnCli } from '../helpers/spawn-cli'
 import { makeTempDir } from '../helpers/temp-dir'
 import { runEnd, startListeningService, templateAgent } from '../helpers/test-runs'
-import { sharedSpeechEngine, type TestService } from '../helpers/test-service'
+import { sharedSpeechEngine } from '../helpers/shared-speech-engine'
+import { type TestService } from '../helpers/test-service'
 
 const JUNIT_XSD = readFileSync(join(ROOT, 'test', 'fixtures', 'junit.xsd'), 'utf8')
 

@@ -1,18 +1,11 @@
 import { createResampler } from '../../src/engines/audio/speex-resampler'
 import { parseWavPcm16Mono } from '../../src/engines/audio/wav-file'
-import { createEspeakTtsEngine, type TtsEngine } from '../../src/engines/tts/tts-engine'
 import { afterEveryFile } from './after-every'
+import { sharedSpeechEngine } from './shared-speech-engine'
 
-let engine: Promise<TtsEngine> | undefined
 /** What was spoken in this file, by voice and text (see spokenSamples). */
 const spoken = new Map<string, Promise<Float32Array>>()
-afterEveryFile(async () => {
-  // A worker that runs several files in one process (isolate: false) makes a new engine for the next.
-  const closing = engine
-  engine = undefined
-  spoken.clear()
-  await (await closing?.catch(() => undefined))?.close()
-})
+afterEveryFile(() => spoken.clear())
 
 /** A voice of the catalogue by language, for callers in tests. */
 export const CALLER_VOICES = {
@@ -41,8 +34,7 @@ export async function spokenSamples(text: string, voiceId: string = CALLER_VOICE
 }
 
 async function synthesized(text: string, voiceId: string): Promise<Float32Array> {
-  engine ??= createEspeakTtsEngine()
-  const speech = await (await engine).synthesize(text, voiceId)
+  const speech = await (await sharedSpeechEngine()).synthesize(text, voiceId)
   const audio = parseWavPcm16Mono(speech.wav)
   const resampler = await createResampler(audio.sampleRate, 16_000)
   const samples = resampler.resample(audio.samples)

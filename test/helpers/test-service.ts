@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Database } from 'better-sqlite3'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
-import { createEspeakTtsEngine, type TtsEngine } from '../../src/engines/tts/tts-engine'
 import { DATABASE_FILE } from '../../src/service/compose/data-folder'
 import { createProject } from '../../src/service/ops/api-keys'
 import { createRuntime, type Runtime, type RuntimeConfig } from '../../src/service/runtime'
@@ -22,23 +21,6 @@ const running: Runtime[] = []
 afterEveryTest(async () => {
   for (const runtime of running.splice(0)) await runtime.stop()
 })
-
-let speech: Promise<TtsEngine> | undefined
-afterEveryFile(async () => {
-  const closing = speech
-  speech = undefined
-  await (await closing?.catch(() => undefined))?.close()
-})
-
-/**
- * One eSpeak engine for the runtimes of a file that pass it as `speechEngine` (closed after the
- * file). A runtime otherwise starts its own on its first TTS job: the start and V8's warm-up of
- * the synthesizer cost about 0.7 s of CPU per runtime, most of what a file of short jobs spends.
- * The runtime's own start of the engine stays tested by the files that do not pass one.
- */
-export function sharedSpeechEngine(): Promise<TtsEngine> {
-  return (speech ??= createEspeakTtsEngine())
-}
 
 export interface CallOptions {
   body?: unknown

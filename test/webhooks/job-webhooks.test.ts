@@ -9,7 +9,8 @@ import { DeliveryDetailEnvelopeSchema, DeliveryListEnvelopeSchema, type WebhookD
 import { webhookSigningSettings } from '../../src/service/settings/webhook-settings'
 import { seedJob } from '../helpers/seed-jobs'
 import type { RuntimeConfig } from '../../src/service/runtime'
-import { sharedSpeechEngine, startTestService, type TestService } from '../helpers/test-service'
+import { sharedSpeechEngine } from '../helpers/shared-speech-engine'
+import { startTestService, type TestService } from '../helpers/test-service'
 import { startWebhookReceiver } from '../helpers/webhook-receiver'
 
 /** A test service speaking with the file's one warm engine: what is tested here is what happens after a job ends. */

@@ -7,7 +7,7 @@ import { SNAPSHOTS_FOLDER } from '../../../src/service/compose/data-folder'
 import { archiveOf, entriesOf, rowsBomb, withRows } from '../../helpers/archive-entries'
 import { everyGet, exportState, importState, seedProject, startLiveService, type LiveService } from '../../helpers/project-state-fixture'
 import { onPostgres } from '../../helpers/test-engine'
-import { sharedSpeechEngine } from '../../helpers/test-service'
+import { sharedSpeechEngine } from '../../helpers/shared-speech-engine'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 
 /*

@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { withRows } from '../../helpers/archive-entries'
 import { onPostgres } from '../../helpers/test-engine'
-import { sharedSpeechEngine } from '../../helpers/test-service'
+import { sharedSpeechEngine } from '../../helpers/shared-speech-engine'
 import { startWebhookReceiver } from '../../helpers/webhook-receiver'
 import { everyGet, exportState, importState, seedProject, startLiveService } from '../../helpers/project-state-fixture'
 
