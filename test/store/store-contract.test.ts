@@ -1344,6 +1344,26 @@ describe.each(ENGINES)('store contract: $name', (engine) => {
       expect([store.changeVersion(), store.changeVersion()]).toEqual([afterTransaction, afterTransaction])
     })
 
+    it('moves after a write that waited for an open transaction, read while it waited', async () => {
+      const { store } = await open()
+      const before = store.changeVersion()
+      let release!: () => void
+      let begun!: () => void
+      const began = new Promise<void>((resolve) => (begun = resolve))
+      const held = store.transaction(() => {
+        begun()
+        return new Promise<void>((resolve) => (release = resolve))
+      })
+      await began
+      // SQLite: the write queues behind the transaction; PostgreSQL: another connection takes it.
+      const waited = store.settings.set('waited', 1)
+      store.changeVersion()
+      release()
+      await held
+      await waited
+      expect(store.changeVersion()).not.toBe(before)
+    })
+
     it('moves after a write by another store on the same database', async () => {
       const { store, another } = await open()
       const second = await another()

@@ -34,6 +34,8 @@ export function composeJournal(
     store: journalStore.store,
     settings,
     now,
+    // The system clock needs no Date per request; a clock the embedder gives (tests) is asked as such.
+    nowMs: config.now ? undefined : Date.now,
     onError: (error, what) => {
       // journal.db shares the data folder's disk: a full disk is the one condition, said once, not a failure per batch.
       if (journalOnDataDisk && diskFull.report(error)) return

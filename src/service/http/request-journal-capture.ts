@@ -213,14 +213,16 @@ class AnsweredRequest {
     private readonly upload: UploadForJournal | undefined,
     private readonly caller: Caller | null,
     private readonly status: number,
-    private readonly responseHeaders: Record<string, string | string[] | number | undefined>,
+    /** Its headers are read when the entry is built: they stay as sent, and a copy on the request path costs each request. */
+    private readonly reply: FastifyReply,
     private readonly payload: unknown,
   ) {}
 
   build(): JournalRecord {
     const { path, query } = splitUrl(this.url)
     const secrets = keysSent(this.headers, this.query)
-    const responseBody = responseBodyOf(this.payload, this.responseHeaders, secrets)
+    const responseHeaders = this.reply.getHeaders()
+    const responseBody = responseBodyOf(this.payload, responseHeaders, secrets)
     return {
       projectId: this.caller?.projectId ?? null,
       kind: 'http',
@@ -234,7 +236,7 @@ class AnsweredRequest {
       resourceId: resourceOf(this.params, this.query, path, responseBody?.text ?? null),
       requestHeaders: requestHeaderSets.redacted(this.headers),
       requestBody: this.requestBody(secrets),
-      responseHeaders: responseHeaderSets.redacted(this.responseHeaders),
+      responseHeaders: responseHeaderSets.redacted(responseHeaders),
       responseBody,
       socket: null,
     }
@@ -269,7 +271,7 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
     if (isJournaled(request.url)) {
       const latencyMs = reply.elapsedTime
       const answered = new AnsweredRequest(
-        Math.round(journal.now().getTime() - latencyMs),
+        Math.round(journal.nowMs() - latencyMs),
         latencyMs,
         request.method,
         request.url,
@@ -280,7 +282,7 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
         request.uploadForJournal,
         request.caller,
         reply.statusCode,
-        reply.getHeaders(),
+        reply,
         request.journalPayload,
       )
       // A large body (up to 1 MiB of JSON, a long answer) is cut to 64 KiB now rather than held until the batch.
@@ -304,7 +306,7 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
     if (!(route as { websocket?: boolean }).websocket) return
     const remember: onRequestHookHandler = (request, _reply, done) => {
       if (request.headers.upgrade !== undefined && isJournaled(request.url))
-        upgrades.set(request.raw, { request, startedAtMs: journal.now().getTime(), startedMs: performance.now() })
+        upgrades.set(request.raw, { request, startedAtMs: journal.nowMs(), startedMs: performance.now() })
       done()
     }
     route.onRequest =
@@ -335,7 +337,7 @@ export function registerSocketJournal(app: FastifyInstance, journal: RequestJour
       send(...args)
     }) as typeof socket.send
     socket.once('close', (code: number) => {
-      const closedAt = journal.now().getTime()
+      const closedAt = journal.nowMs()
       const latencyMs = performance.now() - startedMs
       try {
         const { path, query } = splitUrl(request.url)

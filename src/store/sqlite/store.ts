@@ -22,7 +22,10 @@ export const OTHER_WRITERS_CHECK_MS = 1
 /** The SQLite store: one connection, synchronous underneath, its answers resolved at once. */
 export interface SqliteStore extends Store {
   readonly engine: 'sqlite'
-  /** The connection itself, for tests and tools that inspect the file; the service never uses it. */
+  /**
+   * The connection itself, for tests and tools that inspect the file; the service never uses it.
+   * A write through it moves changeVersion only once a store call or transaction follows.
+   */
   readonly db: Database
 }
 
@@ -33,12 +36,25 @@ export interface SqliteStore extends Store {
  * on the hot path). A call from the transaction's own work would wait for itself: it rejects
  * with StoreUsedInsideTransactionError instead.
  */
-function outsideTransactions<R extends object>(repositoryName: string, repository: R, turns: ConnectionTurns, guard: TransactionGuard): R {
+function outsideTransactions<R extends object>(
+  repositoryName: string,
+  repository: R,
+  turns: ConnectionTurns,
+  guard: TransactionGuard,
+  afterCall: () => void,
+): R {
   const wrapped: Record<string, unknown> = {}
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(repository))) {
     const method = (repository as Record<string, unknown>)[name]
     if (name === 'constructor' || typeof method !== 'function') continue
-    const call = (args: unknown[]): unknown => (method as (...args: unknown[]) => unknown).apply(repository, args)
+    // The methods run their statements before they return (none awaits between two): after the call, whatever it wrote is written.
+    const call = (args: unknown[]): unknown => {
+      try {
+        return (method as (...args: unknown[]) => unknown).apply(repository, args)
+      } finally {
+        afterCall()
+      }
+    }
     const waitForTurn = (args: unknown[]): unknown =>
       guard.inside ? Promise.reject(new StoreUsedInsideTransactionError(`${repositoryName}.${name}`)) : turns.run(() => call(args))
     wrapped[name] = (...args: unknown[]) => (turns.busy ? waitForTurn(args) : call(args))
@@ -48,20 +64,41 @@ function outsideTransactions<R extends object>(repositoryName: string, repositor
 
 export function openSqliteStore(file: string, options: OpenDatabaseOptions = {}): SqliteStore {
   const db = openDatabase(file, options)
-  // total_changes() counts this connection's writes and touches no page (0.1 µs). data_version
-  // moves on other connections' commits but reads the WAL index (1 µs and more under load),
-  // so it is asked at most once per OTHER_WRITERS_CHECK_MS.
-  const ownWrites = db.prepare('SELECT total_changes()').pluck()
+  const turns = new ConnectionTurns()
+  // total_changes() counts this connection's writes and touches no page, but a statement costs
+  // each request 1–2 µs (two caches ask per GET): it is asked again only after a store call or a
+  // transaction, through which every write of the service goes, and always while a transaction
+  // holds the connection. data_version moves on other connections' commits but reads the WAL
+  // index (1 µs and more under load), so it is asked at most once per OTHER_WRITERS_CHECK_MS.
+  const ownWritesStatement = db.prepare('SELECT total_changes()').pluck()
   const otherWritesStatement = db.prepare('PRAGMA data_version').pluck()
+  let ownWritesSeen: number | undefined
   let otherWrites = 0
   let otherWritesCheckedAt = Number.NEGATIVE_INFINITY
+  let version = ''
+  let versionOf = { own: -1, other: -1 }
+  const forgetOwnWrites = () => {
+    ownWritesSeen = undefined
+  }
+  const ownWrites = (): number => {
+    if (ownWritesSeen !== undefined) return ownWritesSeen
+    const count = ownWritesStatement.get() as number
+    // Not kept while the connection is held: the transaction may write before it ends (it forgets then).
+    if (!turns.busy) ownWritesSeen = count
+    return count
+  }
   const changeVersion = () => {
     const now = performance.now()
     if (now - otherWritesCheckedAt >= OTHER_WRITERS_CHECK_MS) {
       otherWrites = otherWritesStatement.get() as number
       otherWritesCheckedAt = now
     }
-    return `${ownWrites.get() as number}:${otherWrites}`
+    const own = ownWrites()
+    if (own !== versionOf.own || otherWrites !== versionOf.other) {
+      version = `${own}:${otherWrites}`
+      versionOf = { own, other: otherWrites }
+    }
+    return version
   }
   const jobs = new SqliteJobsRepository(db)
   const repositories: Repositories = {
@@ -79,10 +116,12 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
   }
   // The one connection's repositories are the handle: only transaction() gives them out so.
   const inTransaction = repositories as StoreTransaction
-  const turns = new ConnectionTurns()
   const guard = new TransactionGuard()
   const outside = Object.fromEntries(
-    Object.entries(repositories).map(([name, repository]) => [name, outsideTransactions(name, repository as object, turns, guard)]),
+    Object.entries(repositories).map(([name, repository]) => [
+      name,
+      outsideTransactions(name, repository as object, turns, guard, forgetOwnWrites),
+    ]),
   ) as unknown as Repositories
   // IMMEDIATE takes the write lock as the transaction begins, waiting up to the busy timeout:
   // one that read first and upgraded later would fail with SQLITE_BUSY_SNAPSHOT when another
@@ -103,6 +142,8 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
         // A failed COMMIT (a full disk, a busy reader) leaves the transaction open: it is rolled back whole.
         if (db.inTransaction) rollback.run()
         throw error
+      } finally {
+        forgetOwnWrites()
       }
     })
   }
