@@ -268,7 +268,7 @@ export class ApiKeyAuthenticator {
 
   /** `Token <key>` (the seed) or `Bearer <key>`; anything else is undefined, never a throw. */
   async authenticate(header: string | undefined): Promise<Caller | undefined> {
-    const key = keyOf(header)
+    const key = this.keyOfHeader(header)
     if (key === undefined) return undefined
     const ticket = this.tickets.get(key)
     if (ticket) return ticket
@@ -284,7 +284,7 @@ export class ApiKeyAuthenticator {
    * (authenticate), never a stale answer: a revoked key moves the change version.
    */
   knownCaller(header: string | undefined): Caller | undefined {
-    const key = keyOf(header)
+    const key = this.keyOfHeader(header)
     if (key === undefined) return undefined
     // Tickets exist only while a test run or the operator UI holds one: most requests skip the lookup.
     const ticket = this.tickets.size === 0 ? undefined : this.tickets.get(key)
@@ -292,6 +292,22 @@ export class ApiKeyAuthenticator {
     const caller = this.callers.peek(key)
     if (caller) this.touch(caller.apiKeyId)
     return caller
+  }
+
+  private lastHeader: string | undefined
+  private lastKey: string | undefined
+
+  /**
+   * keyOf, remembering the last header: a client sends the same one again and again, and the
+   * key kept is the very string the caches were filled with, so their lookups find it without
+   * hashing and comparing a new copy of it.
+   */
+  private keyOfHeader(header: string | undefined): string | undefined {
+    if (header !== this.lastHeader) {
+      this.lastKey = keyOf(header)
+      this.lastHeader = header
+    }
+    return this.lastKey
   }
 
   /**
