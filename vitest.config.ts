@@ -69,8 +69,9 @@ const ALONE = [...ALONE_CALLS, ...ALONE_TELEPHONY, ...ALONE_ENGINES]
  * both: a client's replay (pipedream), /v2's mapping of /v1, subtitles (transcribe-srt), what a
  * dictionary does to speech (voice-dictionaries.test.ts stores them on both), custom AI content
  * (the model's work; its job is a job), the fault rules (held in memory; the jobs they fail
- * are jobs), and authentication and malformed requests (refused before storage; keys are stored
- * by the store contract's suites, text the stores take by text-rules on both). The
+ * are jobs), the request gates' runner (no service at all), and authentication and malformed
+ * requests (refused before storage; keys are stored by the store contract's suites, text the
+ * stores take by text-rules on both). The
  * store contract suites (test/store) run both engines inside the sqlite project, on a cluster
  * of their own (helpers/store-fixtures lazyPostgresCluster).
  */
@@ -90,6 +91,7 @@ const SQLITE_ONLY_HTTP = [
   'test/service/http/ai-content-custom.test.ts',
   'test/service/http/fault-injection.test.ts',
   'test/service/http/auth-and-requests.test.ts',
+  'test/service/http/request-gates.test.ts',
 ]
 const ON_POSTGRES = ['test/service/http/**/*.test.ts', 'test/team/**/*.test.ts', 'test/conversations/**/*.test.ts']
 const POSTGRES = { env: { VOICEDESK_TEST_ENGINE: 'postgres' }, globalSetup: ['test/helpers/postgres-global-setup.ts'] }

@@ -34,6 +34,7 @@ interface Profile {
 /** The pieces of the request path, by source file (the first match wins). */
 const PIECES: [RegExp, string][] = [
   [/service\/http\/(host-check|host-allow-list)\.ts$/, 'host check'],
+  [/service\/http\/request-gates\.ts$/, 'gate runner (the checks of a scope in one hook)'],
   [/service\/http\/auth\.ts$/, 'auth (key check, cached caller)'],
   [/service\/http\/cors\.ts$/, 'CORS'],
   [/service\/http\/fault-injection\.ts$/, 'faults'],

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
-import { requireApiKey } from '../src/service/http/auth'
+import { apiKeyGate } from '../src/service/http/auth'
+import { registerRequestGates } from '../src/service/http/request-gates'
 import { readMediaUpload } from '../src/service/http/media-upload'
 import { ApiKeyAuthenticator } from '../src/service/ops/api-keys'
 import { createRuntime, type RuntimeConfig } from '../src/service/runtime'
@@ -50,7 +51,7 @@ async function measure(config: Partial<RuntimeConfig>): Promise<UploadRun> {
   try {
     await runtime.app.register(
       async (v1) => {
-        requireApiKey(v1, new ApiKeyAuthenticator(runtime.context, () => undefined))
+        registerRequestGates(v1, [apiKeyGate(new ApiKeyAuthenticator(runtime.context, () => undefined))])
         v1.post('/bench-upload', { config: { mediaUpload: true } }, (request, reply) =>
           readMediaUpload(request, reply, {
             fields: z.object({ title: z.string() }),

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { Caller } from '../ops/ops-context'
 import { ServiceError } from '../ops/service-error'
+import type { RequestGate } from './request-gates'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,31 +11,32 @@ declare module 'fastify' {
 }
 
 /**
- * Every route of the encapsulating plugin needs a valid key. Runs on request, before the
- * body is read, so an unauthenticated caller cannot make the service parse anything.
+ * Every route of the scope it guards needs a valid key. Runs on request, before the body is
+ * read, so an unauthenticated caller cannot make the service parse anything. A key known since
+ * the database last changed is answered at once, without a promise (every request would pay
+ * for one otherwise).
  */
-export function requireApiKey(app: FastifyInstance, authenticator: ApiKeyAuthenticator): void {
-  // A callback hook: a key known since the database last changed is answered without a promise (every request pays for one otherwise).
-  app.addHook('onRequest', (request, _reply, done) => {
+export function apiKeyGate(authenticator: ApiKeyAuthenticator): RequestGate {
+  return (request) => {
     const known = authenticator.knownCaller(request.headers.authorization)
     if (known) {
       request.caller = known
-      return done()
+      return undefined
     }
-    authenticator.authenticate(request.headers.authorization).then((caller) => {
-      if (!caller) {
-        const message = request.headers.authorization
-          ? 'The API key is unknown, revoked or malformed'
-          : 'Missing Authorization header: send "Authorization: Token <API key>"'
-        return done(new ServiceError('UNAUTHORIZED', message))
+    return authenticator.authenticate(request.headers.authorization).then((caller) => {
+      if (caller) {
+        request.caller = caller
+        return undefined
       }
-      request.caller = caller
-      done()
-    }, done)
-  })
+      const message = request.headers.authorization
+        ? 'The API key is unknown, revoked or malformed'
+        : 'Missing Authorization header: send "Authorization: Token <API key>"'
+      return new ServiceError('UNAUTHORIZED', message)
+    })
+  }
 }
 
 export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw new Error('callerOf used on a route without requireApiKey')
+  if (!request.caller) throw new Error('callerOf used on a route without apiKeyGate')
   return request.caller
 }

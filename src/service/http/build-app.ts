@@ -8,14 +8,15 @@ import type { DiskFullCondition } from '../../store/disk-full-condition'
 import type { ApiKeyAuthenticator } from '../ops/api-keys'
 import type { OpsContext } from '../ops/ops-context'
 import type { ErrorLog } from '../ops/repeated-error-log'
-import { requireApiKey } from './auth'
-import { refuseWritesWhileDiskFull } from './disk-full-gate'
+import { apiKeyGate } from './auth'
+import { diskFullGate } from './disk-full-gate'
 import { answerClientError } from './client-error-handler'
-import { registerCors } from './cors'
+import { corsGate } from './cors'
 import { createErrorHandler } from './error-handler'
 import type { HostAllowListOptions } from './host-allow-list'
-import { registerHostCheck } from './host-check'
-import { registerRepeatedQueryCheck } from './repeated-query-check'
+import { hostCheckGate } from './host-check'
+import { repeatedQueryGate } from './repeated-query-check'
+import { registerRequestGates, type RequestGate } from './request-gates'
 import { parseJsonBody } from './json-body-parser'
 import { registerEmptyBodyRule } from './empty-body'
 import { registerMediaUploads } from './media-upload'
@@ -43,7 +44,7 @@ import type { RequestJournal } from '../request-journal/request-journal'
 import { registerRequestJournalCapture, registerSocketJournal } from './request-journal-capture'
 import { registerRequestJournalRoutes } from './routes/admin/requests'
 import type { FaultBook } from '../faults/fault-book'
-import { registerFaultInjection } from './fault-injection'
+import { faultGate } from './fault-injection'
 import { registerFaultRoutes } from './routes/admin/faults'
 import { registerStateLinkRoutes, registerStateRoutes, type StateRouteOptions } from './routes/admin/state'
 import { registerTranscriptionLinkRoute } from './routes/admin/transcription-link'
@@ -188,11 +189,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   const journalError = (error: unknown) => options.log.error({ err: error }, 'request journal: an entry could not be made')
   // Before the Host check and the key check: requests they refuse are journaled too.
   if (options.journal) registerRequestJournalCapture(app, options.journal, journalError)
-  // First of all: a request for another host (DNS rebinding) is refused before any other work.
-  registerHostCheck(app, options.hosts)
-  registerRepeatedQueryCheck(app)
-  // At the root, before /v1's key check: preflights carry no key, and errors need the headers too.
-  registerCors(app, options.corsOrigins)
+  registerRequestGates(app, [
+    // First of all: a request for another host (DNS rebinding) is refused before any other work.
+    hostCheckGate(options.hosts),
+    repeatedQueryGate(),
+    // At the root, before /v1's key check: preflights carry no key, and errors need the headers too.
+    corsGate(options.corsOrigins),
+  ])
 
   await registerBodyParsers(app)
 
@@ -230,12 +233,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     speech: options.speech,
     onError: (error, what) => socketFailure(error, `${what} failed`),
   }
+  // The cloud's API (/v1, /v2): the key, then faults (the key tells the project), then the disk-full gate, as a network fault would come first.
+  const apiGates: RequestGate[] = [
+    apiKeyGate(options.authenticator),
+    ...(options.faults ? [faultGate(options.faults)] : []),
+    ...(options.diskFull ? [diskFullGate(options.diskFull)] : []),
+  ]
   await app.register(
     async (v1) => {
-      requireApiKey(v1, options.authenticator)
-      // After the key check (the key tells the project); before the disk-full gate, as a network fault would be.
-      if (options.faults) registerFaultInjection(v1, options.faults)
-      if (options.diskFull) refuseWritesWhileDiskFull(v1, options.diskFull)
+      registerRequestGates(v1, apiGates)
       registerVoiceAgentRoutes(v1, options.context)
       registerAgentVersionRoutes(v1, options.context)
       registerConversationRoutes(v1, options.context)
@@ -256,9 +262,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // The cloud's /v2 operations: the same key check, faults and disk-full gate as /v1.
   await app.register(
     async (v2) => {
-      requireApiKey(v2, options.authenticator)
-      if (options.faults) registerFaultInjection(v2, options.faults)
-      if (options.diskFull) refuseWritesWhileDiskFull(v2, options.diskFull)
+      registerRequestGates(v2, apiGates)
       registerV2Routes(v2, options.context)
     },
     { prefix: '/v2' },
@@ -266,7 +270,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   // The admin API (docs/api.md, "Operator power tools"): VoiceDesk's own tools, each for the caller's project only.
   await app.register(
     async (admin) => {
-      requireApiKey(admin, options.authenticator)
+      registerRequestGates(admin, [apiKeyGate(options.authenticator)])
       if (options.journal)
         registerRequestJournalRoutes(admin, { journal: options.journal, baseUrl: options.context.baseUrl, version: options.version })
       if (options.faults) registerFaultRoutes(admin, options.faults)

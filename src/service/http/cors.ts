@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { errorEnvelope } from '../../shared/api/errors'
+import type { RequestGate } from './request-gates'
 
 /** How long a browser may reuse a preflight's answer (Chromium caps it at two hours). */
 export const PREFLIGHT_MAX_AGE_SECONDS = 7_200
@@ -24,12 +25,12 @@ export function originAllowed(origin: string, allowList: readonly string[]): boo
 
 /**
  * CORS for /v1/* only, for an allow-list of origins read at every request (so a changed
- * setting counts at once). A root hook, so it runs before the key check: preflights need no
+ * setting counts at once). A root gate, so it runs before the key check: preflights need no
  * key, and every real answer (errors too, a 401) carries the allow headers a browser needs to
  * read it. A refused origin gets no CORS header at all (its preflight: 403 in the envelope).
  * /ipc, /app, /media, /preview and the event stream stay same-origin: no header there.
  */
-export function registerCors(app: FastifyInstance, allowList: () => readonly string[] | Promise<readonly string[]>): void {
+export function corsGate(allowList: () => readonly string[] | Promise<readonly string[]>): RequestGate {
   /** Sets the headers; answers a preflight itself and then says so (true): the request goes no further. */
   const answer = async (request: FastifyRequest, reply: FastifyReply, origin: string): Promise<boolean> => {
     const list = await allowList()
@@ -57,14 +58,12 @@ export function registerCors(app: FastifyInstance, allowList: () => readonly str
       .send()
     return true
   }
-  // A callback hook: a request without Origin (every server-to-server call) costs two reads, no promise.
-  app.addHook('onRequest', (request, reply, done) => {
+  // A request without Origin (every server-to-server call) costs two reads, no promise.
+  return (request, reply) => {
     const origin = request.headers.origin
-    if (origin === undefined || !request.url.startsWith('/v1/')) return done()
-    answer(request, reply, origin).then((answered) => {
-      if (!answered) done()
-    }, done)
-  })
+    if (origin === undefined || !request.url.startsWith('/v1/')) return undefined
+    return answer(request, reply, origin).then((answered) => (answered ? 'answered' : undefined))
+  }
 }
 
 function allowOrigin(reply: FastifyReply, value: string): void {

@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FaultBook, RequestFault } from '../faults/fault-book'
+import type { GateOutcome, RequestGate } from './request-gates'
 
 /** The path of a request URL, without its query. */
 function pathOf(url: string): string {
@@ -20,21 +21,22 @@ function dropConnection(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /**
- * The request side of fault injection, for a plugin behind the key check (/v1): registered
- * after requireApiKey, so the caller, hence the project, is known. With no rule anywhere it
- * costs one property read.
+ * The request side of fault injection, for a scope behind the key check (/v1): a gate after
+ * apiKeyGate, so the caller, hence the project, is known. With no rule anywhere it costs one
+ * property read.
  */
-export function registerFaultInjection(app: FastifyInstance, faults: FaultBook): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    if (faults.empty || !request.caller) return done()
+export function faultGate(faults: FaultBook): RequestGate {
+  return (request, reply) => {
+    if (faults.empty || !request.caller) return undefined
     const fault = faults.matchRequest(request.caller.projectId, request.method, pathOf(request.url))
-    if (!fault) return done()
-    const act = () => {
+    if (!fault) return undefined
+    const act = (): GateOutcome => {
       if (fault.respond) sendFaultAnswer(reply, fault.respond)
       else if (fault.dropConnection) dropConnection(request, reply)
-      else done()
+      else return undefined
+      return 'answered'
     }
-    if (fault.delayMs > 0) setTimeout(act, fault.delayMs)
-    else act()
-  })
+    if (fault.delayMs <= 0) return act()
+    return new Promise((resolve) => setTimeout(() => resolve(act()), fault.delayMs))
+  }
 }

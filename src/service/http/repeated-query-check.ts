@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify'
 import { errorEnvelope } from '../../shared/api/errors'
+import type { RequestGate } from './request-gates'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,11 +29,11 @@ export function repeatedQueryParameter(query: unknown, repeatable: readonly stri
  * no route can meet an array where it expects text. Routes with `repeatedQueryInFrames` refuse
  * it themselves.
  */
-export function registerRepeatedQueryCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.includes('&')) return done() // one parameter or none: nothing can repeat
+export function repeatedQueryGate(): RequestGate {
+  return (request, reply) => {
+    if (!request.url.includes('&')) return undefined // one parameter or none: nothing can repeat
     const name = repeatedQueryParameter(request.query, request.routeOptions.config.repeatableQuery)
-    if (name === undefined || request.routeOptions.config.repeatedQueryInFrames === true) return done()
+    if (name === undefined || request.routeOptions.config.repeatedQueryInFrames === true) return undefined
     const path = `query.${name}`
     reply
       .status(400)
@@ -42,5 +42,6 @@ export function registerRepeatedQueryCheck(app: FastifyInstance): void {
           { path, message: REPEATED_QUERY_MESSAGE },
         ]),
       )
-  })
+    return 'answered'
+  }
 }

@@ -9,9 +9,10 @@ import { buffer } from 'node:stream/consumers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ApiKeyAuthenticator } from '../../../src/service/ops/api-keys'
-import { requireApiKey } from '../../../src/service/http/auth'
-import { refuseWritesWhileDiskFull } from '../../../src/service/http/disk-full-gate'
+import { apiKeyGate } from '../../../src/service/http/auth'
+import { diskFullGate } from '../../../src/service/http/disk-full-gate'
 import { LINGER, readMediaUpload } from '../../../src/service/http/media-upload'
+import { registerRequestGates } from '../../../src/service/http/request-gates'
 import { invokeOperation } from '../../../src/service/operator/invoke-operation'
 import type { Runtime, RuntimeConfig } from '../../../src/service/runtime'
 import type { PostgresStore } from '../../../src/store/postgres/store'
@@ -39,8 +40,7 @@ async function startWithTestRoutes(config: Partial<RuntimeConfig> = {}) {
   mediaNames = []
   await runtime.app.register(
     async (v1) => {
-      requireApiKey(v1, new ApiKeyAuthenticator(runtime.context, () => undefined))
-      refuseWritesWhileDiskFull(v1, runtime.diskFull)
+      registerRequestGates(v1, [apiKeyGate(new ApiKeyAuthenticator(runtime.context, () => undefined)), diskFullGate(runtime.diskFull)])
       v1.post('/test-upload', { config: { mediaUpload: true } }, async (request, reply) => {
         const name = `${randomUUID()}.media`
         mediaNames.push(name)
