@@ -90,7 +90,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     })
     const calls = composeCalls({ config, storage, engines, workers, feed, now })
     sip.attach({ context, calls })
-    journal = composeJournal(config, storage, feed.events, now)
+    journal = composeJournal(config, storage, feed.events)
     // Work that came back with the rows of an import or a restore (queued jobs, pending deliveries) runs again.
     const state = composeProjectState(config, storage, now, () => {
       workers.wakeJobs()

@@ -17,12 +17,7 @@ import type { RuntimeStorage } from './storage'
  * held by another process). A write that fails because the data's disk is full says so once,
  * as the disk-full condition, not once per batch.
  */
-export function composeJournal(
-  config: RuntimeConfig,
-  storage: RuntimeStorage,
-  events: OperatorEventHub,
-  now: () => Date,
-): RequestJournal | undefined {
+export function composeJournal(config: RuntimeConfig, storage: RuntimeStorage, events: OperatorEventHub): RequestJournal | undefined {
   if (config.journal?.enabled === false) return undefined
   const { dataDir, storageLabel, diskFull, errorLog } = storage
   const journalStore = openJournalFile(config.journal?.file ?? journalFileOf(dataDir, storageLabel), config.nativeBinding, storage.log)
@@ -33,9 +28,8 @@ export function composeJournal(
   const journal = new RequestJournal({
     store: journalStore.store,
     settings,
-    now,
-    // The system clock needs no Date per request; a clock the embedder gives (tests) is asked as such.
-    nowMs: config.now ? undefined : Date.now,
+    // The embedder's clock when it gives one (tests); else the journal's own system clock, read without a Date per request.
+    now: config.now,
     onError: (error, what) => {
       // journal.db shares the data folder's disk: a full disk is the one condition, said once, not a failure per batch.
       if (journalOnDataDisk && diskFull.report(error)) return

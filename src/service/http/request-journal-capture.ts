@@ -212,8 +212,7 @@ class AnsweredRequest {
     private readonly body: unknown,
     private readonly upload: UploadForJournal | undefined,
     private readonly caller: Caller | null,
-    private readonly status: number,
-    /** Its headers are read when the entry is built: they stay as sent, and a copy on the request path costs each request. */
+    /** Its status and headers are read when the entry is built: they stay as sent, and a copy on the request path costs each request. */
     private readonly reply: FastifyReply,
     private readonly payload: unknown,
   ) {}
@@ -230,7 +229,7 @@ class AnsweredRequest {
       method: this.method,
       path,
       query: redactQuery(query),
-      status: this.status,
+      status: this.reply.statusCode,
       latencyMs: Math.round(this.latencyMs * 1000) / 1000,
       keyHint: this.caller && secrets[0] ? hintOf(secrets[0]) : null,
       resourceId: resourceOf(this.params, this.query, path, responseBody?.text ?? null),
@@ -281,7 +280,6 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
         request.body,
         request.uploadForJournal,
         request.caller,
-        reply.statusCode,
         reply,
         request.journalPayload,
       )

@@ -257,6 +257,9 @@ export class ApiKeyAuthenticator {
   /** Run tickets by key: in this process's memory only, never stored, never listed. */
   private readonly tickets = new Map<string, Caller>()
   private readonly callers: ReadCache<Caller>
+  /** The last Authorization header seen and its key (keyOfHeader). */
+  private lastHeader: string | undefined
+  private lastKey: string | undefined
 
   constructor(
     private readonly context: AccountsContext,
@@ -293,9 +296,6 @@ export class ApiKeyAuthenticator {
     if (caller) this.touch(caller.apiKeyId)
     return caller
   }
-
-  private lastHeader: string | undefined
-  private lastKey: string | undefined
 
   /**
    * keyOf, remembering the last header: a client sends the same one again and again, and the

@@ -42,9 +42,8 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export interface RequestJournalOptions {
   store: RequestJournalStore
   settings?: Partial<RequestJournalSettings>
+  /** The clock entries are stamped and aged by; the system's when not given (read then as Date.now, no Date per request). */
   now?: () => Date
-  /** The same clock in milliseconds, when it has a cheaper form (Date.now, for the system clock): read on every request. */
-  nowMs?: () => number
   onError: (error: unknown, what: string) => void
 }
 
@@ -86,7 +85,7 @@ export class RequestJournal {
         throw new Error(`RuntimeConfig.journal.${name} must be a number of at least ${least}, not ${String(value)}`)
     }
     this.now = options.now ?? (() => new Date())
-    this.nowMs = options.nowMs ?? (options.now ? () => this.now().getTime() : Date.now)
+    this.nowMs = options.now ? () => this.now().getTime() : Date.now
     this.flushTimer = setInterval(() => this.tick(), this.settings.flushMs)
     this.flushTimer.unref()
     this.pruneTimer = setInterval(() => this.prune(), this.settings.pruneMs)

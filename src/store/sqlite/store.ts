@@ -75,8 +75,10 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
   let ownWritesSeen: number | undefined
   let otherWrites = 0
   let otherWritesCheckedAt = Number.NEGATIVE_INFINITY
+  // The last version given and the counts it was made of: the same counts give the same string, not a new one per call.
   let version = ''
-  let versionOf = { own: -1, other: -1 }
+  let versionOwn = -1
+  let versionOther = -1
   const forgetOwnWrites = () => {
     ownWritesSeen = undefined
   }
@@ -94,9 +96,10 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
       otherWritesCheckedAt = now
     }
     const own = ownWrites()
-    if (own !== versionOf.own || otherWrites !== versionOf.other) {
+    if (own !== versionOwn || otherWrites !== versionOther) {
       version = `${own}:${otherWrites}`
-      versionOf = { own, other: otherWrites }
+      versionOwn = own
+      versionOther = otherWrites
     }
     return version
   }
