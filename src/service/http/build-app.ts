@@ -24,7 +24,7 @@ import { buildAsyncApiDocument, socketProtocols } from './asyncapi-document'
 import { finishOpenApiDocument } from './openapi-document'
 import { registerMediaAndPreviews, type MediaSource } from './routes/media-and-previews'
 import { registerOperatorBridge, type OperatorBridgeOptions } from './routes/operator-bridge'
-import { registerStreamRoute, registerWebSockets, type StreamRouteOptions } from './routes/stream'
+import { registerStreamRoute, type StreamRouteOptions } from './routes/stream'
 import { registerConversationRoutes } from './routes/v1/conversations'
 import { registerOutboundCallRoutes } from './routes/v1/outbound-calls'
 import { registerJobRoutes } from './routes/v1/jobs'
@@ -42,6 +42,7 @@ import { registerWebhookRoutes } from './routes/v1/webhooks'
 import { SECURITY } from './route-schemas'
 import type { RequestJournal } from '../request-journal/request-journal'
 import { registerRequestJournalCapture, registerSocketJournal } from './request-journal-capture'
+import { WebSockets } from './web-sockets'
 import { registerRequestJournalRoutes } from './routes/admin/requests'
 import type { FaultBook } from '../faults/fault-book'
 import { faultGate } from './fault-injection'
@@ -188,8 +189,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   }
   const journalError = (error: unknown) => options.log.error({ err: error }, 'request journal: an entry could not be made')
   // Before the Host check and the key check: requests they refuse are journaled too.
-  if (options.journal) registerRequestJournalCapture(app, options.journal, journalError)
+  const journalGate = options.journal ? registerRequestJournalCapture(app, options.journal, journalError) : undefined
+  const webSockets = new WebSockets()
   registerRequestGates(app, [
+    ...(journalGate ? [journalGate] : []),
+    // Before any gate that may refuse: an upgrade refused over HTTP has its socket closed after the answer.
+    webSockets.gate,
     // First of all: a request for another host (DNS rebinding) is refused before any other work.
     hostCheckGate(options.hosts),
     repeatedQueryGate(),
@@ -296,7 +301,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     )
   }
   await registerMediaAndPreviews(app, options.context, options.media)
-  await registerWebSockets(app)
+  await webSockets.register(app)
   if (options.journal) registerSocketJournal(app, options.journal, journalError)
   registerRealtimeSocket(app, { ...realtime, authenticator: options.authenticator })
   if (options.calls) {

@@ -6,6 +6,7 @@ import { describeBytes, MediaTooLargeError } from '../../store/media-errors'
 import type { MediaStore } from '../../store/ports'
 import { validationDetails, validationSummary } from '../ops/validation-details'
 import { declaresEmptyBody } from './empty-body'
+import { registerHoldingRequestHooks, type HeldRequestHooks } from './held-request-hooks'
 import { RequestError } from './request-error'
 import { watchUploadPace, type UploadPaceLimits } from './upload-pace'
 import type { UploadForJournal } from './request-journal-capture'
@@ -46,7 +47,8 @@ export async function registerMediaUploads(app: FastifyInstance): Promise<void> 
   // Upload routes only: the plugin's request and response hooks (they clean up files saved to disk).
   app.addHook('onRoute', (route) => {
     if (route.config?.mediaUpload !== true) return
-    for (const [name, hook] of uploadHooks) {
+    for (const name of ['onRequest', 'onResponse'] as const) {
+      const hook = uploadHooks[name]
       const own = route[name]
       route[name] = own === undefined ? [hook] : [hook, ...(Array.isArray(own) ? own : [own])]
     }
@@ -59,39 +61,15 @@ export async function registerMediaUploads(app: FastifyInstance): Promise<void> 
   })
 }
 
-type RouteHookName = 'onRequest' | 'onResponse'
-type RouteHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
-
 /**
  * Registers @fastify/multipart (its body parser and request decorators, for every route), and
  * gives back its `onRequest` and `onResponse` hooks instead of adding them to every route: they
  * only clean up the temporary files of its disk mode, and every request paid two promises and a
  * listener for them (some 5 µs of the GET of an agent). The caller adds them to the upload routes.
  */
-async function registerMultipart(app: FastifyInstance): Promise<[RouteHookName, RouteHook][]> {
-  const held: [RouteHookName, RouteHook][] = []
-  // The plugin sees the instance itself but for addHook, whose two per-request hooks are held.
-  const holdRequestHooks = (instance: FastifyInstance): FastifyInstance =>
-    new Proxy(instance, {
-      get(target, property, receiver) {
-        if (property !== 'addHook') return Reflect.get(target, property, receiver) as unknown
-        return (name: string, hook: RouteHook) => {
-          if (name === 'onRequest' || name === 'onResponse') held.push([name, hook])
-          else target.addHook(name as 'preValidation', hook)
-          return receiver as unknown
-        }
-      },
-    })
+function registerMultipart(app: FastifyInstance): Promise<HeldRequestHooks> {
   const options = { limits: { ...UPLOAD_FIELD_LIMITS, files: 2, parts: UPLOAD_FIELD_LIMITS.fields + 2 } }
-  // fastify-plugin's marks: the plugin decorates the instance it is registered on, as multipart's own export does.
-  const plugin = Object.assign(
-    (instance: FastifyInstance, _options: unknown, done: (error?: Error) => void) =>
-      fastifyMultipart(holdRequestHooks(instance), options, done),
-    { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: '@fastify/multipart' },
-  )
-  await app.register(plugin)
-  if (held.length !== 2) throw new Error(`@fastify/multipart added ${held.length} request hooks, not the 2 this service expects`)
-  return held
+  return registerHoldingRequestHooks(app, '@fastify/multipart', fastifyMultipart, options)
 }
 
 /** A multipart body to read: an empty one is no body, whatever its type (registerEmptyBodyRule). */

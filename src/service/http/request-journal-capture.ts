@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { WebSocket } from 'ws'
 import type { JournalBody, JournalHeaderSet, JournalRecord } from '../../store/request-journal'
-import type { Caller } from '../ops/ops-context'
 import { keyHint } from '../ops/api-keys'
 import { BODY_TEXT_LIMIT, isSecretName, jsonBody, REDACTED, redactQuery, SECRET_HEADERS, textBody } from '../request-journal/redaction'
 import type { RequestJournal } from '../request-journal/request-journal'
+import type { RequestGate } from './request-gates'
 
 /** What readMediaUpload saw of an upload: its text parts and the file's name and size (never its bytes). */
 export interface UploadForJournal {
@@ -15,8 +15,10 @@ export interface UploadForJournal {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The answer's payload as Fastify sent it (onSend), for the journal's entry. */
-    journalPayload: unknown
+    /** performance.now() when the journal's gate saw a journaled request; undefined for the others. */
+    journalStartedMs: number | undefined
+    /** The journal's entry for the request, made when its answer was sent (onSend). */
+    journalAnswer: AnsweredRequest | undefined
     /** Set by readMediaUpload for the journal. */
     uploadForJournal: UploadForJournal | undefined
   }
@@ -201,39 +203,56 @@ function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unkno
  * redaction on the request path): the journal builds its entry in the next batch.
  */
 class AnsweredRequest {
+  private latencyMs = 0
+  private startedAtMs = 0
+
   constructor(
-    private readonly startedAtMs: number,
-    private readonly latencyMs: number,
-    private readonly method: string,
-    private readonly url: string,
-    private readonly headers: IncomingHttpHeaders,
-    private readonly params: unknown,
-    private readonly query: unknown,
-    private readonly body: unknown,
-    private readonly upload: UploadForJournal | undefined,
-    private readonly caller: Caller | null,
+    private readonly journal: RequestJournal,
+    private readonly onError: (error: unknown) => void,
+    private readonly startedMs: number,
+    private readonly request: FastifyRequest,
     /** Its status and headers are read when the entry is built: they stay as sent, and a copy on the request path costs each request. */
     private readonly reply: FastifyReply,
-    private readonly payload: unknown,
+    /** The payload as Fastify sent it (the last onSend's, should an error answer replace the first). */
+    public payload: unknown,
   ) {}
 
+  /** The answer's last byte went to the socket: the entry is queued (a large one built now, to hold 64 KiB of it rather than all). */
+  readonly finished = (): void => {
+    this.latencyMs = performance.now() - this.startedMs
+    this.startedAtMs = Math.round(this.journal.nowMs() - this.latencyMs)
+    // A large body (up to 1 MiB of JSON, a long answer) is cut to 64 KiB now rather than held until the batch.
+    const length = this.request.headers['content-length']
+    const payload = this.payload
+    const large =
+      (length !== undefined && Number(length) > BODY_TEXT_LIMIT) || (typeof payload === 'string' && payload.length > BODY_TEXT_LIMIT)
+    if (!large) return this.journal.record(this)
+    try {
+      this.journal.record(this.build())
+    } catch (error) {
+      this.onError(error)
+    }
+  }
+
   build(): JournalRecord {
-    const { path, query } = splitUrl(this.url)
-    const secrets = keysSent(this.headers, this.query)
+    const request = this.request
+    const { path, query } = splitUrl(request.url)
+    const secrets = keysSent(request.headers, request.query)
     const responseHeaders = this.reply.getHeaders()
     const responseBody = responseBodyOf(this.payload, responseHeaders, secrets)
+    const caller = request.caller
     return {
-      projectId: this.caller?.projectId ?? null,
+      projectId: caller?.projectId ?? null,
       kind: 'http',
       startedAtMs: this.startedAtMs,
-      method: this.method,
+      method: request.method,
       path,
       query: redactQuery(query),
       status: this.reply.statusCode,
       latencyMs: Math.round(this.latencyMs * 1000) / 1000,
-      keyHint: this.caller && secrets[0] ? hintOf(secrets[0]) : null,
-      resourceId: resourceOf(this.params, this.query, path, responseBody?.text ?? null),
-      requestHeaders: requestHeaderSets.redacted(this.headers),
+      keyHint: caller && secrets[0] ? hintOf(secrets[0]) : null,
+      resourceId: resourceOf(request.params, request.query, path, responseBody?.text ?? null),
+      requestHeaders: requestHeaderSets.redacted(request.headers),
       requestBody: this.requestBody(secrets),
       responseHeaders: responseHeaderSets.redacted(responseHeaders),
       responseBody,
@@ -242,62 +261,47 @@ class AnsweredRequest {
   }
 
   private requestBody(secrets: readonly string[]): JournalBody | null {
-    const contentType = contentTypeOf(this.headers)
-    const lengthHeader = this.headers['content-length']
+    const { headers, body } = this.request
+    const upload = this.request.uploadForJournal
+    const contentType = contentTypeOf(headers)
+    const lengthHeader = headers['content-length']
     const size = lengthHeader === undefined ? null : Number(lengthHeader)
-    if (this.upload) return jsonBody(this.upload, contentType, size, secrets)
-    if (this.body !== undefined && this.body !== null) return jsonBody(this.body, contentType, size, secrets)
+    if (upload) return jsonBody(upload, contentType, size, secrets)
+    if (body !== undefined && body !== null) return jsonBody(body, contentType, size, secrets)
     if (size !== null && size > 0) return { contentType, size, text: null, truncated: false }
     return null
   }
 }
 
 /**
- * Journals every /v1 request (see RequestJournal): onSend keeps the answer's payload, onResponse
- * queues references to the request and the answer; the entry is built (redacted, cut to
- * 64 KiB) in the journal's next batch. The start is Fastify's own (reply.elapsedTime), so no
- * hook runs before the request is routed. Registered first, so requests refused early (a wrong
- * Host, a missing key) are journaled too.
+ * Journals every /v1 request (see RequestJournal), with no hook of its own before the route but
+ * the gate this gives back, to run first of the root's: it notes when a journaled request was
+ * routed. onSend keeps references to the request and the answer, and a listener on the answer's
+ * `finish` queues them; the entry is built (redacted, cut to 64 KiB) in the journal's next batch.
+ * No `onResponse` hook: Fastify would add two listeners and a hook runner to every answer for it.
+ * Requests the router refuses before any hook (a bad percent-escape, an id too long) are not
+ * journaled. Registered first, so requests refused early (a wrong Host, a missing key) are.
  */
-export function registerRequestJournalCapture(app: FastifyInstance, journal: RequestJournal, onError: (error: unknown) => void): void {
-  app.decorateRequest('journalPayload', undefined)
+export function registerRequestJournalCapture(
+  app: FastifyInstance,
+  journal: RequestJournal,
+  onError: (error: unknown) => void,
+): RequestGate {
+  app.decorateRequest('journalStartedMs', undefined)
+  app.decorateRequest('journalAnswer', undefined)
   app.decorateRequest('uploadForJournal', undefined)
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    if (isJournaled(request.url)) request.journalPayload = payload
-    done(null, payload)
-  })
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
-    if (isJournaled(request.url)) {
-      const latencyMs = reply.elapsedTime
-      const answered = new AnsweredRequest(
-        Math.round(journal.nowMs() - latencyMs),
-        latencyMs,
-        request.method,
-        request.url,
-        request.headers,
-        request.params,
-        request.query,
-        request.body,
-        request.uploadForJournal,
-        request.caller,
-        reply,
-        request.journalPayload,
-      )
-      // A large body (up to 1 MiB of JSON, a long answer) is cut to 64 KiB now rather than held until the batch.
-      const length = request.headers['content-length']
-      const payload = request.journalPayload
-      const large =
-        (length !== undefined && Number(length) > BODY_TEXT_LIMIT) || (typeof payload === 'string' && payload.length > BODY_TEXT_LIMIT)
-      if (!large) journal.record(answered)
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const startedMs = request.journalStartedMs
+    if (startedMs !== undefined) {
+      const answer = request.journalAnswer
+      if (answer !== undefined) answer.payload = payload
       else {
-        try {
-          journal.record(answered.build())
-        } catch (error) {
-          onError(error)
-        }
+        const answered = new AnsweredRequest(journal, onError, startedMs, request, reply, payload)
+        request.journalAnswer = answered
+        reply.raw.on('finish', answered.finished)
       }
     }
-    done()
+    done(null, payload)
   })
   // WebSocket routes only (no cost to the others): the upgrade's request, for its session's entry.
   app.addHook('onRoute', (route) => {
@@ -310,6 +314,10 @@ export function registerRequestJournalCapture(app: FastifyInstance, journal: Req
     route.onRequest =
       route.onRequest === undefined ? [remember] : [remember, ...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest])]
   })
+  return (request) => {
+    if (isJournaled(request.url)) request.journalStartedMs = performance.now()
+    return undefined
+  }
 }
 
 /** The raw requests of WebSocket upgrades, to their Fastify requests (a WeakMap: nothing kept once a request is gone). */
@@ -319,7 +327,7 @@ const upgrades = new WeakMap<IncomingMessage, { request: FastifyRequest; started
  * One entry per WebSocket session, written when it closes: when it opened and closed, the
  * close code and how many frames went each way (never their contents). The socket routes set
  * `request.caller` once the key is known, so the entry belongs to that project.
- * Call after registerWebSockets (it needs the WebSocket server).
+ * Call after WebSockets.register (it needs the WebSocket server).
  */
 export function registerSocketJournal(app: FastifyInstance, journal: RequestJournal, onError: (error: unknown) => void): void {
   app.websocketServer.on('connection', (socket: WebSocket, raw: IncomingMessage) => {

@@ -8,7 +8,7 @@ import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { createHostAllowList, hostnameOf } from '../../../src/service/http/host-allow-list'
 import { ErrorEnvelopeSchema } from '../../../src/shared/api/errors'
-import { getWithHost } from '../../helpers/raw-http'
+import { getWithHost, rawRequest } from '../../helpers/raw-http'
 import { startTestService } from '../../helpers/test-service'
 
 const ALLOWED = [
@@ -72,6 +72,25 @@ describe('the Host check', () => {
       const envelope = ErrorEnvelopeSchema.parse(JSON.parse(answer.body))
       expect(envelope.error.code).toBe('MISDIRECTED_REQUEST')
       expect(envelope.message).toMatch(host === null ? /Host header is missing/ : /does not answer for the host/)
+    }
+  })
+
+  it('refuses a WebSocket upgrade for another host with 421, then closes its socket', async () => {
+    const { port } = await listening()
+    const upgrade = (host: string) =>
+      `GET /stream/job-1?api_key=x HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+      'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'
+    // The answer comes once the server closes the socket; a socket left open never answers.
+    const closed = (host: string) =>
+      Promise.race([
+        rawRequest(port, upgrade(host)),
+        new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 3_000)),
+      ])
+    const answers = await Promise.all(['evil.example', 'evil.example', '10.0.0.1:8740'].map(closed))
+    for (const answer of answers) {
+      if (answer === 'still open') throw new Error('the refused upgrade kept its socket open')
+      expect(answer.status, answer.body).toBe(421)
+      expect(ErrorEnvelopeSchema.parse(JSON.parse(answer.body)).error.code).toBe('MISDIRECTED_REQUEST')
     }
   })
 

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { registerRequestGates, type RequestGate } from '../../../src/service/http/request-gates'
+import { startTestService } from '../../helpers/test-service'
 
 // The runner alone, on a Fastify app of its own served on 127.0.0.1: the service's gates are
 // tested through the service (host-check, cors, fault-injection, auth-and-requests).
@@ -101,5 +102,34 @@ describe('request gates', () => {
       else if (index % 5 === 0) expect({ index, status, body }).toEqual({ index, status: 202, body: { fives: String(index) } })
       else expect({ index, status, body }).toEqual({ index, status: 200, body: { reached: true, seen: String(index) } })
     }
+  })
+})
+
+describe('the hooks every GET of the service pays', () => {
+  it('are one onRequest runner per scope, one preValidation and one onSend: no onResponse hook on any GET route', async () => {
+    // Fastify costs each request a share per hook, and an onResponse hook two listeners and a
+    // runner on every answer: the plugins' per-request hooks are held (held-request-hooks.ts)
+    // and the journal listens to `finish` itself. A new hook on every route should be a choice.
+    const service = await startTestService()
+    await service.runtime.app.ready()
+    const tree = service.runtime.app.printRoutes({ includeHooks: true, commonPrefix: false, method: 'GET' })
+    expect(tree).toContain('/:voiceAgentId (GET)')
+    expect(tree).not.toContain('(onResponse)')
+    for (const line of tree.split('\n').filter((text) => text.includes('• ('))) {
+      expect(['onRequest', 'preValidation', 'onSend'], line).toContain(/• \((\w+)\)/.exec(line)![1])
+    }
+    // The GET of an agent (the journal bench's request): the root's and /v1's gate runners, the 415 check, the journal's onSend.
+    const agentRoute = tree
+      .split('/:voiceAgentId (GET)')[1]!
+      .split('\n')
+      .slice(1, 4)
+      .map((line) => line.replace(/^[\s│]*/, ''))
+    expect(agentRoute).toEqual([
+      '• (onRequest) ["anonymous()","anonymous()"]',
+      '• (preValidation) ["anonymous()"]',
+      '• (onSend) ["anonymous()"]',
+    ])
+    // The GET of an agent, the journal's own measure, is among them (the WebSocket routes add theirs in their own options).
+    expect((await service.call('GET', '/v1/voice-agents')).statusCode).toBe(200)
   })
 })

@@ -51,6 +51,7 @@ interface Listening {
 interface Summary {
   id: number
   kind: string
+  startedAt: string
   method: string
   path: string
   query: string
@@ -102,6 +103,21 @@ async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean): P
 }
 
 describe('the request journal', () => {
+  it('times a request from when it was routed to its last byte, and dates it when it came', async () => {
+    const { request, journal } = await listening()
+    expect((await request('POST', '/_voicedesk/faults', { match: { method: 'get', path: '/v1/voices' }, delayMs: 300 })).status).toBe(201)
+    const sentAt = Date.now()
+    expect((await request('GET', '/v1/voices')).status).toBe(200)
+    const answeredAt = Date.now()
+    const [slowed] = (await journal()).json.data.requests
+    expect(slowed).toMatchObject({ path: '/v1/voices', status: 200 })
+    expect(slowed!.latencyMs).toBeGreaterThanOrEqual(295)
+    expect(slowed!.latencyMs).toBeLessThanOrEqual(answeredAt - sentAt + 1)
+    const startedAt = Date.parse(slowed!.startedAt)
+    expect(startedAt).toBeGreaterThanOrEqual(sentAt - 1)
+    expect(startedAt + slowed!.latencyMs).toBeLessThanOrEqual(answeredAt + 1)
+  })
+
   it('journals a JSON request with its bodies, the key hint and the job it made; secrets redacted', async () => {
     const { request, journal, service } = await listening()
     const created = await request('POST', '/v1/jobs/text-to-speech', {

@@ -1,4 +1,3 @@
-import websocket from '@fastify/websocket'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { WebSocket } from 'ws'
 import { ClientFrameSchema, type ClientFrame, type ServerFrame } from '../../../shared/api/stream-frames'
@@ -33,24 +32,11 @@ export interface StreamRouteOptions {
 /** A parameter given twice reaches the handler as an array (repeatedQueryInFrames): refused there, in a frame. */
 type StreamRoute = { Params: { jobId: string }; Querystring: { api_key?: string | string[]; playback?: string | string[] } }
 
-/** The largest frame a client may send: a media frame is under 1 KiB, a tools_response a few, a test call's audio under 100 KiB. */
-const MAX_FRAME_BYTES = 1024 * 1024
-
-/**
- * WebSockets for the app (the SDK's call socket, the operator UI's streams): registered once, before their routes.
- * permessage-deflate is declined (the handshake answers without it, and the socket works uncompressed): on calls it
- * added about 55 % to the service's CPU (mostly inflating the microphone's 125 frames a second, which a threshold on our
- * sends cannot skip) to save a third of 43 KB/s of the agent's audio, nothing on loopback or a LAN (bench/results/calls.json, deflateCost).
- */
-export async function registerWebSockets(app: FastifyInstance): Promise<void> {
-  await app.register(websocket, { options: { perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES } })
-}
-
 /**
  * The web SDK's socket, `/stream/{jobId}?api_key=<key>`. Browsers send no headers on a
  * WebSocket, so the key comes in the query (never logged: error logs drop the query string).
  * Every refusal is an `info` frame and a clean close (1000) after the handshake: a refused
- * handshake makes the SDK throw inside the page. Needs registerWebSockets first.
+ * handshake makes the SDK throw inside the page. Needs WebSockets.register first (web-sockets.ts).
  */
 export function registerStreamRoute(app: FastifyInstance, options: StreamRouteOptions): void {
   const keyCheck = socketKeyCheck(options.authenticator, (request: FastifyRequest<StreamRoute>) => keyOf(request.query))

@@ -275,7 +275,7 @@ const WS_IDLE_MS = 5 * 60_000
  * (browsers send no headers on a WebSocket). Requests (`{type:"tts",payload}`) are served one
  * at a time in order: `ack`, binary audio frames, `end`; a refused request is an `error` frame
  * and the socket stays open. A wrong key is an `error` frame, then a clean close (1000).
- * Needs registerWebSockets first.
+ * Needs WebSockets.register first (web-sockets.ts).
  */
 export function registerRealtimeSocket(
   app: FastifyInstance,
