@@ -17,7 +17,7 @@ import { SqliteWebhookDeliveriesRepository } from './webhook-deliveries-reposito
 import { StoreUsedInsideTransactionError, TransactionGuard } from '../transaction-guard'
 
 /** How soon a commit by another process on the same file shows in changeVersion(). */
-export const OTHER_WRITERS_CHECK_MS = 1
+export const OTHER_WRITERS_CHECK_MS = 10
 
 /** The SQLite store: one connection, synchronous underneath, its answers resolved at once. */
 export interface SqliteStore extends Store {
@@ -69,7 +69,8 @@ export function openSqliteStore(file: string, options: OpenDatabaseOptions = {})
   // each request 1–2 µs (two caches ask per GET): it is asked again only after a store call or a
   // transaction, through which every write of the service goes, and always while a transaction
   // holds the connection. data_version moves on other connections' commits but reads the WAL
-  // index (1 µs and more under load), so it is asked at most once per OTHER_WRITERS_CHECK_MS.
+  // index under two file locks (17–30 µs under load on a VM), so it is asked at most once per
+  // OTHER_WRITERS_CHECK_MS.
   const ownWritesStatement = db.prepare('SELECT total_changes()').pluck()
   const otherWritesStatement = db.prepare('PRAGMA data_version').pluck()
   let ownWritesSeen: number | undefined
