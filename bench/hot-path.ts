@@ -41,6 +41,9 @@ const PIECES: [RegExp, string][] = [
   [/service\/http\/repeated-query-check\.ts$/, 'repeated-query check'],
   [/service\/http\/disk-full-gate\.ts$/, 'disk-full gate'],
   [/service\/http\/request-journal-capture\.ts$/, 'journal capture (request path: references only)'],
+  [/service\/http\/web-sockets\.ts$/, 'WebSocket upgrade gate'],
+  [/service\/http\/media-upload\.ts$/, 'multipart refusal (preValidation)'],
+  [/store\/sqlite\/store\.ts$/, "the store's change version (both caches)"],
   [/service\/http\/routes\/v1\/voice-agents\.ts$|service\/ops\/voice-agents\.ts$/, 'handler (cached answer bytes: no serialisation)'],
   [/service\/http\/(error-handler|empty-body|json-body-parser)\.ts$/, 'error handler and body parsers'],
 ]
@@ -96,7 +99,7 @@ export function attribute(profile: Profile): Map<string, number> {
       const piece = source ? PIECES.find(([pattern]) => pattern.test(source))?.[1] : undefined
       if (piece) return piece
       if (frame.url.startsWith('node:')) return "Node's HTTP parser and socket writes"
-      if (frame.url.includes('@fastify/websocket')) return '@fastify/websocket hooks (every request)'
+      if (frame.url.includes('@fastify/websocket')) return '@fastify/websocket (upgrades only)'
       if (/node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify)\//.test(frame.url))
         return 'Fastify (routing, hook runner, reply)'
     }
