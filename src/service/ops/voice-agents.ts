@@ -162,16 +162,16 @@ export async function getVoiceAgent(context: OpsContext, caller: Caller, id: str
   return toVoiceAgentDto(context, await requireAgent(context.store, caller, id))
 }
 
-/**
- * The read path of `GET /v1/voice-agents/{id}`: the whole success envelope as UTF-8 JSON
- * bytes, from the read cache. Serializing and encoding the agent again would cost more
- * than all the rest of the request.
- */
 /** The envelope bytes of an agent read since the database last changed, without a read or a promise; undefined when it must be read. */
 export function knownVoiceAgentEnvelopeBytes(context: OpsContext, caller: Caller, id: string): Buffer | undefined {
   return context.agentEnvelopes.peek(`${caller.projectId}:${id}`)
 }
 
+/**
+ * The read path of `GET /v1/voice-agents/{id}`: the whole success envelope as UTF-8 JSON
+ * bytes, from the read cache. Serializing and encoding the agent again would cost more
+ * than all the rest of the request.
+ */
 export async function getVoiceAgentEnvelopeBytes(context: OpsContext, caller: Caller, id: string): Promise<Buffer> {
   const key = `${caller.projectId}:${id}`
   const bytes =
