@@ -4,10 +4,12 @@
  * operation goes through POST /ipc/<name>; live updates come from GET /ipc/events.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { IpcEvent } from '../../src/shared/ipc/operations'
 import { keyHint } from '../../src/service/ops/api-keys'
+import { OperatorEventHub } from '../../src/service/operator/operator-events'
 import { createSttEngine, readSttSetting, STT_SETTING_KEY, SttSettingSchema } from '../../src/service/settings/stt-settings'
 import { makeTempDir } from '../helpers/temp-dir'
 import { seedJobs } from '../helpers/seed-jobs'
@@ -386,6 +388,46 @@ describe('browser mode: events and the page', () => {
     await service.runtime.stop()
     await stream.ended
     expect(service.runtime.events.listening).toBe(false)
+  })
+
+  it('writes nothing to an event stream it ended, when an event comes before the connection closed', async () => {
+    const { service, url } = await startBrowserMode()
+    // Events still come while the service closes (the journal announces its last batch then):
+    // one between the stream's end and its connection's close was written after the end, an
+    // error event nobody handled, which stopped the process. A client that has stopped reading
+    // (a large event fills its buffers) keeps that window open.
+    const port = new URL(url).port
+    const client = connect({ port: Number(port), host: '127.0.0.1' })
+    client.write(`GET /ipc/events?token=${service.runtime.uiToken} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)
+    const head = await new Promise<string>((resolve) => client.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))))
+    expect(head).toMatch(/^HTTP\/1\.1 200/)
+    client.pause()
+    const hub = service.runtime.events
+    expect(hub).toBeInstanceOf(OperatorEventHub)
+    const emit = (event: IpcEvent) => (hub as OperatorEventHub).emit(() => event)
+    const uncaught: unknown[] = []
+    const onUncaught = (error: unknown) => uncaught.push(error)
+    process.on('uncaughtException', onUncaught)
+    try {
+      const big = { type: 'requests.written', padding: 'x'.repeat(32 * 1024 * 1024) } as unknown as IpcEvent
+      emit(big)
+      // Events keep coming, one a turn of the event loop, until the service has closed.
+      let closed = false
+      const closing = service.runtime.app.close().then(() => (closed = true))
+      const keepEmitting = () => {
+        emit({ type: 'requests.written' })
+        if (!closed) setImmediate(keepEmitting)
+      }
+      keepEmitting()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      client.destroy()
+      await closing
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(uncaught).toEqual([])
+      expect(service.runtime.events.listening).toBe(false)
+    } finally {
+      process.off('uncaughtException', onUncaught)
+    }
   })
 
   it('removes the listener when the client goes away', async () => {

@@ -56,12 +56,13 @@ export async function registerOperatorBridge(
   logFailure: OperationFailureLogger,
 ): Promise<void> {
   const isUiToken = tokenMatcher(options.uiToken)
-  const streams = new Set<ServerResponse>()
+  /** Each open event stream, to the function that ends it. */
+  const streams = new Map<ServerResponse, () => void>()
 
   // Event streams never end by themselves: closing the service ends them, or it would wait for the browser.
+  // Ended with their subscription: events still come while the service closes (the journal's last batch).
   app.addHook('preClose', async () => {
-    for (const stream of streams) stream.end()
-    streams.clear()
+    for (const end of [...streams.values()]) end()
   })
 
   await app.register(async (ipc) => {
@@ -78,12 +79,13 @@ export async function registerOperatorBridge(
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       })
-      stream.write(': connected\n\n')
-      streams.add(stream)
-      const unsubscribe = options.events.subscribe((event: IpcEvent) => {
-        stream.write(`data: ${JSON.stringify(event)}\n\n`)
-      })
-      const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), HEARTBEAT_MS)
+      // Nothing is written once the stream ended or broke: a write after its end would be an error nobody handles.
+      const send = (text: string) => {
+        if (!stream.writableEnded && !stream.destroyed) stream.write(text)
+      }
+      send(': connected\n\n')
+      const unsubscribe = options.events.subscribe((event: IpcEvent) => send(`data: ${JSON.stringify(event)}\n\n`))
+      const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS)
       heartbeat.unref()
       const end = () => {
         clearInterval(heartbeat)
@@ -92,8 +94,11 @@ export async function registerOperatorBridge(
         // Ended on our side too: a response left open keeps its connection from closing with the service.
         if (!stream.writableEnded) stream.end()
       }
+      streams.set(stream, end)
       request.raw.socket.once('close', end)
       stream.once('close', end)
+      // A broken connection: the stream is ended like a closed one (an error event with no listener would stop the process).
+      stream.once('error', end)
     })
 
     if (options.streams) registerOperatorStreamRoute(ipc, { streams: options.streams, isUiToken, logFailure })
