@@ -15,9 +15,7 @@ export interface UploadForJournal {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** performance.now() when the journal's gate saw a journaled request; undefined for the others. */
-    journalStartedMs: number | undefined
-    /** The journal's entry for the request, made when its answer was sent (onSend). */
+    /** The journal's entry for a journaled request, made when its gate saw it; undefined for the others. */
     journalAnswer: AnsweredRequest | undefined
     /** Set by readMediaUpload for the journal. */
     uploadForJournal: UploadForJournal | undefined
@@ -199,10 +197,12 @@ function responseBodyOf(payload: unknown, headers: Readonly<Record<string, unkno
 }
 
 /**
- * An answered HTTP request, as references taken when it was answered (no copying, no
- * redaction on the request path): the journal builds its entry in the next batch.
+ * A journaled HTTP request, as references to the request and its answer (no copying, no
+ * redaction on the request path): queued when the answer ends, built in the journal's next batch.
  */
 class AnsweredRequest {
+  /** The payload as Fastify sent it (the last onSend's, should an error answer replace the first). */
+  payload: unknown = undefined
   private latencyMs = 0
   private startedAtMs = 0
 
@@ -213,9 +213,9 @@ class AnsweredRequest {
     private readonly request: FastifyRequest,
     /** Its status and headers are read when the entry is built: they stay as sent, and a copy on the request path costs each request. */
     private readonly reply: FastifyReply,
-    /** The payload as Fastify sent it (the last onSend's, should an error answer replace the first). */
-    public payload: unknown,
-  ) {}
+  ) {
+    reply.raw.on('finish', this.finished)
+  }
 
   /** The answer's last byte went to the socket: the entry is queued (a large one built now, to hold 64 KiB of it rather than all). */
   readonly finished = (): void => {
@@ -275,9 +275,10 @@ class AnsweredRequest {
 
 /**
  * Journals every /v1 request (see RequestJournal), with no hook of its own before the route but
- * the gate this gives back, to run first of the root's: it notes when a journaled request was
- * routed. onSend keeps references to the request and the answer, and a listener on the answer's
- * `finish` queues them; the entry is built (redacted, cut to 64 KiB) in the journal's next batch.
+ * the gate this gives back, to run first of the root's: it makes a journaled request's entry
+ * when the request was routed, and the entry listens for the answer's `finish`. onSend keeps
+ * the answer's payload; at `finish` the entry is queued, to be built (redacted, cut to 64 KiB)
+ * in the journal's next batch.
  * No `onResponse` hook: Fastify would add two listeners and a hook runner to every answer for it.
  * Requests the router refuses before any hook (a bad percent-escape, an id too long) are not
  * journaled. Registered first, so requests refused early (a wrong Host, a missing key) are.
@@ -287,20 +288,11 @@ export function registerRequestJournalCapture(
   journal: RequestJournal,
   onError: (error: unknown) => void,
 ): RequestGate {
-  app.decorateRequest('journalStartedMs', undefined)
   app.decorateRequest('journalAnswer', undefined)
   app.decorateRequest('uploadForJournal', undefined)
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const startedMs = request.journalStartedMs
-    if (startedMs !== undefined) {
-      const answer = request.journalAnswer
-      if (answer !== undefined) answer.payload = payload
-      else {
-        const answered = new AnsweredRequest(journal, onError, startedMs, request, reply, payload)
-        request.journalAnswer = answered
-        reply.raw.on('finish', answered.finished)
-      }
-    }
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const answer = request.journalAnswer
+    if (answer !== undefined) answer.payload = payload
     done(null, payload)
   })
   // WebSocket routes only (no cost to the others): the upgrade's request, for its session's entry.
@@ -314,8 +306,8 @@ export function registerRequestJournalCapture(
     route.onRequest =
       route.onRequest === undefined ? [remember] : [remember, ...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest])]
   })
-  return (request) => {
-    if (isJournaled(request.url)) request.journalStartedMs = performance.now()
+  return (request, reply) => {
+    if (isJournaled(request.url)) request.journalAnswer = new AnsweredRequest(journal, onError, performance.now(), request, reply)
     return undefined
   }
 }
