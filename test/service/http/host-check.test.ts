@@ -94,6 +94,21 @@ describe('the Host check', () => {
     }
   })
 
+  it('closes the sockets of 20 upgrades refused at once, while 20 ordinary requests are answered beside them', async () => {
+    const { port } = await listening()
+    const upgrade = `GET /stream/job-1?api_key=x HTTP/1.1\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`
+    const stillOpen = new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 5_000))
+    const [refused, ordinary] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, () => Promise.race([rawRequest(port, upgrade), stillOpen]))),
+      Promise.all(Array.from({ length: 20 }, () => getWithHost(port, '/healthz', '127.0.0.1'))),
+    ])
+    for (const answer of refused) {
+      if (answer === 'still open') throw new Error('a refused upgrade kept its socket open')
+      expect(answer.status).toBe(421)
+    }
+    expect(ordinary.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200))
+  })
+
   it('answers the hosts the operator allows', async () => {
     const { port } = await listening({ allowedHosts: ['VoiceDesk.internal', '192.168.1.10', '[fd00::5]'] })
     for (const host of ['voicedesk.internal:8740', 'VOICEDESK.INTERNAL', '192.168.1.10', '[fd00::5]:1']) {

@@ -118,6 +118,28 @@ describe('the request journal', () => {
     expect(startedAt + slowed!.latencyMs).toBeLessThanOrEqual(answeredAt + 1)
   })
 
+  it('journals 20 requests answered at once each once, each with its own start, answer and latency', async () => {
+    const { request, journal } = await listening()
+    expect((await request('POST', '/_voicedesk/faults', { match: { method: 'get', path: '/v1/voices' }, delayMs: 200 })).status).toBe(201)
+    const sentAt = Date.now()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        index % 2 === 0
+          ? request('GET', `/v1/voices?n=${index}`)
+          : request('GET', `/v1/voice-agents/9d6a1707-b717-4e39-b6d2-4bfd68aee57d?n=${index}`),
+      ),
+    )
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? 200 : 404)))
+    const listed = (await journal('?take=50')).json.data.requests.filter((entry) => entry.path !== '/_voicedesk/faults')
+    expect(listed).toHaveLength(20)
+    for (let index = 0; index < 20; index += 1) {
+      const entry = listed.find((one) => one.query === `n=${index}`)
+      expect(entry, `request ${index}`).toMatchObject({ status: index % 2 === 0 ? 200 : 404 })
+      if (index % 2 === 0) expect(entry!.latencyMs).toBeGreaterThanOrEqual(195)
+      expect(Date.parse(entry!.startedAt)).toBeGreaterThanOrEqual(sentAt - 1)
+    }
+  })
+
   it('journals a JSON request with its bodies, the key hint and the job it made; secrets redacted', async () => {
     const { request, journal, service } = await listening()
     const created = await request('POST', '/v1/jobs/text-to-speech', {
